@@ -1,0 +1,94 @@
+"""Shared types, limits and the error body of the wire contract."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+
+API_VERSION = "1.0"
+API_MAJOR = 1
+API_PREFIX = "/api/v1"
+
+# Limits that the server enforces and the client can rely on.
+MAX_TEXT = 20_000
+MAX_NOTE = 2_000
+MAX_LABEL = 200
+MAX_CLAIM = 200
+MIN_LEASE_SECONDS = 30
+MAX_LEASE_SECONDS = 3_600
+MAX_VERDICTS_PER_BATCH = 100
+MAX_TOKENS_PER_CALL = 500
+MAX_PAGE = 500
+
+
+class WireModel(BaseModel):
+    """Base of every wire model: unknown fields are refused, strings are not coerced."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")]
+"""A lower-case identifier: actions, ratings, queue ids, report reasons."""
+
+PolicyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_.-]{0,31}$")]
+"""A policy code such as ``HATE.2`` or ``SPAM.SCAM``."""
+
+ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+MediaId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+LeaseToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{16,128}$")]
+Username = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]{1,63}$")]
+Label = Annotated[str, StringConstraints(min_length=1, max_length=MAX_LABEL)]
+ShortText = Annotated[str, StringConstraints(max_length=MAX_LABEL)]
+LongText = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
+NoteText = Annotated[str, StringConstraints(max_length=MAX_NOTE)]
+HttpUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]{1,2040}$")]
+Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
+Count = Annotated[int, Field(ge=0, le=10**12)]
+Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
+Timestamp = AwareDatetime
+
+
+class Role(StrEnum):
+    reviewer = "reviewer"
+    lead = "lead"
+    admin = "admin"
+
+
+class ProblemDetail(WireModel):
+    """One problem inside a request, e.g. one invalid field or one invalid verdict."""
+
+    loc: list[str | int] = Field(default_factory=list, max_length=16)
+    message: str = Field(max_length=2_000)
+    code: str | None = Field(default=None, max_length=64)
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details, with a stable machine-readable ``code``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = "about:blank"
+    title: str
+    status: int = Field(ge=400, le=599)
+    detail: str | None = None
+    instance: str | None = None
+    code: str = Field(max_length=64)
+    errors: list[ProblemDetail] | None = None
+
+
+class Page(WireModel):
+    """Paging fields shared by every list: pass ``next_cursor`` back as ``cursor``."""
+
+    next_cursor: str | None = Field(default=None, max_length=512)
+
+
+def as_dict(model: BaseModel) -> dict[str, Any]:
+    """The JSON-compatible dict of a model, as it goes on the wire."""
+    return model.model_dump(mode="json")
+
+
+def utc_iso(value: datetime) -> str:
+    return value.isoformat()

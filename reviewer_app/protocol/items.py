@@ -1,0 +1,200 @@
+"""An item under review, whole: post, author, thread, reach, reports, scores, history."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from .common import (
+    Count,
+    Fraction,
+    HttpUrl,
+    ItemId,
+    Label,
+    Language,
+    LongText,
+    MediaId,
+    NoteText,
+    PolicyCode,
+    ShortText,
+    Slug,
+    Timestamp,
+    WireModel,
+)
+from .events import Event
+from .verdicts import Decision
+
+
+class MediaKind(StrEnum):
+    image = "image"
+    gif = "gif"
+    video = "video"
+
+
+class Media(WireModel):
+    id: MediaId
+    kind: MediaKind
+    mime_type: str = Field(pattern=r"^(image|video)/[a-z0-9.+-]{1,40}$")
+    size_bytes: Count
+    width: int | None = Field(default=None, ge=1, le=100_000)
+    height: int | None = Field(default=None, ge=1, le=100_000)
+    alt_text: ShortText = ""
+    sensitive: bool = False
+
+
+class LinkPreview(WireModel):
+    url: HttpUrl
+    domain: ShortText
+    title: ShortText = ""
+    description: ShortText = ""
+
+
+class Post(WireModel):
+    id: Label
+    text: LongText
+    language: Language
+    created_at: Timestamp
+    url: HttpUrl
+    media: list[Media] = Field(default_factory=list, max_length=16)
+    link_preview: LinkPreview | None = None
+
+
+class StrikeCount(WireModel):
+    policy: PolicyCode
+    count: Count
+    last_at: Timestamp
+
+
+class AuthorDecision(WireModel):
+    item_id: ItemId
+    action: Slug
+    policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
+    decided_at: Timestamp
+
+
+class AccountSignals(WireModel):
+    """Signals for inauthentic-account review."""
+
+    posts_per_day: float = Field(ge=0, le=1_000_000)
+    shared_signal_accounts: list[ShortText] = Field(default_factory=list, max_length=100)
+    signals: list[ShortText] = Field(default_factory=list, max_length=32)
+    inauthenticity_score: Fraction = 0.0
+
+
+class Author(WireModel):
+    id: Label
+    handle: ShortText
+    display_name: ShortText
+    account_created_at: Timestamp
+    followers: Count
+    following: Count
+    verified: bool
+    bio: ShortText = ""
+    strikes: list[StrikeCount] = Field(default_factory=list, max_length=64)
+    recent_decisions: list[AuthorDecision] = Field(default_factory=list, max_length=20)
+    signals: AccountSignals
+
+
+class ThreadPost(WireModel):
+    id: Label
+    author_handle: ShortText
+    text: LongText
+    language: Language
+    created_at: Timestamp
+
+
+class Thread(WireModel):
+    parents: list[ThreadPost] = Field(default_factory=list, max_length=20, description="root first")
+    replies: list[ThreadPost] = Field(default_factory=list, max_length=20)
+    reply_count: Count = 0
+
+
+class Reach(WireModel):
+    views: Count
+    shares: Count
+    likes: Count = 0
+    views_last_hour: Count = 0
+    growth_per_hour: float = Field(default=0.0, ge=-1.0, le=1_000_000.0)
+
+
+class ReportReasonCount(WireModel):
+    reason: Slug
+    count: Count
+
+
+class ReporterNote(WireModel):
+    reason: Slug
+    note: NoteText
+    created_at: Timestamp
+
+
+class Reports(WireModel):
+    total: Count = 0
+    by_reason: list[ReportReasonCount] = Field(default_factory=list, max_length=32)
+    notes: list[ReporterNote] = Field(default_factory=list, max_length=20)
+
+
+class QueueReasonKind(StrEnum):
+    classifier = "classifier"
+    user_reports = "user_reports"
+    fact_check = "fact_check"
+    appeal = "appeal"
+    escalation = "escalation"
+
+
+class QueueReason(WireModel):
+    kind: QueueReasonKind
+    detail: ShortText = ""
+
+
+class Span(WireModel):
+    start: int = Field(ge=0, le=100_000, description="character offset into the post text")
+    end: int = Field(ge=0, le=100_000)
+    label: ShortText = ""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Span:
+        if self.end < self.start:
+            raise ValueError("span end must not be before its start")
+        return self
+
+
+class ClassifierScore(WireModel):
+    model: Label
+    model_version: Label
+    label: Label
+    score: Fraction
+    threshold: Fraction
+    spans: list[Span] = Field(default_factory=list, max_length=64)
+
+
+class FactCheck(WireModel):
+    rating: Slug
+    rating_label: Label
+    organisation: Label
+    url: HttpUrl
+    claim: ShortText
+    published_at: Timestamp
+
+
+ItemState = Literal["pending", "leased", "decided"]
+
+
+class Item(WireModel):
+    id: ItemId
+    queue_id: Slug
+    origin_queue_id: Slug
+    state: ItemState
+    enqueued_at: Timestamp
+    post: Post
+    author: Author
+    thread: Thread
+    reach: Reach
+    reports: Reports
+    reasons: list[QueueReason] = Field(min_length=1, max_length=8)
+    scores: list[ClassifierScore] = Field(default_factory=list, max_length=16)
+    fact_checks: list[FactCheck] = Field(default_factory=list, max_length=16)
+    history: list[Event] = Field(default_factory=list, max_length=200)
+    decision: Decision | None = Field(default=None, description="the decision of record, if any")

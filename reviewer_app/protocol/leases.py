@@ -1,0 +1,62 @@
+"""Leases: claiming items for one reviewer, renewing and releasing them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .common import (
+    MAX_CLAIM,
+    MAX_LEASE_SECONDS,
+    MAX_TOKENS_PER_CALL,
+    MIN_LEASE_SECONDS,
+    LeaseToken,
+    Slug,
+    Timestamp,
+    WireModel,
+)
+from .items import Item
+
+
+class LeaseClaim(WireModel):
+    count: int = Field(default=10, ge=1, le=MAX_CLAIM)
+    lease_seconds: int = Field(default=300, ge=MIN_LEASE_SECONDS, le=MAX_LEASE_SECONDS)
+
+
+class LeasedItem(WireModel):
+    lease_token: LeaseToken
+    lease_expires_at: Timestamp
+    item: Item
+
+
+class LeaseGrant(WireModel):
+    queue_id: Slug
+    lease_seconds: int = Field(description="granted; may be less than asked (server cap)")
+    items: list[LeasedItem] = Field(max_length=MAX_CLAIM)
+    leased_total: int = Field(ge=0, description="items this reviewer now holds in all queues")
+
+
+class LeaseRenewal(WireModel):
+    tokens: list[LeaseToken] = Field(min_length=1, max_length=MAX_TOKENS_PER_CALL)
+    lease_seconds: int = Field(default=300, ge=MIN_LEASE_SECONDS, le=MAX_LEASE_SECONDS)
+
+
+class LeaseRelease(WireModel):
+    tokens: list[LeaseToken] = Field(min_length=1, max_length=MAX_TOKENS_PER_CALL)
+
+
+LeaseOutcome = Literal["renewed", "released", "lost", "unknown"]
+
+
+class LeaseStatus(WireModel):
+    token: LeaseToken
+    status: LeaseOutcome = Field(
+        description="lost: the item was decided or is leased to someone else; "
+        "unknown: no such lease of yours"
+    )
+    expires_at: Timestamp | None = None
+
+
+class LeaseResults(WireModel):
+    results: list[LeaseStatus] = Field(max_length=MAX_TOKENS_PER_CALL)
