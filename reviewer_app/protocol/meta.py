@@ -36,7 +36,7 @@ class User(WireModel):
 
 class SessionInfo(WireModel):
     token: str = Field(min_length=16, max_length=256)
-    token_type: str = "bearer"
+    token_type: str = "bearer"  # noqa: S105 - the OAuth token type, not a secret
     expires_at: Timestamp
     user: User
 

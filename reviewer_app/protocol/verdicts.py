@@ -84,4 +84,3 @@ class VerdictResults(WireModel):
 
 class DecisionPage(Page):
     decisions: list[Decision] = Field(max_length=1_000)
-

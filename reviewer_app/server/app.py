@@ -1,0 +1,150 @@
+"""The FastAPI application: routes, problem+json errors, body size cap, OpenAPI."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from reviewer_app import __version__
+from reviewer_app.protocol import API_VERSION
+
+from .api import router
+from .config import ServerSettings
+from .problems import PROBLEM_JSON, install_handlers, problem_response
+from .service import Clock, Service
+
+log = logging.getLogger("server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class BodySizeLimit:
+    """Refuse request bodies over the cap with 413, by Content-Length or while streaming."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = problem_response(
+            413,
+            "body_too_large",
+            f"Request bodies are capped at {self.max_bytes} bytes.",
+            instance=scope.get("path"),
+        )
+        await response(scope, receive, send)
+
+
+class NoStore:
+    """Responses carry moderation data: never cache them anywhere."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_header(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"cache-control", b"no-store")]
+            await send(message)
+
+        await self.app(scope, receive, send_with_header if scope["type"] == "http" else send)
+
+
+def create_app(
+    settings: ServerSettings, *, clock: Clock | None = None, service: Service | None = None
+) -> FastAPI:
+    svc = service or (Service(settings, clock=clock) if clock else Service(settings))
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        svc.start()
+        try:
+            yield
+        finally:
+            svc.close()
+
+    app = FastAPI(
+        title="Review desk queue service",
+        version=__version__,
+        summary=f"Wire contract v{API_VERSION} of the review desk",
+        lifespan=lifespan,
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.state.service = svc
+    install_handlers(app)
+    app.include_router(router)
+    app.add_middleware(NoStore)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The app factory uvicorn workers import (settings come from the environment)."""
+    return create_app(ServerSettings.from_env())
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's document, with every error answered as ``application/problem+json``."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    doc = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
+    problem_ref = {"$ref": "#/components/schemas/Problem"}
+    for path_item in doc.get("paths", {}).values():
+        for operation in path_item.values():
+            for status, response in operation.get("responses", {}).items():
+                if status.isdigit() and int(status) >= 400:
+                    response["content"] = {PROBLEM_JSON: {"schema": problem_ref}}
+    schemas = doc.get("components", {}).get("schemas", {})
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+    app.openapi_schema = doc
+    return doc

@@ -1,0 +1,148 @@
+"""Whole items: the stored post and context joined with author history, media and events."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from reviewer_app.protocol import Decision, Item
+
+from .records import decision_from_row, event_from_row, to_dt
+from .tables import authors, decisions, events, items, media, strikes, users
+
+RECENT_AUTHOR_DECISIONS = 5
+HISTORY_IN_ITEM = 200
+
+
+def reviewer_names(conn: Connection, user_ids: set[int]) -> dict[int, str]:
+    if not user_ids:
+        return {}
+    rows = conn.execute(select(users.c.id, users.c.username).where(users.c.id.in_(user_ids)))
+    return {r.id: r.username for r in rows}
+
+
+def decisions_by_id(conn: Connection, decision_ids: set[int]) -> dict[int, Decision]:
+    if not decision_ids:
+        return {}
+    rows = conn.execute(select(decisions).where(decisions.c.id.in_(decision_ids))).mappings().all()
+    names = reviewer_names(conn, {r["user_id"] for r in rows})
+    return {r["id"]: decision_from_row(r, names.get(r["user_id"], "unknown")) for r in rows}
+
+
+def _author_parts(conn: Connection, author_ids: set[str]) -> dict[str, dict[str, Any]]:
+    result: dict[str, dict[str, Any]] = {}
+    for row in conn.execute(
+        select(authors.c.id, authors.c.payload).where(authors.c.id.in_(author_ids))
+    ):
+        payload = json.loads(row.payload)
+        payload["strikes"] = []
+        payload["recent_decisions"] = []
+        result[row.id] = payload
+    strike_rows = conn.execute(
+        select(
+            strikes.c.author_id,
+            strikes.c.policy,
+            func.count().label("n"),
+            func.max(strikes.c.at).label("last_at"),
+        )
+        .where(strikes.c.author_id.in_(author_ids))
+        .group_by(strikes.c.author_id, strikes.c.policy)
+        .order_by(strikes.c.author_id, strikes.c.policy)
+    )
+    for row in strike_rows:
+        if row.author_id in result:
+            result[row.author_id]["strikes"].append(
+                {"policy": row.policy, "count": row.n, "last_at": to_dt(row.last_at)}
+            )
+    ranked = (
+        select(
+            decisions.c.author_id,
+            decisions.c.item_id,
+            decisions.c.action,
+            decisions.c.policies,
+            decisions.c.decided_at,
+            func.row_number()
+            .over(partition_by=decisions.c.author_id, order_by=decisions.c.id.desc())
+            .label("rn"),
+        )
+        .where(decisions.c.author_id.in_(author_ids))
+        .subquery()
+    )
+    recent = conn.execute(
+        select(ranked)
+        .where(ranked.c.rn <= RECENT_AUTHOR_DECISIONS)
+        .order_by(ranked.c.author_id, ranked.c.rn)
+    )
+    for row in recent:
+        if row.author_id in result:
+            result[row.author_id]["recent_decisions"].append(
+                {
+                    "item_id": row.item_id,
+                    "action": row.action,
+                    "policies": json.loads(row.policies),
+                    "decided_at": to_dt(row.decided_at),
+                }
+            )
+    return result
+
+
+def load_items(conn: Connection, item_ids: Sequence[str]) -> dict[str, Item]:
+    """Whole items by id (ids that do not exist are left out)."""
+    if not item_ids:
+        return {}
+    rows = conn.execute(select(items).where(items.c.id.in_(item_ids))).mappings().all()
+    if not rows:
+        return {}
+    ids = [r["id"] for r in rows]
+    author_parts = _author_parts(conn, {r["author_id"] for r in rows})
+
+    media_by_item: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    media_rows = conn.execute(
+        select(
+            media.c.id,
+            media.c.item_id,
+            media.c.kind,
+            media.c.mime_type,
+            media.c.size_bytes,
+            media.c.width,
+            media.c.height,
+            media.c.alt_text,
+            media.c.sensitive,
+        )
+        .where(media.c.item_id.in_(ids))
+        .order_by(media.c.item_id, media.c.position)
+    ).mappings()
+    for m in media_rows:
+        entry = dict(m)
+        media_by_item[entry.pop("item_id")].append(entry)
+
+    history: dict[str, list[Any]] = defaultdict(list)
+    for e in conn.execute(
+        select(events).where(events.c.item_id.in_(ids)).order_by(events.c.id)
+    ).mappings():
+        history[e["item_id"]].append(event_from_row(e))
+
+    decided = decisions_by_id(conn, {r["decision_id"] for r in rows if r["decision_id"]})
+
+    result: dict[str, Item] = {}
+    for r in rows:
+        payload = json.loads(r["payload"])
+        payload["post"]["media"] = media_by_item.get(r["id"], [])
+        result[r["id"]] = Item.model_validate(
+            {
+                **payload,
+                "id": r["id"],
+                "queue_id": r["queue_id"],
+                "origin_queue_id": r["origin_queue_id"],
+                "state": r["state"],
+                "enqueued_at": to_dt(r["enqueued_at"]),
+                "author": author_parts[r["author_id"]],
+                "history": history.get(r["id"], [])[-HISTORY_IN_ITEM:],
+                "decision": decided.get(r["decision_id"]) if r["decision_id"] else None,
+            }
+        )
+    return result

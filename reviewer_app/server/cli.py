@@ -1,0 +1,156 @@
+"""``reviewer-app server``: run, seed and administer the reference queue service."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import logging
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from reviewer_app.protocol import Role, UserCreate
+
+from .config import DEFAULT_DATABASE_URL, ServerSettings
+from .problems import ApiError
+from .service import Service
+
+log = logging.getLogger("server")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    server = subparsers.add_parser("server", help="run or administer the reference queue service")
+    server.add_argument(
+        "--database-url",
+        default=None,
+        help=f"SQLAlchemy URL (default {DEFAULT_DATABASE_URL}, "
+        "or postgresql://user:password@host/db)",
+    )
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    server.add_argument("--port", type=int, default=8765, help="port to listen on")
+    server.add_argument(
+        "--workers", type=int, default=1, help="API processes (use PostgreSQL for more than one)"
+    )
+    server.add_argument("--log-level", default="info")
+    actions = server.add_subparsers(dest="server_command")
+    add_user = actions.add_parser("add-user", help="create a user (password asked for)")
+    add_user.add_argument("name")
+    add_user.add_argument("--role", choices=[r.value for r in Role], default="reviewer")
+    add_user.add_argument("--display-name", default=None)
+    add_user.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    seed = actions.add_parser("seed", help="put data in the service")
+    seed.add_argument(
+        "--demo",
+        action="store_true",
+        required=True,
+        help="the deterministic demo shift (queues, users, items, media)",
+    )
+    openapi = actions.add_parser("openapi", help="print the OpenAPI document")
+    openapi.add_argument("-o", "--output", type=Path, default=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = ServerSettings.from_env(database_url=args.database_url)
+    command = args.server_command
+    if command == "openapi":
+        return write_openapi(args.output)
+    if command == "add-user":
+        return _add_user(settings, args)
+    if command == "seed":
+        return _seed_demo(settings)
+    return serve(
+        settings, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level
+    )
+
+
+def write_openapi(output: Path | None) -> int:
+    from .openapi import openapi_text
+
+    text = openapi_text()
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+    return 0
+
+
+def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"Password for {args.name}: ")
+        if getpass.getpass("Again: ") != password:
+            print("The passwords differ; nothing was changed.", file=sys.stderr)
+            return 2
+    try:
+        new = UserCreate(
+            username=args.name,
+            display_name=args.display_name,
+            password=password,
+            role=Role(args.role),
+        )
+    except ValueError as exc:
+        print(f"Cannot create that user: {exc}", file=sys.stderr)
+        return 2
+    service = Service(settings)
+    service.start()
+    try:
+        user = service.create_user(new)
+    except ApiError as exc:
+        print(exc.detail, file=sys.stderr)
+        return 1
+    finally:
+        service.close()
+    print(f"Created {user.username} ({user.role.value}).")
+    return 0
+
+
+def _seed_demo(settings: ServerSettings) -> int:
+    from .demo_data import build_demo_dataset
+    from .seed import is_seeded, seed_dataset
+
+    service = Service(settings)
+    service.start()
+    try:
+        if is_seeded(service):
+            print("The database already holds queues; the demo seed was not added again.")
+            return 0
+        seed_dataset(service, build_demo_dataset(datetime.now(UTC)))
+        print(json.dumps(service.count_items()))
+    finally:
+        service.close()
+    return 0
+
+
+def serve(
+    settings: ServerSettings, *, host: str, port: int, workers: int = 1, log_level: str = "info"
+) -> int:
+    import uvicorn
+
+    service = Service(settings)
+    service.start()  # migrate once, before any worker starts
+    service.close()
+    if workers > 1:
+        if service.db.is_sqlite:
+            log.warning("several workers on SQLite share one writer; use PostgreSQL to scale")
+        os.environ.update(settings.to_env())
+        uvicorn.run(
+            "reviewer_app.server.app:create_app_from_env",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level=log_level,
+            access_log=False,
+        )
+    else:
+        from .app import create_app
+
+        uvicorn.run(
+            create_app(settings), host=host, port=port, log_level=log_level, access_log=False
+        )
+    return 0

@@ -1,0 +1,50 @@
+"""Settings of the reference service, declared once."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+DEFAULT_DATABASE_URL = "sqlite:///reviewer-server.db"
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Every setting of the service: name, type, default, and what it does.
+
+    Each can also be given as the environment variable ``REVIEWER_SERVER_<NAME>``.
+    """
+
+    database_url: str = DEFAULT_DATABASE_URL
+    """SQLAlchemy URL: ``sqlite:///path.db`` or ``postgresql://user:pw@host/db``."""
+    max_body_bytes: int = 1_048_576
+    """Requests with a larger body are refused with 413."""
+    token_ttl_seconds: int = 12 * 3600
+    """How long a login token lives (one shift)."""
+    max_lease_seconds: int = 3_600
+    """Server cap on the length of one lease."""
+    max_leased_per_reviewer: int = 250
+    """Server cap on the items one reviewer may hold at once."""
+    login_max_failures: int = 5
+    """Failed logins for a name before it is locked for a while."""
+    login_lock_seconds: int = 30
+    """First lock after too many failures; doubles on each further failure, up to 15 min."""
+    password_hash_profile: str = "default"  # noqa: S105
+    """``default`` (RFC 9106 low-memory argon2id) or ``fast`` (for tests and benchmarks only)."""
+    sqlite_synchronous: str = "NORMAL"
+    """SQLite ``synchronous`` pragma (WAL + NORMAL is durable against process crashes)."""
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> ServerSettings:
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = os.environ.get(f"REVIEWER_SERVER_{f.name.upper()}")
+            if raw is not None:
+                values[f.name] = int(raw) if f.type in (int, "int") else raw
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_env(self) -> dict[str, str]:
+        return {
+            f"REVIEWER_SERVER_{f.name.upper()}": str(getattr(self, f.name)) for f in fields(self)
+        }

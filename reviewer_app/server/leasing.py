@@ -1,0 +1,226 @@
+"""Leases: atomic claims, renewals, releases and expiry. No item is leased to two reviewers.
+
+The claim is one ``UPDATE ... RETURNING`` over the queue's highest-priority pending
+items. On PostgreSQL the candidate rows are picked with ``FOR UPDATE SKIP LOCKED`` so
+concurrent claims never wait on each other; on SQLite the write transaction
+(``BEGIN IMMEDIATE``) makes the statement the only writer.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, and_, func, insert, literal, select, update
+from sqlalchemy.sql.expression import Select
+
+from reviewer_app.protocol import EventKind, LeaseStatus
+
+from .records import Principal, append_events, event_row, to_dt
+from .tables import items, leases, users
+
+
+@dataclass(frozen=True)
+class Claimed:
+    item_id: str
+    token: str
+    expires_at: float
+
+
+def _candidates(
+    queue_id: str, limit: int, postgres: bool, *, expired_before: float | None = None
+) -> Select:
+    if expired_before is None:
+        where = and_(items.c.queue_id == queue_id, items.c.state == "pending")
+        query = select(items.c.id).where(where).order_by(items.c.priority.desc()).limit(limit)
+    else:
+        where = and_(
+            items.c.queue_id == queue_id,
+            items.c.state == "leased",
+            items.c.lease_expires_at < expired_before,
+        )
+        query = select(items.c.id).where(where).limit(limit)
+    if postgres:
+        query = query.with_for_update(skip_locked=True)
+    return query
+
+
+def return_expired(conn: Connection, queue_id: str, now: float, *, postgres: bool) -> int:
+    """Put the queue's items whose lease ran out back in the queue (logged as ``expired``)."""
+    expired = conn.execute(
+        update(items)
+        .where(items.c.id.in_(_candidates(queue_id, 1_000, postgres, expired_before=now)))
+        .where(items.c.state == "leased")
+        .values(state="pending", lease_token=None, lease_user_id=None, lease_expires_at=None)
+        .returning(items.c.id, items.c.lease_user_id)
+    ).all()
+    if expired:
+        names = dict(
+            conn.execute(
+                select(users.c.id, users.c.username).where(
+                    users.c.id.in_({r.lease_user_id for r in expired})
+                )
+            ).all()
+        )
+        append_events(
+            conn,
+            [
+                event_row(
+                    now,
+                    EventKind.expired,
+                    names.get(r.lease_user_id),
+                    item_id=r.id,
+                    queue_id=queue_id,
+                )
+                for r in expired
+            ],
+        )
+    return len(expired)
+
+
+def held_count(conn: Connection, user_id: int, now: float) -> int:
+    return conn.execute(
+        select(func.count())
+        .select_from(items)
+        .where(
+            items.c.lease_user_id == user_id,
+            items.c.state == "leased",
+            items.c.lease_expires_at >= now,
+        )
+    ).scalar_one()
+
+
+def claim(
+    conn: Connection,
+    user: Principal,
+    queue_id: str,
+    count: int,
+    lease_seconds: int,
+    now: float,
+    *,
+    postgres: bool,
+) -> list[Claimed]:
+    """Lease up to ``count`` of the queue's highest-priority pending items to ``user``."""
+    if postgres:  # one claim at a time per reviewer, so the per-reviewer cap holds
+        conn.execute(select(users.c.id).where(users.c.id == user.id).with_for_update())
+    return_expired(conn, queue_id, now, postgres=postgres)
+    expires = now + lease_seconds
+    prefix = secrets.token_urlsafe(12) + "."
+    rows = conn.execute(
+        update(items)
+        .where(items.c.id.in_(_candidates(queue_id, count, postgres)))
+        .where(items.c.state == "pending")
+        .values(
+            state="leased",
+            lease_token=literal(prefix) + items.c.id,
+            lease_user_id=user.id,
+            lease_expires_at=expires,
+        )
+        .returning(items.c.id, items.c.lease_token, items.c.epoch, items.c.priority)
+    ).all()
+    rows = sorted(rows, key=lambda r: -r.priority)
+    if not rows:
+        return []
+    conn.execute(
+        insert(leases),
+        [
+            {
+                "token": r.lease_token,
+                "item_id": r.id,
+                "queue_id": queue_id,
+                "user_id": user.id,
+                "epoch": r.epoch,
+                "claimed_at": now,
+                "expires_at": expires,
+            }
+            for r in rows
+        ],
+    )
+    append_events(
+        conn,
+        [
+            event_row(
+                now,
+                EventKind.claimed,
+                user.username,
+                item_id=r.id,
+                queue_id=queue_id,
+                lease_expires_at=to_dt(expires).isoformat(),
+            )
+            for r in rows
+        ],
+    )
+    return [Claimed(r.id, r.lease_token, expires) for r in rows]
+
+
+def _owned_leases(conn: Connection, user: Principal, tokens: list[str]) -> set[str]:
+    return set(
+        conn.execute(
+            select(leases.c.token).where(leases.c.token.in_(tokens), leases.c.user_id == user.id)
+        ).scalars()
+    )
+
+
+def renew(
+    conn: Connection, user: Principal, tokens: list[str], lease_seconds: int, now: float
+) -> list[LeaseStatus]:
+    """Extend the user's current leases; a lease that already ran out is renewed only if
+    nobody else took the item meanwhile."""
+    expires = now + lease_seconds
+    renewed = set(
+        conn.execute(
+            update(items)
+            .where(
+                items.c.lease_token.in_(tokens),
+                items.c.lease_user_id == user.id,
+                items.c.state == "leased",
+            )
+            .values(lease_expires_at=expires)
+            .returning(items.c.lease_token)
+        ).scalars()
+    )
+    if renewed:
+        conn.execute(update(leases).where(leases.c.token.in_(renewed)).values(expires_at=expires))
+    owned = _owned_leases(conn, user, tokens)
+    return [
+        LeaseStatus(token=t, status="renewed", expires_at=to_dt(expires))
+        if t in renewed
+        else LeaseStatus(token=t, status="lost" if t in owned else "unknown")
+        for t in tokens
+    ]
+
+
+def release(
+    conn: Connection, user: Principal, tokens: list[str], now: float, *, postgres: bool
+) -> list[LeaseStatus]:
+    """Give leases back: the items return to their queue at once."""
+    query = select(items.c.id, items.c.queue_id, items.c.lease_token).where(
+        items.c.lease_token.in_(tokens), items.c.lease_user_id == user.id, items.c.state == "leased"
+    )
+    held = conn.execute(query.with_for_update() if postgres else query).all()
+    if held:
+        conn.execute(
+            update(items)
+            .where(items.c.id.in_([r.id for r in held]))
+            .values(state="pending", lease_token=None, lease_user_id=None, lease_expires_at=None)
+        )
+        conn.execute(
+            update(leases)
+            .where(leases.c.token.in_([r.lease_token for r in held]))
+            .values(ended_at=now)
+        )
+        append_events(
+            conn,
+            [
+                event_row(now, EventKind.released, user.username, item_id=r.id, queue_id=r.queue_id)
+                for r in held
+            ],
+        )
+    released = {r.lease_token for r in held}
+    owned = _owned_leases(conn, user, tokens)
+    return [
+        LeaseStatus(token=t, status="released")
+        if t in released
+        else LeaseStatus(token=t, status="lost" if t in owned else "unknown")
+        for t in tokens
+    ]

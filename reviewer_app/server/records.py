@@ -1,0 +1,142 @@
+"""Conversions between database rows and wire models, and the event-log writer."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import Connection, insert
+
+from reviewer_app.protocol import Decision, Event, EventKind, Role, User
+
+from .problems import ApiError
+from .tables import events
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The user a request acts for."""
+
+    id: int
+    username: str
+    display_name: str
+    role: Role
+
+    def as_user(self) -> User:
+        return User(
+            id=self.id, username=self.username, display_name=self.display_name, role=self.role
+        )
+
+    @property
+    def is_lead(self) -> bool:
+        return self.role in (Role.lead, Role.admin)
+
+
+def to_dt(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, tz=UTC)
+
+
+def to_epoch(value: datetime) -> float:
+    return value.timestamp()
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def model_json(model: BaseModel) -> str:
+    return dumps(model.model_dump(mode="json"))
+
+
+def event_row(
+    at: float,
+    kind: EventKind,
+    actor: str | None,
+    *,
+    item_id: str | None = None,
+    queue_id: str | None = None,
+    **data: Any,
+) -> dict[str, Any]:
+    return {
+        "at": at,
+        "kind": kind.value,
+        "actor": actor,
+        "item_id": item_id,
+        "queue_id": queue_id,
+        "data": dumps(data),
+    }
+
+
+def append_events(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Append to the event log (the database refuses updates and deletes of it)."""
+    if rows:
+        conn.execute(insert(events), rows)
+
+
+def event_from_row(row: Mapping[Any, Any]) -> Event:
+    return Event(
+        id=row["id"],
+        at=to_dt(row["at"]),
+        kind=EventKind(row["kind"]),
+        actor=row["actor"],
+        item_id=row["item_id"],
+        queue_id=row["queue_id"],
+        data=json.loads(row["data"]),
+    )
+
+
+def decision_from_row(row: Mapping[Any, Any], reviewer: str) -> Decision:
+    return Decision(
+        id=row["id"],
+        item_id=row["item_id"],
+        queue_id=row["queue_id"],
+        reviewer=reviewer,
+        action=row["action"],
+        policies=json.loads(row["policies"]),
+        rating=row["rating"],
+        note=row["note"],
+        author_action=row["author_action"],
+        time_spent_ms=row["time_spent_ms"],
+        decided_at=to_dt(row["decided_at"]),
+        client_decided_at=to_dt(row["client_decided_at"]),
+    )
+
+
+class _Cursor(BaseModel):
+    v: int
+    after: int
+
+
+def encode_cursor(after: int) -> str:
+    raw = json.dumps({"v": 1, "after": after}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None) -> int | None:
+    """The id to page after, or None for the first page; a bad cursor is a 400."""
+    if cursor is None:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        parsed = _Cursor.model_validate_json(raw)
+    except (ValueError, ValidationError) as exc:
+        raise ApiError(400, "invalid_cursor", "The cursor is not one this service issued.") from exc
+    if parsed.v != 1 or parsed.after < 0:
+        raise ApiError(400, "invalid_cursor", "The cursor is not one this service issued.")
+    return parsed.after
+
+
+def chunks(values: Iterable[Any], size: int) -> Iterable[list[Any]]:
+    batch: list[Any] = []
+    for value in values:
+        batch.append(value)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

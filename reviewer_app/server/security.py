@@ -1,0 +1,57 @@
+"""Passwords (argon2id), login tokens (stored as SHA-256) and failed-login throttling."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import secrets
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from argon2.profiles import CHEAPEST, RFC_9106_LOW_MEMORY
+
+
+def password_hasher(profile: str) -> PasswordHasher:
+    if profile == "fast":  # tests and benchmarks: still argon2id, with tiny costs
+        return PasswordHasher.from_parameters(CHEAPEST)
+    if profile == "default":
+        return PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)
+    raise ValueError(f"unknown password_hash_profile {profile!r}")
+
+
+def verify_password(hasher: PasswordHasher, stored_hash: str | None, password: str) -> bool:
+    """Constant work whether or not the user exists."""
+    if stored_hash is None:
+        stored_hash = _dummy_hash(hasher)
+        with contextlib.suppress(VerificationError, InvalidHashError):
+            hasher.verify(stored_hash, password + "\x00no-such-user")
+        return False
+    try:
+        return hasher.verify(stored_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+_DUMMY: dict[int, str] = {}
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    key = id(hasher)
+    if key not in _DUMMY:
+        _DUMMY[key] = hasher.hash(secrets.token_urlsafe(16))
+    return _DUMMY[key]
+
+
+def new_token() -> str:
+    return "rd1_" + secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def lock_seconds(failures: int, max_failures: int, first_lock: int) -> int:
+    """How long a name stays locked after ``failures`` consecutive failed logins."""
+    if failures < max_failures:
+        return 0
+    return int(min(first_lock * 2 ** (failures - max_failures), 15 * 60))

@@ -1,0 +1,296 @@
+"""Putting a dataset (the demo seed or a synthetic benchmark queue) into the service."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select
+
+from reviewer_app.protocol import (
+    AccountSignals,
+    ActionConfig,
+    ActionKind,
+    ClassifierScore,
+    EventKind,
+    PolicyConfig,
+    Post,
+    PriorityWeights,
+    QueueConfig,
+    QueueReason,
+    QueueReasonKind,
+    Reach,
+    Reports,
+    Thread,
+)
+
+from .priority import priority
+from .records import chunks, dumps, event_row
+from .seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue
+from .service import Service, queue_row
+from .tables import authors, events, items, media, queues, strikes, users
+
+log = logging.getLogger("server")
+
+ROW_CHUNK = 2_000
+
+
+def resources_dir() -> Path:
+    """``resources/`` of the source tree or of a bundle."""
+    return Path(__file__).resolve().parents[2] / "resources"
+
+
+def is_seeded(service: Service) -> bool:
+    with service.db.read() as conn:
+        return bool(conn.execute(select(func.count()).select_from(queues)).scalar())
+
+
+def seed_dataset(service: Service, dataset: Dataset, media_dir: Path | None = None) -> None:
+    """Insert every part of ``dataset`` in one transaction (all or nothing)."""
+    media_dir = media_dir or resources_dir() / "demo_media"
+    password_hashes = {u.username: service.hasher.hash(u.password) for u in dataset.users}
+    now = service.clock()
+    with service.db.write() as conn:
+        insert_queues(conn, dataset.queues)
+        if dataset.users:
+            conn.execute(
+                insert(users),
+                [
+                    {
+                        "username": u.username,
+                        "display_name": u.display_name,
+                        "password_hash": password_hashes[u.username],
+                        "role": u.role.value,
+                        "created_at": now,
+                    }
+                    for u in dataset.users
+                ],
+            )
+        insert_authors(conn, dataset.authors)
+        configs = {q.id: q.config for q in dataset.queues}
+        configs.update(_stored_configs(conn))
+        insert_items(conn, dataset.items, configs)
+        for item in dataset.items:
+            for position, m in enumerate(item.media):
+                content = (media_dir / m.file).read_bytes()
+                conn.execute(
+                    insert(media).values(
+                        id=f"{item.id}-m{position}",
+                        item_id=item.id,
+                        position=position,
+                        kind=m.kind.value,
+                        mime_type=m.mime_type,
+                        size_bytes=len(content),
+                        width=m.width,
+                        height=m.height,
+                        alt_text=m.alt_text,
+                        sensitive=m.sensitive,
+                        content=content,
+                    )
+                )
+    service.forget_configs()
+    log.info(
+        "seeded %d queues, %d users, %d authors, %d items",
+        len(dataset.queues),
+        len(dataset.users),
+        len(dataset.authors),
+        len(dataset.items),
+    )
+
+
+def _stored_configs(conn: Connection) -> dict[str, QueueConfig]:
+    return {
+        r.id: QueueConfig.model_validate_json(r.config)
+        for r in conn.execute(select(queues.c.id, queues.c.config))
+    }
+
+
+def insert_queues(conn: Connection, seed_queues: Iterable[SeedQueue]) -> None:
+    rows = [queue_row(q.id, q.name, q.description, i, q.config) for i, q in enumerate(seed_queues)]
+    if rows:
+        conn.execute(insert(queues), rows)
+
+
+def insert_authors(conn: Connection, seed_authors: Iterable[SeedAuthor]) -> None:
+    author_rows: list[dict[str, Any]] = []
+    strike_rows: list[dict[str, Any]] = []
+    for a in seed_authors:
+        payload = {
+            "id": a.id,
+            "handle": a.handle,
+            "display_name": a.display_name,
+            "account_created_at": a.account_created_at.isoformat(),
+            "followers": a.followers,
+            "following": a.following,
+            "verified": a.verified,
+            "bio": a.bio,
+            "signals": a.signals.model_dump(mode="json"),
+        }
+        author_rows.append({"id": a.id, "handle": a.handle, "payload": dumps(payload)})
+        strike_rows += [
+            {"author_id": a.id, "policy": p, "at": at.timestamp(), "decision_id": None}
+            for p, at in a.prior_strikes
+        ]
+    for batch in chunks(author_rows, ROW_CHUNK):
+        conn.execute(insert(authors), batch)
+    for batch in chunks(strike_rows, ROW_CHUNK):
+        conn.execute(insert(strikes), batch)
+
+
+def insert_items(
+    conn: Connection, seed_items: Iterable[SeedItem], configs: dict[str, QueueConfig]
+) -> int:
+    """Enqueue items (logged as ``enqueued``); returns how many."""
+    total = 0
+    for batch in chunks(seed_items, ROW_CHUNK):
+        rows = []
+        for it in batch:
+            enqueued = it.enqueued_at.timestamp()
+            payload = {
+                "post": it.post.model_dump(mode="json"),
+                "thread": it.thread.model_dump(mode="json"),
+                "reach": it.reach.model_dump(mode="json"),
+                "reports": it.reports.model_dump(mode="json"),
+                "reasons": [r.model_dump(mode="json") for r in it.reasons],
+                "scores": [s.model_dump(mode="json") for s in it.scores],
+                "fact_checks": [f.model_dump(mode="json") for f in it.fact_checks],
+            }
+            rows.append(
+                {
+                    "id": it.id,
+                    "queue_id": it.queue_id,
+                    "origin_queue_id": it.queue_id,
+                    "state": "pending",
+                    "epoch": 0,
+                    "enqueued_at": enqueued,
+                    "author_id": it.author_id,
+                    "priority": priority(
+                        configs[it.queue_id].priority,
+                        it.scores,
+                        it.reports.total,
+                        it.reach.views,
+                        enqueued,
+                    ),
+                    "payload": json.dumps(payload, separators=(",", ":"), ensure_ascii=False),
+                }
+            )
+        conn.execute(insert(items), rows)
+        conn.execute(
+            insert(events),
+            [
+                event_row(
+                    r["enqueued_at"],
+                    EventKind.enqueued,
+                    None,
+                    item_id=r["id"],
+                    queue_id=r["queue_id"],
+                    reasons=[x["kind"] for x in json.loads(r["payload"])["reasons"]],
+                )
+                for r in rows
+            ],
+        )
+        total += len(rows)
+    return total
+
+
+# -- a synthetic queue of any size, for load tests and benchmarks ----------------------
+
+LOAD_QUEUE = SeedQueue(
+    id="load-test",
+    name="Load test",
+    description="Synthetic items for concurrency tests and benchmarks",
+    config=QueueConfig(
+        actions=[
+            ActionConfig(id="keep", label="No violation", kind=ActionKind.keep, key="1"),
+            ActionConfig(
+                id="remove",
+                label="Remove",
+                kind=ActionKind.remove,
+                key="2",
+                requires_policy=True,
+                strike=True,
+            ),
+            ActionConfig(id="escalate", label="Escalate", kind=ActionKind.escalate, key="9"),
+        ],
+        policies=[PolicyConfig(code="SPAM.SCAM", label="Scam")],
+        priority=PriorityWeights(score=10, reports=1, reach=0.5, age=0.1),
+    ),
+)
+
+
+def synthetic_items(
+    count: int, queue_id: str, now: datetime, *, seed: int = 7, authors_count: int = 500
+) -> tuple[list[SeedAuthor], Iterator[SeedItem]]:
+    """``count`` plausible items spread over ``authors_count`` authors, made lazily."""
+    rng = random.Random(seed)
+    seed_authors = [
+        SeedAuthor(
+            id=f"load-author-{i}",
+            handle=f"user{i}",
+            display_name=f"User {i}",
+            account_created_at=now - timedelta(days=rng.randint(1, 3000)),
+            followers=rng.randint(0, 50_000),
+            following=rng.randint(0, 2_000),
+            verified=rng.random() < 0.02,
+            signals=AccountSignals(posts_per_day=round(rng.uniform(0, 80), 1)),
+        )
+        for i in range(authors_count)
+    ]
+
+    def make() -> Iterator[SeedItem]:
+        for i in range(count):
+            created = now - timedelta(hours=rng.uniform(1, 48))
+            score = round(rng.random(), 3)
+            yield SeedItem(
+                id=f"{queue_id}-{i:07d}",
+                queue_id=queue_id,
+                enqueued_at=created + timedelta(minutes=rng.uniform(1, 30)),
+                author_id=f"load-author-{rng.randrange(authors_count)}",
+                post=Post(
+                    id=f"post-{i}",
+                    text=f"Synthetic post number {i}: win a prize at "
+                    f"https://prize-{i % 97}.example now!",
+                    language="en",
+                    created_at=created.astimezone(UTC),
+                    url=f"https://social.example/p/{i}",
+                ),
+                thread=Thread(),
+                reach=Reach(views=rng.randint(0, 1_000_000), shares=rng.randint(0, 5_000)),
+                reports=Reports(total=rng.randint(0, 30)),
+                reasons=(QueueReason(kind=QueueReasonKind.classifier, detail="spam-gbdt 14.0"),),
+                scores=(
+                    ClassifierScore(
+                        model="spam-gbdt",
+                        model_version="14.0",
+                        label="scam",
+                        score=score,
+                        threshold=0.7,
+                    ),
+                ),
+            )
+
+    return seed_authors, make()
+
+
+def seed_load_queue(service: Service, count: int, *, queue: SeedQueue = LOAD_QUEUE) -> None:
+    """Add the synthetic queue with ``count`` items (fast bulk insert)."""
+    now = datetime.fromtimestamp(service.clock(), tz=UTC)
+    seed_authors, seed_items = synthetic_items(count, queue.id, now)
+    with service.db.write() as conn:
+        existing = _stored_configs(conn)
+        if queue.id not in existing:
+            insert_queues(conn, [queue])
+            existing[queue.id] = queue.config
+        have = set(
+            conn.execute(
+                select(authors.c.id).where(authors.c.id.in_([a.id for a in seed_authors]))
+            ).scalars()
+        )
+        insert_authors(conn, [a for a in seed_authors if a.id not in have])
+        insert_items(conn, seed_items, existing)
+    service.forget_configs()

@@ -1,0 +1,524 @@
+"""The queue service's operations, each in its own transaction. HTTP lives in ``api``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from reviewer_app import __version__
+from reviewer_app.protocol import (
+    API_VERSION,
+    MAX_CLAIM,
+    MAX_VERDICTS_PER_BATCH,
+    Decision,
+    DecisionPage,
+    EventKind,
+    EventPage,
+    Item,
+    LeaseClaim,
+    LeasedItem,
+    LeaseGrant,
+    LeaseResults,
+    Limits,
+    Meta,
+    Queue,
+    QueueConfig,
+    QueueCounts,
+    QueueList,
+    Role,
+    SessionCreate,
+    SessionInfo,
+    User,
+    UserCreate,
+    UserList,
+    Verdict,
+    VerdictResults,
+)
+
+from . import leasing
+from .assembly import load_items, reviewer_names
+from .config import ServerSettings
+from .db import Database
+from .problems import ApiError
+from .records import (
+    Principal,
+    append_events,
+    decision_from_row,
+    decode_cursor,
+    encode_cursor,
+    event_from_row,
+    event_row,
+    to_dt,
+)
+from .security import lock_seconds, new_token, password_hasher, token_hash, verify_password
+from .tables import decisions, events, items, login_attempts, media, queues, sessions, users
+from .verdicts import VerdictRecorder
+
+log = logging.getLogger("server")
+
+FEATURES = ["leases", "verdict-batches", "idempotency-keys", "media", "event-log", "problem-json"]
+Clock = Callable[[], float]
+
+
+class Service:
+    def __init__(self, settings: ServerSettings, *, clock: Clock = time.time) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.db = Database(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+        self.postgres = not self.db.is_sqlite
+        self.hasher = password_hasher(settings.password_hash_profile)
+        self._configs: dict[str, QueueConfig] | None = None
+
+    def start(self) -> None:
+        self.db.migrate()
+
+    def close(self) -> None:
+        self.db.dispose()
+
+    # -- meta ---------------------------------------------------------------
+
+    def meta(self) -> Meta:
+        s = self.settings
+        return Meta(
+            api_version=API_VERSION,
+            server_version=__version__,
+            features=FEATURES,
+            limits=Limits(
+                max_body_bytes=s.max_body_bytes,
+                max_claim=MAX_CLAIM,
+                max_lease_seconds=s.max_lease_seconds,
+                max_leased_per_reviewer=s.max_leased_per_reviewer,
+                max_verdicts_per_batch=MAX_VERDICTS_PER_BATCH,
+            ),
+        )
+
+    # -- users and sessions ---------------------------------------------------
+
+    def create_user(self, new: UserCreate, actor: Principal | None = None) -> User:
+        password_hash = self.hasher.hash(new.password)
+        now = self.clock()
+        try:
+            with self.db.write() as conn:
+                user_id = conn.execute(
+                    insert(users)
+                    .values(
+                        username=new.username,
+                        display_name=new.display_name or new.username,
+                        password_hash=password_hash,
+                        role=new.role.value,
+                        created_at=now,
+                    )
+                    .returning(users.c.id)
+                ).scalar_one()
+                append_events(
+                    conn,
+                    [
+                        event_row(
+                            now,
+                            EventKind.user_created,
+                            actor.username if actor else None,
+                            username=new.username,
+                            role=new.role.value,
+                        )
+                    ],
+                )
+        except IntegrityError as exc:
+            raise ApiError(409, "user_exists", f"User {new.username!r} already exists.") from exc
+        return User(
+            id=user_id,
+            username=new.username,
+            display_name=new.display_name or new.username,
+            role=new.role,
+        )
+
+    def list_users(self) -> UserList:
+        with self.db.read() as conn:
+            rows = conn.execute(select(users).order_by(users.c.id)).mappings().all()
+        return UserList(
+            users=[
+                User(
+                    id=r["id"],
+                    username=r["username"],
+                    display_name=r["display_name"],
+                    role=Role(r["role"]),
+                )
+                for r in rows
+            ]
+        )
+
+    def change_role(self, username: str, role: Role, actor: Principal) -> User:
+        now = self.clock()
+        with self.db.write() as conn:
+            row: Any = (
+                conn.execute(select(users).where(users.c.username == username)).mappings().first()
+            )
+            if row is None:
+                raise ApiError(404, "unknown_user", f"No user {username!r}.")
+            conn.execute(update(users).where(users.c.id == row["id"]).values(role=role.value))
+            append_events(
+                conn,
+                [
+                    event_row(
+                        now,
+                        EventKind.role_changed,
+                        actor.username,
+                        username=username,
+                        old_role=row["role"],
+                        new_role=role.value,
+                    )
+                ],
+            )
+        return User(id=row["id"], username=username, display_name=row["display_name"], role=role)
+
+    def login(self, request: SessionCreate) -> SessionInfo:
+        now = self.clock()
+        s = self.settings
+        with self.db.read() as conn:
+            attempt = (
+                conn.execute(
+                    select(login_attempts).where(login_attempts.c.username == request.username)
+                )
+                .mappings()
+                .first()
+            )
+            row = (
+                conn.execute(select(users).where(users.c.username == request.username))
+                .mappings()
+                .first()
+            )
+        if attempt and attempt["locked_until"] and attempt["locked_until"] > now:
+            wait = int(attempt["locked_until"] - now) + 1
+            raise ApiError(
+                429,
+                "login_locked",
+                f"Too many failed logins for this name; try again in {wait} s.",
+                headers={"Retry-After": str(wait)},
+            )
+        if not verify_password(
+            self.hasher, row["password_hash"] if row else None, request.password
+        ):
+            failures = (attempt["failures"] if attempt else 0) + 1
+            lock = lock_seconds(failures, s.login_max_failures, s.login_lock_seconds)
+            with self.db.write() as conn:
+                values = {"failures": failures, "locked_until": now + lock if lock else None}
+                updated = conn.execute(
+                    update(login_attempts)
+                    .where(login_attempts.c.username == request.username)
+                    .values(**values)
+                ).rowcount
+                if not updated:
+                    conn.execute(insert(login_attempts).values(username=request.username, **values))
+            log.info("failed login for a user name (%d in a row)", failures)
+            raise ApiError(401, "bad_credentials", "Wrong user name or password.")
+        assert row is not None
+        token = new_token()
+        expires = now + s.token_ttl_seconds
+        with self.db.write() as conn:
+            conn.execute(
+                insert(sessions).values(
+                    token_hash=token_hash(token),
+                    user_id=row["id"],
+                    created_at=now,
+                    expires_at=expires,
+                )
+            )
+            if attempt:
+                conn.execute(
+                    update(login_attempts)
+                    .where(login_attempts.c.username == request.username)
+                    .values(failures=0, locked_until=None)
+                )
+        user = User(
+            id=row["id"],
+            username=row["username"],
+            display_name=row["display_name"],
+            role=Role(row["role"]),
+        )
+        return SessionInfo(token=token, expires_at=to_dt(expires), user=user)
+
+    def authenticate(self, token: str) -> Principal | None:
+        now = self.clock()
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(users.c.id, users.c.username, users.c.display_name, users.c.role)
+                .join(sessions, sessions.c.user_id == users.c.id)
+                .where(
+                    sessions.c.token_hash == token_hash(token),
+                    sessions.c.revoked_at.is_(None),
+                    sessions.c.expires_at > now,
+                )
+            ).first()
+        if row is None:
+            return None
+        return Principal(row.id, row.username, row.display_name, Role(row.role))
+
+    def logout(self, token: str) -> None:
+        with self.db.write() as conn:
+            conn.execute(
+                update(sessions)
+                .where(sessions.c.token_hash == token_hash(token))
+                .values(revoked_at=self.clock())
+            )
+
+    # -- queues ---------------------------------------------------------------
+
+    def configs(self) -> dict[str, QueueConfig]:
+        """Queue configs change only by seeding, so they are read once per process."""
+        if self._configs is None:
+            with self.db.read() as conn:
+                rows = conn.execute(select(queues.c.id, queues.c.config)).all()
+            self._configs = {r.id: QueueConfig.model_validate_json(r.config) for r in rows}
+        return self._configs
+
+    def forget_configs(self) -> None:
+        self._configs = None
+
+    def queue_for(self, user: Principal, queue_id: str) -> QueueConfig:
+        config = self.configs().get(queue_id)
+        if config is None:
+            raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
+        if config.lead_only and not user.is_lead:
+            raise ApiError(403, "lead_only_queue", "Only leads may work this queue.")
+        return config
+
+    def list_queues(self, user: Principal) -> QueueList:
+        now = self.clock()
+        midnight = (
+            datetime.fromtimestamp(now, tz=UTC)
+            .replace(hour=0, minute=0, second=0, microsecond=0)
+            .timestamp()
+        )
+        with self.db.read() as conn:
+            rows = (
+                conn.execute(select(queues).order_by(queues.c.position, queues.c.id))
+                .mappings()
+                .all()
+            )
+            by_state: dict[tuple[str, str], int] = {}
+            state_rows = conn.execute(
+                select(
+                    items.c.queue_id,
+                    items.c.state,
+                    (items.c.lease_expires_at < now).label("expired"),
+                    func.count().label("n"),
+                )
+                .where(items.c.state != "decided")
+                .group_by(items.c.queue_id, items.c.state, (items.c.lease_expires_at < now))
+            )
+            for s in state_rows:
+                state = "pending" if s.state == "leased" and s.expired else s.state
+                by_state[(s.queue_id, state)] = by_state.get((s.queue_id, state), 0) + s.n
+            decided: dict[str, int] = dict(
+                conn.execute(
+                    select(decisions.c.queue_id, func.count())
+                    .where(decisions.c.decided_at >= midnight)
+                    .group_by(decisions.c.queue_id)
+                ).all()
+            )
+            oldest = dict(
+                conn.execute(
+                    select(items.c.queue_id, func.min(items.c.enqueued_at))
+                    .where(items.c.state == "pending")
+                    .group_by(items.c.queue_id)
+                ).all()
+            )
+        result = []
+        for r in rows:
+            config = QueueConfig.model_validate_json(r["config"])
+            if config.lead_only and not user.is_lead:
+                continue
+            first = oldest.get(r["id"])
+            result.append(
+                Queue(
+                    id=r["id"],
+                    name=r["name"],
+                    description=r["description"],
+                    config=config,
+                    counts=QueueCounts(
+                        pending=by_state.get((r["id"], "pending"), 0),
+                        leased=by_state.get((r["id"], "leased"), 0),
+                        decided_today=decided.get(r["id"], 0),
+                        oldest_pending_age_seconds=max(0, int(now - first)) if first else None,
+                    ),
+                )
+            )
+        return QueueList(queues=result)
+
+    # -- leases -----------------------------------------------------------------
+
+    def claim(self, user: Principal, queue_id: str, request: LeaseClaim) -> LeaseGrant:
+        self.queue_for(user, queue_id)
+        lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
+        now = self.clock()
+        with self.db.write() as conn:
+            held = leasing.held_count(conn, user.id, now)
+            room = self.settings.max_leased_per_reviewer - held
+            if room <= 0:
+                raise ApiError(
+                    409,
+                    "too_many_leases",
+                    f"You already hold {held} items; decide or release some first.",
+                )
+            claimed = leasing.claim(
+                conn,
+                user,
+                queue_id,
+                min(request.count, room),
+                lease_seconds,
+                now,
+                postgres=self.postgres,
+            )
+            whole = load_items(conn, [c.item_id for c in claimed])
+        return LeaseGrant(
+            queue_id=queue_id,
+            lease_seconds=lease_seconds,
+            leased_total=held + len(claimed),
+            items=[
+                LeasedItem(
+                    lease_token=c.token, lease_expires_at=to_dt(c.expires_at), item=whole[c.item_id]
+                )
+                for c in claimed
+            ],
+        )
+
+    def renew(self, user: Principal, tokens: list[str], lease_seconds: int) -> LeaseResults:
+        seconds = min(lease_seconds, self.settings.max_lease_seconds)
+        with self.db.write() as conn:
+            return LeaseResults(results=leasing.renew(conn, user, tokens, seconds, self.clock()))
+
+    def release(self, user: Principal, tokens: list[str]) -> LeaseResults:
+        with self.db.write() as conn:
+            return LeaseResults(
+                results=leasing.release(conn, user, tokens, self.clock(), postgres=self.postgres)
+            )
+
+    # -- items and media ----------------------------------------------------------
+
+    def item(self, user: Principal, item_id: str) -> Item:
+        with self.db.read() as conn:
+            found = load_items(conn, [item_id]).get(item_id)
+        if found is None:
+            raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
+        self._may_see(user, found.queue_id, found.origin_queue_id)
+        return found
+
+    def _may_see(self, user: Principal, *queue_ids: str) -> None:
+        configs = self.configs()
+        if not user.is_lead and all(configs[q].lead_only for q in queue_ids if q in configs):
+            raise ApiError(403, "lead_only_queue", "Only leads may see this item.")
+
+    def media(self, user: Principal, media_id: str) -> tuple[bytes, str]:
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(
+                    media.c.content, media.c.mime_type, items.c.queue_id, items.c.origin_queue_id
+                )
+                .join(items, items.c.id == media.c.item_id)
+                .where(media.c.id == media_id)
+            ).first()
+        if row is None:
+            raise ApiError(404, "unknown_media", f"No media {media_id!r}.")
+        self._may_see(user, row.queue_id, row.origin_queue_id)
+        return bytes(row.content), row.mime_type
+
+    def history(self, user: Principal, item_id: str, cursor: str | None, limit: int) -> EventPage:
+        after = decode_cursor(cursor)
+        with self.db.read() as conn:
+            item = conn.execute(
+                select(items.c.queue_id, items.c.origin_queue_id).where(items.c.id == item_id)
+            ).first()
+            if item is None:
+                raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
+            self._may_see(user, item.queue_id, item.origin_queue_id)
+            query = select(events).where(events.c.item_id == item_id)
+            return self._event_page(conn, query, after, limit)
+
+    def events(self, cursor: str | None, limit: int, kind: EventKind | None) -> EventPage:
+        after = decode_cursor(cursor)
+        query = select(events)
+        if kind is not None:
+            query = query.where(events.c.kind == kind.value)
+        with self.db.read() as conn:
+            return self._event_page(conn, query, after, limit)
+
+    @staticmethod
+    def _event_page(conn: Any, query: Any, after: int | None, limit: int) -> EventPage:
+        if after is not None:
+            query = query.where(events.c.id > after)
+        rows = conn.execute(query.order_by(events.c.id).limit(limit + 1)).mappings().all()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return EventPage(
+            events=[event_from_row(r) for r in rows],
+            next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
+        )
+
+    def decisions(
+        self, cursor: str | None, limit: int, queue_id: str | None, reviewer: str | None
+    ) -> DecisionPage:
+        after = decode_cursor(cursor)
+        query = select(decisions)
+        with self.db.read() as conn:
+            if queue_id is not None:
+                query = query.where(decisions.c.queue_id == queue_id)
+            if reviewer is not None:
+                user_id = conn.execute(
+                    select(users.c.id).where(users.c.username == reviewer)
+                ).scalar()
+                query = query.where(decisions.c.user_id == (user_id or -1))
+            if after is not None:
+                query = query.where(decisions.c.id > after)
+            rows = conn.execute(query.order_by(decisions.c.id).limit(limit + 1)).mappings().all()
+            names = reviewer_names(conn, {r["user_id"] for r in rows})
+        more = len(rows) > limit
+        rows = rows[:limit]
+        page: list[Decision] = [
+            decision_from_row(r, names.get(r["user_id"], "unknown")) for r in rows
+        ]
+        return DecisionPage(
+            decisions=page, next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None
+        )
+
+    # -- verdicts -------------------------------------------------------------------
+
+    def verdicts(self, user: Principal, batch: list[Verdict]) -> VerdictResults:
+        configs = self.configs()
+        for attempt in range(5):
+            try:
+                with self.db.write() as conn:
+                    recorder = VerdictRecorder(
+                        conn, user, configs, self.clock(), postgres=self.postgres
+                    )
+                    return VerdictResults(results=recorder.record(batch))
+            except (IntegrityError, OperationalError) as exc:
+                # Two batches raced on the same idempotency key or a serialisation
+                # failure: the transaction rolled back whole, so trying again is safe.
+                if attempt == 4:
+                    raise
+                log.info("verdict batch retried after %s", type(exc).__name__)
+        raise AssertionError("unreachable")
+
+    def count_items(self) -> dict[str, Any]:
+        with self.db.read() as conn:
+            return dict(
+                conn.execute(select(items.c.state, func.count()).group_by(items.c.state)).all()
+            )
+
+
+def queue_row(
+    queue_id: str, name: str, description: str, position: int, config: QueueConfig
+) -> dict[str, Any]:
+    return {
+        "id": queue_id,
+        "name": name,
+        "description": description,
+        "position": position,
+        "config": json.dumps(config.model_dump(mode="json")),
+    }

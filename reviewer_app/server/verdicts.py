@@ -1,0 +1,377 @@
+"""Verdicts: idempotent, fenced by lease tokens, decided exactly once per item.
+
+A verdict counts only if its lease is still the item's current lease, or if the item is
+still undecided (same epoch) and not leased to anyone else: a late verdict from an
+offline reviewer. An escalation ends the item's epoch and moves it to the leads' queue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from reviewer_app.protocol import (
+    ActionKind,
+    ClassifierScore,
+    Decision,
+    EventKind,
+    ProblemDetail,
+    QueueConfig,
+    RejectReason,
+    Verdict,
+    VerdictResult,
+    VerdictStatus,
+)
+
+from .assembly import decisions_by_id
+from .priority import priority
+from .problems import ApiError
+from .records import Principal, append_events, dumps, event_row, model_json, to_dt, to_epoch
+from .tables import decisions, items, leases, strikes, verdict_keys
+
+ESCALATION_QUEUE = "escalations"
+
+
+def body_hash(user_id: int, verdict: Verdict) -> str:
+    body = verdict.model_dump(mode="json")
+    body["decided_at"] = to_epoch(verdict.decided_at)
+    return hashlib.sha256(dumps({"user": user_id, "verdict": body}).encode()).hexdigest()
+
+
+def config_problems(index: int, verdict: Verdict, config: QueueConfig) -> list[ProblemDetail]:
+    """Why a verdict does not fit its queue's decision config (empty when it fits)."""
+    loc: list[str | int] = ["verdicts", index]
+    action = config.action(verdict.action)
+    if action is None:
+        return [
+            ProblemDetail(
+                loc=[*loc, "action"],
+                code="unknown_action",
+                message=f"Action {verdict.action!r} is not one of this queue's.",
+            )
+        ]
+    found: list[ProblemDetail] = []
+    known_policies = {p.code for p in config.policies}
+    for policy in verdict.policies:
+        if policy not in known_policies:
+            found.append(
+                ProblemDetail(
+                    loc=[*loc, "policies"],
+                    code="unknown_policy",
+                    message=f"Policy {policy!r} is not one of this queue's.",
+                )
+            )
+    if action.requires_policy and not verdict.policies:
+        found.append(
+            ProblemDetail(
+                loc=[*loc, "policies"],
+                code="policy_required",
+                message=f"{action.label} needs at least one policy code.",
+            )
+        )
+    if verdict.rating is not None and verdict.rating not in {r.id for r in config.ratings}:
+        found.append(
+            ProblemDetail(
+                loc=[*loc, "rating"],
+                code="unknown_rating",
+                message=f"Rating {verdict.rating!r} is not one of this queue's.",
+            )
+        )
+    if action.requires_rating and verdict.rating is None:
+        found.append(
+            ProblemDetail(
+                loc=[*loc, "rating"],
+                code="rating_required",
+                message=f"{action.label} needs a fact-check rating.",
+            )
+        )
+    if action.requires_note and not (verdict.note or "").strip():
+        found.append(
+            ProblemDetail(
+                loc=[*loc, "note"], code="note_required", message=f"{action.label} needs a note."
+            )
+        )
+    if verdict.author_action is not None and verdict.author_action not in config.author_actions:
+        found.append(
+            ProblemDetail(
+                loc=[*loc, "author_action"],
+                code="author_action_not_allowed",
+                message=f"Author action {verdict.author_action.value!r} is not "
+                "allowed in this queue.",
+            )
+        )
+    return found
+
+
+def _rejected(verdict: Verdict, code: str, message: str) -> VerdictResult:
+    return VerdictResult(
+        idempotency_key=verdict.idempotency_key,
+        item_id=verdict.item_id,
+        status=VerdictStatus.rejected,
+        reason=RejectReason(code=code, message=message),
+    )
+
+
+class VerdictRecorder:
+    """Records one batch inside one write transaction."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        user: Principal,
+        configs: Mapping[str, QueueConfig],
+        now: float,
+        *,
+        postgres: bool,
+    ) -> None:
+        self.conn = conn
+        self.user = user
+        self.configs = configs
+        self.now = now
+        self.postgres = postgres
+
+    def record(self, batch: list[Verdict]) -> list[VerdictResult]:
+        keys = [str(v.idempotency_key) for v in batch]
+        hashes = [body_hash(self.user.id, v) for v in batch]
+        first_hash: dict[str, str] = {}
+        for key, digest in zip(keys, hashes, strict=True):
+            if first_hash.setdefault(key, digest) != digest:
+                raise _key_reused(key)
+
+        item_query = (
+            select(items).where(items.c.id.in_({v.item_id for v in batch})).order_by(items.c.id)
+        )
+        if self.postgres:  # lock the items in id order: concurrent batches cannot deadlock
+            item_query = item_query.with_for_update()
+        self.items: dict[str, dict[str, Any]] = {
+            r["id"]: dict(r) for r in self.conn.execute(item_query).mappings()
+        }
+        stored = {
+            r.key: r
+            for r in self.conn.execute(
+                select(verdict_keys).where(verdict_keys.c.key.in_(set(keys)))
+            )
+        }
+        for key, digest in zip(keys, hashes, strict=True):
+            if key in stored and stored[key].body_hash != digest:
+                raise _key_reused(key)
+        self.leases = {
+            r.token: r
+            for r in self.conn.execute(
+                select(leases).where(leases.c.token.in_({v.lease_token for v in batch}))
+            )
+        }
+
+        problems: list[ProblemDetail] = []
+        for index, verdict in enumerate(batch):
+            lease = self._own_lease(verdict)
+            if keys[index] not in stored and lease is not None:
+                problems += config_problems(index, verdict, self.configs[lease.queue_id])
+        if problems:
+            raise ApiError(
+                422,
+                "verdict_invalid",
+                "Some verdicts do not fit their queue's decision config; "
+                "nothing in this batch was recorded.",
+                errors=problems,
+            )
+
+        results: list[VerdictResult] = []
+        done: dict[str, VerdictResult] = {}
+        for index, verdict in enumerate(batch):
+            key = keys[index]
+            if key in done:
+                results.append(_replay(done[key]))
+            elif key in stored:
+                results.append(_replay(VerdictResult.model_validate_json(stored[key].result)))
+            else:
+                result = self._decide(verdict)
+                done[key] = result
+                if result.status is not VerdictStatus.rejected:
+                    # Final answers are kept so a retry gets the same one; a rejection
+                    # (lease held by someone else for now) is looked at afresh next time.
+                    self.conn.execute(
+                        insert(verdict_keys).values(
+                            key=key,
+                            user_id=self.user.id,
+                            body_hash=hashes[index],
+                            result=model_json(result),
+                            created_at=self.now,
+                        )
+                    )
+                results.append(result)
+        return results
+
+    def _own_lease(self, verdict: Verdict) -> Any:
+        lease = self.leases.get(verdict.lease_token)
+        if lease is None or lease.item_id != verdict.item_id or lease.user_id != self.user.id:
+            return None
+        return lease
+
+    def _decide(self, verdict: Verdict) -> VerdictResult:
+        lease = self.leases.get(verdict.lease_token)
+        if lease is None or lease.item_id != verdict.item_id:
+            return _rejected(
+                verdict, "unknown_lease", "This lease token was never issued for this item."
+            )
+        if lease.user_id != self.user.id:
+            return _rejected(verdict, "not_your_lease", "This lease belongs to another reviewer.")
+        item = self.items.get(verdict.item_id)
+        if item is None:
+            return _rejected(verdict, "unknown_item", "No such item.")
+        if item["state"] == "decided" or item["epoch"] != lease.epoch:
+            return VerdictResult(
+                idempotency_key=verdict.idempotency_key,
+                item_id=verdict.item_id,
+                status=VerdictStatus.conflict,
+                decision=self._winner(item, lease.epoch),
+            )
+        if (
+            item["state"] == "leased"
+            and item["lease_user_id"] != self.user.id
+            and item["lease_expires_at"] is not None
+            and item["lease_expires_at"] >= self.now
+        ):
+            return _rejected(
+                verdict,
+                "leased_to_other",
+                "Your lease ran out and another reviewer holds this item now.",
+            )
+        return self._accept(verdict, item, lease)
+
+    def _winner(self, item: Mapping[str, Any], epoch: int) -> Decision | None:
+        decision_id = self.conn.execute(
+            select(decisions.c.id).where(
+                decisions.c.item_id == item["id"], decisions.c.epoch == epoch
+            )
+        ).scalar()
+        if decision_id is None:
+            decision_id = item["decision_id"]
+        return decisions_by_id(self.conn, {decision_id}).get(decision_id) if decision_id else None
+
+    def _accept(self, verdict: Verdict, item: dict[str, Any], lease: Any) -> VerdictResult:
+        config = self.configs[lease.queue_id]
+        action = config.action(verdict.action)
+        assert action is not None  # checked before any write
+        escalate = action.kind is ActionKind.escalate
+        if escalate and ESCALATION_QUEUE not in self.configs:
+            return _rejected(
+                verdict, "no_escalation_queue", "This service has no escalation queue."
+            )
+        author_action = verdict.author_action or action.author_action
+        decision_id = self.conn.execute(
+            insert(decisions)
+            .values(
+                item_id=item["id"],
+                epoch=item["epoch"],
+                queue_id=lease.queue_id,
+                user_id=self.user.id,
+                author_id=item["author_id"],
+                action=verdict.action,
+                policies=json.dumps(verdict.policies),
+                rating=verdict.rating,
+                note=verdict.note,
+                author_action=author_action.value if author_action else None,
+                time_spent_ms=verdict.time_spent_ms,
+                decided_at=self.now,
+                client_decided_at=to_epoch(verdict.decided_at),
+            )
+            .returning(decisions.c.id)
+        ).scalar_one()
+        clear_lease = {"lease_token": None, "lease_user_id": None, "lease_expires_at": None}
+        if escalate:
+            payload = json.loads(item["payload"])
+            changes: dict[str, Any] = {
+                **clear_lease,
+                "queue_id": ESCALATION_QUEUE,
+                "state": "pending",
+                "epoch": item["epoch"] + 1,
+                "enqueued_at": self.now,
+                "priority": _escalation_priority(self.configs[ESCALATION_QUEUE], payload, self.now),
+            }
+        else:
+            changes = {**clear_lease, "state": "decided", "decision_id": decision_id}
+        self.conn.execute(update(items).where(items.c.id == item["id"]).values(**changes))
+        item.update(changes)
+        self.conn.execute(
+            update(leases).where(leases.c.token == lease.token).values(ended_at=self.now)
+        )
+        if action.strike and verdict.policies:
+            self.conn.execute(
+                insert(strikes),
+                [
+                    {
+                        "author_id": item["author_id"],
+                        "policy": p,
+                        "at": self.now,
+                        "decision_id": decision_id,
+                    }
+                    for p in verdict.policies
+                ],
+            )
+        fields: dict[str, Any] = {
+            "decision_id": decision_id,
+            "action": verdict.action,
+            "policies": list(verdict.policies),
+        }
+        if escalate:
+            fields["to_queue"] = ESCALATION_QUEUE
+        append_events(
+            self.conn,
+            [
+                event_row(
+                    self.now,
+                    EventKind.escalated if escalate else EventKind.decided,
+                    self.user.username,
+                    item_id=item["id"],
+                    queue_id=lease.queue_id,
+                    **fields,
+                )
+            ],
+        )
+        decision = Decision(
+            id=decision_id,
+            item_id=item["id"],
+            queue_id=lease.queue_id,
+            reviewer=self.user.username,
+            action=verdict.action,
+            policies=verdict.policies,
+            rating=verdict.rating,
+            note=verdict.note,
+            author_action=author_action,
+            time_spent_ms=verdict.time_spent_ms,
+            decided_at=to_dt(self.now),
+            client_decided_at=verdict.decided_at,
+        )
+        return VerdictResult(
+            idempotency_key=verdict.idempotency_key,
+            item_id=verdict.item_id,
+            status=VerdictStatus.accepted,
+            decision=decision,
+        )
+
+
+def _escalation_priority(config: QueueConfig, payload: Mapping[str, Any], now: float) -> float:
+    scores = [ClassifierScore.model_validate(s) for s in payload.get("scores", [])]
+    return priority(
+        config.priority, scores, payload["reports"]["total"], payload["reach"]["views"], now
+    )
+
+
+def _replay(result: VerdictResult) -> VerdictResult:
+    if result.status is VerdictStatus.accepted:
+        return result.model_copy(update={"status": VerdictStatus.duplicate})
+    return result
+
+
+def _key_reused(key: str) -> ApiError:
+    return ApiError(
+        422,
+        "idempotency_key_reused",
+        f"Idempotency key {key} was already used with a different verdict; "
+        "nothing in this batch was recorded.",
+    )

@@ -1,0 +1,55 @@
+"""Fixtures shared by every test: real services over real HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.servers import PG_ENV, LiveServer, fresh_pg_database, pg_admin_url
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+def _skip_without_pg() -> None:
+    if not pg_admin_url():
+        pytest.skip(
+            f"PostgreSQL tests need {PG_ENV}=postgresql://user:pw@host/db (CI sets it; see README)"
+        )
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, and (when available) a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'service.db'}"
+        return
+    _skip_without_pg()
+    with fresh_pg_database() as url:
+        yield url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'service.db'}"
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    _skip_without_pg()
+    with fresh_pg_database() as url:
+        yield url
+
+
+@pytest.fixture
+def live_server(database_url: str) -> Iterator[LiveServer]:
+    """The service on 127.0.0.1 over each database backend, empty."""
+    server = LiveServer(database_url).start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,171 @@
+"""Real services for tests: uvicorn on 127.0.0.1 over SQLite or PostgreSQL, in a thread
+or in a separate process, and throwaway PostgreSQL databases."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+import uvicorn
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from reviewer_app.protocol import Role, UserCreate
+from reviewer_app.server.app import create_app
+from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.service import Service
+
+from .api import ApiSession
+
+PG_ENV = "REVIEWER_APP_TEST_PG_URL"
+PASSWORD = "correct-horse-battery"
+
+
+def pg_admin_url() -> str | None:
+    return os.environ.get(PG_ENV) or None
+
+
+@contextmanager
+def fresh_pg_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database on the test server; dropped afterwards."""
+    admin = pg_admin_url()
+    assert admin, f"{PG_ENV} is not set"
+    name = "rd_test_" + secrets.token_hex(6)
+    engine = create_engine(
+        admin.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
+    )
+    with engine.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(admin).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with engine.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        engine.dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """The reference service in this process, on a real socket on 127.0.0.1."""
+
+    def __init__(
+        self, database_url: str, *, clock: Callable[[], float] | None = None, **settings: object
+    ) -> None:
+        self.settings = ServerSettings(
+            database_url=database_url, password_hash_profile="fast", **settings
+        )  # type: ignore[arg-type]
+        self.service = Service(self.settings, clock=clock) if clock else Service(self.settings)
+        self.port = free_port()
+        app = create_app(self.settings, service=self.service)
+        self._server = uvicorn.Server(
+            uvicorn.Config(
+                app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                access_log=False,
+                timeout_keep_alive=30,
+                limit_concurrency=1000,
+                backlog=2048,
+            )
+        )
+        self._thread = threading.Thread(target=self._server.run, daemon=True, name="live-server")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(15)
+
+    def add_user(self, username: str, role: Role = Role.reviewer) -> None:
+        self.service.create_user(UserCreate(username=username, password=PASSWORD, role=role))
+
+    def login(
+        self, username: str, role: Role = Role.reviewer, *, create: bool = True
+    ) -> ApiSession:
+        if create:
+            self.add_user(username, role)
+        return ApiSession.login(self.url, username, PASSWORD)
+
+
+class ServerProcess:
+    """``reviewer-app server`` as its own process (for multi-process tests)."""
+
+    def __init__(self, database_url: str, *, workers: int = 1, log: Path | None = None) -> None:
+        self.port = free_port()
+        self.database_url = database_url
+        self.workers = workers
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, "REVIEWER_SERVER_PASSWORD_HASH_PROFILE": "fast"}
+        out = open(self.log, "wb") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "reviewer_app",
+                "server",
+                "--database-url",
+                self.database_url,
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server process exited with {self.proc.returncode}")
+            try:
+                if requests.get(self.url + "/api/v1/meta", timeout=1).ok:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server process did not answer in 60 s")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
