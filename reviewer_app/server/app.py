@@ -48,27 +48,32 @@ class BodySizeLimit:
             await self._refuse(scope, receive, send)
             return
         seen = 0
-        started = False
+        too_large = False
+        refused = False
 
         async def limited_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, too_large
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
+                    too_large = True
                     raise _BodyTooLarge
             return message
 
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
+        async def guarded_send(message: Message) -> None:
+            # The app may turn the interrupted read into its own error: answer 413 instead.
+            nonlocal refused
+            if not too_large:
+                await send(message)
+            elif not refused:
+                refused = True
+                await self._refuse(scope, receive, send)
 
         try:
-            await self.app(scope, limited_receive, tracking_send)
+            await self.app(scope, limited_receive, guarded_send)
         except _BodyTooLarge:
-            if not started:
+            if not refused:
                 await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -51,13 +51,14 @@ class Database:
                 isolation_level="READ COMMITTED",
             )
         database = make_url(self.url).database
-        if database and database != ":memory:":
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        in_memory = not database or database == ":memory:"
+        if not in_memory:
+            Path(database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
+        pool: dict[str, int] = {} if in_memory else {"pool_size": 16, "max_overflow": 16}
         engine = create_engine(
             self.url,
             connect_args={"check_same_thread": False, "timeout": 30},
-            pool_size=16,
-            max_overflow=16,
+            **pool,  # type: ignore[arg-type]
         )
         synchronous = sqlite_synchronous.upper()
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):

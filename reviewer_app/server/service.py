@@ -65,6 +65,7 @@ log = logging.getLogger("server")
 
 FEATURES = ["leases", "verdict-batches", "idempotency-keys", "media", "event-log", "problem-json"]
 Clock = Callable[[], float]
+CONFIG_TTL_SECONDS = 10.0
 
 
 class Service:
@@ -75,6 +76,7 @@ class Service:
         self.postgres = not self.db.is_sqlite
         self.hasher = password_hasher(settings.password_hash_profile)
         self._configs: dict[str, QueueConfig] | None = None
+        self._configs_read = 0.0
 
     def start(self) -> None:
         self.db.migrate()
@@ -270,11 +272,12 @@ class Service:
     # -- queues ---------------------------------------------------------------
 
     def configs(self) -> dict[str, QueueConfig]:
-        """Queue configs change only by seeding, so they are read once per process."""
-        if self._configs is None:
+        """Queue configs, re-read at most every few seconds (they change only by seeding)."""
+        if self._configs is None or time.monotonic() - self._configs_read > CONFIG_TTL_SECONDS:
             with self.db.read() as conn:
                 rows = conn.execute(select(queues.c.id, queues.c.config)).all()
             self._configs = {r.id: QueueConfig.model_validate_json(r.config) for r in rows}
+            self._configs_read = time.monotonic()
         return self._configs
 
     def forget_configs(self) -> None:

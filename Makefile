@@ -1,0 +1,46 @@
+# The review desk: one command to run the demo, one to run every check.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PG_URL ?= $(REVIEWER_APP_TEST_PG_URL)
+
+.PHONY: demo test lint typecheck imports openapi bench clean
+
+$(VENV)/.app: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.dev: pyproject.toml $(VENV)/.app
+	$(PY) -m pip install --quiet -e '.[dev,postgres]'
+	touch $@
+
+## Set up and run the app on its embedded demo server.
+demo: $(VENV)/.app
+	$(VENV)/bin/reviewer-app --demo
+
+## Set up and run the whole test suite with lint, type and boundary checks.
+test: $(VENV)/.dev lint imports typecheck
+	$(PY) -m pytest
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+imports: $(VENV)/.dev
+	$(VENV)/bin/lint-imports
+
+typecheck: $(VENV)/.dev
+	$(VENV)/bin/mypy
+
+## Regenerate the committed OpenAPI document after changing the contract.
+openapi: $(VENV)/.dev
+	$(PY) -m reviewer_app.server.openapi
+
+## Claim/decide benchmark (SQLite; pass ARGS="--database-url postgresql://..." for PostgreSQL).
+bench: $(VENV)/.dev
+	$(PY) benchmarks/claim_decide.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

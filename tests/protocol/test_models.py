@@ -1,0 +1,106 @@
+"""Field limits of the wire models reject nonsense."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from pydantic import ValidationError
+
+from reviewer_app.protocol import (
+    ActionConfig,
+    ActionKind,
+    ClassifierScore,
+    LeaseClaim,
+    QueueConfig,
+    Span,
+    Verdict,
+    VerdictBatch,
+)
+from reviewer_app.protocol.common import MAX_NOTE
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def _verdict(**changes: object) -> dict[str, object]:
+    body: dict[str, object] = {
+        "idempotency_key": str(uuid.uuid4()),
+        "item_id": "itm-000001",
+        "lease_token": "abcdefghijklmnop.itm-000001",
+        "action": "remove",
+        "policies": ["HATE.SLUR"],
+        "time_spent_ms": 3000,
+        "decided_at": NOW.isoformat(),
+    }
+    body.update(changes)
+    return body
+
+
+def test_a_valid_verdict_parses() -> None:
+    verdict = Verdict.model_validate(_verdict())
+    assert verdict.policies == ["HATE.SLUR"]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"action": "Remove Everything"},
+        {"action": ""},
+        {"policies": ["lowercase"]},
+        {"policies": ["HATE.SLUR"] * 17},
+        {"note": "x" * (MAX_NOTE + 1)},
+        {"time_spent_ms": -1},
+        {"decided_at": "2026-11-30T12:00:00"},  # no time zone
+        {"idempotency_key": "not-a-uuid"},
+        {"item_id": "../../etc/passwd"},
+        {"lease_token": "short"},
+        {"author_action": "ban_forever"},
+        {"unexpected": True},
+    ],
+)
+def test_verdict_limits(changes: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        Verdict.model_validate(_verdict(**changes))
+
+
+def test_batches_are_bounded() -> None:
+    with pytest.raises(ValidationError):
+        VerdictBatch.model_validate({"verdicts": []})
+    with pytest.raises(ValidationError):
+        VerdictBatch.model_validate({"verdicts": [_verdict() for _ in range(101)]})
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"count": 0},
+        {"count": 201},
+        {"lease_seconds": 5},
+        {"lease_seconds": 86_400},
+        {"count": "ten"},
+    ],
+)
+def test_claim_limits(body: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        LeaseClaim.model_validate(body)
+
+
+def test_scores_are_fractions_and_spans_ordered() -> None:
+    with pytest.raises(ValidationError):
+        ClassifierScore(model="m", model_version="1", label="l", score=1.5, threshold=0.5)
+    with pytest.raises(ValidationError):
+        Span(start=10, end=2)
+
+
+def test_queue_config_refuses_duplicate_keys_and_ids() -> None:
+    keep = ActionConfig(id="keep", label="Keep", kind=ActionKind.keep, key="1")
+    with pytest.raises(ValidationError, match="keys must be unique"):
+        QueueConfig(
+            actions=[
+                keep,
+                ActionConfig(id="remove", label="Remove", kind=ActionKind.remove, key="1"),
+            ]
+        )
+    with pytest.raises(ValidationError, match="ids must be unique"):
+        QueueConfig(actions=[keep, keep.model_copy(update={"key": "2"})])
