@@ -150,7 +150,9 @@ class QueueReason(WireModel):
 
 
 class Span(WireModel):
-    start: int = Field(ge=0, le=100_000, description="character offset into the post text")
+    start: int = Field(
+        ge=0, le=100_000, description="offset into the post text in Unicode code points"
+    )
     end: int = Field(ge=0, le=100_000)
     label: ShortText = ""
 

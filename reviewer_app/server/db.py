@@ -58,7 +58,7 @@ class Database:
         engine = create_engine(
             self.url,
             connect_args={"check_same_thread": False, "timeout": 30},
-            **pool,  # type: ignore[arg-type]
+            **pool,
         )
         synchronous = sqlite_synchronous.upper()
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, and_, func, insert, literal, select, update
+from sqlalchemy import Connection, func, insert, literal, select, update
 from sqlalchemy.sql.expression import Select
 
 from reviewer_app.protocol import EventKind, LeaseStatus
@@ -27,19 +27,14 @@ class Claimed:
     expires_at: float
 
 
-def _candidates(
-    queue_id: str, limit: int, postgres: bool, *, expired_before: float | None = None
-) -> Select:
-    if expired_before is None:
-        where = and_(items.c.queue_id == queue_id, items.c.state == "pending")
-        query = select(items.c.id).where(where).order_by(items.c.priority.desc()).limit(limit)
-    else:
-        where = and_(
-            items.c.queue_id == queue_id,
-            items.c.state == "leased",
-            items.c.lease_expires_at < expired_before,
-        )
-        query = select(items.c.id).where(where).limit(limit)
+def _candidates(queue_id: str, limit: int, postgres: bool) -> Select:
+    """The queue's highest-priority pending items (on PostgreSQL: locked, skipping locked)."""
+    query = (
+        select(items.c.id)
+        .where(items.c.queue_id == queue_id, items.c.state == "pending")
+        .order_by(items.c.priority.desc())
+        .limit(limit)
+    )
     if postgres:
         query = query.with_for_update(skip_locked=True)
     return query
@@ -47,34 +42,31 @@ def _candidates(
 
 def return_expired(conn: Connection, queue_id: str, now: float, *, postgres: bool) -> int:
     """Put the queue's items whose lease ran out back in the queue (logged as ``expired``)."""
-    expired = conn.execute(
+    query = (
+        select(items.c.id, users.c.username)
+        .join(users, users.c.id == items.c.lease_user_id)
+        .where(
+            items.c.queue_id == queue_id, items.c.state == "leased", items.c.lease_expires_at < now
+        )
+        .limit(1_000)
+    )
+    if postgres:
+        query = query.with_for_update(of=items, skip_locked=True)
+    expired = conn.execute(query).all()
+    if not expired:
+        return 0
+    conn.execute(
         update(items)
-        .where(items.c.id.in_(_candidates(queue_id, 1_000, postgres, expired_before=now)))
-        .where(items.c.state == "leased")
+        .where(items.c.id.in_([r.id for r in expired]))
         .values(state="pending", lease_token=None, lease_user_id=None, lease_expires_at=None)
-        .returning(items.c.id, items.c.lease_user_id)
-    ).all()
-    if expired:
-        names = dict(
-            conn.execute(
-                select(users.c.id, users.c.username).where(
-                    users.c.id.in_({r.lease_user_id for r in expired})
-                )
-            ).all()
-        )
-        append_events(
-            conn,
-            [
-                event_row(
-                    now,
-                    EventKind.expired,
-                    names.get(r.lease_user_id),
-                    item_id=r.id,
-                    queue_id=queue_id,
-                )
-                for r in expired
-            ],
-        )
+    )
+    append_events(
+        conn,
+        [
+            event_row(now, EventKind.expired, r.username, item_id=r.id, queue_id=queue_id)
+            for r in expired
+        ],
+    )
     return len(expired)
 
 
