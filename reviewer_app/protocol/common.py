@@ -6,7 +6,14 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 
 API_VERSION = "1.0"
 API_MAJOR = 1
@@ -40,15 +47,34 @@ ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 MediaId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 LeaseToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{16,128}$")]
 Username = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]{1,63}$")]
-Label = Annotated[str, StringConstraints(min_length=1, max_length=MAX_LABEL)]
-ShortText = Annotated[str, StringConstraints(max_length=MAX_LABEL)]
-LongText = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
-NoteText = Annotated[str, StringConstraints(max_length=MAX_NOTE)]
+# Free text may hold anything a person can type, but never NUL (no database stores it).
+_NO_NUL = r"^[^\x00]*$"
+Label = Annotated[str, StringConstraints(min_length=1, max_length=MAX_LABEL, pattern=_NO_NUL)]
+ShortText = Annotated[str, StringConstraints(max_length=MAX_LABEL, pattern=_NO_NUL)]
+LongText = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=_NO_NUL)]
+NoteText = Annotated[str, StringConstraints(max_length=MAX_NOTE, pattern=_NO_NUL)]
 HttpUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]{1,2040}$")]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
 Count = Annotated[int, Field(ge=0, le=10**12)]
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
-Timestamp = AwareDatetime
+
+
+def _json_datetime_only(value: Any) -> Any:
+    """A time on the wire is an RFC 3339 string, never a number of seconds."""
+    if isinstance(value, bool | int | float) or (isinstance(value, str) and value.isdigit()):
+        raise ValueError("expected an RFC 3339 date-time string with a time zone")
+    return value
+
+
+def _json_int_only(value: Any) -> Any:
+    """An integer on the wire is a JSON number, never ``true`` or ``"5"``."""
+    if isinstance(value, bool | str):
+        raise ValueError("expected a JSON integer")
+    return value
+
+
+Timestamp = Annotated[AwareDatetime, BeforeValidator(_json_datetime_only)]
+JsonInt = Annotated[int, BeforeValidator(_json_int_only)]
 
 
 class Role(StrEnum):

@@ -11,6 +11,7 @@ from .common import (
     MAX_LEASE_SECONDS,
     MAX_TOKENS_PER_CALL,
     MIN_LEASE_SECONDS,
+    JsonInt,
     LeaseToken,
     Slug,
     Timestamp,
@@ -20,8 +21,8 @@ from .items import Item
 
 
 class LeaseClaim(WireModel):
-    count: int = Field(default=10, ge=1, le=MAX_CLAIM)
-    lease_seconds: int = Field(default=300, ge=MIN_LEASE_SECONDS, le=MAX_LEASE_SECONDS)
+    count: JsonInt = Field(default=10, ge=1, le=MAX_CLAIM)
+    lease_seconds: JsonInt = Field(default=300, ge=MIN_LEASE_SECONDS, le=MAX_LEASE_SECONDS)
 
 
 class LeasedItem(WireModel):
@@ -39,7 +40,7 @@ class LeaseGrant(WireModel):
 
 class LeaseRenewal(WireModel):
     tokens: list[LeaseToken] = Field(min_length=1, max_length=MAX_TOKENS_PER_CALL)
-    lease_seconds: int = Field(default=300, ge=MIN_LEASE_SECONDS, le=MAX_LEASE_SECONDS)
+    lease_seconds: JsonInt = Field(default=300, ge=MIN_LEASE_SECONDS, le=MAX_LEASE_SECONDS)
 
 
 class LeaseRelease(WireModel):

@@ -10,6 +10,7 @@ from pydantic import Field
 from .common import (
     MAX_VERDICTS_PER_BATCH,
     ItemId,
+    JsonInt,
     LeaseToken,
     NoteText,
     Page,
@@ -32,7 +33,7 @@ class Verdict(WireModel):
     rating: Slug | None = None
     note: NoteText | None = None
     author_action: AuthorAction | None = None
-    time_spent_ms: int = Field(ge=0, le=86_400_000)
+    time_spent_ms: JsonInt = Field(ge=0, le=86_400_000)
     decided_at: Timestamp = Field(description="the client's clock when the reviewer decided")
 
 

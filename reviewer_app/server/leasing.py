@@ -93,15 +93,18 @@ def claim(
     postgres: bool,
 ) -> list[Claimed]:
     """Lease up to ``count`` of the queue's highest-priority pending items to ``user``."""
-    if postgres:  # one claim at a time per reviewer, so the per-reviewer cap holds
-        conn.execute(select(users.c.id).where(users.c.id == user.id).with_for_update())
     return_expired(conn, queue_id, now, postgres=postgres)
     expires = now + lease_seconds
     prefix = secrets.token_urlsafe(12) + "."
+    if postgres:
+        # A CTE is evaluated once: the LIMIT holds for the whole statement (an IN subquery
+        # with SKIP LOCKED may be re-run by the planner and lease more than asked).
+        picked = _candidates(queue_id, count, postgres).cte("picked")
+        target = update(items).where(items.c.id == picked.c.id)
+    else:
+        target = update(items).where(items.c.id.in_(_candidates(queue_id, count, postgres)))
     rows = conn.execute(
-        update(items)
-        .where(items.c.id.in_(_candidates(queue_id, count, postgres)))
-        .where(items.c.state == "pending")
+        target.where(items.c.state == "pending")
         .values(
             state="leased",
             lease_token=literal(prefix) + items.c.id,

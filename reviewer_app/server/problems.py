@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -98,6 +99,16 @@ def _loc(parts: Sequence[Any]) -> list[str | int]:
     return [p if isinstance(p, int) else str(p)[:200] for p in parts][:16]
 
 
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method the OpenAPI document gives for the requested path."""
+    methods: set[str] = set()
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, request.url.path):
+            methods |= {m.upper() for m in operations}
+    return sorted(methods)
+
+
 def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _on_api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -139,12 +150,15 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         status = exc.status_code
+        headers = dict(getattr(exc, "headers", None) or {})
+        if status == 405:  # Starlette names only the methods of the first route it matched
+            headers["Allow"] = ", ".join(_allowed_methods(request))
         return problem_response(
             status,
             _CODES.get(status, "http_error"),
             str(exc.detail),
             instance=request.url.path,
-            headers=getattr(exc, "headers", None),
+            headers=headers,
         )
 
     @app.exception_handler(Exception)

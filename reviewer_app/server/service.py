@@ -305,15 +305,11 @@ class Service:
                 .all()
             )
             by_state: dict[tuple[str, str], int] = {}
+            expired = (items.c.lease_expires_at < now).label("expired")
             state_rows = conn.execute(
-                select(
-                    items.c.queue_id,
-                    items.c.state,
-                    (items.c.lease_expires_at < now).label("expired"),
-                    func.count().label("n"),
-                )
+                select(items.c.queue_id, items.c.state, expired, func.count().label("n"))
                 .where(items.c.state != "decided")
-                .group_by(items.c.queue_id, items.c.state, (items.c.lease_expires_at < now))
+                .group_by(items.c.queue_id, items.c.state, expired)
             )
             for s in state_rows:
                 state = "pending" if s.state == "leased" and s.expired else s.state
@@ -361,6 +357,8 @@ class Service:
         lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
         now = self.clock()
         with self.db.write() as conn:
+            if self.postgres:  # one claim at a time per reviewer, so the cap holds
+                conn.execute(select(users.c.id).where(users.c.id == user.id).with_for_update())
             held = leasing.held_count(conn, user.id, now)
             room = self.settings.max_leased_per_reviewer - held
             if room <= 0:

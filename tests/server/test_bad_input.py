@@ -12,7 +12,7 @@ import requests
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.seed import seed_load_queue
-from tests.support.api import API, ApiSession, verdict
+from tests.support.api import ApiSession, verdict
 from tests.support.servers import LiveServer
 
 MAX_BODY = 64 * 1024

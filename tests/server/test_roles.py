@@ -1,0 +1,319 @@
+"""Roles are enforced on the server for every route.
+
+The test reads the OpenAPI document from the running service and walks every operation
+in it with each kind of caller: no token, a bogus token, a reviewer, a lead and an admin.
+``ROUTES`` below is the expectation: the minimum role of each operation and the status
+an allowed caller gets for the request this test sends. An operation in the document
+that is missing from the table (or the other way round) fails the test, so a new route
+cannot ship without someone deciding who may call it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import requests
+
+from reviewer_app.protocol import API_PREFIX, Role
+from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.seed_types import SeedQueue
+from tests.support.api import ApiSession, verdict
+from tests.support.servers import PASSWORD, LiveServer
+
+PROBLEM_JSON = "application/problem+json"
+
+RANK = {"public": 0, "reviewer": 1, "lead": 2, "admin": 3}
+
+# (method, path under /api/v1) -> (minimum role, status for an allowed caller).
+# The status is the one the request built in `_request` gets: e.g. the media id
+# does not exist, so an allowed caller gets 404 (after the role check, never before).
+ROUTES: dict[tuple[str, str], tuple[str, int]] = {
+    ("GET", "/meta"): ("public", 200),
+    ("POST", "/sessions"): ("public", 201),
+    ("DELETE", "/sessions/current"): ("reviewer", 204),
+    ("GET", "/me"): ("reviewer", 200),
+    ("GET", "/queues"): ("reviewer", 200),
+    ("POST", "/queues/{queue_id}/leases"): ("reviewer", 200),
+    ("POST", "/leases/renew"): ("reviewer", 200),
+    ("POST", "/leases/release"): ("reviewer", 200),
+    ("GET", "/items/{item_id}"): ("reviewer", 200),
+    ("GET", "/items/{item_id}/history"): ("reviewer", 200),
+    ("GET", "/media/{media_id}"): ("reviewer", 404),
+    ("POST", "/verdicts"): ("reviewer", 200),
+    ("GET", "/events"): ("lead", 200),
+    ("GET", "/decisions"): ("lead", 200),
+    ("GET", "/users"): ("admin", 200),
+    ("POST", "/users"): ("admin", 201),
+    ("PUT", "/users/{username}/role"): ("admin", 200),
+}
+
+HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+
+@dataclass
+class Caller:
+    name: str  # "anonymous", "bogus", or the role
+    role: str | None  # the caller's role, None without a valid token
+    username: str | None = None
+    token: str | None = None
+
+    def headers(self, token: str | None = None) -> dict[str, str]:
+        token = token or self.token
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@dataclass
+class World:
+    server: LiveServer
+    callers: list[Caller]
+    item_id: str  # an item in the load queue, leased to the reviewer
+    renew_token: str  # the reviewer's lease on another item
+    release_token: str  # and on a third
+    verdict_lease: dict[str, Any]  # and a fourth, as the claim returned it
+
+
+def _world(live_server: LiveServer) -> World:
+    seed_load_queue(live_server.service, 40)
+    reviewer = live_server.login("matrix-reviewer", Role.reviewer)
+    lead = live_server.login("matrix-lead", Role.lead)
+    admin = live_server.login("matrix-admin", Role.admin)
+    live_server.add_user("matrix-target")  # whose role the admin route changes
+    leased = reviewer.claim(LOAD_QUEUE.id, count=4)
+    assert len(leased) >= 4  # how many exactly is the leasing tests' business
+    callers = [
+        Caller("anonymous", None),
+        Caller("bogus", None, token="rd1_" + "x" * 43),  # well-formed, never issued
+        Caller("reviewer", "reviewer", "matrix-reviewer", reviewer.token),
+        Caller("lead", "lead", "matrix-lead", lead.token),
+        Caller("admin", "admin", "matrix-admin", admin.token),
+    ]
+    return World(
+        server=live_server,
+        callers=callers,
+        item_id=leased[0]["item"]["id"],
+        renew_token=leased[1]["lease_token"],
+        release_token=leased[2]["lease_token"],
+        verdict_lease=leased[3],
+    )
+
+
+BodyMaker = Callable[[World, Caller], Any]
+
+BODIES: dict[tuple[str, str], BodyMaker] = {
+    ("POST", "/sessions"): lambda w, c: {"username": "matrix-reviewer", "password": PASSWORD},
+    ("POST", "/queues/{queue_id}/leases"): lambda w, c: {"count": 1, "lease_seconds": 60},
+    ("POST", "/leases/renew"): lambda w, c: {"tokens": [w.renew_token], "lease_seconds": 120},
+    ("POST", "/leases/release"): lambda w, c: {"tokens": [w.release_token]},
+    ("POST", "/verdicts"): lambda w, c: {"verdicts": [verdict(w.verdict_lease, "keep")]},
+    ("POST", "/users"): lambda w, c: {
+        "username": f"made-by-{c.name}-{uuid.uuid4().hex[:8]}",
+        "password": "a long enough password",
+        "role": "reviewer",
+    },
+    ("PUT", "/users/{username}/role"): lambda w, c: {"role": "lead"},
+}
+
+
+def _request(
+    world: World, caller: Caller, method: str, template: str, *, missing: bool = False
+) -> requests.Response:
+    """The route's request; with ``missing``, every path id names nothing that exists."""
+    if missing:
+        path = template.format(
+            queue_id="no-such-queue",
+            item_id="no-such-item",
+            media_id="no-such-media",
+            username="no-such-user",
+        )
+    else:
+        path = template.format(
+            queue_id=LOAD_QUEUE.id,
+            item_id=world.item_id,
+            media_id="no-such-media",
+            username="matrix-target",
+        )
+    headers = caller.headers()
+    if (method, template) == ("DELETE", "/sessions/current") and caller.username:
+        # Logging out must not revoke the token the rest of the walk uses.
+        throwaway = ApiSession.login(world.server.url, caller.username, PASSWORD).token
+        headers = caller.headers(throwaway)
+    body = BODIES.get((method, template))
+    return requests.request(
+        method,
+        f"{world.server.url}{API_PREFIX}{path}",
+        headers=headers,
+        json=body(world, caller) if body else None,
+        timeout=30,
+    )
+
+
+def _operations(document: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method not in HTTP_METHODS:
+                continue
+            assert path.startswith(API_PREFIX + "/"), f"{method.upper()} {path} is outside /api/v1"
+            found[(method.upper(), path.removeprefix(API_PREFIX))] = operation
+    return found
+
+
+def _problem_error(response: requests.Response) -> str | None:
+    """Why this response is not an RFC 9457 problem with a ``code`` (None when it is)."""
+    media_type = response.headers.get("content-type", "").split(";")[0].strip()
+    if media_type != PROBLEM_JSON:
+        return f"content-type {media_type!r}, not {PROBLEM_JSON}"
+    body = response.json()
+    if not isinstance(body, dict) or not body.get("code"):
+        return "no code in the problem"
+    if body.get("status") != response.status_code:
+        return f"problem status {body.get('status')} differs from the HTTP status"
+    return None
+
+
+def _problem(response: requests.Response) -> dict[str, Any]:
+    error = _problem_error(response)
+    assert error is None, f"{error}: {response.text[:300]}"
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _check_call(
+    world: World,
+    caller: Caller,
+    method: str,
+    template: str,
+    minimum: str,
+    ok: int,
+    *,
+    missing: bool = False,
+) -> str | None:
+    """What is wrong with this caller's answer on this route (None when it is right).
+
+    With ``missing`` the path ids name nothing: a caller whose role is enough gets 404,
+    and any other caller the same 401 or 403 as with real ids (roles before existence).
+    """
+    response = _request(world, caller, method, template, missing=missing)
+    ok = 404 if missing else ok
+    status = response.status_code
+    error: str | None = None
+    if minimum == "public" or (caller.role and RANK[caller.role] >= RANK[minimum]):
+        if status in (401, 403):
+            error = "refused a caller whose role is enough"
+        elif status != ok:
+            error = f"expected {ok}"
+    elif caller.role is None:
+        expected_code = "not_authenticated" if caller.token is None else "token_invalid"
+        if status != 401:
+            error = "expected 401 without a valid token"
+        elif error := _problem_error(response):
+            pass
+        elif (code := response.json()["code"]) != expected_code:
+            error = f"expected code {expected_code!r}, got {code!r}"
+        elif not response.headers.get("www-authenticate", "").startswith("Bearer"):
+            error = "no WWW-Authenticate: Bearer header"
+    elif status != 403:
+        error = f"expected 403: {caller.role} is below {minimum}"
+    else:
+        error = _problem_error(response)
+    if error is None:
+        return None
+    ids = " (ids that do not exist)" if missing else ""
+    return f"{caller.name:>9} {method} {template}{ids} -> {status}: {error}; {response.text[:200]}"
+
+
+def test_role_matrix_covers_every_operation(live_server: LiveServer) -> None:
+    world = _world(live_server)
+    document = requests.get(f"{live_server.url}/openapi.json", timeout=30).json()
+    operations = _operations(document)
+
+    unclassified = sorted(set(operations) - set(ROUTES))
+    stale = sorted(set(ROUTES) - set(operations))
+    assert not unclassified, f"routes missing from ROUTES (decide their role): {unclassified}"
+    assert not stale, f"ROUTES names operations the document does not have: {stale}"
+
+    # The document tells clients the same thing the table does.
+    for (method, template), operation in operations.items():
+        minimum = ROUTES[(method, template)][0]
+        declared = {name for req in operation.get("security", []) for name in req}
+        responses = set(operation.get("responses", {}))
+        if minimum == "public":
+            assert not declared, f"{method} {template} is public but declares {declared}"
+        else:
+            assert declared, f"{method} {template} needs a token but declares no security"
+            assert "401" in responses, f"{method} {template} does not document 401"
+        if minimum in ("lead", "admin"):
+            assert "403" in responses, f"{method} {template} does not document 403"
+
+    wrong = []
+    for method, template in operations:
+        minimum, ok = ROUTES[(method, template)]
+        for caller in world.callers:
+            for missing in (False, True) if "{" in template else (False,):
+                problem = _check_call(world, caller, method, template, minimum, ok, missing=missing)
+                if problem:
+                    wrong.append(problem)
+    assert not wrong, "role matrix failures:\n" + "\n".join(wrong)
+
+
+LEAD_QUEUE = SeedQueue(
+    id="lead-desk",
+    name="Lead desk",
+    description="Only leads and admins work this queue",
+    config=LOAD_QUEUE.config.model_copy(update={"lead_only": True}),
+)
+
+
+def test_lead_only_queue_is_closed_to_reviewers(live_server: LiveServer) -> None:
+    service = live_server.service
+    seed_load_queue(service, 5)
+    with service.db.write() as conn:
+        insert_queues(conn, [LEAD_QUEUE])
+    service.forget_configs()
+    seed_load_queue(service, 5, queue=LEAD_QUEUE)  # items for the queue made above
+    reviewer = live_server.login("desk-reviewer", Role.reviewer)
+    lead = live_server.login("desk-lead", Role.lead)
+    admin = live_server.login("desk-admin", Role.admin)
+    claim = {"count": 2, "lease_seconds": 60}
+
+    refused = reviewer.post(f"/queues/{LEAD_QUEUE.id}/leases", json=claim)
+    assert refused.status_code == 403, refused.text
+    assert _problem(refused)["code"] == "lead_only_queue"
+    assert reviewer.post("/queues/no-such-queue/leases", json=claim).status_code == 404
+    assert reviewer.claim(LOAD_QUEUE.id, count=1), "the reviewer's other queues still work"
+
+    def queue_ids(session: ApiSession) -> set[str]:
+        response = session.get("/queues")
+        assert response.status_code == 200, response.text
+        return {q["id"] for q in response.json()["queues"]}
+
+    assert LEAD_QUEUE.id not in queue_ids(reviewer)
+    assert LEAD_QUEUE.id in queue_ids(lead)
+    assert LEAD_QUEUE.id in queue_ids(admin)
+
+    leased = lead.claim(LEAD_QUEUE.id, count=2)
+    assert len(leased) == 2
+    assert len(admin.claim(LEAD_QUEUE.id, count=2)) == 2
+    item_id = leased[0]["item"]["id"]
+
+    for path in (f"/items/{item_id}", f"/items/{item_id}/history"):
+        hidden = reviewer.get(path)
+        assert hidden.status_code == 403, f"{path}: {hidden.status_code} {hidden.text}"
+        assert _problem(hidden)["code"] == "lead_only_queue"
+        assert lead.get(path).status_code == 200
+        assert admin.get(path).status_code == 200
+
+
+@pytest.mark.parametrize("token", ["", "rd1_" + "y" * 43, "z" * 300])
+def test_bad_bearer_tokens_are_401_problems(live_server: LiveServer, token: str) -> None:
+    response = requests.get(
+        f"{live_server.url}{API_PREFIX}/me",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
+    assert response.status_code == 401, response.text
+    assert _problem(response)["code"] in ("not_authenticated", "token_invalid")
