@@ -73,8 +73,16 @@ def text(p: QPainter, rect: QRect, s: str, f: QFont, color: str, flags: object =
     p.drawText(rect, int(flags) | int(WRAP), s)  # type: ignore[call-overload]
 
 
-def grey_lines(p: QPainter, x: int, y: int, w: int, n: int, step: int = 16,
-               color: str = "#d5d8dc", rng: random.Random | None = None) -> None:
+def grey_lines(
+    p: QPainter,
+    x: int,
+    y: int,
+    w: int,
+    n: int,
+    step: int = 16,
+    color: str = "#d5d8dc",
+    rng: random.Random | None = None,
+) -> None:
     r = rng or random.Random(1)
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor(color))
@@ -122,11 +130,20 @@ def news_cure_screenshot() -> None:
     p.fillRect(0, 0, 600, 44, QColor("#1b7f3b"))
     text(p, QRect(16, 10, 400, 30), "real-health-truth.example", font(18, True), "#ffffff")
     text(p, QRect(470, 13, 120, 24), "HEALTH  |  CURES", font(12, True), "#d9f2e1")
-    text(p, QRect(20, 58, 560, 90),
-         "Doctors stunned: kitchen tonic 'reverses diabetes in 9 days'",
-         font(27, True, SERIF), "#111111")
-    text(p, QRect(20, 150, 560, 20), "By Staff Writer  ·  2 min read  ·  SHARE BEFORE IT'S GONE",
-         font(11), "#777777")
+    text(
+        p,
+        QRect(20, 58, 560, 90),
+        "Doctors stunned: kitchen tonic 'reverses diabetes in 9 days'",
+        font(27, True, SERIF),
+        "#111111",
+    )
+    text(
+        p,
+        QRect(20, 150, 560, 20),
+        "By Staff Writer  ·  2 min read  ·  SHARE BEFORE IT'S GONE",
+        font(11),
+        "#777777",
+    )
     grad = QLinearGradient(20, 176, 300, 400)
     grad.setColorAt(0, QColor("#fff3b0"))
     grad.setColorAt(1, QColor("#f2c14e"))
@@ -152,8 +169,13 @@ def news_ballots_screenshot() -> None:
     text(p, QRect(400, 17, 190, 24), "patriot-wire.example", font(12), "#b8c4e0")
     p.fillRect(20, 64, 92, 22, QColor("#d62828"))
     text(p, QRect(20, 64, 92, 22), "EXCLUSIVE", font(12, True), "#ffffff", CENTER)
-    text(p, QRect(20, 92, 560, 80), "BALLOT BOXES FOUND IN RIVER — OFFICIALS SILENT",
-         font(26, True), "#14213d")
+    text(
+        p,
+        QRect(20, 92, 560, 80),
+        "BALLOT BOXES FOUND IN RIVER — OFFICIALS SILENT",
+        font(26, True),
+        "#14213d",
+    )
     sky = QLinearGradient(0, 170, 0, 290)
     sky.setColorAt(0, QColor("#9db4c0"))
     sky.setColorAt(1, QColor("#c2d4dd"))
@@ -174,10 +196,16 @@ def news_ballots_screenshot() -> None:
     p.setPen(QPen(QColor("#6b8f71"), 0))
     p.setBrush(QColor("#6b8f71"))
     p.drawPolygon(QPolygonF([QPointF(20, 290), QPointF(140, 250), QPointF(240, 290)]))
-    p.drawPolygon(QPolygonF([QPointF(380, 290), QPointF(500, 240), QPointF(580, 270),
-                             QPointF(580, 290)]))
-    text(p, QRect(24, 378, 552, 20), "Image: reader submission (unverified)", font(11, italic=True),
-         "#e0e0e0")
+    p.drawPolygon(
+        QPolygonF([QPointF(380, 290), QPointF(500, 240), QPointF(580, 270), QPointF(580, 290)])
+    )
+    text(
+        p,
+        QRect(24, 378, 552, 20),
+        "Image: reader submission (unverified)",
+        font(11, italic=True),
+        "#e0e0e0",
+    )
     p.end()
     save_png(img, "news_ballots_screenshot.png")
 
@@ -193,9 +221,19 @@ def meme_weather() -> None:
     for cx, cy, r in ((170, 220, 70), (250, 190, 90), (340, 225, 70), (250, 250, 80)):
         p.drawEllipse(QPointF(cx, cy), r, r * 0.7)
     p.setBrush(QColor("#facc15"))
-    p.drawPolygon(QPolygonF([QPointF(250, 270), QPointF(215, 350), QPointF(245, 350),
-                             QPointF(225, 430), QPointF(300, 330), QPointF(265, 330),
-                             QPointF(285, 270)]))
+    p.drawPolygon(
+        QPolygonF(
+            [
+                QPointF(250, 270),
+                QPointF(215, 350),
+                QPointF(245, 350),
+                QPointF(225, 430),
+                QPointF(300, 330),
+                QPointF(265, 330),
+                QPointF(285, 270),
+            ]
+        )
+    )
     p.setPen(QPen(QColor("#ef4444"), 4))
     p.drawLine(420, 440, 420, 330)
     p.drawLine(400, 360, 440, 360)
@@ -244,8 +282,13 @@ def weather_machine_diagram() -> None:
     p.drawRect(-90, -22, 180, 44)
     text(p, QRect(-90, -22, 180, 44), "CLASSIFIED", font(24, True, MONO), "#ff5c5c", CENTER)
     p.restore()
-    text(p, QRect(14, 10, 400, 24), "FIG. 3 — HOW THEY STEER THE STORMS", font(14, True, MONO),
-         "#9cc3ea")
+    text(
+        p,
+        QRect(14, 10, 400, 24),
+        "FIG. 3 — HOW THEY STEER THE STORMS",
+        font(14, True, MONO),
+        "#9cc3ea",
+    )
     p.end()
     save_png(img, "weather_machine_diagram.png")
 
@@ -253,8 +296,13 @@ def weather_machine_diagram() -> None:
 def crime_chart() -> None:
     img, p = new_image(560, 380, "#ffffff")
     text(p, QRect(20, 12, 520, 36), "CRIME UP 400% SINCE NEW MAYOR?!", font(24, True), "#b91c1c")
-    text(p, QRect(20, 46, 520, 20), "Source: 'official city data'  (axis starts at 95)", font(12),
-         "#6b7280")
+    text(
+        p,
+        QRect(20, 46, 520, 20),
+        "Source: 'official city data'  (axis starts at 95)",
+        font(12),
+        "#6b7280",
+    )
     left, top, bottom, right = 70, 80, 330, 540
     p.setPen(QPen(QColor("#111827"), 2))
     p.drawLine(left, top, left, bottom)
@@ -277,8 +325,13 @@ def crime_chart() -> None:
         p.drawRect(QRectF(x, bottom - h, bw, h))
         p.setPen(QColor("#374151"))
         p.drawText(QRect(x, bottom + 6, bw, 18), int(Qt.AlignmentFlag.AlignHCenter), lab)
-    text(p, QRect(20, 354, 520, 20), "Index of reported incidents per 1,000 residents",
-         font(11, italic=True), "#6b7280")
+    text(
+        p,
+        QRect(20, 354, 520, 20),
+        "Index of reported incidents per 1,000 residents",
+        font(11, italic=True),
+        "#6b7280",
+    )
     p.end()
     save_png(img, "chart_crime_truncated_axis.png")
 
@@ -290,12 +343,16 @@ def rip_card() -> None:
     p.setBrush(Qt.BrushStyle.NoBrush)
     p.drawEllipse(QPointF(250, 200), 126, 126)
     text(p, QRect(0, 338, 500, 50), "R.I.P.", font(40, True, SERIF), "#f5f5f5", HCENTER_TOP)
-    text(p, QRect(0, 392, 500, 36), "Dana Whitlock", font(28, False, SERIF), "#e5e5e5",
-         HCENTER_TOP)
-    text(p, QRect(0, 432, 500, 30), "1971 \u2013 2026", font(20, False, SERIF), "#a3a3a3",
-         HCENTER_TOP)
-    text(p, QRect(0, 466, 500, 24), "gone too soon", font(14, italic=True), "#a3a3a3",
-         HCENTER_TOP)
+    text(p, QRect(0, 392, 500, 36), "Dana Whitlock", font(28, False, SERIF), "#e5e5e5", HCENTER_TOP)
+    text(
+        p,
+        QRect(0, 432, 500, 30),
+        "1971 \u2013 2026",
+        font(20, False, SERIF),
+        "#a3a3a3",
+        HCENTER_TOP,
+    )
+    text(p, QRect(0, 466, 500, 24), "gone too soon", font(14, italic=True), "#a3a3a3", HCENTER_TOP)
     p.end()
     save_png(img, "rip_card.png")
 
@@ -315,8 +372,15 @@ def flood_photo() -> None:
         p.setBrush(QColor(rng.choice(("#8d6e63", "#a1887f", "#bcaaa4", "#d7ccc8"))))
         p.drawRect(x, 220 - h // 2, w, h)
         p.setBrush(QColor(rng.choice(("#5d4037", "#6d4c41", "#4e342e"))))
-        p.drawPolygon(QPolygonF([QPointF(x - 6, 220 - h // 2), QPointF(x + w / 2, 190 - h // 2),
-                                 QPointF(x + w + 6, 220 - h // 2)]))
+        p.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(x - 6, 220 - h // 2),
+                    QPointF(x + w / 2, 190 - h // 2),
+                    QPointF(x + w + 6, 220 - h // 2),
+                ]
+            )
+        )
         p.setBrush(QColor("#37474f"))
         p.drawRect(x + 10, 230 - h // 2, 12, 12)
     water = QLinearGradient(0, 215, 0, 400)
@@ -352,8 +416,13 @@ def giveaway_banner() -> None:
     text(p, QRect(38, 110, 184, 100), "CX", font(64, True), "#fffbeb", CENTER)
     text(p, QRect(250, 30, 370, 50), "COINX GIVEAWAY", font(34, True), "#ffffff")
     text(p, QRect(250, 95, 370, 60), "SEND 0.1 → GET 1.0 BACK", font(24, True), "#fde68a")
-    text(p, QRect(250, 160, 370, 60), "Official event · 5,000 COINX pool · instant payout",
-         font(16), "#ffedd5")
+    text(
+        p,
+        QRect(250, 160, 370, 60),
+        "Official event · 5,000 COINX pool · instant payout",
+        font(16),
+        "#ffedd5",
+    )
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#dc2626"))
     p.drawRoundedRect(QRectF(250, 230, 250, 48), 10, 10)
@@ -370,11 +439,12 @@ def parcel_sms() -> None:
     text(p, QRect(0, 74, 360, 20), "+44 7700 900123 >", font(12), "#3a3a3c", HCENTER_TOP)
     p.setPen(QPen(QColor("#d1d1d6"), 1))
     p.drawLine(0, 96, 360, 96)
-    text(p, QRect(0, 110, 360, 18), "Text Message · Today 08:12", font(11), "#8e8e93",
-         HCENTER_TOP)
-    msg = ("ParcelPost: Your parcel is held at our depot due to an unpaid customs fee "
-           "(EUR 1.99). Pay within 24h to avoid return to sender: "
-           "https://parcel-release.example/pay?id=88213")
+    text(p, QRect(0, 110, 360, 18), "Text Message · Today 08:12", font(11), "#8e8e93", HCENTER_TOP)
+    msg = (
+        "ParcelPost: Your parcel is held at our depot due to an unpaid customs fee "
+        "(EUR 1.99). Pay within 24h to avoid return to sender: "
+        "https://parcel-release.example/pay?id=88213"
+    )
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#e5e5ea"))
     p.drawRoundedRect(QRectF(14, 138, 270, 170), 18, 18)
@@ -398,8 +468,13 @@ def phishing_login() -> None:
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#ffffff"))
     p.drawRoundedRect(QRectF(60, 7, 480, 24), 12, 12)
-    text(p, QRect(76, 10, 460, 20), "http://northbank-secure-verify.example/login",
-         font(12, family=MONO), "#4b5563")
+    text(
+        p,
+        QRect(76, 10, 460, 20),
+        "http://northbank-secure-verify.example/login",
+        font(12, family=MONO),
+        "#4b5563",
+    )
     for i, c in enumerate(("#ff5f57", "#febc2e", "#28c840")):
         p.setBrush(QColor(c))
         p.drawEllipse(QPointF(16 + i * 14, 19), 5, 5)
@@ -410,8 +485,13 @@ def phishing_login() -> None:
     text(p, QRect(150, 60, 300, 60), "NorthBank  Secure", font(22, True), "#ffffff", CENTER)
     p.setBrush(QColor("#fde2e1"))
     p.drawRect(QRectF(170, 134, 260, 46))
-    text(p, QRect(178, 138, 246, 40), "Your account has been suspended. Verify your identity now.",
-         font(12, True), "#b42318")
+    text(
+        p,
+        QRect(178, 138, 246, 40),
+        "Your account has been suspended. Verify your identity now.",
+        font(12, True),
+        "#b42318",
+    )
     for i, lab in enumerate(("Customer number", "Password", "Card PIN")):
         y = 194 + i * 56
         text(p, QRect(170, y, 260, 18), lab, font(12), "#374151")
@@ -472,11 +552,20 @@ def document_scan() -> None:
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#f1ede2"))
     p.drawRect(-210, -285, 420, 570)
-    text(p, QRect(-190, -265, 380, 24), "CONFIDENTIAL — INTERNAL MEMO", font(16, True, MONO),
-         "#2b2b2b")
-    text(p, QRect(-190, -235, 380, 60),
-         "To: Regional Directors\nFrom: Office of the Deputy Minister\nRe: 'Project Clearwater'",
-         font(12, family=MONO), "#333333")
+    text(
+        p,
+        QRect(-190, -265, 380, 24),
+        "CONFIDENTIAL — INTERNAL MEMO",
+        font(16, True, MONO),
+        "#2b2b2b",
+    )
+    text(
+        p,
+        QRect(-190, -235, 380, 60),
+        "To: Regional Directors\nFrom: Office of the Deputy Minister\nRe: 'Project Clearwater'",
+        font(12, family=MONO),
+        "#333333",
+    )
     grey_lines(p, -190, -160, 380, 7, 16, "#8c8a84", random.Random(5))
     p.setBrush(QColor("#111111"))
     for y, w in ((-40, 220), (-8, 300), (24, 180)):
@@ -485,8 +574,7 @@ def document_scan() -> None:
     p.setPen(QPen(QColor("#b3261e"), 3))
     p.setBrush(Qt.BrushStyle.NoBrush)
     p.drawEllipse(QPointF(120, 230), 58, 38)
-    text(p, QRect(62, 210, 116, 40), "DO NOT\nDISTRIBUTE", font(12, True, MONO), "#b3261e",
-         CENTER)
+    text(p, QRect(62, 210, 116, 40), "DO NOT\nDISTRIBUTE", font(12, True, MONO), "#b3261e", CENTER)
     p.restore()
     p.end()
     save_png(img, "leaked_memo_scan.png")
@@ -643,7 +731,7 @@ def _lzw(indices: bytes, min_code_size: int) -> bytes:
 
 
 def _sub_blocks(data: bytes) -> bytes:
-    parts = [bytes([len(data[i:i + 255])]) + data[i:i + 255] for i in range(0, len(data), 255)]
+    parts = [bytes([len(data[i : i + 255])]) + data[i : i + 255] for i in range(0, len(data), 255)]
     return b"".join(parts) + b"\x00"
 
 
@@ -658,8 +746,10 @@ def write_gif(name: str, frames: list[QImage], palette: list[str], delay_cs: int
     def nearest(pixel: int) -> int:
         if pixel not in lookup:
             r, g, b = (pixel >> 16) & 0xFF, (pixel >> 8) & 0xFF, pixel & 0xFF
-            lookup[pixel] = min(range(len(colors)), key=lambda i: (rgb[i][0] - r) ** 2
-                                + (rgb[i][1] - g) ** 2 + (rgb[i][2] - b) ** 2)
+            lookup[pixel] = min(
+                range(len(colors)),
+                key=lambda i: (rgb[i][0] - r) ** 2 + (rgb[i][1] - g) ** 2 + (rgb[i][2] - b) ** 2,
+            )
         return lookup[pixel]
 
     w, h = frames[0].width(), frames[0].height()
