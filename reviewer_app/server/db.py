@@ -120,5 +120,11 @@ class Database:
                     conn.commit()
         log.info("database schema is current (%s)", self.dialect)
 
+    def analyze(self) -> None:
+        """Refresh the planner's statistics (after a bulk load)."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("ANALYZE")
+            conn.commit()
+
     def dispose(self) -> None:
         self.engine.dispose()

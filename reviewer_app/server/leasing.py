@@ -34,6 +34,8 @@ def _candidates(queue_id: str, limit: int, postgres: bool) -> Select:
         .where(items.c.queue_id == queue_id, items.c.state == "pending")
         .order_by(items.c.priority.desc())
         .limit(limit)
+        # Without statistics SQLite may pick another index and sort the whole queue.
+        .with_hint(items, "INDEXED BY ix_items_claim", "sqlite")
     )
     if postgres:
         query = query.with_for_update(skip_locked=True)

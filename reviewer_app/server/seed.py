@@ -94,6 +94,7 @@ def seed_dataset(service: Service, dataset: Dataset, media_dir: Path | None = No
                     )
                 )
     service.forget_configs()
+    service.db.analyze()
     log.info(
         "seeded %d queues, %d users, %d authors, %d items",
         len(dataset.queues),
@@ -294,3 +295,4 @@ def seed_load_queue(service: Service, count: int, *, queue: SeedQueue = LOAD_QUE
         insert_authors(conn, [a for a in seed_authors if a.id not in have])
         insert_items(conn, seed_items, existing)
     service.forget_configs()
+    service.db.analyze()

@@ -376,6 +376,8 @@ class Service:
                 now,
                 postgres=self.postgres,
             )
+        # Read the claimed items after the commit: the writer lock is held for the claim only.
+        with self.db.read() as conn:
             whole = load_items(conn, [c.item_id for c in claimed])
         return LeaseGrant(
             queue_id=queue_id,

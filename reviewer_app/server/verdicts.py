@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from reviewer_app.protocol import (
     ActionKind,
@@ -133,6 +133,11 @@ class VerdictRecorder:
         self.configs = configs
         self.now = now
         self.postgres = postgres
+        self._decided: list[dict[str, Any]] = []
+        self._ended_leases: list[str] = []
+        self._strikes: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] = []
+        self._keys: list[dict[str, Any]] = []
 
     def record(self, batch: list[Verdict]) -> list[VerdictResult]:
         keys = [str(v.idempotency_key) for v in batch]
@@ -194,17 +199,45 @@ class VerdictRecorder:
                 if result.status is not VerdictStatus.rejected:
                     # Final answers are kept so a retry gets the same one; a rejection
                     # (lease held by someone else for now) is looked at afresh next time.
-                    self.conn.execute(
-                        insert(verdict_keys).values(
-                            key=key,
-                            user_id=self.user.id,
-                            body_hash=hashes[index],
-                            result=model_json(result),
-                            created_at=self.now,
-                        )
+                    self._keys.append(
+                        {
+                            "key": key,
+                            "user_id": self.user.id,
+                            "body_hash": hashes[index],
+                            "result": model_json(result),
+                            "created_at": self.now,
+                        }
                     )
                 results.append(result)
+        self._flush()
         return results
+
+    def _flush(self) -> None:
+        """The writes every accepted verdict needs, one statement per kind for the batch."""
+        if self._decided:
+            self.conn.execute(
+                update(items)
+                .where(items.c.id == bindparam("b_id"))
+                .values(
+                    state="decided",
+                    decision_id=bindparam("b_decision"),
+                    lease_token=None,
+                    lease_user_id=None,
+                    lease_expires_at=None,
+                ),
+                self._decided,
+            )
+        if self._ended_leases:
+            self.conn.execute(
+                update(leases)
+                .where(leases.c.token.in_(self._ended_leases))
+                .values(ended_at=self.now)
+            )
+        if self._strikes:
+            self.conn.execute(insert(strikes), self._strikes)
+        append_events(self.conn, self._events)
+        if self._keys:
+            self.conn.execute(insert(verdict_keys), self._keys)
 
     def _own_lease(self, verdict: Verdict) -> Any:
         lease = self.leases.get(verdict.lease_token)
@@ -293,26 +326,22 @@ class VerdictRecorder:
                 "enqueued_at": self.now,
                 "priority": _escalation_priority(self.configs[ESCALATION_QUEUE], payload, self.now),
             }
+            self.conn.execute(update(items).where(items.c.id == item["id"]).values(**changes))
         else:
             changes = {**clear_lease, "state": "decided", "decision_id": decision_id}
-        self.conn.execute(update(items).where(items.c.id == item["id"]).values(**changes))
+            self._decided.append({"b_id": item["id"], "b_decision": decision_id})
         item.update(changes)
-        self.conn.execute(
-            update(leases).where(leases.c.token == lease.token).values(ended_at=self.now)
-        )
-        if action.strike and verdict.policies:
-            self.conn.execute(
-                insert(strikes),
-                [
-                    {
-                        "author_id": item["author_id"],
-                        "policy": p,
-                        "at": self.now,
-                        "decision_id": decision_id,
-                    }
-                    for p in verdict.policies
-                ],
-            )
+        self._ended_leases.append(lease.token)
+        if action.strike:
+            self._strikes += [
+                {
+                    "author_id": item["author_id"],
+                    "policy": p,
+                    "at": self.now,
+                    "decision_id": decision_id,
+                }
+                for p in verdict.policies
+            ]
         fields: dict[str, Any] = {
             "decision_id": decision_id,
             "action": verdict.action,
@@ -320,18 +349,15 @@ class VerdictRecorder:
         }
         if escalate:
             fields["to_queue"] = ESCALATION_QUEUE
-        append_events(
-            self.conn,
-            [
-                event_row(
-                    self.now,
-                    EventKind.escalated if escalate else EventKind.decided,
-                    self.user.username,
-                    item_id=item["id"],
-                    queue_id=lease.queue_id,
-                    **fields,
-                )
-            ],
+        self._events.append(
+            event_row(
+                self.now,
+                EventKind.escalated if escalate else EventKind.decided,
+                self.user.username,
+                item_id=item["id"],
+                queue_id=lease.queue_id,
+                **fields,
+            )
         )
         decision = Decision(
             id=decision_id,
