@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
@@ -15,6 +16,7 @@ from reviewer_app.protocol import API_VERSION
 
 from .api import router
 from .config import ServerSettings
+from .db import POOL_SIZE
 from .problems import PROBLEM_JSON, install_handlers, problem_response
 from .service import Clock, Service
 
@@ -109,6 +111,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Route handlers run on worker threads; one pooled connection each.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = POOL_SIZE
         svc.start()
         try:
             yield

@@ -7,7 +7,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
 
 from alembic import command
 from alembic.config import Config
@@ -17,6 +22,9 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("server")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# Connections kept per process: as many as the worker threads that use them (see app.py),
+# so connections are reused instead of opened and closed under load.
+POOL_SIZE = 8
 # Any fixed number: PostgreSQL advisory lock that serialises migrations of several processes.
 _MIGRATION_LOCK = 7_304_211
 
@@ -39,14 +47,20 @@ class Database:
         # SQLite has one writer at a time: queue writers of this process on a lock
         # instead of letting them spin on SQLITE_BUSY (busy_timeout covers other processes).
         self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
+        self._lock_file: IO[bytes] | None = None
+        database = make_url(self.url).database if self.is_sqlite else None
+        if fcntl is not None and database and database != ":memory:":
+            lock_path = Path(database).expanduser().with_name(Path(database).name + ".writer-lock")
+            lock_path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock_file = open(lock_path, "ab")  # noqa: SIM115 - held for the engine's life
         self.engine = self._make_engine(sqlite_synchronous)
 
     def _make_engine(self, sqlite_synchronous: str) -> Engine:
         if not self.is_sqlite:
             return create_engine(
                 self.url,
-                pool_size=10,
-                max_overflow=20,
+                pool_size=POOL_SIZE,
+                max_overflow=8,
                 pool_pre_ping=True,
                 isolation_level="READ COMMITTED",
             )
@@ -54,7 +68,7 @@ class Database:
         in_memory = not database or database == ":memory:"
         if not in_memory:
             Path(database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
-        pool: dict[str, int] = {} if in_memory else {"pool_size": 16, "max_overflow": 16}
+        pool: dict[str, int] = {} if in_memory else {"pool_size": POOL_SIZE, "max_overflow": 8}
         engine = create_engine(
             self.url,
             connect_args={"check_same_thread": False, "timeout": 30},
@@ -88,13 +102,30 @@ class Database:
     def write(self) -> Iterator[Connection]:
         """A write transaction: committed on success, rolled back on any error."""
         if self._write_lock is not None:
-            with self._write_lock, self.engine.connect() as conn:
+            with self._write_lock, self._writer_file_lock(), self.engine.connect() as conn:
                 conn = conn.execution_options(write=True)
                 with conn.begin():
                     yield conn
         else:
             with self.engine.begin() as conn:
                 yield conn
+
+    @contextmanager
+    def _writer_file_lock(self) -> Iterator[None]:
+        """Writers of all processes on one SQLite file take turns on a file lock.
+
+        SQLite's own busy handler makes a waiting writer sleep in growing steps, so
+        several API processes on one file mostly sleep; ``flock`` wakes the next writer
+        as soon as the last one commits. (No-op where ``fcntl`` is missing.)
+        """
+        if self._lock_file is None:
+            yield
+            return
+        fcntl.flock(self._lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._lock_file, fcntl.LOCK_UN)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -128,3 +159,6 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None

@@ -102,18 +102,18 @@ def claim(
         # A CTE is evaluated once: the LIMIT holds for the whole statement (an IN subquery
         # with SKIP LOCKED may be re-run by the planner and lease more than asked).
         picked = _candidates(queue_id, count, postgres).cte("picked")
-        target = update(items).where(items.c.id == picked.c.id)
+        target = update(items).where(items.c.id == picked.c.id, items.c.state == "pending")
     else:
+        # The write transaction is the only writer, so the subquery's rows are still
+        # pending; a second state filter here would make SQLite scan by state instead of id.
         target = update(items).where(items.c.id.in_(_candidates(queue_id, count, postgres)))
     rows = conn.execute(
-        target.where(items.c.state == "pending")
-        .values(
+        target.values(
             state="leased",
             lease_token=literal(prefix) + items.c.id,
             lease_user_id=user.id,
             lease_expires_at=expires,
-        )
-        .returning(items.c.id, items.c.lease_token, items.c.epoch, items.c.priority)
+        ).returning(items.c.id, items.c.lease_token, items.c.epoch, items.c.priority)
     ).all()
     rows = sorted(rows, key=lambda r: -r.priority)
     if not rows:

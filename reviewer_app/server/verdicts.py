@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
 from reviewer_app.protocol import (
     ActionKind,
+    AuthorAction,
     ClassifierScore,
     Decision,
     EventKind,
@@ -138,6 +140,8 @@ class VerdictRecorder:
         self._strikes: list[dict[str, Any]] = []
         self._events: list[dict[str, Any]] = []
         self._keys: list[dict[str, Any]] = []
+        self._pending: list[_Pending] = []
+        self._accepted: list[VerdictResult] = []
 
     def record(self, batch: list[Verdict]) -> list[VerdictResult]:
         keys = [str(v.idempotency_key) for v in batch]
@@ -185,17 +189,28 @@ class VerdictRecorder:
                 errors=problems,
             )
 
-        results: list[VerdictResult] = []
-        done: dict[str, VerdictResult] = {}
+        # A result is final at once (rejected, conflict) or, for an accepted verdict, a
+        # number standing for its decision until the batch's decisions are inserted.
+        outcomes: list[VerdictResult | int] = []
+        first_outcome: dict[str, VerdictResult | int] = {}
         for index, verdict in enumerate(batch):
             key = keys[index]
-            if key in done:
-                results.append(_replay(done[key]))
+            if key in first_outcome:
+                outcomes.append(first_outcome[key])
             elif key in stored:
-                results.append(_replay(VerdictResult.model_validate_json(stored[key].result)))
+                outcomes.append(_replay(VerdictResult.model_validate_json(stored[key].result)))
             else:
-                result = self._decide(verdict)
-                done[key] = result
+                outcome = self._decide(verdict)
+                first_outcome[key] = outcome
+                outcomes.append(outcome)
+        self._insert_pending()
+        results: list[VerdictResult] = []
+        kept: set[str] = set()
+        for index, outcome in enumerate(outcomes):
+            result = self._accepted[outcome] if isinstance(outcome, int) else outcome
+            key = keys[index]
+            if key in first_outcome and first_outcome[key] is outcome and key not in kept:
+                kept.add(key)
                 if result.status is not VerdictStatus.rejected:
                     # Final answers are kept so a retry gets the same one; a rejection
                     # (lease held by someone else for now) is looked at afresh next time.
@@ -208,7 +223,9 @@ class VerdictRecorder:
                             "created_at": self.now,
                         }
                     )
-                results.append(result)
+            elif key in kept:
+                result = _replay(result)
+            results.append(result)
         self._flush()
         return results
 
@@ -245,7 +262,7 @@ class VerdictRecorder:
             return None
         return lease
 
-    def _decide(self, verdict: Verdict) -> VerdictResult:
+    def _decide(self, verdict: Verdict) -> VerdictResult | int:
         lease = self.leases.get(verdict.lease_token)
         if lease is None or lease.item_id != verdict.item_id:
             return _rejected(
@@ -277,6 +294,7 @@ class VerdictRecorder:
         return self._accept(verdict, item, lease)
 
     def _winner(self, item: Mapping[str, Any], epoch: int) -> Decision | None:
+        self._insert_pending()  # the winner may have been decided earlier in this batch
         decision_id = self.conn.execute(
             select(decisions.c.id).where(
                 decisions.c.item_id == item["id"], decisions.c.epoch == epoch
@@ -286,7 +304,8 @@ class VerdictRecorder:
             decision_id = item["decision_id"]
         return decisions_by_id(self.conn, {decision_id}).get(decision_id) if decision_id else None
 
-    def _accept(self, verdict: Verdict, item: dict[str, Any], lease: Any) -> VerdictResult:
+    def _accept(self, verdict: Verdict, item: dict[str, Any], lease: Any) -> VerdictResult | int:
+        """Take the verdict: the item changes now, the decision row with the batch's others."""
         config = self.configs[lease.queue_id]
         action = config.action(verdict.action)
         assert action is not None  # checked before any write
@@ -296,25 +315,18 @@ class VerdictRecorder:
                 verdict, "no_escalation_queue", "This service has no escalation queue."
             )
         author_action = verdict.author_action or action.author_action
-        decision_id = self.conn.execute(
-            insert(decisions)
-            .values(
-                item_id=item["id"],
-                epoch=item["epoch"],
-                queue_id=lease.queue_id,
-                user_id=self.user.id,
-                author_id=item["author_id"],
-                action=verdict.action,
-                policies=json.dumps(verdict.policies),
-                rating=verdict.rating,
-                note=verdict.note,
-                author_action=author_action.value if author_action else None,
-                time_spent_ms=verdict.time_spent_ms,
-                decided_at=self.now,
-                client_decided_at=to_epoch(verdict.decided_at),
+        self._pending.append(
+            _Pending(
+                verdict,
+                item["id"],
+                item["epoch"],
+                item["author_id"],
+                lease.queue_id,
+                author_action,
+                escalate,
+                action.strike,
             )
-            .returning(decisions.c.id)
-        ).scalar_one()
+        )
         clear_lease = {"lease_token": None, "lease_user_id": None, "lease_expires_at": None}
         if escalate:
             payload = json.loads(item["payload"])
@@ -328,57 +340,110 @@ class VerdictRecorder:
             }
             self.conn.execute(update(items).where(items.c.id == item["id"]).values(**changes))
         else:
-            changes = {**clear_lease, "state": "decided", "decision_id": decision_id}
-            self._decided.append({"b_id": item["id"], "b_decision": decision_id})
+            changes = {**clear_lease, "state": "decided"}
         item.update(changes)
         self._ended_leases.append(lease.token)
-        if action.strike:
-            self._strikes += [
-                {
-                    "author_id": item["author_id"],
-                    "policy": p,
-                    "at": self.now,
-                    "decision_id": decision_id,
-                }
-                for p in verdict.policies
-            ]
-        fields: dict[str, Any] = {
-            "decision_id": decision_id,
-            "action": verdict.action,
-            "policies": list(verdict.policies),
-        }
-        if escalate:
-            fields["to_queue"] = ESCALATION_QUEUE
-        self._events.append(
-            event_row(
-                self.now,
-                EventKind.escalated if escalate else EventKind.decided,
-                self.user.username,
-                item_id=item["id"],
-                queue_id=lease.queue_id,
-                **fields,
+        return len(self._accepted) + len(self._pending) - 1
+
+    def _insert_pending(self) -> None:
+        """Insert the accepted verdicts' decisions in one statement and make their results."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        rows = [
+            {
+                "item_id": p.item_id,
+                "epoch": p.epoch,
+                "queue_id": p.queue_id,
+                "user_id": self.user.id,
+                "author_id": p.author_id,
+                "action": p.verdict.action,
+                "policies": json.dumps(p.verdict.policies),
+                "rating": p.verdict.rating,
+                "note": p.verdict.note,
+                "author_action": p.author_action.value if p.author_action else None,
+                "time_spent_ms": p.verdict.time_spent_ms,
+                "decided_at": self.now,
+                "client_decided_at": to_epoch(p.verdict.decided_at),
+            }
+            for p in pending
+        ]
+        ids = (
+            self.conn.execute(
+                insert(decisions).returning(decisions.c.id, sort_by_parameter_order=True), rows
             )
+            .scalars()
+            .all()
         )
-        decision = Decision(
-            id=decision_id,
-            item_id=item["id"],
-            queue_id=lease.queue_id,
-            reviewer=self.user.username,
-            action=verdict.action,
-            policies=verdict.policies,
-            rating=verdict.rating,
-            note=verdict.note,
-            author_action=author_action,
-            time_spent_ms=verdict.time_spent_ms,
-            decided_at=to_dt(self.now),
-            client_decided_at=verdict.decided_at,
-        )
-        return VerdictResult(
-            idempotency_key=verdict.idempotency_key,
-            item_id=verdict.item_id,
-            status=VerdictStatus.accepted,
-            decision=decision,
-        )
+        decided_at = to_dt(self.now)
+        for p, decision_id in zip(pending, ids, strict=True):
+            v = p.verdict
+            if not p.escalate:
+                self._decided.append({"b_id": p.item_id, "b_decision": decision_id})
+                self.items[p.item_id]["decision_id"] = decision_id
+            if p.strike:
+                self._strikes += [
+                    {
+                        "author_id": p.author_id,
+                        "policy": code,
+                        "at": self.now,
+                        "decision_id": decision_id,
+                    }
+                    for code in v.policies
+                ]
+            fields: dict[str, Any] = {
+                "decision_id": decision_id,
+                "action": v.action,
+                "policies": list(v.policies),
+            }
+            if p.escalate:
+                fields["to_queue"] = ESCALATION_QUEUE
+            self._events.append(
+                event_row(
+                    self.now,
+                    EventKind.escalated if p.escalate else EventKind.decided,
+                    self.user.username,
+                    item_id=p.item_id,
+                    queue_id=p.queue_id,
+                    **fields,
+                )
+            )
+            decision = Decision(
+                id=decision_id,
+                item_id=p.item_id,
+                queue_id=p.queue_id,
+                reviewer=self.user.username,
+                action=v.action,
+                policies=v.policies,
+                rating=v.rating,
+                note=v.note,
+                author_action=p.author_action,
+                time_spent_ms=v.time_spent_ms,
+                decided_at=decided_at,
+                client_decided_at=v.decided_at,
+            )
+            self._accepted.append(
+                VerdictResult(
+                    idempotency_key=v.idempotency_key,
+                    item_id=v.item_id,
+                    status=VerdictStatus.accepted,
+                    decision=decision,
+                )
+            )
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """An accepted verdict whose decision row is not inserted yet."""
+
+    verdict: Verdict
+    item_id: str
+    epoch: int
+    author_id: str
+    queue_id: str
+    author_action: AuthorAction | None
+    escalate: bool
+    strike: bool
 
 
 def _escalation_priority(config: QueueConfig, payload: Mapping[str, Any], now: float) -> float:
