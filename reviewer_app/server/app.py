@@ -16,7 +16,6 @@ from reviewer_app.protocol import API_VERSION
 
 from .api import router
 from .config import ServerSettings
-from .db import POOL_SIZE
 from .problems import PROBLEM_JSON, install_handlers, problem_response
 from .service import Clock, Service
 
@@ -112,7 +111,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Route handlers run on worker threads; one pooled connection each.
-        anyio.to_thread.current_default_thread_limiter().total_tokens = POOL_SIZE
+        anyio.to_thread.current_default_thread_limiter().total_tokens = svc.db.pool_size
         svc.start()
         try:
             yield

@@ -19,6 +19,10 @@ from .service import Service
 
 log = logging.getLogger("server")
 
+# Reviewers pause between requests for seconds at a time; keep their connections open
+# longer than that so a request never races the server closing an idle connection.
+KEEP_ALIVE_SECONDS = 75
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     server = subparsers.add_parser("server", help="run or administer the reference queue service")
@@ -146,11 +150,17 @@ def serve(
             workers=workers,
             log_level=log_level,
             access_log=False,
+            timeout_keep_alive=KEEP_ALIVE_SECONDS,
         )
     else:
         from .app import create_app
 
         uvicorn.run(
-            create_app(settings), host=host, port=port, log_level=log_level, access_log=False
+            create_app(settings),
+            host=host,
+            port=port,
+            log_level=log_level,
+            access_log=False,
+            timeout_keep_alive=KEEP_ALIVE_SECONDS,
         )
     return 0

@@ -23,8 +23,9 @@ log = logging.getLogger("server")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # Connections kept per process: as many as the worker threads that use them (see app.py),
-# so connections are reused instead of opened and closed under load.
-POOL_SIZE = 8
+# so connections are reused instead of opened and closed under load. SQLite has one
+# writer at a time, and more threads only fight over the GIL while they wait for it.
+POOL_SIZE = {"sqlite": 4, "postgresql": 16}
 # Any fixed number: PostgreSQL advisory lock that serialises migrations of several processes.
 _MIGRATION_LOCK = 7_304_211
 
@@ -53,13 +54,14 @@ class Database:
             lock_path = Path(database).expanduser().with_name(Path(database).name + ".writer-lock")
             lock_path.parent.mkdir(parents=True, exist_ok=True)
             self._lock_file = open(lock_path, "ab")  # noqa: SIM115 - held for the engine's life
+        self.pool_size = POOL_SIZE.get(self.dialect, 8)
         self.engine = self._make_engine(sqlite_synchronous)
 
     def _make_engine(self, sqlite_synchronous: str) -> Engine:
         if not self.is_sqlite:
             return create_engine(
                 self.url,
-                pool_size=POOL_SIZE,
+                pool_size=self.pool_size,
                 max_overflow=8,
                 pool_pre_ping=True,
                 isolation_level="READ COMMITTED",
@@ -68,7 +70,7 @@ class Database:
         in_memory = not database or database == ":memory:"
         if not in_memory:
             Path(database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
-        pool: dict[str, int] = {} if in_memory else {"pool_size": POOL_SIZE, "max_overflow": 8}
+        pool: dict[str, int] = {} if in_memory else {"pool_size": self.pool_size, "max_overflow": 8}
         engine = create_engine(
             self.url,
             connect_args={"check_same_thread": False, "timeout": 30},
