@@ -8,11 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import requests
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.seed import seed_load_queue
-from tests.support.api import ApiSession, verdict
+from tests.support.api import ApiSession, expect_problem, verdict
 from tests.support.servers import LiveServer
 
 MAX_BODY = 64 * 1024
@@ -53,15 +52,6 @@ def _state(server: LiveServer) -> tuple[dict[str, Any], int]:
     return server.service.count_items(), events
 
 
-def _assert_problem(response: requests.Response, status: int, code: str | None = None) -> None:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"] == "application/problem+json"
-    body = response.json()
-    assert body["status"] == status and body["title"] and body["code"]
-    if code:
-        assert body["code"] == code
-
-
 def test_malformed_json_is_400(server: LiveServer, reviewer: ApiSession) -> None:
     leased = reviewer.claim("load-test", 1)
     before = _state(server)
@@ -71,7 +61,7 @@ def test_malformed_json_is_400(server: LiveServer, reviewer: ApiSession) -> None
         )
         assert 400 <= response.status_code < 500, (raw[:10], response.status_code)
         assert response.headers["content-type"] == "application/problem+json"
-    _assert_problem(
+    expect_problem(
         reviewer.post("/verdicts", data=b"{", headers={"Content-Type": "application/json"}),
         400,
         "malformed_json",
@@ -96,7 +86,7 @@ def test_wrong_types_are_422_and_change_nothing(
 ) -> None:
     before = _state(server)
     response = reviewer.post("/verdicts", json=body)
-    _assert_problem(response, 422, "invalid_request")
+    expect_problem(response, 422, "invalid_request")
     assert response.json()["errors"], "a 422 says which fields are wrong"
     assert _state(server) == before
 
@@ -109,7 +99,7 @@ def test_unknown_action_is_422_and_changes_nothing(
     good = verdict(leased[0], "keep")
     bad = verdict(leased[1], "delete-everything")
     response = reviewer.post("/verdicts", json={"verdicts": [good, bad]})
-    _assert_problem(response, 422, "verdict_invalid")
+    expect_problem(response, 422, "verdict_invalid")
     assert response.json()["errors"][0]["loc"] == ["verdicts", 1, "action"]
     assert _state(server) == before
 
@@ -117,7 +107,7 @@ def test_unknown_action_is_422_and_changes_nothing(
 def test_oversized_bodies_are_413(server: LiveServer, reviewer: ApiSession) -> None:
     before = _state(server)
     big = json.dumps({"verdicts": [], "padding": "x" * (MAX_BODY + 1)}).encode()
-    _assert_problem(
+    expect_problem(
         reviewer.post("/verdicts", data=big, headers={"Content-Type": "application/json"}),
         413,
         "body_too_large",
@@ -129,12 +119,12 @@ def test_oversized_bodies_are_413(server: LiveServer, reviewer: ApiSession) -> N
             yield b"y" * 1024
         yield b'"]}'
 
-    _assert_problem(
+    expect_problem(
         reviewer.post("/verdicts", data=chunked(), headers={"Content-Type": "application/json"}),
         413,
         "body_too_large",
     )
-    _assert_problem(
+    expect_problem(
         reviewer.post("/sessions", data=big, headers={"Content-Type": "application/json"}), 413
     )
     assert _state(server) == before
@@ -179,12 +169,12 @@ def test_cursor_pages_cover_the_log_once(server: LiveServer) -> None:
 
 
 def test_unknown_things_are_404(reviewer: ApiSession) -> None:
-    _assert_problem(
+    expect_problem(
         reviewer.post("/queues/no-such-queue/leases", json={"count": 1}), 404, "unknown_queue"
     )
-    _assert_problem(reviewer.get("/items/itm-nope"), 404, "unknown_item")
-    _assert_problem(reviewer.get("/media/nothing"), 404, "unknown_media")
-    _assert_problem(reviewer.get("/items/itm-nope/history"), 404, "unknown_item")
+    expect_problem(reviewer.get("/items/itm-nope"), 404, "unknown_item")
+    expect_problem(reviewer.get("/media/nothing"), 404, "unknown_media")
+    expect_problem(reviewer.get("/items/itm-nope/history"), 404, "unknown_item")
     response = reviewer.get("/no/such/route")
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
@@ -209,10 +199,10 @@ def test_stale_token_changes_nothing(server: LiveServer, reviewer: ApiSession) -
     leased = reviewer.claim("load-test", 1)
     assert reviewer.request("DELETE", "/sessions/current").status_code == 204
     before = _state(server)
-    _assert_problem(
+    expect_problem(
         reviewer.post("/verdicts", json={"verdicts": [verdict(leased[0])]}), 401, "token_invalid"
     )
-    _assert_problem(reviewer.post("/queues/load-test/leases", json={"count": 5}), 401)
+    expect_problem(reviewer.post("/queues/load-test/leases", json={"count": 5}), 401)
     assert _state(server) == before
 
 

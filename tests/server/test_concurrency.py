@@ -11,16 +11,14 @@ import math
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 
 from reviewer_app.protocol import (
     ActionConfig,
@@ -34,64 +32,21 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.seed_types import SeedQueue
 from reviewer_app.server.service import Service
-from tests.support.api import ApiSession, verdict
+from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock
-from tests.support.servers import PASSWORD, LiveServer, ServerProcess
+from tests.support.servers import PASSWORD, LiveServer, ServerProcess, running
 
 QUEUE = LOAD_QUEUE.id
 LOAD_ITEMS = 2_000
 REVIEWERS = 50
 CLAIM = 10
-PROBLEM_JSON = "application/problem+json"
 
 Claim = tuple[str, str, str]
 """(item id, lease token, reviewer) as one claim handed it out."""
 
 
-@contextmanager
-def running(database_url: str, **kwargs: Any) -> Iterator[LiveServer]:
-    server = LiveServer(database_url, **kwargs).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def claim(
-    session: ApiSession,
-    queue_id: str,
-    count: int,
-    lease_seconds: int = 300,
-    *,
-    exactly: bool = True,
-) -> list[dict[str, Any]]:
-    """POST /queues/{id}/leases; never more items than asked, and exactly that many unless
-    the queue may run dry (``exactly=False``)."""
-    response = session.post(
-        f"/queues/{queue_id}/leases", json={"count": count, "lease_seconds": lease_seconds}
-    )
-    assert response.status_code == 200, response.text
-    items: list[dict[str, Any]] = response.json()["items"]
-    assert len(items) <= count, (
-        f"asked for {count} items of {queue_id!r}, the claim leased {len(items)}: "
-        f"{[e['item']['id'] for e in items]}"
-    )
-    if exactly:
-        assert len(items) == count, f"asked for {count} items of {queue_id!r}, got {len(items)}"
-    return items
-
-
 def load_item_ids(count: int, queue_id: str = QUEUE) -> set[str]:
     return {f"{queue_id}-{i:07d}" for i in range(count)}
-
-
-def expect_problem(response: requests.Response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, (response.status_code, response.text)
-    assert response.headers["content-type"].startswith(PROBLEM_JSON), response.headers
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code, body
-    assert body["status"] == status, body
-    return body
 
 
 def claim_grant(

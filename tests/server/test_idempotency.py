@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -21,13 +19,12 @@ import requests
 from reviewer_app.protocol import ActionConfig, ActionKind, PolicyConfig, QueueConfig, Role
 from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.seed_types import SeedQueue
-from tests.support.api import ApiSession, verdict
+from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock
-from tests.support.servers import LiveServer
+from tests.support.servers import LiveServer, running
 
 QUEUE = LOAD_QUEUE.id
 ESCALATIONS = "escalations"
-PROBLEM_JSON = "application/problem+json"
 
 ESCALATION_QUEUE = SeedQueue(
     id=ESCALATIONS,
@@ -54,15 +51,6 @@ ESCALATION_QUEUE = SeedQueue(
 )
 
 
-@contextmanager
-def running(database_url: str, **kwargs: Any) -> Iterator[LiveServer]:
-    server = LiveServer(database_url, **kwargs).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture
 def server(live_server: LiveServer) -> LiveServer:
     """The live service with a small load queue (keep / remove with SPAM.SCAM / escalate)."""
@@ -71,30 +59,6 @@ def server(live_server: LiveServer) -> LiveServer:
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def claim(
-    session: ApiSession,
-    queue_id: str,
-    count: int,
-    lease_seconds: int = 300,
-    *,
-    exactly: bool = True,
-) -> list[dict[str, Any]]:
-    """POST /queues/{id}/leases; never more items than asked, and exactly that many unless
-    the queue may run dry (``exactly=False``)."""
-    response = session.post(
-        f"/queues/{queue_id}/leases", json={"count": count, "lease_seconds": lease_seconds}
-    )
-    assert response.status_code == 200, response.text
-    items: list[dict[str, Any]] = response.json()["items"]
-    assert len(items) <= count, (
-        f"asked for {count} items of {queue_id!r}, the claim leased {len(items)}: "
-        f"{[e['item']['id'] for e in items]}"
-    )
-    if exactly:
-        assert len(items) == count, f"asked for {count} items of {queue_id!r}, got {len(items)}"
-    return items
 
 
 def post_verdicts(session: ApiSession, verdicts: list[dict[str, Any]]) -> requests.Response:
@@ -107,14 +71,6 @@ def decide_one(session: ApiSession, body: dict[str, Any]) -> dict[str, Any]:
     assert results[0]["idempotency_key"] == body["idempotency_key"], results
     assert results[0]["item_id"] == body["item_id"], results
     return results[0]
-
-
-def expect_problem(response: requests.Response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, (response.status_code, response.text)
-    assert response.headers["content-type"].startswith(PROBLEM_JSON), response.headers
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code, body
-    return body
 
 
 def decisions_for(lead: ApiSession, item_id: str) -> list[dict[str, Any]]:

@@ -8,6 +8,8 @@ from typing import Any
 
 import requests
 
+PROBLEM_JSON = "application/problem+json"
+
 API = "/api/v1"
 
 
@@ -67,4 +69,41 @@ def verdict(leased: dict[str, Any], action: str = "keep", **fields: Any) -> dict
         "decided_at": datetime.now(UTC).isoformat(),
     }
     body.update(fields)
+    return body
+
+
+def claim(
+    session: ApiSession,
+    queue_id: str,
+    count: int,
+    lease_seconds: int = 300,
+    *,
+    exactly: bool = True,
+) -> list[dict[str, Any]]:
+    """POST /queues/{id}/leases; never more items than asked, and exactly that many unless
+    the queue may run dry (``exactly=False``)."""
+    response = session.post(
+        f"/queues/{queue_id}/leases", json={"count": count, "lease_seconds": lease_seconds}
+    )
+    assert response.status_code == 200, response.text
+    items: list[dict[str, Any]] = response.json()["items"]
+    assert len(items) <= count, (
+        f"asked for {count} items of {queue_id!r}, the claim leased {len(items)}: "
+        f"{[e['item']['id'] for e in items]}"
+    )
+    if exactly:
+        assert len(items) == count, f"asked for {count} items of {queue_id!r}, got {len(items)}"
+    return items
+
+
+def expect_problem(
+    response: requests.Response, status: int, code: str | None = None
+) -> dict[str, Any]:
+    """The response is an RFC 9457 problem document with this status (and code)."""
+    assert response.status_code == status, (response.status_code, response.text)
+    assert response.headers["content-type"].startswith(PROBLEM_JSON), response.headers
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status and body["title"] and body["code"], body
+    if code is not None:
+        assert body["code"] == code, body
     return body

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import requests
 import uvicorn
@@ -169,3 +170,13 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+
+
+@contextmanager
+def running(database_url: str, **settings: Any) -> Iterator[LiveServer]:
+    """A LiveServer for the length of a ``with`` block."""
+    server = LiveServer(database_url, **settings).start()
+    try:
+        yield server
+    finally:
+        server.stop()
