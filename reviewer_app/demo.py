@@ -63,6 +63,11 @@ class DemoServer:
         if not self._server.started:
             raise RuntimeError("the demo server did not start")
 
+    def wait(self) -> None:
+        """Block until the server stops (Ctrl+C ends the wait)."""
+        while self._thread.is_alive():
+            self._thread.join(1.0)
+
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(10)
@@ -77,8 +82,7 @@ def run_demo(role: str = "reviewer", port: int = 0) -> int:
     print(f"Log in as {user!r} with password {password!r}; lead: 'lead' / 'review-desk-lead'.")
     print("The desktop UI is not built yet; press Ctrl+C to stop the service.")
     try:
-        while True:
-            server._thread.join(3600)
+        server.wait()
     except KeyboardInterrupt:
         pass
     finally:

@@ -50,6 +50,7 @@ _DESCRIPTIONS = {
     413: "The request body is over the size cap",
     422: "The request does not match the contract or the queue's decision config",
     429: "Too many failed logins; see Retry-After",
+    503: "The service could not complete the request now; try again",
 }
 
 
@@ -132,7 +133,7 @@ def get_meta(svc: ServiceDep) -> Meta:
     response_model=SessionInfo,
     status_code=201,
     tags=["sessions"],
-    responses=problems(*PUBLIC, 401, 429),
+    responses=problems(*PUBLIC, 401, 429, 503),
 )
 def create_session(body: SessionCreate, svc: ServiceDep) -> SessionInfo:
     """Log in with user name and password for a bearer token."""

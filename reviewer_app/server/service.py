@@ -206,17 +206,7 @@ class Service:
         if not verify_password(
             self.hasher, row["password_hash"] if row else None, request.password
         ):
-            failures = (attempt["failures"] if attempt else 0) + 1
-            lock = lock_seconds(failures, s.login_max_failures, s.login_lock_seconds)
-            with self.db.write() as conn:
-                values = {"failures": failures, "locked_until": now + lock if lock else None}
-                updated = conn.execute(
-                    update(login_attempts)
-                    .where(login_attempts.c.username == request.username)
-                    .values(**values)
-                ).rowcount
-                if not updated:
-                    conn.execute(insert(login_attempts).values(username=request.username, **values))
+            failures = self._count_failed_login(request.username, now)
             log.info("failed login for a user name (%d in a row)", failures)
             raise ApiError(401, "bad_credentials", "Wrong user name or password.")
         assert row is not None
@@ -244,6 +234,34 @@ class Service:
             role=Role(row["role"]),
         )
         return SessionInfo(token=token, expires_at=to_dt(expires), user=user)
+
+    def _count_failed_login(self, username: str, now: float) -> int:
+        """One more failed login for the name, counted in the database (so parallel guesses
+        are all counted); locks the name once there are too many."""
+        s = self.settings
+        for _ in range(3):
+            try:
+                with self.db.write() as conn:
+                    failures = conn.execute(
+                        update(login_attempts)
+                        .where(login_attempts.c.username == username)
+                        .values(failures=login_attempts.c.failures + 1)
+                        .returning(login_attempts.c.failures)
+                    ).scalar()
+                    if failures is None:
+                        conn.execute(insert(login_attempts).values(username=username, failures=1))
+                        failures = 1
+                    lock = lock_seconds(failures, s.login_max_failures, s.login_lock_seconds)
+                    if lock:
+                        conn.execute(
+                            update(login_attempts)
+                            .where(login_attempts.c.username == username)
+                            .values(locked_until=now + lock)
+                        )
+                    return int(failures)
+            except IntegrityError:
+                continue  # a parallel first failure made the row: count on it
+        raise ApiError(503, "unavailable", "Could not record the failed login; try again.")
 
     def authenticate(self, token: str) -> Principal | None:
         now = self.clock()

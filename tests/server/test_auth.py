@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
@@ -118,3 +119,10 @@ def test_bad_authorization_headers_are_401(server: LiveServer, header: str) -> N
     )
     assert response.status_code == 401
     assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_parallel_guesses_are_all_counted(server: LiveServer) -> None:
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(lambda _: _login(server, "guess").status_code, range(16)))
+    assert set(statuses) <= {401, 429}
+    assert _login(server, PASSWORD).status_code == 429, "16 parallel guesses must lock the name"
