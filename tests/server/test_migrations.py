@@ -1,0 +1,39 @@
+"""Migrations build exactly the schema the code declares, and keep the event log append-only."""
+
+from __future__ import annotations
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import insert, text
+from sqlalchemy.exc import DatabaseError
+
+from reviewer_app.server.db import Database
+from reviewer_app.server.tables import events, metadata
+
+
+def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
+    db = Database(database_url)
+    try:
+        db.migrate()
+        db.migrate()  # running again on a current schema changes nothing
+        with db.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert diff == [], f"tables.py and the migrations disagree: {diff}"
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize("statement", ["UPDATE events SET kind = 'forged'", "DELETE FROM events"])
+def test_the_database_refuses_to_change_the_event_log(database_url: str, statement: str) -> None:
+    db = Database(database_url)
+    try:
+        db.migrate()
+        with db.write() as conn:
+            conn.execute(insert(events).values(at=1.0, kind="decided", actor="rita", data="{}"))
+        with pytest.raises(DatabaseError, match="append-only"), db.write() as conn:
+            conn.execute(text(statement))
+        with db.read() as conn:
+            assert conn.execute(text("SELECT kind FROM events")).scalars().all() == ["decided"]
+    finally:
+        db.dispose()
