@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import BindParameter, Connection, bindparam, func, select
 
 from reviewer_app.protocol import Decision, Item
 
@@ -17,67 +17,90 @@ from .tables import authors, decisions, events, items, media, strikes, users
 RECENT_AUTHOR_DECISIONS = 5
 HISTORY_IN_ITEM = 200
 
+# Statements are built once: building a SQLAlchemy statement costs several times more
+# than running a prepared one, and these run for every claim.
+_ids: BindParameter[Any] = bindparam("ids", expanding=True)
+_USER_NAMES = select(users.c.id, users.c.username).where(users.c.id.in_(_ids))
+_DECISIONS = select(decisions).where(decisions.c.id.in_(_ids))
+_AUTHORS = select(authors.c.id, authors.c.payload).where(authors.c.id.in_(_ids))
+_STRIKES = (
+    select(
+        strikes.c.author_id,
+        strikes.c.policy,
+        func.count().label("n"),
+        func.max(strikes.c.at).label("last_at"),
+    )
+    .where(strikes.c.author_id.in_(_ids))
+    .group_by(strikes.c.author_id, strikes.c.policy)
+    .order_by(strikes.c.author_id, strikes.c.policy)
+)
+_RANKED = (
+    select(
+        decisions.c.author_id,
+        decisions.c.item_id,
+        decisions.c.action,
+        decisions.c.policies,
+        decisions.c.decided_at,
+        func.row_number()
+        .over(partition_by=decisions.c.author_id, order_by=decisions.c.id.desc())
+        .label("rn"),
+    )
+    .where(decisions.c.author_id.in_(_ids))
+    .subquery()
+)
+_RECENT = (
+    select(_RANKED)
+    .where(_RANKED.c.rn <= RECENT_AUTHOR_DECISIONS)
+    .order_by(_RANKED.c.author_id, _RANKED.c.rn)
+)
+_ITEMS = select(items).where(items.c.id.in_(_ids))
+_MEDIA = (
+    select(
+        media.c.id,
+        media.c.item_id,
+        media.c.kind,
+        media.c.mime_type,
+        media.c.size_bytes,
+        media.c.width,
+        media.c.height,
+        media.c.alt_text,
+        media.c.sensitive,
+    )
+    .where(media.c.item_id.in_(_ids))
+    .order_by(media.c.item_id, media.c.position)
+)
+_HISTORY = select(events).where(events.c.item_id.in_(_ids)).order_by(events.c.id)
+
 
 def reviewer_names(conn: Connection, user_ids: set[int]) -> dict[int, str]:
     if not user_ids:
         return {}
-    rows = conn.execute(select(users.c.id, users.c.username).where(users.c.id.in_(user_ids)))
+    rows = conn.execute(_USER_NAMES, {"ids": list(user_ids)})
     return {r.id: r.username for r in rows}
 
 
 def decisions_by_id(conn: Connection, decision_ids: set[int]) -> dict[int, Decision]:
     if not decision_ids:
         return {}
-    rows = conn.execute(select(decisions).where(decisions.c.id.in_(decision_ids))).mappings().all()
+    rows = conn.execute(_DECISIONS, {"ids": list(decision_ids)}).mappings().all()
     names = reviewer_names(conn, {r["user_id"] for r in rows})
     return {r["id"]: decision_from_row(r, names.get(r["user_id"], "unknown")) for r in rows}
 
 
 def _author_parts(conn: Connection, author_ids: set[str]) -> dict[str, dict[str, Any]]:
+    ids = {"ids": list(author_ids)}
     result: dict[str, dict[str, Any]] = {}
-    for row in conn.execute(
-        select(authors.c.id, authors.c.payload).where(authors.c.id.in_(author_ids))
-    ):
+    for row in conn.execute(_AUTHORS, ids):
         payload = json.loads(row.payload)
         payload["strikes"] = []
         payload["recent_decisions"] = []
         result[row.id] = payload
-    strike_rows = conn.execute(
-        select(
-            strikes.c.author_id,
-            strikes.c.policy,
-            func.count().label("n"),
-            func.max(strikes.c.at).label("last_at"),
-        )
-        .where(strikes.c.author_id.in_(author_ids))
-        .group_by(strikes.c.author_id, strikes.c.policy)
-        .order_by(strikes.c.author_id, strikes.c.policy)
-    )
-    for row in strike_rows:
+    for row in conn.execute(_STRIKES, ids):
         if row.author_id in result:
             result[row.author_id]["strikes"].append(
                 {"policy": row.policy, "count": row.n, "last_at": to_dt(row.last_at)}
             )
-    ranked = (
-        select(
-            decisions.c.author_id,
-            decisions.c.item_id,
-            decisions.c.action,
-            decisions.c.policies,
-            decisions.c.decided_at,
-            func.row_number()
-            .over(partition_by=decisions.c.author_id, order_by=decisions.c.id.desc())
-            .label("rn"),
-        )
-        .where(decisions.c.author_id.in_(author_ids))
-        .subquery()
-    )
-    recent = conn.execute(
-        select(ranked)
-        .where(ranked.c.rn <= RECENT_AUTHOR_DECISIONS)
-        .order_by(ranked.c.author_id, ranked.c.rn)
-    )
-    for row in recent:
+    for row in conn.execute(_RECENT, ids):
         if row.author_id in result:
             result[row.author_id]["recent_decisions"].append(
                 {
@@ -94,36 +117,20 @@ def load_items(conn: Connection, item_ids: Sequence[str]) -> dict[str, Item]:
     """Whole items by id (ids that do not exist are left out)."""
     if not item_ids:
         return {}
-    rows = conn.execute(select(items).where(items.c.id.in_(item_ids))).mappings().all()
+    rows = conn.execute(_ITEMS, {"ids": list(item_ids)}).mappings().all()
     if not rows:
         return {}
     ids = [r["id"] for r in rows]
     author_parts = _author_parts(conn, {r["author_id"] for r in rows})
 
     media_by_item: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    media_rows = conn.execute(
-        select(
-            media.c.id,
-            media.c.item_id,
-            media.c.kind,
-            media.c.mime_type,
-            media.c.size_bytes,
-            media.c.width,
-            media.c.height,
-            media.c.alt_text,
-            media.c.sensitive,
-        )
-        .where(media.c.item_id.in_(ids))
-        .order_by(media.c.item_id, media.c.position)
-    ).mappings()
+    media_rows = conn.execute(_MEDIA, {"ids": ids}).mappings()
     for m in media_rows:
         entry = dict(m)
         media_by_item[entry.pop("item_id")].append(entry)
 
     history: dict[str, list[Any]] = defaultdict(list)
-    for e in conn.execute(
-        select(events).where(events.c.item_id.in_(ids)).order_by(events.c.id)
-    ).mappings():
+    for e in conn.execute(_HISTORY, {"ids": ids}).mappings():
         history[e["item_id"]].append(event_from_row(e))
 
     decided = decisions_by_id(conn, {r["decision_id"] for r in rows if r["decision_id"]})

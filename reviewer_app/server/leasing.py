@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Connection, func, insert, literal, select, update
+from sqlalchemy import Connection, String, bindparam, func, insert, select, update
 from sqlalchemy.sql.expression import Select
 
 from reviewer_app.protocol import EventKind, LeaseStatus
@@ -27,13 +28,13 @@ class Claimed:
     expires_at: float
 
 
-def _candidates(queue_id: str, limit: int, postgres: bool) -> Select:
+def _candidates(postgres: bool) -> Select:
     """The queue's highest-priority pending items (on PostgreSQL: locked, skipping locked)."""
     query = (
         select(items.c.id)
-        .where(items.c.queue_id == queue_id, items.c.state == "pending")
+        .where(items.c.queue_id == bindparam("b_queue"), items.c.state == "pending")
         .order_by(items.c.priority.desc())
-        .limit(limit)
+        .limit(bindparam("b_limit"))
         # Without statistics SQLite may pick another index and sort the whole queue.
         .with_hint(items, "INDEXED BY ix_items_claim", "sqlite")
     )
@@ -42,26 +43,67 @@ def _candidates(queue_id: str, limit: int, postgres: bool) -> Select:
     return query
 
 
-def return_expired(conn: Connection, queue_id: str, now: float, *, postgres: bool) -> int:
-    """Put the queue's items whose lease ran out back in the queue (logged as ``expired``)."""
+def _claim_statement(postgres: bool) -> Any:
+    if postgres:
+        # A CTE is evaluated once: the LIMIT holds for the whole statement (an IN subquery
+        # with SKIP LOCKED may be re-run by the planner and lease more than asked).
+        picked = _candidates(postgres).cte("picked")
+        target = update(items).where(items.c.id == picked.c.id, items.c.state == "pending")
+    else:
+        # The write transaction is the only writer, so the subquery's rows are still
+        # pending; a second state filter here would make SQLite scan by state instead of id.
+        target = update(items).where(items.c.id.in_(_candidates(postgres)))
+    return target.values(
+        state="leased",
+        lease_token=bindparam("b_prefix", type_=String()) + items.c.id,
+        lease_user_id=bindparam("b_user"),
+        lease_expires_at=bindparam("b_expires"),
+    ).returning(items.c.id, items.c.lease_token, items.c.epoch, items.c.priority)
+
+
+def _expired_statement(postgres: bool) -> Select:
     query = (
         select(items.c.id, users.c.username)
         .join(users, users.c.id == items.c.lease_user_id)
         .where(
-            items.c.queue_id == queue_id, items.c.state == "leased", items.c.lease_expires_at < now
+            items.c.queue_id == bindparam("b_queue"),
+            items.c.state == "leased",
+            items.c.lease_expires_at < bindparam("b_now"),
         )
         .limit(1_000)
     )
     if postgres:
         query = query.with_for_update(of=items, skip_locked=True)
-    expired = conn.execute(query).all()
+    return query
+
+
+# Statements are built once per database kind: building a SQLAlchemy statement costs
+# several times more than running one, and these run on every claim.
+_CLAIM = {pg: _claim_statement(pg) for pg in (False, True)}
+_EXPIRED = {pg: _expired_statement(pg) for pg in (False, True)}
+_HELD = (
+    select(func.count())
+    .select_from(items)
+    .where(
+        items.c.lease_user_id == bindparam("b_user"),
+        items.c.state == "leased",
+        items.c.lease_expires_at >= bindparam("b_now"),
+    )
+)
+_RETURN_TO_QUEUE = (
+    update(items)
+    .where(items.c.id.in_(bindparam("b_ids", expanding=True)))
+    .values(state="pending", lease_token=None, lease_user_id=None, lease_expires_at=None)
+)
+_INSERT_LEASES = insert(leases)
+
+
+def return_expired(conn: Connection, queue_id: str, now: float, *, postgres: bool) -> int:
+    """Put the queue's items whose lease ran out back in the queue (logged as ``expired``)."""
+    expired = conn.execute(_EXPIRED[postgres], {"b_queue": queue_id, "b_now": now}).all()
     if not expired:
         return 0
-    conn.execute(
-        update(items)
-        .where(items.c.id.in_([r.id for r in expired]))
-        .values(state="pending", lease_token=None, lease_user_id=None, lease_expires_at=None)
-    )
+    conn.execute(_RETURN_TO_QUEUE, {"b_ids": [r.id for r in expired]})
     append_events(
         conn,
         [
@@ -73,15 +115,8 @@ def return_expired(conn: Connection, queue_id: str, now: float, *, postgres: boo
 
 
 def held_count(conn: Connection, user_id: int, now: float) -> int:
-    return conn.execute(
-        select(func.count())
-        .select_from(items)
-        .where(
-            items.c.lease_user_id == user_id,
-            items.c.state == "leased",
-            items.c.lease_expires_at >= now,
-        )
-    ).scalar_one()
+    count: int = conn.execute(_HELD, {"b_user": user_id, "b_now": now}).scalar_one()
+    return count
 
 
 def claim(
@@ -97,29 +132,18 @@ def claim(
     """Lease up to ``count`` of the queue's highest-priority pending items to ``user``."""
     return_expired(conn, queue_id, now, postgres=postgres)
     expires = now + lease_seconds
-    prefix = secrets.token_urlsafe(12) + "."
-    if postgres:
-        # A CTE is evaluated once: the LIMIT holds for the whole statement (an IN subquery
-        # with SKIP LOCKED may be re-run by the planner and lease more than asked).
-        picked = _candidates(queue_id, count, postgres).cte("picked")
-        target = update(items).where(items.c.id == picked.c.id, items.c.state == "pending")
-    else:
-        # The write transaction is the only writer, so the subquery's rows are still
-        # pending; a second state filter here would make SQLite scan by state instead of id.
-        target = update(items).where(items.c.id.in_(_candidates(queue_id, count, postgres)))
-    rows = conn.execute(
-        target.values(
-            state="leased",
-            lease_token=literal(prefix) + items.c.id,
-            lease_user_id=user.id,
-            lease_expires_at=expires,
-        ).returning(items.c.id, items.c.lease_token, items.c.epoch, items.c.priority)
-    ).all()
-    rows = sorted(rows, key=lambda r: -r.priority)
+    parameters = {
+        "b_queue": queue_id,
+        "b_limit": count,
+        "b_prefix": secrets.token_urlsafe(12) + ".",
+        "b_user": user.id,
+        "b_expires": expires,
+    }
+    rows = sorted(conn.execute(_CLAIM[postgres], parameters).all(), key=lambda r: -r.priority)
     if not rows:
         return []
     conn.execute(
-        insert(leases),
+        _INSERT_LEASES,
         [
             {
                 "token": r.lease_token,

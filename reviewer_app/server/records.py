@@ -72,10 +72,13 @@ def event_row(
     }
 
 
+_INSERT_EVENTS = insert(events)
+
+
 def append_events(conn: Connection, rows: list[dict[str, Any]]) -> None:
     """Append to the event log (the database refuses updates and deletes of it)."""
     if rows:
-        conn.execute(insert(events), rows)
+        conn.execute(_INSERT_EVENTS, rows)
 
 
 def event_from_row(row: Mapping[Any, Any]) -> Event:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from reviewer_app import __version__
@@ -66,6 +66,17 @@ log = logging.getLogger("server")
 FEATURES = ["leases", "verdict-batches", "idempotency-keys", "media", "event-log", "problem-json"]
 Clock = Callable[[], float]
 CONFIG_TTL_SECONDS = 10.0
+
+# Built once: every request runs it (see assembly.py on why).
+_TOKEN_USER = (
+    select(users.c.id, users.c.username, users.c.display_name, users.c.role)
+    .join(sessions, sessions.c.user_id == users.c.id)
+    .where(
+        sessions.c.token_hash == bindparam("hash"),
+        sessions.c.revoked_at.is_(None),
+        sessions.c.expires_at > bindparam("now"),
+    )
+)
 
 
 class Service:
@@ -266,15 +277,7 @@ class Service:
     def authenticate(self, token: str) -> Principal | None:
         now = self.clock()
         with self.db.read() as conn:
-            row = conn.execute(
-                select(users.c.id, users.c.username, users.c.display_name, users.c.role)
-                .join(sessions, sessions.c.user_id == users.c.id)
-                .where(
-                    sessions.c.token_hash == token_hash(token),
-                    sessions.c.revoked_at.is_(None),
-                    sessions.c.expires_at > now,
-                )
-            ).first()
+            row = conn.execute(_TOKEN_USER, {"hash": token_hash(token), "now": now}).first()
         if row is None:
             return None
         return Principal(row.id, row.username, row.display_name, Role(row.role))

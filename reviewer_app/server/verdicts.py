@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import BindParameter, Connection, bindparam, insert, select, update
 
 from reviewer_app.protocol import (
     ActionKind,
@@ -36,6 +36,35 @@ from .records import Principal, append_events, dumps, event_row, model_json, to_
 from .tables import decisions, items, leases, strikes, verdict_keys
 
 ESCALATION_QUEUE = "escalations"
+
+# Statements are built once: every verdict batch runs them (see assembly.py on why).
+_ids: BindParameter[Any] = bindparam("b_ids", expanding=True)
+_ITEMS = {
+    # On PostgreSQL the items are locked in id order, so concurrent batches cannot deadlock.
+    pg: (
+        select(items).where(items.c.id.in_(_ids)).order_by(items.c.id).with_for_update()
+        if pg
+        else select(items).where(items.c.id.in_(_ids)).order_by(items.c.id)
+    )
+    for pg in (False, True)
+}
+_STORED_KEYS = select(verdict_keys).where(verdict_keys.c.key.in_(_ids))
+_LEASES = select(leases).where(leases.c.token.in_(_ids))
+_INSERT_DECISIONS = insert(decisions).returning(decisions.c.id, sort_by_parameter_order=True)
+_MARK_DECIDED = (
+    update(items)
+    .where(items.c.id == bindparam("b_id"))
+    .values(
+        state="decided",
+        decision_id=bindparam("b_decision"),
+        lease_token=None,
+        lease_user_id=None,
+        lease_expires_at=None,
+    )
+)
+_END_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
+_INSERT_STRIKES = insert(strikes)
+_INSERT_KEYS = insert(verdict_keys)
 
 
 def body_hash(user_id: int, verdict: Verdict) -> str:
@@ -151,29 +180,16 @@ class VerdictRecorder:
             if first_hash.setdefault(key, digest) != digest:
                 raise _key_reused(key)
 
-        item_query = (
-            select(items).where(items.c.id.in_({v.item_id for v in batch})).order_by(items.c.id)
-        )
-        if self.postgres:  # lock the items in id order: concurrent batches cannot deadlock
-            item_query = item_query.with_for_update()
+        item_ids = {"b_ids": sorted({v.item_id for v in batch})}
         self.items: dict[str, dict[str, Any]] = {
-            r["id"]: dict(r) for r in self.conn.execute(item_query).mappings()
+            r["id"]: dict(r) for r in self.conn.execute(_ITEMS[self.postgres], item_ids).mappings()
         }
-        stored = {
-            r.key: r
-            for r in self.conn.execute(
-                select(verdict_keys).where(verdict_keys.c.key.in_(set(keys)))
-            )
-        }
+        stored = {r.key: r for r in self.conn.execute(_STORED_KEYS, {"b_ids": sorted(set(keys))})}
         for key, digest in zip(keys, hashes, strict=True):
             if key in stored and stored[key].body_hash != digest:
                 raise _key_reused(key)
-        self.leases = {
-            r.token: r
-            for r in self.conn.execute(
-                select(leases).where(leases.c.token.in_({v.lease_token for v in batch}))
-            )
-        }
+        tokens = {"b_ids": sorted({v.lease_token for v in batch})}
+        self.leases = {r.token: r for r in self.conn.execute(_LEASES, tokens)}
 
         problems: list[ProblemDetail] = []
         for index, verdict in enumerate(batch):
@@ -232,29 +248,14 @@ class VerdictRecorder:
     def _flush(self) -> None:
         """The writes every accepted verdict needs, one statement per kind for the batch."""
         if self._decided:
-            self.conn.execute(
-                update(items)
-                .where(items.c.id == bindparam("b_id"))
-                .values(
-                    state="decided",
-                    decision_id=bindparam("b_decision"),
-                    lease_token=None,
-                    lease_user_id=None,
-                    lease_expires_at=None,
-                ),
-                self._decided,
-            )
+            self.conn.execute(_MARK_DECIDED, self._decided)
         if self._ended_leases:
-            self.conn.execute(
-                update(leases)
-                .where(leases.c.token.in_(self._ended_leases))
-                .values(ended_at=self.now)
-            )
+            self.conn.execute(_END_LEASES, {"b_ids": self._ended_leases, "b_now": self.now})
         if self._strikes:
-            self.conn.execute(insert(strikes), self._strikes)
+            self.conn.execute(_INSERT_STRIKES, self._strikes)
         append_events(self.conn, self._events)
         if self._keys:
-            self.conn.execute(insert(verdict_keys), self._keys)
+            self.conn.execute(_INSERT_KEYS, self._keys)
 
     def _own_lease(self, verdict: Verdict) -> Any:
         lease = self.leases.get(verdict.lease_token)
@@ -368,13 +369,7 @@ class VerdictRecorder:
             }
             for p in pending
         ]
-        ids = (
-            self.conn.execute(
-                insert(decisions).returning(decisions.c.id, sort_by_parameter_order=True), rows
-            )
-            .scalars()
-            .all()
-        )
+        ids = self.conn.execute(_INSERT_DECISIONS, rows).scalars().all()
         decided_at = to_dt(self.now)
         for p, decision_id in zip(pending, ids, strict=True):
             v = p.verdict
