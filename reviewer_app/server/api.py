@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
@@ -176,7 +177,9 @@ def claim_items(
     queue_id: Annotated[Slug, Path()], body: LeaseClaim, svc: ServiceDep, user: UserDep
 ) -> Response:
     """Claim up to ``count`` items for this reviewer, each whole with its lease token."""
-    return json_response(svc.claim(user, queue_id, body))
+    # Sent as built: every stored part was validated when it was enqueued.
+    document = svc.claim_document(user, queue_id, body)
+    return Response(json.dumps(document, ensure_ascii=False), media_type="application/json")
 
 
 @router.post(

@@ -41,6 +41,11 @@ def to_dt(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, tz=UTC)
 
 
+def iso(epoch: float) -> str:
+    """An epoch as the wire writes times (RFC 3339, UTC, ``Z``)."""
+    return datetime.fromtimestamp(epoch, tz=UTC).isoformat().replace("+00:00", "Z")
+
+
 def to_epoch(value: datetime) -> float:
     return value.timestamp()
 
@@ -81,16 +86,21 @@ def append_events(conn: Connection, rows: list[dict[str, Any]]) -> None:
         conn.execute(_INSERT_EVENTS, rows)
 
 
+def event_document(row: Mapping[Any, Any]) -> dict[str, Any]:
+    """An event row as the wire carries it."""
+    return {
+        "id": row["id"],
+        "at": iso(row["at"]),
+        "kind": row["kind"],
+        "actor": row["actor"],
+        "item_id": row["item_id"],
+        "queue_id": row["queue_id"],
+        "data": json.loads(row["data"]),
+    }
+
+
 def event_from_row(row: Mapping[Any, Any]) -> Event:
-    return Event(
-        id=row["id"],
-        at=to_dt(row["at"]),
-        kind=EventKind(row["kind"]),
-        actor=row["actor"],
-        item_id=row["item_id"],
-        queue_id=row["queue_id"],
-        data=json.loads(row["data"]),
-    )
+    return Event.model_validate(event_document(row))
 
 
 def decision_from_row(row: Mapping[Any, Any], reviewer: str) -> Decision:

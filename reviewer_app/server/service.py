@@ -23,7 +23,6 @@ from reviewer_app.protocol import (
     EventPage,
     Item,
     LeaseClaim,
-    LeasedItem,
     LeaseGrant,
     LeaseResults,
     Limits,
@@ -43,7 +42,7 @@ from reviewer_app.protocol import (
 )
 
 from . import leasing
-from .assembly import load_items, reviewer_names
+from .assembly import item_documents, load_items, reviewer_names
 from .config import ServerSettings
 from .db import Database
 from .problems import ApiError
@@ -55,6 +54,7 @@ from .records import (
     encode_cursor,
     event_from_row,
     event_row,
+    iso,
     to_dt,
 )
 from .security import lock_seconds, new_token, password_hasher, token_hash, verify_password
@@ -374,6 +374,11 @@ class Service:
     # -- leases -----------------------------------------------------------------
 
     def claim(self, user: Principal, queue_id: str, request: LeaseClaim) -> LeaseGrant:
+        """Lease up to ``request.count`` items of the queue to ``user``, each whole."""
+        return LeaseGrant.model_validate(self.claim_document(user, queue_id, request))
+
+    def claim_document(self, user: Principal, queue_id: str, request: LeaseClaim) -> dict[str, Any]:
+        """The claim as a JSON-ready dict in the shape of ``LeaseGrant`` (the busiest route)."""
         self.queue_for(user, queue_id)
         lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
         now = self.clock()
@@ -399,18 +404,20 @@ class Service:
             )
         # Read the claimed items after the commit: the writer lock is held for the claim only.
         with self.db.read() as conn:
-            whole = load_items(conn, [c.item_id for c in claimed])
-        return LeaseGrant(
-            queue_id=queue_id,
-            lease_seconds=lease_seconds,
-            leased_total=held + len(claimed),
-            items=[
-                LeasedItem(
-                    lease_token=c.token, lease_expires_at=to_dt(c.expires_at), item=whole[c.item_id]
-                )
+            whole = item_documents(conn, [c.item_id for c in claimed])
+        return {
+            "queue_id": queue_id,
+            "lease_seconds": lease_seconds,
+            "leased_total": held + len(claimed),
+            "items": [
+                {
+                    "lease_token": c.token,
+                    "lease_expires_at": iso(c.expires_at),
+                    "item": whole[c.item_id],
+                }
                 for c in claimed
             ],
-        )
+        }
 
     def renew(self, user: Principal, tokens: list[str], lease_seconds: int) -> LeaseResults:
         seconds = min(lease_seconds, self.settings.max_lease_seconds)
