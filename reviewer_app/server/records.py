@@ -54,10 +54,6 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
-def model_json(model: BaseModel) -> str:
-    return dumps(model.model_dump(mode="json"))
-
-
 def event_row(
     at: float,
     kind: EventKind,

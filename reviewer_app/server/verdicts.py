@@ -32,7 +32,7 @@ from reviewer_app.protocol import (
 from .assembly import decisions_by_id
 from .priority import priority
 from .problems import ApiError
-from .records import Principal, append_events, dumps, event_row, model_json, to_dt, to_epoch
+from .records import Principal, append_events, dumps, event_row, to_dt, to_epoch
 from .tables import decisions, items, leases, strikes, verdict_keys
 
 ESCALATION_QUEUE = "escalations"
@@ -235,7 +235,7 @@ class VerdictRecorder:
                             "key": key,
                             "user_id": self.user.id,
                             "body_hash": hashes[index],
-                            "result": model_json(result),
+                            "result": result.model_dump_json(),
                             "created_at": self.now,
                         }
                     )
