@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     BeforeValidator,
@@ -29,6 +30,9 @@ MAX_LEASE_SECONDS = 3_600
 MAX_VERDICTS_PER_BATCH = 100
 MAX_TOKENS_PER_CALL = 500
 MAX_PAGE = 500
+# Years a time on the wire may have (as written; any offset keeps it inside UTC epochs).
+MIN_YEAR = 1971
+MAX_YEAR = 8999
 
 
 class WireModel(BaseModel):
@@ -73,7 +77,19 @@ def _json_int_only(value: Any) -> Any:
     return value
 
 
-Timestamp = Annotated[AwareDatetime, BeforeValidator(_json_datetime_only)]
+def _utc_within_range(value: datetime) -> datetime:
+    """Times are kept as UTC epoch seconds: refuse years no clock of ours can mean."""
+    if not MIN_YEAR <= value.year <= MAX_YEAR:
+        raise ValueError(f"date-time must be between the years {MIN_YEAR} and {MAX_YEAR}")
+    return value.astimezone(UTC)
+
+
+Timestamp = Annotated[
+    AwareDatetime,
+    BeforeValidator(_json_datetime_only),
+    AfterValidator(_utc_within_range),
+    Field(json_schema_extra={"pattern": r"^(197[1-9]|19[89][0-9]|[2-8][0-9]{3})-"}),
+]
 JsonInt = Annotated[int, BeforeValidator(_json_int_only)]
 
 

@@ -182,12 +182,30 @@ def _owned_leases(conn: Connection, user: Principal, tokens: list[str]) -> set[s
     )
 
 
+def _lock_in_id_order(conn: Connection, user: Principal, tokens: list[str]) -> None:
+    """Lock the items of these leases in id order, as verdict batches do (no deadlocks)."""
+    conn.execute(
+        select(items.c.id)
+        .where(items.c.lease_token.in_(tokens), items.c.lease_user_id == user.id)
+        .order_by(items.c.id)
+        .with_for_update()
+    ).all()
+
+
 def renew(
-    conn: Connection, user: Principal, tokens: list[str], lease_seconds: int, now: float
+    conn: Connection,
+    user: Principal,
+    tokens: list[str],
+    lease_seconds: int,
+    now: float,
+    *,
+    postgres: bool,
 ) -> list[LeaseStatus]:
     """Extend the user's current leases; a lease that already ran out is renewed only if
     nobody else took the item meanwhile."""
     expires = now + lease_seconds
+    if postgres:
+        _lock_in_id_order(conn, user, tokens)
     renewed = set(
         conn.execute(
             update(items)
@@ -215,8 +233,14 @@ def release(
     conn: Connection, user: Principal, tokens: list[str], now: float, *, postgres: bool
 ) -> list[LeaseStatus]:
     """Give leases back: the items return to their queue at once."""
-    query = select(items.c.id, items.c.queue_id, items.c.lease_token).where(
-        items.c.lease_token.in_(tokens), items.c.lease_user_id == user.id, items.c.state == "leased"
+    query = (
+        select(items.c.id, items.c.queue_id, items.c.lease_token)
+        .where(
+            items.c.lease_token.in_(tokens),
+            items.c.lease_user_id == user.id,
+            items.c.state == "leased",
+        )
+        .order_by(items.c.id)  # the lock order of verdict batches: no deadlocks
     )
     held = conn.execute(query.with_for_update() if postgres else query).all()
     if held:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, insert
 
 from reviewer_app.protocol import Decision, Event, EventKind, Role, User
@@ -118,7 +118,7 @@ def decision_from_row(row: Mapping[Any, Any], reviewer: str) -> Decision:
 
 class _Cursor(BaseModel):
     v: int
-    after: int
+    after: int = Field(ge=0, le=2**31 - 1)
 
 
 def encode_cursor(after: int) -> str:

@@ -7,9 +7,9 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from reviewer_app import __version__
@@ -65,6 +65,7 @@ log = logging.getLogger("server")
 
 FEATURES = ["leases", "verdict-batches", "idempotency-keys", "media", "event-log", "problem-json"]
 Clock = Callable[[], float]
+T = TypeVar("T")
 CONFIG_TTL_SECONDS = 10.0
 
 # Built once: every request runs it (see assembly.py on why).
@@ -421,14 +422,20 @@ class Service:
 
     def renew(self, user: Principal, tokens: list[str], lease_seconds: int) -> LeaseResults:
         seconds = min(lease_seconds, self.settings.max_lease_seconds)
-        with self.db.write() as conn:
-            return LeaseResults(results=leasing.renew(conn, user, tokens, seconds, self.clock()))
+        return self._write_retrying(
+            lambda conn: LeaseResults(
+                results=leasing.renew(
+                    conn, user, tokens, seconds, self.clock(), postgres=self.postgres
+                )
+            )
+        )
 
     def release(self, user: Principal, tokens: list[str]) -> LeaseResults:
-        with self.db.write() as conn:
-            return LeaseResults(
+        return self._write_retrying(
+            lambda conn: LeaseResults(
                 results=leasing.release(conn, user, tokens, self.clock(), postgres=self.postgres)
             )
+        )
 
     # -- items and media ----------------------------------------------------------
 
@@ -521,19 +528,27 @@ class Service:
 
     def verdicts(self, user: Principal, batch: list[Verdict]) -> VerdictResults:
         configs = self.configs()
+
+        def record(conn: Connection) -> VerdictResults:
+            recorder = VerdictRecorder(conn, user, configs, self.clock(), postgres=self.postgres)
+            return VerdictResults(results=recorder.record(batch))
+
+        return self._write_retrying(record)
+
+    def _write_retrying(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in a write transaction, again if it lost a race.
+
+        Two batches on the same idempotency key, a deadlock or a serialisation failure
+        roll the transaction back whole, so running it again is safe.
+        """
         for attempt in range(5):
             try:
                 with self.db.write() as conn:
-                    recorder = VerdictRecorder(
-                        conn, user, configs, self.clock(), postgres=self.postgres
-                    )
-                    return VerdictResults(results=recorder.record(batch))
+                    return work(conn)
             except (IntegrityError, OperationalError) as exc:
-                # Two batches raced on the same idempotency key or a serialisation
-                # failure: the transaction rolled back whole, so trying again is safe.
                 if attempt == 4:
                     raise
-                log.info("verdict batch retried after %s", type(exc).__name__)
+                log.info("write transaction retried after %s", type(exc).__name__)
         raise AssertionError("unreachable")
 
     def count_items(self) -> dict[str, Any]:

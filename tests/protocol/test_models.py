@@ -52,6 +52,8 @@ def test_a_valid_verdict_parses() -> None:
         {"note": "x" * (MAX_NOTE + 1)},
         {"time_spent_ms": -1},
         {"decided_at": "2026-11-30T12:00:00"},  # no time zone
+        {"decided_at": "0001-01-01T00:00:00+14:00"},  # before 1970 in UTC
+        {"decided_at": 1_764_000_000},  # a number of seconds is not a time on the wire
         {"idempotency_key": "not-a-uuid"},
         {"item_id": "../../etc/passwd"},
         {"lease_token": "short"},

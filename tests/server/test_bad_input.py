@@ -139,6 +139,8 @@ def test_oversized_bodies_are_413(server: LiveServer, reviewer: ApiSession) -> N
         base64.urlsafe_b64encode(b'{"v":1,"after":-5}').decode(),
         base64.urlsafe_b64encode(b'{"v":9,"after":5}').decode(),
         base64.urlsafe_b64encode(b"[1,2,3]").decode(),
+        base64.urlsafe_b64encode(b'{"v":1,"after":100000000000000000000}').decode(),
+        base64.urlsafe_b64encode(b'{"v":1,"after":2147483648}').decode(),
         "x" * 600,
     ],
 )
@@ -212,3 +214,20 @@ def test_wrong_methods_and_content_types(reviewer: ApiSession) -> None:
     assert response.headers["content-type"] == "application/problem+json"
     form = reviewer.post("/verdicts", data={"verdicts": "x"})
     assert 400 <= form.status_code < 500
+
+
+@pytest.mark.parametrize(
+    "decided_at",
+    ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "1969-12-31T23:59:59Z"],
+)
+def test_times_no_clock_can_mean_are_422(
+    server: LiveServer, reviewer: ApiSession, decided_at: str
+) -> None:
+    leased = reviewer.claim("load-test", 1)
+    before = _state(server)
+    response = reviewer.post(
+        "/verdicts", json={"verdicts": [verdict(leased[0], decided_at=decided_at)]}
+    )
+    expect_problem(response, 422, "invalid_request")
+    assert _state(server) == before
+    assert reviewer.get(f"/items/{leased[0]['item']['id']}").status_code == 200
