@@ -125,12 +125,3 @@ class Page(WireModel):
     """Paging fields shared by every list: pass ``next_cursor`` back as ``cursor``."""
 
     next_cursor: str | None = Field(default=None, max_length=512)
-
-
-def as_dict(model: BaseModel) -> dict[str, Any]:
-    """The JSON-compatible dict of a model, as it goes on the wire."""
-    return model.model_dump(mode="json")
-
-
-def utc_iso(value: datetime) -> str:
-    return value.isoformat()

@@ -89,9 +89,13 @@ class Service:
         self.hasher = password_hasher(settings.password_hash_profile)
         self._configs: dict[str, QueueConfig] | None = None
         self._configs_read = 0.0
+        self._started = False
 
     def start(self) -> None:
-        self.db.migrate()
+        """Bring the schema up to date (once per Service, however often it is called)."""
+        if not self._started:
+            self.db.migrate()
+            self._started = True
 
     def close(self) -> None:
         self.db.dispose()
