@@ -1,0 +1,467 @@
+"""The HTTP client of the review service: one ``requests.Session`` per server.
+
+Every call has a connect and a read timeout. Connection attempts that never reached the
+server are retried for any call; a call that may have reached the server is retried only
+when repeating it is harmless (GET/PUT/DELETE, lease renew/release, and verdict batches,
+which carry idempotency keys). Busy replies (429/502/503/504) are retried a couple of times
+when ``Retry-After`` is short; a longer wait is handed to the caller as
+``ServiceUnavailable.retry_after``. Replies are parsed with the ``protocol`` models; anything
+else becomes a typed error and nothing of it is used.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, TypeVar
+from urllib.parse import quote, urlsplit
+
+import requests
+from pydantic import BaseModel, ValidationError
+from requests.adapters import HTTPAdapter
+from urllib3 import BaseHTTPResponse
+from urllib3.connectionpool import ConnectionPool
+from urllib3.exceptions import MaxRetryError
+from urllib3.util.retry import Retry
+
+from reviewer_app.protocol import (
+    API_MAJOR,
+    API_PREFIX,
+    DecisionPage,
+    EventPage,
+    Item,
+    LeaseClaim,
+    LeaseGrant,
+    LeaseRelease,
+    LeaseRenewal,
+    LeaseResults,
+    Meta,
+    Problem,
+    QueueList,
+    SessionCreate,
+    SessionInfo,
+    User,
+    Verdict,
+    VerdictBatch,
+    VerdictResults,
+)
+
+from .errors import (
+    ApiError,
+    AuthenticationRequired,
+    Forbidden,
+    IncompatibleServer,
+    NetworkError,
+    ProblemError,
+    ProtocolError,
+    ServiceUnavailable,
+)
+
+log = logging.getLogger("net")
+
+M = TypeVar("M", bound=BaseModel)
+
+#: The major versions of the wire contract this client speaks.
+SUPPORTED_MAJORS = frozenset({API_MAJOR})
+BUSY_STATUSES = frozenset({429, 502, 503, 504})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+#: POST routes that are safe to repeat: renew/release are idempotent, verdicts carry keys.
+REPEATABLE_POSTS = ("/leases/", "/verdicts")
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    connect: float = 3.05
+    read: float = 20.0
+    #: for claims of many items and media downloads
+    long_read: float = 90.0
+
+
+class _Retry(Retry):
+    """urllib3's Retry, except that a ``Retry-After`` longer than ``max_wait`` ends the
+    retries at once (the caller then waits, interruptibly, instead of a blocked thread)."""
+
+    max_wait: float = 5.0
+
+    def new(self, **kw: Any) -> Self:
+        made = super().new(**kw)
+        made.max_wait = self.max_wait
+        return made
+
+    def increment(
+        self,
+        method: str | None = None,
+        url: str | None = None,
+        response: BaseHTTPResponse | None = None,
+        error: Exception | None = None,
+        _pool: ConnectionPool | None = None,
+        _stacktrace: TracebackType | None = None,
+    ) -> Self:
+        if response is not None:
+            wait = parse_retry_after(response.headers.get("Retry-After"))
+            if wait is not None and wait > self.max_wait:
+                raise MaxRetryError(_pool, url or "", None)  # type: ignore[arg-type]
+        return super().increment(method, url, response, error, _pool, _stacktrace)
+
+
+def _retry_policy(methods: frozenset[str] | None) -> _Retry:
+    return _Retry(
+        total=4,
+        connect=3,
+        read=2,
+        status=2,
+        other=0,
+        redirect=0,
+        allowed_methods=methods,
+        status_forcelist=BUSY_STATUSES,
+        backoff_factor=0.2,
+        backoff_max=2.0,
+        backoff_jitter=0.2,
+        respect_retry_after_header=True,
+        raise_on_status=False,
+    )
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(min(int(value), 86_400))
+    parsed = email.utils.parsedate_tz(value)
+    if parsed is None:
+        return None
+    return max(0.0, min(86_400.0, email.utils.mktime_tz(parsed) - time.time()))
+
+
+def normalise_server_url(url: str) -> str:
+    """``https://host:port`` (no path, no trailing slash); raises ValueError when unusable."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{url!r} is not an http(s) server address")
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise ValueError(f"{url!r}: give only the scheme, host and port")
+    path = parts.path.rstrip("/")
+    return f"{parts.scheme}://{parts.netloc.lower()}{path}"
+
+
+class ApiClient:
+    """One server, one ``requests.Session``. Not shared between threads: each thread that
+    talks to the server (the UI's worker, the sync engine) makes its own."""
+
+    def __init__(
+        self,
+        server_url: str,
+        *,
+        token: str | None = None,
+        ca_bundle: str | Path | None = None,
+        timeouts: Timeouts | None = None,
+        max_reply_bytes: int = 64 * 1024 * 1024,
+        user_agent: str = "reviewer-app",
+    ) -> None:
+        self.server_url = normalise_server_url(server_url)
+        self.base = self.server_url + API_PREFIX
+        self.token = token
+        self.timeouts = timeouts or Timeouts()
+        self.max_reply_bytes = max_reply_bytes
+        self.session = requests.Session()
+        self.session.trust_env = False  # no ~/.netrc credentials, no proxy surprises
+        self.session.verify = str(ca_bundle) if ca_bundle else True
+        self.session.headers.update({"User-Agent": user_agent, "Accept": "application/json"})
+        self.session.mount("http://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
+        self.session.mount("https://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
+        for route in REPEATABLE_POSTS:
+            # the longest matching prefix wins, so these routes also retry a POST
+            self.session.mount(self.base + route, HTTPAdapter(max_retries=_retry_policy(None)))
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self) -> ApiClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the calls -------------------------------------------------------------------
+
+    def meta(self) -> Meta:
+        return self._call("GET", "/meta", reply=Meta, auth=False)
+
+    def check_compatible(self) -> Meta:
+        """``GET /meta``; raises IncompatibleServer for a major version we do not speak."""
+        meta = self.meta()
+        major = int(meta.api_version.split(".", 1)[0])
+        if major not in SUPPORTED_MAJORS:
+            ours = ", ".join(f"{m}.x" for m in sorted(SUPPORTED_MAJORS))
+            raise IncompatibleServer(
+                f"The server at {self.server_url} speaks API version {meta.api_version}; "
+                f"this client speaks {ours}. Use a client release for API "
+                f"{major}.x, or a server that still offers {ours}."
+            )
+        return meta
+
+    def login(self, username: str, password: str) -> SessionInfo:
+        info = self._call(
+            "POST",
+            "/sessions",
+            body=SessionCreate(username=username, password=password),
+            reply=SessionInfo,
+            auth=False,
+        )
+        self.token = info.token
+        return info
+
+    def logout(self) -> None:
+        """Revokes the token on the server (an expired token is as good as revoked)."""
+        try:
+            self._call("DELETE", "/sessions/current", reply=None)
+        except AuthenticationRequired:
+            pass
+        finally:
+            self.token = None
+
+    def me(self) -> User:
+        return self._call("GET", "/me", reply=User)
+
+    def queues(self) -> QueueList:
+        return self._call("GET", "/queues", reply=QueueList)
+
+    def claim(self, queue_id: str, count: int, lease_seconds: int) -> LeaseGrant:
+        return self._call(
+            "POST",
+            f"/queues/{quote(queue_id, safe='')}/leases",
+            body=LeaseClaim(count=count, lease_seconds=lease_seconds),
+            reply=LeaseGrant,
+            read_timeout=self.timeouts.long_read,
+        )
+
+    def renew(self, tokens: Sequence[str], lease_seconds: int) -> LeaseResults:
+        body = LeaseRenewal(tokens=list(tokens), lease_seconds=lease_seconds)
+        return self._call("POST", "/leases/renew", body=body, reply=LeaseResults)
+
+    def release(self, tokens: Sequence[str]) -> LeaseResults:
+        body = LeaseRelease(tokens=list(tokens))
+        return self._call("POST", "/leases/release", body=body, reply=LeaseResults)
+
+    def item(self, item_id: str) -> Item:
+        return self._call("GET", f"/items/{quote(item_id, safe='')}", reply=Item)
+
+    def history(self, item_id: str, cursor: str | None = None) -> EventPage:
+        params = {"cursor": cursor} if cursor else None
+        return self._call(
+            "GET", f"/items/{quote(item_id, safe='')}/history", reply=EventPage, params=params
+        )
+
+    def verdicts(self, verdicts: Sequence[Verdict]) -> VerdictResults:
+        results = self._call(
+            "POST", "/verdicts", body=VerdictBatch(verdicts=list(verdicts)), reply=VerdictResults
+        )
+        sent = [(v.idempotency_key, v.item_id) for v in verdicts]
+        got = [(r.idempotency_key, r.item_id) for r in results.results]
+        if got != sent:
+            raise ProtocolError(
+                f"The server answered {len(got)} verdict results that do not match the "
+                f"{len(sent)} verdicts sent; none of them is taken as delivered."
+            )
+        return results
+
+    def decisions(
+        self,
+        *,
+        queue_id: str | None = None,
+        reviewer: str | None = None,
+        cursor: str | None = None,
+        limit: int = 500,
+    ) -> DecisionPage:
+        params: dict[str, str | int] = {"limit": limit}
+        for name, value in (("queue_id", queue_id), ("reviewer", reviewer), ("cursor", cursor)):
+            if value is not None:
+                params[name] = value
+        return self._call("GET", "/decisions", reply=DecisionPage, params=params)
+
+    def events(self, cursor: str | None = None, limit: int = 500) -> EventPage:
+        params: dict[str, str | int] = {"limit": limit}
+        if cursor:
+            params["cursor"] = cursor
+        return self._call("GET", "/events", reply=EventPage, params=params)
+
+    def media(self, media_id: str, *, max_bytes: int = 50 * 1024 * 1024) -> tuple[bytes, str]:
+        """The bytes of one media file and their content type."""
+        response = self._send(
+            "GET", f"/media/{quote(media_id, safe='')}", None, None, True, self.timeouts.long_read
+        )
+        body = self._read(response, "GET /media", min(max_bytes, self.max_reply_bytes))
+        if response.status_code != 200:
+            raise self._problem(response, body, "GET /media")
+        kind = response.headers.get("Content-Type", "application/octet-stream")
+        return body, kind.split(";", 1)[0].strip()
+
+    # --- the machinery ---------------------------------------------------------------
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        reply: type[M] | None,
+        body: BaseModel | None = None,
+        params: Mapping[str, str | int] | None = None,
+        auth: bool = True,
+        read_timeout: float | None = None,
+    ) -> Any:
+        what = f"{method} {path}"
+        data = body.model_dump_json(exclude_none=False).encode() if body is not None else None
+        response = self._send(method, path, data, params, auth, read_timeout)
+        raw = self._read(response, what, self.max_reply_bytes)
+        if not 200 <= response.status_code < 300:
+            raise self._problem(response, raw, what)
+        if reply is None:
+            return None
+        try:
+            return reply.model_validate_json(raw)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "the reply"
+            kind = "is not JSON" if first.get("type") == "json_invalid" else "breaks the contract"
+            raise ProtocolError(
+                f"The server's reply to {what} {kind} ({err.error_count()} problem(s); first at "
+                f"{where}: {first.get('msg')}). Nothing from it was used."
+            ) from None
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        data: bytes | None,
+        params: Mapping[str, str | int] | None,
+        auth: bool,
+        read_timeout: float | None,
+    ) -> requests.Response:
+        headers = {"Content-Type": "application/json"} if data is not None else {}
+        if auth:
+            if not self.token:
+                raise AuthenticationRequired(
+                    401,
+                    Problem(
+                        title="Not logged in",
+                        status=401,
+                        code="not_logged_in",
+                        detail="Log in to the review service first.",
+                    ),
+                )
+            headers["Authorization"] = f"Bearer {self.token}"
+        timeout = (self.timeouts.connect, read_timeout or self.timeouts.read)
+        what = f"{method} {path}"
+        try:
+            return self.session.request(
+                method,
+                self.base + path,
+                data=data,
+                params=params,
+                headers=headers,
+                timeout=timeout,
+                stream=True,
+                allow_redirects=False,
+            )
+        except (requests.ConnectTimeout, requests.exceptions.SSLError) as err:
+            raise NetworkError(
+                f"Could not connect to {self.server_url} ({_reason(err)})."
+            ) from None
+        except requests.ConnectionError as err:
+            connected = not _never_connected(err)
+            raise NetworkError(
+                f"The connection to {self.server_url} failed during {what} ({_reason(err)}).",
+                maybe_applied=connected,
+            ) from None
+        except requests.Timeout:
+            raise NetworkError(
+                f"{self.server_url} did not answer {what} within {timeout[1]:g} s.",
+                maybe_applied=True,
+            ) from None
+        except requests.RequestException as err:
+            raise NetworkError(f"{what} failed: {_reason(err)}", maybe_applied=True) from None
+
+    def _read(self, response: requests.Response, what: str, limit: int) -> bytes:
+        try:
+            declared = int(response.headers.get("Content-Length") or 0)
+            if declared > limit:
+                raise ProtocolError(
+                    f"The reply to {what} would be {declared:,} bytes, over this client's "
+                    f"limit of {limit:,}; it was not read."
+                )
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in response.iter_content(256 * 1024):
+                size += len(chunk)
+                if size > limit:
+                    raise ProtocolError(
+                        f"The reply to {what} grew past this client's limit of {limit:,} bytes; "
+                        "it was dropped."
+                    )
+                chunks.append(chunk)
+            return b"".join(chunks)
+        except requests.RequestException as err:
+            raise NetworkError(
+                f"The reply to {what} was cut off ({_reason(err)}); nothing from it was used.",
+                maybe_applied=True,
+            ) from None
+        finally:
+            response.close()
+
+    def _problem(self, response: requests.Response, raw: bytes, what: str) -> ApiError:
+        status = response.status_code
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        try:
+            problem = Problem.model_validate_json(raw)
+        except ValidationError:
+            problem = Problem(
+                title=response.reason or "HTTP error",
+                status=status if 400 <= status <= 599 else 502,
+                code=f"http_{status}",
+                detail=f"{what} answered HTTP {status} without a problem document.",
+            )
+        if status == 401:
+            return AuthenticationRequired(status, problem, retry_after)
+        if status == 403:
+            return Forbidden(status, problem, retry_after)
+        if status in BUSY_STATUSES or status >= 500:
+            return ServiceUnavailable(status, problem, retry_after)
+        if 300 <= status < 400 or status < 200:
+            return ProtocolError(f"{what} answered an unexpected HTTP {status}.")
+        return ProblemError(status, problem, retry_after)
+
+
+def _reason(err: BaseException) -> str:
+    """The innermost cause, in words, without the URL noise of requests' messages."""
+    inner: BaseException = err
+    while True:
+        nxt = getattr(inner, "reason", None) or inner.__context__
+        if not isinstance(nxt, BaseException) or nxt is inner:
+            break
+        inner = nxt
+    text = str(inner) or type(inner).__name__
+    return text if len(text) < 200 else text[:197] + "..."
+
+
+def _never_connected(err: requests.ConnectionError) -> bool:
+    """True when the request surely never reached the server (refused, no route, DNS)."""
+    from urllib3.exceptions import NameResolutionError, NewConnectionError
+
+    inner: BaseException | None = err
+    seen = 0
+    while inner is not None and seen < 10:
+        if isinstance(inner, NewConnectionError | NameResolutionError | ConnectionRefusedError):
+            return True
+        inner = getattr(inner, "reason", None) or inner.__context__
+        seen += 1
+    return False
+
+
+__all__ = ["SUPPORTED_MAJORS", "ApiClient", "ApiError", "Timeouts", "normalise_server_url"]

@@ -1,0 +1,97 @@
+"""Tokens in the OS keyring, keyed by server and user; in memory when there is no keyring.
+
+The token never goes to a file or a log line. When no usable keyring backend exists the
+token is kept for this session only and ``Saved.persistent`` is False with a reason the UI
+shows ("you will have to log in again next time").
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import keyring
+import keyring.errors
+from keyring.backend import KeyringBackend
+
+log = logging.getLogger("net")
+
+SERVICE_PREFIX = "reviewer-app"
+
+
+@dataclass(frozen=True)
+class Saved:
+    persistent: bool
+    #: why the token is only in memory (None when it is in the keyring)
+    reason: str | None = None
+
+
+def _usable(backend: KeyringBackend) -> str | None:
+    """None when the backend can keep secrets; else why not."""
+    name = f"{type(backend).__module__}.{type(backend).__name__}"
+    if name.startswith(("keyring.backends.fail", "keyring.backends.null")):
+        return "no keyring service is available on this system"
+    try:
+        if backend.priority <= 0:
+            return f"the keyring backend {type(backend).__name__} is not usable"
+    except Exception as err:
+        return f"the keyring backend failed: {err}"
+    return None
+
+
+class Credentials:
+    """Where tokens live. One instance per app; safe to call from any one thread at a time."""
+
+    def __init__(self, backend: KeyringBackend | None = None) -> None:
+        self._backend = backend
+        self._memory: dict[tuple[str, str], str] = {}
+        self.reason: str | None = None
+
+    @staticmethod
+    def service_name(server_url: str) -> str:
+        return f"{SERVICE_PREFIX} {server_url}"
+
+    def _keyring(self) -> KeyringBackend | None:
+        backend = self._backend or keyring.get_keyring()
+        self.reason = _usable(backend)
+        return None if self.reason else backend
+
+    def save(self, server_url: str, username: str, token: str) -> Saved:
+        backend = self._keyring()
+        if backend is not None:
+            try:
+                backend.set_password(self.service_name(server_url), username, token)
+                self._memory.pop((server_url, username), None)
+                return Saved(True)
+            except keyring.errors.KeyringError as err:
+                self.reason = f"the keyring refused the token ({type(err).__name__}: {err})"
+            except Exception as err:
+                self.reason = f"the keyring failed ({type(err).__name__})"
+        log.warning("token kept in memory for this session only: %s", self.reason)
+        self._memory[(server_url, username)] = token
+        return Saved(False, self.reason)
+
+    def load(self, server_url: str, username: str) -> str | None:
+        if (server_url, username) in self._memory:
+            return self._memory[(server_url, username)]
+        backend = self._keyring()
+        if backend is None:
+            return None
+        try:
+            return backend.get_password(self.service_name(server_url), username)
+        except Exception as err:
+            self.reason = f"the keyring failed ({type(err).__name__})"
+            log.warning("could not read the token from the keyring: %s", self.reason)
+            return None
+
+    def delete(self, server_url: str, username: str) -> None:
+        self._memory.pop((server_url, username), None)
+        backend = self._keyring()
+        if backend is None:
+            return
+        try:
+            backend.delete_password(self.service_name(server_url), username)
+        except keyring.errors.PasswordDeleteError:
+            pass
+        except Exception as err:
+            log.warning("could not delete the token from the keyring (%s)", type(err).__name__)

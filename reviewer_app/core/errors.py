@@ -1,0 +1,70 @@
+"""Typed errors of the client core: every failure the UI can meet has a class and a message
+that says what happened in plain words."""
+
+from __future__ import annotations
+
+from reviewer_app.protocol import Problem
+
+
+class CoreError(Exception):
+    """Base of every error the core raises on purpose."""
+
+
+class ApiError(CoreError):
+    """A call to the review service failed."""
+
+    #: Seconds the server asked us to wait (``Retry-After``), when it said so.
+    retry_after: float | None = None
+
+
+class NetworkError(ApiError):
+    """The server could not be reached, or the connection broke before a whole reply arrived.
+
+    ``maybe_applied`` is true when the request may have reached the server (a reset or a cut
+    reply after sending); only calls that are safe to repeat may then be retried.
+    """
+
+    def __init__(self, message: str, *, maybe_applied: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_applied = maybe_applied
+
+
+class ProtocolError(ApiError):
+    """The server answered something this client cannot use: not JSON, cut off, too large,
+    or JSON that breaks the wire contract. Nothing from such a reply is applied."""
+
+
+class ProblemError(ApiError):
+    """The server answered with an RFC 9457 problem (4xx or 5xx)."""
+
+    def __init__(self, status: int, problem: Problem, retry_after: float | None = None) -> None:
+        detail = problem.detail or problem.title
+        super().__init__(f"{detail} (HTTP {status}, {problem.code})")
+        self.status = status
+        self.problem = problem
+        self.code = problem.code
+        self.retry_after = retry_after
+
+
+class AuthenticationRequired(ProblemError):
+    """401: no token, a wrong password, or a token that expired or was revoked."""
+
+
+class Forbidden(ProblemError):
+    """403: the user's role does not allow this."""
+
+
+class ServiceUnavailable(ProblemError):
+    """429 or 5xx: the server is busy or failing; try again later (``retry_after``)."""
+
+
+class IncompatibleServer(ApiError):
+    """The server speaks a major API version this client does not."""
+
+
+class StoreError(CoreError):
+    """The local store failed for a reason of the environment (disk full, locked, read-only)."""
+
+
+class StoreReplaced(CoreError):
+    """Not raised: the message the store gives when it moved a damaged or foreign file aside."""

@@ -1,0 +1,116 @@
+"""What the sync engine tells its listener. Plain frozen dataclasses; the UI turns each kind
+into a Qt signal (queued to the GUI thread). Listeners are called on the engine's thread and
+must return quickly."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reviewer_app.protocol import Queue
+
+from .store import JournalEntry
+
+
+@dataclass(frozen=True)
+class OnlineChanged:
+    online: bool
+    #: why we are offline, in words (None when online)
+    reason: str | None = None
+    #: seconds until the next attempt, while offline
+    retry_in: float | None = None
+
+
+@dataclass(frozen=True)
+class PendingChanged:
+    #: verdicts not yet delivered (including those still in their undo window)
+    pending: int
+    in_flight: int
+
+
+@dataclass(frozen=True)
+class Synced:
+    """A pass that reached the server ended well; ``at`` is the client's clock."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class VerdictsSettled:
+    """The server answered for these verdicts (accepted, duplicate, conflict, rejected)."""
+
+    entries: tuple[JournalEntry, ...]
+
+
+@dataclass(frozen=True)
+class ConflictsChanged:
+    open: int
+
+
+@dataclass(frozen=True)
+class WorklistChanged:
+    #: items ready to review per queue
+    ready: dict[str, int]
+
+
+@dataclass(frozen=True)
+class LeasesLost:
+    """These items were taken from us (expired and leased to someone else, or decided)."""
+
+    item_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LeasesExpiring:
+    """Ready items whose lease ends soon and cannot be renewed now (offline)."""
+
+    items: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class QueuesChanged:
+    queues: tuple[Queue, ...]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Long work (``task`` = "offline"): ``done`` of ``total``; ``finished`` at the end,
+    with ``error`` set when it stopped early."""
+
+    task: str
+    done: int
+    total: int
+    finished: bool = False
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class AuthRequired:
+    """The server refused our token: syncing is paused, nothing is dropped, until
+    ``SyncEngine.set_token`` is called after a new login."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something the reviewer should know that is not a network state (a store error)."""
+
+    message: str
+
+
+SyncEvent = (
+    OnlineChanged
+    | PendingChanged
+    | Synced
+    | VerdictsSettled
+    | ConflictsChanged
+    | WorklistChanged
+    | LeasesLost
+    | LeasesExpiring
+    | QueuesChanged
+    | Progress
+    | AuthRequired
+    | Problem
+)
+Listener = Callable[[SyncEvent], None]

@@ -1,0 +1,804 @@
+"""The local store: one SQLite file per server and user.
+
+It holds the leased items with their whole context and media, the outbox of verdicts not
+yet delivered, the reviewer's own decision journal (what they decided, when, and what the
+server said), the conflicts, the last known queues and the settings.
+
+A verdict, its journal row and its outbox row are written in one transaction with
+``synchronous=FULL``: once ``record_verdict`` returns, the decision survives a killed
+process or a power cut. Each thread opens its own ``Store`` on the same file (WAL lets the
+UI read while the sync engine writes). Schema versions by ``PRAGMA user_version``; a file
+that is damaged or is not ours is moved aside with a message, never silently reused.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from reviewer_app.protocol import (
+    Decision,
+    Item,
+    LeaseGrant,
+    LeaseStatus,
+    Queue,
+    Verdict,
+    VerdictResult,
+    VerdictStatus,
+)
+
+from .errors import CoreError, StoreError
+from .settings import UNDO_WINDOW, Settings
+
+log = logging.getLogger("store")
+
+#: "RvDk": marks a SQLite file as this app's store (``PRAGMA application_id``).
+APPLICATION_ID = 0x5276446B
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Statements one by one: ``executescript`` would commit the migration's transaction."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _v1(conn: sqlite3.Connection) -> None:
+    _run_script(
+        conn,
+        """
+        CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE queues (
+            id TEXT PRIMARY KEY, position INTEGER NOT NULL, document TEXT NOT NULL,
+            fetched_at REAL NOT NULL
+        );
+        CREATE TABLE items (
+            id TEXT PRIMARY KEY,
+            queue_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('ready', 'decided', 'skipped')),
+            lease_token TEXT NOT NULL,
+            lease_granted_at REAL NOT NULL,
+            lease_expires_at REAL NOT NULL,
+            lease_lost INTEGER NOT NULL DEFAULT 0,
+            media_wanted INTEGER NOT NULL DEFAULT 0,
+            document TEXT NOT NULL
+        );
+        CREATE INDEX items_worklist ON items (queue_id, state, seq);
+        CREATE INDEX items_lease ON items (lease_expires_at);
+        CREATE TABLE media (
+            id TEXT PRIMARY KEY,
+            item_id TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE INDEX media_item ON media (item_id);
+        CREATE TABLE journal (
+            key TEXT PRIMARY KEY,
+            item_id TEXT NOT NULL,
+            queue_id TEXT NOT NULL,
+            action TEXT NOT NULL,
+            verdict TEXT NOT NULL,
+            recorded_at REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN
+                ('pending', 'accepted', 'duplicate', 'conflict', 'rejected', 'undone')),
+            result TEXT,
+            settled_at REAL
+        );
+        CREATE INDEX journal_recent ON journal (recorded_at);
+        CREATE INDEX journal_item ON journal (item_id);
+        CREATE TABLE outbox (
+            key TEXT PRIMARY KEY REFERENCES journal (key),
+            due_at REAL NOT NULL,
+            in_flight INTEGER NOT NULL DEFAULT 0,
+            attempts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX outbox_due ON outbox (due_at);
+        CREATE TABLE conflicts (
+            key TEXT PRIMARY KEY REFERENCES journal (key),
+            item_id TEXT NOT NULL,
+            item TEXT,
+            mine TEXT NOT NULL,
+            theirs TEXT NOT NULL,
+            found_at REAL NOT NULL,
+            resolution TEXT CHECK (resolution IN ('accepted', 'escalated')),
+            resolved_at REAL
+        );
+        """
+    )
+
+
+#: Migrations in order; the store's schema version is the number of them applied.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
+
+
+class AlreadyDecided(CoreError):
+    """The item has a verdict already, or is no longer in the worklist."""
+
+
+class NothingToUndo(CoreError):
+    """No verdict is still inside its undo window."""
+
+
+@dataclass(frozen=True)
+class StoredItem:
+    item: Item
+    queue_id: str
+    lease_token: str
+    lease_expires_at: float
+    state: str
+    lease_lost: bool
+
+
+@dataclass(frozen=True)
+class WorklistRow:
+    item_id: str
+    queue_id: str
+    state: str
+    lease_expires_at: float
+    lease_lost: bool
+    verdict_status: str | None
+    action: str | None
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    key: str
+    item_id: str
+    queue_id: str
+    action: str
+    verdict: Verdict
+    recorded_at: float
+    status: str
+    result: VerdictResult | None
+    settled_at: float | None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    key: str
+    item_id: str
+    item: Item | None
+    mine: Verdict
+    theirs: Decision
+    found_at: float
+    resolution: str | None
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    key: str
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Counts:
+    pending: int
+    in_flight: int
+    conflicts_open: int
+    rejected: int
+    ready: dict[str, int]
+
+
+def _journal_entry(row: sqlite3.Row) -> JournalEntry:
+    return JournalEntry(
+        key=row["key"],
+        item_id=row["item_id"],
+        queue_id=row["queue_id"],
+        action=row["action"],
+        verdict=Verdict.model_validate_json(row["verdict"]),
+        recorded_at=row["recorded_at"],
+        status=row["status"],
+        result=VerdictResult.model_validate_json(row["result"]) if row["result"] else None,
+        settled_at=row["settled_at"],
+    )
+
+
+class Store:
+    """One connection to the store file. Open one per thread; close it when done."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        clock: Callable[[], float] = time.time,
+        check: bool = True,
+        busy_timeout: float = 10.0,
+    ) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        #: set when a damaged or foreign file was moved aside: what happened, in words
+        self.recovery_message: str | None = None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = self._open(busy_timeout)
+            if check:
+                self._verify()
+        except _Unusable as why:
+            self._move_aside(str(why))
+            self.conn = self._open(busy_timeout)
+        try:
+            self._migrate()
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"The local store {self.path} cannot be prepared: {err}") from err
+        self.settings = Settings(self._settings_values, self._save_setting)
+
+    # --- opening, checking, migrating ------------------------------------------------
+
+    def _open(self, busy_timeout: float) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=True
+            )
+            conn.row_factory = sqlite3.Row
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA temp_store=MEMORY")
+        except sqlite3.DatabaseError as err:
+            if isinstance(err, sqlite3.OperationalError) and "locked" in str(err):
+                raise StoreError(f"The local store {self.path} is locked: {err}") from err
+            raise _Unusable(f"it is not a readable SQLite database ({err})") from err
+        if str(mode).lower() != "wal":
+            raise StoreError(f"The local store {self.path} cannot use WAL mode ({mode}).")
+        return conn
+
+    def _verify(self) -> None:
+        try:
+            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {
+                r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
+                raise _Unusable("it belongs to another program")
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"The local store {self.path} was written by a newer release of the app "
+                    f"(schema {version}, this release knows {SCHEMA_VERSION}). Update the app; "
+                    "the file was left as it is."
+                )
+            if app_id == APPLICATION_ID and version and not tables >= TABLES:
+                raise _Unusable("tables are missing from it")
+            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise _Unusable(f"SQLite found it damaged ({check})")
+        except sqlite3.DatabaseError as err:
+            raise _Unusable(f"SQLite cannot read it ({err})") from err
+
+    def _move_aside(self, why: str) -> None:
+        with suppress(AttributeError, sqlite3.Error):
+            self.conn.close()
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(self.path) + suffix)
+            if src.exists():
+                src.replace(Path(str(aside) + suffix))
+        self.recovery_message = (
+            f"The local store could not be used because {why}. It was moved aside to "
+            f"{aside} and a new, empty store was started. Verdicts that were in the old file "
+            "and not yet sent are still in it; ask support before deleting it."
+        )
+        log.error("%s", self.recovery_message)
+
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version >= SCHEMA_VERSION:
+            return
+        with self.transaction() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+                migration(conn)
+                conn.execute(f"PRAGMA user_version={number}")
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (``BEGIN IMMEDIATE``): all of it commits, or none of it."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            raise StoreError(f"The local store is busy or unwritable: {err}") from err
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.OperationalError as err:
+            self.conn.execute("ROLLBACK")
+            raise StoreError(f"The local store could not save: {err}") from err
+
+    def _read(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[sqlite3.Row]:
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as err:
+            raise StoreError(f"The local store could not be read: {err}") from err
+
+    # --- settings and queues -----------------------------------------------------------
+
+    def _settings_values(self) -> dict[str, str]:
+        return {r["name"]: r["value"] for r in self._read("SELECT name, value FROM settings")}
+
+    def _save_setting(self, name: str, value: str | None) -> None:
+        with self.transaction() as conn:
+            if value is None:
+                conn.execute("DELETE FROM settings WHERE name = ?", (name,))
+            else:
+                conn.execute(
+                    "INSERT INTO settings (name, value) VALUES (?, ?) "
+                    "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                    (name, value),
+                )
+
+    def save_queues(self, queues: Sequence[Queue]) -> None:
+        now = self.clock()
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM queues")
+            conn.executemany(
+                "INSERT INTO queues (id, position, document, fetched_at) VALUES (?, ?, ?, ?)",
+                [(q.id, i, q.model_dump_json(), now) for i, q in enumerate(queues)],
+            )
+
+    def queues(self) -> list[Queue]:
+        rows = self._read("SELECT document FROM queues ORDER BY position")
+        return [Queue.model_validate_json(r["document"]) for r in rows]
+
+    def queue(self, queue_id: str) -> Queue | None:
+        rows = self._read("SELECT document FROM queues WHERE id = ?", (queue_id,))
+        return Queue.model_validate_json(rows[0]["document"]) if rows else None
+
+    # --- items: what the sync engine leases ------------------------------------------
+
+    def add_leased(self, grant: LeaseGrant) -> int:
+        """Keep the items of a claim (replacing older copies of the same items)."""
+        now = self.clock()
+        with self.transaction() as conn:
+            seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM items").fetchone()[0]
+            rows = []
+            for offset, leased in enumerate(grant.items, start=1):
+                item = leased.item
+                rows.append(
+                    (
+                        item.id,
+                        grant.queue_id,
+                        seq + offset,
+                        leased.lease_token,
+                        now,
+                        leased.lease_expires_at.timestamp(),
+                        1 if item.post.media else 0,
+                        item.model_dump_json(),
+                    )
+                )
+            # an item we still hold a verdict for keeps its row (and its decided state)
+            conn.executemany(
+                "INSERT INTO items (id, queue_id, seq, state, lease_token, lease_granted_at, "
+                "lease_expires_at, media_wanted, document) VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET queue_id = excluded.queue_id, "
+                "lease_token = excluded.lease_token, lease_lost = 0, "
+                "lease_granted_at = excluded.lease_granted_at, "
+                "lease_expires_at = excluded.lease_expires_at, document = excluded.document, "
+                "state = CASE WHEN items.state = 'decided' THEN 'decided' ELSE 'ready' END",
+                rows,
+            )
+        return len(rows)
+
+    def next_item(self, queue_id: str, *, include_expired: bool = False) -> StoredItem | None:
+        """The item to show next: the oldest ready one whose lease still runs (or, offline,
+        any ready one: its verdict is still sent and the server decides whether it counts)."""
+        rows = self._read(
+            "SELECT * FROM items WHERE queue_id = ? AND state = 'ready' AND lease_lost = 0 "
+            "AND lease_expires_at > ? ORDER BY seq LIMIT 1",
+            (queue_id, -math.inf if include_expired else self.clock()),
+        )
+        return self._stored(rows[0]) if rows else None
+
+    def stored_item(self, item_id: str) -> StoredItem | None:
+        rows = self._read("SELECT * FROM items WHERE id = ?", (item_id,))
+        return self._stored(rows[0]) if rows else None
+
+    @staticmethod
+    def _stored(row: sqlite3.Row) -> StoredItem:
+        return StoredItem(
+            item=Item.model_validate_json(row["document"]),
+            queue_id=row["queue_id"],
+            lease_token=row["lease_token"],
+            lease_expires_at=row["lease_expires_at"],
+            state=row["state"],
+            lease_lost=bool(row["lease_lost"]),
+        )
+
+    def worklist(self, queue_id: str | None = None) -> list[WorklistRow]:
+        """Items held locally, in review order, with the state of their verdict if any."""
+        rows = self._read(
+            "SELECT i.id, i.queue_id, i.state, i.lease_expires_at, i.lease_lost, "
+            "j.status, j.action FROM items i LEFT JOIN journal j ON j.key = ("
+            "  SELECT key FROM journal WHERE item_id = i.id AND status != 'undone' "
+            "  ORDER BY recorded_at DESC LIMIT 1) "
+            "WHERE ? IS NULL OR i.queue_id = ? ORDER BY i.seq",
+            (queue_id, queue_id),
+        )
+        return [WorklistRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
+
+    def ready_counts(self, now: float | None = None) -> dict[str, int]:
+        now = self.clock() if now is None else now
+        rows = self._read(
+            "SELECT queue_id, COUNT(*) FROM items WHERE state = 'ready' AND lease_lost = 0 "
+            "AND lease_expires_at > ? GROUP BY queue_id",
+            (now,),
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def leases_to_renew(self, now: float, limit: int = 500) -> list[tuple[str, str]]:
+        """(item id, token) of held leases past a third of their life; decided items count
+        until their verdict is delivered."""
+        rows = self._read(
+            "SELECT i.id, i.lease_token FROM items i WHERE i.lease_lost = 0 "
+            "AND i.state IN ('ready', 'decided') "
+            "AND i.lease_granted_at + (i.lease_expires_at - i.lease_granted_at) / 3.0 <= ? "
+            "AND (i.state = 'ready' OR EXISTS (SELECT 1 FROM journal j WHERE j.item_id = i.id "
+            "     AND j.status = 'pending')) "
+            "ORDER BY i.lease_expires_at LIMIT ?",
+            (now, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def next_renewal_at(self) -> float | None:
+        rows = self._read(
+            "SELECT MIN(lease_granted_at + (lease_expires_at - lease_granted_at) / 3.0) "
+            "FROM items WHERE lease_lost = 0 AND state IN ('ready', 'decided')"
+        )
+        return rows[0][0]
+
+    def expiring(self, now: float, within: float) -> list[tuple[str, float]]:
+        rows = self._read(
+            "SELECT id, lease_expires_at FROM items WHERE state = 'ready' AND lease_lost = 0 "
+            "AND lease_expires_at <= ? ORDER BY lease_expires_at",
+            (now + within,),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def apply_lease_results(self, results: Iterable[LeaseStatus]) -> list[str]:
+        """Record renewals; items whose lease is lost leave the worklist. Returns lost ids."""
+        now = self.clock()
+        lost: list[str] = []
+        with self.transaction() as conn:
+            for result in results:
+                if result.status == "renewed" and result.expires_at is not None:
+                    conn.execute(
+                        "UPDATE items SET lease_granted_at = ?, lease_expires_at = ? "
+                        "WHERE lease_token = ?",
+                        (now, result.expires_at.timestamp(), result.token),
+                    )
+                elif result.status in ("lost", "unknown"):
+                    row = conn.execute(
+                        "SELECT id, state FROM items WHERE lease_token = ?", (result.token,)
+                    ).fetchone()
+                    if row is None:
+                        continue
+                    lost.append(row["id"])
+                    if row["state"] == "decided":
+                        # the verdict is still sent; the server decides whether it counts
+                        conn.execute("UPDATE items SET lease_lost = 1 WHERE id = ?", (row["id"],))
+                    else:
+                        self._forget(conn, [row["id"]])
+        return lost
+
+    def skip(self, item_id: str) -> None:
+        """Give the item back: it leaves the worklist and the sync engine releases it."""
+        with self.transaction() as conn:
+            changed = conn.execute(
+                "UPDATE items SET state = 'skipped' WHERE id = ? AND state = 'ready'", (item_id,)
+            ).rowcount
+        if not changed:
+            raise AlreadyDecided(f"Item {item_id} is not waiting for a decision here.")
+
+    def to_release(self, limit: int = 500) -> list[tuple[str, str]]:
+        rows = self._read(
+            "SELECT id, lease_token FROM items WHERE state = 'skipped' LIMIT ?", (limit,)
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def ready_leases(self) -> list[tuple[str, str]]:
+        rows = self._read(
+            "SELECT id, lease_token FROM items WHERE state = 'ready' AND lease_lost = 0"
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def forget_items(self, item_ids: Sequence[str]) -> None:
+        with self.transaction() as conn:
+            self._forget(conn, item_ids)
+
+    @staticmethod
+    def _forget(conn: sqlite3.Connection, item_ids: Sequence[str]) -> None:
+        conn.executemany("DELETE FROM media WHERE item_id = ?", [(i,) for i in item_ids])
+        conn.executemany("DELETE FROM items WHERE id = ?", [(i,) for i in item_ids])
+
+    def drop_expired_ready(self, now: float) -> list[str]:
+        """Forget ready items whose lease ran out (online only: someone else may have them)."""
+        with self.transaction() as conn:
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT id FROM items WHERE state = 'ready' AND lease_expires_at <= ?",
+                    (now,),
+                )
+            ]
+            self._forget(conn, ids)
+        return ids
+
+    # --- media ---------------------------------------------------------------------------
+
+    def media_wanted(self, limit: int = 20) -> list[tuple[str, str]]:
+        """(item id, media id) of media not yet fetched, for items still to review."""
+        rows = self._read(
+            "SELECT id, document FROM items WHERE media_wanted = 1 AND state = 'ready' "
+            "ORDER BY seq LIMIT ?",
+            (limit,),
+        )
+        wanted: list[tuple[str, str]] = []
+        for row in rows:
+            media_ids = [m["id"] for m in json.loads(row["document"])["post"]["media"]]
+            have = {
+                r[0] for r in self._read("SELECT id FROM media WHERE item_id = ?", (row["id"],))
+            }
+            missing = [(row["id"], m) for m in media_ids if m not in have]
+            if not missing:
+                with self.transaction() as conn:
+                    conn.execute("UPDATE items SET media_wanted = 0 WHERE id = ?", (row["id"],))
+            wanted += missing
+        return wanted
+
+    def save_media(self, item_id: str, media_id: str, content_type: str, data: bytes) -> None:
+        with self.transaction() as conn:
+            if conn.execute("SELECT 1 FROM items WHERE id = ?", (item_id,)).fetchone():
+                conn.execute(
+                    "INSERT OR REPLACE INTO media (id, item_id, content_type, data) "
+                    "VALUES (?, ?, ?, ?)",
+                    (media_id, item_id, content_type, data),
+                )
+
+    def media(self, media_id: str) -> tuple[bytes, str] | None:
+        rows = self._read("SELECT data, content_type FROM media WHERE id = ?", (media_id,))
+        return (bytes(rows[0][0]), rows[0][1]) if rows else None
+
+    # --- verdicts: journal and outbox ------------------------------------------------------
+
+    def record_verdict(
+        self,
+        item_id: str,
+        *,
+        action: str,
+        policies: Sequence[str] = (),
+        rating: str | None = None,
+        note: str | None = None,
+        author_action: str | None = None,
+        time_spent_ms: int = 0,
+        undo_window: float | None = None,
+    ) -> JournalEntry:
+        """Save the reviewer's verdict on a ready item, with its outbox row, in one
+        transaction. Raises AlreadyDecided when the item is not waiting for a verdict (a
+        doubled keypress cannot decide twice)."""
+        window = self.settings.get(UNDO_WINDOW) if undo_window is None else undo_window
+        now = self.clock()
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT queue_id, lease_token, state FROM items WHERE id = ?", (item_id,)
+            ).fetchone()
+            if row is None or row["state"] != "ready":
+                raise AlreadyDecided(f"Item {item_id} is not waiting for a decision here.")
+            verdict = Verdict.model_validate(
+                {
+                    "idempotency_key": uuid.uuid4(),
+                    "item_id": item_id,
+                    "lease_token": row["lease_token"],
+                    "action": action,
+                    "policies": list(policies),
+                    "rating": rating,
+                    "note": note or None,
+                    "author_action": author_action,
+                    "time_spent_ms": max(0, min(int(time_spent_ms), 86_400_000)),
+                    "decided_at": datetime.fromtimestamp(now, UTC),
+                }
+            )
+            key = str(verdict.idempotency_key)
+            conn.execute(
+                "INSERT INTO journal (key, item_id, queue_id, action, verdict, recorded_at, "
+                "status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+                (key, item_id, row["queue_id"], action, verdict.model_dump_json(), now),
+            )
+            conn.execute("INSERT INTO outbox (key, due_at) VALUES (?, ?)", (key, now + window))
+            conn.execute("UPDATE items SET state = 'decided' WHERE id = ?", (item_id,))
+        return JournalEntry(
+            key, item_id, row["queue_id"], action, verdict, now, "pending", None, None
+        )
+
+    def undo(self, key: str | None = None) -> JournalEntry:
+        """Take back a verdict still in its undo window (the latest one when no key is
+        given); its item is the next one shown again."""
+        now = self.clock()
+        with self.transaction() as conn:
+            query = (
+                "SELECT j.* FROM outbox o JOIN journal j ON j.key = o.key "
+                "WHERE o.in_flight = 0 AND o.due_at > ? "
+            )
+            params: tuple[Any, ...] = (now,)
+            if key is not None:
+                query += "AND o.key = ? "
+                params += (key,)
+            row = conn.execute(query + "ORDER BY j.recorded_at DESC LIMIT 1", params).fetchone()
+            if row is None:
+                raise NothingToUndo(
+                    "That verdict can no longer be undone: it has been sent."
+                    if key
+                    else "There is no verdict left to undo; the last one has been sent."
+                )
+            conn.execute("DELETE FROM outbox WHERE key = ?", (row["key"],))
+            conn.execute(
+                "UPDATE journal SET status = 'undone', settled_at = ? WHERE key = ?",
+                (now, row["key"]),
+            )
+            first = conn.execute("SELECT COALESCE(MIN(seq), 0) FROM items").fetchone()[0]
+            conn.execute(
+                "UPDATE items SET state = 'ready', seq = ? WHERE id = ? AND state = 'decided'",
+                (first - 1, row["item_id"]),
+            )
+        entry = _journal_entry(row)
+        return JournalEntry(**{**entry.__dict__, "status": "undone", "settled_at": now})
+
+    def undo_deadline(self) -> float | None:
+        """When the newest undoable verdict leaves its undo window (None: nothing to undo)."""
+        rows = self._read(
+            "SELECT MAX(due_at) FROM outbox WHERE in_flight = 0 AND due_at > ?", (self.clock(),)
+        )
+        return rows[0][0]
+
+    def take_due(self, now: float, limit: int) -> list[Outgoing]:
+        """Verdicts whose undo window has passed, oldest first, marked in flight (they can no
+        longer be undone; after a crash they are sent again under the same key)."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                "SELECT o.key, j.verdict FROM outbox o JOIN journal j ON j.key = o.key "
+                "WHERE o.due_at <= ? ORDER BY o.due_at, o.key LIMIT ?",
+                (now, limit),
+            ).fetchall()
+            conn.executemany(
+                "UPDATE outbox SET in_flight = 1, attempts = attempts + 1 WHERE key = ?",
+                [(r["key"],) for r in rows],
+            )
+        return [Outgoing(r["key"], Verdict.model_validate_json(r["verdict"])) for r in rows]
+
+    def flush_all(self, now: float) -> None:
+        """End every undo window now (on a clean exit everything decided is sent)."""
+        with self.transaction() as conn:
+            conn.execute("UPDATE outbox SET due_at = ? WHERE due_at > ?", (now, now))
+
+    def next_due_at(self) -> float | None:
+        return self._read("SELECT MIN(due_at) FROM outbox")[0][0]
+
+    def settle(self, results: Sequence[VerdictResult]) -> list[JournalEntry]:
+        """Apply the server's answers: delivered verdicts leave the outbox, conflicts are
+        kept beside the decision that won, rejections keep the server's reason."""
+        now = self.clock()
+        settled: list[JournalEntry] = []
+        with self.transaction() as conn:
+            for result in results:
+                key = str(result.idempotency_key)
+                row = conn.execute("SELECT * FROM journal WHERE key = ?", (key,)).fetchone()
+                if row is None or row["status"] != "pending":
+                    continue
+                status = result.status.value
+                conn.execute(
+                    "UPDATE journal SET status = ?, result = ?, settled_at = ? WHERE key = ?",
+                    (status, result.model_dump_json(), now, key),
+                )
+                conn.execute("DELETE FROM outbox WHERE key = ?", (key,))
+                if result.status is VerdictStatus.conflict and result.decision is not None:
+                    item = conn.execute(
+                        "SELECT document FROM items WHERE id = ?", (row["item_id"],)
+                    ).fetchone()
+                    conn.execute(
+                        "INSERT OR REPLACE INTO conflicts (key, item_id, item, mine, theirs, "
+                        "found_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            key,
+                            row["item_id"],
+                            item[0] if item else None,
+                            row["verdict"],
+                            result.decision.model_dump_json(),
+                            now,
+                        ),
+                    )
+                # the item's work here is done: it leaves the worklist
+                self._forget(conn, [row["item_id"]])
+                settled.append(
+                    JournalEntry(
+                        key,
+                        row["item_id"],
+                        row["queue_id"],
+                        row["action"],
+                        Verdict.model_validate_json(row["verdict"]),
+                        row["recorded_at"],
+                        status,
+                        result,
+                        now,
+                    )
+                )
+        return settled
+
+    # --- what the reviewer sees of their own work -----------------------------------
+
+    def journal(self, limit: int = 200, status: str | None = None) -> list[JournalEntry]:
+        rows = self._read(
+            "SELECT * FROM journal WHERE ? IS NULL OR status = ? "
+            "ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
+            (status, status, limit),
+        )
+        return [_journal_entry(r) for r in rows]
+
+    def journal_entry(self, key: str) -> JournalEntry | None:
+        rows = self._read("SELECT * FROM journal WHERE key = ?", (key,))
+        return _journal_entry(rows[0]) if rows else None
+
+    def conflicts(self, *, open_only: bool = True) -> list[Conflict]:
+        rows = self._read(
+            "SELECT * FROM conflicts WHERE resolution IS NULL OR NOT ? ORDER BY found_at",
+            (open_only,),
+        )
+        return [
+            Conflict(
+                key=r["key"],
+                item_id=r["item_id"],
+                item=Item.model_validate_json(r["item"]) if r["item"] else None,
+                mine=Verdict.model_validate_json(r["mine"]),
+                theirs=Decision.model_validate_json(r["theirs"]),
+                found_at=r["found_at"],
+                resolution=r["resolution"],
+            )
+            for r in rows
+        ]
+
+    def resolve_conflict(self, key: str, resolution: str) -> None:
+        if resolution not in ("accepted", "escalated"):
+            raise ValueError(resolution)
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE conflicts SET resolution = ?, resolved_at = ? WHERE key = ?",
+                (resolution, self.clock(), key),
+            )
+
+    def counts(self) -> Counts:
+        row = self._read(
+            "SELECT (SELECT COUNT(*) FROM outbox), "
+            "(SELECT COUNT(*) FROM outbox WHERE in_flight = 1), "
+            "(SELECT COUNT(*) FROM conflicts WHERE resolution IS NULL), "
+            "(SELECT COUNT(*) FROM journal WHERE status = 'rejected')"
+        )[0]
+        return Counts(row[0], row[1], row[2], row[3], self.ready_counts())
+
+
+class _Unusable(Exception):
+    """The file cannot be this app's store; the message says why."""

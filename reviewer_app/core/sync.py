@@ -1,0 +1,514 @@
+"""The sync engine: a background thread with its own store connection and HTTP session.
+
+Each pass, while the server can be reached, it delivers verdicts whose undo window has
+passed (in batches), gives back skipped items, renews leases past a third of their life,
+runs a "work offline" batch when one was asked for, keeps ``prefetch_target`` items leased
+ahead in each active queue, fetches their media, and refreshes the queue list now and then.
+
+A failed pass backs off exponentially with full jitter (capped), or as long as the server's
+``Retry-After`` says; the first pass that works resets it. A 401 pauses the engine, keeping
+everything, until ``set_token`` is called. The engine never drops a verdict: a reply it
+cannot trust leaves the verdict in the outbox, to be sent again under the same idempotency
+key.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewer_app.protocol import (
+    MAX_CLAIM,
+    MAX_LEASE_SECONDS,
+    MAX_VERDICTS_PER_BATCH,
+    Limits,
+    ProblemDetail,
+    RejectReason,
+    VerdictResult,
+    VerdictStatus,
+)
+from reviewer_app.protocol.common import MAX_TOKENS_PER_CALL
+
+from . import events as ev
+from .api import ApiClient
+from .errors import (
+    ApiError,
+    AuthenticationRequired,
+    CoreError,
+    NetworkError,
+    ProblemError,
+    ProtocolError,
+    ServiceUnavailable,
+    StoreError,
+)
+from .settings import (
+    BACKOFF_CAP,
+    BATCH_SIZE,
+    LEASE_SECONDS,
+    OFFLINE_BATCH,
+    OFFLINE_LEASE_SECONDS,
+    PREFETCH,
+    QUEUE_REFRESH,
+)
+from .store import Outgoing, Store
+
+log = logging.getLogger("sync")
+
+BACKOFF_BASE = 0.5
+#: how long a queue that gave nothing (empty, or our lease cap reached) is left alone
+EMPTY_QUEUE_PAUSE = 10.0
+EXPIRY_WARNING = 120.0
+IDLE_WAIT = 30.0
+
+
+@dataclass
+class _OfflineRequest:
+    queue_id: str
+    count: int
+
+
+@dataclass
+class _Shared:
+    """What the UI side sets and the engine thread reads (under ``lock``)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    token: str | None = None
+    active: set[str] = field(default_factory=set)
+    offline: list[_OfflineRequest] = field(default_factory=list)
+
+
+class SyncEngine:
+    def __init__(
+        self,
+        server_url: str,
+        store_path: Path | str,
+        *,
+        token: str | None,
+        listener: ev.Listener | None = None,
+        ca_bundle: str | Path | None = None,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        api_factory: Callable[[], ApiClient] | None = None,
+    ) -> None:
+        self.server_url = server_url
+        self.store_path = Path(store_path)
+        self.listener = listener or (lambda event: None)
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self._api_factory = api_factory or (lambda: ApiClient(server_url, ca_bundle=ca_bundle))
+        self._shared = _Shared(token=token)
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._release_on_stop = True
+        # engine-thread state
+        self.store: Store | None = None
+        self.api: ApiClient | None = None
+        self.online: bool | None = None
+        self.paused = False
+        self.failures = 0
+        self.retry_at = 0.0
+        self.last_sync: float | None = None
+        self.limits: Limits | None = None
+        self._queues_at = -math.inf
+        self._empty_until: dict[str, float] = {}
+        self._last: dict[str, object] = {}
+
+    # --- the UI side ------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the sync engine is already running")
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="sync", daemon=True)
+        self._thread.start()
+
+    def stop(self, *, release: bool = True, timeout: float = 15.0) -> None:
+        """Stop the thread. With ``release`` (a clean exit) it first sends every verdict
+        decided so far and gives back the leases of items not decided, if online."""
+        if self._thread is None:
+            return
+        self._release_on_stop = release
+        self._stopping.set()
+        self._wake.set()
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            log.warning("the sync thread did not stop within %.0f s", timeout)
+        self._thread = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def nudge(self) -> None:
+        """Something changed locally (a verdict, an undo, a skip): look again now."""
+        self._wake.set()
+
+    def set_token(self, token: str | None) -> None:
+        """A new login: resume a paused engine."""
+        with self._shared.lock:
+            self._shared.token = token
+        self.nudge()
+
+    def set_active_queues(self, queue_ids: Sequence[str]) -> None:
+        """Queues being reviewed; each keeps ``prefetch_target`` items leased ahead."""
+        with self._shared.lock:
+            self._shared.active = set(queue_ids)
+        self.nudge()
+
+    def work_offline(self, queue_id: str, count: int | None = None) -> None:
+        """Lease a batch (default ``offline_batch_size``) with media, reporting Progress."""
+        with self._shared.lock:
+            self._shared.offline.append(_OfflineRequest(queue_id, count or 0))
+        self.nudge()
+
+    # --- the thread -------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            self.open()
+            while not self._stopping.is_set():
+                delay = self.run_once()
+                self._wake.wait(max(0.0, delay))
+                self._wake.clear()
+            if self._release_on_stop:
+                self.shutdown_pass()
+        except Exception as err:  # a bug: tell the UI rather than die silently
+            log.exception("the sync engine stopped on an unexpected error")
+            self._emit(ev.Problem(f"Syncing stopped on an unexpected error: {err!r}"))
+        finally:
+            self.close()
+
+    def open(self) -> None:
+        """Open this thread's store connection and HTTP session (tests call it directly)."""
+        self.store = Store(self.store_path, clock=self.clock, check=False)
+        self.api = self._api_factory()
+
+    def close(self) -> None:
+        if self.api is not None:
+            self.api.close()
+        if self.store is not None:
+            self.store.close()
+        self.api = None
+        self.store = None
+
+    def run_once(self) -> float:
+        """One pass. Returns the seconds until the next pass is wanted."""
+        assert self.store is not None and self.api is not None
+        now = self.clock()
+        with self._shared.lock:
+            token = self._shared.token
+        if token != self.api.token:
+            self.api.token = token
+            self.paused = False
+        if self.paused or not token:
+            self._report_local()
+            return IDLE_WAIT
+        if now < self.retry_at:
+            self._report_local()
+            return self.retry_at - now
+        try:
+            self._pass()
+        except AuthenticationRequired as err:
+            self.paused = True
+            self._emit(ev.AuthRequired(f"The server asks you to log in again ({err})."))
+            self._report_local()
+            return IDLE_WAIT
+        except (NetworkError, ServiceUnavailable, ProtocolError) as err:
+            self._failed(str(err), err.retry_after)
+        except StoreError as err:
+            self._emit(ev.Problem(str(err)))
+            self._failed(str(err), None)
+        else:
+            self._succeeded()
+        self._report_local()
+        return self._next_pass_in()
+
+    def shutdown_pass(self) -> None:
+        """On a clean exit: send everything decided, give back what was not, if we can."""
+        assert self.store is not None and self.api is not None
+        if self.paused or not self.api.token:
+            return
+        try:
+            self.store.flush_all(self.clock())
+            self._deliver()
+            self._release(self.store.ready_leases() + self.store.to_release())
+        except (ApiError, StoreError) as err:
+            log.info("left for the next start: %s", err)
+
+    # --- one pass ---------------------------------------------------------------------
+
+    def _pass(self) -> None:
+        assert self.api is not None
+        if self.limits is None:
+            self.limits = self.api.check_compatible().limits
+        self._deliver()
+        self._release_skipped()
+        self._renew()
+        self._offline_batches()
+        self._top_up()
+        self._fetch_media()
+        if self.clock() - self._queues_at >= self._setting(QUEUE_REFRESH):
+            self._refresh_queues()
+
+    def _setting(self, setting: object) -> int | float:
+        assert self.store is not None
+        return self.store.settings.get(setting)  # type: ignore[arg-type]
+
+    def _deliver(self) -> None:
+        assert self.store is not None
+        cap = self.limits.max_verdicts_per_batch if self.limits else MAX_VERDICTS_PER_BATCH
+        size = int(min(self._setting(BATCH_SIZE), cap))
+        while True:
+            if self._stopping.is_set() and not self._release_on_stop:
+                return  # a hard stop: what is left goes at the next start
+            batch = self.store.take_due(self.clock(), size)
+            if not batch:
+                return
+            self._send(batch)
+
+    def _send(self, batch: list[Outgoing]) -> None:
+        """Send one batch and settle what the server said about each verdict."""
+        assert self.store is not None and self.api is not None
+        try:
+            results = self.api.verdicts([o.verdict for o in batch]).results
+        except (AuthenticationRequired, ServiceUnavailable):
+            raise
+        except ProblemError as err:
+            # The server refused the whole batch (4xx): keep the verdicts it names as
+            # rejected with its reason; find any others by sending them one at a time.
+            named = self._invalid(batch, err.problem.errors or []) if err.status == 422 else []
+            if named:
+                results = named  # the rest stay due and go in the next request
+            elif len(batch) > 1:
+                for one in batch:
+                    self._send([one])
+                return
+            else:
+                results = [_rejected(batch[0], err.code, str(err))]
+        settled = self.store.settle(results)
+        self._emit(ev.VerdictsSettled(tuple(settled)))
+        if any(e.status == VerdictStatus.conflict for e in settled):
+            self._emit(ev.ConflictsChanged(len(self.store.conflicts())))
+
+    def _invalid(self, batch: list[Outgoing], errors: list[ProblemDetail]) -> list[VerdictResult]:
+        """Verdicts that do not fit their queue's config are rejected with the server's
+        reason; the rest stay in the outbox for the next request."""
+        bad: dict[int, ProblemDetail] = {}
+        for detail in errors:
+            if len(detail.loc) >= 2 and detail.loc[0] == "verdicts":
+                index = detail.loc[1]
+                if isinstance(index, int) and 0 <= index < len(batch):
+                    bad.setdefault(index, detail)
+        return [_rejected(batch[i], d.code or "verdict_invalid", d.message) for i, d in bad.items()]
+
+    def _release_skipped(self) -> None:
+        assert self.store is not None
+        skipped = self.store.to_release()
+        if skipped:
+            self._release(skipped)
+
+    def _release(self, leases: Sequence[tuple[str, str]]) -> None:
+        assert self.store is not None and self.api is not None
+        for chunk in _chunks(list(leases), MAX_TOKENS_PER_CALL):
+            self.api.release([token for _, token in chunk])
+            self.store.forget_items([item_id for item_id, _ in chunk])
+
+    def _renew(self) -> None:
+        assert self.store is not None and self.api is not None
+        due = self.store.leases_to_renew(self.clock())
+        seconds = int(self._lease_seconds(LEASE_SECONDS))
+        lost: list[str] = []
+        for chunk in _chunks(due, MAX_TOKENS_PER_CALL):
+            results = self.api.renew([token for _, token in chunk], seconds)
+            lost += self.store.apply_lease_results(results.results)
+        if lost:
+            self._emit(ev.LeasesLost(tuple(lost)))
+
+    def _lease_seconds(self, setting: object) -> int:
+        cap = self.limits.max_lease_seconds if self.limits else MAX_LEASE_SECONDS
+        return int(max(30, min(self._setting(setting), cap, MAX_LEASE_SECONDS)))
+
+    def _claim(self, queue_id: str, count: int, lease_seconds: int) -> int:
+        """Lease up to ``count`` items; 0 when the queue (or our lease cap) gave none."""
+        assert self.store is not None and self.api is not None
+        cap = self.limits.max_claim if self.limits else MAX_CLAIM
+        try:
+            grant = self.api.claim(queue_id, min(count, cap, MAX_CLAIM), lease_seconds)
+        except ProblemError as err:
+            if err.code in ("too_many_leases", "not_found", "queue_not_found", "forbidden") or (
+                err.status in (403, 404, 409)
+            ):
+                log.info("queue %s gives no items now: %s", queue_id, err.code)
+                return 0
+            raise
+        return self.store.add_leased(grant)
+
+    def _top_up(self) -> None:
+        assert self.store is not None
+        with self._shared.lock:
+            active = sorted(self._shared.active)
+        target = int(self._setting(PREFETCH))
+        seconds = self._lease_seconds(LEASE_SECONDS)
+        now = self.clock()
+        ready = self.store.ready_counts(now)
+        for queue_id in active:
+            want = target - ready.get(queue_id, 0)
+            if want <= 0 or self._empty_until.get(queue_id, 0.0) > now:
+                continue
+            got = self._claim(queue_id, want, seconds)
+            if got < want:
+                self._empty_until[queue_id] = now + EMPTY_QUEUE_PAUSE
+
+    def _offline_batches(self) -> None:
+        assert self.store is not None
+        while True:
+            with self._shared.lock:
+                if not self._shared.offline:
+                    return
+                request = self._shared.offline[0]
+            total = request.count or int(self._setting(OFFLINE_BATCH))
+            if self.limits:
+                total = min(total, self.limits.max_leased_per_reviewer)
+            seconds = self._lease_seconds(OFFLINE_LEASE_SECONDS)
+            done = 0
+            try:
+                self._emit(ev.Progress("offline", 0, total))
+                while done < total and not self._stopping.is_set():
+                    got = self._claim(request.queue_id, total - done, seconds)
+                    if got == 0:
+                        break
+                    done += got
+                    self._emit(ev.Progress("offline", done, total))
+                self._fetch_media(limit=None)
+            except (ApiError, StoreError) as err:
+                self._emit(ev.Progress("offline", done, total, finished=True, error=str(err)))
+                with self._shared.lock:
+                    self._shared.offline.remove(request)
+                raise
+            with self._shared.lock:
+                self._shared.offline.remove(request)
+            short = None if done >= total else f"the queue had {done} items for you"
+            self._emit(
+                ev.Progress(
+                    "offline", done, max(done, 1) if short else total, finished=True, error=short
+                )
+            )
+
+    def _fetch_media(self, limit: int | None = 20) -> None:
+        assert self.store is not None and self.api is not None
+        while True:
+            wanted = self.store.media_wanted(limit or 50)
+            if not wanted:
+                return
+            for item_id, media_id in wanted:
+                try:
+                    data, kind = self.api.media(media_id)
+                except ProblemError as err:
+                    if err.status in (404, 410):
+                        data, kind = b"", "application/x-missing"
+                    else:
+                        raise
+                self.store.save_media(item_id, media_id, kind, data)
+            if limit is not None:
+                return
+
+    def _refresh_queues(self) -> None:
+        assert self.store is not None and self.api is not None
+        queues = self.api.queues().queues
+        self.store.save_queues(queues)
+        self._queues_at = self.clock()
+        self._emit(ev.QueuesChanged(tuple(queues)))
+
+    # --- state and events ---------------------------------------------------------------
+
+    def _succeeded(self) -> None:
+        self.failures = 0
+        self.retry_at = 0.0
+        self.last_sync = self.clock()
+        if self.online is not True:
+            self.online = True
+            self._emit(ev.OnlineChanged(True))
+        self._emit(ev.Synced(self.last_sync))
+
+    def _failed(self, reason: str, retry_after: float | None) -> None:
+        self.failures += 1
+        cap = float(self._setting(BACKOFF_CAP)) if self.store else 60.0
+        wait = self.rng.uniform(0, min(cap, BACKOFF_BASE * 2**self.failures))
+        if retry_after is not None:
+            wait = max(wait, min(retry_after, 3_600.0))
+        self.retry_at = self.clock() + wait
+        log.info("sync failed (%d in a row), next try in %.1f s: %s", self.failures, wait, reason)
+        self.online = False
+        self._emit(ev.OnlineChanged(False, reason, wait))
+
+    def _report_local(self) -> None:
+        """Tell the listener about local state that changed since it was last told."""
+        if self.store is None:
+            return
+        try:
+            counts = self.store.counts()
+            expiring = (
+                () if self.online else tuple(self.store.expiring(self.clock(), EXPIRY_WARNING))
+            )
+        except StoreError as err:
+            self._emit(ev.Problem(str(err)))
+            return
+        self._emit_changed("pending", ev.PendingChanged(counts.pending, counts.in_flight))
+        self._emit_changed("conflicts", ev.ConflictsChanged(counts.conflicts_open))
+        self._emit_changed("ready", ev.WorklistChanged(counts.ready))
+        if expiring:
+            self._emit_changed("expiring", ev.LeasesExpiring(expiring))
+
+    def _emit_changed(self, name: str, event: ev.SyncEvent) -> None:
+        if self._last.get(name) != event:
+            self._last[name] = event
+            self._emit(event)
+
+    def _emit(self, event: ev.SyncEvent) -> None:
+        try:
+            self.listener(event)
+        except Exception:  # a listener's bug must not stop syncing
+            log.exception("a sync listener failed on %s", type(event).__name__)
+
+    def _next_pass_in(self) -> float:
+        assert self.store is not None
+        now = self.clock()
+        if self.online is False:
+            return max(0.0, self.retry_at - now)
+        times = [now + IDLE_WAIT, self._queues_at + float(self._setting(QUEUE_REFRESH))]
+        for moment in (self.store.next_due_at(), self.store.next_renewal_at()):
+            if moment is not None:
+                times.append(moment)
+        with self._shared.lock:
+            if self._shared.offline:
+                return 0.0
+        times += [t for t in self._empty_until.values() if t > now]
+        return max(0.0, min(times) - now)
+
+
+def _rejected(outgoing: Outgoing, code: str, message: str) -> VerdictResult:
+    return VerdictResult(
+        idempotency_key=outgoing.verdict.idempotency_key,
+        item_id=outgoing.verdict.item_id,
+        status=VerdictStatus.rejected,
+        reason=RejectReason(code=_slug(code), message=message[:200]),
+    )
+
+
+def _slug(code: str) -> str:
+    cleaned = "".join(c if c.isalnum() or c in "-_" else "-" for c in code.lower()).strip("-_")
+    return (cleaned or "rejected")[:64]
+
+
+def _chunks(items: list[tuple[str, str]], size: int) -> list[list[tuple[str, str]]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+__all__ = ["CoreError", "SyncEngine"]
