@@ -64,13 +64,18 @@ class LiveServer:
     """The reference service in this process, on a real socket on 127.0.0.1."""
 
     def __init__(
-        self, database_url: str, *, clock: Callable[[], float] | None = None, **settings: object
+        self,
+        database_url: str,
+        *,
+        clock: Callable[[], float] | None = None,
+        port: int | None = None,
+        **settings: object,
     ) -> None:
         self.settings = ServerSettings(
             database_url=database_url, password_hash_profile="fast", **settings
         )  # type: ignore[arg-type]
         self.service = Service(self.settings, clock=clock) if clock else Service(self.settings)
-        self.port = free_port()
+        self.port = port or free_port()
         app = create_app(self.settings, service=self.service)
         self._server = uvicorn.Server(
             uvicorn.Config(
