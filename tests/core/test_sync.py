@@ -235,7 +235,7 @@ def _prepared(server: LiveServer, proxy: FaultProxy, tmp_path: Path, name: str, 
 def test_401_mid_sync_pauses_and_keeps_everything_until_login(
     server: LiveServer, proxy: FaultProxy, tmp_path: Path
 ) -> None:
-    client, engine, log, clock, keys = _prepared(server, proxy, tmp_path, "carol")
+    client, engine, log, _clock, _keys = _prepared(server, proxy, tmp_path, "carol")
     try:
         ApiClient(server.url, token=client.token).logout()  # the token is revoked elsewhere
         delay = engine.run_once()
@@ -258,7 +258,7 @@ def test_401_mid_sync_pauses_and_keeps_everything_until_login(
 def test_503_with_retry_after_is_honoured_then_back_to_normal(
     server: LiveServer, proxy: FaultProxy, tmp_path: Path
 ) -> None:
-    client, engine, log, clock, keys = _prepared(server, proxy, tmp_path, "dave")
+    _client, engine, log, clock, _keys = _prepared(server, proxy, tmp_path, "dave")
     try:
         busy = http_response(
             503,
@@ -285,7 +285,7 @@ def test_503_with_retry_after_is_honoured_then_back_to_normal(
 def test_short_retry_after_is_retried_inside_the_client(
     server: LiveServer, proxy: FaultProxy, tmp_path: Path
 ) -> None:
-    client, engine, log, clock, keys = _prepared(server, proxy, tmp_path, "erin")
+    _client, engine, _log, _clock, _keys = _prepared(server, proxy, tmp_path, "erin")
     try:
         busy = http_response(503, b"busy", {"Retry-After": "1"})
         proxy.add(Rule("POST", "/api/v1/verdicts", "respond", times=1, payload=busy))
@@ -300,7 +300,7 @@ def test_short_retry_after_is_retried_inside_the_client(
 def test_untrustworthy_reply_after_commit_is_never_applied_twice(
     server: LiveServer, proxy: FaultProxy, tmp_path: Path, fault: str
 ) -> None:
-    client, engine, log, clock, keys = _prepared(server, proxy, tmp_path, f"frank-{fault}")
+    client, engine, log, clock, _keys = _prepared(server, proxy, tmp_path, f"frank-{fault}")
     try:
         if fault == "schema":
             # valid JSON, wrong shape: statuses the contract does not have
@@ -350,7 +350,7 @@ def test_a_verdict_the_server_refuses_is_kept_with_its_reason(
     path = tmp_path / "gina.sqlite3"
     fast_settings(path, prefetch_target=3)
     clock = ManualClock()
-    engine, log = _engine_at(proxy, path, client.token, clock)
+    engine, _log = _engine_at(proxy, path, client.token, clock)
     try:
         engine.set_active_queues([QUEUE])
         engine.run_once()

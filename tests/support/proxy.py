@@ -9,6 +9,7 @@ fault to one request out of a stream; everything else passes through byte for by
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl
 import struct
@@ -129,10 +130,8 @@ class FaultProxy:
         with self._lock:
             conns, self._open_conns = self._open_conns, set()
         for conn in conns:
-            try:
+            with contextlib.suppress(OSError):
                 _reset(conn)
-            except OSError:
-                pass
 
     def add(self, rule: Rule) -> Rule:
         with self._lock:
@@ -224,7 +223,5 @@ class FaultProxy:
                 self._open_conns.discard(client)
             for sock in (client, upstream):
                 if sock is not None:
-                    try:
+                    with contextlib.suppress(OSError):
                         sock.close()
-                    except OSError:
-                        pass
