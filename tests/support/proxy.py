@@ -122,10 +122,9 @@ class FaultProxy:
         """Stop listening and drop every open connection: connects are refused."""
         sock, self._listener = self._listener, None
         if sock is not None:
-            try:  # wakes the thread blocked in accept() (close alone would not, on Linux)
+            # wakes the thread blocked in accept() (close alone would not, on Linux)
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             sock.close()
         with self._lock:
             conns, self._open_conns = self._open_conns, set()
