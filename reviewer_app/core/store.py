@@ -223,12 +223,14 @@ class Store:
         self.recovery_message: str | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.conn = self._open(busy_timeout)
-            if check:
+            self.conn = self._connect(busy_timeout)
+            if check:  # before any pragma writes to it: a foreign file stays as it was
                 self._verify()
+            self._configure()
         except _Unusable as why:
             self._move_aside(str(why))
-            self.conn = self._open(busy_timeout)
+            self.conn = self._connect(busy_timeout)
+            self._configure()
         try:
             self._migrate()
         except sqlite3.DatabaseError as err:
@@ -237,23 +239,28 @@ class Store:
 
     # --- opening, checking, migrating ------------------------------------------------
 
-    def _open(self, busy_timeout: float) -> sqlite3.Connection:
+    def _connect(self, busy_timeout: float) -> sqlite3.Connection:
         try:
             conn = sqlite3.connect(
                 self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=True
             )
-            conn.row_factory = sqlite3.Row
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA temp_store=MEMORY")
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"The local store {self.path} cannot be opened: {err}") from err
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def _configure(self) -> None:
+        try:
+            mode = self.conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.execute("PRAGMA temp_store=MEMORY")
         except sqlite3.DatabaseError as err:
             if isinstance(err, sqlite3.OperationalError) and "locked" in str(err):
                 raise StoreError(f"The local store {self.path} is locked: {err}") from err
             raise _Unusable(f"it is not a readable SQLite database ({err})") from err
         if str(mode).lower() != "wal":
             raise StoreError(f"The local store {self.path} cannot use WAL mode ({mode}).")
-        return conn
 
     def _verify(self) -> None:
         try:

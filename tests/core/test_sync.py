@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from reviewer_app.core import events as ev
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.store import Store
 from reviewer_app.core.sync import SyncEngine
-from reviewer_app.protocol import Role
 from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.client import (
     EventLog,
@@ -29,26 +27,6 @@ from tests.support.proxy import FaultProxy, Rule, http_response
 from tests.support.servers import LiveServer
 
 QUEUE = LOAD_QUEUE.id
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    srv = LiveServer(f"sqlite:///{tmp_path / 'service.db'}").start()
-    seed_load_queue(srv.service, 400)
-    srv.add_user("lead", Role.lead)
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture
-def proxy(server: LiveServer) -> Iterator[FaultProxy]:
-    front = FaultProxy(server.port).start()
-    try:
-        yield front
-    finally:
-        front.stop()
 
 
 def decide_all(

@@ -1,0 +1,133 @@
+"""A reviewer's session with one server: log in (or resume with a saved token), open the
+local store, run the sync engine, log out. What the UI and command-line tools build on.
+
+Logging in talks to the network and must run off the GUI thread; everything after it
+(recording verdicts, undo, skip, reading the worklist) is local and quick.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewer_app.protocol import Meta, User
+
+from . import events as ev
+from .api import ApiClient, normalise_server_url
+from .credentials import Credentials, Saved
+from .errors import ApiError, AuthenticationRequired
+from .paths import store_path
+from .store import Store
+from .sync import SyncEngine
+
+log = logging.getLogger("net")
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    user: User
+    meta: Meta
+    saved: Saved
+
+
+class ReviewSession:
+    """One user on one server. ``store`` belongs to the thread that made the session."""
+
+    def __init__(
+        self,
+        server_url: str,
+        user: User,
+        token: str,
+        *,
+        credentials: Credentials,
+        data_root: Path | None = None,
+        ca_bundle: str | Path | None = None,
+        listener: ev.Listener | None = None,
+    ) -> None:
+        self.server_url = normalise_server_url(server_url)
+        self.user = user
+        self.credentials = credentials
+        self.ca_bundle = ca_bundle
+        self.path = store_path(self.server_url, user.username, data_root)
+        self.store = Store(self.path)
+        self._token = token
+        self.engine = SyncEngine(
+            self.server_url, self.path, token=token, listener=listener, ca_bundle=ca_bundle
+        )
+
+    # --- starting ------------------------------------------------------------------------
+
+    @staticmethod
+    def log_in(
+        server_url: str,
+        username: str,
+        password: str,
+        *,
+        credentials: Credentials,
+        ca_bundle: str | Path | None = None,
+    ) -> tuple[LoginResult, str]:
+        """Check the server's API version, log in, keep the token (keyring or memory).
+        Returns the result and the token (for ``ReviewSession``). Network: not on the GUI
+        thread."""
+        url = normalise_server_url(server_url)
+        with ApiClient(url, ca_bundle=ca_bundle) as api:
+            meta = api.check_compatible()
+            info = api.login(username, password)
+        saved = credentials.save(url, info.user.username, info.token)
+        return LoginResult(info.user, meta, saved), info.token
+
+    @staticmethod
+    def resume(
+        server_url: str,
+        username: str,
+        *,
+        credentials: Credentials,
+        ca_bundle: str | Path | None = None,
+    ) -> tuple[User, str] | None:
+        """The saved token still works: (user, token). None when there is none or it was
+        refused (then it is forgotten). Network errors propagate: the caller can still
+        work offline with what is stored, or ask to log in."""
+        url = normalise_server_url(server_url)
+        token = credentials.load(url, username)
+        if not token:
+            return None
+        with ApiClient(url, token=token, ca_bundle=ca_bundle) as api:
+            api.check_compatible()
+            try:
+                user = api.me()
+            except AuthenticationRequired:
+                credentials.delete(url, username)
+                return None
+        return user, token
+
+    def start(self, queue_ids: list[str] | None = None) -> None:
+        if queue_ids:
+            self.engine.set_active_queues(queue_ids)
+        self.engine.start()
+
+    def relogged_in(self, token: str) -> None:
+        """After a 401: the new token from ``log_in`` resumes the paused engine."""
+        self._token = token
+        self.engine.set_token(token)
+
+    # --- ending --------------------------------------------------------------------------
+
+    def close(self, *, release: bool = True) -> None:
+        """A clean exit: the engine sends what was decided and gives back the rest."""
+        self.engine.stop(release=release)
+        self.store.close()
+
+    def log_out(self) -> None:
+        """Send what can be sent, revoke the token on the server, forget it here. Verdicts
+        that could not be sent stay in the store for the next login."""
+        self.engine.stop(release=True)
+        try:
+            with ApiClient(self.server_url, token=self._token, ca_bundle=self.ca_bundle) as api:
+                api.logout()
+        except ApiError as err:  # an unreachable server still logs us out here
+            log.info("could not revoke the token on the server: %s", type(err).__name__)
+        finally:
+            self.credentials.delete(self.server_url, self.user.username)
+            self._token = ""
+            self.store.close()
