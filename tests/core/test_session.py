@@ -70,7 +70,7 @@ def test_no_token_in_any_file_or_log_after_login_sync_and_logout(
 def test_a_saved_token_resumes_the_session(server: LiveServer) -> None:
     server.add_user("rory")
     credentials = Credentials(MemoryKeyring())
-    result, token = ReviewSession.log_in(server.url, "rory", PASSWORD, credentials=credentials)
+    _result, token = ReviewSession.log_in(server.url, "rory", PASSWORD, credentials=credentials)
     resumed = ReviewSession.resume(server.url + "/", "rory", credentials=credentials)
     assert resumed is not None and resumed[0].username == "rory" and resumed[1] == token
     assert ReviewSession.resume(server.url, "someone-else", credentials=credentials) is None

@@ -40,16 +40,19 @@ class MemoryKeyring(KeyringBackend):
 
 class RefusingKeyring(MemoryKeyring):
     """A keyring that is there but will not store: a locked collection, a full disk,
-    a D-Bus error. ``error`` is raised by every ``set_password``."""
+    a D-Bus error. Every ``set_password`` raises ``error``; set it to None and the
+    keyring stores again."""
 
-    def __init__(self, error: BaseException) -> None:
+    def __init__(self, error: BaseException | None) -> None:
         super().__init__()
         self.error = error
         self.set_attempts = 0
 
     def set_password(self, service: str, username: str, password: str) -> None:
         self.set_attempts += 1
-        raise self.error
+        if self.error is not None:
+            raise self.error
+        super().set_password(service, username, password)
 
 
 @contextmanager

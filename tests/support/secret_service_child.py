@@ -3,7 +3,8 @@ gnome-keyring-daemon (see tests/core/test_credentials.py, which starts both).
 
     python -m tests.support.secret_service_child save|load|delete
 
-Reads the server, user and token from RK_SERVER, RK_USER and RK_TOKEN, goes through
+Reads the server, user and token from RK_SERVER, RK_USER and RK_TOKEN (and the directory
+to search for the token in plain text from RK_SCAN_DIR), goes through
 ``Credentials`` with the Secret Service backend named explicitly (never whatever keyring
 would pick), and prints one JSON line saying what happened. Each step is its own process,
 so a token that ``load`` finds came from the keyring, not from ``Credentials``' memory.
@@ -14,11 +15,21 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from keyring.backends import SecretService
 
 from reviewer_app.core.credentials import Credentials
+
+
+def _files_containing(root: Path, text: str) -> list[str]:
+    needle = text.encode()
+    return sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*")
+        if p.is_file() and not p.is_symlink() and needle in p.read_bytes()
+    )
 
 
 def step(name: str) -> dict[str, Any]:
@@ -37,7 +48,18 @@ def step(name: str) -> dict[str, Any]:
             "reason": saved.reason,
         }
     if name == "load":
-        return {"step": name, "token": credentials.load(server, user), "reason": credentials.reason}
+        loaded = credentials.load(server, user)
+        return {
+            "step": name,
+            "token": loaded,
+            "reason": credentials.reason,
+            # while the keyring holds the token: which files show it in plain text
+            "plain_text_in": _files_containing(Path(os.environ["RK_SCAN_DIR"]), token),
+            "keyring_files": sorted(
+                str(p.relative_to(os.environ["RK_SCAN_DIR"]))
+                for p in Path(os.environ["RK_SCAN_DIR"]).rglob("*.keyring")
+            ),
+        }
     if name == "delete":
         credentials.delete(server, user)
         after = Credentials(backend=SecretService.Keyring()).load(server, user)
