@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.keyring_memory import MemoryKeyring, installed
 from tests.support.servers import PG_ENV, LiveServer, fresh_pg_database, pg_admin_url
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -53,3 +54,10 @@ def live_server(database_url: str) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _private_keyring() -> Iterator[None]:
+    """No test reaches the developer's own keyring: the default backend is a dict."""
+    with installed(MemoryKeyring()):
+        yield

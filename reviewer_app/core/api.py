@@ -112,16 +112,16 @@ class _Retry(Retry):
 def _retry_policy(methods: frozenset[str] | None) -> _Retry:
     return _Retry(
         total=4,
-        connect=3,
+        connect=2,
         read=2,
         status=2,
         other=0,
         redirect=0,
         allowed_methods=methods,
         status_forcelist=BUSY_STATUSES,
-        backoff_factor=0.2,
-        backoff_max=2.0,
-        backoff_jitter=0.2,
+        backoff_factor=0.1,
+        backoff_max=1.0,
+        backoff_jitter=0.1,
         respect_retry_after_header=True,
         raise_on_status=False,
     )

@@ -31,11 +31,14 @@ def _usable(backend: KeyringBackend) -> str | None:
     name = f"{type(backend).__module__}.{type(backend).__name__}"
     if name.startswith(("keyring.backends.fail", "keyring.backends.null")):
         return "no keyring service is available on this system"
+    if name.startswith("keyrings.alt"):
+        # plaintext files, or a password prompt on stdin: neither is a place for tokens
+        return f"the keyring backend {type(backend).__name__} is not a safe store"
     try:
-        if backend.priority <= 0:
+        if backend.priority < 1:
             return f"the keyring backend {type(backend).__name__} is not usable"
     except Exception as err:
-        return f"the keyring backend failed: {err}"
+        return f"the keyring backend failed ({type(err).__name__})"
     return None
 
 
@@ -63,13 +66,20 @@ class Credentials:
                 backend.set_password(self.service_name(server_url), username, token)
                 self._memory.pop((server_url, username), None)
                 return Saved(True)
-            except keyring.errors.KeyringError as err:
-                self.reason = f"the keyring refused the token ({type(err).__name__}: {err})"
-            except Exception as err:
-                self.reason = f"the keyring failed ({type(err).__name__})"
+            except Exception as err:  # D-Bus and backend faults of every kind
+                # the error's type only: a backend's message might quote the secret
+                self.reason = f"the keyring refused the token ({type(err).__name__})"
+                self._forget_stale(backend, server_url, username)
         log.warning("token kept in memory for this session only: %s", self.reason)
         self._memory[(server_url, username)] = token
         return Saved(False, self.reason)
+
+    def _forget_stale(self, backend: KeyringBackend, server_url: str, username: str) -> None:
+        """After a failed save, an older token must not come back at the next start."""
+        try:
+            backend.delete_password(self.service_name(server_url), username)
+        except Exception as err:
+            log.debug("no older token removed (%s)", type(err).__name__)
 
     def load(self, server_url: str, username: str) -> str | None:
         if (server_url, username) in self._memory:

@@ -114,7 +114,7 @@ def _v1(conn: sqlite3.Connection) -> None:
             resolution TEXT CHECK (resolution IN ('accepted', 'escalated')),
             resolved_at REAL
         );
-        """
+        """,
     )
 
 

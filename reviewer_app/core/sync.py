@@ -233,8 +233,8 @@ class SyncEngine:
     def shutdown_pass(self) -> None:
         """On a clean exit: send everything decided, give back what was not, if we can."""
         assert self.store is not None and self.api is not None
-        if self.paused or not self.api.token:
-            return
+        if self.paused or not self.api.token or self.online is False:
+            return  # nothing can be sent now; it all stays for the next start
         try:
             self.store.flush_all(self.clock())
             self._deliver()
@@ -394,12 +394,13 @@ class SyncEngine:
                 raise
             with self._shared.lock:
                 self._shared.offline.remove(request)
-            short = None if done >= total else f"the queue had {done} items for you"
-            self._emit(
-                ev.Progress(
-                    "offline", done, max(done, 1) if short else total, finished=True, error=short
-                )
+            short = (
+                None
+                if done >= total
+                else f"Only {done} of {total} items could be leased: the queue has no more "
+                "for you, or you reached the server's limit of items held at once."
             )
+            self._emit(ev.Progress("offline", done, total, finished=True, error=short))
 
     def _fetch_media(self, limit: int | None = 20) -> None:
         assert self.store is not None and self.api is not None

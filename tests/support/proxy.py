@@ -82,6 +82,10 @@ def _reset(sock: socket.socket) -> None:
     """Close with RST (SO_LINGER 0), as a dropped connection looks to the other side."""
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        # wakes a thread blocked in recv() on it (close alone would not, on Linux)
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
     finally:
         sock.close()
 

@@ -1,0 +1,253 @@
+"""Leases and media as the sync engine keeps them: prefetch, skip releases, renewal at a
+third of the lease's life, lost leases, late verdicts, offline batches capped by the server,
+media fetched ahead, and backoff with full jitter."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from reviewer_app.core import events as ev
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.sync import BACKOFF_BASE, SyncEngine
+from reviewer_app.protocol import Role
+from reviewer_app.server.demo_data import build_demo_dataset
+from reviewer_app.server.seed import LOAD_QUEUE, seed_dataset, seed_load_queue
+from tests.support.client import EventLog, engine_for, fast_settings, login
+from tests.support.clock import ManualClock
+from tests.support.proxy import FaultProxy
+from tests.support.servers import LiveServer, free_port
+
+QUEUE = LOAD_QUEUE.id
+
+
+@pytest.fixture
+def timed(tmp_path: Path) -> Iterator[tuple[LiveServer, ManualClock]]:
+    """A service whose clock the test moves (leases expire when the test says so)."""
+    clock = ManualClock()
+    srv = LiveServer(
+        f"sqlite:///{tmp_path / 'timed.db'}", clock=clock, max_leased_per_reviewer=30
+    ).start()
+    seed_load_queue(srv.service, 60)
+    srv.add_user("lead", Role.lead)
+    try:
+        yield srv, clock
+    finally:
+        srv.stop()
+
+
+def _engine(url: str, tmp_path: Path, client: ApiClient, clock: ManualClock, **settings: object):
+    path = tmp_path / f"{client.me().username}.sqlite3"
+    fast_settings(path, **settings)
+    log = EventLog()
+    engine = engine_for(url, path, client.token, log, clock=clock)
+    engine.open()
+    return engine, log
+
+
+def _leased_count(client: ApiClient) -> int:
+    return next(q for q in client.queues().queues if q.id == QUEUE).counts.leased
+
+
+def test_prefetch_keeps_the_target_leased_and_skip_releases(
+    timed: tuple[LiveServer, ManualClock], tmp_path: Path
+) -> None:
+    server, clock = timed
+    client = login(server, "pia")
+    engine, log = _engine(server.url, tmp_path, client, clock, prefetch_target=7)
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        store = engine.store
+        assert store is not None
+        assert store.ready_counts() == {QUEUE: 7}
+        assert log.last(ev.WorklistChanged) == ev.WorklistChanged({QUEUE: 7})
+        assert _leased_count(client) == 7
+
+        skipped = store.next_item(QUEUE)
+        assert skipped is not None
+        store.skip(skipped.item.id)
+        assert store.ready_counts() == {QUEUE: 6}
+        engine.set_active_queues([])
+        engine.run_once()
+        assert store.stored_item(skipped.item.id) is None
+        assert _leased_count(client) == 6
+        lead = login(server.url, "lead")
+        assert lead.item(skipped.item.id).state == "pending"
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        assert store.ready_counts() == {QUEUE: 7}  # topped up again
+    finally:
+        engine.close()
+
+
+def test_leases_are_renewed_at_a_third_of_their_life_and_lost_ones_leave(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    server = LiveServer(f"sqlite:///{tmp_path / 'small.db'}", clock=clock).start()
+    seed_load_queue(server.service, 4)
+    client = login(server, "quin")
+    proxy = FaultProxy(server.port).start()
+    engine, log = _engine(proxy.url, tmp_path, client, clock, prefetch_target=4, lease_seconds=90)
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        store = engine.store
+        assert store is not None
+        before = {r.item_id: r.lease_expires_at for r in store.worklist()}
+        assert len(before) == 4
+        clock.advance(29)
+        engine.run_once()
+        assert proxy.count("POST", "/api/v1/leases/renew") == 0
+        clock.advance(2)  # past 30 s, a third of 90
+        engine.run_once()
+        assert proxy.count("POST", "/api/v1/leases/renew") == 1
+        after = {r.item_id: r.lease_expires_at for r in store.worklist()}
+        assert after.keys() == before.keys()
+        assert all(after[i] >= before[i] + 30 for i in before)
+
+        # offline past the lease: a rival takes two items; back online they leave here
+        proxy.offline()
+        clock.advance(200)
+        engine.run_once()
+        expiring = log.last(ev.LeasesExpiring)
+        assert expiring is not None and {i for i, _ in expiring.items} == set(before)
+        rival = login(server, "rival")
+        taken = {li.item.id for li in rival.claim(QUEUE, 2, 300).items}
+        assert len(taken) == 2 and taken <= set(before)
+        proxy.online()
+        engine.retry_at = 0
+        engine.run_once()
+        assert log.last(ev.OnlineChanged).online is True
+        lost = log.last(ev.LeasesLost)
+        assert lost is not None and taken <= set(lost.item_ids)
+        kept = {r.item_id for r in store.worklist()}
+        assert not kept & taken
+        # the two nobody took are ours again (leased anew, or the old lease revived)
+        assert kept == set(before) - taken and store.ready_counts() == {QUEUE: 2}
+    finally:
+        engine.close()
+        proxy.stop()
+        server.stop()
+
+
+def test_a_late_verdict_on_an_expired_untaken_lease_still_counts(
+    timed: tuple[LiveServer, ManualClock], tmp_path: Path
+) -> None:
+    server, clock = timed
+    client = login(server, "ravi")
+    proxy = FaultProxy(server.port).start()
+    engine, _log = _engine(proxy.url, tmp_path, client, clock, prefetch_target=2)
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        engine.set_active_queues([])
+        store = engine.store
+        assert store is not None
+        proxy.offline()
+        clock.advance(3_000)  # every lease ran out while we were away
+        assert store.next_item(QUEUE) is None
+        stored = store.next_item(QUEUE, include_expired=True)
+        assert stored is not None
+        entry = store.record_verdict(stored.item.id, action="keep")
+        engine.run_once()
+        proxy.online()
+        engine.retry_at = 0
+        engine.run_once()
+        settled = store.journal_entry(entry.key)
+        assert settled is not None and settled.status == "accepted"
+    finally:
+        engine.close()
+        proxy.stop()
+
+
+def test_work_offline_reports_progress_and_is_capped_by_the_server(
+    timed: tuple[LiveServer, ManualClock], tmp_path: Path
+) -> None:
+    server, clock = timed
+    client = login(server, "sol")
+    engine, log = _engine(server.url, tmp_path, client, clock)
+    try:
+        engine.work_offline(QUEUE, 200)
+        engine.run_once()
+        progress = log.of(ev.Progress)
+        assert progress[0] == ev.Progress("offline", 0, 30)  # the server's cap per reviewer
+        assert progress[-1].finished and progress[-1].done == 30 and progress[-1].error is None
+        assert engine.store is not None and engine.store.ready_counts() == {QUEUE: 30}
+        expires = {r.lease_expires_at for r in engine.store.worklist()}
+        assert min(expires) >= clock() + 3_600 - 5  # the longest lease the server allows
+    finally:
+        engine.close()
+
+
+def test_media_is_fetched_ahead_and_served_from_the_store(tmp_path: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    server = LiveServer(f"sqlite:///{tmp_path / 'demo.db'}").start()
+    try:
+        seed_dataset(server.service, build_demo_dataset(now))
+        client = login(server, "tia")
+        engine, _log = _engine(server.url, tmp_path, client, ManualClock(), prefetch_target=40)
+        try:
+            queue = "spam-scams"
+            engine.set_active_queues([queue])
+            engine.run_once()
+            store = engine.store
+            assert store is not None
+            with_media = [
+                r.item_id
+                for r in store.worklist(queue)
+                if store.stored_item(r.item_id).item.post.media  # type: ignore[union-attr]
+            ]
+            assert with_media, "the demo queue has posts with media"
+            engine.run_once()
+            for item_id in with_media:
+                item = store.stored_item(item_id)
+                assert item is not None
+                for media in item.item.post.media:
+                    cached = store.media(media.id)
+                    assert cached is not None, media.id
+                    data, kind = cached
+                    assert kind == media.mime_type and len(data) == media.size_bytes
+                    assert client.media(media.id)[0] == data
+        finally:
+            engine.close()
+    finally:
+        server.stop()
+
+
+def test_backoff_is_exponential_with_full_jitter_capped_and_resets(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    client = login(server, "uma")
+    dead = f"http://127.0.0.1:{free_port()}"
+    path = tmp_path / "uma.sqlite3"
+    fast_settings(path, backoff_cap_seconds=8.0)
+    clock = ManualClock()
+    log = EventLog()
+    engine = SyncEngine(
+        dead, path, token=client.token, listener=log, clock=clock, rng=random.Random(7)
+    )
+    engine.open()
+    try:
+        waits = []
+        for _ in range(8):
+            waits.append(engine.run_once())
+            clock.advance(waits[-1])
+        for n, wait in enumerate(waits, start=1):
+            assert 0 <= wait <= min(8.0, BACKOFF_BASE * 2**n)
+        assert max(waits[4:]) > 2, "later waits grow (some jitter draw is large)"
+        assert len(set(waits)) == len(waits), "jittered"
+        assert engine.failures == 8
+        offline = log.of(ev.OnlineChanged)
+        assert offline[0].online is False and "127.0.0.1" in (offline[0].reason or "")
+
+        engine.api = ApiClient(server.url, token=client.token)  # the network is back
+        assert engine.run_once() > 0
+        assert engine.failures == 0 and log.last(ev.OnlineChanged).online is True
+    finally:
+        engine.close()
