@@ -200,3 +200,23 @@ def test_one_file_per_server_and_user(tmp_path: Path) -> None:
     assert all(p.is_relative_to(tmp_path) and p.suffix == ".sqlite3" for p in (a, b, c))
     weird = store_path("https://x", "../../etc/passwd", tmp_path)
     assert weird.is_relative_to(tmp_path / "stores")
+
+
+def test_a_store_of_an_older_schema_is_migrated_in_place(tmp_path: Path) -> None:
+    from reviewer_app.core.store import MIGRATIONS
+
+    path = tmp_path / "store.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN")
+    MIGRATIONS[0](conn)
+    conn.execute("PRAGMA user_version=1")
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    conn.execute("INSERT INTO settings (name, value) VALUES ('prefetch_target', '33')")
+    conn.execute("COMMIT")
+    conn.close()
+    with Store(path) as store:
+        assert store.recovery_message is None
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        indexes = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
+        assert {"items_token", "journal_status"} <= indexes
+        assert store.settings.get(S.PREFETCH) == 33
