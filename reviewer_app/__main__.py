@@ -46,8 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         from reviewer_app.demo import run_demo
 
         return run_demo(role=args.role, port=args.port)
-    parser.print_help()
-    return 0
+    from reviewer_app.ui.app import run_app
+
+    return run_app(sys.argv[:1])
 
 
 if __name__ == "__main__":

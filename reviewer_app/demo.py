@@ -1,7 +1,7 @@
 """``reviewer-app --demo``: the embedded reference service on 127.0.0.1, seeded once.
 
-The one module allowed to join ``server`` and the client. Until the desktop UI lands it
-runs the demo service in the foreground and says where it listens.
+The one module allowed to join ``server`` and the client: it starts the service on a
+background thread and opens the review window on it, logged in as a demo account.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import uvicorn
-from platformdirs import user_data_path
 
+from reviewer_app.core.paths import data_dir as client_data_dir
 from reviewer_app.server.app import create_app
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.demo_data import build_demo_dataset
@@ -24,7 +24,7 @@ DEMO_ACCOUNTS = {"reviewer": ("reviewer", "review-desk-demo"), "lead": ("lead", 
 
 
 def demo_database(data_dir: Path | None = None) -> Path:
-    folder = data_dir or user_data_path("reviewer-app", appauthor=False) / "demo"
+    folder = data_dir or client_data_dir() / "demo"
     folder.mkdir(parents=True, exist_ok=True)
     return folder / "demo-server.db"
 
@@ -74,17 +74,15 @@ class DemoServer:
 
 
 def run_demo(role: str = "reviewer", port: int = 0) -> int:
+    """Start the seeded demo service on 127.0.0.1 and open the review window on it."""
+    from reviewer_app.ui.app import run_with_login
+
     database = demo_database()
     server = DemoServer(database, port)
     server.start()
     user, password = DEMO_ACCOUNTS[role]
-    print(f"Demo queue service listening on {server.url}/api/v1 (database {database})")
-    print(f"Log in as {user!r} with password {password!r}; lead: 'lead' / 'review-desk-lead'.")
-    print("The desktop UI is not built yet; press Ctrl+C to stop the service.")
+    print(f"Demo queue service on {server.url}/api/v1 (database {database}); logged in as {user}")
     try:
-        server.wait()
-    except KeyboardInterrupt:
-        pass
+        return run_with_login(server.url, user, password, demo=True)
     finally:
         server.stop()
-    return 0

@@ -45,8 +45,9 @@ def _usable(backend: KeyringBackend) -> str | None:
 class Credentials:
     """Where tokens live. One instance per app; safe to call from any one thread at a time."""
 
-    def __init__(self, backend: KeyringBackend | None = None) -> None:
+    def __init__(self, backend: KeyringBackend | None = None, *, memory_only: bool = False) -> None:
         self._backend = backend
+        self._memory_only = memory_only
         self._memory: dict[tuple[str, str], str] = {}
         self.reason: str | None = None
 
@@ -55,6 +56,9 @@ class Credentials:
         return f"{SERVICE_PREFIX} {server_url}"
 
     def _keyring(self) -> KeyringBackend | None:
+        if self._memory_only:
+            self.reason = "this session keeps its login in memory only"
+            return None
         backend = self._backend or keyring.get_keyring()
         self.reason = _usable(backend)
         return None if self.reason else backend
@@ -70,7 +74,8 @@ class Credentials:
                 # the error's type only: a backend's message might quote the secret
                 self.reason = f"the keyring refused the token ({type(err).__name__})"
                 self._forget_stale(backend, server_url, username)
-        log.warning("token kept in memory for this session only: %s", self.reason)
+        level = logging.INFO if self._memory_only else logging.WARNING
+        log.log(level, "token kept in memory for this session only: %s", self.reason)
         self._memory[(server_url, username)] = token
         return Saved(False, self.reason)
 

@@ -1,0 +1,171 @@
+"""Starting the desktop app: log in (or resume a saved login), then the review window.
+
+Network work (checking the server, logging in) runs in the background; the window opens
+once there is a session, and the sync engine starts with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from reviewer_app.core.credentials import Credentials
+from reviewer_app.core.session import LoginResult, ReviewSession
+
+from . import preferences as P
+from .background import run_in_background
+from .bridge import SyncBridge
+from .dialogs import LoginDialog
+from .main_window import MainWindow
+from .messages import describe
+
+log = logging.getLogger("ui")
+
+
+def application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        return app
+    app = QApplication(argv or sys.argv[:1])
+    app.setApplicationName("reviewer-app")
+    app.setApplicationDisplayName("Review desk")
+    app.setOrganizationName("reviewer-app")
+    return app
+
+
+def keyring_note(result: LoginResult) -> str | None:
+    if result.saved.persistent:
+        return None
+    return (
+        f"Your login is kept for this session only ({result.saved.reason}); you will be asked "
+        "to log in again next time."
+    )
+
+
+def open_window(
+    server_url: str,
+    result: LoginResult,
+    token: str,
+    *,
+    credentials: Credentials,
+    prefs: P.Preferences,
+    data_root: Path | None = None,
+    note: str | None = None,
+) -> MainWindow:
+    """A session, its sync engine (started) and the review window (shown)."""
+    bridge = SyncBridge()
+    session = ReviewSession(
+        server_url,
+        result.user,
+        token,
+        credentials=credentials,
+        data_root=data_root,
+        listener=bridge,
+    )
+    window = MainWindow(session, bridge, prefs, keyring_note=note)
+    bridge.setParent(window)
+    if session.store.recovery_message:
+        window.notify(session.store.recovery_message)
+    session.start()
+    window.show()
+    window.destroyed.connect(lambda *_: session.engine.stop())
+    return window
+
+
+def close_session(window: MainWindow) -> None:
+    """A clean exit: send what was decided, give back the rest (bounded wait)."""
+    window.session.close(release=True)
+
+
+def run_login(
+    prefs: P.Preferences,
+    credentials: Credentials,
+    on_window: Callable[[MainWindow], None],
+) -> LoginDialog:
+    dialog: LoginDialog
+
+    def attempt(server: str, username: str, password: str) -> None:
+        def work() -> tuple[LoginResult, str]:
+            return ReviewSession.log_in(server, username, password, credentials=credentials)
+
+        def done(value: tuple[LoginResult, str]) -> None:
+            result, token = value
+            dialog.succeeded()
+            window = open_window(
+                server,
+                result,
+                token,
+                credentials=credentials,
+                prefs=prefs,
+                note=keyring_note(result),
+            )
+            on_window(window)
+
+        def failed(err: BaseException) -> None:
+            if isinstance(err, ValueError):
+                dialog.show_error(f"{err}. Write it like https://review.example.org")
+                return
+            message = describe(err, during="logging in")
+            dialog.show_error(f"{message.title} {message.detail} {message.next_step}")
+
+        run_in_background(dialog, work, done, failed)
+
+    dialog = LoginDialog(prefs, attempt)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog
+
+
+def run_app(argv: list[str] | None = None) -> int:
+    """``reviewer-app`` with no options: the login dialog, then the review window."""
+    app = application(argv)
+    prefs = P.Preferences()
+    P.apply_look(prefs)
+    credentials = Credentials()
+    windows: list[MainWindow] = []
+    run_login(prefs, credentials, windows.append)
+    code = app.exec()
+    for window in windows:
+        close_session(window)
+    return code
+
+
+def run_with_login(
+    server_url: str,
+    username: str,
+    password: str,
+    *,
+    data_root: Path | None = None,
+    demo: bool = False,
+) -> int:
+    """Log in with known credentials (the demo), then the review window. A demo login is
+    kept in memory only (it has no place in the reviewer's keyring)."""
+    app = application()
+    prefs = P.Preferences()
+    P.apply_look(prefs)
+    credentials = Credentials(memory_only=demo)
+    try:
+        result, token = ReviewSession.log_in(
+            server_url, username, password, credentials=credentials
+        )
+    except Exception as err:  # shown to the person who started the app, then exit
+        message = describe(err, during="logging in to the demo server")
+        QMessageBox.critical(None, "Review desk", message.text())
+        return 1
+    window = open_window(
+        server_url,
+        result,
+        token,
+        credentials=credentials,
+        prefs=prefs,
+        data_root=data_root,
+        note=None if demo else keyring_note(result),
+    )
+    code = app.exec()
+    close_session(window)
+    return code

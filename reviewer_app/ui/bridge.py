@@ -1,0 +1,57 @@
+"""The sync engine's events as Qt signals, delivered on the GUI thread.
+
+The engine calls ``SyncBridge.__call__`` on its own thread; each event becomes one signal
+emission, which Qt queues to the bridge's (GUI) thread. Widgets connect to the signals and
+never touch the engine's thread.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from reviewer_app.core import events as ev
+
+
+class SyncBridge(QObject):
+    online_changed = Signal(bool, str, float)  # online, reason, retry in (s; -1 unknown)
+    pending_changed = Signal(int, int)  # pending, in flight
+    synced = Signal(float)  # client time of the last good pass
+    verdicts_settled = Signal(object)  # tuple[JournalEntry, ...]
+    conflicts_changed = Signal(int)
+    worklist_changed = Signal(object)  # dict queue id -> ready count
+    leases_lost = Signal(object)  # tuple of item ids
+    leases_expiring = Signal(object)  # tuple of (item id, expires at)
+    queues_changed = Signal(object)  # tuple[Queue, ...]
+    progress_changed = Signal(str, int, int, bool, str)  # task, done, total, finished, error
+    auth_required = Signal(str)
+    problem_reported = Signal(str)
+
+    def __call__(self, event: ev.SyncEvent) -> None:
+        """Called on the engine's thread: emits the matching signal (queued to the GUI)."""
+        match event:
+            case ev.OnlineChanged(online, reason, retry_in):
+                self.online_changed.emit(
+                    online, reason or "", -1.0 if retry_in is None else retry_in
+                )
+            case ev.PendingChanged(pending, in_flight):
+                self.pending_changed.emit(pending, in_flight)
+            case ev.Synced(at):
+                self.synced.emit(at)
+            case ev.VerdictsSettled(entries):
+                self.verdicts_settled.emit(entries)
+            case ev.ConflictsChanged(open_count):
+                self.conflicts_changed.emit(open_count)
+            case ev.WorklistChanged(ready):
+                self.worklist_changed.emit(dict(ready))
+            case ev.LeasesLost(item_ids):
+                self.leases_lost.emit(item_ids)
+            case ev.LeasesExpiring(items):
+                self.leases_expiring.emit(items)
+            case ev.QueuesChanged(queues):
+                self.queues_changed.emit(queues)
+            case ev.Progress(task, done, total, finished, error):
+                self.progress_changed.emit(task, done, total, finished, error or "")
+            case ev.AuthRequired(message):
+                self.auth_required.emit(message)
+            case ev.Problem(message):
+                self.problem_reported.emit(message)

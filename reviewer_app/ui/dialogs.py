@@ -1,0 +1,289 @@
+"""The small windows: shortcuts (?), settings, conflicts, login."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core import settings as core_settings
+from reviewer_app.core.store import Conflict, Store
+
+from . import preferences as P
+from .models import ConflictsModel
+from .plain import clean, label, set_text
+
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("1 … 9", "Decide with the action that shows this key"),
+    ("E", "Escalate to a lead"),
+    ("S", "Skip: give the post back to the queue"),
+    ("P", "Choose policy codes (arrows move, Space ticks)"),
+    ("R", "Choose a fact-check rating"),
+    ("N", "Write a note"),
+    ("Ctrl+Enter", "Submit the verdict that is waiting for a policy, rating or note"),
+    ("Esc", "Cancel that verdict"),
+    ("Ctrl+Z", "Undo the last verdict (while it is still in its undo window)"),
+    ("Space", "Reveal or hide the media of this post"),
+    ("Ctrl+O", "Work offline: lease a batch to review without a network"),
+    ("Ctrl+K", "Open conflicts"),
+    ("Ctrl+,", "Settings"),
+    ("?", "This list"),
+)
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.setAccessibleName("Keyboard shortcuts")
+        form = QFormLayout(self)
+        for keys, what in SHORTCUTS:
+            form.addRow(label(keys, wrap=False), label(what))
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.reject)
+        form.addRow(close)
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, prefs: P.Preferences, store: Store, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.prefs, self.store = prefs, store
+        form = QFormLayout(self)
+        self.server = QLineEdit(prefs.get(P.SERVER))
+        self.server.setAccessibleName("Server address")
+        self.prefetch = QSpinBox()
+        decl = core_settings.PREFETCH
+        self.prefetch.setRange(int(decl.minimum or 1), int(decl.maximum or 200))
+        self.prefetch.setValue(store.settings.get(decl))
+        self.prefetch.setAccessibleName("Items leased ahead")
+        self.undo = QDoubleSpinBox()
+        decl_u = core_settings.UNDO_WINDOW
+        self.undo.setRange(float(decl_u.minimum or 0), float(decl_u.maximum or 120))
+        self.undo.setValue(store.settings.get(decl_u))
+        self.undo.setSuffix(" s")
+        self.undo.setAccessibleName("Undo window in seconds")
+        self.blur = QCheckBox("Blur media until I reveal it")
+        self.blur.setChecked(prefs.get(P.BLUR))
+        self.grey = QCheckBox("Show media in greyscale until I reveal it")
+        self.grey.setChecked(prefs.get(P.GREY))
+        self.theme = QComboBox()
+        self.theme.addItems(list(P.THEMES))
+        self.theme.setCurrentText(prefs.get(P.THEME))
+        self.theme.setAccessibleName("Theme")
+        self.text_size = QSpinBox()
+        self.text_size.setRange(7, 32)
+        self.text_size.setValue(prefs.get(P.TEXT_SIZE))
+        self.text_size.setAccessibleName("Text size")
+        form.addRow("Server (next login)", self.server)
+        form.addRow(decl.description, self.prefetch)
+        form.addRow(decl_u.description, self.undo)
+        form.addRow(self.blur)
+        form.addRow(self.grey)
+        form.addRow("Theme", self.theme)
+        form.addRow("Text size (points)", self.text_size)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def accept(self) -> None:
+        self.prefs.set(P.SERVER, self.server.text().strip())
+        self.prefs.set(P.BLUR, self.blur.isChecked())
+        self.prefs.set(P.GREY, self.grey.isChecked())
+        self.prefs.set(P.THEME, self.theme.currentText())
+        self.prefs.set(P.TEXT_SIZE, self.text_size.value())
+        self.store.settings.set(core_settings.PREFETCH, self.prefetch.value())
+        self.store.settings.set(core_settings.UNDO_WINDOW, float(self.undo.value()))
+        P.apply_look(self.prefs)
+        super().accept()
+
+
+def _decision_text(who: str, action: str, policies: list[str], note: str | None, when: str) -> str:
+    lines = [who, f"Action: {action}", f"Policies: {', '.join(policies) or 'none'}", when]
+    if note:
+        lines.append(f"Note: {clean(note)}")
+    return "\n".join(lines)
+
+
+class ConflictsView(QDialog):
+    """Your decision beside the one that counts; accept it, or escalate to a lead."""
+
+    resolved = Signal(str, str)  # key, resolution
+
+    def __init__(self, store: Store, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Conflicts")
+        self.setAccessibleName("Conflicts")
+        self.resize(900, 520)
+        self.store = store
+        self.model = ConflictsModel()
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setAccessibleName("Conflicts list")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.intro = label(
+            "Someone else decided these posts before your verdict reached the server. "
+            "Their decision counts. Accept it, or escalate the post to a lead if you think "
+            "it is wrong."
+        )
+        self.post = label()
+        self.post.setAccessibleName("The post")
+        self.mine = QPlainTextEdit()
+        self.mine.setReadOnly(True)
+        self.mine.setAccessibleName("Your decision")
+        self.theirs = QPlainTextEdit()
+        self.theirs.setReadOnly(True)
+        self.theirs.setAccessibleName("The decision that counts")
+        self.accept_button = QPushButton("Accept their decision")
+        self.escalate_button = QPushButton("Escalate to a lead")
+        for button in (self.accept_button, self.escalate_button):
+            button.setAccessibleName(button.text())
+        self.accept_button.clicked.connect(lambda: self._resolve("accepted"))
+        self.escalate_button.clicked.connect(lambda: self._resolve("escalated"))
+        sides = QHBoxLayout()
+        sides.addWidget(self.mine)
+        sides.addWidget(self.theirs)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.accept_button)
+        buttons.addWidget(self.escalate_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.post)
+        layout.addLayout(sides, 1)
+        layout.addLayout(buttons)
+        self.table.selectionModel().currentRowChanged.connect(self._on_row_current)
+        self.reload()
+
+    def reload(self) -> None:
+        self.model.set_conflicts(self.store.conflicts())
+        if self.model.rowCount():
+            self.table.selectRow(0)
+            self._on_row_current(self.model.index(0, 0))
+        else:
+            self._show(None)
+
+    def _on_row_current(self, index: object) -> None:
+        row = getattr(index, "row", lambda: -1)()
+        self._show(self.model.conflicts[row] if 0 <= row < len(self.model.conflicts) else None)
+
+    def _show(self, conflict: Conflict | None) -> None:
+        enabled = conflict is not None
+        self.accept_button.setEnabled(enabled)
+        self.escalate_button.setEnabled(enabled)
+        if conflict is None:
+            set_text(self.post, "No open conflicts.")
+            self.mine.setPlainText("")
+            self.theirs.setPlainText("")
+            return
+        text = conflict.item.post.text[:500] if conflict.item else "(post no longer stored)"
+        set_text(self.post, f"{conflict.item_id}: {clean(text)}")
+        mine, theirs = conflict.mine, conflict.theirs
+        self.mine.setPlainText(
+            _decision_text(
+                "Your decision",
+                mine.action,
+                mine.policies,
+                mine.note,
+                f"Decided {mine.decided_at:%Y-%m-%d %H:%M} UTC",
+            )
+        )
+        self.theirs.setPlainText(
+            _decision_text(
+                f"The decision that counts, by {theirs.reviewer}",
+                theirs.action,
+                theirs.policies,
+                theirs.note,
+                f"Recorded {theirs.decided_at:%Y-%m-%d %H:%M} UTC",
+            )
+        )
+
+    def _resolve(self, resolution: str) -> None:
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return
+        key = self.model.conflicts[index.row()].key
+        self.store.resolve_conflict(key, resolution)
+        self.resolved.emit(key, resolution)
+        self.reload()
+
+
+class LoginDialog(QDialog):
+    """Server, user, password. The login itself runs in the background (``attempt``)."""
+
+    def __init__(
+        self,
+        prefs: P.Preferences,
+        attempt: Callable[[str, str, str], None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Log in to the review desk")
+        self.prefs = prefs
+        self.attempt = attempt
+        form = QFormLayout(self)
+        self.server = QLineEdit(prefs.get(P.SERVER) or "https://")
+        self.server.setAccessibleName("Server address")
+        self.username = QLineEdit(prefs.get(P.USERNAME))
+        self.username.setAccessibleName("User name")
+        self.password = QLineEdit()
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setAccessibleName("Password")
+        self.error = label("")
+        self.error.setAccessibleName("Login problem")
+        self.error.setStyleSheet("color: #b00020")
+        self.error.hide()
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Log in")
+        self.buttons.accepted.connect(self._on_login_clicked)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow("Server", self.server)
+        form.addRow("User", self.username)
+        form.addRow("Password", self.password)
+        form.addRow(self.error)
+        form.addRow(self.buttons)
+        (self.password if self.username.text() else self.username).setFocus(
+            Qt.FocusReason.OtherFocusReason
+        )
+
+    def _on_login_clicked(self) -> None:
+        self.buttons.setEnabled(False)
+        self.show_error("")
+        self.attempt(self.server.text().strip(), self.username.text().strip(), self.password.text())
+
+    def show_error(self, text: str) -> None:
+        set_text(self.error, text)
+        self.error.setVisible(bool(text))
+        self.buttons.setEnabled(True)
+
+    def succeeded(self) -> None:
+        self.prefs.set(P.SERVER, self.server.text().strip())
+        self.prefs.set(P.USERNAME, self.username.text().strip())
+        self.password.clear()
+        self.accept()

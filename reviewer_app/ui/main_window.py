@@ -1,0 +1,547 @@
+"""The review window: queue picker, worklist, the post with its context and scores, the
+verdict bar and the status bar. Keys go through one table (``KEYMAP``) with auto-repeat off.
+
+Everything here runs on the GUI thread and touches only the local store; the network is
+the sync engine's, whose events arrive through ``SyncBridge`` signals.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.session import ReviewSession
+from reviewer_app.core.store import JournalEntry, StoredItem
+from reviewer_app.protocol import ActionConfig, Queue
+
+from . import preferences as P
+from .bridge import SyncBridge
+from .context_panels import ContextPanels
+from .dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
+from .models import QueueListModel, WorklistModel
+from .plain import clean, label, set_text
+from .post_pane import PostPane
+from .review import NEEDS_HOW, NEEDS_WORDS, ReviewController
+from .scores import ScoresPanel
+from .verdict_bar import VerdictBar
+
+log = logging.getLogger("ui")
+
+#: Every key of the review flow, in one place: key -> command name.
+KEYMAP: dict[tuple[int, Qt.KeyboardModifier], str] = {
+    **{
+        (getattr(Qt.Key, f"Key_{n}").value, Qt.KeyboardModifier.NoModifier): f"action:{n}"
+        for n in range(1, 10)
+    },
+    (Qt.Key.Key_E.value, Qt.KeyboardModifier.NoModifier): "escalate",
+    (Qt.Key.Key_S.value, Qt.KeyboardModifier.NoModifier): "skip",
+    (Qt.Key.Key_P.value, Qt.KeyboardModifier.NoModifier): "focus:policy",
+    (Qt.Key.Key_R.value, Qt.KeyboardModifier.NoModifier): "focus:rating",
+    (Qt.Key.Key_N.value, Qt.KeyboardModifier.NoModifier): "focus:note",
+    (Qt.Key.Key_Space.value, Qt.KeyboardModifier.NoModifier): "reveal",
+    (Qt.Key.Key_Escape.value, Qt.KeyboardModifier.NoModifier): "cancel",
+    (Qt.Key.Key_Return.value, Qt.KeyboardModifier.ControlModifier): "submit",
+    (Qt.Key.Key_Enter.value, Qt.KeyboardModifier.ControlModifier): "submit",
+    (
+        Qt.Key.Key_Enter.value,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.KeypadModifier,
+    ): "submit",
+    (Qt.Key.Key_Z.value, Qt.KeyboardModifier.ControlModifier): "undo",
+    (Qt.Key.Key_Question.value, Qt.KeyboardModifier.NoModifier): "help",
+    (Qt.Key.Key_Question.value, Qt.KeyboardModifier.ShiftModifier): "help",
+}
+#: Commands that must not fire while the reviewer is typing in a text field.
+TYPING_SAFE = {"submit", "undo", "cancel"}
+
+
+class KeyFilter(QObject):
+    """Turns key presses in the window into commands; repeats of a held key are dropped."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.KeyPress or not self.window.isActiveWindow():
+            return False
+        assert isinstance(event, QKeyEvent)
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        command = KEYMAP.get((event.key(), mods)) or KEYMAP.get((event.key(), event.modifiers()))
+        if command is None:
+            return False
+        if event.isAutoRepeat():
+            return True  # a held key decides nothing
+        if not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False
+        focus = self.window.focusWidget()
+        typing = focus is self.window.verdicts.note or (
+            focus is not None and focus.inherits("QLineEdit")
+        )
+        if typing and command not in TYPING_SAFE:
+            return False
+        if command == "reveal" and focus is self.window.verdicts.policies:
+            return False  # Space ticks a policy there
+        return self.window.run_command(command)
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        session: ReviewSession,
+        bridge: SyncBridge,
+        prefs: P.Preferences,
+        *,
+        keyring_note: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.store = session.store
+        self.bridge = bridge
+        self.prefs = prefs
+        self.setWindowTitle(f"Review desk — {session.user.display_name} on {session.server_url}")
+        self.setAccessibleName("Review desk")
+        self.resize(1280, 860)
+        self.online: bool | None = None
+        self.pending = 0
+        self.conflict_count = 0
+        self.last_sync: float | None = None
+        self.paint_started: float | None = None
+        self.conflicts_view: ConflictsView | None = None
+
+        self.review = ReviewController(
+            self.store, nudge=session.engine.nudge, selection=self._selection
+        )
+        self._build(keyring_note)
+        self._connect()
+        self.key_filter = KeyFilter(self)
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self.key_filter)  # sees keys before the focused widget does
+        self.queues.set_queues(self.store.queues())
+        self.media_defaults()
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self._on_timer_tick)
+        self._timer.start()
+        if self.queues.rowCount():
+            self._select_queue(0)
+        self._update_status()
+
+    # --- building -------------------------------------------------------------------------
+
+    def _build(self, keyring_note: str | None) -> None:
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        self.banner = label("")
+        self.banner.setAccessibleName("Notice")
+        self.banner.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 6px")
+        self.banner.setVisible(False)
+        top = QHBoxLayout()
+        self.queue_picker = QComboBox()
+        self.queue_picker.setAccessibleName("Queue")
+        self.queues = QueueListModel()
+        self.queue_picker.setModel(self.queues)
+        self.queue_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.offline_button = QPushButton("Work offline…")
+        self.offline_button.setAccessibleName("Work offline: lease a batch (Ctrl+O)")
+        self.offline_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.offline_button.clicked.connect(self.work_offline)
+        top.addWidget(QLabel("Queue:"))
+        top.addWidget(self.queue_picker, 1)
+        top.addWidget(self.offline_button)
+
+        self.worklist = WorklistModel()
+        self.worklist_view = QTableView()
+        self.worklist_view.setModel(self.worklist)
+        self.worklist_view.setAccessibleName("Worklist")
+        self.worklist_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.worklist_view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        header = self.worklist_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never ResizeToContents
+        for column, width in enumerate((118, 110, 46, 100)):
+            header.resizeSection(column, width)
+        self.worklist_view.verticalHeader().setDefaultSectionSize(22)
+        self.worklist_view.verticalHeader().hide()
+
+        self.post = PostPane()
+        self.scores = ScoresPanel()
+        self.context = ContextPanels()
+        self.verdicts = VerdictBar()
+
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.worklist_view)
+        middle = QWidget()
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.addWidget(self.post, 3)
+        middle_layout.addWidget(label("Classifier scores (bar: score; line: threshold)"))
+        middle_layout.addWidget(self.scores)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(middle)
+        split.addWidget(self.context)
+        split.setChildrenCollapsible(False)
+        split.setStretchFactor(1, 1)
+        split.setSizes([380, 560, 360])
+        outer.addWidget(self.banner)
+        outer.addLayout(top)
+        outer.addWidget(split, 1)
+        outer.addWidget(self.verdicts)
+        self.setCentralWidget(central)
+
+        status = self.statusBar()
+        self.net_label = label("starting…", wrap=False)
+        self.net_label.setAccessibleName("Connection")
+        self.pending_label = label("", wrap=False)
+        self.pending_label.setAccessibleName("Verdicts waiting to be sent")
+        self.conflicts_button = QPushButton("")
+        self.conflicts_button.setAccessibleName("Conflicts (Ctrl+K)")
+        self.conflicts_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.conflicts_button.setFlat(True)
+        self.conflicts_button.clicked.connect(self.show_conflicts)
+        self.sync_label = label("", wrap=False)
+        self.sync_label.setAccessibleName("Last sync")
+        self.progress = QProgressBar()
+        self.progress.setAccessibleName("Work offline progress")
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.message = label("", wrap=False)
+        self.message.setAccessibleName("Last message")
+        for widget in (self.net_label, self.pending_label, self.conflicts_button, self.sync_label):
+            status.addPermanentWidget(widget)
+        status.addPermanentWidget(self.progress)
+        status.addWidget(self.message, 1)
+
+        menu = self.menuBar()
+        review_menu = menu.addMenu("&Review")
+        for text, keys, slot in (
+            ("Work offline…", "Ctrl+O", self.work_offline),
+            ("Conflicts…", "Ctrl+K", self.show_conflicts),
+            ("Settings…", "Ctrl+,", self.show_settings),
+            ("Keyboard shortcuts", "", self.show_help),
+            ("Log out", "", self.log_out),
+        ):
+            action = QAction(text, self)
+            if keys:
+                action.setShortcut(QKeySequence(keys))
+            action.triggered.connect(slot)
+            review_menu.addAction(action)
+        if keyring_note:
+            self.notify(keyring_note)
+
+    def _connect(self) -> None:
+        b = self.bridge
+        b.online_changed.connect(self._on_sync_online_changed)
+        b.pending_changed.connect(self._on_sync_pending_changed)
+        b.synced.connect(self._on_sync_synced)
+        b.conflicts_changed.connect(self._on_sync_conflicts_changed)
+        b.worklist_changed.connect(self._on_sync_worklist_changed)
+        b.leases_lost.connect(self._on_sync_leases_lost)
+        b.queues_changed.connect(self._on_sync_queues_changed)
+        b.progress_changed.connect(self._on_sync_progress_changed)
+        b.auth_required.connect(self._on_sync_auth_required)
+        b.problem_reported.connect(self.notify)
+        b.verdicts_settled.connect(self._on_sync_verdicts_settled)
+        self.queue_picker.currentIndexChanged.connect(self._select_queue)
+        self.review.item_changed.connect(self._on_review_item_changed)
+        self.review.input_needed.connect(self._on_review_input_needed)
+        self.review.verdict_recorded.connect(self._on_review_verdict_recorded)
+        self.review.verdict_undone.connect(self._on_review_verdict_undone)
+        self.review.message_posted.connect(self.say)
+        self.review.item_skipped.connect(lambda _id: self._refresh_worklist())
+        self.verdicts.action_chosen.connect(self.review.action)
+        self.verdicts.submit_requested.connect(self.review.submit)
+        self.post.text.first_painted.connect(self._on_post_first_painted)
+
+    # --- commands -------------------------------------------------------------------------
+
+    def run_command(self, command: str) -> bool:
+        """One command from the key table. Returns True when the key was used."""
+        if command.startswith("action:"):
+            self.review.action_for_key(command.split(":", 1)[1])
+            return True
+        if command.startswith("focus:"):
+            need = command.split(":", 1)[1]
+            widget = {"policy": self.verdicts.policies, "rating": self.verdicts.rating}.get(need)
+            if widget is not None and not widget.isVisible():
+                return False
+            self.verdicts.focus_for(need)
+            return True
+        handlers = {
+            "escalate": self.review.escalate,
+            "skip": self.review.skip,
+            "reveal": self.post.media.toggle_reveal,
+            "cancel": self._cancel,
+            "submit": self.review.submit,
+            "undo": self.review.undo,
+            "help": self.show_help,
+        }
+        handler = handlers.get(command)
+        if handler is None:
+            return False
+        handler()
+        return True
+
+    def _cancel(self) -> None:
+        self.review.cancel()
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _selection(self, action: ActionConfig) -> tuple[list[str], list[str], str | None, str]:
+        bar = self.verdicts
+        return bar.missing(action), bar.selected_policies(), bar.selected_rating(), bar.note_text()
+
+    def work_offline(self) -> None:
+        queue = self.review.queue
+        if queue is None:
+            self.say("Choose a queue first.")
+            return
+        self.session.engine.work_offline(queue.id)
+        self.progress.setRange(0, 0)
+        self.progress.setFormat("Leasing for offline work…")
+        self.progress.show()
+
+    def show_help(self) -> None:
+        ShortcutsDialog(self).exec()
+
+    def show_settings(self) -> None:
+        if SettingsDialog(self.prefs, self.store, self).exec():
+            self.media_defaults()
+            self.session.engine.nudge()
+
+    def show_conflicts(self) -> None:
+        if self.conflicts_view is None:
+            self.conflicts_view = ConflictsView(self.store, self)
+            self.conflicts_view.resolved.connect(lambda *_: self._update_conflicts())
+        self.conflicts_view.reload()
+        self.conflicts_view.show()
+        self.conflicts_view.raise_()
+
+    def log_out(self) -> None:
+        self.session.log_out()
+        self.close()
+
+    def media_defaults(self) -> None:
+        self.post.media.set_defaults(blur=self.prefs.get(P.BLUR), grey=self.prefs.get(P.GREY))
+
+    # --- what is on screen ------------------------------------------------------------------
+
+    def _select_queue(self, row: int) -> None:
+        if not 0 <= row < self.queues.rowCount():
+            return
+        if self.queue_picker.currentIndex() != row:
+            self.queue_picker.setCurrentIndex(row)
+            return
+        queue = self.queues.queues[row]
+        self.verdicts.set_config(queue.config)
+        self.session.engine.set_active_queues([queue.id])
+        self.review.set_queue(queue)
+        self._refresh_worklist()
+
+    def _on_review_item_changed(self, stored: StoredItem | None) -> None:
+        self.paint_started = self.paint_started or time.perf_counter()
+        self.verdicts.reset()
+        self.verdicts.mark(None)
+        if stored is None:
+            waiting = (
+                "Waiting for posts from the server…"
+                if self.online
+                else (
+                    "No posts here while offline. Use “Work offline” before you lose the network."
+                )
+            )
+            self.post.clear(waiting if self.review.queue else "Choose a queue.")
+            self.scores.show_scores([])
+            self.context.show_item(None)
+        else:
+            item = stored.item
+            self.post.show_item(item, self.store.media)
+            self.scores.show_scores(item.scores)
+            self.context.show_item(item)
+            if stored.lease_expires_at <= time.time():
+                self.say("This post's lease ran out while offline; your verdict may conflict.")
+        self.worklist.set_current(stored.item.id if stored else None)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _on_post_first_painted(self) -> None:
+        self.paint_started = None
+
+    def _on_review_input_needed(self, action_id: str, needs: list[str]) -> None:
+        self.verdicts.mark(action_id or None)
+        if not needs:
+            self.verdicts.ask("")
+            return
+        queue = self.review.queue
+        action = queue.config.action(action_id) if queue else None
+        name = action.label if action else action_id
+        words = " and ".join(NEEDS_WORDS[n] for n in needs)
+        how = "; ".join(NEEDS_HOW[n] for n in needs)
+        self.verdicts.ask(f"{name} needs {words}: {how}. Then Ctrl+Enter. Esc cancels.")
+        self.verdicts.focus_for(needs[0])
+
+    def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
+        self.pending += 1
+        self._update_status()
+        self._refresh_worklist()
+        self.say(f"Saved: {entry.action} on {entry.item_id}. Ctrl+Z undoes it for a few seconds.")
+
+    def _on_review_verdict_undone(self, entry: JournalEntry) -> None:
+        self.pending = max(0, self.pending - 1)
+        self._update_status()
+        self._refresh_worklist()
+        self.say(f"Undone: {entry.action} on {entry.item_id}.")
+
+    def _refresh_worklist(self) -> None:
+        queue = self.review.queue
+        self.worklist.set_rows(self.store.worklist(queue.id) if queue else [])
+
+    # --- what the sync engine says ----------------------------------------------------------------
+
+    def _on_sync_online_changed(self, online: bool, reason: str, retry_in: float) -> None:
+        self.online = online
+        self.review.online = online
+        if online:
+            self.say("Connected to the server.")
+        else:
+            retry = f" Next try in {retry_in:.0f} s." if retry_in >= 0 else ""
+            self.say(f"Offline: {clean(reason)}.{retry} You can keep deciding what is here.")
+            self.review.refresh_if_empty()
+        self._update_status()
+
+    def _on_sync_pending_changed(self, pending: int, _in_flight: int) -> None:
+        self.pending = pending
+        self._update_status()
+
+    def _on_sync_synced(self, at: float) -> None:
+        self.last_sync = at
+        self._update_status()
+
+    def _on_sync_conflicts_changed(self, count: int) -> None:
+        if count > self.conflict_count:
+            self.notify(
+                f"{count} of your verdicts conflict with a decision made by someone else. "
+                "Open Conflicts (Ctrl+K) to see both."
+            )
+        self.conflict_count = count
+        self._update_status()
+
+    def _update_conflicts(self) -> None:
+        self.conflict_count = self.store.counts().conflicts_open
+        self._update_status()
+
+    def _on_sync_worklist_changed(self, _ready: dict[str, int]) -> None:
+        self._refresh_worklist()
+        self.review.refresh_if_empty()
+
+    def _on_sync_leases_lost(self, item_ids: tuple[str, ...]) -> None:
+        self._refresh_worklist()
+        self.review.drop_if_current(item_ids)
+
+    def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
+        current = self.review.queue.id if self.review.queue else None
+        self.queues.set_queues(queues)
+        if current is None and queues:
+            self._select_queue(0)
+        elif current is not None:
+            row = self.queues.row_of(current)
+            if row >= 0 and self.queue_picker.currentIndex() != row:
+                self.queue_picker.setCurrentIndex(row)
+
+    def _on_sync_progress_changed(
+        self, task: str, done: int, total: int, finished: bool, error: str
+    ) -> None:
+        if task != "offline":
+            return
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"Offline batch: {done} of {total}")
+        self.progress.setVisible(not finished)
+        if finished:
+            self.say(error or f"Ready to work offline: {done} posts are on this computer.")
+            self._refresh_worklist()
+            self.review.refresh_if_empty()
+
+    def _on_sync_auth_required(self, message: str) -> None:
+        self.notify(
+            f"{message} Your verdicts are kept and will be sent after you log in again "
+            "(Review ▸ Log out, then log in)."
+        )
+
+    def _on_sync_verdicts_settled(self, entries: tuple[JournalEntry, ...]) -> None:
+        rejected = [e for e in entries if e.status == "rejected"]
+        for entry in rejected:
+            reason = entry.result.reason.message if entry.result and entry.result.reason else ""
+            self.notify(f"The server refused your verdict on {entry.item_id}: {clean(reason)}")
+        self._refresh_worklist()
+
+    def _on_timer_tick(self) -> None:
+        self.worklist.tick()
+        self._update_status()
+
+    # --- the status bar and messages --------------------------------------------------------
+
+    def _update_status(self) -> None:
+        if self.online is None:
+            state = "Connecting…"
+        elif not self.online:
+            state = "● Offline"
+        elif self.pending:
+            state = "● Syncing"
+        else:
+            state = "● Online"
+        set_text(self.net_label, state)
+        set_text(self.pending_label, f"{self.pending} pending")
+        self.conflicts_button.setText(f"{self.conflict_count} conflicts")
+        if self.last_sync is None:
+            set_text(self.sync_label, "never synced")
+        else:
+            moment = datetime.fromtimestamp(self.last_sync)
+            set_text(self.sync_label, f"last sync {moment:%H:%M:%S}")
+
+    def say(self, text: str) -> None:
+        set_text(self.message, text)
+
+    def notify(self, text: str) -> None:
+        """A notice that stays until the next one (errors the reviewer must not miss)."""
+        set_text(self.banner, text)
+        self.banner.setVisible(bool(text))
+        self.say(text)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._timer.stop()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self.key_filter)
+        if self.pending and self.online is False:
+            answer = QMessageBox.question(
+                self,
+                "Verdicts not sent yet",
+                f"{self.pending} verdicts are saved on this computer but not sent yet. They "
+                "will be sent the next time you start the app. Quit now?",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                self._timer.start()
+                if app is not None:
+                    app.installEventFilter(self.key_filter)
+                return
+        super().closeEvent(event)

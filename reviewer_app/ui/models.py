@@ -1,0 +1,197 @@
+"""Item models: the local worklist, the queues with live counts, the conflicts.
+
+Each tells its views what changed (rows inserted/removed, cells changed) rather than
+resetting on every update; the worklist's lease countdown changes one column a second.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+
+from reviewer_app.core.store import Conflict, WorklistRow
+from reviewer_app.protocol import Queue
+
+Index = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole
+STATE_WORDS = {"ready": "to review", "decided": "decided", "skipped": "skipped, giving back"}
+SYNC_WORDS = {
+    None: "",
+    "pending": "waiting to send",
+    "accepted": "sent",
+    "duplicate": "sent",
+    "conflict": "conflict",
+    "rejected": "refused by server",
+    "undone": "",
+}
+
+
+def countdown(seconds: float) -> str:
+    if seconds <= 0:
+        return "expired"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+class WorklistModel(QAbstractTableModel):
+    HEADERS = ("Item", "State", "Lease", "Sync")
+    LEASE_COLUMN = 2
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
+        self.rows: list[WorklistRow] = []
+        self.clock = clock
+        self.current_id: str | None = None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == DISPLAY and horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+            column = index.column()
+            if column == 0:
+                return row.item_id + ("  ◀ on screen" if row.item_id == self.current_id else "")
+            if column == 1:
+                words = STATE_WORDS.get(row.state, row.state)
+                return f"{words} ({row.action})" if row.action and row.state == "decided" else words
+            if column == 2:
+                if row.lease_lost:
+                    return "lost"
+                return countdown(row.lease_expires_at - self.clock())
+            if column == 3:
+                return SYNC_WORDS.get(row.verdict_status, row.verdict_status or "")
+        if role == Qt.ItemDataRole.UserRole:
+            return row.item_id
+        return None
+
+    def set_rows(self, rows: Sequence[WorklistRow]) -> None:
+        new = list(rows)
+        if [r.item_id for r in new] == [r.item_id for r in self.rows]:
+            self.rows = new
+            if new:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, 3))
+            return
+        self.beginResetModel()
+        self.rows = new
+        self.endResetModel()
+
+    def set_current(self, item_id: str | None) -> None:
+        self.current_id = item_id
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 0))
+
+    def tick(self) -> None:
+        """The countdown column changed (once a second)."""
+        if self.rows:
+            col = self.LEASE_COLUMN
+            self.dataChanged.emit(self.index(0, col), self.index(len(self.rows) - 1, col))
+
+
+class QueueListModel(QAbstractListModel):
+    """Queues with their live counts, for the queue picker."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queues: list[Queue] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.queues)
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.queues):
+            return None
+        queue = self.queues[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            c = queue.counts
+            oldest = ""
+            if c.oldest_pending_age_seconds is not None:
+                hours = c.oldest_pending_age_seconds / 3600
+                oldest = (
+                    f", oldest {hours:.1f} h"
+                    if hours >= 1
+                    else (f", oldest {c.oldest_pending_age_seconds // 60} min")
+                )
+            return (
+                f"{queue.name} — {c.pending} waiting, {c.leased} being reviewed, "
+                f"{c.decided_today} decided today{oldest}"
+            )
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return queue.description or None
+        if role == Qt.ItemDataRole.UserRole:
+            return queue.id
+        return None
+
+    def set_queues(self, queues: Sequence[Queue]) -> None:
+        new = list(queues)
+        if [q.id for q in new] == [q.id for q in self.queues]:
+            self.queues = new
+            if new:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, 0))
+            return
+        self.beginResetModel()
+        self.queues = new
+        self.endResetModel()
+
+    def row_of(self, queue_id: str) -> int:
+        return next((i for i, q in enumerate(self.queues) if q.id == queue_id), -1)
+
+
+class ConflictsModel(QAbstractTableModel):
+    HEADERS = ("Item", "Your decision", "Decision that counts", "By")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conflicts: list[Conflict] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.conflicts)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == DISPLAY and horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.conflicts):
+            return None
+        c = self.conflicts[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            return (
+                c.item_id,
+                " ".join([c.mine.action, *c.mine.policies]),
+                " ".join([c.theirs.action, *c.theirs.policies]),
+                c.theirs.reviewer,
+            )[index.column()]
+        if role == Qt.ItemDataRole.UserRole:
+            return c.key
+        return None
+
+    def set_conflicts(self, conflicts: Sequence[Conflict]) -> None:
+        self.beginResetModel()
+        self.conflicts = list(conflicts)
+        self.endResetModel()

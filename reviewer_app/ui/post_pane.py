@@ -1,0 +1,189 @@
+"""The post: who wrote it and when, its reach, its text (plain, wrapped, selectable, in its
+own direction), highlighted spans from the classifiers, the link preview as text, media."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QPaintEvent,
+    QTextCharFormat,
+    QTextCursor,
+    QTextOption,
+)
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextEdit, QVBoxLayout, QWidget
+
+from reviewer_app.protocol import Item
+
+from .media import MediaStrip
+from .plain import ago, clean, count, hidden_count, isolate, label, set_text, tooltip
+
+RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
+#: Longer texts show this much first; the rest on request (layout of a huge block is slow).
+DISPLAY_LIMIT = 20_000
+HIGHLIGHT = QColor(255, 214, 102, 160)
+
+
+def utf16_offset(text: str, code_points: int) -> int:
+    """A code-point offset (the wire's) as a UTF-16 offset (Qt's)."""
+    prefix = text[:code_points]
+    return code_points + sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+
+
+def safe_link(url: str) -> QUrl | None:
+    """Only http and https links may be opened, and only when the reviewer asks."""
+    parsed = QUrl(url, QUrl.ParsingMode.StrictMode)
+    if parsed.isValid() and parsed.scheme() in ("http", "https") and parsed.host():
+        return parsed
+    return None
+
+
+class PostText(QTextEdit):
+    """The post's text, plain. Emits ``first_painted`` after the first paint of new text."""
+
+    first_painted = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setAcceptRichText(False)
+        self.setUndoRedoEnabled(False)
+        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setAccessibleName("Post text")
+        self._painted = True
+
+    def show_text(self, text: str, spans: list[tuple[int, int, str]], rtl: bool | None) -> None:
+        self._painted = False
+        self.setPlainText(text)  # never HTML or Markdown
+        document = self.document()
+        option = document.defaultTextOption()
+        if rtl is None:  # each paragraph takes its direction from its first strong letter
+            direction = Qt.LayoutDirection.LayoutDirectionAuto
+        else:
+            direction = Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
+        option.setTextDirection(direction)
+        document.setDefaultTextOption(option)
+        if spans:
+            cursor = QTextCursor(document)
+            fmt = QTextCharFormat()
+            fmt.setBackground(HIGHLIGHT)
+            fmt.setFontUnderline(True)
+            length = len(text)
+            for start, end, _label in spans:
+                if start >= length:
+                    continue
+                cursor.setPosition(utf16_offset(text, start))
+                cursor.setPosition(
+                    utf16_offset(text, min(end, length)), QTextCursor.MoveMode.KeepAnchor
+                )
+                cursor.mergeCharFormat(fmt)
+        self.verticalScrollBar().setValue(0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            self.first_painted.emit()
+
+
+class PostPane(QWidget):
+    link_open_requested = Signal(QUrl)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Post")
+        layout = QVBoxLayout(self)
+        self.byline = label()
+        self.byline.setAccessibleName("Author and time")
+        self.facts = label()
+        self.facts.setAccessibleName("Language and reach")
+        self.text = PostText(self)
+        self.more = QPushButton("Show the whole text")
+        self.more.setAccessibleName("Show the whole text")
+        self.more.clicked.connect(self._show_all)
+        self.preview = label()
+        self.preview.setAccessibleName("Link preview")
+        link_row = QHBoxLayout()
+        self.open_link = QPushButton("Open link in browser…")
+        self.open_link.setAccessibleName("Open the post's link in the system browser")
+        self.open_link.clicked.connect(self._open_link)
+        link_row.addWidget(self.preview, 1)
+        link_row.addWidget(self.open_link)
+        self.media = MediaStrip(self)
+        for widget in (self.byline, self.facts):
+            layout.addWidget(widget)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.more)
+        layout.addLayout(link_row)
+        layout.addWidget(self.media)
+        self._full = ""
+        self._spans: list[tuple[int, int, str]] = []
+        self._rtl: bool | None = None
+        self._link: QUrl | None = None
+        self.clear()
+
+    def clear(self, message: str = "No post to review.") -> None:
+        set_text(self.byline, message)
+        set_text(self.facts, "")
+        self.text.show_text("", [], None)
+        self.more.hide()
+        self.preview.hide()
+        self.open_link.hide()
+        self.media.show_media([], None)
+
+    def show_item(self, item: Item, load_media: object) -> None:
+        post, author = item.post, item.author
+        verified = " ✓ verified" if author.verified else ""
+        set_text(
+            self.byline,
+            f"{isolate(author.display_name)} @{isolate(author.handle)}{verified} · "
+            f"posted {ago(post.created_at)} ({post.created_at:%Y-%m-%d %H:%M} UTC)",
+        )
+        reach = item.reach
+        hidden = hidden_count(post.text)
+        warning = (
+            f"\n⚠ The text holds {hidden} invisible or direction-changing characters."
+            if hidden
+            else ""
+        )
+        set_text(
+            self.facts,
+            f"Language: {post.language} · {count(reach.views)} views · {count(reach.shares)} "
+            f"shares · {count(reach.views_last_hour)} views in the last hour "
+            f"({reach.growth_per_hour:+.0%}/h){warning}",
+        )
+        self._full = clean(post.text)
+        self._spans = [(s.start, s.end, s.label) for score in item.scores for s in score.spans]
+        language = post.language.split("-")[0].lower()
+        self._rtl = True if language in RTL_LANGUAGES else None
+        shown = self._full if len(self._full) <= DISPLAY_LIMIT else self._full[:DISPLAY_LIMIT]
+        self.text.show_text(shown, self._spans, self._rtl)
+        rest = len(self._full) - len(shown)
+        self.more.setVisible(rest > 0)
+        self.more.setText(f"Show the whole text ({rest:,} more characters)")
+        preview = post.link_preview
+        if preview is not None:
+            set_text(
+                self.preview,
+                f"Link: {isolate(preview.domain)} — {isolate(preview.title)}\n"
+                f"{clean(preview.description)}\n{clean(preview.url)}",
+            )
+            self.preview.setToolTip(tooltip(preview.url))
+            self._link = safe_link(preview.url)
+        else:
+            set_text(self.preview, f"Post address: {clean(post.url)}")
+            self._link = safe_link(post.url)
+        self.preview.show()
+        self.open_link.setVisible(self._link is not None)
+        self.media.show_media(post.media, load_media)
+
+    def _show_all(self) -> None:
+        self.text.show_text(self._full, self._spans, self._rtl)
+        self.more.hide()
+
+    def _open_link(self) -> None:
+        if self._link is not None:
+            self.link_open_requested.emit(self._link)
+            QDesktopServices.openUrl(self._link)

@@ -1,0 +1,62 @@
+"""The desktop's own settings, declared once and stored with QSettings; the core's
+(prefetch, undo window) live in the local store and are edited through the same dialog."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+
+@dataclass(frozen=True)
+class Preference:
+    name: str
+    type: type
+    default: Any
+    description: str
+
+
+SERVER = Preference("server", str, "", "Server address used at login")
+USERNAME = Preference("username", str, "", "User name used at login")
+BLUR = Preference("media/blur", bool, True, "Blur media until revealed")
+GREY = Preference("media/greyscale", bool, True, "Show media in greyscale until revealed")
+THEME = Preference("theme", str, "system", "Colour theme: light, dark or system")
+TEXT_SIZE = Preference("text_size", int, 11, "Text size in points")
+PREFERENCES = (SERVER, USERNAME, BLUR, GREY, THEME, TEXT_SIZE)
+THEMES = ("system", "light", "dark")
+
+
+class Preferences:
+    def __init__(self, settings: QSettings | None = None) -> None:
+        self.qsettings = settings or QSettings("reviewer-app", "reviewer-app")
+
+    def get(self, pref: Preference) -> Any:
+        value = self.qsettings.value(pref.name, pref.default)
+        if pref.type is bool:
+            return value in (True, "true", "1", 1)
+        try:
+            return pref.type(value)
+        except (TypeError, ValueError):
+            return pref.default
+
+    def set(self, pref: Preference, value: Any) -> None:
+        self.qsettings.setValue(pref.name, pref.type(value))
+        self.qsettings.sync()
+
+
+def apply_look(prefs: Preferences) -> None:
+    """Theme and text size for the whole application."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    scheme = {
+        "light": Qt.ColorScheme.Light,
+        "dark": Qt.ColorScheme.Dark,
+    }.get(prefs.get(THEME), Qt.ColorScheme.Unknown)
+    QGuiApplication.styleHints().setColorScheme(scheme)
+    font = QFont(app.font())
+    font.setPointSize(max(7, min(32, prefs.get(TEXT_SIZE))))
+    app.setFont(font)

@@ -1,0 +1,208 @@
+"""The review flow as a small state machine, so a held or doubled key never decides twice.
+
+States: ``empty`` (nothing to review), ``reviewing`` (an item is shown and keys decide it),
+``input`` (the chosen action needs a policy, a rating or a note, asked for inline). A verdict
+is saved in the local store (one transaction) and the next item is shown at once; verdict
+keys are then ignored for ``guard_seconds``, so a key pressed twice in a row cannot decide
+the next post unseen. Auto-repeat is filtered out before keys get here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from reviewer_app.core.errors import StoreError
+from reviewer_app.core.store import AlreadyDecided, JournalEntry, NothingToUndo, Store, StoredItem
+from reviewer_app.protocol import ActionConfig, ActionKind, Queue
+
+log = logging.getLogger("ui")
+
+NEEDS_WORDS = {"policy": "a policy code", "rating": "a fact-check rating", "note": "a note"}
+NEEDS_HOW = {
+    "policy": "press P, move with the arrows and tick with Space",
+    "rating": "press R and pick one with the arrows",
+    "note": "press N and write it",
+}
+
+
+class ReviewController(QObject):
+    item_changed = Signal(object)  # StoredItem | None
+    input_needed = Signal(str, list)  # action id, needs ("policy", "rating", "note")
+    verdict_recorded = Signal(object)  # JournalEntry
+    verdict_undone = Signal(object)  # JournalEntry
+    item_skipped = Signal(str)
+    message_posted = Signal(str)  # a plain sentence for the reviewer
+    state_changed = Signal(str)
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        nudge: Callable[[], None],
+        selection: Callable[[ActionConfig], tuple[list[str], list[str], str | None, str]],
+        guard_seconds: float = 0.25,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.nudge = nudge
+        #: (missing needs, policies, rating, note) for an action, read from the verdict bar
+        self.selection = selection
+        self.guard_seconds = guard_seconds
+        self.clock = clock
+        self.queue: Queue | None = None
+        self.current: StoredItem | None = None
+        self.state = "empty"
+        self.pending_action: ActionConfig | None = None
+        self.online = True
+        self._shown_at = 0.0
+        self._guard_until = 0.0
+
+    # --- what is shown ---------------------------------------------------------------------
+
+    def set_queue(self, queue: Queue | None) -> None:
+        self.queue = queue
+        self.show_next()
+
+    def show_next(self) -> None:
+        """The next local item (at once: it is in the store already)."""
+        item = None
+        if self.queue is not None:
+            try:
+                item = self.store.next_item(self.queue.id, include_expired=not self.online)
+            except StoreError as err:
+                self.message_posted.emit(str(err))
+        self._show(item)
+
+    def refresh_if_empty(self) -> None:
+        """New items arrived: show one if nothing is on screen."""
+        if self.state == "empty":
+            self.show_next()
+
+    def drop_if_current(self, item_ids: tuple[str, ...]) -> None:
+        """Leases were lost: if the item on screen is one, move on."""
+        if self.current is not None and self.current.item.id in item_ids and self.state != "empty":
+            self.message_posted.emit(
+                "The post you were looking at was taken back by the server (its lease ended "
+                "and someone else has it now). Here is the next one."
+            )
+            self.show_next()
+
+    def _show(self, item: StoredItem | None) -> None:
+        self.current = item
+        self.pending_action = None
+        self._shown_at = self.clock()
+        self._set_state("reviewing" if item is not None else "empty")
+        self.item_changed.emit(item)
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.state_changed.emit(state)
+
+    # --- what the reviewer does --------------------------------------------------------------
+
+    def action(self, action_id: str) -> bool:
+        """A verdict key or button. Returns True when a verdict was recorded."""
+        if self.state not in ("reviewing", "input") or self.queue is None:
+            return False
+        if self.clock() < self._guard_until:
+            return False  # a doubled key: the new post has not been seen yet
+        action = self.queue.config.action(action_id)
+        if action is None:
+            return False
+        needs = self.selection(action)[0]
+        if needs:
+            self.pending_action = action
+            self._set_state("input")
+            self.input_needed.emit(action.id, needs)
+            return False
+        return self._record(action)
+
+    def action_for_key(self, key: str) -> bool:
+        if self.queue is None:
+            return False
+        for action in self.queue.config.actions:
+            if action.key == key:
+                return self.action(action.id)
+        return False
+
+    def escalate(self) -> bool:
+        if self.queue is None:
+            return False
+        for action in self.queue.config.actions:
+            if action.kind is ActionKind.escalate:
+                return self.action(action.id)
+        self.message_posted.emit("This queue has no escalation action.")
+        return False
+
+    def submit(self) -> bool:
+        """Ctrl+Enter: record the pending action once it has what it needs."""
+        if self.state == "input" and self.pending_action is not None:
+            return self.action(self.pending_action.id)
+        return False
+
+    def cancel(self) -> None:
+        if self.state == "input":
+            self.pending_action = None
+            self._set_state("reviewing")
+            self.input_needed.emit("", [])
+
+    def skip(self) -> None:
+        if self.state not in ("reviewing", "input") or self.current is None:
+            return
+        if self.clock() < self._guard_until:
+            return
+        item_id = self.current.item.id
+        try:
+            self.store.skip(item_id)
+        except (AlreadyDecided, StoreError) as err:
+            self.message_posted.emit(str(err))
+        else:
+            self.item_skipped.emit(item_id)
+            self.nudge()
+        self._guard_until = self.clock() + self.guard_seconds
+        self.show_next()
+
+    def undo(self) -> JournalEntry | None:
+        try:
+            entry = self.store.undo()
+        except NothingToUndo as err:
+            self.message_posted.emit(str(err))
+            return None
+        except StoreError as err:
+            self.message_posted.emit(str(err))
+            return None
+        self.verdict_undone.emit(entry)
+        self.show_next()  # the undone item comes back first
+        return entry
+
+    def _record(self, action: ActionConfig) -> bool:
+        assert self.current is not None
+        _needs, policies, rating, note = self.selection(action)
+        spent = int((self.clock() - self._shown_at) * 1000)
+        try:
+            entry = self.store.record_verdict(
+                self.current.item.id,
+                action=action.id,
+                policies=policies,
+                rating=rating,
+                note=note or None,
+                author_action=action.author_action.value if action.author_action else None,
+                time_spent_ms=spent,
+            )
+        except AlreadyDecided:
+            self.show_next()
+            return False
+        except (StoreError, ValueError) as err:
+            self.message_posted.emit(f"The verdict could not be saved: {err}")
+            return False
+        self._guard_until = self.clock() + self.guard_seconds
+        self.verdict_recorded.emit(entry)
+        self.nudge()
+        self.show_next()
+        return True
