@@ -12,6 +12,7 @@ else becomes a typed error and nothing of it is used.
 from __future__ import annotations
 
 import email.utils
+import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,7 @@ from reviewer_app.protocol import (
     EventPage,
     Item,
     LeaseClaim,
+    LeasedItem,
     LeaseGrant,
     LeaseRelease,
     LeaseRenewal,
@@ -170,6 +172,8 @@ class ApiClient:
         self.token = token
         self.timeouts = timeouts or Timeouts()
         self.max_reply_bytes = max_reply_bytes
+        #: items the last claim left out because they break the contract: (id, why)
+        self.unusable: list[tuple[str, str]] = []
         self.session = requests.Session()
         self.session.trust_env = False  # no ~/.netrc credentials, no proxy surprises
         self.session.verify = str(ca_bundle) if ca_bundle else True
@@ -234,12 +238,30 @@ class ApiClient:
         return self._call("GET", "/queues", reply=QueueList)
 
     def claim(self, queue_id: str, count: int, lease_seconds: int) -> LeaseGrant:
-        return self._call(
+        """Lease up to ``count`` items. An item that breaks the contract does not spoil the
+        others: it is left out of the grant and listed in ``unusable`` (item id or token,
+        and why), so the caller can report it."""
+        what = f"POST /queues/{queue_id}/leases"
+        doc = self._call(
             "POST",
             f"/queues/{quote(queue_id, safe='')}/leases",
             body=LeaseClaim(count=count, lease_seconds=lease_seconds),
-            reply=LeaseGrant,
+            reply=None,
+            parse=True,
             read_timeout=self.timeouts.long_read,
+        )
+        if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
+            raise ProtocolError(f"The server's reply to {what} breaks the contract: no items.")
+        items, self.unusable = [], []
+        for raw_item in doc["items"]:
+            try:
+                items.append(LeasedItem.model_validate(raw_item))
+            except ValidationError as err:
+                name = _name_of(raw_item)
+                self.unusable.append((name, _summary(err)))
+                log.warning("item %s from %s left out: %s", name, what, _summary(err))
+        return self._validated(LeaseGrant, {**doc, "items": []}, what).model_copy(
+            update={"items": items}
         )
 
     def renew(self, tokens: Sequence[str], lease_seconds: int) -> LeaseResults:
@@ -315,6 +337,7 @@ class ApiClient:
         params: Mapping[str, str | int] | None = None,
         auth: bool = True,
         read_timeout: float | None = None,
+        parse: bool = False,
     ) -> Any:
         what = f"{method} {path}"
         data = body.model_dump_json(exclude_none=False).encode() if body is not None else None
@@ -322,18 +345,24 @@ class ApiClient:
         raw = self._read(response, what, self.max_reply_bytes)
         if not 200 <= response.status_code < 300:
             raise self._problem(response, raw, what)
+        if parse:
+            return _loads(raw, what)
         if reply is None:
             return None
         try:
             return reply.model_validate_json(raw)
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "the reply"
-            kind = "is not JSON" if first.get("type") == "json_invalid" else "breaks the contract"
-            raise ProtocolError(
-                f"The server's reply to {what} {kind} ({err.error_count()} problem(s); first at "
-                f"{where}: {first.get('msg')}). Nothing from it was used."
-            ) from None
+            if err.errors()[0].get("type") != "json_invalid":
+                raise ProtocolError(_broken(what, err)) from None
+        # pydantic's parser refuses lone surrogates (legal JSON escapes); Python's takes them
+        return self._validated(reply, _loads(raw, what), what)
+
+    @staticmethod
+    def _validated(model: type[M], doc: Any, what: str) -> M:
+        try:
+            return model.model_validate(doc)
+        except ValidationError as err:
+            raise ProtocolError(_broken(what, err)) from None
 
     def _send(
         self,
@@ -436,6 +465,51 @@ class ApiClient:
         if 300 <= status < 400 or status < 200:
             return ProtocolError(f"{what} answered an unexpected HTTP {status}.")
         return ProblemError(status, problem, retry_after)
+
+
+def _clean(value: Any) -> Any:
+    """JSON data with lone surrogates in its strings replaced by U+FFFD."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {_clean(k): _clean(v) for k, v in value.items()}
+    return value
+
+
+def _loads(raw: bytes, what: str) -> Any:
+    try:
+        return _clean(json.loads(raw))
+    except (ValueError, RecursionError) as err:
+        raise ProtocolError(
+            f"The server's reply to {what} is not JSON ({err}). Nothing from it was used."
+        ) from None
+
+
+def _summary(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "the reply"
+    return f"{err.error_count()} problem(s); first at {where}: {first.get('msg')}"
+
+
+def _broken(what: str, err: ValidationError) -> str:
+    return (
+        f"The server's reply to {what} breaks the contract ({_summary(err)}). "
+        "Nothing from it was used."
+    )
+
+
+def _name_of(raw_item: Any) -> str:
+    if isinstance(raw_item, dict):
+        item = raw_item.get("item")
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            return item["id"][:100]
+    return "(unknown item)"
 
 
 def _reason(err: BaseException) -> str:

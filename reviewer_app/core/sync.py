@@ -348,6 +348,14 @@ class SyncEngine:
                 log.info("queue %s gives no items now: %s", queue_id, err.code)
                 return 0
             raise
+        for item_id, why in self.api.unusable:
+            self._emit(
+                ev.Problem(
+                    f"Item {item_id} from queue {queue_id} cannot be shown: the server sent it "
+                    f"in a form this app refuses ({why}). It was left aside; tell your "
+                    "administrator."
+                )
+            )
         return self.store.add_leased(grant)
 
     def _top_up(self) -> None:

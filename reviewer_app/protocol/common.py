@@ -21,7 +21,7 @@ API_MAJOR = 1
 API_PREFIX = "/api/v1"
 
 # Limits that the server enforces and the client can rely on.
-MAX_TEXT = 20_000
+MAX_TEXT = 100_000
 MAX_NOTE = 2_000
 MAX_LABEL = 200
 MAX_CLAIM = 200

@@ -210,3 +210,34 @@ def test_server_addresses_and_retry_after_are_parsed_strictly() -> None:
     assert parse_retry_after("soon") is None
     assert parse_retry_after(None) is None
     assert 0 <= (parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT") or 0) <= 0
+
+
+def test_one_broken_item_does_not_spoil_a_claim(reviewer: ApiClient, proxy: FaultProxy) -> None:
+    path = f"{QUEUES}/{LOAD_QUEUE.id}/leases"
+
+    def spoil(body: bytes) -> bytes:
+        doc = json.loads(body)
+        doc["items"][1]["item"]["post"]["text"] = {"html": "<b>no</b>"}
+        doc["items"][2]["item"]["post"]["text"] = "x" * 200_000  # over the contract's limit
+        return json.dumps(doc).encode()
+
+    proxy.add(Rule("POST", path, "rewrite", rewrite=spoil))
+    grant = reviewer.claim(LOAD_QUEUE.id, 4, 300)
+    assert len(grant.items) == 2
+    assert len(reviewer.unusable) == 2
+    assert all("post.text" in why for _, why in reviewer.unusable)
+
+
+def test_lone_surrogates_from_json_escapes_become_replacement_characters(
+    reviewer: ApiClient, proxy: FaultProxy
+) -> None:
+    path = f"{QUEUES}/{LOAD_QUEUE.id}/leases"
+
+    def surrogate(body: bytes) -> bytes:
+        doc = json.loads(body)
+        doc["items"][0]["item"]["post"]["text"] = "PLACEHOLDER"
+        return json.dumps(doc).encode().replace(b"PLACEHOLDER", b"a\\ud800b\\udfffc \\ud83d\\ude00")
+
+    proxy.add(Rule("POST", path, "rewrite", rewrite=surrogate))
+    grant = reviewer.claim(LOAD_QUEUE.id, 1, 300)
+    assert grant.items[0].item.post.text == "a\ufffdb\ufffdc \U0001f600"
