@@ -815,6 +815,10 @@ class Store:
                 (resolution, self.clock(), key),
             )
 
+    def pending_count(self) -> int:
+        """Verdicts not yet delivered (cheap: for the status bar after each keypress)."""
+        return int(self._read("SELECT COUNT(*) FROM outbox")[0][0])
+
     def counts(self) -> Counts:
         row = self._read(
             "SELECT (SELECT COUNT(*) FROM outbox), "

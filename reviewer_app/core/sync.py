@@ -213,6 +213,7 @@ class SyncEngine:
         if now < self.retry_at:
             self._report_local()
             return self.retry_at - now
+        self._report_local()  # what was decided since the last pass, before sending it
         try:
             self._pass()
         except AuthenticationRequired as err:

@@ -7,7 +7,9 @@ once there is a session, and the sync engine starts with it.
 from __future__ import annotations
 
 import logging
+import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +27,10 @@ from .main_window import MainWindow
 from .messages import describe
 
 log = logging.getLogger("ui")
+
+#: Set (to anything) for startup benchmarks: at the first paint of a post the window prints
+#: ``first-post-painted <time.time()>`` on stdout and the app quits (benchmarks/ui_latency.py).
+STARTUP_PROBE_ENV = "REVIEWER_APP_STARTUP_PROBE"
 
 
 def application(argv: list[str] | None = None) -> QApplication:
@@ -74,7 +80,21 @@ def open_window(
     session.start()
     window.show()
     window.destroyed.connect(lambda *_: session.engine.stop())
+    if os.environ.get(STARTUP_PROBE_ENV):
+        _probe_startup(window)
     return window
+
+
+def _probe_startup(window: MainWindow) -> None:
+    """Report when the first post is painted, then quit (see ``STARTUP_PROBE_ENV``)."""
+
+    def on_painted() -> None:
+        if window.review.current is not None:
+            window.post.text.first_painted.disconnect(on_painted)
+            print(f"first-post-painted {time.time():.6f}", flush=True)
+            QApplication.quit()
+
+    window.post.text.first_painted.connect(on_painted)
 
 
 def close_session(window: MainWindow) -> None:

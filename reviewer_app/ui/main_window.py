@@ -399,13 +399,13 @@ class MainWindow(QMainWindow):
         self.verdicts.focus_for(needs[0])
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
-        self.pending += 1
+        self.pending = self.store.pending_count()
         self._update_status()
         self._refresh_worklist()
         self.say(f"Saved: {entry.action} on {entry.item_id}. Ctrl+Z undoes it for a few seconds.")
 
     def _on_review_verdict_undone(self, entry: JournalEntry) -> None:
-        self.pending = max(0, self.pending - 1)
+        self.pending = self.store.pending_count()
         self._update_status()
         self._refresh_worklist()
         self.say(f"Undone: {entry.action} on {entry.item_id}.")
@@ -427,8 +427,9 @@ class MainWindow(QMainWindow):
             self.review.refresh_if_empty()
         self._update_status()
 
-    def _on_sync_pending_changed(self, pending: int, _in_flight: int) -> None:
-        self.pending = pending
+    def _on_sync_pending_changed(self, _pending: int, _in_flight: int) -> None:
+        # the store is the truth: the event may be older than the last keypress
+        self.pending = self.store.pending_count()
         self._update_status()
 
     def _on_sync_synced(self, at: float) -> None:
@@ -487,6 +488,8 @@ class MainWindow(QMainWindow):
         )
 
     def _on_sync_verdicts_settled(self, entries: tuple[JournalEntry, ...]) -> None:
+        self.pending = self.store.pending_count()
+        self._update_status()
         rejected = [e for e in entries if e.status == "rejected"]
         for entry in rejected:
             reason = entry.result.reason.message if entry.result and entry.result.reason else ""

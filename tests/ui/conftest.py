@@ -1,0 +1,130 @@
+"""The review window against the real service (the demo dataset) over HTTP, offscreen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.credentials import Credentials
+from reviewer_app.core.session import ReviewSession
+from reviewer_app.server.demo_data import build_demo_dataset
+from reviewer_app.server.seed import seed_dataset
+from reviewer_app.ui import preferences as P
+from reviewer_app.ui.app import close_session, open_window
+from reviewer_app.ui.main_window import MainWindow
+from tests.support.keyring_memory import MemoryKeyring
+from tests.support.servers import LiveServer
+
+REVIEWER = ("reviewer", "review-desk-demo")
+LEAD = ("lead", "review-desk-lead")
+
+
+@pytest.fixture
+def demo_server(tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(f"sqlite:///{tmp_path / 'demo.db'}").start()
+    seed_dataset(server.service, build_demo_dataset(datetime.now(UTC).replace(microsecond=0)))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@dataclass
+class Desk:
+    """The window under test and what a test needs around it."""
+
+    window: MainWindow
+    server_url: str
+    qtbot: QtBot
+
+    def press(
+        self, key: Qt.Key, mods: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    ) -> None:
+        target = QApplication.focusWidget() or self.window
+        QTest.keyClick(target, key, mods)
+
+    def lead(self) -> ApiClient:
+        client = ApiClient(self.server_url)
+        client.login(*LEAD)
+        return client
+
+    def wait(self, condition: Callable[[], bool], timeout: int = 30_000) -> None:
+        self.qtbot.waitUntil(condition, timeout=timeout)
+
+    def current_id(self) -> str | None:
+        current = self.window.review.current
+        return current.item.id if current else None
+
+
+def open_desk(
+    qtbot: QtBot,
+    server_url: str,
+    data_root: Path,
+    *,
+    undo: float = 0.0,
+    prefetch: int = 20,
+    queue: str | None = None,
+) -> Desk:
+    credentials = Credentials(MemoryKeyring())
+    result, token = ReviewSession.log_in(server_url, *REVIEWER, credentials=credentials)
+    settings = QSettings(str(data_root / "ui.ini"), QSettings.Format.IniFormat)
+    prefs = P.Preferences(settings)
+    from reviewer_app.core.paths import store_path
+    from reviewer_app.core.store import Store
+
+    with Store(store_path(server_url.rstrip("/"), REVIEWER[0], data_root)) as store:
+        store.settings.set("undo_window_seconds", undo)
+        store.settings.set("prefetch_target", prefetch)
+        store.settings.set("backoff_cap_seconds", 1.0)
+        store.settings.set("queue_refresh_seconds", 2.0)
+    window = open_window(
+        server_url, result, token, credentials=credentials, prefs=prefs, data_root=data_root
+    )
+    qtbot.addWidget(window)
+    window.review.guard_seconds = 0.05
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.queues.rowCount() > 0, timeout=20_000)
+    if queue is not None:
+        window.queue_picker.setCurrentIndex(window.queues.row_of(queue))
+    qtbot.waitUntil(lambda: window.review.current is not None, timeout=20_000)
+    return Desk(window, server_url, qtbot)
+
+
+@pytest.fixture
+def desk_factory(qtbot: QtBot, tmp_path: Path) -> Iterator[Callable[..., Desk]]:
+    opened: list[Desk] = []
+
+    def make(server_url: str, **kw: object) -> Desk:
+        desk = open_desk(qtbot, server_url, tmp_path / f"client{len(opened)}", **kw)  # type: ignore[arg-type]
+        opened.append(desk)
+        return desk
+
+    yield make
+    for desk in opened:
+        close_session(desk.window)
+        desk.window.close()
+
+
+@pytest.fixture(autouse=True)
+def _quiet_offscreen_size_hints() -> Iterator[None]:
+    """The offscreen platform warns that it ignores size hints; nothing else is hidden."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(mode: object, context: object, message: str) -> None:
+        if "propagateSizeHints" not in message:
+            previous(mode, context, message)  # type: ignore[misc]
+
+    previous = qInstallMessageHandler(handler)
+    try:
+        yield
+    finally:
+        qInstallMessageHandler(previous)
