@@ -99,7 +99,7 @@ def _probe_startup(window: MainWindow) -> None:
 
 def close_session(window: MainWindow) -> None:
     """A clean exit: send what was decided, give back the rest (bounded wait)."""
-    window.session.close(release=True)
+    window.shutdown()
 
 
 def run_login(

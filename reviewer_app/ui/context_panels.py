@@ -77,7 +77,7 @@ def thread_text(item: Item) -> str:
 
 def reports_text(item: Item) -> str:
     r = item.reports
-    if not r.total:
+    if not r.total and not r.notes:
         return "No user reports."
     lines = [f"{r.total} reports"]
     lines += [f"  {x.reason.replace('-', ' ')}: {x.count}" for x in r.by_reason]

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -166,7 +165,7 @@ class MainWindow(QMainWindow):
         self.offline_button.setAccessibleName("Work offline: lease a batch (Ctrl+O)")
         self.offline_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.offline_button.clicked.connect(self.work_offline)
-        top.addWidget(QLabel("Queue:"))
+        top.addWidget(label("Queue:", wrap=False))
         top.addWidget(self.queue_picker, 1)
         top.addWidget(self.offline_button)
 
@@ -337,6 +336,8 @@ class MainWindow(QMainWindow):
         self.conflicts_view.raise_()
 
     def log_out(self) -> None:
+        self._timer.stop()
+        self.bridge.blockSignals(True)
         self.session.log_out()
         self.close()
 
@@ -528,6 +529,16 @@ class MainWindow(QMainWindow):
         set_text(self.banner, text)
         self.banner.setVisible(bool(text))
         self.say(text)
+
+    def shutdown(self) -> None:
+        """The end of the session: no more events or ticks, then a clean exit of the
+        engine (send what was decided, give back the rest) and the store closed."""
+        self._timer.stop()
+        self.bridge.blockSignals(True)
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self.key_filter)
+        self.session.close(release=True)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._timer.stop()

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
@@ -81,13 +80,13 @@ class VerdictBar(QWidget):
         self.note.setMaximumHeight(70)
         self.note.setTabChangesFocus(True)
         self.note.submit_requested.connect(self.submit_requested)
-        self.policy_label = QLabel("Policy codes (P):")
-        self.rating_label = QLabel("Rating (R):")
+        self.policy_label = label("Policy codes (P):", wrap=False)
+        self.rating_label = label("Rating (R):", wrap=False)
         details.addWidget(self.policy_label, 0, 0)
         details.addWidget(self.policies, 1, 0)
         details.addWidget(self.rating_label, 0, 1)
         details.addWidget(self.rating, 1, 1, Qt.AlignmentFlag.AlignTop)
-        details.addWidget(QLabel("Note (N):"), 0, 2)
+        details.addWidget(label("Note (N):", wrap=False), 0, 2)
         details.addWidget(self.note, 1, 2)
         details.setColumnStretch(2, 1)
         outer.addWidget(self.prompt)
