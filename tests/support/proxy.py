@@ -14,6 +14,7 @@ import socket
 import ssl
 import struct
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -91,10 +92,15 @@ def _reset(sock: socket.socket) -> None:
 
 
 class FaultProxy:
-    def __init__(self, upstream_port: int, *, tls: ssl.SSLContext | None = None) -> None:
+    def __init__(
+        self, upstream_port: int, *, tls: ssl.SSLContext | None = None, delay: float = 0.0
+    ) -> None:
         self.upstream_port = upstream_port
         self.port = free_port()
         self.tls = tls
+        #: seconds slept before each request is forwarded upstream (added latency); may be
+        #: changed while the proxy runs
+        self.delay = delay
         self.rules: list[Rule] = []
         self.seen: list[str] = []
         self._lock = threading.Lock()
@@ -196,6 +202,8 @@ class FaultProxy:
                     assert rule is not None
                     client.sendall(rule.payload)
                     continue
+                if self.delay > 0:
+                    time.sleep(self.delay)
                 if upstream is None:
                     upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
                 upstream.sendall(head + body)

@@ -47,7 +47,7 @@ HOSTILE: tuple[str, ...] = (
     "\x1b[31mterminal red\x1b[0m \x07bell",
     "tabs\t\tand\r\nwindows\rnewlines\u2028line\u2029para",
     "Z̴̡̛̗̘̙̜̝̞̟̠̀́̂̃̄̅̆̇̉̊̋̌̍̎̏̐ zalgo",
-    "𝕳𝖊𝖑𝖑𝖔 𝔀𝓸𝓻𝓵𝓭 ＦＵＬＬＷＩＤＴＨ",
+    "𝕳𝖊𝖑𝖑𝖔 𝔀𝓸𝓻𝓵𝓭 ＦＵＬＬＷＩＤＴＨ",  # noqa: RUF001 - look-alike letters on purpose
     "مرحبا <b>بالعالم</b> שלום",
     "A" * 5_000,
     "word " * 2_000,

@@ -167,7 +167,7 @@ def test_a_megabyte_without_a_line_break_is_refused_at_the_border_and_survivable
 ) -> None:
     desk = desk_factory(demo_server.url, queue=QUEUE)
     item = desk.window.review.current.item
-    huge = ("<img src=http://127.0.0.1:%d/x>" % listener.port) + "A" * 1_000_000
+    huge = f"<img src=http://127.0.0.1:{listener.port}/x>" + "A" * 1_000_000
     # the contract refuses it: a claim with such an item leaves it out and says so
     with pytest.raises(ValueError, match="at most 100000"):
         Item.model_validate({**item.model_dump(), "post": {**item.post.model_dump(), "text": huge}})
