@@ -273,8 +273,8 @@ class LoginDialog(QDialog):
         )
 
     def _on_login_clicked(self) -> None:
-        self.buttons.setEnabled(False)
-        self.show_error("")
+        self.error.hide()
+        self.buttons.setEnabled(False)  # one attempt at a time
         self.attempt(self.server.text().strip(), self.username.text().strip(), self.password.text())
 
     def show_error(self, text: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -128,3 +130,35 @@ def _quiet_offscreen_size_hints() -> Iterator[None]:
         yield
     finally:
         qInstallMessageHandler(previous)
+
+
+def conflict_store(root: Path):
+    """A store holding one conflict, made the real way: A's lease expires, B decides."""
+    from reviewer_app.core.store import Store
+    from reviewer_app.protocol import Role
+    from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+    from tests.support.api import ApiSession, verdict
+    from tests.support.client import login
+    from tests.support.clock import ManualClock
+
+    clock = ManualClock()
+    server = LiveServer(f"sqlite:///{root / 'conflict.db'}", clock=clock).start()
+    try:
+        seed_load_queue(server.service, 3)
+        a, b = login(server, "ann"), login(server, "ben")
+        server.add_user("lead", Role.lead)
+        store = Store(root / "ann.sqlite3")
+        store.add_leased(a.claim(LOAD_QUEUE.id, 1, 60))
+        item_id = store.worklist()[0].item_id
+        clock.advance(120)
+        grant = b.claim(LOAD_QUEUE.id, 3, 300)
+        rival = next(i for i in grant.items if i.item.id == item_id)
+        ApiSession(server.url, b.token).decide(
+            [verdict(json.loads(rival.model_dump_json()), "remove", policies=["SPAM.SCAM"])]
+        )
+        store.record_verdict(item_id, action="keep", note="looks fine to me", undo_window=0)
+        out = store.take_due(time.time() + 1, 10)
+        store.settle(a.verdicts([o.verdict for o in out]).results)
+        return store
+    finally:
+        server.stop()

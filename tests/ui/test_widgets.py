@@ -1,0 +1,177 @@
+"""Widgets on their own: media blurred and greyscaled by default (pixels), the reveal that
+resets on the next post, every item model through qtmodeltester, the login dialog's errors
+in plain words, accessible names, and the conflicts view."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings
+from PySide6.QtGui import QColor, QImage, QMovie
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QListWidget, QPlainTextEdit, QWidget
+
+from reviewer_app.core.credentials import Credentials
+from reviewer_app.core.errors import AuthenticationRequired, NetworkError
+from reviewer_app.core.store import WorklistRow
+from reviewer_app.protocol import Media, MediaKind, Problem
+from reviewer_app.ui import preferences as P
+from reviewer_app.ui.dialogs import LoginDialog
+from reviewer_app.ui.media import MediaStrip
+from reviewer_app.ui.messages import describe
+from reviewer_app.ui.models import QueueListModel, WorklistModel
+from tests.support.servers import LiveServer
+
+
+def checkerboard_png() -> bytes:
+    image = QImage(240, 160, QImage.Format.Format_RGB32)
+    for y in range(160):
+        for x in range(240):
+            red = (x // 8 + y // 8) % 2 == 0
+            image.setPixelColor(x, y, QColor(240, 40, 40) if red else QColor(10, 10, 90))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return bytes(QByteArray(buffer.data()).data())
+
+
+ROOT = Path(__file__).resolve().parents[2]
+ANIMATED_GIF = ROOT / "resources" / "demo_media" / "sale_countdown.gif"
+
+
+def pixel_stats(image: QImage) -> tuple[float, float]:
+    """(largest colour spread in a pixel, standard deviation of brightness)."""
+    spread, lightness = [], []
+    for y in range(10, image.height() - 10, 7):
+        for x in range(10, image.width() - 10, 7):
+            c = image.pixelColor(x, y)
+            spread.append(max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue()))
+            lightness.append(c.lightness())
+    return max(spread), statistics.pstdev(lightness)
+
+
+def test_media_is_blurred_and_greyscaled_until_revealed(qtbot) -> None:
+    strip = MediaStrip()
+    qtbot.addWidget(strip)
+    media = Media(id="m1", kind=MediaKind.image, mime_type="image/png", size_bytes=1)
+    data = checkerboard_png()
+    strip.show_media([media], lambda _id: (data, "image/png"))
+    shown = strip.tiles[0].pixmap().toImage()
+    colour, detail = pixel_stats(shown)
+    assert colour <= 2, "greyscale: no colour left"
+    assert detail < 8, "blurred: the checkerboard is gone"
+    strip.toggle_reveal()
+    colour, detail = pixel_stats(strip.tiles[0].pixmap().toImage())
+    assert colour > 150 and detail > 20
+    strip.show_media([media], lambda _id: (data, "image/png"))  # the next post
+    assert not strip.revealed
+    assert pixel_stats(strip.tiles[0].pixmap().toImage())[0] <= 2
+
+
+def test_video_and_gif_never_play(qtbot) -> None:
+    strip = MediaStrip()
+    qtbot.addWidget(strip)
+    video = Media(id="v", kind=MediaKind.video, mime_type="video/mp4", size_bytes=10)
+    strip.show_media([video], lambda _id: (b"\x00" * 10, "video/mp4"))
+    assert strip.tiles[0].original.width() > 0  # a tile that says what it is, no player
+    data = ANIMATED_GIF.read_bytes()
+    assert QMovie(str(ANIMATED_GIF)).frameCount() > 1
+    gif = Media(id="g", kind=MediaKind.gif, mime_type="image/gif", size_bytes=len(data))
+    strip.show_media([gif], lambda _id: (data, "image/gif"))
+    strip.toggle_reveal()
+    first = strip.tiles[0].pixmap().toImage()
+    qtbot.wait(600)  # an animation would have moved on by now
+    assert strip.tiles[0].pixmap().toImage() == first
+    assert strip.findChildren(QMovie) == []
+    assert strip.tiles[0].original == QImage(str(ANIMATED_GIF))  # the first frame only
+
+
+def test_every_item_model_passes_qtmodeltester(qtmodeltester, demo_server: LiveServer) -> None:
+    worklist = WorklistModel(clock=time.time)
+    worklist.set_rows(
+        [
+            WorklistRow("itm-1", "q", "ready", time.time() + 90, False, None, None),
+            WorklistRow("itm-2", "q", "decided", time.time() - 5, False, "pending", "remove"),
+            WorklistRow("itm-3", "q", "decided", time.time() + 5, True, "conflict", "keep"),
+        ]
+    )
+    qtmodeltester.check(worklist)
+    from reviewer_app.core.api import ApiClient
+
+    with ApiClient(demo_server.url) as api:
+        api.login("reviewer", "review-desk-demo")
+        queues = QueueListModel()
+        queues.set_queues(api.queues().queues)
+    assert queues.rowCount() >= 4
+    qtmodeltester.check(queues)
+
+
+def test_conflicts_model_passes_qtmodeltester(qtmodeltester, qtbot, tmp_path) -> None:
+    from tests.ui.conftest import conflict_store
+
+    store = conflict_store(tmp_path)
+    from reviewer_app.ui.models import ConflictsModel
+
+    model = ConflictsModel()
+    model.set_conflicts(store.conflicts())
+    assert model.rowCount() == 1
+    qtmodeltester.check(model)
+
+
+def test_login_errors_say_what_happened_and_what_to_do(qtbot, tmp_path) -> None:
+    prefs = P.Preferences(QSettings(str(tmp_path / "p.ini"), QSettings.Format.IniFormat))
+    attempts = []
+    dialog = LoginDialog(prefs, lambda *a: attempts.append(a))
+    qtbot.addWidget(dialog)
+    dialog.server.setText("https://review.example")
+    dialog.username.setText("ana")
+    dialog.password.setText("secret")
+    dialog._on_login_clicked()
+    assert attempts == [("https://review.example", "ana", "secret")]
+    assert not dialog.buttons.isEnabled(), "no second attempt while one runs"
+    wrong = AuthenticationRequired(
+        401,
+        Problem(
+            title="x", status=401, code="bad_credentials", detail="Wrong user name or password."
+        ),
+    )
+    message = describe(wrong, during="logging in")
+    dialog.show_error(message.text())
+    assert not dialog.error.isHidden() and "Wrong user name or password" in dialog.error.text()
+    assert dialog.buttons.isEnabled()
+    down = describe(NetworkError("Could not connect to https://review.example (refused)."))
+    assert "cannot be reached" in down.title and "Check" in down.next_step
+
+
+def test_login_dialog_logs_in_for_real(demo_server: LiveServer, qtbot, tmp_path) -> None:
+    from reviewer_app.ui.app import run_login
+    from tests.support.keyring_memory import MemoryKeyring
+
+    prefs = P.Preferences(QSettings(str(tmp_path / "p.ini"), QSettings.Format.IniFormat))
+    prefs.set(P.SERVER, demo_server.url)
+    prefs.set(P.USERNAME, "reviewer")
+    windows = []
+    dialog = run_login(prefs, Credentials(MemoryKeyring()), windows.append)
+    dialog.password.setText("not the password")
+    dialog._on_login_clicked()
+    qtbot.waitUntil(lambda: not dialog.error.isHidden(), timeout=10_000)
+    assert "Wrong user name or password" in dialog.error.text()
+    dialog.password.setText("review-desk-demo")
+    dialog._on_login_clicked()
+    qtbot.waitUntil(lambda: bool(windows), timeout=20_000)
+    window = windows[0]
+    try:
+        assert window.session.user.username == "reviewer"
+        qtbot.waitUntil(lambda: window.review.current is not None, timeout=20_000)
+        unnamed = [
+            type(w).__name__
+            for w in window.findChildren(QWidget)
+            if isinstance(w, QAbstractButton | QComboBox | QListWidget | QPlainTextEdit)
+            and w.isVisibleTo(window)
+            and not w.accessibleName()
+        ]
+        assert unnamed == [], "every control has an accessible name"
+    finally:
+        window.shutdown()
+        window.close()
