@@ -135,6 +135,10 @@ class Settings:
         except (ValueError, TypeError):
             return setting.default  # a value from an older release that no longer fits
 
+    def get_named(self, name: str) -> Any:
+        """The value of the setting called ``name`` (KeyError for an unknown name)."""
+        return self.get(BY_NAME[name])
+
     def set(self, setting: Setting[T] | str, value: object) -> None:
         decl = BY_NAME[setting] if isinstance(setting, str) else setting
         if decl.name not in BY_NAME:
