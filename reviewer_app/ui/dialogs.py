@@ -119,8 +119,13 @@ class SettingsDialog(QDialog):
         super().accept()
 
 
-def _decision_text(who: str, action: str, policies: list[str], note: str | None, when: str) -> str:
-    lines = [who, f"Action: {action}", f"Policies: {', '.join(policies) or 'none'}", when]
+def _decision_text(
+    who: str, action: str, policies: list[str], rating: str | None, note: str | None, when: str
+) -> str:
+    lines = [who, f"Action: {action}", f"Policies: {', '.join(policies) or 'none'}"]
+    if rating:
+        lines.append(f"Fact-check rating: {rating}")
+    lines.append(when)
     if note:
         lines.append(f"Note: {clean(note)}")
     return "\n".join(lines)
@@ -203,11 +208,18 @@ class ConflictsView(QDialog):
         text = conflict.item.post.text[:500] if conflict.item else "(post no longer stored)"
         set_text(self.post, f"{conflict.item_id}: {clean(text)}")
         mine, theirs = conflict.mine, conflict.theirs
+        queue = self.store.queue(conflict.item.queue_id) if conflict.item else None
+
+        def label_of(action_id: str) -> str:
+            action = queue.config.action(action_id) if queue else None
+            return f"{action.label} ({action_id})" if action else action_id
+
         self.mine.setPlainText(
             _decision_text(
                 "Your decision",
-                mine.action,
+                label_of(mine.action),
                 mine.policies,
+                mine.rating,
                 mine.note,
                 f"Decided {mine.decided_at:%Y-%m-%d %H:%M} UTC",
             )
@@ -215,8 +227,9 @@ class ConflictsView(QDialog):
         self.theirs.setPlainText(
             _decision_text(
                 f"The decision that counts, by {theirs.reviewer}",
-                theirs.action,
+                label_of(theirs.action),
                 theirs.policies,
+                theirs.rating,
                 theirs.note,
                 f"Recorded {theirs.decided_at:%Y-%m-%d %H:%M} UTC",
             )

@@ -1,0 +1,115 @@
+"""The README's screenshots, taken from the real app on the demo dataset.
+
+Run under Xvfb: ``xvfb-run -s "-screen 0 1440x900x24" python packaging/screenshots.py``.
+It starts the reference service in-process with the demo data, logs in as the demo
+reviewer, waits for a post, grabs the review window, then makes a real conflict (the
+reviewer's lease runs out on the server's clock, the demo lead decides the post first, the
+reviewer's verdict comes back as a conflict) and grabs the conflicts view.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from reviewer_app.core.api import ApiClient  # noqa: E402
+from reviewer_app.core.credentials import Credentials  # noqa: E402
+from reviewer_app.core.session import ReviewSession  # noqa: E402
+from reviewer_app.server.demo_data import build_demo_dataset  # noqa: E402
+from reviewer_app.server.seed import seed_dataset  # noqa: E402
+from reviewer_app.ui import preferences as P  # noqa: E402
+from reviewer_app.ui.app import application, open_window  # noqa: E402
+from tests.support.api import ApiSession, verdict  # noqa: E402
+from tests.support.clock import ManualClock  # noqa: E402
+from tests.support.servers import LiveServer  # noqa: E402
+
+OUT = ROOT / "resources" / "screenshots"
+QUEUE = "misinformation"
+
+
+def pump(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QApplication.processEvents()
+        time.sleep(0.01)
+
+
+def main() -> int:
+    app = application()
+    work = Path(tempfile.mkdtemp(prefix="screenshots-"))
+    clock = ManualClock()
+    server = LiveServer(f"sqlite:///{work / 'demo.db'}", clock=clock).start()
+    seed_dataset(server.service, build_demo_dataset(datetime.now(UTC).replace(microsecond=0)))
+    credentials = Credentials(memory_only=True)
+    result, token = ReviewSession.log_in(
+        server.url, "reviewer", "review-desk-demo", credentials=credentials
+    )
+    prefs = P.Preferences(QSettings(str(work / "ui.ini"), QSettings.Format.IniFormat))
+    window = open_window(
+        server.url, result, token, credentials=credentials, prefs=prefs, data_root=work
+    )
+    window.resize(1440, 880)
+    window.move(0, 0)
+    deadline = time.monotonic() + 30
+    while window.review.current is None and time.monotonic() < deadline:
+        pump(0.1)
+    window.queue_picker.setCurrentIndex(window.queues.row_of(QUEUE))
+    pump(1.0)
+    # a post with media and several scores makes the better picture
+    for _ in range(30):
+        item = window.review.current.item
+        if item.post.media and len(item.scores) > 1 and item.fact_checks:
+            break
+        window.review.skip()
+        pump(0.3)
+    pump(0.5)
+    OUT.mkdir(parents=True, exist_ok=True)
+    window.grab().save(str(OUT / "review-window.png"))
+
+    # a real conflict: the lease runs out, the lead decides first, our verdict comes back
+    target = window.review.current.item.id
+    clock.advance(3_600)
+    lead = ApiClient(server.url)
+    lead.login("lead", "review-desk-lead")
+    grant = lead.claim(QUEUE, 200, 600)
+    rival = next(i for i in grant.items if i.item.id == target)
+    ApiSession(server.url, lead.token).decide(
+        [
+            verdict(
+                json.loads(rival.model_dump_json()),
+                "label",
+                rating="false",
+                policies=["MISINFO.CIVIC"],
+            )
+        ]
+    )
+    window.store.settings.set("undo_window_seconds", 0.0)
+    window.review.guard_seconds = 0
+    window.review.action("no-violation")
+    deadline = time.monotonic() + 30
+    while window.store.counts().conflicts_open == 0 and time.monotonic() < deadline:
+        window.session.engine.nudge()
+        pump(0.2)
+    window.show_conflicts()
+    pump(0.5)
+    assert window.conflicts_view is not None
+    window.conflicts_view.grab().save(str(OUT / "conflicts-view.png"))
+    window.shutdown()
+    server.stop()
+    print(f"wrote {OUT / 'review-window.png'} and {OUT / 'conflicts-view.png'}")
+    app.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
