@@ -161,3 +161,30 @@ def test_a_long_run_of_qt_calls_does_not_crash(qtbot) -> None:
         widget.setTextFormat(Qt.TextFormat.PlainText)
     assert widget.text() == "59999"
     assert sys.getrefcount(None) > 1_000
+
+
+def test_rejections_and_lost_leases_are_told_in_plain_words(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    import uuid
+
+    from reviewer_app.core.store import JournalEntry
+    from reviewer_app.protocol import RejectReason, VerdictResult, VerdictStatus
+
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    window = desk.window
+    current = window.review.current
+    verdict = window.store.record_verdict(current.item.id, action="not-spam", undo_window=60)
+    result = VerdictResult(
+        idempotency_key=uuid.UUID(verdict.key),
+        item_id=current.item.id,
+        status=VerdictStatus.rejected,
+        reason=RejectReason(code="leased_to_other", message="<b>Someone else</b> has it now."),
+    )
+    entry = JournalEntry(**{**verdict.__dict__, "status": "rejected", "result": result})
+    window.bridge.verdicts_settled.emit((entry,))
+    assert window.banner.text().startswith(f"The server refused your verdict on {current.item.id}")
+    assert "<b>Someone else</b> has it now." in window.banner.text()
+    shown = window.review.current.item.id
+    window.bridge.leases_lost.emit((shown,))
+    assert "taken back by the server" in window.message.text()
