@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from reviewer_app.core import events as ev
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.store import Store
 from reviewer_app.core.sync import SyncEngine
+from reviewer_app.protocol import Role
 from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.client import (
     EventLog,
@@ -53,9 +55,22 @@ def assert_once_each(lead: ApiClient, reviewer: str, item_ids: list[str]) -> Non
     assert set(per_item.values()) == {1}
 
 
+@pytest.fixture
+def any_backend(database_url: str) -> Iterator[LiveServer]:
+    """The service on SQLite and on PostgreSQL (when the tests have one)."""
+    srv = LiveServer(database_url).start()
+    seed_load_queue(srv.service, 400)
+    srv.add_user("lead", Role.lead)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 def test_online_round_trip_decides_100_items_exactly_once(
-    server: LiveServer, tmp_path: Path
+    any_backend: LiveServer, tmp_path: Path
 ) -> None:
+    server = any_backend
     client = login(server, "alice")
     path = tmp_path / "alice.sqlite3"
     fast_settings(path)
