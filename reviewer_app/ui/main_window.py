@@ -247,6 +247,17 @@ class MainWindow(QMainWindow):
             review_menu.addAction(action)
         if keyring_note:
             self.notify(keyring_note)
+        # Tab follows the review flow: read the post, its context, then the verdict's parts
+        chain = [
+            self.post.text,
+            self.post.open_link,
+            self.context,
+            self.verdicts.policies,
+            self.verdicts.rating,
+            self.verdicts.note,
+        ]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
 
     def _connect(self) -> None:
         b = self.bridge

@@ -188,3 +188,20 @@ def test_rejections_and_lost_leases_are_told_in_plain_words(
     shown = window.review.current.item.id
     window.bridge.leases_lost.emit((shown,))
     assert "taken back by the server" in window.message.text()
+
+
+def test_focus_order_follows_the_review_flow(demo_server: LiveServer, desk_factory) -> None:
+    desk = desk_factory(demo_server.url, queue="misinformation")
+    window = desk.window
+    order = []
+    widget = window.post.text
+    for _ in range(12):
+        order.append(widget)
+        widget = widget.nextInFocusChain()
+        while not widget.focusPolicy() & Qt.FocusPolicy.TabFocus or not widget.isVisibleTo(window):
+            widget = widget.nextInFocusChain()
+    names = [w.accessibleName() or type(w).__name__ for w in order]
+    assert names.index("Post text") < names.index("Policy codes (P; arrows, Space to tick)")
+    assert names.index("Policy codes (P; arrows, Space to tick)") < names.index(
+        "Note (N; Ctrl+Enter submits)"
+    )
