@@ -7,6 +7,7 @@ the sync engine's, whose events arrive through ``SyncBridge`` signals.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from datetime import datetime
@@ -256,7 +257,7 @@ class MainWindow(QMainWindow):
             self.verdicts.rating,
             self.verdicts.note,
         ]
-        for first, second in zip(chain, chain[1:], strict=False):
+        for first, second in itertools.pairwise(chain):
             QWidget.setTabOrder(first, second)
 
     def _connect(self) -> None:
