@@ -7,10 +7,13 @@ the sync engine's, whose events arrive through ``SyncBridge`` signals.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
@@ -46,6 +49,19 @@ from .scores import ScoresPanel
 from .verdict_bar import VerdictBar
 
 log = logging.getLogger("ui")
+
+
+def while_open(method: Callable[..., None]) -> Callable[..., None]:
+    """A slot that does nothing once the session has ended: events queued before the end
+    may still arrive after the store is closed."""
+
+    @functools.wraps(method)
+    def guarded(self: MainWindow, *args: Any) -> None:
+        if self.is_open:
+            method(self, *args)
+
+    return guarded
+
 
 #: Every key of the review flow, in one place: key -> command name.
 KEYMAP: dict[tuple[int, Qt.KeyboardModifier], str] = {
@@ -127,6 +143,7 @@ class MainWindow(QMainWindow):
         self.last_sync: float | None = None
         self.paint_started: float | None = None
         self.conflicts_view: ConflictsView | None = None
+        self.is_open = True
 
         self.review = ReviewController(
             self.store, nudge=session.engine.nudge, selection=self._selection
@@ -348,6 +365,7 @@ class MainWindow(QMainWindow):
         self.conflicts_view.raise_()
 
     def log_out(self) -> None:
+        self.is_open = False
         self._timer.stop()
         self.bridge.blockSignals(True)
         self.session.log_out()
@@ -423,12 +441,14 @@ class MainWindow(QMainWindow):
         self._refresh_worklist()
         self.say(f"Undone: {entry.action} on {entry.item_id}.")
 
+    @while_open
     def _refresh_worklist(self) -> None:
         queue = self.review.queue
         self.worklist.set_rows(self.store.worklist(queue.id) if queue else [])
 
     # --- what the sync engine says ----------------------------------------------------------------
 
+    @while_open
     def _on_sync_online_changed(self, online: bool, reason: str, retry_in: float) -> None:
         self.online = online
         self.review.online = online
@@ -440,15 +460,18 @@ class MainWindow(QMainWindow):
             self.review.refresh_if_empty()
         self._update_status()
 
+    @while_open
     def _on_sync_pending_changed(self, _pending: int, _in_flight: int) -> None:
         # the store is the truth: the event may be older than the last keypress
         self.pending = self.store.pending_count()
         self._update_status()
 
+    @while_open
     def _on_sync_synced(self, at: float) -> None:
         self.last_sync = at
         self._update_status()
 
+    @while_open
     def _on_sync_conflicts_changed(self, count: int) -> None:
         if count > self.conflict_count:
             self.notify(
@@ -458,18 +481,22 @@ class MainWindow(QMainWindow):
         self.conflict_count = count
         self._update_status()
 
+    @while_open
     def _update_conflicts(self) -> None:
         self.conflict_count = self.store.counts().conflicts_open
         self._update_status()
 
+    @while_open
     def _on_sync_worklist_changed(self, _ready: dict[str, int]) -> None:
         self._refresh_worklist()
         self.review.refresh_if_empty()
 
+    @while_open
     def _on_sync_leases_lost(self, item_ids: tuple[str, ...]) -> None:
         self._refresh_worklist()
         self.review.drop_if_current(item_ids)
 
+    @while_open
     def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
         current = self.review.queue.id if self.review.queue else None
         self.queues.set_queues(queues)
@@ -480,6 +507,7 @@ class MainWindow(QMainWindow):
             if row >= 0 and self.queue_picker.currentIndex() != row:
                 self.queue_picker.setCurrentIndex(row)
 
+    @while_open
     def _on_sync_progress_changed(
         self, task: str, done: int, total: int, finished: bool, error: str
     ) -> None:
@@ -494,12 +522,14 @@ class MainWindow(QMainWindow):
             self._refresh_worklist()
             self.review.refresh_if_empty()
 
+    @while_open
     def _on_sync_auth_required(self, message: str) -> None:
         self.notify(
             f"{message} Your verdicts are kept and will be sent after you log in again "
             "(Review ▸ Log out, then log in)."
         )
 
+    @while_open
     def _on_sync_verdicts_settled(self, entries: tuple[JournalEntry, ...]) -> None:
         self.pending = self.store.pending_count()
         self._update_status()
@@ -509,6 +539,7 @@ class MainWindow(QMainWindow):
             self.notify(f"The server refused your verdict on {entry.item_id}: {clean(reason)}")
         self._refresh_worklist()
 
+    @while_open
     def _on_timer_tick(self) -> None:
         self.worklist.tick()
         self._update_status()
@@ -545,6 +576,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """The end of the session: no more events or ticks, then a clean exit of the
         engine (send what was decided, give back the rest) and the store closed."""
+        self.is_open = False
         self._timer.stop()
         self.bridge.blockSignals(True)
         app = QApplication.instance()
@@ -557,7 +589,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self.key_filter)
-        if self.pending and self.online is False:
+        if self.is_open and self.pending and self.online is False:
             answer = QMessageBox.question(
                 self,
                 "Verdicts not sent yet",
