@@ -42,6 +42,10 @@ from .settings import UNDO_WINDOW, Settings
 
 log = logging.getLogger("store")
 
+#: Rejections that are not final: the verdict stays in the outbox and is sent again later.
+RETRYABLE_REJECTIONS = frozenset({"leased_to_other"})
+RETRY_REJECTED_AFTER = 60.0
+
 #: "RvDk": marks a SQLite file as this app's store (``PRAGMA application_id``).
 APPLICATION_ID = 0x5276446B
 #: Files larger than this skip ``PRAGMA quick_check`` at open (SQLite still reports damage
@@ -562,19 +566,6 @@ class Store:
         conn.executemany("DELETE FROM media WHERE item_id = ?", [(i,) for i in item_ids])
         conn.executemany("DELETE FROM items WHERE id = ?", [(i,) for i in item_ids])
 
-    def drop_expired_ready(self, now: float) -> list[str]:
-        """Forget ready items whose lease ran out (online only: someone else may have them)."""
-        with self.transaction() as conn:
-            ids = [
-                r[0]
-                for r in conn.execute(
-                    "SELECT id FROM items WHERE state = 'ready' AND lease_expires_at <= ?",
-                    (now,),
-                )
-            ]
-            self._forget(conn, ids)
-        return ids
-
     # --- media ---------------------------------------------------------------------------
 
     def media_wanted(self, limit: int = 20) -> list[tuple[str, str]]:
@@ -677,9 +668,9 @@ class Store:
             row = conn.execute(query + "ORDER BY j.recorded_at DESC LIMIT 1", params).fetchone()
             if row is None:
                 raise NothingToUndo(
-                    "That verdict can no longer be undone: it has been sent."
+                    "That verdict can no longer be undone: its undo window has passed."
                     if key
-                    else "There is no verdict left to undo; the last one has been sent."
+                    else "There is no verdict left to undo: the last one's undo window has passed."
                 )
             conn.execute("DELETE FROM outbox WHERE key = ?", (row["key"],))
             conn.execute(
@@ -734,6 +725,21 @@ class Store:
                 key = str(result.idempotency_key)
                 row = conn.execute("SELECT * FROM journal WHERE key = ?", (key,)).fetchone()
                 if row is None or row["status"] != "pending":
+                    continue
+                reason = result.reason.code if result.reason else None
+                if result.status is VerdictStatus.rejected and reason in RETRYABLE_REJECTIONS:
+                    # not final: another reviewer holds the item for now. If they decide
+                    # it, the retry comes back as a conflict; if they let it go, our late
+                    # verdict can still count. It can no longer be undone (in flight).
+                    conn.execute(
+                        "UPDATE outbox SET due_at = ?, in_flight = 1 WHERE key = ?",
+                        (now + RETRY_REJECTED_AFTER, key),
+                    )
+                    conn.execute(
+                        "UPDATE journal SET result = ? WHERE key = ?",
+                        (result.model_dump_json(), key),
+                    )
+                    conn.execute("UPDATE items SET lease_lost = 1 WHERE id = ?", (row["item_id"],))
                     continue
                 status = result.status.value
                 conn.execute(

@@ -91,7 +91,7 @@ def test_undo_inside_the_window_leaves_nothing_on_the_server(
     again = decide_keep(desk)
     assert again == first
     desk.qtbot.wait(2_300)
-    desk.press(K.Key_Z, CTRL)  # too late: it has been sent
+    desk.press(K.Key_Z, CTRL)  # too late: its undo window has passed
     assert "no verdict left to undo" in desk.window.message.text()
     desk.wait(lambda: len(all_decisions(desk.lead(), "reviewer")) == 1, 15_000)
 
