@@ -42,18 +42,16 @@ def countdown(seconds: float) -> str:
     return f"{minutes}:{secs:02d}"
 
 
-class WorklistModel(QAbstractTableModel):
-    HEADERS = ("Item", "State", "Lease", "Sync")
-    LEASE_COLUMN = 2
+class _Table(QAbstractTableModel):
+    """A flat table: ``HEADERS`` name the columns, ``rows()`` holds the rows."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
-        super().__init__()
-        self.rows: list[WorklistRow] = []
-        self.clock = clock
-        self.current_id: str | None = None
+    HEADERS: tuple[str, ...] = ()
+
+    def _rows(self) -> Sequence[object]:
+        raise NotImplementedError
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
+        return 0 if parent.isValid() else len(self._rows())
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
@@ -63,6 +61,17 @@ class WorklistModel(QAbstractTableModel):
         if role == DISPLAY and horizontal and 0 <= section < len(self.HEADERS):
             return self.HEADERS[section]
         return None
+
+
+class WorklistModel(_Table):
+    HEADERS = ("Item", "State", "Lease", "Sync")
+    LEASE_COLUMN = 2
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
+        self.rows: list[WorklistRow] = []
+        self.clock = clock
+        self.current_id: str | None = None
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -106,6 +115,9 @@ class WorklistModel(QAbstractTableModel):
         if self.rows:
             col = self.LEASE_COLUMN
             self.dataChanged.emit(self.index(0, col), self.index(len(self.rows) - 1, col))
+
+    def _rows(self) -> Sequence[object]:
+        return self.rows
 
 
 class QueueListModel(QAbstractListModel):
@@ -157,24 +169,12 @@ class QueueListModel(QAbstractListModel):
         return next((i for i, q in enumerate(self.queues) if q.id == queue_id), -1)
 
 
-class ConflictsModel(QAbstractTableModel):
+class ConflictsModel(_Table):
     HEADERS = ("Item", "Your decision", "Decision that counts", "By")
 
     def __init__(self) -> None:
         super().__init__()
         self.conflicts: list[Conflict] = []
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.conflicts)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if role == DISPLAY and horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.conflicts):
@@ -195,3 +195,6 @@ class ConflictsModel(QAbstractTableModel):
         self.beginResetModel()
         self.conflicts = list(conflicts)
         self.endResetModel()
+
+    def _rows(self) -> Sequence[object]:
+        return self.conflicts
