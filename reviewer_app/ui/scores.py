@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
 from reviewer_app.protocol import ClassifierScore
 
-from .plain import label, tooltip
+from .plain import label, set_text, tooltip
 
 OVER = QColor("#c62828")
 UNDER = QColor("#5c7cfa")
@@ -47,39 +47,52 @@ class ScoresPanel(QWidget):
         self.setAccessibleName("Classifier scores")
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
-        self.rows: list[tuple[QWidget, ...]] = []
+        self.rows: list[tuple[QLabel, ScoreBar, QLabel, QLabel]] = []
 
     def show_scores(self, scores: list[ClassifierScore]) -> None:
-        for row in self.rows:
-            for widget in row:
-                widget.deleteLater()
-        self.rows = []
+        """One row per model; rows are reused from post to post (building widgets for every
+        post was a visible share of the keypress)."""
         if not scores:
-            empty = label("No classifier scores for this post.")
-            self.grid.addWidget(empty, 0, 0, 1, 4)
-            self.rows.append((empty,))
+            self._set_rows(1)
+            name, bar, figure, version = self.rows[0]
+            set_text(name, "No classifier scores for this post.")
+            for widget in (bar, figure, version):
+                widget.hide()
             return
-        for index, score in enumerate(sorted(scores, key=lambda s: -s.score)):
+        ordered = sorted(scores, key=lambda s: -s.score)
+        self._set_rows(len(ordered))
+        for (name, bar, figure, version), score in zip(
+            self.rows[: len(ordered)], ordered, strict=True
+        ):
             over = score.score >= score.threshold
-            name = label(f"{score.label} ({score.model})", wrap=False)
-            bar = ScoreBar(score.score, score.threshold)
-            figure = label(
-                f"{score.score:.2f} / {score.threshold:.2f}" + ("  OVER" if over else ""),
-                wrap=False,
+            set_text(name, f"{score.label} ({score.model})")
+            set_text(
+                figure, f"{score.score:.2f} / {score.threshold:.2f}" + ("  OVER" if over else "")
             )
-            version = label(f"v{score.model_version}", wrap=False)
+            set_text(version, f"v{score.model_version}")
+            bar.score, bar.threshold = score.score, score.threshold
+            bar.update()
             font = figure.font()
             font.setBold(over)
             figure.setFont(font)
             name.setFont(font)
-            if over:
-                figure.setStyleSheet(f"color: {OVER.name()}")
+            figure.setStyleSheet(f"color: {OVER.name()}" if over else "")
             words = (
                 f"{score.label} by {score.model} {score.model_version}: score {score.score:.3f}, "
                 f"threshold {score.threshold:.3f}, {'over' if over else 'under'} the threshold"
             )
             bar.setAccessibleName(words)
             bar.setToolTip(tooltip(words))
-            for column, widget in enumerate((name, bar, figure, version)):
+            for widget in (bar, figure, version):
+                widget.show()
+
+    def _set_rows(self, count: int) -> None:
+        while len(self.rows) < count:
+            index = len(self.rows)
+            row = (label(wrap=False), ScoreBar(0.0, 1.0), label(wrap=False), label(wrap=False))
+            for column, widget in enumerate(row):
                 self.grid.addWidget(widget, index, column)
-            self.rows.append((name, bar, figure, version))
+            self.rows.append(row)
+        for index, row in enumerate(self.rows):
+            for widget in row:
+                widget.setVisible(index < count)
