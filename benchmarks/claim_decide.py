@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from common import code_version  # benchmarks/common.py, beside this script
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 
@@ -96,27 +97,6 @@ def bench_database(url: str | None, *, keep: bool) -> Iterator[str]:
             with admin.connect() as conn:
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
-
-
-def code_version() -> str:
-    """The commit of the server code measured, and whether it had uncommitted changes."""
-    repo = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "-C", str(repo), "status", "--porcelain", "--", "reviewer_app"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (f" + {len(changed)} changed files in reviewer_app/" if changed else "")
 
 
 def backend_name(url: str) -> str:

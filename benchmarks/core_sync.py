@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from common import code_version  # benchmarks/common.py, beside this script
+
 PASSWORD = "bench-password-not-secret"  # a throwaway benchmark user
 QUEUE = "load-test"
 TOKEN_ENV = "CORE_SYNC_BENCH_TOKEN"
@@ -114,26 +116,6 @@ def process_tree_cpu(root: int) -> float:
     for pid in wanted:
         total += stats.get(pid, (0, 0.0))[1]
     return total
-
-
-def code_version() -> str:
-    repo = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "-C", str(repo), "status", "--porcelain", "--", "reviewer_app"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (f" + {len(changed)} changed files in reviewer_app/" if changed else "")
 
 
 # -- the server ---------------------------------------------------------------------------

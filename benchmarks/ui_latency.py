@@ -56,6 +56,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from common import code_version  # benchmarks/common.py, beside this script
+
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "bench-password-not-secret"  # throwaway benchmark users
 CHILD_MARK = "UI-LATENCY-RESULT "
@@ -108,25 +110,6 @@ def default_folder() -> Path:
     store's fsyncs are part of the keypress path and must cost what they cost on disk."""
     tmp = Path(tempfile.gettempdir())
     return Path.cwd() if filesystem_of(tmp) in ("tmpfs", "ramfs") else tmp
-
-
-def code_version() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        changed = subprocess.run(
-            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "reviewer_app"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (f" + {len(changed)} changed files in reviewer_app/" if changed else "")
 
 
 def child_env(args: argparse.Namespace) -> dict[str, str]:
