@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import os
 import random
 import resource
@@ -43,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from common import code_version  # benchmarks/common.py, beside this script
+from common import code_version, percentile  # benchmarks/common.py
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 
@@ -528,14 +527,6 @@ def _area(frame: str) -> str:
 
 
 # -- the report ------------------------------------------------------------------------------
-
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile (nan for no values)."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
 def cpu_percentages(cpu: dict[str, float], wall: float) -> dict[str, float]:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from common import code_version  # benchmarks/common.py, beside this script
+from common import code_version, filesystem_of, percentile  # benchmarks/common.py
 
 PASSWORD = "bench-password-not-secret"  # a throwaway benchmark user
 QUEUE = "load-test"
@@ -54,30 +54,6 @@ API = "/api/v1"
 
 
 # -- small helpers ------------------------------------------------------------------------
-
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile (nan for no values)."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
-
-
-def filesystem_of(path: Path) -> str:
-    """The type of the file system holding ``path`` (from /proc/mounts; "?" elsewhere)."""
-    path = path.resolve()
-    best, kind = "", "?"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/mounts").read_text().splitlines():
-            parts = line.split()
-            if len(parts) < 3:
-                continue
-            mount = parts[1].replace("\\040", " ")
-            inside = path == Path(mount) or Path(mount) in path.parents
-            if inside and len(mount) > len(best):
-                best, kind = mount, parts[2]
-    return kind
 
 
 def memory_status() -> dict[str, float]:

@@ -56,7 +56,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from common import code_version  # benchmarks/common.py, beside this script
+from common import code_version, filesystem_of, percentile  # benchmarks/common.py
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "bench-password-not-secret"  # throwaway benchmark users
@@ -71,14 +71,6 @@ TARGET_STARTUP_S = 1.5
 # -- small helpers ------------------------------------------------------------------------
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile (nan for no values)."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
-
-
 def memory_status() -> dict[str, float]:
     """VmRSS and VmHWM of this process in MB (Linux)."""
     out: dict[str, float] = {}
@@ -88,21 +80,6 @@ def memory_status() -> dict[str, float]:
             if name in ("VmRSS", "VmHWM"):
                 out[name] = round(int(value.split()[0]) / 1024, 1)
     return out
-
-
-def filesystem_of(path: Path) -> str:
-    """The type of the file system holding ``path`` (from /proc/mounts; "?" elsewhere)."""
-    path = path.resolve()
-    best, kind = "", "?"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/mounts").read_text().splitlines():
-            parts = line.split()
-            if len(parts) < 3:
-                continue
-            mount = parts[1].replace("\\040", " ")
-            if (path == Path(mount) or Path(mount) in path.parents) and len(mount) > len(best):
-                best, kind = mount, parts[2]
-    return kind
 
 
 def default_folder() -> Path:
