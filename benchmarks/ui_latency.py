@@ -143,9 +143,13 @@ def queue_id(size: int) -> str:
     return f"ui-{size}"
 
 
-def prepare_database(url: str, sizes: list[int], per_queue: int, usernames: list[str]) -> float:
+def prepare_database(
+    url: str, sizes: list[int], per_queue: int, usernames: list[str], *, one_paragraph: bool
+) -> float:
     """A queue per post length (the load-test queue's decision config) with ``per_queue``
-    items, and the reviewer users; written before the service starts. Returns seconds."""
+    items, and the reviewer users; written before the service starts. Returns seconds.
+    With ``one_paragraph`` each post is a single paragraph (a wall of text: the text widget
+    lays a paragraph out whole, so this is its worst case)."""
     from datetime import UTC, datetime
 
     from sqlalchemy import select
@@ -164,6 +168,8 @@ def prepare_database(url: str, sizes: list[int], per_queue: int, usernames: list
 
     started = time.perf_counter()
     source = corpus(2 * max(sizes) + 50_000)
+    if one_paragraph:
+        source = source.replace("\n\n", " ")
     service = Service(ServerSettings(database_url=url, password_hash_profile="fast"))
     service.start()
     try:
@@ -743,6 +749,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "decisions": args.decisions,
         "warmup": args.warmup,
         "interval_s": args.interval,
+        "one_paragraph": args.one_paragraph,
         "latency_s": args.latency,
         "cases": {},
     }
@@ -757,7 +764,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 f"({', '.join(f'{s:,}' for s in args.sizes)} characters) in {folder} ...",
                 flush=True,
             )
-            out["seed_seconds"] = round(prepare_database(db_url, args.sizes, per_queue, users), 1)
+            out["seed_seconds"] = round(
+                prepare_database(
+                    db_url, args.sizes, per_queue, users, one_paragraph=args.one_paragraph
+                ),
+                1,
+            )
             server = ServerProcess(db_url, log=folder / "server.log").start()
             proxy = FaultProxy(server.port).start()
             try:
@@ -824,7 +836,9 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                 f"key every {out['interval_s'] * 1000:.0f} ms on average (jittered +-50 %); "
                 f"guard 0; prefetch_target {settings['prefetch_target']}, undo window "
                 f"{settings['undo_window_seconds']:g} s; slow = +{out['latency_s'] * 1000:.0f} ms "
-                f"on every request; window platform {first['platform']}"
+                f"on every request; posts "
+                f"{'one paragraph each' if out['one_paragraph'] else 'in paragraphs'}; "
+                f"window platform {first['platform']}"
                 + ("" if first["window_active"] else " (WINDOW NOT ACTIVE)"),
             ),
             ("", ""),
@@ -975,6 +989,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--latency", type=float, default=0.3, help="seconds added to every request (0.3)"
+    )
+    parser.add_argument(
+        "--one-paragraph",
+        action="store_true",
+        help="posts without paragraph breaks (the text widget's worst case); by default "
+        "they have a paragraph break every few sentences",
     )
     parser.add_argument(
         "--modes",
