@@ -10,6 +10,7 @@ and invisible characters are shown as visible markers.
 from __future__ import annotations
 
 import html
+import re
 from datetime import UTC, datetime
 
 from PySide6.QtCore import Qt
@@ -42,9 +43,13 @@ def isolate(text: str) -> str:
     return clean(text).translate(HIDDEN)
 
 
+_HIDDEN_RE = re.compile("[" + "".join(chr(c) for c in HIDDEN) + "]")
+
+
 def hidden_count(text: str) -> int:
-    """How many bidi controls and invisible characters the text holds."""
-    return sum(1 for ch in text if ord(ch) in HIDDEN)
+    """How many bidi controls and invisible characters the text holds (a regex: a Python
+    loop over a 50,000-character post cost over a millisecond per keypress)."""
+    return len(_HIDDEN_RE.findall(text))
 
 
 def tooltip(text: str) -> str:
