@@ -405,23 +405,25 @@ class Store:
     def add_leased(self, grant: LeaseGrant) -> int:
         """Keep the items of a claim (replacing older copies of the same items)."""
         now = self.clock()
+        # serialised before the write lock is taken: the GUI thread's verdicts wait for it
+        documents = [leased.item.model_dump_json() for leased in grant.items]
         with self.transaction() as conn:
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM items").fetchone()[0]
-            rows = []
-            for offset, leased in enumerate(grant.items, start=1):
-                item = leased.item
-                rows.append(
-                    (
-                        item.id,
-                        grant.queue_id,
-                        seq + offset,
-                        leased.lease_token,
-                        now,
-                        leased.lease_expires_at.timestamp(),
-                        1 if item.post.media else 0,
-                        item.model_dump_json(),
-                    )
+            rows = [
+                (
+                    leased.item.id,
+                    grant.queue_id,
+                    seq + offset,
+                    leased.lease_token,
+                    now,
+                    leased.lease_expires_at.timestamp(),
+                    1 if leased.item.post.media else 0,
+                    document,
                 )
+                for offset, (leased, document) in enumerate(
+                    zip(grant.items, documents, strict=True), start=1
+                )
+            ]
             # an item we still hold a verdict for keeps its row (and its decided state)
             conn.executemany(
                 "INSERT INTO items (id, queue_id, seq, state, lease_token, lease_granted_at, "

@@ -80,7 +80,14 @@ def test_prefetch_keeps_the_target_leased_and_skip_releases(
         assert lead.item(skipped.item.id).state == "pending"
         engine.set_active_queues([QUEUE])
         engine.run_once()
-        assert store.ready_counts() == {QUEUE: 7}  # topped up again
+        assert store.ready_counts() == {QUEUE: 6}  # more than half left: no claim yet
+        for _ in range(3):
+            decided = store.next_item(QUEUE)
+            assert decided is not None
+            store.record_verdict(decided.item.id, action="keep", time_spent_ms=1)
+        engine.run_once()
+        assert store.ready_counts() == {QUEUE: 7}  # refilled in one claim at half
+        assert _leased_count(client) == 7  # and the three decided were delivered
     finally:
         engine.close()
 
