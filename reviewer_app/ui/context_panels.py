@@ -124,11 +124,16 @@ class ContextPanels(QTabWidget):
             box = _box(title)
             self.boxes[title] = box
             self.addTab(box, title)
+        self.item: Item | None = None
+        self._stale: set[int] = set()
+        self.currentChanged.connect(self._render)
 
     def show_item(self, item: Item | None) -> None:
-        for index, (title, render) in enumerate(self.TABS):
-            text = render(item) if item is not None else ""
-            self.boxes[title].setPlainText(text)
+        """Show ``item``'s context. Only the open tab is filled now (on every keypress);
+        the others when they are opened. Their titles carry counts at once."""
+        self.item = item
+        self._stale = set(range(len(self.TABS)))
+        for index, (title, _render) in enumerate(self.TABS):
             extra = ""
             if item is not None:
                 extra = {
@@ -136,4 +141,18 @@ class ContextPanels(QTabWidget):
                     "Fact-checks": f" ({len(item.fact_checks)})",
                     "Thread": f" ({len(item.thread.parents) + len(item.thread.replies)})",
                 }.get(title, "")
-            self.setTabText(index, title + extra)
+            if self.tabText(index) != title + extra:
+                self.setTabText(index, title + extra)
+        self._render(self.currentIndex())
+
+    def text_of(self, title: str) -> str:
+        """The text of one tab, filled in if it was not yet."""
+        self._render(next(i for i, (t, _r) in enumerate(self.TABS) if t == title))
+        return self.boxes[title].toPlainText()
+
+    def _render(self, index: int) -> None:
+        if index not in self._stale:
+            return
+        self._stale.discard(index)
+        title, render = self.TABS[index]
+        self.boxes[title].setPlainText(render(self.item) if self.item is not None else "")

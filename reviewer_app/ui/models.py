@@ -6,6 +6,7 @@ resetting on every update; the worklist's lease countdown changes one column a s
 
 from __future__ import annotations
 
+import difflib
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,6 +34,17 @@ SYNC_WORDS = {
     "rejected": "refused by server",
     "undone": "",
 }
+
+
+def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
 
 
 def countdown(seconds: float) -> str:
@@ -95,20 +107,33 @@ class WorklistModel(_Table):
         return None
 
     def set_rows(self, rows: Sequence[WorklistRow]) -> None:
+        """Show ``rows``, telling the view only what changed: rows that left or arrived,
+        and cells whose text changed (a reset would make the view lay out every row)."""
         new = list(rows)
-        if [r.item_id for r in new] == [r.item_id for r in self.rows]:
-            self.rows = new
-            if new:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, 3))
-            return
-        self.beginResetModel()
+        old_ids = [r.item_id for r in self.rows]
+        new_ids = [r.item_id for r in new]
+        if old_ids != new_ids:
+            matcher = difflib.SequenceMatcher(a=old_ids, b=new_ids, autojunk=False)
+            # from the end, so the positions of the operations still to come stay valid
+            for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
+                if tag in ("delete", "replace"):
+                    self.beginRemoveRows(QModelIndex(), i1, i2 - 1)
+                    del self.rows[i1:i2]
+                    self.endRemoveRows()
+                if tag in ("insert", "replace"):
+                    self.beginInsertRows(QModelIndex(), i1, i1 + (j2 - j1) - 1)
+                    self.rows[i1:i1] = new[j1:j2]
+                    self.endInsertRows()
+        changed = [i for i, (a, b) in enumerate(zip(self.rows, new, strict=True)) if a != b]
         self.rows = new
-        self.endResetModel()
+        for first, last in _runs(changed):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.HEADERS) - 1))
 
     def set_current(self, item_id: str | None) -> None:
-        self.current_id = item_id
-        if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 0))
+        before, self.current_id = self.current_id, item_id
+        for row, entry in enumerate(self.rows):
+            if entry.item_id in (before, item_id) and before != item_id:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, 0))
 
     def tick(self) -> None:
         """The countdown column changed (once a second)."""

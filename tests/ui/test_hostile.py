@@ -143,10 +143,15 @@ def test_hostile_content_renders_literally_and_fetches_nothing(
             assert "\ud800" not in text and "\udfff" not in text
             assert window.post.text.toPlainText() == as_qt(clean(text)[:DISPLAY_LIMIT])
             assert isolate(item.author.display_name) in window.post.byline.text()
-            boxes = window.context.boxes
-            assert as_qt(clean(item.reports.notes[0].note)) in boxes["Reports"].toPlainText()
-            assert as_qt(clean(item.fact_checks[0].claim)) in boxes["Fact-checks"].toPlainText()
-            assert as_qt(clean(item.author.bio)) in boxes["Author"].toPlainText()
+            context = window.context
+            assert as_qt(clean(item.reports.notes[0].note)) in context.text_of("Reports")
+            assert as_qt(clean(item.fact_checks[0].claim)) in context.text_of("Fact-checks")
+            assert as_qt(clean(item.author.bio)) in context.text_of("Author")
+            for tab in range(context.count()):  # each tab filled and painted as it is opened
+                context.setCurrentIndex(tab)
+                assert context.boxes[context.TABS[tab][0]].toPlainText()
+                context.grab()
+            context.setCurrentIndex(0)
             assert labels_are_plain(window) == []
             assert tooltips_are_escaped(window) == []
             window.grab()  # paint everything, tooltips' owners included

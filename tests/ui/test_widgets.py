@@ -107,6 +107,56 @@ def test_every_item_model_passes_qtmodeltester(qtmodeltester, demo_server: LiveS
     qtmodeltester.check(queues)
 
 
+def test_worklist_updates_move_only_the_rows_that_changed(qtmodeltester) -> None:
+    """A decision, a refill and a sync state change arrive as row removals, insertions and
+    cell changes, never a reset (which would lay out every row again on each keypress)."""
+    later = time.time() + 90
+
+    def row(n: int, state: str = "ready", status: str | None = None) -> WorklistRow:
+        return WorklistRow(f"itm-{n}", "q", state, later, False, status, None)
+
+    worklist = WorklistModel(clock=time.time)
+    worklist.set_rows([row(n) for n in range(1, 6)])
+    qtmodeltester.check(worklist)  # and it keeps checking every change below
+    seen: list[tuple[str, int, int]] = []
+    worklist.modelReset.connect(lambda: seen.append(("reset", 0, 0)))
+    worklist.rowsRemoved.connect(lambda _p, a, b: seen.append(("removed", a, b)))
+    worklist.rowsInserted.connect(lambda _p, a, b: seen.append(("inserted", a, b)))
+    worklist.dataChanged.connect(lambda a, b: seen.append(("changed", a.row(), b.row())))
+
+    updates = [
+        [row(1, "decided", "pending"), *(row(n) for n in range(2, 6))],
+        [*(row(n) for n in range(2, 6))],
+        [*(row(n) for n in range(2, 6)), row(6), row(7)],
+        [row(2), row(4), row(9), row(5, "skipped"), row(6), row(7)],
+        [],
+        [row(8)],
+    ]
+    expected = [
+        [("changed", 0, 0)],
+        [("removed", 0, 0)],
+        [("inserted", 4, 5)],
+        [("inserted", 3, 3), ("removed", 1, 1), ("changed", 3, 3)],
+        [("removed", 0, 5)],
+        [("inserted", 0, 0)],
+    ]
+    for rows, signals in zip(updates, expected, strict=True):
+        seen.clear()
+        worklist.set_rows(rows)
+        assert sorted(seen) == sorted(signals)
+        shown = [worklist.index(r, 0).data() for r in range(worklist.rowCount())]
+        assert shown == [r.item_id for r in rows]
+        assert [worklist.index(r, 1).data() for r in range(len(rows))] == [
+            {"ready": "to review", "decided": "decided", "skipped": "skipped, giving back"}[r.state]
+            for r in rows
+        ]
+
+    seen.clear()
+    worklist.set_current("itm-8")
+    assert seen == [("changed", 0, 0)]
+    assert worklist.index(0, 0).data() == "itm-8  ◀ on screen"
+
+
 def test_conflicts_model_passes_qtmodeltester(qtmodeltester, qtbot, tmp_path) -> None:
     from tests.ui.conftest import conflict_store
 
@@ -175,3 +225,30 @@ def test_login_dialog_logs_in_for_real(demo_server: LiveServer, qtbot, tmp_path)
     finally:
         window.shutdown()
         window.close()
+
+
+def test_context_tabs_fill_the_open_tab_now_and_the_others_when_opened(
+    demo_server: LiveServer, qtbot
+) -> None:
+    from reviewer_app.core.api import ApiClient
+    from reviewer_app.ui.context_panels import ContextPanels, author_text, reports_text
+
+    with ApiClient(demo_server.url) as api:
+        api.login("reviewer", "review-desk-demo")
+        grant = api.claim("misinformation", 2, 60)
+        api.release([leased.lease_token for leased in grant.items])
+    first, second = (leased.item for leased in grant.items)
+    panels = ContextPanels()
+    qtbot.addWidget(panels)
+    reports = next(i for i, (t, _r) in enumerate(panels.TABS) if t == "Reports")
+    panels.show_item(first)
+    panels.setCurrentIndex(reports)
+    assert panels.boxes["Reports"].toPlainText() == reports_text(first)
+    panels.show_item(second)  # the open tab follows at once
+    assert panels.boxes["Reports"].toPlainText() == reports_text(second)
+    assert panels.tabText(reports) == f"Reports ({second.reports.total})"
+    assert panels.boxes["Author"].toPlainText() != author_text(second)  # not yet: closed tab
+    panels.setCurrentIndex(1)
+    assert panels.boxes["Author"].toPlainText() == author_text(second)
+    panels.show_item(None)
+    assert panels.text_of("Thread") == "" and panels.boxes["Author"].toPlainText() == ""
