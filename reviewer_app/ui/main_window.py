@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -49,6 +50,9 @@ from .scores import ScoresPanel
 from .verdict_bar import VerdictBar
 
 log = logging.getLogger("ui")
+
+#: Work deferred until the next post is painted runs at the latest this long after.
+AFTER_PAINT_MS = 100
 
 
 def while_open(method: Callable[..., None]) -> Callable[..., None]:
@@ -145,8 +149,16 @@ class MainWindow(QMainWindow):
         self.conflicts_view: ConflictsView | None = None
         self.is_open = True
 
+        # Work a keypress causes beyond showing the next post (waking the sync thread, the
+        # worklist and status bar) waits until that post is painted: ``_later``.
+        self._after_paint: list[Callable[[], None]] = []
+        self._after_paint_timer = QTimer(self)
+        self._after_paint_timer.setSingleShot(True)
+        self._after_paint_timer.timeout.connect(self._run_after_paint)
         self.review = ReviewController(
-            self.store, nudge=session.engine.nudge, selection=self._selection
+            self.store,
+            nudge=lambda: self._later(session.engine.nudge),
+            selection=self._selection,
         )
         self._build(keyring_note)
         self._connect()
@@ -244,6 +256,11 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         self.message = label("", wrap=False)
         self.message.setAccessibleName("Last message")
+        # Status texts change on every keypress: not selectable (a selectable label keeps a
+        # text document to lay out), and the message does not resize the bar around it.
+        for plain in (self.net_label, self.pending_label, self.sync_label, self.message):
+            plain.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         for widget in (self.net_label, self.pending_label, self.conflicts_button, self.sync_label):
             status.addPermanentWidget(widget)
         status.addPermanentWidget(self.progress)
@@ -296,7 +313,7 @@ class MainWindow(QMainWindow):
         self.review.verdict_recorded.connect(self._on_review_verdict_recorded)
         self.review.verdict_undone.connect(self._on_review_verdict_undone)
         self.review.message_posted.connect(self.say)
-        self.review.item_skipped.connect(lambda _id: self._refresh_worklist())
+        self.review.item_skipped.connect(lambda _id: self._later(self._refresh_worklist))
         self.verdicts.action_chosen.connect(self.review.action)
         self.verdicts.submit_requested.connect(self.review.submit)
         self.post.text.first_painted.connect(self._on_post_first_painted)
@@ -415,6 +432,21 @@ class MainWindow(QMainWindow):
 
     def _on_post_first_painted(self) -> None:
         self.paint_started = None
+        if self._after_paint:
+            self._after_paint_timer.start(0)  # once this paint is on screen
+
+    def _later(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the next post is painted (or at the latest in 100 ms, should
+        nothing be painted); the same work asked for twice runs once."""
+        if work not in self._after_paint:
+            self._after_paint.append(work)
+        if not self._after_paint_timer.isActive():
+            self._after_paint_timer.start(0 if self.paint_started is None else AFTER_PAINT_MS)
+
+    def _run_after_paint(self) -> None:
+        work, self._after_paint = self._after_paint, []
+        for step in work:
+            step()
 
     def _on_review_input_needed(self, action_id: str, needs: list[str]) -> None:
         self.verdicts.mark(action_id or None)
@@ -430,16 +462,19 @@ class MainWindow(QMainWindow):
         self.verdicts.focus_for(needs[0])
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
-        self.pending = self.store.pending_count()
-        self._update_status()
-        self._refresh_worklist()
         self.say(f"Saved: {entry.action} on {entry.item_id}. Ctrl+Z undoes it for a few seconds.")
+        self._later(self._count_pending)
+        self._later(self._refresh_worklist)
 
     def _on_review_verdict_undone(self, entry: JournalEntry) -> None:
+        self.say(f"Undone: {entry.action} on {entry.item_id}.")
+        self._later(self._count_pending)
+        self._later(self._refresh_worklist)
+
+    @while_open
+    def _count_pending(self) -> None:
         self.pending = self.store.pending_count()
         self._update_status()
-        self._refresh_worklist()
-        self.say(f"Undone: {entry.action} on {entry.item_id}.")
 
     @while_open
     def _refresh_worklist(self) -> None:
@@ -463,8 +498,7 @@ class MainWindow(QMainWindow):
     @while_open
     def _on_sync_pending_changed(self, _pending: int, _in_flight: int) -> None:
         # the store is the truth: the event may be older than the last keypress
-        self.pending = self.store.pending_count()
-        self._update_status()
+        self._later(self._count_pending)
 
     @while_open
     def _on_sync_synced(self, at: float) -> None:
@@ -488,8 +522,8 @@ class MainWindow(QMainWindow):
 
     @while_open
     def _on_sync_worklist_changed(self, _ready: dict[str, int]) -> None:
-        self._refresh_worklist()
         self.review.refresh_if_empty()
+        self._later(self._refresh_worklist)
 
     @while_open
     def _on_sync_leases_lost(self, item_ids: tuple[str, ...]) -> None:
@@ -531,13 +565,12 @@ class MainWindow(QMainWindow):
 
     @while_open
     def _on_sync_verdicts_settled(self, entries: tuple[JournalEntry, ...]) -> None:
-        self.pending = self.store.pending_count()
-        self._update_status()
+        self._later(self._count_pending)
         rejected = [e for e in entries if e.status == "rejected"]
         for entry in rejected:
             reason = entry.result.reason.message if entry.result and entry.result.reason else ""
             self.notify(f"The server refused your verdict on {entry.item_id}: {clean(reason)}")
-        self._refresh_worklist()
+        self._later(self._refresh_worklist)
 
     @while_open
     def _on_timer_tick(self) -> None:

@@ -56,15 +56,16 @@ class PostText(QPlainTextEdit):
 
     def show_text(self, text: str, spans: list[tuple[int, int, str]], rtl: bool | None) -> None:
         self._painted = False
-        self.setPlainText(text)  # never HTML or Markdown
         document = self.document()
         option = document.defaultTextOption()
         if rtl is None:  # each paragraph takes its direction from its first strong letter
             direction = Qt.LayoutDirection.LayoutDirectionAuto
         else:
             direction = Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
-        option.setTextDirection(direction)
-        document.setDefaultTextOption(option)
+        if option.textDirection() != direction:  # before the text: one layout, not two
+            option.setTextDirection(direction)
+            document.setDefaultTextOption(option)
+        self.setPlainText(text)  # never HTML or Markdown
         if spans:
             cursor = QTextCursor(document)
             fmt = QTextCharFormat()

@@ -72,11 +72,13 @@ class ScoresPanel(QWidget):
             set_text(version, f"v{score.model_version}")
             bar.score, bar.threshold = score.score, score.threshold
             bar.update()
-            font = figure.font()
-            font.setBold(over)
-            figure.setFont(font)
-            name.setFont(font)
-            figure.setStyleSheet(f"color: {OVER.name()}" if over else "")
+            if figure.property("over") != over:  # a style sheet is costly to apply
+                font = figure.font()
+                font.setBold(over)
+                figure.setFont(font)
+                name.setFont(font)
+                figure.setStyleSheet(f"color: {OVER.name()}" if over else "")
+                figure.setProperty("over", over)
             words = (
                 f"{score.label} by {score.model} {score.model_version}: score {score.score:.3f}, "
                 f"threshold {score.threshold:.3f}, {'over' if over else 'under'} the threshold"

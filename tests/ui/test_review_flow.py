@@ -51,7 +51,7 @@ def test_keyboard_only_session_decides_50_items(demo_server: LiveServer, desk_fa
             expected[item_id] = ("remove", [policy])
         else:
             expected[decide_keep(desk)] = ("no-violation", [])
-    desk.wait(lambda: desk.window.pending == 0, 30_000)
+    desk.wait(lambda: desk.window.store.pending_count() == 0 and desk.window.pending == 0, 30_000)
     decisions = all_decisions(desk.lead(), "reviewer")
     got = {d.item_id: (d.action, d.policies) for d in decisions}
     assert got == expected
