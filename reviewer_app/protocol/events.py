@@ -1,4 +1,5 @@
-"""The append-only event log: claims, verdicts, escalations, role changes."""
+"""The append-only, hash-chained event log: claims, verdicts, escalations, audits, overturns,
+role changes."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ class EventKind(StrEnum):
     escalated = "escalated"
     user_created = "user_created"
     role_changed = "role_changed"
+    audit_sampled = "audit_sampled"
+    audited = "audited"
+    overturned = "overturned"
 
 
 EventValue = str | int | float | bool | None | list[str]
@@ -32,6 +36,11 @@ class Event(WireModel):
     item_id: ItemId | None = None
     queue_id: Slug | None = None
     data: dict[str, EventValue] = Field(default_factory=dict, max_length=32)
+    hash: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="sha256 of this entry and the hash of the one before (the chain)",
+    )
 
 
 class EventPage(Page):

@@ -41,6 +41,18 @@ class VerdictBatch(WireModel):
     verdicts: list[Verdict] = Field(min_length=1, max_length=MAX_VERDICTS_PER_BATCH)
 
 
+class DecisionKind(StrEnum):
+    review = "review"
+    """A reviewer's (or a lead's) verdict through the review flow."""
+    overturn = "overturn"
+    """An auditor's correction: it replaces the overturned decision as the decision of record."""
+
+
+class AuditOutcome(StrEnum):
+    agree = "agree"
+    overturn = "overturn"
+
+
 class Decision(WireModel):
     id: int = Field(ge=1)
     item_id: ItemId
@@ -54,6 +66,15 @@ class Decision(WireModel):
     time_spent_ms: int = Field(ge=0)
     decided_at: Timestamp = Field(description="server time the decision was recorded")
     client_decided_at: Timestamp
+    kind: DecisionKind = DecisionKind.review
+    overturns_decision_id: int | None = Field(
+        default=None, ge=1, description="overturn: the decision it replaced"
+    )
+    audit_result: AuditOutcome | None = Field(
+        default=None,
+        description="decision search and export only: the result of this decision's audit, "
+        "None when it was not audited (or elsewhere)",
+    )
 
 
 class VerdictStatus(StrEnum):

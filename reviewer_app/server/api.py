@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
+from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from reviewer_app.protocol import (
     API_PREFIX,
+    AuditResult,
+    AuditResultCreate,
+    AuditResults,
+    AuditSample,
+    AuditSampleCreate,
+    AuditSampleList,
+    AuditTaskGrant,
     DecisionPage,
     EventKind,
     EventPage,
@@ -23,20 +32,37 @@ from reviewer_app.protocol import (
     Meta,
     Problem,
     QueueList,
+    QueueStatsReport,
+    ReviewerStatsReport,
     RoleChange,
     SessionCreate,
     SessionInfo,
+    StatsBucket,
     User,
     UserCreate,
     UserList,
     VerdictBatch,
     VerdictResults,
 )
-from reviewer_app.protocol.common import MAX_PAGE, ItemId, MediaId, Slug, Username
+from reviewer_app.protocol.common import (
+    MAX_PAGE,
+    MAX_YEAR,
+    MIN_YEAR,
+    ItemId,
+    MediaId,
+    PolicyCode,
+    Slug,
+    Timestamp,
+    Username,
+)
+from reviewer_app.protocol.csvsafe import MEDIA_TYPE as CSV_MEDIA_TYPE
 
 from .problems import ApiError
-from .records import Principal
+from .records import Principal, to_epoch
+from .search import DecisionFilter, Order
 from .service import Service
+
+_TIMESTAMP: TypeAdapter[datetime] = TypeAdapter(Timestamp)
 
 MEDIA_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4")
 
@@ -63,9 +89,9 @@ PUBLIC = (400, 413, 422)
 AUTHED = (*PUBLIC, 401)
 
 
-def json_response(model: BaseModel) -> Response:
+def json_response(model: BaseModel, status: int = 200) -> Response:
     """The model as JSON, without FastAPI validating it a second time (hot routes)."""
-    return Response(model.model_dump_json(), media_type="application/json")
+    return Response(model.model_dump_json(), media_type="application/json", status_code=status)
 
 
 async def service(request: Request) -> Service:
@@ -261,19 +287,228 @@ def get_events(
     return svc.events(cursor, limit, kind)
 
 
+# Times in queries are held to the wire's years, as Timestamp is in bodies.
+_YEARS = {"pattern": r"^(197[1-9]|19[89][0-9]|[2-8][0-9]{3})-"}
+Since = Annotated[
+    datetime | None,
+    Query(
+        description="start of the window (RFC 3339); default: 24 hours before until",
+        json_schema_extra=_YEARS,
+    ),
+]
+Until = Annotated[
+    datetime | None,
+    Query(description="end of the window; default: now", json_schema_extra=_YEARS),
+]
+
+
+def _time(value: datetime | None, name: str) -> float | None:
+    """A query time as epoch seconds; it must carry a zone and lie inside the wire's years."""
+    if value is None:
+        return None
+    try:
+        return to_epoch(_TIMESTAMP.validate_python(value))
+    except ValidationError as exc:
+        raise ApiError(
+            422,
+            "invalid_request",
+            f"{name} must be an RFC 3339 date-time with a time zone, "
+            f"between the years {MIN_YEAR} and {MAX_YEAR}.",
+        ) from exc
+
+
+def decision_filter(
+    queue_id: Annotated[Slug | None, Query()] = None,
+    reviewer: Annotated[Username | None, Query()] = None,
+    action: Annotated[Slug | None, Query()] = None,
+    policy: Annotated[PolicyCode | None, Query()] = None,
+    item_id: Annotated[ItemId | None, Query()] = None,
+    since: Annotated[
+        datetime | None,
+        Query(description="decided at or after this time (RFC 3339)", json_schema_extra=_YEARS),
+    ] = None,
+    until: Annotated[
+        datetime | None, Query(description="decided before this time", json_schema_extra=_YEARS)
+    ] = None,
+    audited: Annotated[
+        bool | None, Query(description="only decisions with (true) or without (false) an audit")
+    ] = None,
+) -> DecisionFilter:
+    return DecisionFilter(
+        queue_id=queue_id,
+        reviewer=reviewer,
+        action=action,
+        policy=policy,
+        item_id=item_id,
+        since=_time(since, "since"),
+        until=_time(until, "until"),
+        audited=audited,
+    )
+
+
+FilterDep = Annotated[DecisionFilter, Depends(decision_filter)]
+
+
 @router.get(
     "/decisions", response_model=DecisionPage, tags=["lead"], responses=problems(*AUTHED, 403)
 )
 def get_decisions(
     svc: ServiceDep,
     _lead: LeadDep,
+    found: FilterDep,
     cursor: Cursor = None,
     limit: Limit = 100,
+    order: Annotated[Order, Query(description="by id: oldest (asc) or newest (desc) first")] = (
+        Order.asc
+    ),
+) -> Response:
+    """Decisions matching every filter given, a page at a time (leads and admins)."""
+    return json_response(svc.decisions(cursor, limit, found, order))
+
+
+@router.get(
+    "/decisions/export",
+    tags=["lead"],
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "The matching decisions as CSV (columns: see protocol/csvsafe.py), "
+            "oldest first; cells a spreadsheet would run are neutralised",
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+        },
+        **problems(*AUTHED, 403),
+    },
+)
+def export_decisions(svc: ServiceDep, _lead: LeadDep, found: FilterDep) -> StreamingResponse:
+    """The decision search as a streamed CSV file (leads and admins)."""
+    return StreamingResponse(
+        svc.export_decisions(found),
+        media_type=CSV_MEDIA_TYPE,
+        headers={"Content-Disposition": 'attachment; filename="decisions.csv"'},
+    )
+
+
+@router.get(
+    "/stats/queues",
+    response_model=QueueStatsReport,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def get_queue_stats(
+    svc: ServiceDep,
+    _lead: LeadDep,
+    since: Since = None,
+    until: Until = None,
+    bucket: Annotated[StatsBucket, Query(description="throughput series buckets")] = (
+        StatsBucket.hour
+    ),
     queue_id: Annotated[Slug | None, Query()] = None,
+) -> Response:
+    """Queue health now (backlog, leases, oldest item against the SLA, open escalations) and
+    over the window (decisions per hour or day, action mix)."""
+    start, end = _time(since, "since"), _time(until, "until")
+    return json_response(svc.queue_stats(start, end, bucket, queue_id))
+
+
+@router.get(
+    "/stats/reviewers",
+    response_model=ReviewerStatsReport,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def get_reviewer_stats(
+    svc: ServiceDep,
+    _lead: LeadDep,
+    since: Since = None,
+    until: Until = None,
     reviewer: Annotated[Username | None, Query()] = None,
-) -> DecisionPage:
-    """Decisions, oldest first, filtered by queue and reviewer (leads and admins)."""
-    return svc.decisions(cursor, limit, queue_id, reviewer)
+) -> Response:
+    """Per reviewer over the window: volume, handle time, action mix, audit agreement,
+    overturn rate, Cohen's kappa against auditors and conflicts."""
+    start, end = _time(since, "since"), _time(until, "until")
+    return json_response(svc.reviewer_stats(start, end, reviewer))
+
+
+SampleId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+AuditId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+
+
+@router.post(
+    "/audits/samples",
+    response_model=AuditSample,
+    status_code=201,
+    tags=["audits"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def create_audit_sample(body: AuditSampleCreate, svc: ServiceDep, lead: LeadDep) -> AuditSample:
+    """Draw a sample of decisions to audit: at random, or the same number per reviewer or
+    per action, from a window (and a queue)."""
+    return svc.create_audit_sample(lead, body)
+
+
+@router.get(
+    "/audits/samples",
+    response_model=AuditSampleList,
+    tags=["audits"],
+    responses=problems(*AUTHED, 403),
+)
+def get_audit_samples(
+    svc: ServiceDep, _lead: LeadDep, cursor: Cursor = None, limit: Limit = 100
+) -> AuditSampleList:
+    """Audit samples, newest first."""
+    return svc.audit_samples(cursor, limit)
+
+
+@router.get(
+    "/audits/samples/{sample_id}",
+    response_model=AuditSample,
+    tags=["audits"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def get_audit_sample(sample_id: SampleId, svc: ServiceDep, _lead: LeadDep) -> AuditSample:
+    return svc.audit_sample(sample_id)
+
+
+@router.post(
+    "/audits/samples/{sample_id}/next",
+    response_model=AuditTaskGrant,
+    tags=["audits"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def next_audit_task(sample_id: SampleId, svc: ServiceDep, lead: LeadDep) -> Response:
+    """The caller's next item of the sample, blind: without its decision (the same item
+    again until a result is recorded)."""
+    return json_response(svc.next_audit_task(lead, sample_id))
+
+
+@router.get(
+    "/audits/samples/{sample_id}/results",
+    response_model=AuditResults,
+    tags=["audits"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def get_audit_results(sample_id: SampleId, svc: ServiceDep, _lead: LeadDep) -> Response:
+    """The results recorded so far, each with the original decision, and per-reviewer
+    agreement."""
+    return json_response(svc.audit_results(sample_id))
+
+
+@router.post(
+    "/audits/tasks/{audit_id}/result",
+    response_model=AuditResult,
+    status_code=201,
+    tags=["audits"],
+    responses=problems(*AUTHED, 403, 404, 409),
+)
+def record_audit_result(
+    audit_id: AuditId,
+    body: Annotated[AuditResultCreate, Body()],
+    svc: ServiceDep,
+    lead: LeadDep,
+) -> Response:
+    """Record agree, or overturn with the corrected decision (it becomes the decision of
+    record); the answer reveals the original decision."""
+    return json_response(svc.record_audit(lead, audit_id, body), status=201)
 
 
 @router.get("/users", response_model=UserList, tags=["admin"], responses=problems(*AUTHED, 403))

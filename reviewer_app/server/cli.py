@@ -53,15 +53,28 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         required=True,
         help="the deterministic demo shift (queues, users, items, media)",
     )
+    verify = actions.add_parser(
+        "verify-log",
+        help="check the event log's hash chain; exits 1 at the first broken link",
+    )
+    verify.add_argument(
+        "--database-url",
+        dest="verify_database_url",
+        default=None,
+        help="the database to check (or give --database-url before verify-log)",
+    )
     openapi = actions.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("-o", "--output", type=Path, default=None)
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = ServerSettings.from_env(database_url=args.database_url)
+    url = getattr(args, "verify_database_url", None) or args.database_url
+    settings = ServerSettings.from_env(database_url=url)
     command = args.server_command
     if command == "openapi":
         return write_openapi(args.output)
+    if command == "verify-log":
+        return verify_log(settings)
     if command == "add-user":
         return _add_user(settings, args)
     if command == "seed":
@@ -80,6 +93,30 @@ def write_openapi(output: Path | None) -> int:
     else:
         output.write_text(text, encoding="utf-8")
     return 0
+
+
+def verify_log(settings: ServerSettings) -> int:
+    """Walk the event log's hash chain; 0 when intact, 1 at the first broken link."""
+    from sqlalchemy.exc import DBAPIError
+
+    from .db import Database
+    from .eventlog import verify
+
+    db = Database(settings.database_url)
+    try:
+        with db.read() as conn:
+            found = verify(conn)
+    except DBAPIError as exc:
+        print(
+            f"Cannot read an event log there (is the schema current? start the service once): "
+            f"{exc.orig}",
+            file=sys.stderr,
+        )
+        return 2
+    finally:
+        db.dispose()
+    print(found.describe(), file=sys.stdout if found.intact else sys.stderr)
+    return 0 if found.intact else 1
 
 
 def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:

@@ -10,12 +10,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection
 
-from reviewer_app.protocol import Decision, Event, EventKind, Role, User
+from reviewer_app.protocol import (
+    AuditOutcome,
+    Decision,
+    DecisionKind,
+    Event,
+    EventKind,
+    Role,
+    User,
+)
 
+from . import eventlog
 from .problems import ApiError
-from .tables import events
 
 
 @dataclass(frozen=True)
@@ -73,13 +81,12 @@ def event_row(
     }
 
 
-_INSERT_EVENTS = insert(events)
-
-
 def append_events(conn: Connection, rows: list[dict[str, Any]]) -> None:
-    """Append to the event log (the database refuses updates and deletes of it)."""
-    if rows:
-        conn.execute(_INSERT_EVENTS, rows)
+    """Append to the hash-chained event log (the database refuses updates and deletes of it).
+
+    Call it last in the transaction: on PostgreSQL it holds the chain's head until commit.
+    """
+    eventlog.append(conn, rows)
 
 
 def event_document(row: Mapping[Any, Any]) -> dict[str, Any]:
@@ -92,6 +99,7 @@ def event_document(row: Mapping[Any, Any]) -> dict[str, Any]:
         "item_id": row["item_id"],
         "queue_id": row["queue_id"],
         "data": json.loads(row["data"]),
+        "hash": row["hash"],
     }
 
 
@@ -99,7 +107,9 @@ def event_from_row(row: Mapping[Any, Any]) -> Event:
     return Event.model_validate(event_document(row))
 
 
-def decision_from_row(row: Mapping[Any, Any], reviewer: str) -> Decision:
+def decision_from_row(
+    row: Mapping[Any, Any], reviewer: str, audit_result: str | None = None
+) -> Decision:
     return Decision(
         id=row["id"],
         item_id=row["item_id"],
@@ -113,6 +123,9 @@ def decision_from_row(row: Mapping[Any, Any], reviewer: str) -> Decision:
         time_spent_ms=row["time_spent_ms"],
         decided_at=to_dt(row["decided_at"]),
         client_decided_at=to_dt(row["client_decided_at"]),
+        kind=DecisionKind(row["kind"]),
+        overturns_decision_id=row["overturns_id"],
+        audit_result=AuditOutcome(audit_result) if audit_result else None,
     )
 
 

@@ -30,10 +30,10 @@ from reviewer_app.protocol import (
 )
 
 from .priority import priority
-from .records import chunks, dumps, event_row
+from .records import append_events, chunks, dumps, event_row
 from .seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue
 from .service import Service, queue_row
-from .tables import authors, events, items, media, queues, strikes, users
+from .tables import authors, items, media, queues, strikes, users
 
 log = logging.getLogger("server")
 
@@ -181,8 +181,8 @@ def insert_items(
                 }
             )
         conn.execute(insert(items), rows)
-        conn.execute(
-            insert(events),
+        append_events(
+            conn,
             [
                 event_row(
                     r["enqueued_at"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -17,7 +17,14 @@ from reviewer_app.protocol import (
     API_VERSION,
     MAX_CLAIM,
     MAX_VERDICTS_PER_BATCH,
-    Decision,
+    AuditAgree,
+    AuditOverturn,
+    AuditResult,
+    AuditResults,
+    AuditSample,
+    AuditSampleCreate,
+    AuditSampleList,
+    AuditTaskGrant,
     DecisionPage,
     EventKind,
     EventPage,
@@ -31,9 +38,12 @@ from reviewer_app.protocol import (
     QueueConfig,
     QueueCounts,
     QueueList,
+    QueueStatsReport,
+    ReviewerStatsReport,
     Role,
     SessionCreate,
     SessionInfo,
+    StatsBucket,
     User,
     UserCreate,
     UserList,
@@ -41,15 +51,14 @@ from reviewer_app.protocol import (
     VerdictResults,
 )
 
-from . import leasing
-from .assembly import item_documents, load_items, reviewer_names
+from . import audits, leasing, search, stats
+from .assembly import item_documents, load_items
 from .config import ServerSettings
 from .db import Database
 from .problems import ApiError
 from .records import (
     Principal,
     append_events,
-    decision_from_row,
     decode_cursor,
     encode_cursor,
     event_from_row,
@@ -57,16 +66,30 @@ from .records import (
     iso,
     to_dt,
 )
+from .search import DecisionFilter, Order
 from .security import lock_seconds, new_token, password_hasher, token_hash, verify_password
 from .tables import decisions, events, items, login_attempts, media, queues, sessions, users
 from .verdicts import VerdictRecorder
 
 log = logging.getLogger("server")
 
-FEATURES = ["leases", "verdict-batches", "idempotency-keys", "media", "event-log", "problem-json"]
+FEATURES = [
+    "leases",
+    "verdict-batches",
+    "idempotency-keys",
+    "media",
+    "event-log",
+    "problem-json",
+    "hash-chained-event-log",
+    "lead-stats",
+    "decision-search",
+    "csv-export",
+    "audits",
+]
 Clock = Callable[[], float]
 T = TypeVar("T")
 CONFIG_TTL_SECONDS = 10.0
+DEFAULT_WINDOW_SECONDS = 24 * 3600
 
 # Built once: every request runs it (see assembly.py on why).
 _TOKEN_USER = (
@@ -503,30 +526,116 @@ class Service:
         )
 
     def decisions(
-        self, cursor: str | None, limit: int, queue_id: str | None, reviewer: str | None
+        self,
+        cursor: str | None,
+        limit: int,
+        found: DecisionFilter | None = None,
+        order: Order = Order.asc,
     ) -> DecisionPage:
+        """Decisions matching the filter, by id (oldest or newest first), a page at a time."""
         after = decode_cursor(cursor)
-        query = select(decisions)
         with self.db.read() as conn:
-            if queue_id is not None:
-                query = query.where(decisions.c.queue_id == queue_id)
+            return search.page(conn, found or DecisionFilter(), after, limit, order)
+
+    def export_decisions(self, found: DecisionFilter) -> Iterator[str]:
+        """The matching decisions as CSV chunks (see search.export_csv)."""
+        return search.export_csv(self.db, found)
+
+    # -- lead figures -------------------------------------------------------------------
+
+    def window(self, since: float | None, until: float | None) -> tuple[float, float]:
+        """A stats window (epoch seconds): the last 24 hours unless told otherwise."""
+        end = until if until is not None else self.clock()
+        start = since if since is not None else end - DEFAULT_WINDOW_SECONDS
+        return start, end
+
+    def queue_stats(
+        self,
+        since: float | None,
+        until: float | None,
+        bucket: StatsBucket,
+        queue_id: str | None = None,
+    ) -> QueueStatsReport:
+        start, end = self.window(since, until)
+        stats.check_window(start, end, stats.SPANS[bucket])
+        now = self.clock()
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(queues.c.id, queues.c.name, queues.c.config).order_by(
+                    queues.c.position, queues.c.id
+                )
+            ).all()
+            chosen = [
+                stats.QueueInfo(r.id, r.name, QueueConfig.model_validate_json(r.config))
+                for r in rows
+                if queue_id is None or r.id == queue_id
+            ]
+            if queue_id is not None and not chosen:
+                raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
+            found = stats.queue_stats(conn, chosen, start, end, bucket, now)
+        return QueueStatsReport(
+            since=to_dt(start),
+            until=to_dt(end),
+            bucket=bucket,
+            generated_at=to_dt(now),
+            queues=found,
+        )
+
+    def reviewer_stats(
+        self, since: float | None, until: float | None, reviewer: str | None = None
+    ) -> ReviewerStatsReport:
+        start, end = self.window(since, until)
+        stats.check_window(start, end)
+        with self.db.read() as conn:
+            user_id = None
             if reviewer is not None:
                 user_id = conn.execute(
                     select(users.c.id).where(users.c.username == reviewer)
                 ).scalar()
-                query = query.where(decisions.c.user_id == (user_id or -1))
-            if after is not None:
-                query = query.where(decisions.c.id > after)
-            rows = conn.execute(query.order_by(decisions.c.id).limit(limit + 1)).mappings().all()
-            names = reviewer_names(conn, {r["user_id"] for r in rows})
-        more = len(rows) > limit
-        rows = rows[:limit]
-        page: list[Decision] = [
-            decision_from_row(r, names.get(r["user_id"], "unknown")) for r in rows
-        ]
-        return DecisionPage(
-            decisions=page, next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None
+                if user_id is None:
+                    raise ApiError(404, "unknown_user", f"No user {reviewer!r}.")
+            found = stats.reviewer_stats(conn, start, end, user_id)
+        return ReviewerStatsReport(
+            since=to_dt(start), until=to_dt(end), generated_at=to_dt(self.clock()), reviewers=found
         )
+
+    # -- audits ---------------------------------------------------------------------------
+
+    def create_audit_sample(self, lead: Principal, request: AuditSampleCreate) -> AuditSample:
+        configs = self.configs()
+        sample_id = self._write_retrying(
+            lambda conn: audits.create_sample(conn, lead, request, configs, self.clock())
+        )
+        return self.audit_sample(sample_id)
+
+    def audit_sample(self, sample_id: int) -> AuditSample:
+        with self.db.read() as conn:
+            return audits.sample(conn, sample_id)
+
+    def audit_samples(self, cursor: str | None, limit: int) -> AuditSampleList:
+        before = decode_cursor(cursor)
+        with self.db.read() as conn:
+            ids, more = audits.sample_ids_page(conn, before, limit)
+            page = audits.samples(conn, ids)
+        return AuditSampleList(
+            samples=page, next_cursor=encode_cursor(ids[-1]) if more and ids else None
+        )
+
+    def next_audit_task(self, lead: Principal, sample_id: int) -> AuditTaskGrant:
+        return self._write_retrying(
+            lambda conn: audits.next_task(conn, lead, sample_id, self.clock())
+        )
+
+    def record_audit(
+        self, lead: Principal, audit_id: int, body: AuditAgree | AuditOverturn
+    ) -> AuditResult:
+        configs = self.configs()
+        with self.db.write() as conn:
+            return audits.record_result(conn, lead, audit_id, body, configs, self.clock())
+
+    def audit_results(self, sample_id: int) -> AuditResults:
+        with self.db.read() as conn:
+            return audits.results(conn, sample_id)
 
     # -- verdicts -------------------------------------------------------------------
 

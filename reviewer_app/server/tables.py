@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -95,6 +96,7 @@ items = Table(
     Index("ix_items_lease_expiry", "state", "lease_expires_at"),
     Index("ix_items_lease_user", "lease_user_id"),
     Index("ix_items_lease_token", "lease_token"),
+    Index("ix_items_waiting", "queue_id", "state", "enqueued_at"),
 )
 
 media = Table(
@@ -143,10 +145,14 @@ decisions = Table(
     Column("time_spent_ms", Integer, nullable=False),
     Column("decided_at", Float, nullable=False),
     Column("client_decided_at", Float, nullable=False),
+    # "review" (the review flow) or "overturn" (an auditor's correction, see audits.py).
+    Column("kind", String(16), nullable=False, server_default="review"),
+    Column("overturns_id", Integer, nullable=True),
     Index("ix_decisions_item_epoch", "item_id", "epoch", unique=True),
     Index("ix_decisions_author", "author_id", "id"),
     Index("ix_decisions_user", "user_id", "decided_at"),
     Index("ix_decisions_queue_time", "queue_id", "decided_at"),
+    Index("ix_decisions_time", "decided_at"),
 )
 
 verdict_keys = Table(
@@ -157,6 +163,9 @@ verdict_keys = Table(
     Column("body_hash", String(64), nullable=False),
     Column("result", Text, nullable=False),
     Column("created_at", Float, nullable=False),
+    # The result's status (accepted, conflict, ...), so conflicts can be counted.
+    Column("status", String(16), nullable=False, server_default="accepted"),
+    Index("ix_verdict_keys_status", "status", "created_at", "user_id"),
 )
 
 events = Table(
@@ -169,5 +178,91 @@ events = Table(
     Column("item_id", String(64), nullable=True),
     Column("queue_id", String(64), nullable=True),
     Column("data", Text, nullable=False, default="{}"),
+    # The hash chain (see eventlog.py): the hash of the entry before, and this entry's.
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
     Index("ix_events_item", "item_id", "id"),
+)
+
+event_chain = Table(
+    "event_chain",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("last_id", Integer, nullable=False),
+    Column("last_hash", String(64), nullable=False),
+)
+
+# -- rollups of decisions, kept on write (see rollups.py) -------------------------------------
+
+queue_hourly = Table(
+    "queue_hourly",
+    metadata,
+    Column("queue_id", String(64), primary_key=True),
+    Column("hour", BigInteger, primary_key=True, autoincrement=False),  # epoch seconds, UTC hour
+    Column("action", String(64), primary_key=True),
+    Column("n", Integer, nullable=False),
+)
+
+reviewer_rollups = Table(
+    "reviewer_rollups",
+    metadata,
+    Column("span", Integer, primary_key=True, autoincrement=False),  # 3600 or 86400
+    Column("start", BigInteger, primary_key=True, autoincrement=False),  # epoch seconds, UTC
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("action", String(64), primary_key=True),
+    Column("n", Integer, nullable=False),
+)
+
+handle_time_rollups = Table(
+    "handle_time_rollups",
+    metadata,
+    Column("span", Integer, primary_key=True, autoincrement=False),
+    Column("start", BigInteger, primary_key=True, autoincrement=False),
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("bucket", Integer, primary_key=True, autoincrement=False),  # see rollups.BOUNDS
+    Column("n", Integer, nullable=False),
+)
+
+# -- audits --------------------------------------------------------------------------------------
+
+audit_samples = Table(
+    "audit_samples",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("method", String(16), nullable=False),
+    Column("requested_size", Integer, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("until", Float, nullable=False),
+    Column("queue_id", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", Integer, nullable=False),
+)
+
+audit_items = Table(
+    "audit_items",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # the audit id
+    Column("sample_id", Integer, ForeignKey("audit_samples.id"), nullable=False),
+    Column("position", Integer, nullable=False),
+    # The decision audited, and what the figures need of it (so they need no join).
+    Column("decision_id", Integer, nullable=False),
+    Column("item_id", String(64), nullable=False),
+    Column("queue_id", String(64), nullable=False),
+    Column("reviewer_id", Integer, nullable=False),
+    Column("decided_at", Float, nullable=False),
+    Column("action", String(64), nullable=False),
+    # Who is judging it now (so two auditors of one sample get different items).
+    Column("assigned_to", Integer, nullable=True),
+    Column("assigned_until", Float, nullable=True),
+    # The result, once recorded.
+    Column("result", String(16), nullable=True),
+    Column("auditor_id", Integer, nullable=True),
+    Column("final_action", String(64), nullable=True),  # the auditor's action (for kappa)
+    Column("note", Text, nullable=True),
+    Column("recorded_at", Float, nullable=True),
+    Column("overturn_decision_id", Integer, nullable=True),
+    Index("ix_audit_items_sample", "sample_id", "position"),
+    Index("ix_audit_items_decision", "decision_id", unique=True),
+    Index("ix_audit_items_reviewer", "reviewer_id", "decided_at"),
 )

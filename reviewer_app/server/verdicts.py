@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import BindParameter, Connection, bindparam, insert, select, update
 
@@ -29,6 +29,7 @@ from reviewer_app.protocol import (
     VerdictStatus,
 )
 
+from . import rollups
 from .assembly import decisions_by_id
 from .priority import priority
 from .problems import ApiError
@@ -73,7 +74,24 @@ def body_hash(user_id: int, verdict: Verdict) -> str:
     return hashlib.sha256(dumps({"user": user_id, "verdict": body}).encode()).hexdigest()
 
 
-def config_problems(index: int, verdict: Verdict, config: QueueConfig) -> list[ProblemDetail]:
+class DecisionFields(Protocol):
+    """What a decision says: a verdict's fields, or an audit's corrected decision."""
+
+    @property
+    def action(self) -> str: ...
+    @property
+    def policies(self) -> list[str]: ...
+    @property
+    def rating(self) -> str | None: ...
+    @property
+    def note(self) -> str | None: ...
+    @property
+    def author_action(self) -> AuthorAction | None: ...
+
+
+def config_problems(
+    index: int, verdict: DecisionFields, config: QueueConfig
+) -> list[ProblemDetail]:
     """Why a verdict does not fit its queue's decision config (empty when it fits)."""
     loc: list[str | int] = ["verdicts", index]
     action = config.action(verdict.action)
@@ -169,6 +187,7 @@ class VerdictRecorder:
         self._strikes: list[dict[str, Any]] = []
         self._events: list[dict[str, Any]] = []
         self._keys: list[dict[str, Any]] = []
+        self._rollups: list[rollups.Decided] = []
         self._pending: list[_Pending] = []
         self._accepted: list[VerdictResult] = []
 
@@ -237,6 +256,7 @@ class VerdictRecorder:
                             "body_hash": hashes[index],
                             "result": result.model_dump_json(),
                             "created_at": self.now,
+                            "status": result.status.value,
                         }
                     )
             elif key in kept:
@@ -253,9 +273,10 @@ class VerdictRecorder:
             self.conn.execute(_END_LEASES, {"b_ids": self._ended_leases, "b_now": self.now})
         if self._strikes:
             self.conn.execute(_INSERT_STRIKES, self._strikes)
-        append_events(self.conn, self._events)
+        rollups.add(self.conn, self._rollups)
         if self._keys:
             self.conn.execute(_INSERT_KEYS, self._keys)
+        append_events(self.conn, self._events)  # last: it holds the log's head until commit
 
     def _own_lease(self, verdict: Verdict) -> Any:
         lease = self.leases.get(verdict.lease_token)
@@ -373,6 +394,9 @@ class VerdictRecorder:
         decided_at = to_dt(self.now)
         for p, decision_id in zip(pending, ids, strict=True):
             v = p.verdict
+            self._rollups.append(
+                rollups.Decided(p.queue_id, self.user.id, v.action, v.time_spent_ms, self.now)
+            )
             if not p.escalate:
                 self._decided.append({"b_id": p.item_id, "b_decision": decision_id})
                 self.items[p.item_id]["decision_id"] = decision_id

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import insert, text
+from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
+from reviewer_app.protocol import EventKind
 from reviewer_app.server.db import Database
-from reviewer_app.server.tables import events, metadata
+from reviewer_app.server.records import append_events, event_row
+from reviewer_app.server.tables import metadata
 
 
 def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
@@ -30,7 +32,7 @@ def test_the_database_refuses_to_change_the_event_log(database_url: str, stateme
     try:
         db.migrate()
         with db.write() as conn:
-            conn.execute(insert(events).values(at=1.0, kind="decided", actor="rita", data="{}"))
+            append_events(conn, [event_row(1.0, EventKind.decided, "rita")])
         with pytest.raises(DatabaseError, match="append-only"), db.write() as conn:
             conn.execute(text(statement))
         with db.read() as conn:

@@ -46,6 +46,15 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("POST", "/verdicts"): ("reviewer", 200),
     ("GET", "/events"): ("lead", 200),
     ("GET", "/decisions"): ("lead", 200),
+    ("GET", "/decisions/export"): ("lead", 200),
+    ("GET", "/stats/queues"): ("lead", 200),
+    ("GET", "/stats/reviewers"): ("lead", 200),
+    ("POST", "/audits/samples"): ("lead", 201),
+    ("GET", "/audits/samples"): ("lead", 200),
+    ("GET", "/audits/samples/{sample_id}"): ("lead", 200),
+    ("POST", "/audits/samples/{sample_id}/next"): ("lead", 200),
+    ("GET", "/audits/samples/{sample_id}/results"): ("lead", 200),
+    ("POST", "/audits/tasks/{audit_id}/result"): ("lead", 201),
     ("GET", "/users"): ("admin", 200),
     ("POST", "/users"): ("admin", 201),
     ("PUT", "/users/{username}/role"): ("admin", 200),
@@ -74,6 +83,8 @@ class World:
     renew_token: str  # the reviewer's lease on another item
     release_token: str  # and on a third
     verdict_lease: dict[str, Any]  # and a fourth, as the claim returned it
+    sample_id: int  # an audit sample of two decisions
+    audit_ids: dict[str, int]  # one of its audits for each caller allowed to record one
 
 
 def _world(live_server: LiveServer) -> World:
@@ -82,8 +93,20 @@ def _world(live_server: LiveServer) -> World:
     lead = live_server.login("matrix-lead", Role.lead)
     admin = live_server.login("matrix-admin", Role.admin)
     live_server.add_user("matrix-target")  # whose role the admin route changes
-    leased = reviewer.claim(LOAD_QUEUE.id, count=4)
-    assert len(leased) >= 4  # how many exactly is the leasing tests' business
+    leased = reviewer.claim(LOAD_QUEUE.id, count=8)
+    assert len(leased) >= 8  # how many exactly is the leasing tests' business
+    # Four decisions: two for the sample made here, two for the samples the walk makes.
+    assert [r["status"] for r in reviewer.decide([verdict(x) for x in leased[4:8]])] == [
+        "accepted"
+    ] * 4
+    made = lead.post("/audits/samples", json={**SAMPLE, "size": 2})
+    assert made.status_code == 201, made.text
+    sample_id = made.json()["id"]
+    audit_ids = {}
+    for name, session in (("lead", lead), ("admin", admin)):
+        grant = session.post(f"/audits/samples/{sample_id}/next").json()
+        audit_ids[name] = grant["task"]["audit_id"]
+    assert len(set(audit_ids.values())) == 2
     callers = [
         Caller("anonymous", None),
         Caller("bogus", None, token="rd1_" + "x" * 43),  # well-formed, never issued
@@ -98,10 +121,14 @@ def _world(live_server: LiveServer) -> World:
         renew_token=leased[1]["lease_token"],
         release_token=leased[2]["lease_token"],
         verdict_lease=leased[3],
+        sample_id=sample_id,
+        audit_ids=audit_ids,
     )
 
 
 BodyMaker = Callable[[World, Caller], Any]
+
+SAMPLE = {"size": 1, "since": "2000-01-01T00:00:00Z", "until": "2999-01-01T00:00:00Z"}
 
 BODIES: dict[tuple[str, str], BodyMaker] = {
     ("POST", "/sessions"): lambda w, c: {"username": "matrix-reviewer", "password": PASSWORD},
@@ -115,6 +142,8 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
         "role": "reviewer",
     },
     ("PUT", "/users/{username}/role"): lambda w, c: {"role": "lead"},
+    ("POST", "/audits/samples"): lambda w, c: SAMPLE,
+    ("POST", "/audits/tasks/{audit_id}/result"): lambda w, c: {"result": "agree"},
 }
 
 
@@ -128,6 +157,8 @@ def _request(
             item_id="no-such-item",
             media_id="no-such-media",
             username="no-such-user",
+            sample_id=999_999,
+            audit_id=999_999,
         )
     else:
         path = template.format(
@@ -135,6 +166,8 @@ def _request(
             item_id=world.item_id,
             media_id="no-such-media",
             username="matrix-target",
+            sample_id=world.sample_id,
+            audit_id=world.audit_ids.get(caller.name, min(world.audit_ids.values())),
         )
     headers = caller.headers()
     if (method, template) == ("DELETE", "/sessions/current") and caller.username:

@@ -53,6 +53,15 @@ STATE_DEPENDENT_REFUSALS = {
     # The same idempotency key with another body is a 422 by design, and the generator
     # reuses UUIDs (it shrinks towards the same few) once a verdict has been stored.
     (422, "idempotency_key_reused"),
+    # Windows (stats, audit samples) must end after they start, and a throughput series
+    # has at most so many buckets: constraints between two fields that no schema states.
+    (422, "invalid_window"),
+    (422, "window_too_long"),
+    # An audit sample needs decisions in its window that are not audited yet.
+    (422, "empty_sample"),
+    # A corrected decision is valid per queue (its decision config), not per schema.
+    (422, "overturn_invalid"),
+    (422, "overturn_cannot_escalate"),
 }
 
 FUZZ_SETTINGS = settings(

@@ -1,0 +1,100 @@
+"""Lead figures: queue health and reviewer quality over a window of time."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from .common import Count, Fraction, Label, Slug, Timestamp, Username, WireModel
+
+MAX_STATS_BUCKETS = 1_000
+"""The most points a throughput series may have (hours or days in the window)."""
+MAX_STATS_WINDOW_DAYS = 400
+
+
+class StatsBucket(StrEnum):
+    hour = "hour"
+    day = "day"
+
+
+class ActionCount(WireModel):
+    action: Slug
+    count: Count
+
+
+class ThroughputPoint(WireModel):
+    """Decisions recorded in one bucket (UTC hours or days; the first and last bucket may be
+    cut by the window)."""
+
+    start: Timestamp
+    decided: Count
+
+
+class QueueStats(WireModel):
+    queue_id: Slug
+    name: Label
+    backlog: Count = Field(
+        description="items waiting now (pending, or leased with the lease run out)"
+    )
+    leased: Count = Field(description="items under a live lease now")
+    oldest_pending_age_seconds: Count | None = Field(
+        default=None, description="age of the oldest waiting item now"
+    )
+    sla_seconds: Count = Field(description="the queue's SLA: no item should wait longer")
+    sla_breached: bool = Field(description="the oldest waiting item is older than the SLA")
+    pending_over_sla: Count = Field(description="waiting items older than the SLA")
+    decided: Count = Field(description="decisions in the window (escalations included)")
+    decided_series: list[ThroughputPoint] = Field(max_length=MAX_STATS_BUCKETS)
+    action_mix: list[ActionCount] = Field(max_length=64)
+    escalations_open: Count = Field(
+        description="items escalated from this queue that no lead has decided yet"
+    )
+
+
+class QueueStatsReport(WireModel):
+    since: Timestamp
+    until: Timestamp
+    bucket: StatsBucket
+    generated_at: Timestamp
+    queues: list[QueueStats] = Field(max_length=1_000)
+
+
+class ReviewerStats(WireModel):
+    reviewer: Username
+    display_name: Label
+    decisions: Count = Field(description="decisions made in the window")
+    handle_time_median_ms: Count | None = Field(
+        default=None,
+        description="median time spent per decision (estimated from 10%-wide histogram buckets)",
+    )
+    handle_time_p90_ms: Count | None = Field(
+        default=None, description="90th percentile of time spent (same estimate)"
+    )
+    action_mix: list[ActionCount] = Field(max_length=64)
+    audited: Count = Field(description="decisions of the window that an auditor has judged")
+    audit_agreed: Count
+    audit_overturned: Count
+    audit_agreement_rate: Fraction | None = Field(
+        default=None, description="audit_agreed / audited (None without audits)"
+    )
+    overturn_rate: Fraction | None = Field(
+        default=None, description="audit_overturned / decisions (None without decisions)"
+    )
+    kappa: float | None = Field(
+        default=None,
+        ge=-1.0,
+        le=1.0,
+        description="Cohen's kappa between the reviewer's actions and the auditors' actions on "
+        "the audited decisions (None when undefined: no audits, or one action only on both sides)",
+    )
+    conflicts: Count = Field(
+        description="verdicts sent in the window that lost to another reviewer's decision"
+    )
+
+
+class ReviewerStatsReport(WireModel):
+    since: Timestamp
+    until: Timestamp
+    generated_at: Timestamp
+    reviewers: list[ReviewerStats] = Field(max_length=10_000)
