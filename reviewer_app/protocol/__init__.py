@@ -7,6 +7,7 @@ This package imports nothing else of ours; the OpenAPI document in
 from .audits import (
     MAX_SAMPLE,
     AuditAgree,
+    AuditJudgement,
     AuditMethod,
     AuditOverturn,
     AuditResult,
@@ -113,6 +114,7 @@ __all__ = [
     "ActionCount",
     "ActionKind",
     "AuditAgree",
+    "AuditJudgement",
     "AuditMethod",
     "AuditOutcome",
     "AuditOverturn",

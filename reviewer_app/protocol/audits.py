@@ -93,7 +93,23 @@ class AuditOverturn(WireModel):
     time_spent_ms: int = Field(default=0, ge=0, le=86_400_000)
 
 
-AuditResultCreate = Annotated[AuditAgree | AuditOverturn, Field(discriminator="result")]
+class AuditJudgement(WireModel):
+    """The blind way to audit: the auditor decides the item as a reviewer would, without
+    seeing the original. The service compares: the same action, policies and rating record
+    ``agree``; anything else records ``overturn`` with this as the corrected decision."""
+
+    result: Literal["judge"]
+    action: Slug
+    policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
+    rating: Slug | None = None
+    author_action: AuthorAction | None = None
+    note: NoteText | None = None
+    time_spent_ms: int = Field(default=0, ge=0, le=86_400_000)
+
+
+AuditResultCreate = Annotated[
+    AuditAgree | AuditOverturn | AuditJudgement, Field(discriminator="result")
+]
 
 
 class AuditResult(WireModel):

@@ -21,6 +21,7 @@ from sqlalchemy import Connection, delete, func, insert, literal, select, update
 from reviewer_app.protocol import (
     ActionKind,
     AuditAgree,
+    AuditJudgement,
     AuditMethod,
     AuditOutcome,
     AuditOverturn,
@@ -291,7 +292,7 @@ def record_result(
     conn: Connection,
     lead: Principal,
     audit_id: int,
-    body: AuditAgree | AuditOverturn,
+    body: AuditAgree | AuditOverturn | AuditJudgement,
     configs: Mapping[str, QueueConfig],
     now: float,
 ) -> AuditResult:
@@ -308,6 +309,8 @@ def record_result(
         .mappings()
         .one()
     )
+    if isinstance(body, AuditJudgement):
+        body = judged(original, body)
     changes: dict[str, Any] = {
         "result": body.result.value,
         "auditor_id": lead.id,
@@ -347,6 +350,26 @@ def record_result(
         ],
     )
     return result_of(conn, {**audit, **changes})
+
+
+def judged(original: Mapping[Any, Any], body: AuditJudgement) -> AuditAgree | AuditOverturn:
+    """A blind judgement as a result: the same decision agrees, another one overturns."""
+    same = (
+        body.action == original["action"]
+        and sorted(body.policies) == sorted(json.loads(original["policies"] or "[]"))
+        and (body.rating or None) == (original["rating"] or None)
+    )
+    if same:
+        return AuditAgree(result=AuditOutcome.agree, note=body.note)
+    return AuditOverturn(
+        result=AuditOutcome.overturn,
+        action=body.action,
+        policies=body.policies,
+        rating=body.rating,
+        author_action=body.author_action,
+        note=body.note or f"Blind audit: the auditor decided {body.action}.",
+        time_spent_ms=body.time_spent_ms,
+    )
 
 
 def _overturn(

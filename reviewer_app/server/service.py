@@ -18,6 +18,7 @@ from reviewer_app.protocol import (
     MAX_CLAIM,
     MAX_VERDICTS_PER_BATCH,
     AuditAgree,
+    AuditJudgement,
     AuditOverturn,
     AuditResult,
     AuditResults,
@@ -627,7 +628,7 @@ class Service:
         )
 
     def record_audit(
-        self, lead: Principal, audit_id: int, body: AuditAgree | AuditOverturn
+        self, lead: Principal, audit_id: int, body: AuditAgree | AuditOverturn | AuditJudgement
     ) -> AuditResult:
         configs = self.configs()
         with self.db.write() as conn:

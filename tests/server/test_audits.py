@@ -246,3 +246,33 @@ def test_audit_problems(server: LiveServer) -> None:
     expect_problem(lead.post(path, json={"result": "maybe"}), 422)
     # Nothing was recorded by the refusals.
     assert lead.post(path, json={"result": "agree"}).status_code == 201
+
+
+def test_a_blind_judgement_agrees_or_overturns_by_comparing(server: LiveServer) -> None:
+    """The auditor decides as a reviewer would; the service compares with the original."""
+    rita = server.login("rita")
+    lead = server.login("lead", Role.lead)
+    decide_many(rita, ["remove", "keep"])
+    sample = new_sample(lead, size=2)
+    outcomes = {}
+    for _ in range(2):
+        task = lead.post(f"/audits/samples/{sample['id']}/next").json()["task"]
+        item = lead.get(f"/items/{task['item']['id']}").json()
+        original = item["decision"]
+        # the auditor keeps everything: the same as a keep, an overturn of a remove
+        recorded = lead.post(
+            f"/audits/tasks/{task['audit_id']}/result", json={"result": "judge", "action": "keep"}
+        )
+        assert recorded.status_code == 201, recorded.text
+        body = recorded.json()
+        outcomes[original["action"]] = body["result"]
+        assert body["original"]["id"] == original["id"]
+        if body["result"] == "overturn":
+            assert body["corrected"]["action"] == "keep"
+            assert body["note"] == "Blind audit: the auditor decided keep."
+            assert lead.get(f"/items/{item['id']}").json()["decision"]["action"] == "keep"
+        else:
+            assert body["corrected"] is None
+    assert outcomes == {"remove": "overturn", "keep": "agree"}
+    bad = lead.post("/audits/tasks/1/result", json={"result": "judge"})
+    assert bad.status_code == 422
