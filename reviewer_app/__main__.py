@@ -8,9 +8,29 @@ import sys
 
 from reviewer_app import __version__
 
+SERVER_HELP = "run or administer the reference queue service"
+#: top-level options that take a value (skipped when looking for the subcommand)
+_VALUED_OPTIONS = frozenset({"--role", "--port"})
 
-def build_parser() -> argparse.ArgumentParser:
-    from reviewer_app.server.cli import add_parser
+
+def _subcommand(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv`` (the first word that is not an option), if any."""
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            return next(words, None)
+        if word in _VALUED_OPTIONS:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line. The server's arguments come from the server package, which is
+    imported only when ``command`` may need it: ``export`` stays free of the server and
+    of Qt."""
+    from reviewer_app.core.export import add_parser as add_export_parser
 
     parser = argparse.ArgumentParser(
         prog="reviewer-app",
@@ -30,13 +50,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--port", type=int, default=0, help="with --demo: port (0: any free one)")
     subparsers = parser.add_subparsers(dest="command")
-    add_parser(subparsers)
+    if command == "export":
+        subparsers.add_parser("server", help=SERVER_HELP)
+    else:
+        from reviewer_app.server.cli import add_parser as add_server_parser
+
+        add_server_parser(subparsers)
+    add_export_parser(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    command = _subcommand(argv)
+    parser = build_parser(command)
     args = parser.parse_args(argv)
+    if args.command == "export":
+        from reviewer_app.core.export import run as run_export
+
+        logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+        return run_export(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if args.command == "server":
         from reviewer_app.server.cli import run

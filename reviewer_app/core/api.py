@@ -12,14 +12,16 @@ else becomes a typed error and nothing of it is used.
 from __future__ import annotations
 
 import email.utils
+import io
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TextIO, TypeVar
 from urllib.parse import quote, urlsplit
 
 import requests
@@ -33,6 +35,15 @@ from urllib3.util.retry import Retry
 from reviewer_app.protocol import (
     API_MAJOR,
     API_PREFIX,
+    AuditAgree,
+    AuditJudgement,
+    AuditOverturn,
+    AuditResult,
+    AuditResults,
+    AuditSample,
+    AuditSampleCreate,
+    AuditSampleList,
+    AuditTaskGrant,
     DecisionPage,
     EventPage,
     Item,
@@ -45,6 +56,8 @@ from reviewer_app.protocol import (
     Meta,
     Problem,
     QueueList,
+    QueueStatsReport,
+    ReviewerStatsReport,
     SessionCreate,
     SessionInfo,
     User,
@@ -53,6 +66,7 @@ from reviewer_app.protocol import (
     VerdictResults,
 )
 
+from .decision_csv import ExportCancelled, copy_decision_csv
 from .errors import (
     ApiError,
     AuthenticationRequired,
@@ -299,14 +313,151 @@ class ApiClient:
         *,
         queue_id: str | None = None,
         reviewer: str | None = None,
+        action: str | None = None,
+        policy: str | None = None,
+        item_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        audited: bool | None = None,
+        order: str = "desc",
         cursor: str | None = None,
         limit: int = 500,
     ) -> DecisionPage:
-        params: dict[str, str | int] = {"limit": limit}
-        for name, value in (("queue_id", queue_id), ("reviewer", reviewer), ("cursor", cursor)):
-            if value is not None:
-                params[name] = value
+        """One page of the decisions matching every filter given (lead and admin only):
+        ``since`` inclusive, ``until`` exclusive; ``order`` by id, ``"desc"`` (newest
+        first) or ``"asc"``. Pass the page's ``next_cursor`` back as ``cursor``."""
+        if order not in ("asc", "desc"):
+            raise ValueError(f"order must be 'asc' or 'desc', not {order!r}")
+        params = _decision_filter(
+            queue_id, reviewer, action, policy, item_id, since, until, audited
+        )
+        params.update({"order": order, "limit": limit})
+        if cursor is not None:
+            params["cursor"] = cursor
         return self._call("GET", "/decisions", reply=DecisionPage, params=params)
+
+    def export_decisions(
+        self,
+        out: TextIO,
+        *,
+        queue_id: str | None = None,
+        reviewer: str | None = None,
+        action: str | None = None,
+        policy: str | None = None,
+        item_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        audited: bool | None = None,
+        progress: Callable[[int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> int:
+        """Stream the matching decisions as CSV (oldest first) into ``out``, a text file
+        opened with ``newline=""``; returns the number of decision rows written.
+
+        The reply is copied as it arrives, never held whole: memory stays flat for any
+        number of rows, and the read timeout applies to each chunk, not to the export.
+        The header is checked against ``DECISION_COLUMNS`` and every cell neutralised
+        again. ``progress(rows)`` is called about every 1,000 rows; when ``cancelled()``
+        turns true the copy stops with ExportCancelled. On any error ``out`` holds an
+        incomplete export: write to a temporary file and rename it on success.
+        """
+        what = "GET /decisions/export"
+        params = _decision_filter(
+            queue_id, reviewer, action, policy, item_id, since, until, audited
+        )
+        response = self._send(
+            "GET", "/decisions/export", None, params, True, self.timeouts.long_read, "text/csv"
+        )
+        try:
+            if response.status_code != 200:
+                raw = self._read(response, what, 1024 * 1024)
+                raise self._problem(response, raw, what)
+            kind = response.headers.get("Content-Type", "")
+            if not kind.lower().startswith("text/csv"):
+                raise ProtocolError(
+                    f"The server answered {what} with {kind or 'no content type'!r}, "
+                    "not CSV; nothing from it was used."
+                )
+            source = io.TextIOWrapper(
+                io.BufferedReader(_ChunkStream(response.iter_content(256 * 1024))),
+                encoding="utf-8-sig",
+                newline="",
+            )
+            return copy_decision_csv(source, out, what=what, progress=progress, cancelled=cancelled)
+        except requests.RequestException as err:
+            raise NetworkError(
+                f"The export from {self.server_url} was cut off ({_reason(err)}); "
+                "the export is incomplete.",
+                maybe_applied=True,
+            ) from None
+        except UnicodeDecodeError:
+            raise ProtocolError(
+                f"The reply to {what} is not UTF-8 text; the export is incomplete."
+            ) from None
+        finally:
+            response.close()
+
+    # --- lead figures and audits ------------------------------------------------------
+
+    def queue_stats(
+        self,
+        since: datetime,
+        until: datetime,
+        *,
+        queue_id: str | None = None,
+        bucket: str = "hour",
+    ) -> QueueStatsReport:
+        """Queue health now and throughput over ``[since, until)`` in ``bucket``s
+        (``"hour"`` or ``"day"``); one queue or all."""
+        params: dict[str, str | int] = {
+            "since": _wire_time(since, "since"),
+            "until": _wire_time(until, "until"),
+            "bucket": bucket,
+        }
+        if queue_id is not None:
+            params["queue_id"] = queue_id
+        return self._call("GET", "/stats/queues", reply=QueueStatsReport, params=params)
+
+    def reviewer_stats(self, since: datetime, until: datetime) -> ReviewerStatsReport:
+        """Per-reviewer volume, handle time, audit agreement and kappa over the window."""
+        params = {"since": _wire_time(since, "since"), "until": _wire_time(until, "until")}
+        return self._call("GET", "/stats/reviewers", reply=ReviewerStatsReport, params=params)
+
+    def create_sample(self, body: AuditSampleCreate) -> AuditSample:
+        """Draw an audit sample. A POST that is not repeated once it may have arrived."""
+        return self._call("POST", "/audits/samples", body=body, reply=AuditSample)
+
+    def samples(self, cursor: str | None = None) -> AuditSampleList:
+        """Audit samples, newest first, a page at a time."""
+        params = {"cursor": cursor} if cursor else None
+        return self._call("GET", "/audits/samples", reply=AuditSampleList, params=params)
+
+    def sample(self, sample_id: int) -> AuditSample:
+        return self._call("GET", f"/audits/samples/{int(sample_id)}", reply=AuditSample)
+
+    def next_audit(self, sample_id: int) -> AuditTaskGrant:
+        """The caller's next item of the sample, blind (``task`` None when none is left).
+        The server hands the same item again until its result is recorded, but like the
+        claim this POST is retried only when it surely never reached the server."""
+        return self._call(
+            "POST",
+            f"/audits/samples/{int(sample_id)}/next",
+            reply=AuditTaskGrant,
+            read_timeout=self.timeouts.long_read,
+        )
+
+    def record_audit(
+        self, audit_id: int, result: AuditAgree | AuditOverturn | AuditJudgement
+    ) -> AuditResult:
+        """Agree, overturn with the corrected decision, or (blind) judge the item afresh
+        and let the service compare; the reply reveals the original. A second result for
+        the same audit is a 409 (ProblemError). Retried only if it surely never arrived."""
+        return self._call(
+            "POST", f"/audits/tasks/{int(audit_id)}/result", body=result, reply=AuditResult
+        )
+
+    def audit_results(self, sample_id: int) -> AuditResults:
+        return self._call("GET", f"/audits/samples/{int(sample_id)}/results", reply=AuditResults)
 
     def events(self, cursor: str | None = None, limit: int = 500) -> EventPage:
         params: dict[str, str | int] = {"limit": limit}
@@ -372,8 +523,11 @@ class ApiClient:
         params: Mapping[str, str | int] | None,
         auth: bool,
         read_timeout: float | None,
+        accept: str | None = None,
     ) -> requests.Response:
         headers = {"Content-Type": "application/json"} if data is not None else {}
+        if accept is not None:
+            headers["Accept"] = accept
         if auth:
             if not self.token:
                 raise AuthenticationRequired(
@@ -467,6 +621,66 @@ class ApiClient:
         return ProblemError(status, problem, retry_after)
 
 
+class _ChunkStream(io.RawIOBase):
+    """A readable raw stream over the chunks of a streamed reply (for io.BufferedReader)."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        super().__init__()
+        self._chunks = chunks
+        self._left = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._left:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                return 0
+            self._left = memoryview(chunk)
+        size = min(len(buffer), len(self._left))
+        buffer[:size] = self._left[:size]
+        self._left = self._left[size:]
+        return size
+
+
+def _wire_time(value: datetime, name: str) -> str:
+    """A query time as RFC 3339; a time without a zone is refused (it would be a guess)."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"{name} must carry a time zone (e.g. datetime.now(UTC))")
+    return value.isoformat()
+
+
+def _decision_filter(
+    queue_id: str | None,
+    reviewer: str | None,
+    action: str | None,
+    policy: str | None,
+    item_id: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    audited: bool | None,
+) -> dict[str, str | int]:
+    """The query of the decision search and export (only the filters given)."""
+    params: dict[str, str | int] = {}
+    for name, value in (
+        ("queue_id", queue_id),
+        ("reviewer", reviewer),
+        ("action", action),
+        ("policy", policy),
+        ("item_id", item_id),
+    ):
+        if value is not None:
+            params[name] = value
+    if since is not None:
+        params["since"] = _wire_time(since, "since")
+    if until is not None:
+        params["until"] = _wire_time(until, "until")
+    if audited is not None:
+        params["audited"] = "true" if audited else "false"
+    return params
+
+
 def _clean(value: Any) -> Any:
     """JSON data with lone surrogates in its strings replaced by U+FFFD."""
     if isinstance(value, str):
@@ -538,4 +752,11 @@ def _never_connected(err: requests.ConnectionError) -> bool:
     return False
 
 
-__all__ = ["SUPPORTED_MAJORS", "ApiClient", "ApiError", "Timeouts", "normalise_server_url"]
+__all__ = [
+    "SUPPORTED_MAJORS",
+    "ApiClient",
+    "ApiError",
+    "ExportCancelled",
+    "Timeouts",
+    "normalise_server_url",
+]
