@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from reviewer_app.protocol import Meta, User
+from reviewer_app.protocol import Meta, Role, User
 
 from . import events as ev
 from .api import ApiClient, normalise_server_url
@@ -100,6 +100,16 @@ class ReviewSession:
                 credentials.delete(url, username)
                 return None
         return user, token
+
+    def client(self) -> ApiClient:
+        """A new API client with this session's token, for one piece of work on a worker
+        thread (a lead's figures, an export); the caller closes it."""
+        return ApiClient(self.server_url, token=self._token, ca_bundle=self.ca_bundle)
+
+    @property
+    def is_lead(self) -> bool:
+        """What the server said this user is. The server checks every lead call anyway."""
+        return self.user.role in (Role.lead, Role.admin)
 
     def start(self, queue_ids: list[str] | None = None) -> None:
         if queue_ids:

@@ -25,11 +25,13 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSizePolicy,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -42,12 +44,13 @@ from . import preferences as P
 from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
+from .lead.workspace import LeadWorkspace
 from .models import QueueListModel, WorklistModel
 from .plain import clean, label, set_text
 from .post_pane import PostPane
 from .review import NEEDS_HOW, NEEDS_WORDS, ReviewController
 from .scores import ScoresPanel
-from .verdict_bar import VerdictBar
+from .verdict_bar import PolicyList, VerdictBar
 
 log = logging.getLogger("ui")
 
@@ -114,12 +117,14 @@ class KeyFilter(QObject):
         if not isinstance(watched, QWidget) or watched.window() is not self.window:
             return False
         focus = self.window.focusWidget()
-        typing = focus is self.window.verdicts.note or (
-            focus is not None and focus.inherits("QLineEdit")
+        typing = focus is not None and (
+            focus.inherits("QLineEdit")
+            or focus.inherits("QAbstractSpinBox")
+            or (isinstance(focus, QPlainTextEdit) and not focus.isReadOnly())
         )
         if typing and command not in TYPING_SAFE:
             return False
-        if command == "reveal" and focus is self.window.verdicts.policies:
+        if command == "reveal" and isinstance(focus, PolicyList):
             return False  # Space ticks a policy there
         return self.window.run_command(command)
 
@@ -236,7 +241,21 @@ class MainWindow(QMainWindow):
         outer.addLayout(top)
         outer.addWidget(split, 1)
         outer.addWidget(self.verdicts)
-        self.setCentralWidget(central)
+        # Leads and admins get a second page; the service refuses its calls to anyone else
+        self.lead: LeadWorkspace | None = None
+        self.modes: QTabWidget | None = None
+        if self.session.is_lead:
+            self.lead = LeadWorkspace(self.session.client, self.store.queues, self.store.media)
+            self.lead.review_queue_requested.connect(self.review_queue)
+            self.lead.message_posted.connect(self.say)
+            self.modes = QTabWidget()
+            self.modes.setAccessibleName("Review or lead workspace")
+            self.modes.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            self.modes.addTab(central, "Review")
+            self.modes.addTab(self.lead, "Lead workspace")
+            self.setCentralWidget(self.modes)
+        else:
+            self.setCentralWidget(central)
 
         status = self.statusBar()
         self.net_label = label("starting…", wrap=False)
@@ -274,6 +293,14 @@ class MainWindow(QMainWindow):
             ("Settings…", "Ctrl+,", self.show_settings),
             ("Keyboard shortcuts", "", self.show_help),
             ("Log out", "", self.log_out),
+            *(
+                (
+                    ("Review", "Ctrl+1", lambda: self.show_mode(0)),
+                    ("Lead workspace", "Ctrl+2", lambda: self.show_mode(1)),
+                )
+                if self.modes is not None
+                else ()
+            ),
         ):
             action = QAction(text, self)
             if keys:
@@ -322,6 +349,13 @@ class MainWindow(QMainWindow):
 
     def run_command(self, command: str) -> bool:
         """One command from the key table. Returns True when the key was used."""
+        if (
+            self.lead is not None
+            and self.modes is not None
+            and command != "help"
+            and (self.modes.currentWidget() is self.lead)
+        ):
+            return self.lead.run_command(command)
         if command.startswith("action:"):
             self.review.action_for_key(command.split(":", 1)[1])
             return True
@@ -354,6 +388,20 @@ class MainWindow(QMainWindow):
     def _selection(self, action: ActionConfig) -> tuple[list[str], list[str], str | None, str]:
         bar = self.verdicts
         return bar.missing(action), bar.selected_policies(), bar.selected_rating(), bar.note_text()
+
+    def show_mode(self, index: int) -> None:
+        if self.modes is not None:
+            self.modes.setCurrentIndex(index)
+
+    def review_queue(self, queue_id: str) -> None:
+        """Review one queue (a lead's "review escalations now")."""
+        row = self.queues.row_of(queue_id)
+        if row < 0:
+            self.say(f"The queue {queue_id} is not in your queue list yet; try again shortly.")
+            return
+        self.show_mode(0)
+        self._select_queue(row)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def work_offline(self) -> None:
         queue = self.review.queue

@@ -75,15 +75,16 @@ def open_desk(
     undo: float = 0.0,
     prefetch: int = 20,
     queue: str | None = None,
+    user: tuple[str, str] = REVIEWER,
 ) -> Desk:
     credentials = Credentials(MemoryKeyring())
-    result, token = ReviewSession.log_in(server_url, *REVIEWER, credentials=credentials)
+    result, token = ReviewSession.log_in(server_url, *user, credentials=credentials)
     settings = QSettings(str(data_root / "ui.ini"), QSettings.Format.IniFormat)
     prefs = P.Preferences(settings)
     from reviewer_app.core.paths import store_path
     from reviewer_app.core.store import Store
 
-    with Store(store_path(server_url.rstrip("/"), REVIEWER[0], data_root)) as store:
+    with Store(store_path(server_url.rstrip("/"), user[0], data_root)) as store:
         store.settings.set("undo_window_seconds", undo)
         store.settings.set("prefetch_target", prefetch)
         store.settings.set("backoff_cap_seconds", 1.0)

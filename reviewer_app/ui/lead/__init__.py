@@ -1,0 +1,1 @@
+"""The Lead workspace: queue health, reviewer figures, audits, escalations and decisions."""

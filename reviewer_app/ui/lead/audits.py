@@ -1,0 +1,622 @@
+"""Audits: a lead draws a sample of decisions, then judges its items blind in the same
+review pane reviewers use, with the same keys. Nothing on screen tells the original
+decision until the auditor has decided: the service sends the item without it, and the
+original appears here only in the result of the judgement. Results and per-reviewer
+agreement are listed per sample."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import (
+    ActionConfig,
+    ActionKind,
+    AuditJudgement,
+    AuditMethod,
+    AuditResult,
+    AuditResults,
+    AuditSample,
+    AuditSampleCreate,
+    AuditTask,
+    AuditTaskGrant,
+    Queue,
+)
+
+from ..background import run_in_background
+from ..context_panels import ContextPanels
+from ..messages import describe
+from ..models import DISPLAY, _Table
+from ..plain import clean, label, set_text
+from ..post_pane import PostPane
+from ..review import NEEDS_HOW, NEEDS_WORDS
+from ..scores import ScoresPanel
+from ..verdict_bar import VerdictBar
+from .stats_views import WINDOWS, share, table_view
+
+Index = QModelIndex | QPersistentModelIndex
+METHODS = (
+    ("random", AuditMethod.random),
+    ("the same number per reviewer", AuditMethod.by_reviewer),
+    ("the same number per action", AuditMethod.by_action),
+)
+
+
+def decision_words(action: str, policies: Sequence[str], reviewer: str) -> str:
+    codes = f" ({', '.join(policies)})" if policies else ""
+    return f"{action}{codes} by {reviewer}"
+
+
+class SamplesModel(_Table):
+    HEADERS = ("Sample", "Created", "By", "Drawn", "Judged", "Method", "Queue")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.samples: list[AuditSample] = []
+
+    def _rows(self) -> Sequence[object]:
+        return self.samples
+
+    def set_samples(self, samples: Sequence[AuditSample]) -> None:
+        self.beginResetModel()
+        self.samples = list(samples)
+        self.endResetModel()
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.samples):
+            return None
+        s = self.samples[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            return (
+                f"#{s.id}",
+                f"{s.created_at.astimezone():%Y-%m-%d %H:%M}",
+                s.created_by,
+                f"{s.size} of {s.requested_size}",
+                f"{s.recorded} of {s.size}",
+                s.method.value.replace("_", " "),
+                s.queue_id or "all queues",
+            )[index.column()]
+        if role == Qt.ItemDataRole.UserRole:
+            return s.id
+        return None
+
+
+class ResultsModel(_Table):
+    HEADERS = ("Item", "Original decision", "Result", "Decision of record", "Auditor", "Note")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.results: list[AuditResult] = []
+
+    def _rows(self) -> Sequence[object]:
+        return self.results
+
+    def set_results(self, results: Sequence[AuditResult]) -> None:
+        self.beginResetModel()
+        self.results = list(results)
+        self.endResetModel()
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.results):
+            return None
+        r = self.results[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            o, c = r.original, r.corrected
+            return (
+                r.item_id,
+                decision_words(o.action, o.policies, o.reviewer),
+                r.result.value,
+                decision_words(c.action, c.policies, c.reviewer) if c else "unchanged",
+                r.auditor,
+                clean(r.note or "").split("\n", 1)[0],
+            )[index.column()]
+        return None
+
+
+class AgreementModel(_Table):
+    HEADERS = ("Reviewer", "Judged", "Agreed", "Overturned", "Agreement", "Kappa")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Any] = []
+
+    def _rows(self) -> Sequence[object]:
+        return self.rows
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        r = self.rows[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            kappa = "—" if r.kappa is None else f"{r.kappa:.2f}"
+            return (
+                r.reviewer,
+                str(r.audited),
+                str(r.agreed),
+                str(r.overturned),
+                share(r.agreement_rate),
+                kappa,
+            )[index.column()]
+        return None
+
+
+class AuditDesk(QWidget):
+    """The blind review of one sample: the reviewers' pane and keys, one item at a time."""
+
+    finished = Signal(int)  # sample id: nothing left to judge
+    message_posted = Signal(str)
+
+    def __init__(
+        self,
+        client_factory: Callable[[], ApiClient],
+        queues: Callable[[], list[Queue]],
+        load_media: Callable[[str], Any],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Blind audit")
+        self.client_factory = client_factory
+        self.queues = queues
+        self.load_media = load_media
+        self.sample_id: int | None = None
+        self.task: AuditTask | None = None
+        self.queue: Queue | None = None
+        self.pending_action: ActionConfig | None = None
+        self.busy = False
+        self._shown_at = 0.0
+        self.heading = label("")
+        self.heading.setAccessibleName("Audit progress")
+        self.heading.setStyleSheet("font-weight: bold")
+        self.outcome = label("")
+        self.outcome.setAccessibleName("Last audit result")
+        self.post = PostPane()
+        self.scores = ScoresPanel()
+        self.context = ContextPanels()
+        self.verdicts = VerdictBar()
+        self.verdicts.action_chosen.connect(self.choose)
+        self.verdicts.submit_requested.connect(self.submit)
+        self.stop_button = QPushButton("Stop auditing")
+        self.stop_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.stop_button.clicked.connect(self.stop)
+        top = QHBoxLayout()
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.stop_button)
+        middle = QWidget()
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.addWidget(self.post, 3)
+        middle_layout.addWidget(label("Classifier scores (bar: score; line: threshold)"))
+        middle_layout.addWidget(self.scores)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(middle)
+        split.addWidget(self.context)
+        split.setSizes([700, 360])
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(
+            label(
+                "Decide each post as a reviewer would (same keys). The original decision is "
+                "hidden until you have decided; the same decision records agreement, another "
+                "one overturns it and becomes the decision of record."
+            )
+        )
+        layout.addWidget(split, 1)
+        layout.addWidget(self.verdicts)
+        layout.addWidget(self.outcome)
+
+    # --- the sample -------------------------------------------------------------------------
+
+    def start(self, sample_id: int) -> None:
+        self.sample_id = sample_id
+        set_text(self.outcome, "")
+        self._next()
+
+    def stop(self) -> None:
+        sample_id, self.sample_id = self.sample_id, None
+        self._show(None)
+        if sample_id is not None:
+            self.finished.emit(sample_id)
+
+    def _next(self) -> None:
+        if self.sample_id is None:
+            return
+        sample_id, factory = self.sample_id, self.client_factory
+        self.busy = True
+        set_text(self.heading, f"Sample #{sample_id}: fetching the next post…")
+
+        def work() -> AuditTaskGrant:
+            with factory() as api:
+                return api.next_audit(sample_id)
+
+        run_in_background(self, work, self._granted, self._failed)
+
+    def _granted(self, grant: AuditTaskGrant) -> None:
+        self.busy = False
+        if grant.sample_id != self.sample_id:
+            return  # the lead moved on meanwhile
+        if grant.task is None:
+            set_text(self.heading, f"Sample #{grant.sample_id}: every post is judged.")
+            self.message_posted.emit(f"Audit sample #{grant.sample_id} is complete.")
+            self.stop()
+            return
+        set_text(
+            self.heading,
+            f"Sample #{grant.sample_id}: {grant.remaining} posts left to judge "
+            f"(item {grant.task.item.id})",
+        )
+        self._show(grant.task)
+
+    def _failed(self, err: BaseException) -> None:
+        self.busy = False
+        message = describe(err, during="auditing")
+        set_text(self.outcome, f"{message.title} {message.detail} {message.next_step}")
+        self.message_posted.emit(message.title)
+
+    def _show(self, task: AuditTask | None) -> None:
+        self.task = task
+        self.pending_action = None
+        self.verdicts.reset()
+        self.verdicts.mark(None)
+        if task is None:
+            self.queue = None
+            self.verdicts.set_config(None)
+            self.post.clear("No audit in progress.")
+            self.scores.show_scores([])
+            self.context.show_item(None)
+            return
+        item = task.item
+        self.queue = next((q for q in self.queues() if q.id == item.queue_id), None)
+        self.verdicts.set_config(self.queue.config if self.queue else None)
+        self.post.show_item(item, self.load_media)
+        self.scores.show_scores(item.scores)
+        self.context.show_item(item)
+        self._shown_at = time.monotonic()
+        if self.queue is None:
+            set_text(self.outcome, f"The queue {item.queue_id} is not known to this app yet.")
+
+    # --- judging ------------------------------------------------------------------------------
+
+    def run_command(self, command: str) -> bool:
+        """A key of the review flow while this desk is on screen."""
+        if command.startswith("action:"):
+            key = command.split(":", 1)[1]
+            action = self._action(lambda a: a.key == key)
+            if action is not None:
+                self.choose(action.id)
+            return True
+        if command.startswith("focus:"):
+            need = command.split(":", 1)[1]
+            widget = {"policy": self.verdicts.policies, "rating": self.verdicts.rating}.get(need)
+            if widget is not None and not widget.isVisible():
+                return False
+            self.verdicts.focus_for(need)
+            return True
+        if command == "submit":
+            self.submit()
+        elif command == "cancel":
+            self.pending_action = None
+            self.verdicts.mark(None)
+            self.verdicts.ask("")
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif command == "reveal":
+            self.post.media.toggle_reveal()
+        elif command in ("escalate", "skip", "undo"):
+            self.message_posted.emit(
+                "An audit decides: it cannot escalate, skip or be undone. Stop auditing to "
+                "leave the sample for later."
+            )
+        else:
+            return False
+        return True
+
+    def _action(self, match: Callable[[ActionConfig], bool]) -> ActionConfig | None:
+        if self.queue is None:
+            return None
+        return next((a for a in self.queue.config.actions if match(a)), None)
+
+    def choose(self, action_id: str) -> None:
+        if self.task is None or self.busy:
+            return
+        action = self._action(lambda a: a.id == action_id)
+        if action is None:
+            return
+        if action.kind is ActionKind.escalate:
+            self.message_posted.emit("An audit must decide; it cannot escalate.")
+            return
+        needs = self.verdicts.missing(action)
+        self.verdicts.mark(action.id)
+        if needs:
+            self.pending_action = action
+            words = " and ".join(NEEDS_WORDS[n] for n in needs)
+            how = "; ".join(NEEDS_HOW[n] for n in needs)
+            self.verdicts.ask(f"{action.label} needs {words}: {how}. Then Ctrl+Enter.")
+            self.verdicts.focus_for(needs[0])
+            return
+        self._judge(action)
+
+    def submit(self) -> None:
+        if self.pending_action is not None:
+            self.choose(self.pending_action.id)
+
+    def _judge(self, action: ActionConfig) -> None:
+        assert self.task is not None
+        task, factory = self.task, self.client_factory
+        judgement = AuditJudgement(
+            result="judge",
+            action=action.id,
+            policies=self.verdicts.selected_policies(),
+            rating=self.verdicts.selected_rating(),
+            author_action=action.author_action,
+            note=self.verdicts.note_text() or None,
+            time_spent_ms=int((time.monotonic() - self._shown_at) * 1000),
+        )
+        self.busy = True
+        self.pending_action = None
+        set_text(self.outcome, "Recording your judgement…")
+
+        def work() -> AuditResult:
+            with factory() as api:
+                return api.record_audit(task.audit_id, judgement)
+
+        run_in_background(self, work, self._recorded, self._failed)
+
+    def _recorded(self, result: AuditResult) -> None:
+        self.busy = False
+        o = result.original
+        mine = result.corrected
+        if result.result.value == "agree":
+            words = (
+                f"Agreed on {result.item_id}: the original was "
+                f"{decision_words(o.action, o.policies, o.reviewer)}."
+            )
+        else:
+            assert mine is not None
+            words = (
+                f"Overturned on {result.item_id}: the original was "
+                f"{decision_words(o.action, o.policies, o.reviewer)}; yours "
+                f"({decision_words(mine.action, mine.policies, mine.reviewer)}) is now the "
+                "decision of record."
+            )
+        set_text(self.outcome, words)
+        self.message_posted.emit(words)
+        self._next()
+
+
+class AuditsView(QWidget):
+    """Samples (create, list), the blind desk, and each sample's results."""
+
+    blind_started = Signal()
+    blind_ended = Signal()
+
+    def __init__(
+        self,
+        client_factory: Callable[[], ApiClient],
+        queues: Callable[[], list[Queue]],
+        load_media: Callable[[str], Any],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Audits")
+        self.client_factory = client_factory
+        self.queues = queues
+        self.method = QComboBox()
+        self.method.setAccessibleName("How to draw the sample")
+        for words, method in METHODS:
+            self.method.addItem(words, method.value)
+        self.sample_size = QSpinBox()
+        self.sample_size.setAccessibleName("Sample size")
+        self.sample_size.setRange(1, 1_000)
+        self.sample_size.setValue(20)
+        self.window_picker = QComboBox()
+        self.window_picker.setAccessibleName("Decisions from")
+        for words, hours in WINDOWS:
+            self.window_picker.addItem(words, hours)
+        self.queue_picker = QComboBox()
+        self.queue_picker.setAccessibleName("Queue of the sample")
+        self.create_button = QPushButton("Draw sample")
+        self.create_button.clicked.connect(self.create_sample)
+        self.status = label("")
+        self.status.setAccessibleName("Audits status")
+        self.samples = SamplesModel()
+        self.samples_view = table_view("Audit samples")
+        self.samples_view.setSortingEnabled(False)
+        self.samples_view.setModel(self.samples)
+        self.samples_view.activated.connect(lambda _i: self.start_selected())
+        self.samples_view.clicked.connect(lambda _i: self.show_results())
+        self.start_button = QPushButton("Audit this sample (blind)")
+        self.start_button.clicked.connect(self.start_selected)
+        self.results_button = QPushButton("Show results")
+        self.results_button.clicked.connect(self.show_results)
+        self.results = ResultsModel()
+        self.results_view = table_view("Audit results")
+        self.results_view.setSortingEnabled(False)
+        self.results_view.setModel(self.results)
+        self.agreement = AgreementModel()
+        self.agreement_view = table_view("Agreement per reviewer")
+        self.agreement_view.setSortingEnabled(False)
+        self.agreement_view.setModel(self.agreement)
+
+        form = QHBoxLayout()
+        for text, widget in (
+            ("Draw", self.sample_size),
+            ("decisions", self.method),
+            ("from the", self.window_picker),
+            ("in", self.queue_picker),
+        ):
+            form.addWidget(label(text, wrap=False))
+            form.addWidget(widget)
+        form.addWidget(self.create_button)
+        form.addStretch(1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.results_button)
+        buttons.addStretch(1)
+        lists = QWidget()
+        lists_layout = QVBoxLayout(lists)
+        lists_layout.addLayout(form)
+        lists_layout.addWidget(self.status)
+        lists_layout.addWidget(self.samples_view, 2)
+        lists_layout.addLayout(buttons)
+        self.results_status = label("Results of the selected sample:")
+        self.results_status.setAccessibleName("Results of the selected sample")
+        lists_layout.addWidget(self.results_status)
+        lists_layout.addWidget(self.results_view, 2)
+        lists_layout.addWidget(label("Agreement with the auditors, per reviewer:"))
+        lists_layout.addWidget(self.agreement_view, 1)
+        self.desk = AuditDesk(client_factory, queues, load_media)
+        self.desk.finished.connect(self._desk_finished)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(lists)
+        self.stack.addWidget(self.desk)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+        self.loaded = False
+
+    @property
+    def auditing(self) -> bool:
+        return self.stack.currentWidget() is self.desk
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if not self.loaded:
+            self.loaded = True
+            self.fill_queues()
+            self.reload()
+
+    def fill_queues(self) -> None:
+        current = self.queue_picker.currentData()
+        self.queue_picker.clear()
+        self.queue_picker.addItem("all queues", None)
+        for queue in self.queues():
+            if queue.id != "escalations":
+                self.queue_picker.addItem(clean(queue.name), queue.id)
+        self.queue_picker.setCurrentIndex(max(0, self.queue_picker.findData(current)))
+
+    def _say(self, text: str) -> None:
+        set_text(self.status, text)
+
+    def _failed(self, err: BaseException) -> None:
+        message = describe(err)
+        self._say(f"{message.title} {message.detail} {message.next_step}")
+
+    def reload(self, select: int | None = None) -> None:
+        factory = self.client_factory
+
+        def work() -> list[AuditSample]:
+            with factory() as api:
+                return list(api.samples().samples)
+
+        def done(samples: list[AuditSample]) -> None:
+            self.samples.set_samples(samples)
+            row = next((i for i, s in enumerate(samples) if s.id == select), 0 if samples else -1)
+            if row >= 0:
+                self.samples_view.selectRow(row)
+                self.show_results()
+            elif not samples:
+                self._say("No samples yet: draw one above.")
+
+        run_in_background(self, work, done, self._failed)
+
+    def create_sample(self) -> None:
+        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+        since = until - timedelta(hours=int(self.window_picker.currentData()))
+        body = AuditSampleCreate(
+            method=AuditMethod(self.method.currentData()),
+            size=self.sample_size.value(),
+            since=since,
+            until=until,
+            queue_id=self.queue_picker.currentData(),
+        )
+        factory = self.client_factory
+        self.create_button.setEnabled(False)
+        self._say("Drawing the sample…")
+
+        def work() -> AuditSample:
+            with factory() as api:
+                return api.create_sample(body)
+
+        def done(sample: AuditSample) -> None:
+            self.create_button.setEnabled(True)
+            self._say(
+                f"Sample #{sample.id}: {sample.size} decisions drawn"
+                + (
+                    f" (fewer than {sample.requested_size}: the window has no more)."
+                    if sample.size < sample.requested_size
+                    else "."
+                )
+            )
+            self.reload(select=sample.id)
+
+        def failed(err: BaseException) -> None:
+            self.create_button.setEnabled(True)
+            self._failed(err)
+
+        run_in_background(self, work, done, failed)
+
+    def selected_sample(self) -> int | None:
+        index = self.samples_view.currentIndex()
+        if not index.isValid():
+            return None
+        value = self.samples.data(self.samples.index(index.row(), 0), Qt.ItemDataRole.UserRole)
+        return int(value) if value is not None else None
+
+    def start_selected(self) -> None:
+        sample_id = self.selected_sample()
+        if sample_id is None:
+            self._say("Select a sample first.")
+            return
+        self.start(sample_id)
+
+    def start(self, sample_id: int) -> None:
+        self.blind_started.emit()  # first: whatever else shows decisions hides them
+        self.results.set_results([])
+        self.agreement.set_rows([])
+        self.stack.setCurrentWidget(self.desk)
+        self.desk.start(sample_id)
+        self.desk.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _desk_finished(self, sample_id: int) -> None:
+        self.stack.setCurrentIndex(0)
+        self.blind_ended.emit()
+        self.reload(select=sample_id)
+
+    def show_results(self) -> None:
+        sample_id = self.selected_sample()
+        if sample_id is None:
+            return
+        factory = self.client_factory
+
+        def work() -> AuditResults:
+            with factory() as api:
+                return api.audit_results(sample_id)
+
+        def done(results: AuditResults) -> None:
+            self.results.set_results(results.results)
+            self.agreement.set_rows(results.reviewers)
+            s = results.sample
+            set_text(
+                self.results_status, f"Results of sample #{s.id}: {s.recorded} of {s.size} judged."
+            )
+
+        run_in_background(self, work, done, self._failed)

@@ -1,0 +1,978 @@
+"""The Lead workspace's decisions browser: filters, a table that pages in as it scrolls, the
+history timeline of the selected item, and Export CSV with a progress bar.
+
+Nothing here waits on the network on the GUI thread. ``DecisionsModel.fetchMore`` starts a
+background fetch of the next page (one at a time); the page's display strings are made on
+the pool thread too, so ``data()`` is a tuple lookup and scrolling a million rows never
+stalls. The export streams into a temporary file beside the chosen one, renamed only when
+complete, so a cancelled or failed export leaves no file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QDateTime,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateTimeEdit,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.decision_csv import ExportCancelled
+from reviewer_app.protocol import Decision, Event, QueueList
+
+from ..background import run_in_background
+from ..messages import describe
+from ..plain import clean, isolate, label, set_text, tooltip
+
+log = logging.getLogger("ui")
+
+Index = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole
+# roles as plain ints: data() compares them thousands of times a paint
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_ACCESSIBLE = int(Qt.ItemDataRole.AccessibleTextRole.value)
+_USER = int(Qt.ItemDataRole.UserRole.value)
+_ROLES = frozenset((_DISPLAY, _TOOLTIP, _ACCESSIBLE, _USER))
+ClientFactory = Callable[[], ApiClient]
+
+#: decisions asked for per page (the service allows up to 500)
+PAGE_SIZE = 200
+#: events of one item's history shown at most (pages of 100)
+HISTORY_PAGES = 20
+#: characters of a note's first line shown in the table
+NOTE_CHARS = 160
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+AUDITED_CHOICES: tuple[tuple[str, bool | None], ...] = (
+    ("Audited or not", None),
+    ("Audited only", True),
+    ("Not audited", False),
+)
+
+EVENT_WORDS = {
+    "enqueued": "entered the queue",
+    "claimed": "claimed",
+    "renewed": "lease renewed",
+    "released": "given back",
+    "expired": "lease expired",
+    "decided": "decided",
+    "escalated": "escalated",
+    "user_created": "user created",
+    "role_changed": "role changed",
+    "audit_sampled": "picked for an audit",
+    "audited": "audited",
+    "overturned": "overturned",
+}
+
+DETAIL_WORDS = {
+    "action": "action",
+    "policies": "policies",
+    "rating": "rating",
+    "result": "audit result",
+    "decision_id": "decision",
+    "overturned_decision_id": "replaces decision",
+    "to_queue": "to queue",
+    "reasons": "why queued",
+    "lease_expires_at": "lease until",
+    "sample_id": "audit sample",
+    "audit_id": "audit",
+    "note": "note",
+}
+
+
+@dataclass(frozen=True)
+class DecisionFilters:
+    """What the decision search is narrowed to; None (or empty) means any."""
+
+    queue_id: str | None = None
+    reviewer: str | None = None
+    action: str | None = None
+    policy: str | None = None
+    item_id: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    audited: bool | None = None
+
+    def query(self) -> dict[str, Any]:
+        """The filters as keyword arguments of ``ApiClient.decisions`` and
+        ``ApiClient.export_decisions``."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# --- rows: made on the pool thread, read by data() ---------------------------------------
+
+# A row is a plain tuple: the display string of each column, then what the other roles
+# need. Tuples of shared strings keep a million rows in a few hundred megabytes.
+COLUMNS = (
+    "Decided at",
+    "Item",
+    "Queue",
+    "Reviewer",
+    "Action",
+    "Policies",
+    "Rating",
+    "Note",
+    "Kind / audit",
+)
+NOTE_COLUMN = COLUMNS.index("Note")
+ITEM_COLUMN = COLUMNS.index("Item")
+_FULL_NOTE = len(COLUMNS)  # the whole note (or None) for the tooltip
+_DECISION_ID = _FULL_NOTE + 1
+_ITEM_ID = _DECISION_ID + 1  # the raw id, for the history and the service
+Row = tuple[Any, ...]
+
+
+def note_line(note: str | None) -> str:
+    """The note's first line, plain and short, with a mark when there is more."""
+    if not note:
+        return ""
+    lines = note.strip().splitlines() or [""]
+    first = lines[0]
+    more = len(lines) > 1
+    if len(first) > NOTE_CHARS:
+        first, more = first[:NOTE_CHARS], True
+    return isolate(first) + (" …" if more else "")
+
+
+def kind_words(decision: Decision) -> str:
+    kind = decision.kind.value
+    words = "review" if kind == "review" else "overturn"
+    if decision.overturns_decision_id is not None:
+        words += f" of #{decision.overturns_decision_id}"
+    if decision.audit_result is not None:
+        result = decision.audit_result.value
+        words += ", audit agreed" if result == "agree" else ", audit overturned it"
+    return words
+
+
+def display_row(decision: Decision, shared: dict[str, str]) -> Row:
+    """The strings a table row shows (``shared`` makes repeated strings one object)."""
+    d = decision
+
+    def one(text: str) -> str:
+        return shared.setdefault(text, text)
+
+    return (
+        d.decided_at.astimezone().strftime(TIME_FORMAT),
+        isolate(d.item_id),
+        one(d.queue_id),
+        one(isolate(d.reviewer)),
+        one(d.action),
+        one(", ".join(d.policies)),
+        one(d.rating or ""),
+        note_line(d.note),
+        one(kind_words(d)),
+        clean(d.note) if d.note else None,
+        d.id,
+        d.item_id,
+    )
+
+
+def fetch_page(
+    client: ApiClient, filters: DecisionFilters, cursor: str | None, limit: int
+) -> tuple[list[Row], str | None]:
+    """One page of decisions as display rows (runs on a pool thread)."""
+    page = client.decisions(**filters.query(), order="desc", cursor=cursor, limit=limit)
+    shared: dict[str, str] = {}
+    return [display_row(d, shared) for d in page.decisions], page.next_cursor
+
+
+class DecisionsModel(QAbstractTableModel):
+    """The decisions matching the filters, newest first, fetched a page at a time as the
+    view scrolls (``canFetchMore``/``fetchMore``). One fetch is in flight at most; a
+    result that arrives after the filters changed is dropped."""
+
+    load_failed = Signal(str)  # plain words: what failed and what to do
+    loading_changed = Signal(bool)
+    page_loaded = Signal(int)  # rows now in the model
+
+    def __init__(
+        self,
+        client_factory: ClientFactory,
+        parent: QObject | None = None,
+        *,
+        page_size: int = PAGE_SIZE,
+    ) -> None:
+        super().__init__(parent)
+        self._factory = client_factory
+        self.page_size = page_size
+        self.filters = DecisionFilters()
+        self._rows: list[Row] = []
+        self._cursor: str | None = None
+        self._exhausted = False
+        self._failed = False
+        self._loading = False
+        self._generation = 0
+        #: the client between fetches (a fetch owns it while it runs)
+        self._client: ApiClient | None = None
+
+    # --- the Qt model ------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == DISPLAY and horizontal and 0 <= section < len(COLUMNS):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        # Called for seven roles of every visible cell on every paint: the roles this model
+        # has nothing for return at once, before any call into Qt.
+        if role not in _ROLES:
+            return None
+        row, column = index.row(), index.column()
+        if not (0 <= row < len(self._rows) and 0 <= column < len(COLUMNS)):
+            return None  # also an invalid index (row -1)
+        values = self._rows[row]
+        if role in (_DISPLAY, _ACCESSIBLE):
+            return values[column]
+        if role == _TOOLTIP:
+            text = values[_FULL_NOTE] if column == NOTE_COLUMN else values[column]
+            return tooltip(text) if text else None
+        return values[_DECISION_ID]  # UserRole
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:
+        if parent.isValid():
+            return False
+        return not (self._exhausted or self._failed or self._loading)
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:
+        if parent.isValid() or not self.canFetchMore(parent):
+            return
+        self._start_fetch()
+
+    # --- what the browser uses ---------------------------------------------------------
+
+    @property
+    def loading(self) -> bool:
+        return self._loading
+
+    @property
+    def exhausted(self) -> bool:
+        """True once the last page arrived (every matching decision is in the model)."""
+        return self._exhausted
+
+    def item_id(self, row: int) -> str | None:
+        """The item of the decision in ``row`` (the raw id, as the service knows it)."""
+        return self._rows[row][_ITEM_ID] if 0 <= row < len(self._rows) else None
+
+    def decision_id(self, row: int) -> int | None:
+        return self._rows[row][_DECISION_ID] if 0 <= row < len(self._rows) else None
+
+    def set_filters(self, filters: DecisionFilters | None = None) -> None:
+        """Show the decisions matching ``filters`` (all when None): empties the table and
+        loads page 1 in the background."""
+        self.filters = filters or DecisionFilters()
+        self.reload()
+
+    def reload(self) -> None:
+        """Drop every row and load page 1 again (a fetch in flight is forgotten)."""
+        self._generation += 1
+        self.beginResetModel()
+        self._rows = []
+        self._cursor = None
+        self._exhausted = False
+        self._failed = False
+        self.endResetModel()
+        self._set_loading(False)
+        self._start_fetch()
+
+    def blank(self) -> None:
+        """Show nothing and fetch nothing until ``reload`` (during a blind audit)."""
+        self._generation += 1
+        self.beginResetModel()
+        self._rows = []
+        self._cursor = None
+        self._exhausted = True
+        self._failed = False
+        self.endResetModel()
+        self._set_loading(False)
+
+    def retry(self) -> None:
+        """After a failure: fetch the page that failed again."""
+        if self._failed:
+            self._failed = False
+            self._start_fetch()
+
+    def close(self) -> None:
+        """Forget any fetch in flight and close the client (the model stays usable)."""
+        self._generation += 1
+        self._set_loading(False)
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    # --- fetching ----------------------------------------------------------------------
+
+    def _set_loading(self, loading: bool) -> None:
+        if loading != self._loading:
+            self._loading = loading
+            self.loading_changed.emit(loading)
+
+    def _start_fetch(self) -> None:
+        if self._loading or self._exhausted:
+            return
+        try:
+            client = self._client or self._factory()
+        except Exception as err:  # no session: say so like any other failure
+            self._failed = True
+            self.load_failed.emit(describe(err, during="loading decisions").text())
+            return
+        self._client = None
+        generation, filters, cursor, limit = (
+            self._generation,
+            self.filters,
+            self._cursor,
+            self.page_size,
+        )
+        self._set_loading(True)
+
+        def arrived(result: tuple[list[Row], str | None]) -> None:
+            if generation != self._generation:
+                client.close()  # the filters changed meanwhile: this page is stale
+                return
+            self._client = client
+            self._on_page_arrived(*result)
+
+        def failed(err: BaseException) -> None:
+            if generation != self._generation:
+                client.close()
+                return
+            self._client = client
+            self._on_page_failed(err)
+
+        run_in_background(self, lambda: fetch_page(client, filters, cursor, limit), arrived, failed)
+
+    def _on_page_arrived(self, rows: list[Row], next_cursor: str | None) -> None:
+        self._cursor = next_cursor
+        self._exhausted = next_cursor is None
+        if rows:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+            self._rows.extend(rows)
+            self.endInsertRows()
+        self._set_loading(False)
+        self.page_loaded.emit(len(self._rows))
+
+    def _on_page_failed(self, err: BaseException) -> None:
+        log.info("loading decisions failed: %s", type(err).__name__)
+        self._failed = True
+        self._set_loading(False)
+        self.load_failed.emit(describe(err, during="loading decisions").text())
+
+
+# --- the item history timeline ----------------------------------------------------------
+
+
+def event_line(event: Event) -> str:
+    """One event as a plain line: local time, what happened, who, and the details."""
+    when = event.at.astimezone().strftime(TIME_FORMAT)
+    words = EVENT_WORDS.get(event.kind.value, event.kind.value.replace("_", " "))
+    who = f" by {isolate(event.actor)}" if event.actor else ""
+    queue = f" in {event.queue_id}" if event.queue_id and event.kind.value == "enqueued" else ""
+    details = []
+    for key, value in event.data.items():
+        if value is None or value == [] or value == "":
+            continue
+        if isinstance(value, list):
+            shown = ", ".join(isolate(str(v)) for v in value)
+        elif isinstance(value, bool):
+            shown = "yes" if value else "no"
+        else:
+            shown = isolate(str(value)).replace("\n", " ")
+        details.append(f"{DETAIL_WORDS.get(key, key.replace('_', ' '))}: {shown}")
+    tail = f" — {'; '.join(details)}" if details else ""
+    return f"{when}  {words}{who}{queue}{tail}"
+
+
+def fetch_history(client: ApiClient, item_id: str) -> tuple[list[str], bool]:
+    """The lines of an item's history (oldest first) and whether more were left out."""
+    lines: list[str] = []
+    cursor: str | None = None
+    for _ in range(HISTORY_PAGES):
+        page = client.history(item_id, cursor)
+        lines.extend(event_line(e) for e in page.events)
+        cursor = page.next_cursor
+        if cursor is None:
+            return lines, False
+    return lines, True
+
+
+# --- the export -------------------------------------------------------------------------
+
+
+class _ExportRelay(QObject):
+    """Carries the export's progress from its thread to the GUI thread (queued)."""
+
+    progressed = Signal(int)
+
+
+def export_to_file(
+    client: ApiClient,
+    path: Path,
+    filters: DecisionFilters,
+    progress: Callable[[int], None],
+    cancelled: Callable[[], bool],
+) -> int:
+    """Stream the export into a temporary file beside ``path`` and rename it over ``path``
+    when complete; on any error (and on cancel) no file is left. Runs on a pool thread."""
+    target = path.absolute()
+    handle, temp_name = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".part", dir=target.parent
+    )
+    temp = Path(temp_name)
+    try:
+        with open(handle, "w", encoding="utf-8", newline="") as out:
+            rows = client.export_decisions(
+                out, **filters.query(), progress=progress, cancelled=cancelled
+            )
+            out.flush()
+            os.fsync(out.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)  # as a file made by open(); mkstemp's is 0600
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+    finally:
+        client.close()
+    return rows
+
+
+def export_failure_words(err: BaseException, path: Path) -> str:
+    if isinstance(err, ExportCancelled):
+        return f"Export cancelled after {err.rows:,} decisions; no file was written."
+    if isinstance(err, OSError):
+        return (
+            f"Could not write {path}: {err.strerror or err}. No file was written; "
+            "choose another folder or free some disk space."
+        )
+    return describe(err, during="exporting decisions").text() + "\nNo file was written."
+
+
+# --- the widget -------------------------------------------------------------------------
+
+
+class DecisionsBrowser(QWidget):
+    """Filters above, the decisions table, the selected item's history beside it, and
+    Export CSV with a progress bar and Cancel below."""
+
+    export_finished = Signal(int, str)  # rows, path
+    export_failed = Signal(str)  # plain words
+    history_shown = Signal(str)  # item id
+
+    #: screens of rows kept loaded ahead of the visible ones
+    PREFETCH_SCREENS = 3
+
+    def __init__(self, client_factory: ClientFactory, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Decisions browser")
+        self._factory = client_factory
+        self.model = DecisionsModel(client_factory, self)
+        self._export_cancel: threading.Event | None = None
+        self._history_item: str | None = None  # the item whose history is wanted
+        self._history_busy = False
+        self._history_client: ApiClient | None = None
+        self._closed = False
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._build_filters())
+
+        self.table = QTableView()
+        self.table.setAccessibleName("Decisions")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setSortingEnabled(False)  # the service's order: newest first
+        rows = self.table.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform heights, no scans
+        rows.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        rows.hide()
+        columns = self.table.horizontalHeader()
+        columns.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in enumerate((150, 150, 120, 110, 110, 120, 90, 260, 150)):
+            self.table.setColumnWidth(column, width)
+        columns.setStretchLastSection(True)
+
+        self.history = QPlainTextEdit()
+        self.history.setReadOnly(True)
+        self.history.setAccessibleName("Item history")
+        self.history.setPlaceholderText("Select a decision to see its item's history.")
+        self.history.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.history_title = label("Item history", wrap=False)
+        self.history_title.setAccessibleName("Item history title")
+        detail = QWidget()
+        detail_layout = QVBoxLayout(detail)
+        detail_layout.setContentsMargins(0, 0, 0, 0)
+        detail_layout.addWidget(self.history_title)
+        detail_layout.addWidget(self.history)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.table)
+        splitter.addWidget(detail)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        layout.addWidget(splitter, 1)
+
+        self.status = label("", wrap=True)
+        self.status.setAccessibleName("Decisions status")
+        self.retry_button = QPushButton("Try again")
+        self.retry_button.setAccessibleName("Try loading the decisions again")
+        self.retry_button.hide()
+        self.retry_button.clicked.connect(self._on_retry_clicked)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.retry_button)
+        layout.addLayout(status_row)
+        layout.addLayout(self._build_export_row())
+
+        self.model.load_failed.connect(self._on_model_load_failed)
+        self.model.page_loaded.connect(self._on_model_page_loaded)
+        self.model.loading_changed.connect(self._on_model_loading_changed)
+        self.table.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+
+        self._history_timer = QTimer(self)  # a held arrow key asks once it stops
+        self._history_timer.setSingleShot(True)
+        self._history_timer.setInterval(150)
+        self._history_timer.timeout.connect(self._load_history)
+
+        self._load_queue_names()
+        self.apply_filters()
+
+    # --- building ----------------------------------------------------------------------
+
+    def _build_filters(self) -> QGridLayout:
+        grid = QGridLayout()
+        self.queue = QComboBox()
+        self.queue.setAccessibleName("Queue filter")
+        self.queue.addItem("Any queue", None)
+        self.reviewer = self._line_edit("any reviewer", "Reviewer filter")
+        self.action = self._line_edit("any action", "Action filter")
+        self.policy = self._line_edit("any policy code", "Policy filter")
+        self.item = self._line_edit("any item", "Item filter")
+        self.audited = QComboBox()
+        self.audited.setAccessibleName("Audited filter")
+        for words, value in AUDITED_CHOICES:
+            self.audited.addItem(words, value)
+
+        now = QDateTime.currentDateTime()
+        self.since_on = QCheckBox("From")
+        self.since_on.setAccessibleName("Limit to decisions from a time")
+        self.since = self._time_edit(now.addDays(-7), "Decided from")
+        self.until_on = QCheckBox("Until")
+        self.until_on.setAccessibleName("Limit to decisions before a time")
+        self.until = self._time_edit(now, "Decided before")
+        self.since_on.toggled.connect(self.since.setEnabled)
+        self.until_on.toggled.connect(self.until.setEnabled)
+
+        self.apply_button = QPushButton("Apply filters")
+        self.apply_button.setAccessibleName("Apply filters")
+        self.apply_button.setDefault(True)
+        self.apply_button.clicked.connect(self.apply_filters)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.setAccessibleName("Clear filters")
+        self.clear_button.clicked.connect(self.clear_filters)
+
+        cells: Sequence[tuple[str, QWidget]] = (
+            ("Queue", self.queue),
+            ("Reviewer", self.reviewer),
+            ("Action", self.action),
+            ("Policy", self.policy),
+            ("Item", self.item),
+            ("Audit", self.audited),
+        )
+        for column, (words, widget) in enumerate(cells):
+            caption = label(words, wrap=False)
+            caption.setBuddy(widget)
+            grid.addWidget(caption, 0, column)
+            grid.addWidget(widget, 1, column)
+        times = QHBoxLayout()
+        for widget in (self.since_on, self.since, self.until_on, self.until):
+            times.addWidget(widget)
+        times.addStretch(1)
+        times.addWidget(self.clear_button)
+        times.addWidget(self.apply_button)
+        grid.addLayout(times, 2, 0, 1, len(cells))
+        return grid
+
+    def _line_edit(self, placeholder: str, name: str) -> QLineEdit:
+        edit = QLineEdit()
+        edit.setPlaceholderText(placeholder)
+        edit.setAccessibleName(name)
+        edit.setClearButtonEnabled(True)
+        edit.setMaxLength(200)
+        edit.returnPressed.connect(self.apply_filters)
+        return edit
+
+    def _time_edit(self, value: QDateTime, name: str) -> QDateTimeEdit:
+        edit = QDateTimeEdit(value)
+        edit.setCalendarPopup(True)
+        edit.setDisplayFormat("yyyy-MM-dd HH:mm")
+        edit.setAccessibleName(name)
+        edit.setEnabled(False)
+        return edit
+
+    def _build_export_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.export_button = QPushButton("Export CSV…")
+        self.export_button.setAccessibleName("Export the decisions shown as CSV")
+        self.export_button.clicked.connect(self._on_export_clicked)
+        self.export_progress = QProgressBar()
+        self.export_progress.setAccessibleName("Export progress")
+        self.export_progress.setRange(0, 0)  # the total is not known ahead
+        self.export_progress.setTextVisible(False)
+        self.export_progress.hide()
+        self.export_status = label("", wrap=True)
+        self.export_status.setAccessibleName("Export status")
+        self.export_cancel_button = QPushButton("Cancel export")
+        self.export_cancel_button.setAccessibleName("Cancel the export")
+        self.export_cancel_button.clicked.connect(self.cancel_export)
+        self.export_cancel_button.hide()
+        row.addWidget(self.export_button)
+        row.addWidget(self.export_progress)
+        row.addWidget(self.export_status, 1)
+        row.addWidget(self.export_cancel_button)
+        return row
+
+    # --- filters -----------------------------------------------------------------------
+
+    def current_filters(self) -> DecisionFilters | None:
+        """The filters the widgets say, or None (with a message) when they cannot work."""
+
+        def text(edit: QLineEdit) -> str | None:
+            return edit.text().strip() or None
+
+        since = self.since.dateTime().toPython() if self.since_on.isChecked() else None
+        until = self.until.dateTime().toPython() if self.until_on.isChecked() else None
+        since = since.astimezone() if isinstance(since, datetime) else None
+        until = until.astimezone() if isinstance(until, datetime) else None
+        if since is not None and until is not None and until <= since:
+            set_text(self.status, "“Until” must be later than “From”; nothing was changed.")
+            return None
+        return DecisionFilters(
+            queue_id=self.queue.currentData(),
+            reviewer=text(self.reviewer),
+            action=text(self.action),
+            policy=text(self.policy),
+            item_id=text(self.item),
+            since=since,
+            until=until,
+            audited=self.audited.currentData(),
+        )
+
+    def apply_filters(self) -> None:
+        """Load the decisions matching the filter widgets, from the top."""
+        filters = self.current_filters()
+        if filters is None:
+            return
+        self.retry_button.hide()
+        self.history.clear()
+        self._history_item = None
+        self.model.set_filters(filters)
+
+    def clear_filters(self) -> None:
+        for edit in (self.reviewer, self.action, self.policy, self.item):
+            edit.clear()
+        self.queue.setCurrentIndex(0)
+        self.audited.setCurrentIndex(0)
+        self.since_on.setChecked(False)
+        self.until_on.setChecked(False)
+        self.apply_filters()
+
+    def set_filters(self, filters: DecisionFilters) -> None:
+        """Show ``filters`` in the widgets and apply them (a drill-down from elsewhere)."""
+        at = self.queue.findData(filters.queue_id)
+        if filters.queue_id is not None and at < 0:
+            self.queue.addItem(filters.queue_id, filters.queue_id)
+            at = self.queue.count() - 1
+        self.queue.setCurrentIndex(max(0, at))
+        self.reviewer.setText(filters.reviewer or "")
+        self.action.setText(filters.action or "")
+        self.policy.setText(filters.policy or "")
+        self.item.setText(filters.item_id or "")
+        self.audited.setCurrentIndex(max(0, self.audited.findData(filters.audited)))
+        for box, edit, value in (
+            (self.since_on, self.since, filters.since),
+            (self.until_on, self.until, filters.until),
+        ):
+            box.setChecked(value is not None)
+            if value is not None:
+                edit.setDateTime(QDateTime.fromMSecsSinceEpoch(int(value.timestamp() * 1000)))
+        self.apply_filters()
+
+    def show_reviewer(self, reviewer: str) -> None:
+        """Every decision of one reviewer (the drill-down from the reviewer figures)."""
+        self.set_filters(DecisionFilters(reviewer=reviewer))
+
+    def _load_queue_names(self) -> None:
+        try:
+            client = self._factory()
+        except Exception:  # the table's own load will say what is wrong
+            return
+
+        def job() -> QueueList:
+            try:
+                return client.queues()
+            finally:
+                client.close()
+
+        def failed(err: BaseException) -> None:
+            log.info("queue names for the filter: %s", type(err).__name__)
+
+        run_in_background(self, job, self._on_queue_names_loaded, failed)
+
+    def _on_queue_names_loaded(self, queues: QueueList) -> None:
+        for queue in queues.queues:
+            if self.queue.findData(queue.id) < 0:
+                self.queue.addItem(f"{isolate(queue.name)} ({queue.id})", queue.id)
+
+    # --- table -------------------------------------------------------------------------
+
+    def _on_scrolled(self, _value: int = 0) -> None:
+        """Keep a few screens of rows loaded below the visible ones (the view itself asks
+        only once its last row is on screen). Counted in rows from the header, which is
+        up to date at once, unlike the scroll bar's range after rows arrive."""
+        if not self.model.canFetchMore(QModelIndex()):
+            return
+        height = self.table.viewport().height()
+        top = max(0, self.table.rowAt(0))
+        bottom = self.table.rowAt(height - 1)
+        rows = self.model.rowCount()
+        if bottom < 0:  # the rows end above the bottom of the viewport
+            self.model.fetchMore(QModelIndex())
+            return
+        screen = max(1, bottom - top + 1)
+        if rows - 1 - bottom <= screen * self.PREFETCH_SCREENS:
+            self.model.fetchMore(QModelIndex())
+
+    def _on_model_page_loaded(self, rows: int) -> None:
+        if rows == 0:
+            set_text(self.status, "No decisions match these filters.")
+        elif self.model.exhausted:
+            set_text(self.status, f"{rows:,} decisions, all shown.")
+        else:
+            set_text(self.status, f"{rows:,} decisions loaded so far; scroll down for more.")
+        self.retry_button.hide()
+        # keep a few screens loaded ahead of the visible rows (the view asks only at the end)
+        self._on_scrolled()
+
+    def _on_model_loading_changed(self, loading: bool) -> None:
+        if loading and self.model.rowCount() == 0:
+            set_text(self.status, "Loading decisions…")
+
+    def _on_model_load_failed(self, message: str) -> None:
+        set_text(self.status, message)
+        self.retry_button.show()
+
+    def _on_retry_clicked(self) -> None:
+        self.retry_button.hide()
+        set_text(self.status, "Loading decisions…")
+        self.model.retry()
+
+    # --- history -----------------------------------------------------------------------
+
+    def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        item_id = self.model.item_id(current.row()) if current.isValid() else None
+        if item_id is None or item_id == self._history_item:
+            return
+        self._history_item = item_id
+        set_text(self.history_title, f"History of item {isolate(item_id)}")
+        self.history.setPlainText("Loading the history…")
+        self._history_timer.start()
+
+    def blank(self) -> None:
+        """Hide every decision (a blind audit is under way in this window)."""
+        self.model.blank()
+        self._history_item = None
+        set_text(self.history_title, "History")
+        self.history.setPlainText("")
+        set_text(self.status, "Hidden while you audit blind.")
+
+    def show_history(self, item_id: str) -> None:
+        """Load and show ``item_id``'s history now (also what selecting a row does)."""
+        self._history_item = item_id
+        set_text(self.history_title, f"History of item {isolate(item_id)}")
+        self.history.setPlainText("Loading the history…")
+        self._load_history()
+
+    def _load_history(self) -> None:
+        item_id = self._history_item
+        if item_id is None or self._history_busy:
+            return  # the one in flight loads the latest wanted item when it returns
+        try:
+            client = self._history_client or self._factory()
+        except Exception as err:
+            self.history.setPlainText(describe(err, during="loading the history").text())
+            return
+        self._history_client = None
+        self._history_busy = True
+
+        def done() -> None:
+            self._history_busy = False
+            if self._closed:
+                client.close()
+                return
+            self._history_client = client
+            if self._history_item != item_id:
+                self._load_history()  # another row was selected meanwhile
+
+        def arrived(result: tuple[list[str], bool]) -> None:
+            done()
+            if self._history_item != item_id:
+                return
+            lines, more = result
+            if more:
+                lines.append(f"… only the first {len(lines):,} events are shown.")
+            self.history.setPlainText("\n".join(lines) or "No events recorded for this item.")
+            self.history_shown.emit(item_id)
+
+        def failed(err: BaseException) -> None:
+            done()
+            if self._history_item == item_id:
+                self.history.setPlainText(describe(err, during="loading the history").text())
+
+        run_in_background(self, lambda: fetch_history(client, item_id), arrived, failed)
+
+    # --- export ------------------------------------------------------------------------
+
+    def _on_export_clicked(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            "Export decisions as CSV",
+            str(Path.home() / "decisions.csv"),
+            "CSV files (*.csv);;All files (*)",
+        )
+        if path:
+            self.export_to(path)
+
+    @property
+    def exporting(self) -> bool:
+        return self._export_cancel is not None
+
+    def export_to(self, path: str | os.PathLike[str]) -> bool:
+        """Export the decisions matching the applied filters to ``path`` in the background;
+        False (with a message) when it cannot start."""
+        target = Path(path)
+        if self.exporting:
+            return False
+        if target.is_dir() or not target.absolute().parent.is_dir():
+            set_text(self.export_status, f"Cannot write {target}: choose a file in a folder.")
+            return False
+        try:
+            client = self._factory()
+        except Exception as err:
+            set_text(self.export_status, export_failure_words(err, target))
+            return False
+        cancel = threading.Event()
+        self._export_cancel = cancel
+        relay = _ExportRelay(self)
+        relay.progressed.connect(self._on_export_progressed)
+        filters = self.model.filters
+        self.export_button.setEnabled(False)
+        self.export_progress.show()
+        self.export_cancel_button.show()
+        self.export_cancel_button.setEnabled(True)
+        set_text(self.export_status, f"Exporting to {target}…")
+
+        def finished() -> None:
+            self._export_cancel = None
+            relay.deleteLater()
+            self.export_button.setEnabled(True)
+            self.export_progress.hide()
+            self.export_cancel_button.hide()
+
+        def succeeded(rows: int) -> None:
+            finished()
+            set_text(self.export_status, f"Exported {rows:,} decisions to {target}.")
+            self.export_finished.emit(rows, str(target))
+
+        def failed(err: BaseException) -> None:
+            finished()
+            words = export_failure_words(err, target)
+            set_text(self.export_status, words)
+            self.export_failed.emit(words)
+
+        run_in_background(
+            self,
+            lambda: export_to_file(client, target, filters, relay.progressed.emit, cancel.is_set),
+            succeeded,
+            failed,
+        )
+        return True
+
+    def cancel_export(self) -> None:
+        if self._export_cancel is not None:
+            self._export_cancel.set()
+            self.export_cancel_button.setEnabled(False)
+            set_text(self.export_status, "Cancelling the export…")
+
+    def _on_export_progressed(self, rows: int) -> None:
+        if self._export_cancel is not None and not self._export_cancel.is_set():
+            set_text(self.export_status, f"Exporting… {rows:,} decisions written so far.")
+
+    # --- closing -----------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stop what runs in the background: the export is cancelled, clients closed."""
+        self._closed = True
+        self.cancel_export()
+        self._history_timer.stop()
+        self.model.close()
+        client, self._history_client = self._history_client, None
+        if client is not None:
+            client.close()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)

@@ -1,0 +1,465 @@
+"""Queue health and reviewer figures for leads: tables (sortable), charts (QtCharts) of
+throughput and backlog over time, SLA breaches highlighted, and a drill-down from a
+reviewer to their decisions. Figures come from the service on a worker thread."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from PySide6.QtCharts import (
+    QChart,
+    QChartView,
+    QDateTimeAxis,
+    QLineSeries,
+    QValueAxis,
+)
+from PySide6.QtCore import (
+    QDateTime,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QBrush, QColor, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import QueueStats, QueueStatsReport, ReviewerStats, ReviewerStatsReport
+
+from ..background import run_in_background
+from ..messages import describe
+from ..models import DISPLAY, _Table
+from ..plain import clean, label, set_text
+
+Index = QModelIndex | QPersistentModelIndex
+SORT = Qt.ItemDataRole.UserRole + 1
+BREACH = QColor(198, 40, 40, 70)
+#: Windows a lead can pick: (words, hours).
+WINDOWS = (("last 24 hours", 24), ("last 7 days", 24 * 7), ("last 30 days", 24 * 30))
+REFRESH_MS = 30_000
+#: Backlog samples kept per queue (one per refresh: 12 hours at 30 s).
+BACKLOG_POINTS = 1_440
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    if seconds >= 86_400:
+        return f"{seconds / 86_400:.1f} d"
+    if seconds >= 3_600:
+        return f"{seconds / 3_600:.1f} h"
+    return f"{int(seconds // 60)} min"
+
+
+def share(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def mix(counts: Sequence[Any]) -> str:
+    total = sum(c.count for c in counts) or 1
+    return ", ".join(f"{c.action} {c.count / total:.0%}" for c in counts[:4])
+
+
+class QueueStatsModel(_Table):
+    HEADERS = (
+        "Queue",
+        "Waiting",
+        "Being reviewed",
+        "Oldest waiting",
+        "SLA",
+        "Over SLA",
+        "Decided",
+        "Per hour",
+        "Escalations open",
+        "Action mix",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queues: list[QueueStats] = []
+        self.hours = 24.0
+
+    def _rows(self) -> Sequence[object]:
+        return self.queues
+
+    def set_report(self, report: QueueStatsReport) -> None:
+        self.beginResetModel()
+        self.queues = list(report.queues)
+        self.hours = max((report.until - report.since).total_seconds() / 3_600, 1 / 60)
+        self.endResetModel()
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.queues):
+            return None
+        q = self.queues[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(BREACH) if q.sla_breached else None
+        if role == Qt.ItemDataRole.ToolTipRole and q.sla_breached:
+            return "The oldest waiting post is older than this queue's SLA."
+        values = (
+            clean(q.name),
+            q.backlog,
+            q.leased,
+            q.oldest_pending_age_seconds if q.oldest_pending_age_seconds is not None else -1,
+            q.sla_seconds,
+            q.pending_over_sla,
+            q.decided,
+            q.decided / self.hours,
+            q.escalations_open,
+            mix(q.action_mix),
+        )
+        if role == SORT:
+            return values[column]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            if column == 3:
+                text = duration(q.oldest_pending_age_seconds)
+                return text + ("  ⚠ over SLA" if q.sla_breached else "")
+            if column == 4:
+                return duration(q.sla_seconds)
+            if column == 7:
+                return f"{values[7]:.1f}"
+            return values[column] if column in (0, 9) else f"{values[column]:,}"
+        if role == Qt.ItemDataRole.UserRole:
+            return q.queue_id
+        return None
+
+
+class ReviewerStatsModel(_Table):
+    HEADERS = (
+        "Reviewer",
+        "Decisions",
+        "Median handle",
+        "p90 handle",
+        "Audited",
+        "Agreement",
+        "Overturn rate",
+        "Kappa",
+        "Conflicts",
+        "Action mix",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reviewers: list[ReviewerStats] = []
+
+    def _rows(self) -> Sequence[object]:
+        return self.reviewers
+
+    def set_report(self, report: ReviewerStatsReport) -> None:
+        self.beginResetModel()
+        self.reviewers = list(report.reviewers)
+        self.endResetModel()
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.reviewers):
+            return None
+        r = self.reviewers[index.row()]
+        column = index.column()
+        missing = -1.0
+        values = (
+            r.reviewer,
+            r.decisions,
+            r.handle_time_median_ms if r.handle_time_median_ms is not None else missing,
+            r.handle_time_p90_ms if r.handle_time_p90_ms is not None else missing,
+            r.audited,
+            r.audit_agreement_rate if r.audit_agreement_rate is not None else missing,
+            r.overturn_rate if r.overturn_rate is not None else missing,
+            r.kappa if r.kappa is not None else -2.0,
+            r.conflicts,
+            mix(r.action_mix),
+        )
+        if role == SORT:
+            return values[column]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            if column == 0:
+                return f"{clean(r.display_name)} ({r.reviewer})"
+            if column in (2, 3):
+                ms = float(values[column])
+                return "—" if ms == missing else f"{ms / 1000:.1f} s"
+            if column in (5, 6):
+                return share(None if values[column] == missing else float(values[column]))
+            if column == 7:
+                return "—" if r.kappa is None else f"{r.kappa:.2f}"
+            if column == 9:
+                return values[9]
+            return f"{values[column]:,}"
+        if role == Qt.ItemDataRole.UserRole:
+            return r.reviewer
+        return None
+
+
+def sortable(model: _Table, parent: QWidget) -> QSortFilterProxyModel:
+    proxy = QSortFilterProxyModel(parent)
+    proxy.setSourceModel(model)
+    proxy.setSortRole(SORT)
+    return proxy
+
+
+def table_view(name: str) -> QTableView:
+    view = QTableView()
+    view.setAccessibleName(name)
+    view.setSortingEnabled(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view
+
+
+class _Figures(QWidget):
+    """A window picker, a Refresh button, a status line, and a fetch on a worker thread."""
+
+    def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None) -> None:
+        super().__init__(parent)
+        self.client_factory = client_factory
+        self.window_picker = QComboBox()
+        self.window_picker.setAccessibleName("Time window")
+        for words, hours in WINDOWS:
+            self.window_picker.addItem(words, hours)
+        self.window_picker.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.clicked.connect(self.refresh)
+        self.status = label("", wrap=False)
+        self.status.setAccessibleName("Figures status")
+        self.loading = False
+        self.loaded_at: float | None = None
+
+    def controls(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.addWidget(label("Window:", wrap=False))
+        row.addWidget(self.window_picker)
+        row.addWidget(self.refresh_button)
+        row.addWidget(self.status, 1)
+        return row
+
+    def span(self) -> tuple[datetime, datetime]:
+        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+        return until - timedelta(hours=int(self.window_picker.currentData())), until
+
+    def refresh(self) -> None:
+        if self.loading:
+            return
+        self.loading = True
+        set_text(self.status, "Loading…")
+        since, until = self.span()
+        factory, fetch = self.client_factory, self.fetch
+
+        def work() -> Any:
+            with factory() as api:
+                return fetch(api, since, until)
+
+        run_in_background(self, work, self._loaded, self._failed)
+
+    def fetch(self, api: ApiClient, since: datetime, until: datetime) -> Any:
+        raise NotImplementedError
+
+    def show_figures(self, result: Any) -> None:
+        raise NotImplementedError
+
+    def _loaded(self, result: Any) -> None:
+        self.loading = False
+        self.loaded_at = time.time()
+        self.show_figures(result)
+        set_text(self.status, f"Updated {datetime.now():%H:%M:%S}")
+
+    def _failed(self, err: BaseException) -> None:
+        self.loading = False
+        message = describe(err, during="loading the figures")
+        set_text(self.status, f"{message.title} {message.detail} {message.next_step}")
+
+
+def _chart(title: str) -> tuple[QChart, QChartView]:
+    chart = QChart()
+    chart.setTitle(title)
+    chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+    view = QChartView(chart)
+    view.setRenderHint(QPainter.RenderHint.Antialiasing)
+    view.setMinimumHeight(220)
+    view.setAccessibleName(title)
+    return chart, view
+
+
+def _time_axes(chart: QChart, fmt: str) -> tuple[QDateTimeAxis, QValueAxis]:
+    for axis in chart.axes():
+        chart.removeAxis(axis)
+    x = QDateTimeAxis()
+    x.setFormat(fmt)
+    y = QValueAxis()
+    y.setLabelFormat("%d")
+    chart.addAxis(x, Qt.AlignmentFlag.AlignBottom)
+    chart.addAxis(y, Qt.AlignmentFlag.AlignLeft)
+    return x, y
+
+
+class QueuesOverview(_Figures):
+    """Every queue's health now, its throughput over the window and its backlog over the
+    time this view has been open (sampled at each refresh)."""
+
+    def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
+        super().__init__(client_factory, parent)
+        self.setAccessibleName("Queues overview")
+        self.model = QueueStatsModel()
+        self.view = table_view("Queue health")
+        self.view.setModel(sortable(self.model, self))
+        self.throughput, throughput_view = _chart("Decided per hour")
+        self.backlog_chart, backlog_view = _chart("Waiting posts (sampled while open)")
+        self.backlog: dict[str, list[tuple[float, int]]] = {}
+        self.breaches = label("")
+        self.breaches.setAccessibleName("SLA breaches")
+        charts = QSplitter(Qt.Orientation.Horizontal)
+        charts.addWidget(throughput_view)
+        charts.addWidget(backlog_view)
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(self.view)
+        body.addWidget(charts)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.controls())
+        layout.addWidget(self.breaches)
+        layout.addWidget(body, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+
+    def fetch(self, api: ApiClient, since: datetime, until: datetime) -> QueueStatsReport:
+        bucket = "hour" if until - since <= timedelta(days=7) else "day"
+        return api.queue_stats(since, until, bucket=bucket)
+
+    def show_figures(self, result: Any) -> None:
+        report: QueueStatsReport = result
+        self.model.set_report(report)
+        breached = [q for q in report.queues if q.sla_breached]
+        set_text(
+            self.breaches,
+            "⚠ Over SLA: "
+            + "; ".join(
+                f"{clean(q.name)} (oldest {duration(q.oldest_pending_age_seconds)}, "
+                f"SLA {duration(q.sla_seconds)}, {q.pending_over_sla} posts over)"
+                for q in breached
+            )
+            if breached
+            else "Every queue is within its SLA.",
+        )
+        self.breaches.setStyleSheet("color: #b71c1c; font-weight: bold" if breached else "")
+        self._chart_throughput(report)
+        now = time.time()
+        for q in report.queues:
+            points = self.backlog.setdefault(q.queue_id, [])
+            points.append((now, q.backlog))
+            del points[:-BACKLOG_POINTS]
+        self._chart_backlog(report)
+
+    def _chart_throughput(self, report: QueueStatsReport) -> None:
+        chart = self.throughput
+        chart.removeAllSeries()
+        fmt = "dd MMM HH:mm" if report.bucket.value == "hour" else "dd MMM"
+        x, y = _time_axes(chart, fmt)
+        chart.setTitle(f"Decided per {report.bucket.value}")
+        top = 1
+        for q in report.queues:
+            series = QLineSeries()
+            series.setName(clean(q.name))
+            for point in q.decided_series:
+                series.append(point.start.timestamp() * 1000, point.decided)
+                top = max(top, point.decided)
+            chart.addSeries(series)
+            series.attachAxis(x)
+            series.attachAxis(y)
+        x.setRange(
+            QDateTime.fromSecsSinceEpoch(int(report.since.timestamp())),
+            QDateTime.fromSecsSinceEpoch(int(report.until.timestamp())),
+        )
+        y.setRange(0, top)
+
+    def _chart_backlog(self, report: QueueStatsReport) -> None:
+        chart = self.backlog_chart
+        chart.removeAllSeries()
+        x, y = _time_axes(chart, "HH:mm:ss")
+        top, first, last = 1, time.time(), time.time()
+        for q in report.queues:
+            series = QLineSeries()
+            series.setName(clean(q.name))
+            for at, backlog in self.backlog.get(q.queue_id, []):
+                series.append(at * 1000, backlog)
+                top, first = max(top, backlog), min(first, at)
+            chart.addSeries(series)
+            series.attachAxis(x)
+            series.attachAxis(y)
+        x.setRange(
+            QDateTime.fromSecsSinceEpoch(int(first) - 60),
+            QDateTime.fromSecsSinceEpoch(int(last) + 60),
+        )
+        y.setRange(0, top)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.timer.start()
+        if self.loaded_at is None or time.time() - self.loaded_at > REFRESH_MS / 1000:
+            self.refresh()
+
+    def hideEvent(self, event: Any) -> None:
+        super().hideEvent(event)
+        self.timer.stop()
+
+
+class ReviewersView(_Figures):
+    """Per-reviewer figures, sortable; a double click (or Enter) opens their decisions."""
+
+    drill_down = Signal(str)  # reviewer username
+
+    def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
+        super().__init__(client_factory, parent)
+        self.setAccessibleName("Reviewers")
+        self.model = ReviewerStatsModel()
+        self.proxy = sortable(self.model, self)
+        self.view = table_view("Reviewer figures")
+        self.view.setModel(self.proxy)
+        self.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+        self.view.activated.connect(self._open)
+        self.open_button = QPushButton("Show this reviewer's decisions")
+        self.open_button.clicked.connect(lambda: self._open(self.view.currentIndex()))
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.controls())
+        layout.addWidget(
+            label(
+                "Agreement and kappa compare each reviewer with the auditors on audited "
+                "decisions; overturn rate is overturned decisions per decision. Double-click "
+                "a reviewer (or press Enter) for their decisions."
+            )
+        )
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.open_button)
+
+    def fetch(self, api: ApiClient, since: datetime, until: datetime) -> ReviewerStatsReport:
+        return api.reviewer_stats(since, until)
+
+    def show_figures(self, result: Any) -> None:
+        self.model.set_report(result)
+
+    def _open(self, index: QModelIndex) -> None:
+        if index.isValid():
+            reviewer = self.proxy.data(index, Qt.ItemDataRole.UserRole)
+            if reviewer:
+                self.drill_down.emit(str(reviewer))
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.loaded_at is None:
+            self.refresh()

@@ -1,0 +1,154 @@
+"""The Lead workspace: one tab per job a lead does. Shown only to leads and admins; the
+service refuses every lead call from anyone else, whatever this client is told."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QPushButton, QTabWidget, QVBoxLayout, QWidget
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import Queue, QueueStatsReport
+
+from ..background import run_in_background
+from ..messages import describe
+from ..plain import label, set_text
+from .audits import AuditsView
+from .decisions import DecisionsBrowser
+from .stats_views import QueuesOverview, ReviewersView, duration
+
+ESCALATION_QUEUE = "escalations"
+
+
+class EscalationsView(QWidget):
+    """How many posts reviewers escalated and how long they wait; reviewing them is the
+    review flow itself, on the leads' escalation queue."""
+
+    review_requested = Signal(str)  # queue id
+
+    def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setAccessibleName("Escalations")
+        self.client_factory = client_factory
+        self.summary = label("")
+        self.summary.setAccessibleName("Escalations waiting")
+        self.per_queue = label("")
+        self.per_queue.setAccessibleName("Escalations by queue they came from")
+        self.review_button = QPushButton("Review escalations now (same keys as reviewing)")
+        self.review_button.clicked.connect(lambda: self.review_requested.emit(ESCALATION_QUEUE))
+        refresh = QPushButton("Refresh")
+        refresh.clicked.connect(self.refresh)
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            label(
+                "Posts that reviewers escalated wait here for a lead. They are decided in the "
+                "review flow, with the same keys, and only leads can lease them."
+            )
+        )
+        layout.addWidget(self.summary)
+        layout.addWidget(self.per_queue)
+        layout.addWidget(self.review_button)
+        layout.addWidget(refresh)
+        layout.addStretch(1)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    def refresh(self) -> None:
+        factory = self.client_factory
+        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+
+        def work() -> QueueStatsReport:
+            with factory() as api:
+                return api.queue_stats(until - timedelta(days=1), until)
+
+        run_in_background(self, work, self._show, self._failed)
+
+    def _show(self, report: QueueStatsReport) -> None:
+        own = next((q for q in report.queues if q.queue_id == ESCALATION_QUEUE), None)
+        if own is None:
+            set_text(self.summary, "This service has no escalation queue.")
+            self.review_button.setEnabled(False)
+            return
+        self.review_button.setEnabled(True)
+        set_text(
+            self.summary,
+            f"{own.backlog} escalated posts waiting, {own.leased} being decided by leads; "
+            f"oldest waiting {duration(own.oldest_pending_age_seconds)} "
+            f"(SLA {duration(own.sla_seconds)}).",
+        )
+        lines = [
+            f"{q.name}: {q.escalations_open} open"
+            for q in report.queues
+            if q.queue_id != ESCALATION_QUEUE and q.escalations_open
+        ]
+        set_text(self.per_queue, "\n".join(lines) or "No open escalations from other queues.")
+
+    def _failed(self, err: BaseException) -> None:
+        message = describe(err, during="loading the escalations")
+        set_text(self.summary, f"{message.title} {message.detail} {message.next_step}")
+
+
+class LeadWorkspace(QTabWidget):
+    """Queues, Reviewers, Audits, Escalations, Decisions."""
+
+    review_queue_requested = Signal(str)
+    message_posted = Signal(str)
+
+    def __init__(
+        self,
+        client_factory: Callable[[], ApiClient],
+        queues: Callable[[], list[Queue]],
+        load_media: Callable[[str], Any],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Lead workspace")
+        self.queues_view = QueuesOverview(client_factory)
+        self.reviewers = ReviewersView(client_factory)
+        self.audits = AuditsView(client_factory, queues, load_media)
+        self.escalations = EscalationsView(client_factory)
+        self.decisions = DecisionsBrowser(client_factory)
+        for widget, title in (
+            (self.queues_view, "Queues"),
+            (self.reviewers, "Reviewers"),
+            (self.audits, "Audits"),
+            (self.escalations, "Escalations"),
+            (self.decisions, "Decisions"),
+        ):
+            self.addTab(widget, title)
+        self.escalations.review_requested.connect(self.review_queue_requested)
+        self.reviewers.drill_down.connect(self.show_reviewer)
+        self.audits.desk.message_posted.connect(self.message_posted)
+        self.audits.blind_started.connect(self._blind)
+        self.audits.blind_ended.connect(self._unblind)
+
+    def _blind(self) -> None:
+        """A blind audit: nothing else in the workspace may show a decision meanwhile."""
+        self.decisions.blank()
+        for index in range(self.count()):
+            self.setTabEnabled(index, self.widget(index) is self.audits)
+
+    def _unblind(self) -> None:
+        for index in range(self.count()):
+            self.setTabEnabled(index, True)
+        self.decisions.model.reload()
+
+    def show_reviewer(self, reviewer: str) -> None:
+        """The Decisions tab, filtered to one reviewer's decisions."""
+        self.setCurrentWidget(self.decisions)
+        self.decisions.show_reviewer(reviewer)
+
+    @property
+    def auditing(self) -> bool:
+        return self.currentWidget() is self.audits and self.audits.auditing
+
+    def run_command(self, command: str) -> bool:
+        """A review key while the workspace is on screen: only the blind audit uses them."""
+        if self.auditing:
+            return self.audits.desk.run_command(command)
+        return False

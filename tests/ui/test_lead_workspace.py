@@ -1,0 +1,218 @@
+"""The Lead workspace against the real service: absent for reviewers (and refused by the
+server whatever the client is told), queue health with charts and SLA breaches, reviewer
+figures with a drill-down, a blind audit with the reviewers' keys, and escalations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from PySide6.QtCharts import QChartView
+from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QComboBox,
+    QLabel,
+    QPlainTextEdit,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.ui.lead.audits import decision_words
+from reviewer_app.ui.lead.stats_views import QueuesOverview
+from tests.support.api import ApiSession, claim, verdict
+from tests.support.servers import LiveServer
+from tests.ui.conftest import LEAD, REVIEWER, Desk
+
+K = Qt.Key
+QUEUE = "spam-scams"
+MARKER = "ORIGINAL-DECISION-NOTE-51c2"
+RECORDING = "Recording your judgement…"
+
+
+def reviewer_decides(server: LiveServer, count: int) -> list[dict[str, Any]]:
+    """Decisions by the demo reviewer, each a removal with a note only it carries."""
+    session = ApiSession.login(server.url, *REVIEWER)
+    config = next(q for q in session.get("/queues").json()["queues"] if q["id"] == QUEUE)
+    policies = [p["code"] for p in config["config"]["policies"]]
+    leased = claim(session, QUEUE, count)
+    results = session.decide(  # each with another policy, so their words differ
+        [
+            verdict(x, "remove", policies=[policies[n % len(policies)]], note=f"{MARKER} {n}")
+            for n, x in enumerate(leased)
+        ]
+    )
+    assert {r["status"] for r in results} == {"accepted"}
+    return [r["decision"] for r in results]
+
+
+def model_texts(model: QAbstractItemModel) -> Iterator[str]:
+    columns = 1 if isinstance(model, QAbstractListModel) else model.columnCount()
+    for row in range(model.rowCount()):
+        for column in range(columns):
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                value = model.index(row, column).data(role)
+                if value is not None:
+                    yield str(value)
+
+
+def every_text(root: QWidget) -> str:
+    """Everything any widget under ``root`` shows or would show (tooltips, titles, items)."""
+    parts = [root.windowTitle()]
+    for widget in [root, *root.findChildren(QWidget)]:
+        parts += [widget.toolTip(), widget.accessibleName(), widget.accessibleDescription()]
+        if isinstance(widget, QLabel | QAbstractButton):
+            parts.append(widget.text())
+        if isinstance(widget, QPlainTextEdit):
+            parts.append(widget.toPlainText())
+        if isinstance(widget, QComboBox):
+            parts += [widget.itemText(i) for i in range(widget.count())]
+        if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+            parts += list(model_texts(widget.model()))
+    return "\n".join(parts)
+
+
+def test_a_reviewer_has_no_lead_workspace_and_the_server_refuses_its_calls(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    desk = desk_factory(demo_server.url, queue=QUEUE)
+    assert desk.window.lead is None and desk.window.modes is None
+    assert "Lead workspace" not in [
+        a.text() for a in desk.window.menuBar().actions()[0].menu().actions()
+    ]
+
+    # A client told otherwise (a workspace built with a reviewer's token) gets nothing.
+    def reviewer_client() -> ApiClient:
+        return desk.window.session.client()
+
+    overview = QueuesOverview(reviewer_client)
+    qtbot.addWidget(overview)
+    overview.show()
+    qtbot.waitUntil(lambda: not overview.loading and overview.status.text() != "Loading…")
+    assert "may not do this" in overview.status.text()
+    assert overview.model.rowCount() == 0
+
+
+def test_queue_health_reviewer_figures_and_drill_down(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    reviewer_decides(demo_server, 6)
+    desk: Desk = desk_factory(demo_server.url, user=LEAD)
+    window = desk.window
+    assert window.lead is not None and window.modes is not None
+    window.show_mode(1)
+    lead = window.lead
+    lead.setCurrentWidget(lead.queues_view)
+    overview = lead.queues_view
+    qtbot.waitUntil(lambda: overview.model.rowCount() > 0, timeout=20_000)
+    names = [overview.model.index(r, 0).data() for r in range(overview.model.rowCount())]
+    assert "Spam and scams" in " ".join(names) or len(names) >= 4
+    row = next(
+        r for r in range(overview.model.rowCount()) if overview.model.queues[r].queue_id == QUEUE
+    )
+    assert overview.model.queues[row].decided >= 6
+    assert sum(len(s.points()) for s in overview.throughput.series()) > 0
+    assert len(overview.backlog_chart.series()) == overview.model.rowCount()
+    assert overview.findChildren(QChartView)
+    breached = [
+        r for r in range(overview.model.rowCount()) if overview.model.queues[r].sla_breached
+    ]
+    for r in breached:  # highlighted, in the table and in words
+        assert overview.model.index(r, 0).data(Qt.ItemDataRole.BackgroundRole) is not None
+        assert "over SLA" in overview.model.index(r, 3).data()
+    assert ("Over SLA" in overview.breaches.text()) == bool(breached)
+
+    lead.setCurrentWidget(lead.reviewers)
+    reviewers = lead.reviewers
+    qtbot.waitUntil(lambda: reviewers.model.rowCount() > 0, timeout=20_000)
+    mine = next(r for r in reviewers.model.reviewers if r.reviewer == REVIEWER[0])
+    assert mine.decisions >= 6
+    # sorted by the Decisions column, most first
+    view = reviewers.view
+    firsts = [
+        view.model().index(r, 1).data(Qt.ItemDataRole.UserRole + 1)
+        for r in range(view.model().rowCount())
+    ]
+    assert firsts == sorted(firsts, reverse=True)
+    row = next(
+        r
+        for r in range(view.model().rowCount())
+        if view.model().index(r, 0).data(Qt.ItemDataRole.UserRole) == REVIEWER[0]
+    )
+    reviewers.view.setCurrentIndex(view.model().index(row, 0))
+    reviewers.open_button.click()
+    assert lead.currentWidget() is lead.decisions
+    browser = lead.decisions
+    qtbot.waitUntil(lambda: browser.model.rowCount() >= 6, timeout=20_000)
+    texts = list(model_texts(browser.model))
+    assert sum(MARKER in t for t in texts) >= 6
+
+
+def test_a_blind_audit_hides_the_original_until_the_auditor_decides(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    originals = reviewer_decides(demo_server, 2)
+    desk: Desk = desk_factory(demo_server.url, user=LEAD)
+    window = desk.window
+    assert window.lead is not None
+    window.show_mode(1)
+    lead = window.lead
+    lead.setCurrentWidget(lead.audits)
+    audits = lead.audits
+    audits.sample_size.setValue(2)
+    audits.queue_picker.setCurrentIndex(audits.queue_picker.findData(QUEUE))
+    audits.create_sample()
+    qtbot.waitUntil(lambda: audits.samples.rowCount() == 1, timeout=20_000)
+    assert "2 decisions drawn" in audits.status.text()
+    audits.start_selected()
+    desk_view = audits.desk
+    judged: dict[str, str] = {}
+    for _ in range(2):
+        qtbot.waitUntil(lambda: desk_view.task is not None and not desk_view.busy, timeout=20_000)
+        item_id = desk_view.task.item.id
+        assert item_id in {d["item_id"] for d in originals}
+        # Nothing anywhere in the window tells the original decision before the judgement.
+        shown = every_text(window)
+        assert MARKER not in shown
+        original = next(d for d in originals if d["item_id"] == item_id)
+        words = decision_words(original["action"], original["policies"], original["reviewer"])
+        assert words not in shown  # (the previous item's result may show: it is decided)
+        outcome_before = desk_view.outcome.text()
+        # The same keys as reviewing: 1 is this queue's "no violation" (an overturn here).
+        window.activateWindow()
+        desk_view.setFocus()
+        desk.press(K.Key_1)
+        qtbot.waitUntil(
+            lambda before=outcome_before: desk_view.outcome.text() not in (before, RECORDING),
+            timeout=20_000,
+        )
+        judged[item_id] = desk_view.outcome.text()
+        qtbot.waitUntil(lambda: desk_view.busy is False, timeout=20_000)
+    for item_id, words in judged.items():
+        assert words.startswith(f"Overturned on {item_id}: the original was remove")
+        assert "by reviewer" in words
+    qtbot.waitUntil(lambda: not audits.auditing, timeout=20_000)
+    qtbot.waitUntil(lambda: audits.results.rowCount() == 2, timeout=20_000)
+    assert {r.result.value for r in audits.results.results} == {"overturn"}
+    assert audits.agreement.rowCount() == 1
+    assert audits.agreement.index(0, 3).data() == "2"
+    # The overturn is the decision of record on the server.
+    api = desk.lead()
+    for item_id in judged:
+        assert api.item(item_id).decision.action != "remove"
+
+
+def test_escalations_are_reviewed_in_the_review_flow(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    desk: Desk = desk_factory(demo_server.url, user=LEAD)
+    window = desk.window
+    window.show_mode(1)
+    lead = window.lead
+    assert lead is not None
+    lead.setCurrentWidget(lead.escalations)
+    qtbot.waitUntil(lambda: "waiting" in lead.escalations.summary.text(), timeout=20_000)
+    lead.escalations.review_button.click()
+    assert window.modes.currentIndex() == 0
+    assert window.review.queue is not None and window.review.queue.id == "escalations"
