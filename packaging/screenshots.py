@@ -105,10 +105,82 @@ def main() -> int:
     assert window.conflicts_view is not None
     window.conflicts_view.grab().save(str(OUT / "conflicts-view.png"))
     window.shutdown()
+    lead_screenshots(server, work, clock)
     server.stop()
-    print(f"wrote {OUT / 'review-window.png'} and {OUT / 'conflicts-view.png'}")
+    print(f"wrote the screenshots in {OUT}")
     app.quit()
     return 0
+
+
+def decide_a_shift(server: LiveServer) -> None:
+    """Decisions by the demo reviewers across the queues, so the lead's figures say
+    something: most kept or removed, a few labelled or escalated."""
+    import random
+
+    rng = random.Random(7)
+    sessions = [ApiSession.login(server.url, "reviewer", "review-desk-demo")]
+    sessions += [server.login(name) for name in ("amara", "jonas", "li-wei")]
+    for session in sessions:
+        for queue in session.get("/queues").json()["queues"]:
+            config = queue["config"]
+            if config.get("lead_only"):
+                continue
+            leased = session.post(
+                f"/queues/{queue['id']}/leases", json={"count": 12, "lease_seconds": 300}
+            ).json()["items"]
+            verdicts = []
+            for x in leased:
+                plain = [a for a in config["actions"] if a["kind"] != "escalate"]
+                action = rng.choice(plain)
+                fields: dict[str, object] = {"time_spent_ms": rng.randint(2_000, 40_000)}
+                if action.get("requires_policy"):
+                    fields["policies"] = [rng.choice(config["policies"])["code"]]
+                if action.get("requires_rating"):
+                    fields["rating"] = rng.choice(config["ratings"])["id"]
+                if action.get("requires_note"):
+                    fields["note"] = "context in the thread"
+                verdicts.append(verdict(x, action["id"], **fields))
+            if verdicts:
+                session.decide(verdicts)
+
+
+def lead_screenshots(server: LiveServer, work: Path, clock: ManualClock) -> None:
+    """The Lead workspace: queue health, reviewer figures, a blind audit, decisions."""
+    decide_a_shift(server)
+    credentials = Credentials(memory_only=True)
+    result, token = ReviewSession.log_in(
+        server.url, "lead", "review-desk-lead", credentials=credentials
+    )
+    prefs = P.Preferences(QSettings(str(work / "lead.ini"), QSettings.Format.IniFormat))
+    window = open_window(
+        server.url, result, token, credentials=credentials, prefs=prefs, data_root=work / "lead"
+    )
+    window.resize(1440, 880)
+    window.move(0, 0)
+    pump(2.0)
+    lead = window.lead
+    assert lead is not None
+    window.show_mode(1)
+    for tab, name in (
+        (lead.queues_view, "lead-queues.png"),
+        (lead.reviewers, "lead-reviewers.png"),
+        (lead.decisions, "lead-decisions.png"),
+    ):
+        lead.setCurrentWidget(tab)
+        pump(2.5)
+        if tab is lead.decisions:
+            lead.decisions.view.selectRow(0)
+            pump(1.5)
+        window.grab().save(str(OUT / name))
+    lead.setCurrentWidget(lead.audits)
+    pump(1.0)
+    lead.audits.sample_size.setValue(10)
+    lead.audits.create_sample()
+    pump(2.0)
+    lead.audits.start_selected()
+    pump(2.0)
+    window.grab().save(str(OUT / "lead-audit-blind.png"))
+    window.shutdown()
 
 
 if __name__ == "__main__":

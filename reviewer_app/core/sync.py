@@ -250,6 +250,10 @@ class SyncEngine:
         assert self.api is not None
         if self.limits is None:
             self.limits = self.api.check_compatible().limits
+        # the reviewer's next posts first: on a slow link, delivering a backlog of verdicts
+        # (which have waited out their undo window and can wait a little more) before the
+        # claim would let the local queue run dry
+        self._top_up()
         self._deliver()
         self._release_skipped()
         self._renew()
