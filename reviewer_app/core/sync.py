@@ -278,6 +278,9 @@ class SyncEngine:
             if not batch:
                 return
             self._send(batch)
+            # a long backlog on a slow link: keep the reviewer's next posts coming between
+            # batches (a claim only when half the prefetch is used)
+            self._top_up()
 
     def _send(self, batch: list[Outgoing]) -> None:
         """Send one batch and settle what the server said about each verdict."""
