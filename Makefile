@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PG_URL ?= $(REVIEWER_APP_TEST_PG_URL)
 
-.PHONY: demo test lint typecheck imports openapi bench clean
+.PHONY: demo test lint typecheck imports openapi bench soak clean
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ openapi: $(VENV)/.dev
 ## Claim/decide benchmark (SQLite; pass ARGS="--database-url postgresql://..." for PostgreSQL).
 bench: $(VENV)/.dev
 	$(PY) benchmarks/claim_decide.py $(ARGS)
+
+## A long shift: 30,000 decisions through the real window with sync running (tests run 3,000).
+soak: $(VENV)/.dev
+	REVIEWER_APP_SOAK_DECISIONS=30000 REVIEWER_APP_SOAK_STRICT=1 $(PY) -m pytest tests/soak -s
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

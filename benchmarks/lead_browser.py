@@ -202,7 +202,15 @@ def main() -> int:
         action="store_true",
         help="gc.freeze() once the browser is open (what an app can do after start-up)",
     )
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        default=None,
+        help="sys.setswitchinterval for this process (default: the app's own choice)",
+    )
     args = parser.parse_args()
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval)
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)

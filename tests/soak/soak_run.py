@@ -1,0 +1,176 @@
+"""A long shift: decide many posts through the real review window, with sync running.
+
+Run as its own process (``python -m tests.soak.soak_run --decisions 30000``) so that a
+crash (such as PySide6's reference-count crash, STYLE.md) is a failed exit, not a dead test
+session. The service runs as another process on a SQLite file seeded here first; the window
+(offscreen unless a display is given) is the product's own: ``open_window`` with a session,
+its sync engine and ``MainWindow``. Each decision is the verdict key "1" sent to the focused
+widget the moment the previous post is painted; the time from the key to the first paint of
+the next post is recorded (only when a post was ready, so a queue momentarily empty is not
+counted as latency). Prints one JSON line: per-window p50/p99, RSS at decision 1,000 and at
+the end, and the count of decisions the server holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MARK = "SOAK-RESULT "
+PASSWORD = "soak-password-not-secret"
+USER = "soak-reviewer"
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+def seed(url: str, count: int) -> None:
+    from reviewer_app.protocol import UserCreate
+    from reviewer_app.server.config import ServerSettings
+    from reviewer_app.server.seed import seed_load_queue
+    from reviewer_app.server.service import Service
+
+    service = Service(ServerSettings(database_url=url, password_hash_profile="fast"))
+    service.start()
+    try:
+        service.create_user(UserCreate(username=USER, password=PASSWORD))
+        seed_load_queue(service, count)
+    finally:
+        service.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--decisions", type=int, default=30_000)
+    parser.add_argument("--window", type=int, default=1_000, help="decisions per window")
+    parser.add_argument("--dir", type=Path, default=None)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from reviewer_app.core.api import ApiClient
+    from reviewer_app.core.credentials import Credentials
+    from reviewer_app.core.paths import store_path
+    from reviewer_app.core.session import ReviewSession
+    from reviewer_app.core.store import Store
+    from reviewer_app.server.seed import LOAD_QUEUE
+    from reviewer_app.ui import preferences as P
+    from reviewer_app.ui.app import application, close_session, open_window
+    from tests.support.keyring_memory import MemoryKeyring
+    from tests.support.servers import ServerProcess
+
+    folder = args.dir or Path(tempfile.mkdtemp(prefix="soak-"))
+    url = f"sqlite:///{folder / 'server.db'}"
+    seed(url, args.decisions + 500)
+    server = ServerProcess(url, log=folder / "server.log").start()
+    app = application()
+    assert isinstance(app, QApplication)
+    latencies: list[float] = []
+    cpu: list[float] = []  # the GUI thread's own CPU time over the same span
+    rss_at: dict[int, float] = {}
+    painted: list[tuple[float, float]] = []
+    try:
+        credentials = Credentials(MemoryKeyring())
+        result, token = ReviewSession.log_in(server.url, USER, PASSWORD, credentials=credentials)
+        with Store(store_path(server.url, USER, folder / "client")) as store:
+            store.settings.set("undo_window_seconds", 1.0)
+        prefs = P.Preferences(QSettings(str(folder / "ui.ini"), QSettings.Format.IniFormat))
+        window = open_window(
+            server.url,
+            result,
+            token,
+            credentials=credentials,
+            prefs=prefs,
+            data_root=folder / "client",
+        )
+        window.review.guard_seconds = 0.0
+        window.post.text.first_painted.connect(
+            lambda: painted.append((time.perf_counter(), time.thread_time()))
+        )
+        window.show()
+        window.activateWindow()
+
+        def pump_until(condition: object, timeout: float) -> bool:
+            deadline = time.monotonic() + timeout
+            while not condition():  # type: ignore[operator]
+                if time.monotonic() > deadline:
+                    return False
+                app.processEvents()
+                time.sleep(0.0005)
+            return True
+
+        row = window.queues.row_of(LOAD_QUEUE.id)
+        pump_until(lambda: window.queues.row_of(LOAD_QUEUE.id) >= 0, 30)
+        window.queue_picker.setCurrentIndex(window.queues.row_of(LOAD_QUEUE.id))
+        del row
+        started = time.monotonic()
+        for n in range(args.decisions):
+            if not pump_until(lambda: window.review.current is not None, 60):
+                raise RuntimeError(f"no post to review after {n} decisions")
+            current = window.review.current
+            assert current is not None
+            before = len(painted)
+            target = QApplication.focusWidget() or window
+            pressed, pressed_cpu = time.perf_counter(), time.thread_time()
+            QTest.keyClick(target, Qt.Key.Key_1)
+            if window.review.current is current:
+                raise RuntimeError(f"decision {n} was not recorded")
+            if window.review.current is not None:
+                if not pump_until(lambda b=before: len(painted) > b, 10):
+                    raise RuntimeError(f"the post after decision {n} was never painted")
+                latencies.append((painted[-1][0] - pressed) * 1000)
+                cpu.append((painted[-1][1] - pressed_cpu) * 1000)
+            if n + 1 == args.window:
+                rss_at[n + 1] = rss_mb()
+        rss_at[args.decisions] = rss_mb()
+        pump_until(lambda: window.store.pending_count() == 0, 120)
+        elapsed = time.monotonic() - started
+        close_session(window)
+        window.close()
+        with ApiClient(server.url) as api:
+            api.login(USER, PASSWORD)
+            queue = next(q for q in api.queues().queues if q.id == LOAD_QUEUE.id)
+        w = args.window
+        out = {
+            "decisions": args.decisions,
+            "measured": len(latencies),
+            "seconds": round(elapsed, 1),
+            "load_average": os.getloadavg(),
+            **{
+                name: {"p50": statistics.median(part), "p99": percentile(part, 99)}
+                for name, part in (
+                    ("first", latencies[:w]),
+                    ("last", latencies[-w:]),
+                    ("first_cpu", cpu[:w]),
+                    ("last_cpu", cpu[-w:]),
+                )
+            },
+            "rss_mb": {str(k): round(v, 1) for k, v in rss_at.items()},
+            "decided_today_on_server": queue.counts.decided_today,
+        }
+        print(MARK + json.dumps(out), flush=True)
+        return 0
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
