@@ -10,6 +10,7 @@ reviewer's verdict comes back as a conflict) and grabs the conflicts view.
 from __future__ import annotations
 
 import json
+import random
 import sys
 import tempfile
 import time
@@ -35,6 +36,7 @@ from tests.support.servers import LiveServer  # noqa: E402
 
 OUT = ROOT / "resources" / "screenshots"
 QUEUE = "misinformation"
+SHIFT_HOURS = 8
 
 
 def pump(seconds: float) -> None:
@@ -47,9 +49,11 @@ def pump(seconds: float) -> None:
 def main() -> int:
     app = application()
     work = Path(tempfile.mkdtemp(prefix="screenshots-"))
-    clock = ManualClock()
+    # the service's clock starts a working day ago, so the lead's charts have a shift to show
+    clock = ManualClock(time.time() - SHIFT_HOURS * 3_600)
     server = LiveServer(f"sqlite:///{work / 'demo.db'}", clock=clock).start()
     seed_dataset(server.service, build_demo_dataset(datetime.now(UTC).replace(microsecond=0)))
+    decide_a_shift(server, clock)
     credentials = Credentials(memory_only=True)
     result, token = ReviewSession.log_in(
         server.url, "reviewer", "review-desk-demo", credentials=credentials
@@ -105,48 +109,52 @@ def main() -> int:
     assert window.conflicts_view is not None
     window.conflicts_view.grab().save(str(OUT / "conflicts-view.png"))
     window.shutdown()
-    lead_screenshots(server, work, clock)
+    lead_screenshots(server, work)
     server.stop()
     print(f"wrote the screenshots in {OUT}")
     app.quit()
     return 0
 
 
-def decide_a_shift(server: LiveServer) -> None:
-    """Decisions by the demo reviewers across the queues, so the lead's figures say
-    something: most kept or removed, a few labelled or escalated."""
-    import random
-
+def decide_a_shift(server: LiveServer, clock: ManualClock) -> None:
+    """An hour at a time over the last working day, decisions by four reviewers across the
+    queues, so the lead's figures and charts say something; the clock ends at now."""
     rng = random.Random(7)
     sessions = [ApiSession.login(server.url, "reviewer", "review-desk-demo")]
     sessions += [server.login(name) for name in ("amara", "jonas", "li-wei")]
-    for session in sessions:
-        for queue in session.get("/queues").json()["queues"]:
-            config = queue["config"]
-            if config.get("lead_only"):
-                continue
-            leased = session.post(
-                f"/queues/{queue['id']}/leases", json={"count": 12, "lease_seconds": 300}
-            ).json()["items"]
-            verdicts = []
-            for x in leased:
-                plain = [a for a in config["actions"] if a["kind"] != "escalate"]
-                action = rng.choice(plain)
-                fields: dict[str, object] = {"time_spent_ms": rng.randint(2_000, 40_000)}
-                if action.get("requires_policy"):
-                    fields["policies"] = [rng.choice(config["policies"])["code"]]
-                if action.get("requires_rating"):
-                    fields["rating"] = rng.choice(config["ratings"])["id"]
-                if action.get("requires_note"):
-                    fields["note"] = "context in the thread"
-                verdicts.append(verdict(x, action["id"], **fields))
-            if verdicts:
-                session.decide(verdicts)
+    for _hour in range(SHIFT_HOURS):
+        for session in sessions:
+            decide_some(session, rng, count=rng.randint(1, 3))
+        clock.advance(3_600)
+    clock.now = time.time()
 
 
-def lead_screenshots(server: LiveServer, work: Path, clock: ManualClock) -> None:
+def decide_some(session: ApiSession, rng: random.Random, count: int) -> None:
+    """``count`` decisions in each queue a reviewer works, with what each action needs."""
+    for queue in session.get("/queues").json()["queues"]:
+        config = queue["config"]
+        if config.get("lead_only"):
+            continue
+        leased = session.post(
+            f"/queues/{queue['id']}/leases", json={"count": count, "lease_seconds": 300}
+        ).json()["items"]
+        verdicts = []
+        for x in leased:
+            action = rng.choice([a for a in config["actions"] if a["kind"] != "escalate"])
+            fields: dict[str, object] = {"time_spent_ms": rng.randint(2_000, 40_000)}
+            if action.get("requires_policy"):
+                fields["policies"] = [rng.choice(config["policies"])["code"]]
+            if action.get("requires_rating"):
+                fields["rating"] = rng.choice(config["ratings"])["id"]
+            if action.get("requires_note"):
+                fields["note"] = "context in the thread"
+            verdicts.append(verdict(x, action["id"], **fields))
+        if verdicts:
+            session.decide(verdicts)
+
+
+def lead_screenshots(server: LiveServer, work: Path) -> None:
     """The Lead workspace: queue health, reviewer figures, a blind audit, decisions."""
-    decide_a_shift(server)
     credentials = Credentials(memory_only=True)
     result, token = ReviewSession.log_in(
         server.url, "lead", "review-desk-lead", credentials=credentials
@@ -169,7 +177,7 @@ def lead_screenshots(server: LiveServer, work: Path, clock: ManualClock) -> None
         lead.setCurrentWidget(tab)
         pump(2.5)
         if tab is lead.decisions:
-            lead.decisions.view.selectRow(0)
+            lead.decisions.table.selectRow(0)
             pump(1.5)
         window.grab().save(str(OUT / name))
     lead.setCurrentWidget(lead.audits)

@@ -60,6 +60,15 @@ def tooltip(text: str) -> str:
     return f'<p style="white-space:pre-wrap">{html.escape(body)}</p>'
 
 
+def rich_escaped(text: str, limit: int = 120) -> str:
+    """An untrusted inline string for a place that always renders HTML (Qt Charts titles,
+    legend and axis labels): escaped, bidi controls shown as markers, cut to ``limit``."""
+    body = isolate(text)
+    if len(body) > limit:
+        body = body[:limit] + "…"
+    return html.escape(body)
+
+
 def label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
     """A QLabel that never interprets its text."""
     widget = QLabel(parent)

@@ -287,6 +287,9 @@ class AuditDesk(QWidget):
         item = task.item
         self.queue = next((q for q in self.queues() if q.id == item.queue_id), None)
         self.verdicts.set_config(self.queue.config if self.queue else None)
+        for action in self.queue.config.actions if self.queue else []:
+            if action.kind is ActionKind.escalate:  # an audit decides; it cannot escalate
+                self.verdicts.buttons[action.id].hide()
         self.post.show_item(item, self.load_media)
         self.scores.show_scores(item.scores)
         self.context.show_item(item)

@@ -44,7 +44,7 @@ from reviewer_app.protocol import QueueStats, QueueStatsReport, ReviewerStats, R
 from ..background import run_in_background
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import clean, label, set_text
+from ..plain import clean, label, rich_escaped, set_text
 
 Index = QModelIndex | QPersistentModelIndex
 SORT = Qt.ItemDataRole.UserRole + 1
@@ -297,6 +297,11 @@ def _chart(title: str) -> tuple[QChart, QChartView]:
     return chart, view
 
 
+def _nice_top(value: float) -> int:
+    """The y axis' top: a multiple of 4 (five whole-number ticks), at least 4."""
+    return max(4, -(-int(value) // 4) * 4)
+
+
 def _time_axes(chart: QChart, fmt: str) -> tuple[QDateTimeAxis, QValueAxis]:
     for axis in chart.axes():
         chart.removeAxis(axis)
@@ -304,6 +309,7 @@ def _time_axes(chart: QChart, fmt: str) -> tuple[QDateTimeAxis, QValueAxis]:
     x.setFormat(fmt)
     y = QValueAxis()
     y.setLabelFormat("%d")
+    y.setTickCount(5)
     chart.addAxis(x, Qt.AlignmentFlag.AlignBottom)
     chart.addAxis(y, Qt.AlignmentFlag.AlignLeft)
     return x, y
@@ -345,6 +351,7 @@ class QueuesOverview(_Figures):
     def show_figures(self, result: Any) -> None:
         report: QueueStatsReport = result
         self.model.set_report(report)
+        self.view.resizeColumnsToContents()  # a few rows: cheap, and no wrapped names
         breached = [q for q in report.queues if q.sla_breached]
         set_text(
             self.breaches,
@@ -375,7 +382,7 @@ class QueuesOverview(_Figures):
         top = 1
         for q in report.queues:
             series = QLineSeries()
-            series.setName(clean(q.name))
+            series.setName(rich_escaped(q.name))  # legends render HTML
             for point in q.decided_series:
                 series.append(point.start.timestamp() * 1000, point.decided)
                 top = max(top, point.decided)
@@ -386,7 +393,7 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(report.since.timestamp())),
             QDateTime.fromSecsSinceEpoch(int(report.until.timestamp())),
         )
-        y.setRange(0, top)
+        y.setRange(0, _nice_top(top))
 
     def _chart_backlog(self, report: QueueStatsReport) -> None:
         chart = self.backlog_chart
@@ -395,7 +402,8 @@ class QueuesOverview(_Figures):
         top, first, last = 1, time.time(), time.time()
         for q in report.queues:
             series = QLineSeries()
-            series.setName(clean(q.name))
+            series.setName(rich_escaped(q.name))  # legends render HTML
+            series.setPointsVisible(True)  # the first sample is a point, not yet a line
             for at, backlog in self.backlog.get(q.queue_id, []):
                 series.append(at * 1000, backlog)
                 top, first = max(top, backlog), min(first, at)
@@ -406,7 +414,7 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(first) - 60),
             QDateTime.fromSecsSinceEpoch(int(last) + 60),
         )
-        y.setRange(0, top)
+        y.setRange(0, _nice_top(top))
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -452,6 +460,7 @@ class ReviewersView(_Figures):
 
     def show_figures(self, result: Any) -> None:
         self.model.set_report(result)
+        self.view.resizeColumnsToContents()
 
     def _open(self, index: QModelIndex) -> None:
         if index.isValid():
