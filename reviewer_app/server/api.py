@@ -76,7 +76,7 @@ _DESCRIPTIONS = {
     409: "The request conflicts with the current state",
     413: "The request body is over the size cap",
     422: "The request does not match the contract or the queue's decision config",
-    429: "Too many failed logins; see Retry-After",
+    429: "Too many requests from this caller, or too many failed logins; see Retry-After",
     503: "The service could not complete the request now; try again",
 }
 
@@ -85,7 +85,17 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": Problem, "description": _DESCRIPTIONS[s]} for s in statuses}
 
 
-PUBLIC = (400, 413, 422)
+def links(status: int, **targets: tuple[str, str, dict[str, str]]) -> dict[int | str, Any]:
+    """OpenAPI links from a response to the operations its ids lead to (for stateful
+    fuzzing and readers): ``Name=(method, path, {parameter: runtime expression})``."""
+    found = {}
+    for name, (method, path, parameters) in targets.items():
+        pointer = (API_PREFIX + path).replace("~", "~0").replace("/", "~1")
+        found[name] = {"operationRef": f"#/paths/{pointer}/{method}", "parameters": parameters}
+    return {status: {"links": found}}
+
+
+PUBLIC = (400, 413, 422, 429)
 AUTHED = (*PUBLIC, 401)
 
 
@@ -149,7 +159,7 @@ Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 router = APIRouter(prefix=API_PREFIX)
 
 
-@router.get("/meta", response_model=Meta, tags=["meta"], responses=problems(400))
+@router.get("/meta", response_model=Meta, tags=["meta"], responses=problems(400, 429))
 def get_meta(svc: ServiceDep) -> Meta:
     """API version, server version, features and limits. Needs no token."""
     return svc.meta()
@@ -197,7 +207,22 @@ def get_queues(svc: ServiceDep, user: UserDep) -> QueueList:
     "/queues/{queue_id}/leases",
     response_model=LeaseGrant,
     tags=["leases"],
-    responses=problems(*AUTHED, 403, 404, 409),
+    responses={
+        **problems(*AUTHED, 403, 404, 409),
+        **links(
+            200,
+            GetClaimedItem=(
+                "get",
+                "/items/{item_id}",
+                {"item_id": "$response.body#/items/0/item/id"},
+            ),
+            GetClaimedItemHistory=(
+                "get",
+                "/items/{item_id}/history",
+                {"item_id": "$response.body#/items/0/item/id"},
+            ),
+        ),
+    },
 )
 def claim_items(
     queue_id: Annotated[Slug, Path()], body: LeaseClaim, svc: ServiceDep, user: UserDep
@@ -430,6 +455,7 @@ def get_reviewer_stats(
 
 
 SampleId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+_SAMPLE_ID = {"sample_id": "$response.body#/id"}
 AuditId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
@@ -438,7 +464,15 @@ AuditId = Annotated[int, Path(ge=1, le=2**31 - 1)]
     response_model=AuditSample,
     status_code=201,
     tags=["audits"],
-    responses=problems(*AUTHED, 403, 404),
+    responses={
+        **problems(*AUTHED, 403, 404),
+        **links(
+            201,
+            GetAuditSample=("get", "/audits/samples/{sample_id}", _SAMPLE_ID),
+            NextAuditTask=("post", "/audits/samples/{sample_id}/next", _SAMPLE_ID),
+            GetAuditResults=("get", "/audits/samples/{sample_id}/results", _SAMPLE_ID),
+        ),
+    },
 )
 def create_audit_sample(body: AuditSampleCreate, svc: ServiceDep, lead: LeadDep) -> AuditSample:
     """Draw a sample of decisions to audit: at random, or the same number per reviewer or
@@ -473,7 +507,22 @@ def get_audit_sample(sample_id: SampleId, svc: ServiceDep, _lead: LeadDep) -> Au
     "/audits/samples/{sample_id}/next",
     response_model=AuditTaskGrant,
     tags=["audits"],
-    responses=problems(*AUTHED, 403, 404),
+    responses={
+        **problems(*AUTHED, 403, 404),
+        **links(
+            200,
+            RecordAuditResult=(
+                "post",
+                "/audits/tasks/{audit_id}/result",
+                {"audit_id": "$response.body#/task/audit_id"},
+            ),
+            GetAuditResults=(
+                "get",
+                "/audits/samples/{sample_id}/results",
+                {"sample_id": "$response.body#/sample_id"},
+            ),
+        ),
+    },
 )
 def next_audit_task(sample_id: SampleId, svc: ServiceDep, lead: LeadDep) -> Response:
     """The caller's next item of the sample, blind: without its decision (the same item

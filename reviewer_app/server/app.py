@@ -1,4 +1,4 @@
-"""The FastAPI application: routes, problem+json errors, body size cap, OpenAPI."""
+"""The FastAPI application: routes, problem+json errors, body size cap, rate limit, OpenAPI."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from reviewer_app.protocol import API_VERSION
 from .api import router
 from .config import ServerSettings
 from .problems import PROBLEM_JSON, install_handlers, problem_response
+from .ratelimit import RateLimit
 from .service import Clock, Service
 
 log = logging.getLogger("server")
@@ -131,6 +132,12 @@ def create_app(
     app.include_router(router)
     app.add_middleware(NoStore)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    # outermost: a caller over its rate is answered before its body is read
+    app.add_middleware(
+        RateLimit,
+        per_minute=settings.rate_limit_per_minute,
+        burst=settings.rate_limit_burst,
+    )
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app
 

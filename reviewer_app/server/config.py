@@ -29,6 +29,13 @@ class ServerSettings:
     """Failed logins for a name before it is locked for a while."""
     login_lock_seconds: int = 30
     """First lock after too many failures; doubles on each further failure, up to 15 min."""
+    rate_limit_per_minute: int = 6_000
+    """Requests a minute one caller (a bearer token; an address without one) may send once
+    its burst is spent; more are refused with 429 and ``Retry-After``. 0 turns it off. Far
+    above what a reviewer's client sends (a few a second at most): it stops runaway loops
+    and floods, not work."""
+    rate_limit_burst: int = 1_000
+    """Requests one caller may send at once before ``rate_limit_per_minute`` applies."""
     password_hash_profile: str = "default"  # noqa: S105
     """``default`` (RFC 9106 low-memory argon2id) or ``fast`` (for tests and benchmarks only)."""
     sqlite_synchronous: str = "NORMAL"

@@ -3,12 +3,18 @@
 Bytes come from the local store (the sync engine fetched them ahead); no widget fetches a
 remote resource. A GIF shows its first frame only; a video shows a tile that says what it
 is, because nothing here plays video.
+
+Media bytes are hostile until decoded: the format is read from the content (never the file
+name or the declared type), only the formats the service serves are decoded, the declared
+size is checked before a pixel is allocated (a few KB of PNG can declare 50,000 x 50,000
+pixels), big images are scaled down while decoding, and anything refused or damaged is a
+placeholder tile that says so in plain words.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from reviewer_app.protocol import Media, MediaKind
@@ -16,6 +22,16 @@ from reviewer_app.protocol import Media, MediaKind
 from .plain import clean, tooltip
 
 THUMB = QSize(220, 160)
+#: The most pixels an image may declare; more is refused before anything is decoded
+#: (4096 x 4096: at most 64 MB while decoding).
+MAX_PIXELS = 4096 * 4096
+#: Images are decoded to fit this box (scaled while decoding where the format can): only a
+#: tile is ever shown.
+DECODE_BOX = QSize(1280, 1280)
+#: Formats decoded, as Qt names them (what the service serves; never SVG or the like).
+FORMATS = frozenset({"png", "jpeg", "jpg", "gif", "webp"})
+NOT_AN_IMAGE = "This file is not an image this app can show"
+DAMAGED = "This image is damaged or incomplete; it is not shown"
 
 
 def obscured(image: QImage, *, blur: bool, grey: bool) -> QImage:
@@ -39,6 +55,29 @@ def obscured(image: QImage, *, blur: bool, grey: bool) -> QImage:
     return out
 
 
+def decode(data: bytes) -> QImage | str:
+    """The image in ``data`` (a GIF's first frame), or why it is not shown, in plain words."""
+    buffer = QBuffer()
+    buffer.setData(QByteArray(data))
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    reader = QImageReader(buffer)
+    reader.setDecideFormatFromContent(True)
+    fmt = bytes(reader.format().data()).decode("ascii", "replace").lower()
+    if not data or not reader.canRead() or fmt not in FORMATS:
+        return NOT_AN_IMAGE
+    size = reader.size()
+    if not size.isValid() or size.isEmpty():
+        return DAMAGED
+    if size.width() * size.height() > MAX_PIXELS:
+        return (
+            f"This image is too large to show safely ({size.width():,} x {size.height():,} pixels)"
+        )
+    if size.width() > DECODE_BOX.width() or size.height() > DECODE_BOX.height():
+        reader.setScaledSize(size.scaled(DECODE_BOX, Qt.AspectRatioMode.KeepAspectRatio))
+    image = reader.read()  # a GIF decodes to its first frame: never animated
+    return DAMAGED if image.isNull() else image
+
+
 def placeholder(text: str) -> QImage:
     image = QImage(THUMB, QImage.Format.Format_RGB32)
     image.fill(QColor("#3a3a3a"))
@@ -58,6 +97,8 @@ class MediaTile(QLabel):
         self.setFrameShape(QLabel.Shape.Box)
         self.original = QImage()
         self.shown = QImage()
+        #: why the tile shows a placeholder instead of the media (None: it shows the media)
+        self.problem: str | None = None
 
     def show_image(self, image: QImage) -> None:
         self.shown = image
@@ -96,23 +137,27 @@ class MediaStrip(QWidget):
             tile.setAccessibleName(f"Media {index + 1}: {item.kind.value}")
             description = clean(item.alt_text) or "no description"
             tile.setToolTip(tooltip(f"{item.kind.value}, {item.size_bytes:,} bytes: {description}"))
-            tile.original = self._decode(item, load)
+            tile.original, tile.problem = self._decode(item, load)
+            if tile.problem:
+                tile.setAccessibleName(f"Media {index + 1}: {tile.problem}")
             self._layout.insertWidget(index, tile)
             self.tiles.append(tile)
         self._apply()
         self.setVisible(bool(media))
 
-    def _decode(self, item: Media, load: object) -> QImage:
+    def _decode(self, item: Media, load: object) -> tuple[QImage, str | None]:
+        """The tile's image, and why it is a placeholder (None when it is the media)."""
         if item.kind is MediaKind.video:
-            return placeholder(f"Video, {item.size_bytes:,} bytes.\nNot played here.")
+            words = f"Video, {item.size_bytes:,} bytes.\nNot played here."
+            return placeholder(words), words
         found = load(item.id) if callable(load) else None
         if not found:
-            return placeholder("Media not downloaded yet")
-        data, _kind = found
-        image = QImage.fromData(data)  # a GIF decodes to its first frame: never animated
-        if image.isNull():
-            return placeholder("This file is not an image this app can show")
-        return image
+            return placeholder("Media not downloaded yet"), "Media not downloaded yet"
+        data, _kind = found  # the declared type is not trusted: the content decides
+        image = decode(bytes(data))
+        if isinstance(image, str):
+            return placeholder(image), image
+        return image, None
 
     def toggle_reveal(self) -> None:
         self.revealed = not self.revealed
@@ -124,7 +169,7 @@ class MediaStrip(QWidget):
 
     def _apply(self) -> None:
         for tile in self.tiles:
-            if self.revealed:
+            if self.revealed or tile.problem:  # a placeholder's words are ours: never blurred
                 tile.show_image(tile.original)
             else:
                 tile.show_image(obscured(tile.original, blur=self.blur, grey=self.grey))

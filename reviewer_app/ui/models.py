@@ -22,6 +22,8 @@ from PySide6.QtCore import (
 from reviewer_app.core.store import Conflict, WorklistRow
 from reviewer_app.protocol import Queue
 
+from .plain import clean, tooltip
+
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
 STATE_WORDS = {"ready": "to review", "decided": "decided", "skipped": "skipped, giving back"}
@@ -170,11 +172,11 @@ class QueueListModel(QAbstractListModel):
                     else (f", oldest {c.oldest_pending_age_seconds // 60} min")
                 )
             return (
-                f"{queue.name} — {c.pending} waiting, {c.leased} being reviewed, "
+                f"{clean(queue.name)} — {c.pending} waiting, {c.leased} being reviewed, "
                 f"{c.decided_today} decided today{oldest}"
             )
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return queue.description or None
+        if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML: escaped
+            return tooltip(queue.description) if queue.description else None
         if role == Qt.ItemDataRole.UserRole:
             return queue.id
         return None

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.protocol import ActionConfig, QueueConfig
 
-from .plain import label, set_text
+from .plain import clean, label, set_text, tooltip
 
 
 class NoteEdit(QPlainTextEdit):
@@ -107,8 +107,9 @@ class VerdictBar(QWidget):
         for action in config.actions:
             key = f"{action.key} " if action.key else ""
             extra = "E" if action.kind.value == "escalate" else ""
-            text = f"{key}{action.label}" + (f"  ({extra})" if extra else "")
-            button = QPushButton(text)
+            name = clean(action.label)
+            text = f"{key}{name}" + (f"  ({extra})" if extra else "")
+            button = QPushButton(text.replace("&", "&&"))  # a "&" is shown, not a mnemonic
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys decide; focus stays put
             needs = [
                 word
@@ -120,22 +121,22 @@ class VerdictBar(QWidget):
                 if flag
             ]
             button.setAccessibleName(
-                f"{action.label}, key {action.key or 'none'}"
+                f"{name}, key {action.key or 'none'}"
                 + (f", needs {' and '.join(needs)}" if needs else "")
             )
-            button.setToolTip(button.accessibleName())
+            button.setToolTip(tooltip(button.accessibleName()))  # tooltips guess HTML
             button.clicked.connect(lambda _=False, a=action.id: self.action_chosen.emit(a))
             self.buttons_row.addWidget(button)
             self.buttons[action.id] = button
         for policy in config.policies:
-            row = QListWidgetItem(f"{policy.code} — {policy.label}")
+            row = QListWidgetItem(f"{policy.code} — {clean(policy.label)}")
             row.setData(Qt.ItemDataRole.UserRole, policy.code)
             row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             row.setCheckState(Qt.CheckState.Unchecked)
             self.policies.addItem(row)
         self.rating.addItem("(no rating)", None)
         for rating in config.ratings:
-            self.rating.addItem(rating.label, rating.id)
+            self.rating.addItem(clean(rating.label), rating.id)
         has_policies, has_ratings = bool(config.policies), bool(config.ratings)
         self.policies.setVisible(has_policies)
         self.policy_label.setVisible(has_policies)

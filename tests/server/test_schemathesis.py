@@ -13,6 +13,8 @@ the 404s as well as the 404s.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -251,3 +253,66 @@ def test_api_conforms_as_admin(case: schemathesis.Case, world: World) -> None:
 @FUZZ_SETTINGS
 def test_api_conforms_as_reviewer(case: schemathesis.Case, world: World) -> None:
     _call_and_validate(case, world, world.reviewer)
+
+
+STATEFUL_SETTINGS = settings(
+    FUZZ_SETTINGS,
+    max_examples=25,
+    stateful_step_count=6,
+)
+
+
+def test_api_links_hold_statefully_as_admin(world: World) -> None:
+    """Stateful: schemathesis follows the document's OpenAPI links (a claim to its items and
+    their history, a new audit sample to its tasks and results, a task to its result) with
+    the ids the service just answered, and every response along the way passes the checks."""
+    schema = _schema(world, world.admin)
+    reached: list[tuple[str, str, int]] = []
+
+    url = world.server.settings.database_url
+    if not url.startswith("sqlite:///"):
+        pytest.skip("each scenario starts from a copy of the database: SQLite's backup API")
+    live_db = url.removeprefix("sqlite:///")
+    snapshot = sqlite3.connect(":memory:")
+    with contextlib.closing(sqlite3.connect(live_db)) as source:
+        source.backup(snapshot)
+
+    class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+        """Each scenario starts from the same database (Hypothesis insists that a replay of
+        a scenario draws the same way, so the service must answer it the same way)."""
+
+        def setup(self) -> None:
+            with contextlib.closing(sqlite3.connect(live_db)) as target:
+                snapshot.backup(target)
+
+        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+            if case.method.upper() == "DELETE" and case.path == LOGOUT:
+                token = world.fresh_token(world.admin.username)
+                return {"headers": {"Authorization": f"Bearer {token}"}}
+            return {}
+
+        def validate_response(
+            self,
+            response: Any,
+            case: schemathesis.Case,
+            additional_checks: Any = None,
+            **kwargs: Any,
+        ) -> None:
+            reached.append((case.method.upper(), case.path, response.status_code))
+            excluded = []
+            status = response.status_code
+            if (status, _problem_code(response)) in STATE_DEPENDENT_REFUSALS:
+                excluded.append(schemathesis.checks.positive_data_acceptance)
+            case.validate_response(response, excluded_checks=excluded, **kwargs)
+
+    Workflow.run(settings=STATEFUL_SETTINGS)
+    linked = {
+        (method, path)
+        for method, path, status in reached
+        if status < 300 and "{" in path and method in ("GET", "POST")
+    }
+    # ids from one answer reached the next operation (its path parameter came from a link)
+    assert (
+        "GET",
+        f"{API}/items/{{item_id}}",
+    ) in linked or ("GET", f"{API}/items/{{item_id}}/history") in linked, sorted(linked)

@@ -1,0 +1,181 @@
+"""Hostile media: decompression bombs, huge headers, truncated files and things that are not
+images at all are refused or shown as a placeholder tile in plain words, with no crash and
+no memory blow-up; first straight into the media strip, then served by the real service's
+``/media`` and fetched by the sync engine into the local store."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from sqlalchemy import select, update
+
+from reviewer_app.protocol import Media, MediaKind
+from reviewer_app.server.tables import items as items_table
+from reviewer_app.server.tables import media as media_table
+from reviewer_app.ui.media import DAMAGED, DECODE_BOX, NOT_AN_IMAGE, MediaStrip, decode
+from tests.support.servers import LiveServer
+from tests.ui.hostile_media import hostile_media, valid_png
+
+MB = 1024 * 1024
+#: Peak memory the process may grow by while showing any (and all) of the hostile files.
+RSS_BUDGET = 100 * MB
+
+TOO_LARGE = re.compile(r"^This image is too large to show safely \([\d,]+ x [\d,]+ pixels\)$")
+#: What each file must come to: a placeholder's words, or "first frame" (the image shown,
+#: its first frame only, no bigger than the decode box).
+EXPECTED = {
+    "png-decompression-bomb": TOO_LARGE,
+    "png-huge-header": TOO_LARGE,
+    "png-truncated": DAMAGED,
+    "gif-many-frames": "first frame",
+    # Qt's GIF reader reports a 1 x 1 size for a screen this large, then refuses to read it
+    "gif-huge-screen": re.compile(f"^({TOO_LARGE.pattern[1:-1]}|{re.escape(DAMAGED)})$"),
+    "html-as-png": NOT_AN_IMAGE,
+    "text-as-jpeg": NOT_AN_IMAGE,
+    "elf-as-gif": NOT_AN_IMAGE,
+    "svg-as-png": NOT_AN_IMAGE,
+    "zero-bytes": NOT_AN_IMAGE,
+}
+
+
+def _status_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise LookupError(field)
+
+
+def rss() -> int:
+    return _status_kb("VmRSS") * 1024
+
+
+def reset_peak() -> bool:
+    """Start a new peak RSS measurement (Linux: writing 5 to clear_refs resets VmHWM)."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak() -> int:
+    return _status_kb("VmHWM") * 1024
+
+
+def check_outcome(name: str, problem: str | None, shown_w: int, shown_h: int) -> None:
+    expected = EXPECTED[name]
+    if expected == "first frame":
+        assert problem is None, f"{name}: {problem}"
+        assert 0 < shown_w <= DECODE_BOX.width() and 0 < shown_h <= DECODE_BOX.height()
+    elif isinstance(expected, re.Pattern):
+        assert problem is not None and expected.match(problem), f"{name}: {problem}"
+    else:
+        assert problem == expected, f"{name}: {problem}"
+
+
+pytestmark = pytest.mark.skipif(
+    not Path("/proc/self/status").exists(), reason="RSS is read from /proc (Linux)"
+)
+
+
+def test_hostile_images_are_placeholders_without_a_memory_blow_up(qtbot) -> None:
+    files = hostile_media()
+    assert {name for name, _, _ in files} == set(EXPECTED)
+    strip = MediaStrip()
+    qtbot.addWidget(strip)
+    strip.show()
+    # warm up: the first decode of each format loads Qt's image plugins
+    for data in (valid_png(), *(d for _, d, _ in files if len(d) < 4096)):
+        decode(data)
+    strip.show_media([], None)
+    can_reset = reset_peak()
+    start = rss()
+    growth: dict[str, int] = {}
+    for number, (name, data, mime) in enumerate(files):
+        kind = MediaKind.gif if mime == "image/gif" else MediaKind.image
+        media = Media(id=f"m{number}", kind=kind, mime_type=mime, size_bytes=len(data))
+        before = rss()
+        if can_reset:
+            reset_peak()
+        strip.show_media([media], lambda _id, d=data, m=mime: (d, m))
+        strip.toggle_reveal()
+        strip.grab()  # painted, revealed and all
+        tile = strip.tiles[0]
+        growth[name] = (peak() if can_reset else rss()) - before
+        check_outcome(name, tile.problem, tile.original.width(), tile.original.height())
+        if tile.problem:  # the words are on the tile, and said to assistive technology
+            assert tile.problem in tile.accessibleName()
+            assert not tile.pixmap().isNull()
+    strip.show_media([], None)
+    total = (peak() if can_reset else rss()) - start
+    report = ", ".join(f"{name} {grown / MB:+.1f} MB" for name, grown in growth.items())
+    print(f"\nRSS peak growth per hostile file: {report}; all: {total / MB:+.1f} MB")
+    assert max(growth.values()) < RSS_BUDGET, report
+    assert total < RSS_BUDGET, report
+
+
+def test_a_big_but_honest_image_is_scaled_down_while_decoding() -> None:
+    image = decode(valid_png(3_000, 2_000))
+    assert not isinstance(image, str)
+    assert (image.width(), image.height()) == (DECODE_BOX.width(), DECODE_BOX.width() * 2 // 3)
+
+
+def test_hostile_images_served_by_the_service_become_placeholders(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    """The real path: the bytes are the service's ``/media`` answers, fetched ahead by the
+    sync engine into the local store, and shown by the review window's media strip."""
+    queue = "misinformation"
+    files = hostile_media()
+    with demo_server.service.db.write() as conn:
+        rows = conn.execute(
+            select(media_table.c.id, media_table.c.kind)
+            .join(items_table, items_table.c.id == media_table.c.item_id)
+            .where(items_table.c.queue_id == queue, media_table.c.kind != "video")
+            .order_by(media_table.c.id)
+        ).all()
+        assert len(rows) >= len(files)
+        assigned: dict[str, str] = {}
+        for (media_id, _kind), (name, data, mime) in zip(rows, itertools.cycle(files)):
+            conn.execute(
+                update(media_table)
+                .where(media_table.c.id == media_id)
+                .values(
+                    content=data,
+                    mime_type=mime,
+                    size_bytes=len(data),
+                    kind="gif" if mime == "image/gif" else "image",
+                )
+            )
+            assigned[media_id] = name
+    desk = desk_factory(demo_server.url, prefetch=60, queue=queue)
+    window = desk.window
+    store = window.store
+    seen: set[str] = set()
+    can_reset = reset_peak()
+    start = rss()
+    for _ in range(80):
+        desk.wait(lambda: window.review.current is not None, 20_000)
+        item = window.review.current.item
+        hostile = [m for m in item.post.media if m.id in assigned]
+        if hostile:
+            desk.wait(lambda h=hostile: all(store.media(m.id) for m in h), 30_000)
+            window.post.media.show_media(item.post.media, store.media)
+            window.grab()
+            for m, tile in zip(item.post.media, window.post.media.tiles, strict=True):
+                if m.id in assigned:
+                    name = assigned[m.id]
+                    check_outcome(name, tile.problem, tile.original.width(), tile.original.height())
+                    seen.add(name)
+        if seen == set(EXPECTED):
+            break
+        desk.qtbot.wait(60)
+        desk.press(Qt.Key.Key_1)
+    total = (peak() if can_reset else rss()) - start
+    print(f"\nRSS peak growth through the service: {total / MB:+.1f} MB")
+    assert seen == set(EXPECTED), f"never shown: {set(EXPECTED) - seen}"
+    assert total < RSS_BUDGET
