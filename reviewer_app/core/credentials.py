@@ -3,11 +3,19 @@
 The token never goes to a file or a log line. When no usable keyring backend exists the
 token is kept for this session only and ``Saved.persistent`` is False with a reason the UI
 shows ("you will have to log in again next time").
+
+The keyring also holds each profile's local store key (``store_key``): 32 random bytes,
+base64, under the service name ``"<token's service>:store-key"``. It is made on first use,
+never written to a file, and deleted with the profile's local data. Without a keyring there
+is no key, and the session keeps nothing on disk.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
+import os
 from dataclasses import dataclass
 
 import keyring
@@ -17,6 +25,8 @@ from keyring.backend import KeyringBackend
 log = logging.getLogger("net")
 
 SERVICE_PREFIX = "reviewer-app"
+STORE_KEY_SUFFIX = ":store-key"
+STORE_KEY_BYTES = 32
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,10 @@ class Credentials:
     @staticmethod
     def service_name(server_url: str) -> str:
         return f"{SERVICE_PREFIX} {server_url}"
+
+    @classmethod
+    def store_key_service_name(cls, server_url: str) -> str:
+        return cls.service_name(server_url) + STORE_KEY_SUFFIX
 
     def _keyring(self) -> KeyringBackend | None:
         if self._memory_only:
@@ -110,3 +124,58 @@ class Credentials:
             pass
         except Exception as err:
             log.warning("could not delete the token from the keyring (%s)", type(err).__name__)
+
+    # --- the local store's key -----------------------------------------------------------
+
+    def store_key(self, server_url: str, username: str) -> bytes | None:
+        """The profile's local store key, made and saved in the keyring on first use. None
+        when no keyring can hold it (memory-only credentials, no backend, a backend that
+        fails): then nothing of this profile may be written to disk. A keyring that fails
+        to answer never leads to a new key (that would orphan the store's content)."""
+        backend = self._keyring()
+        if backend is None:
+            return None
+        service = self.store_key_service_name(server_url)
+        try:
+            stored = backend.get_password(service, username)
+        except Exception as err:
+            self.reason = f"the keyring failed ({type(err).__name__})"
+            log.warning("could not read the local store key from the keyring: %s", self.reason)
+            return None
+        if stored:
+            try:
+                key = base64.b64decode(stored, validate=True)
+            except (binascii.Error, ValueError):
+                key = b""
+            if len(key) == STORE_KEY_BYTES:
+                return key
+            log.warning("the local store key in the keyring is damaged; a new one is made")
+        key = os.urandom(STORE_KEY_BYTES)
+        encoded = base64.b64encode(key).decode("ascii")
+        try:
+            backend.set_password(service, username, encoded)
+            ok = backend.get_password(service, username) == encoded
+        except Exception as err:
+            self.reason = f"the keyring refused the local store key ({type(err).__name__})"
+            ok = False
+        if not ok:
+            self.reason = self.reason or "the keyring did not keep the local store key"
+            log.warning("nothing will be kept on disk this session: %s", self.reason)
+            self._delete(backend, service, username)
+            return None
+        return key
+
+    def delete_store_key(self, server_url: str, username: str) -> None:
+        """Forget the profile's store key: what is left of its store can no longer be read."""
+        backend = self._keyring()
+        if backend is not None:
+            self._delete(backend, self.store_key_service_name(server_url), username)
+
+    @staticmethod
+    def _delete(backend: KeyringBackend, service: str, username: str) -> None:
+        try:
+            backend.delete_password(service, username)
+        except keyring.errors.PasswordDeleteError:
+            pass
+        except Exception as err:
+            log.warning("could not delete a key from the keyring (%s)", type(err).__name__)

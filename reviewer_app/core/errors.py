@@ -68,3 +68,14 @@ class StoreError(CoreError):
 
 class StoreReplaced(CoreError):
     """Not raised: the message the store gives when it moved a damaged or foreign file aside."""
+
+
+class UnsentVerdicts(CoreError):
+    """Clearing local data would lose verdicts not yet delivered; ``count`` says how many."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            f"{count} verdict{'s' if count != 1 else ''} saved here ha"
+            f"{'ve' if count != 1 else 's'} not been sent yet and would be lost."
+        )
+        self.count = count

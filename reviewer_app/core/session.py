@@ -3,11 +3,19 @@ local store, run the sync engine, log out. What the UI and command-line tools bu
 
 Logging in talks to the network and must run off the GUI thread; everything after it
 (recording verdicts, undo, skip, reading the worklist) is local and quick.
+
+The local store is encrypted with the profile's key from the keyring. When there is no
+keyring to hold one, the session's store lives in memory (``memory_only``): nothing of it is
+written to disk, offline work is not offered, and verdicts not yet sent are lost if the app
+stops before they are. Logging out, and ``clear_local_data``, wipe the profile's cache and
+its key.
 """
 
 from __future__ import annotations
 
 import logging
+import uuid
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +24,7 @@ from reviewer_app.protocol import Meta, Role, User
 from . import events as ev
 from .api import ApiClient, normalise_server_url
 from .credentials import Credentials, Saved
-from .errors import ApiError, AuthenticationRequired
+from .errors import ApiError, AuthenticationRequired, UnsentVerdicts
 from .paths import store_path
 from .store import Store
 from .sync import SyncEngine
@@ -50,10 +58,23 @@ class ReviewSession:
         self.credentials = credentials
         self.ca_bundle = ca_bundle
         self.path = store_path(self.server_url, user.username, data_root)
-        self.store = Store(self.path)
+        key = credentials.store_key(self.server_url, user.username)
+        #: no keyring holds a key: the store is in memory and nothing is kept on disk
+        self.memory_only = key is None
+        where: Path | str = self.path
+        if self.memory_only:
+            where = f"reviewer-app-{uuid.uuid4().hex}"
+            log.info("no keyring for the local store key: this session keeps nothing on disk")
+        self.store = Store(where, key=key, in_memory=self.memory_only)
         self._token = token
         self.engine = SyncEngine(
-            self.server_url, self.path, token=token, listener=listener, ca_bundle=ca_bundle
+            self.server_url,
+            where,
+            token=token,
+            listener=listener,
+            ca_bundle=ca_bundle,
+            store_key=key,
+            store_in_memory=self.memory_only,
         )
 
     # --- starting ------------------------------------------------------------------------
@@ -128,9 +149,15 @@ class ReviewSession:
         self.engine.stop(release=release)
         self.store.close()
 
-    def log_out(self) -> None:
-        """Send what can be sent, revoke the token on the server, forget it here. Verdicts
-        that could not be sent stay in the store for the next login."""
+    def unsent_count(self) -> int:
+        """Verdicts saved here and not yet delivered (what clearing local data would lose)."""
+        return self.store.pending_count()
+
+    def log_out(self, *, keep_unsent: bool = True) -> int:
+        """Send what can be sent, revoke the token on the server, forget it here, and wipe
+        the profile's cache. Verdicts that could not be sent stay (encrypted, with the key
+        in the keyring) for the next login when ``keep_unsent``; otherwise, or when there
+        are none, the store file and its key are deleted. Returns how many were kept."""
         self.engine.stop(release=True)
         try:
             with ApiClient(self.server_url, token=self._token, ca_bundle=self.ca_bundle) as api:
@@ -140,4 +167,31 @@ class ReviewSession:
         finally:
             self.credentials.delete(self.server_url, self.user.username)
             self._token = ""
-            self.store.close()
+            kept = self._wipe(keep_unsent=keep_unsent)
+        return kept
+
+    def clear_local_data(self, *, discard_unsent: bool = False) -> None:
+        """Delete everything this profile keeps on this computer (the store and its key)
+        and log out. Raises UnsentVerdicts, changing nothing, while verdicts are not yet
+        delivered, unless ``discard_unsent`` (they are still sent first if the server can
+        be reached)."""
+        unsent = self.unsent_count()
+        if unsent and not discard_unsent:
+            raise UnsentVerdicts(unsent)
+        self.log_out(keep_unsent=False)
+
+    def _wipe(self, *, keep_unsent: bool) -> int:
+        kept = 0
+        try:
+            if not self.memory_only and keep_unsent and self.store.pending_count():
+                kept = self.store.clear(keep_unsent=True)
+                log.info("logged out with %d verdicts not sent: kept for the next login", kept)
+        finally:
+            self.store.close()  # a memory store is gone with its last connection
+        if kept or self.memory_only:
+            return kept
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with suppress(FileNotFoundError):
+                Path(str(self.path) + suffix).unlink()
+        self.credentials.delete_store_key(self.server_url, self.user.username)
+        return 0

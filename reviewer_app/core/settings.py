@@ -101,6 +101,15 @@ QUEUE_REFRESH = Setting(
     2.0,
     600.0,
 )
+CACHE_RETENTION = Setting(
+    "cache_retention_hours",
+    int,
+    72,
+    "Hours cached posts, media and conflicts are kept on this computer at most (verdicts not "
+    "yet sent are kept until they are).",
+    1,
+    720,
+)
 
 SETTINGS: tuple[Setting[Any], ...] = (
     UNDO_WINDOW,
@@ -111,6 +120,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     BATCH_SIZE,
     BACKOFF_CAP,
     QUEUE_REFRESH,
+    CACHE_RETENTION,
 )
 BY_NAME: Mapping[str, Setting[Any]] = {s.name: s for s in SETTINGS}
 

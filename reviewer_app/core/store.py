@@ -9,6 +9,29 @@ A verdict, its journal row and its outbox row are written in one transaction wit
 process or a power cut. Each thread opens its own ``Store`` on the same file (WAL lets the
 UI read while the sync engine writes). Schema versions by ``PRAGMA user_version``; a file
 that is damaged or is not ours is moved aside with a message, never silently reused.
+
+**Encryption at rest.** Opened with the profile's key (``key=``, from the OS keyring), every
+value that holds user content is sealed with AES-256-GCM (``sealing.RowCipher``), with the
+row's place (``table.column:primary key``) as associated data: ``items.document`` (post,
+author, thread, reports, scores), ``media.data``, ``journal.verdict`` and ``journal.result``
+(a verdict's note, the decision that won), and ``conflicts.item``/``mine``/``theirs``. What
+queries filter and sort on stays plain: ids, queue ids, states, lease tokens, times, the
+chosen action. ``queues.document`` (each queue's decision config: action and policy labels,
+no user content) and ``settings`` stay plain. A store written without a key (schema 2, or
+tools and tests) is encrypted in place, in one transaction, the first time it is opened with
+a key; the file is then vacuumed so no plaintext page is left in it or its WAL. A value
+that does not decrypt is a ``StoreError``, never shown.
+
+**In memory.** With ``in_memory=True`` the store is a SQLite ``memdb`` database named by
+``path``, shared by the connections of this process (the UI's and the sync thread's) and
+gone when the last one closes: for sessions with no keyring to hold a key, nothing of theirs
+is written to disk.
+
+**Retention.** Delivered verdicts leave the worklist with their item and media in the same
+transaction that records the server's answer (``settle``), and their notes are dropped from
+the journal. Nothing cached (items, media, conflicts' copies) is kept longer than
+``cache_retention_hours`` (``purge_expired``: at open and on every sync pass). Verdicts not yet
+delivered are the exception: they are kept, encrypted, until the server has them.
 """
 
 from __future__ import annotations
@@ -25,6 +48,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from reviewer_app.protocol import (
     Decision,
@@ -38,7 +62,8 @@ from reviewer_app.protocol import (
 )
 
 from .errors import CoreError, StoreError
-from .settings import UNDO_WINDOW, Settings
+from .sealing import RowCipher
+from .settings import CACHE_RETENTION, UNDO_WINDOW, Settings
 
 log = logging.getLogger("store")
 
@@ -138,10 +163,32 @@ def _v2(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v3(conn: sqlite3.Connection) -> None:
+    """Encryption at rest and retention: ``meta`` holds the key check (a value sealed with the
+    profile's key: present means every content column is sealed); items and conflicts record
+    when their content was cached or stripped. The content itself is sealed by
+    ``Store._seal_existing`` in the same transaction when the store is opened with a key."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+        ALTER TABLE items ADD COLUMN cached_at REAL NOT NULL DEFAULT 0;
+        UPDATE items SET cached_at = lease_granted_at;
+        CREATE INDEX items_cached ON items (cached_at);
+        ALTER TABLE conflicts ADD COLUMN purged_at REAL;
+        """,
+    )
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 SCHEMA_VERSION = len(MIGRATIONS)
 TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
+#: ``meta`` row whose presence says the store is encrypted (its value: a sealed check)
+KEY_CHECK = "key_check"
+_KEY_CHECK_TEXT = b"reviewer-app store key check"
+#: ``items.document`` of an item whose content was purged (its verdict is still unsent)
+PURGED = ""
 
 
 class AlreadyDecided(CoreError):
@@ -212,18 +259,26 @@ class Counts:
     ready: dict[str, int]
 
 
-def _journal_entry(row: sqlite3.Row) -> JournalEntry:
-    return JournalEntry(
-        key=row["key"],
-        item_id=row["item_id"],
-        queue_id=row["queue_id"],
-        action=row["action"],
-        verdict=Verdict.model_validate_json(row["verdict"]),
-        recorded_at=row["recorded_at"],
-        status=row["status"],
-        result=VerdictResult.model_validate_json(row["result"]) if row["result"] else None,
-        settled_at=row["settled_at"],
+def _without_note(verdict_json: str) -> str:
+    verdict = Verdict.model_validate_json(verdict_json)
+    return (
+        verdict.model_copy(update={"note": None}).model_dump_json()
+        if verdict.note
+        else (verdict_json)
     )
+
+
+def _result_without_note(result: VerdictResult) -> str:
+    """The server's answer as the journal keeps it: the winning decision's note dropped."""
+    if result.decision is not None and result.decision.note:
+        decision = result.decision.model_copy(update={"note": None})
+        return result.model_copy(update={"decision": decision}).model_dump_json()
+    return result.model_dump_json()
+
+
+def _decision_without_note(decision_json: str) -> str:
+    decision = Decision.model_validate_json(decision_json)
+    return decision.model_copy(update={"note": None}).model_dump_json()
 
 
 class Store:
@@ -233,15 +288,24 @@ class Store:
         self,
         path: Path | str,
         *,
+        key: bytes | None = None,
+        in_memory: bool = False,
         clock: Callable[[], float] = time.time,
         check: bool = True,
         busy_timeout: float = 10.0,
     ) -> None:
+        """``key``: the profile's 32-byte data key; without one the store is not encrypted
+        (tools and tests; the app always passes one, or uses ``in_memory``). ``in_memory``:
+        ``path`` names a database that lives in this process only (see the module doc)."""
         self.path = Path(path)
+        self.in_memory = in_memory
         self.clock = clock
+        self._cipher = RowCipher(key) if key is not None else None
         #: set when a damaged or foreign file was moved aside: what happened, in words
         self.recovery_message: str | None = None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not in_memory:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        check = check and not in_memory
         try:
             self.conn = self._connect(busy_timeout)
             if check:  # before any pragma writes to it: a foreign file stays as it was
@@ -252,18 +316,38 @@ class Store:
             self.conn = self._connect(busy_timeout)
             self._configure()
         try:
-            self._migrate()
+            try:
+                self._migrate()
+            except _WrongKey as why:
+                if not check:
+                    self.conn.close()
+                    raise StoreError(f"The local store {self.path} cannot be read: {why}") from None
+                self._move_aside(str(why))
+                self.conn = self._connect(busy_timeout)
+                self._configure()
+                self._migrate()
         except sqlite3.DatabaseError as err:
             raise StoreError(f"The local store {self.path} cannot be prepared: {err}") from err
         self.settings = Settings(self._settings_values, self._save_setting)
+        self.purge_expired()
+
+    @property
+    def encrypted(self) -> bool:
+        return self._cipher is not None
 
     # --- opening, checking, migrating ------------------------------------------------
 
     def _connect(self, busy_timeout: float) -> sqlite3.Connection:
         try:
-            conn = sqlite3.connect(
-                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=True
-            )
+            if self.in_memory:
+                # memdb: shared by name within this process, with ordinary locking (so the
+                # busy timeout works across connections, unlike a shared-cache :memory:)
+                uri = f"file:/{quote(str(self.path), safe='')}?vfs=memdb"
+                conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None)
+            else:
+                conn = sqlite3.connect(
+                    self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=True
+                )
         except sqlite3.DatabaseError as err:
             raise StoreError(f"The local store {self.path} cannot be opened: {err}") from err
         conn.row_factory = sqlite3.Row
@@ -275,11 +359,13 @@ class Store:
             self.conn.execute("PRAGMA synchronous=FULL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA temp_store=MEMORY")
+            # deleted content is overwritten, not left in free pages
+            self.conn.execute("PRAGMA secure_delete=ON")
         except sqlite3.DatabaseError as err:
             if isinstance(err, sqlite3.OperationalError) and "locked" in str(err):
                 raise StoreError(f"The local store {self.path} is locked: {err}") from err
             raise _Unusable(f"it is not a readable SQLite database ({err})") from err
-        if str(mode).lower() != "wal":
+        if str(mode).lower() != "wal" and not self.in_memory:
             raise StoreError(f"The local store {self.path} cannot use WAL mode ({mode}).")
 
     def _verify(self) -> None:
@@ -323,16 +409,168 @@ class Store:
         )
         log.error("%s", self.recovery_message)
 
+    def _key_check(self, conn: sqlite3.Connection) -> object | None:
+        """The sealed key check, or None when the store is not encrypted."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version < 3:
+            return None
+        row = conn.execute("SELECT value FROM meta WHERE name = ?", (KEY_CHECK,)).fetchone()
+        return row[0] if row else None
+
     def _migrate(self) -> None:
+        """Schema migrations, and (with a key) sealing a store that is not yet encrypted,
+        all in one transaction: a crash leaves the store as it was or wholly upgraded."""
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        if version >= SCHEMA_VERSION:
+        check = self._key_check(self.conn)
+        if version >= SCHEMA_VERSION and (check is not None or self._cipher is None):
+            self._verify_key(check)
             return
+        sealed_rows = 0
         with self.transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
                 migration(conn)
                 conn.execute(f"PRAGMA user_version={number}")
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            check = self._key_check(conn)
+            if self._cipher is not None and check is None:
+                sealed_rows = self._seal_existing(conn)
+                check = self._cipher.seal(f"meta.value:{KEY_CHECK}", _KEY_CHECK_TEXT)
+                conn.execute("INSERT INTO meta (name, value) VALUES (?, ?)", (KEY_CHECK, check))
+        self._verify_key(check)
+        if sealed_rows:
+            log.info("the local store was encrypted in place (%d values)", sealed_rows)
+            self._scrub()
+
+    def _verify_key(self, check: object | None) -> None:
+        if check is None:
+            return
+        if self._cipher is None:
+            raise StoreError(
+                f"The local store {self.path} is encrypted and was opened without its key."
+            )
+        try:
+            ok = self._cipher.open(f"meta.value:{KEY_CHECK}", check) == _KEY_CHECK_TEXT
+        except StoreError:
+            ok = False
+        if not ok:
+            raise _WrongKey(
+                "it was encrypted with a key that is not the one in your keyring now (the key "
+                "was removed or replaced), so its content cannot be read"
+            )
+
+    def _seal_existing(self, conn: sqlite3.Connection) -> int:
+        """Encrypt every content value of a store written without a key; notes of verdicts
+        already settled are dropped on the way (as ``settle`` does now). Returns how many
+        values were sealed."""
+        sealed = 0
+
+        def each(table: str, key_column: str) -> list[Any]:
+            return [r[0] for r in conn.execute(f"SELECT {key_column} FROM {table}")]  # noqa: S608
+
+        for item_id in each("items", "id"):
+            doc = conn.execute("SELECT document FROM items WHERE id = ?", (item_id,)).fetchone()
+            if doc[0] != PURGED:
+                conn.execute(
+                    "UPDATE items SET document = ? WHERE id = ?",
+                    (self._seal_text(f"items.document:{item_id}", doc[0]), item_id),
+                )
+                sealed += 1
+        for media_id in each("media", "id"):
+            data = conn.execute("SELECT data FROM media WHERE id = ?", (media_id,)).fetchone()
+            conn.execute(
+                "UPDATE media SET data = ? WHERE id = ?",
+                (self._seal_bytes(f"media.data:{media_id}", bytes(data[0])), media_id),
+            )
+            sealed += 1
+        for key in each("journal", "key"):
+            row = conn.execute(
+                "SELECT verdict, result, status FROM journal WHERE key = ?", (key,)
+            ).fetchone()
+            verdict = (
+                row["verdict"] if row["status"] == "pending" else _without_note(row["verdict"])
+            )
+            result = row["result"]
+            if result:
+                result = _result_without_note(VerdictResult.model_validate_json(result))
+            conn.execute(
+                "UPDATE journal SET verdict = ?, result = ? WHERE key = ?",
+                (
+                    self._seal_text(f"journal.verdict:{key}", verdict),
+                    self._seal_text(f"journal.result:{key}", result) if result else None,
+                    key,
+                ),
+            )
+            sealed += 2 if result else 1
+        for key in each("conflicts", "key"):
+            row = conn.execute(
+                "SELECT item, mine, theirs FROM conflicts WHERE key = ?", (key,)
+            ).fetchone()
+            conn.execute(
+                "UPDATE conflicts SET item = ?, mine = ?, theirs = ? WHERE key = ?",
+                (
+                    self._seal_text(f"conflicts.item:{key}", row["item"]) if row["item"] else None,
+                    self._seal_text(f"conflicts.mine:{key}", row["mine"]),
+                    self._seal_text(f"conflicts.theirs:{key}", row["theirs"]),
+                    key,
+                ),
+            )
+            sealed += 3 if row["item"] else 2
+        return sealed
+
+    def _scrub(self) -> None:
+        """Rewrite the file and empty its WAL: after content was encrypted in place or
+        deleted in bulk, no old page of it is left on disk."""
+        if self.in_memory:
+            return
+        try:
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError as err:  # busy: the next scrub or checkpoint does it
+            log.warning("the local store could not be compacted now: %s", err)
+
+    # --- sealing values --------------------------------------------------------------
+
+    def _seal_text(self, where: str, text: str) -> str | bytes:
+        return text if self._cipher is None else self._cipher.seal(where, text.encode())
+
+    def _open_text(self, where: str, value: object) -> str:
+        if self._cipher is None:
+            if not isinstance(value, str):
+                raise StoreError(
+                    "The local store holds encrypted content and was opened without its key."
+                )
+            return value
+        return self._cipher.open(where, value).decode()
+
+    def _seal_bytes(self, where: str, data: bytes) -> bytes:
+        return data if self._cipher is None else self._cipher.seal(where, data)
+
+    def _open_bytes(self, where: str, value: object) -> bytes:
+        if self._cipher is None:
+            return bytes(value) if isinstance(value, bytes | memoryview) else b""
+        return self._cipher.open(where, value)
+
+    def _journal_entry(self, row: sqlite3.Row) -> JournalEntry:
+        key = row["key"]
+        result = row["result"]
+        return JournalEntry(
+            key=key,
+            item_id=row["item_id"],
+            queue_id=row["queue_id"],
+            action=row["action"],
+            verdict=Verdict.model_validate_json(
+                self._open_text(f"journal.verdict:{key}", row["verdict"])
+            ),
+            recorded_at=row["recorded_at"],
+            status=row["status"],
+            result=VerdictResult.model_validate_json(
+                self._open_text(f"journal.result:{key}", result)
+            )
+            if result
+            else None,
+            settled_at=row["settled_at"],
+        )
 
     def close(self) -> None:
         self.conn.close()
@@ -406,7 +644,11 @@ class Store:
         """Keep the items of a claim (replacing older copies of the same items)."""
         now = self.clock()
         # serialised before the write lock is taken: the GUI thread's verdicts wait for it
-        documents = [leased.item.model_dump_json() for leased in grant.items]
+        # (and sealed there too: the cipher is quick, but the lock is shared)
+        documents = [
+            self._seal_text(f"items.document:{leased.item.id}", leased.item.model_dump_json())
+            for leased in grant.items
+        ]
         with self.transaction() as conn:
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM items").fetchone()[0]
             rows = [
@@ -419,6 +661,7 @@ class Store:
                     leased.lease_expires_at.timestamp(),
                     1 if leased.item.post.media else 0,
                     document,
+                    now,
                 )
                 for offset, (leased, document) in enumerate(
                     zip(grant.items, documents, strict=True), start=1
@@ -427,11 +670,13 @@ class Store:
             # an item we still hold a verdict for keeps its row (and its decided state)
             conn.executemany(
                 "INSERT INTO items (id, queue_id, seq, state, lease_token, lease_granted_at, "
-                "lease_expires_at, media_wanted, document) VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?)"
+                "lease_expires_at, media_wanted, document, cached_at) "
+                "VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET queue_id = excluded.queue_id, "
                 "lease_token = excluded.lease_token, lease_lost = 0, "
                 "lease_granted_at = excluded.lease_granted_at, "
                 "lease_expires_at = excluded.lease_expires_at, document = excluded.document, "
+                "cached_at = excluded.cached_at, "
                 "state = CASE WHEN items.state = 'decided' THEN 'decided' ELSE 'ready' END",
                 rows,
             )
@@ -448,13 +693,14 @@ class Store:
         return self._stored(rows[0]) if rows else None
 
     def stored_item(self, item_id: str) -> StoredItem | None:
+        """The item as cached here; None when it is not (or its content was purged)."""
         rows = self._read("SELECT * FROM items WHERE id = ?", (item_id,))
-        return self._stored(rows[0]) if rows else None
+        return self._stored(rows[0]) if rows and rows[0]["document"] != PURGED else None
 
-    @staticmethod
-    def _stored(row: sqlite3.Row) -> StoredItem:
+    def _stored(self, row: sqlite3.Row) -> StoredItem:
+        document = self._open_text(f"items.document:{row['id']}", row["document"])
         return StoredItem(
-            item=Item.model_validate_json(row["document"]),
+            item=Item.model_validate_json(document),
             queue_id=row["queue_id"],
             lease_token=row["lease_token"],
             lease_expires_at=row["lease_expires_at"],
@@ -579,7 +825,8 @@ class Store:
         )
         wanted: list[tuple[str, str]] = []
         for row in rows:
-            media_ids = [m["id"] for m in json.loads(row["document"])["post"]["media"]]
+            document = self._open_text(f"items.document:{row['id']}", row["document"])
+            media_ids = [m["id"] for m in json.loads(document)["post"]["media"]]
             have = {
                 r[0] for r in self._read("SELECT id FROM media WHERE item_id = ?", (row["id"],))
             }
@@ -591,17 +838,22 @@ class Store:
         return wanted
 
     def save_media(self, item_id: str, media_id: str, content_type: str, data: bytes) -> None:
+        sealed = self._seal_bytes(f"media.data:{media_id}", data)
         with self.transaction() as conn:
-            if conn.execute("SELECT 1 FROM items WHERE id = ?", (item_id,)).fetchone():
+            if conn.execute(
+                "SELECT 1 FROM items WHERE id = ? AND document != ?", (item_id, PURGED)
+            ).fetchone():
                 conn.execute(
                     "INSERT OR REPLACE INTO media (id, item_id, content_type, data) "
                     "VALUES (?, ?, ?, ?)",
-                    (media_id, item_id, content_type, data),
+                    (media_id, item_id, content_type, sealed),
                 )
 
     def media(self, media_id: str) -> tuple[bytes, str] | None:
         rows = self._read("SELECT data, content_type FROM media WHERE id = ?", (media_id,))
-        return (bytes(rows[0][0]), rows[0][1]) if rows else None
+        if not rows:
+            return None
+        return self._open_bytes(f"media.data:{media_id}", rows[0][0]), rows[0][1]
 
     # --- verdicts: journal and outbox ------------------------------------------------------
 
@@ -646,7 +898,14 @@ class Store:
             conn.execute(
                 "INSERT INTO journal (key, item_id, queue_id, action, verdict, recorded_at, "
                 "status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
-                (key, item_id, row["queue_id"], action, verdict.model_dump_json(), now),
+                (
+                    key,
+                    item_id,
+                    row["queue_id"],
+                    action,
+                    self._seal_text(f"journal.verdict:{key}", verdict.model_dump_json()),
+                    now,
+                ),
             )
             conn.execute("INSERT INTO outbox (key, due_at) VALUES (?, ?)", (key, now + window))
             conn.execute("UPDATE items SET state = 'decided' WHERE id = ?", (item_id,))
@@ -674,17 +933,19 @@ class Store:
                     if key
                     else "There is no verdict left to undo: the last one's undo window has passed."
                 )
+            entry = self._journal_entry(row)
             conn.execute("DELETE FROM outbox WHERE key = ?", (row["key"],))
+            # the note goes with the verdict taken back
+            kept = entry.verdict.model_copy(update={"note": None}).model_dump_json()
             conn.execute(
-                "UPDATE journal SET status = 'undone', settled_at = ? WHERE key = ?",
-                (now, row["key"]),
+                "UPDATE journal SET status = 'undone', settled_at = ?, verdict = ? WHERE key = ?",
+                (now, self._seal_text(f"journal.verdict:{row['key']}", kept), row["key"]),
             )
             first = conn.execute("SELECT COALESCE(MIN(seq), 0) FROM items").fetchone()[0]
             conn.execute(
                 "UPDATE items SET state = 'ready', seq = ? WHERE id = ? AND state = 'decided'",
                 (first - 1, row["item_id"]),
             )
-        entry = _journal_entry(row)
         return JournalEntry(**{**entry.__dict__, "status": "undone", "settled_at": now})
 
     def undo_deadline(self) -> float | None:
@@ -707,7 +968,15 @@ class Store:
                 "UPDATE outbox SET in_flight = 1, attempts = attempts + 1 WHERE key = ?",
                 [(r["key"],) for r in rows],
             )
-        return [Outgoing(r["key"], Verdict.model_validate_json(r["verdict"])) for r in rows]
+        return [
+            Outgoing(
+                r["key"],
+                Verdict.model_validate_json(
+                    self._open_text(f"journal.verdict:{r['key']}", r["verdict"])
+                ),
+            )
+            for r in rows
+        ]
 
     def flush_all(self, now: float) -> None:
         """End every undo window now (on a clean exit everything decided is sent)."""
@@ -719,7 +988,11 @@ class Store:
 
     def settle(self, results: Sequence[VerdictResult]) -> list[JournalEntry]:
         """Apply the server's answers: delivered verdicts leave the outbox, conflicts are
-        kept beside the decision that won, rejections keep the server's reason."""
+        kept beside the decision that won, rejections keep the server's reason.
+
+        Retention: a verdict with a final answer takes its item and media out of the store
+        in the same transaction, and the journal keeps it without its note (and without the
+        winning decision's note); a conflict keeps its copies until it is resolved."""
         now = self.clock()
         settled: list[JournalEntry] = []
         with self.transaction() as conn:
@@ -739,29 +1012,46 @@ class Store:
                     )
                     conn.execute(
                         "UPDATE journal SET result = ? WHERE key = ?",
-                        (result.model_dump_json(), key),
+                        (self._seal_text(f"journal.result:{key}", result.model_dump_json()), key),
                     )
                     conn.execute("UPDATE items SET lease_lost = 1 WHERE id = ?", (row["item_id"],))
                     continue
                 status = result.status.value
+                verdict_json = self._open_text(f"journal.verdict:{key}", row["verdict"])
                 conn.execute(
-                    "UPDATE journal SET status = ?, result = ?, settled_at = ? WHERE key = ?",
-                    (status, result.model_dump_json(), now, key),
+                    "UPDATE journal SET status = ?, result = ?, settled_at = ?, verdict = ? "
+                    "WHERE key = ?",
+                    (
+                        status,
+                        self._seal_text(f"journal.result:{key}", _result_without_note(result)),
+                        now,
+                        self._seal_text(f"journal.verdict:{key}", _without_note(verdict_json)),
+                        key,
+                    ),
                 )
                 conn.execute("DELETE FROM outbox WHERE key = ?", (key,))
                 if result.status is VerdictStatus.conflict and result.decision is not None:
                     item = conn.execute(
                         "SELECT document FROM items WHERE id = ?", (row["item_id"],)
                     ).fetchone()
+                    document = (
+                        self._open_text(f"items.document:{row['item_id']}", item[0])
+                        if item and item[0] != PURGED
+                        else None
+                    )
                     conn.execute(
                         "INSERT OR REPLACE INTO conflicts (key, item_id, item, mine, theirs, "
                         "found_at) VALUES (?, ?, ?, ?, ?, ?)",
                         (
                             key,
                             row["item_id"],
-                            item[0] if item else None,
-                            row["verdict"],
-                            result.decision.model_dump_json(),
+                            self._seal_text(f"conflicts.item:{key}", document)
+                            if document
+                            else None,
+                            self._seal_text(f"conflicts.mine:{key}", verdict_json),
+                            self._seal_text(
+                                f"conflicts.theirs:{key}", result.decision.model_dump_json()
+                            ),
                             now,
                         ),
                     )
@@ -773,7 +1063,7 @@ class Store:
                         row["item_id"],
                         row["queue_id"],
                         row["action"],
-                        Verdict.model_validate_json(row["verdict"]),
+                        Verdict.model_validate_json(verdict_json),
                         row["recorded_at"],
                         status,
                         result,
@@ -790,38 +1080,123 @@ class Store:
             "ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
             (status, status, limit),
         )
-        return [_journal_entry(r) for r in rows]
+        return [self._journal_entry(r) for r in rows]
 
     def journal_entry(self, key: str) -> JournalEntry | None:
         rows = self._read("SELECT * FROM journal WHERE key = ?", (key,))
-        return _journal_entry(rows[0]) if rows else None
+        return self._journal_entry(rows[0]) if rows else None
 
     def conflicts(self, *, open_only: bool = True) -> list[Conflict]:
         rows = self._read(
             "SELECT * FROM conflicts WHERE resolution IS NULL OR NOT ? ORDER BY found_at",
             (open_only,),
         )
-        return [
-            Conflict(
-                key=r["key"],
-                item_id=r["item_id"],
-                item=Item.model_validate_json(r["item"]) if r["item"] else None,
-                mine=Verdict.model_validate_json(r["mine"]),
-                theirs=Decision.model_validate_json(r["theirs"]),
-                found_at=r["found_at"],
-                resolution=r["resolution"],
+        found = []
+        for r in rows:
+            key = r["key"]
+            item = self._open_text(f"conflicts.item:{key}", r["item"]) if r["item"] else None
+            found.append(
+                Conflict(
+                    key=key,
+                    item_id=r["item_id"],
+                    item=Item.model_validate_json(item) if item else None,
+                    mine=Verdict.model_validate_json(
+                        self._open_text(f"conflicts.mine:{key}", r["mine"])
+                    ),
+                    theirs=Decision.model_validate_json(
+                        self._open_text(f"conflicts.theirs:{key}", r["theirs"])
+                    ),
+                    found_at=r["found_at"],
+                    resolution=r["resolution"],
+                )
             )
-            for r in rows
-        ]
+        return found
 
     def resolve_conflict(self, key: str, resolution: str) -> None:
+        """The reviewer has seen it: the copies of the post and both notes are dropped."""
         if resolution not in ("accepted", "escalated"):
             raise ValueError(resolution)
+        now = self.clock()
         with self.transaction() as conn:
             conn.execute(
                 "UPDATE conflicts SET resolution = ?, resolved_at = ? WHERE key = ?",
-                (resolution, self.clock(), key),
+                (resolution, now, key),
             )
+            self._strip_conflicts(conn, [key], now)
+
+    def _strip_conflicts(self, conn: sqlite3.Connection, keys: Sequence[str], now: float) -> None:
+        for key in keys:
+            row = conn.execute(
+                "SELECT mine, theirs FROM conflicts WHERE key = ? AND purged_at IS NULL", (key,)
+            ).fetchone()
+            if row is None:
+                continue
+            mine = _without_note(self._open_text(f"conflicts.mine:{key}", row["mine"]))
+            theirs = _decision_without_note(
+                self._open_text(f"conflicts.theirs:{key}", row["theirs"])
+            )
+            conn.execute(
+                "UPDATE conflicts SET item = NULL, mine = ?, theirs = ?, purged_at = ? "
+                "WHERE key = ?",
+                (
+                    self._seal_text(f"conflicts.mine:{key}", mine),
+                    self._seal_text(f"conflicts.theirs:{key}", theirs),
+                    now,
+                    key,
+                ),
+            )
+
+    # --- retention and wiping ---------------------------------------------------------
+
+    def purge_expired(self, now: float | None = None) -> int:
+        """Drop cached content older than ``cache_retention_hours``: items (with their
+        media) and the copies and notes kept with conflicts. An item whose verdict is not
+        yet delivered keeps its row (the verdict still goes) without its content. Returns
+        how many items and conflicts were purged. Cheap when there is nothing to do."""
+        now = self.clock() if now is None else now
+        cutoff = now - self.settings.get(CACHE_RETENTION) * 3600.0
+        items = self._read(
+            "SELECT i.id, EXISTS (SELECT 1 FROM journal j WHERE j.item_id = i.id "
+            "AND j.status = 'pending') FROM items i WHERE i.cached_at < ? AND i.document != ?",
+            (cutoff, PURGED),
+        )
+        conflicts = self._read(
+            "SELECT key FROM conflicts WHERE found_at < ? AND purged_at IS NULL", (cutoff,)
+        )
+        if not items and not conflicts:
+            return 0
+        with self.transaction() as conn:
+            self._forget(conn, [r[0] for r in items if not r[1]])
+            unsent = [(r[0],) for r in items if r[1]]
+            conn.executemany("DELETE FROM media WHERE item_id = ?", unsent)
+            conn.executemany(
+                "UPDATE items SET document = ?, media_wanted = 0 WHERE id = ?",
+                [(PURGED, i) for (i,) in unsent],
+            )
+            self._strip_conflicts(conn, [r[0] for r in conflicts], now)
+        log.info("retention: %d items and %d conflicts purged", len(items), len(conflicts))
+        return len(items) + len(conflicts)
+
+    def clear(self, *, keep_unsent: bool) -> int:
+        """Wipe the cache: items, media, queues, conflicts and the journal. With
+        ``keep_unsent``, verdicts not yet delivered stay (encrypted, with the rows they need,
+        without the posts' content) so the next login still sends them. Then the file is
+        rewritten so nothing deleted is left in it. Returns how many verdicts were kept."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM media")
+            conn.execute("DELETE FROM queues")
+            conn.execute("DELETE FROM conflicts")
+            if keep_unsent:
+                conn.execute("DELETE FROM journal WHERE key NOT IN (SELECT key FROM outbox)")
+                conn.execute("DELETE FROM items WHERE id NOT IN (SELECT item_id FROM journal)")
+                conn.execute("UPDATE items SET document = ?, media_wanted = 0", (PURGED,))
+            else:
+                conn.execute("DELETE FROM outbox")
+                conn.execute("DELETE FROM journal")
+                conn.execute("DELETE FROM items")
+            kept = int(conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
+        self._scrub()
+        return kept
 
     def pending_count(self) -> int:
         """Verdicts not yet delivered (cheap: for the status bar after each keypress)."""
@@ -839,3 +1214,7 @@ class Store:
 
 class _Unusable(Exception):
     """The file cannot be this app's store; the message says why."""
+
+
+class _WrongKey(Exception):
+    """The store is encrypted with another key than the one given; the message says so."""

@@ -96,9 +96,15 @@ class SyncEngine:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         api_factory: Callable[[], ApiClient] | None = None,
+        store_key: bytes | None = None,
+        store_in_memory: bool = False,
     ) -> None:
+        """``store_key`` and ``store_in_memory`` open the store as the session's own
+        connection does (encrypted with the profile's key, or the session's memory store)."""
         self.server_url = server_url
         self.store_path = Path(store_path)
+        self._store_key = store_key
+        self._store_in_memory = store_in_memory
         self.listener = listener or (lambda event: None)
         self.clock = clock
         self.rng = rng or random.Random()
@@ -188,7 +194,13 @@ class SyncEngine:
 
     def open(self) -> None:
         """Open this thread's store connection and HTTP session (tests call it directly)."""
-        self.store = Store(self.store_path, clock=self.clock, check=False)
+        self.store = Store(
+            self.store_path,
+            key=self._store_key,
+            in_memory=self._store_in_memory,
+            clock=self.clock,
+            check=False,
+        )
         self.api = self._api_factory()
 
     def close(self) -> None:
@@ -203,6 +215,7 @@ class SyncEngine:
         """One pass. Returns the seconds until the next pass is wanted."""
         assert self.store is not None and self.api is not None
         now = self.clock()
+        self._purge()
         with self._shared.lock:
             token = self._shared.token
         if token != self.api.token:
@@ -262,6 +275,14 @@ class SyncEngine:
         self._fetch_media()
         if self.clock() - self._queues_at >= self._setting(QUEUE_REFRESH):
             self._refresh_queues()
+
+    def _purge(self) -> None:
+        """Retention, on every pass (online or not): cached content past its time goes."""
+        assert self.store is not None
+        try:
+            self.store.purge_expired()  # what it changes is reported by _report_local
+        except StoreError as err:
+            self._emit(ev.Problem(str(err)))
 
     def _setting(self, setting: object) -> int | float:
         assert self.store is not None

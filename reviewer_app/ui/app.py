@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reviewer_app.core.credentials import Credentials
@@ -31,12 +32,16 @@ log = logging.getLogger("ui")
 #: Set (to anything) for startup benchmarks: at the first paint of a post the window prints
 #: ``first-post-painted <time.time()>`` on stdout and the app quits (benchmarks/ui_latency.py).
 STARTUP_PROBE_ENV = "REVIEWER_APP_STARTUP_PROBE"
+#: Qt's cap on the memory one image may take while decoding (its default is 256 MB).
+IMAGE_ALLOCATION_LIMIT_MB = 128
 
 
 def application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if isinstance(app, QApplication):
         return app
+    # no image may make Qt allocate more than this, whatever its header declares
+    QImageReader.setAllocationLimit(IMAGE_ALLOCATION_LIMIT_MB)
     app = QApplication(argv or sys.argv[:1])
     app.setApplicationName("reviewer-app")
     app.setApplicationDisplayName("Review desk")
@@ -44,12 +49,19 @@ def application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+#: said when the session's local store is in memory (no keyring holds its key)
+MEMORY_ONLY_NOTE = (
+    "Nothing you review is kept on this computer: offline work is unavailable, and verdicts "
+    "not yet sent are lost if the app stops before they are sent."
+)
+
+
 def keyring_note(result: LoginResult) -> str | None:
     if result.saved.persistent:
         return None
     return (
         f"Your login is kept for this session only ({result.saved.reason}); you will be asked "
-        "to log in again next time."
+        f"to log in again next time. {MEMORY_ONLY_NOTE}"
     )
 
 
@@ -73,6 +85,8 @@ def open_window(
         data_root=data_root,
         listener=bridge,
     )
+    if session.memory_only and note is None:
+        note = MEMORY_ONLY_NOTE  # the keyring keeps the login but would not keep the store key
     window = MainWindow(session, bridge, prefs, keyring_note=note)
     bridge.setParent(window)
     if session.store.recovery_message:

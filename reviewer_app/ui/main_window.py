@@ -46,7 +46,7 @@ from .context_panels import ContextPanels
 from .dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
 from .lead.workspace import LeadWorkspace
 from .models import QueueListModel, WorklistModel
-from .plain import clean, label, set_text
+from .plain import clean, isolate, label, set_text
 from .post_pane import PostPane
 from .review import NEEDS_HOW, NEEDS_WORDS, ReviewController
 from .scores import ScoresPanel
@@ -143,7 +143,10 @@ class MainWindow(QMainWindow):
         self.store = session.store
         self.bridge = bridge
         self.prefs = prefs
-        self.setWindowTitle(f"Review desk — {session.user.display_name} on {session.server_url}")
+        # a name from the server: bidi controls shown as markers, never obeyed, in the title
+        self.setWindowTitle(
+            f"Review desk — {isolate(session.user.display_name)} on {session.server_url}"
+        )
         self.setAccessibleName("Review desk")
         self.resize(1280, 860)
         self.online: bool | None = None
@@ -292,6 +295,7 @@ class MainWindow(QMainWindow):
             ("Conflicts…", "Ctrl+K", self.show_conflicts),
             ("Settings…", "Ctrl+,", self.show_settings),
             ("Keyboard shortcuts", "", self.show_help),
+            ("Clear local data…", "", self.clear_local_data),
             ("Log out", "", self.log_out),
             *(
                 (
@@ -404,6 +408,12 @@ class MainWindow(QMainWindow):
         self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def work_offline(self) -> None:
+        if self.session.memory_only:
+            self.notify(
+                "Work offline is unavailable in this session: with no keyring to protect it, "
+                "nothing you review is kept on this computer."
+            )
+            return
         queue = self.review.queue
         if queue is None:
             self.say("Choose a queue first.")
@@ -434,6 +444,42 @@ class MainWindow(QMainWindow):
         self._timer.stop()
         self.bridge.blockSignals(True)
         self.session.log_out()
+        self.close()
+
+    def clear_local_data(self) -> None:
+        """Delete the profile's cache and key, then log out: asked first, saying how many
+        unsent verdicts would be lost."""
+        unsent = self.session.unsent_count()
+        text = (
+            "This deletes everything the app keeps on this computer for you on this server "
+            "(cached posts and media, your recent decisions, conflicts, and the key that "
+            "encrypts them) and logs you out."
+        )
+        if unsent:
+            text += (
+                f"\n\n{unsent} verdict{'s have' if unsent != 1 else ' has'} not been sent yet. "
+                "The app tries to send them first; any it cannot send are lost."
+            )
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Clear local data",
+            text,
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        confirm = box.addButton(
+            "Delete unsent verdicts and clear" if unsent else "Clear and log out",
+            QMessageBox.ButtonRole.DestructiveRole,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is not confirm:
+            return
+        self.is_open = False
+        self._timer.stop()
+        self.bridge.blockSignals(True)
+        self.session.clear_local_data(discard_unsent=True)
         self.close()
 
     def media_defaults(self) -> None:
@@ -674,8 +720,13 @@ class MainWindow(QMainWindow):
             answer = QMessageBox.question(
                 self,
                 "Verdicts not sent yet",
-                f"{self.pending} verdicts are saved on this computer but not sent yet. They "
-                "will be sent the next time you start the app. Quit now?",
+                (
+                    f"{self.pending} verdicts are not sent yet and, in this session, are kept "
+                    "in memory only: they are lost if you quit now. Quit anyway?"
+                )
+                if self.session.memory_only
+                else f"{self.pending} verdicts are saved on this computer but not sent yet. "
+                "They will be sent the next time you start the app. Quit now?",
             )
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()

@@ -363,3 +363,65 @@ def test_round_trip_through_a_real_secret_service(tmp_path: Path, token: str) ->
     assert steps["load"]["keyring_files"] == ["home/.local/share/keyrings/login.keyring"], detail
     assert steps["load"]["plain_text_in"] == [], detail
     assert steps["delete"]["token_after"] is None, detail
+
+
+# -- the local store's key ------------------------------------------------------------------
+
+
+def test_the_store_key_is_made_once_kept_apart_from_the_token_and_deleted_alone(
+    token: str, no_disk_writes: list[str]
+) -> None:
+    backend = MemoryKeyring()
+    credentials = Credentials(backend=backend)
+    credentials.save(SERVER, "rita", token)
+    key = credentials.store_key(SERVER, "rita")
+    assert key is not None and len(key) == 32
+    entry = (Credentials.store_key_service_name(SERVER), "rita")
+    assert entry[0] == Credentials.service_name(SERVER) + ":store-key"
+    assert set(backend.secrets) == {(Credentials.service_name(SERVER), "rita"), entry}
+    # the next start finds the same key; another user or server gets its own
+    assert Credentials(backend=backend).store_key(SERVER, "rita") == key
+    assert credentials.store_key(SERVER, "rosa") not in (None, key)
+    assert credentials.store_key(OTHER_SERVER, "rita") not in (None, key)
+
+    credentials.delete_store_key(SERVER, "rita")
+    assert entry not in backend.secrets
+    assert credentials.load(SERVER, "rita") == token, "the token is another entry"
+    assert credentials.store_key(SERVER, "rita") != key, "a new key after a wipe"
+    assert no_disk_writes == []
+
+
+def test_no_usable_keyring_means_no_store_key() -> None:
+    assert Credentials(memory_only=True).store_key(SERVER, "rita") is None
+    assert Credentials(backend=fail.Keyring()).store_key(SERVER, "rita") is None
+    refusing = RefusingKeyring(keyring.errors.PasswordSetError("locked"))
+    credentials = Credentials(backend=refusing)
+    assert credentials.store_key(SERVER, "rita") is None
+    assert credentials.reason and "PasswordSetError" in credentials.reason
+    assert refusing.secrets == {}
+
+
+def test_a_keyring_that_fails_to_answer_never_makes_a_new_key(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A new key would orphan the store encrypted under the old one: none is made."""
+    backend = MemoryKeyring()
+    key = Credentials(backend=backend).store_key(SERVER, "rita")
+
+    class Unreachable(MemoryKeyring):
+        def get_password(self, service: str, username: str) -> str | None:
+            raise keyring.errors.KeyringLocked("locked")
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            raise AssertionError("no key may be written when the old one could not be read")
+
+    assert Credentials(backend=Unreachable()).store_key(SERVER, "rita") is None
+    assert Credentials(backend=backend).store_key(SERVER, "rita") == key
+    assert key is not None and key.hex() not in caplog.text
+
+
+def test_a_damaged_store_key_is_replaced() -> None:
+    backend = MemoryKeyring()
+    backend.set_password(Credentials.store_key_service_name(SERVER), "rita", "not base64!")
+    key = Credentials(backend=backend).store_key(SERVER, "rita")
+    assert key is not None and len(key) == 32

@@ -27,7 +27,8 @@ from tests.support.proxy import FaultProxy, Rule
 from tests.support.servers import LiveServer
 
 QUEUE = LOAD_QUEUE.id
-NOTES = ["=1+1", "plain", "@me", "-2"]
+# notes unique enough that finding one in a reply means it came from that decision
+NOTES = ["=1+1 note-7a1", "plain note-7b2", "@me note-7c3", "-2 note-7d4"]
 
 
 def decide(client: ApiClient, count: int, *, remove_every: int = 3) -> list[Decision]:

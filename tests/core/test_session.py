@@ -51,9 +51,11 @@ def test_no_token_in_any_file_or_log_after_login_sync_and_logout(
         session.engine.nudge()
     wait_until(lambda: session.store.counts().pending == 0, 30, "delivery")
     store_file = session.path
+    assert store_file.is_relative_to(data) and store_file.exists()
+    assert _files_containing(data, token.encode()) == []
     session.log_out()
 
-    assert store_file.is_relative_to(data) and store_file.exists()
+    assert not store_file.exists(), "logging out wipes the profile's local data"
     assert _files_containing(data, token.encode()) == []
     assert _files_containing(tmp_path, token.encode()) == []
     logged = "\n".join(r.getMessage() for r in caplog.records)
