@@ -205,3 +205,47 @@ def test_focus_order_follows_the_review_flow(demo_server: LiveServer, desk_facto
     assert names.index("Policy codes (P; arrows, Space to tick)") < names.index(
         "Note (N; Ctrl+Enter submits)"
     )
+
+
+def test_clear_local_data_asks_first_then_wipes_the_cache_and_its_key(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    window = desk.window
+    session = window.session
+    path = session.path
+    assert path.exists()
+    assert session.credentials.store_key(session.server_url, session.user.username)
+    texts: list[str] = []
+
+    def answer(choose_clear: bool) -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        texts.append(box.text())
+        wanted = (
+            next(
+                b
+                for b in box.buttons()
+                if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole
+            )
+            if choose_clear
+            else box.button(QMessageBox.StandardButton.Cancel)
+        )
+        wanted.click()
+
+    QTimer.singleShot(200, lambda: answer(False))
+    window.clear_local_data()
+    assert path.exists() and window.is_open  # Cancel (the default) keeps everything
+    assert "logs you out" in texts[0]
+
+    QTimer.singleShot(200, lambda: answer(True))
+    window.clear_local_data()
+    assert not window.is_open
+    assert not path.exists()
+    keyring = session.credentials._keyring()
+    assert keyring is not None
+    service = session.credentials.store_key_service_name(session.server_url)
+    assert keyring.get_password(service, session.user.username) is None  # (store_key makes one)

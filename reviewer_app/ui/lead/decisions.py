@@ -71,8 +71,9 @@ _USER = int(Qt.ItemDataRole.UserRole.value)
 _ROLES = frozenset((_DISPLAY, _TOOLTIP, _ACCESSIBLE, _USER))
 ClientFactory = Callable[[], ApiClient]
 
-#: decisions asked for per page (the service allows up to 500)
-PAGE_SIZE = 200
+#: decisions asked for per page (the service allows up to 500); small pages keep the
+#: worker's hold on the GIL short while the view paints
+PAGE_SIZE = 100
 #: events of one item's history shown at most (pages of 100)
 HISTORY_PAGES = 20
 #: characters of a note's first line shown in the table
