@@ -42,6 +42,7 @@ from PySide6.QtCore import QEventLoop, Qt, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.ui.app import application
 from reviewer_app.ui.lead.decisions import DecisionsBrowser
 
 FRAME_MS = 16
@@ -209,11 +210,10 @@ def main() -> int:
         help="sys.setswitchinterval for this process (default: the app's own choice)",
     )
     args = parser.parse_args()
+
+    app = application()  # the app's own settings (GIL switch interval, image limit)
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval)
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
     now = time.time()
     with bench_database(None, keep=False) as url:
         # loaded in a child process: this one should hold what the app holds, not the
@@ -304,7 +304,8 @@ def main() -> int:
         print(f"  {'1 ms heartbeat gap':<34} {stats(phase.gaps)}")
         print(f"  {'table paint (data() included)':<34} {stats(phase.paints)}")
         print(f"  {'fetchMore call':<34} {stats(phase.fetch_calls)}")
-        print(f"  {'page insertion (200 rows)':<34} {stats(phase.insertions)}")
+        insertion = f"page insertion ({model.page_size} rows)"
+        print(f"  {insertion:<34} {stats(phase.insertions)}")
         for generation in (0, 1, 2):
             spent = [ms for g, ms in phase.collections if g == generation]
             print(f"  {f'gc collection, generation {generation}':<34} {stats(spent)}")

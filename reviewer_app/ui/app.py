@@ -34,12 +34,18 @@ log = logging.getLogger("ui")
 STARTUP_PROBE_ENV = "REVIEWER_APP_STARTUP_PROBE"
 #: Qt's cap on the memory one image may take while decoding (its default is 256 MB).
 IMAGE_ALLOCATION_LIMIT_MB = 128
+#: How long a Python thread may keep the GIL while another waits for it (Python's default
+#: is 5 ms). The GUI thread calls into Python for every cell a view paints; while a worker
+#: parses a page of decisions, 5 ms waits added up to frames of 20-40 ms
+#: (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms.
+GIL_SWITCH_SECONDS = 0.001
 
 
 def application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if isinstance(app, QApplication):
         return app
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     # no image may make Qt allocate more than this, whatever its header declares
     QImageReader.setAllocationLimit(IMAGE_ALLOCATION_LIMIT_MB)
     app = QApplication(argv or sys.argv[:1])

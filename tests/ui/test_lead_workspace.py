@@ -201,6 +201,20 @@ def test_a_blind_audit_hides_the_original_until_the_auditor_decides(
     api = desk.lead()
     for item_id in judged:
         assert api.item(item_id).decision.action != "remove"
+    # ... it shows in the item's timeline (the original kept) and in the reviewer's figures
+    item_id = next(iter(judged))
+    lead.setCurrentWidget(lead.decisions)
+    lead.decisions.show_history(item_id)
+    qtbot.waitUntil(
+        lambda: "overturned by lead" in lead.decisions.history.toPlainText(), timeout=20_000
+    )
+    timeline = lead.decisions.history.toPlainText()
+    assert "decided by reviewer" in timeline and "audited" not in timeline.split("overturned")[1]
+    lead.setCurrentWidget(lead.reviewers)
+    lead.reviewers.refresh()
+    qtbot.waitUntil(lambda: any(r.reviewer == REVIEWER[0] for r in lead.reviewers.model.reviewers))
+    mine = next(r for r in lead.reviewers.model.reviewers if r.reviewer == REVIEWER[0])
+    assert mine.audit_overturned == 2 and mine.overturn_rate and mine.overturn_rate > 0
 
 
 def test_escalations_are_reviewed_in_the_review_flow(
