@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
         self.lead: LeadWorkspace | None = None
         self.modes: QTabWidget | None = None
         if self.session.is_lead:
-            self.lead = LeadWorkspace(self.session.client, self.store.queues, self.store.media)
+            self.lead = LeadWorkspace(self.session.client, self.store.queues)
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.message_posted.connect(self.say)
             self.modes = QTabWidget()

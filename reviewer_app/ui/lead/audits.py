@@ -6,6 +6,7 @@ agreement are listed per sample."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import ApiError
 from reviewer_app.protocol import (
     ActionConfig,
     ActionKind,
@@ -35,6 +37,7 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     AuditTask,
     AuditTaskGrant,
+    MediaKind,
     Queue,
 )
 
@@ -50,6 +53,8 @@ from ..verdict_bar import VerdictBar
 from .stats_views import WINDOWS, share, table_view
 
 Index = QModelIndex | QPersistentModelIndex
+#: the largest media file fetched with an audit task (the reviewers' are prefetched)
+AUDIT_MEDIA_BYTES = 20 * 1024 * 1024
 METHODS = (
     ("random", AuditMethod.random),
     ("the same number per reviewer", AuditMethod.by_reviewer),
@@ -170,19 +175,18 @@ class AuditDesk(QWidget):
         self,
         client_factory: Callable[[], ApiClient],
         queues: Callable[[], list[Queue]],
-        load_media: Callable[[str], Any],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setAccessibleName("Blind audit")
         self.client_factory = client_factory
         self.queues = queues
-        self.load_media = load_media
         self.sample_id: int | None = None
         self.task: AuditTask | None = None
         self.queue: Queue | None = None
         self.pending_action: ActionConfig | None = None
         self.busy = False
+        self.task_media: dict[str, tuple[bytes, str]] = {}
         self._shown_at = 0.0
         self.heading = label("")
         self.heading.setAccessibleName("Audit progress")
@@ -244,13 +248,22 @@ class AuditDesk(QWidget):
         self.busy = True
         set_text(self.heading, f"Sample #{sample_id}: fetching the next post…")
 
-        def work() -> AuditTaskGrant:
+        def work() -> tuple[AuditTaskGrant, dict[str, tuple[bytes, str]]]:
             with factory() as api:
-                return api.next_audit(sample_id)
+                grant = api.next_audit(sample_id)
+                media: dict[str, tuple[bytes, str]] = {}
+                # an audited item is not in the local store: its media comes with the task
+                for m in grant.task.item.post.media if grant.task else []:
+                    if m.kind is not MediaKind.video and m.size_bytes <= AUDIT_MEDIA_BYTES:
+                        with contextlib.suppress(ApiError):
+                            media[m.id] = api.media(m.id, max_bytes=AUDIT_MEDIA_BYTES)
+                return grant, media
 
         run_in_background(self, work, self._granted, self._failed)
 
-    def _granted(self, grant: AuditTaskGrant) -> None:
+    def _granted(self, result: tuple[AuditTaskGrant, dict[str, tuple[bytes, str]]]) -> None:
+        grant, media = result
+        self.task_media = media
         self.busy = False
         if grant.sample_id != self.sample_id:
             return  # the lead moved on meanwhile
@@ -290,7 +303,7 @@ class AuditDesk(QWidget):
         for action in self.queue.config.actions if self.queue else []:
             if action.kind is ActionKind.escalate:  # an audit decides; it cannot escalate
                 self.verdicts.buttons[action.id].hide()
-        self.post.show_item(item, self.load_media)
+        self.post.show_item(item, lambda media_id: self.task_media.get(media_id))
         self.scores.show_scores(item.scores)
         self.context.show_item(item)
         self._shown_at = time.monotonic()
@@ -415,7 +428,6 @@ class AuditsView(QWidget):
         self,
         client_factory: Callable[[], ApiClient],
         queues: Callable[[], list[Queue]],
-        load_media: Callable[[str], Any],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -486,7 +498,7 @@ class AuditsView(QWidget):
         lists_layout.addWidget(self.results_view, 2)
         lists_layout.addWidget(label("Agreement with the auditors, per reviewer:"))
         lists_layout.addWidget(self.agreement_view, 1)
-        self.desk = AuditDesk(client_factory, queues, load_media)
+        self.desk = AuditDesk(client_factory, queues)
         self.desk.finished.connect(self._desk_finished)
         self.stack = QStackedWidget()
         self.stack.addWidget(lists)

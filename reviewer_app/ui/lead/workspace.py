@@ -103,14 +103,13 @@ class LeadWorkspace(QTabWidget):
         self,
         client_factory: Callable[[], ApiClient],
         queues: Callable[[], list[Queue]],
-        load_media: Callable[[str], Any],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setAccessibleName("Lead workspace")
         self.queues_view = QueuesOverview(client_factory)
         self.reviewers = ReviewersView(client_factory)
-        self.audits = AuditsView(client_factory, queues, load_media)
+        self.audits = AuditsView(client_factory, queues)
         self.escalations = EscalationsView(client_factory)
         self.decisions = DecisionsBrowser(client_factory)
         for widget, title in (
