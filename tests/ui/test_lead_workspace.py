@@ -230,3 +230,34 @@ def test_escalations_are_reviewed_in_the_review_flow(
     lead.escalations.review_button.click()
     assert window.modes.currentIndex() == 0
     assert window.review.queue is not None and window.review.queue.id == "escalations"
+
+
+def test_an_audited_post_shows_its_media(demo_server: LiveServer, desk_factory, qtbot) -> None:
+    """An audited item is not in the auditor's local store: its media comes with the task."""
+    session = ApiSession.login(demo_server.url, *REVIEWER)
+    leased = claim(session, "misinformation", 12)
+    assert any(x["item"]["post"]["media"] for x in leased)
+    session.decide([verdict(x, "no-violation") for x in leased])
+    desk: Desk = desk_factory(demo_server.url, user=LEAD)
+    window = desk.window
+    assert window.lead is not None
+    window.show_mode(1)
+    audits = window.lead.audits
+    window.lead.setCurrentWidget(audits)
+    audits.sample_size.setValue(12)
+    audits.queue_picker.setCurrentIndex(audits.queue_picker.findData("misinformation"))
+    audits.create_sample()
+    qtbot.waitUntil(lambda: audits.samples.rowCount() == 1, timeout=20_000)
+    audits.start_selected()
+    view = audits.desk
+    for _ in range(12):
+        qtbot.waitUntil(lambda: view.task is not None and not view.busy, timeout=20_000)
+        assert view.task is not None
+        if view.task.item.post.media:
+            break
+        view.choose("no-violation")
+    media = view.task.item.post.media
+    assert media, "no audited post with media"
+    tiles = view.post.media.tiles
+    assert len(tiles) == len(media)
+    assert all(t.problem is None and not t.original.isNull() for t in tiles)
