@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PG_URL ?= $(REVIEWER_APP_TEST_PG_URL)
 
-.PHONY: demo test lint typecheck imports openapi bench soak clean
+.PHONY: demo test lint typecheck imports openapi bench soak package package-check clean
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,5 +46,31 @@ bench: $(VENV)/.dev
 soak: $(VENV)/.dev
 	REVIEWER_APP_SOAK_DECISIONS=30000 REVIEWER_APP_SOAK_STRICT=1 $(PY) -m pytest tests/soak -s
 
+## The desktop bundle: dist/reviewer-app/ (PyInstaller one-folder, packaging/reviewer-app.spec).
+package: $(VENV)/.dev
+	$(VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN \
+		--distpath dist --workpath build/pyinstaller packaging/reviewer-app.spec
+	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1)" \
+		"($$(find dist/reviewer-app -type f | wc -l) files)"
+
+## Build the bundle, then run it: --version and --self-test (offscreen); no PostgreSQL driver.
+package-check: package
+	dist/reviewer-app/reviewer-app --version
+	QT_QPA_PLATFORM=offscreen dist/reviewer-app/reviewer-app --self-test
+	@found="$$(find dist/reviewer-app -iname '*psycopg*')"; \
+		if [ -n "$$found" ]; then echo "the bundle holds psycopg: $$found"; exit 1; fi
+	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1), no psycopg"
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+
+## Regenerate the translation sources from the UI code, then compile them (commit both).
+LUPDATE ?= $(VENV)/bin/pyside6-lupdate
+LRELEASE ?= $(VENV)/bin/pyside6-lrelease
+TRANSLATIONS := de es
+.PHONY: translations
+translations: $(VENV)/.app
+	for lang in $(TRANSLATIONS); do \
+		$(LUPDATE) -extensions py -no-obsolete -locations none reviewer_app/ui -ts resources/translations/reviewer_app_$$lang.ts || exit 1; \
+		$(LRELEASE) resources/translations/reviewer_app_$$lang.ts -qm reviewer_app/ui/translations/reviewer_app_$$lang.qm || exit 1; \
+	done

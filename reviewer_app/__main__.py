@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from reviewer_app import __version__
@@ -11,6 +12,7 @@ from reviewer_app import __version__
 SERVER_HELP = "run or administer the reference queue service"
 #: top-level options that take a value (skipped when looking for the subcommand)
 _VALUED_OPTIONS = frozenset({"--role", "--port"})
+QPA = "QT_QPA_PLATFORM"
 
 
 def _subcommand(argv: list[str]) -> str | None:
@@ -49,6 +51,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         help="with --demo: which demo account to use",
     )
     parser.add_argument("--port", type=int, default=0, help="with --demo: port (0: any free one)")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help=(
+            "open the window (offscreen without a display) on a temporary demo server, "
+            "decide one post, check it arrived, print OK and exit 0"
+        ),
+    )
     subparsers = parser.add_subparsers(dest="command")
     if command == "export":
         subparsers.add_parser("server", help=SERVER_HELP)
@@ -70,11 +80,19 @@ def main(argv: list[str] | None = None) -> int:
 
         logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
         return run_export(args)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    level = logging.WARNING if args.self_test else logging.INFO  # the self-test: one line
+    logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if args.command == "server":
         from reviewer_app.server.cli import run
 
         return run(args)
+    if args.self_test:
+        no_display = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY"))
+        if sys.platform.startswith("linux") and no_display and not os.environ.get(QPA):
+            os.environ[QPA] = "offscreen"  # no display to open the window on
+        from reviewer_app.demo import run_self_test
+
+        return run_self_test()
     if args.demo:
         from reviewer_app.demo import run_demo
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -86,3 +87,155 @@ def run_demo(role: str = "reviewer", port: int = 0) -> int:
         return run_with_login(server.url, user, password, demo=True)
     finally:
         server.stop()
+
+
+#: how long ``--self-test`` may take before it fails (seconds)
+SELF_TEST_TIMEOUT = 120.0
+
+
+class SelfTestFailed(RuntimeError):
+    """A step of ``--self-test`` did not happen in time or went wrong."""
+
+
+def run_self_test(timeout: float = SELF_TEST_TIMEOUT) -> int:
+    """``reviewer-app --self-test``: the real review window (offscreen when there is no
+    display) on the embedded demo service in a temporary folder, with memory-only
+    credentials. Decides one post with its verdict key, waits until the verdict is
+    delivered, checks it on the service, prints one ``OK`` line with timings and returns 0;
+    on any failure prints why on stderr and returns 1. A watchdog ends the process with
+    code 3 if it hangs past ``timeout``."""
+    import os
+    import sys
+    import tempfile
+    import time
+
+    watchdog = threading.Timer(timeout + 30, _hung, args=(timeout + 30,))
+    watchdog.daemon = True
+    watchdog.start()
+    started = time.monotonic()
+    try:
+        with tempfile.TemporaryDirectory(prefix="reviewer-app-self-test-") as folder:
+            timings = _self_test(Path(folder), started + timeout)
+    except Exception as err:
+        print(f"reviewer-app self-test FAILED: {err}", file=sys.stderr, flush=True)
+        return 1
+    finally:
+        watchdog.cancel()
+    total = time.monotonic() - started
+    steps = " ".join(f"{name}={seconds:.2f}s" for name, seconds in timings.items())
+    platform = os.environ.get("QT_QPA_PLATFORM", "default")
+    print(f"reviewer-app self-test OK in {total:.2f}s ({steps}; platform {platform})", flush=True)
+    return 0
+
+
+def _hung(seconds: float) -> None:
+    import os
+    import sys
+
+    print(f"reviewer-app self-test FAILED: hung for {seconds:.0f}s", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+def _quiet_size_hints() -> None:
+    """The offscreen platform says it ignores size hints for every window; nothing else
+    Qt says is hidden."""
+    import sys
+
+    from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+
+    def handler(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+        if "propagateSizeHints" not in message:
+            if previous is not None:
+                previous(mode, context, message)
+            else:
+                print(message, file=sys.stderr)
+
+    previous = qInstallMessageHandler(handler)
+
+
+def _self_test(folder: Path, deadline: float) -> dict[str, float]:
+    import time
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from reviewer_app.core.api import ApiClient
+    from reviewer_app.core.credentials import Credentials
+    from reviewer_app.core.session import ReviewSession
+    from reviewer_app.core.settings import UNDO_WINDOW
+    from reviewer_app.ui import preferences as P
+    from reviewer_app.ui.app import application, close_session, open_window
+
+    timings: dict[str, float] = {}
+    mark = time.monotonic()
+
+    def step(name: str) -> None:
+        nonlocal mark
+        now = time.monotonic()
+        timings[name] = now - mark
+        mark = now
+
+    app = application()
+    _quiet_size_hints()
+
+    def pump_until(condition: Callable[[], bool], what: str) -> None:
+        while not condition():
+            if time.monotonic() > deadline:
+                raise SelfTestFailed(f"timed out waiting for {what}")
+            app.processEvents()
+            time.sleep(0.005)
+
+    server = DemoServer(demo_database(folder / "server"))
+    server.start()
+    step("service")
+    try:
+        user, password = DEMO_ACCOUNTS["reviewer"]
+        credentials = Credentials(memory_only=True)
+        result, token = ReviewSession.log_in(server.url, user, password, credentials=credentials)
+        prefs = P.Preferences(QSettings(str(folder / "ui.ini"), QSettings.Format.IniFormat))
+        window = open_window(
+            server.url,
+            result,
+            token,
+            credentials=credentials,
+            prefs=prefs,
+            data_root=folder / "client",
+        )
+        try:
+            # the verdict is sent at once instead of after the undo window
+            window.store.settings.set(UNDO_WINDOW.name, 0.0)
+            window.activateWindow()
+            pump_until(lambda: window.review.current is not None, "the first post")
+            step("first_post")
+            review = window.review
+            queue, shown = review.queue, review.current
+            assert queue is not None and shown is not None
+            action = next(
+                (a for a in queue.config.actions if a.key and not review.selection(a)[0]), None
+            )
+            if action is None:
+                raise SelfTestFailed(f"queue {queue.id} has no action that needs no input")
+            item_id = shown.item.id
+            # the action's shortcut, a digit 1-9 (protocol), typed into the focused widget
+            QTest.keyClicks(QApplication.focusWidget() or window, action.key or "")
+            if review.current is shown:
+                raise SelfTestFailed(f"the key {action.key!r} ({action.id}) decided nothing")
+            step("decide")
+            pump_until(lambda: window.store.pending_count() == 0, "the verdict to be delivered")
+            step("deliver")
+            with ApiClient(server.url) as api:
+                api.login(*DEMO_ACCOUNTS["lead"])
+                decisions = api.decisions(item_id=item_id).decisions
+            if [d.action for d in decisions] != [action.id]:
+                raise SelfTestFailed(
+                    f"the service holds {[d.action for d in decisions]} for item {item_id}, "
+                    f"not [{action.id!r}]"
+                )
+            step("verify")
+        finally:
+            close_session(window)
+            window.close()
+    finally:
+        server.stop()
+    return timings
