@@ -24,6 +24,7 @@ from . import preferences as P
 from .background import run_in_background
 from .bridge import SyncBridge
 from .dialogs import LoginDialog
+from .i18n import install_translators, language_for, translate
 from .main_window import MainWindow
 from .messages import describe
 
@@ -50,24 +51,33 @@ def application(argv: list[str] | None = None) -> QApplication:
     QImageReader.setAllocationLimit(IMAGE_ALLOCATION_LIMIT_MB)
     app = QApplication(argv or sys.argv[:1])
     app.setApplicationName("reviewer-app")
-    app.setApplicationDisplayName("Review desk")
     app.setOrganizationName("reviewer-app")
+    # the language: the preference, else the system's (English when neither has a catalogue)
+    install_translators(app, language_for(P.Preferences().get(P.LANGUAGE)))
+    app.setApplicationDisplayName(translate("App", "Review desk"))
     return app
 
 
-#: said when the session's local store is in memory (no keyring holds its key)
-MEMORY_ONLY_NOTE = (
-    "Nothing you review is kept on this computer: offline work is unavailable, and verdicts "
-    "not yet sent are lost if the app stops before they are sent."
-)
+def memory_only_note() -> str:
+    """Said when the session's local store is in memory (no keyring holds its key)."""
+    return translate(
+        "App",
+        "Nothing you review is kept on this computer: offline work is unavailable, and "
+        "verdicts not yet sent are lost if the app stops before they are sent.",
+    )
 
 
 def keyring_note(result: LoginResult) -> str | None:
     if result.saved.persistent:
         return None
     return (
-        f"Your login is kept for this session only ({result.saved.reason}); you will be asked "
-        f"to log in again next time. {MEMORY_ONLY_NOTE}"
+        translate(
+            "App",
+            "Your login is kept for this session only ({reason}); you will be asked to log in "
+            "again next time.",
+        ).format(reason=result.saved.reason)
+        + " "
+        + memory_only_note()
     )
 
 
@@ -92,7 +102,7 @@ def open_window(
         listener=bridge,
     )
     if session.memory_only and note is None:
-        note = MEMORY_ONLY_NOTE  # the keyring keeps the login but would not keep the store key
+        note = memory_only_note()  # the keyring keeps the login but would not keep the store key
     window = MainWindow(session, bridge, prefs, keyring_note=note)
     bridge.setParent(window)
     if session.store.recovery_message:
@@ -148,9 +158,14 @@ def run_login(
 
         def failed(err: BaseException) -> None:
             if isinstance(err, ValueError):
-                dialog.show_error(f"{err}. Write it like https://review.example.org")
+                dialog.show_error(
+                    f"{err}. "
+                    + translate("App", "Write it like {example}").format(
+                        example="https://review.example.org"
+                    )
+                )
                 return
-            message = describe(err, during="logging in")
+            message = describe(err, during=translate("App", "logging in"))
             dialog.show_error(f"{message.title} {message.detail} {message.next_step}")
 
         run_in_background(dialog, work, done, failed)
@@ -194,8 +209,8 @@ def run_with_login(
             server_url, username, password, credentials=credentials
         )
     except Exception as err:  # shown to the person who started the app, then exit
-        message = describe(err, during="logging in to the demo server")
-        QMessageBox.critical(None, "Review desk", message.text())
+        message = describe(err, during=translate("App", "logging in to the demo server"))
+        QMessageBox.critical(None, translate("App", "Review desk"), message.text())
         return 1
     window = open_window(
         server_url,

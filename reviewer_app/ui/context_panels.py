@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QWidget
 
 from reviewer_app.protocol import Item
 
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .plain import ago, clean, count
 
 
@@ -19,55 +20,104 @@ def _box(name: str) -> QPlainTextEdit:
     return box
 
 
+#: why a post is queued, in words (``QueueReasonKind``)
+REASON_WORDS = {
+    "classifier": QT_TRANSLATE_NOOP("ContextPanels", "classifier"),
+    "user_reports": QT_TRANSLATE_NOOP("ContextPanels", "user reports"),
+    "fact_check": QT_TRANSLATE_NOOP("ContextPanels", "fact-check"),
+    "appeal": QT_TRANSLATE_NOOP("ContextPanels", "appeal"),
+    "escalation": QT_TRANSLATE_NOOP("ContextPanels", "escalation"),
+}
+#: what happened to an item, in words (``EventKind``)
+EVENT_WORDS = {
+    "enqueued": QT_TRANSLATE_NOOP("ContextPanels", "entered the queue"),
+    "claimed": QT_TRANSLATE_NOOP("ContextPanels", "claimed"),
+    "renewed": QT_TRANSLATE_NOOP("ContextPanels", "lease renewed"),
+    "released": QT_TRANSLATE_NOOP("ContextPanels", "given back"),
+    "expired": QT_TRANSLATE_NOOP("ContextPanels", "lease expired"),
+    "decided": QT_TRANSLATE_NOOP("ContextPanels", "decided"),
+    "escalated": QT_TRANSLATE_NOOP("ContextPanels", "escalated"),
+    "user_created": QT_TRANSLATE_NOOP("ContextPanels", "user created"),
+    "role_changed": QT_TRANSLATE_NOOP("ContextPanels", "role changed"),
+    "audit_sampled": QT_TRANSLATE_NOOP("ContextPanels", "picked for an audit"),
+    "audited": QT_TRANSLATE_NOOP("ContextPanels", "audited"),
+    "overturned": QT_TRANSLATE_NOOP("ContextPanels", "overturned"),
+}
+
+
+def words_for(table: dict[str, str], value: str) -> str:
+    """A protocol value in words, translated (the value itself when it is new to us)."""
+    words = table.get(value)
+    return translate("ContextPanels", words) if words else value.replace("_", " ")
+
+
 def why_text(item: Item) -> str:
-    lines = [f"Queue: {item.queue_id} (came from {item.origin_queue_id})"]
-    lines += [f"• {r.kind.value.replace('_', ' ')}: {clean(r.detail)}" for r in item.reasons]
+    lines = [
+        translate("ContextPanels", "Queue: {queue} (came from {origin})").format(
+            queue=item.queue_id, origin=item.origin_queue_id
+        )
+    ]
+    lines += [f"• {words_for(REASON_WORDS, r.kind.value)}: {clean(r.detail)}" for r in item.reasons]
     return "\n".join(lines)
 
 
 def author_text(item: Item) -> str:
     a = item.author
     lines = [
-        f"{clean(a.display_name)} (@{clean(a.handle)}){' — verified' if a.verified else ''}",
-        f"Account created {a.account_created_at:%Y-%m-%d} ({ago(a.account_created_at)})",
-        f"{count(a.followers)} followers · follows {count(a.following)}",
+        f"{clean(a.display_name)} (@{clean(a.handle)})"
+        + (" — " + translate("ContextPanels", "verified") if a.verified else ""),
+        translate("ContextPanels", "Account created {date} ({ago})").format(
+            date=f"{a.account_created_at:%Y-%m-%d}", ago=ago(a.account_created_at)
+        ),
+        translate("ContextPanels", "{followers} followers · follows {following}").format(
+            followers=count(a.followers), following=count(a.following)
+        ),
     ]
     if a.bio:
-        lines.append(f"Bio: {clean(a.bio)}")
+        lines.append(translate("ContextPanels", "Bio: {bio}").format(bio=clean(a.bio)))
     if a.strikes:
-        lines.append("Prior strikes:")
-        lines += [f"  {s.policy}: {s.count} (last {s.last_at:%Y-%m-%d})" for s in a.strikes]
+        lines.append(translate("ContextPanels", "Prior strikes:"))
+        last = translate("ContextPanels", "last {date}")
+        lines += [
+            f"  {s.policy}: {s.count} ({last.format(date=f'{s.last_at:%Y-%m-%d}')})"
+            for s in a.strikes
+        ]
     else:
-        lines.append("No prior strikes.")
+        lines.append(translate("ContextPanels", "No prior strikes."))
     if a.recent_decisions:
-        lines.append("Recent decisions on this author's posts:")
+        lines.append(translate("ContextPanels", "Recent decisions on this author's posts:"))
         lines += [
             f"  {d.decided_at:%Y-%m-%d} {d.action} {', '.join(d.policies)}".rstrip()
             for d in a.recent_decisions
         ]
     s = a.signals
     lines.append(
-        f"Account signals: {s.posts_per_day:g} posts a day · inauthenticity score "
-        f"{s.inauthenticity_score:.2f}"
+        translate(
+            "ContextPanels", "Account signals: {posts} posts a day · inauthenticity score {score}"
+        ).format(posts=f"{s.posts_per_day:g}", score=f"{s.inauthenticity_score:.2f}")
     )
-    lines += [f"  signal: {clean(x)}" for x in s.signals]
+    signal = translate("ContextPanels", "signal: {signal}")
+    lines += ["  " + signal.format(signal=clean(x)) for x in s.signals]
     if s.shared_signal_accounts:
         shared = ", ".join(clean(x) for x in s.shared_signal_accounts)
-        lines.append(f"  shares signals with: {shared}")
+        lines.append(
+            "  "
+            + translate("ContextPanels", "shares signals with: {accounts}").format(accounts=shared)
+        )
     return "\n".join(lines)
 
 
 def thread_text(item: Item) -> str:
     t = item.thread
     if not t.parents and not t.replies:
-        return "Not part of a thread."
+        return translate("ContextPanels", "Not part of a thread.")
     lines = []
     for depth, post in enumerate(t.parents):
         lines.append(f"{'  ' * depth}↳ @{clean(post.author_handle)} ({ago(post.created_at)}):")
         lines.append(f"{'  ' * depth}  {clean(post.text)}")
-    lines.append(f"{'  ' * len(t.parents)}▶ this post")
+    lines.append(f"{'  ' * len(t.parents)}▶ " + translate("ContextPanels", "this post"))
     if t.replies:
-        lines.append(f"Replies ({t.reply_count} in all):")
+        lines.append(translate("ContextPanels", "Replies ({n} in all):").format(n=t.reply_count))
         for post in t.replies:
             lines.append(
                 f"  @{clean(post.author_handle)} ({ago(post.created_at)}): {clean(post.text)}"
@@ -78,32 +128,47 @@ def thread_text(item: Item) -> str:
 def reports_text(item: Item) -> str:
     r = item.reports
     if not r.total and not r.notes:
-        return "No user reports."
-    lines = [f"{r.total} reports"]
+        return translate("ContextPanels", "No user reports.")
+    lines = [translate("ContextPanels", "{n} reports").format(n=r.total)]
     lines += [f"  {x.reason.replace('-', ' ')}: {x.count}" for x in r.by_reason]
     if r.notes:
-        lines.append("What reporters wrote:")
+        lines.append(translate("ContextPanels", "What reporters wrote:"))
         lines += [f"  [{n.reason}] {clean(n.note)}" for n in r.notes]
     return "\n".join(lines)
 
 
 def fact_checks_text(item: Item) -> str:
     if not item.fact_checks:
-        return "No fact-checks."
+        return translate("ContextPanels", "No fact-checks.")
+    claim = translate("ContextPanels", "Claim: {claim}")
     return "\n\n".join(
         f"{f.rating_label} — {clean(f.organisation)} ({f.published_at:%Y-%m-%d})\n"
-        f"Claim: {clean(f.claim)}\n{clean(f.url)}"
+        + claim.format(claim=clean(f.claim))
+        + f"\n{clean(f.url)}"
         for f in item.fact_checks
     )
 
 
 def history_text(item: Item) -> str:
     if not item.history:
-        return "No history."
+        return translate("ContextPanels", "No history.")
     return "\n".join(
-        f"{e.at:%Y-%m-%d %H:%M} {e.kind.value}" + (f" by {e.actor}" if e.actor else "")
+        f"{e.at:%Y-%m-%d %H:%M} {words_for(EVENT_WORDS, e.kind.value)}"
+        + (" " + translate("ContextPanels", "by {actor}").format(actor=e.actor) if e.actor else "")
         for e in item.history
     )
+
+
+def tab_title(key: str) -> str:
+    """A tab's title in the user's language (``key`` is its English name)."""
+    return {
+        "Why queued": translate("ContextPanels", "Why queued"),
+        "Author": translate("ContextPanels", "Author"),
+        "Thread": translate("ContextPanels", "Thread"),
+        "Reports": translate("ContextPanels", "Reports"),
+        "Fact-checks": translate("ContextPanels", "Fact-checks"),
+        "History": translate("ContextPanels", "History"),
+    }.get(key, key)
 
 
 class ContextPanels(QTabWidget):
@@ -123,7 +188,7 @@ class ContextPanels(QTabWidget):
         for title, _ in self.TABS:
             box = _box(title)
             self.boxes[title] = box
-            self.addTab(box, title)
+            self.addTab(box, tab_title(title))
         self.item: Item | None = None
         self._stale: set[int] = set()
         self.currentChanged.connect(self._render)
@@ -141,8 +206,9 @@ class ContextPanels(QTabWidget):
                     "Fact-checks": f" ({len(item.fact_checks)})",
                     "Thread": f" ({len(item.thread.parents) + len(item.thread.replies)})",
                 }.get(title, "")
-            if self.tabText(index) != title + extra:
-                self.setTabText(index, title + extra)
+            shown = tab_title(title) + extra
+            if self.tabText(index) != shown:
+                self.setTabText(index, shown)
         self._render(self.currentIndex())
 
     def text_of(self, title: str) -> str:

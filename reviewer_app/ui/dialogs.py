@@ -28,35 +28,73 @@ from reviewer_app.core import settings as core_settings
 from reviewer_app.core.store import Conflict, Store
 
 from . import preferences as P
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import ConflictsModel
 from .plain import clean, label, set_text
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("1 … 9", "Decide with the action that shows this key"),
-    ("E", "Escalate to a lead"),
-    ("S", "Skip: give the post back to the queue"),
-    ("P", "Choose policy codes (arrows move, Space ticks)"),
-    ("R", "Choose a fact-check rating"),
-    ("N", "Write a note"),
-    ("Ctrl+Enter", "Submit the verdict that is waiting for a policy, rating or note"),
-    ("Esc", "Cancel that verdict"),
-    ("Ctrl+Z", "Undo the last verdict (while it is still in its undo window)"),
-    ("Space", "Reveal or hide the media of this post"),
-    ("Ctrl+O", "Work offline: lease a batch to review without a network"),
-    ("Ctrl+K", "Open conflicts"),
-    ("Ctrl+,", "Settings"),
-    ("?", "This list"),
+    ("1 … 9", QT_TRANSLATE_NOOP("Shortcuts", "Decide with the action that shows this key")),
+    ("E", QT_TRANSLATE_NOOP("Shortcuts", "Escalate to a lead")),
+    ("S", QT_TRANSLATE_NOOP("Shortcuts", "Skip: give the post back to the queue")),
+    ("P", QT_TRANSLATE_NOOP("Shortcuts", "Choose policy codes (arrows move, Space ticks)")),
+    ("R", QT_TRANSLATE_NOOP("Shortcuts", "Choose a fact-check rating")),
+    ("N", QT_TRANSLATE_NOOP("Shortcuts", "Write a note")),
+    (
+        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+Enter"),
+        QT_TRANSLATE_NOOP(
+            "Shortcuts", "Submit the verdict that is waiting for a policy, rating or note"
+        ),
+    ),
+    (QT_TRANSLATE_NOOP("Shortcuts", "Esc"), QT_TRANSLATE_NOOP("Shortcuts", "Cancel that verdict")),
+    (
+        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+Z"),
+        QT_TRANSLATE_NOOP(
+            "Shortcuts", "Undo the last verdict (while it is still in its undo window)"
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("Shortcuts", "Space"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Reveal or hide the media of this post"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+O"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Work offline: lease a batch to review without a network"),
+    ),
+    (QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+K"), QT_TRANSLATE_NOOP("Shortcuts", "Open conflicts")),
+    (QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+,"), QT_TRANSLATE_NOOP("Shortcuts", "Settings")),
+    ("?", QT_TRANSLATE_NOOP("Shortcuts", "This list")),
 )
+
+
+def theme_name(theme: str) -> str:
+    """A theme preference value in words."""
+    return {
+        "system": translate("Dialogs", "system"),
+        "light": translate("Dialogs", "light"),
+        "dark": translate("Dialogs", "dark"),
+    }.get(theme, theme)
+
+
+def language_name(language: str) -> str:
+    """A language preference value in words (each language in its own name)."""
+    return {
+        "system": translate("Dialogs", "Same as the system"),
+        "en": "English",
+        "de": "Deutsch",
+        "es": "Español",
+    }.get(language, language)
 
 
 class ShortcutsDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(translate("Dialogs", "Keyboard shortcuts"))
         self.setAccessibleName("Keyboard shortcuts")
         form = QFormLayout(self)
         for keys, what in SHORTCUTS:
-            form.addRow(label(keys, wrap=False), label(what))
+            form.addRow(
+                label(translate("Shortcuts", keys), wrap=False), label(translate("Shortcuts", what))
+            )
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         form.addRow(close)
@@ -65,7 +103,7 @@ class ShortcutsDialog(QDialog):
 class SettingsDialog(QDialog):
     def __init__(self, prefs: P.Preferences, store: Store, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(translate("Dialogs", "Settings"))
         self.prefs, self.store = prefs, store
         form = QFormLayout(self)
         self.server = QLineEdit(prefs.get(P.SERVER))
@@ -79,27 +117,52 @@ class SettingsDialog(QDialog):
         decl_u = core_settings.UNDO_WINDOW
         self.undo.setRange(float(decl_u.minimum or 0), float(decl_u.maximum or 120))
         self.undo.setValue(store.settings.get(decl_u))
-        self.undo.setSuffix(" s")
+        self.undo.setSuffix(translate("Dialogs", " s"))
         self.undo.setAccessibleName("Undo window in seconds")
-        self.blur = QCheckBox("Blur media until I reveal it")
+        self.blur = QCheckBox(translate("Dialogs", "Blur media until I reveal it"))
         self.blur.setChecked(prefs.get(P.BLUR))
-        self.grey = QCheckBox("Show media in greyscale until I reveal it")
+        self.grey = QCheckBox(translate("Dialogs", "Show media in greyscale until I reveal it"))
         self.grey.setChecked(prefs.get(P.GREY))
         self.theme = QComboBox()
-        self.theme.addItems(list(P.THEMES))
-        self.theme.setCurrentText(prefs.get(P.THEME))
+        for theme in P.THEMES:
+            self.theme.addItem(theme_name(theme), theme)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.get(P.THEME))))
         self.theme.setAccessibleName("Theme")
         self.text_size = QSpinBox()
         self.text_size.setRange(7, 32)
         self.text_size.setValue(prefs.get(P.TEXT_SIZE))
         self.text_size.setAccessibleName("Text size")
-        form.addRow("Server (next login)", self.server)
-        form.addRow(decl.description, self.prefetch)
-        form.addRow(decl_u.description, self.undo)
+        self.language = QComboBox()
+        for language in P.LANGUAGES:
+            self.language.addItem(language_name(language), language)
+        self.language.setCurrentIndex(max(0, self.language.findData(prefs.get(P.LANGUAGE))))
+        self.language.setAccessibleName("Language")
+        self.language_note = label(
+            translate("Dialogs", "A new language applies the next time you start the app.")
+        )
+        form.addRow(translate("Dialogs", "Server (next login)"), self.server)
+        form.addRow(
+            translate(
+                "Dialogs",
+                "Items kept leased ahead in the queue being reviewed, so the next post is "
+                "always local.",
+            ),
+            self.prefetch,
+        )
+        form.addRow(
+            translate(
+                "Dialogs",
+                "Seconds a verdict stays on this computer, where it can be undone, before it "
+                "is sent.",
+            ),
+            self.undo,
+        )
         form.addRow(self.blur)
         form.addRow(self.grey)
-        form.addRow("Theme", self.theme)
-        form.addRow("Text size (points)", self.text_size)
+        form.addRow(translate("Dialogs", "Theme"), self.theme)
+        form.addRow(translate("Dialogs", "Text size (points)"), self.text_size)
+        form.addRow(translate("Dialogs", "Language"), self.language)
+        form.addRow(self.language_note)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -111,7 +174,8 @@ class SettingsDialog(QDialog):
         self.prefs.set(P.SERVER, self.server.text().strip())
         self.prefs.set(P.BLUR, self.blur.isChecked())
         self.prefs.set(P.GREY, self.grey.isChecked())
-        self.prefs.set(P.THEME, self.theme.currentText())
+        self.prefs.set(P.THEME, self.theme.currentData())
+        self.prefs.set(P.LANGUAGE, self.language.currentData())
         self.prefs.set(P.TEXT_SIZE, self.text_size.value())
         self.store.settings.set(core_settings.PREFETCH, self.prefetch.value())
         self.store.settings.set(core_settings.UNDO_WINDOW, float(self.undo.value()))
@@ -122,12 +186,18 @@ class SettingsDialog(QDialog):
 def _decision_text(
     who: str, action: str, policies: list[str], rating: str | None, note: str | None, when: str
 ) -> str:
-    lines = [who, f"Action: {action}", f"Policies: {', '.join(policies) or 'none'}"]
+    lines = [
+        who,
+        translate("Dialogs", "Action: {action}").format(action=action),
+        translate("Dialogs", "Policies: {policies}").format(
+            policies=", ".join(policies) or translate("Dialogs", "none")
+        ),
+    ]
     if rating:
-        lines.append(f"Fact-check rating: {rating}")
+        lines.append(translate("Dialogs", "Fact-check rating: {rating}").format(rating=rating))
     lines.append(when)
     if note:
-        lines.append(f"Note: {clean(note)}")
+        lines.append(translate("Dialogs", "Note: {note}").format(note=clean(note)))
     return "\n".join(lines)
 
 
@@ -138,7 +208,7 @@ class ConflictsView(QDialog):
 
     def __init__(self, store: Store, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Conflicts")
+        self.setWindowTitle(translate("Dialogs", "Conflicts"))
         self.setAccessibleName("Conflicts")
         self.resize(900, 520)
         self.store = store
@@ -150,9 +220,12 @@ class ConflictsView(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.intro = label(
-            "Someone else decided these posts before your verdict reached the server. "
-            "Their decision counts. Accept it, or escalate the post to a lead if you think "
-            "it is wrong."
+            translate(
+                "Dialogs",
+                "Someone else decided these posts before your verdict reached the server. "
+                "Their decision counts. Accept it, or escalate the post to a lead if you think "
+                "it is wrong.",
+            )
         )
         self.post = label()
         self.post.setAccessibleName("The post")
@@ -162,8 +235,8 @@ class ConflictsView(QDialog):
         self.theirs = QPlainTextEdit()
         self.theirs.setReadOnly(True)
         self.theirs.setAccessibleName("The decision that counts")
-        self.accept_button = QPushButton("Accept their decision")
-        self.escalate_button = QPushButton("Escalate to a lead")
+        self.accept_button = QPushButton(translate("Dialogs", "Accept their decision"))
+        self.escalate_button = QPushButton(translate("Dialogs", "Escalate to a lead"))
         for button in (self.accept_button, self.escalate_button):
             button.setAccessibleName(button.text())
         self.accept_button.clicked.connect(lambda: self._resolve("accepted"))
@@ -201,11 +274,15 @@ class ConflictsView(QDialog):
         self.accept_button.setEnabled(enabled)
         self.escalate_button.setEnabled(enabled)
         if conflict is None:
-            set_text(self.post, "No open conflicts.")
+            set_text(self.post, translate("Dialogs", "No open conflicts."))
             self.mine.setPlainText("")
             self.theirs.setPlainText("")
             return
-        text = conflict.item.post.text[:500] if conflict.item else "(post no longer stored)"
+        text = (
+            conflict.item.post.text[:500]
+            if conflict.item
+            else translate("Dialogs", "(post no longer stored)")
+        )
         set_text(self.post, f"{conflict.item_id}: {clean(text)}")
         mine, theirs = conflict.mine, conflict.theirs
         queue = self.store.queue(conflict.item.queue_id) if conflict.item else None
@@ -216,22 +293,28 @@ class ConflictsView(QDialog):
 
         self.mine.setPlainText(
             _decision_text(
-                "Your decision",
+                translate("Dialogs", "Your decision"),
                 label_of(mine.action),
                 mine.policies,
                 mine.rating,
                 mine.note,
-                f"Decided {mine.decided_at:%Y-%m-%d %H:%M} UTC",
+                translate("Dialogs", "Decided {time} UTC").format(
+                    time=f"{mine.decided_at:%Y-%m-%d %H:%M}"
+                ),
             )
         )
         self.theirs.setPlainText(
             _decision_text(
-                f"The decision that counts, by {theirs.reviewer}",
+                translate("Dialogs", "The decision that counts, by {reviewer}").format(
+                    reviewer=theirs.reviewer
+                ),
                 label_of(theirs.action),
                 theirs.policies,
                 theirs.rating,
                 theirs.note,
-                f"Recorded {theirs.decided_at:%Y-%m-%d %H:%M} UTC",
+                translate("Dialogs", "Recorded {time} UTC").format(
+                    time=f"{theirs.decided_at:%Y-%m-%d %H:%M}"
+                ),
             )
         )
 
@@ -255,7 +338,7 @@ class LoginDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Log in to the review desk")
+        self.setWindowTitle(translate("Dialogs", "Log in to the review desk"))
         self.prefs = prefs
         self.attempt = attempt
         form = QFormLayout(self)
@@ -273,12 +356,14 @@ class LoginDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Log in")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(
+            translate("Dialogs", "Log in")
+        )
         self.buttons.accepted.connect(self._on_login_clicked)
         self.buttons.rejected.connect(self.reject)
-        form.addRow("Server", self.server)
-        form.addRow("User", self.username)
-        form.addRow("Password", self.password)
+        form.addRow(translate("Dialogs", "Server"), self.server)
+        form.addRow(translate("Dialogs", "User"), self.username)
+        form.addRow(translate("Dialogs", "Password"), self.password)
         form.addRow(self.error)
         form.addRow(self.buttons)
         (self.password if self.username.text() else self.username).setFocus(

@@ -44,11 +44,12 @@ from . import preferences as P
 from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
+from .i18n import translate
 from .lead.workspace import LeadWorkspace
 from .models import QueueListModel, WorklistModel
 from .plain import clean, isolate, label, set_text
 from .post_pane import PostPane
-from .review import NEEDS_HOW, NEEDS_WORDS, ReviewController
+from .review import ReviewController, needs_prompt
 from .scores import ScoresPanel
 from .verdict_bar import PolicyList, VerdictBar
 
@@ -145,7 +146,9 @@ class MainWindow(QMainWindow):
         self.prefs = prefs
         # a name from the server: bidi controls shown as markers, never obeyed, in the title
         self.setWindowTitle(
-            f"Review desk — {isolate(session.user.display_name)} on {session.server_url}"
+            translate("MainWindow", "Review desk — {name} on {server}").format(
+                name=isolate(session.user.display_name), server=session.server_url
+            )
         )
         self.setAccessibleName("Review desk")
         self.resize(1280, 860)
@@ -199,11 +202,11 @@ class MainWindow(QMainWindow):
         self.queues = QueueListModel()
         self.queue_picker.setModel(self.queues)
         self.queue_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        self.offline_button = QPushButton("Work offline…")
+        self.offline_button = QPushButton(translate("MainWindow", "Work offline…"))
         self.offline_button.setAccessibleName("Work offline: lease a batch (Ctrl+O)")
         self.offline_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.offline_button.clicked.connect(self.work_offline)
-        top.addWidget(label("Queue:", wrap=False))
+        top.addWidget(label(translate("MainWindow", "Queue:"), wrap=False))
         top.addWidget(self.queue_picker, 1)
         top.addWidget(self.offline_button)
 
@@ -231,7 +234,9 @@ class MainWindow(QMainWindow):
         middle_layout = QVBoxLayout(middle)
         middle_layout.setContentsMargins(0, 0, 0, 0)
         middle_layout.addWidget(self.post, 3)
-        middle_layout.addWidget(label("Classifier scores (bar: score; line: threshold)"))
+        middle_layout.addWidget(
+            label(translate("MainWindow", "Classifier scores (bar: score; line: threshold)"))
+        )
         middle_layout.addWidget(self.scores)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -254,14 +259,14 @@ class MainWindow(QMainWindow):
             self.modes = QTabWidget()
             self.modes.setAccessibleName("Review or lead workspace")
             self.modes.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            self.modes.addTab(central, "Review")
-            self.modes.addTab(self.lead, "Lead workspace")
+            self.modes.addTab(central, translate("MainWindow", "Review"))
+            self.modes.addTab(self.lead, translate("MainWindow", "Lead workspace"))
             self.setCentralWidget(self.modes)
         else:
             self.setCentralWidget(central)
 
         status = self.statusBar()
-        self.net_label = label("starting…", wrap=False)
+        self.net_label = label(translate("MainWindow", "starting…"), wrap=False)
         self.net_label.setAccessibleName("Connection")
         self.pending_label = label("", wrap=False)
         self.pending_label.setAccessibleName("Verdicts waiting to be sent")
@@ -289,18 +294,22 @@ class MainWindow(QMainWindow):
         status.addWidget(self.message, 1)
 
         menu = self.menuBar()
-        review_menu = menu.addMenu("&Review")
+        review_menu = menu.addMenu(translate("MainWindow", "&Review"))
         for text, keys, slot in (
-            ("Work offline…", "Ctrl+O", self.work_offline),
-            ("Conflicts…", "Ctrl+K", self.show_conflicts),
-            ("Settings…", "Ctrl+,", self.show_settings),
-            ("Keyboard shortcuts", "", self.show_help),
-            ("Clear local data…", "", self.clear_local_data),
-            ("Log out", "", self.log_out),
+            (translate("MainWindow", "Work offline…"), "Ctrl+O", self.work_offline),
+            (translate("MainWindow", "Conflicts…"), "Ctrl+K", self.show_conflicts),
+            (translate("MainWindow", "Settings…"), "Ctrl+,", self.show_settings),
+            (translate("MainWindow", "Keyboard shortcuts"), "", self.show_help),
+            (translate("MainWindow", "Clear local data…"), "", self.clear_local_data),
+            (translate("MainWindow", "Log out"), "", self.log_out),
             *(
                 (
-                    ("Review", "Ctrl+1", lambda: self.show_mode(0)),
-                    ("Lead workspace", "Ctrl+2", lambda: self.show_mode(1)),
+                    (translate("MainWindow", "Review"), "Ctrl+1", lambda: self.show_mode(0)),
+                    (
+                        translate("MainWindow", "Lead workspace"),
+                        "Ctrl+2",
+                        lambda: self.show_mode(1),
+                    ),
                 )
                 if self.modes is not None
                 else ()
@@ -401,7 +410,12 @@ class MainWindow(QMainWindow):
         """Review one queue (a lead's "review escalations now")."""
         row = self.queues.row_of(queue_id)
         if row < 0:
-            self.say(f"The queue {queue_id} is not in your queue list yet; try again shortly.")
+            self.say(
+                translate(
+                    "MainWindow",
+                    "The queue {queue} is not in your queue list yet; try again shortly.",
+                ).format(queue=queue_id)
+            )
             return
         self.show_mode(0)
         self._select_queue(row)
@@ -410,17 +424,20 @@ class MainWindow(QMainWindow):
     def work_offline(self) -> None:
         if self.session.memory_only:
             self.notify(
-                "Work offline is unavailable in this session: with no keyring to protect it, "
-                "nothing you review is kept on this computer."
+                translate(
+                    "MainWindow",
+                    "Work offline is unavailable in this session: with no keyring to protect "
+                    "it, nothing you review is kept on this computer.",
+                )
             )
             return
         queue = self.review.queue
         if queue is None:
-            self.say("Choose a queue first.")
+            self.say(translate("MainWindow", "Choose a queue first."))
             return
         self.session.engine.work_offline(queue.id)
         self.progress.setRange(0, 0)
-        self.progress.setFormat("Leasing for offline work…")
+        self.progress.setFormat(translate("MainWindow", "Leasing for offline work…"))
         self.progress.show()
 
     def show_help(self) -> None:
@@ -450,26 +467,34 @@ class MainWindow(QMainWindow):
         """Delete the profile's cache and key, then log out: asked first, saying how many
         unsent verdicts would be lost."""
         unsent = self.session.unsent_count()
-        text = (
+        text = translate(
+            "MainWindow",
             "This deletes everything the app keeps on this computer for you on this server "
             "(cached posts and media, your recent decisions, conflicts, and the key that "
-            "encrypts them) and logs you out."
+            "encrypts them) and logs you out.",
         )
         if unsent:
-            text += (
-                f"\n\n{unsent} verdict{'s have' if unsent != 1 else ' has'} not been sent yet. "
-                "The app tries to send them first; any it cannot send are lost."
+            unsent_text = (
+                translate("MainWindow", "{n} verdicts have not been sent yet.")
+                if unsent != 1
+                else translate("MainWindow", "1 verdict has not been sent yet.")
+            )
+            text += "\n\n" + unsent_text.format(n=unsent) + " "
+            text += translate(
+                "MainWindow", "The app tries to send them first; any it cannot send are lost."
             )
         box = QMessageBox(
             QMessageBox.Icon.Warning,
-            "Clear local data",
+            translate("MainWindow", "Clear local data"),
             text,
             QMessageBox.StandardButton.Cancel,
             self,
         )
         box.setTextFormat(Qt.TextFormat.PlainText)
         confirm = box.addButton(
-            "Delete unsent verdicts and clear" if unsent else "Clear and log out",
+            translate("MainWindow", "Delete unsent verdicts and clear")
+            if unsent
+            else translate("MainWindow", "Clear and log out"),
             QMessageBox.ButtonRole.DestructiveRole,
         )
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
@@ -505,13 +530,16 @@ class MainWindow(QMainWindow):
         self.verdicts.mark(None)
         if stored is None:
             waiting = (
-                "Waiting for posts from the server…"
+                translate("MainWindow", "Waiting for posts from the server…")
                 if self.online
-                else (
-                    "No posts here while offline. Use “Work offline” before you lose the network."
+                else translate(
+                    "MainWindow",
+                    "No posts here while offline. Use “Work offline” before you lose the network.",
                 )
             )
-            self.post.clear(waiting if self.review.queue else "Choose a queue.")
+            self.post.clear(
+                waiting if self.review.queue else translate("MainWindow", "Choose a queue.")
+            )
             self.scores.show_scores([])
             self.context.show_item(None)
         else:
@@ -520,7 +548,12 @@ class MainWindow(QMainWindow):
             self.scores.show_scores(item.scores)
             self.context.show_item(item)
             if stored.lease_expires_at <= time.time():
-                self.say("This post's lease ran out while offline; your verdict may conflict.")
+                self.say(
+                    translate(
+                        "MainWindow",
+                        "This post's lease ran out while offline; your verdict may conflict.",
+                    )
+                )
         self.worklist.set_current(stored.item.id if stored else None)
         self.setFocus(Qt.FocusReason.OtherFocusReason)
 
@@ -550,18 +583,24 @@ class MainWindow(QMainWindow):
         queue = self.review.queue
         action = queue.config.action(action_id) if queue else None
         name = action.label if action else action_id
-        words = " and ".join(NEEDS_WORDS[n] for n in needs)
-        how = "; ".join(NEEDS_HOW[n] for n in needs)
-        self.verdicts.ask(f"{name} needs {words}: {how}. Then Ctrl+Enter. Esc cancels.")
+        self.verdicts.ask(needs_prompt(name, needs))
         self.verdicts.focus_for(needs[0])
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
-        self.say(f"Saved: {entry.action} on {entry.item_id}. Ctrl+Z undoes it for a few seconds.")
+        self.say(
+            translate(
+                "MainWindow", "Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds."
+            ).format(action=entry.action, item=entry.item_id)
+        )
         self._later(self._count_pending)
         self._later(self._refresh_worklist)
 
     def _on_review_verdict_undone(self, entry: JournalEntry) -> None:
-        self.say(f"Undone: {entry.action} on {entry.item_id}.")
+        self.say(
+            translate("MainWindow", "Undone: {action} on {item}.").format(
+                action=entry.action, item=entry.item_id
+            )
+        )
         self._later(self._count_pending)
         self._later(self._refresh_worklist)
 
@@ -582,10 +621,22 @@ class MainWindow(QMainWindow):
         self.online = online
         self.review.online = online
         if online:
-            self.say("Connected to the server.")
+            self.say(translate("MainWindow", "Connected to the server."))
         else:
-            retry = f" Next try in {retry_in:.0f} s." if retry_in >= 0 else ""
-            self.say(f"Offline: {clean(reason)}.{retry} You can keep deciding what is here.")
+            retry = (
+                " "
+                + translate("MainWindow", "Next try in {seconds} s.").format(
+                    seconds=f"{retry_in:.0f}"
+                )
+                if retry_in >= 0
+                else ""
+            )
+            self.say(
+                translate("MainWindow", "Offline: {reason}.").format(reason=clean(reason))
+                + retry
+                + " "
+                + translate("MainWindow", "You can keep deciding what is here.")
+            )
             self.review.refresh_if_empty()
         self._update_status()
 
@@ -603,8 +654,11 @@ class MainWindow(QMainWindow):
     def _on_sync_conflicts_changed(self, count: int) -> None:
         if count > self.conflict_count:
             self.notify(
-                f"{count} of your verdicts conflict with a decision made by someone else. "
-                "Open Conflicts (Ctrl+K) to see both."
+                translate(
+                    "MainWindow",
+                    "{n} of your verdicts conflict with a decision made by someone else. "
+                    "Open Conflicts (Ctrl+K) to see both.",
+                ).format(n=count)
             )
         self.conflict_count = count
         self._update_status()
@@ -643,18 +697,32 @@ class MainWindow(QMainWindow):
             return
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
-        self.progress.setFormat(f"Offline batch: {done} of {total}")
+        self.progress.setFormat(
+            translate("MainWindow", "Offline batch: {done} of {total}").format(
+                done=done, total=total
+            )
+        )
         self.progress.setVisible(not finished)
         if finished:
-            self.say(error or f"Ready to work offline: {done} posts are on this computer.")
+            self.say(
+                error
+                or translate(
+                    "MainWindow", "Ready to work offline: {n} posts are on this computer."
+                ).format(n=done)
+            )
             self._refresh_worklist()
             self.review.refresh_if_empty()
 
     @while_open
     def _on_sync_auth_required(self, message: str) -> None:
         self.notify(
-            f"{message} Your verdicts are kept and will be sent after you log in again "
-            "(Review ▸ Log out, then log in)."
+            message
+            + " "
+            + translate(
+                "MainWindow",
+                "Your verdicts are kept and will be sent after you log in again "
+                "(Review ▸ Log out, then log in).",
+            )
         )
 
     @while_open
@@ -663,7 +731,11 @@ class MainWindow(QMainWindow):
         rejected = [e for e in entries if e.status == "rejected"]
         for entry in rejected:
             reason = entry.result.reason.message if entry.result and entry.result.reason else ""
-            self.notify(f"The server refused your verdict on {entry.item_id}: {clean(reason)}")
+            self.notify(
+                translate(
+                    "MainWindow", "The server refused your verdict on {item}: {reason}"
+                ).format(item=entry.item_id, reason=clean(reason))
+            )
         self._later(self._refresh_worklist)
 
     @while_open
@@ -675,21 +747,26 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         if self.online is None:
-            state = "Connecting…"
+            state = translate("MainWindow", "Connecting…")
         elif not self.online:
-            state = "● Offline"
+            state = translate("MainWindow", "● Offline")
         elif self.pending:
-            state = "● Syncing"
+            state = translate("MainWindow", "● Syncing")
         else:
-            state = "● Online"
+            state = translate("MainWindow", "● Online")
         set_text(self.net_label, state)
-        set_text(self.pending_label, f"{self.pending} pending")
-        self.conflicts_button.setText(f"{self.conflict_count} conflicts")
+        set_text(self.pending_label, translate("MainWindow", "{n} pending").format(n=self.pending))
+        self.conflicts_button.setText(
+            translate("MainWindow", "{n} conflicts").format(n=self.conflict_count)
+        )
         if self.last_sync is None:
-            set_text(self.sync_label, "never synced")
+            set_text(self.sync_label, translate("MainWindow", "never synced"))
         else:
             moment = datetime.fromtimestamp(self.last_sync)
-            set_text(self.sync_label, f"last sync {moment:%H:%M:%S}")
+            set_text(
+                self.sync_label,
+                translate("MainWindow", "last sync {time}").format(time=f"{moment:%H:%M:%S}"),
+            )
 
     def say(self, text: str) -> None:
         set_text(self.message, text)
@@ -719,14 +796,20 @@ class MainWindow(QMainWindow):
         if self.is_open and self.pending and self.online is False:
             answer = QMessageBox.question(
                 self,
-                "Verdicts not sent yet",
+                translate("MainWindow", "Verdicts not sent yet"),
                 (
-                    f"{self.pending} verdicts are not sent yet and, in this session, are kept "
-                    "in memory only: they are lost if you quit now. Quit anyway?"
-                )
-                if self.session.memory_only
-                else f"{self.pending} verdicts are saved on this computer but not sent yet. "
-                "They will be sent the next time you start the app. Quit now?",
+                    translate(
+                        "MainWindow",
+                        "{n} verdicts are not sent yet and, in this session, are kept "
+                        "in memory only: they are lost if you quit now. Quit anyway?",
+                    )
+                    if self.session.memory_only
+                    else translate(
+                        "MainWindow",
+                        "{n} verdicts are saved on this computer but not sent yet. "
+                        "They will be sent the next time you start the app. Quit now?",
+                    )
+                ).format(n=self.pending),
             )
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()

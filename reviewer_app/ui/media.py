@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from reviewer_app.protocol import Media, MediaKind
 
+from .i18n import translate
 from .plain import clean, tooltip
 
 THUMB = QSize(220, 160)
@@ -32,6 +33,16 @@ DECODE_BOX = QSize(1280, 1280)
 FORMATS = frozenset({"png", "jpeg", "jpg", "gif", "webp"})
 NOT_AN_IMAGE = "This file is not an image this app can show"
 DAMAGED = "This image is damaged or incomplete; it is not shown"
+
+
+def not_an_image() -> str:
+    """``NOT_AN_IMAGE`` in the user's language."""
+    return translate("Media", "This file is not an image this app can show")
+
+
+def damaged() -> str:
+    """``DAMAGED`` in the user's language."""
+    return translate("Media", "This image is damaged or incomplete; it is not shown")
 
 
 def obscured(image: QImage, *, blur: bool, grey: bool) -> QImage:
@@ -64,18 +75,18 @@ def decode(data: bytes) -> QImage | str:
     reader.setDecideFormatFromContent(True)
     fmt = bytes(reader.format().data()).decode("ascii", "replace").lower()
     if not data or not reader.canRead() or fmt not in FORMATS:
-        return NOT_AN_IMAGE
+        return not_an_image()
     size = reader.size()
     if not size.isValid() or size.isEmpty():
-        return DAMAGED
+        return damaged()
     if size.width() * size.height() > MAX_PIXELS:
-        return (
-            f"This image is too large to show safely ({size.width():,} x {size.height():,} pixels)"
-        )
+        return translate(
+            "Media", "This image is too large to show safely ({width} x {height} pixels)"
+        ).format(width=f"{size.width():,}", height=f"{size.height():,}")
     if size.width() > DECODE_BOX.width() or size.height() > DECODE_BOX.height():
         reader.setScaledSize(size.scaled(DECODE_BOX, Qt.AspectRatioMode.KeepAspectRatio))
     image = reader.read()  # a GIF decodes to its first frame: never animated
-    return DAMAGED if image.isNull() else image
+    return damaged() if image.isNull() else image
 
 
 def placeholder(text: str) -> QImage:
@@ -135,8 +146,14 @@ class MediaStrip(QWidget):
         for index, item in enumerate(media):
             tile = MediaTile(self)
             tile.setAccessibleName(f"Media {index + 1}: {item.kind.value}")
-            description = clean(item.alt_text) or "no description"
-            tile.setToolTip(tooltip(f"{item.kind.value}, {item.size_bytes:,} bytes: {description}"))
+            description = clean(item.alt_text) or translate("Media", "no description")
+            tile.setToolTip(
+                tooltip(
+                    translate("Media", "{kind}, {size} bytes: {description}").format(
+                        kind=item.kind.value, size=f"{item.size_bytes:,}", description=description
+                    )
+                )
+            )
             tile.original, tile.problem = self._decode(item, load)
             if tile.problem:
                 tile.setAccessibleName(f"Media {index + 1}: {tile.problem}")
@@ -148,11 +165,14 @@ class MediaStrip(QWidget):
     def _decode(self, item: Media, load: object) -> tuple[QImage, str | None]:
         """The tile's image, and why it is a placeholder (None when it is the media)."""
         if item.kind is MediaKind.video:
-            words = f"Video, {item.size_bytes:,} bytes.\nNot played here."
+            words = translate("Media", "Video, {size} bytes.\nNot played here.").format(
+                size=f"{item.size_bytes:,}"
+            )
             return placeholder(words), words
         found = load(item.id) if callable(load) else None
         if not found:
-            return placeholder("Media not downloaded yet"), "Media not downloaded yet"
+            words = translate("Media", "Media not downloaded yet")
+            return placeholder(words), words
         data, _kind = found  # the declared type is not trusted: the content decides
         image = decode(bytes(data))
         if isinstance(image, str):

@@ -15,6 +15,8 @@ from reviewer_app.core.errors import (
     StoreError,
 )
 
+from .i18n import translate
+
 
 @dataclass(frozen=True)
 class Message:
@@ -28,56 +30,92 @@ class Message:
 
 def describe(err: BaseException, *, during: str = "") -> Message:
     """The message for an error from the core (or anything else, as a last resort)."""
-    where = f" while {during}" if during else ""
+    where = " " + translate("Messages", "while {during}").format(during=during) if during else ""
     if isinstance(err, AuthenticationRequired):
         if err.code in ("invalid_credentials", "bad_credentials", "wrong_password"):
             return Message(
-                "Wrong user name or password.",
+                translate("Messages", "Wrong user name or password."),
                 str(err.problem.detail or err),
-                "Check both and try again; after several failures the server makes you wait.",
+                translate(
+                    "Messages",
+                    "Check both and try again; after several failures the server makes you wait.",
+                ),
             )
         return Message(
-            "The server asks you to log in again.",
+            translate("Messages", "The server asks you to log in again."),
             str(err.problem.detail or err),
-            "Log in again; your decisions are kept and sent once you are back.",
+            translate(
+                "Messages", "Log in again; your decisions are kept and sent once you are back."
+            ),
         )
     if isinstance(err, IncompatibleServer):
-        return Message("This server speaks another version.", str(err), "Update the app.")
-    if isinstance(err, ServiceUnavailable):
-        wait = f" It asked to wait {err.retry_after:.0f} s." if err.retry_after else ""
         return Message(
-            f"The server is busy or failing{where}.",
+            translate("Messages", "This server speaks another version."),
+            str(err),
+            translate("Messages", "Update the app."),
+        )
+    if isinstance(err, ServiceUnavailable):
+        wait = (
+            " "
+            + translate("Messages", "It asked to wait {seconds} s.").format(
+                seconds=f"{err.retry_after:.0f}"
+            )
+            if err.retry_after
+            else ""
+        )
+        return Message(
+            translate("Messages", "The server is busy or failing{where}.").format(where=where),
             f"{err}.{wait}",
-            "Keep working: decisions are saved here and sent when it answers again.",
+            translate(
+                "Messages", "Keep working: decisions are saved here and sent when it answers again."
+            ),
         )
     if isinstance(err, NetworkError):
         return Message(
-            f"The server cannot be reached{where}.",
+            translate("Messages", "The server cannot be reached{where}.").format(where=where),
             str(err),
-            "Check the server address and your network; decisions are saved here meanwhile.",
+            translate(
+                "Messages",
+                "Check the server address and your network; decisions are saved here meanwhile.",
+            ),
         )
     if isinstance(err, ProtocolError):
         return Message(
-            f"The server sent a reply this app cannot use{where}.",
+            translate("Messages", "The server sent a reply this app cannot use{where}.").format(
+                where=where
+            ),
             str(err),
-            "Nothing from it was used. If it keeps happening, tell your administrator.",
+            translate(
+                "Messages",
+                "Nothing from it was used. If it keeps happening, tell your administrator.",
+            ),
         )
     if isinstance(err, Forbidden):
         return Message(
-            "Your account may not do this.",
+            translate("Messages", "Your account may not do this."),
             str(err.problem.detail or err),
-            "Ask a lead or an administrator.",
+            translate("Messages", "Ask a lead or an administrator."),
         )
     if isinstance(err, ProblemError):
-        return Message(f"The server refused{where}.", str(err), "See the reason above.")
+        return Message(
+            translate("Messages", "The server refused{where}.").format(where=where),
+            str(err),
+            translate("Messages", "See the reason above."),
+        )
     if isinstance(err, StoreError):
         return Message(
-            "The local store cannot be written.",
+            translate("Messages", "The local store cannot be written."),
             str(err),
-            "Check free disk space and the data folder's permissions, then restart the app.",
+            translate(
+                "Messages",
+                "Check free disk space and the data folder's permissions, then restart the app.",
+            ),
         )
     return Message(
-        f"Something went wrong{where}.",
+        translate("Messages", "Something went wrong{where}.").format(where=where),
         f"{type(err).__name__}: {err}",
-        "Try again; if it keeps happening, restart the app and tell your administrator.",
+        translate(
+            "Messages",
+            "Try again; if it keeps happening, restart the app and tell your administrator.",
+        ),
     )

@@ -22,18 +22,23 @@ from PySide6.QtCore import (
 from reviewer_app.core.store import Conflict, WorklistRow
 from reviewer_app.protocol import Queue
 
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .plain import clean, tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
-STATE_WORDS = {"ready": "to review", "decided": "decided", "skipped": "skipped, giving back"}
+STATE_WORDS = {
+    "ready": QT_TRANSLATE_NOOP("Models", "to review"),
+    "decided": QT_TRANSLATE_NOOP("Models", "decided"),
+    "skipped": QT_TRANSLATE_NOOP("Models", "skipped, giving back"),
+}
 SYNC_WORDS = {
     None: "",
-    "pending": "waiting to send",
-    "accepted": "sent",
-    "duplicate": "sent",
-    "conflict": "conflict",
-    "rejected": "refused by server",
+    "pending": QT_TRANSLATE_NOOP("Models", "waiting to send"),
+    "accepted": QT_TRANSLATE_NOOP("Models", "sent"),
+    "duplicate": QT_TRANSLATE_NOOP("Models", "sent"),
+    "conflict": QT_TRANSLATE_NOOP("Models", "conflict"),
+    "rejected": QT_TRANSLATE_NOOP("Models", "refused by server"),
     "undone": "",
 }
 
@@ -51,7 +56,7 @@ def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
 
 def countdown(seconds: float) -> str:
     if seconds <= 0:
-        return "expired"
+        return translate("Models", "expired")
     minutes, secs = divmod(int(seconds), 60)
     return f"{minutes}:{secs:02d}"
 
@@ -60,6 +65,8 @@ class _Table(QAbstractTableModel):
     """A flat table: ``HEADERS`` name the columns, ``rows()`` holds the rows."""
 
     HEADERS: tuple[str, ...] = ()
+    #: the translation context of ``HEADERS`` (each marked with ``QT_TRANSLATE_NOOP``)
+    TR_CONTEXT = "Models"
 
     def _rows(self) -> Sequence[object]:
         raise NotImplementedError
@@ -73,12 +80,17 @@ class _Table(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal
         if role == DISPLAY and horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
+            return translate(self.TR_CONTEXT, self.HEADERS[section])
         return None
 
 
 class WorklistModel(_Table):
-    HEADERS = ("Item", "State", "Lease", "Sync")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Models", "Item"),
+        QT_TRANSLATE_NOOP("Models", "State"),
+        QT_TRANSLATE_NOOP("Models", "Lease"),
+        QT_TRANSLATE_NOOP("Models", "Sync"),
+    )
     LEASE_COLUMN = 2
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
@@ -94,16 +106,19 @@ class WorklistModel(_Table):
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
             column = index.column()
             if column == 0:
-                return row.item_id + ("  ◀ on screen" if row.item_id == self.current_id else "")
+                on_screen = row.item_id == self.current_id
+                mark = "  ◀ " + translate("Models", "on screen") if on_screen else ""
+                return row.item_id + mark
             if column == 1:
-                words = STATE_WORDS.get(row.state, row.state)
+                words = translate("Models", STATE_WORDS.get(row.state, row.state))
                 return f"{words} ({row.action})" if row.action and row.state == "decided" else words
             if column == 2:
                 if row.lease_lost:
-                    return "lost"
+                    return translate("Models", "lost")
                 return countdown(row.lease_expires_at - self.clock())
             if column == 3:
-                return SYNC_WORDS.get(row.verdict_status, row.verdict_status or "")
+                words = SYNC_WORDS.get(row.verdict_status, row.verdict_status or "")
+                return translate("Models", words) if words else ""
         if role == Qt.ItemDataRole.UserRole:
             return row.item_id
         return None
@@ -167,13 +182,18 @@ class QueueListModel(QAbstractListModel):
             if c.oldest_pending_age_seconds is not None:
                 hours = c.oldest_pending_age_seconds / 3600
                 oldest = (
-                    f", oldest {hours:.1f} h"
+                    translate("Models", ", oldest {n} h").format(n=f"{hours:.1f}")
                     if hours >= 1
-                    else (f", oldest {c.oldest_pending_age_seconds // 60} min")
+                    else translate("Models", ", oldest {n} min").format(
+                        n=c.oldest_pending_age_seconds // 60
+                    )
                 )
             return (
-                f"{clean(queue.name)} — {c.pending} waiting, {c.leased} being reviewed, "
-                f"{c.decided_today} decided today{oldest}"
+                f"{clean(queue.name)} — "
+                + translate(
+                    "Models", "{pending} waiting, {leased} being reviewed, {decided} decided today"
+                ).format(pending=c.pending, leased=c.leased, decided=c.decided_today)
+                + oldest
             )
         if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML: escaped
             return tooltip(queue.description) if queue.description else None
@@ -197,7 +217,12 @@ class QueueListModel(QAbstractListModel):
 
 
 class ConflictsModel(_Table):
-    HEADERS = ("Item", "Your decision", "Decision that counts", "By")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Models", "Item"),
+        QT_TRANSLATE_NOOP("Models", "Your decision"),
+        QT_TRANSLATE_NOOP("Models", "Decision that counts"),
+        QT_TRANSLATE_NOOP("Models", "By"),
+    )
 
     def __init__(self) -> None:
         super().__init__()

@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from .i18n import translate
+
 TOOLTIP_LIMIT = 2_000
 
 
@@ -91,10 +93,13 @@ def ago(moment: datetime, now: datetime | None = None) -> str:
     """'3 h ago', '2 d ago' (for times from the wire, which are aware UTC)."""
     now = now or datetime.now(UTC)
     seconds = max(0, int((now - moment).total_seconds()))
-    for unit, size in (("d", 86_400), ("h", 3_600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds // size} {unit} ago"
-    return f"{seconds} s ago"
+    if seconds >= 86_400:
+        return translate("Plain", "{n} d ago").format(n=seconds // 86_400)
+    if seconds >= 3_600:
+        return translate("Plain", "{n} h ago").format(n=seconds // 3_600)
+    if seconds >= 60:
+        return translate("Plain", "{n} min ago").format(n=seconds // 60)
+    return translate("Plain", "{n} s ago").format(n=seconds)
 
 
 def count(value: int | float) -> str:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLay
 
 from reviewer_app.protocol import Item
 
+from .i18n import translate
 from .media import MediaStrip
 from .plain import ago, clean, count, hidden_count, isolate, label, set_text, tooltip
 
@@ -101,13 +102,13 @@ class PostPane(QWidget):
         self.facts = label()
         self.facts.setAccessibleName("Language and reach")
         self.text = PostText(self)
-        self.more = QPushButton("Show the whole text")
+        self.more = QPushButton(translate("PostPane", "Show the whole text"))
         self.more.setAccessibleName("Show the whole text")
         self.more.clicked.connect(self._show_all)
         self.preview = label()
         self.preview.setAccessibleName("Link preview")
         link_row = QHBoxLayout()
-        self.open_link = QPushButton("Open link in browser…")
+        self.open_link = QPushButton(translate("PostPane", "Open link in browser…"))
         self.open_link.setAccessibleName("Open the post's link in the system browser")
         self.open_link.clicked.connect(self._open_link)
         link_row.addWidget(self.preview, 1)
@@ -125,7 +126,9 @@ class PostPane(QWidget):
         self._link: QUrl | None = None
         self.clear()
 
-    def clear(self, message: str = "No post to review.") -> None:
+    def clear(self, message: str | None = None) -> None:
+        if message is None:
+            message = translate("PostPane", "No post to review.")
         set_text(self.byline, message)
         set_text(self.facts, "")
         self.text.show_text("", [], None)
@@ -136,24 +139,38 @@ class PostPane(QWidget):
 
     def show_item(self, item: Item, load_media: object) -> None:
         post, author = item.post, item.author
-        verified = " ✓ verified" if author.verified else ""
+        verified = " " + translate("PostPane", "✓ verified") if author.verified else ""
         set_text(
             self.byline,
             f"{isolate(author.display_name)} @{isolate(author.handle)}{verified} · "
-            f"posted {ago(post.created_at)} ({post.created_at:%Y-%m-%d %H:%M} UTC)",
+            + translate("PostPane", "posted {ago} ({time} UTC)").format(
+                ago=ago(post.created_at), time=f"{post.created_at:%Y-%m-%d %H:%M}"
+            ),
         )
         reach = item.reach
         hidden = hidden_count(post.text)
         warning = (
-            f"\n⚠ The text holds {hidden} invisible or direction-changing characters."
+            "\n⚠ "
+            + translate(
+                "PostPane", "The text holds {n} invisible or direction-changing characters."
+            ).format(n=hidden)
             if hidden
             else ""
         )
         set_text(
             self.facts,
-            f"Language: {post.language} · {count(reach.views)} views · {count(reach.shares)} "
-            f"shares · {count(reach.views_last_hour)} views in the last hour "
-            f"({reach.growth_per_hour:+.0%}/h){warning}",
+            translate(
+                "PostPane",
+                "Language: {language} · {views} views · {shares} shares · "
+                "{recent} views in the last hour ({growth}/h)",
+            ).format(
+                language=post.language,
+                views=count(reach.views),
+                shares=count(reach.shares),
+                recent=count(reach.views_last_hour),
+                growth=f"{reach.growth_per_hour:+.0%}",
+            )
+            + warning,
         )
         self._full = clean(post.text)
         self._spans = [(s.start, s.end, s.label) for score in item.scores for s in score.spans]
@@ -163,18 +180,25 @@ class PostPane(QWidget):
         self.text.show_text(shown, self._spans, self._rtl)
         rest = len(self._full) - len(shown)
         self.more.setVisible(rest > 0)
-        self.more.setText(f"Show the whole text ({rest:,} more characters)")
+        self.more.setText(
+            translate("PostPane", "Show the whole text ({n} more characters)").format(n=f"{rest:,}")
+        )
         preview = post.link_preview
         if preview is not None:
             set_text(
                 self.preview,
-                f"Link: {isolate(preview.domain)} — {isolate(preview.title)}\n"
-                f"{clean(preview.description)}\n{clean(preview.url)}",
+                translate("PostPane", "Link: {domain} — {title}").format(
+                    domain=isolate(preview.domain), title=isolate(preview.title)
+                )
+                + f"\n{clean(preview.description)}\n{clean(preview.url)}",
             )
             self.preview.setToolTip(tooltip(preview.url))
             self._link = safe_link(preview.url)
         else:
-            set_text(self.preview, f"Post address: {clean(post.url)}")
+            set_text(
+                self.preview,
+                translate("PostPane", "Post address: {url}").format(url=clean(post.url)),
+            )
             self._link = safe_link(post.url)
         self.preview.show()
         self.open_link.setVisible(self._link is not None)

@@ -25,8 +25,12 @@ BLUR = Preference("media/blur", bool, True, "Blur media until revealed")
 GREY = Preference("media/greyscale", bool, True, "Show media in greyscale until revealed")
 THEME = Preference("theme", str, "system", "Colour theme: light, dark or system")
 TEXT_SIZE = Preference("text_size", int, 11, "Text size in points")
-PREFERENCES = (SERVER, USERNAME, BLUR, GREY, THEME, TEXT_SIZE)
+LANGUAGE = Preference(
+    "language", str, "system", "Language of the app: system, en, de or es (at the next start)"
+)
+PREFERENCES = (SERVER, USERNAME, BLUR, GREY, THEME, TEXT_SIZE, LANGUAGE)
 THEMES = ("system", "light", "dark")
+LANGUAGES = ("system", "en", "de", "es")
 
 
 class Preferences:

@@ -19,14 +19,41 @@ from reviewer_app.core.errors import StoreError
 from reviewer_app.core.store import AlreadyDecided, JournalEntry, NothingToUndo, Store, StoredItem
 from reviewer_app.protocol import ActionConfig, ActionKind, Queue
 
+from .i18n import translate
+
 log = logging.getLogger("ui")
 
-NEEDS_WORDS = {"policy": "a policy code", "rating": "a fact-check rating", "note": "a note"}
-NEEDS_HOW = {
-    "policy": "press P, move with the arrows and tick with Space",
-    "rating": "press R and pick one with the arrows",
-    "note": "press N and write it",
-}
+NEEDS = ("policy", "rating", "note")
+
+
+def need_word(need: str) -> str:
+    """What a verdict still needs, in words ("a policy code")."""
+    return {
+        "policy": translate("Review", "a policy code"),
+        "rating": translate("Review", "a fact-check rating"),
+        "note": translate("Review", "a note"),
+    }[need]
+
+
+def need_how(need: str) -> str:
+    """How to give what a verdict still needs."""
+    return {
+        "policy": translate("Review", "press P, move with the arrows and tick with Space"),
+        "rating": translate("Review", "press R and pick one with the arrows"),
+        "note": translate("Review", "press N and write it"),
+    }[need]
+
+
+def needs_prompt(name: str, needs: list[str], *, cancel: bool = True) -> str:
+    """The prompt for an action that needs more before it is recorded."""
+    words = translate("Review", " and ").join(need_word(n) for n in needs)
+    how = "; ".join(need_how(n) for n in needs)
+    text = (
+        translate("Review", "{action} needs {words}: {how}. Then Ctrl+Enter. Esc cancels.")
+        if cancel
+        else translate("Review", "{action} needs {words}: {how}. Then Ctrl+Enter.")
+    )
+    return text.format(action=name, words=words, how=how)
 
 
 class ReviewController(QObject):
@@ -87,8 +114,11 @@ class ReviewController(QObject):
         """Leases were lost: if the item on screen is one, move on."""
         if self.current is not None and self.current.item.id in item_ids and self.state != "empty":
             self.message_posted.emit(
-                "The post you were looking at was taken back by the server (its lease ended "
-                "and someone else has it now). Here is the next one."
+                translate(
+                    "Review",
+                    "The post you were looking at was taken back by the server (its lease "
+                    "ended and someone else has it now). Here is the next one.",
+                )
             )
             self.show_next()
 
@@ -137,7 +167,7 @@ class ReviewController(QObject):
         for action in self.queue.config.actions:
             if action.kind is ActionKind.escalate:
                 return self.action(action.id)
-        self.message_posted.emit("This queue has no escalation action.")
+        self.message_posted.emit(translate("Review", "This queue has no escalation action."))
         return False
 
     def submit(self) -> bool:
@@ -199,7 +229,9 @@ class ReviewController(QObject):
             self.show_next()
             return False
         except (StoreError, ValueError) as err:
-            self.message_posted.emit(f"The verdict could not be saved: {err}")
+            self.message_posted.emit(
+                translate("Review", "The verdict could not be saved: {error}").format(error=err)
+            )
             return False
         self._guard_until = self.clock() + self.guard_seconds
         self.verdict_recorded.emit(entry)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
 from reviewer_app.protocol import ClassifierScore
 
+from .i18n import translate
 from .plain import label, set_text, tooltip
 
 OVER = QColor("#c62828")
@@ -55,7 +56,7 @@ class ScoresPanel(QWidget):
         if not scores:
             self._set_rows(1)
             name, bar, figure, version = self.rows[0]
-            set_text(name, "No classifier scores for this post.")
+            set_text(name, translate("Scores", "No classifier scores for this post."))
             for widget in (bar, figure, version):
                 widget.hide()
             return
@@ -67,7 +68,9 @@ class ScoresPanel(QWidget):
             over = score.score >= score.threshold
             set_text(name, f"{score.label} ({score.model})")
             set_text(
-                figure, f"{score.score:.2f} / {score.threshold:.2f}" + ("  OVER" if over else "")
+                figure,
+                f"{score.score:.2f} / {score.threshold:.2f}"
+                + ("  " + translate("Scores", "OVER") if over else ""),
             )
             set_text(version, f"v{score.model_version}")
             bar.score, bar.threshold = score.score, score.threshold
@@ -80,8 +83,23 @@ class ScoresPanel(QWidget):
                 figure.setStyleSheet(f"color: {OVER.name()}" if over else "")
                 figure.setProperty("over", over)
             words = (
-                f"{score.label} by {score.model} {score.model_version}: score {score.score:.3f}, "
-                f"threshold {score.threshold:.3f}, {'over' if over else 'under'} the threshold"
+                translate(
+                    "Scores",
+                    "{label} by {model} {version}: score {score}, threshold {threshold}, "
+                    "over the threshold",
+                )
+                if over
+                else translate(
+                    "Scores",
+                    "{label} by {model} {version}: score {score}, threshold {threshold}, "
+                    "under the threshold",
+                )
+            ).format(
+                label=score.label,
+                model=score.model,
+                version=score.model_version,
+                score=f"{score.score:.3f}",
+                threshold=f"{score.threshold:.3f}",
             )
             bar.setAccessibleName(words)
             bar.setToolTip(tooltip(words))

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.protocol import ActionConfig, QueueConfig
 
+from .i18n import translate
 from .plain import clean, label, set_text, tooltip
 
 
@@ -76,17 +77,19 @@ class VerdictBar(QWidget):
         self.rating.setAccessibleName("Fact-check rating (R)")
         self.note = NoteEdit()
         self.note.setAccessibleName("Note (N; Ctrl+Enter submits)")
-        self.note.setPlaceholderText("Note (N to write, Ctrl+Enter to submit)")
+        self.note.setPlaceholderText(
+            translate("VerdictBar", "Note (N to write, Ctrl+Enter to submit)")
+        )
         self.note.setMaximumHeight(70)
         self.note.setTabChangesFocus(True)
         self.note.submit_requested.connect(self.submit_requested)
-        self.policy_label = label("Policy codes (P):", wrap=False)
-        self.rating_label = label("Rating (R):", wrap=False)
+        self.policy_label = label(translate("VerdictBar", "Policy codes (P):"), wrap=False)
+        self.rating_label = label(translate("VerdictBar", "Rating (R):"), wrap=False)
         details.addWidget(self.policy_label, 0, 0)
         details.addWidget(self.policies, 1, 0)
         details.addWidget(self.rating_label, 0, 1)
         details.addWidget(self.rating, 1, 1, Qt.AlignmentFlag.AlignTop)
-        details.addWidget(label("Note (N):", wrap=False), 0, 2)
+        details.addWidget(label(translate("VerdictBar", "Note (N):"), wrap=False), 0, 2)
         details.addWidget(self.note, 1, 2)
         details.setColumnStretch(2, 1)
         outer.addWidget(self.prompt)
@@ -114,15 +117,23 @@ class VerdictBar(QWidget):
             needs = [
                 word
                 for flag, word in (
-                    (action.requires_policy, "a policy code"),
-                    (action.requires_rating, "a rating"),
-                    (action.requires_note, "a note"),
+                    (action.requires_policy, translate("VerdictBar", "a policy code")),
+                    (action.requires_rating, translate("VerdictBar", "a rating")),
+                    (action.requires_note, translate("VerdictBar", "a note")),
                 )
                 if flag
             ]
             button.setAccessibleName(
-                f"{name}, key {action.key or 'none'}"
-                + (f", needs {' and '.join(needs)}" if needs else "")
+                translate("VerdictBar", "{action}, key {key}").format(
+                    action=name, key=action.key or translate("VerdictBar", "none")
+                )
+                + (
+                    translate("VerdictBar", ", needs {what}").format(
+                        what=translate("VerdictBar", " and ").join(needs)
+                    )
+                    if needs
+                    else ""
+                )
             )
             button.setToolTip(tooltip(button.accessibleName()))  # tooltips guess HTML
             button.clicked.connect(lambda _=False, a=action.id: self.action_chosen.emit(a))

@@ -163,3 +163,13 @@ def conflict_store(root: Path):
         return store
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _english_ui(qapp: QApplication) -> None:
+    """Tests read the English texts, whatever the machine's locale: the app's catalogues are
+    only installed by ``reviewer_app.ui.app.application()``, which returns this (pytest-qt's)
+    application untouched, and the default locale is English."""
+    from PySide6.QtCore import QLocale
+
+    QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))

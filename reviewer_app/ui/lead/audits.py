@@ -43,11 +43,12 @@ from reviewer_app.protocol import (
 
 from ..background import run_in_background
 from ..context_panels import ContextPanels
+from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import clean, label, set_text
 from ..post_pane import PostPane
-from ..review import NEEDS_HOW, NEEDS_WORDS
+from ..review import needs_prompt
 from ..scores import ScoresPanel
 from ..verdict_bar import VerdictBar
 from .stats_views import WINDOWS, share, table_view
@@ -56,19 +57,44 @@ Index = QModelIndex | QPersistentModelIndex
 #: the largest media file fetched with an audit task (the reviewers' are prefetched)
 AUDIT_MEDIA_BYTES = 20 * 1024 * 1024
 METHODS = (
-    ("random", AuditMethod.random),
-    ("the same number per reviewer", AuditMethod.by_reviewer),
-    ("the same number per action", AuditMethod.by_action),
+    (QT_TRANSLATE_NOOP("LeadAudits", "random"), AuditMethod.random),
+    (QT_TRANSLATE_NOOP("LeadAudits", "the same number per reviewer"), AuditMethod.by_reviewer),
+    (QT_TRANSLATE_NOOP("LeadAudits", "the same number per action"), AuditMethod.by_action),
 )
+
+
+def method_words(method: AuditMethod) -> str:
+    """How a sample was drawn, in words."""
+    words = next((w for w, m in METHODS if m is method), method.value.replace("_", " "))
+    return translate("LeadAudits", words)
+
+
+def outcome_words(outcome: str) -> str:
+    """An audit's result (``agree`` or ``overturn``) in words."""
+    return {
+        "agree": translate("LeadAudits", "agreed"),
+        "overturn": translate("LeadAudits", "overturned"),
+    }.get(outcome, outcome)
 
 
 def decision_words(action: str, policies: Sequence[str], reviewer: str) -> str:
     codes = f" ({', '.join(policies)})" if policies else ""
-    return f"{action}{codes} by {reviewer}"
+    return translate("LeadAudits", "{action} by {reviewer}").format(
+        action=f"{action}{codes}", reviewer=reviewer
+    )
 
 
 class SamplesModel(_Table):
-    HEADERS = ("Sample", "Created", "By", "Drawn", "Judged", "Method", "Queue")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LeadAudits", "Sample"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Created"),
+        QT_TRANSLATE_NOOP("LeadAudits", "By"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Drawn"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Judged"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Method"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Queue"),
+    )
+    TR_CONTEXT = "LeadAudits"
 
     def __init__(self) -> None:
         super().__init__()
@@ -91,10 +117,10 @@ class SamplesModel(_Table):
                 f"#{s.id}",
                 f"{s.created_at.astimezone():%Y-%m-%d %H:%M}",
                 s.created_by,
-                f"{s.size} of {s.requested_size}",
-                f"{s.recorded} of {s.size}",
-                s.method.value.replace("_", " "),
-                s.queue_id or "all queues",
+                translate("LeadAudits", "{n} of {total}").format(n=s.size, total=s.requested_size),
+                translate("LeadAudits", "{n} of {total}").format(n=s.recorded, total=s.size),
+                method_words(s.method),
+                s.queue_id or translate("LeadAudits", "all queues"),
             )[index.column()]
         if role == Qt.ItemDataRole.UserRole:
             return s.id
@@ -102,7 +128,15 @@ class SamplesModel(_Table):
 
 
 class ResultsModel(_Table):
-    HEADERS = ("Item", "Original decision", "Result", "Decision of record", "Auditor", "Note")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LeadAudits", "Item"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Original decision"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Result"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Decision of record"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Auditor"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Note"),
+    )
+    TR_CONTEXT = "LeadAudits"
 
     def __init__(self) -> None:
         super().__init__()
@@ -125,8 +159,10 @@ class ResultsModel(_Table):
             return (
                 r.item_id,
                 decision_words(o.action, o.policies, o.reviewer),
-                r.result.value,
-                decision_words(c.action, c.policies, c.reviewer) if c else "unchanged",
+                outcome_words(r.result.value),
+                decision_words(c.action, c.policies, c.reviewer)
+                if c
+                else translate("LeadAudits", "unchanged"),
                 r.auditor,
                 clean(r.note or "").split("\n", 1)[0],
             )[index.column()]
@@ -134,7 +170,15 @@ class ResultsModel(_Table):
 
 
 class AgreementModel(_Table):
-    HEADERS = ("Reviewer", "Judged", "Agreed", "Overturned", "Agreement", "Kappa")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LeadAudits", "Reviewer"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Judged"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Agreed"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Overturned"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Agreement"),
+        QT_TRANSLATE_NOOP("LeadAudits", "Kappa"),
+    )
+    TR_CONTEXT = "LeadAudits"
 
     def __init__(self) -> None:
         super().__init__()
@@ -199,7 +243,7 @@ class AuditDesk(QWidget):
         self.verdicts = VerdictBar()
         self.verdicts.action_chosen.connect(self.choose)
         self.verdicts.submit_requested.connect(self.submit)
-        self.stop_button = QPushButton("Stop auditing")
+        self.stop_button = QPushButton(translate("LeadAudits", "Stop auditing"))
         self.stop_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stop_button.clicked.connect(self.stop)
         top = QHBoxLayout()
@@ -209,7 +253,9 @@ class AuditDesk(QWidget):
         middle_layout = QVBoxLayout(middle)
         middle_layout.setContentsMargins(0, 0, 0, 0)
         middle_layout.addWidget(self.post, 3)
-        middle_layout.addWidget(label("Classifier scores (bar: score; line: threshold)"))
+        middle_layout.addWidget(
+            label(translate("LeadAudits", "Classifier scores (bar: score; line: threshold)"))
+        )
         middle_layout.addWidget(self.scores)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(middle)
@@ -219,9 +265,12 @@ class AuditDesk(QWidget):
         layout.addLayout(top)
         layout.addWidget(
             label(
-                "Decide each post as a reviewer would (same keys). The original decision is "
-                "hidden until you have decided; the same decision records agreement, another "
-                "one overturns it and becomes the decision of record."
+                translate(
+                    "LeadAudits",
+                    "Decide each post as a reviewer would (same keys). The original decision is "
+                    "hidden until you have decided; the same decision records agreement, "
+                    "another one overturns it and becomes the decision of record.",
+                )
             )
         )
         layout.addWidget(split, 1)
@@ -246,7 +295,10 @@ class AuditDesk(QWidget):
             return
         sample_id, factory = self.sample_id, self.client_factory
         self.busy = True
-        set_text(self.heading, f"Sample #{sample_id}: fetching the next post…")
+        set_text(
+            self.heading,
+            translate("LeadAudits", "Sample #{id}: fetching the next post…").format(id=sample_id),
+        )
 
         def work() -> tuple[AuditTaskGrant, dict[str, tuple[bytes, str]]]:
             with factory() as api:
@@ -268,20 +320,30 @@ class AuditDesk(QWidget):
         if grant.sample_id != self.sample_id:
             return  # the lead moved on meanwhile
         if grant.task is None:
-            set_text(self.heading, f"Sample #{grant.sample_id}: every post is judged.")
-            self.message_posted.emit(f"Audit sample #{grant.sample_id} is complete.")
+            set_text(
+                self.heading,
+                translate("LeadAudits", "Sample #{id}: every post is judged.").format(
+                    id=grant.sample_id
+                ),
+            )
+            self.message_posted.emit(
+                translate("LeadAudits", "Audit sample #{id} is complete.").format(
+                    id=grant.sample_id
+                )
+            )
             self.stop()
             return
         set_text(
             self.heading,
-            f"Sample #{grant.sample_id}: {grant.remaining} posts left to judge "
-            f"(item {grant.task.item.id})",
+            translate("LeadAudits", "Sample #{id}: {n} posts left to judge (item {item})").format(
+                id=grant.sample_id, n=grant.remaining, item=grant.task.item.id
+            ),
         )
         self._show(grant.task)
 
     def _failed(self, err: BaseException) -> None:
         self.busy = False
-        message = describe(err, during="auditing")
+        message = describe(err, during=translate("LeadAudits", "auditing"))
         set_text(self.outcome, f"{message.title} {message.detail} {message.next_step}")
         self.message_posted.emit(message.title)
 
@@ -293,7 +355,7 @@ class AuditDesk(QWidget):
         if task is None:
             self.queue = None
             self.verdicts.set_config(None)
-            self.post.clear("No audit in progress.")
+            self.post.clear(translate("LeadAudits", "No audit in progress."))
             self.scores.show_scores([])
             self.context.show_item(None)
             return
@@ -308,7 +370,12 @@ class AuditDesk(QWidget):
         self.context.show_item(item)
         self._shown_at = time.monotonic()
         if self.queue is None:
-            set_text(self.outcome, f"The queue {item.queue_id} is not known to this app yet.")
+            set_text(
+                self.outcome,
+                translate("LeadAudits", "The queue {queue} is not known to this app yet.").format(
+                    queue=item.queue_id
+                ),
+            )
 
     # --- judging ------------------------------------------------------------------------------
 
@@ -338,8 +405,11 @@ class AuditDesk(QWidget):
             self.post.media.toggle_reveal()
         elif command in ("escalate", "skip", "undo"):
             self.message_posted.emit(
-                "An audit decides: it cannot escalate, skip or be undone. Stop auditing to "
-                "leave the sample for later."
+                translate(
+                    "LeadAudits",
+                    "An audit decides: it cannot escalate, skip or be undone. Stop auditing to "
+                    "leave the sample for later.",
+                )
             )
         else:
             return False
@@ -357,15 +427,15 @@ class AuditDesk(QWidget):
         if action is None:
             return
         if action.kind is ActionKind.escalate:
-            self.message_posted.emit("An audit must decide; it cannot escalate.")
+            self.message_posted.emit(
+                translate("LeadAudits", "An audit must decide; it cannot escalate.")
+            )
             return
         needs = self.verdicts.missing(action)
         self.verdicts.mark(action.id)
         if needs:
             self.pending_action = action
-            words = " and ".join(NEEDS_WORDS[n] for n in needs)
-            how = "; ".join(NEEDS_HOW[n] for n in needs)
-            self.verdicts.ask(f"{action.label} needs {words}: {how}. Then Ctrl+Enter.")
+            self.verdicts.ask(needs_prompt(action.label, needs, cancel=False))
             self.verdicts.focus_for(needs[0])
             return
         self._judge(action)
@@ -388,7 +458,7 @@ class AuditDesk(QWidget):
         )
         self.busy = True
         self.pending_action = None
-        set_text(self.outcome, "Recording your judgement…")
+        set_text(self.outcome, translate("LeadAudits", "Recording your judgement…"))
 
         def work() -> AuditResult:
             with factory() as api:
@@ -401,17 +471,19 @@ class AuditDesk(QWidget):
         o = result.original
         mine = result.corrected
         if result.result.value == "agree":
-            words = (
-                f"Agreed on {result.item_id}: the original was "
-                f"{decision_words(o.action, o.policies, o.reviewer)}."
-            )
+            words = translate(
+                "LeadAudits", "Agreed on {item}: the original was {original}."
+            ).format(item=result.item_id, original=decision_words(o.action, o.policies, o.reviewer))
         else:
             assert mine is not None
-            words = (
-                f"Overturned on {result.item_id}: the original was "
-                f"{decision_words(o.action, o.policies, o.reviewer)}; yours "
-                f"({decision_words(mine.action, mine.policies, mine.reviewer)}) is now the "
-                "decision of record."
+            words = translate(
+                "LeadAudits",
+                "Overturned on {item}: the original was {original}; yours ({yours}) is now the "
+                "decision of record.",
+            ).format(
+                item=result.item_id,
+                original=decision_words(o.action, o.policies, o.reviewer),
+                yours=decision_words(mine.action, mine.policies, mine.reviewer),
             )
         set_text(self.outcome, words)
         self.message_posted.emit(words)
@@ -437,7 +509,7 @@ class AuditsView(QWidget):
         self.method = QComboBox()
         self.method.setAccessibleName("How to draw the sample")
         for words, method in METHODS:
-            self.method.addItem(words, method.value)
+            self.method.addItem(translate("LeadAudits", words), method.value)
         self.sample_size = QSpinBox()
         self.sample_size.setAccessibleName("Sample size")
         self.sample_size.setRange(1, 1_000)
@@ -445,10 +517,10 @@ class AuditsView(QWidget):
         self.window_picker = QComboBox()
         self.window_picker.setAccessibleName("Decisions from")
         for words, hours in WINDOWS:
-            self.window_picker.addItem(words, hours)
+            self.window_picker.addItem(translate("LeadStats", words), hours)
         self.queue_picker = QComboBox()
         self.queue_picker.setAccessibleName("Queue of the sample")
-        self.create_button = QPushButton("Draw sample")
+        self.create_button = QPushButton(translate("LeadAudits", "Draw sample"))
         self.create_button.clicked.connect(self.create_sample)
         self.status = label("")
         self.status.setAccessibleName("Audits status")
@@ -458,9 +530,9 @@ class AuditsView(QWidget):
         self.samples_view.setModel(self.samples)
         self.samples_view.activated.connect(lambda _i: self.start_selected())
         self.samples_view.clicked.connect(lambda _i: self.show_results())
-        self.start_button = QPushButton("Audit this sample (blind)")
+        self.start_button = QPushButton(translate("LeadAudits", "Audit this sample (blind)"))
         self.start_button.clicked.connect(self.start_selected)
-        self.results_button = QPushButton("Show results")
+        self.results_button = QPushButton(translate("LeadAudits", "Show results"))
         self.results_button.clicked.connect(self.show_results)
         self.results = ResultsModel()
         self.results_view = table_view("Audit results")
@@ -473,10 +545,10 @@ class AuditsView(QWidget):
 
         form = QHBoxLayout()
         for text, widget in (
-            ("Draw", self.sample_size),
-            ("decisions", self.method),
-            ("from the", self.window_picker),
-            ("in", self.queue_picker),
+            (translate("LeadAudits", "Draw"), self.sample_size),
+            (translate("LeadAudits", "decisions"), self.method),
+            (translate("LeadAudits", "from the"), self.window_picker),
+            (translate("LeadAudits", "in"), self.queue_picker),
         ):
             form.addWidget(label(text, wrap=False))
             form.addWidget(widget)
@@ -492,11 +564,13 @@ class AuditsView(QWidget):
         lists_layout.addWidget(self.status)
         lists_layout.addWidget(self.samples_view, 2)
         lists_layout.addLayout(buttons)
-        self.results_status = label("Results of the selected sample:")
+        self.results_status = label(translate("LeadAudits", "Results of the selected sample:"))
         self.results_status.setAccessibleName("Results of the selected sample")
         lists_layout.addWidget(self.results_status)
         lists_layout.addWidget(self.results_view, 2)
-        lists_layout.addWidget(label("Agreement with the auditors, per reviewer:"))
+        lists_layout.addWidget(
+            label(translate("LeadAudits", "Agreement with the auditors, per reviewer:"))
+        )
         lists_layout.addWidget(self.agreement_view, 1)
         self.desk = AuditDesk(client_factory, queues)
         self.desk.finished.connect(self._desk_finished)
@@ -522,7 +596,7 @@ class AuditsView(QWidget):
     def fill_queues(self) -> None:
         current = self.queue_picker.currentData()
         self.queue_picker.clear()
-        self.queue_picker.addItem("all queues", None)
+        self.queue_picker.addItem(translate("LeadAudits", "all queues"), None)
         for queue in self.queues():
             if queue.id != "escalations":
                 self.queue_picker.addItem(clean(queue.name), queue.id)
@@ -549,7 +623,7 @@ class AuditsView(QWidget):
                 self.samples_view.selectRow(row)
                 self.show_results()
             elif not samples:
-                self._say("No samples yet: draw one above.")
+                self._say(translate("LeadAudits", "No samples yet: draw one above."))
 
         run_in_background(self, work, done, self._failed)
 
@@ -565,7 +639,7 @@ class AuditsView(QWidget):
         )
         factory = self.client_factory
         self.create_button.setEnabled(False)
-        self._say("Drawing the sample…")
+        self._say(translate("LeadAudits", "Drawing the sample…"))
 
         def work() -> AuditSample:
             with factory() as api:
@@ -574,12 +648,15 @@ class AuditsView(QWidget):
         def done(sample: AuditSample) -> None:
             self.create_button.setEnabled(True)
             self._say(
-                f"Sample #{sample.id}: {sample.size} decisions drawn"
-                + (
-                    f" (fewer than {sample.requested_size}: the window has no more)."
+                (
+                    translate(
+                        "LeadAudits",
+                        "Sample #{id}: {n} decisions drawn (fewer than {requested}: the window "
+                        "has no more).",
+                    )
                     if sample.size < sample.requested_size
-                    else "."
-                )
+                    else translate("LeadAudits", "Sample #{id}: {n} decisions drawn.")
+                ).format(id=sample.id, n=sample.size, requested=sample.requested_size)
             )
             self.reload(select=sample.id)
 
@@ -599,7 +676,7 @@ class AuditsView(QWidget):
     def start_selected(self) -> None:
         sample_id = self.selected_sample()
         if sample_id is None:
-            self._say("Select a sample first.")
+            self._say(translate("LeadAudits", "Select a sample first."))
             return
         self.start(sample_id)
 
@@ -631,7 +708,10 @@ class AuditsView(QWidget):
             self.agreement.set_rows(results.reviewers)
             s = results.sample
             set_text(
-                self.results_status, f"Results of sample #{s.id}: {s.recorded} of {s.size} judged."
+                self.results_status,
+                translate("LeadAudits", "Results of sample #{id}: {n} of {total} judged.").format(
+                    id=s.id, n=s.recorded, total=s.size
+                ),
             )
 
         run_in_background(self, work, done, self._failed)

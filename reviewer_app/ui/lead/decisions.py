@@ -56,6 +56,7 @@ from reviewer_app.core.decision_csv import ExportCancelled
 from reviewer_app.protocol import Decision, Event, QueueList
 
 from ..background import run_in_background
+from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..plain import clean, isolate, label, set_text, tooltip
 
@@ -81,39 +82,39 @@ NOTE_CHARS = 160
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 AUDITED_CHOICES: tuple[tuple[str, bool | None], ...] = (
-    ("Audited or not", None),
-    ("Audited only", True),
-    ("Not audited", False),
+    (QT_TRANSLATE_NOOP("LeadDecisions", "Audited or not"), None),
+    (QT_TRANSLATE_NOOP("LeadDecisions", "Audited only"), True),
+    (QT_TRANSLATE_NOOP("LeadDecisions", "Not audited"), False),
 )
 
 EVENT_WORDS = {
-    "enqueued": "entered the queue",
-    "claimed": "claimed",
-    "renewed": "lease renewed",
-    "released": "given back",
-    "expired": "lease expired",
-    "decided": "decided",
-    "escalated": "escalated",
-    "user_created": "user created",
-    "role_changed": "role changed",
-    "audit_sampled": "picked for an audit",
-    "audited": "audited",
-    "overturned": "overturned",
+    "enqueued": QT_TRANSLATE_NOOP("LeadDecisions", "entered the queue"),
+    "claimed": QT_TRANSLATE_NOOP("LeadDecisions", "claimed"),
+    "renewed": QT_TRANSLATE_NOOP("LeadDecisions", "lease renewed"),
+    "released": QT_TRANSLATE_NOOP("LeadDecisions", "given back"),
+    "expired": QT_TRANSLATE_NOOP("LeadDecisions", "lease expired"),
+    "decided": QT_TRANSLATE_NOOP("LeadDecisions", "decided"),
+    "escalated": QT_TRANSLATE_NOOP("LeadDecisions", "escalated"),
+    "user_created": QT_TRANSLATE_NOOP("LeadDecisions", "user created"),
+    "role_changed": QT_TRANSLATE_NOOP("LeadDecisions", "role changed"),
+    "audit_sampled": QT_TRANSLATE_NOOP("LeadDecisions", "picked for an audit"),
+    "audited": QT_TRANSLATE_NOOP("LeadDecisions", "audited"),
+    "overturned": QT_TRANSLATE_NOOP("LeadDecisions", "overturned"),
 }
 
 DETAIL_WORDS = {
-    "action": "action",
-    "policies": "policies",
-    "rating": "rating",
-    "result": "audit result",
-    "decision_id": "decision",
-    "overturned_decision_id": "replaces decision",
-    "to_queue": "to queue",
-    "reasons": "why queued",
-    "lease_expires_at": "lease until",
-    "sample_id": "audit sample",
-    "audit_id": "audit",
-    "note": "note",
+    "action": QT_TRANSLATE_NOOP("LeadDecisions", "action"),
+    "policies": QT_TRANSLATE_NOOP("LeadDecisions", "policies"),
+    "rating": QT_TRANSLATE_NOOP("LeadDecisions", "rating"),
+    "result": QT_TRANSLATE_NOOP("LeadDecisions", "audit result"),
+    "decision_id": QT_TRANSLATE_NOOP("LeadDecisions", "decision"),
+    "overturned_decision_id": QT_TRANSLATE_NOOP("LeadDecisions", "replaces decision"),
+    "to_queue": QT_TRANSLATE_NOOP("LeadDecisions", "to queue"),
+    "reasons": QT_TRANSLATE_NOOP("LeadDecisions", "why queued"),
+    "lease_expires_at": QT_TRANSLATE_NOOP("LeadDecisions", "lease until"),
+    "sample_id": QT_TRANSLATE_NOOP("LeadDecisions", "audit sample"),
+    "audit_id": QT_TRANSLATE_NOOP("LeadDecisions", "audit"),
+    "note": QT_TRANSLATE_NOOP("LeadDecisions", "note"),
 }
 
 
@@ -141,15 +142,15 @@ class DecisionFilters:
 # A row is a plain tuple: the display string of each column, then what the other roles
 # need. Tuples of shared strings keep a million rows in a few hundred megabytes.
 COLUMNS = (
-    "Decided at",
-    "Item",
-    "Queue",
-    "Reviewer",
-    "Action",
-    "Policies",
-    "Rating",
-    "Note",
-    "Kind / audit",
+    QT_TRANSLATE_NOOP("LeadDecisions", "Decided at"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Item"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Queue"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Reviewer"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Action"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Policies"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Rating"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Note"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Kind / audit"),
 )
 NOTE_COLUMN = COLUMNS.index("Note")
 ITEM_COLUMN = COLUMNS.index("Item")
@@ -173,12 +174,22 @@ def note_line(note: str | None) -> str:
 
 def kind_words(decision: Decision) -> str:
     kind = decision.kind.value
-    words = "review" if kind == "review" else "overturn"
+    words = (
+        translate("LeadDecisions", "review")
+        if kind == "review"
+        else translate("LeadDecisions", "overturn")
+    )
     if decision.overturns_decision_id is not None:
-        words += f" of #{decision.overturns_decision_id}"
+        words += " " + translate("LeadDecisions", "of #{id}").format(
+            id=decision.overturns_decision_id
+        )
     if decision.audit_result is not None:
         result = decision.audit_result.value
-        words += ", audit agreed" if result == "agree" else ", audit overturned it"
+        words += (
+            translate("LeadDecisions", ", audit agreed")
+            if result == "agree"
+            else translate("LeadDecisions", ", audit overturned it")
+        )
     return words
 
 
@@ -254,7 +265,7 @@ class DecisionsModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal
         if role == DISPLAY and horizontal and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
+            return translate("LeadDecisions", COLUMNS[section])
         return None
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
@@ -363,7 +374,9 @@ class DecisionsModel(QAbstractTableModel):
             client = self._client or self._factory()
         except Exception as err:  # no session: say so like any other failure
             self._failed = True
-            self.load_failed.emit(describe(err, during="loading decisions").text())
+            self.load_failed.emit(
+                describe(err, during=translate("LeadDecisions", "loading decisions")).text()
+            )
             return
         self._client = None
         generation, filters, cursor, limit = (
@@ -405,7 +418,9 @@ class DecisionsModel(QAbstractTableModel):
         log.info("loading decisions failed: %s", type(err).__name__)
         self._failed = True
         self._set_loading(False)
-        self.load_failed.emit(describe(err, during="loading decisions").text())
+        self.load_failed.emit(
+            describe(err, during=translate("LeadDecisions", "loading decisions")).text()
+        )
 
 
 # --- the item history timeline ----------------------------------------------------------
@@ -414,9 +429,18 @@ class DecisionsModel(QAbstractTableModel):
 def event_line(event: Event) -> str:
     """One event as a plain line: local time, what happened, who, and the details."""
     when = event.at.astimezone().strftime(TIME_FORMAT)
-    words = EVENT_WORDS.get(event.kind.value, event.kind.value.replace("_", " "))
-    who = f" by {isolate(event.actor)}" if event.actor else ""
-    queue = f" in {event.queue_id}" if event.queue_id and event.kind.value == "enqueued" else ""
+    kind = event.kind.value
+    words = translate("LeadDecisions", EVENT_WORDS.get(kind, kind.replace("_", " ")))
+    who = (
+        " " + translate("LeadDecisions", "by {actor}").format(actor=isolate(event.actor))
+        if event.actor
+        else ""
+    )
+    queue = (
+        " " + translate("LeadDecisions", "in {queue}").format(queue=event.queue_id)
+        if event.queue_id and kind == "enqueued"
+        else ""
+    )
     details = []
     for key, value in event.data.items():
         if value is None or value == [] or value == "":
@@ -424,10 +448,11 @@ def event_line(event: Event) -> str:
         if isinstance(value, list):
             shown = ", ".join(isolate(str(v)) for v in value)
         elif isinstance(value, bool):
-            shown = "yes" if value else "no"
+            shown = translate("LeadDecisions", "yes") if value else translate("LeadDecisions", "no")
         else:
             shown = isolate(str(value)).replace("\n", " ")
-        details.append(f"{DETAIL_WORDS.get(key, key.replace('_', ' '))}: {shown}")
+        name = translate("LeadDecisions", DETAIL_WORDS.get(key, key.replace("_", " ")))
+        details.append(f"{name}: {shown}")
     tail = f" — {'; '.join(details)}" if details else ""
     return f"{when}  {words}{who}{queue}{tail}"
 
@@ -490,13 +515,20 @@ def export_to_file(
 
 def export_failure_words(err: BaseException, path: Path) -> str:
     if isinstance(err, ExportCancelled):
-        return f"Export cancelled after {err.rows:,} decisions; no file was written."
+        return translate(
+            "LeadDecisions", "Export cancelled after {n} decisions; no file was written."
+        ).format(n=f"{err.rows:,}")
     if isinstance(err, OSError):
-        return (
-            f"Could not write {path}: {err.strerror or err}. No file was written; "
-            "choose another folder or free some disk space."
-        )
-    return describe(err, during="exporting decisions").text() + "\nNo file was written."
+        return translate(
+            "LeadDecisions",
+            "Could not write {path}: {reason}. No file was written; choose another folder or "
+            "free some disk space.",
+        ).format(path=path, reason=err.strerror or err)
+    return (
+        describe(err, during=translate("LeadDecisions", "exporting decisions")).text()
+        + "\n"
+        + translate("LeadDecisions", "No file was written.")
+    )
 
 
 # --- the widget -------------------------------------------------------------------------
@@ -548,9 +580,11 @@ class DecisionsBrowser(QWidget):
         self.history = QPlainTextEdit()
         self.history.setReadOnly(True)
         self.history.setAccessibleName("Item history")
-        self.history.setPlaceholderText("Select a decision to see its item's history.")
+        self.history.setPlaceholderText(
+            translate("LeadDecisions", "Select a decision to see its item's history.")
+        )
         self.history.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.history_title = label("Item history", wrap=False)
+        self.history_title = label(translate("LeadDecisions", "Item history"), wrap=False)
         self.history_title.setAccessibleName("Item history title")
         detail = QWidget()
         detail_layout = QVBoxLayout(detail)
@@ -567,7 +601,7 @@ class DecisionsBrowser(QWidget):
 
         self.status = label("", wrap=True)
         self.status.setAccessibleName("Decisions status")
-        self.retry_button = QPushButton("Try again")
+        self.retry_button = QPushButton(translate("LeadDecisions", "Try again"))
         self.retry_button.setAccessibleName("Try loading the decisions again")
         self.retry_button.hide()
         self.retry_button.clicked.connect(self._on_retry_clicked)
@@ -597,41 +631,45 @@ class DecisionsBrowser(QWidget):
         grid = QGridLayout()
         self.queue = QComboBox()
         self.queue.setAccessibleName("Queue filter")
-        self.queue.addItem("Any queue", None)
-        self.reviewer = self._line_edit("any reviewer", "Reviewer filter")
-        self.action = self._line_edit("any action", "Action filter")
-        self.policy = self._line_edit("any policy code", "Policy filter")
-        self.item = self._line_edit("any item", "Item filter")
+        self.queue.addItem(translate("LeadDecisions", "Any queue"), None)
+        self.reviewer = self._line_edit(
+            translate("LeadDecisions", "any reviewer"), "Reviewer filter"
+        )
+        self.action = self._line_edit(translate("LeadDecisions", "any action"), "Action filter")
+        self.policy = self._line_edit(
+            translate("LeadDecisions", "any policy code"), "Policy filter"
+        )
+        self.item = self._line_edit(translate("LeadDecisions", "any item"), "Item filter")
         self.audited = QComboBox()
         self.audited.setAccessibleName("Audited filter")
         for words, value in AUDITED_CHOICES:
-            self.audited.addItem(words, value)
+            self.audited.addItem(translate("LeadDecisions", words), value)
 
         now = QDateTime.currentDateTime()
-        self.since_on = QCheckBox("From")
+        self.since_on = QCheckBox(translate("LeadDecisions", "From"))
         self.since_on.setAccessibleName("Limit to decisions from a time")
         self.since = self._time_edit(now.addDays(-7), "Decided from")
-        self.until_on = QCheckBox("Until")
+        self.until_on = QCheckBox(translate("LeadDecisions", "Until"))
         self.until_on.setAccessibleName("Limit to decisions before a time")
         self.until = self._time_edit(now, "Decided before")
         self.since_on.toggled.connect(self.since.setEnabled)
         self.until_on.toggled.connect(self.until.setEnabled)
 
-        self.apply_button = QPushButton("Apply filters")
+        self.apply_button = QPushButton(translate("LeadDecisions", "Apply filters"))
         self.apply_button.setAccessibleName("Apply filters")
         self.apply_button.setDefault(True)
         self.apply_button.clicked.connect(self.apply_filters)
-        self.clear_button = QPushButton("Clear")
+        self.clear_button = QPushButton(translate("LeadDecisions", "Clear"))
         self.clear_button.setAccessibleName("Clear filters")
         self.clear_button.clicked.connect(self.clear_filters)
 
         cells: Sequence[tuple[str, QWidget]] = (
-            ("Queue", self.queue),
-            ("Reviewer", self.reviewer),
-            ("Action", self.action),
-            ("Policy", self.policy),
-            ("Item", self.item),
-            ("Audit", self.audited),
+            (translate("LeadDecisions", "Queue"), self.queue),
+            (translate("LeadDecisions", "Reviewer"), self.reviewer),
+            (translate("LeadDecisions", "Action"), self.action),
+            (translate("LeadDecisions", "Policy"), self.policy),
+            (translate("LeadDecisions", "Item"), self.item),
+            (translate("LeadDecisions", "Audit"), self.audited),
         )
         for column, (words, widget) in enumerate(cells):
             caption = label(words, wrap=False)
@@ -666,7 +704,7 @@ class DecisionsBrowser(QWidget):
 
     def _build_export_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        self.export_button = QPushButton("Export CSV…")
+        self.export_button = QPushButton(translate("LeadDecisions", "Export CSV…"))
         self.export_button.setAccessibleName("Export the decisions shown as CSV")
         self.export_button.clicked.connect(self._on_export_clicked)
         self.export_progress = QProgressBar()
@@ -676,7 +714,7 @@ class DecisionsBrowser(QWidget):
         self.export_progress.hide()
         self.export_status = label("", wrap=True)
         self.export_status.setAccessibleName("Export status")
-        self.export_cancel_button = QPushButton("Cancel export")
+        self.export_cancel_button = QPushButton(translate("LeadDecisions", "Cancel export"))
         self.export_cancel_button.setAccessibleName("Cancel the export")
         self.export_cancel_button.clicked.connect(self.cancel_export)
         self.export_cancel_button.hide()
@@ -699,7 +737,12 @@ class DecisionsBrowser(QWidget):
         since = since.astimezone() if isinstance(since, datetime) else None
         until = until.astimezone() if isinstance(until, datetime) else None
         if since is not None and until is not None and until <= since:
-            set_text(self.status, "“Until” must be later than “From”; nothing was changed.")
+            set_text(
+                self.status,
+                translate(
+                    "LeadDecisions", "“Until” must be later than “From”; nothing was changed."
+                ),
+            )
             return None
         return DecisionFilters(
             queue_id=self.queue.currentData(),
@@ -799,18 +842,26 @@ class DecisionsBrowser(QWidget):
 
     def _on_model_page_loaded(self, rows: int) -> None:
         if rows == 0:
-            set_text(self.status, "No decisions match these filters.")
+            set_text(self.status, translate("LeadDecisions", "No decisions match these filters."))
         elif self.model.exhausted:
-            set_text(self.status, f"{rows:,} decisions, all shown.")
+            set_text(
+                self.status,
+                translate("LeadDecisions", "{n} decisions, all shown.").format(n=f"{rows:,}"),
+            )
         else:
-            set_text(self.status, f"{rows:,} decisions loaded so far; scroll down for more.")
+            set_text(
+                self.status,
+                translate(
+                    "LeadDecisions", "{n} decisions loaded so far; scroll down for more."
+                ).format(n=f"{rows:,}"),
+            )
         self.retry_button.hide()
         # keep a few screens loaded ahead of the visible rows (the view asks only at the end)
         self._on_scrolled()
 
     def _on_model_loading_changed(self, loading: bool) -> None:
         if loading and self.model.rowCount() == 0:
-            set_text(self.status, "Loading decisions…")
+            set_text(self.status, translate("LeadDecisions", "Loading decisions…"))
 
     def _on_model_load_failed(self, message: str) -> None:
         set_text(self.status, message)
@@ -818,7 +869,7 @@ class DecisionsBrowser(QWidget):
 
     def _on_retry_clicked(self) -> None:
         self.retry_button.hide()
-        set_text(self.status, "Loading decisions…")
+        set_text(self.status, translate("LeadDecisions", "Loading decisions…"))
         self.model.retry()
 
     # --- history -----------------------------------------------------------------------
@@ -828,23 +879,29 @@ class DecisionsBrowser(QWidget):
         if item_id is None or item_id == self._history_item:
             return
         self._history_item = item_id
-        set_text(self.history_title, f"History of item {isolate(item_id)}")
-        self.history.setPlainText("Loading the history…")
+        set_text(
+            self.history_title,
+            translate("LeadDecisions", "History of item {item}").format(item=isolate(item_id)),
+        )
+        self.history.setPlainText(translate("LeadDecisions", "Loading the history…"))
         self._history_timer.start()
 
     def blank(self) -> None:
         """Hide every decision (a blind audit is under way in this window)."""
         self.model.blank()
         self._history_item = None
-        set_text(self.history_title, "History")
+        set_text(self.history_title, translate("LeadDecisions", "History"))
         self.history.setPlainText("")
-        set_text(self.status, "Hidden while you audit blind.")
+        set_text(self.status, translate("LeadDecisions", "Hidden while you audit blind."))
 
     def show_history(self, item_id: str) -> None:
         """Load and show ``item_id``'s history now (also what selecting a row does)."""
         self._history_item = item_id
-        set_text(self.history_title, f"History of item {isolate(item_id)}")
-        self.history.setPlainText("Loading the history…")
+        set_text(
+            self.history_title,
+            translate("LeadDecisions", "History of item {item}").format(item=isolate(item_id)),
+        )
+        self.history.setPlainText(translate("LeadDecisions", "Loading the history…"))
         self._load_history()
 
     def _load_history(self) -> None:
@@ -854,7 +911,9 @@ class DecisionsBrowser(QWidget):
         try:
             client = self._history_client or self._factory()
         except Exception as err:
-            self.history.setPlainText(describe(err, during="loading the history").text())
+            self.history.setPlainText(
+                describe(err, during=translate("LeadDecisions", "loading the history")).text()
+            )
             return
         self._history_client = None
         self._history_busy = True
@@ -874,14 +933,23 @@ class DecisionsBrowser(QWidget):
                 return
             lines, more = result
             if more:
-                lines.append(f"… only the first {len(lines):,} events are shown.")
-            self.history.setPlainText("\n".join(lines) or "No events recorded for this item.")
+                lines.append(
+                    "… "
+                    + translate("LeadDecisions", "only the first {n} events are shown.").format(
+                        n=f"{len(lines):,}"
+                    )
+                )
+            self.history.setPlainText(
+                "\n".join(lines) or translate("LeadDecisions", "No events recorded for this item.")
+            )
             self.history_shown.emit(item_id)
 
         def failed(err: BaseException) -> None:
             done()
             if self._history_item == item_id:
-                self.history.setPlainText(describe(err, during="loading the history").text())
+                self.history.setPlainText(
+                    describe(err, during=translate("LeadDecisions", "loading the history")).text()
+                )
 
         run_in_background(self, lambda: fetch_history(client, item_id), arrived, failed)
 
@@ -890,9 +958,9 @@ class DecisionsBrowser(QWidget):
     def _on_export_clicked(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self,
-            "Export decisions as CSV",
+            translate("LeadDecisions", "Export decisions as CSV"),
             str(Path.home() / "decisions.csv"),
-            "CSV files (*.csv);;All files (*)",
+            translate("LeadDecisions", "CSV files (*.csv);;All files (*)"),
         )
         if path:
             self.export_to(path)
@@ -908,7 +976,12 @@ class DecisionsBrowser(QWidget):
         if self.exporting:
             return False
         if target.is_dir() or not target.absolute().parent.is_dir():
-            set_text(self.export_status, f"Cannot write {target}: choose a file in a folder.")
+            set_text(
+                self.export_status,
+                translate(
+                    "LeadDecisions", "Cannot write {path}: choose a file in a folder."
+                ).format(path=target),
+            )
             return False
         try:
             client = self._factory()
@@ -924,7 +997,10 @@ class DecisionsBrowser(QWidget):
         self.export_progress.show()
         self.export_cancel_button.show()
         self.export_cancel_button.setEnabled(True)
-        set_text(self.export_status, f"Exporting to {target}…")
+        set_text(
+            self.export_status,
+            translate("LeadDecisions", "Exporting to {path}…").format(path=target),
+        )
 
         def finished() -> None:
             self._export_cancel = None
@@ -935,7 +1011,12 @@ class DecisionsBrowser(QWidget):
 
         def succeeded(rows: int) -> None:
             finished()
-            set_text(self.export_status, f"Exported {rows:,} decisions to {target}.")
+            set_text(
+                self.export_status,
+                translate("LeadDecisions", "Exported {n} decisions to {path}.").format(
+                    n=f"{rows:,}", path=target
+                ),
+            )
             self.export_finished.emit(rows, str(target))
 
         def failed(err: BaseException) -> None:
@@ -956,11 +1037,16 @@ class DecisionsBrowser(QWidget):
         if self._export_cancel is not None:
             self._export_cancel.set()
             self.export_cancel_button.setEnabled(False)
-            set_text(self.export_status, "Cancelling the export…")
+            set_text(self.export_status, translate("LeadDecisions", "Cancelling the export…"))
 
     def _on_export_progressed(self, rows: int) -> None:
         if self._export_cancel is not None and not self._export_cancel.is_set():
-            set_text(self.export_status, f"Exporting… {rows:,} decisions written so far.")
+            set_text(
+                self.export_status,
+                translate("LeadDecisions", "Exporting… {n} decisions written so far.").format(
+                    n=f"{rows:,}"
+                ),
+            )
 
     # --- closing -----------------------------------------------------------------------
 

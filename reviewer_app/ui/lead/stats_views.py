@@ -42,6 +42,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import QueueStats, QueueStatsReport, ReviewerStats, ReviewerStatsReport
 
 from ..background import run_in_background
+from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import clean, label, rich_escaped, set_text
@@ -50,7 +51,11 @@ Index = QModelIndex | QPersistentModelIndex
 SORT = Qt.ItemDataRole.UserRole + 1
 BREACH = QColor(198, 40, 40, 70)
 #: Windows a lead can pick: (words, hours).
-WINDOWS = (("last 24 hours", 24), ("last 7 days", 24 * 7), ("last 30 days", 24 * 30))
+WINDOWS = (
+    (QT_TRANSLATE_NOOP("LeadStats", "last 24 hours"), 24),
+    (QT_TRANSLATE_NOOP("LeadStats", "last 7 days"), 24 * 7),
+    (QT_TRANSLATE_NOOP("LeadStats", "last 30 days"), 24 * 30),
+)
 REFRESH_MS = 30_000
 #: Backlog samples kept per queue (one per refresh: 12 hours at 30 s).
 BACKLOG_POINTS = 1_440
@@ -60,10 +65,10 @@ def duration(seconds: float | None) -> str:
     if seconds is None:
         return "—"
     if seconds >= 86_400:
-        return f"{seconds / 86_400:.1f} d"
+        return translate("LeadStats", "{n} d").format(n=f"{seconds / 86_400:.1f}")
     if seconds >= 3_600:
-        return f"{seconds / 3_600:.1f} h"
-    return f"{int(seconds // 60)} min"
+        return translate("LeadStats", "{n} h").format(n=f"{seconds / 3_600:.1f}")
+    return translate("LeadStats", "{n} min").format(n=int(seconds // 60))
 
 
 def share(value: float | None) -> str:
@@ -77,17 +82,18 @@ def mix(counts: Sequence[Any]) -> str:
 
 class QueueStatsModel(_Table):
     HEADERS = (
-        "Queue",
-        "Waiting",
-        "Being reviewed",
-        "Oldest waiting",
-        "SLA",
-        "Over SLA",
-        "Decided",
-        "Per hour",
-        "Escalations open",
-        "Action mix",
+        QT_TRANSLATE_NOOP("LeadStats", "Queue"),
+        QT_TRANSLATE_NOOP("LeadStats", "Waiting"),
+        QT_TRANSLATE_NOOP("LeadStats", "Being reviewed"),
+        QT_TRANSLATE_NOOP("LeadStats", "Oldest waiting"),
+        QT_TRANSLATE_NOOP("LeadStats", "SLA"),
+        QT_TRANSLATE_NOOP("LeadStats", "Over SLA"),
+        QT_TRANSLATE_NOOP("LeadStats", "Decided"),
+        QT_TRANSLATE_NOOP("LeadStats", "Per hour"),
+        QT_TRANSLATE_NOOP("LeadStats", "Escalations open"),
+        QT_TRANSLATE_NOOP("LeadStats", "Action mix"),
     )
+    TR_CONTEXT = "LeadStats"
 
     def __init__(self) -> None:
         super().__init__()
@@ -111,7 +117,7 @@ class QueueStatsModel(_Table):
         if role == Qt.ItemDataRole.BackgroundRole:
             return QBrush(BREACH) if q.sla_breached else None
         if role == Qt.ItemDataRole.ToolTipRole and q.sla_breached:
-            return "The oldest waiting post is older than this queue's SLA."
+            return translate("LeadStats", "The oldest waiting post is older than this queue's SLA.")
         values = (
             clean(q.name),
             q.backlog,
@@ -129,7 +135,9 @@ class QueueStatsModel(_Table):
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             if column == 3:
                 text = duration(q.oldest_pending_age_seconds)
-                return text + ("  ⚠ over SLA" if q.sla_breached else "")
+                return text + (
+                    "  ⚠ " + translate("LeadStats", "over SLA") if q.sla_breached else ""
+                )
             if column == 4:
                 return duration(q.sla_seconds)
             if column == 7:
@@ -142,17 +150,18 @@ class QueueStatsModel(_Table):
 
 class ReviewerStatsModel(_Table):
     HEADERS = (
-        "Reviewer",
-        "Decisions",
-        "Median handle",
-        "p90 handle",
-        "Audited",
-        "Agreement",
-        "Overturn rate",
-        "Kappa",
-        "Conflicts",
-        "Action mix",
+        QT_TRANSLATE_NOOP("LeadStats", "Reviewer"),
+        QT_TRANSLATE_NOOP("LeadStats", "Decisions"),
+        QT_TRANSLATE_NOOP("LeadStats", "Median handle"),
+        QT_TRANSLATE_NOOP("LeadStats", "p90 handle"),
+        QT_TRANSLATE_NOOP("LeadStats", "Audited"),
+        QT_TRANSLATE_NOOP("LeadStats", "Agreement"),
+        QT_TRANSLATE_NOOP("LeadStats", "Overturn rate"),
+        QT_TRANSLATE_NOOP("LeadStats", "Kappa"),
+        QT_TRANSLATE_NOOP("LeadStats", "Conflicts"),
+        QT_TRANSLATE_NOOP("LeadStats", "Action mix"),
     )
+    TR_CONTEXT = "LeadStats"
 
     def __init__(self) -> None:
         super().__init__()
@@ -233,9 +242,9 @@ class _Figures(QWidget):
         self.window_picker = QComboBox()
         self.window_picker.setAccessibleName("Time window")
         for words, hours in WINDOWS:
-            self.window_picker.addItem(words, hours)
+            self.window_picker.addItem(translate("LeadStats", words), hours)
         self.window_picker.currentIndexChanged.connect(lambda _i: self.refresh())
-        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button = QPushButton(translate("LeadStats", "Refresh"))
         self.refresh_button.clicked.connect(self.refresh)
         self.status = label("", wrap=False)
         self.status.setAccessibleName("Figures status")
@@ -244,7 +253,7 @@ class _Figures(QWidget):
 
     def controls(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        row.addWidget(label("Window:", wrap=False))
+        row.addWidget(label(translate("LeadStats", "Window:"), wrap=False))
         row.addWidget(self.window_picker)
         row.addWidget(self.refresh_button)
         row.addWidget(self.status, 1)
@@ -258,7 +267,7 @@ class _Figures(QWidget):
         if self.loading:
             return
         self.loading = True
-        set_text(self.status, "Loading…")
+        set_text(self.status, translate("LeadStats", "Loading…"))
         since, until = self.span()
         factory, fetch = self.client_factory, self.fetch
 
@@ -278,11 +287,14 @@ class _Figures(QWidget):
         self.loading = False
         self.loaded_at = time.time()
         self.show_figures(result)
-        set_text(self.status, f"Updated {datetime.now():%H:%M:%S}")
+        set_text(
+            self.status,
+            translate("LeadStats", "Updated {time}").format(time=f"{datetime.now():%H:%M:%S}"),
+        )
 
     def _failed(self, err: BaseException) -> None:
         self.loading = False
-        message = describe(err, during="loading the figures")
+        message = describe(err, during=translate("LeadStats", "loading the figures"))
         set_text(self.status, f"{message.title} {message.detail} {message.next_step}")
 
 
@@ -325,8 +337,10 @@ class QueuesOverview(_Figures):
         self.model = QueueStatsModel()
         self.view = table_view("Queue health")
         self.view.setModel(sortable(self.model, self))
-        self.throughput, throughput_view = _chart("Decided per hour")
-        self.backlog_chart, backlog_view = _chart("Waiting posts (sampled while open)")
+        self.throughput, throughput_view = _chart(translate("LeadStats", "Decided per hour"))
+        self.backlog_chart, backlog_view = _chart(
+            translate("LeadStats", "Waiting posts (sampled while open)")
+        )
         self.backlog: dict[str, list[tuple[float, int]]] = {}
         self.breaches = label("")
         self.breaches.setAccessibleName("SLA breaches")
@@ -355,14 +369,22 @@ class QueuesOverview(_Figures):
         breached = [q for q in report.queues if q.sla_breached]
         set_text(
             self.breaches,
-            "⚠ Over SLA: "
-            + "; ".join(
-                f"{clean(q.name)} (oldest {duration(q.oldest_pending_age_seconds)}, "
-                f"SLA {duration(q.sla_seconds)}, {q.pending_over_sla} posts over)"
-                for q in breached
+            "⚠ "
+            + translate("LeadStats", "Over SLA: {queues}").format(
+                queues="; ".join(
+                    translate(
+                        "LeadStats", "{queue} (oldest {oldest}, SLA {sla}, {n} posts over)"
+                    ).format(
+                        queue=clean(q.name),
+                        oldest=duration(q.oldest_pending_age_seconds),
+                        sla=duration(q.sla_seconds),
+                        n=q.pending_over_sla,
+                    )
+                    for q in breached
+                )
             )
             if breached
-            else "Every queue is within its SLA.",
+            else translate("LeadStats", "Every queue is within its SLA."),
         )
         self.breaches.setStyleSheet("color: #b71c1c; font-weight: bold" if breached else "")
         self._chart_throughput(report)
@@ -378,7 +400,11 @@ class QueuesOverview(_Figures):
         chart.removeAllSeries()
         fmt = "dd MMM HH:mm" if report.bucket.value == "hour" else "dd MMM"
         x, y = _time_axes(chart, fmt)
-        chart.setTitle(f"Decided per {report.bucket.value}")
+        chart.setTitle(
+            translate("LeadStats", "Decided per hour")
+            if report.bucket.value == "hour"
+            else translate("LeadStats", "Decided per day")
+        )
         top = 1
         for q in report.queues:
             series = QLineSeries()
@@ -441,15 +467,18 @@ class ReviewersView(_Figures):
         self.view.setModel(self.proxy)
         self.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
         self.view.activated.connect(self._open)
-        self.open_button = QPushButton("Show this reviewer's decisions")
+        self.open_button = QPushButton(translate("LeadStats", "Show this reviewer's decisions"))
         self.open_button.clicked.connect(lambda: self._open(self.view.currentIndex()))
         layout = QVBoxLayout(self)
         layout.addLayout(self.controls())
         layout.addWidget(
             label(
-                "Agreement and kappa compare each reviewer with the auditors on audited "
-                "decisions; overturn rate is overturned decisions per decision. Double-click "
-                "a reviewer (or press Enter) for their decisions."
+                translate(
+                    "LeadStats",
+                    "Agreement and kappa compare each reviewer with the auditors on audited "
+                    "decisions; overturn rate is overturned decisions per decision. "
+                    "Double-click a reviewer (or press Enter) for their decisions.",
+                )
             )
         )
         layout.addWidget(self.view, 1)

@@ -14,6 +14,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Queue, QueueStatsReport
 
 from ..background import run_in_background
+from ..i18n import translate
 from ..messages import describe
 from ..plain import label, set_text
 from .audits import AuditsView
@@ -37,15 +38,20 @@ class EscalationsView(QWidget):
         self.summary.setAccessibleName("Escalations waiting")
         self.per_queue = label("")
         self.per_queue.setAccessibleName("Escalations by queue they came from")
-        self.review_button = QPushButton("Review escalations now (same keys as reviewing)")
+        self.review_button = QPushButton(
+            translate("LeadWorkspace", "Review escalations now (same keys as reviewing)")
+        )
         self.review_button.clicked.connect(lambda: self.review_requested.emit(ESCALATION_QUEUE))
-        refresh = QPushButton("Refresh")
+        refresh = QPushButton(translate("LeadWorkspace", "Refresh"))
         refresh.clicked.connect(self.refresh)
         layout = QVBoxLayout(self)
         layout.addWidget(
             label(
-                "Posts that reviewers escalated wait here for a lead. They are decided in the "
-                "review flow, with the same keys, and only leads can lease them."
+                translate(
+                    "LeadWorkspace",
+                    "Posts that reviewers escalated wait here for a lead. They are decided in "
+                    "the review flow, with the same keys, and only leads can lease them.",
+                )
             )
         )
         layout.addWidget(self.summary)
@@ -71,25 +77,40 @@ class EscalationsView(QWidget):
     def _show(self, report: QueueStatsReport) -> None:
         own = next((q for q in report.queues if q.queue_id == ESCALATION_QUEUE), None)
         if own is None:
-            set_text(self.summary, "This service has no escalation queue.")
+            set_text(
+                self.summary, translate("LeadWorkspace", "This service has no escalation queue.")
+            )
             self.review_button.setEnabled(False)
             return
         self.review_button.setEnabled(True)
         set_text(
             self.summary,
-            f"{own.backlog} escalated posts waiting, {own.leased} being decided by leads; "
-            f"oldest waiting {duration(own.oldest_pending_age_seconds)} "
-            f"(SLA {duration(own.sla_seconds)}).",
+            translate(
+                "LeadWorkspace",
+                "{waiting} escalated posts waiting, {leased} being decided by leads; "
+                "oldest waiting {oldest} (SLA {sla}).",
+            ).format(
+                waiting=own.backlog,
+                leased=own.leased,
+                oldest=duration(own.oldest_pending_age_seconds),
+                sla=duration(own.sla_seconds),
+            ),
         )
         lines = [
-            f"{q.name}: {q.escalations_open} open"
+            translate("LeadWorkspace", "{queue}: {n} open").format(
+                queue=q.name, n=q.escalations_open
+            )
             for q in report.queues
             if q.queue_id != ESCALATION_QUEUE and q.escalations_open
         ]
-        set_text(self.per_queue, "\n".join(lines) or "No open escalations from other queues.")
+        set_text(
+            self.per_queue,
+            "\n".join(lines)
+            or translate("LeadWorkspace", "No open escalations from other queues."),
+        )
 
     def _failed(self, err: BaseException) -> None:
-        message = describe(err, during="loading the escalations")
+        message = describe(err, during=translate("LeadWorkspace", "loading the escalations"))
         set_text(self.summary, f"{message.title} {message.detail} {message.next_step}")
 
 
@@ -113,11 +134,11 @@ class LeadWorkspace(QTabWidget):
         self.escalations = EscalationsView(client_factory)
         self.decisions = DecisionsBrowser(client_factory)
         for widget, title in (
-            (self.queues_view, "Queues"),
-            (self.reviewers, "Reviewers"),
-            (self.audits, "Audits"),
-            (self.escalations, "Escalations"),
-            (self.decisions, "Decisions"),
+            (self.queues_view, translate("LeadWorkspace", "Queues")),
+            (self.reviewers, translate("LeadWorkspace", "Reviewers")),
+            (self.audits, translate("LeadWorkspace", "Audits")),
+            (self.escalations, translate("LeadWorkspace", "Escalations")),
+            (self.decisions, translate("LeadWorkspace", "Decisions")),
         ):
             self.addTab(widget, title)
         self.escalations.review_requested.connect(self.review_queue_requested)

@@ -1,0 +1,1845 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE" sourcelanguage="en">
+<context>
+    <name>App</name>
+    <message>
+        <source>Review desk</source>
+        <extracomment>Set (to anything) for startup benchmarks: at the first paint of a post the window prints ``first-post-painted &lt;time.time()&gt;`` on stdout and the app quits (benchmarks/ui_latency.py). Qt&apos;s cap on the memory one image may take while decoding (its default is 256 MB). How long a Python thread may keep the GIL while another waits for it (Python&apos;s default is 5 ms). The GUI thread calls into Python for every cell a view paints; while a worker parses a page of decisions, 5 ms waits added up to frames of 20-40 ms (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms.</extracomment>
+        <translation>Prüfpult</translation>
+    </message>
+    <message>
+        <source>Nothing you review is kept on this computer: offline work is unavailable, and verdicts not yet sent are lost if the app stops before they are sent.</source>
+        <translation>Nichts, was Sie prüfen, wird auf diesem Computer gespeichert: Offline-Arbeit ist nicht möglich, und noch nicht gesendete Entscheidungen gehen verloren, wenn die App vor dem Senden beendet wird.</translation>
+    </message>
+    <message>
+        <source>Your login is kept for this session only ({reason}); you will be asked to log in again next time.</source>
+        <translation>Ihre Anmeldung gilt nur für diese Sitzung ({reason}); beim nächsten Mal müssen Sie sich erneut anmelden.</translation>
+    </message>
+    <message>
+        <source>Write it like {example}</source>
+        <translation>Schreiben Sie sie wie {example}</translation>
+    </message>
+    <message>
+        <source>logging in</source>
+        <translation>der Anmeldung</translation>
+    </message>
+    <message>
+        <source>logging in to the demo server</source>
+        <translation>der Anmeldung am Demo-Server</translation>
+    </message>
+</context>
+<context>
+    <name>ContextPanels</name>
+    <message>
+        <source>classifier</source>
+        <extracomment>why a post is queued, in words (``QueueReasonKind``)</extracomment>
+        <translation>Klassifikator</translation>
+    </message>
+    <message>
+        <source>user reports</source>
+        <translation>Nutzermeldungen</translation>
+    </message>
+    <message>
+        <source>fact-check</source>
+        <translation>Faktencheck</translation>
+    </message>
+    <message>
+        <source>appeal</source>
+        <translation>Einspruch</translation>
+    </message>
+    <message>
+        <source>escalation</source>
+        <translation>Eskalation</translation>
+    </message>
+    <message>
+        <source>entered the queue</source>
+        <extracomment>what happened to an item, in words (``EventKind``)</extracomment>
+        <translation>in die Warteschlange aufgenommen</translation>
+    </message>
+    <message>
+        <source>claimed</source>
+        <translation>übernommen</translation>
+    </message>
+    <message>
+        <source>lease renewed</source>
+        <translation>Reservierung verlängert</translation>
+    </message>
+    <message>
+        <source>given back</source>
+        <translation>zurückgegeben</translation>
+    </message>
+    <message>
+        <source>lease expired</source>
+        <translation>Reservierung abgelaufen</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>entschieden</translation>
+    </message>
+    <message>
+        <source>escalated</source>
+        <translation>eskaliert</translation>
+    </message>
+    <message>
+        <source>user created</source>
+        <translation>Benutzer angelegt</translation>
+    </message>
+    <message>
+        <source>role changed</source>
+        <translation>Rolle geändert</translation>
+    </message>
+    <message>
+        <source>picked for an audit</source>
+        <translation>für eine Prüfung ausgewählt</translation>
+    </message>
+    <message>
+        <source>audited</source>
+        <translation>geprüft</translation>
+    </message>
+    <message>
+        <source>overturned</source>
+        <translation>aufgehoben</translation>
+    </message>
+    <message>
+        <source>Queue: {queue} (came from {origin})</source>
+        <translation>Warteschlange: {queue} (kam aus {origin})</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verifiziert</translation>
+    </message>
+    <message>
+        <source>Account created {date} ({ago})</source>
+        <translation>Konto erstellt am {date} ({ago})</translation>
+    </message>
+    <message>
+        <source>{followers} followers · follows {following}</source>
+        <translation>{followers} Follower · folgt {following}</translation>
+    </message>
+    <message>
+        <source>Bio: {bio}</source>
+        <translation>Bio: {bio}</translation>
+    </message>
+    <message>
+        <source>Prior strikes:</source>
+        <translation>Frühere Verwarnungen:</translation>
+    </message>
+    <message>
+        <source>last {date}</source>
+        <translation>zuletzt {date}</translation>
+    </message>
+    <message>
+        <source>No prior strikes.</source>
+        <translation>Keine früheren Verwarnungen.</translation>
+    </message>
+    <message>
+        <source>Recent decisions on this author&apos;s posts:</source>
+        <translation>Letzte Entscheidungen zu Beiträgen dieses Autors:</translation>
+    </message>
+    <message>
+        <source>Account signals: {posts} posts a day · inauthenticity score {score}</source>
+        <translation>Kontosignale: {posts} Beiträge pro Tag · Unechtheitswert {score}</translation>
+    </message>
+    <message>
+        <source>signal: {signal}</source>
+        <translation>Signal: {signal}</translation>
+    </message>
+    <message>
+        <source>shares signals with: {accounts}</source>
+        <translation>teilt Signale mit: {accounts}</translation>
+    </message>
+    <message>
+        <source>Not part of a thread.</source>
+        <translation>Nicht Teil eines Threads.</translation>
+    </message>
+    <message>
+        <source>this post</source>
+        <translation>dieser Beitrag</translation>
+    </message>
+    <message>
+        <source>Replies ({n} in all):</source>
+        <translation>Antworten ({n} insgesamt):</translation>
+    </message>
+    <message>
+        <source>No user reports.</source>
+        <translation>Keine Nutzermeldungen.</translation>
+    </message>
+    <message>
+        <source>{n} reports</source>
+        <translation>{n} Meldungen</translation>
+    </message>
+    <message>
+        <source>What reporters wrote:</source>
+        <translation>Was die Meldenden schrieben:</translation>
+    </message>
+    <message>
+        <source>No fact-checks.</source>
+        <translation>Keine Faktenchecks.</translation>
+    </message>
+    <message>
+        <source>Claim: {claim}</source>
+        <translation>Behauptung: {claim}</translation>
+    </message>
+    <message>
+        <source>No history.</source>
+        <translation>Kein Verlauf.</translation>
+    </message>
+    <message>
+        <source>by {actor}</source>
+        <translation>von {actor}</translation>
+    </message>
+    <message>
+        <source>Why queued</source>
+        <translation>Warum eingereiht</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>Thread</translation>
+    </message>
+    <message>
+        <source>Reports</source>
+        <translation>Meldungen</translation>
+    </message>
+    <message>
+        <source>Fact-checks</source>
+        <translation>Faktenchecks</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <source>system</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>light</source>
+        <translation>hell</translation>
+    </message>
+    <message>
+        <source>dark</source>
+        <translation>dunkel</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>Wie das System</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Blur media until I reveal it</source>
+        <translation>Medien unscharf zeigen, bis ich sie aufdecke</translation>
+    </message>
+    <message>
+        <source>Show media in greyscale until I reveal it</source>
+        <translation>Medien in Graustufen zeigen, bis ich sie aufdecke</translation>
+    </message>
+    <message>
+        <source>A new language applies the next time you start the app.</source>
+        <translation>Eine neue Sprache gilt ab dem nächsten Start der App.</translation>
+    </message>
+    <message>
+        <source>Server (next login)</source>
+        <translation>Server (nächste Anmeldung)</translation>
+    </message>
+    <message>
+        <source>Items kept leased ahead in the queue being reviewed, so the next post is always local.</source>
+        <translation>Im Voraus reservierte Einträge der geprüften Warteschlange, damit der nächste Beitrag immer lokal vorliegt.</translation>
+    </message>
+    <message>
+        <source>Seconds a verdict stays on this computer, where it can be undone, before it is sent.</source>
+        <translation>Sekunden, die eine Entscheidung auf diesem Computer bleibt und rückgängig gemacht werden kann, bevor sie gesendet wird.</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>Design</translation>
+    </message>
+    <message>
+        <source>Text size (points)</source>
+        <translation>Textgröße (Punkt)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>Action: {action}</source>
+        <translation>Aktion: {action}</translation>
+    </message>
+    <message>
+        <source>Policies: {policies}</source>
+        <translation>Richtlinien: {policies}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Fact-check rating: {rating}</source>
+        <translation>Faktencheck-Bewertung: {rating}</translation>
+    </message>
+    <message>
+        <source>Note: {note}</source>
+        <translation>Notiz: {note}</translation>
+    </message>
+    <message>
+        <source>Conflicts</source>
+        <translation>Konflikte</translation>
+    </message>
+    <message>
+        <source>Someone else decided these posts before your verdict reached the server. Their decision counts. Accept it, or escalate the post to a lead if you think it is wrong.</source>
+        <translation>Jemand anderes hat über diese Beiträge entschieden, bevor Ihre Entscheidung den Server erreichte. Deren Entscheidung gilt. Übernehmen Sie sie oder eskalieren Sie den Beitrag an eine Leitung, wenn Sie sie für falsch halten.</translation>
+    </message>
+    <message>
+        <source>Accept their decision</source>
+        <translation>Deren Entscheidung übernehmen</translation>
+    </message>
+    <message>
+        <source>Escalate to a lead</source>
+        <translation>An eine Leitung eskalieren</translation>
+    </message>
+    <message>
+        <source>No open conflicts.</source>
+        <translation>Keine offenen Konflikte.</translation>
+    </message>
+    <message>
+        <source>(post no longer stored)</source>
+        <translation>(Beitrag nicht mehr gespeichert)</translation>
+    </message>
+    <message>
+        <source>Your decision</source>
+        <translation>Ihre Entscheidung</translation>
+    </message>
+    <message>
+        <source>Decided {time} UTC</source>
+        <translation>Entschieden {time} UTC</translation>
+    </message>
+    <message>
+        <source>The decision that counts, by {reviewer}</source>
+        <translation>Die geltende Entscheidung, von {reviewer}</translation>
+    </message>
+    <message>
+        <source>Recorded {time} UTC</source>
+        <translation>Erfasst {time} UTC</translation>
+    </message>
+    <message>
+        <source>Log in to the review desk</source>
+        <translation>Am Prüfpult anmelden</translation>
+    </message>
+    <message>
+        <source>Log in</source>
+        <translation>Anmelden</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Passwort</translation>
+    </message>
+</context>
+<context>
+    <name>LeadAudits</name>
+    <message>
+        <source>random</source>
+        <extracomment>the largest media file fetched with an audit task (the reviewers&apos; are prefetched)</extracomment>
+        <translation>zufällig</translation>
+    </message>
+    <message>
+        <source>the same number per reviewer</source>
+        <translation>gleich viele pro Prüfer</translation>
+    </message>
+    <message>
+        <source>the same number per action</source>
+        <translation>gleich viele pro Aktion</translation>
+    </message>
+    <message>
+        <source>agreed</source>
+        <translation>bestätigt</translation>
+    </message>
+    <message>
+        <source>overturned</source>
+        <translation>aufgehoben</translation>
+    </message>
+    <message>
+        <source>{action} by {reviewer}</source>
+        <translation>{action} von {reviewer}</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Stichprobe</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>Drawn</source>
+        <translation>Gezogen</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>Beurteilt</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>{n} of {total}</source>
+        <translation>{n} von {total}</translation>
+    </message>
+    <message>
+        <source>all queues</source>
+        <translation>alle Warteschlangen</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Original decision</source>
+        <translation>Ursprüngliche Entscheidung</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Decision of record</source>
+        <translation>Maßgebliche Entscheidung</translation>
+    </message>
+    <message>
+        <source>Auditor</source>
+        <translation>Prüfer der Prüfung</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unverändert</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Agreed</source>
+        <translation>Bestätigt</translation>
+    </message>
+    <message>
+        <source>Overturned</source>
+        <translation>Aufgehoben</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>Kappa</source>
+        <translation>Kappa</translation>
+    </message>
+    <message>
+        <source>Stop auditing</source>
+        <translation>Prüfung beenden</translation>
+    </message>
+    <message>
+        <source>Classifier scores (bar: score; line: threshold)</source>
+        <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
+    </message>
+    <message>
+        <source>Decide each post as a reviewer would (same keys). The original decision is hidden until you have decided; the same decision records agreement, another one overturns it and becomes the decision of record.</source>
+        <translation>Entscheiden Sie jeden Beitrag wie ein Prüfer (gleiche Tasten). Die ursprüngliche Entscheidung bleibt verborgen, bis Sie entschieden haben; dieselbe Entscheidung gilt als Übereinstimmung, eine andere hebt sie auf und wird zur maßgeblichen Entscheidung.</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: fetching the next post…</source>
+        <translation>Stichprobe #{id}: nächster Beitrag wird geholt…</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: every post is judged.</source>
+        <translation>Stichprobe #{id}: alle Beiträge sind beurteilt.</translation>
+    </message>
+    <message>
+        <source>Audit sample #{id} is complete.</source>
+        <translation>Prüfstichprobe #{id} ist abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: {n} posts left to judge (item {item})</source>
+        <translation>Stichprobe #{id}: noch {n} Beiträge zu beurteilen (Eintrag {item})</translation>
+    </message>
+    <message>
+        <source>auditing</source>
+        <translation>der Prüfung</translation>
+    </message>
+    <message>
+        <source>No audit in progress.</source>
+        <translation>Keine Prüfung im Gange.</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is not known to this app yet.</source>
+        <translation>Die Warteschlange {queue} ist dieser App noch nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>An audit decides: it cannot escalate, skip or be undone. Stop auditing to leave the sample for later.</source>
+        <translation>Eine Prüfung entscheidet: Sie kann nicht eskalieren, überspringen oder rückgängig gemacht werden. Beenden Sie die Prüfung, um die Stichprobe für später zu lassen.</translation>
+    </message>
+    <message>
+        <source>An audit must decide; it cannot escalate.</source>
+        <translation>Eine Prüfung muss entscheiden; sie kann nicht eskalieren.</translation>
+    </message>
+    <message>
+        <source>Recording your judgement…</source>
+        <translation>Ihr Urteil wird erfasst…</translation>
+    </message>
+    <message>
+        <source>Agreed on {item}: the original was {original}.</source>
+        <translation>Bestätigt für {item}: Die ursprüngliche Entscheidung war {original}.</translation>
+    </message>
+    <message>
+        <source>Overturned on {item}: the original was {original}; yours ({yours}) is now the decision of record.</source>
+        <translation>Aufgehoben für {item}: Die ursprüngliche Entscheidung war {original}; Ihre ({yours}) ist jetzt die maßgebliche Entscheidung.</translation>
+    </message>
+    <message>
+        <source>Draw sample</source>
+        <translation>Stichprobe ziehen</translation>
+    </message>
+    <message>
+        <source>Audit this sample (blind)</source>
+        <translation>Diese Stichprobe prüfen (blind)</translation>
+    </message>
+    <message>
+        <source>Show results</source>
+        <translation>Ergebnisse zeigen</translation>
+    </message>
+    <message>
+        <source>Draw</source>
+        <translation>Ziehe</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>from the</source>
+        <translation>aus den</translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation>in</translation>
+    </message>
+    <message>
+        <source>Results of the selected sample:</source>
+        <translation>Ergebnisse der gewählten Stichprobe:</translation>
+    </message>
+    <message>
+        <source>Agreement with the auditors, per reviewer:</source>
+        <translation>Übereinstimmung mit den Prüfenden, pro Prüfer:</translation>
+    </message>
+    <message>
+        <source>No samples yet: draw one above.</source>
+        <translation>Noch keine Stichproben: Ziehen Sie oben eine.</translation>
+    </message>
+    <message>
+        <source>Drawing the sample…</source>
+        <translation>Stichprobe wird gezogen…</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: {n} decisions drawn (fewer than {requested}: the window has no more).</source>
+        <translation>Stichprobe #{id}: {n} Entscheidungen gezogen (weniger als {requested}: der Zeitraum hat nicht mehr).</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: {n} decisions drawn.</source>
+        <translation>Stichprobe #{id}: {n} Entscheidungen gezogen.</translation>
+    </message>
+    <message>
+        <source>Select a sample first.</source>
+        <translation>Wählen Sie zuerst eine Stichprobe.</translation>
+    </message>
+    <message>
+        <source>Results of sample #{id}: {n} of {total} judged.</source>
+        <translation>Ergebnisse der Stichprobe #{id}: {n} von {total} beurteilt.</translation>
+    </message>
+</context>
+<context>
+    <name>LeadDecisions</name>
+    <message>
+        <source>Audited or not</source>
+        <extracomment>decisions asked for per page (the service allows up to 500); small pages keep the worker&apos;s hold on the GIL short while the view paints events of one item&apos;s history shown at most (pages of 100) characters of a note&apos;s first line shown in the table</extracomment>
+        <translation>Geprüft oder nicht</translation>
+    </message>
+    <message>
+        <source>Audited only</source>
+        <translation>Nur geprüfte</translation>
+    </message>
+    <message>
+        <source>Not audited</source>
+        <translation>Nicht geprüft</translation>
+    </message>
+    <message>
+        <source>entered the queue</source>
+        <translation>in die Warteschlange aufgenommen</translation>
+    </message>
+    <message>
+        <source>claimed</source>
+        <translation>übernommen</translation>
+    </message>
+    <message>
+        <source>lease renewed</source>
+        <translation>Reservierung verlängert</translation>
+    </message>
+    <message>
+        <source>given back</source>
+        <translation>zurückgegeben</translation>
+    </message>
+    <message>
+        <source>lease expired</source>
+        <translation>Reservierung abgelaufen</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>entschieden</translation>
+    </message>
+    <message>
+        <source>escalated</source>
+        <translation>eskaliert</translation>
+    </message>
+    <message>
+        <source>user created</source>
+        <translation>Benutzer angelegt</translation>
+    </message>
+    <message>
+        <source>role changed</source>
+        <translation>Rolle geändert</translation>
+    </message>
+    <message>
+        <source>picked for an audit</source>
+        <translation>für eine Prüfung ausgewählt</translation>
+    </message>
+    <message>
+        <source>audited</source>
+        <translation>geprüft</translation>
+    </message>
+    <message>
+        <source>overturned</source>
+        <translation>aufgehoben</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>policies</source>
+        <translation>Richtlinien</translation>
+    </message>
+    <message>
+        <source>rating</source>
+        <translation>Bewertung</translation>
+    </message>
+    <message>
+        <source>audit result</source>
+        <translation>Prüfergebnis</translation>
+    </message>
+    <message>
+        <source>decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>replaces decision</source>
+        <translation>ersetzt Entscheidung</translation>
+    </message>
+    <message>
+        <source>to queue</source>
+        <translation>in Warteschlange</translation>
+    </message>
+    <message>
+        <source>why queued</source>
+        <translation>warum eingereiht</translation>
+    </message>
+    <message>
+        <source>lease until</source>
+        <translation>reserviert bis</translation>
+    </message>
+    <message>
+        <source>audit sample</source>
+        <translation>Prüfstichprobe</translation>
+    </message>
+    <message>
+        <source>audit</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Decided at</source>
+        <translation>Entschieden am</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Policies</source>
+        <translation>Richtlinien</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>Bewertung</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Kind / audit</source>
+        <translation>Art / Prüfung</translation>
+    </message>
+    <message>
+        <source>review</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>overturn</source>
+        <translation>Aufhebung</translation>
+    </message>
+    <message>
+        <source>of #{id}</source>
+        <translation>von #{id}</translation>
+    </message>
+    <message>
+        <source>, audit agreed</source>
+        <translation>, Prüfung bestätigt</translation>
+    </message>
+    <message>
+        <source>, audit overturned it</source>
+        <translation>, Prüfung hob sie auf</translation>
+    </message>
+    <message>
+        <source>loading decisions</source>
+        <extracomment>the client between fetches (a fetch owns it while it runs)</extracomment>
+        <translation>des Ladens der Entscheidungen</translation>
+    </message>
+    <message>
+        <source>by {actor}</source>
+        <translation>von {actor}</translation>
+    </message>
+    <message>
+        <source>in {queue}</source>
+        <translation>in {queue}</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Export cancelled after {n} decisions; no file was written.</source>
+        <translation>Export nach {n} Entscheidungen abgebrochen; es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {reason}. No file was written; choose another folder or free some disk space.</source>
+        <translation>{path} konnte nicht geschrieben werden: {reason}. Es wurde keine Datei geschrieben; wählen Sie einen anderen Ordner oder schaffen Sie Speicherplatz.</translation>
+    </message>
+    <message>
+        <source>exporting decisions</source>
+        <translation>des Exports der Entscheidungen</translation>
+    </message>
+    <message>
+        <source>No file was written.</source>
+        <translation>Es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>Select a decision to see its item&apos;s history.</source>
+        <extracomment>screens of rows kept loaded ahead of the visible ones</extracomment>
+        <translation>Wählen Sie eine Entscheidung, um den Verlauf ihres Eintrags zu sehen.</translation>
+    </message>
+    <message>
+        <source>Item history</source>
+        <translation>Verlauf des Eintrags</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Any queue</source>
+        <translation>Jede Warteschlange</translation>
+    </message>
+    <message>
+        <source>any reviewer</source>
+        <translation>jeder Prüfer</translation>
+    </message>
+    <message>
+        <source>any action</source>
+        <translation>jede Aktion</translation>
+    </message>
+    <message>
+        <source>any policy code</source>
+        <translation>jeder Richtliniencode</translation>
+    </message>
+    <message>
+        <source>any item</source>
+        <translation>jeder Eintrag</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>Bis</translation>
+    </message>
+    <message>
+        <source>Apply filters</source>
+        <translation>Filter anwenden</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Richtlinie</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Cancel export</source>
+        <translation>Export abbrechen</translation>
+    </message>
+    <message>
+        <source>“Until” must be later than “From”; nothing was changed.</source>
+        <translation>„Bis“ muss später als „Von“ sein; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>No decisions match these filters.</source>
+        <translation>Keine Entscheidungen passen zu diesen Filtern.</translation>
+    </message>
+    <message>
+        <source>{n} decisions, all shown.</source>
+        <translation>{n} Entscheidungen, alle angezeigt.</translation>
+    </message>
+    <message>
+        <source>{n} decisions loaded so far; scroll down for more.</source>
+        <translation>{n} Entscheidungen bisher geladen; für mehr nach unten scrollen.</translation>
+    </message>
+    <message>
+        <source>Loading decisions…</source>
+        <translation>Entscheidungen werden geladen…</translation>
+    </message>
+    <message>
+        <source>History of item {item}</source>
+        <translation>Verlauf des Eintrags {item}</translation>
+    </message>
+    <message>
+        <source>Loading the history…</source>
+        <translation>Verlauf wird geladen…</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>Hidden while you audit blind.</source>
+        <translation>Ausgeblendet, solange Sie blind prüfen.</translation>
+    </message>
+    <message>
+        <source>loading the history</source>
+        <translation>des Ladens des Verlaufs</translation>
+    </message>
+    <message>
+        <source>only the first {n} events are shown.</source>
+        <translation>nur die ersten {n} Ereignisse werden angezeigt.</translation>
+    </message>
+    <message>
+        <source>No events recorded for this item.</source>
+        <translation>Für diesen Eintrag sind keine Ereignisse erfasst.</translation>
+    </message>
+    <message>
+        <source>Export decisions as CSV</source>
+        <translation>Entscheidungen als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot write {path}: choose a file in a folder.</source>
+        <translation>{path} kann nicht geschrieben werden: Wählen Sie eine Datei in einem Ordner.</translation>
+    </message>
+    <message>
+        <source>Exporting to {path}…</source>
+        <translation>Export nach {path}…</translation>
+    </message>
+    <message>
+        <source>Exported {n} decisions to {path}.</source>
+        <translation>{n} Entscheidungen nach {path} exportiert.</translation>
+    </message>
+    <message>
+        <source>Cancelling the export…</source>
+        <translation>Export wird abgebrochen…</translation>
+    </message>
+    <message>
+        <source>Exporting… {n} decisions written so far.</source>
+        <translation>Export läuft… {n} Entscheidungen bisher geschrieben.</translation>
+    </message>
+</context>
+<context>
+    <name>LeadStats</name>
+    <message>
+        <source>last 24 hours</source>
+        <extracomment>Windows a lead can pick: (words, hours).</extracomment>
+        <translation>letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>last 7 days</source>
+        <translation>letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>last 30 days</source>
+        <translation>letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>{n} d</source>
+        <extracomment>Backlog samples kept per queue (one per refresh: 12 hours at 30 s).</extracomment>
+        <translation>{n} T</translation>
+    </message>
+    <message>
+        <source>{n} h</source>
+        <translation>{n} h</translation>
+    </message>
+    <message>
+        <source>{n} min</source>
+        <translation>{n} min</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Being reviewed</source>
+        <translation>In Prüfung</translation>
+    </message>
+    <message>
+        <source>Oldest waiting</source>
+        <translation>Am längsten wartend</translation>
+    </message>
+    <message>
+        <source>SLA</source>
+        <translation>SLA</translation>
+    </message>
+    <message>
+        <source>Over SLA</source>
+        <translation>Über SLA</translation>
+    </message>
+    <message>
+        <source>Decided</source>
+        <translation>Entschieden</translation>
+    </message>
+    <message>
+        <source>Per hour</source>
+        <translation>Pro Stunde</translation>
+    </message>
+    <message>
+        <source>Escalations open</source>
+        <translation>Offene Eskalationen</translation>
+    </message>
+    <message>
+        <source>Action mix</source>
+        <translation>Aktionsmix</translation>
+    </message>
+    <message>
+        <source>The oldest waiting post is older than this queue&apos;s SLA.</source>
+        <translation>Der am längsten wartende Beitrag ist älter als das SLA dieser Warteschlange.</translation>
+    </message>
+    <message>
+        <source>over SLA</source>
+        <translation>über SLA</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Median handle</source>
+        <translation>Median Bearbeitung</translation>
+    </message>
+    <message>
+        <source>p90 handle</source>
+        <translation>p90 Bearbeitung</translation>
+    </message>
+    <message>
+        <source>Audited</source>
+        <translation>Geprüft</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>Overturn rate</source>
+        <translation>Aufhebungsquote</translation>
+    </message>
+    <message>
+        <source>Kappa</source>
+        <translation>Kappa</translation>
+    </message>
+    <message>
+        <source>Conflicts</source>
+        <translation>Konflikte</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>Zeitraum:</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen…</translation>
+    </message>
+    <message>
+        <source>Updated {time}</source>
+        <translation>Aktualisiert {time}</translation>
+    </message>
+    <message>
+        <source>loading the figures</source>
+        <translation>des Ladens der Kennzahlen</translation>
+    </message>
+    <message>
+        <source>Decided per hour</source>
+        <translation>Entschieden pro Stunde</translation>
+    </message>
+    <message>
+        <source>Waiting posts (sampled while open)</source>
+        <translation>Wartende Beiträge (erfasst, solange geöffnet)</translation>
+    </message>
+    <message>
+        <source>Over SLA: {queues}</source>
+        <translation>Über SLA: {queues}</translation>
+    </message>
+    <message>
+        <source>{queue} (oldest {oldest}, SLA {sla}, {n} posts over)</source>
+        <translation>{queue} (ältester {oldest}, SLA {sla}, {n} Beiträge darüber)</translation>
+    </message>
+    <message>
+        <source>Every queue is within its SLA.</source>
+        <translation>Jede Warteschlange liegt innerhalb ihres SLA.</translation>
+    </message>
+    <message>
+        <source>Decided per day</source>
+        <translation>Entschieden pro Tag</translation>
+    </message>
+    <message>
+        <source>Show this reviewer&apos;s decisions</source>
+        <translation>Entscheidungen dieses Prüfers zeigen</translation>
+    </message>
+    <message>
+        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
+        <translation>Übereinstimmung und Kappa vergleichen jeden Prüfer mit den Prüfenden bei geprüften Entscheidungen; die Aufhebungsquote ist aufgehobene Entscheidungen pro Entscheidung. Doppelklicken Sie auf einen Prüfer (oder drücken Sie die Eingabetaste) für seine Entscheidungen.</translation>
+    </message>
+</context>
+<context>
+    <name>LeadWorkspace</name>
+    <message>
+        <source>Review escalations now (same keys as reviewing)</source>
+        <translation>Eskalationen jetzt prüfen (gleiche Tasten wie beim Prüfen)</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Posts that reviewers escalated wait here for a lead. They are decided in the review flow, with the same keys, and only leads can lease them.</source>
+        <translation>Von Prüfern eskalierte Beiträge warten hier auf eine Leitung. Sie werden im Prüfablauf mit denselben Tasten entschieden, und nur Leitungen können sie reservieren.</translation>
+    </message>
+    <message>
+        <source>This service has no escalation queue.</source>
+        <translation>Dieser Dienst hat keine Eskalationswarteschlange.</translation>
+    </message>
+    <message>
+        <source>{waiting} escalated posts waiting, {leased} being decided by leads; oldest waiting {oldest} (SLA {sla}).</source>
+        <translation>{waiting} eskalierte Beiträge warten, {leased} werden von Leitungen entschieden; am längsten wartend {oldest} (SLA {sla}).</translation>
+    </message>
+    <message>
+        <source>{queue}: {n} open</source>
+        <translation>{queue}: {n} offen</translation>
+    </message>
+    <message>
+        <source>No open escalations from other queues.</source>
+        <translation>Keine offenen Eskalationen aus anderen Warteschlangen.</translation>
+    </message>
+    <message>
+        <source>loading the escalations</source>
+        <translation>des Ladens der Eskalationen</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>Warteschlangen</translation>
+    </message>
+    <message>
+        <source>Reviewers</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Audits</source>
+        <translation>Prüfungen</translation>
+    </message>
+    <message>
+        <source>Escalations</source>
+        <translation>Eskalationen</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Review desk — {name} on {server}</source>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <translation>Prüfpult — {name} auf {server}</translation>
+    </message>
+    <message>
+        <source>Work offline…</source>
+        <translation>Offline arbeiten…</translation>
+    </message>
+    <message>
+        <source>Queue:</source>
+        <translation>Warteschlange:</translation>
+    </message>
+    <message>
+        <source>Classifier scores (bar: score; line: threshold)</source>
+        <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Lead workspace</source>
+        <translation>Leitungsbereich</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>startet…</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>&amp;Prüfen</translation>
+    </message>
+    <message>
+        <source>Conflicts…</source>
+        <translation>Konflikte…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Einstellungen…</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Clear local data…</source>
+        <translation>Lokale Daten löschen…</translation>
+    </message>
+    <message>
+        <source>Log out</source>
+        <translation>Abmelden</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
+        <translation>Die Warteschlange {queue} ist noch nicht in Ihrer Liste; versuchen Sie es gleich noch einmal.</translation>
+    </message>
+    <message>
+        <source>Work offline is unavailable in this session: with no keyring to protect it, nothing you review is kept on this computer.</source>
+        <translation>Offline-Arbeit ist in dieser Sitzung nicht möglich: Ohne Schlüsselbund zum Schutz wird nichts, was Sie prüfen, auf diesem Computer gespeichert.</translation>
+    </message>
+    <message>
+        <source>Choose a queue first.</source>
+        <translation>Wählen Sie zuerst eine Warteschlange.</translation>
+    </message>
+    <message>
+        <source>Leasing for offline work…</source>
+        <translation>Reserviere für Offline-Arbeit…</translation>
+    </message>
+    <message>
+        <source>This deletes everything the app keeps on this computer for you on this server (cached posts and media, your recent decisions, conflicts, and the key that encrypts them) and logs you out.</source>
+        <translation>Dies löscht alles, was die App auf diesem Computer für Sie zu diesem Server speichert (zwischengespeicherte Beiträge und Medien, Ihre letzten Entscheidungen, Konflikte und den Schlüssel, der sie verschlüsselt), und meldet Sie ab.</translation>
+    </message>
+    <message>
+        <source>{n} verdicts have not been sent yet.</source>
+        <translation>{n} Entscheidungen wurden noch nicht gesendet.</translation>
+    </message>
+    <message>
+        <source>1 verdict has not been sent yet.</source>
+        <translation>1 Entscheidung wurde noch nicht gesendet.</translation>
+    </message>
+    <message>
+        <source>The app tries to send them first; any it cannot send are lost.</source>
+        <translation>Die App versucht zuerst, sie zu senden; was nicht gesendet werden kann, geht verloren.</translation>
+    </message>
+    <message>
+        <source>Clear local data</source>
+        <translation>Lokale Daten löschen</translation>
+    </message>
+    <message>
+        <source>Delete unsent verdicts and clear</source>
+        <translation>Ungesendete Entscheidungen löschen und leeren</translation>
+    </message>
+    <message>
+        <source>Clear and log out</source>
+        <translation>Löschen und abmelden</translation>
+    </message>
+    <message>
+        <source>Waiting for posts from the server…</source>
+        <translation>Warte auf Beiträge vom Server…</translation>
+    </message>
+    <message>
+        <source>No posts here while offline. Use “Work offline” before you lose the network.</source>
+        <translation>Offline sind hier keine Beiträge. Nutzen Sie „Offline arbeiten“, bevor Sie das Netz verlieren.</translation>
+    </message>
+    <message>
+        <source>Choose a queue.</source>
+        <translation>Wählen Sie eine Warteschlange.</translation>
+    </message>
+    <message>
+        <source>This post&apos;s lease ran out while offline; your verdict may conflict.</source>
+        <translation>Die Reservierung dieses Beitrags ist offline abgelaufen; Ihre Entscheidung kann in Konflikt geraten.</translation>
+    </message>
+    <message>
+        <source>Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds.</source>
+        <translation>Gespeichert: {action} für {item}. Strg+Z macht es einige Sekunden lang rückgängig.</translation>
+    </message>
+    <message>
+        <source>Undone: {action} on {item}.</source>
+        <translation>Rückgängig: {action} für {item}.</translation>
+    </message>
+    <message>
+        <source>Connected to the server.</source>
+        <translation>Mit dem Server verbunden.</translation>
+    </message>
+    <message>
+        <source>Next try in {seconds} s.</source>
+        <translation>Nächster Versuch in {seconds} s.</translation>
+    </message>
+    <message>
+        <source>Offline: {reason}.</source>
+        <translation>Offline: {reason}.</translation>
+    </message>
+    <message>
+        <source>You can keep deciding what is here.</source>
+        <translation>Sie können weiter entscheiden, was hier ist.</translation>
+    </message>
+    <message>
+        <source>{n} of your verdicts conflict with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
+        <translation>{n} Ihrer Entscheidungen stehen im Konflikt mit der Entscheidung einer anderen Person. Öffnen Sie Konflikte (Strg+K), um beide zu sehen.</translation>
+    </message>
+    <message>
+        <source>Offline batch: {done} of {total}</source>
+        <translation>Offline-Paket: {done} von {total}</translation>
+    </message>
+    <message>
+        <source>Ready to work offline: {n} posts are on this computer.</source>
+        <translation>Bereit für Offline-Arbeit: {n} Beiträge sind auf diesem Computer.</translation>
+    </message>
+    <message>
+        <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
+        <translation>Ihre Entscheidungen bleiben erhalten und werden nach erneuter Anmeldung gesendet (Prüfen ▸ Abmelden, dann anmelden).</translation>
+    </message>
+    <message>
+        <source>The server refused your verdict on {item}: {reason}</source>
+        <translation>Der Server hat Ihre Entscheidung zu {item} abgelehnt: {reason}</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbinde…</translation>
+    </message>
+    <message>
+        <source>● Offline</source>
+        <translation>● Offline</translation>
+    </message>
+    <message>
+        <source>● Syncing</source>
+        <translation>● Synchronisiere</translation>
+    </message>
+    <message>
+        <source>● Online</source>
+        <translation>● Online</translation>
+    </message>
+    <message>
+        <source>{n} pending</source>
+        <translation>{n} ausstehend</translation>
+    </message>
+    <message>
+        <source>{n} conflicts</source>
+        <translation>{n} Konflikte</translation>
+    </message>
+    <message>
+        <source>never synced</source>
+        <translation>nie synchronisiert</translation>
+    </message>
+    <message>
+        <source>last sync {time}</source>
+        <translation>letzte Synchronisierung {time}</translation>
+    </message>
+    <message>
+        <source>Verdicts not sent yet</source>
+        <translation>Entscheidungen noch nicht gesendet</translation>
+    </message>
+    <message>
+        <source>{n} verdicts are not sent yet and, in this session, are kept in memory only: they are lost if you quit now. Quit anyway?</source>
+        <translation>{n} Entscheidungen sind noch nicht gesendet und werden in dieser Sitzung nur im Speicher gehalten: Sie gehen verloren, wenn Sie jetzt beenden. Trotzdem beenden?</translation>
+    </message>
+    <message>
+        <source>{n} verdicts are saved on this computer but not sent yet. They will be sent the next time you start the app. Quit now?</source>
+        <translation>{n} Entscheidungen sind auf diesem Computer gespeichert, aber noch nicht gesendet. Sie werden beim nächsten Start der App gesendet. Jetzt beenden?</translation>
+    </message>
+</context>
+<context>
+    <name>Media</name>
+    <message>
+        <source>This file is not an image this app can show</source>
+        <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: at most 64 MB while decoding). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
+        <translation>Diese Datei ist kein Bild, das diese App anzeigen kann</translation>
+    </message>
+    <message>
+        <source>This image is damaged or incomplete; it is not shown</source>
+        <translation>Dieses Bild ist beschädigt oder unvollständig; es wird nicht angezeigt</translation>
+    </message>
+    <message>
+        <source>This image is too large to show safely ({width} x {height} pixels)</source>
+        <translation>Dieses Bild ist zu groß, um es sicher anzuzeigen ({width} x {height} Pixel)</translation>
+    </message>
+    <message>
+        <source>no description</source>
+        <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media)</extracomment>
+        <translation>keine Beschreibung</translation>
+    </message>
+    <message>
+        <source>{kind}, {size} bytes: {description}</source>
+        <translation>{kind}, {size} Byte: {description}</translation>
+    </message>
+    <message>
+        <source>Video, {size} bytes.
+Not played here.</source>
+        <translation>Video, {size} Byte.
+Wird hier nicht abgespielt.</translation>
+    </message>
+    <message>
+        <source>Media not downloaded yet</source>
+        <translation>Medien noch nicht heruntergeladen</translation>
+    </message>
+</context>
+<context>
+    <name>Messages</name>
+    <message>
+        <source>while {during}</source>
+        <translation>während {during}</translation>
+    </message>
+    <message>
+        <source>Wrong user name or password.</source>
+        <translation>Falscher Benutzername oder falsches Passwort.</translation>
+    </message>
+    <message>
+        <source>Check both and try again; after several failures the server makes you wait.</source>
+        <translation>Prüfen Sie beides und versuchen Sie es erneut; nach mehreren Fehlversuchen lässt der Server Sie warten.</translation>
+    </message>
+    <message>
+        <source>The server asks you to log in again.</source>
+        <translation>Der Server verlangt eine erneute Anmeldung.</translation>
+    </message>
+    <message>
+        <source>Log in again; your decisions are kept and sent once you are back.</source>
+        <translation>Melden Sie sich erneut an; Ihre Entscheidungen bleiben erhalten und werden danach gesendet.</translation>
+    </message>
+    <message>
+        <source>This server speaks another version.</source>
+        <translation>Dieser Server spricht eine andere Version.</translation>
+    </message>
+    <message>
+        <source>Update the app.</source>
+        <translation>Aktualisieren Sie die App.</translation>
+    </message>
+    <message>
+        <source>It asked to wait {seconds} s.</source>
+        <translation>Er bat, {seconds} s zu warten.</translation>
+    </message>
+    <message>
+        <source>The server is busy or failing{where}.</source>
+        <translation>Der Server ist ausgelastet oder gestört{where}.</translation>
+    </message>
+    <message>
+        <source>Keep working: decisions are saved here and sent when it answers again.</source>
+        <translation>Arbeiten Sie weiter: Entscheidungen werden hier gespeichert und gesendet, sobald er wieder antwortet.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached{where}.</source>
+        <translation>Der Server ist nicht erreichbar{where}.</translation>
+    </message>
+    <message>
+        <source>Check the server address and your network; decisions are saved here meanwhile.</source>
+        <translation>Prüfen Sie die Serveradresse und Ihr Netzwerk; Entscheidungen werden solange hier gespeichert.</translation>
+    </message>
+    <message>
+        <source>The server sent a reply this app cannot use{where}.</source>
+        <translation>Der Server hat eine Antwort gesendet, die diese App nicht verwenden kann{where}.</translation>
+    </message>
+    <message>
+        <source>Nothing from it was used. If it keeps happening, tell your administrator.</source>
+        <translation>Nichts davon wurde verwendet. Wenn das weiter passiert, informieren Sie Ihre Administration.</translation>
+    </message>
+    <message>
+        <source>Your account may not do this.</source>
+        <translation>Ihr Konto darf das nicht.</translation>
+    </message>
+    <message>
+        <source>Ask a lead or an administrator.</source>
+        <translation>Fragen Sie eine Leitung oder die Administration.</translation>
+    </message>
+    <message>
+        <source>The server refused{where}.</source>
+        <translation>Der Server hat abgelehnt{where}.</translation>
+    </message>
+    <message>
+        <source>See the reason above.</source>
+        <translation>Siehe den Grund oben.</translation>
+    </message>
+    <message>
+        <source>The local store cannot be written.</source>
+        <translation>Der lokale Speicher kann nicht beschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Check free disk space and the data folder&apos;s permissions, then restart the app.</source>
+        <translation>Prüfen Sie den freien Speicherplatz und die Rechte des Datenordners und starten Sie die App neu.</translation>
+    </message>
+    <message>
+        <source>Something went wrong{where}.</source>
+        <translation>Etwas ist schiefgegangen{where}.</translation>
+    </message>
+    <message>
+        <source>Try again; if it keeps happening, restart the app and tell your administrator.</source>
+        <translation>Versuchen Sie es erneut; wenn es weiter passiert, starten Sie die App neu und informieren Sie Ihre Administration.</translation>
+    </message>
+</context>
+<context>
+    <name>Models</name>
+    <message>
+        <source>to review</source>
+        <translation>zu prüfen</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>entschieden</translation>
+    </message>
+    <message>
+        <source>skipped, giving back</source>
+        <translation>übersprungen, wird zurückgegeben</translation>
+    </message>
+    <message>
+        <source>waiting to send</source>
+        <translation>wartet auf Senden</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>gesendet</translation>
+    </message>
+    <message>
+        <source>conflict</source>
+        <translation>Konflikt</translation>
+    </message>
+    <message>
+        <source>refused by server</source>
+        <translation>vom Server abgelehnt</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <extracomment>the translation context of ``HEADERS`` (each marked with ``QT_TRANSLATE_NOOP``)</extracomment>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>Reservierung</translation>
+    </message>
+    <message>
+        <source>Sync</source>
+        <translation>Sync</translation>
+    </message>
+    <message>
+        <source>on screen</source>
+        <translation>angezeigt</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>verloren</translation>
+    </message>
+    <message>
+        <source>, oldest {n} h</source>
+        <translation>, älteste {n} h</translation>
+    </message>
+    <message>
+        <source>, oldest {n} min</source>
+        <translation>, älteste {n} min</translation>
+    </message>
+    <message>
+        <source>{pending} waiting, {leased} being reviewed, {decided} decided today</source>
+        <translation>{pending} wartend, {leased} in Prüfung, {decided} heute entschieden</translation>
+    </message>
+    <message>
+        <source>Your decision</source>
+        <translation>Ihre Entscheidung</translation>
+    </message>
+    <message>
+        <source>Decision that counts</source>
+        <translation>Geltende Entscheidung</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Von</translation>
+    </message>
+</context>
+<context>
+    <name>Plain</name>
+    <message>
+        <source>{n} d ago</source>
+        <extracomment>Characters that change the direction of text or hide themselves: in names and other short inline strings they are shown as visible markers, so a handle cannot pretend to be another by reordering or hiding letters.</extracomment>
+        <translation>vor {n} T</translation>
+    </message>
+    <message>
+        <source>{n} h ago</source>
+        <translation>vor {n} h</translation>
+    </message>
+    <message>
+        <source>{n} min ago</source>
+        <translation>vor {n} min</translation>
+    </message>
+    <message>
+        <source>{n} s ago</source>
+        <translation>vor {n} s</translation>
+    </message>
+</context>
+<context>
+    <name>PostPane</name>
+    <message>
+        <source>Show the whole text</source>
+        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow).</extracomment>
+        <translation>Den ganzen Text zeigen</translation>
+    </message>
+    <message>
+        <source>Open link in browser…</source>
+        <translation>Link im Browser öffnen…</translation>
+    </message>
+    <message>
+        <source>No post to review.</source>
+        <translation>Kein Beitrag zu prüfen.</translation>
+    </message>
+    <message>
+        <source>✓ verified</source>
+        <translation>✓ verifiziert</translation>
+    </message>
+    <message>
+        <source>posted {ago} ({time} UTC)</source>
+        <translation>gepostet {ago} ({time} UTC)</translation>
+    </message>
+    <message>
+        <source>The text holds {n} invisible or direction-changing characters.</source>
+        <translation>Der Text enthält {n} unsichtbare oder richtungsändernde Zeichen.</translation>
+    </message>
+    <message>
+        <source>Language: {language} · {views} views · {shares} shares · {recent} views in the last hour ({growth}/h)</source>
+        <translation>Sprache: {language} · {views} Aufrufe · {shares} Teilungen · {recent} Aufrufe in der letzten Stunde ({growth}/h)</translation>
+    </message>
+    <message>
+        <source>Show the whole text ({n} more characters)</source>
+        <translation>Den ganzen Text zeigen ({n} weitere Zeichen)</translation>
+    </message>
+    <message>
+        <source>Link: {domain} — {title}</source>
+        <translation>Link: {domain} — {title}</translation>
+    </message>
+    <message>
+        <source>Post address: {url}</source>
+        <translation>Adresse des Beitrags: {url}</translation>
+    </message>
+</context>
+<context>
+    <name>Review</name>
+    <message>
+        <source>a policy code</source>
+        <translation>einen Richtliniencode</translation>
+    </message>
+    <message>
+        <source>a fact-check rating</source>
+        <translation>eine Faktencheck-Bewertung</translation>
+    </message>
+    <message>
+        <source>a note</source>
+        <translation>eine Notiz</translation>
+    </message>
+    <message>
+        <source>press P, move with the arrows and tick with Space</source>
+        <translation>P drücken, mit den Pfeilen bewegen und mit Leertaste ankreuzen</translation>
+    </message>
+    <message>
+        <source>press R and pick one with the arrows</source>
+        <translation>R drücken und mit den Pfeilen eine wählen</translation>
+    </message>
+    <message>
+        <source>press N and write it</source>
+        <translation>N drücken und sie schreiben</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> und </translation>
+    </message>
+    <message>
+        <source>{action} needs {words}: {how}. Then Ctrl+Enter. Esc cancels.</source>
+        <translation>{action} braucht {words}: {how}. Dann Strg+Eingabe. Esc bricht ab.</translation>
+    </message>
+    <message>
+        <source>{action} needs {words}: {how}. Then Ctrl+Enter.</source>
+        <translation>{action} braucht {words}: {how}. Dann Strg+Eingabe.</translation>
+    </message>
+    <message>
+        <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
+        <extracomment>(missing needs, policies, rating, note) for an action, read from the verdict bar</extracomment>
+        <translation>Der Beitrag, den Sie angesehen haben, wurde vom Server zurückgenommen (seine Reservierung endete und jemand anderes hat ihn jetzt). Hier ist der nächste.</translation>
+    </message>
+    <message>
+        <source>This queue has no escalation action.</source>
+        <translation>Diese Warteschlange hat keine Eskalationsaktion.</translation>
+    </message>
+    <message>
+        <source>The verdict could not be saved: {error}</source>
+        <translation>Die Entscheidung konnte nicht gespeichert werden: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>Scores</name>
+    <message>
+        <source>No classifier scores for this post.</source>
+        <translation>Keine Klassifikatorwerte für diesen Beitrag.</translation>
+    </message>
+    <message>
+        <source>OVER</source>
+        <translation>DARÜBER</translation>
+    </message>
+    <message>
+        <source>{label} by {model} {version}: score {score}, threshold {threshold}, over the threshold</source>
+        <translation>{label} von {model} {version}: Wert {score}, Schwelle {threshold}, über der Schwelle</translation>
+    </message>
+    <message>
+        <source>{label} by {model} {version}: score {score}, threshold {threshold}, under the threshold</source>
+        <translation>{label} von {model} {version}: Wert {score}, Schwelle {threshold}, unter der Schwelle</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <source>Decide with the action that shows this key</source>
+        <translation>Mit der Aktion entscheiden, die diese Taste zeigt</translation>
+    </message>
+    <message>
+        <source>Escalate to a lead</source>
+        <translation>An eine Leitung eskalieren</translation>
+    </message>
+    <message>
+        <source>Skip: give the post back to the queue</source>
+        <translation>Überspringen: den Beitrag an die Warteschlange zurückgeben</translation>
+    </message>
+    <message>
+        <source>Choose policy codes (arrows move, Space ticks)</source>
+        <translation>Richtliniencodes wählen (Pfeile bewegen, Leertaste kreuzt an)</translation>
+    </message>
+    <message>
+        <source>Choose a fact-check rating</source>
+        <translation>Eine Faktencheck-Bewertung wählen</translation>
+    </message>
+    <message>
+        <source>Write a note</source>
+        <translation>Eine Notiz schreiben</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter</source>
+        <translation>Strg+Eingabe</translation>
+    </message>
+    <message>
+        <source>Submit the verdict that is waiting for a policy, rating or note</source>
+        <translation>Die Entscheidung absenden, die auf Richtlinie, Bewertung oder Notiz wartet</translation>
+    </message>
+    <message>
+        <source>Cancel that verdict</source>
+        <translation>Diese Entscheidung abbrechen</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Ctrl+Z</source>
+        <translation>Strg+Z</translation>
+    </message>
+    <message>
+        <source>Undo the last verdict (while it is still in its undo window)</source>
+        <translation>Die letzte Entscheidung rückgängig machen (solange ihr Rückgängig-Fenster offen ist)</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Leertaste</translation>
+    </message>
+    <message>
+        <source>Reveal or hide the media of this post</source>
+        <translation>Die Medien dieses Beitrags aufdecken oder verbergen</translation>
+    </message>
+    <message>
+        <source>Ctrl+O</source>
+        <translation>Strg+O</translation>
+    </message>
+    <message>
+        <source>Work offline: lease a batch to review without a network</source>
+        <translation>Offline arbeiten: ein Paket reservieren, um ohne Netz zu prüfen</translation>
+    </message>
+    <message>
+        <source>Open conflicts</source>
+        <translation>Konflikte öffnen</translation>
+    </message>
+    <message>
+        <source>Ctrl+K</source>
+        <translation>Strg+K</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Ctrl+,</source>
+        <translation>Strg+,</translation>
+    </message>
+    <message>
+        <source>This list</source>
+        <translation>Diese Liste</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictBar</name>
+    <message>
+        <source>Note (N to write, Ctrl+Enter to submit)</source>
+        <translation>Notiz (N zum Schreiben, Strg+Eingabe zum Absenden)</translation>
+    </message>
+    <message>
+        <source>Policy codes (P):</source>
+        <translation>Richtliniencodes (P):</translation>
+    </message>
+    <message>
+        <source>Rating (R):</source>
+        <translation>Bewertung (R):</translation>
+    </message>
+    <message>
+        <source>Note (N):</source>
+        <translation>Notiz (N):</translation>
+    </message>
+    <message>
+        <source>a policy code</source>
+        <translation>einen Richtliniencode</translation>
+    </message>
+    <message>
+        <source>a rating</source>
+        <translation>eine Bewertung</translation>
+    </message>
+    <message>
+        <source>a note</source>
+        <translation>eine Notiz</translation>
+    </message>
+    <message>
+        <source>{action}, key {key}</source>
+        <translation>{action}, Taste {key}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>, needs {what}</source>
+        <translation>, braucht {what}</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> und </translation>
+    </message>
+</context>
+</TS>

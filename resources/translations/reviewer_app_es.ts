@@ -1,0 +1,1845 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="es_ES" sourcelanguage="en">
+<context>
+    <name>App</name>
+    <message>
+        <source>Review desk</source>
+        <extracomment>Set (to anything) for startup benchmarks: at the first paint of a post the window prints ``first-post-painted &lt;time.time()&gt;`` on stdout and the app quits (benchmarks/ui_latency.py). Qt&apos;s cap on the memory one image may take while decoding (its default is 256 MB). How long a Python thread may keep the GIL while another waits for it (Python&apos;s default is 5 ms). The GUI thread calls into Python for every cell a view paints; while a worker parses a page of decisions, 5 ms waits added up to frames of 20-40 ms (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms.</extracomment>
+        <translation>Mesa de revisión</translation>
+    </message>
+    <message>
+        <source>Nothing you review is kept on this computer: offline work is unavailable, and verdicts not yet sent are lost if the app stops before they are sent.</source>
+        <translation>Nada de lo que revisa se guarda en este equipo: el trabajo sin conexión no está disponible y los veredictos aún no enviados se pierden si la aplicación se cierra antes de enviarlos.</translation>
+    </message>
+    <message>
+        <source>Your login is kept for this session only ({reason}); you will be asked to log in again next time.</source>
+        <translation>Su inicio de sesión solo se conserva durante esta sesión ({reason}); la próxima vez tendrá que iniciar sesión de nuevo.</translation>
+    </message>
+    <message>
+        <source>Write it like {example}</source>
+        <translation>Escríbala como {example}</translation>
+    </message>
+    <message>
+        <source>logging in</source>
+        <translation>iniciar sesión</translation>
+    </message>
+    <message>
+        <source>logging in to the demo server</source>
+        <translation>iniciar sesión en el servidor de demostración</translation>
+    </message>
+</context>
+<context>
+    <name>ContextPanels</name>
+    <message>
+        <source>classifier</source>
+        <extracomment>why a post is queued, in words (``QueueReasonKind``)</extracomment>
+        <translation>clasificador</translation>
+    </message>
+    <message>
+        <source>user reports</source>
+        <translation>denuncias de usuarios</translation>
+    </message>
+    <message>
+        <source>fact-check</source>
+        <translation>verificación de datos</translation>
+    </message>
+    <message>
+        <source>appeal</source>
+        <translation>apelación</translation>
+    </message>
+    <message>
+        <source>escalation</source>
+        <translation>escalado</translation>
+    </message>
+    <message>
+        <source>entered the queue</source>
+        <extracomment>what happened to an item, in words (``EventKind``)</extracomment>
+        <translation>entró en la cola</translation>
+    </message>
+    <message>
+        <source>claimed</source>
+        <translation>reservado</translation>
+    </message>
+    <message>
+        <source>lease renewed</source>
+        <translation>reserva renovada</translation>
+    </message>
+    <message>
+        <source>given back</source>
+        <translation>devuelto</translation>
+    </message>
+    <message>
+        <source>lease expired</source>
+        <translation>reserva caducada</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>decidido</translation>
+    </message>
+    <message>
+        <source>escalated</source>
+        <translation>escalado</translation>
+    </message>
+    <message>
+        <source>user created</source>
+        <translation>usuario creado</translation>
+    </message>
+    <message>
+        <source>role changed</source>
+        <translation>rol cambiado</translation>
+    </message>
+    <message>
+        <source>picked for an audit</source>
+        <translation>elegido para una auditoría</translation>
+    </message>
+    <message>
+        <source>audited</source>
+        <translation>auditado</translation>
+    </message>
+    <message>
+        <source>overturned</source>
+        <translation>revocado</translation>
+    </message>
+    <message>
+        <source>Queue: {queue} (came from {origin})</source>
+        <translation>Cola: {queue} (procede de {origin})</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verificado</translation>
+    </message>
+    <message>
+        <source>Account created {date} ({ago})</source>
+        <translation>Cuenta creada el {date} ({ago})</translation>
+    </message>
+    <message>
+        <source>{followers} followers · follows {following}</source>
+        <translation>{followers} seguidores · sigue a {following}</translation>
+    </message>
+    <message>
+        <source>Bio: {bio}</source>
+        <translation>Biografía: {bio}</translation>
+    </message>
+    <message>
+        <source>Prior strikes:</source>
+        <translation>Sanciones anteriores:</translation>
+    </message>
+    <message>
+        <source>last {date}</source>
+        <translation>última {date}</translation>
+    </message>
+    <message>
+        <source>No prior strikes.</source>
+        <translation>Sin sanciones anteriores.</translation>
+    </message>
+    <message>
+        <source>Recent decisions on this author&apos;s posts:</source>
+        <translation>Decisiones recientes sobre publicaciones de este autor:</translation>
+    </message>
+    <message>
+        <source>Account signals: {posts} posts a day · inauthenticity score {score}</source>
+        <translation>Señales de la cuenta: {posts} publicaciones al día · puntuación de inautenticidad {score}</translation>
+    </message>
+    <message>
+        <source>signal: {signal}</source>
+        <translation>señal: {signal}</translation>
+    </message>
+    <message>
+        <source>shares signals with: {accounts}</source>
+        <translation>comparte señales con: {accounts}</translation>
+    </message>
+    <message>
+        <source>Not part of a thread.</source>
+        <translation>No forma parte de un hilo.</translation>
+    </message>
+    <message>
+        <source>this post</source>
+        <translation>esta publicación</translation>
+    </message>
+    <message>
+        <source>Replies ({n} in all):</source>
+        <translation>Respuestas ({n} en total):</translation>
+    </message>
+    <message>
+        <source>No user reports.</source>
+        <translation>Sin denuncias de usuarios.</translation>
+    </message>
+    <message>
+        <source>{n} reports</source>
+        <translation>{n} denuncias</translation>
+    </message>
+    <message>
+        <source>What reporters wrote:</source>
+        <translation>Lo que escribieron los denunciantes:</translation>
+    </message>
+    <message>
+        <source>No fact-checks.</source>
+        <translation>Sin verificaciones de datos.</translation>
+    </message>
+    <message>
+        <source>Claim: {claim}</source>
+        <translation>Afirmación: {claim}</translation>
+    </message>
+    <message>
+        <source>No history.</source>
+        <translation>Sin historial.</translation>
+    </message>
+    <message>
+        <source>by {actor}</source>
+        <translation>por {actor}</translation>
+    </message>
+    <message>
+        <source>Why queued</source>
+        <translation>Por qué está en cola</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>Hilo</translation>
+    </message>
+    <message>
+        <source>Reports</source>
+        <translation>Denuncias</translation>
+    </message>
+    <message>
+        <source>Fact-checks</source>
+        <translation>Verificaciones</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <source>system</source>
+        <translation>sistema</translation>
+    </message>
+    <message>
+        <source>light</source>
+        <translation>claro</translation>
+    </message>
+    <message>
+        <source>dark</source>
+        <translation>oscuro</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>Igual que el sistema</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Atajos de teclado</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Ajustes</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Blur media until I reveal it</source>
+        <translation>Desenfocar los medios hasta que los muestre</translation>
+    </message>
+    <message>
+        <source>Show media in greyscale until I reveal it</source>
+        <translation>Mostrar los medios en escala de grises hasta que los muestre</translation>
+    </message>
+    <message>
+        <source>A new language applies the next time you start the app.</source>
+        <translation>Un idioma nuevo se aplica la próxima vez que inicie la aplicación.</translation>
+    </message>
+    <message>
+        <source>Server (next login)</source>
+        <translation>Servidor (próximo inicio de sesión)</translation>
+    </message>
+    <message>
+        <source>Items kept leased ahead in the queue being reviewed, so the next post is always local.</source>
+        <translation>Elementos reservados por adelantado en la cola en revisión, para que la siguiente publicación esté siempre en local.</translation>
+    </message>
+    <message>
+        <source>Seconds a verdict stays on this computer, where it can be undone, before it is sent.</source>
+        <translation>Segundos que un veredicto permanece en este equipo, donde se puede deshacer, antes de enviarse.</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>Tema</translation>
+    </message>
+    <message>
+        <source>Text size (points)</source>
+        <translation>Tamaño del texto (puntos)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Idioma</translation>
+    </message>
+    <message>
+        <source>Action: {action}</source>
+        <translation>Acción: {action}</translation>
+    </message>
+    <message>
+        <source>Policies: {policies}</source>
+        <translation>Políticas: {policies}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguna</translation>
+    </message>
+    <message>
+        <source>Fact-check rating: {rating}</source>
+        <translation>Calificación de verificación: {rating}</translation>
+    </message>
+    <message>
+        <source>Note: {note}</source>
+        <translation>Nota: {note}</translation>
+    </message>
+    <message>
+        <source>Conflicts</source>
+        <translation>Conflictos</translation>
+    </message>
+    <message>
+        <source>Someone else decided these posts before your verdict reached the server. Their decision counts. Accept it, or escalate the post to a lead if you think it is wrong.</source>
+        <translation>Otra persona decidió sobre estas publicaciones antes de que su veredicto llegara al servidor. Su decisión es la que cuenta. Acéptela o escale la publicación a un responsable si cree que es errónea.</translation>
+    </message>
+    <message>
+        <source>Accept their decision</source>
+        <translation>Aceptar su decisión</translation>
+    </message>
+    <message>
+        <source>Escalate to a lead</source>
+        <translation>Escalar a un responsable</translation>
+    </message>
+    <message>
+        <source>No open conflicts.</source>
+        <translation>No hay conflictos abiertos.</translation>
+    </message>
+    <message>
+        <source>(post no longer stored)</source>
+        <translation>(publicación ya no guardada)</translation>
+    </message>
+    <message>
+        <source>Your decision</source>
+        <translation>Su decisión</translation>
+    </message>
+    <message>
+        <source>Decided {time} UTC</source>
+        <translation>Decidido {time} UTC</translation>
+    </message>
+    <message>
+        <source>The decision that counts, by {reviewer}</source>
+        <translation>La decisión que cuenta, de {reviewer}</translation>
+    </message>
+    <message>
+        <source>Recorded {time} UTC</source>
+        <translation>Registrado {time} UTC</translation>
+    </message>
+    <message>
+        <source>Log in to the review desk</source>
+        <translation>Iniciar sesión en la mesa de revisión</translation>
+    </message>
+    <message>
+        <source>Log in</source>
+        <translation>Iniciar sesión</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Servidor</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Usuario</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Contraseña</translation>
+    </message>
+</context>
+<context>
+    <name>LeadAudits</name>
+    <message>
+        <source>random</source>
+        <extracomment>the largest media file fetched with an audit task (the reviewers&apos; are prefetched)</extracomment>
+        <translation>al azar</translation>
+    </message>
+    <message>
+        <source>the same number per reviewer</source>
+        <translation>el mismo número por revisor</translation>
+    </message>
+    <message>
+        <source>the same number per action</source>
+        <translation>el mismo número por acción</translation>
+    </message>
+    <message>
+        <source>agreed</source>
+        <translation>coincide</translation>
+    </message>
+    <message>
+        <source>overturned</source>
+        <translation>revocada</translation>
+    </message>
+    <message>
+        <source>{action} by {reviewer}</source>
+        <translation>{action} de {reviewer}</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Muestra</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creada</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Por</translation>
+    </message>
+    <message>
+        <source>Drawn</source>
+        <translation>Extraídas</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>Evaluadas</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Método</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
+        <source>{n} of {total}</source>
+        <translation>{n} de {total}</translation>
+    </message>
+    <message>
+        <source>all queues</source>
+        <translation>todas las colas</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Elemento</translation>
+    </message>
+    <message>
+        <source>Original decision</source>
+        <translation>Decisión original</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Resultado</translation>
+    </message>
+    <message>
+        <source>Decision of record</source>
+        <translation>Decisión oficial</translation>
+    </message>
+    <message>
+        <source>Auditor</source>
+        <translation>Auditor</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Nota</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>sin cambios</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Revisor</translation>
+    </message>
+    <message>
+        <source>Agreed</source>
+        <translation>Coincidentes</translation>
+    </message>
+    <message>
+        <source>Overturned</source>
+        <translation>Revocadas</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Concordancia</translation>
+    </message>
+    <message>
+        <source>Kappa</source>
+        <translation>Kappa</translation>
+    </message>
+    <message>
+        <source>Stop auditing</source>
+        <translation>Dejar de auditar</translation>
+    </message>
+    <message>
+        <source>Classifier scores (bar: score; line: threshold)</source>
+        <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
+    </message>
+    <message>
+        <source>Decide each post as a reviewer would (same keys). The original decision is hidden until you have decided; the same decision records agreement, another one overturns it and becomes the decision of record.</source>
+        <translation>Decida cada publicación como lo haría un revisor (mismas teclas). La decisión original permanece oculta hasta que usted decida; la misma decisión registra concordancia, otra distinta la revoca y pasa a ser la decisión oficial.</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: fetching the next post…</source>
+        <translation>Muestra #{id}: obteniendo la siguiente publicación…</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: every post is judged.</source>
+        <translation>Muestra #{id}: todas las publicaciones están evaluadas.</translation>
+    </message>
+    <message>
+        <source>Audit sample #{id} is complete.</source>
+        <translation>La muestra de auditoría #{id} está completa.</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: {n} posts left to judge (item {item})</source>
+        <translation>Muestra #{id}: quedan {n} publicaciones por evaluar (elemento {item})</translation>
+    </message>
+    <message>
+        <source>auditing</source>
+        <translation>auditar</translation>
+    </message>
+    <message>
+        <source>No audit in progress.</source>
+        <translation>No hay ninguna auditoría en curso.</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is not known to this app yet.</source>
+        <translation>Esta aplicación aún no conoce la cola {queue}.</translation>
+    </message>
+    <message>
+        <source>An audit decides: it cannot escalate, skip or be undone. Stop auditing to leave the sample for later.</source>
+        <translation>Una auditoría decide: no puede escalar, omitir ni deshacerse. Deje de auditar para dejar la muestra para más tarde.</translation>
+    </message>
+    <message>
+        <source>An audit must decide; it cannot escalate.</source>
+        <translation>Una auditoría debe decidir; no puede escalar.</translation>
+    </message>
+    <message>
+        <source>Recording your judgement…</source>
+        <translation>Registrando su evaluación…</translation>
+    </message>
+    <message>
+        <source>Agreed on {item}: the original was {original}.</source>
+        <translation>Coincide en {item}: la original era {original}.</translation>
+    </message>
+    <message>
+        <source>Overturned on {item}: the original was {original}; yours ({yours}) is now the decision of record.</source>
+        <translation>Revocada en {item}: la original era {original}; la suya ({yours}) es ahora la decisión oficial.</translation>
+    </message>
+    <message>
+        <source>Draw sample</source>
+        <translation>Extraer muestra</translation>
+    </message>
+    <message>
+        <source>Audit this sample (blind)</source>
+        <translation>Auditar esta muestra (a ciegas)</translation>
+    </message>
+    <message>
+        <source>Show results</source>
+        <translation>Mostrar resultados</translation>
+    </message>
+    <message>
+        <source>Draw</source>
+        <translation>Extraer</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>decisiones</translation>
+    </message>
+    <message>
+        <source>from the</source>
+        <translation>de los</translation>
+    </message>
+    <message>
+        <source>in</source>
+        <translation>en</translation>
+    </message>
+    <message>
+        <source>Results of the selected sample:</source>
+        <translation>Resultados de la muestra seleccionada:</translation>
+    </message>
+    <message>
+        <source>Agreement with the auditors, per reviewer:</source>
+        <translation>Concordancia con los auditores, por revisor:</translation>
+    </message>
+    <message>
+        <source>No samples yet: draw one above.</source>
+        <translation>Aún no hay muestras: extraiga una arriba.</translation>
+    </message>
+    <message>
+        <source>Drawing the sample…</source>
+        <translation>Extrayendo la muestra…</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: {n} decisions drawn (fewer than {requested}: the window has no more).</source>
+        <translation>Muestra #{id}: {n} decisiones extraídas (menos de {requested}: el periodo no tiene más).</translation>
+    </message>
+    <message>
+        <source>Sample #{id}: {n} decisions drawn.</source>
+        <translation>Muestra #{id}: {n} decisiones extraídas.</translation>
+    </message>
+    <message>
+        <source>Select a sample first.</source>
+        <translation>Seleccione primero una muestra.</translation>
+    </message>
+    <message>
+        <source>Results of sample #{id}: {n} of {total} judged.</source>
+        <translation>Resultados de la muestra #{id}: {n} de {total} evaluadas.</translation>
+    </message>
+</context>
+<context>
+    <name>LeadDecisions</name>
+    <message>
+        <source>Audited or not</source>
+        <extracomment>decisions asked for per page (the service allows up to 500); small pages keep the worker&apos;s hold on the GIL short while the view paints events of one item&apos;s history shown at most (pages of 100) characters of a note&apos;s first line shown in the table</extracomment>
+        <translation>Auditadas o no</translation>
+    </message>
+    <message>
+        <source>Audited only</source>
+        <translation>Solo auditadas</translation>
+    </message>
+    <message>
+        <source>Not audited</source>
+        <translation>No auditadas</translation>
+    </message>
+    <message>
+        <source>entered the queue</source>
+        <translation>entró en la cola</translation>
+    </message>
+    <message>
+        <source>claimed</source>
+        <translation>reservado</translation>
+    </message>
+    <message>
+        <source>lease renewed</source>
+        <translation>reserva renovada</translation>
+    </message>
+    <message>
+        <source>given back</source>
+        <translation>devuelto</translation>
+    </message>
+    <message>
+        <source>lease expired</source>
+        <translation>reserva caducada</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>decidido</translation>
+    </message>
+    <message>
+        <source>escalated</source>
+        <translation>escalado</translation>
+    </message>
+    <message>
+        <source>user created</source>
+        <translation>usuario creado</translation>
+    </message>
+    <message>
+        <source>role changed</source>
+        <translation>rol cambiado</translation>
+    </message>
+    <message>
+        <source>picked for an audit</source>
+        <translation>elegido para una auditoría</translation>
+    </message>
+    <message>
+        <source>audited</source>
+        <translation>auditado</translation>
+    </message>
+    <message>
+        <source>overturned</source>
+        <translation>revocado</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>acción</translation>
+    </message>
+    <message>
+        <source>policies</source>
+        <translation>políticas</translation>
+    </message>
+    <message>
+        <source>rating</source>
+        <translation>calificación</translation>
+    </message>
+    <message>
+        <source>audit result</source>
+        <translation>resultado de la auditoría</translation>
+    </message>
+    <message>
+        <source>decision</source>
+        <translation>decisión</translation>
+    </message>
+    <message>
+        <source>replaces decision</source>
+        <translation>sustituye la decisión</translation>
+    </message>
+    <message>
+        <source>to queue</source>
+        <translation>a la cola</translation>
+    </message>
+    <message>
+        <source>why queued</source>
+        <translation>por qué está en cola</translation>
+    </message>
+    <message>
+        <source>lease until</source>
+        <translation>reservado hasta</translation>
+    </message>
+    <message>
+        <source>audit sample</source>
+        <translation>muestra de auditoría</translation>
+    </message>
+    <message>
+        <source>audit</source>
+        <translation>auditoría</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>nota</translation>
+    </message>
+    <message>
+        <source>Decided at</source>
+        <translation>Decidido el</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Elemento</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Revisor</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Acción</translation>
+    </message>
+    <message>
+        <source>Policies</source>
+        <translation>Políticas</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>Calificación</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Nota</translation>
+    </message>
+    <message>
+        <source>Kind / audit</source>
+        <translation>Tipo / auditoría</translation>
+    </message>
+    <message>
+        <source>review</source>
+        <translation>revisión</translation>
+    </message>
+    <message>
+        <source>overturn</source>
+        <translation>revocación</translation>
+    </message>
+    <message>
+        <source>of #{id}</source>
+        <translation>de #{id}</translation>
+    </message>
+    <message>
+        <source>, audit agreed</source>
+        <translation>, la auditoría coincide</translation>
+    </message>
+    <message>
+        <source>, audit overturned it</source>
+        <translation>, la auditoría la revocó</translation>
+    </message>
+    <message>
+        <source>loading decisions</source>
+        <extracomment>the client between fetches (a fetch owns it while it runs)</extracomment>
+        <translation>cargar las decisiones</translation>
+    </message>
+    <message>
+        <source>by {actor}</source>
+        <translation>por {actor}</translation>
+    </message>
+    <message>
+        <source>in {queue}</source>
+        <translation>en {queue}</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>sí</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>no</translation>
+    </message>
+    <message>
+        <source>Export cancelled after {n} decisions; no file was written.</source>
+        <translation>Exportación cancelada tras {n} decisiones; no se escribió ningún archivo.</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {reason}. No file was written; choose another folder or free some disk space.</source>
+        <translation>No se pudo escribir {path}: {reason}. No se escribió ningún archivo; elija otra carpeta o libere espacio en disco.</translation>
+    </message>
+    <message>
+        <source>exporting decisions</source>
+        <translation>exportar las decisiones</translation>
+    </message>
+    <message>
+        <source>No file was written.</source>
+        <translation>No se escribió ningún archivo.</translation>
+    </message>
+    <message>
+        <source>Select a decision to see its item&apos;s history.</source>
+        <extracomment>screens of rows kept loaded ahead of the visible ones</extracomment>
+        <translation>Seleccione una decisión para ver el historial de su elemento.</translation>
+    </message>
+    <message>
+        <source>Item history</source>
+        <translation>Historial del elemento</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>Reintentar</translation>
+    </message>
+    <message>
+        <source>Any queue</source>
+        <translation>Cualquier cola</translation>
+    </message>
+    <message>
+        <source>any reviewer</source>
+        <translation>cualquier revisor</translation>
+    </message>
+    <message>
+        <source>any action</source>
+        <translation>cualquier acción</translation>
+    </message>
+    <message>
+        <source>any policy code</source>
+        <translation>cualquier código de política</translation>
+    </message>
+    <message>
+        <source>any item</source>
+        <translation>cualquier elemento</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Desde</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>Hasta</translation>
+    </message>
+    <message>
+        <source>Apply filters</source>
+        <translation>Aplicar filtros</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Borrar</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Política</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>Auditoría</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>Exportar CSV…</translation>
+    </message>
+    <message>
+        <source>Cancel export</source>
+        <translation>Cancelar exportación</translation>
+    </message>
+    <message>
+        <source>“Until” must be later than “From”; nothing was changed.</source>
+        <translation>«Hasta» debe ser posterior a «Desde»; no se cambió nada.</translation>
+    </message>
+    <message>
+        <source>No decisions match these filters.</source>
+        <translation>Ninguna decisión coincide con estos filtros.</translation>
+    </message>
+    <message>
+        <source>{n} decisions, all shown.</source>
+        <translation>{n} decisiones, todas mostradas.</translation>
+    </message>
+    <message>
+        <source>{n} decisions loaded so far; scroll down for more.</source>
+        <translation>{n} decisiones cargadas hasta ahora; desplácese hacia abajo para ver más.</translation>
+    </message>
+    <message>
+        <source>Loading decisions…</source>
+        <translation>Cargando decisiones…</translation>
+    </message>
+    <message>
+        <source>History of item {item}</source>
+        <translation>Historial del elemento {item}</translation>
+    </message>
+    <message>
+        <source>Loading the history…</source>
+        <translation>Cargando el historial…</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+    <message>
+        <source>Hidden while you audit blind.</source>
+        <translation>Oculto mientras audita a ciegas.</translation>
+    </message>
+    <message>
+        <source>loading the history</source>
+        <translation>cargar el historial</translation>
+    </message>
+    <message>
+        <source>only the first {n} events are shown.</source>
+        <translation>solo se muestran los primeros {n} eventos.</translation>
+    </message>
+    <message>
+        <source>No events recorded for this item.</source>
+        <translation>No hay eventos registrados para este elemento.</translation>
+    </message>
+    <message>
+        <source>Export decisions as CSV</source>
+        <translation>Exportar decisiones como CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>Archivos CSV (*.csv);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Cannot write {path}: choose a file in a folder.</source>
+        <translation>No se puede escribir {path}: elija un archivo dentro de una carpeta.</translation>
+    </message>
+    <message>
+        <source>Exporting to {path}…</source>
+        <translation>Exportando a {path}…</translation>
+    </message>
+    <message>
+        <source>Exported {n} decisions to {path}.</source>
+        <translation>Se exportaron {n} decisiones a {path}.</translation>
+    </message>
+    <message>
+        <source>Cancelling the export…</source>
+        <translation>Cancelando la exportación…</translation>
+    </message>
+    <message>
+        <source>Exporting… {n} decisions written so far.</source>
+        <translation>Exportando… {n} decisiones escritas hasta ahora.</translation>
+    </message>
+</context>
+<context>
+    <name>LeadStats</name>
+    <message>
+        <source>last 24 hours</source>
+        <extracomment>Windows a lead can pick: (words, hours).</extracomment>
+        <translation>últimas 24 horas</translation>
+    </message>
+    <message>
+        <source>last 7 days</source>
+        <translation>últimos 7 días</translation>
+    </message>
+    <message>
+        <source>last 30 days</source>
+        <translation>últimos 30 días</translation>
+    </message>
+    <message>
+        <source>{n} d</source>
+        <extracomment>Backlog samples kept per queue (one per refresh: 12 hours at 30 s).</extracomment>
+        <translation>{n} d</translation>
+    </message>
+    <message>
+        <source>{n} h</source>
+        <translation>{n} h</translation>
+    </message>
+    <message>
+        <source>{n} min</source>
+        <translation>{n} min</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>En espera</translation>
+    </message>
+    <message>
+        <source>Being reviewed</source>
+        <translation>En revisión</translation>
+    </message>
+    <message>
+        <source>Oldest waiting</source>
+        <translation>La más antigua en espera</translation>
+    </message>
+    <message>
+        <source>SLA</source>
+        <translation>SLA</translation>
+    </message>
+    <message>
+        <source>Over SLA</source>
+        <translation>Fuera de SLA</translation>
+    </message>
+    <message>
+        <source>Decided</source>
+        <translation>Decididas</translation>
+    </message>
+    <message>
+        <source>Per hour</source>
+        <translation>Por hora</translation>
+    </message>
+    <message>
+        <source>Escalations open</source>
+        <translation>Escalados abiertos</translation>
+    </message>
+    <message>
+        <source>Action mix</source>
+        <translation>Combinación de acciones</translation>
+    </message>
+    <message>
+        <source>The oldest waiting post is older than this queue&apos;s SLA.</source>
+        <translation>La publicación en espera más antigua supera el SLA de esta cola.</translation>
+    </message>
+    <message>
+        <source>over SLA</source>
+        <translation>fuera de SLA</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Revisor</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Decisiones</translation>
+    </message>
+    <message>
+        <source>Median handle</source>
+        <translation>Mediana de gestión</translation>
+    </message>
+    <message>
+        <source>p90 handle</source>
+        <translation>p90 de gestión</translation>
+    </message>
+    <message>
+        <source>Audited</source>
+        <translation>Auditadas</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Concordancia</translation>
+    </message>
+    <message>
+        <source>Overturn rate</source>
+        <translation>Tasa de revocación</translation>
+    </message>
+    <message>
+        <source>Kappa</source>
+        <translation>Kappa</translation>
+    </message>
+    <message>
+        <source>Conflicts</source>
+        <translation>Conflictos</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>Periodo:</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Cargando…</translation>
+    </message>
+    <message>
+        <source>Updated {time}</source>
+        <translation>Actualizado {time}</translation>
+    </message>
+    <message>
+        <source>loading the figures</source>
+        <translation>cargar las cifras</translation>
+    </message>
+    <message>
+        <source>Decided per hour</source>
+        <translation>Decididas por hora</translation>
+    </message>
+    <message>
+        <source>Waiting posts (sampled while open)</source>
+        <translation>Publicaciones en espera (muestreadas mientras está abierto)</translation>
+    </message>
+    <message>
+        <source>Over SLA: {queues}</source>
+        <translation>Fuera de SLA: {queues}</translation>
+    </message>
+    <message>
+        <source>{queue} (oldest {oldest}, SLA {sla}, {n} posts over)</source>
+        <translation>{queue} (más antigua {oldest}, SLA {sla}, {n} publicaciones fuera)</translation>
+    </message>
+    <message>
+        <source>Every queue is within its SLA.</source>
+        <translation>Todas las colas están dentro de su SLA.</translation>
+    </message>
+    <message>
+        <source>Decided per day</source>
+        <translation>Decididas por día</translation>
+    </message>
+    <message>
+        <source>Show this reviewer&apos;s decisions</source>
+        <translation>Mostrar las decisiones de este revisor</translation>
+    </message>
+    <message>
+        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
+        <translation>La concordancia y kappa comparan a cada revisor con los auditores en decisiones auditadas; la tasa de revocación es decisiones revocadas por decisión. Haga doble clic en un revisor (o pulse Intro) para ver sus decisiones.</translation>
+    </message>
+</context>
+<context>
+    <name>LeadWorkspace</name>
+    <message>
+        <source>Review escalations now (same keys as reviewing)</source>
+        <translation>Revisar escalados ahora (mismas teclas que al revisar)</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Posts that reviewers escalated wait here for a lead. They are decided in the review flow, with the same keys, and only leads can lease them.</source>
+        <translation>Las publicaciones que los revisores escalaron esperan aquí a un responsable. Se deciden en el flujo de revisión, con las mismas teclas, y solo los responsables pueden reservarlas.</translation>
+    </message>
+    <message>
+        <source>This service has no escalation queue.</source>
+        <translation>Este servicio no tiene cola de escalados.</translation>
+    </message>
+    <message>
+        <source>{waiting} escalated posts waiting, {leased} being decided by leads; oldest waiting {oldest} (SLA {sla}).</source>
+        <translation>{waiting} publicaciones escaladas en espera, {leased} en decisión por responsables; la más antigua espera {oldest} (SLA {sla}).</translation>
+    </message>
+    <message>
+        <source>{queue}: {n} open</source>
+        <translation>{queue}: {n} abiertos</translation>
+    </message>
+    <message>
+        <source>No open escalations from other queues.</source>
+        <translation>No hay escalados abiertos de otras colas.</translation>
+    </message>
+    <message>
+        <source>loading the escalations</source>
+        <translation>cargar los escalados</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>Colas</translation>
+    </message>
+    <message>
+        <source>Reviewers</source>
+        <translation>Revisores</translation>
+    </message>
+    <message>
+        <source>Audits</source>
+        <translation>Auditorías</translation>
+    </message>
+    <message>
+        <source>Escalations</source>
+        <translation>Escalados</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Decisiones</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Review desk — {name} on {server}</source>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <translation>Mesa de revisión — {name} en {server}</translation>
+    </message>
+    <message>
+        <source>Work offline…</source>
+        <translation>Trabajar sin conexión…</translation>
+    </message>
+    <message>
+        <source>Queue:</source>
+        <translation>Cola:</translation>
+    </message>
+    <message>
+        <source>Classifier scores (bar: score; line: threshold)</source>
+        <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Revisar</translation>
+    </message>
+    <message>
+        <source>Lead workspace</source>
+        <translation>Espacio del responsable</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>iniciando…</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>&amp;Revisar</translation>
+    </message>
+    <message>
+        <source>Conflicts…</source>
+        <translation>Conflictos…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Ajustes…</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Atajos de teclado</translation>
+    </message>
+    <message>
+        <source>Clear local data…</source>
+        <translation>Borrar datos locales…</translation>
+    </message>
+    <message>
+        <source>Log out</source>
+        <translation>Cerrar sesión</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
+        <translation>La cola {queue} aún no está en su lista de colas; inténtelo de nuevo en breve.</translation>
+    </message>
+    <message>
+        <source>Work offline is unavailable in this session: with no keyring to protect it, nothing you review is kept on this computer.</source>
+        <translation>El trabajo sin conexión no está disponible en esta sesión: sin un llavero que lo proteja, nada de lo que revisa se guarda en este equipo.</translation>
+    </message>
+    <message>
+        <source>Choose a queue first.</source>
+        <translation>Elija primero una cola.</translation>
+    </message>
+    <message>
+        <source>Leasing for offline work…</source>
+        <translation>Reservando para trabajar sin conexión…</translation>
+    </message>
+    <message>
+        <source>This deletes everything the app keeps on this computer for you on this server (cached posts and media, your recent decisions, conflicts, and the key that encrypts them) and logs you out.</source>
+        <translation>Esto borra todo lo que la aplicación guarda en este equipo para usted en este servidor (publicaciones y medios en caché, sus decisiones recientes, conflictos y la clave que los cifra) y cierra su sesión.</translation>
+    </message>
+    <message>
+        <source>{n} verdicts have not been sent yet.</source>
+        <translation>{n} veredictos aún no se han enviado.</translation>
+    </message>
+    <message>
+        <source>1 verdict has not been sent yet.</source>
+        <translation>1 veredicto aún no se ha enviado.</translation>
+    </message>
+    <message>
+        <source>The app tries to send them first; any it cannot send are lost.</source>
+        <translation>La aplicación intenta enviarlos primero; los que no pueda enviar se pierden.</translation>
+    </message>
+    <message>
+        <source>Clear local data</source>
+        <translation>Borrar datos locales</translation>
+    </message>
+    <message>
+        <source>Delete unsent verdicts and clear</source>
+        <translation>Eliminar veredictos no enviados y borrar</translation>
+    </message>
+    <message>
+        <source>Clear and log out</source>
+        <translation>Borrar y cerrar sesión</translation>
+    </message>
+    <message>
+        <source>Waiting for posts from the server…</source>
+        <translation>Esperando publicaciones del servidor…</translation>
+    </message>
+    <message>
+        <source>No posts here while offline. Use “Work offline” before you lose the network.</source>
+        <translation>No hay publicaciones aquí sin conexión. Use «Trabajar sin conexión» antes de perder la red.</translation>
+    </message>
+    <message>
+        <source>Choose a queue.</source>
+        <translation>Elija una cola.</translation>
+    </message>
+    <message>
+        <source>This post&apos;s lease ran out while offline; your verdict may conflict.</source>
+        <translation>La reserva de esta publicación expiró sin conexión; su veredicto puede entrar en conflicto.</translation>
+    </message>
+    <message>
+        <source>Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds.</source>
+        <translation>Guardado: {action} en {item}. Ctrl+Z lo deshace durante unos segundos.</translation>
+    </message>
+    <message>
+        <source>Undone: {action} on {item}.</source>
+        <translation>Deshecho: {action} en {item}.</translation>
+    </message>
+    <message>
+        <source>Connected to the server.</source>
+        <translation>Conectado al servidor.</translation>
+    </message>
+    <message>
+        <source>Next try in {seconds} s.</source>
+        <translation>Próximo intento en {seconds} s.</translation>
+    </message>
+    <message>
+        <source>Offline: {reason}.</source>
+        <translation>Sin conexión: {reason}.</translation>
+    </message>
+    <message>
+        <source>You can keep deciding what is here.</source>
+        <translation>Puede seguir decidiendo lo que hay aquí.</translation>
+    </message>
+    <message>
+        <source>{n} of your verdicts conflict with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
+        <translation>{n} de sus veredictos entran en conflicto con una decisión de otra persona. Abra Conflictos (Ctrl+K) para ver ambos.</translation>
+    </message>
+    <message>
+        <source>Offline batch: {done} of {total}</source>
+        <translation>Lote sin conexión: {done} de {total}</translation>
+    </message>
+    <message>
+        <source>Ready to work offline: {n} posts are on this computer.</source>
+        <translation>Listo para trabajar sin conexión: hay {n} publicaciones en este equipo.</translation>
+    </message>
+    <message>
+        <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
+        <translation>Sus veredictos se conservan y se enviarán cuando vuelva a iniciar sesión (Revisar ▸ Cerrar sesión y luego iniciar sesión).</translation>
+    </message>
+    <message>
+        <source>The server refused your verdict on {item}: {reason}</source>
+        <translation>El servidor rechazó su veredicto sobre {item}: {reason}</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Conectando…</translation>
+    </message>
+    <message>
+        <source>● Offline</source>
+        <translation>● Sin conexión</translation>
+    </message>
+    <message>
+        <source>● Syncing</source>
+        <translation>● Sincronizando</translation>
+    </message>
+    <message>
+        <source>● Online</source>
+        <translation>● En línea</translation>
+    </message>
+    <message>
+        <source>{n} pending</source>
+        <translation>{n} pendientes</translation>
+    </message>
+    <message>
+        <source>{n} conflicts</source>
+        <translation>{n} conflictos</translation>
+    </message>
+    <message>
+        <source>never synced</source>
+        <translation>nunca sincronizado</translation>
+    </message>
+    <message>
+        <source>last sync {time}</source>
+        <translation>última sincronización {time}</translation>
+    </message>
+    <message>
+        <source>Verdicts not sent yet</source>
+        <translation>Veredictos aún no enviados</translation>
+    </message>
+    <message>
+        <source>{n} verdicts are not sent yet and, in this session, are kept in memory only: they are lost if you quit now. Quit anyway?</source>
+        <translation>{n} veredictos aún no se han enviado y, en esta sesión, solo se guardan en memoria: se pierden si sale ahora. ¿Salir de todos modos?</translation>
+    </message>
+    <message>
+        <source>{n} verdicts are saved on this computer but not sent yet. They will be sent the next time you start the app. Quit now?</source>
+        <translation>{n} veredictos están guardados en este equipo pero aún no se han enviado. Se enviarán la próxima vez que inicie la aplicación. ¿Salir ahora?</translation>
+    </message>
+</context>
+<context>
+    <name>Media</name>
+    <message>
+        <source>This file is not an image this app can show</source>
+        <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: at most 64 MB while decoding). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
+        <translation>Este archivo no es una imagen que esta aplicación pueda mostrar</translation>
+    </message>
+    <message>
+        <source>This image is damaged or incomplete; it is not shown</source>
+        <translation>Esta imagen está dañada o incompleta; no se muestra</translation>
+    </message>
+    <message>
+        <source>This image is too large to show safely ({width} x {height} pixels)</source>
+        <translation>Esta imagen es demasiado grande para mostrarla con seguridad ({width} x {height} píxeles)</translation>
+    </message>
+    <message>
+        <source>no description</source>
+        <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media)</extracomment>
+        <translation>sin descripción</translation>
+    </message>
+    <message>
+        <source>{kind}, {size} bytes: {description}</source>
+        <translation>{kind}, {size} bytes: {description}</translation>
+    </message>
+    <message>
+        <source>Video, {size} bytes.
+Not played here.</source>
+        <translation>Vídeo, {size} bytes.
+No se reproduce aquí.</translation>
+    </message>
+    <message>
+        <source>Media not downloaded yet</source>
+        <translation>Medios aún no descargados</translation>
+    </message>
+</context>
+<context>
+    <name>Messages</name>
+    <message>
+        <source>while {during}</source>
+        <translation>al {during}</translation>
+    </message>
+    <message>
+        <source>Wrong user name or password.</source>
+        <translation>Usuario o contraseña incorrectos.</translation>
+    </message>
+    <message>
+        <source>Check both and try again; after several failures the server makes you wait.</source>
+        <translation>Compruebe ambos e inténtelo de nuevo; tras varios fallos el servidor le hará esperar.</translation>
+    </message>
+    <message>
+        <source>The server asks you to log in again.</source>
+        <translation>El servidor le pide que vuelva a iniciar sesión.</translation>
+    </message>
+    <message>
+        <source>Log in again; your decisions are kept and sent once you are back.</source>
+        <translation>Vuelva a iniciar sesión; sus decisiones se conservan y se envían cuando vuelva.</translation>
+    </message>
+    <message>
+        <source>This server speaks another version.</source>
+        <translation>Este servidor usa otra versión.</translation>
+    </message>
+    <message>
+        <source>Update the app.</source>
+        <translation>Actualice la aplicación.</translation>
+    </message>
+    <message>
+        <source>It asked to wait {seconds} s.</source>
+        <translation>Pidió esperar {seconds} s.</translation>
+    </message>
+    <message>
+        <source>The server is busy or failing{where}.</source>
+        <translation>El servidor está ocupado o fallando{where}.</translation>
+    </message>
+    <message>
+        <source>Keep working: decisions are saved here and sent when it answers again.</source>
+        <translation>Siga trabajando: las decisiones se guardan aquí y se envían cuando vuelva a responder.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached{where}.</source>
+        <translation>No se puede contactar con el servidor{where}.</translation>
+    </message>
+    <message>
+        <source>Check the server address and your network; decisions are saved here meanwhile.</source>
+        <translation>Compruebe la dirección del servidor y su red; mientras tanto, las decisiones se guardan aquí.</translation>
+    </message>
+    <message>
+        <source>The server sent a reply this app cannot use{where}.</source>
+        <translation>El servidor envió una respuesta que esta aplicación no puede usar{where}.</translation>
+    </message>
+    <message>
+        <source>Nothing from it was used. If it keeps happening, tell your administrator.</source>
+        <translation>No se usó nada de ella. Si sigue ocurriendo, avise a su administrador.</translation>
+    </message>
+    <message>
+        <source>Your account may not do this.</source>
+        <translation>Su cuenta no puede hacer esto.</translation>
+    </message>
+    <message>
+        <source>Ask a lead or an administrator.</source>
+        <translation>Pregunte a un responsable o a un administrador.</translation>
+    </message>
+    <message>
+        <source>The server refused{where}.</source>
+        <translation>El servidor se negó{where}.</translation>
+    </message>
+    <message>
+        <source>See the reason above.</source>
+        <translation>Vea el motivo arriba.</translation>
+    </message>
+    <message>
+        <source>The local store cannot be written.</source>
+        <translation>No se puede escribir en el almacén local.</translation>
+    </message>
+    <message>
+        <source>Check free disk space and the data folder&apos;s permissions, then restart the app.</source>
+        <translation>Compruebe el espacio libre en disco y los permisos de la carpeta de datos y reinicie la aplicación.</translation>
+    </message>
+    <message>
+        <source>Something went wrong{where}.</source>
+        <translation>Algo salió mal{where}.</translation>
+    </message>
+    <message>
+        <source>Try again; if it keeps happening, restart the app and tell your administrator.</source>
+        <translation>Inténtelo de nuevo; si sigue ocurriendo, reinicie la aplicación y avise a su administrador.</translation>
+    </message>
+</context>
+<context>
+    <name>Models</name>
+    <message>
+        <source>to review</source>
+        <translation>por revisar</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>decidido</translation>
+    </message>
+    <message>
+        <source>skipped, giving back</source>
+        <translation>omitido, devolviendo</translation>
+    </message>
+    <message>
+        <source>waiting to send</source>
+        <translation>esperando envío</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>enviado</translation>
+    </message>
+    <message>
+        <source>conflict</source>
+        <translation>conflicto</translation>
+    </message>
+    <message>
+        <source>refused by server</source>
+        <translation>rechazado por el servidor</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>caducada</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <extracomment>the translation context of ``HEADERS`` (each marked with ``QT_TRANSLATE_NOOP``)</extracomment>
+        <translation>Elemento</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>Reserva</translation>
+    </message>
+    <message>
+        <source>Sync</source>
+        <translation>Sincr.</translation>
+    </message>
+    <message>
+        <source>on screen</source>
+        <translation>en pantalla</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>perdida</translation>
+    </message>
+    <message>
+        <source>, oldest {n} h</source>
+        <translation>, la más antigua {n} h</translation>
+    </message>
+    <message>
+        <source>, oldest {n} min</source>
+        <translation>, la más antigua {n} min</translation>
+    </message>
+    <message>
+        <source>{pending} waiting, {leased} being reviewed, {decided} decided today</source>
+        <translation>{pending} en espera, {leased} en revisión, {decided} decididas hoy</translation>
+    </message>
+    <message>
+        <source>Your decision</source>
+        <translation>Su decisión</translation>
+    </message>
+    <message>
+        <source>Decision that counts</source>
+        <translation>Decisión que cuenta</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Por</translation>
+    </message>
+</context>
+<context>
+    <name>Plain</name>
+    <message>
+        <source>{n} d ago</source>
+        <extracomment>Characters that change the direction of text or hide themselves: in names and other short inline strings they are shown as visible markers, so a handle cannot pretend to be another by reordering or hiding letters.</extracomment>
+        <translation>hace {n} d</translation>
+    </message>
+    <message>
+        <source>{n} h ago</source>
+        <translation>hace {n} h</translation>
+    </message>
+    <message>
+        <source>{n} min ago</source>
+        <translation>hace {n} min</translation>
+    </message>
+    <message>
+        <source>{n} s ago</source>
+        <translation>hace {n} s</translation>
+    </message>
+</context>
+<context>
+    <name>PostPane</name>
+    <message>
+        <source>Show the whole text</source>
+        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow).</extracomment>
+        <translation>Mostrar todo el texto</translation>
+    </message>
+    <message>
+        <source>Open link in browser…</source>
+        <translation>Abrir enlace en el navegador…</translation>
+    </message>
+    <message>
+        <source>No post to review.</source>
+        <translation>No hay publicaciones que revisar.</translation>
+    </message>
+    <message>
+        <source>✓ verified</source>
+        <translation>✓ verificado</translation>
+    </message>
+    <message>
+        <source>posted {ago} ({time} UTC)</source>
+        <translation>publicado {ago} ({time} UTC)</translation>
+    </message>
+    <message>
+        <source>The text holds {n} invisible or direction-changing characters.</source>
+        <translation>El texto contiene {n} caracteres invisibles o que cambian la dirección.</translation>
+    </message>
+    <message>
+        <source>Language: {language} · {views} views · {shares} shares · {recent} views in the last hour ({growth}/h)</source>
+        <translation>Idioma: {language} · {views} visualizaciones · {shares} veces compartido · {recent} visualizaciones en la última hora ({growth}/h)</translation>
+    </message>
+    <message>
+        <source>Show the whole text ({n} more characters)</source>
+        <translation>Mostrar todo el texto ({n} caracteres más)</translation>
+    </message>
+    <message>
+        <source>Link: {domain} — {title}</source>
+        <translation>Enlace: {domain} — {title}</translation>
+    </message>
+    <message>
+        <source>Post address: {url}</source>
+        <translation>Dirección de la publicación: {url}</translation>
+    </message>
+</context>
+<context>
+    <name>Review</name>
+    <message>
+        <source>a policy code</source>
+        <translation>un código de política</translation>
+    </message>
+    <message>
+        <source>a fact-check rating</source>
+        <translation>una calificación de verificación</translation>
+    </message>
+    <message>
+        <source>a note</source>
+        <translation>una nota</translation>
+    </message>
+    <message>
+        <source>press P, move with the arrows and tick with Space</source>
+        <translation>pulse P, muévase con las flechas y marque con Espacio</translation>
+    </message>
+    <message>
+        <source>press R and pick one with the arrows</source>
+        <translation>pulse R y elija una con las flechas</translation>
+    </message>
+    <message>
+        <source>press N and write it</source>
+        <translation>pulse N y escríbala</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> y </translation>
+    </message>
+    <message>
+        <source>{action} needs {words}: {how}. Then Ctrl+Enter. Esc cancels.</source>
+        <translation>{action} necesita {words}: {how}. Luego Ctrl+Intro. Esc cancela.</translation>
+    </message>
+    <message>
+        <source>{action} needs {words}: {how}. Then Ctrl+Enter.</source>
+        <translation>{action} necesita {words}: {how}. Luego Ctrl+Intro.</translation>
+    </message>
+    <message>
+        <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
+        <extracomment>(missing needs, policies, rating, note) for an action, read from the verdict bar</extracomment>
+        <translation>El servidor retiró la publicación que estaba viendo (su reserva terminó y ahora la tiene otra persona). Aquí está la siguiente.</translation>
+    </message>
+    <message>
+        <source>This queue has no escalation action.</source>
+        <translation>Esta cola no tiene acción de escalado.</translation>
+    </message>
+    <message>
+        <source>The verdict could not be saved: {error}</source>
+        <translation>No se pudo guardar el veredicto: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>Scores</name>
+    <message>
+        <source>No classifier scores for this post.</source>
+        <translation>No hay puntuaciones de clasificadores para esta publicación.</translation>
+    </message>
+    <message>
+        <source>OVER</source>
+        <translation>SUPERA</translation>
+    </message>
+    <message>
+        <source>{label} by {model} {version}: score {score}, threshold {threshold}, over the threshold</source>
+        <translation>{label} según {model} {version}: puntuación {score}, umbral {threshold}, por encima del umbral</translation>
+    </message>
+    <message>
+        <source>{label} by {model} {version}: score {score}, threshold {threshold}, under the threshold</source>
+        <translation>{label} según {model} {version}: puntuación {score}, umbral {threshold}, por debajo del umbral</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <source>Decide with the action that shows this key</source>
+        <translation>Decidir con la acción que muestra esta tecla</translation>
+    </message>
+    <message>
+        <source>Escalate to a lead</source>
+        <translation>Escalar a un responsable</translation>
+    </message>
+    <message>
+        <source>Skip: give the post back to the queue</source>
+        <translation>Omitir: devolver la publicación a la cola</translation>
+    </message>
+    <message>
+        <source>Choose policy codes (arrows move, Space ticks)</source>
+        <translation>Elegir códigos de política (las flechas mueven, Espacio marca)</translation>
+    </message>
+    <message>
+        <source>Choose a fact-check rating</source>
+        <translation>Elegir una calificación de verificación</translation>
+    </message>
+    <message>
+        <source>Write a note</source>
+        <translation>Escribir una nota</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter</source>
+        <translation>Ctrl+Intro</translation>
+    </message>
+    <message>
+        <source>Submit the verdict that is waiting for a policy, rating or note</source>
+        <translation>Enviar el veredicto que espera una política, calificación o nota</translation>
+    </message>
+    <message>
+        <source>Cancel that verdict</source>
+        <translation>Cancelar ese veredicto</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Ctrl+Z</source>
+        <translation>Ctrl+Z</translation>
+    </message>
+    <message>
+        <source>Undo the last verdict (while it is still in its undo window)</source>
+        <translation>Deshacer el último veredicto (mientras siga en su plazo para deshacer)</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Espacio</translation>
+    </message>
+    <message>
+        <source>Reveal or hide the media of this post</source>
+        <translation>Mostrar u ocultar los medios de esta publicación</translation>
+    </message>
+    <message>
+        <source>Ctrl+O</source>
+        <translation>Ctrl+O</translation>
+    </message>
+    <message>
+        <source>Work offline: lease a batch to review without a network</source>
+        <translation>Trabajar sin conexión: reservar un lote para revisar sin red</translation>
+    </message>
+    <message>
+        <source>Open conflicts</source>
+        <translation>Abrir conflictos</translation>
+    </message>
+    <message>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Ajustes</translation>
+    </message>
+    <message>
+        <source>Ctrl+,</source>
+        <translation>Ctrl+,</translation>
+    </message>
+    <message>
+        <source>This list</source>
+        <translation>Esta lista</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictBar</name>
+    <message>
+        <source>Note (N to write, Ctrl+Enter to submit)</source>
+        <translation>Nota (N para escribir, Ctrl+Intro para enviar)</translation>
+    </message>
+    <message>
+        <source>Policy codes (P):</source>
+        <translation>Códigos de política (P):</translation>
+    </message>
+    <message>
+        <source>Rating (R):</source>
+        <translation>Calificación (R):</translation>
+    </message>
+    <message>
+        <source>Note (N):</source>
+        <translation>Nota (N):</translation>
+    </message>
+    <message>
+        <source>a policy code</source>
+        <translation>un código de política</translation>
+    </message>
+    <message>
+        <source>a rating</source>
+        <translation>una calificación</translation>
+    </message>
+    <message>
+        <source>a note</source>
+        <translation>una nota</translation>
+    </message>
+    <message>
+        <source>{action}, key {key}</source>
+        <translation>{action}, tecla {key}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguna</translation>
+    </message>
+    <message>
+        <source>, needs {what}</source>
+        <translation>, necesita {what}</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> y </translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,401 @@
+"""Every visible string goes through Qt's translation system, and the German and Spanish
+catalogues are complete and load.
+
+The pseudo-locale test installs a translator that wraps every source text in ⟪…⟫, opens
+the real windows (reviewer and lead, on the demo service) and the dialogs, and walks every
+widget: labels, buttons, tabs, window titles, menus, combo items, table headers, tooltips
+and placeholders. Whatever is left of a text once the marked parts and the data from the
+server (post text, names, ids, queue names, action labels) are taken out must hold no
+word: an unmarked English word there is a string that cannot be translated.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractListModel,
+    QCoreApplication,
+    QLocale,
+    QModelIndex,
+    QSettings,
+    Qt,
+    QTranslator,
+)
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QTabBar,
+    QTextEdit,
+    QWidget,
+)
+
+from reviewer_app.ui import i18n
+from reviewer_app.ui import preferences as P
+from reviewer_app.ui.dialogs import (
+    ConflictsView,
+    LoginDialog,
+    SettingsDialog,
+    ShortcutsDialog,
+)
+from reviewer_app.ui.main_window import MainWindow
+from tests.support.servers import LiveServer
+from tests.ui.conftest import LEAD, Desk
+
+ROOT = Path(__file__).resolve().parents[2]
+TS_DIR = ROOT / "resources" / "translations"
+LANGUAGES = ("de", "es")
+OPEN, CLOSE = "⟪", "⟫"
+MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+WORD = re.compile(r"[A-Za-z]{3,}")
+TAG = re.compile(r"<[^>]+>")
+ENDONYMS = ("English", "Deutsch", "Español")
+PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
+
+
+class PseudoTranslator(QTranslator):
+    """A pseudo-locale: every source text comes back marked ⟪like this⟫."""
+
+    def translate(
+        self,
+        context: str,
+        source_text: str,
+        disambiguation: str | None = None,
+        n: int = -1,
+    ) -> str:
+        return f"{OPEN}{source_text}{CLOSE}"
+
+    def isEmpty(self) -> bool:
+        return False
+
+
+@pytest.fixture
+def pseudo_locale(qapp: QApplication) -> Iterator[None]:
+    translator = PseudoTranslator()
+    qapp.installTranslator(translator)
+    try:
+        yield
+    finally:
+        qapp.removeTranslator(translator)
+
+
+# --- what the data from the server says --------------------------------------------------
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string in a JSON-like value (a model's ``model_dump(mode="json")``)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from strings_in(key)
+            yield from strings_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings_in(item)
+
+
+def data_strings(window: MainWindow) -> list[str]:
+    """The data a window may show untranslated: the items it holds, the queues, the user,
+    the server; longest first, so a name inside a longer text goes with that text."""
+    store = window.store
+    found: set[str] = {window.session.server_url, window.session.user.display_name}
+    found.update(strings_in(window.session.user.model_dump(mode="json")))
+    for queue in store.queues():
+        found.update(strings_in(queue.model_dump(mode="json")))
+        for row in store.worklist(queue.id):
+            found.add(row.item_id)
+            stored = store.stored_item(row.item_id)
+            if stored is not None:
+                found.update(strings_in(stored.item.model_dump(mode="json")))
+    if window.review.current is not None:
+        found.update(strings_in(window.review.current.item.model_dump(mode="json")))
+    for lines in (s.splitlines() for s in list(found)):
+        found.update(lines)
+    # enum values of the protocol are shown in words, translated: not data here
+    found -= {"user_reports", "fact_check", "classifier", "appeal", "escalation"}
+    found -= {"enqueued", "claimed", "renewed", "released", "expired", "decided"}
+    # each language is named in its own language in the language picker, by design
+    found |= set(ENDONYMS)
+    return sorted((s for s in found if len(s) >= 3), key=len, reverse=True)
+
+
+def unmarked_words(text: str, data: Iterable[str]) -> list[str]:
+    """The words of ``text`` outside every ⟪marked⟫ part and every data string."""
+    rest = html.unescape(TAG.sub(" ", text)) if text.lstrip().startswith("<") else text
+    rest = rest.replace("&&", "&").replace("&", "")
+    previous = None
+    while previous != rest:  # from the inside out: a template holds translated words
+        previous, rest = rest, MARKED.sub(" ", rest)
+    for value in data:
+        if value in rest:
+            rest = rest.replace(value, " ")
+    return WORD.findall(rest)
+
+
+# --- what a window shows -----------------------------------------------------------------
+
+
+def header_texts(model: QAbstractItemModel | None) -> Iterator[str]:
+    if model is None or isinstance(model, QAbstractListModel):  # a list has no headers
+        return
+    try:
+        columns = model.columnCount(QModelIndex())
+    except TypeError:  # Qt's own list models (QListWidget's) keep columnCount private
+        return
+    for column in range(columns):
+        value = model.headerData(column, Qt.Orientation.Horizontal)
+        if isinstance(value, str):
+            yield value
+
+
+def action_texts(actions: Iterable[QAction]) -> Iterator[tuple[str, str]]:
+    for action in actions:
+        if action.isSeparator():
+            continue
+        yield "menu action", action.text()
+        menu = action.menu()
+        if isinstance(menu, QMenu):
+            yield from action_texts(menu.actions())
+
+
+def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
+    """(where, text) for every user-visible string of ``root`` and its children."""
+    for widget in [root, *root.findChildren(QWidget)]:
+        where = f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()!r}"
+        if widget.isWindow() and widget.windowTitle():
+            yield f"{where} title", widget.windowTitle()
+        if widget.toolTip():
+            yield f"{where} tooltip", widget.toolTip()
+        if isinstance(widget, QLabel | QAbstractButton):
+            yield where, widget.text()
+        elif isinstance(widget, QTabBar):
+            for index in range(widget.count()):
+                yield f"{where} tab", widget.tabText(index)
+        elif isinstance(widget, QComboBox):
+            for index in range(widget.count()):
+                yield f"{where} item", widget.itemText(index)
+        elif isinstance(widget, QLineEdit | QPlainTextEdit | QTextEdit):
+            yield f"{where} placeholder", widget.placeholderText()
+        if isinstance(widget, QAbstractItemView):
+            for text in header_texts(widget.model()):
+                yield f"{where} header", text
+        for kind, text in action_texts(a for a in widget.actions() if a.menu() or a.text()):
+            yield f"{where} {kind}", text
+    menu_bar = getattr(root, "menuBar", None)
+    if callable(menu_bar):
+        yield from action_texts(menu_bar().actions())
+
+
+def untranslatable(root: QWidget, data: list[str]) -> list[str]:
+    problems = []
+    for where, text in visible_texts(root):
+        words = unmarked_words(text, data)
+        if words:
+            problems.append(f"{where}: {text!r} (unmarked: {' '.join(words)})")
+    return problems
+
+
+def model_cells(model: QAbstractItemModel) -> Iterator[str]:
+    columns = 1 if isinstance(model, QAbstractListModel) else model.columnCount(QModelIndex())
+    for row in range(model.rowCount(QModelIndex())):
+        for column in range(columns):
+            value = model.index(row, column).data()
+            if isinstance(value, str):
+                yield value
+
+
+# --- the pseudo-locale walk --------------------------------------------------------------
+
+
+def test_every_visible_string_of_the_review_window_is_translatable(
+    pseudo_locale: None, demo_server: LiveServer, desk_factory, qtbot, tmp_path: Path
+) -> None:
+    desk: Desk = desk_factory(demo_server.url)
+    window = desk.window
+    desk.wait(lambda: window.online is True and window.last_sync is not None)
+    window._update_status()
+    data = data_strings(window)
+    problems = untranslatable(window, data)
+    # the context tabs are filled when opened; the worklist's words are in its cells
+    for title in window.context.boxes:
+        problems += [
+            f"context {title}: {w}" for w in unmarked_words(window.context.text_of(title), data)
+        ]
+    for cell in model_cells(window.worklist):
+        problems += [f"worklist cell {cell!r}: {w}" for w in unmarked_words(cell, data)]
+    for cell in model_cells(window.queues):
+        problems += [f"queue item {cell!r}: {w}" for w in unmarked_words(cell, data)]
+
+    prefs = P.Preferences(QSettings(str(tmp_path / "p.ini"), QSettings.Format.IniFormat))
+    for dialog in (
+        SettingsDialog(prefs, window.store, window),
+        ShortcutsDialog(window),
+        ConflictsView(window.store, window),
+        LoginDialog(prefs, lambda *_: None),
+    ):
+        qtbot.addWidget(dialog)
+        if isinstance(dialog, ConflictsView):
+            dialog.reload()
+        problems += untranslatable(dialog, data)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_visible_string_of_the_lead_workspace_is_translatable(
+    pseudo_locale: None, demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    desk: Desk = desk_factory(demo_server.url, user=LEAD)
+    window = desk.window
+    lead = window.lead
+    assert lead is not None and window.modes is not None
+    window.show_mode(1)
+    lead.setCurrentWidget(lead.queues_view)
+    qtbot.waitUntil(lambda: lead.queues_view.model.rowCount() > 0, timeout=20_000)
+    lead.setCurrentWidget(lead.reviewers)
+    qtbot.waitUntil(lambda: lead.reviewers.loaded_at is not None, timeout=20_000)
+    lead.setCurrentWidget(lead.escalations)
+    qtbot.waitUntil(lambda: OPEN in lead.escalations.summary.text(), timeout=20_000)
+    lead.setCurrentWidget(lead.audits)
+    lead.setCurrentWidget(lead.decisions)
+    qtbot.waitUntil(
+        lambda: (
+            not lead.decisions.model.loading
+            and "Loading decisions" not in lead.decisions.status.text()
+        ),
+        timeout=20_000,
+    )
+    data = data_strings(window)
+    data += sorted(
+        {
+            *(r.reviewer for r in lead.reviewers.model.reviewers),
+            *(r.display_name for r in lead.reviewers.model.reviewers),
+            *(q.name for q in lead.queues_view.model.queues),
+        },
+        key=len,
+        reverse=True,
+    )
+    problems = untranslatable(window, data)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_pseudo_locale_finds_an_unmarked_string(
+    pseudo_locale: None, qtbot, tmp_path: Path
+) -> None:
+    """The walk itself: an English label nobody marked is reported; data is not."""
+    root = QWidget()
+    qtbot.addWidget(root)
+    QLabel("Choose a queue first.", root)
+    QLabel(QCoreApplication.translate("MainWindow", "Choose a queue."), root)
+    QLabel("Spam and scams", root)
+    problems = untranslatable(root, ["Spam and scams"])
+    assert len(problems) == 1 and "Choose a queue first." in problems[0]
+
+
+# --- the catalogues ----------------------------------------------------------------------
+
+
+def messages(ts: Path) -> Iterator[tuple[str, str, ET.Element]]:
+    for context in ET.parse(ts).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            yield name, message.findtext("source") or "", message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_translated(language: str) -> None:
+    found = list(messages(TS_DIR / f"reviewer_app_{language}.ts"))
+    assert len(found) > 300
+    for context, source, message in found:
+        translation = message.find("translation")
+        assert translation is not None, (context, source)
+        assert translation.get("type") not in ("unfinished", "obsolete", "vanished"), (
+            context,
+            source,
+        )
+        assert (translation.text or "").strip(), (context, source)
+        # the values a template is formatted with must all be there, and no others
+        assert sorted(PLACEHOLDER.findall(translation.text or "")) == sorted(
+            PLACEHOLDER.findall(source)
+        ), (context, source, translation.text)
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "source", "expected"),
+    [
+        ("de", "MainWindow", "Work offline…", "Offline arbeiten…"),
+        ("es", "MainWindow", "Work offline…", "Trabajar sin conexión…"),
+        ("de", "Dialogs", "Settings", "Einstellungen"),
+        ("es", "LeadWorkspace", "Audits", "Auditorías"),
+    ],
+)
+def test_the_compiled_catalogues_load_and_translate(
+    qapp: QApplication, language: str, context: str, source: str, expected: str
+) -> None:
+    installed = i18n.install_translators(qapp, language)
+    try:
+        assert installed, f"no catalogue loaded for {language}"
+        assert i18n.translate(context, source) == expected
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert i18n.translate(context, source) == source  # English again
+
+
+def test_the_language_follows_the_preference_then_the_system() -> None:
+    german = QLocale(QLocale.Language.German, QLocale.Country.Germany)
+    french = QLocale(QLocale.Language.French, QLocale.Country.France)
+    assert i18n.language_for("system", german) == "de"
+    assert i18n.language_for("system", french) == "en"
+    assert i18n.language_for("es", german) == "es"
+    assert i18n.language_for("en", german) == "en"
+    assert P.LANGUAGE.default == "system" and set(P.LANGUAGES) == {"system", "en", "de", "es"}
+
+
+def test_english_needs_no_catalogue(qapp: QApplication) -> None:
+    assert i18n.install_translators(qapp, "en") == []
+
+
+LUPDATE = shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent))
+LRELEASE = shutil.which("pyside6-lrelease", path=str(Path(sys.executable).parent))
+
+
+@pytest.mark.skipif(LUPDATE is None or LRELEASE is None, reason="PySide6 tools not installed")
+def test_the_catalogues_are_up_to_date(tmp_path: Path) -> None:
+    """The .ts files hold exactly the strings the code marks (run ``make translations``
+    after changing a string), and the committed .qm files are compiled from them."""
+    assert LUPDATE is not None and LRELEASE is not None
+    fresh = tmp_path / "fresh.ts"
+    subprocess.run(
+        [
+            LUPDATE,
+            *("-extensions", "py", "-no-obsolete", "-locations", "none"),
+            *(str(ROOT / "reviewer_app" / "ui"), "-ts", str(fresh)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    wanted = {(c, s) for c, s, _m in messages(fresh)}
+    for language in LANGUAGES:
+        ts = TS_DIR / f"reviewer_app_{language}.ts"
+        assert {(c, s) for c, s, _m in messages(ts)} == wanted, language
+        qm = tmp_path / f"{language}.qm"
+        subprocess.run([LRELEASE, str(ts), "-qm", str(qm)], check=True, capture_output=True)
+        shipped = i18n.TRANSLATIONS_DIR / f"reviewer_app_{language}.qm"
+        assert shipped.read_bytes() == qm.read_bytes(), f"{shipped} is stale"
