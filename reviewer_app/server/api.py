@@ -57,6 +57,7 @@ from reviewer_app.protocol.common import (
 )
 from reviewer_app.protocol.csvsafe import MEDIA_TYPE as CSV_MEDIA_TYPE
 
+from .metrics import Metrics
 from .problems import ApiError
 from .records import Principal, to_epoch
 from .search import DecisionFilter, Order
@@ -112,6 +113,14 @@ async def service(request: Request) -> Service:
 # Dependencies that do no I/O are ``async``: FastAPI would hand each sync one to a worker
 # thread of its own, which costs more than the work itself on the hot routes.
 ServiceDep = Annotated[Service, Depends(service)]
+
+
+async def app_metrics(request: Request) -> Metrics:
+    found: Metrics = request.app.state.metrics
+    return found
+
+
+MetricsDep = Annotated[Metrics, Depends(app_metrics)]
 
 
 async def bearer_token(
@@ -225,11 +234,16 @@ def get_queues(svc: ServiceDep, user: UserDep) -> QueueList:
     },
 )
 def claim_items(
-    queue_id: Annotated[Slug, Path()], body: LeaseClaim, svc: ServiceDep, user: UserDep
+    queue_id: Annotated[Slug, Path()],
+    body: LeaseClaim,
+    svc: ServiceDep,
+    user: UserDep,
+    metrics: MetricsDep,
 ) -> Response:
     """Claim up to ``count`` items for this reviewer, each whole with its lease token."""
     # Sent as built: every stored part was validated when it was enqueued.
     document = svc.claim_document(user, queue_id, body)
+    metrics.items_leased(queue_id, len(document["items"]))
     return Response(json.dumps(document, ensure_ascii=False), media_type="application/json")
 
 
@@ -295,9 +309,13 @@ def get_media(media_id: Annotated[MediaId, Path()], svc: ServiceDep, user: UserD
 @router.post(
     "/verdicts", response_model=VerdictResults, tags=["verdicts"], responses=problems(*AUTHED)
 )
-def post_verdicts(body: VerdictBatch, svc: ServiceDep, user: UserDep) -> Response:
+def post_verdicts(
+    body: VerdictBatch, svc: ServiceDep, user: UserDep, metrics: MetricsDep
+) -> Response:
     """Record a batch of verdicts; each has its own idempotency key and its own result."""
-    return json_response(svc.verdicts(user, list(body.verdicts)))
+    results = svc.verdicts(user, list(body.verdicts))
+    metrics.verdict_results(r.status.value for r in results.results)
+    return json_response(results)
 
 
 @router.get("/events", response_model=EventPage, tags=["lead"], responses=problems(*AUTHED, 403))

@@ -16,6 +16,9 @@ from reviewer_app.protocol import API_VERSION
 
 from .api import router
 from .config import ServerSettings
+from .metrics import Metrics
+from .observe import Observe
+from .operations import router as operations_router
 from .problems import PROBLEM_JSON, install_handlers, problem_response
 from .ratelimit import RateLimit
 from .service import Clock, Service
@@ -108,15 +111,18 @@ def create_app(
     settings: ServerSettings, *, clock: Clock | None = None, service: Service | None = None
 ) -> FastAPI:
     svc = service or (Service(settings, clock=clock) if clock else Service(settings))
+    metrics = Metrics(svc)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Route handlers run on worker threads; one pooled connection each.
         anyio.to_thread.current_default_thread_limiter().total_tokens = svc.db.pool_size
         svc.start()
+        metrics.process_started()
         try:
             yield
         finally:
+            metrics.process_stopped()
             svc.close()
 
     app = FastAPI(
@@ -128,16 +134,21 @@ def create_app(
         redoc_url=None,
     )
     app.state.service = svc
+    app.state.metrics = metrics
     install_handlers(app)
     app.include_router(router)
+    app.include_router(operations_router)
     app.add_middleware(NoStore)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    # outermost: a caller over its rate is answered before its body is read
+    # outside the body cap: a caller over its rate is answered before its body is read
     app.add_middleware(
         RateLimit,
         per_minute=settings.rate_limit_per_minute,
         burst=settings.rate_limit_burst,
+        on_limited=metrics.request_rate_limited,
     )
+    # outermost of all: counts and logs every answer, the rate limit's 429s included
+    app.add_middleware(Observe, metrics=metrics, routes=[*router.routes, *operations_router.routes])
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app
 

@@ -6,10 +6,16 @@ import argparse
 import getpass
 import json
 import logging
+import logging.config
 import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from reviewer_app.protocol import Role, UserCreate
 
@@ -38,6 +44,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--workers", type=int, default=1, help="API processes (use PostgreSQL for more than one)"
     )
     server.add_argument("--log-level", default="info")
+    server.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        default=None,
+        help="text lines or one JSON object per line (default: REVIEWER_SERVER_LOG_FORMAT or text)",
+    )
     actions = server.add_subparsers(dest="server_command")
     add_user = actions.add_parser("add-user", help="create a user (password asked for)")
     add_user.add_argument("name")
@@ -69,7 +81,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     url = getattr(args, "verify_database_url", None) or args.database_url
-    settings = ServerSettings.from_env(database_url=url)
+    settings = ServerSettings.from_env(
+        database_url=url, log_format=getattr(args, "log_format", None)
+    )
     command = args.server_command
     if command == "openapi":
         return write_openapi(args.output)
@@ -172,32 +186,62 @@ def serve(
 ) -> int:
     import uvicorn
 
+    from .logs import logging_config
+
+    try:
+        log_config = logging_config(settings.log_format, log_level)
+    except ValueError as exc:
+        print(f"Cannot start: {exc}", file=sys.stderr)
+        return 2
+    logging.config.dictConfig(log_config)
     service = Service(settings)
     service.start()  # migrate once, before any worker starts
     service.close()
+    if not settings.metrics_token and host not in ("127.0.0.1", "::1", "localhost"):
+        log.warning(
+            "GET /metrics answers only clients on this machine; set "
+            "REVIEWER_SERVER_METRICS_TOKEN to let Prometheus scrape it from elsewhere"
+        )
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "log_config": log_config,
+        "access_log": False,  # the service writes its own (server.access, see observe.py)
+        "timeout_keep_alive": KEEP_ALIVE_SECONDS,
+    }
     if workers > 1:
         if service.db.is_sqlite:
             log.warning("several workers on SQLite share one writer; use PostgreSQL to scale")
         os.environ.update(settings.to_env())
-        uvicorn.run(
-            "reviewer_app.server.app:create_app_from_env",
-            factory=True,
-            host=host,
-            port=port,
-            workers=workers,
-            log_level=log_level,
-            access_log=False,
-            timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        )
+        with metrics_directory():
+            uvicorn.run(
+                "reviewer_app.server.app:create_app_from_env",
+                factory=True,
+                workers=workers,
+                **common,
+            )
     else:
         from .app import create_app
 
-        uvicorn.run(
-            create_app(settings),
-            host=host,
-            port=port,
-            log_level=log_level,
-            access_log=False,
-            timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        )
+        uvicorn.run(create_app(settings), **common)
     return 0
+
+
+@contextmanager
+def metrics_directory() -> Iterator[Path]:
+    """A fresh ``PROMETHEUS_MULTIPROC_DIR`` for the workers about to start (each keeps its
+    counters in files there; ``/metrics`` in any of them adds them up), removed on exit."""
+    from .metrics import MULTIPROC_ENV
+
+    folder = Path(tempfile.mkdtemp(prefix="reviewer-metrics-"))
+    previous = os.environ.get(MULTIPROC_ENV)
+    os.environ[MULTIPROC_ENV] = str(folder)
+    try:
+        yield folder
+    finally:
+        if previous is None:
+            os.environ.pop(MULTIPROC_ENV, None)
+        else:
+            os.environ[MULTIPROC_ENV] = previous
+        shutil.rmtree(folder, ignore_errors=True)

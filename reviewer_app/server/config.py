@@ -40,6 +40,14 @@ class ServerSettings:
     """``default`` (RFC 9106 low-memory argon2id) or ``fast`` (for tests and benchmarks only)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite ``synchronous`` pragma (WAL + NORMAL is durable against process crashes)."""
+    log_format: str = "text"
+    """``text`` (one readable line per record) or ``json`` (one JSON object per line: time,
+    level, logger, message, and for access lines method, route, status, duration_ms,
+    request_id)."""
+    metrics_token: str = ""
+    """When set, ``GET /metrics`` needs ``Authorization: Bearer <this>``. When empty, only
+    clients on this machine (127.0.0.1 or ::1, after uvicorn's ``X-Forwarded-For``
+    handling) may read it; everyone else gets 403."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> ServerSettings:

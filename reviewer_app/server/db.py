@@ -16,6 +16,7 @@ except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
@@ -26,6 +27,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # so connections are reused instead of opened and closed under load. SQLite has one
 # writer at a time, and more threads only fight over the GIL while they wait for it.
 POOL_SIZE = {"sqlite": 4, "postgresql": 16}
+CONNECT_TIMEOUT_SECONDS = 5
 # Any fixed number: PostgreSQL advisory lock that serialises migrations of several processes.
 _MIGRATION_LOCK = 7_304_211
 
@@ -55,6 +57,7 @@ class Database:
             lock_path.parent.mkdir(parents=True, exist_ok=True)
             self._lock_file = open(lock_path, "ab")  # noqa: SIM115 - held for the engine's life
         self.pool_size = POOL_SIZE.get(self.dialect, 8)
+        self._head: str | None = None
         self.engine = self._make_engine(sqlite_synchronous)
 
     def _make_engine(self, sqlite_synchronous: str) -> Engine:
@@ -65,6 +68,9 @@ class Database:
                 max_overflow=8,
                 pool_pre_ping=True,
                 isolation_level="READ COMMITTED",
+                # a database that does not answer fails a request (and /readyz) in
+                # seconds instead of holding a worker thread for minutes
+                connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
             )
         database = make_url(self.url).database
         in_memory = not database or database == ":memory:"
@@ -152,6 +158,20 @@ class Database:
                     conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _MIGRATION_LOCK})
                     conn.commit()
         log.info("database schema is current (%s)", self.dialect)
+
+    def head_revision(self) -> str | None:
+        """The newest migration this code knows (read from the scripts once)."""
+        if self._head is None:
+            config = Config()
+            config.set_main_option("script_location", str(MIGRATIONS))
+            self._head = ScriptDirectory.from_config(config).get_current_head()
+        return self._head
+
+    def schema_revision(self) -> str | None:
+        """The migration the database is at (one cheap round trip; raises when the database
+        cannot be reached)."""
+        with self.engine.connect() as conn:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
     def analyze(self) -> None:
         """Refresh the planner's statistics (after a bulk load)."""

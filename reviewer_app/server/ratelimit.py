@@ -28,8 +28,10 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-#: Paths never limited: what a load balancer or a browser asks for without a token.
-UNLIMITED = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect"})
+#: Paths never limited: what a load balancer, Prometheus or a browser asks for without a token.
+UNLIMITED = frozenset(
+    {"/openapi.json", "/docs", "/docs/oauth2-redirect", "/healthz", "/readyz", "/metrics"}
+)
 
 
 @dataclass
@@ -106,9 +108,11 @@ class RateLimit:
         per_minute: int,
         burst: int,
         clock: Callable[[], float] = time.monotonic,
+        on_limited: Callable[[], None] | None = None,
     ) -> None:
         self.app = app
         self.buckets = TokenBuckets(per_minute, burst, clock=clock) if per_minute > 0 else None
+        self.on_limited = on_limited
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.buckets is None or scope["type"] != "http" or scope.get("path") in UNLIMITED:
@@ -118,6 +122,8 @@ class RateLimit:
         if wait <= 0:
             await self.app(scope, receive, send)
             return
+        if self.on_limited is not None:
+            self.on_limited()
         seconds = max(1, math.ceil(wait)) if math.isfinite(wait) else 3_600
         response = problem_response(
             429,

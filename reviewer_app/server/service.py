@@ -355,15 +355,9 @@ class Service:
                 .all()
             )
             by_state: dict[tuple[str, str], int] = {}
-            expired = (items.c.lease_expires_at < now).label("expired")
-            state_rows = conn.execute(
-                select(items.c.queue_id, items.c.state, expired, func.count().label("n"))
-                .where(items.c.state != "decided")
-                .group_by(items.c.queue_id, items.c.state, expired)
-            )
-            for s in state_rows:
-                state = "pending" if s.state == "leased" and s.expired else s.state
-                by_state[(s.queue_id, state)] = by_state.get((s.queue_id, state), 0) + s.n
+            for (queue_id, state), n in open_item_counts(conn, now).items():
+                state = "pending" if state == "expired" else state  # as good as pending
+                by_state[(queue_id, state)] = by_state.get((queue_id, state), 0) + n
             decided: dict[str, int] = dict(
                 conn.execute(
                     select(decisions.c.queue_id, func.count())
@@ -670,6 +664,22 @@ class Service:
             return dict(
                 conn.execute(select(items.c.state, func.count()).group_by(items.c.state)).all()
             )
+
+
+def open_item_counts(conn: Connection, now: float) -> dict[tuple[str, str], int]:
+    """Undecided items by queue and state: ``pending``, ``leased`` (a live lease) and
+    ``expired`` (leased, but the lease has run out: claimable again)."""
+    expired = (items.c.lease_expires_at < now).label("expired")
+    rows = conn.execute(
+        select(items.c.queue_id, items.c.state, expired, func.count().label("n"))
+        .where(items.c.state != "decided")
+        .group_by(items.c.queue_id, items.c.state, expired)
+    )
+    counts: dict[tuple[str, str], int] = {}
+    for r in rows:
+        state = "expired" if r.state == "leased" and r.expired else r.state
+        counts[(r.queue_id, state)] = counts.get((r.queue_id, state), 0) + r.n
+    return counts
 
 
 def queue_row(

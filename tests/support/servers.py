@@ -122,11 +122,23 @@ class LiveServer:
 class ServerProcess:
     """``reviewer-app server`` as its own process (for multi-process tests)."""
 
-    def __init__(self, database_url: str, *, workers: int = 1, log: Path | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        workers: int = 1,
+        log: Path | None = None,
+        log_level: str = "warning",
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.database_url = database_url
         self.workers = workers
         self.log = log
+        self.log_level = log_level
+        self.args = args  # more arguments for ``reviewer-app server``
+        self.env = env or {}  # more environment variables for it
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -134,7 +146,7 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        env = {**os.environ, "REVIEWER_SERVER_PASSWORD_HASH_PROFILE": "fast"}
+        env = {**os.environ, "REVIEWER_SERVER_PASSWORD_HASH_PROFILE": "fast", **self.env}
         out = open(self.log, "wb") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
@@ -149,7 +161,8 @@ class ServerProcess:
                 "--workers",
                 str(self.workers),
                 "--log-level",
-                "warning",
+                self.log_level,
+                *self.args,
             ],
             env=env,
             stdout=out,
