@@ -258,7 +258,7 @@ class ConflictsView(QDialog):
         self.reload()
 
     def reload(self) -> None:
-        self.model.set_conflicts(self.store.conflicts())
+        self.model.set_rows(self.store.conflicts())
         if self.model.rowCount():
             self.table.selectRow(0)
             self._on_row_current(self.model.index(0, 0))
@@ -267,7 +267,7 @@ class ConflictsView(QDialog):
 
     def _on_row_current(self, index: object) -> None:
         row = getattr(index, "row", lambda: -1)()
-        self._show(self.model.conflicts[row] if 0 <= row < len(self.model.conflicts) else None)
+        self._show(self.model.rows[row] if 0 <= row < len(self.model.rows) else None)
 
     def _show(self, conflict: Conflict | None) -> None:
         enabled = conflict is not None
@@ -322,7 +322,7 @@ class ConflictsView(QDialog):
         index = self.table.currentIndex()
         if not index.isValid():
             return
-        key = self.model.conflicts[index.row()].key
+        key = self.model.rows[index.row()].key
         self.store.resolve_conflict(key, resolution)
         self.resolved.emit(key, resolution)
         self.reload()

@@ -216,7 +216,40 @@ class QueueListModel(QAbstractListModel):
         return next((i for i, q in enumerate(self.queues) if q.id == queue_id), -1)
 
 
-class ConflictsModel(_Table):
+class RowsTable(_Table):
+    """A table whose rows are replaced whole (a few at a time): a subclass says what a row
+    shows (``cells``) and what ``UserRole`` gives for it (``key``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Any] = []
+
+    def _rows(self) -> Sequence[object]:
+        return self.rows
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def cells(self, row: Any) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def key(self, row: Any) -> Any:
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            return self.cells(row)[index.column()]
+        if role == Qt.ItemDataRole.UserRole:
+            return self.key(row)
+        return None
+
+
+class ConflictsModel(RowsTable):
     HEADERS = (
         QT_TRANSLATE_NOOP("Models", "Item"),
         QT_TRANSLATE_NOOP("Models", "Your decision"),
@@ -224,29 +257,13 @@ class ConflictsModel(_Table):
         QT_TRANSLATE_NOOP("Models", "By"),
     )
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.conflicts: list[Conflict] = []
+    def cells(self, c: Conflict) -> tuple[object, ...]:
+        return (
+            c.item_id,
+            " ".join([c.mine.action, *c.mine.policies]),
+            " ".join([c.theirs.action, *c.theirs.policies]),
+            c.theirs.reviewer,
+        )
 
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.conflicts):
-            return None
-        c = self.conflicts[index.row()]
-        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
-            return (
-                c.item_id,
-                " ".join([c.mine.action, *c.mine.policies]),
-                " ".join([c.theirs.action, *c.theirs.policies]),
-                c.theirs.reviewer,
-            )[index.column()]
-        if role == Qt.ItemDataRole.UserRole:
-            return c.key
-        return None
-
-    def set_conflicts(self, conflicts: Sequence[Conflict]) -> None:
-        self.beginResetModel()
-        self.conflicts = list(conflicts)
-        self.endResetModel()
-
-    def _rows(self) -> Sequence[object]:
-        return self.conflicts
+    def key(self, c: Conflict) -> str:
+        return c.key

@@ -194,7 +194,7 @@ def test_a_blind_audit_hides_the_original_until_the_auditor_decides(
         assert "by reviewer" in words
     qtbot.waitUntil(lambda: not audits.auditing, timeout=20_000)
     qtbot.waitUntil(lambda: audits.results.rowCount() == 2, timeout=20_000)
-    assert {r.result.value for r in audits.results.results} == {"overturn"}
+    assert {r.result.value for r in audits.results.rows} == {"overturn"}
     assert audits.agreement.rowCount() == 1
     assert audits.agreement.index(0, 3).data() == "2"
     # The overturn is the decision of record on the server.

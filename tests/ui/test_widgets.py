@@ -164,7 +164,7 @@ def test_conflicts_model_passes_qtmodeltester(qtmodeltester, qtbot, tmp_path) ->
     from reviewer_app.ui.models import ConflictsModel
 
     model = ConflictsModel()
-    model.set_conflicts(store.conflicts())
+    model.set_rows(store.conflicts())
     assert model.rowCount() == 1
     qtmodeltester.check(model)
 

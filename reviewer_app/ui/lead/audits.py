@@ -39,13 +39,14 @@ from reviewer_app.protocol import (
     AuditTaskGrant,
     MediaKind,
     Queue,
+    ReviewerAgreement,
 )
 
 from ..background import run_in_background
 from ..context_panels import ContextPanels
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..models import DISPLAY, _Table
+from ..models import RowsTable
 from ..plain import clean, label, set_text
 from ..post_pane import PostPane
 from ..review import needs_prompt
@@ -84,7 +85,7 @@ def decision_words(action: str, policies: Sequence[str], reviewer: str) -> str:
     )
 
 
-class SamplesModel(_Table):
+class SamplesModel(RowsTable):
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadAudits", "Sample"),
         QT_TRANSLATE_NOOP("LeadAudits", "Created"),
@@ -96,38 +97,22 @@ class SamplesModel(_Table):
     )
     TR_CONTEXT = "LeadAudits"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.samples: list[AuditSample] = []
+    def cells(self, s: AuditSample) -> tuple[object, ...]:
+        return (
+            f"#{s.id}",
+            f"{s.created_at.astimezone():%Y-%m-%d %H:%M}",
+            s.created_by,
+            translate("LeadAudits", "{n} of {total}").format(n=s.size, total=s.requested_size),
+            translate("LeadAudits", "{n} of {total}").format(n=s.recorded, total=s.size),
+            method_words(s.method),
+            s.queue_id or translate("LeadAudits", "all queues"),
+        )
 
-    def _rows(self) -> Sequence[object]:
-        return self.samples
-
-    def set_samples(self, samples: Sequence[AuditSample]) -> None:
-        self.beginResetModel()
-        self.samples = list(samples)
-        self.endResetModel()
-
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.samples):
-            return None
-        s = self.samples[index.row()]
-        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
-            return (
-                f"#{s.id}",
-                f"{s.created_at.astimezone():%Y-%m-%d %H:%M}",
-                s.created_by,
-                translate("LeadAudits", "{n} of {total}").format(n=s.size, total=s.requested_size),
-                translate("LeadAudits", "{n} of {total}").format(n=s.recorded, total=s.size),
-                method_words(s.method),
-                s.queue_id or translate("LeadAudits", "all queues"),
-            )[index.column()]
-        if role == Qt.ItemDataRole.UserRole:
-            return s.id
-        return None
+    def key(self, s: AuditSample) -> int:
+        return s.id
 
 
-class ResultsModel(_Table):
+class ResultsModel(RowsTable):
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadAudits", "Item"),
         QT_TRANSLATE_NOOP("LeadAudits", "Original decision"),
@@ -138,38 +123,21 @@ class ResultsModel(_Table):
     )
     TR_CONTEXT = "LeadAudits"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.results: list[AuditResult] = []
-
-    def _rows(self) -> Sequence[object]:
-        return self.results
-
-    def set_results(self, results: Sequence[AuditResult]) -> None:
-        self.beginResetModel()
-        self.results = list(results)
-        self.endResetModel()
-
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.results):
-            return None
-        r = self.results[index.row()]
-        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
-            o, c = r.original, r.corrected
-            return (
-                r.item_id,
-                decision_words(o.action, o.policies, o.reviewer),
-                outcome_words(r.result.value),
-                decision_words(c.action, c.policies, c.reviewer)
-                if c
-                else translate("LeadAudits", "unchanged"),
-                r.auditor,
-                clean(r.note or "").split("\n", 1)[0],
-            )[index.column()]
-        return None
+    def cells(self, r: AuditResult) -> tuple[object, ...]:
+        o, c = r.original, r.corrected
+        return (
+            r.item_id,
+            decision_words(o.action, o.policies, o.reviewer),
+            outcome_words(r.result.value),
+            decision_words(c.action, c.policies, c.reviewer)
+            if c
+            else translate("LeadAudits", "unchanged"),
+            r.auditor,
+            clean(r.note or "").split("\n", 1)[0],
+        )
 
 
-class AgreementModel(_Table):
+class AgreementModel(RowsTable):
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadAudits", "Reviewer"),
         QT_TRANSLATE_NOOP("LeadAudits", "Judged"),
@@ -180,33 +148,16 @@ class AgreementModel(_Table):
     )
     TR_CONTEXT = "LeadAudits"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[Any] = []
-
-    def _rows(self) -> Sequence[object]:
-        return self.rows
-
-    def set_rows(self, rows: Sequence[Any]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        r = self.rows[index.row()]
-        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
-            kappa = "—" if r.kappa is None else f"{r.kappa:.2f}"
-            return (
-                r.reviewer,
-                str(r.audited),
-                str(r.agreed),
-                str(r.overturned),
-                share(r.agreement_rate),
-                kappa,
-            )[index.column()]
-        return None
+    def cells(self, r: ReviewerAgreement) -> tuple[object, ...]:
+        kappa = "—" if r.kappa is None else f"{r.kappa:.2f}"
+        return (
+            r.reviewer,
+            str(r.audited),
+            str(r.agreed),
+            str(r.overturned),
+            share(r.agreement_rate),
+            kappa,
+        )
 
 
 class AuditDesk(QWidget):
@@ -617,7 +568,7 @@ class AuditsView(QWidget):
                 return list(api.samples().samples)
 
         def done(samples: list[AuditSample]) -> None:
-            self.samples.set_samples(samples)
+            self.samples.set_rows(samples)
             row = next((i for i, s in enumerate(samples) if s.id == select), 0 if samples else -1)
             if row >= 0:
                 self.samples_view.selectRow(row)
@@ -682,7 +633,7 @@ class AuditsView(QWidget):
 
     def start(self, sample_id: int) -> None:
         self.blind_started.emit()  # first: whatever else shows decisions hides them
-        self.results.set_results([])
+        self.results.set_rows([])
         self.agreement.set_rows([])
         self.stack.setCurrentWidget(self.desk)
         self.desk.start(sample_id)
@@ -704,7 +655,7 @@ class AuditsView(QWidget):
                 return api.audit_results(sample_id)
 
         def done(results: AuditResults) -> None:
-            self.results.set_results(results.results)
+            self.results.set_rows(results.results)
             self.agreement.set_rows(results.reviewers)
             s = results.sample
             set_text(
