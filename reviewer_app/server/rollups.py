@@ -14,6 +14,7 @@ writers on PostgreSQL lock them in the same order and cannot deadlock.
 
 from __future__ import annotations
 
+import functools
 import math
 from bisect import bisect_right
 from collections import Counter
@@ -98,16 +99,22 @@ def split(since: float, until: float) -> Window:
     return Window(raw, [(a, b) for a, b in ((h0, d0), (d1, h1)) if a < b], (d0, d1))
 
 
+@functools.cache
+def _upsert_statement(dialect: str, table: Any, keys: tuple[str, ...]) -> Any:
+    """Built once per table and database kind: building one costs more than running it."""
+    dialect_insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = dialect_insert(table)
+    return statement.on_conflict_do_update(
+        index_elements=list(keys), set_={"n": table.c.n + statement.excluded.n}
+    )
+
+
 def _upsert(
     conn: Connection, table: Any, keys: list[str], counts: Counter[tuple[Any, ...]]
 ) -> None:
     if not counts:
         return
-    dialect_insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-    statement = dialect_insert(table)
-    statement = statement.on_conflict_do_update(
-        index_elements=keys, set_={"n": table.c.n + statement.excluded.n}
-    )
+    statement = _upsert_statement(conn.dialect.name, table, tuple(keys))
     rows = [{**dict(zip(keys, key, strict=True)), "n": n} for key, n in sorted(counts.items())]
     conn.execute(statement, rows)
 

@@ -94,7 +94,9 @@ items = Table(
     Column("decision_id", Integer, nullable=True),
     Index("ix_items_claim", "queue_id", "state", "priority"),
     Index("ix_items_lease_expiry", "state", "lease_expires_at"),
-    Index("ix_items_lease_user", "lease_user_id"),
+    # a reviewer's live leases (the per-reviewer cap): equality on the user first, so the
+    # count reads that reviewer's few rows, not every lease in the service
+    Index("ix_items_lease_user", "lease_user_id", "state", "lease_expires_at"),
     Index("ix_items_lease_token", "lease_token"),
     Index("ix_items_waiting", "queue_id", "state", "enqueued_at"),
 )
