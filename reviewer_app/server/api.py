@@ -6,6 +6,7 @@ import json
 from datetime import datetime
 from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -136,7 +137,11 @@ async def bearer_token(
     return creds.credentials
 
 
-def current_user(svc: ServiceDep, token: Annotated[str, Depends(bearer_token)]) -> Principal:
+TokenDep = Annotated[str, Depends(bearer_token)]
+
+
+def authenticated(svc: Service, token: str) -> Principal:
+    """The caller the token stands for, or 401 (blocking: runs on a worker thread)."""
     if len(token) > 256 or (user := svc.authenticate(token)) is None:
         raise ApiError(
             401,
@@ -145,6 +150,24 @@ def current_user(svc: ServiceDep, token: Annotated[str, Depends(bearer_token)]) 
             headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
         )
     return user
+
+
+def current_user(svc: ServiceDep, token: TokenDep) -> Principal:
+    return authenticated(svc, token)
+
+
+# Claims have worker threads of their own: a reviewer waits for a claim, while verdict
+# batches, renewals and the lead's reads come from clients' background work. Under load
+# a claim must not queue behind them for a thread (nor, on SQLite, for the writer: see
+# ``Database.write(urgent=True)``).
+CLAIM_LANE_THREADS = 2
+
+
+async def claim_lane(request: Request) -> anyio.CapacityLimiter:
+    lane: anyio.CapacityLimiter | None = getattr(request.app.state, "claim_lane", None)
+    if lane is None:
+        lane = request.app.state.claim_lane = anyio.CapacityLimiter(CLAIM_LANE_THREADS)
+    return lane
 
 
 async def lead_user(user: Annotated[Principal, Depends(current_user)]) -> Principal:
@@ -233,16 +256,21 @@ def get_queues(svc: ServiceDep, user: UserDep) -> QueueList:
         ),
     },
 )
-def claim_items(
+async def claim_items(
     queue_id: Annotated[Slug, Path()],
     body: LeaseClaim,
     svc: ServiceDep,
-    user: UserDep,
+    token: TokenDep,
+    lane: Annotated[anyio.CapacityLimiter, Depends(claim_lane)],
     metrics: MetricsDep,
 ) -> Response:
     """Claim up to ``count`` items for this reviewer, each whole with its lease token."""
+
+    def claim() -> dict[str, Any]:
+        return svc.claim_document(authenticated(svc, token), queue_id, body)
+
     # Sent as built: every stored part was validated when it was enqueued.
-    document = svc.claim_document(user, queue_id, body)
+    document = await anyio.to_thread.run_sync(claim, limiter=lane)
     metrics.items_leased(queue_id, len(document["items"]))
     return Response(json.dumps(document, ensure_ascii=False), media_type="application/json")
 

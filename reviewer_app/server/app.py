@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import logging
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -116,8 +118,9 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Route handlers run on worker threads; one pooled connection each.
-        anyio.to_thread.current_default_thread_limiter().total_tokens = svc.db.pool_size
+        anyio.to_thread.current_default_thread_limiter().total_tokens = svc.db.worker_threads
         svc.start()
+        svc.db.start_checkpointer()
         metrics.process_started()
         try:
             yield
@@ -155,7 +158,26 @@ def create_app(
 
 def create_app_from_env() -> FastAPI:
     """The app factory uvicorn workers import (settings come from the environment)."""
-    return create_app(ServerSettings.from_env())
+    app = create_app(ServerSettings.from_env())
+    tune_server_process()
+    return app
+
+
+# How often a thread that holds the GIL is asked to hand it over. Each request passes the
+# GIL between the event loop and worker threads many times (every database call lets go
+# of it), and at the default 5 ms a claim waits several such turns behind verdict batches.
+SWITCH_INTERVAL_SECONDS = 0.001
+
+
+def tune_server_process() -> None:
+    """For a process that only serves the API (not for tests or the UI's embedded demo):
+    a shorter GIL switch interval, and the objects made while starting (modules, models,
+    tables: nearly all there are) moved out of the collector's sight, so that a full
+    collection scans only what requests made: 5-15 ms pauses instead of 50-80 ms, taken
+    by every thread at once, writers holding the SQLite writer's turn included."""
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+    gc.collect()
+    gc.freeze()
 
 
 def openapi_document(app: FastAPI) -> dict[str, Any]:

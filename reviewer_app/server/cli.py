@@ -222,9 +222,11 @@ def serve(
                 **common,
             )
     else:
-        from .app import create_app
+        from .app import create_app, tune_server_process
 
-        uvicorn.run(create_app(settings), **common)
+        app = create_app(settings)
+        tune_server_process()
+        uvicorn.run(app, **common)
     return 0
 
 

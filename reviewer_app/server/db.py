@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,11 +24,19 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("server")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-# Connections kept per process: as many as the worker threads that use them (see app.py),
-# so connections are reused instead of opened and closed under load. SQLite has one
-# writer at a time, and more threads only fight over the GIL while they wait for it.
+# Connections kept per process: as many as the worker threads that use them (see app.py:
+# the routes' threads and the claims' own), so connections are reused instead of opened
+# and closed under load.
 POOL_SIZE = {"sqlite": 4, "postgresql": 16}
+# Worker threads for routes other than claims. SQLite has one writer at a time and each
+# process one GIL: more threads only make every request wait longer for both.
+WORKER_THREADS = {"sqlite": 2}
 CONNECT_TIMEOUT_SECONDS = 5
+# A running service checkpoints SQLite's WAL on its own thread (see ``start_checkpointer``):
+# how often, and the WAL size (pages) at which a committing writer does it itself after all,
+# in case that thread falls behind.
+CHECKPOINT_EVERY_SECONDS = 0.2
+WRITER_CHECKPOINT_PAGES = 16_000
 # Any fixed number: PostgreSQL advisory lock that serialises migrations of several processes.
 _MIGRATION_LOCK = 7_304_211
 
@@ -40,6 +49,98 @@ def normalise_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+class WriterTurns:
+    """Writers of one SQLite file take turns, in this process and across processes;
+    urgent writers (claims) go before the others waiting.
+
+    A reviewer waits for a claim, while verdict batches and renewals come from clients'
+    background work; under load a plain lock makes a claim wait behind every batch
+    queued before it. In the process a condition keeps the order. Across processes
+    ``flock`` on ``<db>.writer-lock`` makes the turns (SQLite's own busy handler sleeps
+    in growing steps, so waiting writers mostly sleep): an urgent writer holds a shared
+    lock on ``<db>.urgent-lock`` while it waits, and an ordinary writer that gets the
+    writer lock while that file is locked by anyone hands the turn back and tries again
+    a moment later. (No files where ``fcntl`` is missing: the condition alone.)
+    """
+
+    BACK_OFF_SECONDS = 0.0005
+
+    def __init__(self, database: str | None) -> None:
+        self._turn = threading.Condition()
+        self._held = False
+        self._urgent_waiting = 0
+        self._writer: IO[bytes] | None = None
+        self._urgent: IO[bytes] | None = None
+        if fcntl is not None and database and database != ":memory:":
+            path = Path(database).expanduser()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # held for the engine's life
+            self._writer = open(path.with_name(path.name + ".writer-lock"), "ab")  # noqa: SIM115
+            self._urgent = open(path.with_name(path.name + ".urgent-lock"), "ab")  # noqa: SIM115
+
+    @contextmanager
+    def turn(self, *, urgent: bool = False) -> Iterator[None]:
+        while True:
+            with self._local_turn(urgent):
+                if self._file_turn(urgent):
+                    try:
+                        yield
+                    finally:
+                        if self._writer is not None:
+                            fcntl.flock(self._writer, fcntl.LOCK_UN)
+                    return
+            time.sleep(self.BACK_OFF_SECONDS)  # an urgent writer elsewhere goes first
+
+    @contextmanager
+    def _local_turn(self, urgent: bool) -> Iterator[None]:
+        with self._turn:
+            if urgent:
+                self._urgent_waiting += 1
+            try:
+                while self._held or (not urgent and self._urgent_waiting):
+                    self._turn.wait()
+            finally:
+                if urgent:
+                    self._urgent_waiting -= 1
+            self._held = True
+        try:
+            yield
+        finally:
+            with self._turn:
+                self._held = False
+                self._turn.notify_all()
+
+    def _file_turn(self, urgent: bool) -> bool:
+        """Take the writer lock of all processes; False: handed back to an urgent writer.
+
+        One thread of the process at a time gets here (``_local_turn``), so the flocks on
+        this process's file descriptions never overlap.
+        """
+        if self._writer is None or self._urgent is None:
+            return True
+        if urgent:
+            fcntl.flock(self._urgent, fcntl.LOCK_SH)
+            try:
+                fcntl.flock(self._writer, fcntl.LOCK_EX)
+            finally:
+                fcntl.flock(self._urgent, fcntl.LOCK_UN)
+            return True
+        fcntl.flock(self._writer, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self._urgent, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fcntl.flock(self._writer, fcntl.LOCK_UN)
+            return False
+        fcntl.flock(self._urgent, fcntl.LOCK_UN)
+        return True
+
+    def close(self) -> None:
+        for f in (self._writer, self._urgent):
+            if f is not None:
+                f.close()
+        self._writer = self._urgent = None
+
+
 class Database:
     """One engine, write transactions and read transactions. No module globals."""
 
@@ -47,17 +148,16 @@ class Database:
         self.url = normalise_url(url)
         self.dialect = make_url(self.url).get_backend_name()
         self.is_sqlite = self.dialect == "sqlite"
-        # SQLite has one writer at a time: queue writers of this process on a lock
-        # instead of letting them spin on SQLITE_BUSY (busy_timeout covers other processes).
-        self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
-        self._lock_file: IO[bytes] | None = None
+        # SQLite has one writer at a time: writers take turns (WriterTurns) instead of
+        # spinning on SQLITE_BUSY.
         database = make_url(self.url).database if self.is_sqlite else None
-        if fcntl is not None and database and database != ":memory:":
-            lock_path = Path(database).expanduser().with_name(Path(database).name + ".writer-lock")
-            lock_path.parent.mkdir(parents=True, exist_ok=True)
-            self._lock_file = open(lock_path, "ab")  # noqa: SIM115 - held for the engine's life
+        self._writers: WriterTurns | None = WriterTurns(database) if self.is_sqlite else None
         self.pool_size = POOL_SIZE.get(self.dialect, 8)
+        self.worker_threads = WORKER_THREADS.get(self.dialect, self.pool_size)
         self._head: str | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpointer = threading.Event()
+        self._background_checkpoints = False
         self.engine = self._make_engine(sqlite_synchronous)
 
     def _make_engine(self, sqlite_synchronous: str) -> Engine:
@@ -97,6 +197,8 @@ class Database:
             cursor.execute(f"PRAGMA synchronous={synchronous}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
+            if self._background_checkpoints:
+                cursor.execute(f"PRAGMA wal_autocheckpoint={WRITER_CHECKPOINT_PAGES}")
             cursor.close()
 
         @event.listens_for(engine, "begin")
@@ -107,10 +209,14 @@ class Database:
         return engine
 
     @contextmanager
-    def write(self) -> Iterator[Connection]:
-        """A write transaction: committed on success, rolled back on any error."""
-        if self._write_lock is not None:
-            with self._write_lock, self._writer_file_lock(), self.engine.connect() as conn:
+    def write(self, *, urgent: bool = False) -> Iterator[Connection]:
+        """A write transaction: committed on success, rolled back on any error.
+
+        On SQLite an ``urgent`` one (a claim) gets the process's writer turn before the
+        others waiting for it.
+        """
+        if self._writers is not None:
+            with self._writers.turn(urgent=urgent), self.engine.connect() as conn:
                 conn = conn.execution_options(write=True)
                 with conn.begin():
                     yield conn
@@ -118,22 +224,39 @@ class Database:
             with self.engine.begin() as conn:
                 yield conn
 
-    @contextmanager
-    def _writer_file_lock(self) -> Iterator[None]:
-        """Writers of all processes on one SQLite file take turns on a file lock.
+    def start_checkpointer(self) -> None:
+        """Copy SQLite's WAL back into the database on a thread of its own.
 
-        SQLite's own busy handler makes a waiting writer sleep in growing steps, so
-        several API processes on one file mostly sleep; ``flock`` wakes the next writer
-        as soon as the last one commits. (No-op where ``fcntl`` is missing.)
+        Left to SQLite, the writer whose commit makes the WAL pass 1,000 pages copies it and
+        waits for two fsyncs inside its request. Here a thread runs a PASSIVE checkpoint
+        (it never blocks readers or writers) every ``CHECKPOINT_EVERY_SECONDS``; writers
+        checkpoint themselves only past ``WRITER_CHECKPOINT_PAGES``. For a file database
+        in a long-running service; a no-op for PostgreSQL and in-memory SQLite.
         """
-        if self._lock_file is None:
-            yield
+        database = make_url(self.url).database
+        if not self.is_sqlite or not database or database == ":memory:" or self._checkpointer:
             return
-        fcntl.flock(self._lock_file, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._lock_file, fcntl.LOCK_UN)
+        self._background_checkpoints = True
+        self.engine.dispose()  # connections made from now on get the writer's threshold
+        self._stop_checkpointer.clear()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="sqlite-checkpointer", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        while not self._stop_checkpointer.wait(CHECKPOINT_EVERY_SECONDS):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").all()
+            except Exception:  # a failed round is retried on the next tick
+                log.warning("background WAL checkpoint failed", exc_info=True)
+
+    def _stop_checkpointing(self) -> None:
+        if self._checkpointer is not None:
+            self._stop_checkpointer.set()
+            self._checkpointer.join(timeout=10)
+            self._checkpointer = None
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -180,7 +303,7 @@ class Database:
             conn.commit()
 
     def dispose(self) -> None:
+        self._stop_checkpointing()
         self.engine.dispose()
-        if self._lock_file is not None:
-            self._lock_file.close()
-            self._lock_file = None
+        if self._writers is not None:
+            self._writers.close()

@@ -405,7 +405,7 @@ class Service:
         self.queue_for(user, queue_id)
         lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
         now = self.clock()
-        with self.db.write() as conn:
+        with self.db.write(urgent=True) as conn:
             if self.postgres:  # one claim at a time per reviewer, so the cap holds
                 conn.execute(select(users.c.id).where(users.c.id == user.id).with_for_update())
             held = leasing.held_count(conn, user.id, now)
