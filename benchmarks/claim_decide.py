@@ -333,8 +333,8 @@ async def reviewer_loop(
     connector = aiohttp.TCPConnector(limit=1)  # one connection per reviewer, kept alive
     timeout = aiohttp.ClientTimeout(total=args.timeout)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
-        if args.think_ms:  # reviewers do not all start on the same millisecond
-            await asyncio.sleep(random.uniform(0, args.think_ms * args.claim / 1000))
+        if args.think_ms or args.ramp:  # reviewers do not all start on the same millisecond
+            await asyncio.sleep(random.uniform(0, args.ramp or args.think_ms * args.claim / 1000))
         first = True
         while time.perf_counter() < deadline and not queue_empty.is_set():
             started = time.perf_counter()
@@ -569,6 +569,7 @@ def report(
         "reviewers": args.reviewers,
         "claim": args.claim,
         "think_ms": args.think_ms,
+        "ramp_seconds": args.ramp,
         "analyzed": args.analyze,
         "items_seeded": args.items,
         "seed_seconds": round(prep.seed_seconds, 2),
@@ -620,7 +621,9 @@ def report(
             "first claims ms p50/max",
             f"{out['first_claim_ms_p50']} / {out['first_claim_ms_max']}  "
             f"({out['first_claims']} reviewers' first claims"
-            + (", all sent at once)" if not args.think_ms else ", starts staggered)"),
+            + (
+                ", all sent at once)" if not (args.think_ms or args.ramp) else ", starts staggered)"
+            ),
         ),
         (
             "verdict-batch ms p50/p99",
@@ -690,6 +693,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=0.0,
         help="mean time a reviewer spends per item between claim and verdicts (each batch "
         "50-150%% of it; starts staggered over one batch); default 0: flat out",
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="start the reviewers at random moments over this many seconds (default: all at "
+        "once flat out; over one batch's think time with --think-ms)",
     )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per HTTP request")
     parser.add_argument(
