@@ -213,6 +213,10 @@
         <source>History</source>
         <translation>Verlauf</translation>
     </message>
+    <message>
+        <source>Context</source>
+        <translation>Kontext</translation>
+    </message>
 </context>
 <context>
     <name>Dialogs</name>
@@ -241,8 +245,20 @@
         <translation>Einstellungen</translation>
     </message>
     <message>
+        <source>Server address</source>
+        <translation>Serveradresse</translation>
+    </message>
+    <message>
+        <source>Items leased ahead</source>
+        <translation>Im Voraus reservierte Einträge</translation>
+    </message>
+    <message>
         <source> s</source>
         <translation> s</translation>
+    </message>
+    <message>
+        <source>Undo window in seconds</source>
+        <translation>Rückgängig-Fenster in Sekunden</translation>
     </message>
     <message>
         <source>Blur media until I reveal it</source>
@@ -251,6 +267,10 @@
     <message>
         <source>Show media in greyscale until I reveal it</source>
         <translation>Medien in Graustufen zeigen, bis ich sie aufdecke</translation>
+    </message>
+    <message>
+        <source>Text size</source>
+        <translation>Textgröße</translation>
     </message>
     <message>
         <source>A new language applies the next time you start the app.</source>
@@ -305,8 +325,20 @@
         <translation>Konflikte</translation>
     </message>
     <message>
+        <source>Conflicts list</source>
+        <translation>Liste der Konflikte</translation>
+    </message>
+    <message>
         <source>Someone else decided these posts before your verdict reached the server. Their decision counts. Accept it, or escalate the post to a lead if you think it is wrong.</source>
         <translation>Jemand anderes hat über diese Beiträge entschieden, bevor Ihre Entscheidung den Server erreichte. Deren Entscheidung gilt. Übernehmen Sie sie oder eskalieren Sie den Beitrag an eine Leitung, wenn Sie sie für falsch halten.</translation>
+    </message>
+    <message>
+        <source>The post</source>
+        <translation>Der Beitrag</translation>
+    </message>
+    <message>
+        <source>The decision that counts</source>
+        <translation>Die geltende Entscheidung</translation>
     </message>
     <message>
         <source>Accept their decision</source>
@@ -343,6 +375,14 @@
     <message>
         <source>Log in to the review desk</source>
         <translation>Am Prüfpult anmelden</translation>
+    </message>
+    <message>
+        <source>User name</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>Login problem</source>
+        <translation>Problem bei der Anmeldung</translation>
     </message>
     <message>
         <source>Log in</source>
@@ -473,6 +513,18 @@
         <translation>Kappa</translation>
     </message>
     <message>
+        <source>Blind audit</source>
+        <translation>Blinde Prüfung</translation>
+    </message>
+    <message>
+        <source>Audit progress</source>
+        <translation>Fortschritt der Prüfung</translation>
+    </message>
+    <message>
+        <source>Last audit result</source>
+        <translation>Letztes Prüfergebnis</translation>
+    </message>
+    <message>
         <source>Stop auditing</source>
         <translation>Prüfung beenden</translation>
     </message>
@@ -533,8 +585,36 @@
         <translation>Aufgehoben für {item}: Die ursprüngliche Entscheidung war {original}; Ihre ({yours}) ist jetzt die maßgebliche Entscheidung.</translation>
     </message>
     <message>
+        <source>Audits</source>
+        <translation>Prüfungen</translation>
+    </message>
+    <message>
+        <source>How to draw the sample</source>
+        <translation>Wie die Stichprobe gezogen wird</translation>
+    </message>
+    <message>
+        <source>Sample size</source>
+        <translation>Stichprobengröße</translation>
+    </message>
+    <message>
+        <source>Decisions from</source>
+        <translation>Entscheidungen aus</translation>
+    </message>
+    <message>
+        <source>Queue of the sample</source>
+        <translation>Warteschlange der Stichprobe</translation>
+    </message>
+    <message>
         <source>Draw sample</source>
         <translation>Stichprobe ziehen</translation>
+    </message>
+    <message>
+        <source>Audits status</source>
+        <translation>Status der Prüfungen</translation>
+    </message>
+    <message>
+        <source>Audit samples</source>
+        <translation>Prüfstichproben</translation>
     </message>
     <message>
         <source>Audit this sample (blind)</source>
@@ -543,6 +623,14 @@
     <message>
         <source>Show results</source>
         <translation>Ergebnisse zeigen</translation>
+    </message>
+    <message>
+        <source>Audit results</source>
+        <translation>Prüfergebnisse</translation>
+    </message>
+    <message>
+        <source>Agreement per reviewer</source>
+        <translation>Übereinstimmung pro Prüfer</translation>
     </message>
     <message>
         <source>Draw</source>
@@ -563,6 +651,10 @@
     <message>
         <source>Results of the selected sample:</source>
         <translation>Ergebnisse der gewählten Stichprobe:</translation>
+    </message>
+    <message>
+        <source>Results of the selected sample</source>
+        <translation>Ergebnisse der gewählten Stichprobe</translation>
     </message>
     <message>
         <source>Agreement with the auditors, per reviewer:</source>
@@ -798,8 +890,16 @@
         <translation>Es wurde keine Datei geschrieben.</translation>
     </message>
     <message>
-        <source>Select a decision to see its item&apos;s history.</source>
+        <source>Decisions browser</source>
         <extracomment>screens of rows kept loaded ahead of the visible ones</extracomment>
+        <translation>Entscheidungsübersicht</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Select a decision to see its item&apos;s history.</source>
         <translation>Wählen Sie eine Entscheidung, um den Verlauf ihres Eintrags zu sehen.</translation>
     </message>
     <message>
@@ -807,8 +907,24 @@
         <translation>Verlauf des Eintrags</translation>
     </message>
     <message>
+        <source>Item history title</source>
+        <translation>Titel des Eintragsverlaufs</translation>
+    </message>
+    <message>
+        <source>Decisions status</source>
+        <translation>Status der Entscheidungen</translation>
+    </message>
+    <message>
         <source>Try again</source>
         <translation>Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Try loading the decisions again</source>
+        <translation>Entscheidungen erneut laden</translation>
+    </message>
+    <message>
+        <source>Queue filter</source>
+        <translation>Filter nach Warteschlange</translation>
     </message>
     <message>
         <source>Any queue</source>
@@ -819,24 +935,60 @@
         <translation>jeder Prüfer</translation>
     </message>
     <message>
+        <source>Reviewer filter</source>
+        <translation>Filter nach Prüfer</translation>
+    </message>
+    <message>
         <source>any action</source>
         <translation>jede Aktion</translation>
+    </message>
+    <message>
+        <source>Action filter</source>
+        <translation>Filter nach Aktion</translation>
     </message>
     <message>
         <source>any policy code</source>
         <translation>jeder Richtliniencode</translation>
     </message>
     <message>
+        <source>Policy filter</source>
+        <translation>Filter nach Richtlinie</translation>
+    </message>
+    <message>
         <source>any item</source>
         <translation>jeder Eintrag</translation>
+    </message>
+    <message>
+        <source>Item filter</source>
+        <translation>Filter nach Eintrag</translation>
+    </message>
+    <message>
+        <source>Audited filter</source>
+        <translation>Filter nach Prüfung</translation>
     </message>
     <message>
         <source>From</source>
         <translation>Von</translation>
     </message>
     <message>
+        <source>Limit to decisions from a time</source>
+        <translation>Auf Entscheidungen ab einem Zeitpunkt beschränken</translation>
+    </message>
+    <message>
+        <source>Decided from</source>
+        <translation>Entschieden ab</translation>
+    </message>
+    <message>
         <source>Until</source>
         <translation>Bis</translation>
+    </message>
+    <message>
+        <source>Limit to decisions before a time</source>
+        <translation>Auf Entscheidungen vor einem Zeitpunkt beschränken</translation>
+    </message>
+    <message>
+        <source>Decided before</source>
+        <translation>Entschieden vor</translation>
     </message>
     <message>
         <source>Apply filters</source>
@@ -845,6 +997,10 @@
     <message>
         <source>Clear</source>
         <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Clear filters</source>
+        <translation>Filter leeren</translation>
     </message>
     <message>
         <source>Policy</source>
@@ -859,8 +1015,24 @@
         <translation>CSV exportieren…</translation>
     </message>
     <message>
+        <source>Export the decisions shown as CSV</source>
+        <translation>Die angezeigten Entscheidungen als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>Export progress</source>
+        <translation>Fortschritt des Exports</translation>
+    </message>
+    <message>
+        <source>Export status</source>
+        <translation>Status des Exports</translation>
+    </message>
+    <message>
         <source>Cancel export</source>
         <translation>Export abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the export</source>
+        <translation>Den Export abbrechen</translation>
     </message>
     <message>
         <source>“Until” must be later than “From”; nothing was changed.</source>
@@ -1052,8 +1224,16 @@
         <translation>Konflikte</translation>
     </message>
     <message>
+        <source>Time window</source>
+        <translation>Zeitraum</translation>
+    </message>
+    <message>
         <source>Refresh</source>
         <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Figures status</source>
+        <translation>Status der Kennzahlen</translation>
     </message>
     <message>
         <source>Window:</source>
@@ -1072,12 +1252,24 @@
         <translation>des Ladens der Kennzahlen</translation>
     </message>
     <message>
+        <source>Queues overview</source>
+        <translation>Übersicht der Warteschlangen</translation>
+    </message>
+    <message>
+        <source>Queue health</source>
+        <translation>Zustand der Warteschlangen</translation>
+    </message>
+    <message>
         <source>Decided per hour</source>
         <translation>Entschieden pro Stunde</translation>
     </message>
     <message>
         <source>Waiting posts (sampled while open)</source>
         <translation>Wartende Beiträge (erfasst, solange geöffnet)</translation>
+    </message>
+    <message>
+        <source>SLA breaches</source>
+        <translation>SLA-Überschreitungen</translation>
     </message>
     <message>
         <source>Over SLA: {queues}</source>
@@ -1094,6 +1286,14 @@
     <message>
         <source>Decided per day</source>
         <translation>Entschieden pro Tag</translation>
+    </message>
+    <message>
+        <source>Reviewers</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Reviewer figures</source>
+        <translation>Kennzahlen der Prüfer</translation>
     </message>
     <message>
         <source>Show this reviewer&apos;s decisions</source>
@@ -1139,6 +1339,10 @@
         <translation>des Ladens der Eskalationen</translation>
     </message>
     <message>
+        <source>Lead workspace</source>
+        <translation>Leitungsbereich</translation>
+    </message>
+    <message>
         <source>Queues</source>
         <translation>Warteschlangen</translation>
     </message>
@@ -1155,6 +1359,14 @@
         <translation>Eskalationen</translation>
     </message>
     <message>
+        <source>Escalations waiting</source>
+        <translation>Wartende Eskalationen</translation>
+    </message>
+    <message>
+        <source>Escalations by queue they came from</source>
+        <translation>Eskalationen nach Herkunftswarteschlange</translation>
+    </message>
+    <message>
         <source>Decisions</source>
         <translation>Entscheidungen</translation>
     </message>
@@ -1167,16 +1379,40 @@
         <translation>Prüfpult — {name} auf {server}</translation>
     </message>
     <message>
+        <source>Review desk</source>
+        <translation>Prüfpult</translation>
+    </message>
+    <message>
+        <source>Notice</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
         <source>Work offline…</source>
         <translation>Offline arbeiten…</translation>
+    </message>
+    <message>
+        <source>Work offline: lease a batch (Ctrl+O)</source>
+        <translation>Offline arbeiten: ein Paket reservieren (Strg+O)</translation>
     </message>
     <message>
         <source>Queue:</source>
         <translation>Warteschlange:</translation>
     </message>
     <message>
+        <source>Worklist</source>
+        <translation>Arbeitsliste</translation>
+    </message>
+    <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
         <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
+    </message>
+    <message>
+        <source>Review or lead workspace</source>
+        <translation>Prüfen oder Leitungsbereich</translation>
     </message>
     <message>
         <source>Review</source>
@@ -1189,6 +1425,30 @@
     <message>
         <source>starting…</source>
         <translation>startet…</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>Verdicts waiting to be sent</source>
+        <translation>Entscheidungen, die auf das Senden warten</translation>
+    </message>
+    <message>
+        <source>Conflicts (Ctrl+K)</source>
+        <translation>Konflikte (Strg+K)</translation>
+    </message>
+    <message>
+        <source>Last sync</source>
+        <translation>Letzte Synchronisierung</translation>
+    </message>
+    <message>
+        <source>Work offline progress</source>
+        <translation>Fortschritt der Offline-Arbeit</translation>
+    </message>
+    <message>
+        <source>Last message</source>
+        <translation>Letzte Meldung</translation>
     </message>
     <message>
         <source>&amp;Review</source>
@@ -1291,8 +1551,12 @@
         <translation>Nächster Versuch in {seconds} s.</translation>
     </message>
     <message>
-        <source>Offline: {reason}.</source>
-        <translation>Offline: {reason}.</translation>
+        <source>Offline.</source>
+        <translation>Offline.</translation>
+    </message>
+    <message>
+        <source>The server asks you to log in again.</source>
+        <translation>Der Server verlangt eine erneute Anmeldung.</translation>
     </message>
     <message>
         <source>You can keep deciding what is here.</source>
@@ -1305,10 +1569,6 @@
     <message>
         <source>Offline batch: {done} of {total}</source>
         <translation>Offline-Paket: {done} von {total}</translation>
-    </message>
-    <message>
-        <source>Ready to work offline: {n} posts are on this computer.</source>
-        <translation>Bereit für Offline-Arbeit: {n} Beiträge sind auf diesem Computer.</translation>
     </message>
     <message>
         <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
@@ -1366,8 +1626,20 @@
 <context>
     <name>Media</name>
     <message>
-        <source>This file is not an image this app can show</source>
+        <source>image</source>
         <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: at most 64 MB while decoding). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
+        <translation>Bild</translation>
+    </message>
+    <message>
+        <source>GIF</source>
+        <translation>GIF</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>Video</translation>
+    </message>
+    <message>
+        <source>This file is not an image this app can show</source>
         <translation>Diese Datei ist kein Bild, das diese App anzeigen kann</translation>
     </message>
     <message>
@@ -1379,8 +1651,16 @@
         <translation>Dieses Bild ist zu groß, um es sicher anzuzeigen ({width} x {height} Pixel)</translation>
     </message>
     <message>
-        <source>no description</source>
+        <source>Media</source>
         <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media)</extracomment>
+        <translation>Medien</translation>
+    </message>
+    <message>
+        <source>Media {n}: {what}</source>
+        <translation>Medium {n}: {what}</translation>
+    </message>
+    <message>
+        <source>no description</source>
         <translation>keine Beschreibung</translation>
     </message>
     <message>
@@ -1401,12 +1681,21 @@ Wird hier nicht abgespielt.</translation>
 <context>
     <name>Messages</name>
     <message>
+        <source>The server said: “{reason}”</source>
+        <extracomment>the most characters of the server&apos;s own reason shown the server&apos;s own words about it (data: shown as they are), when it gave any</extracomment>
+        <translation>Der Server sagt: „{reason}“</translation>
+    </message>
+    <message>
         <source>while {during}</source>
         <translation>während {during}</translation>
     </message>
     <message>
         <source>Wrong user name or password.</source>
         <translation>Falscher Benutzername oder falsches Passwort.</translation>
+    </message>
+    <message>
+        <source>The server did not accept them.</source>
+        <translation>Der Server hat sie nicht akzeptiert.</translation>
     </message>
     <message>
         <source>Check both and try again; after several failures the server makes you wait.</source>
@@ -1417,12 +1706,20 @@ Wird hier nicht abgespielt.</translation>
         <translation>Der Server verlangt eine erneute Anmeldung.</translation>
     </message>
     <message>
+        <source>Your login has expired or was ended.</source>
+        <translation>Ihre Anmeldung ist abgelaufen oder wurde beendet.</translation>
+    </message>
+    <message>
         <source>Log in again; your decisions are kept and sent once you are back.</source>
         <translation>Melden Sie sich erneut an; Ihre Entscheidungen bleiben erhalten und werden danach gesendet.</translation>
     </message>
     <message>
         <source>This server speaks another version.</source>
         <translation>Dieser Server spricht eine andere Version.</translation>
+    </message>
+    <message>
+        <source>This app and the server speak different versions of the review service, so they cannot work together.</source>
+        <translation>Diese App und der Server sprechen verschiedene Versionen des Prüfdienstes und können deshalb nicht zusammenarbeiten.</translation>
     </message>
     <message>
         <source>Update the app.</source>
@@ -1437,6 +1734,10 @@ Wird hier nicht abgespielt.</translation>
         <translation>Der Server ist ausgelastet oder gestört{where}.</translation>
     </message>
     <message>
+        <source>It answered with the error HTTP {status}.</source>
+        <translation>Er antwortete mit dem Fehler HTTP {status}.</translation>
+    </message>
+    <message>
         <source>Keep working: decisions are saved here and sent when it answers again.</source>
         <translation>Arbeiten Sie weiter: Entscheidungen werden hier gespeichert und gesendet, sobald er wieder antwortet.</translation>
     </message>
@@ -1445,12 +1746,20 @@ Wird hier nicht abgespielt.</translation>
         <translation>Der Server ist nicht erreichbar{where}.</translation>
     </message>
     <message>
+        <source>No connection could be made, or it broke before the whole reply arrived.</source>
+        <translation>Es kam keine Verbindung zustande, oder sie brach ab, bevor die ganze Antwort ankam.</translation>
+    </message>
+    <message>
         <source>Check the server address and your network; decisions are saved here meanwhile.</source>
         <translation>Prüfen Sie die Serveradresse und Ihr Netzwerk; Entscheidungen werden solange hier gespeichert.</translation>
     </message>
     <message>
         <source>The server sent a reply this app cannot use{where}.</source>
         <translation>Der Server hat eine Antwort gesendet, die diese App nicht verwenden kann{where}.</translation>
+    </message>
+    <message>
+        <source>The reply was cut off, too large, or not in the form the review service promises.</source>
+        <translation>Die Antwort war abgeschnitten, zu groß oder nicht in der Form, die der Prüfdienst zusichert.</translation>
     </message>
     <message>
         <source>Nothing from it was used. If it keeps happening, tell your administrator.</source>
@@ -1469,20 +1778,132 @@ Wird hier nicht abgespielt.</translation>
         <translation>Der Server hat abgelehnt{where}.</translation>
     </message>
     <message>
-        <source>See the reason above.</source>
-        <translation>Siehe den Grund oben.</translation>
+        <source>Change what it refused and try again, or ask your administrator.</source>
+        <translation>Ändern Sie, was abgelehnt wurde, und versuchen Sie es erneut, oder fragen Sie Ihre Administration.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached.</source>
+        <translation>Der Server ist nicht erreichbar.</translation>
+    </message>
+    <message>
+        <source>The server is busy or failing.</source>
+        <translation>Der Server ist ausgelastet oder gestört.</translation>
+    </message>
+    <message>
+        <source>The server sent a reply this app cannot use.</source>
+        <translation>Der Server hat eine Antwort gesendet, die diese App nicht verwenden kann.</translation>
+    </message>
+    <message>
+        <source>Syncing with the server failed.</source>
+        <translation>Die Synchronisierung mit dem Server ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Post {item} from queue {queue} cannot be shown: the server sent it in a form this app refuses. It was left aside; tell your administrator.</source>
+        <translation>Der Beitrag {item} aus der Warteschlange {queue} kann nicht angezeigt werden: Der Server hat ihn in einer Form gesendet, die diese App ablehnt. Er wurde beiseitegelegt; informieren Sie Ihre Administration.</translation>
+    </message>
+    <message>
+        <source>Syncing stopped on an unexpected error. Your decisions are kept; restart the app, and if it happens again, tell your administrator.</source>
+        <translation>Die Synchronisierung wurde durch einen unerwarteten Fehler beendet. Ihre Entscheidungen bleiben erhalten; starten Sie die App neu und informieren Sie Ihre Administration, wenn es wieder passiert.</translation>
+    </message>
+    <message>
+        <source>Leasing for offline work stopped after {done} of {total} posts.</source>
+        <translation>Das Reservieren für die Offline-Arbeit endete nach {done} von {total} Beiträgen.</translation>
+    </message>
+    <message>
+        <source>Only {done} of {total} items could be leased: the queue has no more for you, or you reached the server&apos;s limit of items held at once.</source>
+        <translation>Nur {done} von {total} Einträgen konnten reserviert werden: Die Warteschlange hat keine weiteren für Sie, oder Sie haben die Höchstzahl gleichzeitig gehaltener Einträge des Servers erreicht.</translation>
+    </message>
+    <message>
+        <source>Ready to work offline: {n} posts are on this computer.</source>
+        <translation>Bereit für Offline-Arbeit: {n} Beiträge sind auf diesem Computer.</translation>
+    </message>
+    <message>
+        <source>this session keeps its login in memory only</source>
+        <translation>diese Sitzung hält ihre Anmeldung nur im Speicher</translation>
+    </message>
+    <message>
+        <source>no keyring service is available on this system</source>
+        <translation>auf diesem System ist kein Schlüsselbund-Dienst verfügbar</translation>
+    </message>
+    <message>
+        <source>the keyring backend {name} is not a safe store</source>
+        <translation>das Schlüsselbund-Backend {name} ist kein sicherer Speicherort</translation>
+    </message>
+    <message>
+        <source>the keyring backend cannot be used ({name})</source>
+        <translation>das Schlüsselbund-Backend ist nicht verwendbar ({name})</translation>
+    </message>
+    <message>
+        <source>the keyring refused to keep it ({name})</source>
+        <translation>der Schlüsselbund hat das Speichern abgelehnt ({name})</translation>
+    </message>
+    <message>
+        <source>the keyring failed ({name})</source>
+        <translation>der Schlüsselbund ist ausgefallen ({name})</translation>
+    </message>
+    <message>
+        <source>The local store could not be used (it was damaged, not this app&apos;s, or locked with another key). It was moved aside to {path} and a new, empty store was started. Verdicts that were in the old file and not yet sent are still in it; ask support before deleting it.</source>
+        <translation>Der lokale Speicher konnte nicht verwendet werden (er war beschädigt, gehörte nicht zu dieser App oder war mit einem anderen Schlüssel verschlüsselt). Er wurde nach {path} verschoben, und ein neuer, leerer Speicher wurde angelegt. Entscheidungen, die in der alten Datei standen und noch nicht gesendet waren, sind weiterhin darin; fragen Sie den Support, bevor Sie sie löschen.</translation>
+    </message>
+    <message>
+        <source>“{address}” is not a usable server address.</source>
+        <translation>„{address}“ ist keine verwendbare Serveradresse.</translation>
     </message>
     <message>
         <source>The local store cannot be written.</source>
         <translation>Der lokale Speicher kann nicht beschrieben werden.</translation>
     </message>
     <message>
+        <source>The disk may be full, the data folder read-only, or the store in use by another copy of the app.</source>
+        <translation>Möglicherweise ist die Festplatte voll, der Datenordner schreibgeschützt oder der Speicher von einer anderen Instanz der App belegt.</translation>
+    </message>
+    <message>
         <source>Check free disk space and the data folder&apos;s permissions, then restart the app.</source>
         <translation>Prüfen Sie den freien Speicherplatz und die Rechte des Datenordners und starten Sie die App neu.</translation>
     </message>
     <message>
+        <source>There is no verdict left to undo: the last one&apos;s undo window has passed.</source>
+        <translation>Es gibt keine Entscheidung mehr, die sich rückgängig machen lässt: Das Rückgängig-Fenster der letzten ist abgelaufen.</translation>
+    </message>
+    <message>
+        <source>This post is no longer waiting for a decision here.</source>
+        <translation>Dieser Beitrag wartet hier nicht mehr auf eine Entscheidung.</translation>
+    </message>
+    <message>
+        <source>It was decided already, or it left the worklist.</source>
+        <translation>Er wurde bereits entschieden oder hat die Arbeitsliste verlassen.</translation>
+    </message>
+    <message>
+        <source>{n} verdicts saved here have not been sent yet.</source>
+        <translation>{n} hier gespeicherte Entscheidungen wurden noch nicht gesendet.</translation>
+    </message>
+    <message>
+        <source>1 verdict saved here has not been sent yet.</source>
+        <translation>1 hier gespeicherte Entscheidung wurde noch nicht gesendet.</translation>
+    </message>
+    <message>
+        <source>Clearing the local data now would lose them.</source>
+        <translation>Wenn Sie die lokalen Daten jetzt löschen, gehen sie verloren.</translation>
+    </message>
+    <message>
+        <source>Connect to the server so they are sent, then try again.</source>
+        <translation>Verbinden Sie sich mit dem Server, damit sie gesendet werden, und versuchen Sie es dann erneut.</translation>
+    </message>
+    <message>
+        <source>The export was cancelled after {n} decisions.</source>
+        <translation>Der Export wurde nach {n} Entscheidungen abgebrochen.</translation>
+    </message>
+    <message>
+        <source>What was written of it is incomplete.</source>
+        <translation>Was davon geschrieben wurde, ist unvollständig.</translation>
+    </message>
+    <message>
         <source>Something went wrong{where}.</source>
         <translation>Etwas ist schiefgegangen{where}.</translation>
+    </message>
+    <message>
+        <source>The app met an error it did not expect; the log has the details.</source>
+        <translation>In der App ist ein unerwarteter Fehler aufgetreten; Einzelheiten stehen im Protokoll.</translation>
     </message>
     <message>
         <source>Try again; if it keeps happening, restart the app and tell your administrator.</source>
@@ -1596,13 +2017,37 @@ Wird hier nicht abgespielt.</translation>
 <context>
     <name>PostPane</name>
     <message>
-        <source>Show the whole text</source>
+        <source>Post text</source>
         <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow).</extracomment>
+        <translation>Text des Beitrags</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Beitrag</translation>
+    </message>
+    <message>
+        <source>Author and time</source>
+        <translation>Autor und Zeit</translation>
+    </message>
+    <message>
+        <source>Language and reach</source>
+        <translation>Sprache und Reichweite</translation>
+    </message>
+    <message>
+        <source>Show the whole text</source>
         <translation>Den ganzen Text zeigen</translation>
+    </message>
+    <message>
+        <source>Link preview</source>
+        <translation>Linkvorschau</translation>
     </message>
     <message>
         <source>Open link in browser…</source>
         <translation>Link im Browser öffnen…</translation>
+    </message>
+    <message>
+        <source>Open the post&apos;s link in the system browser</source>
+        <translation>Den Link des Beitrags im Browser des Systems öffnen</translation>
     </message>
     <message>
         <source>No post to review.</source>
@@ -1685,12 +2130,20 @@ Wird hier nicht abgespielt.</translation>
         <translation>Diese Warteschlange hat keine Eskalationsaktion.</translation>
     </message>
     <message>
-        <source>The verdict could not be saved: {error}</source>
-        <translation>Die Entscheidung konnte nicht gespeichert werden: {error}</translation>
+        <source>The verdict could not be saved.</source>
+        <translation>Die Entscheidung konnte nicht gespeichert werden.</translation>
+    </message>
+    <message>
+        <source>The verdict could not be saved: it breaks the rules for verdicts (a note may be too long, or hold characters that are not allowed).</source>
+        <translation>Die Entscheidung konnte nicht gespeichert werden: Sie verstößt gegen die Regeln für Entscheidungen (eine Notiz ist vielleicht zu lang oder enthält unzulässige Zeichen).</translation>
     </message>
 </context>
 <context>
     <name>Scores</name>
+    <message>
+        <source>Classifier scores</source>
+        <translation>Klassifikatorwerte</translation>
+    </message>
     <message>
         <source>No classifier scores for this post.</source>
         <translation>Keine Klassifikatorwerte für diesen Beitrag.</translation>
@@ -1798,6 +2251,26 @@ Wird hier nicht abgespielt.</translation>
 <context>
     <name>VerdictBar</name>
     <message>
+        <source>Verdict</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>What the verdict still needs</source>
+        <translation>Was der Entscheidung noch fehlt</translation>
+    </message>
+    <message>
+        <source>Policy codes (P; arrows, Space to tick)</source>
+        <translation>Richtliniencodes (P; Pfeile, Leertaste zum Ankreuzen)</translation>
+    </message>
+    <message>
+        <source>Fact-check rating (R)</source>
+        <translation>Faktencheck-Bewertung (R)</translation>
+    </message>
+    <message>
+        <source>Note (N; Ctrl+Enter submits)</source>
+        <translation>Notiz (N; Strg+Eingabe sendet ab)</translation>
+    </message>
+    <message>
         <source>Note (N to write, Ctrl+Enter to submit)</source>
         <translation>Notiz (N zum Schreiben, Strg+Eingabe zum Absenden)</translation>
     </message>
@@ -1840,6 +2313,10 @@ Wird hier nicht abgespielt.</translation>
     <message>
         <source> and </source>
         <translation> und </translation>
+    </message>
+    <message>
+        <source>(no rating)</source>
+        <translation>(keine Bewertung)</translation>
     </message>
 </context>
 </TS>

@@ -213,6 +213,10 @@
         <source>History</source>
         <translation>Historial</translation>
     </message>
+    <message>
+        <source>Context</source>
+        <translation>Contexto</translation>
+    </message>
 </context>
 <context>
     <name>Dialogs</name>
@@ -241,8 +245,20 @@
         <translation>Ajustes</translation>
     </message>
     <message>
+        <source>Server address</source>
+        <translation>Dirección del servidor</translation>
+    </message>
+    <message>
+        <source>Items leased ahead</source>
+        <translation>Elementos reservados por adelantado</translation>
+    </message>
+    <message>
         <source> s</source>
         <translation> s</translation>
+    </message>
+    <message>
+        <source>Undo window in seconds</source>
+        <translation>Plazo para deshacer en segundos</translation>
     </message>
     <message>
         <source>Blur media until I reveal it</source>
@@ -251,6 +267,10 @@
     <message>
         <source>Show media in greyscale until I reveal it</source>
         <translation>Mostrar los medios en escala de grises hasta que los muestre</translation>
+    </message>
+    <message>
+        <source>Text size</source>
+        <translation>Tamaño del texto</translation>
     </message>
     <message>
         <source>A new language applies the next time you start the app.</source>
@@ -305,8 +325,20 @@
         <translation>Conflictos</translation>
     </message>
     <message>
+        <source>Conflicts list</source>
+        <translation>Lista de conflictos</translation>
+    </message>
+    <message>
         <source>Someone else decided these posts before your verdict reached the server. Their decision counts. Accept it, or escalate the post to a lead if you think it is wrong.</source>
         <translation>Otra persona decidió sobre estas publicaciones antes de que su veredicto llegara al servidor. Su decisión es la que cuenta. Acéptela o escale la publicación a un responsable si cree que es errónea.</translation>
+    </message>
+    <message>
+        <source>The post</source>
+        <translation>La publicación</translation>
+    </message>
+    <message>
+        <source>The decision that counts</source>
+        <translation>La decisión que cuenta</translation>
     </message>
     <message>
         <source>Accept their decision</source>
@@ -343,6 +375,14 @@
     <message>
         <source>Log in to the review desk</source>
         <translation>Iniciar sesión en la mesa de revisión</translation>
+    </message>
+    <message>
+        <source>User name</source>
+        <translation>Nombre de usuario</translation>
+    </message>
+    <message>
+        <source>Login problem</source>
+        <translation>Problema al iniciar sesión</translation>
     </message>
     <message>
         <source>Log in</source>
@@ -473,6 +513,18 @@
         <translation>Kappa</translation>
     </message>
     <message>
+        <source>Blind audit</source>
+        <translation>Auditoría a ciegas</translation>
+    </message>
+    <message>
+        <source>Audit progress</source>
+        <translation>Progreso de la auditoría</translation>
+    </message>
+    <message>
+        <source>Last audit result</source>
+        <translation>Último resultado de auditoría</translation>
+    </message>
+    <message>
         <source>Stop auditing</source>
         <translation>Dejar de auditar</translation>
     </message>
@@ -533,8 +585,36 @@
         <translation>Revocada en {item}: la original era {original}; la suya ({yours}) es ahora la decisión oficial.</translation>
     </message>
     <message>
+        <source>Audits</source>
+        <translation>Auditorías</translation>
+    </message>
+    <message>
+        <source>How to draw the sample</source>
+        <translation>Cómo extraer la muestra</translation>
+    </message>
+    <message>
+        <source>Sample size</source>
+        <translation>Tamaño de la muestra</translation>
+    </message>
+    <message>
+        <source>Decisions from</source>
+        <translation>Decisiones de</translation>
+    </message>
+    <message>
+        <source>Queue of the sample</source>
+        <translation>Cola de la muestra</translation>
+    </message>
+    <message>
         <source>Draw sample</source>
         <translation>Extraer muestra</translation>
+    </message>
+    <message>
+        <source>Audits status</source>
+        <translation>Estado de las auditorías</translation>
+    </message>
+    <message>
+        <source>Audit samples</source>
+        <translation>Muestras de auditoría</translation>
     </message>
     <message>
         <source>Audit this sample (blind)</source>
@@ -543,6 +623,14 @@
     <message>
         <source>Show results</source>
         <translation>Mostrar resultados</translation>
+    </message>
+    <message>
+        <source>Audit results</source>
+        <translation>Resultados de auditoría</translation>
+    </message>
+    <message>
+        <source>Agreement per reviewer</source>
+        <translation>Concordancia por revisor</translation>
     </message>
     <message>
         <source>Draw</source>
@@ -563,6 +651,10 @@
     <message>
         <source>Results of the selected sample:</source>
         <translation>Resultados de la muestra seleccionada:</translation>
+    </message>
+    <message>
+        <source>Results of the selected sample</source>
+        <translation>Resultados de la muestra seleccionada</translation>
     </message>
     <message>
         <source>Agreement with the auditors, per reviewer:</source>
@@ -798,8 +890,16 @@
         <translation>No se escribió ningún archivo.</translation>
     </message>
     <message>
-        <source>Select a decision to see its item&apos;s history.</source>
+        <source>Decisions browser</source>
         <extracomment>screens of rows kept loaded ahead of the visible ones</extracomment>
+        <translation>Explorador de decisiones</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Decisiones</translation>
+    </message>
+    <message>
+        <source>Select a decision to see its item&apos;s history.</source>
         <translation>Seleccione una decisión para ver el historial de su elemento.</translation>
     </message>
     <message>
@@ -807,8 +907,24 @@
         <translation>Historial del elemento</translation>
     </message>
     <message>
+        <source>Item history title</source>
+        <translation>Título del historial del elemento</translation>
+    </message>
+    <message>
+        <source>Decisions status</source>
+        <translation>Estado de las decisiones</translation>
+    </message>
+    <message>
         <source>Try again</source>
         <translation>Reintentar</translation>
+    </message>
+    <message>
+        <source>Try loading the decisions again</source>
+        <translation>Volver a intentar cargar las decisiones</translation>
+    </message>
+    <message>
+        <source>Queue filter</source>
+        <translation>Filtro por cola</translation>
     </message>
     <message>
         <source>Any queue</source>
@@ -819,24 +935,60 @@
         <translation>cualquier revisor</translation>
     </message>
     <message>
+        <source>Reviewer filter</source>
+        <translation>Filtro por revisor</translation>
+    </message>
+    <message>
         <source>any action</source>
         <translation>cualquier acción</translation>
+    </message>
+    <message>
+        <source>Action filter</source>
+        <translation>Filtro por acción</translation>
     </message>
     <message>
         <source>any policy code</source>
         <translation>cualquier código de política</translation>
     </message>
     <message>
+        <source>Policy filter</source>
+        <translation>Filtro por política</translation>
+    </message>
+    <message>
         <source>any item</source>
         <translation>cualquier elemento</translation>
+    </message>
+    <message>
+        <source>Item filter</source>
+        <translation>Filtro por elemento</translation>
+    </message>
+    <message>
+        <source>Audited filter</source>
+        <translation>Filtro por auditoría</translation>
     </message>
     <message>
         <source>From</source>
         <translation>Desde</translation>
     </message>
     <message>
+        <source>Limit to decisions from a time</source>
+        <translation>Limitar a decisiones desde un momento</translation>
+    </message>
+    <message>
+        <source>Decided from</source>
+        <translation>Decididas desde</translation>
+    </message>
+    <message>
         <source>Until</source>
         <translation>Hasta</translation>
+    </message>
+    <message>
+        <source>Limit to decisions before a time</source>
+        <translation>Limitar a decisiones anteriores a un momento</translation>
+    </message>
+    <message>
+        <source>Decided before</source>
+        <translation>Decididas antes de</translation>
     </message>
     <message>
         <source>Apply filters</source>
@@ -845,6 +997,10 @@
     <message>
         <source>Clear</source>
         <translation>Borrar</translation>
+    </message>
+    <message>
+        <source>Clear filters</source>
+        <translation>Borrar filtros</translation>
     </message>
     <message>
         <source>Policy</source>
@@ -859,8 +1015,24 @@
         <translation>Exportar CSV…</translation>
     </message>
     <message>
+        <source>Export the decisions shown as CSV</source>
+        <translation>Exportar como CSV las decisiones mostradas</translation>
+    </message>
+    <message>
+        <source>Export progress</source>
+        <translation>Progreso de la exportación</translation>
+    </message>
+    <message>
+        <source>Export status</source>
+        <translation>Estado de la exportación</translation>
+    </message>
+    <message>
         <source>Cancel export</source>
         <translation>Cancelar exportación</translation>
+    </message>
+    <message>
+        <source>Cancel the export</source>
+        <translation>Cancelar la exportación</translation>
     </message>
     <message>
         <source>“Until” must be later than “From”; nothing was changed.</source>
@@ -1052,8 +1224,16 @@
         <translation>Conflictos</translation>
     </message>
     <message>
+        <source>Time window</source>
+        <translation>Periodo</translation>
+    </message>
+    <message>
         <source>Refresh</source>
         <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Figures status</source>
+        <translation>Estado de las cifras</translation>
     </message>
     <message>
         <source>Window:</source>
@@ -1072,12 +1252,24 @@
         <translation>cargar las cifras</translation>
     </message>
     <message>
+        <source>Queues overview</source>
+        <translation>Resumen de las colas</translation>
+    </message>
+    <message>
+        <source>Queue health</source>
+        <translation>Estado de las colas</translation>
+    </message>
+    <message>
         <source>Decided per hour</source>
         <translation>Decididas por hora</translation>
     </message>
     <message>
         <source>Waiting posts (sampled while open)</source>
         <translation>Publicaciones en espera (muestreadas mientras está abierto)</translation>
+    </message>
+    <message>
+        <source>SLA breaches</source>
+        <translation>Incumplimientos del SLA</translation>
     </message>
     <message>
         <source>Over SLA: {queues}</source>
@@ -1094,6 +1286,14 @@
     <message>
         <source>Decided per day</source>
         <translation>Decididas por día</translation>
+    </message>
+    <message>
+        <source>Reviewers</source>
+        <translation>Revisores</translation>
+    </message>
+    <message>
+        <source>Reviewer figures</source>
+        <translation>Cifras de los revisores</translation>
     </message>
     <message>
         <source>Show this reviewer&apos;s decisions</source>
@@ -1139,6 +1339,10 @@
         <translation>cargar los escalados</translation>
     </message>
     <message>
+        <source>Lead workspace</source>
+        <translation>Espacio del responsable</translation>
+    </message>
+    <message>
         <source>Queues</source>
         <translation>Colas</translation>
     </message>
@@ -1155,6 +1359,14 @@
         <translation>Escalados</translation>
     </message>
     <message>
+        <source>Escalations waiting</source>
+        <translation>Escalados en espera</translation>
+    </message>
+    <message>
+        <source>Escalations by queue they came from</source>
+        <translation>Escalados por cola de procedencia</translation>
+    </message>
+    <message>
         <source>Decisions</source>
         <translation>Decisiones</translation>
     </message>
@@ -1167,16 +1379,40 @@
         <translation>Mesa de revisión — {name} en {server}</translation>
     </message>
     <message>
+        <source>Review desk</source>
+        <translation>Mesa de revisión</translation>
+    </message>
+    <message>
+        <source>Notice</source>
+        <translation>Aviso</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
         <source>Work offline…</source>
         <translation>Trabajar sin conexión…</translation>
+    </message>
+    <message>
+        <source>Work offline: lease a batch (Ctrl+O)</source>
+        <translation>Trabajar sin conexión: reservar un lote (Ctrl+O)</translation>
     </message>
     <message>
         <source>Queue:</source>
         <translation>Cola:</translation>
     </message>
     <message>
+        <source>Worklist</source>
+        <translation>Lista de trabajo</translation>
+    </message>
+    <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
         <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
+    </message>
+    <message>
+        <source>Review or lead workspace</source>
+        <translation>Revisión o espacio del responsable</translation>
     </message>
     <message>
         <source>Review</source>
@@ -1189,6 +1425,30 @@
     <message>
         <source>starting…</source>
         <translation>iniciando…</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Conexión</translation>
+    </message>
+    <message>
+        <source>Verdicts waiting to be sent</source>
+        <translation>Veredictos pendientes de envío</translation>
+    </message>
+    <message>
+        <source>Conflicts (Ctrl+K)</source>
+        <translation>Conflictos (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>Last sync</source>
+        <translation>Última sincronización</translation>
+    </message>
+    <message>
+        <source>Work offline progress</source>
+        <translation>Progreso del trabajo sin conexión</translation>
+    </message>
+    <message>
+        <source>Last message</source>
+        <translation>Último mensaje</translation>
     </message>
     <message>
         <source>&amp;Review</source>
@@ -1291,8 +1551,12 @@
         <translation>Próximo intento en {seconds} s.</translation>
     </message>
     <message>
-        <source>Offline: {reason}.</source>
-        <translation>Sin conexión: {reason}.</translation>
+        <source>Offline.</source>
+        <translation>Sin conexión.</translation>
+    </message>
+    <message>
+        <source>The server asks you to log in again.</source>
+        <translation>El servidor le pide que vuelva a iniciar sesión.</translation>
     </message>
     <message>
         <source>You can keep deciding what is here.</source>
@@ -1305,10 +1569,6 @@
     <message>
         <source>Offline batch: {done} of {total}</source>
         <translation>Lote sin conexión: {done} de {total}</translation>
-    </message>
-    <message>
-        <source>Ready to work offline: {n} posts are on this computer.</source>
-        <translation>Listo para trabajar sin conexión: hay {n} publicaciones en este equipo.</translation>
     </message>
     <message>
         <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
@@ -1366,8 +1626,20 @@
 <context>
     <name>Media</name>
     <message>
-        <source>This file is not an image this app can show</source>
+        <source>image</source>
         <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: at most 64 MB while decoding). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
+        <translation>imagen</translation>
+    </message>
+    <message>
+        <source>GIF</source>
+        <translation>GIF</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>vídeo</translation>
+    </message>
+    <message>
+        <source>This file is not an image this app can show</source>
         <translation>Este archivo no es una imagen que esta aplicación pueda mostrar</translation>
     </message>
     <message>
@@ -1379,8 +1651,16 @@
         <translation>Esta imagen es demasiado grande para mostrarla con seguridad ({width} x {height} píxeles)</translation>
     </message>
     <message>
-        <source>no description</source>
+        <source>Media</source>
         <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media)</extracomment>
+        <translation>Medios</translation>
+    </message>
+    <message>
+        <source>Media {n}: {what}</source>
+        <translation>Medio {n}: {what}</translation>
+    </message>
+    <message>
+        <source>no description</source>
         <translation>sin descripción</translation>
     </message>
     <message>
@@ -1401,12 +1681,21 @@ No se reproduce aquí.</translation>
 <context>
     <name>Messages</name>
     <message>
+        <source>The server said: “{reason}”</source>
+        <extracomment>the most characters of the server&apos;s own reason shown the server&apos;s own words about it (data: shown as they are), when it gave any</extracomment>
+        <translation>El servidor dice: «{reason}»</translation>
+    </message>
+    <message>
         <source>while {during}</source>
         <translation>al {during}</translation>
     </message>
     <message>
         <source>Wrong user name or password.</source>
         <translation>Usuario o contraseña incorrectos.</translation>
+    </message>
+    <message>
+        <source>The server did not accept them.</source>
+        <translation>El servidor no los aceptó.</translation>
     </message>
     <message>
         <source>Check both and try again; after several failures the server makes you wait.</source>
@@ -1417,12 +1706,20 @@ No se reproduce aquí.</translation>
         <translation>El servidor le pide que vuelva a iniciar sesión.</translation>
     </message>
     <message>
+        <source>Your login has expired or was ended.</source>
+        <translation>Su sesión ha caducado o se ha cerrado.</translation>
+    </message>
+    <message>
         <source>Log in again; your decisions are kept and sent once you are back.</source>
         <translation>Vuelva a iniciar sesión; sus decisiones se conservan y se envían cuando vuelva.</translation>
     </message>
     <message>
         <source>This server speaks another version.</source>
         <translation>Este servidor usa otra versión.</translation>
+    </message>
+    <message>
+        <source>This app and the server speak different versions of the review service, so they cannot work together.</source>
+        <translation>Esta aplicación y el servidor usan versiones distintas del servicio de revisión, así que no pueden funcionar juntos.</translation>
     </message>
     <message>
         <source>Update the app.</source>
@@ -1437,6 +1734,10 @@ No se reproduce aquí.</translation>
         <translation>El servidor está ocupado o fallando{where}.</translation>
     </message>
     <message>
+        <source>It answered with the error HTTP {status}.</source>
+        <translation>Respondió con el error HTTP {status}.</translation>
+    </message>
+    <message>
         <source>Keep working: decisions are saved here and sent when it answers again.</source>
         <translation>Siga trabajando: las decisiones se guardan aquí y se envían cuando vuelva a responder.</translation>
     </message>
@@ -1445,12 +1746,20 @@ No se reproduce aquí.</translation>
         <translation>No se puede contactar con el servidor{where}.</translation>
     </message>
     <message>
+        <source>No connection could be made, or it broke before the whole reply arrived.</source>
+        <translation>No se pudo establecer la conexión, o se cortó antes de que llegara toda la respuesta.</translation>
+    </message>
+    <message>
         <source>Check the server address and your network; decisions are saved here meanwhile.</source>
         <translation>Compruebe la dirección del servidor y su red; mientras tanto, las decisiones se guardan aquí.</translation>
     </message>
     <message>
         <source>The server sent a reply this app cannot use{where}.</source>
         <translation>El servidor envió una respuesta que esta aplicación no puede usar{where}.</translation>
+    </message>
+    <message>
+        <source>The reply was cut off, too large, or not in the form the review service promises.</source>
+        <translation>La respuesta llegó cortada, era demasiado grande o no tenía la forma que promete el servicio de revisión.</translation>
     </message>
     <message>
         <source>Nothing from it was used. If it keeps happening, tell your administrator.</source>
@@ -1469,20 +1778,132 @@ No se reproduce aquí.</translation>
         <translation>El servidor se negó{where}.</translation>
     </message>
     <message>
-        <source>See the reason above.</source>
-        <translation>Vea el motivo arriba.</translation>
+        <source>Change what it refused and try again, or ask your administrator.</source>
+        <translation>Cambie lo que rechazó e inténtelo de nuevo, o pregunte a su administrador.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached.</source>
+        <translation>No se puede contactar con el servidor.</translation>
+    </message>
+    <message>
+        <source>The server is busy or failing.</source>
+        <translation>El servidor está ocupado o fallando.</translation>
+    </message>
+    <message>
+        <source>The server sent a reply this app cannot use.</source>
+        <translation>El servidor envió una respuesta que esta aplicación no puede usar.</translation>
+    </message>
+    <message>
+        <source>Syncing with the server failed.</source>
+        <translation>La sincronización con el servidor falló.</translation>
+    </message>
+    <message>
+        <source>Post {item} from queue {queue} cannot be shown: the server sent it in a form this app refuses. It was left aside; tell your administrator.</source>
+        <translation>La publicación {item} de la cola {queue} no se puede mostrar: el servidor la envió en una forma que esta aplicación rechaza. Se ha dejado aparte; avise a su administrador.</translation>
+    </message>
+    <message>
+        <source>Syncing stopped on an unexpected error. Your decisions are kept; restart the app, and if it happens again, tell your administrator.</source>
+        <translation>La sincronización se detuvo por un error inesperado. Sus decisiones se conservan; reinicie la aplicación y, si vuelve a ocurrir, avise a su administrador.</translation>
+    </message>
+    <message>
+        <source>Leasing for offline work stopped after {done} of {total} posts.</source>
+        <translation>La reserva para trabajar sin conexión se detuvo tras {done} de {total} publicaciones.</translation>
+    </message>
+    <message>
+        <source>Only {done} of {total} items could be leased: the queue has no more for you, or you reached the server&apos;s limit of items held at once.</source>
+        <translation>Solo se pudieron reservar {done} de {total} elementos: la cola no tiene más para usted, o alcanzó el límite del servidor de elementos retenidos a la vez.</translation>
+    </message>
+    <message>
+        <source>Ready to work offline: {n} posts are on this computer.</source>
+        <translation>Listo para trabajar sin conexión: hay {n} publicaciones en este equipo.</translation>
+    </message>
+    <message>
+        <source>this session keeps its login in memory only</source>
+        <translation>esta sesión solo guarda su inicio de sesión en memoria</translation>
+    </message>
+    <message>
+        <source>no keyring service is available on this system</source>
+        <translation>no hay ningún servicio de llavero disponible en este sistema</translation>
+    </message>
+    <message>
+        <source>the keyring backend {name} is not a safe store</source>
+        <translation>el motor de llavero {name} no es un almacén seguro</translation>
+    </message>
+    <message>
+        <source>the keyring backend cannot be used ({name})</source>
+        <translation>el motor de llavero no se puede usar ({name})</translation>
+    </message>
+    <message>
+        <source>the keyring refused to keep it ({name})</source>
+        <translation>el llavero se negó a guardarlo ({name})</translation>
+    </message>
+    <message>
+        <source>the keyring failed ({name})</source>
+        <translation>el llavero falló ({name})</translation>
+    </message>
+    <message>
+        <source>The local store could not be used (it was damaged, not this app&apos;s, or locked with another key). It was moved aside to {path} and a new, empty store was started. Verdicts that were in the old file and not yet sent are still in it; ask support before deleting it.</source>
+        <translation>No se pudo usar el almacén local (estaba dañado, no pertenecía a esta aplicación o estaba cifrado con otra clave). Se movió a {path} y se creó un almacén nuevo y vacío. Los veredictos que estaban en el archivo antiguo y aún no se habían enviado siguen en él; consulte al soporte antes de borrarlo.</translation>
+    </message>
+    <message>
+        <source>“{address}” is not a usable server address.</source>
+        <translation>«{address}» no es una dirección de servidor válida.</translation>
     </message>
     <message>
         <source>The local store cannot be written.</source>
         <translation>No se puede escribir en el almacén local.</translation>
     </message>
     <message>
+        <source>The disk may be full, the data folder read-only, or the store in use by another copy of the app.</source>
+        <translation>Puede que el disco esté lleno, que la carpeta de datos sea de solo lectura o que otra copia de la aplicación esté usando el almacén.</translation>
+    </message>
+    <message>
         <source>Check free disk space and the data folder&apos;s permissions, then restart the app.</source>
         <translation>Compruebe el espacio libre en disco y los permisos de la carpeta de datos y reinicie la aplicación.</translation>
     </message>
     <message>
+        <source>There is no verdict left to undo: the last one&apos;s undo window has passed.</source>
+        <translation>No queda ningún veredicto por deshacer: el plazo para deshacer el último ya ha pasado.</translation>
+    </message>
+    <message>
+        <source>This post is no longer waiting for a decision here.</source>
+        <translation>Esta publicación ya no espera una decisión aquí.</translation>
+    </message>
+    <message>
+        <source>It was decided already, or it left the worklist.</source>
+        <translation>Ya se decidió o salió de la lista de trabajo.</translation>
+    </message>
+    <message>
+        <source>{n} verdicts saved here have not been sent yet.</source>
+        <translation>{n} veredictos guardados aquí aún no se han enviado.</translation>
+    </message>
+    <message>
+        <source>1 verdict saved here has not been sent yet.</source>
+        <translation>1 veredicto guardado aquí aún no se ha enviado.</translation>
+    </message>
+    <message>
+        <source>Clearing the local data now would lose them.</source>
+        <translation>Si borra ahora los datos locales, se perderán.</translation>
+    </message>
+    <message>
+        <source>Connect to the server so they are sent, then try again.</source>
+        <translation>Conéctese al servidor para que se envíen y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+        <source>The export was cancelled after {n} decisions.</source>
+        <translation>La exportación se canceló tras {n} decisiones.</translation>
+    </message>
+    <message>
+        <source>What was written of it is incomplete.</source>
+        <translation>Lo que se escribió de ella está incompleto.</translation>
+    </message>
+    <message>
         <source>Something went wrong{where}.</source>
         <translation>Algo salió mal{where}.</translation>
+    </message>
+    <message>
+        <source>The app met an error it did not expect; the log has the details.</source>
+        <translation>La aplicación encontró un error inesperado; el registro tiene los detalles.</translation>
     </message>
     <message>
         <source>Try again; if it keeps happening, restart the app and tell your administrator.</source>
@@ -1596,13 +2017,37 @@ No se reproduce aquí.</translation>
 <context>
     <name>PostPane</name>
     <message>
-        <source>Show the whole text</source>
+        <source>Post text</source>
         <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow).</extracomment>
+        <translation>Texto de la publicación</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Publicación</translation>
+    </message>
+    <message>
+        <source>Author and time</source>
+        <translation>Autor y hora</translation>
+    </message>
+    <message>
+        <source>Language and reach</source>
+        <translation>Idioma y alcance</translation>
+    </message>
+    <message>
+        <source>Show the whole text</source>
         <translation>Mostrar todo el texto</translation>
+    </message>
+    <message>
+        <source>Link preview</source>
+        <translation>Vista previa del enlace</translation>
     </message>
     <message>
         <source>Open link in browser…</source>
         <translation>Abrir enlace en el navegador…</translation>
+    </message>
+    <message>
+        <source>Open the post&apos;s link in the system browser</source>
+        <translation>Abrir el enlace de la publicación en el navegador del sistema</translation>
     </message>
     <message>
         <source>No post to review.</source>
@@ -1685,12 +2130,20 @@ No se reproduce aquí.</translation>
         <translation>Esta cola no tiene acción de escalado.</translation>
     </message>
     <message>
-        <source>The verdict could not be saved: {error}</source>
-        <translation>No se pudo guardar el veredicto: {error}</translation>
+        <source>The verdict could not be saved.</source>
+        <translation>No se pudo guardar el veredicto.</translation>
+    </message>
+    <message>
+        <source>The verdict could not be saved: it breaks the rules for verdicts (a note may be too long, or hold characters that are not allowed).</source>
+        <translation>No se pudo guardar el veredicto: incumple las reglas de los veredictos (puede que una nota sea demasiado larga o contenga caracteres no permitidos).</translation>
     </message>
 </context>
 <context>
     <name>Scores</name>
+    <message>
+        <source>Classifier scores</source>
+        <translation>Puntuaciones de clasificadores</translation>
+    </message>
     <message>
         <source>No classifier scores for this post.</source>
         <translation>No hay puntuaciones de clasificadores para esta publicación.</translation>
@@ -1798,6 +2251,26 @@ No se reproduce aquí.</translation>
 <context>
     <name>VerdictBar</name>
     <message>
+        <source>Verdict</source>
+        <translation>Veredicto</translation>
+    </message>
+    <message>
+        <source>What the verdict still needs</source>
+        <translation>Lo que aún necesita el veredicto</translation>
+    </message>
+    <message>
+        <source>Policy codes (P; arrows, Space to tick)</source>
+        <translation>Códigos de política (P; flechas, Espacio para marcar)</translation>
+    </message>
+    <message>
+        <source>Fact-check rating (R)</source>
+        <translation>Calificación de verificación (R)</translation>
+    </message>
+    <message>
+        <source>Note (N; Ctrl+Enter submits)</source>
+        <translation>Nota (N; Ctrl+Intro envía)</translation>
+    </message>
+    <message>
         <source>Note (N to write, Ctrl+Enter to submit)</source>
         <translation>Nota (N para escribir, Ctrl+Intro para enviar)</translation>
     </message>
@@ -1840,6 +2313,10 @@ No se reproduce aquí.</translation>
     <message>
         <source> and </source>
         <translation> y </translation>
+    </message>
+    <message>
+        <source>(no rating)</source>
+        <translation>(sin calificación)</translation>
     </message>
 </context>
 </TS>

@@ -17,6 +17,7 @@ import binascii
 import logging
 import os
 from dataclasses import dataclass
+from enum import StrEnum
 
 import keyring
 import keyring.errors
@@ -29,26 +30,50 @@ STORE_KEY_SUFFIX = ":store-key"
 STORE_KEY_BYTES = 32
 
 
+class KeyringProblem(StrEnum):
+    """Why the keyring keeps nothing, as a stable code the UI words (``reason`` says the
+    same in English, for logs)."""
+
+    memory_only = "memory_only"  # this session was asked to keep its login in memory
+    no_keyring = "no_keyring"  # no keyring service on this system
+    unsafe = "unsafe"  # a backend that is no place for secrets (``culprit``: its name)
+    unusable = "unusable"  # a backend that cannot be used (``culprit``: its or an error's)
+    refused = "refused"  # the keyring refused to keep a secret (``culprit``: the error's)
+    failed = "failed"  # the keyring failed to answer (``culprit``: the error's)
+
+
 @dataclass(frozen=True)
 class Saved:
     persistent: bool
-    #: why the token is only in memory (None when it is in the keyring)
+    #: why the token is only in memory (None when it is in the keyring), in English
     reason: str | None = None
+    #: the same as a code, and the type name it mentions (a backend's or an error's)
+    problem: KeyringProblem | None = None
+    culprit: str | None = None
 
 
-def _usable(backend: KeyringBackend) -> str | None:
+@dataclass(frozen=True)
+class _Why:
+    problem: KeyringProblem
+    reason: str
+    culprit: str | None = None
+
+
+def _usable(backend: KeyringBackend) -> _Why | None:
     """None when the backend can keep secrets; else why not."""
     name = f"{type(backend).__module__}.{type(backend).__name__}"
+    kind = type(backend).__name__
     if name.startswith(("keyring.backends.fail", "keyring.backends.null")):
-        return "no keyring service is available on this system"
+        return _Why(KeyringProblem.no_keyring, "no keyring service is available on this system")
     if name.startswith("keyrings.alt"):
         # plaintext files, or a password prompt on stdin: neither is a place for tokens
-        return f"the keyring backend {type(backend).__name__} is not a safe store"
+        return _Why(KeyringProblem.unsafe, f"the keyring backend {kind} is not a safe store", kind)
     try:
         if backend.priority < 1:
-            return f"the keyring backend {type(backend).__name__} is not usable"
+            return _Why(KeyringProblem.unusable, f"the keyring backend {kind} is not usable", kind)
     except Exception as err:
-        return f"the keyring backend failed ({type(err).__name__})"
+        error = type(err).__name__
+        return _Why(KeyringProblem.unusable, f"the keyring backend failed ({error})", error)
     return None
 
 
@@ -59,7 +84,11 @@ class Credentials:
         self._backend = backend
         self._memory_only = memory_only
         self._memory: dict[tuple[str, str], str] = {}
+        #: why the keyring keeps nothing now, in English (for logs), as a code, and the
+        #: type name it mentions
         self.reason: str | None = None
+        self.problem: KeyringProblem | None = None
+        self.culprit: str | None = None
 
     @staticmethod
     def service_name(server_url: str) -> str:
@@ -69,12 +98,19 @@ class Credentials:
     def store_key_service_name(cls, server_url: str) -> str:
         return cls.service_name(server_url) + STORE_KEY_SUFFIX
 
+    def _why(self, why: _Why | None) -> None:
+        self.reason = why.reason if why else None
+        self.problem = why.problem if why else None
+        self.culprit = why.culprit if why else None
+
     def _keyring(self) -> KeyringBackend | None:
         if self._memory_only:
-            self.reason = "this session keeps its login in memory only"
+            self._why(
+                _Why(KeyringProblem.memory_only, "this session keeps its login in memory only")
+            )
             return None
         backend = self._backend or keyring.get_keyring()
-        self.reason = _usable(backend)
+        self._why(_usable(backend))
         return None if self.reason else backend
 
     def save(self, server_url: str, username: str, token: str) -> Saved:
@@ -86,12 +122,15 @@ class Credentials:
                 return Saved(True)
             except Exception as err:  # D-Bus and backend faults of every kind
                 # the error's type only: a backend's message might quote the secret
-                self.reason = f"the keyring refused the token ({type(err).__name__})"
+                error = type(err).__name__
+                self._why(
+                    _Why(KeyringProblem.refused, f"the keyring refused the token ({error})", error)
+                )
                 self._forget_stale(backend, server_url, username)
         level = logging.INFO if self._memory_only else logging.WARNING
         log.log(level, "token kept in memory for this session only: %s", self.reason)
         self._memory[(server_url, username)] = token
-        return Saved(False, self.reason)
+        return Saved(False, self.reason, self.problem, self.culprit)
 
     def _forget_stale(self, backend: KeyringBackend, server_url: str, username: str) -> None:
         """After a failed save, an older token must not come back at the next start."""
@@ -109,7 +148,8 @@ class Credentials:
         try:
             return backend.get_password(self.service_name(server_url), username)
         except Exception as err:
-            self.reason = f"the keyring failed ({type(err).__name__})"
+            error = type(err).__name__
+            self._why(_Why(KeyringProblem.failed, f"the keyring failed ({error})", error))
             log.warning("could not read the token from the keyring: %s", self.reason)
             return None
 
@@ -139,7 +179,8 @@ class Credentials:
         try:
             stored = backend.get_password(service, username)
         except Exception as err:
-            self.reason = f"the keyring failed ({type(err).__name__})"
+            error = type(err).__name__
+            self._why(_Why(KeyringProblem.failed, f"the keyring failed ({error})", error))
             log.warning("could not read the local store key from the keyring: %s", self.reason)
             return None
         if stored:
@@ -156,10 +197,20 @@ class Credentials:
             backend.set_password(service, username, encoded)
             ok = backend.get_password(service, username) == encoded
         except Exception as err:
-            self.reason = f"the keyring refused the local store key ({type(err).__name__})"
+            error = type(err).__name__
+            self._why(
+                _Why(
+                    KeyringProblem.refused,
+                    f"the keyring refused the local store key ({error})",
+                    error,
+                )
+            )
             ok = False
         if not ok:
-            self.reason = self.reason or "the keyring did not keep the local store key"
+            if not self.reason:
+                self._why(
+                    _Why(KeyringProblem.refused, "the keyring did not keep the local store key")
+                )
             log.warning("nothing will be kept on disk this session: %s", self.reason)
             self._delete(backend, service, username)
             return None

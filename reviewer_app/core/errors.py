@@ -1,13 +1,37 @@
 """Typed errors of the client core: every failure the UI can meet has a class and a message
-that says what happened in plain words."""
+that says what happened in plain words.
+
+The messages are English, for logs and the command line. Each class also names its
+``kind`` (a ``FailureKind``), a stable code the desktop UI words in the user's language;
+events that report a failure without the error itself carry that code.
+"""
 
 from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
 
 from reviewer_app.protocol import Problem
 
 
+class FailureKind(StrEnum):
+    """What kind of failure an error is, as a stable code (never shown as it is)."""
+
+    network = "network"
+    busy = "busy"
+    bad_reply = "bad_reply"
+    incompatible = "incompatible"
+    login_required = "login_required"
+    forbidden = "forbidden"
+    refused = "refused"
+    store = "store"
+    unexpected = "unexpected"
+
+
 class CoreError(Exception):
     """Base of every error the core raises on purpose."""
+
+    kind: ClassVar[FailureKind] = FailureKind.unexpected
 
 
 class ApiError(CoreError):
@@ -24,6 +48,8 @@ class NetworkError(ApiError):
     reply after sending); only calls that are safe to repeat may then be retried.
     """
 
+    kind = FailureKind.network
+
     def __init__(self, message: str, *, maybe_applied: bool = False) -> None:
         super().__init__(message)
         self.maybe_applied = maybe_applied
@@ -33,9 +59,13 @@ class ProtocolError(ApiError):
     """The server answered something this client cannot use: not JSON, cut off, too large,
     or JSON that breaks the wire contract. Nothing from such a reply is applied."""
 
+    kind = FailureKind.bad_reply
+
 
 class ProblemError(ApiError):
     """The server answered with an RFC 9457 problem (4xx or 5xx)."""
+
+    kind = FailureKind.refused
 
     def __init__(self, status: int, problem: Problem, retry_after: float | None = None) -> None:
         detail = problem.detail or problem.title
@@ -49,21 +79,31 @@ class ProblemError(ApiError):
 class AuthenticationRequired(ProblemError):
     """401: no token, a wrong password, or a token that expired or was revoked."""
 
+    kind = FailureKind.login_required
+
 
 class Forbidden(ProblemError):
     """403: the user's role does not allow this."""
+
+    kind = FailureKind.forbidden
 
 
 class ServiceUnavailable(ProblemError):
     """429 or 5xx: the server is busy or failing; try again later (``retry_after``)."""
 
+    kind = FailureKind.busy
+
 
 class IncompatibleServer(ApiError):
     """The server speaks a major API version this client does not."""
 
+    kind = FailureKind.incompatible
+
 
 class StoreError(CoreError):
     """The local store failed for a reason of the environment (disk full, locked, read-only)."""
+
+    kind = FailureKind.store
 
 
 class StoreReplaced(CoreError):

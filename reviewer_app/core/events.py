@@ -9,16 +9,19 @@ from dataclasses import dataclass
 
 from reviewer_app.protocol import Queue
 
+from .errors import FailureKind
 from .store import JournalEntry
 
 
 @dataclass(frozen=True)
 class OnlineChanged:
     online: bool
-    #: why we are offline, in words (None when online)
+    #: why we are offline, in words (None when online; English, for logs)
     reason: str | None = None
     #: seconds until the next attempt, while offline
     retry_in: float | None = None
+    #: why we are offline, as a code the UI words (None when online)
+    kind: FailureKind | None = None
 
 
 @dataclass(frozen=True)
@@ -75,28 +78,35 @@ class QueuesChanged:
 @dataclass(frozen=True)
 class Progress:
     """Long work (``task`` = "offline"): ``done`` of ``total``; ``finished`` at the end,
-    with ``error`` set when it stopped early."""
+    with ``error`` set (English, for logs) when it stopped early, and ``kind`` when it was
+    stopped by a failure (not when the queue simply had fewer items)."""
 
     task: str
     done: int
     total: int
     finished: bool = False
     error: str | None = None
+    kind: FailureKind | None = None
 
 
 @dataclass(frozen=True)
 class AuthRequired:
     """The server refused our token: syncing is paused, nothing is dropped, until
-    ``SyncEngine.set_token`` is called after a new login."""
+    ``SyncEngine.set_token`` is called after a new login. ``message`` is English, for logs."""
 
     message: str
 
 
 @dataclass(frozen=True)
 class Problem:
-    """Something the reviewer should know that is not a network state (a store error)."""
+    """Something the reviewer should know that is not a network state (a store error, an
+    item the server sent in a form refused here). ``message`` is English, for logs; ``kind``
+    (with ``item_id`` and ``queue_id`` for a refused item) is what the UI words."""
 
     message: str
+    kind: FailureKind = FailureKind.unexpected
+    item_id: str | None = None
+    queue_id: str | None = None
 
 
 SyncEvent = (

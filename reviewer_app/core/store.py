@@ -302,7 +302,9 @@ class Store:
         self.clock = clock
         self._cipher = RowCipher(key) if key is not None else None
         #: set when a damaged or foreign file was moved aside: what happened, in words
+        #: (English, for logs), and where the file went (what the UI words)
         self.recovery_message: str | None = None
+        self.moved_aside_to: Path | None = None
         if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         check = check and not in_memory
@@ -402,6 +404,7 @@ class Store:
             src = Path(str(self.path) + suffix)
             if src.exists():
                 src.replace(Path(str(aside) + suffix))
+        self.moved_aside_to = aside
         self.recovery_message = (
             f"The local store could not be used because {why}. It was moved aside to "
             f"{aside} and a new, empty store was started. Verdicts that were in the old file "

@@ -42,6 +42,7 @@ from .errors import (
     ApiError,
     AuthenticationRequired,
     CoreError,
+    FailureKind,
     NetworkError,
     ProblemError,
     ProtocolError,
@@ -236,10 +237,10 @@ class SyncEngine:
             self._report_local()
             return IDLE_WAIT
         except (NetworkError, ServiceUnavailable, ProtocolError) as err:
-            self._failed(str(err), err.retry_after)
+            self._failed(str(err), err.retry_after, err.kind)
         except StoreError as err:
-            self._emit(ev.Problem(str(err)))
-            self._failed(str(err), None)
+            self._emit(ev.Problem(str(err), err.kind))
+            self._failed(str(err), None, err.kind)
         else:
             self._succeeded()
         self._report_local()
@@ -282,7 +283,7 @@ class SyncEngine:
         try:
             self.store.purge_expired()  # what it changes is reported by _report_local
         except StoreError as err:
-            self._emit(ev.Problem(str(err)))
+            self._emit(ev.Problem(str(err), err.kind))
 
     def _setting(self, setting: object) -> int | float:
         assert self.store is not None
@@ -383,7 +384,10 @@ class SyncEngine:
                 ev.Problem(
                     f"Item {item_id} from queue {queue_id} cannot be shown: the server sent it "
                     f"in a form this app refuses ({why}). It was left aside; tell your "
-                    "administrator."
+                    "administrator.",
+                    FailureKind.bad_reply,
+                    item_id=item_id,
+                    queue_id=queue_id,
                 )
             )
         return self.store.add_leased(grant)
@@ -429,7 +433,7 @@ class SyncEngine:
                     self._emit(ev.Progress("offline", done, total))
                 self._fetch_media(limit=None)
             except (ApiError, StoreError) as err:
-                self._emit(ev.Progress("offline", done, total, finished=True, error=str(err)))
+                self._emit(ev.Progress("offline", done, total, True, error=str(err), kind=err.kind))
                 with self._shared.lock:
                     self._shared.offline.remove(request)
                 raise
@@ -479,7 +483,7 @@ class SyncEngine:
             self._emit(ev.OnlineChanged(True))
         self._emit(ev.Synced(self.last_sync))
 
-    def _failed(self, reason: str, retry_after: float | None) -> None:
+    def _failed(self, reason: str, retry_after: float | None, kind: FailureKind) -> None:
         self.failures += 1
         cap = float(self._setting(BACKOFF_CAP)) if self.store else 60.0
         wait = self.rng.uniform(0, min(cap, BACKOFF_BASE * 2**self.failures))
@@ -488,7 +492,7 @@ class SyncEngine:
         self.retry_at = self.clock() + wait
         log.info("sync failed (%d in a row), next try in %.1f s: %s", self.failures, wait, reason)
         self.online = False
-        self._emit(ev.OnlineChanged(False, reason, wait))
+        self._emit(ev.OnlineChanged(False, reason, wait, kind))
 
     def _report_local(self) -> None:
         """Tell the listener about local state that changed since it was last told."""
@@ -500,7 +504,7 @@ class SyncEngine:
                 () if self.online else tuple(self.store.expiring(self.clock(), EXPIRY_WARNING))
             )
         except StoreError as err:
-            self._emit(ev.Problem(str(err)))
+            self._emit(ev.Problem(str(err), err.kind))
             return
         self._emit_changed("pending", ev.PendingChanged(counts.pending, counts.in_flight))
         self._emit_changed("conflicts", ev.ConflictsChanged(counts.conflicts_open))

@@ -26,7 +26,7 @@ from .bridge import SyncBridge
 from .dialogs import LoginDialog
 from .i18n import install_translators, language_for, translate
 from .main_window import MainWindow
-from .messages import describe
+from .messages import bad_address, describe, keyring_reason, store_moved_aside
 
 log = logging.getLogger("ui")
 
@@ -75,7 +75,7 @@ def keyring_note(result: LoginResult) -> str | None:
             "App",
             "Your login is kept for this session only ({reason}); you will be asked to log in "
             "again next time.",
-        ).format(reason=result.saved.reason)
+        ).format(reason=keyring_reason(result.saved.problem, result.saved.culprit))
         + " "
         + memory_only_note()
     )
@@ -105,8 +105,8 @@ def open_window(
         note = memory_only_note()  # the keyring keeps the login but would not keep the store key
     window = MainWindow(session, bridge, prefs, keyring_note=note)
     bridge.setParent(window)
-    if session.store.recovery_message:
-        window.notify(session.store.recovery_message)
+    if session.store.moved_aside_to is not None:
+        window.notify(store_moved_aside(session.store.moved_aside_to))
     session.start()
     window.show()
     window.destroyed.connect(lambda *_: session.engine.stop())
@@ -157,16 +157,17 @@ def run_login(
             on_window(window)
 
         def failed(err: BaseException) -> None:
-            if isinstance(err, ValueError):
+            if isinstance(err, ValueError):  # the address (normalise_server_url)
                 dialog.show_error(
-                    f"{err}. "
+                    bad_address(server)
+                    + " "
                     + translate("App", "Write it like {example}").format(
                         example="https://review.example.org"
                     )
                 )
                 return
             message = describe(err, during=translate("App", "logging in"))
-            dialog.show_error(f"{message.title} {message.detail} {message.next_step}")
+            dialog.show_error(message.line())
 
         run_in_background(dialog, work, done, failed)
 

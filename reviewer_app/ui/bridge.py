@@ -3,6 +3,9 @@
 The engine calls ``SyncBridge.__call__`` on its own thread; each event becomes one signal
 emission, which Qt queues to the bridge's (GUI) thread. Widgets connect to the signals and
 never touch the engine's thread.
+
+Failures travel as codes (``FailureKind``), which the window words in the user's language
+(``reviewer_app.ui.messages``); the core's English messages are for the log.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from reviewer_app.core import events as ev
+from reviewer_app.core.errors import FailureKind
 
 
 class SyncBridge(QObject):
-    online_changed = Signal(bool, str, float)  # online, reason, retry in (s; -1 unknown)
+    online_changed = Signal(bool, str, float)  # online, FailureKind ("" online), retry in (s)
     pending_changed = Signal(int, int)  # pending, in flight
     synced = Signal(float)  # client time of the last good pass
     verdicts_settled = Signal(object)  # tuple[JournalEntry, ...]
@@ -22,17 +26,17 @@ class SyncBridge(QObject):
     leases_lost = Signal(object)  # tuple of item ids
     leases_expiring = Signal(object)  # tuple of (item id, expires at)
     queues_changed = Signal(object)  # tuple[Queue, ...]
-    progress_changed = Signal(str, int, int, bool, str)  # task, done, total, finished, error
-    auth_required = Signal(str)
-    problem_reported = Signal(str)
+    # task, done, total, finished, FailureKind that stopped it ("" when none)
+    progress_changed = Signal(str, int, int, bool, str)
+    auth_required = Signal(str)  # the core's message (English, for logs)
+    problem_reported = Signal(object)  # the ev.Problem
 
     def __call__(self, event: ev.SyncEvent) -> None:
         """Called on the engine's thread: emits the matching signal (queued to the GUI)."""
         match event:
-            case ev.OnlineChanged(online, reason, retry_in):
-                self.online_changed.emit(
-                    online, reason or "", -1.0 if retry_in is None else retry_in
-                )
+            case ev.OnlineChanged(online, _reason, retry_in, kind):
+                code = "" if online else str(kind or FailureKind.unexpected)
+                self.online_changed.emit(online, code, -1.0 if retry_in is None else retry_in)
             case ev.PendingChanged(pending, in_flight):
                 self.pending_changed.emit(pending, in_flight)
             case ev.Synced(at):
@@ -49,9 +53,9 @@ class SyncBridge(QObject):
                 self.leases_expiring.emit(items)
             case ev.QueuesChanged(queues):
                 self.queues_changed.emit(queues)
-            case ev.Progress(task, done, total, finished, error):
-                self.progress_changed.emit(task, done, total, finished, error or "")
+            case ev.Progress(task, done, total, finished, _error, kind):
+                self.progress_changed.emit(task, done, total, finished, str(kind or ""))
             case ev.AuthRequired(message):
                 self.auth_required.emit(message)
-            case ev.Problem(message):
-                self.problem_reported.emit(message)
+            case ev.Problem():
+                self.problem_reported.emit(event)

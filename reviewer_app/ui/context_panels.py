@@ -8,13 +8,13 @@ from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QWidget
 from reviewer_app.protocol import Item
 
 from .i18n import QT_TRANSLATE_NOOP, translate
-from .plain import ago, clean, count
+from .plain import ago, clean, count, named
 
 
-def _box(name: str) -> QPlainTextEdit:
-    box = QPlainTextEdit()
+def _box(key: str) -> QPlainTextEdit:
+    """A tab's text box; ``key`` is the tab's English name (its object name)."""
+    box = named(QPlainTextEdit(), f"context:{key}", tab_title(key))
     box.setReadOnly(True)
-    box.setAccessibleName(name)
     box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
     box.setMaximumBlockCount(2_000)
     return box
@@ -183,7 +183,7 @@ class ContextPanels(QTabWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Context")
+        named(self, "contextPanels", translate("ContextPanels", "Context"))
         self.boxes: dict[str, QPlainTextEdit] = {}
         for title, _ in self.TABS:
             box = _box(title)

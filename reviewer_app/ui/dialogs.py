@@ -30,7 +30,7 @@ from reviewer_app.core.store import Conflict, Store
 from . import preferences as P
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import ConflictsModel
-from .plain import clean, label, set_text
+from .plain import clean, label, named, set_text
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("1 … 9", QT_TRANSLATE_NOOP("Shortcuts", "Decide with the action that shows this key")),
@@ -89,7 +89,7 @@ class ShortcutsDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("Dialogs", "Keyboard shortcuts"))
-        self.setAccessibleName("Keyboard shortcuts")
+        named(self, "shortcutsDialog", translate("Dialogs", "Keyboard shortcuts"))
         form = QFormLayout(self)
         for keys, what in SHORTCUTS:
             form.addRow(
@@ -104,21 +104,23 @@ class SettingsDialog(QDialog):
     def __init__(self, prefs: P.Preferences, store: Store, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("Dialogs", "Settings"))
+        self.setObjectName("settingsDialog")
         self.prefs, self.store = prefs, store
         form = QFormLayout(self)
-        self.server = QLineEdit(prefs.get(P.SERVER))
-        self.server.setAccessibleName("Server address")
+        self.server = named(
+            QLineEdit(prefs.get(P.SERVER)), "server", translate("Dialogs", "Server address")
+        )
         self.prefetch = QSpinBox()
         decl = core_settings.PREFETCH
         self.prefetch.setRange(int(decl.minimum or 1), int(decl.maximum or 200))
         self.prefetch.setValue(store.settings.get(decl))
-        self.prefetch.setAccessibleName("Items leased ahead")
+        named(self.prefetch, "prefetch", translate("Dialogs", "Items leased ahead"))
         self.undo = QDoubleSpinBox()
         decl_u = core_settings.UNDO_WINDOW
         self.undo.setRange(float(decl_u.minimum or 0), float(decl_u.maximum or 120))
         self.undo.setValue(store.settings.get(decl_u))
         self.undo.setSuffix(translate("Dialogs", " s"))
-        self.undo.setAccessibleName("Undo window in seconds")
+        named(self.undo, "undoWindow", translate("Dialogs", "Undo window in seconds"))
         self.blur = QCheckBox(translate("Dialogs", "Blur media until I reveal it"))
         self.blur.setChecked(prefs.get(P.BLUR))
         self.grey = QCheckBox(translate("Dialogs", "Show media in greyscale until I reveal it"))
@@ -127,16 +129,16 @@ class SettingsDialog(QDialog):
         for theme in P.THEMES:
             self.theme.addItem(theme_name(theme), theme)
         self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.get(P.THEME))))
-        self.theme.setAccessibleName("Theme")
+        named(self.theme, "theme", translate("Dialogs", "Theme"))
         self.text_size = QSpinBox()
         self.text_size.setRange(7, 32)
         self.text_size.setValue(prefs.get(P.TEXT_SIZE))
-        self.text_size.setAccessibleName("Text size")
+        named(self.text_size, "textSize", translate("Dialogs", "Text size"))
         self.language = QComboBox()
         for language in P.LANGUAGES:
             self.language.addItem(language_name(language), language)
         self.language.setCurrentIndex(max(0, self.language.findData(prefs.get(P.LANGUAGE))))
-        self.language.setAccessibleName("Language")
+        named(self.language, "language", translate("Dialogs", "Language"))
         self.language_note = label(
             translate("Dialogs", "A new language applies the next time you start the app.")
         )
@@ -209,13 +211,13 @@ class ConflictsView(QDialog):
     def __init__(self, store: Store, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("Dialogs", "Conflicts"))
-        self.setAccessibleName("Conflicts")
+        named(self, "conflictsView", translate("Dialogs", "Conflicts"))
         self.resize(900, 520)
         self.store = store
         self.model = ConflictsModel()
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setAccessibleName("Conflicts list")
+        named(self.table, "conflictsList", translate("Dialogs", "Conflicts list"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
@@ -228,17 +230,17 @@ class ConflictsView(QDialog):
             )
         )
         self.post = label()
-        self.post.setAccessibleName("The post")
+        named(self.post, "conflictPost", translate("Dialogs", "The post"))
         self.mine = QPlainTextEdit()
         self.mine.setReadOnly(True)
-        self.mine.setAccessibleName("Your decision")
+        named(self.mine, "yourDecision", translate("Dialogs", "Your decision"))
         self.theirs = QPlainTextEdit()
         self.theirs.setReadOnly(True)
-        self.theirs.setAccessibleName("The decision that counts")
+        named(self.theirs, "theirDecision", translate("Dialogs", "The decision that counts"))
         self.accept_button = QPushButton(translate("Dialogs", "Accept their decision"))
         self.escalate_button = QPushButton(translate("Dialogs", "Escalate to a lead"))
-        for button in (self.accept_button, self.escalate_button):
-            button.setAccessibleName(button.text())
+        named(self.accept_button, "acceptTheirs", self.accept_button.text())
+        named(self.escalate_button, "escalateConflict", self.escalate_button.text())
         self.accept_button.clicked.connect(lambda: self._resolve("accepted"))
         self.escalate_button.clicked.connect(lambda: self._resolve("escalated"))
         sides = QHBoxLayout()
@@ -339,18 +341,21 @@ class LoginDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("Dialogs", "Log in to the review desk"))
+        self.setObjectName("loginDialog")
         self.prefs = prefs
         self.attempt = attempt
         form = QFormLayout(self)
-        self.server = QLineEdit(prefs.get(P.SERVER) or "https://")
-        self.server.setAccessibleName("Server address")
-        self.username = QLineEdit(prefs.get(P.USERNAME))
-        self.username.setAccessibleName("User name")
-        self.password = QLineEdit()
+        self.server = named(
+            QLineEdit(prefs.get(P.SERVER) or "https://"),
+            "server",
+            translate("Dialogs", "Server address"),
+        )
+        self.username = named(
+            QLineEdit(prefs.get(P.USERNAME)), "username", translate("Dialogs", "User name")
+        )
+        self.password = named(QLineEdit(), "password", translate("Dialogs", "Password"))
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
-        self.password.setAccessibleName("Password")
-        self.error = label("")
-        self.error.setAccessibleName("Login problem")
+        self.error = named(label(""), "loginProblem", translate("Dialogs", "Login problem"))
         self.error.setStyleSheet("color: #b00020")
         self.error.hide()
         self.buttons = QDialogButtonBox(

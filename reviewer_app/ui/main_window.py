@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer_app.core import events as ev
 from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.protocol import ActionConfig, Queue
@@ -46,8 +47,9 @@ from .context_panels import ContextPanels
 from .dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
 from .i18n import translate
 from .lead.workspace import LeadWorkspace
+from .messages import failure_sentence, offline_batch_ended, sync_problem
 from .models import QueueListModel, WorklistModel
-from .plain import clean, isolate, label, set_text
+from .plain import clean, isolate, label, named, set_text
 from .post_pane import PostPane
 from .review import ReviewController, needs_prompt
 from .scores import ScoresPanel
@@ -150,7 +152,7 @@ class MainWindow(QMainWindow):
                 name=isolate(session.user.display_name), server=session.server_url
             )
         )
-        self.setAccessibleName("Review desk")
+        named(self, "reviewWindow", translate("MainWindow", "Review desk"))
         self.resize(1280, 860)
         self.online: bool | None = None
         self.pending = 0
@@ -193,17 +195,21 @@ class MainWindow(QMainWindow):
         central = QWidget()
         outer = QVBoxLayout(central)
         self.banner = label("")
-        self.banner.setAccessibleName("Notice")
+        named(self.banner, "banner", translate("MainWindow", "Notice"))
         self.banner.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 6px")
         self.banner.setVisible(False)
         top = QHBoxLayout()
         self.queue_picker = QComboBox()
-        self.queue_picker.setAccessibleName("Queue")
+        named(self.queue_picker, "queuePicker", translate("MainWindow", "Queue"))
         self.queues = QueueListModel()
         self.queue_picker.setModel(self.queues)
         self.queue_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.offline_button = QPushButton(translate("MainWindow", "Work offline…"))
-        self.offline_button.setAccessibleName("Work offline: lease a batch (Ctrl+O)")
+        named(
+            self.offline_button,
+            "workOffline",
+            translate("MainWindow", "Work offline: lease a batch (Ctrl+O)"),
+        )
         self.offline_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.offline_button.clicked.connect(self.work_offline)
         top.addWidget(label(translate("MainWindow", "Queue:"), wrap=False))
@@ -213,7 +219,7 @@ class MainWindow(QMainWindow):
         self.worklist = WorklistModel()
         self.worklist_view = QTableView()
         self.worklist_view.setModel(self.worklist)
-        self.worklist_view.setAccessibleName("Worklist")
+        named(self.worklist_view, "worklist", translate("MainWindow", "Worklist"))
         self.worklist_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.worklist_view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         header = self.worklist_view.horizontalHeader()
@@ -257,7 +263,7 @@ class MainWindow(QMainWindow):
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.message_posted.connect(self.say)
             self.modes = QTabWidget()
-            self.modes.setAccessibleName("Review or lead workspace")
+            named(self.modes, "modes", translate("MainWindow", "Review or lead workspace"))
             self.modes.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self.modes.addTab(central, translate("MainWindow", "Review"))
             self.modes.addTab(self.lead, translate("MainWindow", "Lead workspace"))
@@ -267,22 +273,22 @@ class MainWindow(QMainWindow):
 
         status = self.statusBar()
         self.net_label = label(translate("MainWindow", "starting…"), wrap=False)
-        self.net_label.setAccessibleName("Connection")
+        named(self.net_label, "connection", translate("MainWindow", "Connection"))
         self.pending_label = label("", wrap=False)
-        self.pending_label.setAccessibleName("Verdicts waiting to be sent")
+        named(self.pending_label, "pending", translate("MainWindow", "Verdicts waiting to be sent"))
         self.conflicts_button = QPushButton("")
-        self.conflicts_button.setAccessibleName("Conflicts (Ctrl+K)")
+        named(self.conflicts_button, "conflicts", translate("MainWindow", "Conflicts (Ctrl+K)"))
         self.conflicts_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.conflicts_button.setFlat(True)
         self.conflicts_button.clicked.connect(self.show_conflicts)
         self.sync_label = label("", wrap=False)
-        self.sync_label.setAccessibleName("Last sync")
+        named(self.sync_label, "lastSync", translate("MainWindow", "Last sync"))
         self.progress = QProgressBar()
-        self.progress.setAccessibleName("Work offline progress")
+        named(self.progress, "offlineProgress", translate("MainWindow", "Work offline progress"))
         self.progress.setMaximumWidth(220)
         self.progress.hide()
         self.message = label("", wrap=False)
-        self.message.setAccessibleName("Last message")
+        named(self.message, "message", translate("MainWindow", "Last message"))
         # Status texts change on every keypress: not selectable (a selectable label keeps a
         # text document to lay out), and the message does not resize the bar around it.
         for plain in (self.net_label, self.pending_label, self.sync_label, self.message):
@@ -345,7 +351,7 @@ class MainWindow(QMainWindow):
         b.queues_changed.connect(self._on_sync_queues_changed)
         b.progress_changed.connect(self._on_sync_progress_changed)
         b.auth_required.connect(self._on_sync_auth_required)
-        b.problem_reported.connect(self.notify)
+        b.problem_reported.connect(self._on_sync_problem_reported)
         b.verdicts_settled.connect(self._on_sync_verdicts_settled)
         self.queue_picker.currentIndexChanged.connect(self._select_queue)
         self.review.item_changed.connect(self._on_review_item_changed)
@@ -617,7 +623,7 @@ class MainWindow(QMainWindow):
     # --- what the sync engine says ----------------------------------------------------------------
 
     @while_open
-    def _on_sync_online_changed(self, online: bool, reason: str, retry_in: float) -> None:
+    def _on_sync_online_changed(self, online: bool, kind: str, retry_in: float) -> None:
         self.online = online
         self.review.online = online
         if online:
@@ -632,7 +638,9 @@ class MainWindow(QMainWindow):
                 else ""
             )
             self.say(
-                translate("MainWindow", "Offline: {reason}.").format(reason=clean(reason))
+                translate("MainWindow", "Offline.")
+                + " "
+                + failure_sentence(kind)
                 + retry
                 + " "
                 + translate("MainWindow", "You can keep deciding what is here.")
@@ -691,7 +699,7 @@ class MainWindow(QMainWindow):
 
     @while_open
     def _on_sync_progress_changed(
-        self, task: str, done: int, total: int, finished: bool, error: str
+        self, task: str, done: int, total: int, finished: bool, kind: str
     ) -> None:
         if task != "offline":
             return
@@ -704,19 +712,15 @@ class MainWindow(QMainWindow):
         )
         self.progress.setVisible(not finished)
         if finished:
-            self.say(
-                error
-                or translate(
-                    "MainWindow", "Ready to work offline: {n} posts are on this computer."
-                ).format(n=done)
-            )
+            self.say(offline_batch_ended(done, total, kind))
             self._refresh_worklist()
             self.review.refresh_if_empty()
 
     @while_open
     def _on_sync_auth_required(self, message: str) -> None:
+        log.info("the server asks for a new login: %s", message)
         self.notify(
-            message
+            translate("MainWindow", "The server asks you to log in again.")
             + " "
             + translate(
                 "MainWindow",
@@ -724,6 +728,11 @@ class MainWindow(QMainWindow):
                 "(Review ▸ Log out, then log in).",
             )
         )
+
+    @while_open
+    def _on_sync_problem_reported(self, problem: ev.Problem) -> None:
+        log.warning("the sync engine reports: %s", problem.message)
+        self.notify(sync_problem(problem.kind, problem.item_id, problem.queue_id))
 
     @while_open
     def _on_sync_verdicts_settled(self, entries: tuple[JournalEntry, ...]) -> None:

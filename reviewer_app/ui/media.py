@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 from reviewer_app.protocol import Media, MediaKind
 
 from .i18n import translate
-from .plain import clean, tooltip
+from .plain import clean, named, tooltip
 
 THUMB = QSize(220, 160)
 #: The most pixels an image may declare; more is refused before anything is decoded
@@ -33,6 +33,15 @@ DECODE_BOX = QSize(1280, 1280)
 FORMATS = frozenset({"png", "jpeg", "jpg", "gif", "webp"})
 NOT_AN_IMAGE = "This file is not an image this app can show"
 DAMAGED = "This image is damaged or incomplete; it is not shown"
+
+
+def kind_word(kind: MediaKind) -> str:
+    """What a medium is, in words."""
+    return {
+        MediaKind.image: translate("Media", "image"),
+        MediaKind.gif: translate("Media", "GIF"),
+        MediaKind.video: translate("Media", "video"),
+    }.get(kind, kind.value)
 
 
 def not_an_image() -> str:
@@ -127,7 +136,7 @@ class MediaStrip(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Media")
+        named(self, "media", translate("Media", "Media"))
         self.blur = True
         self.grey = True
         self.revealed = False
@@ -145,18 +154,22 @@ class MediaStrip(QWidget):
         self.tiles = []
         for index, item in enumerate(media):
             tile = MediaTile(self)
-            tile.setAccessibleName(f"Media {index + 1}: {item.kind.value}")
+            tile.setObjectName(f"media{index + 1}")
+            number = translate("Media", "Media {n}: {what}")
+            tile.setAccessibleName(number.format(n=index + 1, what=kind_word(item.kind)))
             description = clean(item.alt_text) or translate("Media", "no description")
             tile.setToolTip(
                 tooltip(
                     translate("Media", "{kind}, {size} bytes: {description}").format(
-                        kind=item.kind.value, size=f"{item.size_bytes:,}", description=description
+                        kind=kind_word(item.kind),
+                        size=f"{item.size_bytes:,}",
+                        description=description,
                     )
                 )
             )
             tile.original, tile.problem = self._decode(item, load)
             if tile.problem:
-                tile.setAccessibleName(f"Media {index + 1}: {tile.problem}")
+                tile.setAccessibleName(number.format(n=index + 1, what=tile.problem))
             self._layout.insertWidget(index, tile)
             self.tiles.append(tile)
         self._apply()

@@ -1,11 +1,22 @@
-"""Every failure a reviewer can meet, in plain words, with what to do next."""
+"""Every failure a reviewer can meet, in plain words, with what to do next.
+
+The core's errors and events carry English messages, for logs and the command line; what
+the reviewer reads is worded here, in their language, from the error's type or the
+failure's code (``FailureKind``, ``KeyringProblem``). The only words from elsewhere are the
+server's own reason for a refusal, shown as what the server said (data, never translated).
+"""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from pathlib import Path
 
+from reviewer_app.core.credentials import KeyringProblem
+from reviewer_app.core.decision_csv import ExportCancelled
 from reviewer_app.core.errors import (
     AuthenticationRequired,
+    FailureKind,
     Forbidden,
     IncompatibleServer,
     NetworkError,
@@ -13,9 +24,17 @@ from reviewer_app.core.errors import (
     ProtocolError,
     ServiceUnavailable,
     StoreError,
+    UnsentVerdicts,
 )
+from reviewer_app.core.store import AlreadyDecided, NothingToUndo
 
 from .i18n import translate
+from .plain import clean
+
+log = logging.getLogger("ui")
+
+#: the most characters of the server's own reason shown
+SERVER_WORDS_LIMIT = 300
 
 
 @dataclass(frozen=True)
@@ -23,9 +42,35 @@ class Message:
     title: str
     detail: str
     next_step: str
+    #: the server's own words about it (data: shown as they are), when it gave any
+    server_said: str = ""
+
+    def parts(self) -> list[str]:
+        said = (
+            translate("Messages", "The server said: “{reason}”").format(reason=self.server_said)
+            if self.server_said
+            else ""
+        )
+        return [part for part in (self.title, self.detail, said, self.next_step) if part]
 
     def text(self) -> str:
-        return f"{self.title}\n{self.detail}\n{self.next_step}"
+        """One part a line (a message box, a status line that wraps)."""
+        return "\n".join(self.parts())
+
+    def line(self) -> str:
+        """All on one line (a label in a row)."""
+        return " ".join(self.parts())
+
+
+def server_words(err: ProblemError) -> str:
+    """The server's own reason, or "" when the problem document was made up here (a reply
+    without one: its words are this client's, in English)."""
+    if err.code == f"http_{err.status}":
+        return ""
+    words = clean(err.problem.detail or err.problem.title or "").strip()
+    if len(words) > SERVER_WORDS_LIMIT:
+        words = words[: SERVER_WORDS_LIMIT - 1] + "…"
+    return words
 
 
 def describe(err: BaseException, *, during: str = "") -> Message:
@@ -35,7 +80,7 @@ def describe(err: BaseException, *, during: str = "") -> Message:
         if err.code in ("invalid_credentials", "bad_credentials", "wrong_password"):
             return Message(
                 translate("Messages", "Wrong user name or password."),
-                str(err.problem.detail or err),
+                translate("Messages", "The server did not accept them."),
                 translate(
                     "Messages",
                     "Check both and try again; after several failures the server makes you wait.",
@@ -43,7 +88,7 @@ def describe(err: BaseException, *, during: str = "") -> Message:
             )
         return Message(
             translate("Messages", "The server asks you to log in again."),
-            str(err.problem.detail or err),
+            translate("Messages", "Your login has expired or was ended."),
             translate(
                 "Messages", "Log in again; your decisions are kept and sent once you are back."
             ),
@@ -51,7 +96,11 @@ def describe(err: BaseException, *, during: str = "") -> Message:
     if isinstance(err, IncompatibleServer):
         return Message(
             translate("Messages", "This server speaks another version."),
-            str(err),
+            translate(
+                "Messages",
+                "This app and the server speak different versions of the review service, "
+                "so they cannot work together.",
+            ),
             translate("Messages", "Update the app."),
         )
     if isinstance(err, ServiceUnavailable):
@@ -65,7 +114,10 @@ def describe(err: BaseException, *, during: str = "") -> Message:
         )
         return Message(
             translate("Messages", "The server is busy or failing{where}.").format(where=where),
-            f"{err}.{wait}",
+            translate("Messages", "It answered with the error HTTP {status}.").format(
+                status=err.status
+            )
+            + wait,
             translate(
                 "Messages", "Keep working: decisions are saved here and sent when it answers again."
             ),
@@ -73,7 +125,10 @@ def describe(err: BaseException, *, during: str = "") -> Message:
     if isinstance(err, NetworkError):
         return Message(
             translate("Messages", "The server cannot be reached{where}.").format(where=where),
-            str(err),
+            translate(
+                "Messages",
+                "No connection could be made, or it broke before the whole reply arrived.",
+            ),
             translate(
                 "Messages",
                 "Check the server address and your network; decisions are saved here meanwhile.",
@@ -84,7 +139,10 @@ def describe(err: BaseException, *, during: str = "") -> Message:
             translate("Messages", "The server sent a reply this app cannot use{where}.").format(
                 where=where
             ),
-            str(err),
+            translate(
+                "Messages",
+                "The reply was cut off, too large, or not in the form the review service promises.",
+            ),
             translate(
                 "Messages",
                 "Nothing from it was used. If it keeps happening, tell your administrator.",
@@ -93,29 +151,185 @@ def describe(err: BaseException, *, during: str = "") -> Message:
     if isinstance(err, Forbidden):
         return Message(
             translate("Messages", "Your account may not do this."),
-            str(err.problem.detail or err),
+            "",
             translate("Messages", "Ask a lead or an administrator."),
+            server_words(err),
         )
     if isinstance(err, ProblemError):
+        said = server_words(err)
         return Message(
             translate("Messages", "The server refused{where}.").format(where=where),
-            str(err),
-            translate("Messages", "See the reason above."),
+            ""
+            if said
+            else translate("Messages", "It answered with the error HTTP {status}.").format(
+                status=err.status
+            ),
+            translate(
+                "Messages", "Change what it refused and try again, or ask your administrator."
+            ),
+            said,
         )
     if isinstance(err, StoreError):
         return Message(
             translate("Messages", "The local store cannot be written."),
-            str(err),
+            translate(
+                "Messages",
+                "The disk may be full, the data folder read-only, or the store in use by "
+                "another copy of the app.",
+            ),
             translate(
                 "Messages",
                 "Check free disk space and the data folder's permissions, then restart the app.",
             ),
         )
+    if isinstance(err, NothingToUndo):
+        return Message(
+            translate(
+                "Messages",
+                "There is no verdict left to undo: the last one's undo window has passed.",
+            ),
+            "",
+            "",
+        )
+    if isinstance(err, AlreadyDecided):
+        return Message(
+            translate("Messages", "This post is no longer waiting for a decision here."),
+            translate("Messages", "It was decided already, or it left the worklist."),
+            "",
+        )
+    if isinstance(err, UnsentVerdicts):
+        return Message(
+            (
+                translate("Messages", "{n} verdicts saved here have not been sent yet.")
+                if err.count != 1
+                else translate("Messages", "1 verdict saved here has not been sent yet.")
+            ).format(n=err.count),
+            translate("Messages", "Clearing the local data now would lose them."),
+            translate("Messages", "Connect to the server so they are sent, then try again."),
+        )
+    if isinstance(err, ExportCancelled):
+        return Message(
+            translate("Messages", "The export was cancelled after {n} decisions.").format(
+                n=f"{err.rows:,}"
+            ),
+            translate("Messages", "What was written of it is incomplete."),
+            "",
+        )
+    log.warning("an unexpected error, shown in general words: %r", err)
     return Message(
         translate("Messages", "Something went wrong{where}.").format(where=where),
-        f"{type(err).__name__}: {err}",
+        translate("Messages", "The app met an error it did not expect; the log has the details."),
         translate(
             "Messages",
             "Try again; if it keeps happening, restart the app and tell your administrator.",
         ),
+    )
+
+
+# --- what the sync engine reports by code ------------------------------------------------
+
+
+def failure(kind: FailureKind | str | None) -> FailureKind | None:
+    """A failure code as sent through a signal (its string) back as the enum."""
+    if kind is None or kind == "":
+        return None
+    try:
+        return FailureKind(kind)
+    except ValueError:
+        return FailureKind.unexpected
+
+
+def failure_sentence(kind: FailureKind | str | None) -> str:
+    """What went wrong, as a sentence, from a failure code the sync engine sent (why it is
+    offline, why a batch stopped)."""
+    match failure(kind):
+        case FailureKind.network:
+            return translate("Messages", "The server cannot be reached.")
+        case FailureKind.busy:
+            return translate("Messages", "The server is busy or failing.")
+        case FailureKind.bad_reply:
+            return translate("Messages", "The server sent a reply this app cannot use.")
+        case FailureKind.store:
+            return translate("Messages", "The local store cannot be written.")
+        case _:
+            return translate("Messages", "Syncing with the server failed.")
+
+
+def sync_problem(kind: FailureKind | str, item_id: str | None, queue_id: str | None) -> str:
+    """A problem the sync engine reports (not a network state), as a sentence."""
+    code = failure(kind)
+    if code is FailureKind.bad_reply and item_id is not None:
+        return translate(
+            "Messages",
+            "Post {item} from queue {queue} cannot be shown: the server sent it in a form "
+            "this app refuses. It was left aside; tell your administrator.",
+        ).format(item=item_id, queue=queue_id or "?")
+    if code is FailureKind.store:
+        message = describe(StoreError())
+        return f"{message.title} {message.next_step}"
+    return translate(
+        "Messages",
+        "Syncing stopped on an unexpected error. Your decisions are kept; restart the app, "
+        "and if it happens again, tell your administrator.",
+    )
+
+
+def offline_batch_ended(done: int, total: int, kind: FailureKind | str | None) -> str:
+    """The end of a "work offline" batch: ready, short, or stopped by a failure."""
+    code = failure(kind)
+    if code is not None:
+        stopped = translate(
+            "Messages", "Leasing for offline work stopped after {done} of {total} posts."
+        ).format(done=done, total=total)
+        return f"{stopped} {failure_sentence(code)}"
+    if done < total:
+        return translate(
+            "Messages",
+            "Only {done} of {total} items could be leased: the queue has no more for you, or "
+            "you reached the server's limit of items held at once.",
+        ).format(done=done, total=total)
+    return translate("Messages", "Ready to work offline: {n} posts are on this computer.").format(
+        n=done
+    )
+
+
+def keyring_reason(problem: KeyringProblem | None, culprit: str | None) -> str:
+    """Why the login is kept for this session only (``Saved.problem``), in words."""
+    name = culprit or "?"
+    match problem:
+        case KeyringProblem.memory_only:
+            return translate("Messages", "this session keeps its login in memory only")
+        case KeyringProblem.no_keyring:
+            return translate("Messages", "no keyring service is available on this system")
+        case KeyringProblem.unsafe:
+            return translate("Messages", "the keyring backend {name} is not a safe store").format(
+                name=name
+            )
+        case KeyringProblem.unusable:
+            return translate("Messages", "the keyring backend cannot be used ({name})").format(
+                name=name
+            )
+        case KeyringProblem.refused:
+            return translate("Messages", "the keyring refused to keep it ({name})").format(
+                name=name
+            )
+        case _:
+            return translate("Messages", "the keyring failed ({name})").format(name=name)
+
+
+def store_moved_aside(path: Path) -> str:
+    """The local store was damaged, foreign or locked with another key and was moved aside."""
+    return translate(
+        "Messages",
+        "The local store could not be used (it was damaged, not this app's, or locked with "
+        "another key). It was moved aside to {path} and a new, empty store was started. "
+        "Verdicts that were in the old file and not yet sent are still in it; ask support "
+        "before deleting it.",
+    ).format(path=path)
+
+
+def bad_address(address: str) -> str:
+    """A server address that is not one (what ``normalise_server_url`` refuses)."""
+    return translate("Messages", "“{address}” is not a usable server address.").format(
+        address=clean(address)
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
@@ -87,6 +88,17 @@ def label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -
 def set_text(widget: QLabel, text: str) -> None:
     widget.setTextFormat(Qt.TextFormat.PlainText)
     widget.setText(clean(text))
+
+
+W = TypeVar("W", bound=QWidget)
+
+
+def named(widget: W, object_name: str, accessible_name: str) -> W:
+    """``widget`` with a stable object name (for tests and tools: never translated, never
+    shown) and its name for screen readers (shown: pass ``translate(...)``)."""
+    widget.setObjectName(object_name)
+    widget.setAccessibleName(accessible_name)
+    return widget
 
 
 def ago(moment: datetime, now: datetime | None = None) -> str:

@@ -18,7 +18,7 @@ from reviewer_app.protocol import Item
 
 from .i18n import translate
 from .media import MediaStrip
-from .plain import ago, clean, count, hidden_count, isolate, label, set_text, tooltip
+from .plain import ago, clean, count, hidden_count, isolate, label, named, set_text, tooltip
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
 #: Longer texts show this much first; the rest on request (layout of a huge block is slow).
@@ -52,7 +52,7 @@ class PostText(QPlainTextEdit):
         self.setUndoRedoEnabled(False)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setAccessibleName("Post text")
+        named(self, "postText", translate("PostPane", "Post text"))
         self._painted = True
 
     def show_text(self, text: str, spans: list[tuple[int, int, str]], rtl: bool | None) -> None:
@@ -95,21 +95,25 @@ class PostPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Post")
+        named(self, "postPane", translate("PostPane", "Post"))
         layout = QVBoxLayout(self)
         self.byline = label()
-        self.byline.setAccessibleName("Author and time")
+        named(self.byline, "byline", translate("PostPane", "Author and time"))
         self.facts = label()
-        self.facts.setAccessibleName("Language and reach")
+        named(self.facts, "postFacts", translate("PostPane", "Language and reach"))
         self.text = PostText(self)
         self.more = QPushButton(translate("PostPane", "Show the whole text"))
-        self.more.setAccessibleName("Show the whole text")
+        named(self.more, "showWholeText", translate("PostPane", "Show the whole text"))
         self.more.clicked.connect(self._show_all)
         self.preview = label()
-        self.preview.setAccessibleName("Link preview")
+        named(self.preview, "linkPreview", translate("PostPane", "Link preview"))
         link_row = QHBoxLayout()
         self.open_link = QPushButton(translate("PostPane", "Open link in browser…"))
-        self.open_link.setAccessibleName("Open the post's link in the system browser")
+        named(
+            self.open_link,
+            "openLink",
+            translate("PostPane", "Open the post's link in the system browser"),
+        )
         self.open_link.clicked.connect(self._open_link)
         link_row.addWidget(self.preview, 1)
         link_row.addWidget(self.open_link)

@@ -20,6 +20,7 @@ from reviewer_app.core.store import AlreadyDecided, JournalEntry, NothingToUndo,
 from reviewer_app.protocol import ActionConfig, ActionKind, Queue
 
 from .i18n import translate
+from .messages import describe
 
 log = logging.getLogger("ui")
 
@@ -102,7 +103,7 @@ class ReviewController(QObject):
             try:
                 item = self.store.next_item(self.queue.id, include_expired=not self.online)
             except StoreError as err:
-                self.message_posted.emit(str(err))
+                self.message_posted.emit(describe(err).line())
         self._show(item)
 
     def refresh_if_empty(self) -> None:
@@ -191,7 +192,7 @@ class ReviewController(QObject):
         try:
             self.store.skip(item_id)
         except (AlreadyDecided, StoreError) as err:
-            self.message_posted.emit(str(err))
+            self.message_posted.emit(describe(err).line())
         else:
             self.item_skipped.emit(item_id)
             self.nudge()
@@ -201,11 +202,8 @@ class ReviewController(QObject):
     def undo(self) -> JournalEntry | None:
         try:
             entry = self.store.undo()
-        except NothingToUndo as err:
-            self.message_posted.emit(str(err))
-            return None
-        except StoreError as err:
-            self.message_posted.emit(str(err))
+        except (NothingToUndo, StoreError) as err:
+            self.message_posted.emit(describe(err).line())
             return None
         self.verdict_undone.emit(entry)
         self.show_next()  # the undone item comes back first
@@ -228,9 +226,19 @@ class ReviewController(QObject):
         except AlreadyDecided:
             self.show_next()
             return False
-        except (StoreError, ValueError) as err:
+        except StoreError as err:
             self.message_posted.emit(
-                translate("Review", "The verdict could not be saved: {error}").format(error=err)
+                translate("Review", "The verdict could not be saved.") + " " + describe(err).line()
+            )
+            return False
+        except ValueError as err:  # the verdict breaks the wire contract (a note too long)
+            log.warning("a verdict on %s was refused here: %s", self.current.item.id, err)
+            self.message_posted.emit(
+                translate(
+                    "Review",
+                    "The verdict could not be saved: it breaks the rules for verdicts (a note "
+                    "may be too long, or hold characters that are not allowed).",
+                )
             )
             return False
         self._guard_until = self.clock() + self.guard_seconds

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 from reviewer_app.protocol import ClassifierScore
 
 from .i18n import translate
-from .plain import label, set_text, tooltip
+from .plain import label, named, set_text, tooltip
 
 OVER = QColor("#c62828")
 UNDER = QColor("#5c7cfa")
@@ -45,7 +45,7 @@ class ScoreBar(QWidget):
 class ScoresPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Classifier scores")
+        named(self, "scores", translate("Scores", "Classifier scores"))
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.rows: list[tuple[QLabel, ScoreBar, QLabel, QLabel]] = []

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from reviewer_app.protocol import ActionConfig, QueueConfig
 
 from .i18n import translate
-from .plain import clean, label, set_text, tooltip
+from .plain import clean, label, named, set_text, tooltip
 
 
 class NoteEdit(QPlainTextEdit):
@@ -60,23 +60,27 @@ class VerdictBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Verdict")
+        named(self, "verdictBar", translate("VerdictBar", "Verdict"))
         self.config: QueueConfig | None = None
         outer = QVBoxLayout(self)
         self.prompt = label("")
-        self.prompt.setAccessibleName("What the verdict still needs")
+        named(self.prompt, "verdictPrompt", translate("VerdictBar", "What the verdict still needs"))
         self.prompt.setStyleSheet("font-weight: bold; color: #b35900")
         self.prompt.hide()
         self.buttons_row = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         details = QGridLayout()
         self.policies = PolicyList()
-        self.policies.setAccessibleName("Policy codes (P; arrows, Space to tick)")
+        named(
+            self.policies,
+            "policyCodes",
+            translate("VerdictBar", "Policy codes (P; arrows, Space to tick)"),
+        )
         self.policies.setMaximumHeight(110)
         self.rating = QComboBox()
-        self.rating.setAccessibleName("Fact-check rating (R)")
+        named(self.rating, "rating", translate("VerdictBar", "Fact-check rating (R)"))
         self.note = NoteEdit()
-        self.note.setAccessibleName("Note (N; Ctrl+Enter submits)")
+        named(self.note, "note", translate("VerdictBar", "Note (N; Ctrl+Enter submits)"))
         self.note.setPlaceholderText(
             translate("VerdictBar", "Note (N to write, Ctrl+Enter to submit)")
         )
@@ -113,6 +117,7 @@ class VerdictBar(QWidget):
             name = clean(action.label)
             text = f"{key}{name}" + (f"  ({extra})" if extra else "")
             button = QPushButton(text.replace("&", "&&"))  # a "&" is shown, not a mnemonic
+            button.setObjectName(f"action:{action.id}")
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys decide; focus stays put
             needs = [
                 word
@@ -145,7 +150,7 @@ class VerdictBar(QWidget):
             row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             row.setCheckState(Qt.CheckState.Unchecked)
             self.policies.addItem(row)
-        self.rating.addItem("(no rating)", None)
+        self.rating.addItem(translate("VerdictBar", "(no rating)"), None)
         for rating in config.ratings:
             self.rating.addItem(clean(rating.label), rating.id)
         has_policies, has_ratings = bool(config.policies), bool(config.ratings)

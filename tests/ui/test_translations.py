@@ -3,15 +3,23 @@ catalogues are complete and load.
 
 The pseudo-locale test installs a translator that wraps every source text in ⟪…⟫, opens
 the real windows (reviewer and lead, on the demo service) and the dialogs, and walks every
-widget: labels, buttons, tabs, window titles, menus, combo items, table headers, tooltips
-and placeholders. Whatever is left of a text once the marked parts and the data from the
-server (post text, names, ids, queue names, action labels) are taken out must hold no
-word: an unmarked English word there is a string that cannot be translated.
+widget: labels, buttons, tabs, window titles, menus, combo items, table headers, tooltips,
+placeholders, and the names and descriptions screen readers speak. Whatever is left of a
+text once the marked parts and the data from the server (post text, names, ids, queue
+names, action labels) are taken out must hold no word: an unmarked English word there is a
+string that cannot be translated.
+
+The core's errors and the sync engine's events carry English messages (for logs); what the
+reviewer reads of them is worded by the UI from their type or code, so it is checked here
+too: every kind of core error through ``describe``, every failure code, and what the window
+shows of each sync event, with only the server's own words left unmarked.
 """
 
 from __future__ import annotations
 
 import html
+import importlib
+import pkgutil
 import re
 import shutil
 import subprocess
@@ -47,8 +55,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import reviewer_app.core
+from reviewer_app.core import events as ev
+from reviewer_app.core.credentials import Credentials, KeyringProblem
+from reviewer_app.core.decision_csv import ExportCancelled
+from reviewer_app.core.errors import (
+    ApiError,
+    AuthenticationRequired,
+    CoreError,
+    FailureKind,
+    Forbidden,
+    IncompatibleServer,
+    NetworkError,
+    ProblemError,
+    ProtocolError,
+    ServiceUnavailable,
+    StoreError,
+    StoreReplaced,
+    UnsentVerdicts,
+)
+from reviewer_app.core.paths import store_path
+from reviewer_app.core.session import ReviewSession
+from reviewer_app.core.store import AlreadyDecided, NothingToUndo
+from reviewer_app.protocol import Problem
 from reviewer_app.ui import i18n
+from reviewer_app.ui import messages as M
 from reviewer_app.ui import preferences as P
+from reviewer_app.ui.app import keyring_note, open_window
 from reviewer_app.ui.dialogs import (
     ConflictsView,
     LoginDialog,
@@ -56,6 +89,7 @@ from reviewer_app.ui.dialogs import (
     ShortcutsDialog,
 )
 from reviewer_app.ui.main_window import MainWindow
+from tests.support.keyring_memory import MemoryKeyring, RefusingKeyring
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, Desk
 
@@ -184,6 +218,10 @@ def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
             yield f"{where} title", widget.windowTitle()
         if widget.toolTip():
             yield f"{where} tooltip", widget.toolTip()
+        if widget.accessibleName():
+            yield f"{where} accessible name", widget.accessibleName()
+        if widget.accessibleDescription():
+            yield f"{where} accessible description", widget.accessibleDescription()
         if isinstance(widget, QLabel | QAbstractButton):
             yield where, widget.text()
         elif isinstance(widget, QTabBar):
@@ -306,6 +344,182 @@ def test_the_pseudo_locale_finds_an_unmarked_string(
     QLabel("Spam and scams", root)
     problems = untranslatable(root, ["Spam and scams"])
     assert len(problems) == 1 and "Choose a queue first." in problems[0]
+    spoken = QLabel(root)
+    spoken.setAccessibleName("Queue picker")
+    described = QLabel(root)
+    described.setAccessibleDescription("Pick the queue to review")
+    problems = untranslatable(root, ["Spam and scams"])
+    assert len(problems) == 3
+    assert any("accessible name" in p and "Queue picker" in p for p in problems)
+    assert any("accessible description" in p and "Pick the queue" in p for p in problems)
+
+
+# --- what the core reports --------------------------------------------------------------
+
+#: the server's own words in a refusal: data, shown as they are
+SERVER_SAID = "Queue spam-scams is closed for maintenance until Monday"
+
+
+def _problem(status: int, code: str, detail: str | None) -> Problem:
+    return Problem(title="Refused by the service", status=status, code=code, detail=detail)
+
+
+def core_errors() -> list[tuple[BaseException, str]]:
+    """One error of each kind the core raises (with its English message), and the server's
+    own words it carries ("" when none may be shown)."""
+    return [
+        (NetworkError("Could not connect to https://review.example (Connection refused)."), ""),
+        (ProtocolError("The server's reply to GET /queues is not JSON (Expecting value)."), ""),
+        (IncompatibleServer("The server speaks API version 9.0; this client speaks 1.x."), ""),
+        (AuthenticationRequired(401, _problem(401, "bad_credentials", "Wrong password.")), ""),
+        (AuthenticationRequired(401, _problem(401, "token_expired", "Token expired.")), ""),
+        (Forbidden(403, _problem(403, "forbidden", SERVER_SAID)), SERVER_SAID),
+        (ServiceUnavailable(503, _problem(503, "busy", "Overloaded."), retry_after=30.0), ""),
+        (ServiceUnavailable(502, _problem(502, "http_502", "GET /x answered HTTP 502.")), ""),
+        (ProblemError(409, _problem(409, "queue_closed", SERVER_SAID)), SERVER_SAID),
+        # a reply without a problem document: the words were made up by the client
+        (ProblemError(404, _problem(404, "http_404", "GET /x answered HTTP 404 without")), ""),
+        (StoreError("The local store /data/x.sqlite3 is locked: database is locked"), ""),
+        (StoreReplaced("The local store was moved aside."), ""),
+        (AlreadyDecided("Item post-1 is not waiting for a decision here."), ""),
+        (NothingToUndo("There is no verdict left to undo: the window has passed."), ""),
+        (UnsentVerdicts(3), ""),
+        (UnsentVerdicts(1), ""),
+        (ExportCancelled(2_500), ""),
+        (CoreError("Something the core said in English."), ""),
+        (ApiError("A call failed, said in English."), ""),
+        (RuntimeError("Something a library said in English."), ""),
+    ]
+
+
+def every_core_error_class() -> set[type[BaseException]]:
+    for module in pkgutil.walk_packages(reviewer_app.core.__path__, "reviewer_app.core."):
+        importlib.import_module(module.name)
+    found: set[type[BaseException]] = set()
+    todo: list[type[BaseException]] = [CoreError]
+    while todo:
+        cls = todo.pop()
+        found.add(cls)
+        todo += cls.__subclasses__()
+    return found
+
+
+def test_every_kind_of_core_error_is_told_in_translated_words(pseudo_locale: None) -> None:
+    """``describe`` words each error from its type; the core's English message is never
+    shown, and the server's own reason only where it gave one, as what the server said."""
+    examples = core_errors()
+    assert every_core_error_class() <= {type(err) for err, _said in examples}
+    during = QCoreApplication.translate("Test", "loading the queues")
+    for err, said in examples:
+        for message in (M.describe(err), M.describe(err, during=during)):
+            text = message.text()
+            assert message.title and message.line(), err
+            assert not unmarked_words(text, [said] if said else []), (err, text)
+            assert str(err) not in text, (err, text)
+            if said:
+                assert said in text and said in message.line()
+            else:
+                assert not message.server_said, err
+
+
+def test_every_failure_code_and_keyring_problem_is_told_in_translated_words(
+    pseudo_locale: None, tmp_path: Path
+) -> None:
+    data = ["post-17", "spam-scams", "KeyringLocked", str(tmp_path), "ftp://review example"]
+    texts = [M.failure_sentence(""), M.offline_batch_ended(10, 10, "")]
+    texts.append(M.offline_batch_ended(3, 10, ""))
+    for kind in FailureKind:
+        texts += [
+            M.failure_sentence(kind),
+            M.failure_sentence(str(kind)),  # as it comes through a signal
+            M.offline_batch_ended(3, 10, str(kind)),
+            M.sync_problem(kind, None, None),
+            M.sync_problem(kind, "post-17", "spam-scams"),
+        ]
+    for problem in (*KeyringProblem, None):
+        texts.append(M.keyring_reason(problem, "KeyringLocked"))
+    texts += [M.store_moved_aside(tmp_path / "x.unusable"), M.bad_address("ftp://review example")]
+    for text in texts:
+        assert text and not unmarked_words(text, data), text
+
+
+def test_what_the_window_shows_of_the_sync_engine_is_translated(
+    pseudo_locale: None, demo_server: LiveServer, desk_factory
+) -> None:
+    """The reason the window gives for being offline (the server really stopped), and what
+    it shows of every other report of the engine, are in the user's language."""
+    desk: Desk = desk_factory(demo_server.url)
+    window = desk.window
+    desk.wait(lambda: window.online is True)
+    data = data_strings(window)
+    demo_server.stop()
+    desk.wait(lambda: window.online is False)
+    offline = window.message.text()
+    assert OPEN in offline and not unmarked_words(offline, data), offline
+    assert not unmarked_words(window.net_label.text(), data)
+
+    bridge = window.bridge
+    shown: list[tuple[ev.SyncEvent, str]] = []
+    for event in (
+        ev.OnlineChanged(False, "The server at x broke the connection.", 2.0, FailureKind.busy),
+        ev.Problem("The local store x could not save: disk I/O error", FailureKind.store),
+        ev.Problem("Syncing stopped on an unexpected error: KeyError('x')"),
+        ev.Problem(
+            "Item post-17 from queue spam-scams cannot be shown (1 problem(s)).",
+            FailureKind.bad_reply,
+            item_id="post-17",
+            queue_id="spam-scams",
+        ),
+        ev.AuthRequired("The server asks you to log in again (Token expired (HTTP 401))."),
+        ev.Progress(
+            "offline", 3, 10, True, error="GET /x failed: refused", kind=FailureKind.network
+        ),
+        ev.Progress("offline", 3, 10, True, error="Only 3 of 10 items could be leased."),
+        ev.Progress("offline", 10, 10, True),
+    ):
+        window.notify("")
+        window.say("")
+        bridge(event)  # on the GUI thread here: delivered at once
+        texts = [t for t in (window.message.text(), window.banner.text()) if t]
+        assert texts, event
+        shown += [(event, text) for text in texts]
+    for event, text in shown:
+        assert not unmarked_words(text, [*data, "post-17", "spam-scams"]), (event, text)
+
+
+def test_the_notes_of_the_login_and_the_store_are_translated(
+    pseudo_locale: None, demo_server: LiveServer, tmp_path: Path
+) -> None:
+    """The note on a login kept in memory only (naming the keyring's error, data), and the
+    notice that a damaged store was moved aside (naming where, data)."""
+    import keyring.errors
+
+    refusing = Credentials(RefusingKeyring(keyring.errors.KeyringLocked("locked")))
+    result, _token = ReviewSession.log_in(
+        demo_server.url, "reviewer", "review-desk-demo", credentials=refusing
+    )
+    note = keyring_note(result)
+    assert note and "KeyringLocked" in note
+    assert not unmarked_words(note, ["KeyringLocked"]), note
+
+    credentials = Credentials(MemoryKeyring())
+    result, token = ReviewSession.log_in(
+        demo_server.url, "reviewer", "review-desk-demo", credentials=credentials
+    )
+    damaged = store_path(demo_server.url.rstrip("/"), "reviewer", tmp_path)
+    damaged.parent.mkdir(parents=True, exist_ok=True)
+    damaged.write_bytes(b"not a database, not even close" * 100)
+    prefs = P.Preferences(QSettings(str(tmp_path / "p.ini"), QSettings.Format.IniFormat))
+    window = open_window(
+        demo_server.url, result, token, credentials=credentials, prefs=prefs, data_root=tmp_path
+    )
+    try:
+        aside = window.session.store.moved_aside_to
+        assert aside is not None and str(aside) in window.banner.text()
+        assert not unmarked_words(window.banner.text(), [str(aside)]), window.banner.text()
+    finally:
+        window.shutdown()
+        window.close()
 
 
 # --- the catalogues ----------------------------------------------------------------------
@@ -343,6 +557,13 @@ def test_every_message_is_translated(language: str) -> None:
         ("es", "MainWindow", "Work offline…", "Trabajar sin conexión…"),
         ("de", "Dialogs", "Settings", "Einstellungen"),
         ("es", "LeadWorkspace", "Audits", "Auditorías"),
+        ("de", "VerdictBar", "Verdict", "Entscheidung"),  # a name a screen reader speaks
+        (
+            "es",
+            "Messages",
+            "The server cannot be reached.",
+            "No se puede contactar con el servidor.",
+        ),
     ],
 )
 def test_the_compiled_catalogues_load_and_translate(

@@ -200,11 +200,8 @@ def test_focus_order_follows_the_review_flow(demo_server: LiveServer, desk_facto
         widget = widget.nextInFocusChain()
         while not widget.focusPolicy() & Qt.FocusPolicy.TabFocus or not widget.isVisibleTo(window):
             widget = widget.nextInFocusChain()
-    names = [w.accessibleName() or type(w).__name__ for w in order]
-    assert names.index("Post text") < names.index("Policy codes (P; arrows, Space to tick)")
-    assert names.index("Policy codes (P; arrows, Space to tick)") < names.index(
-        "Note (N; Ctrl+Enter submits)"
-    )
+    names = [w.objectName() or type(w).__name__ for w in order]
+    assert names.index("postText") < names.index("policyCodes") < names.index("note")
 
 
 def test_clear_local_data_asks_first_then_wipes_the_cache_and_its_key(

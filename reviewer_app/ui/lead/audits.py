@@ -47,7 +47,7 @@ from ..context_panels import ContextPanels
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
-from ..plain import clean, label, set_text
+from ..plain import clean, label, named, set_text
 from ..post_pane import PostPane
 from ..review import needs_prompt
 from ..scores import ScoresPanel
@@ -173,7 +173,7 @@ class AuditDesk(QWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Blind audit")
+        named(self, "blindAudit", translate("LeadAudits", "Blind audit"))
         self.client_factory = client_factory
         self.queues = queues
         self.sample_id: int | None = None
@@ -184,10 +184,10 @@ class AuditDesk(QWidget):
         self.task_media: dict[str, tuple[bytes, str]] = {}
         self._shown_at = 0.0
         self.heading = label("")
-        self.heading.setAccessibleName("Audit progress")
+        named(self.heading, "auditProgress", translate("LeadAudits", "Audit progress"))
         self.heading.setStyleSheet("font-weight: bold")
         self.outcome = label("")
-        self.outcome.setAccessibleName("Last audit result")
+        named(self.outcome, "auditOutcome", translate("LeadAudits", "Last audit result"))
         self.post = PostPane()
         self.scores = ScoresPanel()
         self.context = ContextPanels()
@@ -295,7 +295,7 @@ class AuditDesk(QWidget):
     def _failed(self, err: BaseException) -> None:
         self.busy = False
         message = describe(err, during=translate("LeadAudits", "auditing"))
-        set_text(self.outcome, f"{message.title} {message.detail} {message.next_step}")
+        set_text(self.outcome, message.line())
         self.message_posted.emit(message.title)
 
     def _show(self, task: AuditTask | None) -> None:
@@ -454,29 +454,29 @@ class AuditsView(QWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Audits")
+        named(self, "auditsView", translate("LeadAudits", "Audits"))
         self.client_factory = client_factory
         self.queues = queues
         self.method = QComboBox()
-        self.method.setAccessibleName("How to draw the sample")
+        named(self.method, "sampleMethod", translate("LeadAudits", "How to draw the sample"))
         for words, method in METHODS:
             self.method.addItem(translate("LeadAudits", words), method.value)
         self.sample_size = QSpinBox()
-        self.sample_size.setAccessibleName("Sample size")
+        named(self.sample_size, "sampleSize", translate("LeadAudits", "Sample size"))
         self.sample_size.setRange(1, 1_000)
         self.sample_size.setValue(20)
         self.window_picker = QComboBox()
-        self.window_picker.setAccessibleName("Decisions from")
+        named(self.window_picker, "sampleWindow", translate("LeadAudits", "Decisions from"))
         for words, hours in WINDOWS:
             self.window_picker.addItem(translate("LeadStats", words), hours)
         self.queue_picker = QComboBox()
-        self.queue_picker.setAccessibleName("Queue of the sample")
+        named(self.queue_picker, "sampleQueue", translate("LeadAudits", "Queue of the sample"))
         self.create_button = QPushButton(translate("LeadAudits", "Draw sample"))
         self.create_button.clicked.connect(self.create_sample)
         self.status = label("")
-        self.status.setAccessibleName("Audits status")
+        named(self.status, "auditsStatus", translate("LeadAudits", "Audits status"))
         self.samples = SamplesModel()
-        self.samples_view = table_view("Audit samples")
+        self.samples_view = table_view("auditSamples", translate("LeadAudits", "Audit samples"))
         self.samples_view.setSortingEnabled(False)
         self.samples_view.setModel(self.samples)
         self.samples_view.activated.connect(lambda _i: self.start_selected())
@@ -486,11 +486,13 @@ class AuditsView(QWidget):
         self.results_button = QPushButton(translate("LeadAudits", "Show results"))
         self.results_button.clicked.connect(self.show_results)
         self.results = ResultsModel()
-        self.results_view = table_view("Audit results")
+        self.results_view = table_view("auditResults", translate("LeadAudits", "Audit results"))
         self.results_view.setSortingEnabled(False)
         self.results_view.setModel(self.results)
         self.agreement = AgreementModel()
-        self.agreement_view = table_view("Agreement per reviewer")
+        self.agreement_view = table_view(
+            "auditAgreement", translate("LeadAudits", "Agreement per reviewer")
+        )
         self.agreement_view.setSortingEnabled(False)
         self.agreement_view.setModel(self.agreement)
 
@@ -516,7 +518,11 @@ class AuditsView(QWidget):
         lists_layout.addWidget(self.samples_view, 2)
         lists_layout.addLayout(buttons)
         self.results_status = label(translate("LeadAudits", "Results of the selected sample:"))
-        self.results_status.setAccessibleName("Results of the selected sample")
+        named(
+            self.results_status,
+            "resultsStatus",
+            translate("LeadAudits", "Results of the selected sample"),
+        )
         lists_layout.addWidget(self.results_status)
         lists_layout.addWidget(self.results_view, 2)
         lists_layout.addWidget(
@@ -558,7 +564,7 @@ class AuditsView(QWidget):
 
     def _failed(self, err: BaseException) -> None:
         message = describe(err)
-        self._say(f"{message.title} {message.detail} {message.next_step}")
+        self._say(message.line())
 
     def reload(self, select: int | None = None) -> None:
         factory = self.client_factory

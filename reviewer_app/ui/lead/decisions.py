@@ -58,7 +58,7 @@ from reviewer_app.protocol import Decision, Event, QueueList
 from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..plain import clean, isolate, label, set_text, tooltip
+from ..plain import clean, isolate, label, named, set_text, tooltip
 
 log = logging.getLogger("ui")
 
@@ -547,7 +547,7 @@ class DecisionsBrowser(QWidget):
 
     def __init__(self, client_factory: ClientFactory, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Decisions browser")
+        named(self, "decisionsBrowser", translate("LeadDecisions", "Decisions browser"))
         self._factory = client_factory
         self.model = DecisionsModel(client_factory, self)
         self._export_cancel: threading.Event | None = None
@@ -560,7 +560,7 @@ class DecisionsBrowser(QWidget):
         layout.addLayout(self._build_filters())
 
         self.table = QTableView()
-        self.table.setAccessibleName("Decisions")
+        named(self.table, "decisions", translate("LeadDecisions", "Decisions"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -579,13 +579,15 @@ class DecisionsBrowser(QWidget):
 
         self.history = QPlainTextEdit()
         self.history.setReadOnly(True)
-        self.history.setAccessibleName("Item history")
+        named(self.history, "itemHistory", translate("LeadDecisions", "Item history"))
         self.history.setPlaceholderText(
             translate("LeadDecisions", "Select a decision to see its item's history.")
         )
         self.history.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.history_title = label(translate("LeadDecisions", "Item history"), wrap=False)
-        self.history_title.setAccessibleName("Item history title")
+        named(
+            self.history_title, "itemHistoryTitle", translate("LeadDecisions", "Item history title")
+        )
         detail = QWidget()
         detail_layout = QVBoxLayout(detail)
         detail_layout.setContentsMargins(0, 0, 0, 0)
@@ -600,9 +602,13 @@ class DecisionsBrowser(QWidget):
         layout.addWidget(splitter, 1)
 
         self.status = label("", wrap=True)
-        self.status.setAccessibleName("Decisions status")
+        named(self.status, "decisionsStatus", translate("LeadDecisions", "Decisions status"))
         self.retry_button = QPushButton(translate("LeadDecisions", "Try again"))
-        self.retry_button.setAccessibleName("Try loading the decisions again")
+        named(
+            self.retry_button,
+            "retryDecisions",
+            translate("LeadDecisions", "Try loading the decisions again"),
+        )
         self.retry_button.hide()
         self.retry_button.clicked.connect(self._on_retry_clicked)
         status_row = QHBoxLayout()
@@ -630,37 +636,55 @@ class DecisionsBrowser(QWidget):
     def _build_filters(self) -> QGridLayout:
         grid = QGridLayout()
         self.queue = QComboBox()
-        self.queue.setAccessibleName("Queue filter")
+        named(self.queue, "queueFilter", translate("LeadDecisions", "Queue filter"))
         self.queue.addItem(translate("LeadDecisions", "Any queue"), None)
         self.reviewer = self._line_edit(
-            translate("LeadDecisions", "any reviewer"), "Reviewer filter"
+            "reviewerFilter",
+            translate("LeadDecisions", "any reviewer"),
+            translate("LeadDecisions", "Reviewer filter"),
         )
-        self.action = self._line_edit(translate("LeadDecisions", "any action"), "Action filter")
+        self.action = self._line_edit(
+            "actionFilter",
+            translate("LeadDecisions", "any action"),
+            translate("LeadDecisions", "Action filter"),
+        )
         self.policy = self._line_edit(
-            translate("LeadDecisions", "any policy code"), "Policy filter"
+            "policyFilter",
+            translate("LeadDecisions", "any policy code"),
+            translate("LeadDecisions", "Policy filter"),
         )
-        self.item = self._line_edit(translate("LeadDecisions", "any item"), "Item filter")
+        self.item = self._line_edit(
+            "itemFilter",
+            translate("LeadDecisions", "any item"),
+            translate("LeadDecisions", "Item filter"),
+        )
         self.audited = QComboBox()
-        self.audited.setAccessibleName("Audited filter")
+        named(self.audited, "auditedFilter", translate("LeadDecisions", "Audited filter"))
         for words, value in AUDITED_CHOICES:
             self.audited.addItem(translate("LeadDecisions", words), value)
 
         now = QDateTime.currentDateTime()
         self.since_on = QCheckBox(translate("LeadDecisions", "From"))
-        self.since_on.setAccessibleName("Limit to decisions from a time")
-        self.since = self._time_edit(now.addDays(-7), "Decided from")
+        named(
+            self.since_on, "sinceOn", translate("LeadDecisions", "Limit to decisions from a time")
+        )
+        self.since = self._time_edit(
+            now.addDays(-7), "since", translate("LeadDecisions", "Decided from")
+        )
         self.until_on = QCheckBox(translate("LeadDecisions", "Until"))
-        self.until_on.setAccessibleName("Limit to decisions before a time")
-        self.until = self._time_edit(now, "Decided before")
+        named(
+            self.until_on, "untilOn", translate("LeadDecisions", "Limit to decisions before a time")
+        )
+        self.until = self._time_edit(now, "until", translate("LeadDecisions", "Decided before"))
         self.since_on.toggled.connect(self.since.setEnabled)
         self.until_on.toggled.connect(self.until.setEnabled)
 
         self.apply_button = QPushButton(translate("LeadDecisions", "Apply filters"))
-        self.apply_button.setAccessibleName("Apply filters")
+        named(self.apply_button, "applyFilters", translate("LeadDecisions", "Apply filters"))
         self.apply_button.setDefault(True)
         self.apply_button.clicked.connect(self.apply_filters)
         self.clear_button = QPushButton(translate("LeadDecisions", "Clear"))
-        self.clear_button.setAccessibleName("Clear filters")
+        named(self.clear_button, "clearFilters", translate("LeadDecisions", "Clear filters"))
         self.clear_button.clicked.connect(self.clear_filters)
 
         cells: Sequence[tuple[str, QWidget]] = (
@@ -685,37 +709,43 @@ class DecisionsBrowser(QWidget):
         grid.addLayout(times, 2, 0, 1, len(cells))
         return grid
 
-    def _line_edit(self, placeholder: str, name: str) -> QLineEdit:
-        edit = QLineEdit()
+    def _line_edit(self, object_name: str, placeholder: str, name: str) -> QLineEdit:
+        edit = named(QLineEdit(), object_name, name)
         edit.setPlaceholderText(placeholder)
-        edit.setAccessibleName(name)
         edit.setClearButtonEnabled(True)
         edit.setMaxLength(200)
         edit.returnPressed.connect(self.apply_filters)
         return edit
 
-    def _time_edit(self, value: QDateTime, name: str) -> QDateTimeEdit:
-        edit = QDateTimeEdit(value)
+    def _time_edit(self, value: QDateTime, object_name: str, name: str) -> QDateTimeEdit:
+        edit = named(QDateTimeEdit(value), object_name, name)
         edit.setCalendarPopup(True)
         edit.setDisplayFormat("yyyy-MM-dd HH:mm")
-        edit.setAccessibleName(name)
         edit.setEnabled(False)
         return edit
 
     def _build_export_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
         self.export_button = QPushButton(translate("LeadDecisions", "Export CSV…"))
-        self.export_button.setAccessibleName("Export the decisions shown as CSV")
+        named(
+            self.export_button,
+            "exportCsv",
+            translate("LeadDecisions", "Export the decisions shown as CSV"),
+        )
         self.export_button.clicked.connect(self._on_export_clicked)
         self.export_progress = QProgressBar()
-        self.export_progress.setAccessibleName("Export progress")
+        named(self.export_progress, "exportProgress", translate("LeadDecisions", "Export progress"))
         self.export_progress.setRange(0, 0)  # the total is not known ahead
         self.export_progress.setTextVisible(False)
         self.export_progress.hide()
         self.export_status = label("", wrap=True)
-        self.export_status.setAccessibleName("Export status")
+        named(self.export_status, "exportStatus", translate("LeadDecisions", "Export status"))
         self.export_cancel_button = QPushButton(translate("LeadDecisions", "Cancel export"))
-        self.export_cancel_button.setAccessibleName("Cancel the export")
+        named(
+            self.export_cancel_button,
+            "cancelExport",
+            translate("LeadDecisions", "Cancel the export"),
+        )
         self.export_cancel_button.clicked.connect(self.cancel_export)
         self.export_cancel_button.hide()
         row.addWidget(self.export_button)

@@ -45,7 +45,7 @@ from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import clean, label, rich_escaped, set_text
+from ..plain import clean, label, named, rich_escaped, set_text
 
 Index = QModelIndex | QPersistentModelIndex
 SORT = Qt.ItemDataRole.UserRole + 1
@@ -220,9 +220,9 @@ def sortable(model: _Table, parent: QWidget) -> QSortFilterProxyModel:
     return proxy
 
 
-def table_view(name: str) -> QTableView:
-    view = QTableView()
-    view.setAccessibleName(name)
+def table_view(object_name: str, name: str) -> QTableView:
+    """A sortable, read-only table; ``name`` is what a screen reader calls it (translated)."""
+    view = named(QTableView(), object_name, name)
     view.setSortingEnabled(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -240,14 +240,14 @@ class _Figures(QWidget):
         super().__init__(parent)
         self.client_factory = client_factory
         self.window_picker = QComboBox()
-        self.window_picker.setAccessibleName("Time window")
+        named(self.window_picker, "timeWindow", translate("LeadStats", "Time window"))
         for words, hours in WINDOWS:
             self.window_picker.addItem(translate("LeadStats", words), hours)
         self.window_picker.currentIndexChanged.connect(lambda _i: self.refresh())
         self.refresh_button = QPushButton(translate("LeadStats", "Refresh"))
         self.refresh_button.clicked.connect(self.refresh)
         self.status = label("", wrap=False)
-        self.status.setAccessibleName("Figures status")
+        named(self.status, "figuresStatus", translate("LeadStats", "Figures status"))
         self.loading = False
         self.loaded_at: float | None = None
 
@@ -295,17 +295,17 @@ class _Figures(QWidget):
     def _failed(self, err: BaseException) -> None:
         self.loading = False
         message = describe(err, during=translate("LeadStats", "loading the figures"))
-        set_text(self.status, f"{message.title} {message.detail} {message.next_step}")
+        set_text(self.status, message.line())
 
 
-def _chart(title: str) -> tuple[QChart, QChartView]:
+def _chart(object_name: str, title: str) -> tuple[QChart, QChartView]:
     chart = QChart()
     chart.setTitle(title)
     chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
     view = QChartView(chart)
     view.setRenderHint(QPainter.RenderHint.Antialiasing)
     view.setMinimumHeight(220)
-    view.setAccessibleName(title)
+    named(view, object_name, title)
     return chart, view
 
 
@@ -333,17 +333,19 @@ class QueuesOverview(_Figures):
 
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(client_factory, parent)
-        self.setAccessibleName("Queues overview")
+        named(self, "queuesOverview", translate("LeadStats", "Queues overview"))
         self.model = QueueStatsModel()
-        self.view = table_view("Queue health")
+        self.view = table_view("queueHealth", translate("LeadStats", "Queue health"))
         self.view.setModel(sortable(self.model, self))
-        self.throughput, throughput_view = _chart(translate("LeadStats", "Decided per hour"))
+        self.throughput, throughput_view = _chart(
+            "throughputChart", translate("LeadStats", "Decided per hour")
+        )
         self.backlog_chart, backlog_view = _chart(
-            translate("LeadStats", "Waiting posts (sampled while open)")
+            "backlogChart", translate("LeadStats", "Waiting posts (sampled while open)")
         )
         self.backlog: dict[str, list[tuple[float, int]]] = {}
         self.breaches = label("")
-        self.breaches.setAccessibleName("SLA breaches")
+        named(self.breaches, "slaBreaches", translate("LeadStats", "SLA breaches"))
         charts = QSplitter(Qt.Orientation.Horizontal)
         charts.addWidget(throughput_view)
         charts.addWidget(backlog_view)
@@ -460,10 +462,10 @@ class ReviewersView(_Figures):
 
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(client_factory, parent)
-        self.setAccessibleName("Reviewers")
+        named(self, "reviewersView", translate("LeadStats", "Reviewers"))
         self.model = ReviewerStatsModel()
         self.proxy = sortable(self.model, self)
-        self.view = table_view("Reviewer figures")
+        self.view = table_view("reviewerFigures", translate("LeadStats", "Reviewer figures"))
         self.view.setModel(self.proxy)
         self.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
         self.view.activated.connect(self._open)

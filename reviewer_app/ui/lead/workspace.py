@@ -16,7 +16,7 @@ from reviewer_app.protocol import Queue, QueueStatsReport
 from ..background import run_in_background
 from ..i18n import translate
 from ..messages import describe
-from ..plain import label, set_text
+from ..plain import label, named, set_text
 from .audits import AuditsView
 from .decisions import DecisionsBrowser
 from .stats_views import QueuesOverview, ReviewersView, duration
@@ -32,12 +32,16 @@ class EscalationsView(QWidget):
 
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(parent)
-        self.setAccessibleName("Escalations")
+        named(self, "escalationsView", translate("LeadWorkspace", "Escalations"))
         self.client_factory = client_factory
         self.summary = label("")
-        self.summary.setAccessibleName("Escalations waiting")
+        named(self.summary, "escalationsWaiting", translate("LeadWorkspace", "Escalations waiting"))
         self.per_queue = label("")
-        self.per_queue.setAccessibleName("Escalations by queue they came from")
+        named(
+            self.per_queue,
+            "escalationsPerQueue",
+            translate("LeadWorkspace", "Escalations by queue they came from"),
+        )
         self.review_button = QPushButton(
             translate("LeadWorkspace", "Review escalations now (same keys as reviewing)")
         )
@@ -111,7 +115,7 @@ class EscalationsView(QWidget):
 
     def _failed(self, err: BaseException) -> None:
         message = describe(err, during=translate("LeadWorkspace", "loading the escalations"))
-        set_text(self.summary, f"{message.title} {message.detail} {message.next_step}")
+        set_text(self.summary, message.line())
 
 
 class LeadWorkspace(QTabWidget):
@@ -127,7 +131,7 @@ class LeadWorkspace(QTabWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Lead workspace")
+        named(self, "leadWorkspace", translate("LeadWorkspace", "Lead workspace"))
         self.queues_view = QueuesOverview(client_factory)
         self.reviewers = ReviewersView(client_factory)
         self.audits = AuditsView(client_factory, queues)
