@@ -159,14 +159,12 @@ def current_user(svc: ServiceDep, token: TokenDep) -> Principal:
 # Claims have worker threads of their own: a reviewer waits for a claim, while verdict
 # batches, renewals and the lead's reads come from clients' background work. Under load
 # a claim must not queue behind them for a thread (nor, on SQLite, for the writer: see
-# ``Database.write(urgent=True)``).
-CLAIM_LANE_THREADS = 2
-
-
+# ``Database.write(urgent=True)``). How many: ``Database.claim_threads``.
 async def claim_lane(request: Request) -> anyio.CapacityLimiter:
     lane: anyio.CapacityLimiter | None = getattr(request.app.state, "claim_lane", None)
     if lane is None:
-        lane = request.app.state.claim_lane = anyio.CapacityLimiter(CLAIM_LANE_THREADS)
+        threads = request.app.state.service.db.claim_threads
+        lane = request.app.state.claim_lane = anyio.CapacityLimiter(threads)
     return lane
 
 

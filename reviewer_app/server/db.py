@@ -28,9 +28,12 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # the routes' threads and the claims' own), so connections are reused instead of opened
 # and closed under load.
 POOL_SIZE = {"sqlite": 4, "postgresql": 16}
-# Worker threads for routes other than claims. SQLite has one writer at a time and each
-# process one GIL: more threads only make every request wait longer for both.
+# Worker threads for routes other than claims, and for claims (api.py): together no more
+# than the pool's connections (pool size + overflow 8). SQLite has one writer at a time
+# and each process one GIL: more threads only make every request wait longer for both.
+# PostgreSQL takes concurrent claims (SKIP LOCKED); they wait on row locks, not the GIL.
 WORKER_THREADS = {"sqlite": 2}
+CLAIM_THREADS = {"sqlite": 2, "postgresql": 8}
 CONNECT_TIMEOUT_SECONDS = 5
 # A running service checkpoints SQLite's WAL on its own thread (see ``start_checkpointer``):
 # how often, and the WAL size (pages) at which a committing writer does it itself after all,
@@ -154,6 +157,7 @@ class Database:
         self._writers: WriterTurns | None = WriterTurns(database) if self.is_sqlite else None
         self.pool_size = POOL_SIZE.get(self.dialect, 8)
         self.worker_threads = WORKER_THREADS.get(self.dialect, self.pool_size)
+        self.claim_threads = CLAIM_THREADS.get(self.dialect, 4)
         self._head: str | None = None
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpointer = threading.Event()
