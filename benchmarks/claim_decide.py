@@ -23,7 +23,6 @@ import json
 import os
 import random
 import resource
-import secrets
 import shlex
 import shutil
 import signal
@@ -35,15 +34,14 @@ import time
 import urllib.request
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-from common import code_version, percentile  # benchmarks/common.py
-from sqlalchemy import create_engine, func, select, text
+from common import bench_database, code_version, percentile  # benchmarks/common.py
+from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import UserCreate
@@ -58,44 +56,6 @@ LEASE_SECONDS = 600
 
 
 # -- the database ---------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def bench_database(url: str | None, *, keep: bool) -> Iterator[str]:
-    """A fresh database for one run: a SQLite file in a temp dir, or a throwaway
-    PostgreSQL database created next to the one ``url`` names."""
-    if url is None:
-        folder = Path(tempfile.mkdtemp(prefix="claim-decide-"))
-        try:
-            yield f"sqlite:///{folder / 'bench.db'}"
-        finally:
-            if keep:
-                print(f"kept the database in {folder}", file=sys.stderr)
-            else:
-                shutil.rmtree(folder, ignore_errors=True)
-        return
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        path = parsed.database
-        if path and path != ":memory:" and Path(path).exists():
-            raise SystemExit(f"{path} exists; give a new SQLite file (or none for a temp one)")
-        yield url
-        return
-    if parsed.get_backend_name() != "postgresql":
-        raise SystemExit(f"unsupported database URL {parsed.render_as_string()}")
-    name = "rd_bench_" + secrets.token_hex(6)
-    admin = create_engine(parsed.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield parsed.set(database=name).render_as_string(hide_password=False)
-    finally:
-        if keep:
-            print(f"kept the PostgreSQL database {name}", file=sys.stderr)
-        else:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def backend_name(url: str) -> str:
@@ -730,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
         import uvloop
 
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    with bench_database(args.database_url, keep=args.keep_db) as url:
+    with bench_database(args.database_url, keep=args.keep_db, prefix="claim-decide-") as url:
         backend = backend_name(url)
         print(
             f"preparing {backend}: {args.reviewers} reviewers, {args.items} items ...", flush=True

@@ -1,11 +1,19 @@
-"""What every benchmark prints beside its figures."""
+"""What every benchmark prints beside its figures, and the throwaway database it runs on."""
 
 from __future__ import annotations
 
 import contextlib
 import math
+import secrets
+import shutil
 import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 
 def code_version() -> str:
@@ -51,3 +59,41 @@ def filesystem_of(path: Path) -> str:
             if inside and len(mount) > len(best):
                 best, kind = mount, parts[2]
     return kind
+
+
+@contextlib.contextmanager
+def bench_database(url: str | None, *, keep: bool, prefix: str = "bench-") -> Iterator[str]:
+    """A fresh database for one run: a SQLite file in a temp dir, or a throwaway
+    PostgreSQL database created next to the one ``url`` names."""
+    if url is None:
+        folder = Path(tempfile.mkdtemp(prefix=prefix))
+        try:
+            yield f"sqlite:///{folder / 'bench.db'}"
+        finally:
+            if keep:
+                print(f"kept the database in {folder}", file=sys.stderr)
+            else:
+                shutil.rmtree(folder, ignore_errors=True)
+        return
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        path = parsed.database
+        if path and path != ":memory:" and Path(path).exists():
+            raise SystemExit(f"{path} exists; give a new SQLite file (or none for a temp one)")
+        yield url
+        return
+    if parsed.get_backend_name() != "postgresql":
+        raise SystemExit(f"unsupported database URL {parsed.render_as_string()}")
+    name = "rd_bench_" + secrets.token_hex(6)
+    admin = create_engine(parsed.set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield parsed.set(database=name).render_as_string(hide_password=False)
+    finally:
+        if keep:
+            print(f"kept the PostgreSQL database {name}", file=sys.stderr)
+        else:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

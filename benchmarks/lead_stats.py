@@ -23,8 +23,6 @@ import contextlib
 import json
 import os
 import random
-import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -34,8 +32,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import requests
-from common import code_version, filesystem_of, percentile  # benchmarks/common.py
-from sqlalchemy import create_engine, insert, select, text
+from common import (  # benchmarks/common.py
+    bench_database,
+    code_version,
+    filesystem_of,
+    percentile,
+)
+from sqlalchemy import insert, select
 from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import Role, UserCreate
@@ -51,37 +54,6 @@ PASSWORD = "bench-password-not-secret"
 QUEUES = ("spam", "hate", "misinfo", "inauthentic")
 ACTIONS = (("keep", 0.55), ("remove", 0.33), ("escalate", 0.04), ("keep", 0.08))
 CHUNK = 20_000
-
-
-@contextlib.contextmanager
-def bench_database(url: str | None, *, keep: bool) -> Iterator[str]:
-    if url is None:
-        folder = Path(tempfile.mkdtemp(prefix="lead-stats-"))
-        try:
-            yield f"sqlite:///{folder / 'bench.db'}"
-        finally:
-            if keep:
-                print(f"kept the database in {folder}", file=sys.stderr)
-            else:
-                shutil.rmtree(folder, ignore_errors=True)
-        return
-    parsed = make_url(url)
-    name = "rd_bench_" + secrets.token_hex(4)
-    admin = create_engine(
-        parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False),
-        isolation_level="AUTOCOMMIT",
-    )
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield parsed.set(database=name).render_as_string(hide_password=False)
-    finally:
-        if keep:
-            print(f"kept the database {name}", file=sys.stderr)
-        else:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def load(url: str, count: int, reviewers: int, days: float, now: float) -> dict[str, float]:
@@ -268,7 +240,7 @@ def main() -> int:
     parser.add_argument("--keep-db", action="store_true")
     args = parser.parse_args()
     now = time.time()
-    with bench_database(args.database_url, keep=args.keep_db) as url:
+    with bench_database(args.database_url, keep=args.keep_db, prefix="lead-stats-") as url:
         backend = make_url(url).get_backend_name()
         timings = load(url, args.decisions, args.reviewers, args.days, now)
         with server(url) as base:
