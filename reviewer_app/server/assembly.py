@@ -34,24 +34,28 @@ _STRIKES = (
     .group_by(strikes.c.author_id, strikes.c.policy)
     .order_by(strikes.c.author_id, strikes.c.policy)
 )
-_RANKED = (
+# Each author's newest decisions by a lookup per author (ix_decisions_author), LIMIT 5
+# each: ranking every decision of the authors costs in proportion to their whole history.
+_newest = decisions.alias("newest")
+_NEWEST_IDS = (
+    select(_newest.c.id)
+    .where(_newest.c.author_id == authors.c.id)
+    .order_by(_newest.c.id.desc())
+    .limit(RECENT_AUTHOR_DECISIONS)
+    .correlate(authors)
+    .scalar_subquery()
+)
+_RECENT = (
     select(
         decisions.c.author_id,
         decisions.c.item_id,
         decisions.c.action,
         decisions.c.policies,
         decisions.c.decided_at,
-        func.row_number()
-        .over(partition_by=decisions.c.author_id, order_by=decisions.c.id.desc())
-        .label("rn"),
     )
-    .where(decisions.c.author_id.in_(_ids))
-    .subquery()
-)
-_RECENT = (
-    select(_RANKED)
-    .where(_RANKED.c.rn <= RECENT_AUTHOR_DECISIONS)
-    .order_by(_RANKED.c.author_id, _RANKED.c.rn)
+    .select_from(authors.join(decisions, decisions.c.id.in_(_NEWEST_IDS)))
+    .where(authors.c.id.in_(_ids))
+    .order_by(decisions.c.author_id, decisions.c.id.desc())
 )
 _ITEMS = select(items).where(items.c.id.in_(_ids))
 _MEDIA = (
@@ -100,14 +104,14 @@ def _author_parts(conn: Connection, author_ids: set[str]) -> dict[str, dict[str,
             result[row.author_id]["strikes"].append(
                 {"policy": row.policy, "count": row.n, "last_at": iso(row.last_at)}
             )
-    for row in conn.execute(_RECENT, ids):
-        if row.author_id in result:
-            result[row.author_id]["recent_decisions"].append(
+    for recent in conn.execute(_RECENT, ids):
+        if recent.author_id in result:
+            result[recent.author_id]["recent_decisions"].append(
                 {
-                    "item_id": row.item_id,
-                    "action": row.action,
-                    "policies": json.loads(row.policies),
-                    "decided_at": iso(row.decided_at),
+                    "item_id": recent.item_id,
+                    "action": recent.action,
+                    "policies": json.loads(recent.policies),
+                    "decided_at": iso(recent.decided_at),
                 }
             )
     return result
