@@ -60,10 +60,13 @@ class WriterTurns:
     background work; under load a plain lock makes a claim wait behind every batch
     queued before it. In the process a condition keeps the order. Across processes
     ``flock`` on ``<db>.writer-lock`` makes the turns (SQLite's own busy handler sleeps
-    in growing steps, so waiting writers mostly sleep): an urgent writer holds a shared
-    lock on ``<db>.urgent-lock`` while it waits, and an ordinary writer that gets the
-    writer lock while that file is locked by anyone hands the turn back and tries again
-    a moment later. (No files where ``fcntl`` is missing: the condition alone.)
+    in growing steps, so waiting writers mostly sleep). From the moment it asks until it
+    has the writer lock, an urgent writer's process holds a shared lock on
+    ``<db>.urgent-lock``; an ordinary writer that gets the writer lock while that file is
+    locked by any process, its own included, hands the turn back and tries again a moment
+    later. So a claim does not wait behind a batch that was already queued at the writer
+    lock, in another process or in its own. (No files where ``fcntl`` is missing: the
+    condition alone.)
     """
 
     BACK_OFF_SECONDS = 0.0005
@@ -74,37 +77,58 @@ class WriterTurns:
         self._urgent_waiting = 0
         self._writer: IO[bytes] | None = None
         self._urgent: IO[bytes] | None = None
+        self._urgent_probe: IO[bytes] | None = None
         if fcntl is not None and database and database != ":memory:":
             path = Path(database).expanduser()
             path.parent.mkdir(parents=True, exist_ok=True)
-            # held for the engine's life
+            urgent = path.with_name(path.name + ".urgent-lock")
+            # held for the engine's life; the probe is a second open file description, so
+            # its exclusive test also conflicts with this process's own shared lock
             self._writer = open(path.with_name(path.name + ".writer-lock"), "ab")  # noqa: SIM115
-            self._urgent = open(path.with_name(path.name + ".urgent-lock"), "ab")  # noqa: SIM115
+            self._urgent = open(urgent, "ab")  # noqa: SIM115
+            self._urgent_probe = open(urgent, "ab")  # noqa: SIM115
 
     @contextmanager
     def turn(self, *, urgent: bool = False) -> Iterator[None]:
-        while True:
-            with self._local_turn(urgent):
-                if self._file_turn(urgent):
-                    try:
-                        yield
-                    finally:
-                        if self._writer is not None:
-                            fcntl.flock(self._writer, fcntl.LOCK_UN)
-                    return
-            time.sleep(self.BACK_OFF_SECONDS)  # an urgent writer elsewhere goes first
+        waiting = urgent
+        if urgent:
+            self._announce(+1)
+        try:
+            while True:
+                with self._local_turn(urgent):
+                    if self._file_turn(urgent):
+                        if waiting:
+                            waiting = False
+                            self._announce(-1)
+                        try:
+                            yield
+                        finally:
+                            if self._writer is not None:
+                                fcntl.flock(self._writer, fcntl.LOCK_UN)
+                        return
+                time.sleep(self.BACK_OFF_SECONDS)  # an urgent writer goes first
+        finally:
+            if waiting:
+                self._announce(-1)
+
+    def _announce(self, step: int) -> None:
+        """Count an urgent writer in (+1) or out (-1); the process holds the shared lock
+        on the urgent file while the count is above zero."""
+        with self._turn:
+            self._urgent_waiting += step
+            if self._urgent is not None:
+                if step > 0 and self._urgent_waiting == 1:
+                    fcntl.flock(self._urgent, fcntl.LOCK_SH)
+                elif step < 0 and self._urgent_waiting == 0:
+                    fcntl.flock(self._urgent, fcntl.LOCK_UN)
+            if step < 0:
+                self._turn.notify_all()
 
     @contextmanager
     def _local_turn(self, urgent: bool) -> Iterator[None]:
         with self._turn:
-            if urgent:
-                self._urgent_waiting += 1
-            try:
-                while self._held or (not urgent and self._urgent_waiting):
-                    self._turn.wait()
-            finally:
-                if urgent:
-                    self._urgent_waiting -= 1
+            while self._held or (not urgent and self._urgent_waiting):
+                self._turn.wait()
             self._held = True
         try:
             yield
@@ -117,31 +141,26 @@ class WriterTurns:
         """Take the writer lock of all processes; False: handed back to an urgent writer.
 
         One thread of the process at a time gets here (``_local_turn``), so the flocks on
-        this process's file descriptions never overlap.
+        this process's writer file description never overlap.
         """
-        if self._writer is None or self._urgent is None:
-            return True
-        if urgent:
-            fcntl.flock(self._urgent, fcntl.LOCK_SH)
-            try:
-                fcntl.flock(self._writer, fcntl.LOCK_EX)
-            finally:
-                fcntl.flock(self._urgent, fcntl.LOCK_UN)
+        if self._writer is None or self._urgent_probe is None:
             return True
         fcntl.flock(self._writer, fcntl.LOCK_EX)
+        if urgent:
+            return True
         try:
-            fcntl.flock(self._urgent, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._urgent_probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fcntl.flock(self._writer, fcntl.LOCK_UN)
             return False
-        fcntl.flock(self._urgent, fcntl.LOCK_UN)
+        fcntl.flock(self._urgent_probe, fcntl.LOCK_UN)
         return True
 
     def close(self) -> None:
-        for f in (self._writer, self._urgent):
+        for f in (self._writer, self._urgent, self._urgent_probe):
             if f is not None:
                 f.close()
-        self._writer = self._urgent = None
+        self._writer = self._urgent = self._urgent_probe = None
 
 
 class Database:

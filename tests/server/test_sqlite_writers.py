@@ -119,6 +119,38 @@ def test_an_ordinary_writer_of_another_process_hands_its_turn_to_a_waiting_urgen
         db.dispose()
 
 
+def test_a_batch_waiting_at_the_writer_lock_lets_an_urgent_writer_of_its_process_go_first(
+    db_file: Path,
+) -> None:
+    """A batch of this process already waits for another process's writer (it holds the
+    process's turn meanwhile); a claim of this process that comes later still goes first."""
+    other, this = (Database(f"sqlite:///{db_file}") for _ in range(2))
+    order: list[str] = []
+    release = threading.Event()
+    holding = threading.Event()
+
+    def hold() -> None:
+        with other.write():
+            holding.set()
+            release.wait(WAIT)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(WAIT)
+    batch = writer(this, "batch", order)
+    time.sleep(0.2)  # the batch has the process's turn and waits at the writer lock
+    claim = writer(this, "claim", order, urgent=True)
+    until(lambda: urgent_lock_is_held(db_file), "the urgent writer announced")
+    release.set()
+    for thread in (holder, claim, batch):
+        thread.join(WAIT)
+        assert not thread.is_alive()
+    assert order == ["claim", "batch"]
+    assert not urgent_lock_is_held(db_file)
+    for db in (other, this):
+        db.dispose()
+
+
 def test_a_failing_transaction_gives_its_turn_back(db_file: Path) -> None:
     db = Database(f"sqlite:///{db_file}")
     with pytest.raises(RuntimeError), db.write(urgent=True):
