@@ -15,9 +15,17 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 metadata = MetaData()
+
+
+def _leased_only(name: str, *columns: str, column: str) -> Index:
+    """An index of the rows whose ``column`` is not NULL (on SQLite and PostgreSQL)."""
+    where = text(f"{column} IS NOT NULL")
+    return Index(name, *columns, sqlite_where=where, postgresql_where=where)
+
 
 users = Table(
     "users",
@@ -93,11 +101,18 @@ items = Table(
     Column("lease_expires_at", Float, nullable=True),
     Column("decision_id", Integer, nullable=True),
     Index("ix_items_claim", "queue_id", "state", "priority"),
-    Index("ix_items_lease_expiry", "state", "lease_expires_at"),
+    # The lease indexes hold leased items only (partial: the column is not NULL). A pending
+    # or decided item has no entry, so a claim or a verdict adds or removes ten entries in
+    # one place instead of also moving ten NULL entries at random places (fewer pages
+    # written per transaction). Every query on them compares the column, which implies
+    # "IS NOT NULL" to SQLite's and PostgreSQL's planners.
+    _leased_only("ix_items_lease_expiry", "state", "lease_expires_at", column="lease_expires_at"),
     # a reviewer's live leases (the per-reviewer cap): equality on the user first, so the
     # count reads that reviewer's few rows, not every lease in the service
-    Index("ix_items_lease_user", "lease_user_id", "state", "lease_expires_at"),
-    Index("ix_items_lease_token", "lease_token"),
+    _leased_only(
+        "ix_items_lease_user", "lease_user_id", "state", "lease_expires_at", column="lease_user_id"
+    ),
+    _leased_only("ix_items_lease_token", "lease_token", column="lease_token"),
     Index("ix_items_waiting", "queue_id", "state", "enqueued_at"),
 )
 
@@ -121,7 +136,8 @@ leases = Table(
     "leases",
     metadata,
     Column("token", String(128), primary_key=True),
-    Column("item_id", String(64), nullable=False, index=True),
+    # no index by item: nothing looks leases up by item (an item's story is its events)
+    Column("item_id", String(64), nullable=False),
     Column("queue_id", String(64), nullable=False),
     Column("user_id", Integer, nullable=False),
     Column("epoch", Integer, nullable=False),

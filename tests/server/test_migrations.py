@@ -26,6 +26,32 @@ def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
         db.dispose()
 
 
+def test_the_lease_indexes_hold_leased_items_only(database_url: str) -> None:
+    """compare_metadata does not compare an index's WHERE: the database is asked itself."""
+    db = Database(database_url)
+    try:
+        db.migrate()
+        with db.read() as conn:
+            if db.is_sqlite:
+                rows = conn.execute(
+                    text("SELECT name, sql FROM sqlite_master WHERE type = 'index'")
+                ).all()
+            else:
+                rows = conn.execute(text("SELECT indexname, indexdef FROM pg_indexes")).all()
+        definitions = {name: sql or "" for name, sql in rows}
+        for name, column in [
+            ("ix_items_lease_expiry", "lease_expires_at"),
+            ("ix_items_lease_user", "lease_user_id"),
+            ("ix_items_lease_token", "lease_token"),
+        ]:
+            where = definitions[name].split("WHERE", 1)[-1]
+            assert "WHERE" in definitions[name] and column in where, definitions[name]
+            assert "IS NOT NULL" in where.upper(), definitions[name]
+        assert "ix_leases_item_id" not in definitions
+    finally:
+        db.dispose()
+
+
 @pytest.mark.parametrize("statement", ["UPDATE events SET kind = 'forged'", "DELETE FROM events"])
 def test_the_database_refuses_to_change_the_event_log(database_url: str, statement: str) -> None:
     db = Database(database_url)

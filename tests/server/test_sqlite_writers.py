@@ -8,12 +8,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
 
 from reviewer_app.server.db import Database
-from reviewer_app.server.leasing import _HELD
+from reviewer_app.server.leasing import _EXPIRED, _HELD
 
 WAIT = 10.0  # seconds a step may take before the test gives up (never a speed check)
 
@@ -189,15 +190,27 @@ def test_without_the_checkpointer_sqlite_keeps_its_own_threshold(db_file: Path) 
     db.dispose()
 
 
-def test_counting_a_reviewers_leases_reads_that_reviewers_rows_by_index(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("statement", "parameters", "index"),
+    [
+        (_HELD, {"b_user": 1, "b_now": 0.0}, "ix_items_lease_user"),
+        (_EXPIRED[False], {"b_queue": "q", "b_now": 0.0}, "ix_items_lease_expiry"),
+    ],
+    ids=["count a reviewer's leases", "find expired leases"],
+)
+def test_lease_queries_read_the_partial_lease_indexes(
+    tmp_path: Path, statement: Any, parameters: dict[str, Any], index: str
+) -> None:
+    """The lease indexes hold leased rows only (their column IS NOT NULL): the queries must
+    still be ones SQLite can prove those rows answer, else a claim reads the whole table."""
     db = Database(f"sqlite:///{tmp_path / 'plan.db'}")
     db.migrate()
     with db.read() as conn:
-        compiled = _HELD.compile(conn)
+        compiled = statement.compile(conn)
         plan = conn.exec_driver_sql(
             "EXPLAIN QUERY PLAN " + str(compiled),
-            tuple(compiled.construct_params({"b_user": 1, "b_now": 0.0}).values()),
+            tuple(compiled.construct_params(parameters).values()),
         ).all()
     details = " ".join(row[-1] for row in plan)
-    assert "ix_items_lease_user" in details, details
+    assert index in details, details
     db.dispose()
