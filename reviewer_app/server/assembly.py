@@ -7,7 +7,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, func, select
+from sqlalchemy import BindParameter, Connection, bindparam, func, select, true
+from sqlalchemy.sql.expression import Select
 
 from reviewer_app.protocol import Decision, Item
 
@@ -36,27 +37,44 @@ _STRIKES = (
 )
 # Each author's newest decisions by a lookup per author (ix_decisions_author), LIMIT 5
 # each: ranking every decision of the authors costs in proportion to their whole history.
-_newest = decisions.alias("newest")
-_NEWEST_IDS = (
-    select(_newest.c.id)
-    .where(_newest.c.author_id == authors.c.id)
-    .order_by(_newest.c.id.desc())
-    .limit(RECENT_AUTHOR_DECISIONS)
-    .correlate(authors)
-    .scalar_subquery()
-)
-_RECENT = (
-    select(
-        decisions.c.author_id,
-        decisions.c.item_id,
-        decisions.c.action,
-        decisions.c.policies,
-        decisions.c.decided_at,
+# PostgreSQL runs the lookup per author as a LATERAL subquery; SQLite (no LATERAL) as a
+# correlated IN list, which on PostgreSQL would be a filter run for every decision row.
+_RECENT_COLUMNS = ("item_id", "action", "policies", "decided_at")
+
+
+def _recent_statement(postgres: bool) -> Select:
+    newest = decisions.alias("newest")
+    if postgres:
+        lookup = (
+            select(newest.c.id, *(newest.c[name] for name in _RECENT_COLUMNS))
+            .where(newest.c.author_id == authors.c.id)
+            .order_by(newest.c.id.desc())
+            .limit(RECENT_AUTHOR_DECISIONS)
+            .lateral("recent")
+        )
+        return (
+            select(authors.c.id.label("author_id"), *(lookup.c[n] for n in _RECENT_COLUMNS))
+            .select_from(authors.join(lookup, true()))
+            .where(authors.c.id.in_(_ids))
+            .order_by(authors.c.id, lookup.c.id.desc())
+        )
+    newest_ids = (
+        select(newest.c.id)
+        .where(newest.c.author_id == authors.c.id)
+        .order_by(newest.c.id.desc())
+        .limit(RECENT_AUTHOR_DECISIONS)
+        .correlate(authors)
+        .scalar_subquery()
     )
-    .select_from(authors.join(decisions, decisions.c.id.in_(_NEWEST_IDS)))
-    .where(authors.c.id.in_(_ids))
-    .order_by(decisions.c.author_id, decisions.c.id.desc())
-)
+    return (
+        select(decisions.c.author_id, *(decisions.c[n] for n in _RECENT_COLUMNS))
+        .select_from(authors.join(decisions, decisions.c.id.in_(newest_ids)))
+        .where(authors.c.id.in_(_ids))
+        .order_by(decisions.c.author_id, decisions.c.id.desc())
+    )
+
+
+_RECENT = {pg: _recent_statement(pg) for pg in (False, True)}
 _ITEMS = select(items).where(items.c.id.in_(_ids))
 _MEDIA = (
     select(
@@ -104,7 +122,7 @@ def _author_parts(conn: Connection, author_ids: set[str]) -> dict[str, dict[str,
             result[row.author_id]["strikes"].append(
                 {"policy": row.policy, "count": row.n, "last_at": iso(row.last_at)}
             )
-    for recent in conn.execute(_RECENT, ids):
+    for recent in conn.execute(_RECENT[conn.dialect.name == "postgresql"], ids):
         if recent.author_id in result:
             result[recent.author_id]["recent_decisions"].append(
                 {

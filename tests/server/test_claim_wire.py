@@ -6,7 +6,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import insert
+
 from reviewer_app.protocol import ActionConfig, ActionKind, LeaseGrant, QueueList, Role
+from reviewer_app.server import tables
+from reviewer_app.server.assembly import _RECENT
+from reviewer_app.server.db import Database
 from reviewer_app.server.demo_data import build_demo_dataset
 from reviewer_app.server.seed import LOAD_QUEUE, seed_dataset, synthetic_items
 from reviewer_app.server.seed_types import Dataset
@@ -82,3 +87,60 @@ def test_an_items_author_shows_their_five_newest_decisions_newest_first(
     assert recent(items[0].id) == list(reversed(decided[5:10]))
     assert recent(items[11].id) == [items[10].id]
     assert recent(items[12].id) == []
+
+
+def test_recent_decisions_are_looked_up_per_author_not_scanned(database_url: str) -> None:
+    """With a long history the lookup must read each author's newest rows by index: a
+    plan that scans or filters every decision (as a correlated IN list does on
+    PostgreSQL) makes every claim slower as decisions pile up."""
+    db = Database(database_url)
+    try:
+        db.migrate()
+        with db.write() as conn:
+            conn.execute(
+                insert(tables.authors),
+                [{"id": f"a{n}", "handle": f"a{n}", "payload": "{}"} for n in range(50)],
+            )
+            conn.execute(
+                insert(tables.decisions),
+                [
+                    {
+                        "item_id": f"i{n}",
+                        "epoch": 0,
+                        "queue_id": "q",
+                        "user_id": 1,
+                        "author_id": f"a{n % 50}",
+                        "action": "keep",
+                        "policies": "[]",
+                        "time_spent_ms": 1,
+                        "decided_at": float(n),
+                        "client_decided_at": float(n),
+                    }
+                    for n in range(20_000)
+                ],
+            )
+        with db.engine.connect() as conn:
+            conn.exec_driver_sql("ANALYZE")
+            conn.commit()
+        statement = _RECENT[not db.is_sqlite]
+        with db.read() as conn:
+            compiled = statement.compile(conn)
+            expanded = compiled.construct_expanded_state({"ids": [f"a{n}" for n in range(10)]})
+            explain = "EXPLAIN QUERY PLAN " if db.is_sqlite else "EXPLAIN "
+            rows = conn.exec_driver_sql(
+                explain + expanded.statement,
+                tuple(expanded.positional_parameters)
+                if db.is_sqlite
+                else dict(expanded.parameters),
+            ).all()
+            found = conn.execute(statement, {"ids": ["a3"]}).all()
+        plan = "\n".join(str(row[-1]) for row in rows)
+        if db.is_sqlite:  # PostgreSQL may also walk the primary key backwards, with LIMIT 5
+            assert "ix_decisions_author" in plan, plan
+        assert "SCAN decisions" not in plan and "Seq Scan on decisions" not in plan, plan
+        assert "Join Filter" not in plan and "SubPlan" not in plan, plan
+        assert [r.item_id for r in found] == [
+            f"i{n}" for n in (19_953, 19_903, 19_853, 19_803, 19_753)
+        ]
+    finally:
+        db.dispose()
