@@ -41,7 +41,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     server.add_argument("--host", default="127.0.0.1", help="address to listen on")
     server.add_argument("--port", type=int, default=8765, help="port to listen on")
     server.add_argument(
-        "--workers", type=int, default=1, help="API processes (use PostgreSQL for more than one)"
+        "--workers",
+        type=int,
+        default=1,
+        help="API processes (on SQLite up to one more than the machine's cores: they share "
+        "its one writer; see the README's benchmarks)",
     )
     server.add_argument("--log-level", default="info")
     server.add_argument(
@@ -211,8 +215,12 @@ def serve(
         "timeout_keep_alive": KEEP_ALIVE_SECONDS,
     }
     if workers > 1:
-        if service.db.is_sqlite:
-            log.warning("several workers on SQLite share one writer; use PostgreSQL to scale")
+        if service.db.is_sqlite and workers > (os.cpu_count() or 1) + 1:
+            log.warning(
+                "%d workers on SQLite share one writer: more than one per core (plus one) "
+                "adds nothing; use PostgreSQL to scale further",
+                workers,
+            )
         os.environ.update(settings.to_env())
         with metrics_directory():
             uvicorn.run(
