@@ -87,6 +87,23 @@ def urgent_lock_is_held(path: Path) -> bool:
         return False
 
 
+def hold_the_writer(db: Database) -> tuple[threading.Thread, threading.Event]:
+    """A thread that holds ``db``'s writer turn (and so SQLite's writer lock) until the
+    returned event is set."""
+    release = threading.Event()
+    holding = threading.Event()
+
+    def hold() -> None:
+        with db.write():
+            holding.set()
+            release.wait(WAIT)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(WAIT)
+    return holder, release
+
+
 def test_an_ordinary_writer_of_another_process_hands_its_turn_to_a_waiting_urgent_one(
     db_file: Path,
 ) -> None:
@@ -94,17 +111,7 @@ def test_an_ordinary_writer_of_another_process_hands_its_turn_to_a_waiting_urgen
     # process are three processes.
     first, second, third = (Database(f"sqlite:///{db_file}") for _ in range(3))
     order: list[str] = []
-    release = threading.Event()
-    holding = threading.Event()
-
-    def hold() -> None:
-        with first.write():
-            holding.set()
-            release.wait(WAIT)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert holding.wait(WAIT)
+    holder, release = hold_the_writer(first)
     batches = [writer(third, f"batch-{i}", order) for i in range(3)]
     time.sleep(0.2)  # the batches wait at the writer lock first
     claim = writer(second, "claim", order, urgent=True)
@@ -127,17 +134,7 @@ def test_a_batch_waiting_at_the_writer_lock_lets_an_urgent_writer_of_its_process
     process's turn meanwhile); a claim of this process that comes later still goes first."""
     other, this = (Database(f"sqlite:///{db_file}") for _ in range(2))
     order: list[str] = []
-    release = threading.Event()
-    holding = threading.Event()
-
-    def hold() -> None:
-        with other.write():
-            holding.set()
-            release.wait(WAIT)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert holding.wait(WAIT)
+    holder, release = hold_the_writer(other)
     batch = writer(this, "batch", order)
     time.sleep(0.2)  # the batch has the process's turn and waits at the writer lock
     claim = writer(this, "claim", order, urgent=True)
