@@ -169,7 +169,8 @@ def create_app_from_env() -> FastAPI:
 # claim waits several such turns behind verdict batches, and so does the writer holding
 # SQLite's one writer lock. Measured with benchmarks/claim_decide.py (2 processes, 200
 # reviewers, 2 cores): at 1 ms 1,275 items/s flat out and claim p99 45 ms at 1,000
-# items/s; at 0.25 ms 1,500 items/s and 28-40 ms, with less server CPU for the same work.
+# items/s; at 0.25 ms 1,343-1,509 items/s (three runs) and 28-47 ms (seven runs), with
+# less server CPU for the same work.
 SWITCH_INTERVAL_SECONDS = 0.00025
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import BindParameter, Connection, bindparam, func, select, true
-from sqlalchemy.sql.expression import Select
+from sqlalchemy.sql.expression import Join, Select
 
 from reviewer_app.protocol import Decision, Item
 
@@ -44,31 +44,24 @@ _RECENT_COLUMNS = ("item_id", "action", "policies", "decided_at")
 
 def _recent_statement(postgres: bool) -> Select:
     newest = decisions.alias("newest")
-    if postgres:
-        lookup = (
-            select(newest.c.id, *(newest.c[name] for name in _RECENT_COLUMNS))
-            .where(newest.c.author_id == authors.c.id)
-            .order_by(newest.c.id.desc())
-            .limit(RECENT_AUTHOR_DECISIONS)
-            .lateral("recent")
-        )
-        return (
-            select(authors.c.id.label("author_id"), *(lookup.c[n] for n in _RECENT_COLUMNS))
-            .select_from(authors.join(lookup, true()))
-            .where(authors.c.id.in_(_ids))
-            .order_by(authors.c.id, lookup.c.id.desc())
-        )
-    newest_ids = (
+    # the author's five newest decision ids: ids only, so the lookup reads (author_id, id)
+    # alone, backwards (with more columns PostgreSQL may walk the primary key instead)
+    five = (
         select(newest.c.id)
         .where(newest.c.author_id == authors.c.id)
         .order_by(newest.c.id.desc())
         .limit(RECENT_AUTHOR_DECISIONS)
-        .correlate(authors)
-        .scalar_subquery()
     )
+    joined: Join
+    if postgres:
+        lookup = five.lateral("newest_ids")
+        joined = authors.join(lookup, true()).join(decisions, decisions.c.id == lookup.c.id)
+    else:
+        newest_ids = five.correlate(authors).scalar_subquery()
+        joined = authors.join(decisions, decisions.c.id.in_(newest_ids))
     return (
         select(decisions.c.author_id, *(decisions.c[n] for n in _RECENT_COLUMNS))
-        .select_from(authors.join(decisions, decisions.c.id.in_(newest_ids)))
+        .select_from(joined)
         .where(authors.c.id.in_(_ids))
         .order_by(decisions.c.author_id, decisions.c.id.desc())
     )

@@ -97,10 +97,10 @@ class WriterTurns:
             while True:
                 with self._local_turn(urgent):
                     if self._file_turn(urgent):
-                        if waiting:
-                            waiting = False
-                            self._announce(-1)
                         try:
+                            if waiting:
+                                waiting = False
+                                self._announce(-1)
                             yield
                         finally:
                             if self._writer is not None:
@@ -113,16 +113,18 @@ class WriterTurns:
 
     def _announce(self, step: int) -> None:
         """Count an urgent writer in (+1) or out (-1); the process holds the shared lock
-        on the urgent file while the count is above zero."""
+        on the urgent file while the count is above zero. The lock changes before the
+        count, so a failing ``flock`` leaves the count as it was."""
         with self._turn:
-            self._urgent_waiting += step
-            if self._urgent is not None:
-                if step > 0 and self._urgent_waiting == 1:
+            if step > 0:
+                if self._urgent is not None and self._urgent_waiting == 0:
                     fcntl.flock(self._urgent, fcntl.LOCK_SH)
-                elif step < 0 and self._urgent_waiting == 0:
-                    fcntl.flock(self._urgent, fcntl.LOCK_UN)
-            if step < 0:
-                self._turn.notify_all()
+                self._urgent_waiting += 1
+                return
+            if self._urgent is not None and self._urgent_waiting == 1:
+                fcntl.flock(self._urgent, fcntl.LOCK_UN)
+            self._urgent_waiting -= 1
+            self._turn.notify_all()
 
     @contextmanager
     def _local_turn(self, urgent: bool) -> Iterator[None]:
@@ -157,10 +159,11 @@ class WriterTurns:
         return True
 
     def close(self) -> None:
-        for f in (self._writer, self._urgent, self._urgent_probe):
-            if f is not None:
-                f.close()
-        self._writer = self._urgent = self._urgent_probe = None
+        with self._turn:
+            for f in (self._writer, self._urgent, self._urgent_probe):
+                if f is not None:
+                    f.close()
+            self._writer = self._urgent = self._urgent_probe = None
 
 
 class Database:

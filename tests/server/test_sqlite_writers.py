@@ -136,7 +136,9 @@ def test_a_batch_waiting_at_the_writer_lock_lets_an_urgent_writer_of_its_process
     order: list[str] = []
     holder, release = hold_the_writer(other)
     batch = writer(this, "batch", order)
-    time.sleep(0.2)  # the batch has the process's turn and waits at the writer lock
+    turns = this._writers
+    assert turns is not None
+    until(lambda: turns._held, "the batch has the process's turn (waiting at the writer lock)")
     claim = writer(this, "claim", order, urgent=True)
     until(lambda: urgent_lock_is_held(db_file), "the urgent writer announced")
     release.set()
@@ -146,6 +148,31 @@ def test_a_batch_waiting_at_the_writer_lock_lets_an_urgent_writer_of_its_process
     assert order == ["claim", "batch"]
     assert not urgent_lock_is_held(db_file)
     for db in (other, this):
+        db.dispose()
+
+
+def test_a_process_keeps_its_urgent_lock_until_its_last_waiting_urgent_writer_has_its_turn(
+    db_file: Path,
+) -> None:
+    """Two claims of one process wait; a batch of another process waits too. When the
+    first claim has the writer lock the second still waits, so the process must keep
+    telling the others: the batch goes last."""
+    other, this, third = (Database(f"sqlite:///{db_file}") for _ in range(3))
+    order: list[str] = []
+    holder, release = hold_the_writer(other)
+    batch = writer(third, "batch", order)
+    claims = [writer(this, f"claim-{i}", order, urgent=True) for i in range(2)]
+    turns = this._writers
+    assert turns is not None
+    until(lambda: turns._urgent_waiting == 2, "both claims announced")
+    release.set()
+    for thread in (holder, *claims, batch):
+        thread.join(WAIT)
+        assert not thread.is_alive()
+    assert order[-1] == "batch", order
+    assert turns._urgent_waiting == 0
+    assert not urgent_lock_is_held(db_file)
+    for db in (other, this, third):
         db.dispose()
 
 
