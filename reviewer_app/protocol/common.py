@@ -97,6 +97,15 @@ class Role(StrEnum):
     reviewer = "reviewer"
     lead = "lead"
     admin = "admin"
+    platform = "platform"
+    """A platform's backend (API key): intake of posts and signals, nothing else."""
+    fact_checker = "fact_checker"
+    """A fact-checking organisation (API key): submits and reads back its own ratings."""
+
+
+PERSON_ROLES = (Role.reviewer, Role.lead, Role.admin)
+"""Roles of people (password logins); the others are service accounts with API keys."""
+KEY_ROLES = (Role.platform, Role.fact_checker)
 
 
 class ProblemDetail(WireModel):

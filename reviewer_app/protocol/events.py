@@ -23,6 +23,19 @@ class EventKind(StrEnum):
     audit_sampled = "audit_sampled"
     audited = "audited"
     overturned = "overturned"
+    # intake (posts and signals from a platform) and configuration
+    post_updated = "post_updated"
+    """A new version of the post came in (edited upstream); the open item shows it."""
+    signal_added = "signal_added"
+    """A signal (classifier flag, report, fact-check) was added to an open item."""
+    withdrawn = "withdrawn"
+    """The post was deleted or made private upstream: the open item left review."""
+    rereview = "rereview"
+    """A decided post re-entered review (the queue's re-review rule was met)."""
+    config_applied = "config_applied"
+    """A new queue configuration version was applied."""
+    api_key_created = "api_key_created"
+    api_key_revoked = "api_key_revoked"
 
 
 EventValue = str | int | float | bool | None | list[str]

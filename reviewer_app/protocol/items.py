@@ -181,7 +181,8 @@ class FactCheck(WireModel):
     published_at: Timestamp
 
 
-ItemState = Literal["pending", "leased", "decided"]
+ItemState = Literal["pending", "leased", "decided", "withdrawn"]
+"""``withdrawn``: the post was deleted or made private upstream; it left review undecided."""
 
 
 class Item(WireModel):

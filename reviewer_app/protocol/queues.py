@@ -19,6 +19,8 @@ class AuthorAction(StrEnum):
 class ActionKind(StrEnum):
     keep = "keep"
     label = "label"
+    label_and_reduce = "label_and_reduce"
+    """Label with the fact-check rating and push the post down the feed, in one verdict."""
     reduce = "reduce"
     remove = "remove"
     author = "author"
@@ -48,6 +50,64 @@ class PolicyConfig(WireModel):
 class RatingConfig(WireModel):
     id: Slug
     label: Label
+    reduces: bool = Field(
+        default=False,
+        description="applying this rating also reduces distribution: it is given with a "
+        "label_and_reduce action, not a label alone (false, partly false)",
+    )
+
+
+class ClassifierCondition(WireModel):
+    """A classifier's newest score on the post, at or over ``min_score``."""
+
+    model: Slug | None = Field(default=None, description="any model when not given")
+    label: Slug | None = Field(default=None, description="any label when not given")
+    min_score: float = Field(ge=0, le=1)
+
+
+class ReportCondition(WireModel):
+    """At least ``min_count`` user reports (with this reason, or any reason)."""
+
+    reason: Slug | None = None
+    min_count: int = Field(ge=1, le=1_000_000)
+
+
+class FactCheckCondition(WireModel):
+    """A fact-check with one of these ratings."""
+
+    ratings: list[Slug] = Field(min_length=1, max_length=16)
+
+
+class AccountCondition(WireModel):
+    """The author's inauthenticity score at or over ``min_score``."""
+
+    min_score: float = Field(ge=0, le=1)
+
+
+class RoutingRule(WireModel):
+    """Signals that route a post into this queue: a rule matches when any one of its
+    conditions holds. Queues are tried in their order; the first match takes the post."""
+
+    name: Slug
+    classifier: list[ClassifierCondition] = Field(default_factory=list, max_length=16)
+    reports: list[ReportCondition] = Field(default_factory=list, max_length=16)
+    fact_check: FactCheckCondition | None = None
+    account: AccountCondition | None = None
+
+    @model_validator(mode="after")
+    def _some_condition(self) -> RoutingRule:
+        if not (self.classifier or self.reports or self.fact_check or self.account):
+            raise ValueError("a routing rule needs at least one condition")
+        return self
+
+
+class RereviewRule(WireModel):
+    """When a post decided ``keep`` in this queue comes back for review (a removed post
+    never does): ``new_reports`` more reports since the decision, or a new fact-check
+    with one of ``new_ratings``."""
+
+    new_reports: int | None = Field(default=None, ge=1, le=1_000_000)
+    new_ratings: list[Slug] = Field(default_factory=list, max_length=16)
 
 
 class PriorityWeights(WireModel):
@@ -71,6 +131,8 @@ class QueueConfig(WireModel):
     priority: PriorityWeights = PriorityWeights()
     sla_minutes: int = Field(default=24 * 60, ge=1, le=30 * 24 * 60)
     lead_only: bool = False
+    routing: list[RoutingRule] = Field(default_factory=list, max_length=32)
+    rereview: RereviewRule | None = None
 
     @model_validator(mode="after")
     def _unique_ids_and_keys(self) -> QueueConfig:
@@ -86,6 +148,29 @@ class QueueConfig(WireModel):
         return next((a for a in self.actions if a.id == action_id), None)
 
 
+class QueueDefinition(WireModel):
+    """One queue as a queue file declares it."""
+
+    id: Slug
+    name: Label
+    description: ShortText = ""
+    config: QueueConfig
+
+
+class QueueFile(WireModel):
+    """A queue configuration file (``reviewer-app server queues apply FILE``): every queue,
+    in the order routing tries them and the client lists them."""
+
+    queues: list[QueueDefinition] = Field(min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _unique_queue_ids(self) -> QueueFile:
+        ids = [q.id for q in self.queues]
+        if len(set(ids)) != len(ids):
+            raise ValueError("queue ids must be unique")
+        return self
+
+
 class QueueCounts(WireModel):
     pending: Count
     leased: Count
@@ -99,6 +184,9 @@ class Queue(WireModel):
     description: ShortText = ""
     counts: QueueCounts
     config: QueueConfig
+    config_version: int = Field(
+        default=0, ge=0, description="the configuration version this config belongs to"
+    )
 
 
 class QueueList(WireModel):

@@ -70,6 +70,9 @@ class Decision(WireModel):
     overturns_decision_id: int | None = Field(
         default=None, ge=1, description="overturn: the decision it replaced"
     )
+    config_version: int = Field(
+        default=0, ge=0, description="the queue configuration version it was made under"
+    )
     audit_result: AuditOutcome | None = Field(
         default=None,
         description="decision search and export only: the result of this decision's audit, "

@@ -64,6 +64,88 @@ queues = Table(
     Column("description", String(200), nullable=False, default=""),
     Column("position", Integer, nullable=False, default=0),
     Column("config", Text, nullable=False),
+    Column("config_version", Integer, nullable=False, server_default="0"),
+)
+
+# -- service accounts, configuration, intake ---------------------------------------------------
+
+api_keys = Table(
+    "api_keys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    # the service account (a users row with role platform or fact_checker) the key acts for
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("name", String(200), nullable=False),
+    # sha256 of the key (a random 256-bit secret): the key itself is never stored
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("prefix", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_used_at", Float, nullable=True),
+    Column("revoked_at", Float, nullable=True),
+)
+
+config_versions = Table(
+    "config_versions",
+    metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("applied_at", Float, nullable=False),
+    Column("applied_by", String(64), nullable=True),
+    # the whole queue file (protocol QueueFile as JSON) and its sha256
+    Column("document", Text, nullable=False),
+    Column("sha256", String(64), nullable=False),
+)
+
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", String(256), nullable=False),
+)
+
+posts = Table(
+    "posts",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("source", String(64), nullable=False),
+    Column("external_id", String(200), nullable=False),
+    Column("author_id", String(200), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("content_hash", String(64), nullable=False),
+    # the post as the platform sent it (protocol IntakePost as JSON, author left out)
+    Column("payload", Text, nullable=False),
+    # live, deleted or private (upstream)
+    Column("state", String(16), nullable=False),
+    Column("received_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_posts_external", "source", "external_id", unique=True),
+)
+
+signals = Table(
+    "signals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(64), nullable=False),
+    Column("external_id", String(200), nullable=False),
+    Column("post_id", String(64), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("body_hash", String(64), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("received_at", Float, nullable=False),
+    Index("ix_signals_external", "source", "external_id", unique=True),
+    Index("ix_signals_post", "post_id", "id"),
+)
+
+fact_check_ratings = Table(
+    "fact_check_ratings",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    # the fact-checker account that sent it (its organisation)
+    Column("user_id", Integer, nullable=False),
+    Column("external_id", String(200), nullable=False),
+    Column("body_hash", String(64), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("received_at", Float, nullable=False),
+    Index("ix_fact_check_ratings_external", "user_id", "external_id", unique=True),
 )
 
 authors = Table(
@@ -72,6 +154,11 @@ authors = Table(
     Column("id", String(200), primary_key=True),
     Column("handle", String(200), nullable=False),
     Column("payload", Text, nullable=False),
+    # The platform account that sent the author in (intake) and the platform's own id for
+    # them; NULL for authors seeded before intake existed.
+    Column("source", String(64), nullable=True),
+    Column("external_id", String(200), nullable=True),
+    Index("ix_authors_external", "source", "external_id", unique=True),
 )
 
 strikes = Table(
@@ -100,7 +187,10 @@ items = Table(
     Column("lease_user_id", Integer, nullable=True),
     Column("lease_expires_at", Float, nullable=True),
     Column("decision_id", Integer, nullable=True),
+    # The intake post this item reviews (NULL for items seeded before intake existed).
+    Column("post_id", String(64), nullable=True),
     Index("ix_items_claim", "queue_id", "state", "priority"),
+    Index("ix_items_post", "post_id", "state"),
     # The lease indexes hold leased items only (partial: the column is not NULL). A pending
     # or decided item has no entry, so a claim or a verdict adds or removes ten entries in
     # one place instead of also moving ten NULL entries at random places (fewer pages
@@ -120,7 +210,8 @@ media = Table(
     "media",
     metadata,
     Column("id", String(64), primary_key=True),
-    Column("item_id", String(64), nullable=False, index=True),
+    # An intake upload belongs to no item until a post names it (see posts.payload).
+    Column("item_id", String(64), nullable=True, index=True),
     Column("position", Integer, nullable=False, default=0),
     Column("kind", String(16), nullable=False),
     Column("mime_type", String(64), nullable=False),
@@ -130,6 +221,10 @@ media = Table(
     Column("alt_text", String(200), nullable=False, default=""),
     Column("sensitive", Boolean, nullable=False, default=False),
     Column("content", LargeBinary, nullable=False),
+    # intake uploads: the platform account that sent it, the bytes' sha256 (dedupe)
+    Column("source", String(64), nullable=True),
+    Column("sha256", String(64), nullable=True),
+    Index("ix_media_sha256", "source", "sha256"),
 )
 
 leases = Table(
@@ -144,6 +239,9 @@ leases = Table(
     Column("claimed_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
     Column("ended_at", Float, nullable=True),
+    # the queue configuration version in force when the item was leased: a verdict valid
+    # under it stays valid while the lease lives, whatever was applied since
+    Column("config_version", Integer, nullable=True),
 )
 
 decisions = Table(
@@ -166,6 +264,7 @@ decisions = Table(
     # "review" (the review flow) or "overturn" (an auditor's correction, see audits.py).
     Column("kind", String(16), nullable=False, server_default="review"),
     Column("overturns_id", Integer, nullable=True),
+    Column("config_version", Integer, nullable=False, server_default="0"),
     Index("ix_decisions_item_epoch", "item_id", "epoch", unique=True),
     Index("ix_decisions_author", "author_id", "id"),
     Index("ix_decisions_user", "user_id", "decided_at"),

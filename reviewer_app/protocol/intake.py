@@ -1,0 +1,282 @@
+"""Intake: what a platform (or a fact-checker) sends in, and what it gets back.
+
+Every element is idempotent: a post by its platform id (``external_id``, unique per
+platform account), a signal by its own ``id``, a withdrawal by the post it names, a media
+upload by its bytes. A batch whose shape is wrong is refused whole (422 naming the element
+and the field); a well-formed batch gets one result per element, in order.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from .common import (
+    Count,
+    Fraction,
+    HttpUrl,
+    Label,
+    Language,
+    LongText,
+    MediaId,
+    NoteText,
+    PolicyCode,
+    ShortText,
+    Slug,
+    Timestamp,
+    WireModel,
+)
+from .items import AccountSignals, LinkPreview, Reach, Span, Thread
+
+MAX_INTAKE_BATCH = 500
+MAX_MEDIA_BYTES = 8 * 1024 * 1024
+
+ExternalId = Annotated[
+    str, Field(pattern=r"^[A-Za-z0-9_.:@/+=-]{1,200}$", description="the platform's own id")
+]
+
+
+class IntakeStrike(WireModel):
+    """An enforcement the platform took on the author before (counts as a prior strike)."""
+
+    policy: PolicyCode
+    at: Timestamp
+
+
+class IntakeAuthor(WireModel):
+    """The post's author as the platform knows them; upserted by ``external_id``."""
+
+    external_id: ExternalId
+    handle: ShortText
+    display_name: ShortText = ""
+    account_created_at: Timestamp
+    followers: Count = 0
+    following: Count = 0
+    verified: bool = False
+    bio: ShortText = ""
+    signals: AccountSignals | None = None
+    prior_strikes: list[IntakeStrike] = Field(default_factory=list, max_length=64)
+
+
+class IntakeMedia(WireModel):
+    """A media file uploaded before (``POST /intake/media``), attached to the post."""
+
+    media_id: MediaId
+    alt_text: ShortText = ""
+    sensitive: bool = False
+
+
+class IntakePost(WireModel):
+    """A post, new or a new version of one already sent (edited upstream)."""
+
+    external_id: ExternalId
+    text: LongText
+    language: Language
+    created_at: Timestamp
+    url: HttpUrl
+    author: IntakeAuthor
+    link_preview: LinkPreview | None = None
+    thread: Thread = Thread()
+    reach: Reach = Reach(views=0, shares=0)
+    media: list[IntakeMedia] = Field(default_factory=list, max_length=16)
+
+
+class PostBatch(WireModel):
+    posts: list[IntakePost] = Field(min_length=1, max_length=MAX_INTAKE_BATCH)
+
+
+class SignalKind(StrEnum):
+    classifier = "classifier"
+    report = "report"
+    fact_check = "fact_check"
+
+
+class ClassifierSignal(WireModel):
+    kind: Literal["classifier"] = "classifier"
+    id: ExternalId = Field(description="the signal's own idempotency id")
+    post_external_id: ExternalId
+    model: Slug
+    model_version: Label
+    label: Slug
+    score: Fraction
+    threshold: Fraction
+    spans: list[Span] = Field(default_factory=list, max_length=64)
+
+
+class ReportSignal(WireModel):
+    kind: Literal["report"] = "report"
+    id: ExternalId
+    post_external_id: ExternalId
+    reason: Slug
+    note: NoteText = ""
+    reporter_id: ExternalId | None = Field(
+        default=None, description="stored only as a keyed hash (to count distinct reporters)"
+    )
+    created_at: Timestamp | None = None
+
+
+class FactCheckSignal(WireModel):
+    """A fact-check rating relayed by the platform (``organisation`` named), or sent by a
+    fact-checker key (its organisation is the key's account; ``organisation`` is ignored)."""
+
+    kind: Literal["fact_check"] = "fact_check"
+    id: ExternalId
+    post_external_id: ExternalId
+    organisation: Label
+    rating: Slug
+    claim: ShortText
+    url: HttpUrl
+    published_at: Timestamp
+
+
+Signal = Annotated[ClassifierSignal | ReportSignal | FactCheckSignal, Field(discriminator="kind")]
+
+
+class SignalBatch(WireModel):
+    signals: list[Signal] = Field(min_length=1, max_length=MAX_INTAKE_BATCH)
+
+
+class WithdrawalReason(StrEnum):
+    deleted = "deleted"
+    private = "private"
+
+
+class Withdrawal(WireModel):
+    """The post was deleted or made private upstream: its open items leave review."""
+
+    post_external_id: ExternalId
+    reason: WithdrawalReason
+    at: Timestamp | None = None
+
+
+class WithdrawalBatch(WireModel):
+    withdrawals: list[Withdrawal] = Field(min_length=1, max_length=MAX_INTAKE_BATCH)
+
+
+class FactCheckRating(WireModel):
+    """A fact-checker's rating of a post (``post_external_ids``) or of a claim that posts
+    repeat; the organisation is the fact-checker key's account."""
+
+    id: ExternalId
+    post_external_ids: list[ExternalId] = Field(default_factory=list, max_length=100)
+    rating: Slug
+    claim: ShortText
+    url: HttpUrl
+    published_at: Timestamp
+
+    @model_validator(mode="after")
+    def _claim_given(self) -> FactCheckRating:
+        if not self.claim.strip():
+            raise ValueError("a rating names the claim it reviewed")
+        return self
+
+
+class FactCheckBatch(WireModel):
+    ratings: list[FactCheckRating] = Field(min_length=1, max_length=MAX_INTAKE_BATCH)
+
+
+class IntakeStatus(StrEnum):
+    created = "created"
+    """New: a post stored (and queued, when a rule routed it), a signal counted."""
+    updated = "updated"
+    """A post's new version stored (its open item shows it)."""
+    unchanged = "unchanged"
+    """Sent before with the same content: nothing changed (a replay)."""
+    rejected = "rejected"
+    """Not applied; ``reason`` says why (the rest of the batch was)."""
+
+
+class IntakeReason(WireModel):
+    code: Slug
+    message: ShortText
+
+
+class IntakeResult(WireModel):
+    external_id: ExternalId = Field(description="the post's or the signal's id")
+    status: IntakeStatus
+    item_ids: list[str] = Field(
+        default_factory=list, max_length=8, description="items opened or touched"
+    )
+    queue_ids: list[Slug] = Field(default_factory=list, max_length=8)
+    reason: IntakeReason | None = None
+
+
+class IntakeResults(WireModel):
+    results: list[IntakeResult] = Field(max_length=MAX_INTAKE_BATCH)
+
+
+class MediaUploaded(WireModel):
+    media_id: MediaId
+    mime_type: str
+    size_bytes: Count
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class FactCheckRecord(WireModel):
+    """A rating as stored, read back by the fact-checker that sent it."""
+
+    id: ExternalId
+    organisation: Label
+    post_external_ids: list[ExternalId] = Field(default_factory=list, max_length=100)
+    rating: Slug
+    claim: ShortText
+    url: HttpUrl
+    published_at: Timestamp
+    received_at: Timestamp
+
+
+class FactCheckPage(WireModel):
+    ratings: list[FactCheckRecord] = Field(max_length=1_000)
+    next_cursor: str | None = Field(default=None, max_length=512)
+
+
+class ApiKeyInfo(WireModel):
+    """An API key as listed: never the key itself."""
+
+    id: int = Field(ge=1)
+    name: Label
+    account: Label
+    role: Slug
+    prefix: ShortText = Field(description="the key's first characters, to tell keys apart")
+    created_at: Timestamp
+    last_used_at: Timestamp | None = None
+    revoked_at: Timestamp | None = None
+
+
+class ApiKeyCreated(WireModel):
+    info: ApiKeyInfo
+    key: str = Field(description="shown once; the service keeps only its hash")
+
+
+__all__ = [
+    "MAX_INTAKE_BATCH",
+    "MAX_MEDIA_BYTES",
+    "ApiKeyCreated",
+    "ApiKeyInfo",
+    "ClassifierSignal",
+    "ExternalId",
+    "FactCheckBatch",
+    "FactCheckPage",
+    "FactCheckRating",
+    "FactCheckRecord",
+    "FactCheckSignal",
+    "IntakeAuthor",
+    "IntakeMedia",
+    "IntakePost",
+    "IntakeReason",
+    "IntakeResult",
+    "IntakeResults",
+    "IntakeStatus",
+    "IntakeStrike",
+    "MediaUploaded",
+    "PostBatch",
+    "ReportSignal",
+    "Signal",
+    "SignalBatch",
+    "SignalKind",
+    "Withdrawal",
+    "WithdrawalBatch",
+    "WithdrawalReason",
+]
