@@ -290,8 +290,9 @@ class Database:
         with self.engine.connect() as conn, conn.begin():
             yield conn
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest revision (safe with several processes)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to the newest revision, or to ``revision`` (tests of upgrades);
+        safe with several processes."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.connect() as conn:
@@ -300,7 +301,7 @@ class Database:
                 conn.commit()
             try:
                 config.attributes["connection"] = conn
-                command.upgrade(config, "head")
+                command.upgrade(config, revision)
                 conn.commit()
             finally:
                 if not self.is_sqlite:

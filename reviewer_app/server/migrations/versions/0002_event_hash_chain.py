@@ -4,6 +4,9 @@ Every entry gets ``prev_hash`` and ``hash`` (see reviewer_app/server/eventlog.py
 entries written before this revision are chained here in id order, and the one-row table
 ``event_chain`` holds the head that appends continue from.
 
+A snapshot: the entry serialisation is copied here as it was at this revision, so a later
+change to the service's event log cannot change what upgrading an old database does.
+
 Revision ID: 0002
 Revises: 0001
 Create Date: 2026-12-14
@@ -11,10 +14,13 @@ Create Date: 2026-12-14
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
-
-from reviewer_app.server.eventlog import GENESIS, HEAD_ID, entry_hash
 
 revision = "0002"
 down_revision = "0001"
@@ -22,6 +28,29 @@ branch_labels = None
 depends_on = None
 
 CHUNK = 5_000
+GENESIS = "0" * 64
+HEAD_ID = 1
+
+
+def entry_hash(entry: Mapping[Any, Any], prev_hash: str) -> str:
+    """The hash of one entry (id, time, kind, actor, item, queue, data) after ``prev_hash``,
+    as the log defined it at this revision."""
+    canonical = json.dumps(
+        [
+            int(entry["id"]),
+            float(entry["at"]),
+            entry["kind"],
+            entry["actor"],
+            entry["item_id"],
+            entry["queue_id"],
+            entry["data"],
+            prev_hash,
+        ],
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
 
 # The shape of the log as of this revision (not tables.py, which moves on).
 _events = sa.table(

@@ -1,5 +1,8 @@
 """lead workspace: decision kinds, rollups, audits, conflict counts
 
+A snapshot: the rollups are counted here by code copied as it was at this revision (the
+service's rollups module moves on; upgrading an old database must not).
+
 Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-14
@@ -8,6 +11,9 @@ Create Date: 2026-12-14
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
+from collections import Counter
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -98,9 +104,68 @@ def upgrade() -> None:
             "ix_audit_items_reviewer", ["reviewer_id", "decided_at"], unique=False
         )
     _backfill_statuses()
-    from reviewer_app.server import rollups
+    _count_rollups()
 
-    rollups.rebuild(op.get_bind())
+
+HOUR = 3_600
+DAY = 86_400
+# Histogram bucket b holds handle times in [BOUNDS[b-1], BOUNDS[b]) ms (b = 0: under 100 ms).
+BOUNDS: tuple[int, ...] = tuple(round(100 * 1.1**k) for k in range(146))
+CHUNK = 50_000
+
+
+def _count_rollups() -> None:
+    """Count the decisions made before this revision into the new rollups."""
+    conn = op.get_bind()
+    decisions = sa.table(
+        "decisions",
+        sa.column("id", sa.Integer),
+        sa.column("queue_id", sa.String),
+        sa.column("user_id", sa.Integer),
+        sa.column("action", sa.String),
+        sa.column("time_spent_ms", sa.Integer),
+        sa.column("decided_at", sa.Float),
+        sa.column("kind", sa.String),
+    )
+    by_queue: Counter[tuple[Any, ...]] = Counter()
+    by_reviewer: Counter[tuple[Any, ...]] = Counter()
+    handle: Counter[tuple[Any, ...]] = Counter()
+    after = 0
+    while True:
+        chunk = conn.execute(
+            sa.select(
+                decisions.c.id,
+                decisions.c.queue_id,
+                decisions.c.user_id,
+                decisions.c.action,
+                decisions.c.time_spent_ms,
+                decisions.c.decided_at,
+            )
+            .where(decisions.c.id > after, decisions.c.kind == "review")
+            .order_by(decisions.c.id)
+            .limit(CHUNK)
+        ).all()
+        if not chunk:
+            break
+        for d in chunk:
+            hour = int(d.decided_at // HOUR) * HOUR
+            day = int(d.decided_at // DAY) * DAY
+            bucket = bisect_right(BOUNDS, d.time_spent_ms)
+            by_queue[(d.queue_id, hour, d.action)] += 1
+            by_reviewer[(HOUR, hour, d.user_id, d.action)] += 1
+            by_reviewer[(DAY, day, d.user_id, d.action)] += 1
+            handle[(HOUR, hour, d.user_id, bucket)] += 1
+            handle[(DAY, day, d.user_id, bucket)] += 1
+        after = chunk[-1].id
+    for name, keys, counts in (
+        ("queue_hourly", ["queue_id", "hour", "action"], by_queue),
+        ("reviewer_rollups", ["span", "start", "user_id", "action"], by_reviewer),
+        ("handle_time_rollups", ["span", "start", "user_id", "bucket"], handle),
+    ):
+        table = sa.table(name, *(sa.column(k) for k in keys), sa.column("n", sa.Integer))
+        rows = [{**dict(zip(keys, key, strict=True)), "n": n} for key, n in sorted(counts.items())]
+        for start in range(0, len(rows), 10_000):
+            conn.execute(sa.insert(table), rows[start : start + 10_000])
 
 
 def _backfill_statuses() -> None:
