@@ -9,7 +9,6 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from reviewer_app.protocol import (
@@ -58,17 +57,25 @@ from reviewer_app.protocol.common import (
 )
 from reviewer_app.protocol.csvsafe import MEDIA_TYPE as CSV_MEDIA_TYPE
 
+from .auth_deps import (
+    AdminDep,
+    LeadDep,
+    ServiceDep,
+    TokenDep,
+    UserDep,
+    authenticated_person,
+    bearer_token,
+)
+from .auth_deps import FactCheckerDep as FactCheckerDep  # the intake routes' (re-exported)
+from .auth_deps import PlatformDep as PlatformDep
 from .metrics import Metrics
 from .problems import ApiError
-from .records import Principal, to_epoch
+from .records import to_epoch
 from .search import DecisionFilter, Order
-from .service import Service
 
 _TIMESTAMP: TypeAdapter[datetime] = TypeAdapter(Timestamp)
 
 MEDIA_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4")
-
-_bearer = HTTPBearer(auto_error=False, description="The token from POST /sessions.")
 
 _DESCRIPTIONS = {
     400: "Malformed JSON, or an invalid cursor",
@@ -106,54 +113,12 @@ def json_response(model: BaseModel, status: int = 200) -> Response:
     return Response(model.model_dump_json(), media_type="application/json", status_code=status)
 
 
-async def service(request: Request) -> Service:
-    svc: Service = request.app.state.service
-    return svc
-
-
-# Dependencies that do no I/O are ``async``: FastAPI would hand each sync one to a worker
-# thread of its own, which costs more than the work itself on the hot routes.
-ServiceDep = Annotated[Service, Depends(service)]
-
-
 async def app_metrics(request: Request) -> Metrics:
     found: Metrics = request.app.state.metrics
     return found
 
 
 MetricsDep = Annotated[Metrics, Depends(app_metrics)]
-
-
-async def bearer_token(
-    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str:
-    if creds is None or creds.scheme.lower() != "bearer" or not creds.credentials:
-        raise ApiError(
-            401,
-            "not_authenticated",
-            "Log in first: no bearer token was sent.",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    return creds.credentials
-
-
-TokenDep = Annotated[str, Depends(bearer_token)]
-
-
-def authenticated(svc: Service, token: str) -> Principal:
-    """The caller the token stands for, or 401 (blocking: runs on a worker thread)."""
-    if len(token) > 256 or (user := svc.authenticate(token)) is None:
-        raise ApiError(
-            401,
-            "token_invalid",
-            "The token is unknown, expired or revoked; log in again.",
-            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-        )
-    return user
-
-
-def current_user(svc: ServiceDep, token: TokenDep) -> Principal:
-    return authenticated(svc, token)
 
 
 # Claims have worker threads of their own: a reviewer waits for a claim, while verdict
@@ -168,21 +133,6 @@ async def claim_lane(request: Request) -> anyio.CapacityLimiter:
     return lane
 
 
-async def lead_user(user: Annotated[Principal, Depends(current_user)]) -> Principal:
-    if not user.is_lead:
-        raise ApiError(403, "lead_only", "This needs the lead or admin role.")
-    return user
-
-
-async def admin_user(user: Annotated[Principal, Depends(current_user)]) -> Principal:
-    if user.role.value != "admin":
-        raise ApiError(403, "admin_only", "This needs the admin role.")
-    return user
-
-
-UserDep = Annotated[Principal, Depends(current_user)]
-LeadDep = Annotated[Principal, Depends(lead_user)]
-AdminDep = Annotated[Principal, Depends(admin_user)]
 Cursor = Annotated[str | None, Query(max_length=512, description="next_cursor of the page before")]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 
@@ -265,7 +215,7 @@ async def claim_items(
     """Claim up to ``count`` items for this reviewer, each whole with its lease token."""
 
     def claim() -> dict[str, Any]:
-        return svc.claim_document(authenticated(svc, token), queue_id, body)
+        return svc.claim_document(authenticated_person(svc, token), queue_id, body)
 
     # Sent as built: every stored part was validated when it was enqueued.
     document = await anyio.to_thread.run_sync(claim, limiter=lane)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection
 
 from reviewer_app.protocol import (
+    KEY_ROLES,
     AuditOutcome,
     Decision,
     DecisionKind,
@@ -43,6 +44,11 @@ class Principal:
     @property
     def is_lead(self) -> bool:
         return self.role in (Role.lead, Role.admin)
+
+    @property
+    def is_service_account(self) -> bool:
+        """A platform or fact-checker account (API keys), not a person."""
+        return self.role in KEY_ROLES
 
 
 def to_dt(epoch: float) -> datetime:

@@ -1,4 +1,5 @@
-"""Passwords (argon2id), login tokens (stored as SHA-256) and failed-login throttling."""
+"""Passwords (argon2id), login tokens and API keys (both stored as SHA-256) and failed-login
+throttling."""
 
 from __future__ import annotations
 
@@ -19,9 +20,14 @@ def password_hasher(profile: str) -> PasswordHasher:
     raise ValueError(f"unknown password_hash_profile {profile!r}")
 
 
+UNUSABLE_PASSWORD = "!service-account"  # noqa: S105 - no argon2 hash: never matches
+"""The password hash of a service account (platform, fact-checker): they log in with API
+keys only. Any stored hash starting with ``!`` is unusable."""
+
+
 def verify_password(hasher: PasswordHasher, stored_hash: str | None, password: str) -> bool:
-    """Constant work whether or not the user exists."""
-    if stored_hash is None:
+    """Constant work whether or not the user exists, or has a password at all."""
+    if stored_hash is None or stored_hash.startswith("!"):
         stored_hash = _dummy_hash(hasher)
         with contextlib.suppress(VerificationError, InvalidHashError):
             hasher.verify(stored_hash, password + "\x00no-such-user")
@@ -44,6 +50,20 @@ def _dummy_hash(hasher: PasswordHasher) -> str:
 
 def new_token() -> str:
     return "rd1_" + secrets.token_urlsafe(32)
+
+
+API_KEY_PREFIX = "rdk_"
+API_KEY_SHOWN = 12
+"""Characters of a key kept in the clear (``rdk_`` and 8 random ones) to tell keys apart."""
+
+
+def new_api_key() -> str:
+    """A service account's key: ``rdk_`` and 256 random bits (43 URL-safe characters)."""
+    return API_KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def is_api_key(token: str) -> bool:
+    return token.startswith(API_KEY_PREFIX)
 
 
 def token_hash(token: str) -> str:

@@ -15,8 +15,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from reviewer_app import __version__
 from reviewer_app.protocol import (
     API_VERSION,
+    KEY_ROLES,
     MAX_CLAIM,
     MAX_VERDICTS_PER_BATCH,
+    ApiKeyCreated,
+    ApiKeyInfo,
     AuditAgree,
     AuditJudgement,
     AuditOverturn,
@@ -52,7 +55,7 @@ from reviewer_app.protocol import (
     VerdictResults,
 )
 
-from . import audits, leasing, search, stats
+from . import apikeys, audits, leasing, search, stats
 from .assembly import item_documents, load_items
 from .config import ServerSettings
 from .db import Database
@@ -68,8 +71,25 @@ from .records import (
     to_dt,
 )
 from .search import DecisionFilter, Order
-from .security import lock_seconds, new_token, password_hasher, token_hash, verify_password
-from .tables import decisions, events, items, login_attempts, media, queues, sessions, users
+from .security import (
+    is_api_key,
+    lock_seconds,
+    new_token,
+    password_hasher,
+    token_hash,
+    verify_password,
+)
+from .tables import (
+    api_keys,
+    decisions,
+    events,
+    items,
+    login_attempts,
+    media,
+    queues,
+    sessions,
+    users,
+)
 from .verdicts import VerdictRecorder
 
 log = logging.getLogger("server")
@@ -101,6 +121,19 @@ _TOKEN_USER = (
         sessions.c.revoked_at.is_(None),
         sessions.c.expires_at > bindparam("now"),
     )
+)
+# The same for an API key: revoked keys are refused at once, in every process (no cache).
+_KEY_USER = (
+    select(
+        users.c.id,
+        users.c.username,
+        users.c.display_name,
+        users.c.role,
+        api_keys.c.id.label("key_id"),
+        api_keys.c.last_used_at,
+    )
+    .join(api_keys, api_keys.c.user_id == users.c.id)
+    .where(api_keys.c.key_hash == bindparam("hash"), api_keys.c.revoked_at.is_(None))
 )
 
 
@@ -144,6 +177,14 @@ class Service:
     # -- users and sessions ---------------------------------------------------
 
     def create_user(self, new: UserCreate, actor: Principal | None = None) -> User:
+        if new.role in KEY_ROLES:
+            raise ApiError(
+                422,
+                "service_account_password",
+                f"A {new.role.value} account has no password: it calls with API keys. "
+                f"Make one with `reviewer-app server api-key create --role {new.role.value} "
+                "--name NAME` (or POST /admin/api-keys).",
+            )
         password_hash = self.hasher.hash(new.password)
         now = self.clock()
         try:
@@ -203,6 +244,16 @@ class Service:
             )
             if row is None:
                 raise ApiError(404, "unknown_user", f"No user {username!r}.")
+            if (Role(row["role"]) in KEY_ROLES) != (role in KEY_ROLES) or (
+                role in KEY_ROLES and row["role"] != role.value
+            ):
+                raise ApiError(
+                    422,
+                    "role_change_refused",
+                    f"{username!r} is a {row['role']} account; people and service accounts "
+                    "(platform, fact_checker) do not change into each other: a service "
+                    "account has API keys and no password, a person the other way round.",
+                )
             conn.execute(update(users).where(users.c.id == row["id"]).values(role=role.value))
             append_events(
                 conn,
@@ -304,12 +355,68 @@ class Service:
         raise ApiError(503, "unavailable", "Could not record the failed login; try again.")
 
     def authenticate(self, token: str) -> Principal | None:
+        """The caller a login token or an API key (``rdk_...``) stands for, if live."""
         now = self.clock()
+        if is_api_key(token):
+            return self._authenticate_key(token, now)
         with self.db.read() as conn:
             row = conn.execute(_TOKEN_USER, {"hash": token_hash(token), "now": now}).first()
         if row is None:
             return None
         return Principal(row.id, row.username, row.display_name, Role(row.role))
+
+    def _authenticate_key(self, key: str, now: float) -> Principal | None:
+        with self.db.read() as conn:
+            row = conn.execute(_KEY_USER, {"hash": token_hash(key)}).first()
+        if row is None:
+            return None
+        if apikeys.is_stale(row.last_used_at, now):
+            # At most once a minute per key (the update is conditional, so processes racing
+            # here write it once); a failure costs the figure, never the request.
+            try:
+                with self.db.write() as conn:
+                    apikeys.note_used(conn, row.key_id, now)
+            except OperationalError as exc:
+                log.info("last use of API key %d not recorded: %s", row.key_id, type(exc).__name__)
+        return Principal(row.id, row.username, row.display_name, Role(row.role))
+
+    # -- service accounts and API keys ------------------------------------------------
+
+    def service_account(self, name: str, role: Role, actor: str | None = None) -> Principal:
+        """The service account (platform or fact_checker) ``name``, made if missing."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(users.c.id, users.c.username, users.c.display_name, users.c.role).where(
+                    users.c.username == name
+                )
+            ).first()
+        if row is not None and row.role == role.value:
+            return Principal(row.id, row.username, row.display_name, role)
+        return self._write_retrying(
+            lambda conn: apikeys.service_account(conn, name, role, self.clock(), actor)
+        )
+
+    def create_api_key(
+        self, role: Role, name: str, account: str | None = None, actor: str | None = None
+    ) -> ApiKeyCreated:
+        """A new key for the service account ``account`` (default: ``name``), made if
+        missing. The answer is the only place the key ever is."""
+        return self._write_retrying(
+            lambda conn: apikeys.create(conn, role, name, account, self.clock(), actor)
+        )
+
+    def rotate_api_key(self, name: str, actor: str | None = None) -> ApiKeyCreated:
+        """A second live key for the account of the live key ``name`` (see apikeys.rotate)."""
+        with self.db.write() as conn:
+            return apikeys.rotate(conn, name, self.clock(), actor)
+
+    def revoke_api_key(self, key_id: int, actor: str | None = None) -> ApiKeyInfo:
+        with self.db.write() as conn:
+            return apikeys.revoke(conn, key_id, self.clock(), actor)
+
+    def api_keys(self, *, include_revoked: bool = True) -> list[ApiKeyInfo]:
+        with self.db.read() as conn:
+            return apikeys.listing(conn, include_revoked=include_revoked)
 
     def logout(self, token: str) -> None:
         with self.db.write() as conn:
