@@ -1,12 +1,13 @@
-"""Generate the synthetic demo media in this folder.
+"""Generate the synthetic demo media in ``reviewer_app/server/demo/media/``.
 
 Run from the repository root with an offscreen Qt platform::
 
-    QT_QPA_PLATFORM=offscreen /work/venv/bin/python resources/demo_media/make_media.py
+    QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/make_demo_media.py
 
 Every picture is drawn from shapes and text with QPainter: there are no photos
-and no real people in them. The outputs are committed, so the service never
-needs Qt; ``reviewer_app/server/demo_data.py`` lists them with their sizes.
+and no real people in them. The outputs are committed (package data of
+``reviewer_app.server.demo``), so the service never needs Qt;
+``reviewer_app/server/demo/items.py`` lists them with their sizes.
 PNGs are written by Qt; the animated GIFs by the small LZW encoder below
 (Qt reads GIF but cannot write it).
 """
@@ -38,7 +39,7 @@ from PySide6.QtGui import (
     QRadialGradient,
 )
 
-OUT = Path(__file__).resolve().parent
+OUT = Path(__file__).resolve().parents[1] / "reviewer_app" / "server" / "demo" / "media"
 MAX_BYTES = 40 * 1024
 FAMILY = "DejaVu Sans"
 SERIF = "DejaVu Serif"

@@ -7,7 +7,6 @@ import logging
 import random
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
@@ -40,19 +39,15 @@ log = logging.getLogger("server")
 ROW_CHUNK = 2_000
 
 
-def resources_dir() -> Path:
-    """``resources/`` of the source tree or of a bundle."""
-    return Path(__file__).resolve().parents[2] / "resources"
-
-
 def is_seeded(service: Service) -> bool:
     with service.db.read() as conn:
         return bool(conn.execute(select(func.count()).select_from(queues)).scalar())
 
 
-def seed_dataset(service: Service, dataset: Dataset, media_dir: Path | None = None) -> None:
+def seed_dataset(service: Service, dataset: Dataset) -> None:
     """Insert every part of ``dataset`` in one transaction (all or nothing)."""
-    media_dir = media_dir or resources_dir() / "demo_media"
+    from .demo.files import media_file
+
     password_hashes = {u.username: service.hasher.hash(u.password) for u in dataset.users}
     now = service.clock()
     with service.db.write() as conn:
@@ -77,7 +72,7 @@ def seed_dataset(service: Service, dataset: Dataset, media_dir: Path | None = No
         insert_items(conn, dataset.items, configs)
         for item in dataset.items:
             for position, m in enumerate(item.media):
-                content = (media_dir / m.file).read_bytes()
+                content = media_file(m.file).read_bytes()
                 conn.execute(
                     insert(media).values(
                         id=f"{item.id}-m{position}",

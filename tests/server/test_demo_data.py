@@ -14,13 +14,13 @@ from reviewer_app.protocol import LeaseClaim, MediaKind, Role
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.demo_data import DEMO_SEED, build_demo_dataset
 from reviewer_app.server.records import Principal
-from reviewer_app.server.seed import resources_dir, seed_dataset
+from reviewer_app.server.seed import seed_dataset
 from reviewer_app.server.seed_types import Dataset
 from reviewer_app.server.service import Service
 from reviewer_app.server.tables import users
 
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
-MEDIA_DIR = resources_dir() / "demo_media"
+MEDIA_DIR = Path(__file__).resolve().parents[2] / "reviewer_app" / "server" / "demo" / "media"
 QUEUE_IDS = ("misinformation", "hate-harassment", "spam-scams", "inauthentic-accounts")
 COUNT_RANGES = {
     "misinformation": (95, 125),

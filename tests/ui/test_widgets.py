@@ -37,7 +37,7 @@ def checkerboard_png() -> bytes:
 
 
 ROOT = Path(__file__).resolve().parents[2]
-ANIMATED_GIF = ROOT / "resources" / "demo_media" / "sale_countdown.gif"
+ANIMATED_GIF = ROOT / "reviewer_app" / "server" / "demo" / "media" / "sale_countdown.gif"
 
 
 def pixel_stats(image: QImage) -> tuple[float, float]:
