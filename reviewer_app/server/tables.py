@@ -27,6 +27,8 @@ def _leased_only(name: str, *columns: str, column: str) -> Index:
     return Index(name, *columns, sqlite_where=where, postgresql_where=where)
 
 
+_OPEN_POST_ITEM = text("post_id IS NOT NULL AND state IN ('pending', 'leased')")
+
 users = Table(
     "users",
     metadata,
@@ -65,6 +67,9 @@ queues = Table(
     Column("position", Integer, nullable=False, default=0),
     Column("config", Text, nullable=False),
     Column("config_version", Integer, nullable=False, server_default="0"),
+    # When a queue file left the queue out. A retired queue keeps its row, since its
+    # decided items and decisions name it, and is left out of routing, claims and lists.
+    Column("retired_at", Float, nullable=True),
 )
 
 # -- service accounts, configuration, intake ---------------------------------------------------
@@ -117,7 +122,20 @@ posts = Table(
     Column("state", String(16), nullable=False),
     Column("received_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # what the post's signals add up to (see intake.Summary), kept on write
+    Column("signal_summary", Text, nullable=False, server_default="{}"),
     Index("ix_posts_external", "source", "external_id", unique=True),
+    # fact-checkers name posts by the platform's id alone
+    Index("ix_posts_external_id", "external_id"),
+)
+
+# The media a post names (any version of it): who may see an intake upload.
+post_media = Table(
+    "post_media",
+    metadata,
+    Column("post_id", String(64), primary_key=True),
+    Column("media_id", String(64), primary_key=True),
+    Index("ix_post_media_media", "media_id"),
 )
 
 signals = Table(
@@ -204,6 +222,14 @@ items = Table(
     ),
     _leased_only("ix_items_lease_token", "lease_token", column="lease_token"),
     Index("ix_items_waiting", "queue_id", "state", "enqueued_at"),
+    # a post is never queued twice: at most one pending or leased item per post
+    Index(
+        "ix_items_open_post",
+        "post_id",
+        unique=True,
+        sqlite_where=_OPEN_POST_ITEM,
+        postgresql_where=_OPEN_POST_ITEM,
+    ),
 )
 
 media = Table(
