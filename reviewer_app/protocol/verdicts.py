@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 from uuid import UUID
 
 from pydantic import Field
@@ -21,7 +24,7 @@ from .common import (
     Username,
     WireModel,
 )
-from .queues import AuthorAction
+from .queues import ActionConfig, ActionKind, AuthorAction, QueueConfig
 
 
 class Verdict(WireModel):
@@ -109,3 +112,151 @@ class VerdictResults(WireModel):
 
 class DecisionPage(Page):
     decisions: list[Decision] = Field(max_length=1_000)
+
+
+# -- what a verdict needs: decided once, used by the service, the audits and the client ------
+
+LABEL_KINDS = frozenset({ActionKind.label, ActionKind.label_and_reduce})
+"""Actions that put a fact-check label on the post: they need a fact-check on the item."""
+
+
+class DecisionFields(Protocol):
+    """What a decision says: a verdict, an audit's corrected decision, a client's draft."""
+
+    @property
+    def action(self) -> str: ...
+    @property
+    def policies(self) -> list[str]: ...
+    @property
+    def rating(self) -> str | None: ...
+    @property
+    def note(self) -> str | None: ...
+    @property
+    def author_action(self) -> AuthorAction | None: ...
+
+
+@dataclass(frozen=True)
+class DraftVerdict:
+    """A verdict being made (the client's, before it is saved)."""
+
+    action: str
+    policies: list[str]
+    rating: str | None = None
+    note: str | None = None
+    author_action: AuthorAction | None = None
+
+
+@dataclass(frozen=True)
+class VerdictProblem:
+    """One reason a verdict cannot be recorded as it is.
+
+    ``code`` is stable (clients word it themselves; ``message`` is the service's English).
+    ``on_item`` problems depend on the item (its fact-checks), not only on the queue's
+    config: the service refuses such a verdict alone (``rejected``), not its whole batch.
+    """
+
+    field: str
+    code: str
+    message: str
+    on_item: bool = False
+
+
+def takes_rating(action: ActionConfig) -> bool:
+    """The action applies a fact-check rating (a label, or anything that asks for one)."""
+    return action.requires_rating or action.kind in LABEL_KINDS
+
+
+def preset_rating(config: QueueConfig, given: Iterable[str]) -> str | None:
+    """The rating a label action starts with on an item fact-checkers rated ``given``: the
+    most severe of them, i.e. the first in the queue's rating scale (scales list the most
+    severe first: false, partly false, ...). None when no given rating is on the scale."""
+    ratings = set(given)
+    return next((r.id for r in config.ratings if r.id in ratings), None)
+
+
+def verdict_problems(
+    config: QueueConfig, verdict: DecisionFields, fact_checks: Collection[str] | None = None
+) -> list[VerdictProblem]:
+    """Why ``verdict`` cannot be recorded in a queue with ``config`` (empty when it can).
+
+    ``fact_checks``, the ratings fact-checkers gave the item, adds the item's rules (None
+    checks the config alone): a label needs a fact-check on the item, and its rating must be
+    one a fact-checker gave unless a note says why (the override).
+    """
+    action = config.action(verdict.action)
+    if action is None:
+        return [
+            VerdictProblem(
+                "action", "unknown_action", f"Action {verdict.action!r} is not one of this queue's."
+            )
+        ]
+    found: list[VerdictProblem] = []
+    known_policies = {p.code for p in config.policies}
+    for policy in verdict.policies:
+        if policy not in known_policies:
+            found.append(
+                VerdictProblem(
+                    "policies", "unknown_policy", f"Policy {policy!r} is not one of this queue's."
+                )
+            )
+    if action.requires_policy and not verdict.policies:
+        found.append(
+            VerdictProblem(
+                "policies", "policy_required", f"{action.label} needs at least one policy code."
+            )
+        )
+    rating = next((r for r in config.ratings if r.id == verdict.rating), None)
+    if verdict.rating is not None and rating is None:
+        found.append(
+            VerdictProblem(
+                "rating", "unknown_rating", f"Rating {verdict.rating!r} is not one of this queue's."
+            )
+        )
+    if action.requires_rating and verdict.rating is None:
+        found.append(
+            VerdictProblem(
+                "rating", "rating_required", f"{action.label} needs a fact-check rating."
+            )
+        )
+    noted = bool((verdict.note or "").strip())
+    if action.requires_note and not noted:
+        found.append(VerdictProblem("note", "note_required", f"{action.label} needs a note."))
+    if verdict.author_action is not None and verdict.author_action not in config.author_actions:
+        found.append(
+            VerdictProblem(
+                "author_action",
+                "author_action_not_allowed",
+                f"Author action {verdict.author_action.value!r} is not allowed in this queue.",
+            )
+        )
+    if action.kind is ActionKind.label and rating is not None and rating.reduces:
+        found.append(
+            VerdictProblem(
+                "rating",
+                "rating_needs_reduce",
+                f"{rating.label} ratings are labelled and reduced: {action.label} does not "
+                "reduce distribution.",
+            )
+        )
+    if fact_checks is not None and action.kind in LABEL_KINDS:
+        if not fact_checks:
+            found.append(
+                VerdictProblem(
+                    "action",
+                    "fact_check_required",
+                    f"{action.label} needs a fact-check: no fact-checker has rated this post.",
+                    on_item=True,
+                )
+            )
+        elif verdict.rating is not None and verdict.rating not in fact_checks and not noted:
+            name = rating.label if rating else verdict.rating
+            found.append(
+                VerdictProblem(
+                    "rating",
+                    "rating_not_given",
+                    f"No fact-checker gave this post the rating {name}; "
+                    "a rating other than theirs needs a note that says why.",
+                    on_item=True,
+                )
+            )
+    return found

@@ -34,6 +34,7 @@ from reviewer_app.protocol import (
     Decision,
     EventKind,
     Item,
+    ProblemDetail,
     QueueConfig,
     ReviewerAgreement,
     StrikeCount,
@@ -44,7 +45,7 @@ from .problems import ApiError
 from .records import Principal, append_events, event_row, to_dt, to_epoch
 from .stats import check_window, cohen_kappa
 from .tables import audit_items, audit_samples, decisions, items, strikes
-from .verdicts import config_problems
+from .verdicts import config_problems, item_problems
 
 ASSIGNMENT_SECONDS = 30 * 60
 BLIND_HISTORY = {"enqueued"}
@@ -309,6 +310,7 @@ def record_result(
         .mappings()
         .one()
     )
+    own_note = body.note  # a judgement's overturn gets a note of ours: not the auditor's why
     if isinstance(body, AuditJudgement):
         body = judged(original, body)
     changes: dict[str, Any] = {
@@ -326,7 +328,7 @@ def record_result(
     }
     kind = EventKind.audited
     if isinstance(body, AuditOverturn):
-        new_id = _overturn(conn, lead, original, body, configs, now)
+        new_id = _overturn(conn, lead, original, body, own_note, configs, now)
         changes.update(final_action=body.action, overturn_decision_id=new_id)
         fields.update(
             overturned_decision_id=original["id"],
@@ -377,9 +379,12 @@ def _overturn(
     lead: Principal,
     original: Mapping[Any, Any],
     body: AuditOverturn,
+    own_note: str | None,
     configs: Mapping[str, QueueConfig],
     now: float,
 ) -> int:
+    """The corrected decision, checked as a verdict is (config and item rules); a rating
+    other than the fact-checkers' is overridden by the auditor's own note only."""
     config = configs.get(original["queue_id"])
     if config is None:
         raise ApiError(409, "unknown_queue", "The decision's queue no longer exists.")
@@ -391,6 +396,14 @@ def _overturn(
     problems = [
         p.model_copy(update={"loc": ["body", *p.loc[2:]]}) for p in config_problems(0, body, config)
     ]
+    row = conn.execute(
+        select(items.c.epoch, items.c.payload).where(items.c.id == original["item_id"])
+    ).one()
+    if not problems:
+        problems = [
+            ProblemDetail(loc=["body", p.field], code=p.code, message=p.message)
+            for p in item_problems(body.model_copy(update={"note": own_note}), config, row.payload)
+        ]
     if problems:
         raise ApiError(
             422,
@@ -399,7 +412,7 @@ def _overturn(
             errors=problems,
         )
     assert action is not None
-    item = conn.execute(select(items.c.epoch).where(items.c.id == original["item_id"])).scalar_one()
+    item = row.epoch
     author_action = body.author_action or action.author_action
     new_id = int(
         conn.execute(

@@ -11,22 +11,26 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import BindParameter, Connection, bindparam, insert, select, update
 
 from reviewer_app.protocol import (
+    LABEL_KINDS,
     ActionKind,
     AuthorAction,
     ClassifierScore,
     Decision,
+    DecisionFields,
     EventKind,
     ProblemDetail,
     QueueConfig,
     RejectReason,
     Verdict,
+    VerdictProblem,
     VerdictResult,
     VerdictStatus,
+    verdict_problems,
 )
 
 from . import rollups
@@ -74,86 +78,29 @@ def body_hash(user_id: int, verdict: Verdict) -> str:
     return hashlib.sha256(dumps({"user": user_id, "verdict": body}).encode()).hexdigest()
 
 
-class DecisionFields(Protocol):
-    """What a decision says: a verdict's fields, or an audit's corrected decision."""
-
-    @property
-    def action(self) -> str: ...
-    @property
-    def policies(self) -> list[str]: ...
-    @property
-    def rating(self) -> str | None: ...
-    @property
-    def note(self) -> str | None: ...
-    @property
-    def author_action(self) -> AuthorAction | None: ...
-
-
 def config_problems(
     index: int, verdict: DecisionFields, config: QueueConfig
 ) -> list[ProblemDetail]:
-    """Why a verdict does not fit its queue's decision config (empty when it fits)."""
-    loc: list[str | int] = ["verdicts", index]
+    """Why a verdict does not fit its queue's decision config (empty when it fits): the
+    rule of ``protocol.verdict_problems`` without the item's part."""
+    return [
+        ProblemDetail(loc=["verdicts", index, p.field], code=p.code, message=p.message)
+        for p in verdict_problems(config, verdict)
+    ]
+
+
+def item_problems(
+    verdict: DecisionFields, config: QueueConfig, payload: str | Mapping[str, Any]
+) -> list[VerdictProblem]:
+    """Why a verdict that fits its config does not fit its item (the fact-checks a label
+    needs): checked only for the actions that have such a rule, as the item's payload must
+    be read for it."""
     action = config.action(verdict.action)
-    if action is None:
-        return [
-            ProblemDetail(
-                loc=[*loc, "action"],
-                code="unknown_action",
-                message=f"Action {verdict.action!r} is not one of this queue's.",
-            )
-        ]
-    found: list[ProblemDetail] = []
-    known_policies = {p.code for p in config.policies}
-    for policy in verdict.policies:
-        if policy not in known_policies:
-            found.append(
-                ProblemDetail(
-                    loc=[*loc, "policies"],
-                    code="unknown_policy",
-                    message=f"Policy {policy!r} is not one of this queue's.",
-                )
-            )
-    if action.requires_policy and not verdict.policies:
-        found.append(
-            ProblemDetail(
-                loc=[*loc, "policies"],
-                code="policy_required",
-                message=f"{action.label} needs at least one policy code.",
-            )
-        )
-    if verdict.rating is not None and verdict.rating not in {r.id for r in config.ratings}:
-        found.append(
-            ProblemDetail(
-                loc=[*loc, "rating"],
-                code="unknown_rating",
-                message=f"Rating {verdict.rating!r} is not one of this queue's.",
-            )
-        )
-    if action.requires_rating and verdict.rating is None:
-        found.append(
-            ProblemDetail(
-                loc=[*loc, "rating"],
-                code="rating_required",
-                message=f"{action.label} needs a fact-check rating.",
-            )
-        )
-    if action.requires_note and not (verdict.note or "").strip():
-        found.append(
-            ProblemDetail(
-                loc=[*loc, "note"], code="note_required", message=f"{action.label} needs a note."
-            )
-        )
-    if verdict.author_action is not None and verdict.author_action not in config.author_actions:
-        found.append(
-            ProblemDetail(
-                loc=[*loc, "author_action"],
-                code="author_action_not_allowed",
-                message=f"Author action {verdict.author_action.value!r} is not "
-                "allowed in this queue.",
-            )
-        )
-    return found
+    if action is None or action.kind not in LABEL_KINDS:
+        return []
+    document = json.loads(payload) if isinstance(payload, str) else payload
+    given = {f["rating"] for f in document.get("fact_checks") or ()}
+    return [p for p in verdict_problems(config, verdict, given) if p.on_item]
 
 
 def _rejected(verdict: Verdict, code: str, message: str) -> VerdictResult:
@@ -313,6 +260,9 @@ class VerdictRecorder:
                 "leased_to_other",
                 "Your lease ran out and another reviewer holds this item now.",
             )
+        refused = item_problems(verdict, self.configs[lease.queue_id], item["payload"])
+        if refused:
+            return _rejected(verdict, refused[0].code, refused[0].message)
         return self._accept(verdict, item, lease)
 
     def _winner(self, item: Mapping[str, Any], epoch: int) -> Decision | None:
