@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -106,6 +106,10 @@ class Role(StrEnum):
 PERSON_ROLES = (Role.reviewer, Role.lead, Role.admin)
 """Roles of people (password logins); the others are service accounts with API keys."""
 KEY_ROLES = (Role.platform, Role.fact_checker)
+PersonRole = Literal[Role.reviewer, Role.lead, Role.admin]
+"""A role a password user may have (service accounts are made with API keys)."""
+KeyRole = Literal[Role.platform, Role.fact_checker]
+"""A service account's role."""
 
 
 class ProblemDetail(WireModel):

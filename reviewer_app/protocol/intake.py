@@ -17,6 +17,7 @@ from .common import (
     Count,
     Fraction,
     HttpUrl,
+    KeyRole,
     Label,
     Language,
     LongText,
@@ -26,6 +27,7 @@ from .common import (
     ShortText,
     Slug,
     Timestamp,
+    Username,
     WireModel,
 )
 from .items import AccountSignals, LinkPreview, Reach, Span, Thread
@@ -247,14 +249,34 @@ class ApiKeyInfo(WireModel):
 
 class ApiKeyCreated(WireModel):
     info: ApiKeyInfo
-    key: str = Field(description="shown once; the service keeps only its hash")
+    key: str = Field(
+        pattern=r"^rdk_[A-Za-z0-9_-]{43}$",
+        description="shown once; the service keeps only its hash",
+    )
+
+
+class ApiKeyCreate(WireModel):
+    """A new key for a service account, made if missing. A second key for an account that
+    has one is how a key is rotated: both are live until the old one is revoked."""
+
+    role: KeyRole
+    name: Label = Field(description="the key's name, e.g. feed-bridge")
+    account: Username | None = Field(
+        default=None, description="the service account (default: the key's name)"
+    )
+
+
+class ApiKeyList(WireModel):
+    keys: list[ApiKeyInfo] = Field(max_length=10_000)
 
 
 __all__ = [
     "MAX_INTAKE_BATCH",
     "MAX_MEDIA_BYTES",
+    "ApiKeyCreate",
     "ApiKeyCreated",
     "ApiKeyInfo",
+    "ApiKeyList",
     "ClassifierSignal",
     "ExternalId",
     "FactCheckBatch",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .common import Label, Role, ShortText, Timestamp, Username, WireModel
+from .common import Label, PersonRole, Role, ShortText, Timestamp, Username, WireModel
 
 
 class Limits(WireModel):
@@ -45,11 +45,17 @@ class UserCreate(WireModel):
     username: Username
     display_name: Label | None = None
     password: str = Field(min_length=10, max_length=1_024)
-    role: Role = Role.reviewer
+    role: PersonRole = Field(
+        default=Role.reviewer,
+        description="a person's role; platform and fact-checker accounts have API keys "
+        "(POST /admin/api-keys), not passwords",
+    )
 
 
 class RoleChange(WireModel):
-    role: Role
+    role: PersonRole = Field(
+        description="a person's role: people and service accounts do not change into each other"
+    )
 
 
 class UserList(WireModel):

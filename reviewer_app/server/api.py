@@ -13,6 +13,10 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from reviewer_app.protocol import (
     API_PREFIX,
+    ApiKeyCreate,
+    ApiKeyCreated,
+    ApiKeyInfo,
+    ApiKeyList,
     AuditResult,
     AuditResultCreate,
     AuditResults,
@@ -105,7 +109,9 @@ def links(status: int, **targets: tuple[str, str, dict[str, str]]) -> dict[int |
 
 
 PUBLIC = (400, 413, 422, 429)
-AUTHED = (*PUBLIC, 401)
+# Every route with a token may answer 403: a service account's key on a person's route, a
+# person's token on an intake route, or a role below the route's.
+AUTHED = (*PUBLIC, 401, 403)
 
 
 def json_response(model: BaseModel, status: int = 200) -> Response:
@@ -581,3 +587,53 @@ def change_role(
 ) -> User:
     """Change a user's role (logged in the event log)."""
     return svc.change_role(username, body.role, admin)
+
+
+KeyId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+
+
+@router.get(
+    "/admin/api-keys",
+    response_model=ApiKeyList,
+    tags=["admin"],
+    responses=problems(*AUTHED, 403),
+)
+def get_api_keys(svc: ServiceDep, _admin: AdminDep) -> ApiKeyList:
+    """Service accounts' API keys, live and revoked: never the key itself."""
+    return ApiKeyList(keys=svc.api_keys())
+
+
+@router.post(
+    "/admin/api-keys",
+    response_model=ApiKeyCreated,
+    status_code=201,
+    tags=["admin"],
+    responses={
+        **problems(*AUTHED, 403, 409),
+        **links(
+            201,
+            RevokeApiKey=(
+                "delete",
+                "/admin/api-keys/{key_id}",
+                {"key_id": "$response.body#/info/id"},
+            ),
+        ),
+    },
+)
+def create_api_key(body: ApiKeyCreate, svc: ServiceDep, admin: AdminDep) -> Response:
+    """A new API key for a platform or fact-checker account (made if missing). The answer
+    is the only time the key is shown. A second key for the same account rotates: both
+    are live until the old one is revoked."""
+    made = svc.create_api_key(body.role, body.name, body.account, admin.username)
+    return json_response(made, status=201)  # never cached: see app.NoStore
+
+
+@router.delete(
+    "/admin/api-keys/{key_id}",
+    response_model=ApiKeyInfo,
+    tags=["admin"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def revoke_api_key(key_id: KeyId, svc: ServiceDep, admin: AdminDep) -> ApiKeyInfo:
+    """Revoke a key: refused from the next request on, in every process (again: no change)."""
+    return svc.revoke_api_key(key_id, admin.username)

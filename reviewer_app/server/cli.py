@@ -17,8 +17,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from reviewer_app.protocol import Role, UserCreate
+from reviewer_app.protocol import KEY_ROLES, ApiKeyCreated, ApiKeyInfo, Role, UserCreate
 
+from . import queue_cli
 from .config import DEFAULT_DATABASE_URL, ServerSettings
 from .problems import ApiError
 from .service import Service
@@ -79,12 +80,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="the database to check (or give --database-url before verify-log)",
     )
+    _add_api_key_parser(actions)
+    queue_cli.add_parser(actions)
     openapi = actions.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("-o", "--output", type=Path, default=None)
 
 
 def run(args: argparse.Namespace) -> int:
-    url = getattr(args, "verify_database_url", None) or args.database_url
+    url = (
+        getattr(args, "verify_database_url", None)
+        or getattr(args, "command_database_url", None)
+        or args.database_url
+    )
     settings = ServerSettings.from_env(
         database_url=url, log_format=getattr(args, "log_format", None)
     )
@@ -95,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
         return verify_log(settings)
     if command == "add-user":
         return _add_user(settings, args)
+    if command == "api-key":
+        return api_key_command(settings, args)
+    if command == "queues":
+        return queue_cli.run(settings, args)
     if command == "seed":
         return _seed_demo(settings)
     return serve(
@@ -138,6 +149,13 @@ def verify_log(settings: ServerSettings) -> int:
 
 
 def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
+    if Role(args.role) in KEY_ROLES:
+        print(
+            f"A {args.role} account has no password: it calls with API keys. Make one with\n"
+            f"  reviewer-app server api-key create --role {args.role} --name {args.name}",
+            file=sys.stderr,
+        )
+        return 2
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
@@ -166,6 +184,120 @@ def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
         service.close()
     print(f"Created {user.username} ({user.role.value}).")
     return 0
+
+
+def _add_api_key_parser(actions: argparse._SubParsersAction) -> None:
+    database = argparse.ArgumentParser(add_help=False)
+    database.add_argument(
+        "--database-url",
+        dest="command_database_url",
+        default=None,
+        help="the service's database (or give --database-url before api-key)",
+    )
+    keys = actions.add_parser(
+        "api-key",
+        help="API keys of service accounts (platform, fact_checker)",
+        description="Service accounts call the intake routes with API keys. The service keeps "
+        "only a hash of each key: a key is shown once, when it is made.",
+    )
+    commands = keys.add_subparsers(dest="api_key_command", required=True)
+    create = commands.add_parser(
+        "create", parents=[database], help="make a key (and its account if missing)"
+    )
+    create.add_argument("--role", required=True, choices=[r.value for r in KEY_ROLES])
+    create.add_argument("--name", required=True, help="the key's name, e.g. feed-bridge")
+    create.add_argument(
+        "--account", default=None, help="the service account (default: the key's name)"
+    )
+    listing = commands.add_parser("list", parents=[database], help="list keys (never the key)")
+    listing.add_argument("--json", action="store_true", help="one JSON document")
+    revoke = commands.add_parser(
+        "revoke", parents=[database], help="revoke a key by id (at once, in every process)"
+    )
+    revoke.add_argument("id", type=int)
+    rotate = commands.add_parser(
+        "rotate",
+        parents=[database],
+        help="a second live key for the account of key NAME; revoke the old one once the "
+        "caller uses the new one",
+    )
+    rotate.add_argument("name", help="a live key's name (or the account's)")
+
+
+def api_key_command(settings: ServerSettings, args: argparse.Namespace) -> int:
+    """``server api-key create|list|revoke|rotate``: 0 when done, 1 when refused."""
+    service = Service(settings)
+    service.start()
+    try:
+        command = args.api_key_command
+        if command == "list":
+            keys = service.api_keys()
+            if args.json:
+                print(json.dumps([k.model_dump(mode="json") for k in keys], indent=2))
+            else:
+                print(_key_table(keys))
+            return 0
+        if command == "revoke":
+            info = service.revoke_api_key(args.id)
+            print(f"Revoked key {_describe(info)}; it is refused from now on.")
+            return 0
+        if command == "rotate":
+            made = service.rotate_api_key(args.name)
+            _print_new_key(made)
+            print(
+                f"The account's older keys stay live: once {made.info.account} uses the new "
+                "one, revoke them with `reviewer-app server api-key revoke ID` "
+                "(ids: `reviewer-app server api-key list`).",
+                file=sys.stderr,
+            )
+            return 0
+        made = service.create_api_key(Role(args.role), args.name, args.account)
+        _print_new_key(made)
+        return 0
+    except ApiError as exc:
+        print(exc.detail, file=sys.stderr)
+        return 1
+    finally:
+        service.close()
+
+
+def _print_new_key(made: ApiKeyCreated) -> None:
+    """The key alone on standard output (for ``KEY=$(...)``), the rest on standard error."""
+    print(f"Created key {_describe(made.info)}:", file=sys.stderr)
+    print(made.key, flush=True)
+    print(
+        "Store it now: it will not be shown again (the service keeps only its hash).",
+        file=sys.stderr,
+    )
+
+
+def _describe(info: ApiKeyInfo) -> str:
+    return f"{info.id} {info.name!r} ({info.role} account {info.account}, {info.prefix}...)"
+
+
+def _key_table(keys: list[ApiKeyInfo]) -> str:
+    def when(value: datetime | None) -> str:
+        return value.strftime("%Y-%m-%d %H:%M") if value else "-"
+
+    header = ("ID", "NAME", "ACCOUNT", "ROLE", "PREFIX", "CREATED", "LAST USED", "REVOKED")
+    rows = [header] + [
+        (
+            str(k.id),
+            k.name if k.name.isprintable() else repr(k.name),
+            k.account,
+            k.role,
+            k.prefix,
+            when(k.created_at),
+            when(k.last_used_at),
+            when(k.revoked_at),
+        )
+        for k in keys
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
+    if not keys:
+        lines.append("(no API keys)")
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _seed_demo(settings: ServerSettings) -> int:

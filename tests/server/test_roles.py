@@ -1,11 +1,18 @@
 """Roles are enforced on the server for every route.
 
 The test reads the OpenAPI document from the running service and walks every operation
-in it with each kind of caller: no token, a bogus token, a reviewer, a lead and an admin.
-``ROUTES`` below is the expectation: the minimum role of each operation and the status
-an allowed caller gets for the request this test sends. An operation in the document
-that is missing from the table (or the other way round) fails the test, so a new route
-cannot ship without someone deciding who may call it.
+in it with each kind of caller: no token, a bogus token, a reviewer, a lead, an admin, and
+the API keys of a platform and of a fact-checker account. ``ROUTES`` below is the
+expectation: the minimum role of each operation and the status an allowed caller gets for
+the request this test sends. An operation in the document that is missing from the table
+(or the other way round) fails the test, so a new route cannot ship without someone
+deciding who may call it. The intake routes (``/intake/...``) are the exception: they are
+read from the document as they are, and each is the platform's, or the fact-checker's
+when it is about fact-checks (see ``intake_role``).
+
+People's routes refuse service accounts (403 ``service_account_forbidden``); intake
+routes refuse people and the other kind of service account (403 ``platform_only`` or
+``fact_checker_only``).
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from tests.support.servers import PASSWORD, LiveServer
 PROBLEM_JSON = "application/problem+json"
 
 RANK = {"public": 0, "reviewer": 1, "lead": 2, "admin": 3}
+KEY_ROLES = ("platform", "fact_checker")
+INTAKE = "/intake/"
 
 # (method, path under /api/v1) -> (minimum role, status for an allowed caller).
 # The status is the one the request built in `_request` gets: e.g. the media id
@@ -58,7 +67,33 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/users"): ("admin", 200),
     ("POST", "/users"): ("admin", 201),
     ("PUT", "/users/{username}/role"): ("admin", 200),
+    ("GET", "/admin/api-keys"): ("admin", 200),
+    ("POST", "/admin/api-keys"): ("admin", 201),
+    ("DELETE", "/admin/api-keys/{key_id}"): ("admin", 200),
 }
+
+
+def intake_role(template: str) -> str:
+    """Who may call an intake route: fact-checkers their fact-checks, platforms the rest."""
+    return "fact_checker" if "fact-check" in template else "platform"
+
+
+def role_allows(role: str, minimum: str) -> bool:
+    if minimum == "public":
+        return True
+    if minimum in KEY_ROLES or role in KEY_ROLES:
+        return role == minimum  # people and service accounts never share a route
+    return RANK[role] >= RANK[minimum]
+
+
+def refusal_code(role: str, minimum: str) -> str | None:
+    """The code a caller with ``role`` gets on a route for ``minimum`` (None: any)."""
+    if minimum in KEY_ROLES:
+        return f"{minimum}_only"
+    if role in KEY_ROLES:
+        return "service_account_forbidden"
+    return None  # a person below the route's role: lead_only, admin_only, ...
+
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
@@ -85,6 +120,7 @@ class World:
     verdict_lease: dict[str, Any]  # and a fourth, as the claim returned it
     sample_id: int  # an audit sample of two decisions
     audit_ids: dict[str, int]  # one of its audits for each caller allowed to record one
+    key_id: int  # an API key the admin route may revoke (none the callers use)
 
 
 def _world(live_server: LiveServer) -> World:
@@ -93,6 +129,10 @@ def _world(live_server: LiveServer) -> World:
     lead = live_server.login("matrix-lead", Role.lead)
     admin = live_server.login("matrix-admin", Role.admin)
     live_server.add_user("matrix-target")  # whose role the admin route changes
+    service = live_server.service
+    platform_key = service.create_api_key(Role.platform, "matrix-platform").key
+    fact_checker_key = service.create_api_key(Role.fact_checker, "matrix-fact-checker").key
+    spare = service.create_api_key(Role.platform, "matrix-spare", account="matrix-platform")
     leased = reviewer.claim(LOAD_QUEUE.id, count=8)
     assert len(leased) >= 8  # how many exactly is the leasing tests' business
     # Four decisions: two for the sample made here, two for the samples the walk makes.
@@ -113,6 +153,8 @@ def _world(live_server: LiveServer) -> World:
         Caller("reviewer", "reviewer", "matrix-reviewer", reviewer.token),
         Caller("lead", "lead", "matrix-lead", lead.token),
         Caller("admin", "admin", "matrix-admin", admin.token),
+        Caller("platform", "platform", "matrix-platform", platform_key),
+        Caller("fact_checker", "fact_checker", "matrix-fact-checker", fact_checker_key),
     ]
     return World(
         server=live_server,
@@ -123,6 +165,7 @@ def _world(live_server: LiveServer) -> World:
         verdict_lease=leased[3],
         sample_id=sample_id,
         audit_ids=audit_ids,
+        key_id=spare.info.id,
     )
 
 
@@ -142,6 +185,10 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
         "role": "reviewer",
     },
     ("PUT", "/users/{username}/role"): lambda w, c: {"role": "lead"},
+    ("POST", "/admin/api-keys"): lambda w, c: {
+        "role": "platform",
+        "name": f"made-by-{c.name.replace('_', '-')}-{uuid.uuid4().hex[:8]}",
+    },
     ("POST", "/audits/samples"): lambda w, c: SAMPLE,
     ("POST", "/audits/tasks/{audit_id}/result"): lambda w, c: {"result": "agree"},
 }
@@ -159,6 +206,7 @@ def _request(
             username="no-such-user",
             sample_id=999_999,
             audit_id=999_999,
+            key_id=999_999,
         )
     else:
         path = template.format(
@@ -168,9 +216,11 @@ def _request(
             username="matrix-target",
             sample_id=world.sample_id,
             audit_id=world.audit_ids.get(caller.name, min(world.audit_ids.values())),
+            key_id=world.key_id,
         )
     headers = caller.headers()
-    if (method, template) == ("DELETE", "/sessions/current") and caller.username:
+    person = caller.role is not None and caller.role not in KEY_ROLES
+    if (method, template) == ("DELETE", "/sessions/current") and person and caller.username:
         # Logging out must not revoke the token the rest of the walk uses.
         throwaway = ApiSession.login(world.server.url, caller.username, PASSWORD).token
         headers = caller.headers(throwaway)
@@ -221,7 +271,7 @@ def _check_call(
     method: str,
     template: str,
     minimum: str,
-    ok: int,
+    ok: int | None,
     *,
     missing: bool = False,
 ) -> str | None:
@@ -229,15 +279,19 @@ def _check_call(
 
     With ``missing`` the path ids name nothing: a caller whose role is enough gets 404,
     and any other caller the same 401 or 403 as with real ids (roles before existence).
+    ``ok`` None: any answer but 401, 403 or a server error will do for an allowed caller
+    (the intake routes, whose bodies this test does not make).
     """
     response = _request(world, caller, method, template, missing=missing)
-    ok = 404 if missing else ok
+    ok = 404 if missing and ok is not None else ok
     status = response.status_code
     error: str | None = None
-    if minimum == "public" or (caller.role and RANK[caller.role] >= RANK[minimum]):
+    if minimum == "public" or (caller.role and role_allows(caller.role, minimum)):
         if status in (401, 403):
             error = "refused a caller whose role is enough"
-        elif status != ok:
+        elif ok is None and status >= 500:
+            error = "server error"
+        elif ok is not None and status != ok:
             error = f"expected {ok}"
     elif caller.role is None:
         expected_code = "not_authenticated" if caller.token is None else "token_invalid"
@@ -250,9 +304,13 @@ def _check_call(
         elif not response.headers.get("www-authenticate", "").startswith("Bearer"):
             error = "no WWW-Authenticate: Bearer header"
     elif status != 403:
-        error = f"expected 403: {caller.role} is below {minimum}"
-    else:
-        error = _problem_error(response)
+        error = f"expected 403: {caller.role} may not call a route for {minimum}"
+    elif error := _problem_error(response):
+        pass
+    elif (expected := refusal_code(caller.role, minimum)) and (
+        code := response.json()["code"]
+    ) != expected:
+        error = f"expected code {expected!r}, got {code!r}"
     if error is None:
         return None
     ids = " (ids that do not exist)" if missing else ""
@@ -264,14 +322,22 @@ def test_role_matrix_covers_every_operation(live_server: LiveServer) -> None:
     document = requests.get(f"{live_server.url}/openapi.json", timeout=30).json()
     operations = _operations(document)
 
-    unclassified = sorted(set(operations) - set(ROUTES))
-    stale = sorted(set(ROUTES) - set(operations))
+    intake = {op for op in operations if op[1].startswith(INTAKE)}
+    assert intake, "no intake routes (/intake/...) in the document"
+    expected: dict[tuple[str, str], tuple[str, int | None]] = {
+        **ROUTES,
+        **{op: (intake_role(op[1]), None) for op in intake},
+    }
+    unclassified = sorted(set(operations) - set(expected))
+    stale = sorted(set(expected) - set(operations))
     assert not unclassified, f"routes missing from ROUTES (decide their role): {unclassified}"
     assert not stale, f"ROUTES names operations the document does not have: {stale}"
+    for role in KEY_ROLES:
+        assert any(minimum == role for minimum, _ in expected.values()), f"no route for {role}"
 
     # The document tells clients the same thing the table does.
     for (method, template), operation in operations.items():
-        minimum = ROUTES[(method, template)][0]
+        minimum = expected[(method, template)][0]
         declared = {name for req in operation.get("security", []) for name in req}
         responses = set(operation.get("responses", {}))
         if minimum == "public":
@@ -279,12 +345,13 @@ def test_role_matrix_covers_every_operation(live_server: LiveServer) -> None:
         else:
             assert declared, f"{method} {template} needs a token but declares no security"
             assert "401" in responses, f"{method} {template} does not document 401"
-        if minimum in ("lead", "admin"):
+            # every route with a token refuses someone: a role below, a service account
+            # on a person's route, a person on an intake route
             assert "403" in responses, f"{method} {template} does not document 403"
 
     wrong = []
     for method, template in operations:
-        minimum, ok = ROUTES[(method, template)]
+        minimum, ok = expected[(method, template)]
         for caller in world.callers:
             for missing in (False, True) if "{" in template else (False,):
                 problem = _check_call(world, caller, method, template, minimum, ok, missing=missing)

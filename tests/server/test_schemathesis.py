@@ -64,6 +64,9 @@ STATE_DEPENDENT_REFUSALS = {
     # A corrected decision is valid per queue (its decision config), not per schema.
     (422, "overturn_invalid"),
     (422, "overturn_cannot_escalate"),
+    # An API key's account defaults to the key's name, which must then be an account name
+    # (a constraint between two fields).
+    (422, "invalid_account"),
 }
 
 FUZZ_SETTINGS = settings(
