@@ -102,6 +102,38 @@
         <translation>aufgehoben</translation>
     </message>
     <message>
+        <source>new version of the post from the platform</source>
+        <translation>neue Fassung des Beitrags von der Plattform</translation>
+    </message>
+    <message>
+        <source>new signal</source>
+        <translation>neues Signal</translation>
+    </message>
+    <message>
+        <source>withdrawn by the platform</source>
+        <translation>von der Plattform zurückgezogen</translation>
+    </message>
+    <message>
+        <source>back for review</source>
+        <translation>erneut zur Prüfung</translation>
+    </message>
+    <message>
+        <source>queue configuration applied</source>
+        <translation>Warteschlangen-Konfiguration angewendet</translation>
+    </message>
+    <message>
+        <source>moved to another queue</source>
+        <translation>in eine andere Warteschlange verschoben</translation>
+    </message>
+    <message>
+        <source>API key created</source>
+        <translation>API-Schlüssel erstellt</translation>
+    </message>
+    <message>
+        <source>API key revoked</source>
+        <translation>API-Schlüssel widerrufen</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Warteschlange: {queue} (kam aus {origin})</translation>
     </message>
@@ -747,6 +779,38 @@
     <message>
         <source>overturned</source>
         <translation>aufgehoben</translation>
+    </message>
+    <message>
+        <source>new version of the post from the platform</source>
+        <translation>neue Fassung des Beitrags von der Plattform</translation>
+    </message>
+    <message>
+        <source>new signal</source>
+        <translation>neues Signal</translation>
+    </message>
+    <message>
+        <source>withdrawn by the platform</source>
+        <translation>von der Plattform zurückgezogen</translation>
+    </message>
+    <message>
+        <source>back for review</source>
+        <translation>erneut zur Prüfung</translation>
+    </message>
+    <message>
+        <source>queue configuration applied</source>
+        <translation>Warteschlangen-Konfiguration angewendet</translation>
+    </message>
+    <message>
+        <source>moved to another queue</source>
+        <translation>in eine andere Warteschlange verschoben</translation>
+    </message>
+    <message>
+        <source>API key created</source>
+        <translation>API-Schlüssel erstellt</translation>
+    </message>
+    <message>
+        <source>API key revoked</source>
+        <translation>API-Schlüssel widerrufen</translation>
     </message>
     <message>
         <source>action</source>
@@ -2122,7 +2186,7 @@ Wird hier nicht abgespielt.</translation>
     </message>
     <message>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
-        <extracomment>(missing needs, policies, rating, note) for an action, read from the verdict bar</extracomment>
+        <extracomment>what the verdict bar holds for an action</extracomment>
         <translation>Der Beitrag, den Sie angesehen haben, wurde vom Server zurückgenommen (seine Reservierung endete und jemand anderes hat ihn jetzt). Hier ist der nächste.</translation>
     </message>
     <message>
@@ -2252,10 +2316,12 @@ Wird hier nicht abgespielt.</translation>
     <name>VerdictBar</name>
     <message>
         <source>Verdict</source>
+        <extracomment>What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
         <translation>Entscheidung</translation>
     </message>
     <message>
         <source>What the verdict still needs</source>
+        <extracomment>the ratings fact-checkers gave the item on screen, and the one the rating starts at</extracomment>
         <translation>Was der Entscheidung noch fehlt</translation>
     </message>
     <message>
@@ -2281,6 +2347,10 @@ Wird hier nicht abgespielt.</translation>
     <message>
         <source>Rating (R):</source>
         <translation>Bewertung (R):</translation>
+    </message>
+    <message>
+        <source>What the fact-checkers said, for the label actions</source>
+        <translation>Was die Faktenprüfer sagen, für die Kennzeichnungs-Aktionen</translation>
     </message>
     <message>
         <source>Note (N):</source>
@@ -2317,6 +2387,38 @@ Wird hier nicht abgespielt.</translation>
     <message>
         <source>(no rating)</source>
         <translation>(keine Bewertung)</translation>
+    </message>
+    <message>
+        <source>{rating} (fact-checkers&apos;)</source>
+        <translation>{rating} (von Faktenprüfern)</translation>
+    </message>
+    <message>
+        <source>No fact-check on this post: the label actions need one.</source>
+        <translation>Kein Faktencheck zu diesem Beitrag: Die Kennzeichnungs-Aktionen brauchen einen.</translation>
+    </message>
+    <message>
+        <source>Fact-checkers rated this post: {ratings}. A label starts with {preset}; another rating needs a note.</source>
+        <translation>Faktenprüfer haben diesen Beitrag bewertet: {ratings}. Eine Kennzeichnung beginnt mit {preset}; eine andere Bewertung braucht eine Notiz.</translation>
+    </message>
+    <message>
+        <source>Fact-checkers rated this post: {ratings} (none of them on this queue&apos;s scale). A label needs a rating and a note.</source>
+        <translation>Faktenprüfer haben diesen Beitrag bewertet: {ratings} (keine davon auf der Skala dieser Warteschlange). Eine Kennzeichnung braucht eine Bewertung und eine Notiz.</translation>
+    </message>
+    <message>
+        <source>{action} is not available: no fact-checker has rated this post, and a label needs a fact-check.</source>
+        <translation>{action} ist nicht möglich: Kein Faktenprüfer hat diesen Beitrag bewertet, und eine Kennzeichnung braucht einen Faktencheck.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled and reduced: use {action} (key {key}) or choose another rating.</source>
+        <translation>Bewertungen „{rating}“ werden gekennzeichnet und in der Verbreitung reduziert: Nehmen Sie {action} (Taste {key}) oder wählen Sie eine andere Bewertung.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled and reduced: choose another rating.</source>
+        <translation>Bewertungen „{rating}“ werden gekennzeichnet und in der Verbreitung reduziert: Wählen Sie eine andere Bewertung.</translation>
+    </message>
+    <message>
+        <source>No fact-checker gave this post the rating {rating}: keep theirs, or say in a note why yours differs.</source>
+        <translation>Kein Faktenprüfer hat diesem Beitrag die Bewertung {rating} gegeben: Behalten Sie deren Bewertung, oder begründen Sie in einer Notiz, warum Ihre abweicht.</translation>
     </message>
 </context>
 </TS>

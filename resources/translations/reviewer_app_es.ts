@@ -102,6 +102,38 @@
         <translation>revocado</translation>
     </message>
     <message>
+        <source>new version of the post from the platform</source>
+        <translation>nueva versión de la publicación desde la plataforma</translation>
+    </message>
+    <message>
+        <source>new signal</source>
+        <translation>nueva señal</translation>
+    </message>
+    <message>
+        <source>withdrawn by the platform</source>
+        <translation>retirada por la plataforma</translation>
+    </message>
+    <message>
+        <source>back for review</source>
+        <translation>de nuevo en revisión</translation>
+    </message>
+    <message>
+        <source>queue configuration applied</source>
+        <translation>configuración de colas aplicada</translation>
+    </message>
+    <message>
+        <source>moved to another queue</source>
+        <translation>movida a otra cola</translation>
+    </message>
+    <message>
+        <source>API key created</source>
+        <translation>clave de API creada</translation>
+    </message>
+    <message>
+        <source>API key revoked</source>
+        <translation>clave de API revocada</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Cola: {queue} (procede de {origin})</translation>
     </message>
@@ -747,6 +779,38 @@
     <message>
         <source>overturned</source>
         <translation>revocado</translation>
+    </message>
+    <message>
+        <source>new version of the post from the platform</source>
+        <translation>nueva versión de la publicación desde la plataforma</translation>
+    </message>
+    <message>
+        <source>new signal</source>
+        <translation>nueva señal</translation>
+    </message>
+    <message>
+        <source>withdrawn by the platform</source>
+        <translation>retirada por la plataforma</translation>
+    </message>
+    <message>
+        <source>back for review</source>
+        <translation>de nuevo en revisión</translation>
+    </message>
+    <message>
+        <source>queue configuration applied</source>
+        <translation>configuración de colas aplicada</translation>
+    </message>
+    <message>
+        <source>moved to another queue</source>
+        <translation>movida a otra cola</translation>
+    </message>
+    <message>
+        <source>API key created</source>
+        <translation>clave de API creada</translation>
+    </message>
+    <message>
+        <source>API key revoked</source>
+        <translation>clave de API revocada</translation>
     </message>
     <message>
         <source>action</source>
@@ -2122,7 +2186,7 @@ No se reproduce aquí.</translation>
     </message>
     <message>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
-        <extracomment>(missing needs, policies, rating, note) for an action, read from the verdict bar</extracomment>
+        <extracomment>what the verdict bar holds for an action</extracomment>
         <translation>El servidor retiró la publicación que estaba viendo (su reserva terminó y ahora la tiene otra persona). Aquí está la siguiente.</translation>
     </message>
     <message>
@@ -2252,10 +2316,12 @@ No se reproduce aquí.</translation>
     <name>VerdictBar</name>
     <message>
         <source>Verdict</source>
+        <extracomment>What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
         <translation>Veredicto</translation>
     </message>
     <message>
         <source>What the verdict still needs</source>
+        <extracomment>the ratings fact-checkers gave the item on screen, and the one the rating starts at</extracomment>
         <translation>Lo que aún necesita el veredicto</translation>
     </message>
     <message>
@@ -2281,6 +2347,10 @@ No se reproduce aquí.</translation>
     <message>
         <source>Rating (R):</source>
         <translation>Calificación (R):</translation>
+    </message>
+    <message>
+        <source>What the fact-checkers said, for the label actions</source>
+        <translation>Lo que dijeron los verificadores, para las acciones de etiquetado</translation>
     </message>
     <message>
         <source>Note (N):</source>
@@ -2317,6 +2387,38 @@ No se reproduce aquí.</translation>
     <message>
         <source>(no rating)</source>
         <translation>(sin calificación)</translation>
+    </message>
+    <message>
+        <source>{rating} (fact-checkers&apos;)</source>
+        <translation>{rating} (de los verificadores)</translation>
+    </message>
+    <message>
+        <source>No fact-check on this post: the label actions need one.</source>
+        <translation>Esta publicación no tiene verificación: las acciones de etiquetado la necesitan.</translation>
+    </message>
+    <message>
+        <source>Fact-checkers rated this post: {ratings}. A label starts with {preset}; another rating needs a note.</source>
+        <translation>Los verificadores calificaron esta publicación: {ratings}. Una etiqueta empieza con {preset}; otra calificación necesita una nota.</translation>
+    </message>
+    <message>
+        <source>Fact-checkers rated this post: {ratings} (none of them on this queue&apos;s scale). A label needs a rating and a note.</source>
+        <translation>Los verificadores calificaron esta publicación: {ratings} (ninguna en la escala de esta cola). Una etiqueta necesita una calificación y una nota.</translation>
+    </message>
+    <message>
+        <source>{action} is not available: no fact-checker has rated this post, and a label needs a fact-check.</source>
+        <translation>{action} no está disponible: ningún verificador ha calificado esta publicación, y una etiqueta necesita una verificación.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled and reduced: use {action} (key {key}) or choose another rating.</source>
+        <translation>Las calificaciones «{rating}» se etiquetan y se reduce su difusión: use {action} (tecla {key}) o elija otra calificación.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled and reduced: choose another rating.</source>
+        <translation>Las calificaciones «{rating}» se etiquetan y se reduce su difusión: elija otra calificación.</translation>
+    </message>
+    <message>
+        <source>No fact-checker gave this post the rating {rating}: keep theirs, or say in a note why yours differs.</source>
+        <translation>Ningún verificador dio a esta publicación la calificación {rating}: mantenga la suya o explique en una nota por qué la de usted es distinta.</translation>
     </message>
 </context>
 </TS>

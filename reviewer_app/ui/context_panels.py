@@ -42,6 +42,14 @@ EVENT_WORDS = {
     "audit_sampled": QT_TRANSLATE_NOOP("ContextPanels", "picked for an audit"),
     "audited": QT_TRANSLATE_NOOP("ContextPanels", "audited"),
     "overturned": QT_TRANSLATE_NOOP("ContextPanels", "overturned"),
+    "post_updated": QT_TRANSLATE_NOOP("ContextPanels", "new version of the post from the platform"),
+    "signal_added": QT_TRANSLATE_NOOP("ContextPanels", "new signal"),
+    "withdrawn": QT_TRANSLATE_NOOP("ContextPanels", "withdrawn by the platform"),
+    "rereview": QT_TRANSLATE_NOOP("ContextPanels", "back for review"),
+    "config_applied": QT_TRANSLATE_NOOP("ContextPanels", "queue configuration applied"),
+    "moved": QT_TRANSLATE_NOOP("ContextPanels", "moved to another queue"),
+    "api_key_created": QT_TRANSLATE_NOOP("ContextPanels", "API key created"),
+    "api_key_revoked": QT_TRANSLATE_NOOP("ContextPanels", "API key revoked"),
 }
 
 

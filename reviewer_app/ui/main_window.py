@@ -51,7 +51,7 @@ from .messages import failure_sentence, offline_batch_ended, sync_problem
 from .models import QueueListModel, WorklistModel
 from .plain import clean, isolate, label, named, set_text
 from .post_pane import PostPane
-from .review import ReviewController, needs_prompt
+from .review import ReviewController, Selection, needs_prompt
 from .scores import ScoresPanel
 from .verdict_bar import PolicyList, VerdictBar
 
@@ -404,9 +404,8 @@ class MainWindow(QMainWindow):
         self.review.cancel()
         self.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def _selection(self, action: ActionConfig) -> tuple[list[str], list[str], str | None, str]:
-        bar = self.verdicts
-        return bar.missing(action), bar.selected_policies(), bar.selected_rating(), bar.note_text()
+    def _selection(self, action: ActionConfig) -> Selection:
+        return self.verdicts.selection(action)
 
     def show_mode(self, index: int) -> None:
         if self.modes is not None:
@@ -532,7 +531,7 @@ class MainWindow(QMainWindow):
 
     def _on_review_item_changed(self, stored: StoredItem | None) -> None:
         self.paint_started = self.paint_started or time.perf_counter()
-        self.verdicts.reset()
+        self.verdicts.set_item(stored.item if stored else None)
         self.verdicts.mark(None)
         if stored is None:
             waiting = (
@@ -589,7 +588,8 @@ class MainWindow(QMainWindow):
         queue = self.review.queue
         action = queue.config.action(action_id) if queue else None
         name = action.label if action else action_id
-        self.verdicts.ask(needs_prompt(name, needs))
+        reasons = self.verdicts.reasons(action) if action else []
+        self.verdicts.ask(needs_prompt(clean(name), needs, reasons=reasons))
         self.verdicts.focus_for(needs[0])
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
@@ -696,6 +696,19 @@ class MainWindow(QMainWindow):
             row = self.queues.row_of(current)
             if row >= 0 and self.queue_picker.currentIndex() != row:
                 self.queue_picker.setCurrentIndex(row)
+            elif row >= 0:
+                self._queue_reconfigured(self.queues.queues[row])
+
+    def _queue_reconfigured(self, queue: Queue) -> None:
+        """A new configuration of the queue on screen (applied on the server while the
+        client runs): the verdict bar and the keys follow it at once, the post stays."""
+        shown = self.review.queue
+        if shown is None or shown.config == queue.config:
+            return
+        self.review.update_queue(queue)
+        self.verdicts.set_config(queue.config)
+        self.verdicts.set_item(self.review.current.item if self.review.current else None)
+        self.verdicts.mark(None)
 
     @while_open
     def _on_sync_progress_changed(

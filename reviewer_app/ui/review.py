@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal
 
@@ -45,8 +46,11 @@ def need_how(need: str) -> str:
     }[need]
 
 
-def needs_prompt(name: str, needs: list[str], *, cancel: bool = True) -> str:
-    """The prompt for an action that needs more before it is recorded."""
+def needs_prompt(
+    name: str, needs: list[str], *, cancel: bool = True, reasons: list[str] | None = None
+) -> str:
+    """The prompt for an action that needs more before it is recorded; ``reasons`` (plain
+    sentences) say why, when it is more than the action's own needs."""
     words = translate("Review", " and ").join(need_word(n) for n in needs)
     how = "; ".join(need_how(n) for n in needs)
     text = (
@@ -54,7 +58,20 @@ def needs_prompt(name: str, needs: list[str], *, cancel: bool = True) -> str:
         if cancel
         else translate("Review", "{action} needs {words}: {how}. Then Ctrl+Enter.")
     )
-    return text.format(action=name, words=words, how=how)
+    return " ".join([*(reasons or []), text.format(action=name, words=words, how=how)])
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the verdict bar holds for one action: the verdict's parts, what it still needs
+    (``NEEDS``), and why the action cannot be used on this item at all (``refusal``)."""
+
+    needs: list[str]
+    policies: list[str]
+    rating: str | None
+    note: str
+    refusal: str | None = None
+    reasons: list[str] = field(default_factory=list)
 
 
 class ReviewController(QObject):
@@ -71,14 +88,14 @@ class ReviewController(QObject):
         store: Store,
         *,
         nudge: Callable[[], None],
-        selection: Callable[[ActionConfig], tuple[list[str], list[str], str | None, str]],
+        selection: Callable[[ActionConfig], Selection],
         guard_seconds: float = 0.25,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
         self.store = store
         self.nudge = nudge
-        #: (missing needs, policies, rating, note) for an action, read from the verdict bar
+        #: what the verdict bar holds for an action
         self.selection = selection
         self.guard_seconds = guard_seconds
         self.clock = clock
@@ -95,6 +112,13 @@ class ReviewController(QObject):
     def set_queue(self, queue: Queue | None) -> None:
         self.queue = queue
         self.show_next()
+
+    def update_queue(self, queue: Queue) -> None:
+        """The queue on screen, configured anew on the server (its actions, policies or
+        ratings changed): the post on screen stays; an action waiting for input is dropped,
+        as what it waited for may be gone."""
+        self.queue = queue
+        self.cancel()
 
     def show_next(self) -> None:
         """The next local item (at once: it is in the store already)."""
@@ -146,7 +170,11 @@ class ReviewController(QObject):
         action = self.queue.config.action(action_id)
         if action is None:
             return False
-        needs = self.selection(action)[0]
+        chosen = self.selection(action)
+        if chosen.refusal:  # not for this item (a label with no fact-check): say why
+            self.message_posted.emit(chosen.refusal)
+            return False
+        needs = chosen.needs
         if needs:
             self.pending_action = action
             self._set_state("input")
@@ -211,7 +239,8 @@ class ReviewController(QObject):
 
     def _record(self, action: ActionConfig) -> bool:
         assert self.current is not None
-        _needs, policies, rating, note = self.selection(action)
+        chosen = self.selection(action)
+        policies, rating, note = chosen.policies, chosen.rating, chosen.note
         spent = int((self.clock() - self._shown_at) * 1000)
         try:
             entry = self.store.record_verdict(

@@ -1,6 +1,12 @@
 """The verdict bar, built from the queue's decision config: a button per action with its
 key, policy codes and fact-check ratings selectable by keyboard, a note, and an inline
-prompt when the chosen action needs something more (never a modal dialog)."""
+prompt when the chosen action needs something more (never a modal dialog).
+
+What a verdict needs is the protocol's rule (``verdict_problems``), the same one the
+service applies. The item on screen (``set_item``) brings its fact-checks: the rating starts
+at the fact-checkers' (``preset_rating``: the most severe they gave), so a label is one key;
+another rating needs a note; with no fact-check at all the label actions are disabled,
+saying why."""
 
 from __future__ import annotations
 
@@ -18,10 +24,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer_app.protocol import ActionConfig, QueueConfig
+from reviewer_app.protocol import (
+    LABEL_KINDS,
+    ActionConfig,
+    ActionKind,
+    DraftVerdict,
+    Item,
+    QueueConfig,
+    VerdictProblem,
+    preset_rating,
+    takes_rating,
+    verdict_problems,
+)
 
 from .i18n import translate
 from .plain import clean, label, named, set_text, tooltip
+from .review import NEEDS, Selection
+
+#: What the reviewer can give for each problem code of the rule (the rest are refusals or
+#: a config the reviewer cannot change).
+NEED_OF = {
+    "policy_required": "policy",
+    "unknown_policy": "policy",
+    "rating_required": "rating",
+    "unknown_rating": "rating",
+    "rating_needs_reduce": "rating",
+    "note_required": "note",
+    "rating_not_given": "note",
+}
 
 
 class NoteEdit(QPlainTextEdit):
@@ -62,6 +92,11 @@ class VerdictBar(QWidget):
         super().__init__(parent)
         named(self, "verdictBar", translate("VerdictBar", "Verdict"))
         self.config: QueueConfig | None = None
+        self.item: Item | None = None
+        #: the ratings fact-checkers gave the item on screen, and the one the rating starts at
+        self.given: frozenset[str] = frozenset()
+        self.preset: str | None = None
+        self._tooltips: dict[str, str] = {}
         outer = QVBoxLayout(self)
         self.prompt = label("")
         named(self.prompt, "verdictPrompt", translate("VerdictBar", "What the verdict still needs"))
@@ -89,10 +124,22 @@ class VerdictBar(QWidget):
         self.note.submit_requested.connect(self.submit_requested)
         self.policy_label = label(translate("VerdictBar", "Policy codes (P):"), wrap=False)
         self.rating_label = label(translate("VerdictBar", "Rating (R):"), wrap=False)
+        self.fact_hint = label("")
+        named(
+            self.fact_hint,
+            "factCheckHint",
+            translate("VerdictBar", "What the fact-checkers said, for the label actions"),
+        )
+        self.fact_hint.setMaximumWidth(320)
+        self.fact_hint.hide()
+        rating_box = QVBoxLayout()
+        rating_box.addWidget(self.rating)
+        rating_box.addWidget(self.fact_hint)
+        rating_box.addStretch(1)
         details.addWidget(self.policy_label, 0, 0)
         details.addWidget(self.policies, 1, 0)
         details.addWidget(self.rating_label, 0, 1)
-        details.addWidget(self.rating, 1, 1, Qt.AlignmentFlag.AlignTop)
+        details.addLayout(rating_box, 1, 1)
         details.addWidget(label(translate("VerdictBar", "Note (N):"), wrap=False), 0, 2)
         details.addWidget(self.note, 1, 2)
         details.setColumnStretch(2, 1)
@@ -105,6 +152,7 @@ class VerdictBar(QWidget):
         for button in self.buttons.values():
             button.deleteLater()
         self.buttons = {}
+        self._tooltips = {}
         while self.buttons_row.count():
             self.buttons_row.takeAt(0)
         self.policies.clear()
@@ -140,7 +188,8 @@ class VerdictBar(QWidget):
                     else ""
                 )
             )
-            button.setToolTip(tooltip(button.accessibleName()))  # tooltips guess HTML
+            self._tooltips[action.id] = tooltip(button.accessibleName())  # tooltips guess HTML
+            button.setToolTip(self._tooltips[action.id])
             button.clicked.connect(lambda _=False, a=action.id: self.action_chosen.emit(a))
             self.buttons_row.addWidget(button)
             self.buttons[action.id] = button
@@ -158,12 +207,72 @@ class VerdictBar(QWidget):
         self.policy_label.setVisible(has_policies)
         self.rating.setVisible(has_ratings)
         self.rating_label.setVisible(has_ratings)
+        self._show_fact_checks()
+        self.rating.setCurrentIndex(max(0, self.rating.findData(self.preset)))
+
+    def set_item(self, item: Item | None) -> None:
+        """The item on screen, and a fresh verdict for it: its fact-checks preset the
+        rating and decide whether the label actions can be used."""
+        self.item = item
+        self._show_fact_checks()
+        self.reset()
+
+    def _show_fact_checks(self) -> None:
+        config, item = self.config, self.item
+        self.given = frozenset(f.rating for f in item.fact_checks) if item else frozenset()
+        self.preset = preset_rating(config, self.given) if config else None
+        if config is None:
+            self.fact_hint.hide()
+            return
+        for index, rating in enumerate(config.ratings, start=1):
+            name = clean(rating.label)
+            self.rating.setItemText(
+                index,
+                translate("VerdictBar", "{rating} (fact-checkers')").format(rating=name)
+                if rating.id in self.given
+                else name,
+            )
+        labels = [a for a in config.actions if a.kind in LABEL_KINDS]
+        for action in labels:
+            button = self.buttons[action.id]
+            why = self.refusal(action) if item is not None else None
+            button.setEnabled(why is None)
+            button.setToolTip(tooltip(why) if why else self._tooltips[action.id])
+            button.setAccessibleDescription(why or "")
+        if not labels or item is None:
+            self.fact_hint.hide()
+            return
+        if not self.given:
+            hint = translate(
+                "VerdictBar", "No fact-check on this post: the label actions need one."
+            )
+        else:
+            names = {r.id: r.label for r in config.ratings}
+            newest_first = sorted(item.fact_checks, key=lambda f: f.published_at, reverse=True)
+            rated = ", ".join(
+                dict.fromkeys(clean(names.get(f.rating, f.rating_label)) for f in newest_first)
+            )
+            hint = (
+                translate(
+                    "VerdictBar",
+                    "Fact-checkers rated this post: {ratings}. A label starts with {preset}; "
+                    "another rating needs a note.",
+                ).format(ratings=rated, preset=clean(names[self.preset]))
+                if self.preset
+                else translate(
+                    "VerdictBar",
+                    "Fact-checkers rated this post: {ratings} (none of them on this queue's "
+                    "scale). A label needs a rating and a note.",
+                ).format(ratings=rated)
+            )
+        set_text(self.fact_hint, hint)
+        self.fact_hint.show()
 
     def reset(self) -> None:
         for index in range(self.policies.count()):
             self.policies.item(index).setCheckState(Qt.CheckState.Unchecked)
         self.policies.setCurrentRow(0 if self.policies.count() else -1)
-        self.rating.setCurrentIndex(0)
+        self.rating.setCurrentIndex(max(0, self.rating.findData(self.preset)))
         self.note.clear()
         self.ask("")
 
@@ -181,15 +290,92 @@ class VerdictBar(QWidget):
     def note_text(self) -> str:
         return self.note.toPlainText().strip()
 
+    def draft(self, action: ActionConfig) -> DraftVerdict:
+        """The verdict the bar holds for ``action``. The preset rating goes only with the
+        actions that apply a rating; a rating the reviewer chose goes with any action."""
+        rating = self.selected_rating()
+        if not takes_rating(action) and rating == self.preset:
+            rating = None
+        return DraftVerdict(
+            action=action.id,
+            policies=self.selected_policies(),
+            rating=rating,
+            note=self.note_text() or None,
+            author_action=action.author_action,
+        )
+
+    def problems(self, action: ActionConfig) -> list[VerdictProblem]:
+        """Why the bar's verdict for ``action`` cannot be recorded (the service's rule,
+        with the fact-checks of the item on screen)."""
+        if self.config is None:
+            return []
+        given = self.given if self.item is not None else None
+        return verdict_problems(self.config, self.draft(action), given)
+
     def missing(self, action: ActionConfig) -> list[str]:
-        needs = []
-        if action.requires_policy and not self.selected_policies():
-            needs.append("policy")
-        if action.requires_rating and not self.selected_rating():
-            needs.append("rating")
-        if action.requires_note and not self.note_text():
-            needs.append("note")
-        return needs
+        """What the reviewer still has to give: "policy", "rating", "note"."""
+        codes = {NEED_OF.get(p.code) for p in self.problems(action)}
+        return [need for need in NEEDS if need in codes]
+
+    def refusal(self, action: ActionConfig) -> str | None:
+        """Why ``action`` cannot be used on this item at all (None: it can)."""
+        if any(p.code == "fact_check_required" for p in self.problems(action)):
+            return translate(
+                "VerdictBar",
+                "{action} is not available: no fact-checker has rated this post, and a label "
+                "needs a fact-check.",
+            ).format(action=clean(action.label))
+        return None
+
+    def reasons(self, action: ActionConfig) -> list[str]:
+        """Why the bar asks for more than the action's own needs (the fact-check rules)."""
+        if self.config is None:
+            return []
+        found = []
+        names = {r.id: clean(r.label) for r in self.config.ratings}
+        rating = self.selected_rating()
+        for problem in self.problems(action):
+            if problem.code == "rating_needs_reduce" and rating:
+                both = next(
+                    (a for a in self.config.actions if a.kind is ActionKind.label_and_reduce),
+                    None,
+                )
+                found.append(
+                    translate(
+                        "VerdictBar",
+                        "{rating} ratings are labelled and reduced: use {action} (key {key}) "
+                        "or choose another rating.",
+                    ).format(
+                        rating=names[rating],
+                        action=clean(both.label),
+                        key=both.key or translate("VerdictBar", "none"),
+                    )
+                    if both is not None
+                    else translate(
+                        "VerdictBar",
+                        "{rating} ratings are labelled and reduced: choose another rating.",
+                    ).format(rating=names[rating])
+                )
+            elif problem.code == "rating_not_given" and rating:
+                found.append(
+                    translate(
+                        "VerdictBar",
+                        "No fact-checker gave this post the rating {rating}: keep theirs, or "
+                        "say in a note why yours differs.",
+                    ).format(rating=names.get(rating, rating))
+                )
+        return found
+
+    def selection(self, action: ActionConfig) -> Selection:
+        draft = self.draft(action)
+        return Selection(
+            needs=self.missing(action),
+            policies=draft.policies,
+            rating=draft.rating,
+            note=draft.note or "",
+            refusal=self.refusal(action),
+            reasons=self.reasons(action),
+        )
 
     def ask(self, text: str) -> None:
         set_text(self.prompt, text)

@@ -301,7 +301,7 @@ class AuditDesk(QWidget):
     def _show(self, task: AuditTask | None) -> None:
         self.task = task
         self.pending_action = None
-        self.verdicts.reset()
+        self.verdicts.set_item(None)
         self.verdicts.mark(None)
         if task is None:
             self.queue = None
@@ -313,6 +313,7 @@ class AuditDesk(QWidget):
         item = task.item
         self.queue = next((q for q in self.queues() if q.id == item.queue_id), None)
         self.verdicts.set_config(self.queue.config if self.queue else None)
+        self.verdicts.set_item(item)
         for action in self.queue.config.actions if self.queue else []:
             if action.kind is ActionKind.escalate:  # an audit decides; it cannot escalate
                 self.verdicts.buttons[action.id].hide()
@@ -382,11 +383,17 @@ class AuditDesk(QWidget):
                 translate("LeadAudits", "An audit must decide; it cannot escalate.")
             )
             return
+        refusal = self.verdicts.refusal(action)
+        if refusal:  # a label on a post no fact-checker rated
+            self.message_posted.emit(refusal)
+            set_text(self.outcome, refusal)
+            return
         needs = self.verdicts.missing(action)
         self.verdicts.mark(action.id)
         if needs:
             self.pending_action = action
-            self.verdicts.ask(needs_prompt(action.label, needs, cancel=False))
+            reasons = self.verdicts.reasons(action)
+            self.verdicts.ask(needs_prompt(action.label, needs, cancel=False, reasons=reasons))
             self.verdicts.focus_for(needs[0])
             return
         self._judge(action)
@@ -398,13 +405,14 @@ class AuditDesk(QWidget):
     def _judge(self, action: ActionConfig) -> None:
         assert self.task is not None
         task, factory = self.task, self.client_factory
+        draft = self.verdicts.draft(action)
         judgement = AuditJudgement(
             result="judge",
             action=action.id,
-            policies=self.verdicts.selected_policies(),
-            rating=self.verdicts.selected_rating(),
+            policies=draft.policies,
+            rating=draft.rating,
             author_action=action.author_action,
-            note=self.verdicts.note_text() or None,
+            note=draft.note,
             time_spent_ms=int((time.monotonic() - self._shown_at) * 1000),
         )
         self.busy = True

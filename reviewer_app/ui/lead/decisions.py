@@ -100,6 +100,14 @@ EVENT_WORDS = {
     "audit_sampled": QT_TRANSLATE_NOOP("LeadDecisions", "picked for an audit"),
     "audited": QT_TRANSLATE_NOOP("LeadDecisions", "audited"),
     "overturned": QT_TRANSLATE_NOOP("LeadDecisions", "overturned"),
+    "post_updated": QT_TRANSLATE_NOOP("LeadDecisions", "new version of the post from the platform"),
+    "signal_added": QT_TRANSLATE_NOOP("LeadDecisions", "new signal"),
+    "withdrawn": QT_TRANSLATE_NOOP("LeadDecisions", "withdrawn by the platform"),
+    "rereview": QT_TRANSLATE_NOOP("LeadDecisions", "back for review"),
+    "config_applied": QT_TRANSLATE_NOOP("LeadDecisions", "queue configuration applied"),
+    "moved": QT_TRANSLATE_NOOP("LeadDecisions", "moved to another queue"),
+    "api_key_created": QT_TRANSLATE_NOOP("LeadDecisions", "API key created"),
+    "api_key_revoked": QT_TRANSLATE_NOOP("LeadDecisions", "API key revoked"),
 }
 
 DETAIL_WORDS = {

@@ -1,0 +1,27 @@
+"""Every kind the protocol can send is shown in words, never as its wire value: a new
+``EventKind`` or ``QueueReasonKind`` fails here until the UI has words (and translations)
+for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewer_app.protocol import EventKind
+from reviewer_app.protocol.items import QueueReasonKind
+from reviewer_app.ui import context_panels
+from reviewer_app.ui.lead import decisions
+
+TABLES = {
+    "item history (ContextPanels)": (context_panels.EVENT_WORDS, EventKind),
+    "event log and history (LeadDecisions)": (decisions.EVENT_WORDS, EventKind),
+    "why queued (ContextPanels)": (context_panels.REASON_WORDS, QueueReasonKind),
+}
+
+
+@pytest.mark.parametrize("where", sorted(TABLES))
+def test_every_kind_has_words(where: str) -> None:
+    table, kinds = TABLES[where]
+    missing = [k.value for k in kinds if k.value not in table]
+    assert not missing, f"{where} has no words for {missing}"
+    unknown = set(table) - {k.value for k in kinds}
+    assert not unknown, f"{where} has words for kinds the protocol does not have: {unknown}"
