@@ -159,10 +159,21 @@ class WithdrawalBatch(WireModel):
 
 class FactCheckRating(WireModel):
     """A fact-checker's rating of a post (``post_external_ids``) or of a claim that posts
-    repeat; the organisation is the fact-checker key's account."""
+    repeat; the organisation is the fact-checker key's account.
+
+    The rating goes on every named post that the service has and that is not withdrawn:
+    the posts of that id sent by the platform account ``source``, or by any platform
+    account when ``source`` is not given (a fact-checker knows the platform's post ids,
+    not which of the platform's feeds brought a post in). Posts the service does not have
+    yet do not get it. A rating whose ``rating`` is not on any queue's scale is rejected.
+    """
 
     id: ExternalId
     post_external_ids: list[ExternalId] = Field(default_factory=list, max_length=100)
+    source: Username | None = Field(
+        default=None,
+        description="the platform account whose post ids these are (any, when not given)",
+    )
     rating: Slug
     claim: ShortText
     url: HttpUrl
@@ -222,6 +233,7 @@ class FactCheckRecord(WireModel):
     id: ExternalId
     organisation: Label
     post_external_ids: list[ExternalId] = Field(default_factory=list, max_length=100)
+    source: Username | None = None
     rating: Slug
     claim: ShortText
     url: HttpUrl

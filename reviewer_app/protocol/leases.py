@@ -47,13 +47,15 @@ class LeaseRelease(WireModel):
     tokens: list[LeaseToken] = Field(min_length=1, max_length=MAX_TOKENS_PER_CALL)
 
 
-LeaseOutcome = Literal["renewed", "released", "lost", "unknown"]
+LeaseOutcome = Literal["renewed", "released", "lost", "withdrawn", "unknown"]
 
 
 class LeaseStatus(WireModel):
     token: LeaseToken
     status: LeaseOutcome = Field(
         description="lost: the item was decided or is leased to someone else; "
+        "withdrawn: the post was deleted or made private upstream, the item left review "
+        "(a verdict for it is rejected with reason withdrawn); "
         "unknown: no such lease of yours"
     )
     expires_at: Timestamp | None = None

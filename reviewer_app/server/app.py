@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -14,10 +14,12 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from reviewer_app import __version__
-from reviewer_app.protocol import API_VERSION
+from reviewer_app.protocol import API_VERSION, MAX_MEDIA_BYTES
 
 from .api import router
 from .config import ServerSettings
+from .intake_api import MEDIA_PATH
+from .intake_api import router as intake_router
 from .metrics import Metrics
 from .observe import Observe
 from .operations import router as operations_router
@@ -39,20 +41,25 @@ class _BodyTooLarge(Exception):
 
 
 class BodySizeLimit:
-    """Refuse request bodies over the cap with 413, by Content-Length or while streaming."""
+    """Refuse request bodies over the cap with 413, by Content-Length or while streaming.
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    ``caps`` gives paths a cap of their own (media uploads are larger than any JSON body).
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int, caps: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.caps = dict(caps or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        cap = self.caps.get(scope.get("path", ""), self.max_bytes)
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await self._refuse(scope, receive, send)
+        if declared is not None and (not declared.isdigit() or int(declared) > cap):
+            await self._refuse(scope, receive, send, cap)
             return
         seen = 0
         too_large = False
@@ -63,7 +70,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > cap:
                     too_large = True
                     raise _BodyTooLarge
             return message
@@ -75,19 +82,19 @@ class BodySizeLimit:
                 await send(message)
             elif not refused:
                 refused = True
-                await self._refuse(scope, receive, send)
+                await self._refuse(scope, receive, send, cap)
 
         try:
             await self.app(scope, limited_receive, guarded_send)
         except _BodyTooLarge:
             if not refused:
-                await self._refuse(scope, receive, send)
+                await self._refuse(scope, receive, send, cap)
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, cap: int) -> None:
         response = problem_response(
             413,
             "body_too_large",
-            f"Request bodies are capped at {self.max_bytes} bytes.",
+            f"Request bodies are capped at {cap} bytes.",
             instance=scope.get("path"),
         )
         await response(scope, receive, send)
@@ -140,9 +147,14 @@ def create_app(
     app.state.metrics = metrics
     install_handlers(app)
     app.include_router(router)
+    app.include_router(intake_router)
     app.include_router(operations_router)
     app.add_middleware(NoStore)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.max_body_bytes,
+        caps={MEDIA_PATH: max(MAX_MEDIA_BYTES, settings.max_body_bytes)},
+    )
     # outside the body cap: a caller over its rate is answered before its body is read
     app.add_middleware(
         RateLimit,
@@ -151,7 +163,11 @@ def create_app(
         on_limited=metrics.request_rate_limited,
     )
     # outermost of all: counts and logs every answer, the rate limit's 429s included
-    app.add_middleware(Observe, metrics=metrics, routes=[*router.routes, *operations_router.routes])
+    app.add_middleware(
+        Observe,
+        metrics=metrics,
+        routes=[*router.routes, *intake_router.routes, *operations_router.routes],
+    )
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app
 

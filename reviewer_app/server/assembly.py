@@ -162,7 +162,9 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
     result: dict[str, dict[str, Any]] = {}
     for r in rows:
         payload = json.loads(r["payload"])
-        payload["post"]["media"] = media_by_item.get(r["id"], [])
+        # seeded items have their media rows; intake items carry theirs in the payload
+        # (uploads belong to a post, not to one item: see intake.py)
+        payload["post"]["media"] = media_by_item.get(r["id"]) or payload["post"].get("media", [])
         decision = decided.get(r["decision_id"]) if r["decision_id"] else None
         result[r["id"]] = {
             **payload,

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, String, bindparam, func, insert, select, upda
 from sqlalchemy.sql.expression import Select
 
 from reviewer_app.protocol import EventKind, LeaseStatus
+from reviewer_app.protocol.leases import LeaseOutcome
 
 from .records import Principal, append_events, event_row, to_dt
 from .tables import items, leases, users
@@ -174,12 +175,15 @@ def claim(
     return [Claimed(r.id, r.lease_token, expires) for r in rows]
 
 
-def _owned_leases(conn: Connection, user: Principal, tokens: list[str]) -> set[str]:
-    return set(
-        conn.execute(
-            select(leases.c.token).where(leases.c.token.in_(tokens), leases.c.user_id == user.id)
-        ).scalars()
+def _owned_leases(conn: Connection, user: Principal, tokens: list[str]) -> dict[str, LeaseOutcome]:
+    """The user's leases among ``tokens``, each with what it became: ``withdrawn`` when its
+    item was withdrawn upstream (intake), else ``lost``."""
+    rows = conn.execute(
+        select(leases.c.token, items.c.state)
+        .join(items, items.c.id == leases.c.item_id)
+        .where(leases.c.token.in_(tokens), leases.c.user_id == user.id)
     )
+    return {r.token: "withdrawn" if r.state == "withdrawn" else "lost" for r in rows}
 
 
 def _lock_in_id_order(conn: Connection, user: Principal, tokens: list[str]) -> None:
@@ -224,7 +228,7 @@ def renew(
     return [
         LeaseStatus(token=t, status="renewed", expires_at=to_dt(expires))
         if t in renewed
-        else LeaseStatus(token=t, status="lost" if t in owned else "unknown")
+        else LeaseStatus(token=t, status=owned.get(t, "unknown"))
         for t in tokens
     ]
 
@@ -266,6 +270,6 @@ def release(
     return [
         LeaseStatus(token=t, status="released")
         if t in released
-        else LeaseStatus(token=t, status="lost" if t in owned else "unknown")
+        else LeaseStatus(token=t, status=owned.get(t, "unknown"))
         for t in tokens
     ]

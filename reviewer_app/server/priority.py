@@ -21,6 +21,13 @@ def priority(
     claim time, so it is left out and the stored number still orders the queue exactly.
     """
     top_score = max((s.score for s in scores), default=0.0)
+    return priority_value(weights, top_score, reports, views, enqueued_at)
+
+
+def priority_value(
+    weights: PriorityWeights, top_score: float, reports: int, views: int, enqueued_at: float
+) -> float:
+    """``priority`` from the highest classifier score alone (no score models to build)."""
     return (
         weights.score * top_score
         + weights.reports * math.log1p(reports)

@@ -1,0 +1,113 @@
+"""What uploaded bytes are, read from their first bytes (never from what the caller says).
+
+The service stores and serves PNG, JPEG, GIF, WebP and MP4 only. Width and height are read
+from the headers of the image formats where that is cheap; anything else is left unknown.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from reviewer_app.protocol import MediaKind
+
+MAX_DIMENSION = 100_000
+# How far into a JPEG to look for the frame header (it follows the metadata segments).
+_JPEG_SCAN = 1 << 20
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    mime_type: str
+    kind: MediaKind
+    width: int | None = None
+    height: int | None = None
+
+
+MIME_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4")
+ALIASES = {"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg"}
+
+
+def sniff(content: bytes) -> Sniffed | None:
+    """The media type of ``content`` with its size in pixels where known, or None."""
+    if content.startswith(b"\x89PNG\r\n\x1a\n"):
+        return _sized("image/png", MediaKind.image, _png_size(content))
+    if content.startswith(b"\xff\xd8\xff"):
+        return _sized("image/jpeg", MediaKind.image, _jpeg_size(content))
+    if content[:6] in (b"GIF87a", b"GIF89a"):
+        return _sized("image/gif", MediaKind.gif, _gif_size(content))
+    if len(content) >= 12 and content[:4] == b"RIFF" and content[8:12] == b"WEBP":
+        return _sized("image/webp", MediaKind.image, _webp_size(content))
+    if len(content) >= 12 and content[4:8] == b"ftyp":
+        return Sniffed("video/mp4", MediaKind.video)
+    return None
+
+
+def normalise_declared(declared: str | None) -> str | None:
+    """A Content-Type as a bare lower-case media type (None when not given)."""
+    if not declared:
+        return None
+    bare = declared.split(";", 1)[0].strip().lower()
+    return ALIASES.get(bare, bare) or None
+
+
+def _sized(mime: str, kind: MediaKind, size: tuple[int, int] | None) -> Sniffed:
+    if size is None or not all(1 <= n <= MAX_DIMENSION for n in size):
+        return Sniffed(mime, kind)
+    return Sniffed(mime, kind, size[0], size[1])
+
+
+def _png_size(content: bytes) -> tuple[int, int] | None:
+    if len(content) < 24 or content[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", content[16:24])
+    return int(width), int(height)
+
+
+def _gif_size(content: bytes) -> tuple[int, int] | None:
+    if len(content) < 10:
+        return None
+    width, height = struct.unpack("<HH", content[6:10])
+    return int(width), int(height)
+
+
+def _jpeg_size(content: bytes) -> tuple[int, int] | None:
+    i = 2
+    end = min(len(content), _JPEG_SCAN)
+    while i + 4 <= end:
+        if content[i] != 0xFF:
+            return None
+        marker = content[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # no length
+            i += 2
+            continue
+        (length,) = struct.unpack(">H", content[i + 2 : i + 4])
+        if length < 2:
+            return None
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > len(content):
+                return None
+            height, width = struct.unpack(">HH", content[i + 5 : i + 9])
+            return int(width), int(height)
+        if marker == 0xDA:  # start of scan: no frame header before it
+            return None
+        i += 2 + length
+    return None
+
+
+def _webp_size(content: bytes) -> tuple[int, int] | None:
+    chunk = content[12:16]
+    if chunk == b"VP8X" and len(content) >= 30:
+        width = 1 + int.from_bytes(content[24:27], "little")
+        height = 1 + int.from_bytes(content[27:30], "little")
+        return width, height
+    if chunk == b"VP8 " and len(content) >= 30 and content[23:26] == b"\x9d\x01\x2a":
+        width, height = struct.unpack("<HH", content[26:30])
+        return int(width) & 0x3FFF, int(height) & 0x3FFF
+    if chunk == b"VP8L" and len(content) >= 25 and content[20] == 0x2F:
+        bits = int.from_bytes(content[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
