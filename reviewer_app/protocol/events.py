@@ -34,6 +34,8 @@ class EventKind(StrEnum):
     """A decided post re-entered review (the queue's re-review rule was met)."""
     config_applied = "config_applied"
     """A new queue configuration version was applied."""
+    moved = "moved"
+    """The open item moved to another queue: a queue file removed its queue (``--drain-to``)."""
     api_key_created = "api_key_created"
     api_key_revoked = "api_key_revoked"
 

@@ -296,6 +296,7 @@ def record_result(
     body: AuditAgree | AuditOverturn | AuditJudgement,
     configs: Mapping[str, QueueConfig],
     now: float,
+    config_version: int = 0,
 ) -> AuditResult:
     query = select(audit_items).where(audit_items.c.id == audit_id)
     if conn.dialect.name == "postgresql":
@@ -328,7 +329,7 @@ def record_result(
     }
     kind = EventKind.audited
     if isinstance(body, AuditOverturn):
-        new_id = _overturn(conn, lead, original, body, own_note, configs, now)
+        new_id = _overturn(conn, lead, original, body, own_note, configs, now, config_version)
         changes.update(final_action=body.action, overturn_decision_id=new_id)
         fields.update(
             overturned_decision_id=original["id"],
@@ -382,6 +383,7 @@ def _overturn(
     own_note: str | None,
     configs: Mapping[str, QueueConfig],
     now: float,
+    config_version: int = 0,
 ) -> int:
     """The corrected decision, checked as a verdict is (config and item rules); a rating
     other than the fact-checkers' is overridden by the auditor's own note only."""
@@ -433,6 +435,7 @@ def _overturn(
                 client_decided_at=now,
                 kind="overturn",
                 overturns_id=original["id"],
+                config_version=config_version,
             )
             .returning(decisions.c.id)
         ).scalar_one()

@@ -19,6 +19,7 @@ from typing import Any
 
 from reviewer_app.protocol import KEY_ROLES, ApiKeyCreated, ApiKeyInfo, Role, UserCreate
 
+from . import queue_cli
 from .config import DEFAULT_DATABASE_URL, ServerSettings
 from .problems import ApiError
 from .service import Service
@@ -80,6 +81,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="the database to check (or give --database-url before verify-log)",
     )
     _add_api_key_parser(actions)
+    queue_cli.add_parser(actions)
     openapi = actions.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("-o", "--output", type=Path, default=None)
 
@@ -102,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         return _add_user(settings, args)
     if command == "api-key":
         return api_key_command(settings, args)
+    if command == "queues":
+        return queue_cli.run(settings, args)
     if command == "seed":
         return _seed_demo(settings)
     return serve(

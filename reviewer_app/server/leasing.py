@@ -19,7 +19,7 @@ from reviewer_app.protocol import EventKind, LeaseStatus
 from reviewer_app.protocol.leases import LeaseOutcome
 
 from .records import Principal, append_events, event_row, to_dt
-from .tables import items, leases, users
+from .tables import config_versions, items, leases, users
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,12 @@ _RETURN_TO_QUEUE = (
     .where(items.c.id.in_(bindparam("b_ids", expanding=True)))
     .values(state="pending", lease_token=None, lease_user_id=None, lease_expires_at=None)
 )
-_INSERT_LEASES = insert(leases)
+# A lease records the configuration version in force when it was claimed (the newest
+# applied, read by the statement itself: no extra round trip, and never an older one
+# cached by this process): verdicts valid under it stay valid while the lease lives.
+_INSERT_LEASES = insert(leases).values(
+    config_version=select(func.max(config_versions.c.version)).scalar_subquery()
+)
 
 
 def return_expired(conn: Connection, queue_id: str, now: float, *, postgres: bool) -> int:

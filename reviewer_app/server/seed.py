@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import time
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -21,6 +22,7 @@ from reviewer_app.protocol import (
     Post,
     PriorityWeights,
     QueueConfig,
+    QueueDefinition,
     QueueReason,
     QueueReasonKind,
     Reach,
@@ -28,10 +30,11 @@ from reviewer_app.protocol import (
     Thread,
 )
 
+from . import queueapply
 from .priority import priority
 from .records import append_events, chunks, dumps, event_row
 from .seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue
-from .service import Service, queue_row
+from .service import Service
 from .tables import authors, items, media, queues, strikes, users
 
 log = logging.getLogger("server")
@@ -51,7 +54,7 @@ def seed_dataset(service: Service, dataset: Dataset) -> None:
     password_hashes = {u.username: service.hasher.hash(u.password) for u in dataset.users}
     now = service.clock()
     with service.db.write() as conn:
-        insert_queues(conn, dataset.queues)
+        insert_queues(conn, dataset.queues, now)
         if dataset.users:
             conn.execute(
                 insert(users),
@@ -106,10 +109,20 @@ def _stored_configs(conn: Connection) -> dict[str, QueueConfig]:
     }
 
 
-def insert_queues(conn: Connection, seed_queues: Iterable[SeedQueue]) -> None:
-    rows = [queue_row(q.id, q.name, q.description, i, q.config) for i, q in enumerate(seed_queues)]
-    if rows:
-        conn.execute(insert(queues), rows)
+def insert_queues(
+    conn: Connection, seed_queues: Iterable[SeedQueue], now: float | None = None
+) -> None:
+    """Add the queues (or replace those of the same id) as a new configuration version,
+    after the running ones: the versioned way of ``queues apply``, without its rules (a
+    synthetic queue may escalate with no escalation queue)."""
+    definitions = [
+        QueueDefinition(id=q.id, name=q.name, description=q.description, config=q.config)
+        for q in seed_queues
+    ]
+    if definitions:
+        queueapply.add_queues(
+            conn, definitions, actor=None, now=time.time() if now is None else now
+        )
 
 
 def insert_authors(conn: Connection, seed_authors: Iterable[SeedAuthor]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -41,6 +40,7 @@ from reviewer_app.protocol import (
     Queue,
     QueueConfig,
     QueueCounts,
+    QueueFile,
     QueueList,
     QueueStatsReport,
     ReviewerStatsReport,
@@ -55,11 +55,12 @@ from reviewer_app.protocol import (
     VerdictResults,
 )
 
-from . import apikeys, audits, leasing, search, stats
+from . import apikeys, audits, leasing, queueapply, search, stats
 from .assembly import item_documents, load_items
 from .config import ServerSettings
 from .db import Database
 from .problems import ApiError
+from .queuefile import check_queue_file
 from .records import (
     Principal,
     append_events,
@@ -144,7 +145,8 @@ class Service:
         self.db = Database(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
         self.postgres = not self.db.is_sqlite
         self.hasher = password_hasher(settings.password_hash_profile)
-        self._configs: dict[str, QueueConfig] | None = None
+        self._configs: tuple[int, dict[str, QueueConfig]] | None = None
+        self._versions: dict[int, dict[str, QueueConfig]] = {}
         self._configs_read = 0.0
         self._started = False
 
@@ -429,16 +431,89 @@ class Service:
     # -- queues ---------------------------------------------------------------
 
     def configs(self) -> dict[str, QueueConfig]:
-        """Queue configs, re-read at most every few seconds (they change only by seeding)."""
-        if self._configs is None or time.monotonic() - self._configs_read > CONFIG_TTL_SECONDS:
+        """The running queues' configs, in their order (routing tries them so), re-read at
+        most every ``CONFIG_TTL_SECONDS``: another process's apply shows here that late,
+        this process's at once (``apply_queue_file`` forgets them)."""
+        return self._config_snapshot()[1]
+
+    def config_version(self) -> int:
+        """The configuration version ``configs()`` belongs to (0 before the first)."""
+        return self._config_snapshot()[0]
+
+    def _config_snapshot(self) -> tuple[int, dict[str, QueueConfig]]:
+        snapshot = self._configs
+        if snapshot is None or time.monotonic() - self._configs_read > CONFIG_TTL_SECONDS:
             with self.db.read() as conn:
-                rows = conn.execute(select(queues.c.id, queues.c.config)).all()
-            self._configs = {r.id: QueueConfig.model_validate_json(r.config) for r in rows}
+                version = queueapply.current_version(conn)[0]
+                rows = conn.execute(
+                    select(queues.c.id, queues.c.config)
+                    .where(queues.c.retired_at.is_(None))
+                    .order_by(queues.c.position, queues.c.id)
+                ).all()
+            snapshot = (version, {r.id: QueueConfig.model_validate_json(r.config) for r in rows})
+            self._configs = snapshot
             self._configs_read = time.monotonic()
-        return self._configs
+        return snapshot
 
     def forget_configs(self) -> None:
         self._configs = None
+
+    def configs_at(self, version: int) -> dict[str, QueueConfig]:
+        """The queue configs of an applied version (versions never change: kept once read);
+        empty for version 0 or one never applied."""
+        found = self._versions.get(version)
+        if found is None:
+            with self.db.read() as conn:
+                queue_file = queueapply.version_file(conn, version)
+            found = queueapply.configs_of(queue_file)
+            if queue_file is not None:
+                self._versions[version] = found
+        return found
+
+    def apply_queue_file(
+        self,
+        queue_file: QueueFile,
+        actor: str | None,
+        drain_to: str | None = None,
+        dry_run: bool = False,
+    ) -> queueapply.ApplyResult:
+        """Make ``queue_file`` the running configuration in one write transaction: a new
+        configuration version, unless the file is the current one (see queueapply.py).
+        Raises ``QueueFileError`` for a file that breaks the rules, ``ApiError`` for one
+        that cannot be applied now (open items in a removed queue); nothing is changed then,
+        nor by a ``dry_run``."""
+        check_queue_file(queue_file)
+        try:
+            with self.db.write() as conn:
+                result = queueapply.apply(
+                    conn,
+                    queue_file,
+                    actor=actor,
+                    now=self.clock(),
+                    drain_to=drain_to,
+                    dry_run=dry_run,
+                )
+        except queueapply.DryRun as run:
+            return run.result
+        self.forget_configs()
+        if result.applied:
+            log.info(
+                "queue configuration version %d applied by %s: %s",
+                result.version,
+                actor or "the service",
+                result.summary(),
+            )
+        return result
+
+    def running_queue_file(self) -> QueueFile | None:
+        """The running configuration as a queue file (``queues export``)."""
+        with self.db.read() as conn:
+            return queueapply.running_file(conn)
+
+    def config_versions(self) -> list[dict[str, Any]]:
+        """Every configuration version, newest first (``queues versions``)."""
+        with self.db.read() as conn:
+            return queueapply.versions(conn)
 
     def queue_for(self, user: Principal, queue_id: str) -> QueueConfig:
         config = self.configs().get(queue_id)
@@ -457,7 +532,11 @@ class Service:
         )
         with self.db.read() as conn:
             rows = (
-                conn.execute(select(queues).order_by(queues.c.position, queues.c.id))
+                conn.execute(
+                    select(queues)
+                    .where(queues.c.retired_at.is_(None))
+                    .order_by(queues.c.position, queues.c.id)
+                )
                 .mappings()
                 .all()
             )
@@ -491,6 +570,7 @@ class Service:
                     name=r["name"],
                     description=r["description"],
                     config=config,
+                    config_version=r["config_version"],
                     counts=QueueCounts(
                         pending=by_state.get((r["id"], "pending"), 0),
                         leased=by_state.get((r["id"], "leased"), 0),
@@ -663,14 +743,15 @@ class Service:
         now = self.clock()
         with self.db.read() as conn:
             rows = conn.execute(
-                select(queues.c.id, queues.c.name, queues.c.config).order_by(
+                select(queues.c.id, queues.c.name, queues.c.config, queues.c.retired_at).order_by(
                     queues.c.position, queues.c.id
                 )
             ).all()
+            # every running queue, or the one asked for (a retired queue by its name only)
             chosen = [
                 stats.QueueInfo(r.id, r.name, QueueConfig.model_validate_json(r.config))
                 for r in rows
-                if queue_id is None or r.id == queue_id
+                if (r.id == queue_id if queue_id is not None else r.retired_at is None)
             ]
             if queue_id is not None and not chosen:
                 raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
@@ -731,9 +812,11 @@ class Service:
     def record_audit(
         self, lead: Principal, audit_id: int, body: AuditAgree | AuditOverturn | AuditJudgement
     ) -> AuditResult:
-        configs = self.configs()
+        version, configs = self._config_snapshot()
         with self.db.write() as conn:
-            return audits.record_result(conn, lead, audit_id, body, configs, self.clock())
+            return audits.record_result(
+                conn, lead, audit_id, body, configs, self.clock(), config_version=version
+            )
 
     def audit_results(self, sample_id: int) -> AuditResults:
         with self.db.read() as conn:
@@ -742,10 +825,18 @@ class Service:
     # -- verdicts -------------------------------------------------------------------
 
     def verdicts(self, user: Principal, batch: list[Verdict]) -> VerdictResults:
-        configs = self.configs()
+        version, configs = self._config_snapshot()
 
         def record(conn: Connection) -> VerdictResults:
-            recorder = VerdictRecorder(conn, user, configs, self.clock(), postgres=self.postgres)
+            recorder = VerdictRecorder(
+                conn,
+                user,
+                configs,
+                self.clock(),
+                postgres=self.postgres,
+                config_version=version,
+                configs_at=self.configs_at,
+            )
             return VerdictResults(results=recorder.record(batch))
 
         return self._write_retrying(record)
@@ -787,15 +878,3 @@ def open_item_counts(conn: Connection, now: float) -> dict[tuple[str, str], int]
         state = "expired" if r.state == "leased" and r.expired else r.state
         counts[(r.queue_id, state)] = counts.get((r.queue_id, state), 0) + r.n
     return counts
-
-
-def queue_row(
-    queue_id: str, name: str, description: str, position: int, config: QueueConfig
-) -> dict[str, Any]:
-    return {
-        "id": queue_id,
-        "name": name,
-        "description": description,
-        "position": position,
-        "config": json.dumps(config.model_dump(mode="json")),
-    }

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, insert, select, update
+from sqlalchemy import BindParameter, Connection, bindparam, func, insert, select, update
 
 from reviewer_app.protocol import (
     LABEL_KINDS,
@@ -38,7 +38,7 @@ from .assembly import decisions_by_id
 from .priority import priority
 from .problems import ApiError
 from .records import Principal, append_events, dumps, event_row, to_dt, to_epoch
-from .tables import decisions, items, leases, strikes, verdict_keys
+from .tables import config_versions, decisions, items, leases, strikes, verdict_keys
 
 ESCALATION_QUEUE = "escalations"
 
@@ -69,6 +69,7 @@ _MARK_DECIDED = (
 )
 _END_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
 _INSERT_STRIKES = insert(strikes)
+_LATEST_VERSION = select(func.max(config_versions.c.version))
 _INSERT_KEYS = insert(verdict_keys)
 
 
@@ -123,12 +124,20 @@ class VerdictRecorder:
         now: float,
         *,
         postgres: bool,
+        config_version: int = 0,
+        configs_at: Callable[[int], Mapping[str, QueueConfig]] | None = None,
     ) -> None:
+        """``configs`` are the running queues' (configuration ``config_version``);
+        ``configs_at`` gives an applied version's, for verdicts made under an older one."""
         self.conn = conn
         self.user = user
         self.configs = configs
+        self.config_version = config_version
+        self.configs_at = configs_at
         self.now = now
         self.postgres = postgres
+        # the config each verdict (by idempotency key) fits, and its version
+        self._fits: dict[str, tuple[QueueConfig, int]] = {}
         self._decided: list[dict[str, Any]] = []
         self._ended_leases: list[str] = []
         self._strikes: list[dict[str, Any]] = []
@@ -160,8 +169,8 @@ class VerdictRecorder:
         problems: list[ProblemDetail] = []
         for index, verdict in enumerate(batch):
             lease = self._own_lease(verdict)
-            if keys[index] not in stored and lease is not None:
-                problems += config_problems(index, verdict, self.configs[lease.queue_id])
+            if keys[index] not in stored and lease is not None and not self._withdrawn(verdict):
+                problems += self._fit(index, verdict, lease)
         if problems:
             raise ApiError(
                 422,
@@ -225,6 +234,50 @@ class VerdictRecorder:
             self.conn.execute(_INSERT_KEYS, self._keys)
         append_events(self.conn, self._events)  # last: it holds the log's head until commit
 
+    def _fit(self, index: int, verdict: Verdict, lease: Any) -> list[ProblemDetail]:
+        """Find the configuration the verdict fits: its queue's current one, else the one
+        the item was leased under (a queue whose actions changed while the reviewer held
+        the item keeps taking what was valid then), else the newest applied (another
+        process applied it moments ago). The problems under the first that has the queue
+        when none fits."""
+        tried: set[int] = set()
+        first: list[ProblemDetail] | None = None
+        for version, configs in self._candidates(lease):
+            config = configs.get(lease.queue_id)
+            if version in tried or config is None:
+                continue
+            tried.add(version)
+            found = config_problems(index, verdict, config)
+            if not found:
+                self._fits[str(verdict.idempotency_key)] = (config, version)
+                return []
+            first = first or found
+        return first or [
+            ProblemDetail(
+                loc=["verdicts", index],
+                code="unknown_queue",
+                message=f"Queue {lease.queue_id!r} is no longer configured.",
+            )
+        ]
+
+    def _candidates(self, lease: Any) -> Iterator[tuple[int, Mapping[str, QueueConfig]]]:
+        yield self.config_version, self.configs
+        if self.configs_at is None:
+            return
+        if lease.config_version:
+            yield lease.config_version, self.configs_at(lease.config_version)
+        latest = self.conn.execute(_LATEST_VERSION).scalar() or 0  # asked only when needed
+        if latest > self.config_version:
+            yield latest, self.configs_at(latest)
+
+    def _fitted(self, verdict: Verdict, lease: Any) -> tuple[QueueConfig, int]:
+        found = self._fits.get(str(verdict.idempotency_key))
+        return found or (self.configs[lease.queue_id], self.config_version)
+
+    def _withdrawn(self, verdict: Verdict) -> bool:
+        item = self.items.get(verdict.item_id)
+        return item is not None and item["state"] == "withdrawn"
+
     def _own_lease(self, verdict: Verdict) -> Any:
         lease = self.leases.get(verdict.lease_token)
         if lease is None or lease.item_id != verdict.item_id or lease.user_id != self.user.id:
@@ -242,6 +295,10 @@ class VerdictRecorder:
         item = self.items.get(verdict.item_id)
         if item is None:
             return _rejected(verdict, "unknown_item", "No such item.")
+        if item["state"] == "withdrawn":
+            # the post was deleted or made private upstream: nobody's verdict counts now,
+            # however it was made (with a lease, or offline after the lease ran out)
+            return _rejected(verdict, "withdrawn", "withdrawn by the platform")
         if item["state"] == "decided" or item["epoch"] != lease.epoch:
             return VerdictResult(
                 idempotency_key=verdict.idempotency_key,
@@ -260,7 +317,7 @@ class VerdictRecorder:
                 "leased_to_other",
                 "Your lease ran out and another reviewer holds this item now.",
             )
-        refused = item_problems(verdict, self.configs[lease.queue_id], item["payload"])
+        refused = item_problems(verdict, self._fitted(verdict, lease)[0], item["payload"])
         if refused:
             return _rejected(verdict, refused[0].code, refused[0].message)
         return self._accept(verdict, item, lease)
@@ -278,7 +335,7 @@ class VerdictRecorder:
 
     def _accept(self, verdict: Verdict, item: dict[str, Any], lease: Any) -> VerdictResult | int:
         """Take the verdict: the item changes now, the decision row with the batch's others."""
-        config = self.configs[lease.queue_id]
+        config, config_version = self._fitted(verdict, lease)
         action = config.action(verdict.action)
         assert action is not None  # checked before any write
         escalate = action.kind is ActionKind.escalate
@@ -297,6 +354,7 @@ class VerdictRecorder:
                 author_action,
                 escalate,
                 action.strike,
+                config_version,
             )
         )
         clear_lease = {"lease_token": None, "lease_user_id": None, "lease_expires_at": None}
@@ -337,6 +395,7 @@ class VerdictRecorder:
                 "time_spent_ms": p.verdict.time_spent_ms,
                 "decided_at": self.now,
                 "client_decided_at": to_epoch(p.verdict.decided_at),
+                "config_version": p.config_version,
             }
             for p in pending
         ]
@@ -390,6 +449,7 @@ class VerdictRecorder:
                 time_spent_ms=v.time_spent_ms,
                 decided_at=decided_at,
                 client_decided_at=v.decided_at,
+                config_version=p.config_version,
             )
             self._accepted.append(
                 VerdictResult(
@@ -413,6 +473,7 @@ class _Pending:
     author_action: AuthorAction | None
     escalate: bool
     strike: bool
+    config_version: int
 
 
 def _escalation_priority(config: QueueConfig, payload: Mapping[str, Any], now: float) -> float:

@@ -29,6 +29,7 @@ MODELS: dict[str, tuple[str, float]] = {
     "spam-gbdt": ("14.0", 0.70),
     "inauthentic-graph": ("0.9.3", 0.65),
     "nsfw-vision": ("5.1", 0.85),
+    "escalation-triage": ("1.4.0", 0.75),
 }
 """model -> (version, threshold)"""
 
@@ -49,8 +50,10 @@ FACT_CHECKERS = (
 # (lowest, highest) log10 of views, and (lowest, highest) log10 of reports, per queue
 _VIEWS = {MISINFORMATION: (2.5, 6.7), HATE: (1.0, 5.0), SPAM: (1.0, 4.5), INAUTHENTIC: (1.0, 4.0)}
 _VIEWS[ESCALATIONS] = (2.0, 6.5)
-_REPORTS = {MISINFORMATION: (0, 2.5), HATE: (0.3, 2.7), SPAM: (0, 2.0), INAUTHENTIC: (0, 1.5)}
-_REPORTS[ESCALATIONS] = (0.5, 2.5)
+# (Each report is a signal of its own through intake: a shift of tens of thousands would
+# make the demo slow to start, so the busiest posts have a hundred or so.)
+_REPORTS = {MISINFORMATION: (0, 1.9), HATE: (0.3, 2.1), SPAM: (0, 1.5), INAUTHENTIC: (0, 1.2)}
+_REPORTS[ESCALATIONS] = (0.5, 2.0)
 _URL = re.compile(r"https?://\S+")
 _MENTION = re.compile(r"@[\w.]+")
 _PLACEHOLDER = re.compile(r"\[(slur|group)\]")
@@ -88,6 +91,12 @@ def make_reports(
     weights = [topic.report_reasons.count(r) * rng.random() + 0.05 for r in reasons]
     shares = [int(total * w / sum(weights)) for w in weights]
     shares[0] += total - sum(shares)
+    # An item queued for its reports alone has ``least`` of them with the topic's main
+    # reason: the reason its queue's routing rule counts (queues.toml).
+    for i in sorted(range(1, len(shares)), key=lambda k: -shares[k]):
+        moved = min(shares[i], max(0, least - shares[0]))
+        shares[i] -= moved
+        shares[0] += moved
     by_reason = [
         ReportReasonCount(reason=r, count=c)
         for r, c in sorted(zip(reasons, shares, strict=True), key=lambda rc: -rc[1])
@@ -159,6 +168,11 @@ def make_scores(
         graphic = "street_fight_still.png" in media_files
         scores.append(_score(rng, "nsfw-vision", "graphic_violence", graphic))
     return scores
+
+
+def make_triage_score(rng: random.Random, label: str) -> ClassifierScore:
+    """The escalation-triage model's flag on a hard case (what routes it to the leads)."""
+    return _score(rng, "escalation-triage", label, True)
 
 
 def make_fact_checks(

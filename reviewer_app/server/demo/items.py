@@ -10,7 +10,14 @@ from reviewer_app.protocol import LinkPreview, MediaKind, Post, Thread, ThreadPo
 from reviewer_app.server.seed_types import SeedAuthor, SeedItem, SeedMedia
 
 from .authors import AuthorPool
-from .evidence import make_fact_checks, make_reach, make_reasons, make_reports, make_scores
+from .evidence import (
+    make_fact_checks,
+    make_reach,
+    make_reasons,
+    make_reports,
+    make_scores,
+    make_triage_score,
+)
 from .queues import ESCALATIONS, HATE, INAUTHENTIC, MISINFORMATION, SPAM
 from .texts import FILLERS, LONG_POSTS, MISINFO_TOPICS, NUMBERS, Topic
 from .texts_abuse import ESCALATION_CASES, HATE_TOPICS, INAUTH_TOPICS, SPAM_TOPICS
@@ -239,7 +246,13 @@ class ItemMaker:
             url=url, domain=urlsplit(url).netloc, title=title, description=description
         )
 
-    def make(self, topic: Topic, queue: str, escalation: str | None = None) -> SeedItem:
+    def make(
+        self,
+        topic: Topic,
+        queue: str,
+        escalation: str | None = None,
+        triage_label: str = "",
+    ) -> SeedItem:
         rng, now = self.rng, self.now
         number = len(self.items) + 1
         item_id = f"itm-{number:06d}"
@@ -284,6 +297,8 @@ class ItemMaker:
         reports = make_reports(rng, queue, topic, created, now, least)
         media_files = tuple(m.file for m in media)
         scores = make_scores(rng, topic, text, flagged, media_files)
+        if escalation:
+            scores.append(make_triage_score(rng, triage_label))
         reasons = make_reasons(rng, scores, reports, fact_checks, created, enqueued, escalation)
         item = SeedItem(
             id=item_id,
@@ -311,6 +326,6 @@ def build_items(rng: random.Random, now: datetime, pool: AuthorPool) -> tuple[Se
         for _ in range(rng.randint(lo, hi)):
             maker.make(rng.choices(topics, weights=weights)[0], queue)
     for _ in range(rng.randint(*ESCALATION_COUNT)):
-        key, detail = rng.choice(ESCALATION_CASES)
-        maker.make(TOPICS[key], ESCALATIONS, escalation=detail)
+        key, detail, label = rng.choice(ESCALATION_CASES)
+        maker.make(TOPICS[key], ESCALATIONS, escalation=detail, triage_label=label)
     return tuple(maker.items)

@@ -235,7 +235,7 @@ INAUTH_TOPICS = (
             "he": ("גאה לתמוך ב-{candidate}! סוף סוף מנהיג שמקשיב למשפחות עובדות. {tag}",),
         },
         media=("engagement_grid_default_avatars.png",),
-        report_reasons=("fake_account", "spam"),
+        report_reasons=("fake_account", "impersonation"),
         weight=1.6,
     ),
     Topic(
@@ -264,7 +264,7 @@ INAUTH_TOPICS = (
                 "and we'll sort it out right away.",
             ),
         },
-        report_reasons=("impersonation", "scam"),
+        report_reasons=("impersonation", "fake_account"),
         weight=0.6,
     ),
     Topic(
@@ -286,17 +286,34 @@ INAUTH_TOPICS = (
     ),
 )
 
-ESCALATION_CASES: tuple[tuple[str, str], ...] = (
-    ("street-fight", "Reviewer unsure: satire or threat?"),
-    ("pile-on", "Reviewer unsure: satire or threat?"),
-    ("doxxing", "Possible credible threat with a real address"),
-    ("ballots", "Fact-checks disagree on the rating"),
-    ("health-cure", "Verified account with a large following: newsworthiness exception?"),
-    ("satire", "Author appealed: says the post is satire"),
-    ("slur", "Language outside the reviewer's coverage"),
-    ("celebrity-death", "Public figure's family asked for removal: remove or label?"),
-    ("copy-paste-praise", "Looks like part of a wider network: takedown of the cluster?"),
-    ("parcel-phishing", "Victim warning others or spreading the link? Reviewer unsure"),
-    ("counter-speech", "Quoting a slur to report it: keep?"),
+ESCALATION_CASES: tuple[tuple[str, str, str], ...] = (
+    ("street-fight", "Reviewer unsure: satire or threat?", "unclear_intent"),
+    ("pile-on", "Reviewer unsure: satire or threat?", "unclear_intent"),
+    ("doxxing", "Possible credible threat with a real address", "credible_threat"),
+    ("ballots", "Fact-checks disagree on the rating", "fact_check_conflict"),
+    (
+        "health-cure",
+        "Verified account with a large following: newsworthiness exception?",
+        "newsworthy_account",
+    ),
+    ("satire", "Author appealed: says the post is satire", "satire_claim"),
+    ("slur", "Language outside the reviewer's coverage", "language_coverage"),
+    (
+        "celebrity-death",
+        "Public figure's family asked for removal: remove or label?",
+        "family_request",
+    ),
+    (
+        "copy-paste-praise",
+        "Looks like part of a wider network: takedown of the cluster?",
+        "network_takedown",
+    ),
+    (
+        "parcel-phishing",
+        "Victim warning others or spreading the link? Reviewer unsure",
+        "unclear_intent",
+    ),
+    ("counter-speech", "Quoting a slur to report it: keep?", "counter_speech"),
 )
-"""(topic key, why a reviewer sent it up) for the leads' escalation queue"""
+"""(topic key, why it needs a lead, the label the escalation-triage model gives it) for the
+leads' escalation queue; the triage model's flag is what routes it there (queues.toml)"""

@@ -114,6 +114,7 @@ CLASSIFIER_DETAILS = {
     "spam-gbdt": "Spam model above threshold ({score:.2f} ≥ {threshold:.2f})",
     "inauthentic-graph": "Account cluster flagged ({score:.2f} ≥ {threshold:.2f})",
     "nsfw-vision": "Graphic media detected ({score:.2f} ≥ {threshold:.2f})",
+    "escalation-triage": "Needs a lead ({score:.2f} ≥ {threshold:.2f})",
 }
 
 APPEAL_DETAILS = (
