@@ -70,8 +70,6 @@ from .auth_deps import (
     authenticated_person,
     bearer_token,
 )
-from .auth_deps import FactCheckerDep as FactCheckerDep  # the intake routes' (re-exported)
-from .auth_deps import PlatformDep as PlatformDep
 from .metrics import Metrics
 from .problems import ApiError
 from .records import to_epoch
