@@ -97,3 +97,51 @@ def bench_database(url: str | None, *, keep: bool, prefix: str = "bench-") -> It
             with admin.connect() as conn:
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+# -- the benchmarks' page (benchmarks/README.md), written by the scripts ------------------------
+
+PAGE = Path(__file__).resolve().with_name("README.md")
+RESULTS = Path(__file__).resolve().with_name("results")
+
+
+def record_result(name: str, key: str, row: dict[str, object]) -> None:
+    """Keep ``row`` as the latest result of ``name`` for ``key`` (e.g. "sqlite, 1 process")
+    in ``benchmarks/results/<name>.json``; rows of other keys stay."""
+    import json
+
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    rows: dict[str, dict[str, object]] = {}
+    if path.exists():
+        rows = json.loads(path.read_text())
+    rows[key] = row
+    path.write_text(json.dumps(rows, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def stored_results(name: str) -> dict[str, dict[str, object]]:
+    import json
+
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def markdown_table(header: list[str], rows: list[list[object]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def write_page_section(name: str, markdown: str) -> None:
+    """Replace the section between ``<!-- name:begin -->`` and ``<!-- name:end -->`` of the
+    benchmarks' page with ``markdown`` (appended when the page has no such section)."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    block = f"{begin}\n<!-- written by benchmarks/{name}.py --markdown; do not edit -->\n"
+    block += markdown.rstrip() + f"\n{end}"
+    page = PAGE.read_text() if PAGE.exists() else "# Benchmarks\n"
+    if begin in page and end in page:
+        head, rest = page.split(begin, 1)
+        page = head + block + rest.split(end, 1)[1]
+    else:
+        page = page.rstrip() + "\n\n" + block + "\n"
+    PAGE.write_text(page)
