@@ -111,6 +111,10 @@ def test_cli_key_is_a_bearer_and_is_listed_without_the_key(
         "full-fact",
     )
     assert known(live_server.url, checker)
+    # and a route of its own answers it
+    own = call(live_server.url, checker, "/intake/fact-checks")
+    assert own.status_code == 200, own.text
+    assert own.json()["ratings"] == []
 
     rows = listed(capsys, database_url)
     assert [(r["name"], r["account"], r["role"]) for r in rows] == [
