@@ -1439,7 +1439,7 @@
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
-        <extracomment>Work deferred until the next post is painted runs at the latest this long after. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
         <translation>Prüfpult — {name} auf {server}</translation>
     </message>
     <message>
@@ -1619,6 +1619,14 @@
         <translation>Offline.</translation>
     </message>
     <message>
+        <source>{n} posts in your worklist were withdrawn by the platform (deleted or made private upstream); they left it without a verdict.</source>
+        <translation>{n} Beiträge Ihrer Arbeitsliste wurden von der Plattform zurückgezogen (dort gelöscht oder privat gemacht); sie haben die Liste ohne Entscheidung verlassen.</translation>
+    </message>
+    <message>
+        <source>Post {item} was withdrawn by the platform (deleted or made private upstream); it left your worklist without a verdict.</source>
+        <translation>Beitrag {item} wurde von der Plattform zurückgezogen (dort gelöscht oder privat gemacht); er hat Ihre Arbeitsliste ohne Entscheidung verlassen.</translation>
+    </message>
+    <message>
         <source>The server asks you to log in again.</source>
         <translation>Der Server verlangt eine erneute Anmeldung.</translation>
     </message>
@@ -1637,6 +1645,10 @@
     <message>
         <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
         <translation>Ihre Entscheidungen bleiben erhalten und werden nach erneuter Anmeldung gesendet (Prüfen ▸ Abmelden, dann anmelden).</translation>
+    </message>
+    <message>
+        <source>Withdrawn by the platform: your verdict on {item} was not needed, the post was deleted or made private upstream before it arrived.</source>
+        <translation>Von der Plattform zurückgezogen: Ihre Entscheidung zu {item} wurde nicht gebraucht, der Beitrag wurde dort gelöscht oder privat gemacht, bevor sie ankam.</translation>
     </message>
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
@@ -2188,6 +2200,10 @@ Wird hier nicht abgespielt.</translation>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
         <extracomment>what the verdict bar holds for an action</extracomment>
         <translation>Der Beitrag, den Sie angesehen haben, wurde vom Server zurückgenommen (seine Reservierung endete und jemand anderes hat ihn jetzt). Hier ist der nächste.</translation>
+    </message>
+    <message>
+        <source>Withdrawn by the platform: the post you were looking at was deleted or made private upstream, so it needs no verdict. Here is the next one.</source>
+        <translation>Von der Plattform zurückgezogen: Der Beitrag, den Sie gerade ansahen, wurde dort gelöscht oder privat gemacht und braucht keine Entscheidung. Hier ist der nächste.</translation>
     </message>
     <message>
         <source>This queue has no escalation action.</source>

@@ -1439,7 +1439,7 @@
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
-        <extracomment>Work deferred until the next post is painted runs at the latest this long after. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
         <translation>Mesa de revisión — {name} en {server}</translation>
     </message>
     <message>
@@ -1619,6 +1619,14 @@
         <translation>Sin conexión.</translation>
     </message>
     <message>
+        <source>{n} posts in your worklist were withdrawn by the platform (deleted or made private upstream); they left it without a verdict.</source>
+        <translation>La plataforma retiró {n} publicaciones de su lista de trabajo (borradas o hechas privadas en origen); salieron de ella sin veredicto.</translation>
+    </message>
+    <message>
+        <source>Post {item} was withdrawn by the platform (deleted or made private upstream); it left your worklist without a verdict.</source>
+        <translation>La plataforma retiró la publicación {item} (borrada o hecha privada en origen); salió de su lista de trabajo sin veredicto.</translation>
+    </message>
+    <message>
         <source>The server asks you to log in again.</source>
         <translation>El servidor le pide que vuelva a iniciar sesión.</translation>
     </message>
@@ -1637,6 +1645,10 @@
     <message>
         <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
         <translation>Sus veredictos se conservan y se enviarán cuando vuelva a iniciar sesión (Revisar ▸ Cerrar sesión y luego iniciar sesión).</translation>
+    </message>
+    <message>
+        <source>Withdrawn by the platform: your verdict on {item} was not needed, the post was deleted or made private upstream before it arrived.</source>
+        <translation>Retirada por la plataforma: su veredicto sobre {item} no hacía falta, la publicación se borró o se hizo privada en origen antes de que llegara.</translation>
     </message>
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
@@ -2188,6 +2200,10 @@ No se reproduce aquí.</translation>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
         <extracomment>what the verdict bar holds for an action</extracomment>
         <translation>El servidor retiró la publicación que estaba viendo (su reserva terminó y ahora la tiene otra persona). Aquí está la siguiente.</translation>
+    </message>
+    <message>
+        <source>Withdrawn by the platform: the post you were looking at was deleted or made private upstream, so it needs no verdict. Here is the next one.</source>
+        <translation>Retirada por la plataforma: la publicación que estaba viendo se borró o se hizo privada en origen, así que no necesita veredicto. Aquí tiene la siguiente.</translation>
     </message>
     <message>
         <source>This queue has no escalation action.</source>

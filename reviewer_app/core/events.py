@@ -64,6 +64,15 @@ class LeasesLost:
 
 
 @dataclass(frozen=True)
+class ItemsWithdrawn:
+    """The platform withdrew these posts (deleted or made private upstream): the items left
+    the worklist without a verdict; a verdict already made for one is still sent, and the
+    service answers it ``rejected`` with reason ``withdrawn``."""
+
+    item_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class LeasesExpiring:
     """Ready items whose lease ends soon and cannot be renewed now (offline)."""
 
@@ -117,6 +126,7 @@ SyncEvent = (
     | ConflictsChanged
     | WorklistChanged
     | LeasesLost
+    | ItemsWithdrawn
     | LeasesExpiring
     | QueuesChanged
     | Progress

@@ -356,11 +356,16 @@ class SyncEngine:
         due = self.store.leases_to_renew(self.clock())
         seconds = int(self._lease_seconds(LEASE_SECONDS))
         lost: list[str] = []
+        withdrawn: set[str] = set()
         for chunk in _chunks(due, MAX_TOKENS_PER_CALL):
-            results = self.api.renew([token for _, token in chunk], seconds)
-            lost += self.store.apply_lease_results(results.results)
-        if lost:
-            self._emit(ev.LeasesLost(tuple(lost)))
+            results = self.api.renew([token for _, token in chunk], seconds).results
+            lost += self.store.apply_lease_results(results)
+            gone = {r.token for r in results if r.status == "withdrawn"}
+            withdrawn.update(item_id for item_id, token in chunk if token in gone)
+        if withdrawn & set(lost):  # the platform's doing, not another reviewer's: said so
+            self._emit(ev.ItemsWithdrawn(tuple(i for i in lost if i in withdrawn)))
+        if set(lost) - withdrawn:
+            self._emit(ev.LeasesLost(tuple(i for i in lost if i not in withdrawn)))
 
     def _lease_seconds(self, setting: object) -> int:
         cap = self.limits.max_lease_seconds if self.limits else MAX_LEASE_SECONDS

@@ -24,6 +24,7 @@ class SyncBridge(QObject):
     conflicts_changed = Signal(int)
     worklist_changed = Signal(object)  # dict queue id -> ready count
     leases_lost = Signal(object)  # tuple of item ids
+    items_withdrawn = Signal(object)  # tuple of item ids the platform withdrew
     leases_expiring = Signal(object)  # tuple of (item id, expires at)
     queues_changed = Signal(object)  # tuple[Queue, ...]
     # task, done, total, finished, FailureKind that stopped it ("" when none)
@@ -49,6 +50,8 @@ class SyncBridge(QObject):
                 self.worklist_changed.emit(dict(ready))
             case ev.LeasesLost(item_ids):
                 self.leases_lost.emit(item_ids)
+            case ev.ItemsWithdrawn(item_ids):
+                self.items_withdrawn.emit(item_ids)
             case ev.LeasesExpiring(items):
                 self.leases_expiring.emit(items)
             case ev.QueuesChanged(queues):

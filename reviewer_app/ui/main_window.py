@@ -59,6 +59,13 @@ log = logging.getLogger("ui")
 
 #: Work deferred until the next post is painted runs at the latest this long after.
 AFTER_PAINT_MS = 100
+#: The reason code of a verdict the service refused because the platform withdrew the post.
+WITHDRAWN = "withdrawn"
+
+
+def _reason_code(entry: JournalEntry) -> str | None:
+    reason = entry.result.reason if entry.result else None
+    return reason.code if reason else None
 
 
 def while_open(method: Callable[..., None]) -> Callable[..., None]:
@@ -348,6 +355,7 @@ class MainWindow(QMainWindow):
         b.conflicts_changed.connect(self._on_sync_conflicts_changed)
         b.worklist_changed.connect(self._on_sync_worklist_changed)
         b.leases_lost.connect(self._on_sync_leases_lost)
+        b.items_withdrawn.connect(self._on_sync_items_withdrawn)
         b.queues_changed.connect(self._on_sync_queues_changed)
         b.progress_changed.connect(self._on_sync_progress_changed)
         b.auth_required.connect(self._on_sync_auth_required)
@@ -687,6 +695,26 @@ class MainWindow(QMainWindow):
         self.review.drop_if_current(item_ids)
 
     @while_open
+    def _on_sync_items_withdrawn(self, item_ids: tuple[str, ...]) -> None:
+        self._refresh_worklist()
+        if not self.review.drop_withdrawn(item_ids):
+            self.say(
+                (
+                    translate(
+                        "MainWindow",
+                        "{n} posts in your worklist were withdrawn by the platform (deleted or "
+                        "made private upstream); they left it without a verdict.",
+                    )
+                    if len(item_ids) != 1
+                    else translate(
+                        "MainWindow",
+                        "Post {item} was withdrawn by the platform (deleted or made private "
+                        "upstream); it left your worklist without a verdict.",
+                    )
+                ).format(n=len(item_ids), item=item_ids[0])
+            )
+
+    @while_open
     def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
         current = self.review.queue.id if self.review.queue else None
         self.queues.set_queues(queues)
@@ -751,7 +779,18 @@ class MainWindow(QMainWindow):
     def _on_sync_verdicts_settled(self, entries: tuple[JournalEntry, ...]) -> None:
         self._later(self._count_pending)
         rejected = [e for e in entries if e.status == "rejected"]
+        withdrawn = [e for e in rejected if _reason_code(e) == WITHDRAWN]
+        if withdrawn:  # nothing for the reviewer to do: the post is gone upstream
+            self.say(
+                translate(
+                    "MainWindow",
+                    "Withdrawn by the platform: your verdict on {item} was not needed, the post "
+                    "was deleted or made private upstream before it arrived.",
+                ).format(item=", ".join(e.item_id for e in withdrawn))
+            )
         for entry in rejected:
+            if entry in withdrawn:
+                continue
             reason = entry.result.reason.message if entry.result and entry.result.reason else ""
             self.notify(
                 translate(

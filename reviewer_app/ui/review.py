@@ -147,6 +147,21 @@ class ReviewController(QObject):
             )
             self.show_next()
 
+    def drop_withdrawn(self, item_ids: tuple[str, ...]) -> bool:
+        """The platform withdrew these posts: if the one on screen is one, say so and move
+        on. Returns True when it was on screen."""
+        if self.current is None or self.current.item.id not in item_ids or self.state == "empty":
+            return False
+        self.message_posted.emit(
+            translate(
+                "Review",
+                "Withdrawn by the platform: the post you were looking at was deleted or made "
+                "private upstream, so it needs no verdict. Here is the next one.",
+            )
+        )
+        self.show_next()
+        return True
+
     def _show(self, item: StoredItem | None) -> None:
         self.current = item
         self.pending_action = None

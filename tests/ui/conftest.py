@@ -76,6 +76,7 @@ def open_desk(
     prefetch: int = 20,
     queue: str | None = None,
     user: tuple[str, str] = REVIEWER,
+    store_settings: dict[str, float | int] | None = None,
 ) -> Desk:
     credentials = Credentials(MemoryKeyring())
     result, token = ReviewSession.log_in(server_url, *user, credentials=credentials)
@@ -89,6 +90,8 @@ def open_desk(
         store.settings.set("prefetch_target", prefetch)
         store.settings.set("backoff_cap_seconds", 1.0)
         store.settings.set("queue_refresh_seconds", 2.0)
+        for name, value in (store_settings or {}).items():
+            store.settings.set(name, value)
     window = open_window(
         server_url, result, token, credentials=credentials, prefs=prefs, data_root=data_root
     )

@@ -24,8 +24,10 @@ import re
 import shutil
 import subprocess
 import sys
+import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +78,14 @@ from reviewer_app.core.errors import (
 )
 from reviewer_app.core.paths import store_path
 from reviewer_app.core.session import ReviewSession
-from reviewer_app.core.store import AlreadyDecided, NothingToUndo
-from reviewer_app.protocol import Problem
+from reviewer_app.core.store import AlreadyDecided, JournalEntry, NothingToUndo
+from reviewer_app.protocol import (
+    Problem,
+    RejectReason,
+    Verdict,
+    VerdictResult,
+    VerdictStatus,
+)
 from reviewer_app.ui import i18n
 from reviewer_app.ui import messages as M
 from reviewer_app.ui import preferences as P
@@ -476,6 +484,9 @@ def test_what_the_window_shows_of_the_sync_engine_is_translated(
         ),
         ev.Progress("offline", 3, 10, True, error="Only 3 of 10 items could be leased."),
         ev.Progress("offline", 10, 10, True),
+        ev.ItemsWithdrawn(("post-17",)),
+        ev.ItemsWithdrawn(("post-17", "post-18")),
+        ev.VerdictsSettled((_withdrawn_verdict("post-17"),)),
     ):
         window.notify("")
         window.say("")
@@ -485,6 +496,29 @@ def test_what_the_window_shows_of_the_sync_engine_is_translated(
         shown += [(event, text) for text in texts]
     for event, text in shown:
         assert not unmarked_words(text, [*data, "post-17", "spam-scams"]), (event, text)
+
+
+def _withdrawn_verdict(item_id: str) -> JournalEntry:
+    """A verdict the service refused because the platform withdrew the post."""
+    verdict = Verdict(
+        idempotency_key=uuid.uuid4(),
+        item_id=item_id,
+        lease_token="lease-token-0000000000000000",
+        action="keep",
+        time_spent_ms=1,
+        decided_at=datetime.now(UTC),
+    )
+    reason = RejectReason(code="withdrawn", message="withdrawn by the platform")
+    result = VerdictResult(
+        idempotency_key=verdict.idempotency_key,
+        item_id=item_id,
+        status=VerdictStatus.rejected,
+        reason=reason,
+    )
+    return JournalEntry(
+        str(verdict.idempotency_key), item_id, "spam-scams", "keep", verdict, 0.0,
+        "rejected", result, 1.0,
+    )  # fmt: skip
 
 
 def test_the_notes_of_the_login_and_the_store_are_translated(
