@@ -77,6 +77,9 @@ class ApplyResult:
     added: tuple[str, ...] = ()
     restored: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    strays: tuple[str, ...] = ()
+    """queues retired by an earlier version that hold open items (routed there by a process
+    whose cached configuration had not seen them go): drained as removed queues are"""
     changed: tuple[QueueChange, ...] = ()
     drained: tuple[Drain, ...] = ()
     reprioritised: Mapping[str, int] = field(default_factory=dict)
@@ -122,9 +125,12 @@ class ApplyResult:
         for queue_id in self.added:
             again = " (retired before, back again)" if queue_id in self.restored else ""
             lines.append(f"+ {queue_id}: added{again}")
-        for queue_id in self.removed:
+        for queue_id in self.removed + self.strays:
             drain = next((d for d in self.drained if d.queue_id == queue_id), None)
-            lines.append(f"- {queue_id}: removed (retired: its decided items keep its name)")
+            if queue_id in self.strays:
+                lines.append(f"! {queue_id}: retired before, and open items came in since")
+            else:
+                lines.append(f"- {queue_id}: removed (retired: its decided items keep its name)")
             if drain and (drain.pending or drain.leased):
                 moved = "would move" if self.dry_run else "moved"
                 lines.append(
@@ -343,6 +349,7 @@ def apply(
     added = tuple(i for i in new_ids if i not in old)
     restored = tuple(i for i in added if i in known)
     removed = tuple(i for i in old if i not in new_ids)
+    strays = tuple(i for i in _retired_with_open_items(conn) if i not in new_ids)
     # a queue's place among those in both, so adding or removing one moves no other
     before = [i for i in old if i in new_ids]
     after = [i for i in new_ids if i in old]
@@ -381,7 +388,9 @@ def apply(
         )
 
     configs = {q.id: q.config for q in queue_file.queues}
-    drained = [_drain(conn, queue_id, drain_to, configs, actor, now) for queue_id in removed]
+    drained = [
+        _drain(conn, queue_id, drain_to, configs, actor, now) for queue_id in removed + strays
+    ]
     reprioritised: dict[str, int] = {}
     for change in changed:
         if "priority" in change.parts:
@@ -396,6 +405,7 @@ def apply(
         added=added,
         restored=restored,
         removed=removed,
+        strays=strays,
         changed=tuple(changed),
         drained=tuple(d for d in drained if d is not None),
         reprioritised=reprioritised,
@@ -426,6 +436,18 @@ def add_queues(
     new = {d.id: d for d in definitions}
     merged = [new.pop(q.id, q) for q in live_definitions(conn)] + list(new.values())
     return apply(conn, QueueFile(queues=merged), actor=actor, now=now)
+
+
+def _retired_with_open_items(conn: Connection) -> list[str]:
+    return list(
+        conn.execute(
+            select(items.c.queue_id)
+            .distinct()
+            .join(queues, queues.c.id == items.c.queue_id)
+            .where(queues.c.retired_at.is_not(None), items.c.state.in_(("pending", "leased")))
+            .order_by(items.c.queue_id)
+        ).scalars()
+    )
 
 
 def _open_items(conn: Connection, queue_id: str) -> list[Any]:

@@ -794,3 +794,28 @@ def test_the_queues_commands(database_url: str, tmp_path: Path) -> None:
     assert drained.returncode == 0, drained.stderr
     assert "- hate: removed" in drained.stdout
     assert "2 pending item(s) moved to spam" in drained.stdout
+
+
+def test_items_that_reach_a_retired_queue_are_drained_by_the_next_apply(service: Service) -> None:
+    """A process whose cached configuration has not seen a queue go may still route a post
+    there for a few seconds: the next apply finds those items and drains them."""
+    service.apply_queue_file(base(), "admin")
+    without_hate = without_queue(base(), "hate")
+    service.apply_queue_file(without_hate, "admin")
+    hate = service.configs_at(1)["hate"]
+    seed_load_queue(service, 2, queue=SeedQueue("hate", "Hate", "", hate))  # a late arrival
+    assert service.config_version() == 2 and "hate" not in service.configs()
+    changed = with_queue(without_hate, "spam", sla_minutes=60)
+    with pytest.raises(ApiError, match="'hate' still has 2 pending"):
+        service.apply_queue_file(changed, "admin")
+    done = service.apply_queue_file(changed, "admin", drain_to="spam")
+    assert (done.removed, done.strays) == ((), ("hate",))
+    assert [(d.queue_id, d.pending) for d in done.drained] == [("hate", 2)]
+    assert "! hate: retired before, and open items came in since" in done.describe()
+    with service.db.read() as conn:
+        assert (
+            conn.execute(
+                select(func.count()).select_from(items).where(items.c.queue_id == "hate")
+            ).scalar()
+            == 0
+        )
