@@ -861,6 +861,154 @@
         <translation>Notiz</translation>
     </message>
     <message>
+        <source>post</source>
+        <translation>Beitrag</translation>
+    </message>
+    <message>
+        <source>version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>previous version</source>
+        <translation>vorherige Version</translation>
+    </message>
+    <message>
+        <source>signal</source>
+        <translation>Signal</translation>
+    </message>
+    <message>
+        <source>kind of signal</source>
+        <translation>Art des Signals</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>organisation</source>
+        <translation>Organisation</translation>
+    </message>
+    <message>
+        <source>routing rule</source>
+        <translation>Zuordnungsregel</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>earlier item</source>
+        <translation>früherer Eintrag</translation>
+    </message>
+    <message>
+        <source>earlier decision</source>
+        <translation>frühere Entscheidung</translation>
+    </message>
+    <message>
+        <source>earlier action</source>
+        <translation>frühere Aktion</translation>
+    </message>
+    <message>
+        <source>new item</source>
+        <translation>neuer Eintrag</translation>
+    </message>
+    <message>
+        <source>from queue</source>
+        <translation>aus Warteschlange</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>lease ended</source>
+        <translation>Reservierung beendet</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>account</source>
+        <translation>Konto</translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>key prefix</source>
+        <translation>Schlüsselpräfix</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>service account</source>
+        <translation>Dienstkonto</translation>
+    </message>
+    <message>
+        <source>queues</source>
+        <translation>Warteschlangen</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>geändert</translation>
+    </message>
+    <message>
+        <source>emptied into</source>
+        <translation>geleert nach</translation>
+    </message>
+    <message>
+        <source>file hash</source>
+        <translation>Datei-Hash</translation>
+    </message>
+    <message>
+        <source>queues added</source>
+        <translation>Warteschlangen hinzugefügt</translation>
+    </message>
+    <message>
+        <source>queues removed</source>
+        <translation>Warteschlangen entfernt</translation>
+    </message>
+    <message>
+        <source>queues changed</source>
+        <translation>Warteschlangen geändert</translation>
+    </message>
+    <message>
+        <source>waiting items moved</source>
+        <translation>wartende Einträge verschoben</translation>
+    </message>
+    <message>
+        <source>reserved items moved</source>
+        <translation>reservierte Einträge verschoben</translation>
+    </message>
+    <message>
         <source>Decided at</source>
         <translation>Entschieden am</translation>
     </message>

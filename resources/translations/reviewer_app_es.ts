@@ -861,6 +861,154 @@
         <translation>nota</translation>
     </message>
     <message>
+        <source>post</source>
+        <translation>publicación</translation>
+    </message>
+    <message>
+        <source>version</source>
+        <translation>versión</translation>
+    </message>
+    <message>
+        <source>previous version</source>
+        <translation>versión anterior</translation>
+    </message>
+    <message>
+        <source>signal</source>
+        <translation>señal</translation>
+    </message>
+    <message>
+        <source>kind of signal</source>
+        <translation>tipo de señal</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>modelo</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>etiqueta</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>puntuación</translation>
+    </message>
+    <message>
+        <source>reason</source>
+        <translation>motivo</translation>
+    </message>
+    <message>
+        <source>organisation</source>
+        <translation>organización</translation>
+    </message>
+    <message>
+        <source>routing rule</source>
+        <translation>regla de enrutamiento</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>origen</translation>
+    </message>
+    <message>
+        <source>earlier item</source>
+        <translation>elemento anterior</translation>
+    </message>
+    <message>
+        <source>earlier decision</source>
+        <translation>decisión anterior</translation>
+    </message>
+    <message>
+        <source>earlier action</source>
+        <translation>acción anterior</translation>
+    </message>
+    <message>
+        <source>new item</source>
+        <translation>elemento nuevo</translation>
+    </message>
+    <message>
+        <source>from queue</source>
+        <translation>desde la cola</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>estado</translation>
+    </message>
+    <message>
+        <source>lease ended</source>
+        <translation>reserva terminada</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>nombre</translation>
+    </message>
+    <message>
+        <source>account</source>
+        <translation>cuenta</translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation>rol</translation>
+    </message>
+    <message>
+        <source>key prefix</source>
+        <translation>prefijo de la clave</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>clave</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>usuario</translation>
+    </message>
+    <message>
+        <source>service account</source>
+        <translation>cuenta de servicio</translation>
+    </message>
+    <message>
+        <source>queues</source>
+        <translation>colas</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>añadidas</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>quitadas</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>cambiadas</translation>
+    </message>
+    <message>
+        <source>emptied into</source>
+        <translation>vaciadas en</translation>
+    </message>
+    <message>
+        <source>file hash</source>
+        <translation>hash del archivo</translation>
+    </message>
+    <message>
+        <source>queues added</source>
+        <translation>colas añadidas</translation>
+    </message>
+    <message>
+        <source>queues removed</source>
+        <translation>colas quitadas</translation>
+    </message>
+    <message>
+        <source>queues changed</source>
+        <translation>colas cambiadas</translation>
+    </message>
+    <message>
+        <source>waiting items moved</source>
+        <translation>elementos en espera movidos</translation>
+    </message>
+    <message>
+        <source>reserved items moved</source>
+        <translation>elementos reservados movidos</translation>
+    </message>
+    <message>
         <source>Decided at</source>
         <translation>Decidido el</translation>
     </message>

@@ -25,3 +25,22 @@ def test_every_kind_has_words(where: str) -> None:
     assert not missing, f"{where} has no words for {missing}"
     unknown = set(table) - {k.value for k in kinds}
     assert not unknown, f"{where} has words for kinds the protocol does not have: {unknown}"
+
+
+def test_an_intake_event_is_told_in_words() -> None:
+    from datetime import UTC, datetime
+
+    from reviewer_app.protocol import Event
+
+    event = Event(
+        id=7,
+        at=datetime(2026, 12, 1, 12, 0, tzinfo=UTC),
+        kind=EventKind.withdrawn,
+        actor="feed-bridge",
+        item_id="it-1",
+        queue_id="misinformation",
+        data={"post": "p-1", "reason": "deleted", "lease_ended": True},
+    )
+    line = decisions.event_line(event)
+    assert "withdrawn by the platform by feed-bridge" in line
+    assert "post: p-1; reason: deleted; lease ended: yes" in line
