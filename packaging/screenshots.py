@@ -26,8 +26,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from reviewer_app.core.api import ApiClient  # noqa: E402
 from reviewer_app.core.credentials import Credentials  # noqa: E402
 from reviewer_app.core.session import ReviewSession  # noqa: E402
-from reviewer_app.server.demo_data import build_demo_dataset  # noqa: E402
-from reviewer_app.server.seed import seed_dataset  # noqa: E402
+from reviewer_app.server.seed import seed_demo  # noqa: E402
 from reviewer_app.ui import preferences as P  # noqa: E402
 from reviewer_app.ui.app import application, open_window  # noqa: E402
 from tests.support.api import ApiSession, verdict  # noqa: E402
@@ -52,7 +51,7 @@ def main() -> int:
     # the service's clock starts a working day ago, so the lead's charts have a shift to show
     clock = ManualClock(time.time() - SHIFT_HOURS * 3_600)
     server = LiveServer(f"sqlite:///{work / 'demo.db'}", clock=clock).start()
-    seed_dataset(server.service, build_demo_dataset(datetime.now(UTC).replace(microsecond=0)))
+    seed_demo(server.service, datetime.now(UTC))
     decide_a_shift(server, clock)
     credentials = Credentials(memory_only=True)
     result, token = ReviewSession.log_in(
@@ -87,12 +86,13 @@ def main() -> int:
     lead.login("lead", "review-desk-lead")
     grant = lead.claim(QUEUE, 200, 600)
     rival = next(i for i in grant.items if i.item.id == target)
+    rating = rival.item.fact_checks[0].rating  # the fact-checkers' rating, as a lead gives it
     ApiSession(server.url, lead.token).decide(
         [
             verdict(
                 json.loads(rival.model_dump_json()),
-                "label",
-                rating="false",
+                "label-reduce" if rating in ("false", "partly_false") else "label",
+                rating=rating,
                 policies=["MISINFO.CIVIC"],
             )
         ]
@@ -139,13 +139,24 @@ def decide_some(session: ApiSession, rng: random.Random, count: int) -> None:
             f"/queues/{queue['id']}/leases", json={"count": count, "lease_seconds": 300}
         ).json()["items"]
         verdicts = []
+        reducing = {r["id"] for r in config.get("ratings", []) if r.get("reduces")}
         for x in leased:
-            action = rng.choice([a for a in config["actions"] if a["kind"] != "escalate"])
+            given = [f["rating"] for f in x["item"]["fact_checks"]]
+            # a rating is one the fact-checkers gave; false and partly false label and reduce
+            usable = [
+                a
+                for a in config["actions"]
+                if a["kind"] != "escalate"
+                and (not a.get("requires_rating") or given)
+                and (a["kind"] != "label" or (given[:1] and given[0] not in reducing))
+                and (a["kind"] != "label_and_reduce" or (given[:1] and given[0] in reducing))
+            ]
+            action = rng.choice(usable)
             fields: dict[str, object] = {"time_spent_ms": rng.randint(2_000, 40_000)}
             if action.get("requires_policy"):
                 fields["policies"] = [rng.choice(config["policies"])["code"]]
             if action.get("requires_rating"):
-                fields["rating"] = rng.choice(config["ratings"])["id"]
+                fields["rating"] = given[0]
             if action.get("requires_note"):
                 fields["note"] = "context in the thread"
             verdicts.append(verdict(x, action["id"], **fields))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
 import uvicorn
@@ -17,8 +16,7 @@ import uvicorn
 from reviewer_app.core.paths import data_dir as client_data_dir
 from reviewer_app.server.app import create_app
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.demo_data import build_demo_dataset
-from reviewer_app.server.seed import is_seeded, seed_dataset
+from reviewer_app.server.seed import is_seeded, seed_demo
 from reviewer_app.server.service import Service
 
 DEMO_ACCOUNTS = {"reviewer": ("reviewer", "review-desk-demo"), "lead": ("lead", "review-desk-lead")}
@@ -45,7 +43,7 @@ class DemoServer:
         self.service = Service(self.settings)
         self.service.start()
         if not is_seeded(self.service):
-            seed_dataset(self.service, build_demo_dataset(datetime.now(UTC)))
+            seed_demo(self.service)
         app = create_app(self.settings, service=self.service)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False

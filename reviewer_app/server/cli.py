@@ -13,13 +13,13 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from reviewer_app.protocol import KEY_ROLES, ApiKeyCreated, ApiKeyInfo, Role, UserCreate
 
-from . import queue_cli
+from . import import_cli, queue_cli
 from .config import DEFAULT_DATABASE_URL, ServerSettings
 from .problems import ApiError
 from .service import Service
@@ -82,6 +82,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     _add_api_key_parser(actions)
     queue_cli.add_parser(actions)
+    import_cli.add_parser(actions)
     openapi = actions.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("-o", "--output", type=Path, default=None)
 
@@ -106,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         return api_key_command(settings, args)
     if command == "queues":
         return queue_cli.run(settings, args)
+    if command == "import":
+        return import_cli.run(settings, args)
     if command == "seed":
         return _seed_demo(settings)
     return serve(
@@ -301,8 +304,8 @@ def _key_table(keys: list[ApiKeyInfo]) -> str:
 
 
 def _seed_demo(settings: ServerSettings) -> int:
-    from .demo_data import build_demo_dataset
-    from .seed import is_seeded, seed_dataset
+    """The demo's people, its queue file and its posts and signals through intake."""
+    from .seed import is_seeded, seed_demo
 
     service = Service(settings)
     service.start()
@@ -310,7 +313,7 @@ def _seed_demo(settings: ServerSettings) -> int:
         if is_seeded(service):
             print("The database already holds queues; the demo seed was not added again.")
             return 0
-        seed_dataset(service, build_demo_dataset(datetime.now(UTC)))
+        seed_demo(service)
         print(json.dumps(service.count_items()))
     finally:
         service.close()

@@ -1,4 +1,10 @@
-"""Putting a dataset (the demo seed or a synthetic benchmark queue) into the service."""
+"""Putting data into the service: the demo (through intake), and test data.
+
+``seed_demo`` is the demo shift the way a platform brings it: queue file, then posts and
+signals through intake (demo/replay.py). ``seed_dataset`` and ``seed_load_queue`` insert
+test data straight into the tables (a synthetic queue of any size for load tests and
+benchmarks, or a hand-made dataset in a test): fast, and no part of how posts come in.
+"""
 
 from __future__ import annotations
 
@@ -35,11 +41,19 @@ from .priority import priority
 from .records import append_events, chunks, dumps, event_row
 from .seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue
 from .service import Service
-from .tables import authors, items, media, queues, strikes, users
+from .tables import authors, items, queues, strikes, users
 
 log = logging.getLogger("server")
 
 ROW_CHUNK = 2_000
+
+
+def seed_demo(service: Service, now: datetime | None = None) -> None:
+    """The demo shift in an empty service, through the queue file and intake (as of
+    ``now``, default the service's clock)."""
+    from .demo.replay import seed_demo as replay
+
+    replay(service, now)
 
 
 def is_seeded(service: Service) -> bool:
@@ -48,9 +62,10 @@ def is_seeded(service: Service) -> bool:
 
 
 def seed_dataset(service: Service, dataset: Dataset) -> None:
-    """Insert every part of ``dataset`` in one transaction (all or nothing)."""
-    from .demo.files import media_file
-
+    """Insert every part of ``dataset`` in one transaction (all or nothing): test data,
+    straight into the tables (posts with media come in through intake, not here)."""
+    if any(item.media for item in dataset.items):
+        raise ValueError("seed_dataset takes items without media (use intake for media)")
     password_hashes = {u.username: service.hasher.hash(u.password) for u in dataset.users}
     now = service.clock()
     with service.db.write() as conn:
@@ -73,24 +88,6 @@ def seed_dataset(service: Service, dataset: Dataset) -> None:
         configs = {q.id: q.config for q in dataset.queues}
         configs.update(_stored_configs(conn))
         insert_items(conn, dataset.items, configs)
-        for item in dataset.items:
-            for position, m in enumerate(item.media):
-                content = media_file(m.file).read_bytes()
-                conn.execute(
-                    insert(media).values(
-                        id=f"{item.id}-m{position}",
-                        item_id=item.id,
-                        position=position,
-                        kind=m.kind.value,
-                        mime_type=m.mime_type,
-                        size_bytes=len(content),
-                        width=m.width,
-                        height=m.height,
-                        alt_text=m.alt_text,
-                        sensitive=m.sensitive,
-                        content=content,
-                    )
-                )
     service.forget_configs()
     service.db.analyze()
     log.info(
@@ -287,7 +284,8 @@ def synthetic_items(
 
 
 def seed_load_queue(service: Service, count: int, *, queue: SeedQueue = LOAD_QUEUE) -> None:
-    """Add the synthetic queue with ``count`` items (fast bulk insert)."""
+    """Add the synthetic queue with ``count`` items: test data for load tests and benchmarks,
+    a bulk insert straight into the tables (not through intake: no posts, no signals)."""
     now = datetime.fromtimestamp(service.clock(), tz=UTC)
     seed_authors, seed_items = synthetic_items(count, queue.id, now)
     with service.db.write() as conn:

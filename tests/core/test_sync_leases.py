@@ -15,8 +15,7 @@ from reviewer_app.core import events as ev
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.sync import BACKOFF_BASE, SyncEngine
 from reviewer_app.protocol import Role
-from reviewer_app.server.demo_data import build_demo_dataset
-from reviewer_app.server.seed import LOAD_QUEUE, seed_dataset, seed_load_queue
+from reviewer_app.server.seed import LOAD_QUEUE, seed_demo, seed_load_queue
 from tests.support.client import EventLog, engine_for, fast_settings, login
 from tests.support.clock import ManualClock
 from tests.support.proxy import FaultProxy
@@ -196,7 +195,7 @@ def test_media_is_fetched_ahead_and_served_from_the_store(tmp_path: Path) -> Non
     now = datetime.now(UTC).replace(microsecond=0)
     server = LiveServer(f"sqlite:///{tmp_path / 'demo.db'}").start()
     try:
-        seed_dataset(server.service, build_demo_dataset(now))
+        seed_demo(server.service, now)
         client = login(server, "tia")
         engine, _log = _engine(server.url, tmp_path, client, ManualClock(), prefetch_target=40)
         try:

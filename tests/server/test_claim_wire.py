@@ -12,8 +12,7 @@ from reviewer_app.protocol import ActionConfig, ActionKind, LeaseGrant, QueueLis
 from reviewer_app.server import tables
 from reviewer_app.server.assembly import _RECENT
 from reviewer_app.server.db import Database
-from reviewer_app.server.demo_data import build_demo_dataset
-from reviewer_app.server.seed import LOAD_QUEUE, seed_dataset, synthetic_items
+from reviewer_app.server.seed import LOAD_QUEUE, seed_dataset, seed_demo, synthetic_items
 from reviewer_app.server.seed_types import Dataset
 from tests.support.api import claim, verdict
 from tests.support.servers import LiveServer
@@ -29,7 +28,7 @@ def _verdict_for(leased: dict[str, Any], action: ActionConfig, policy: str) -> d
 
 
 def test_every_demo_item_claims_as_a_valid_lease_grant(live_server: LiveServer) -> None:
-    seed_dataset(live_server.service, build_demo_dataset(datetime.now(UTC)))
+    seed_demo(live_server.service)
     lead = live_server.login("lena", Role.lead)
     queues = QueueList.model_validate_json(lead.get("/queues").content).queues
     for queue in queues:

@@ -1,26 +1,33 @@
-"""The demo seed: deterministic, well-formed, and accepted by the service."""
+"""The demo: its generator is deterministic and well-formed; its queue file, its JSONL and
+the generator agree; ``seed --demo`` brings it in through intake like any platform."""
 
 from __future__ import annotations
 
+import json
 import struct
 from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from reviewer_app.protocol import LeaseClaim, MediaKind, Role
+from reviewer_app.protocol import ActionKind, LeaseClaim, MediaKind, QueueReasonKind, Role
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.demo_data import DEMO_SEED, build_demo_dataset
+from reviewer_app.server.demo import DEMO_SEED, DEMO_USERS, build_demo_dataset
+from reviewer_app.server.demo.export_jsonl import GENERATED_AT, demo_jsonl
+from reviewer_app.server.demo.files import POSTS_FILE, demo_file, media_file
+from reviewer_app.server.demo.queues import DEMO_QUEUES, demo_queue_file
+from reviewer_app.server.demo.records import SOURCE
+from reviewer_app.server.demo.replay import DemoSeeded, seed_demo
+from reviewer_app.server.queuefile import parse_queue_file
 from reviewer_app.server.records import Principal
-from reviewer_app.server.seed import seed_dataset
 from reviewer_app.server.seed_types import Dataset
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import users
+from reviewer_app.server.tables import events, items, media, posts, signals, users
 
-NOW = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
-MEDIA_DIR = Path(__file__).resolve().parents[2] / "reviewer_app" / "server" / "demo" / "media"
+NOW = GENERATED_AT
 QUEUE_IDS = ("misinformation", "hate-harassment", "spam-scams", "inauthentic-accounts")
 COUNT_RANGES = {
     "misinformation": (95, 125),
@@ -34,6 +41,9 @@ COUNT_RANGES = {
 @pytest.fixture(scope="module")
 def dataset() -> Dataset:
     return build_demo_dataset(NOW)
+
+
+# -- the generator ---------------------------------------------------------------------------
 
 
 def test_same_now_and_seed_give_the_same_dataset(dataset: Dataset) -> None:
@@ -53,7 +63,7 @@ def test_naive_now_is_refused() -> None:
 
 def test_queues_and_counts(dataset: Dataset) -> None:
     ids = [q.id for q in dataset.queues]
-    assert ids == [*QUEUE_IDS, "escalations"]
+    assert ids == ["escalations", *QUEUE_IDS]  # routing tries escalations first
     counts = Counter(i.queue_id for i in dataset.items)
     for queue_id, (lo, hi) in COUNT_RANGES.items():
         assert lo <= counts[queue_id] <= hi, (queue_id, counts[queue_id])
@@ -72,8 +82,42 @@ def test_action_keys_are_unique_per_queue(dataset: Dataset) -> None:
         assert ("escalate" in kinds) == (queue.id != "escalations"), queue.id
 
 
-def test_users(dataset: Dataset) -> None:
-    by_name = {u.username: u for u in dataset.users}
+def test_misinformation_labels_and_reduces_in_one_verdict() -> None:
+    config = next(q.config for q in DEMO_QUEUES if q.id == "misinformation")
+    actions = {a.key: (a.id, a.kind) for a in config.actions}
+    assert actions == {
+        "1": ("no-violation", ActionKind.keep),
+        "2": ("label-reduce", ActionKind.label_and_reduce),
+        "3": ("label", ActionKind.label),
+        "4": ("reduce", ActionKind.reduce),
+        "5": ("remove", ActionKind.remove),
+        "9": ("escalate", ActionKind.escalate),
+    }
+    assert all(a.requires_rating for a in config.actions if a.id in ("label-reduce", "label"))
+    reducing = {r.id for r in config.ratings if r.reduces}
+    assert reducing == {"false", "partly_false"}
+    escalations = next(q.config for q in DEMO_QUEUES if q.id == "escalations")
+    assert escalations.action("label-reduce") is not None
+
+
+def test_every_queue_routes_by_rules_and_the_rated_ones_come_back() -> None:
+    for queue in DEMO_QUEUES:
+        assert queue.config.routing, queue.id
+    rereview = {q.id: q.config.rereview for q in DEMO_QUEUES}
+    misinfo = rereview["misinformation"]
+    assert misinfo is not None and misinfo.new_reports == 10
+    assert set(misinfo.new_ratings) == {"false", "partly_false"}
+    hate = rereview["hate-harassment"]
+    assert hate is not None and hate.new_reports == 10
+
+
+def test_the_queue_file_passes_the_queue_file_rules() -> None:
+    text = demo_file("queues.toml").read_text("utf-8")
+    assert parse_queue_file(text) == demo_queue_file()
+
+
+def test_users() -> None:
+    by_name = {u.username: u for u in DEMO_USERS}
     assert by_name["reviewer"].password == "review-desk-demo"
     assert by_name["reviewer"].role is Role.reviewer
     assert by_name["lead"].role is Role.lead and by_name["lead"].display_name == "Demo Lead"
@@ -85,6 +129,7 @@ def test_items_are_well_formed(dataset: Dataset) -> None:
     assert len({a.handle for a in dataset.authors}) == len(dataset.authors)
     ids = [i.id for i in dataset.items]
     assert ids[0] == "itm-000001" and len(set(ids)) == len(ids)
+    assert len({i.post.id for i in dataset.items}) == len(dataset.items)
     for item in dataset.items:
         author = authors[item.author_id]
         post = item.post
@@ -106,30 +151,35 @@ def test_items_are_well_formed(dataset: Dataset) -> None:
 
 
 def test_variety(dataset: Dataset) -> None:
-    items = dataset.items
-    languages = Counter(i.post.language for i in items)
+    items_ = dataset.items
+    languages = Counter(i.post.language for i in items_)
     assert languages["ar"] + languages["he"] >= 10
     assert all(languages[lang] > 0 for lang in ("de", "es", "fr", "pt"))
-    assert sum(len(i.post.text) >= 1_400 for i in items) >= 3
-    assert 0.2 <= sum(bool(i.media) for i in items) / len(items) <= 0.5
-    assert 0.2 <= sum(i.post.link_preview is not None for i in items) / len(items) <= 0.45
-    assert any(m.sensitive for i in items for m in i.media)
-    assert any(s.score >= s.threshold for i in items for s in i.scores)
-    assert any(s.score < s.threshold for i in items for s in i.scores)
-    assert any("[slur]" in i.post.text for i in items)
-    reasons = Counter(r.kind.value for i in items for r in i.reasons)
+    assert sum(len(i.post.text) >= 1_400 for i in items_) >= 3
+    assert 0.2 <= sum(bool(i.media) for i in items_) / len(items_) <= 0.5
+    assert 0.2 <= sum(i.post.link_preview is not None for i in items_) / len(items_) <= 0.45
+    assert any(m.sensitive for i in items_ for m in i.media)
+    assert any(s.score >= s.threshold for i in items_ for s in i.scores)
+    assert any(s.score < s.threshold for i in items_ for s in i.scores)
+    assert any("[slur]" in i.post.text for i in items_)
+    assert max(i.reports.total for i in items_) >= 50
+    reasons = Counter(r.kind.value for i in items_ for r in i.reasons)
     assert {"classifier", "user_reports", "fact_check", "appeal", "escalation"} <= set(reasons)
-    escalated = [i for i in items if i.queue_id == "escalations"]
+    escalated = [i for i in items_ if i.queue_id == "escalations"]
     assert all(i.reasons[0].kind.value == "escalation" for i in escalated)
+    assert all(any(s.model == "escalation-triage" for s in i.scores) for i in escalated)
+    assert not any(
+        s.model == "escalation-triage" for i in items_ if i not in escalated for s in i.scores
+    )
 
 
 def test_fact_checks_use_the_misinformation_ratings(dataset: Dataset) -> None:
     misinfo = next(q for q in dataset.queues if q.id == "misinformation")
     ratings = {r.id for r in misinfo.config.ratings}
-    assert ratings == {"false", "partly_false", "missing_context", "altered", "satire"}
-    items = [i for i in dataset.items if i.queue_id == "misinformation"]
-    checked = [i for i in items if i.fact_checks]
-    assert 0.55 <= len(checked) / len(items) <= 0.85
+    assert ratings == {"false", "partly_false", "missing_context", "altered", "satire", "true"}
+    items_ = [i for i in dataset.items if i.queue_id == "misinformation"]
+    checked = [i for i in items_ if i.fact_checks]
+    assert 0.55 <= len(checked) / len(items_) <= 0.85
     for item in dataset.items:
         for fc in item.fact_checks:
             assert fc.rating in ratings
@@ -146,27 +196,26 @@ def test_policies_of_strikes_exist_in_the_queues(dataset: Dataset) -> None:
     assert shared and shared <= handles
 
 
-def _image_size(path: Path) -> tuple[int, int]:
-    head = path.read_bytes()[:32]
+def _image_size(content: bytes) -> tuple[int, int]:
+    head = content[:32]
     if head.startswith(b"\x89PNG"):
         width, height = struct.unpack(">II", head[16:24])
     else:
-        assert head.startswith(b"GIF8"), path
+        assert head.startswith(b"GIF8")
         width, height = struct.unpack("<HH", head[6:10])
     return int(width), int(height)
 
 
-def test_media_files_exist_and_are_small(dataset: Dataset) -> None:
+def test_media_files_are_package_data_and_small(dataset: Dataset) -> None:
     used = [m for i in dataset.items for m in i.media]
     assert used
     for m in used:
-        path = MEDIA_DIR / m.file
-        assert path.is_file(), m.file
-        assert path.stat().st_size < 40 * 1024, m.file
+        content = media_file(m.file).read_bytes()  # importlib.resources, as a wheel reads it
+        assert len(content) < 40 * 1024, m.file
         gif = m.file.endswith(".gif")
         assert (m.kind is MediaKind.gif) == gif
         assert m.mime_type == ("image/gif" if gif else "image/png")
-        assert (m.width, m.height) == _image_size(path), m.file
+        assert (m.width, m.height) == _image_size(content), m.file
         assert m.alt_text
     assert any(m.kind is MediaKind.gif for m in used)
 
@@ -177,35 +226,196 @@ def test_timestamps_follow_now(dataset: Dataset) -> None:
     assert [i.enqueued_at + shift for i in dataset.items] == [i.enqueued_at for i in later.items]
 
 
-def test_seeding_a_fresh_service(dataset: Dataset, tmp_path: Path) -> None:
-    settings = ServerSettings(
-        database_url=f"sqlite:///{tmp_path}/s.db", password_hash_profile="fast"
-    )
-    service = Service(settings)
+# -- the shipped JSONL -----------------------------------------------------------------------
+
+
+def _shipped_lines() -> list[dict]:
+    return [json.loads(line) for line in demo_file(POSTS_FILE).read_text("utf-8").splitlines()]
+
+
+def test_the_shipped_jsonl_is_what_the_generator_and_the_queue_file_make() -> None:
+    """Change the generator or the routing rules, and this fails until the file is made
+    again (python -m reviewer_app.server.demo.export_jsonl): the export checks that the
+    rules put every post where the generator did."""
+    assert demo_file(POSTS_FILE).read_text("utf-8") == demo_jsonl()
+
+
+def test_the_jsonl_has_one_line_per_post_report_score_and_fact_check(dataset: Dataset) -> None:
+    lines = _shipped_lines()
+    assert lines[0]["type"] == "meta" and lines[0]["generated_at"] == "2026-11-30T09:30:00Z"
+    kinds = Counter((x["type"], x.get("kind")) for x in lines[1:])
+    assert kinds[("post", None)] == len(dataset.items)
+    assert kinds[("signal", "report")] == sum(i.reports.total for i in dataset.items)
+    assert kinds[("signal", "classifier")] == sum(len(i.scores) for i in dataset.items)
+    assert kinds[("signal", "fact_check")] == sum(len(i.fact_checks) for i in dataset.items)
+    assert kinds[("media", None)] == len({m.file for i in dataset.items for m in i.media})
+    seen: set[str] = set()
+    for line in lines[1:]:  # a post comes before its signals
+        if line["type"] == "post":
+            seen.add(line["external_id"])
+        elif line["type"] == "signal":
+            assert line["post_external_id"] in seen
+
+
+# -- the seed, through intake ------------------------------------------------------------------
+
+
+@pytest.fixture
+def seeded(database_url: str) -> Iterator[tuple[Service, DemoSeeded]]:
+    service = Service(ServerSettings(database_url=database_url, password_hash_profile="fast"))
     service.start()
     try:
-        seed_dataset(service, dataset)
-        with service.db.read() as conn:
-            lead_id = conn.execute(select(users.c.id).where(users.c.username == "lead")).scalar()
-        assert lead_id is not None
-        lead = Principal(lead_id, "lead", "Demo Lead", Role.lead)
-        queues = {q.id: q for q in service.list_queues(lead).queues}
-        expected = Counter(i.queue_id for i in dataset.items)
-        assert set(queues) == set(expected)
-        for queue_id, count in expected.items():
-            assert queues[queue_id].counts.pending == count
-            assert queues[queue_id].counts.leased == 0
-        for seeded in dataset.items:
-            item = service.item(lead, seeded.id)
-            assert item.post.text == seeded.post.text
-            assert item.author.handle and item.author.signals
-            assert [m.alt_text for m in item.post.media] == [m.alt_text for m in seeded.media]
-            for m in item.post.media:
-                content, mime = service.media(lead, m.id)
-                assert mime == m.mime_type and len(content) == m.size_bytes
-        reviewer = Principal(lead_id + 100, "reviewer", "Demo Reviewer", Role.reviewer)
-        assert "escalations" not in {q.id for q in service.list_queues(reviewer).queues}
-        grant = service.claim(lead, "misinformation", LeaseClaim(count=5))
-        assert len(grant.items) == 5
+        yield service, seed_demo(service)
     finally:
         service.close()
+
+
+def _lead(service: Service) -> Principal:
+    with service.db.read() as conn:
+        lead_id = conn.execute(select(users.c.id).where(users.c.username == "lead")).scalar()
+    assert lead_id is not None
+    return Principal(lead_id, "lead", "Demo Lead", Role.lead)
+
+
+def test_the_demo_seed_goes_through_intake(
+    dataset: Dataset, seeded: tuple[Service, DemoSeeded]
+) -> None:
+    service, outcome = seeded
+    lines = _shipped_lines()
+    signal_count = sum(1 for x in lines if x["type"] == "signal")
+    assert outcome.tally.rejected == 0
+    assert outcome.tally.counts == Counter(
+        {
+            "post.created": len(dataset.items),
+            "signal.created": signal_count,
+            "media.uploaded": sum(1 for x in lines if x["type"] == "media"),
+        }
+    )
+    with service.db.read() as conn:
+        assert conn.execute(select(func.count()).select_from(posts)).scalar() == len(dataset.items)
+        assert set(conn.execute(select(posts.c.source).distinct()).scalars()) == {SOURCE}
+        assert conn.execute(select(func.count()).select_from(signals)).scalar() == signal_count
+        assert (
+            conn.execute(
+                select(func.count()).select_from(items).where(items.c.post_id.is_(None))
+            ).scalar()
+            == 0
+        )
+        assert set(conn.execute(select(media.c.source).distinct()).scalars()) == {SOURCE}
+        kinds = Counter(conn.execute(select(events.c.kind)).scalars())
+        rules = Counter(
+            json.loads(data).get("rule")
+            for data in conn.execute(
+                select(events.c.data).where(events.c.kind == "enqueued")
+            ).scalars()
+        )
+    assert kinds["enqueued"] == len(dataset.items)
+    assert kinds["config_applied"] == 1
+    assert None not in rules
+    assert {
+        "needs-a-lead",
+        "claim-matched",
+        "rated-by-fact-checkers",
+        "toxic",
+        "spam-model",
+    } <= set(rules)
+
+
+def test_every_demo_post_lands_in_the_generators_queue(
+    dataset: Dataset, seeded: tuple[Service, DemoSeeded]
+) -> None:
+    service, _ = seeded
+    with service.db.read() as conn:
+        landed = dict(
+            conn.execute(
+                select(posts.c.external_id, items.c.queue_id).join(
+                    items, items.c.post_id == posts.c.id
+                )
+            ).all()
+        )
+    assert landed == {i.post.id: i.queue_id for i in dataset.items}
+
+
+def test_the_seeded_demo_shows_the_generators_content_as_a_current_shift(
+    dataset: Dataset, seeded: tuple[Service, DemoSeeded]
+) -> None:
+    service, outcome = seeded
+    lead = _lead(service)
+    now = datetime.fromtimestamp(service.clock(), tz=UTC)
+    assert abs(outcome.shift - (now - NOW)) < timedelta(minutes=1)
+    queues = {q.id: q for q in service.list_queues(lead).queues}
+    expected = Counter(i.queue_id for i in dataset.items)
+    assert list(queues) == [q.id for q in DEMO_QUEUES]
+    for queue_id, count in expected.items():
+        assert queues[queue_id].counts.pending == count
+        assert queues[queue_id].counts.leased == 0
+    # items waited as long as the generator says (to the replay's 10-minute batches)
+    oldest = max(i.enqueued_at for i in dataset.items if i.queue_id == "hate-harassment")
+    waited = queues["hate-harassment"].counts.oldest_pending_age_seconds
+    assert waited is not None
+    first = min(i.enqueued_at for i in dataset.items if i.queue_id == "hate-harassment")
+    assert abs(waited - (NOW - first).total_seconds()) <= 11 * 60, (waited, oldest)
+    by_post = {i.post.id: i for i in dataset.items}
+    with service.db.read() as conn:
+        made = conn.execute(
+            select(items.c.id, posts.c.external_id).join(posts, items.c.post_id == posts.c.id)
+        ).all()
+    for item_id, external_id in made:
+        seeded_item = by_post[external_id]
+        item = service.item(lead, item_id)
+        assert item.queue_id == seeded_item.queue_id
+        assert item.post.text == seeded_item.post.text
+        assert item.post.created_at == seeded_item.post.created_at + outcome.shift
+        assert item.author.handle and item.author.signals
+        assert item.reports.total == seeded_item.reports.total
+        assert {r.reason: r.count for r in item.reports.by_reason} == {
+            r.reason: r.count for r in seeded_item.reports.by_reason
+        }
+        assert {(s.model, s.label, s.score) for s in item.scores} == {
+            (s.model, s.label, s.score) for s in seeded_item.scores
+        }
+        assert sorted(f.rating for f in item.fact_checks) == sorted(
+            f.rating for f in seeded_item.fact_checks
+        )
+        assert [m.alt_text for m in item.post.media] == [m.alt_text for m in seeded_item.media]
+        for m in item.post.media:
+            content, mime = service.media(lead, m.id)
+            assert mime == m.mime_type and len(content) == m.size_bytes
+        assert item.reasons and item.reasons[0].kind in (
+            QueueReasonKind.classifier,
+            QueueReasonKind.user_reports,
+            QueueReasonKind.fact_check,
+        )
+    strikes = {a.handle: len(a.prior_strikes) for a in dataset.authors}
+    struck = [service.item(lead, item_id).author for item_id, _ in made[:60]]
+    assert any(a.strikes for a in struck)
+    for author in struck:
+        assert sum(s.count for s in author.strikes) == strikes[author.handle]
+    reviewer = Principal(lead.id + 100, "reviewer", "Demo Reviewer", Role.reviewer)
+    assert "escalations" not in {q.id for q in service.list_queues(reviewer).queues}
+    grant = service.claim(lead, "misinformation", LeaseClaim(count=5))
+    assert len(grant.items) == 5
+
+
+def test_seeding_twice_is_refused_by_the_cli_but_replaying_adds_nothing(
+    seeded: tuple[Service, DemoSeeded],
+) -> None:
+    """The replay is intake: sent again, every post and signal is ``unchanged``."""
+    from reviewer_app.server.demo.replay import replay_demo_posts
+
+    service, first = seeded
+    again = replay_demo_posts(service, NOW + first.shift)
+    assert again.tally.rejected == 0
+    assert set(again.tally.counts) <= {"post.unchanged", "signal.unchanged", "media.uploaded"}
+    with service.db.read() as conn:
+        assert conn.execute(select(func.count()).select_from(items)).scalar() == sum(
+            1 for x in _shipped_lines() if x["type"] == "post"
+        )
+
+
+def test_export_writes_the_file(tmp_path: Path) -> None:
+    from reviewer_app.server.demo.export_jsonl import main
+
+    out = tmp_path / "demo.jsonl"
+    assert main(["--output", str(out)]) == 0
+    assert out.read_text("utf-8") == demo_file(POSTS_FILE).read_text("utf-8")

@@ -6,7 +6,6 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,8 +17,7 @@ from pytestqt.qtbot import QtBot
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.session import ReviewSession
-from reviewer_app.server.demo_data import build_demo_dataset
-from reviewer_app.server.seed import seed_dataset
+from reviewer_app.server.seed import seed_demo
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, open_window
 from reviewer_app.ui.main_window import MainWindow
@@ -33,7 +31,7 @@ LEAD = ("lead", "review-desk-lead")
 @pytest.fixture
 def demo_server(tmp_path: Path) -> Iterator[LiveServer]:
     server = LiveServer(f"sqlite:///{tmp_path / 'demo.db'}").start()
-    seed_dataset(server.service, build_demo_dataset(datetime.now(UTC).replace(microsecond=0)))
+    seed_demo(server.service)
     try:
         yield server
     finally:
