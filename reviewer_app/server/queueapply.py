@@ -27,7 +27,6 @@ from pydantic import BaseModel
 from sqlalchemy import Connection, bindparam, insert, select, text, update
 
 from reviewer_app.protocol import (
-    ClassifierScore,
     EventKind,
     PriorityWeights,
     QueueConfig,
@@ -35,7 +34,7 @@ from reviewer_app.protocol import (
     QueueFile,
 )
 
-from .priority import priority
+from .priority import priority_value
 from .problems import ApiError
 from .queuefile import canonical_json
 from .records import append_events, chunks, event_row
@@ -533,12 +532,13 @@ def _reprioritise(conn: Connection, queue_id: str, weights: PriorityWeights) -> 
 
 
 def item_priority(weights: PriorityWeights, payload: str, enqueued_at: float) -> float:
-    """An item's priority under ``weights``, from its stored payload."""
+    """An item's priority under ``weights``, from its stored payload (the figures intake and
+    the seed put there: classifier scores, reports, reach)."""
     document = json.loads(payload)
-    scores = [ClassifierScore.model_validate(s) for s in document.get("scores", [])]
+    top_score = max((float(s["score"]) for s in document.get("scores") or ()), default=0.0)
     reports = int((document.get("reports") or {}).get("total", 0))
     views = int((document.get("reach") or {}).get("views", 0))
-    return priority(weights, scores, reports, views, enqueued_at)
+    return priority_value(weights, top_score, reports, views, enqueued_at)
 
 
 def configs_of(queue_file: QueueFile | None) -> dict[str, QueueConfig]:
