@@ -1,6 +1,8 @@
-"""Fact-checks drive the misinformation verdict (both databases, over real HTTP): a label
-needs a fact-check on the item; its rating is one a fact-checker gave unless a note
-overrides it; false ratings are labelled *and* reduced; reduce alone stays possible."""
+"""Fact-checks drive the misinformation verdict (both databases, over real HTTP, the demo's
+misinformation queue as its queue file declares it): a label needs a fact-check on the
+item; its rating is one a fact-checker gave unless a note overrides it; false ratings are
+labelled *and* reduced; reduce alone stays possible. The client's check is the same rule
+(``protocol.verdict_problems``), asserted case by case."""
 
 from __future__ import annotations
 
@@ -154,7 +156,9 @@ def test_an_overturn_follows_the_same_rules(server: LiveServer) -> None:
             assert [(e["code"], e["loc"]) for e in problem["errors"]] == [
                 ("fact_check_required", ["body", "action"])
             ]
-            response = lead.post(path, json={"result": "overturn", "action": "remove", "note": "x"})
+            response = lead.post(
+                path, json={"result": "overturn", "action": "no-violation", "note": "x"}
+            )
         else:
             # a blind judgement labelling with a rating no fact-checker gave needs the
             # auditor's own note (the note the service writes for an overturn does not count)
@@ -166,7 +170,7 @@ def test_an_overturn_follows_the_same_rules(server: LiveServer) -> None:
     assert seen == {"fc-14", "fc-15"}
     corrected = {d["item_id"]: d for d in _decisions(lead) if d["kind"] == "overturn"}
     assert corrected["fc-15"]["rating"] == "missing_context"
-    assert corrected["fc-14"]["action"] == "remove"
+    assert corrected["fc-14"]["action"] == "no-violation"
 
 
 def _decisions(lead: ApiSession) -> list[dict[str, Any]]:

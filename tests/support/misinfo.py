@@ -1,5 +1,6 @@
-"""A misinformation queue as the demo's queue file declares it, and posts with the
-fact-checks a test needs (for the fact-check rules of label verdicts)."""
+"""The demo's misinformation queue (its queue file's configuration), and posts with the
+fact-checks a test needs (for the fact-check rules of label verdicts), inserted as test
+data (``seed_dataset``): the table of rules needs items with exactly these ratings."""
 
 from __future__ import annotations
 
@@ -8,53 +9,26 @@ from datetime import UTC, datetime, timedelta
 
 from reviewer_app.protocol import (
     AccountSignals,
-    ActionConfig,
-    ActionKind,
     FactCheck,
     Post,
-    QueueConfig,
     QueueReason,
     QueueReasonKind,
-    RatingConfig,
     Reach,
     Reports,
     Thread,
 )
+from reviewer_app.server.demo.queues import MISINFORMATION, demo_config
 from reviewer_app.server.seed import seed_dataset
 from reviewer_app.server.seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue, SeedUser
 from reviewer_app.server.service import Service
 
-QUEUE_ID = "misinformation"
+QUEUE_ID = MISINFORMATION
 
-RATINGS = (
-    RatingConfig(id="false", label="False", reduces=True),
-    RatingConfig(id="partly_false", label="Partly false", reduces=True),
-    RatingConfig(id="missing_context", label="Missing context"),
-    RatingConfig(id="altered", label="Altered"),
-    RatingConfig(id="satire", label="Satire"),
-    RatingConfig(id="true", label="True"),
-)
-LABELS = {r.id: r.label for r in RATINGS}
-
-MISINFO_CONFIG = QueueConfig(
-    actions=[
-        ActionConfig(id="no-violation", label="No violation", kind=ActionKind.keep, key="1"),
-        ActionConfig(
-            id="label-reduce",
-            label="Label and reduce",
-            kind=ActionKind.label_and_reduce,
-            key="2",
-            requires_rating=True,
-        ),
-        ActionConfig(
-            id="label", label="Label only", kind=ActionKind.label, key="3", requires_rating=True
-        ),
-        ActionConfig(id="reduce", label="Reduce distribution", kind=ActionKind.reduce, key="4"),
-        ActionConfig(id="remove", label="Remove", kind=ActionKind.remove, key="5"),
-        ActionConfig(id="escalate", label="Escalate to a lead", kind=ActionKind.escalate, key="9"),
-    ],
-    ratings=list(RATINGS),
-)
+MISINFO_CONFIG = demo_config(MISINFORMATION)
+"""The demo's misinformation queue as its queue file declares it: 1 keep, 2 label and
+reduce, 3 label only (both need a rating), 4 reduce, 5 remove, 9 escalate; false and partly
+false reduce."""
+LABELS = {r.id: r.label for r in MISINFO_CONFIG.ratings}
 
 MISINFO_QUEUE = SeedQueue(
     id=QUEUE_ID,
