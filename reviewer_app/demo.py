@@ -210,7 +210,12 @@ def _self_test(folder: Path, deadline: float) -> dict[str, float]:
             queue, shown = review.queue, review.current
             assert queue is not None and shown is not None
             action = next(
-                (a for a in queue.config.actions if a.key and not review.selection(a)[0]), None
+                (
+                    a
+                    for a in queue.config.actions
+                    if a.key and not review.selection(a).needs and not review.selection(a).refusal
+                ),
+                None,
             )
             if action is None:
                 raise SelfTestFailed(f"queue {queue.id} has no action that needs no input")
