@@ -5,18 +5,19 @@ no memory blow-up; first straight into the media strip, then served by the real 
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from sqlalchemy import select, update
+from sqlalchemy import update
 
-from reviewer_app.protocol import Media, MediaKind
+from reviewer_app.protocol import Media, MediaKind, Role
 from reviewer_app.server.tables import items as items_table
 from reviewer_app.server.tables import media as media_table
 from reviewer_app.ui.media import DAMAGED, DECODE_BOX, NOT_AN_IMAGE, MediaStrip, decode
+from tests.support.api import ApiSession
+from tests.support.intake import classifier, post, send
 from tests.support.servers import LiveServer
 from tests.ui.hostile_media import hostile_media, valid_png
 
@@ -128,19 +129,38 @@ def test_hostile_images_served_by_the_service_become_placeholders(
     demo_server: LiveServer, desk_factory
 ) -> None:
     """The real path: the bytes are the service's ``/media`` answers, fetched ahead by the
-    sync engine into the local store, and shown by the review window's media strip."""
+    sync engine into the local store, and shown by the review window's media strip. A
+    platform sends posts with media of their own (intake refuses bytes that are not an
+    image, so the service is then made to answer with the hostile bytes instead), first in
+    the queue."""
     queue = "misinformation"
     files = hostile_media()
+    platform = ApiSession(
+        demo_server.url, demo_server.service.create_api_key(Role.platform, "hostile-feed").key
+    )
+    assigned: dict[str, str] = {}
+    for n, (name, _data, _mime) in enumerate(files):
+        uploaded = platform.post(
+            "/intake/media", data=valid_png(40 + n, 30), headers={"Content-Type": "image/png"}
+        )
+        assert uploaded.status_code == 201, uploaded.text
+        assigned[uploaded.json()["media_id"]] = name
+    ids = list(assigned)
+    posts = [
+        post(f"hostile-{n}", media=[{"media_id": m} for m in ids[n : n + 2]])
+        for n in range(0, len(ids), 2)
+    ]
+    send(platform, "posts", posts)
+    signals = [
+        classifier(p["external_id"], 0.99, model="misinfo-claim-matcher", label="hoax")
+        for p in posts
+    ]
+    opened = {i for r in send(platform, "signals", signals) for i in r["item_ids"]}
+    assert len(opened) == len(posts)
+    by_name = {name: (data, mime) for name, data, mime in files}
     with demo_server.service.db.write() as conn:
-        rows = conn.execute(
-            select(media_table.c.id, media_table.c.kind)
-            .join(items_table, items_table.c.id == media_table.c.item_id)
-            .where(items_table.c.queue_id == queue, media_table.c.kind != "video")
-            .order_by(media_table.c.id)
-        ).all()
-        assert len(rows) >= len(files)
-        assigned: dict[str, str] = {}
-        for (media_id, _kind), (name, data, mime) in zip(rows, itertools.cycle(files)):
+        for media_id, name in assigned.items():
+            data, mime = by_name[name]
             conn.execute(
                 update(media_table)
                 .where(media_table.c.id == media_id)
@@ -151,7 +171,7 @@ def test_hostile_images_served_by_the_service_become_placeholders(
                     kind="gif" if mime == "image/gif" else "image",
                 )
             )
-            assigned[media_id] = name
+        conn.execute(update(items_table).where(items_table.c.id.in_(opened)).values(priority=1e9))
     desk = desk_factory(demo_server.url, prefetch=60, queue=queue)
     window = desk.window
     store = window.store
