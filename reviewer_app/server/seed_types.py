@@ -22,7 +22,7 @@ from reviewer_app.protocol import (
 
 @dataclass(frozen=True)
 class SeedMedia:
-    """A media file shipped in ``resources/demo_media`` (``file`` is its name there)."""
+    """A media file of the demo, ``server/demo/media/<file>`` (package data)."""
 
     file: str
     kind: MediaKind

@@ -1,8 +1,13 @@
-"""The deterministic demo seed: five queues, three users, authors and a shift's worth of items.
+"""The demo: five queues, three people, authors and a shift's worth of posts and signals.
 
+What a service gets is the package data here: the queue file ``queues.toml``, the posts and
+signals ``demo_posts.jsonl`` and the files in ``media/``, put in through the queue file
+code and intake by ``replay.seed_demo``.
+
+The JSONL is made (``export_jsonl``) from the deterministic generator:
 ``build_demo_dataset(now)`` gives the same ``Dataset`` for the same ``now`` and ``seed``:
 every random choice comes from one ``random.Random(seed)``, and every timestamp is an
-offset from ``now`` (never the clock). Media are the files in ``resources/demo_media``.
+offset from ``now`` (never the clock).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ class Topic:
     templates: dict[str, tuple[str, ...]]
     """language -> templates"""
     media: tuple[str, ...] = ()
-    """files in resources/demo_media that fit the topic"""
+    """files in media/ (package data) that fit the topic"""
     link: tuple[str, str, str] | None = None
     """link preview: (url, title, description)"""
     claim: str = ""
