@@ -180,8 +180,31 @@ def _v3(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v4(conn: sqlite3.Connection) -> None:
+    """Media by (media id, item): posts that came in through intake can share an upload,
+    so one media id belongs to several items (keyed by id alone, the second item's copy
+    replaced the first's, which then asked for it again, without end)."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE media_v4 (
+            id TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (id, item_id)
+        );
+        INSERT INTO media_v4 (id, item_id, content_type, data)
+            SELECT id, item_id, content_type, data FROM media;
+        DROP TABLE media;
+        ALTER TABLE media_v4 RENAME TO media;
+        CREATE INDEX media_item ON media (item_id);
+        """,
+    )
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
 #: ``meta`` row whose presence says the store is encrypted (its value: a sealed check)
@@ -479,11 +502,13 @@ class Store:
                     (self._seal_text(f"items.document:{item_id}", doc[0]), item_id),
                 )
                 sealed += 1
-        for media_id in each("media", "id"):
-            data = conn.execute("SELECT data FROM media WHERE id = ?", (media_id,)).fetchone()
+        for rowid in each("media", "rowid"):  # a media id may be held by several items
+            media_id, data = conn.execute(
+                "SELECT id, data FROM media WHERE rowid = ?", (rowid,)
+            ).fetchone()
             conn.execute(
-                "UPDATE media SET data = ? WHERE id = ?",
-                (self._seal_bytes(f"media.data:{media_id}", bytes(data[0])), media_id),
+                "UPDATE media SET data = ? WHERE rowid = ?",
+                (self._seal_bytes(f"media.data:{media_id}", bytes(data)), rowid),
             )
             sealed += 1
         for key in each("journal", "key"):
@@ -854,7 +879,7 @@ class Store:
                 )
 
     def media(self, media_id: str) -> tuple[bytes, str] | None:
-        rows = self._read("SELECT data, content_type FROM media WHERE id = ?", (media_id,))
+        rows = self._read("SELECT data, content_type FROM media WHERE id = ? LIMIT 1", (media_id,))
         if not rows:
             return None
         return self._open_bytes(f"media.data:{media_id}", rows[0][0]), rows[0][1]

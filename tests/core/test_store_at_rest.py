@@ -246,7 +246,7 @@ def test_a_plaintext_store_of_schema_2_is_encrypted_in_place_keeping_unsent_verd
     assert any(t.encode() in path.read_bytes() for t in texts)  # the test would see a leak
 
     with Store(path, key=key) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert store.encrypted and store.recovery_message is None
         # nothing lost: the unsent verdicts go out with their notes, under their keys
         out = store.take_due(now + 1, 10)

@@ -1,0 +1,50 @@
+"""Media shared by posts (one intake upload, several posts) in the local store, against the
+real service: each item keeps its copy, the engine fetches what is wanted once and stops
+asking, and an item that leaves takes only its own copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewer_app.core.store import SCHEMA_VERSION
+from tests.server.test_intake_media import png
+from tests.support.client import EventLog, engine_for, fast_settings, login
+from tests.support.intake import MISINFO, apply_queues, classifier, key_session, post, send
+from tests.support.servers import LiveServer
+
+
+def test_two_posts_with_one_upload_both_show_it(live_server: LiveServer, tmp_path: Path) -> None:
+    server = live_server
+    apply_queues(server)
+    platform = key_session(server, "feed-bridge")
+    content = png(3, 2)
+    uploaded = platform.post("/intake/media", data=content, headers={"Content-Type": "image/png"})
+    assert uploaded.status_code == 201, uploaded.text
+    media_id = uploaded.json()["media_id"]
+    shared = [{"media_id": media_id, "alt_text": "the same chart"}]
+    send(platform, "posts", [post(p, media=shared) for p in ("sm-1", "sm-2")])
+    send(platform, "signals", [classifier(p, 0.95) for p in ("sm-1", "sm-2")])
+
+    client = login(server, "rita")
+    path = tmp_path / "rita.sqlite3"
+    fast_settings(path, prefetch_target=2)
+    engine = engine_for(server.url, path, client.token, EventLog())
+    engine.open()
+    try:
+        engine.set_active_queues([MISINFO])
+        engine.run_once()
+        store = engine.store
+        assert store is not None
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        items = [r.item_id for r in store.worklist(MISINFO)]
+        assert len(items) == 2
+        assert store.media_wanted(50) == [], "fetched once for each item, then no more asks"
+        assert store.media(media_id) == (content, "image/png")
+        held = store.conn.execute(
+            "SELECT item_id FROM media WHERE id = ? ORDER BY item_id", (media_id,)
+        ).fetchall()
+        assert [r[0] for r in held] == sorted(items)
+        store.forget_items([items[0]])
+        assert store.media(media_id) == (content, "image/png"), "the other item keeps its copy"
+    finally:
+        engine.close()
