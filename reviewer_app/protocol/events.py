@@ -45,7 +45,10 @@ EventValue = str | int | float | bool | None | list[str]
 
 class Event(WireModel):
     id: int = Field(ge=1)
-    at: Timestamp
+    at: Timestamp = Field(
+        description="when it happened: for a sealed entry its time in the log, which never "
+        "goes backwards in log (seq) order"
+    )
     kind: EventKind
     actor: Username | None = None
     item_id: ItemId | None = None
@@ -54,7 +57,14 @@ class Event(WireModel):
     hash: str | None = Field(
         default=None,
         pattern=r"^[0-9a-f]{64}$",
-        description="sha256 of this entry and the hash of the one before (the chain)",
+        description="sha256 of this entry and the hash of the one before (the chain); "
+        "null until the entry is sealed",
+    )
+    seq: int | None = Field(
+        default=None,
+        ge=1,
+        description="the entry's place in the log (the order of the chain); null until the "
+        "log's sequencer sealed it, a moment after its transaction committed",
     )
 
 

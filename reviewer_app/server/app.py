@@ -128,12 +128,13 @@ def create_app(
         anyio.to_thread.current_default_thread_limiter().total_tokens = svc.db.worker_threads
         svc.start()
         svc.db.start_checkpointer()
+        svc.sequencer.start()  # seals the event log (every process runs one; one seals at a time)
         metrics.process_started()
         try:
             yield
         finally:
             metrics.process_stopped()
-            svc.close()
+            svc.close()  # stops the sequencer after a last round
 
     app = FastAPI(
         title="Review desk queue service",

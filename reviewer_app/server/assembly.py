@@ -12,7 +12,7 @@ from sqlalchemy.sql.expression import Join, Select
 
 from reviewer_app.protocol import Decision, Item
 
-from .records import decision_from_row, event_document, iso
+from .records import decision_from_row, event_documents, iso
 from .tables import authors, decisions, events, items, media, strikes, users
 
 RECENT_AUTHOR_DECISIONS = 5
@@ -84,7 +84,12 @@ _MEDIA = (
     .where(media.c.item_id.in_(_ids))
     .order_by(media.c.item_id, media.c.position)
 )
-_HISTORY = select(events).where(events.c.item_id.in_(_ids)).order_by(events.c.id)
+# in log order: the sealed entries by seq, then those not sealed yet (a decision just made)
+_HISTORY = (
+    select(events)
+    .where(events.c.item_id.in_(_ids))
+    .order_by(events.c.seq.is_(None), events.c.seq, events.c.id)
+)
 
 
 def reviewer_names(conn: Connection, user_ids: set[int]) -> dict[int, str]:
@@ -153,9 +158,10 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
         entry["sensitive"] = bool(entry["sensitive"])
         media_by_item[entry.pop("item_id")].append(entry)
 
-    history: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    history_rows: dict[str, list[Any]] = defaultdict(list)
     for e in conn.execute(_HISTORY, {"ids": ids}).mappings():
-        history[e["item_id"]].append(event_document(e))
+        history_rows[e["item_id"]].append(e)
+    history = {item_id: event_documents(found) for item_id, found in history_rows.items()}
 
     decided = decisions_by_id(conn, {r["decision_id"] for r in rows if r["decision_id"]})
 

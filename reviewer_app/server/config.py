@@ -49,6 +49,13 @@ class ServerSettings:
     clients on this machine (127.0.0.1 or ::1, after uvicorn's ``X-Forwarded-For``
     handling) may read it; everyone else gets 403."""
 
+    log_signing_key: str = ""
+    """Path of an Ed25519 private key file (``reviewer-app server log-key create PATH``):
+    the event log's checkpoints are signed with it. Empty: published unsigned."""
+    log_lag_limit_seconds: int = 10
+    """``/readyz`` answers 503 while the event log's oldest unsealed entry is older than
+    this (the sequencer is not keeping up, or not running)."""
+
     @classmethod
     def from_env(cls, **overrides: object) -> ServerSettings:
         values: dict[str, object] = {}

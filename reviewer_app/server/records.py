@@ -88,25 +88,39 @@ def event_row(
 
 
 def append_events(conn: Connection, rows: list[dict[str, Any]]) -> None:
-    """Append to the hash-chained event log (the database refuses updates and deletes of it).
-
-    Call it last in the transaction: on PostgreSQL it holds the chain's head until commit.
-    """
+    """Append to the event log (the database refuses updates and deletes of it): inserted
+    only, with no shared row locked; the sequencer seals them into the hash chain after
+    this transaction commits (see eventlog.py)."""
     eventlog.append(conn, rows)
 
 
-def event_document(row: Mapping[Any, Any]) -> dict[str, Any]:
-    """An event row as the wire carries it."""
+def event_document(row: Mapping[Any, Any], not_before: float | None = None) -> dict[str, Any]:
+    """An event row as the wire carries it: a sealed entry at its log time (monotonic in
+    seq order), an unsealed one (no seq or hash yet) at its own time, raised to
+    ``not_before`` (the entry shown before it) when that is later."""
+    logged_at = row["logged_at"]
+    at = logged_at if logged_at is not None else max(row["at"], not_before or row["at"])
     return {
         "id": row["id"],
-        "at": iso(row["at"]),
+        "at": iso(at),
         "kind": row["kind"],
         "actor": row["actor"],
         "item_id": row["item_id"],
         "queue_id": row["queue_id"],
         "data": json.loads(row["data"]),
         "hash": row["hash"],
+        "seq": row["seq"],
     }
+
+
+def event_documents(rows: Iterable[Mapping[Any, Any]]) -> list[dict[str, Any]]:
+    """Events in log order (sealed ones by seq, then unsealed ones), times never going back."""
+    found: list[dict[str, Any]] = []
+    shown: float | None = None
+    for row in rows:
+        found.append(event_document(row, shown))
+        shown = max(shown or 0.0, row["logged_at"] if row["logged_at"] is not None else row["at"])
+    return found
 
 
 def event_from_row(row: Mapping[Any, Any]) -> Event:

@@ -29,6 +29,7 @@ from reviewer_app.protocol import (
     AuditSampleList,
     AuditTaskGrant,
     DecisionPage,
+    Event,
     EventKind,
     EventPage,
     Item,
@@ -57,8 +58,10 @@ from reviewer_app.protocol import (
 
 from . import apikeys, audits, leasing, queueapply, search, stats
 from .assembly import item_documents, load_items
+from .checkpoints import Signer
 from .config import ServerSettings
 from .db import Database
+from .eventlog import EventChain
 from .problems import ApiError
 from .queuefile import check_queue_file
 from .records import (
@@ -66,7 +69,7 @@ from .records import (
     append_events,
     decode_cursor,
     encode_cursor,
-    event_from_row,
+    event_documents,
     event_row,
     iso,
     to_dt,
@@ -80,6 +83,7 @@ from .security import (
     token_hash,
     verify_password,
 )
+from .sequencer import Lag, Sequencer
 from .tables import (
     api_keys,
     decisions,
@@ -149,6 +153,10 @@ class Service:
         self._versions: dict[int, dict[str, QueueConfig]] = {}
         self._configs_read = 0.0
         self._started = False
+        # The event log's sealer (sequencer.py; its thread runs while the app does, app.py).
+        signer = Signer.from_file(settings.log_signing_key) if settings.log_signing_key else None
+        self.event_chain = EventChain(signer)
+        self.sequencer = Sequencer(self.db, [self.event_chain], lambda: self.clock())
 
     def start(self) -> None:
         """Bring the schema up to date (once per Service, however often it is called)."""
@@ -157,7 +165,20 @@ class Service:
             self._started = True
 
     def close(self) -> None:
+        self.sequencer.stop()  # a running sequencer seals what is left first
         self.db.dispose()
+
+    # -- the event log's sealing --------------------------------------------------
+
+    def seal_now(self, *, publish: bool = False) -> int:
+        """Seal every event committed before this call into the log (and with ``publish``
+        publish a checkpoint of it now); the entries sealed. For read barriers and tests."""
+        return self.sequencer.seal_now(publish=publish)
+
+    def log_lag(self) -> Lag:
+        """Events committed and not sealed yet, and the oldest one's age."""
+        with self.db.read() as conn:
+            return self.sequencer.lag(conn, self.clock())[self.event_chain.name]
 
     # -- meta ---------------------------------------------------------------
 
@@ -684,28 +705,51 @@ class Service:
             if item is None:
                 raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
             self._may_see(user, item.queue_id, item.origin_queue_id)
-            query = select(events).where(events.c.item_id == item_id)
-            return self._event_page(conn, query, after, limit)
+            # The item's sealed entries in log order, then (on the last page) those not
+            # sealed yet: a decision just made shows at once, without a hash or seq.
+            sealed = self._sealed_rows(conn, events.c.item_id == item_id, after, limit + 1)
+            if len(sealed) > limit:
+                return _event_page(sealed[:limit], sealed[limit - 1]["seq"])
+            room = limit - len(sealed)
+            tail = (
+                conn.execute(
+                    select(events)
+                    .where(events.c.item_id == item_id, events.c.seq.is_(None))
+                    .order_by(events.c.id)
+                    .limit(room + 1)
+                )
+                .mappings()
+                .all()
+            )
+        if len(tail) > room:  # more unsealed than fit: read on once they are sealed
+            last = sealed[-1]["seq"] if sealed else (after or 0)
+            return _event_page([*sealed, *tail[:room]], last)
+        return _event_page([*sealed, *tail], None)
 
     def events(self, cursor: str | None, limit: int, kind: EventKind | None) -> EventPage:
+        """The sealed log in seq order. A read barrier first: everything committed before
+        this request is sealed into the log (so a lead sees what just happened, and a
+        cursor once passed is never passed by a late entry)."""
         after = decode_cursor(cursor)
-        query = select(events)
-        if kind is not None:
-            query = query.where(events.c.kind == kind.value)
+        try:
+            self.seal_now()
+        except OperationalError as exc:  # the log as sealed so far is still the log
+            log.warning("read barrier of the event log failed: %s", type(exc).__name__)
+        condition = events.c.kind == kind.value if kind is not None else None
         with self.db.read() as conn:
-            return self._event_page(conn, query, after, limit)
+            rows = self._sealed_rows(conn, condition, after, limit + 1)
+        if len(rows) > limit:
+            return _event_page(rows[:limit], rows[limit - 1]["seq"])
+        return _event_page(rows, None)
 
     @staticmethod
-    def _event_page(conn: Any, query: Any, after: int | None, limit: int) -> EventPage:
+    def _sealed_rows(conn: Any, condition: Any, after: int | None, limit: int) -> list[Any]:
+        query = select(events).where(events.c.seq.is_not(None))
+        if condition is not None:
+            query = query.where(condition)
         if after is not None:
-            query = query.where(events.c.id > after)
-        rows = conn.execute(query.order_by(events.c.id).limit(limit + 1)).mappings().all()
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return EventPage(
-            events=[event_from_row(r) for r in rows],
-            next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
-        )
+            query = query.where(events.c.seq > after)
+        return list(conn.execute(query.order_by(events.c.seq).limit(limit)).mappings().all())
 
     def decisions(
         self,
@@ -862,6 +906,13 @@ class Service:
             return dict(
                 conn.execute(select(items.c.state, func.count()).group_by(items.c.state)).all()
             )
+
+
+def _event_page(rows: list[Any], next_after: int | None) -> EventPage:
+    return EventPage(
+        events=[Event.model_validate(doc) for doc in event_documents(rows)],
+        next_cursor=encode_cursor(next_after) if next_after is not None else None,
+    )
 
 
 def open_item_counts(conn: Connection, now: float) -> dict[tuple[str, str], int]:

@@ -27,6 +27,7 @@ def _leased_only(name: str, *columns: str, column: str) -> Index:
     return Index(name, *columns, sqlite_where=where, postgresql_where=where)
 
 
+_UNSEALED = text("seq IS NULL")
 _OPEN_POST_ITEM = text("post_id IS NOT NULL AND state IN ('pending', 'leased')")
 
 users = Table(
@@ -321,18 +322,40 @@ events = Table(
     Column("item_id", String(64), nullable=True),
     Column("queue_id", String(64), nullable=True),
     Column("data", Text, nullable=False, default="{}"),
-    # The hash chain (see eventlog.py): the hash of the entry before, and this entry's.
-    Column("prev_hash", String(64), nullable=False),
-    Column("hash", String(64), nullable=False),
+    # Set by the sequencer when it seals the entry (see eventlog.py and sequencer.py), NULL
+    # until then: the place in the log, the hash of the entry before and this entry's, and
+    # the entry's time in the log (``at``, raised to the entry before's when that is later).
+    Column("prev_hash", String(64), nullable=True),
+    Column("hash", String(64), nullable=True),
+    Column("seq", Integer, nullable=True),
+    Column("logged_at", Float, nullable=True),
     Index("ix_events_item", "item_id", "id"),
+    Index("ix_events_seq", "seq", unique=True),
+    Index("ix_events_unsealed", "id", sqlite_where=_UNSEALED, postgresql_where=_UNSEALED),
 )
 
+# The head of the sealed log (one row): the last entry's seq, id, hash and log time.
 event_chain = Table(
     "event_chain",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=False),
     Column("last_id", Integer, nullable=False),
     Column("last_hash", String(64), nullable=False),
+    Column("last_seq", Integer, nullable=False, server_default=text("0")),
+    Column("last_at", Float, nullable=False, server_default=text("0")),
+)
+
+# Checkpoints the sequencer published: the log's size (its last seq), the hash of that
+# entry and the time, signed with Ed25519 when the service has a signing key. Append-only.
+log_checkpoints = Table(
+    "log_checkpoints",
+    metadata,
+    Column("log", String(32), primary_key=True),
+    Column("size", Integer, primary_key=True, autoincrement=False),
+    Column("head_hash", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("key_id", String(16), nullable=True),
+    Column("signature", Text, nullable=True),
 )
 
 # -- rollups of decisions, kept on write (see rollups.py) -------------------------------------

@@ -1,6 +1,7 @@
 """The event log is hash-chained: ``reviewer-app server verify-log`` finds the first broken
 link in a log of 10,000 entries, whether an entry was edited, deleted or reordered; the
-chain holds under concurrent writers; migration 0002 chains entries written before it."""
+chain holds under concurrent writers (sealed by the sequencer while they write); migration
+0002 chains entries written before it. (The sequencer itself: test_sequencer.py.)"""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from sqlalchemy import select, text
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import EventKind
 from reviewer_app.server.db import MIGRATIONS, Database
-from reviewer_app.server.eventlog import GENESIS, entry_hash, verify
+from reviewer_app.server.eventlog import GENESIS, EventChain, entry_hash, verify
 from reviewer_app.server.records import append_events, event_row
+from reviewer_app.server.sequencer import Sequencer
 from reviewer_app.server.tables import event_chain, events
 
 ENTRIES = 10_000
@@ -41,10 +43,15 @@ def _entries(count: int, start: int = 0) -> list[dict]:
     ]
 
 
+def _sequencer(db: Database) -> Sequencer:
+    return Sequencer(db, [EventChain()], lambda: 1_800_000_000.0)
+
+
 def _fill(db: Database, count: int) -> None:
     with db.write() as conn:
         for start in range(0, count, 2_000):
             append_events(conn, _entries(min(2_000, count - start), start))
+    assert _sequencer(db).seal_now() == count
 
 
 def _unguarded(db: Database) -> None:
@@ -116,7 +123,13 @@ def _delete(conn, db: Database) -> None:  # type: ignore[no-untyped-def]
 
 
 def _reorder(conn, db: Database) -> None:  # type: ignore[no-untyped-def]
-    # Swap two neighbours: the later entry now comes first.
+    # Swap two neighbours in the log's order: the later entry now comes first.
+    for old, new in ((TARGET, -1), (TARGET + 1, TARGET), (-1, TARGET + 1)):
+        conn.execute(text("UPDATE events SET seq = :n WHERE seq = :o"), {"n": new, "o": old})
+
+
+def _swap_ids(conn, db: Database) -> None:  # type: ignore[no-untyped-def]
+    # Swap two neighbours' ids, leaving their places: an id is part of what is hashed.
     for old, new in ((TARGET, -1), (TARGET + 1, TARGET), (-1, TARGET + 1)):
         conn.execute(text("UPDATE events SET id = :n WHERE id = :o"), {"n": new, "o": old})
 
@@ -132,9 +145,10 @@ def _truncate_tail(conn, db: Database) -> None:  # type: ignore[no-untyped-def]
         (_edit_and_rehash, TARGET + 1, "broken_link"),
         (_delete, TARGET + 1, "missing_entries"),
         (_reorder, TARGET, "broken_link"),
+        (_swap_ids, TARGET, "hash_mismatch"),
         (_truncate_tail, ENTRIES, "head_mismatch"),
     ],
-    ids=["edited", "edited-and-rehashed", "deleted", "reordered", "tail-deleted"],
+    ids=["edited", "edited-and-rehashed", "deleted", "reordered", "ids-swapped", "tail-deleted"],
 )
 def test_verify_log_reports_the_first_broken_link(
     log_db: tuple[str, Database],
@@ -150,16 +164,19 @@ def test_verify_log_reports_the_first_broken_link(
     with db.read() as conn:
         found = verify(conn)
     assert not found.intact
-    assert (found.entry_id, found.problem) == (entry, problem), found
+    assert (found.seq, found.problem) == (entry, problem), found
     code, output = verify_log(url, capsys)
     assert code == 1, output
     assert f"broken at entry {entry} ({problem})" in output, output
 
 
 def test_concurrent_writers_form_one_chain(database_url: str) -> None:
-    """Writers in many threads (and, on PostgreSQL, many connections) take turns on the head."""
+    """Writers in many threads (and, on PostgreSQL, many connections) only insert; the
+    sequencer, running all along, seals them into one chain."""
     db = Database(database_url)
     db.migrate()
+    sequencer = _sequencer(db)
+    sequencer.start()
     errors: list[BaseException] = []
 
     def writer(n: int) -> None:
@@ -176,10 +193,13 @@ def test_concurrent_writers_form_one_chain(database_url: str) -> None:
     for t in threads:
         t.join(120)
     try:
+        sequencer.stop()  # after a last round
         assert not errors, errors
         with db.read() as conn:
             found = verify(conn)
+            seqs = conn.execute(select(events.c.seq).order_by(events.c.seq)).scalars().all()
         assert found.intact and found.checked == 8 * 20 * 5, found
+        assert seqs == list(range(1, 8 * 20 * 5 + 1))
     finally:
         db.dispose()
 
@@ -205,6 +225,7 @@ def test_migration_chains_the_entries_written_before_it(database_url: str) -> No
         db.migrate()
         with db.write() as conn:  # appends continue the chain
             append_events(conn, _entries(10))
+        assert _sequencer(db).seal_now() == 10
         with db.read() as conn:
             found = verify(conn)
         assert found.intact and found.checked == 2_510, found
@@ -212,8 +233,9 @@ def test_migration_chains_the_entries_written_before_it(database_url: str) -> No
         db.dispose()
 
 
-def test_appending_reads_only_the_head(tmp_path: Path) -> None:
-    """An append costs the same in a long log as in a short one: it never reads the log."""
+def test_appending_only_inserts(tmp_path: Path) -> None:
+    """An append costs the same in a long log as in a short one, and touches no shared row:
+    it inserts its entries and reads nothing (the sequencer chains them later)."""
     db = Database(f"sqlite:///{tmp_path / 'log.db'}")
     db.migrate()
     statements: list[str] = []
@@ -227,8 +249,8 @@ def test_appending_reads_only_the_head(tmp_path: Path) -> None:
 
         with db.write() as conn:
             append_events(conn, _entries(3))
-        reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
-        assert len(reads) == 1 and "event_chain" in reads[0], reads
-        assert not any("FROM events" in s for s in statements), statements
+        verbs = [s.lstrip().split(None, 1)[0].upper() for s in statements]
+        assert [v for v in verbs if v not in ("BEGIN", "COMMIT")] == ["INSERT"], statements
+        assert "INTO events" in statements[verbs.index("INSERT")], statements
     finally:
         db.dispose()

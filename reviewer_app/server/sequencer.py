@@ -1,0 +1,330 @@
+"""The sequencer: gives committed rows of an append-only table their place in one order.
+
+Writers of such a table only insert: a row arrives in its request's transaction with its
+``seq`` (and whatever depends on its place, such as a hash chain) NULL. The sequencer
+seals rows later, a round at a time:
+
+1. one sealer at a time across every API process: on PostgreSQL the round's transaction
+   takes ``pg_try_advisory_xact_lock(<the log's key>)`` (a process that does not get it
+   skips the round: another is sealing); on SQLite the write transaction is exclusive;
+2. it reads the head (the last seq and whatever the log chains on), then the **committed**
+   rows whose seq is NULL, in id order;
+3. it gives them the next seq numbers, asks the log's ``seal`` callback for each row's other
+   values (hash, time, ...), writes them, stores the new head, and commits.
+
+Why not ``WHERE id > <last sealed id>``: ids are handed out when a row is inserted, but rows
+become visible when their transaction commits. A transaction that took id 7 and commits
+after ids 8 and 9 were sealed would be skipped for ever by an id cursor (the transactional
+outbox trap). Selecting ``seq IS NULL`` finds it in the next round, and it is sealed after
+8 and 9: never lost, never placed before something already sealed. A reader paging by
+``seq > cursor`` therefore never misses a row either: seq is only ever given to committed
+rows, densely and in increasing order, each round's numbers becoming visible at once.
+
+Each API process runs a sequencer thread (``start``/``stop``, from the app's lifespan):
+a round every ``interval`` seconds, and sooner when a local commit that appended rows pokes
+it (``mark_appended`` flags the connection; the flag is read when the connection returns
+to the pool after a commit). Tests and read barriers call ``seal_now``: it waits for the
+lock instead of skipping, so everything committed before the call is sealed when it returns.
+
+A log is described by a ``SequencedLog``: its table, id and seq columns, a time column (for
+the lag), an advisory lock key, and the callbacks ``head``, ``seal`` and ``store``. The
+event log is one (eventlog.py); an enforcement feed's actions can be another.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Table, bindparam, event, func, select, update
+from sqlalchemy.engine import RowMapping
+
+from .db import Database
+
+log = logging.getLogger("server.sequencer")
+
+INTERVAL_SECONDS = 0.05
+# After a round, wait at least this long before the next poked one, so a burst of commits
+# is sealed in one round rather than one round each.
+MIN_GAP_SECONDS = 0.005
+BATCH = 2_000
+# After a failed round (the database away, say): wait this long before trying again.
+RETRY_SECONDS = 1.0
+
+_APPENDED = "reviewer_app.sequencer.appended"
+
+
+def mark_appended(conn: Connection) -> None:
+    """Note that this transaction inserted rows for the sequencer: when it commits, the
+    process's sequencer is poked (see ``Sequencer``)."""
+    conn.info[_APPENDED] = True
+
+
+@dataclass(frozen=True)
+class Head:
+    """Where a log's sealed part ends: the last seq, the last sealed row's id, and the
+    log's own state (for the event log: the last hash and time)."""
+
+    seq: int
+    id: int | None
+    state: Any = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """What one round did for one log."""
+
+    log: str
+    sealed: int = 0
+    first_seq: int | None = None
+    last_seq: int | None = None
+    busy: bool = False  # another sealer had the log's lock (PostgreSQL)
+
+
+@dataclass(frozen=True)
+class Lag:
+    """Rows committed but not sealed yet: how many, and the age of the oldest (by its time
+    column: when its request wrote it), in seconds (0 when none)."""
+
+    unsealed: int
+    oldest_seconds: float
+
+
+class SequencedLog(ABC):
+    """An append-only table the sequencer orders. Subclasses fill in the names and the
+    three callbacks; the sequencer does the locking, selecting, numbering and writing."""
+
+    name: str
+    lock_key: int  # PostgreSQL advisory lock: one sealer of this log at a time
+    table: Table
+    id_column: str = "id"
+    seq_column: str = "seq"
+    time_column: str = "at"
+
+    @abstractmethod
+    def head(self, conn: Connection) -> Head:
+        """The sealed part's head, read inside the round (after the lock)."""
+
+    @abstractmethod
+    def seal(self, row: RowMapping, seq: int, state: Any) -> tuple[dict[str, Any], Any]:
+        """The values (other than seq) to set on ``row`` as entry ``seq`` after ``state``,
+        and the state after it."""
+
+    @abstractmethod
+    def store(self, conn: Connection, before: Head, after: Head, now: float, force: bool) -> None:
+        """Keep the new head (``after``; equal to ``before`` when nothing was sealed) and
+        publish what is due; ``force``: publish now, not when the interval says."""
+
+    def due(self, conn: Connection, now: float) -> bool:
+        """Work for a round even with nothing to seal (a checkpoint to publish, say)."""
+        return False
+
+
+class Sequencer:
+    """Seals the logs of one database; one per process (see the module's text)."""
+
+    def __init__(
+        self,
+        db: Database,
+        logs: Sequence[SequencedLog],
+        clock: Callable[[], float],
+        *,
+        interval: float = INTERVAL_SECONDS,
+        batch: int = BATCH,
+    ) -> None:
+        self.db = db
+        self.logs = list(logs)
+        self.clock = clock
+        self.interval = interval
+        self.batch = batch
+        self._poked = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._one_at_a_time = threading.Lock()  # rounds of this process, thread and callers
+        self._updates: dict[tuple[str, tuple[str, ...]], Any] = {}
+        event.listen(db.engine, "rollback", _forget_appended)
+        event.listen(db.engine, "checkin", self._checked_in)
+
+    # -- the thread -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="log-sequencer", daemon=True)
+        self._thread.start()
+
+    def stop(self, *, final_round: bool = True) -> None:
+        """Stop the thread; with ``final_round``, seal what committed before (a graceful
+        shutdown leaves nothing for the next start)."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        self._stopping.set()
+        self._poked.set()
+        thread.join(timeout=30)
+        if final_round:
+            try:
+                self.seal_now()
+            except Exception:
+                log.warning("final sealing round failed", exc_info=True)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def poke(self) -> None:
+        self._poked.set()
+
+    def _checked_in(self, _dbapi_connection: Any, record: Any) -> None:
+        if record is not None and record.info.pop(_APPENDED, False):
+            self._poked.set()
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._poked.wait(self.interval)
+            if self._stopping.is_set():
+                return
+            self._poked.clear()
+            try:
+                more = self.tick()
+            except Exception:
+                log.warning("sealing round failed; trying again", exc_info=True)
+                self._stopping.wait(RETRY_SECONDS)
+                continue
+            if not more:
+                self._stopping.wait(MIN_GAP_SECONDS)
+
+    # -- rounds ---------------------------------------------------------------------------
+
+    def tick(self) -> bool:
+        """One look at every log: a round where there is something to seal or publish.
+        True when a round was full (more may be waiting)."""
+        now = self.clock()
+        with self.db.read() as conn:
+            work = [lg for lg in self.logs if _has_unsealed(conn, lg) or lg.due(conn, now)]
+        full = False
+        for lg in work:
+            done = self.round(lg)
+            full = full or done.sealed >= self.batch
+        return full
+
+    def round(self, lg: SequencedLog, *, wait: bool = False, force: bool = False) -> Round:
+        """Seal up to ``batch`` committed rows of ``lg``. On PostgreSQL ``wait`` waits for
+        another process's round instead of skipping."""
+        with self._one_at_a_time, self.db.write() as conn:
+            if not self.db.is_sqlite:
+                lock = func.pg_advisory_xact_lock if wait else func.pg_try_advisory_xact_lock
+                got = conn.execute(select(lock(lg.lock_key))).scalar()
+                if not wait and not got:
+                    return Round(lg.name, busy=True)
+            before = lg.head(conn)
+            table = lg.table
+            rows = (
+                conn.execute(
+                    select(table)
+                    .where(table.c[lg.seq_column].is_(None))
+                    .order_by(table.c[lg.id_column])
+                    .limit(self.batch)
+                )
+                .mappings()
+                .all()
+            )
+            seq, state, updates = before.seq, before.state, []
+            for row in rows:
+                seq += 1
+                values, state = lg.seal(row, seq, state)
+                updates.append(
+                    {
+                        "b_id": row[lg.id_column],
+                        "b_seq": seq,
+                        **{f"b_{k}": v for k, v in values.items()},
+                    }
+                )
+            after = before
+            if updates:
+                statement = self._update_statement(
+                    lg, tuple(k[2:] for k in updates[0] if k not in ("b_id", "b_seq"))
+                )
+                result = conn.execute(statement, updates)
+                if self.db.engine.dialect.supports_sane_multi_rowcount and result.rowcount != len(
+                    updates
+                ):
+                    raise RuntimeError(
+                        f"sealing {lg.name}: {len(updates)} rows to seal, {result.rowcount} "
+                        "were still unsealed (another sealer?); the round is rolled back"
+                    )
+                after = Head(seq, rows[-1][lg.id_column], state)
+            lg.store(conn, before, after, self.clock(), force)
+        if updates:
+            return Round(lg.name, len(updates), before.seq + 1, after.seq)
+        return Round(lg.name)
+
+    def _update_statement(self, lg: SequencedLog, keys: tuple[str, ...]) -> Any:
+        cached = self._updates.get((lg.name, keys))
+        if cached is None:
+            table = lg.table
+            cached = (
+                update(table)
+                .where(
+                    table.c[lg.id_column] == bindparam("b_id"),
+                    table.c[lg.seq_column].is_(None),
+                )
+                .values(
+                    {lg.seq_column: bindparam("b_seq"), **{k: bindparam(f"b_{k}") for k in keys}}
+                )
+            )
+            self._updates[(lg.name, keys)] = cached
+        return cached
+
+    def seal_now(self, *, publish: bool = False) -> int:
+        """Seal everything committed before this call (waiting for another process's round
+        rather than skipping); ``publish``: also publish a checkpoint now if the head moved
+        since the last one. Returns the rows sealed."""
+        sealed = 0
+        for lg in self.logs:
+            with self.db.read() as conn:
+                pending = _has_unsealed(conn, lg)
+            if not pending and not publish:
+                continue
+            while True:
+                done = self.round(lg, wait=True, force=publish)
+                sealed += done.sealed
+                if done.sealed < self.batch:
+                    break
+        return sealed
+
+    # -- the lag --------------------------------------------------------------------------
+
+    def lag(self, conn: Connection, now: float) -> Mapping[str, Lag]:
+        """Per log: rows committed and not sealed, and the oldest one's age."""
+        found = {}
+        for lg in self.logs:
+            table = lg.table
+            count, oldest = conn.execute(
+                select(func.count(), func.min(table.c[lg.time_column])).where(
+                    table.c[lg.seq_column].is_(None)
+                )
+            ).one()
+            age = max(0.0, now - float(oldest)) if oldest is not None else 0.0
+            found[lg.name] = Lag(int(count), age)
+        return found
+
+
+def _has_unsealed(conn: Connection, lg: SequencedLog) -> bool:
+    table = lg.table
+    return (
+        conn.execute(
+            select(table.c[lg.id_column]).where(table.c[lg.seq_column].is_(None)).limit(1)
+        ).first()
+        is not None
+    )
+
+
+def _forget_appended(conn: Connection) -> None:
+    """A rolled-back transaction appended nothing."""
+    conn.info.pop(_APPENDED, None)
