@@ -454,10 +454,12 @@ class SyncEngine:
 
     def _fetch_media(self, limit: int | None = 20) -> None:
         assert self.store is not None and self.api is not None
+        fetched: set[tuple[str, str]] = set()
         while True:
-            wanted = self.store.media_wanted(limit or 50)
+            wanted = [w for w in self.store.media_wanted(limit or 50) if w not in fetched]
             if not wanted:
-                return
+                return  # all fetched (and never the same one twice in a pass)
+            fetched.update(wanted)
             for item_id, media_id in wanted:
                 try:
                     data, kind = self.api.media(media_id)
