@@ -34,6 +34,7 @@ from reviewer_app.protocol import Role
 
 from .intake_lines import (
     DEFAULT_BATCH,
+    MAX_LINE_BYTES,
     IntakeTarget,
     Line,
     Rejection,
@@ -236,7 +237,10 @@ class _Run:
 
     def run(self) -> None:
         sender = self.sender
-        for raw in self.stream:
+        while raw := self.stream.readline(MAX_LINE_BYTES + 1):
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                self._skip_long_line(raw)
+                continue
             start = self.offset
             self.offset += len(raw)
             self.number += 1
@@ -261,6 +265,26 @@ class _Run:
         self.pending_from = None
         self.checkpoint(done=True)
         self.progress.update(self.offset, self.read, force=True)
+
+    def _skip_long_line(self, first: bytes) -> None:
+        """A line longer than ``MAX_LINE_BYTES``: rejected, and read past in chunks (never
+        held whole). What came before is sent and committed first, so the chunks go
+        straight into the prefix's hash."""
+        self.found += self.sender.flush()
+        self.pending_from = None
+        self.checkpoint()
+        self.number += 1
+        self.read += 1
+        chunk = first
+        while chunk:
+            self.hasher.update(chunk)
+            self.offset += len(chunk)
+            if chunk.endswith(b"\n"):
+                break
+            chunk = self.stream.readline(1 << 20)
+        self.found.append(
+            Rejection(self.number, "line_too_long", f"a line may be {MAX_LINE_BYTES:,} bytes")
+        )
 
     def _send(self, line: Line, start: int) -> None:
         sender = self.sender
@@ -368,15 +392,20 @@ class _Rejects:
         self.out: IO[bytes] | None = None
 
     def __enter__(self) -> _Rejects:
+        # what a run left after the state's last batch is redone, so written again
+        if self.path.exists():
+            if self.keep:
+                with open(self.path, "r+b") as out:
+                    out.truncate(self.keep)
+            else:
+                self.path.unlink()
         return self
 
     def write(self, rejections: list[Rejection]) -> None:
         if not rejections:
             return
         if self.out is None:
-            self.out = open(self.path, "r+b" if self.path.exists() else "wb")  # noqa: SIM115
-            self.out.truncate(self.keep)
-            self.out.seek(self.keep)
+            self.out = open(self.path, "ab")  # noqa: SIM115 - closed by __exit__
         for r in rejections:
             self.out.write(json.dumps(r.as_json(), ensure_ascii=False).encode() + b"\n")
 

@@ -22,6 +22,7 @@ from .intake_lines import DEFAULT_BATCH, MAX_BATCH
 from .problems import ApiError
 from .service import Service
 
+EXIT_INTERRUPTED = 130
 _ACCOUNT = re.compile(r"^[a-z0-9][a-z0-9_.-]{1,63}$")
 
 
@@ -96,6 +97,12 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     except ImportFileError as exc:
         print(f"Cannot import: {exc}", file=sys.stderr)
         return EXIT_BAD_FILE
+    except KeyboardInterrupt:
+        print(
+            f"Interrupted. Run the same command again to go on ({state_path(file).name}).",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     except ApiError as exc:
         print(f"Cannot import: {exc.detail}", file=sys.stderr)
         return EXIT_BAD_FILE

@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import QueueFile, Role, UserCreate
+from reviewer_app.server import bulk_import
 from reviewer_app.server.bulk_import import PAUSE_ENV, read_state, rejects_path, state_path
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.demo.files import media_file
@@ -143,6 +144,29 @@ def test_rejected_lines_are_listed_with_their_numbers_and_reasons(
     assert summary["rejected"] == 7
 
 
+def test_a_line_over_the_limit_is_rejected_and_read_past(
+    service: Service,
+    database_url: str,
+    tmp_path: Path,
+    run_import: Callable[..., Done],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bulk_import, "MAX_LINE_BYTES", 2_000)
+    long_post = line("post", post("p-long", text="x" * 5_000))
+    lines = [line("post", post("p-1")), long_post, line("post", post("p-2"))]
+    lines.append(line("signal", classifier("p-2", 0.9)))
+    file = write(tmp_path / "feed.jsonl", lines)
+    done = run_import(database_url, file)
+    assert done.returncode == 1
+    rejected = [json.loads(x) for x in rejects_path(file).read_text("utf-8").splitlines()]
+    assert [(r["line"], r["code"]) for r in rejected] == [(2, "line_too_long")]
+    assert count(service, posts) == 2 and count(service, items) == 1
+    state = read_state(state_path(file))
+    assert state is not None and state.done and state.line == 4
+    again = run_import(database_url, file)  # the state's hash covers the long line too
+    assert again.returncode == 1 and "Read 0 lines" in again.stdout
+
+
 def test_a_finished_import_run_again_imports_nothing_and_goes_on_with_new_lines(
     service: Service, database_url: str, tmp_path: Path, run_import: Callable[..., Done]
 ) -> None:
@@ -219,8 +243,9 @@ def test_media_lines_upload_files_beside_the_file(
 POSTS, REPORTS_EACH = 300, 9
 
 
-def big_file(path: Path) -> Path:
-    """Posts, each routed by a classifier score, and REPORTS_EACH reports on each."""
+def big_file(path: Path, bad_every: int = 0) -> Path:
+    """Posts, each routed by a classifier score, and REPORTS_EACH reports on each (and,
+    with ``bad_every``, a line that is not JSON after every ``bad_every`` good ones)."""
     lines = [line("post", post(f"p-{n}")) for n in range(POSTS)]
     lines += [line("signal", classifier(f"p-{n}", 0.9, signal_id=f"c-{n}")) for n in range(POSTS)]
     lines += [
@@ -228,14 +253,21 @@ def big_file(path: Path) -> Path:
         for k in range(REPORTS_EACH)
         for n in range(POSTS)
     ]
+    if bad_every:
+        lines = [
+            x
+            for n, good in enumerate(lines)
+            for x in [good, "{oops"][: 2 if (n + 1) % bad_every == 0 else 1]
+        ]
     return write(path, lines)
 
 
 def test_killed_mid_way_and_run_again_every_post_and_signal_counts_once(
     service: Service, database_url: str, tmp_path: Path, run_import: Callable[..., Done]
 ) -> None:
-    file = big_file(tmp_path / "backfill.jsonl")
-    total = POSTS * (2 + REPORTS_EACH)
+    file = big_file(tmp_path / "backfill.jsonl", bad_every=100)
+    good = POSTS * (2 + REPORTS_EACH)
+    total = good + good // 100
     # A pause after each committed batch makes the run long enough to kill in the middle.
     running = start_import(database_url, file, "--batch", "50", env={PAUSE_ENV: "0.05"})
     try:
@@ -256,8 +288,10 @@ def test_killed_mid_way_and_run_again_every_post_and_signal_counts_once(
     assert count(service, signals) < POSTS * (1 + REPORTS_EACH)
 
     again = run_import(database_url, file, "--batch", "50")
-    assert again.returncode == 0, again.stderr
+    assert again.returncode == 1, again.stderr  # the bad lines
     assert f"Resumed after line {stopped.line:,}" in again.stdout
+    rejected = [json.loads(x)["line"] for x in rejects_path(file).read_text().splitlines()]
+    assert rejected == [n * 101 for n in range(1, good // 100 + 1)]  # each once, in order
     finished = read_state(state_path(file))
     assert finished is not None and finished.done and finished.line == total
     assert count(service, posts) == POSTS
