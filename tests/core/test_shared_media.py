@@ -4,13 +4,27 @@ asking, and an item that leaves takes only its own copy."""
 
 from __future__ import annotations
 
+import struct
+import zlib
 from pathlib import Path
 
 from reviewer_app.core.store import SCHEMA_VERSION
-from tests.server.test_intake_media import png
 from tests.support.client import EventLog, engine_for, fast_settings, login
 from tests.support.intake import MISINFO, apply_queues, classifier, key_session, post, send
 from tests.support.servers import LiveServer
+
+
+def png(width: int, height: int) -> bytes:
+    """A real greyscale PNG of this size."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    idat = chunk(b"IDAT", zlib.compress(rows))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + idat + chunk(b"IEND", b"")
 
 
 def test_two_posts_with_one_upload_both_show_it(live_server: LiveServer, tmp_path: Path) -> None:
