@@ -13,6 +13,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    Strict,
     StringConstraints,
 )
 
@@ -59,8 +60,6 @@ LongText = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=_NO_NUL
 NoteText = Annotated[str, StringConstraints(max_length=MAX_NOTE, pattern=_NO_NUL)]
 HttpUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]{1,2040}$")]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
-Count = Annotated[int, Field(ge=0, le=10**12)]
-Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
 def _json_datetime_only(value: Any) -> Any:
@@ -91,6 +90,21 @@ Timestamp = Annotated[
     Field(json_schema_extra={"pattern": r"^(197[1-9]|19[89][0-9]|[2-8][0-9]{3})-"}),
 ]
 JsonInt = Annotated[int, BeforeValidator(_json_int_only)]
+
+
+def _json_number_only(value: Any) -> Any:
+    """A number on the wire is a JSON number, never ``true`` or ``"0.5"``."""
+    if isinstance(value, bool | str):
+        raise ValueError("expected a JSON number")
+    return value
+
+
+JsonFloat = Annotated[float, BeforeValidator(_json_number_only)]
+JsonBool = Annotated[bool, Strict()]
+"""``true`` or ``false``, never ``0``, ``1`` or ``"yes"``."""
+# (the bounds before the validator: so they stay JSON-schema minimum and maximum)
+Count = Annotated[int, Field(ge=0, le=10**12), BeforeValidator(_json_int_only)]
+Fraction = Annotated[float, Field(ge=0.0, le=1.0), BeforeValidator(_json_number_only)]
 
 
 class Role(StrEnum):

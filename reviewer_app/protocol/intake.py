@@ -9,14 +9,16 @@ and the field); a well-formed batch gets one result per element, in order.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, StringConstraints
 
 from .common import (
+    MAX_LABEL,
     Count,
     Fraction,
     HttpUrl,
+    JsonBool,
     KeyRole,
     Label,
     Language,
@@ -34,6 +36,12 @@ from .items import AccountSignals, LinkPreview, Reach, Span, Thread
 
 MAX_INTAKE_BATCH = 500
 MAX_MEDIA_BYTES = 8 * 1024 * 1024
+
+Claim = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_LABEL, pattern=r"^[^\x00]*[^\s\x00][^\x00]*$"),
+    Field(description="the claim the rating reviewed (not blank)"),
+]
 
 ExternalId = Annotated[
     str, Field(pattern=r"^[A-Za-z0-9_.:@/+=-]{1,200}$", description="the platform's own id")
@@ -56,7 +64,7 @@ class IntakeAuthor(WireModel):
     account_created_at: Timestamp
     followers: Count = 0
     following: Count = 0
-    verified: bool = False
+    verified: JsonBool = False
     bio: ShortText = ""
     signals: AccountSignals | None = None
     prior_strikes: list[IntakeStrike] = Field(default_factory=list, max_length=64)
@@ -67,7 +75,7 @@ class IntakeMedia(WireModel):
 
     media_id: MediaId
     alt_text: ShortText = ""
-    sensitive: bool = False
+    sensitive: JsonBool = False
 
 
 class IntakePost(WireModel):
@@ -95,7 +103,15 @@ class SignalKind(StrEnum):
     fact_check = "fact_check"
 
 
+def _kind_required(schema: dict[str, Any]) -> None:
+    """``kind`` tells the signals apart: the wire requires it, though Python code that
+    builds a signal need not name it."""
+    schema["required"] = sorted({*schema.get("required", []), "kind"})
+
+
 class ClassifierSignal(WireModel):
+    model_config = ConfigDict(json_schema_extra=_kind_required)
+
     kind: Literal["classifier"] = "classifier"
     id: ExternalId = Field(description="the signal's own idempotency id")
     post_external_id: ExternalId
@@ -108,6 +124,8 @@ class ClassifierSignal(WireModel):
 
 
 class ReportSignal(WireModel):
+    model_config = ConfigDict(json_schema_extra=_kind_required)
+
     kind: Literal["report"] = "report"
     id: ExternalId
     post_external_id: ExternalId
@@ -122,6 +140,8 @@ class ReportSignal(WireModel):
 class FactCheckSignal(WireModel):
     """A fact-check rating relayed by the platform (``organisation`` named), or sent by a
     fact-checker key (its organisation is the key's account; ``organisation`` is ignored)."""
+
+    model_config = ConfigDict(json_schema_extra=_kind_required)
 
     kind: Literal["fact_check"] = "fact_check"
     id: ExternalId
@@ -175,15 +195,9 @@ class FactCheckRating(WireModel):
         description="the platform account whose post ids these are (any, when not given)",
     )
     rating: Slug
-    claim: ShortText
+    claim: Claim
     url: HttpUrl
     published_at: Timestamp
-
-    @model_validator(mode="after")
-    def _claim_given(self) -> FactCheckRating:
-        if not self.claim.strip():
-            raise ValueError("a rating names the claim it reviewed")
-        return self
 
 
 class FactCheckBatch(WireModel):

@@ -6,12 +6,15 @@ from enum import StrEnum
 from typing import Literal
 
 from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from .common import (
     Count,
     Fraction,
     HttpUrl,
     ItemId,
+    JsonFloat,
+    JsonInt,
     Label,
     Language,
     LongText,
@@ -77,7 +80,7 @@ class AuthorDecision(WireModel):
 class AccountSignals(WireModel):
     """Signals for inauthentic-account review."""
 
-    posts_per_day: float = Field(ge=0, le=1_000_000)
+    posts_per_day: JsonFloat = Field(ge=0, le=1_000_000)
     shared_signal_accounts: list[ShortText] = Field(default_factory=list, max_length=100)
     signals: list[ShortText] = Field(default_factory=list, max_length=32)
     inauthenticity_score: Fraction = 0.0
@@ -116,7 +119,7 @@ class Reach(WireModel):
     shares: Count
     likes: Count = 0
     views_last_hour: Count = 0
-    growth_per_hour: float = Field(default=0.0, ge=-1.0, le=1_000_000.0)
+    growth_per_hour: JsonFloat = Field(default=0.0, ge=-1.0, le=1_000_000.0)
 
 
 class ReportReasonCount(WireModel):
@@ -150,16 +153,17 @@ class QueueReason(WireModel):
 
 
 class Span(WireModel):
-    start: int = Field(
+    start: JsonInt = Field(
         ge=0, le=100_000, description="offset into the post text in Unicode code points"
     )
-    end: int = Field(ge=0, le=100_000)
+    end: JsonInt = Field(ge=0, le=100_000)
     label: ShortText = ""
 
     @model_validator(mode="after")
     def _ordered(self) -> Span:
         if self.end < self.start:
-            raise ValueError("span end must not be before its start")
+            # a code of its own: a constraint between two fields, which no schema states
+            raise PydanticCustomError("span_order", "span end must not be before its start")
         return self
 
 

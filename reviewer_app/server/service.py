@@ -55,6 +55,15 @@ from reviewer_app.protocol import (
     Verdict,
     VerdictResults,
 )
+from reviewer_app.protocol.intake import (
+    FactCheckPage,
+    FactCheckRating,
+    IntakePost,
+    IntakeResults,
+    MediaUploaded,
+    Signal,
+    Withdrawal,
+)
 
 from . import apikeys, audits, leasing, queueapply, search, stats
 from .assembly import item_documents, load_items
@@ -62,6 +71,7 @@ from .checkpoints import Signer
 from .config import ServerSettings
 from .db import Database
 from .eventlog import EventChain
+from .intake import IntakeDesk
 from .problems import ApiError
 from .queuefile import check_queue_file
 from .records import (
@@ -91,6 +101,7 @@ from .tables import (
     items,
     login_attempts,
     media,
+    post_media,
     queues,
     sessions,
     users,
@@ -153,6 +164,7 @@ class Service:
         self._versions: dict[int, dict[str, QueueConfig]] = {}
         self._configs_read = 0.0
         self._started = False
+        self.intake = IntakeDesk(self.db, lambda: self.clock(), self.configs, self._write_retrying)
         # The event log's sealer (sequencer.py; its thread runs while the app does, app.py).
         signer = Signer.from_file(settings.log_signing_key) if settings.log_signing_key else None
         self.event_chain = EventChain(signer)
@@ -691,10 +703,33 @@ class Service:
                 .join(items, items.c.id == media.c.item_id)
                 .where(media.c.id == media_id)
             ).first()
-        if row is None:
+        if row is not None:
+            self._may_see(user, row.queue_id, row.origin_queue_id)
+            return bytes(row.content), row.mime_type
+        # An intake upload: anyone who may see an item of a post that names it.
+        with self.db.read() as conn:
+            upload = conn.execute(
+                select(media.c.content, media.c.mime_type).where(
+                    media.c.id == media_id, media.c.item_id.is_(None)
+                )
+            ).first()
+            seen_in = (
+                conn.execute(
+                    select(items.c.queue_id, items.c.origin_queue_id)
+                    .join(post_media, post_media.c.post_id == items.c.post_id)
+                    .where(post_media.c.media_id == media_id)
+                ).all()
+                if upload is not None
+                else []
+            )
+        if upload is None or not seen_in:
             raise ApiError(404, "unknown_media", f"No media {media_id!r}.")
-        self._may_see(user, row.queue_id, row.origin_queue_id)
-        return bytes(row.content), row.mime_type
+        if not user.is_lead:
+            configs = self.configs()
+            visible = [q for r in seen_in for q in (r.queue_id, r.origin_queue_id) if q in configs]
+            if visible and all(configs[q].lead_only for q in visible):
+                raise ApiError(403, "lead_only_queue", "Only leads may see this item.")
+        return bytes(upload.content), upload.mime_type
 
     def history(self, user: Principal, item_id: str, cursor: str | None, limit: int) -> EventPage:
         after = decode_cursor(cursor)
@@ -884,6 +919,34 @@ class Service:
             return VerdictResults(results=recorder.record(batch))
 
         return self._write_retrying(record)
+
+    # -- intake (see intake.py; the HTTP routes check the caller's role) ---------------------
+
+    def intake_posts(self, caller: Principal, posts: list[IntakePost]) -> IntakeResults:
+        """Posts from the platform account ``caller`` (the source of their ids)."""
+        return self.intake.posts(caller, posts)
+
+    def intake_signals(self, caller: Principal, signals: list[Signal]) -> IntakeResults:
+        return self.intake.signals(caller, signals)
+
+    def intake_withdrawals(self, caller: Principal, withdrawals: list[Withdrawal]) -> IntakeResults:
+        return self.intake.withdrawals(caller, withdrawals)
+
+    def intake_media(
+        self, caller: Principal, content: bytes, declared_type: str | None
+    ) -> MediaUploaded:
+        return self.intake.media(caller, content, declared_type)[0]
+
+    def submit_fact_checks(
+        self, caller: Principal, ratings: list[FactCheckRating]
+    ) -> IntakeResults:
+        """Ratings from the fact-checker account ``caller`` (its display name is the
+        organisation)."""
+        return self.intake.fact_checks(caller, ratings)
+
+    def fact_checks(self, caller: Principal, cursor: str | None, limit: int) -> FactCheckPage:
+        """The fact-checker's own ratings, oldest first."""
+        return self.intake.fact_check_page(caller, cursor, limit)
 
     def _write_retrying(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in a write transaction, again if it lost a race.

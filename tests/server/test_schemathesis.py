@@ -6,9 +6,11 @@ status codes, content types and headers, responses that match their schemas, sch
 requests accepted and schema-invalid ones refused.
 
 It runs twice per database backend: as an admin (so role checks hide nothing) and as a
-plain reviewer. Real ids (items, media, lease tokens, the queue, users) are mixed into the
-generated values through schemathesis dictionaries, so the fuzzer reaches the code behind
-the 404s as well as the 404s.
+plain reviewer; and the intake routes once more with the API key of a platform (posts,
+signals, withdrawals, media) and of a fact-checker (fact-checks). Real ids (items, media,
+lease tokens, the queue, users, posts) are mixed into the generated values through
+schemathesis dictionaries, so the fuzzer reaches the code behind the 404s (and the
+per-element rejections) as well as the 404s.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from sqlalchemy import insert
 
-from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.protocol import IntakePost, QueueFile, Role
+from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.seed_types import SeedQueue
 from reviewer_app.server.tables import media
 from tests.support.api import ApiSession, verdict
+from tests.support.intake import QUEUES as INTAKE_QUEUES
+from tests.support.intake import post as intake_post
 from tests.support.servers import PASSWORD, LiveServer
 
 pytestmark = pytest.mark.slow
@@ -67,7 +72,15 @@ STATE_DEPENDENT_REFUSALS = {
     # An API key's account defaults to the key's name, which must then be an account name
     # (a constraint between two fields).
     (422, "invalid_account"),
+    # A media upload is any bytes to the schema; the service takes only the image and
+    # video formats it can read from the bytes, and only when the Content-Type agrees.
+    (415, "unsupported_media"),
+    (415, "media_type_mismatch"),
+    (422, "media_empty"),
 }
+# Field errors inside a 422 that are constraints between two fields (no schema states
+# them): a 422 made of these alone is a refusal of the same kind.
+CROSS_FIELD_ERRORS = {"span_order"}
 
 FUZZ_SETTINGS = settings(
     max_examples=MAX_EXAMPLES,
@@ -100,6 +113,10 @@ class World:
     reviewer: Caller
     item_ids: list[str]
     media_ids: list[str]
+    platform: Caller  # API keys: the intake routes
+    fact_checker: Caller
+    post_ids: list[str]  # posts the platform sent
+    uploads: list[str]  # media the platform uploaded
 
     def fresh_token(self, username: str) -> str:
         token = ApiSession.login(self.server.url, username, PASSWORD).token
@@ -153,12 +170,30 @@ def world(live_server: LiveServer) -> World:
             [x["lease_token"] for x in leased],
             [x["item"]["id"] for x in leased],
         )
+    # Intake: queues with routing rules and a rating scale, a platform that has sent a few
+    # posts and uploaded a picture, and a fact-checker.
+    intake_queues = QueueFile.model_validate(INTAKE_QUEUES).queues
+    with service.db.write() as conn:
+        insert_queues(
+            conn, [SeedQueue(q.id, q.name, q.description, q.config) for q in intake_queues]
+        )
+    service.forget_configs()
+    feed = service.create_api_key(Role.platform, "fuzz-platform")
+    checker = service.create_api_key(Role.fact_checker, "fuzz-fact-checker")
+    account = service.service_account("fuzz-platform", Role.platform)
+    post_ids = [f"fuzz-post-{i}" for i in range(5)]
+    upload = service.intake_media(account, PNG_1PX, "image/png")
+    service.intake_posts(account, [IntakePost.model_validate(intake_post(p)) for p in post_ids])
     return World(
         server=live_server,
         admin=callers["fuzz-admin"],
         reviewer=callers["fuzz-reviewer"],
         item_ids=item_ids,
-        media_ids=media_ids,
+        media_ids=[*media_ids, upload.media_id],
+        platform=Caller("fuzz-platform", feed.key),
+        fact_checker=Caller("fuzz-fact-checker", checker.key),
+        post_ids=post_ids,
+        uploads=[upload.media_id],
     )
 
 
@@ -176,12 +211,16 @@ def _schema(world: World, caller: Caller) -> schemathesis.BaseSchema:
                 "item-ids": {"values": world.item_ids},
                 "media-ids": {"values": world.media_ids},
                 "queue-ids": {"values": [LOAD_QUEUE.id]},
-                "lease-tokens": {"values": caller.lease_tokens},
-                "leased-ids": {"values": caller.leased_ids},
+                # (a key leases nothing: it gets the admin's, for routes it is refused)
+                "lease-tokens": {"values": caller.lease_tokens or world.admin.lease_tokens},
+                "leased-ids": {"values": caller.leased_ids or world.admin.leased_ids},
                 "target-users": {"values": ["fuzz-target"]},
                 "reviewers": {"values": ["fuzz-reviewer", "fuzz-admin"]},
                 "actions": {"values": [a.id for a in LOAD_QUEUE.config.actions]},
                 "policies": {"values": [p.code for p in LOAD_QUEUE.config.policies]},
+                "post-ids": {"values": world.post_ids},
+                "uploads": {"values": world.uploads},
+                "ratings": {"values": ["false", "partly_false", "satire"]},
             },
             "parameters": {
                 "path.item_id": known("item-ids"),
@@ -197,6 +236,13 @@ def _schema(world: World, caller: Caller) -> schemathesis.BaseSchema:
                 "body.verdicts[*].item_id": known("leased-ids", 0.9),
                 "body.verdicts[*].action": known("actions", 0.9),
                 "body.verdicts[*].policies[*]": known("policies"),
+                # Intake reaches posts, items and routing only with ids the service has.
+                "body.signals[*].post_external_id": known("post-ids", 0.8),
+                "body.signals[*].rating": known("ratings", 0.8),
+                "body.withdrawals[*].post_external_id": known("post-ids"),
+                "body.posts[*].media[*].media_id": known("uploads", 0.8),
+                "body.ratings[*].post_external_ids[*]": known("post-ids", 0.8),
+                "body.ratings[*].rating": known("ratings", 0.8),
             },
         }
     )
@@ -229,9 +275,19 @@ def _call_and_validate(case: schemathesis.Case, world: World, caller: Caller) ->
     response = case.call(headers=headers)
     excluded = []
     status = response.status_code
-    if status in (400, 422) and (status, _problem_code(response)) in STATE_DEPENDENT_REFUSALS:
+    if (status, _problem_code(response)) in STATE_DEPENDENT_REFUSALS or _cross_field(response):
         excluded.append(schemathesis.checks.positive_data_acceptance)
     case.validate_response(response, headers=headers, excluded_checks=excluded)
+
+
+def _cross_field(response: Any) -> bool:
+    if response.status_code != 422:
+        return False
+    try:
+        errors = response.json().get("errors") or []
+    except ValueError:
+        return False
+    return bool(errors) and all(e.get("code") in CROSS_FIELD_ERRORS for e in errors)
 
 
 def _problem_code(response: Any) -> str | None:
@@ -242,8 +298,26 @@ def _problem_code(response: Any) -> str | None:
     return body.get("code") if isinstance(body, dict) else None
 
 
+@pytest.fixture
+def platform_schema(world: World) -> schemathesis.BaseSchema:
+    """A platform's key on the routes it may call (elsewhere it gets 403, as the admin and
+    the reviewer get on these)."""
+    return _schema(world, world.platform)
+
+
+@pytest.fixture
+def fact_checker_schema(world: World) -> schemathesis.BaseSchema:
+    return _schema(world, world.fact_checker)
+
+
 admin_api = schemathesis.pytest.from_fixture("admin_schema")
 reviewer_api = schemathesis.pytest.from_fixture("reviewer_schema")
+platform_api = schemathesis.pytest.from_fixture("platform_schema").include(
+    path_regex=r"/intake/(posts|signals|withdrawals|media)$"
+)
+fact_checker_api = schemathesis.pytest.from_fixture("fact_checker_schema").include(
+    path_regex=r"/intake/fact-checks$"
+)
 
 
 @admin_api.parametrize()
@@ -256,6 +330,18 @@ def test_api_conforms_as_admin(case: schemathesis.Case, world: World) -> None:
 @FUZZ_SETTINGS
 def test_api_conforms_as_reviewer(case: schemathesis.Case, world: World) -> None:
     _call_and_validate(case, world, world.reviewer)
+
+
+@platform_api.parametrize()
+@FUZZ_SETTINGS
+def test_intake_conforms_as_platform(case: schemathesis.Case, world: World) -> None:
+    _call_and_validate(case, world, world.platform)
+
+
+@fact_checker_api.parametrize()
+@FUZZ_SETTINGS
+def test_intake_conforms_as_fact_checker(case: schemathesis.Case, world: World) -> None:
+    _call_and_validate(case, world, world.fact_checker)
 
 
 STATEFUL_SETTINGS = settings(
@@ -304,7 +390,9 @@ def test_api_links_hold_statefully_as_admin(world: World) -> None:
             reached.append((case.method.upper(), case.path, response.status_code))
             excluded = []
             status = response.status_code
-            if (status, _problem_code(response)) in STATE_DEPENDENT_REFUSALS:
+            if (status, _problem_code(response)) in STATE_DEPENDENT_REFUSALS or _cross_field(
+                response
+            ):
                 excluded.append(schemathesis.checks.positive_data_acceptance)
             case.validate_response(response, excluded_checks=excluded, **kwargs)
 
