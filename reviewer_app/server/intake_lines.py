@@ -17,9 +17,9 @@ The same lines serve a back-fill (``reviewer-app server import FILE.jsonl``) and
     about the file (the demo's generation time); nothing is sent.
 
 A line may also carry ``received_at`` (when the platform sent it): the demo's replay runs
-intake at that time; ``server import`` ignores it. Lines are sent in file order (a batch
-ends where the type changes), so a post sent before its signals is there when they come.
-A line that is not JSON, not an object, of no known type or not of its type's shape is
+intake at that time; ``server import`` ignores it. Posts, signals and withdrawals go in
+batches of their own, each post's lines in file order (``Sender``), so a post sent before
+its signals is there when they come. A line that is not JSON, not an object, of no known type or not of its type's shape is
 *rejected*: it is reported with its line number and the reason, and the rest goes on.
 """
 
@@ -198,11 +198,27 @@ class Tally:
         return {**dict(sorted(self.counts.items())), "rejected": self.rejected}
 
 
+_KINDS = ("post", "signal", "withdrawal")
+"""the order a batch's parts are sent in: posts, then signals on them, then withdrawals"""
+_RANK = {kind: n for n, kind in enumerate(_KINDS)}
+
+
+def _post_of(line: Line) -> str:
+    value = line.value
+    return str(value.external_id if line.type == "post" else value.post_external_id)
+
+
 class Sender:
-    """Sends parsed lines to an ``IntakeTarget`` in batches of up to ``batch_size``, in
-    order: a batch ends where the line type changes (and, with ``window``, where a line
-    was received more than ``window`` seconds after the batch's first; ``at`` is told each
-    batch's first ``received_at`` before it is sent)."""
+    """Sends parsed lines to an ``IntakeTarget`` in batches of up to ``batch_size``.
+
+    Posts, signals and withdrawals are held apart and sent together (a call for each, in
+    that order) when one of them is full, so a file that interleaves them (a post, its
+    signals, the next post) still goes in batches. Each post's lines keep their file
+    order: a line that would be sent before an earlier held line of its post (a new
+    version of a post after its signals, a signal after its withdrawal) first sends what
+    is held; so does a media line (uploaded where it stands). With ``window``, a line
+    received more than ``window`` seconds after the held ones' first also does, and ``at``
+    is told each send's first ``received_at`` before it goes (the demo's replay clock)."""
 
     def __init__(
         self,
@@ -225,32 +241,44 @@ class Sender:
         """media line ``ref`` -> the service's media id"""
         self.tally = Tally()
         self.batches = 0
-        """intake calls made (batches sent and media uploaded)"""
-        self._pending: list[Line] = []
+        """sends made (a send: its intake calls, or a media upload)"""
+        self._held: dict[str, list[Line]] = {kind: [] for kind in _KINDS}
+        self._first: Line | None = None
+        self._latest: dict[str, int] = {}
+        """post external id -> the rank of its latest held line"""
 
     @property
     def pending(self) -> int:
-        return len(self._pending)
+        """Lines held, not sent yet."""
+        return sum(len(lines) for lines in self._held.values())
 
     def add(self, line: Line) -> list[Rejection]:
-        """Queue one line; returns the lines rejected by the batches this sent."""
+        """Hold one line (sending what is held first or after, as the class says); returns
+        the lines the sends rejected."""
         rejected: list[Rejection] = []
         if line.type == "meta":
             return rejected
-        if self._pending and self._ends_batch(line):
+        if self._first is not None and self._must_send_before(line):
             rejected += self.flush()
         if line.type == "media":
-            rejected += self._upload(line)
-        else:
-            self._pending.append(line)
-            if len(self._pending) >= self.batch_size:
-                rejected += self.flush()
+            return rejected + self._upload(line)
+        held = self._held[line.type]
+        held.append(line)
+        if self._first is None:
+            self._first = line
+        post = _post_of(line)
+        self._latest[post] = max(self._latest.get(post, 0), _RANK[line.type])
+        if len(held) >= self.batch_size:
+            rejected += self.flush()
         return rejected
 
-    def _ends_batch(self, line: Line) -> bool:
-        first = self._pending[0]
-        if line.type != first.type:
+    def _must_send_before(self, line: Line) -> bool:
+        if line.type == "media":
             return True
+        if self._latest.get(_post_of(line), -1) > _RANK[line.type]:
+            return True
+        first = self._first
+        assert first is not None
         if self.window is None or line.received_at == first.received_at:
             return False
         if line.received_at is None or first.received_at is None:
@@ -258,21 +286,32 @@ class Sender:
         return abs((line.received_at - first.received_at).total_seconds()) > self.window
 
     def flush(self) -> list[Rejection]:
-        """Send what is queued (one intake call); returns the lines it rejected."""
-        batch, self._pending = self._pending, []
-        if not batch:
+        """Send what is held; returns the lines rejected."""
+        first = self._first
+        if first is None:
             return []
+        held = self._held
+        self._held = {kind: [] for kind in _KINDS}
+        self._first = None
+        self._latest = {}
         if self.at is not None:
-            self.at(batch[0].received_at)
+            self.at(first.received_at)
         self.batches += 1
-        kind = batch[0].type
         rejected: list[Rejection] = []
+        for kind, batch in held.items():
+            if batch:
+                rejected += self._send(kind, batch)
+        self.tally.rejected += len(rejected)
+        return rejected
+
+    def _send(self, kind: str, batch: list[Line]) -> list[Rejection]:
         if kind == "post":
             results = self.target.posts([self._with_media(line.value) for line in batch])
         elif kind == "signal":
             results = self.target.signals([line.value for line in batch])
         else:
             results = self.target.withdrawals([line.value for line in batch])
+        rejected: list[Rejection] = []
         for line, result in zip(batch, results, strict=True):
             self.tally.add(kind, result.status.value)
             if result.status is IntakeStatus.rejected:
@@ -285,7 +324,6 @@ class Sender:
                         result.external_id,
                     )
                 )
-        self.tally.rejected += len(rejected)
         return rejected
 
     def _with_media(self, post: IntakePost) -> IntakePost:

@@ -144,6 +144,37 @@ def test_rejected_lines_are_listed_with_their_numbers_and_reasons(
     assert summary["rejected"] == 7
 
 
+def test_posts_signals_and_withdrawals_go_in_batches_each_post_in_file_order(
+    service: Service, database_url: str, tmp_path: Path, run_import: Callable[..., Done]
+) -> None:
+    """Interleaved lines (a post, its signals, the next post ...) are sent as batches of
+    posts, signals and withdrawals; a post's own lines still count in file order."""
+    lines = []
+    for n in range(30):  # post, score, report, post, score, report ...
+        lines += [line("post", post(f"p-{n}")), line("signal", classifier(f"p-{n}", 0.9))]
+        lines.append(line("signal", report(f"p-{n}", "spam")))
+    lines.append(line("post", post("p-0", text="Edited upstream")))  # 91: a new version
+    lines.append(line("withdrawal", {"post_external_id": "p-1", "reason": "deleted"}))  # 92
+    lines.append(line("signal", report("p-1", "spam")))  # 93: after the withdrawal
+    lines.append(line("signal", report("p-2", "spam")))  # 94
+    file = write(tmp_path / "feed.jsonl", lines)
+    done = run_import(database_url, file, "--batch", "20")
+    rejected = [json.loads(x) for x in rejects_path(file).read_text("utf-8").splitlines()]
+    assert [(r["line"], r["code"]) for r in rejected] == [(93, "post_withdrawn")], rejected
+    summary = json.loads(done.stdout.split(": ", 1)[1])
+    assert summary["post.created"] == 30 and summary["post.updated"] == 1
+    assert summary["signal.created"] == 61 and summary["withdrawal.updated"] == 1
+    with service.db.read() as conn:
+        states = dict(
+            conn.execute(
+                select(posts.c.external_id, items.c.state).join(
+                    items, items.c.post_id == posts.c.id
+                )
+            ).all()
+        )
+    assert states["p-1"] == "withdrawn" and states["p-0"] == "pending"
+
+
 def test_a_line_over_the_limit_is_rejected_and_read_past(
     service: Service,
     database_url: str,
