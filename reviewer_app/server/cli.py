@@ -72,7 +72,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     verify = actions.add_parser(
         "verify-log",
-        help="check the event log's hash chain; exits 1 at the first broken link",
+        help="check the event log's hash chain and its published checkpoints; exits 1 at "
+        "the first broken link",
     )
     verify.add_argument(
         "--database-url",
@@ -80,6 +81,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="the database to check (or give --database-url before verify-log)",
     )
+    verify.add_argument(
+        "--public-key",
+        type=Path,
+        default=None,
+        help="the log's public key (PEM, from `log-key public`): checkpoints signed with it "
+        "must verify, and every checkpoint after the first it signed must be signed by it",
+    )
+    log_key = actions.add_parser(
+        "log-key", help="the Ed25519 key that signs the event log's checkpoints"
+    )
+    log_key_actions = log_key.add_subparsers(dest="log_key_command", required=True)
+    create_key = log_key_actions.add_parser(
+        "create",
+        help="write a new private key file (readable by its owner only) and print its public "
+        "key; point the service at it with REVIEWER_SERVER_LOG_SIGNING_KEY",
+    )
+    create_key.add_argument("path", type=Path)
+    public_key = log_key_actions.add_parser(
+        "public", help="print the public key of a key file (give it to auditors)"
+    )
+    public_key.add_argument("path", type=Path)
     _add_api_key_parser(actions)
     queue_cli.add_parser(actions)
     import_cli.add_parser(actions)
@@ -100,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
     if command == "openapi":
         return write_openapi(args.output)
     if command == "verify-log":
-        return verify_log(settings)
+        return verify_log(settings, getattr(args, "public_key", None))
+    if command == "log-key":
+        return log_key_command(args)
     if command == "add-user":
         return _add_user(settings, args)
     if command == "api-key":
@@ -127,17 +151,24 @@ def write_openapi(output: Path | None) -> int:
     return 0
 
 
-def verify_log(settings: ServerSettings) -> int:
-    """Walk the event log's hash chain; 0 when intact, 1 at the first broken link."""
+def verify_log(settings: ServerSettings, public_key_file: Path | None = None) -> int:
+    """Walk the event log's hash chain and checkpoints; 0 when intact, 1 at the first
+    broken link, 2 when it cannot be read (or the key file cannot)."""
     from sqlalchemy.exc import DBAPIError
 
+    from .checkpoints import KeyFileError, load_public_key
     from .db import Database
     from .eventlog import verify
 
+    try:
+        public_key = load_public_key(public_key_file) if public_key_file else None
+    except KeyFileError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     db = Database(settings.database_url)
     try:
         with db.read() as conn:
-            found = verify(conn)
+            found = verify(conn, public_key)
     except DBAPIError as exc:
         print(
             f"Cannot read an event log there (is the schema current? start the service once): "
@@ -149,6 +180,35 @@ def verify_log(settings: ServerSettings) -> int:
         db.dispose()
     print(found.describe(), file=sys.stdout if found.intact else sys.stderr)
     return 0 if found.intact else 1
+
+
+def log_key_command(args: argparse.Namespace) -> int:
+    from .checkpoints import KeyFileError, create_key_file, key_id, load_public_key, public_pem
+
+    if args.log_key_command == "create":
+        try:
+            signer = create_key_file(args.path)
+        except FileExistsError:
+            print(f"{args.path} exists; a signing key is never overwritten.", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"Cannot write {args.path}: {exc}", file=sys.stderr)
+            return 2
+        print(
+            f"Wrote the private key to {args.path} (key id {signer.key_id}). Start the service "
+            f"with REVIEWER_SERVER_LOG_SIGNING_KEY={args.path}; give auditors the public key:",
+            file=sys.stderr,
+        )
+        sys.stdout.write(public_pem(signer.public_key))
+        return 0
+    try:
+        key = load_public_key(args.path)
+    except KeyFileError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(f"key id {key_id(key)}", file=sys.stderr)
+    sys.stdout.write(public_pem(key))
+    return 0
 
 
 def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:

@@ -199,7 +199,7 @@ def latest_checkpoint(conn: Connection) -> Checkpoint | None:
     return _checkpoint(row) if row is not None else None
 
 
-def _checkpoint(row: Mapping[str, Any]) -> Checkpoint:
+def _checkpoint(row: Mapping[Any, Any]) -> Checkpoint:
     return Checkpoint(
         int(row["size"]), row["head_hash"], float(row["at"]), row["key_id"], row["signature"]
     )
@@ -283,7 +283,7 @@ class _Checkpoints:
     def next(self) -> Checkpoint | None:
         return next(self.rows, None)
 
-    def check(self, cp: Checkpoint, entry: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    def check(self, cp: Checkpoint, entry: Mapping[Any, Any] | None) -> tuple[str, str] | None:
         """The problem with checkpoint ``cp`` against the log's entry of seq ``cp.size``."""
         if entry is None:
             return (

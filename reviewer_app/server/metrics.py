@@ -21,6 +21,10 @@ scrape storm costs at most one set of queries per process and period):
 - ``reviewdesk_queue_oldest_pending_age_seconds{queue}``.
 - ``reviewdesk_lease_holders``: reviewers holding at least one live lease.
 - ``reviewdesk_database_up``: 1 when those queries worked, 0 when they failed.
+- ``reviewdesk_event_log_unsealed_entries`` and ``reviewdesk_event_log_sealing_lag_seconds``:
+  events committed but not yet sealed into the hash chain by the sequencer, and the age of
+  the oldest of them (0 when none); ``reviewdesk_event_log_sealed_entries``: the log's size.
+  ``/readyz`` fails while the lag is over ``log_lag_limit_seconds``.
 
 Several processes (``--workers N``): the CLI sets ``PROMETHEUS_MULTIPROC_DIR`` to a fresh
 directory before the workers start, prometheus_client keeps each process's counters in a
@@ -222,4 +226,25 @@ class DatabaseGauges(Collector):
             f"{PREFIX}_lease_holders", "Reviewers holding at least one live lease"
         )
         holding.add_metric([], int(holders))
-        return [depth, leases, age, holding]
+        return [depth, leases, age, holding, *self._event_log(now)]
+
+    def _event_log(self, now: float) -> list[Metric]:
+        svc = self.service
+        with svc.db.read() as conn:
+            lag = svc.sequencer.lag(conn, now)[svc.event_chain.name]
+            size = svc.event_chain.head(conn).seq
+        unsealed = GaugeMetricFamily(
+            f"{PREFIX}_event_log_unsealed_entries",
+            "Events committed but not yet sealed into the hash chain",
+        )
+        unsealed.add_metric([], lag.unsealed)
+        behind = GaugeMetricFamily(
+            f"{PREFIX}_event_log_sealing_lag_seconds",
+            "Age of the oldest event not yet sealed into the hash chain (0 when none)",
+        )
+        behind.add_metric([], lag.oldest_seconds)
+        sealed = GaugeMetricFamily(
+            f"{PREFIX}_event_log_sealed_entries", "Entries in the sealed event log (its last seq)"
+        )
+        sealed.add_metric([], size)
+        return [unsealed, behind, sealed]

@@ -3,7 +3,8 @@ contract's OpenAPI document: liveness, readiness and Prometheus metrics.
 
 - ``GET /healthz``: the process answers (no database call). For restarts.
 - ``GET /readyz``: one cheap database round trip that also checks the schema is at the
-  newest migration; 503 problem+json (``database_unreachable``, ``schema_not_current``)
+  newest migration, and one that checks the event log's sealing keeps up; 503
+  problem+json (``database_unreachable``, ``schema_not_current``, ``log_sealing_behind``)
   otherwise. For load balancers: send traffic only to ready processes.
 - ``GET /metrics``: Prometheus text format (see ``metrics.py``). With ``metrics_token``
   set, it needs ``Authorization: Bearer <token>``; without, only clients on this machine
@@ -53,6 +54,23 @@ def readyz(request: Request) -> dict[str, str]:
             503,
             "schema_not_current",
             f"The database schema is at {revision}, this service needs {head}; not ready.",
+        )
+    try:
+        lag = svc.log_lag()
+    except Exception as exc:
+        raise ApiError(
+            503, "database_unreachable", "The database did not answer; not ready."
+        ) from exc
+    limit = svc.settings.log_lag_limit_seconds
+    if lag.oldest_seconds > limit:
+        log.warning(
+            "not ready: %d events unsealed, the oldest %.1f s old", lag.unsealed, lag.oldest_seconds
+        )
+        raise ApiError(
+            503,
+            "log_sealing_behind",
+            f"The event log's sequencer is behind: {lag.unsealed} committed events are not "
+            f"sealed, the oldest for {lag.oldest_seconds:.1f} s (limit {limit} s); not ready.",
         )
     return {"status": "ready", "database": svc.db.dialect, "schema": str(revision)}
 
