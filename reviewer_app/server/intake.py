@@ -413,15 +413,19 @@ class Context:
     configs: Mapping[str, QueueConfig]
     order: list[str]
     events: list[dict[str, Any]] = field(default_factory=list)
+    _labels: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def labels(self, queue_id: str) -> dict[str, str]:
         """Rating id -> label on the queue's scale (another queue's, when it has none)."""
-        found: dict[str, str] = {}
-        for config in self.configs.values():
-            found.update({r.id: r.label for r in config.ratings})
-        own = self.configs.get(queue_id)
-        if own is not None:
-            found.update({r.id: r.label for r in own.ratings})
+        found = self._labels.get(queue_id)
+        if found is None:
+            found = {}
+            for config in self.configs.values():
+                found.update({r.id: r.label for r in config.ratings})
+            own = self.configs.get(queue_id)
+            if own is not None:
+                found.update({r.id: r.label for r in own.ratings})
+            self._labels[queue_id] = found
         return found
 
     @property
