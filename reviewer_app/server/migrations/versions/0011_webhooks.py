@@ -6,8 +6,8 @@ kinds, the signing secret (and the previous one during a rotation), status.
 retried and its attempts, the next attempt's time, health figures, and the dispatcher's
 lease (owner and expiry) that lets one process deliver to the endpoint at a time.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-12-04
 
 A snapshot: it names every table and column itself and imports nothing of the service.
@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
