@@ -29,6 +29,7 @@ def _leased_only(name: str, *columns: str, column: str) -> Index:
 
 _UNSEALED = text("seq IS NULL")
 _OPEN_POST_ITEM = text("post_id IS NOT NULL AND state IN ('pending', 'leased')")
+_OPEN_ITEM = text("state IN ('pending', 'leased')")
 
 users = Table(
     "users",
@@ -177,7 +178,63 @@ authors = Table(
     # them; NULL for authors seeded before intake existed.
     Column("source", String(64), nullable=True),
     Column("external_id", String(200), nullable=True),
+    # What account actions made of the account (protocol AuthorStatus; see accounts.py) and
+    # when it last changed.
+    Column("status", String(16), nullable=False, server_default="active"),
+    Column("status_at", Float, nullable=True),
     Index("ix_authors_external", "source", "external_id", unique=True),
+    # linked accounts are named by handle (signals.shared_signal_accounts)
+    Index("ix_authors_handle", "handle"),
+    Index("ix_authors_status", "status"),
+)
+
+# Accounts that share account signals: one row per handle an author's signals name
+# (``signals.shared_signal_accounts``), kept when the author is written. Read both ways:
+# the accounts an author names, and the authors that name an account's handle.
+author_links = Table(
+    "author_links",
+    metadata,
+    Column("author_id", String(200), primary_key=True),
+    Column("handle", String(200), primary_key=True),
+    # the author's source: a handle means an account of the same platform
+    Column("source", String(64), nullable=True),
+    Index("ix_author_links_handle", "handle"),
+)
+
+# Account-level decisions (see accounts.py): one per account per account action, from a
+# verdict whose action carries one (``decision_id``) or a lead's account action.
+account_actions = Table(
+    "account_actions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("author_id", String(200), nullable=False),
+    Column("action", String(32), nullable=False),  # protocol AuthorAction
+    Column("status_before", String(16), nullable=False),
+    Column("status_after", String(16), nullable=False),
+    Column("user_id", Integer, nullable=False),
+    # the verdict that carried it (its item's decision), NULL for a lead's account action
+    Column("decision_id", Integer, nullable=True),
+    Column("item_id", String(64), nullable=True),
+    Column("policies", Text, nullable=False, server_default="[]"),
+    Column("note", Text, nullable=True),
+    Column("decided_at", Float, nullable=False),
+    Column("closed_items", Integer, nullable=False, server_default="0"),
+    Index("ix_account_actions_author", "author_id", "id"),
+)
+
+# Posts of suspended or inauthentic authors that met a routing rule and were not queued:
+# recorded once per post (the post itself is in ``posts``), counted for leads.
+held_posts = Table(
+    "held_posts",
+    metadata,
+    Column("post_id", String(64), primary_key=True),
+    Column("author_id", String(200), nullable=False),
+    Column("source", String(64), nullable=False),
+    Column("queue_id", String(64), nullable=True),  # the queue whose rule it met
+    Column("author_status", String(16), nullable=False),
+    Column("held_at", Float, nullable=False),
+    Index("ix_held_posts_author", "author_id"),
+    Index("ix_held_posts_time", "held_at"),
 )
 
 strikes = Table(
@@ -231,6 +288,8 @@ items = Table(
         sqlite_where=_OPEN_POST_ITEM,
         postgresql_where=_OPEN_POST_ITEM,
     ),
+    # an author's open items (an account action closes them; linked accounts count them)
+    Index("ix_items_author_open", "author_id", sqlite_where=_OPEN_ITEM, postgresql_where=_OPEN_ITEM),
 )
 
 media = Table(
