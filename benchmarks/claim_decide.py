@@ -80,6 +80,8 @@ def prepare(url: str, items: int, reviewers: int, *, analyze: bool = False) -> P
         users_seconds = time.perf_counter() - started
         started = time.perf_counter()
         seed_load_queue(service, items)
+        # seal the seeded items' 'enqueued' entries into the event log now, not during the run
+        service.seal_now()
         seed_seconds = time.perf_counter() - started
         if analyze:  # planner statistics, which the service itself does not gather
             with service.db.write() as conn:
