@@ -289,7 +289,9 @@ items = Table(
         postgresql_where=_OPEN_POST_ITEM,
     ),
     # an author's open items (an account action closes them; linked accounts count them)
-    Index("ix_items_author_open", "author_id", sqlite_where=_OPEN_ITEM, postgresql_where=_OPEN_ITEM),
+    Index(
+        "ix_items_author_open", "author_id", sqlite_where=_OPEN_ITEM, postgresql_where=_OPEN_ITEM
+    ),
 )
 
 media = Table(
@@ -415,6 +417,51 @@ log_checkpoints = Table(
     Column("at", Float, nullable=False),
     Column("key_id", String(16), nullable=True),
     Column("signature", Text, nullable=True),
+)
+
+# -- enforcement (see enforcement.py) ----------------------------------------------------------
+
+_DECIDED = text("decision_id IS NOT NULL")
+
+# What the platform is to do: one row per decision of record (and per withdrawal that closed
+# review), inserted unsealed in the decision's transaction; the sequencer gives committed
+# rows their ``seq`` (the feed's order) and ``sealed_at``. Append-only (migration 0010).
+enforcement_actions = Table(
+    "enforcement_actions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("seq", Integer, nullable=True),
+    Column("created_at", Float, nullable=False),  # when the decision's request wrote it
+    Column("sealed_at", Float, nullable=True),
+    Column("kind", String(32), nullable=False),  # protocol EnforcementKind
+    # the platform account whose post it is (NULL: an item from before intake, in no feed)
+    Column("source", String(64), nullable=True),
+    Column("post_id", String(64), nullable=True),
+    Column("post_external_id", String(200), nullable=True),
+    Column("author_id", String(200), nullable=True),
+    Column("author_external_id", String(200), nullable=True),
+    Column("item_id", String(64), nullable=True),
+    Column("decision_id", Integer, nullable=True),
+    Column("queue_id", String(64), nullable=True),
+    Column("config_version", Integer, nullable=False, server_default="0"),
+    Column("decided_at", Float, nullable=False),
+    Column("reverses_action_id", Integer, nullable=True),
+    # the details (label, policies, author action, withdrawal reason) as JSON
+    Column("payload", Text, nullable=False, server_default="{}"),
+    Index("ix_enforcement_actions_seq", "seq", unique=True),
+    Index("ix_enforcement_actions_source_seq", "source", "seq"),
+    Index(
+        "ix_enforcement_actions_unsealed", "id", sqlite_where=_UNSEALED, postgresql_where=_UNSEALED
+    ),
+    # one action per decision
+    Index(
+        "ix_enforcement_actions_decision",
+        "decision_id",
+        unique=True,
+        sqlite_where=_DECIDED,
+        postgresql_where=_DECIDED,
+    ),
+    Index("ix_enforcement_actions_post", "post_id", "id"),
 )
 
 # -- rollups of decisions, kept on write (see rollups.py) -------------------------------------
