@@ -36,6 +36,14 @@ from .common import (
     ProblemDetail,
     Role,
 )
+from .enforcement import (
+    MAX_ENFORCEMENT_PAGE,
+    MAX_ENFORCEMENT_WAIT_SECONDS,
+    EnforcementAction,
+    EnforcementKind,
+    EnforcementLabel,
+    EnforcementPage,
+)
 from .events import Event, EventKind, EventPage
 from .intake import (
     MAX_INTAKE_BATCH,
@@ -153,6 +161,8 @@ __all__ = [
     "KEY_ROLES",
     "LABEL_KINDS",
     "MAX_CLAIM",
+    "MAX_ENFORCEMENT_PAGE",
+    "MAX_ENFORCEMENT_WAIT_SECONDS",
     "MAX_INTAKE_BATCH",
     "MAX_LEASE_SECONDS",
     "MAX_MEDIA_BYTES",
@@ -191,6 +201,10 @@ __all__ = [
     "DecisionKind",
     "DecisionPage",
     "DraftVerdict",
+    "EnforcementAction",
+    "EnforcementKind",
+    "EnforcementLabel",
+    "EnforcementPage",
     "Event",
     "EventKind",
     "EventPage",

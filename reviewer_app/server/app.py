@@ -18,6 +18,7 @@ from reviewer_app.protocol import API_VERSION, MAX_MEDIA_BYTES
 
 from .api import router
 from .config import ServerSettings
+from .enforcement_api import router as enforcement_router
 from .intake_api import MEDIA_PATH
 from .intake_api import router as intake_router
 from .metrics import Metrics
@@ -149,6 +150,7 @@ def create_app(
     install_handlers(app)
     app.include_router(router)
     app.include_router(intake_router)
+    app.include_router(enforcement_router)
     app.include_router(operations_router)
     app.add_middleware(NoStore)
     app.add_middleware(
@@ -167,7 +169,12 @@ def create_app(
     app.add_middleware(
         Observe,
         metrics=metrics,
-        routes=[*router.routes, *intake_router.routes, *operations_router.routes],
+        routes=[
+            *router.routes,
+            *intake_router.routes,
+            *enforcement_router.routes,
+            *operations_router.routes,
+        ],
     )
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     return app

@@ -40,6 +40,7 @@ from reviewer_app.protocol import (
     StrikeCount,
 )
 
+from . import enforcement
 from .assembly import decisions_by_id, load_items, reviewer_names
 from .problems import ApiError
 from .records import Principal, append_events, event_row, to_dt, to_epoch
@@ -399,7 +400,9 @@ def _overturn(
         p.model_copy(update={"loc": ["body", *p.loc[2:]]}) for p in config_problems(0, body, config)
     ]
     row = conn.execute(
-        select(items.c.epoch, items.c.payload).where(items.c.id == original["item_id"])
+        select(items.c.epoch, items.c.payload, items.c.post_id).where(
+            items.c.id == original["item_id"]
+        )
     ).one()
     if not problems:
         problems = [
@@ -444,6 +447,29 @@ def _overturn(
         update(items)
         .where(items.c.id == original["item_id"])
         .values(decision_id=new_id, epoch=item + 1)
+    )
+    # The overturn's enforcement action replaces the overturned decision's (enforcement.py).
+    enforcement.derive(
+        conn,
+        [
+            enforcement.Decided(
+                decision_id=new_id,
+                item_id=original["item_id"],
+                post_id=row.post_id,
+                author_id=original["author_id"],
+                queue_id=original["queue_id"],
+                config_version=config_version,
+                decided_at=now,
+                kind=action.kind,
+                config=config,
+                item_payload=row.payload,
+                policies=body.policies,
+                rating=body.rating,
+                author_action=author_action,
+                overturns=int(original["id"]),
+            )
+        ],
+        now,
     )
     # The strikes follow the decision of record.
     conn.execute(delete(strikes).where(strikes.c.decision_id == original["id"]))

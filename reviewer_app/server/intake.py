@@ -81,6 +81,7 @@ from reviewer_app.protocol import (
     Withdrawal,
 )
 
+from . import enforcement
 from .db import Database
 from .mediasniff import normalise_declared, sniff
 from .priority import priority_value
@@ -1125,6 +1126,17 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
             )
             for r in open_items
         ]
+        # review ended without a decision: the platform is told so (enforcement.py)
+        enforcement.withdrawn(
+            conn,
+            [
+                enforcement.Withdrawn(
+                    r.id, r.post_id, rows[r.post_id].author_id, r.queue_id, withdrawn[r.post_id]
+                )
+                for r in open_items
+            ],
+            ctx.now,
+        )
     by_post: dict[str, tuple[list[str], list[str]]] = {
         r.post_id: ([r.id], [r.queue_id]) for r in open_items
     }

@@ -55,6 +55,7 @@ from reviewer_app.protocol import (
     Verdict,
     VerdictResults,
 )
+from reviewer_app.protocol.enforcement import EnforcementPage
 from reviewer_app.protocol.intake import (
     FactCheckPage,
     FactCheckRating,
@@ -65,7 +66,7 @@ from reviewer_app.protocol.intake import (
     Withdrawal,
 )
 
-from . import apikeys, audits, leasing, queueapply, search, stats
+from . import apikeys, audits, enforcement, leasing, queueapply, search, stats
 from .assembly import item_documents, load_items
 from .checkpoints import Signer
 from .config import ServerSettings
@@ -168,7 +169,9 @@ class Service:
         # The event log's sealer (sequencer.py; its thread runs while the app does, app.py).
         signer = Signer.from_file(settings.log_signing_key) if settings.log_signing_key else None
         self.event_chain = EventChain(signer)
-        self.sequencer = Sequencer(self.db, [self.event_chain], lambda: self.clock())
+        # The enforcement feed's actions are sealed by the same sequencer (enforcement.py).
+        self.feed = enforcement.Feed(self.db, lambda: self.clock())
+        self.sequencer = Sequencer(self.db, [self.event_chain, self.feed.log], lambda: self.clock())
 
     def start(self) -> None:
         """Bring the schema up to date (once per Service, however often it is called)."""
@@ -919,6 +922,15 @@ class Service:
             return VerdictResults(results=recorder.record(batch))
 
         return self._write_retrying(record)
+
+    # -- the enforcement feed (enforcement.py; the route checks the caller is a platform) ---
+
+    def enforcement_page(
+        self, caller: Principal, after: int, limit: int
+    ) -> tuple[EnforcementPage, int]:
+        """The platform's own sealed actions after seq ``after``, and the sealed head read
+        before them (what a long poll waits to see pass)."""
+        return self.feed.page(caller.username, after, limit)
 
     # -- intake (see intake.py; the HTTP routes check the caller's role) ---------------------
 

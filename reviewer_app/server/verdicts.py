@@ -33,7 +33,7 @@ from reviewer_app.protocol import (
     verdict_problems,
 )
 
-from . import rollups
+from . import enforcement, rollups
 from .assembly import decisions_by_id
 from .priority import priority
 from .problems import ApiError
@@ -144,6 +144,7 @@ class VerdictRecorder:
         self._events: list[dict[str, Any]] = []
         self._keys: list[dict[str, Any]] = []
         self._rollups: list[rollups.Decided] = []
+        self._actions: list[enforcement.Decided] = []  # the decisions' enforcement actions
         self._pending: list[_Pending] = []
         self._accepted: list[VerdictResult] = []
 
@@ -230,6 +231,7 @@ class VerdictRecorder:
         if self._strikes:
             self.conn.execute(_INSERT_STRIKES, self._strikes)
         rollups.add(self.conn, self._rollups)
+        enforcement.derive(self.conn, self._actions, self.now)
         if self._keys:
             self.conn.execute(_INSERT_KEYS, self._keys)
         append_events(self.conn, self._events)  # last: it holds the log's head until commit
@@ -355,6 +357,8 @@ class VerdictRecorder:
                 escalate,
                 action.strike,
                 config_version,
+                action.kind,
+                config,
             )
         )
         clear_lease = {"lease_token": None, "lease_user_id": None, "lease_expires_at": None}
@@ -408,7 +412,25 @@ class VerdictRecorder:
             )
             if not p.escalate:
                 self._decided.append({"b_id": p.item_id, "b_decision": decision_id})
-                self.items[p.item_id]["decision_id"] = decision_id
+                item = self.items[p.item_id]
+                item["decision_id"] = decision_id
+                self._actions.append(
+                    enforcement.Decided(
+                        decision_id=decision_id,
+                        item_id=p.item_id,
+                        post_id=item.get("post_id"),
+                        author_id=p.author_id,
+                        queue_id=p.queue_id,
+                        config_version=p.config_version,
+                        decided_at=self.now,
+                        kind=p.kind,
+                        config=p.config,
+                        item_payload=item["payload"],
+                        policies=v.policies,
+                        rating=v.rating,
+                        author_action=p.author_action,
+                    )
+                )
             if p.strike:
                 self._strikes += [
                     {
@@ -474,6 +496,8 @@ class _Pending:
     escalate: bool
     strike: bool
     config_version: int
+    kind: ActionKind  # the kind of the queue's action it takes
+    config: QueueConfig  # the configuration it fits
 
 
 def _escalation_priority(config: QueueConfig, payload: Mapping[str, Any], now: float) -> float:
