@@ -70,6 +70,7 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/admin/api-keys"): ("admin", 200),
     ("POST", "/admin/api-keys"): ("admin", 201),
     ("DELETE", "/admin/api-keys/{key_id}"): ("admin", 200),
+    ("GET", "/enforcement"): ("platform", 200),
 }
 
 
