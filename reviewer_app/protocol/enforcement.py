@@ -71,7 +71,9 @@ class EnforcementAction(WireModel):
     )
     kind: EnforcementKind
     post_external_id: ExternalId | None = Field(
-        default=None, description="your id of the post (None for an action on an account)"
+        default=None,
+        description="your id of the post; for author:* actions the post the account was "
+        "decided on (None when the decision was about the account alone)",
     )
     author_external_id: ExternalId | None = Field(default=None, description="your id of its author")
     item_id: ItemId | None = Field(default=None, description="the review item it decided")
@@ -82,7 +84,9 @@ class EnforcementAction(WireModel):
     config_version: int = Field(
         default=0, ge=0, description="the queue configuration version it was decided under"
     )
-    decided_at: Timestamp = Field(description="when the decision was recorded")
+    decided_at: Timestamp = Field(
+        description="when the decision was recorded (withdrawn: when the withdrawal came in)"
+    )
     reverses_action_id: int | None = Field(
         default=None,
         ge=1,
