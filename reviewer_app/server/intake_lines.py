@@ -19,8 +19,9 @@ The same lines serve a back-fill (``reviewer-app server import FILE.jsonl``) and
 A line may also carry ``received_at`` (when the platform sent it): the demo's replay runs
 intake at that time; ``server import`` ignores it. Posts, signals and withdrawals go in
 batches of their own, each post's lines in file order (``Sender``), so a post sent before
-its signals is there when they come. A line that is not JSON, not an object, of no known type or not of its type's shape is
-*rejected*: it is reported with its line number and the reason, and the rest goes on.
+its signals is there when they come. A line that is not JSON, not an object, of no known
+type or not of its type's shape is *rejected*: it is reported with its line number and
+the reason, and the rest goes on.
 """
 
 from __future__ import annotations
