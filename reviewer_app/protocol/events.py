@@ -38,6 +38,14 @@ class EventKind(StrEnum):
     """The open item moved to another queue: a queue file removed its queue (``--drain-to``)."""
     api_key_created = "api_key_created"
     api_key_revoked = "api_key_revoked"
+    # account actions
+    account_actioned = "account_actioned"
+    """An account-level decision changed an author's status (warned, restricted, suspended,
+    marked inauthentic)."""
+    resolved = "resolved"
+    """The author was suspended or marked inauthentic: the open item closed without a verdict."""
+    held_back = "held_back"
+    """A post of a suspended or inauthentic author met a routing rule and was not queued."""
 
 
 EventValue = str | int | float | bool | None | list[str]

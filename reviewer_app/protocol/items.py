@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from .accounts import MAX_LINKED, AuthorStatus, LinkedAccount
 from .common import (
     Count,
     Fraction,
@@ -98,6 +99,17 @@ class Author(WireModel):
     strikes: list[StrikeCount] = Field(default_factory=list, max_length=64)
     recent_decisions: list[AuthorDecision] = Field(default_factory=list, max_length=20)
     signals: AccountSignals
+    status: AuthorStatus = Field(
+        default=AuthorStatus.active,
+        description="what account actions made of the account (suspended and inauthentic "
+        "accounts' open items are closed, their new posts held back)",
+    )
+    linked: list[LinkedAccount] = Field(
+        default_factory=list,
+        max_length=MAX_LINKED,
+        description="accounts sharing account signals with this one (either names the "
+        "other in shared_signal_accounts), with their status and open items",
+    )
 
 
 class ThreadPost(WireModel):
@@ -185,8 +197,10 @@ class FactCheck(WireModel):
     published_at: Timestamp
 
 
-ItemState = Literal["pending", "leased", "decided", "withdrawn"]
-"""``withdrawn``: the post was deleted or made private upstream; it left review undecided."""
+ItemState = Literal["pending", "leased", "decided", "withdrawn", "resolved"]
+"""``withdrawn``: the post was deleted or made private upstream; it left review undecided.
+``resolved``: closed by an account action (its author was suspended or marked inauthentic);
+it left review undecided."""
 
 
 class Item(WireModel):

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from .accounts import AuthorStatus
 from .common import (
     MAX_CLAIM,
     MAX_LEASE_SECONDS,
@@ -47,7 +48,7 @@ class LeaseRelease(WireModel):
     tokens: list[LeaseToken] = Field(min_length=1, max_length=MAX_TOKENS_PER_CALL)
 
 
-LeaseOutcome = Literal["renewed", "released", "lost", "withdrawn", "unknown"]
+LeaseOutcome = Literal["renewed", "released", "lost", "withdrawn", "author_actioned", "unknown"]
 
 
 class LeaseStatus(WireModel):
@@ -56,9 +57,14 @@ class LeaseStatus(WireModel):
         description="lost: the item was decided or is leased to someone else; "
         "withdrawn: the post was deleted or made private upstream, the item left review "
         "(a verdict for it is rejected with reason withdrawn); "
+        "author_actioned: the item was resolved by an account action, its author suspended "
+        "or marked inauthentic (a verdict for it is rejected with reason author_actioned); "
         "unknown: no such lease of yours"
     )
     expires_at: Timestamp | None = None
+    author_status: AuthorStatus | None = Field(
+        default=None, description="author_actioned: the status the account action gave the author"
+    )
 
 
 class LeaseResults(WireModel):

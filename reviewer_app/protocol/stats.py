@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
+from .accounts import HeldBack
 from .common import Count, Fraction, Label, Slug, Timestamp, Username, WireModel
 
 MAX_STATS_BUCKETS = 1_000
@@ -58,6 +59,10 @@ class QueueStatsReport(WireModel):
     bucket: StatsBucket
     generated_at: Timestamp
     queues: list[QueueStats] = Field(max_length=1_000)
+    held_back: HeldBack = Field(
+        default=HeldBack(),
+        description="posts of suspended or inauthentic accounts recorded and not queued",
+    )
 
 
 class ReviewerStats(WireModel):

@@ -10,6 +10,7 @@ from uuid import UUID
 
 from pydantic import Field
 
+from .accounts import AuthorStatus
 from .common import (
     MAX_VERDICTS_PER_BATCH,
     ItemId,
@@ -81,6 +82,10 @@ class Decision(WireModel):
         description="decision search and export only: the result of this decision's audit, "
         "None when it was not audited (or elsewhere)",
     )
+    author_status: AuthorStatus | None = Field(
+        default=None,
+        description="decision search only: the status of the post's author now (None elsewhere)",
+    )
 
 
 class VerdictStatus(StrEnum):
@@ -93,6 +98,10 @@ class VerdictStatus(StrEnum):
 class RejectReason(WireModel):
     code: Slug
     message: ShortText
+    author_status: AuthorStatus | None = Field(
+        default=None,
+        description="author_actioned: the status the account action gave the item's author",
+    )
 
 
 class VerdictResult(WireModel):

@@ -16,6 +16,7 @@ from fastapi.openapi.utils import get_openapi
 from reviewer_app import __version__
 from reviewer_app.protocol import API_VERSION, MAX_MEDIA_BYTES
 
+from .accounts_api import router as accounts_router
 from .api import router
 from .config import ServerSettings
 from .enforcement_api import router as enforcement_router
@@ -150,6 +151,7 @@ def create_app(
     install_handlers(app)
     app.include_router(router)
     app.include_router(intake_router)
+    app.include_router(accounts_router)
     app.include_router(enforcement_router)
     app.include_router(operations_router)
     app.add_middleware(NoStore)
@@ -172,6 +174,7 @@ def create_app(
         routes=[
             *router.routes,
             *intake_router.routes,
+            *accounts_router.routes,
             *enforcement_router.routes,
             *operations_router.routes,
         ],

@@ -12,6 +12,7 @@ from sqlalchemy.sql.expression import Join, Select
 
 from reviewer_app.protocol import Decision, Item
 
+from . import accounts
 from .records import decision_from_row, event_documents, iso
 from .tables import authors, decisions, events, items, media, strikes, users
 
@@ -23,7 +24,9 @@ HISTORY_IN_ITEM = 200
 _ids: BindParameter[Any] = bindparam("ids", expanding=True)
 _USER_NAMES = select(users.c.id, users.c.username).where(users.c.id.in_(_ids))
 _DECISIONS = select(decisions).where(decisions.c.id.in_(_ids))
-_AUTHORS = select(authors.c.id, authors.c.payload).where(authors.c.id.in_(_ids))
+_AUTHORS = select(
+    authors.c.id, authors.c.handle, authors.c.source, authors.c.status, authors.c.payload
+).where(authors.c.id.in_(_ids))
 _STRIKES = (
     select(
         strikes.c.author_id,
@@ -110,11 +113,16 @@ def decisions_by_id(conn: Connection, decision_ids: set[int]) -> dict[int, Decis
 def _author_parts(conn: Connection, author_ids: set[str]) -> dict[str, dict[str, Any]]:
     ids = {"ids": list(author_ids)}
     result: dict[str, dict[str, Any]] = {}
+    subjects: dict[str, tuple[str, str | None]] = {}
     for row in conn.execute(_AUTHORS, ids):
         payload = json.loads(row.payload)
         payload["strikes"] = []
         payload["recent_decisions"] = []
+        payload["status"] = row.status
         result[row.id] = payload
+        subjects[row.id] = (row.handle, row.source)
+    for author_id, linked in accounts.linked_for_items(conn, subjects).items():
+        result[author_id]["linked"] = linked
     for row in conn.execute(_STRIKES, ids):
         if row.author_id in result:
             result[row.author_id]["strikes"].append(

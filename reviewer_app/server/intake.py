@@ -80,8 +80,9 @@ from reviewer_app.protocol import (
     Signal,
     Withdrawal,
 )
+from reviewer_app.protocol.accounts import CLOSING_STATUSES
 
-from . import enforcement
+from . import accounts, enforcement
 from .db import Database
 from .mediasniff import normalise_declared, sniff
 from .priority import priority_value
@@ -578,6 +579,11 @@ def _route(
             reports_then[kept.id] = int(json.loads(kept.payload)["reports"]["total"])
     candidates = [pid for pid in post_ids if pid not in removed]
     inauthenticity = _inauthenticity(conn, {rows[pid].author_id for pid in candidates})
+    # suspended and inauthentic authors' posts are held back, not queued (accounts.py)
+    status = accounts.statuses_for_routing(
+        conn, {rows[pid].author_id for pid in candidates}, postgres=ctx.postgres
+    )
+    held: list[accounts.Held] = []
 
     new_items: list[dict[str, Any]] = []
     out: dict[str, tuple[list[str], list[str]]] = {}
@@ -597,11 +603,26 @@ def _route(
         match = route(
             ctx.order, ctx.configs, post.summary, inauthenticity.get(post.author_id, 0.0), earlier
         )
-        if match is not None:
+        author_status = status.get(post.author_id)
+        if match is not None and author_status in CLOSING_STATUSES:
+            assert author_status is not None
+            held.append(
+                accounts.Held(
+                    post.id,
+                    post.external_id,
+                    post.author_id,
+                    post.source,
+                    match.queue_id,
+                    match.rule,
+                    author_status,
+                )
+            )
+        elif match is not None:
             new_items.append(_open_item(ctx, post, match))
             out[pid] = ([new_items[-1]["id"]], [match.queue_id])
     if new_items:
         conn.execute(_INSERT_ITEMS, new_items)
+    ctx.events += accounts.hold_back(conn, held, ctx.now, ctx.actor, postgres=ctx.postgres)
     return out
 
 
@@ -867,6 +888,8 @@ def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
         for author_id in sorted(docs)
     ]
     inserted = set(conn.execute(_INSERT_AUTHORS[ctx.postgres], rows).scalars())
+    # the accounts each new or changed author shares signals with (accounts.py)
+    relinked = {a: (ctx.actor, docs[a]) for a in inserted}
     known = sorted(set(docs) - inserted)
     if known:
         changes = []
@@ -879,8 +902,11 @@ def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
                 changes.append(
                     {"b_id": r.id, "b_handle": after["handle"], "b_payload": _json(after)}
                 )
+                if after.get("signals") != before.get("signals"):
+                    relinked[r.id] = (ctx.actor, after)
         if changes:
             conn.execute(_UPDATE_AUTHOR, changes)
+    accounts.replace_links(conn, relinked)
     wanted = {
         (author_id, s.policy, s.at.timestamp())
         for author_id, author in sent

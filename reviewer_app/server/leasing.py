@@ -19,7 +19,7 @@ from reviewer_app.protocol import EventKind, LeaseStatus
 from reviewer_app.protocol.leases import LeaseOutcome
 
 from .records import Principal, append_events, event_row, to_dt
-from .tables import config_versions, items, leases, users
+from .tables import authors, config_versions, items, leases, users
 
 
 @dataclass(frozen=True)
@@ -180,15 +180,27 @@ def claim(
     return [Claimed(r.id, r.lease_token, expires) for r in rows]
 
 
-def _owned_leases(conn: Connection, user: Principal, tokens: list[str]) -> dict[str, LeaseOutcome]:
+_GONE: dict[str, LeaseOutcome] = {"withdrawn": "withdrawn", "resolved": "author_actioned"}
+
+
+def _owned_leases(conn: Connection, user: Principal, tokens: list[str]) -> dict[str, LeaseStatus]:
     """The user's leases among ``tokens``, each with what it became: ``withdrawn`` when its
-    item was withdrawn upstream (intake), else ``lost``."""
+    item was withdrawn upstream (intake), ``author_actioned`` when an account action closed
+    it (with the author's status: accounts.py), else ``lost``."""
     rows = conn.execute(
-        select(leases.c.token, items.c.state)
+        select(leases.c.token, items.c.state, authors.c.status)
         .join(items, items.c.id == leases.c.item_id)
+        .outerjoin(authors, authors.c.id == items.c.author_id)
         .where(leases.c.token.in_(tokens), leases.c.user_id == user.id)
     )
-    return {r.token: "withdrawn" if r.state == "withdrawn" else "lost" for r in rows}
+    return {
+        r.token: LeaseStatus(
+            token=r.token,
+            status=_GONE.get(r.state, "lost"),
+            author_status=r.status if r.state == "resolved" else None,
+        )
+        for r in rows
+    }
 
 
 def _lock_in_id_order(conn: Connection, user: Principal, tokens: list[str]) -> None:
@@ -233,7 +245,7 @@ def renew(
     return [
         LeaseStatus(token=t, status="renewed", expires_at=to_dt(expires))
         if t in renewed
-        else LeaseStatus(token=t, status=owned.get(t, "unknown"))
+        else owned.get(t) or LeaseStatus(token=t, status="unknown")
         for t in tokens
     ]
 
@@ -275,6 +287,6 @@ def release(
     return [
         LeaseStatus(token=t, status="released")
         if t in released
-        else LeaseStatus(token=t, status=owned.get(t, "unknown"))
+        else owned.get(t) or LeaseStatus(token=t, status="unknown")
         for t in tokens
     ]

@@ -15,6 +15,7 @@ from sqlalchemy import ColumnElement, Connection, exists, func, select
 from reviewer_app.protocol import DecisionPage
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, neutralise
 
+from . import accounts
 from .assembly import reviewer_names
 from .db import Database
 from .records import decision_from_row, encode_cursor, iso
@@ -98,9 +99,12 @@ def page(
     rows = rows[:limit]
     names = reviewer_names(conn, {r["user_id"] for r in rows})
     judged = _audit_results(conn, [r["id"] for r in rows])
+    status = accounts.statuses(conn, {r["author_id"] for r in rows})  # the authors' now
     return DecisionPage(
         decisions=[
-            decision_from_row(r, names.get(r["user_id"], "unknown"), judged.get(r["id"]))
+            decision_from_row(
+                r, names.get(r["user_id"], "unknown"), judged.get(r["id"])
+            ).model_copy(update={"author_status": status.get(r["author_id"])})
             for r in rows
         ],
         next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,

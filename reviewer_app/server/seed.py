@@ -36,12 +36,12 @@ from reviewer_app.protocol import (
     Thread,
 )
 
-from . import queueapply
+from . import accounts, queueapply
 from .priority import priority
 from .records import append_events, chunks, dumps, event_row
 from .seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue
 from .service import Service
-from .tables import authors, items, queues, strikes, users
+from .tables import author_links, authors, items, queues, strikes, users
 
 log = logging.getLogger("server")
 
@@ -125,6 +125,7 @@ def insert_queues(
 def insert_authors(conn: Connection, seed_authors: Iterable[SeedAuthor]) -> None:
     author_rows: list[dict[str, Any]] = []
     strike_rows: list[dict[str, Any]] = []
+    link_rows: list[dict[str, Any]] = []
     for a in seed_authors:
         payload = {
             "id": a.id,
@@ -138,6 +139,7 @@ def insert_authors(conn: Connection, seed_authors: Iterable[SeedAuthor]) -> None
             "signals": a.signals.model_dump(mode="json"),
         }
         author_rows.append({"id": a.id, "handle": a.handle, "payload": dumps(payload)})
+        link_rows += accounts.link_rows(a.id, None, payload)
         strike_rows += [
             {"author_id": a.id, "policy": p, "at": at.timestamp(), "decision_id": None}
             for p, at in a.prior_strikes
@@ -146,6 +148,8 @@ def insert_authors(conn: Connection, seed_authors: Iterable[SeedAuthor]) -> None
         conn.execute(insert(authors), batch)
     for batch in chunks(strike_rows, ROW_CHUNK):
         conn.execute(insert(strikes), batch)
+    for batch in chunks(link_rows, ROW_CHUNK):
+        conn.execute(insert(author_links), batch)
 
 
 def insert_items(

@@ -55,6 +55,11 @@ from reviewer_app.protocol import (
     Verdict,
     VerdictResults,
 )
+from reviewer_app.protocol.accounts import (
+    AccountActionRequest,
+    AccountActionResults,
+    LinkedAccounts,
+)
 from reviewer_app.protocol.enforcement import EnforcementPage
 from reviewer_app.protocol.intake import (
     FactCheckPage,
@@ -66,7 +71,7 @@ from reviewer_app.protocol.intake import (
     Withdrawal,
 )
 
-from . import apikeys, audits, enforcement, leasing, queueapply, search, stats
+from . import accounts, apikeys, audits, enforcement, leasing, queueapply, search, stats
 from .assembly import item_documents, load_items
 from .checkpoints import Signer
 from .config import ServerSettings
@@ -838,12 +843,14 @@ class Service:
             if queue_id is not None and not chosen:
                 raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
             found = stats.queue_stats(conn, chosen, start, end, bucket, now)
+            held_back = accounts.held_back(conn, start, end)
         return QueueStatsReport(
             since=to_dt(start),
             until=to_dt(end),
             bucket=bucket,
             generated_at=to_dt(now),
             queues=found,
+            held_back=held_back,
         )
 
     def reviewer_stats(
@@ -931,6 +938,27 @@ class Service:
         """The platform's own sealed actions after seq ``after``, and the sealed head read
         before them (what a long poll waits to see pass)."""
         return self.feed.page(caller.username, after, limit)
+
+    # -- account actions (see accounts.py) ---------------------------------------------------
+
+    def linked_accounts(self, author_id: str) -> LinkedAccounts:
+        """The author and the accounts linked to them (shared account signals)."""
+        with self.db.read() as conn:
+            return accounts.linked_accounts(conn, author_id)
+
+    def account_action(
+        self, lead: Principal, request: AccountActionRequest
+    ) -> AccountActionResults:
+        """One account action on each of the accounts, all in one transaction or none."""
+
+        def work(conn: Connection) -> AccountActionResults:
+            results, events = accounts.lead_action(
+                conn, lead, request, self.clock(), postgres=self.postgres
+            )
+            append_events(conn, events)
+            return AccountActionResults(results=results)
+
+        return self._write_retrying(work)
 
     # -- intake (see intake.py; the HTTP routes check the caller's role) ---------------------
 

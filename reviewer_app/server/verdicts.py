@@ -33,7 +33,7 @@ from reviewer_app.protocol import (
     verdict_problems,
 )
 
-from . import enforcement, rollups
+from . import accounts, enforcement, rollups
 from .assembly import decisions_by_id
 from .priority import priority
 from .problems import ApiError
@@ -147,6 +147,7 @@ class VerdictRecorder:
         self._actions: list[enforcement.Decided] = []  # the decisions' enforcement actions
         self._pending: list[_Pending] = []
         self._accepted: list[VerdictResult] = []
+        self._account_actions: list[accounts.AccountDecision] = []  # see accounts.py
 
     def record(self, batch: list[Verdict]) -> list[VerdictResult]:
         keys = [str(v.idempotency_key) for v in batch]
@@ -228,6 +229,10 @@ class VerdictRecorder:
             self.conn.execute(_MARK_DECIDED, self._decided)
         if self._ended_leases:
             self.conn.execute(_END_LEASES, {"b_ids": self._ended_leases, "b_now": self.now})
+        if self._account_actions:  # after the items decided here left the open ones
+            self._events += accounts.apply(
+                self.conn, self._account_actions, self.now, postgres=self.postgres
+            ).events
         if self._strikes:
             self.conn.execute(_INSERT_STRIKES, self._strikes)
         rollups.add(self.conn, self._rollups)
@@ -277,8 +282,9 @@ class VerdictRecorder:
         return found or (self.configs[lease.queue_id], self.config_version)
 
     def _withdrawn(self, verdict: Verdict) -> bool:
+        """The item left review undecided (withdrawn, or resolved by an account action)."""
         item = self.items.get(verdict.item_id)
-        return item is not None and item["state"] == "withdrawn"
+        return item is not None and item["state"] in ("withdrawn", accounts.RESOLVED)
 
     def _own_lease(self, verdict: Verdict) -> Any:
         lease = self.leases.get(verdict.lease_token)
@@ -301,6 +307,21 @@ class VerdictRecorder:
             # the post was deleted or made private upstream: nobody's verdict counts now,
             # however it was made (with a lease, or offline after the lease ran out)
             return _rejected(verdict, "withdrawn", "withdrawn by the platform")
+        if item["state"] == accounts.RESOLVED:
+            # an account action closed it (its author was suspended or marked inauthentic):
+            # nobody's verdict counts now, and the reviewer is told why, not given a conflict
+            status = accounts.statuses(self.conn, [item["author_id"]]).get(item["author_id"])
+            return VerdictResult(
+                idempotency_key=verdict.idempotency_key,
+                item_id=verdict.item_id,
+                status=VerdictStatus.rejected,
+                reason=RejectReason(
+                    code=accounts.AUTHOR_ACTIONED,
+                    message=f"resolved by an account action: the author is "
+                    f"{status.value if status else 'actioned'}",
+                    author_status=status,
+                ),
+            )
         if item["state"] == "decided" or item["epoch"] != lease.epoch:
             return VerdictResult(
                 idempotency_key=verdict.idempotency_key,
@@ -429,6 +450,19 @@ class VerdictRecorder:
                         policies=v.policies,
                         rating=v.rating,
                         author_action=p.author_action,
+                    )
+                )
+            if p.author_action is not None and not p.escalate:  # an account-level decision
+                self._account_actions.append(
+                    accounts.AccountDecision(
+                        author_id=p.author_id,
+                        action=p.author_action,
+                        user=self.user,
+                        decision_id=decision_id,
+                        item_id=p.item_id,
+                        queue_id=p.queue_id,
+                        policies=tuple(v.policies),
+                        note=v.note,
                     )
                 )
             if p.strike:

@@ -84,7 +84,11 @@ def test_withdrawn_during_a_lease(server: LiveServer, platform: ApiSession) -> N
 
     [answer] = reviewer.decide([verdict(leased, "keep")])
     assert answer["status"] == "rejected", answer
-    assert answer["reason"] == {"code": "withdrawn", "message": "withdrawn by the platform"}
+    assert answer["reason"] == {
+        "code": "withdrawn",
+        "message": "withdrawn by the platform",
+        "author_status": None,
+    }
     [again] = reviewer.decide([verdict(leased, "remove", policies=["MISINFO.CIVIC"])])
     assert again["reason"]["code"] == "withdrawn"
 

@@ -71,6 +71,8 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("POST", "/admin/api-keys"): ("admin", 201),
     ("DELETE", "/admin/api-keys/{key_id}"): ("admin", 200),
     ("GET", "/enforcement"): ("platform", 200),
+    ("GET", "/authors/{author_id}/linked"): ("lead", 200),
+    ("POST", "/authors/actions"): ("lead", 200),
 }
 
 
@@ -122,6 +124,7 @@ class World:
     sample_id: int  # an audit sample of two decisions
     audit_ids: dict[str, int]  # one of its audits for each caller allowed to record one
     key_id: int  # an API key the admin route may revoke (none the callers use)
+    author_ids: dict[str, str]  # an author for each caller allowed an account action
 
 
 def _world(live_server: LiveServer) -> World:
@@ -167,6 +170,10 @@ def _world(live_server: LiveServer) -> World:
         sample_id=sample_id,
         audit_ids=audit_ids,
         key_id=spare.info.id,
+        author_ids={
+            "lead": leased[4]["item"]["author"]["id"],
+            "admin": leased[5]["item"]["author"]["id"],
+        },
     )
 
 
@@ -192,6 +199,10 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
     },
     ("POST", "/audits/samples"): lambda w, c: SAMPLE,
     ("POST", "/audits/tasks/{audit_id}/result"): lambda w, c: {"result": "agree"},
+    ("POST", "/authors/actions"): lambda w, c: {
+        "author_ids": [w.author_ids.get(c.name, w.author_ids["lead"])],
+        "action": "warn",
+    },
 }
 
 
@@ -208,6 +219,7 @@ def _request(
             sample_id=999_999,
             audit_id=999_999,
             key_id=999_999,
+            author_id="no-such-author",
         )
     else:
         path = template.format(
@@ -218,6 +230,7 @@ def _request(
             sample_id=world.sample_id,
             audit_id=world.audit_ids.get(caller.name, min(world.audit_ids.values())),
             key_id=world.key_id,
+            author_id=world.author_ids["lead"],
         )
     headers = caller.headers()
     person = caller.role is not None and caller.role not in KEY_ROLES
