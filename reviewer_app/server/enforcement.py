@@ -365,7 +365,8 @@ def sealed_head(conn: Connection) -> int:
 # -- the feed -----------------------------------------------------------------------------------
 
 
-def _action(row: Mapping[Any, Any]) -> EnforcementAction:
+def wire_action(row: Mapping[Any, Any]) -> EnforcementAction:
+    """An action row (``COLUMNS`` at least) as the feed and the webhooks carry it."""
     details = json.loads(row["payload"] or "{}")
     label = details.get("label")
     return EnforcementAction(
@@ -387,7 +388,8 @@ def _action(row: Mapping[Any, Any]) -> EnforcementAction:
     )
 
 
-_COLUMNS = [
+# The columns ``wire_action`` needs.
+COLUMNS = [
     _A.id,
     _A.seq,
     _A.kind,
@@ -401,6 +403,7 @@ _COLUMNS = [
     _A.reverses_action_id,
     _A.payload,
 ]
+_action, _COLUMNS = wire_action, COLUMNS  # the names webhooks.py first used
 
 
 def page(conn: Connection, source: str, after: int, limit: int) -> tuple[EnforcementPage, int]:
@@ -410,7 +413,7 @@ def page(conn: Connection, source: str, after: int, limit: int) -> tuple[Enforce
     head = sealed_head(conn)
     rows = (
         conn.execute(
-            select(*_COLUMNS)
+            select(*COLUMNS)
             .where(_A.source == source, _A.seq > after)
             .order_by(_A.seq)
             .limit(limit)
@@ -418,7 +421,7 @@ def page(conn: Connection, source: str, after: int, limit: int) -> tuple[Enforce
         .mappings()
         .all()
     )
-    actions = [_action(r) for r in rows]
+    actions = [wire_action(r) for r in rows]
     return EnforcementPage(actions=actions, next_cursor=actions[-1].seq if actions else after), head
 
 
