@@ -266,7 +266,15 @@ items = Table(
     # The intake post this item reviews (NULL for items seeded before intake existed).
     Column("post_id", String(64), nullable=True),
     Index("ix_items_claim", "queue_id", "state", "priority"),
-    Index("ix_items_post", "post_id", "state"),
+    # items with a post only (migration 0013: a full index's one NULL key of many items
+    # misled SQLite's statistics into scanning items for intake's queries by post)
+    Index(
+        "ix_items_post",
+        "post_id",
+        "state",
+        sqlite_where=text("post_id IS NOT NULL"),
+        postgresql_where=text("post_id IS NOT NULL"),
+    ),
     # The lease indexes hold leased items only (partial: the column is not NULL). A pending
     # or decided item has no entry, so a claim or a verdict adds or removes ten entries in
     # one place instead of also moving ten NULL entries at random places (fewer pages
