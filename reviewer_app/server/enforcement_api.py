@@ -23,7 +23,7 @@ from reviewer_app.protocol.enforcement import (
 )
 
 from .api import json_response
-from .auth_deps import PlatformDep, ServiceDep
+from .auth_deps import PlatformDep, ServiceDep, TokenDep, authenticated
 
 _DESCRIPTIONS = {
     401: "Missing, expired or revoked key",
@@ -50,6 +50,7 @@ async def get_enforcement(
     request: Request,
     svc: ServiceDep,
     caller: PlatformDep,
+    token: TokenDep,
     after: Annotated[
         int,
         Query(
@@ -87,4 +88,7 @@ async def get_enforcement(
             continue  # a second passed: see whether the reader is still there
         found, head = await anyio.to_thread.run_sync(svc.enforcement_page, caller, after, limit)
         if found.actions:
+            # the key was checked when the read began: a key revoked while it waited reads
+            # nothing more (revocation is at once, long polls included)
+            await anyio.to_thread.run_sync(authenticated, svc, token)
             return json_response(found)

@@ -377,3 +377,23 @@ def test_the_feed_route_is_documented(server: LiveServer) -> None:
     operation = document["paths"]["/api/v1/enforcement"]["get"]
     assert {p["name"] for p in operation["parameters"]} == {"after", "limit", "wait"}
     assert {"200", "401", "403", "422"} <= set(operation["responses"])
+
+
+def test_a_key_revoked_during_a_long_poll_reads_nothing_more(server: LiveServer) -> None:
+    created = server.service.create_api_key(Role.platform, "feed-bridge")
+    queue_posts(ApiSession(server.url, created.key), ["p1"])
+    rita = server.login("rita")
+    [leased] = claim(rita, MISINFO, 1)
+    answers: list[requests.Response] = []
+    waiting = threading.Thread(
+        target=lambda: answers.append(
+            ApiSession(server.url, created.key).get("/enforcement", params={"wait": 25})
+        )
+    )
+    waiting.start()
+    time.sleep(0.5)  # the read is waiting
+    server.service.revoke_api_key(created.info.id)
+    rita.decide([verdict(leased, "remove", policies=["MISINFO.CIVIC"])])
+    waiting.join(30)
+    [answer] = answers
+    expect_problem(answer, 401, "token_invalid")
