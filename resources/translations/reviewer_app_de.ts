@@ -134,6 +134,26 @@
         <translation>API-Schlüssel widerrufen</translation>
     </message>
     <message>
+        <source>webhook endpoint added</source>
+        <translation>Webhook-Endpunkt hinzugefügt</translation>
+    </message>
+    <message>
+        <source>webhook endpoint disabled</source>
+        <translation>Webhook-Endpunkt deaktiviert</translation>
+    </message>
+    <message>
+        <source>webhook endpoint enabled</source>
+        <translation>Webhook-Endpunkt aktiviert</translation>
+    </message>
+    <message>
+        <source>webhook signing secret changed</source>
+        <translation>Signaturschlüssel des Webhooks gewechselt</translation>
+    </message>
+    <message>
+        <source>webhook actions sent again</source>
+        <translation>Webhook-Maßnahmen erneut gesendet</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Warteschlange: {queue} (kam aus {origin})</translation>
     </message>
@@ -813,6 +833,26 @@
         <translation>API-Schlüssel widerrufen</translation>
     </message>
     <message>
+        <source>webhook endpoint added</source>
+        <translation>Webhook-Endpunkt hinzugefügt</translation>
+    </message>
+    <message>
+        <source>webhook endpoint disabled</source>
+        <translation>Webhook-Endpunkt deaktiviert</translation>
+    </message>
+    <message>
+        <source>webhook endpoint enabled</source>
+        <translation>Webhook-Endpunkt aktiviert</translation>
+    </message>
+    <message>
+        <source>webhook signing secret changed</source>
+        <translation>Signaturschlüssel des Webhooks gewechselt</translation>
+    </message>
+    <message>
+        <source>webhook actions sent again</source>
+        <translation>Webhook-Maßnahmen erneut gesendet</translation>
+    </message>
+    <message>
         <source>action</source>
         <translation>Aktion</translation>
     </message>
@@ -1007,6 +1047,30 @@
     <message>
         <source>reserved items moved</source>
         <translation>reservierte Einträge verschoben</translation>
+    </message>
+    <message>
+        <source>webhook endpoint</source>
+        <translation>Webhook-Endpunkt</translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>action kinds</source>
+        <translation>Arten von Maßnahmen</translation>
+    </message>
+    <message>
+        <source>from cursor</source>
+        <translation>ab Cursor</translation>
+    </message>
+    <message>
+        <source>cursor before</source>
+        <translation>Cursor vorher</translation>
+    </message>
+    <message>
+        <source>old secret signs until</source>
+        <translation>alter Schlüssel signiert bis</translation>
     </message>
     <message>
         <source>Decided at</source>
@@ -1517,6 +1581,85 @@
     </message>
 </context>
 <context>
+    <name>LeadWebhooks</name>
+    <message>
+        <source>delivering</source>
+        <translation>liefert</translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation>schlägt fehl</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>Platform</source>
+        <translation>Plattform</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Last success</source>
+        <translation>Letzter Erfolg</translation>
+    </message>
+    <message>
+        <source>Backlog</source>
+        <translation>Rückstand</translation>
+    </message>
+    <message>
+        <source>Failures in a row</source>
+        <translation>Fehlschläge in Folge</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>Webhook endpoints and their health</source>
+        <translation>Webhook-Endpunkte und ihr Zustand</translation>
+    </message>
+    <message>
+        <source>Webhooks status</source>
+        <translation>Status der Webhooks</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Decisions reach each platform&apos;s endpoints as signed webhooks, in order. The backlog is what an endpoint has not acknowledged yet; a failing endpoint is retried with growing waits, a disabled one gets nothing until an operator enables it (reviewer-app server webhook).</source>
+        <translation>Entscheidungen erreichen die Endpunkte jeder Plattform als signierte Webhooks, in ihrer Reihenfolge. Der Rückstand ist, was ein Endpunkt noch nicht bestätigt hat; an einen fehlschlagenden Endpunkt wird mit wachsenden Pausen erneut gesendet, ein deaktivierter erhält nichts, bis ein Betreiber ihn aktiviert (reviewer-app server webhook).</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen…</translation>
+    </message>
+    <message>
+        <source>No webhook endpoints.</source>
+        <translation>Keine Webhook-Endpunkte.</translation>
+    </message>
+    <message>
+        <source>{n} endpoints, {troubled} failing or disabled; {backlog} to send.</source>
+        <translation>{n} Endpunkte, {troubled} fehlschlagend oder deaktiviert; {backlog} zu senden.</translation>
+    </message>
+    <message>
+        <source>loading the webhooks</source>
+        <translation>beim Laden der Webhooks</translation>
+    </message>
+</context>
+<context>
     <name>LeadWorkspace</name>
     <message>
         <source>Review escalations now (same keys as reviewing)</source>
@@ -1581,6 +1724,10 @@
     <message>
         <source>Decisions</source>
         <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhooks</translation>
     </message>
 </context>
 <context>

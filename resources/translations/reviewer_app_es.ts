@@ -134,6 +134,26 @@
         <translation>clave de API revocada</translation>
     </message>
     <message>
+        <source>webhook endpoint added</source>
+        <translation>punto de webhook añadido</translation>
+    </message>
+    <message>
+        <source>webhook endpoint disabled</source>
+        <translation>punto de webhook desactivado</translation>
+    </message>
+    <message>
+        <source>webhook endpoint enabled</source>
+        <translation>punto de webhook activado</translation>
+    </message>
+    <message>
+        <source>webhook signing secret changed</source>
+        <translation>clave de firma del webhook cambiada</translation>
+    </message>
+    <message>
+        <source>webhook actions sent again</source>
+        <translation>acciones del webhook enviadas de nuevo</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Cola: {queue} (procede de {origin})</translation>
     </message>
@@ -813,6 +833,26 @@
         <translation>clave de API revocada</translation>
     </message>
     <message>
+        <source>webhook endpoint added</source>
+        <translation>punto de webhook añadido</translation>
+    </message>
+    <message>
+        <source>webhook endpoint disabled</source>
+        <translation>punto de webhook desactivado</translation>
+    </message>
+    <message>
+        <source>webhook endpoint enabled</source>
+        <translation>punto de webhook activado</translation>
+    </message>
+    <message>
+        <source>webhook signing secret changed</source>
+        <translation>clave de firma del webhook cambiada</translation>
+    </message>
+    <message>
+        <source>webhook actions sent again</source>
+        <translation>acciones del webhook enviadas de nuevo</translation>
+    </message>
+    <message>
         <source>action</source>
         <translation>acción</translation>
     </message>
@@ -1007,6 +1047,30 @@
     <message>
         <source>reserved items moved</source>
         <translation>elementos reservados movidos</translation>
+    </message>
+    <message>
+        <source>webhook endpoint</source>
+        <translation>punto de webhook</translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>dirección</translation>
+    </message>
+    <message>
+        <source>action kinds</source>
+        <translation>tipos de acción</translation>
+    </message>
+    <message>
+        <source>from cursor</source>
+        <translation>desde el cursor</translation>
+    </message>
+    <message>
+        <source>cursor before</source>
+        <translation>cursor anterior</translation>
+    </message>
+    <message>
+        <source>old secret signs until</source>
+        <translation>la clave anterior firma hasta</translation>
     </message>
     <message>
         <source>Decided at</source>
@@ -1517,6 +1581,85 @@
     </message>
 </context>
 <context>
+    <name>LeadWebhooks</name>
+    <message>
+        <source>delivering</source>
+        <translation>entregando</translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation>fallando</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>desactivado</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Punto de destino</translation>
+    </message>
+    <message>
+        <source>Platform</source>
+        <translation>Plataforma</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Last success</source>
+        <translation>Último éxito</translation>
+    </message>
+    <message>
+        <source>Backlog</source>
+        <translation>Pendientes</translation>
+    </message>
+    <message>
+        <source>Failures in a row</source>
+        <translation>Fallos seguidos</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Último error</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nunca</translation>
+    </message>
+    <message>
+        <source>Webhook endpoints and their health</source>
+        <translation>Puntos de webhook y su estado</translation>
+    </message>
+    <message>
+        <source>Webhooks status</source>
+        <translation>Estado de los webhooks</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Decisions reach each platform&apos;s endpoints as signed webhooks, in order. The backlog is what an endpoint has not acknowledged yet; a failing endpoint is retried with growing waits, a disabled one gets nothing until an operator enables it (reviewer-app server webhook).</source>
+        <translation>Las decisiones llegan a los puntos de cada plataforma como webhooks firmados, en orden. Los pendientes son lo que un punto aún no ha confirmado; a un punto que falla se le reintenta con esperas crecientes, uno desactivado no recibe nada hasta que un operador lo active (reviewer-app server webhook).</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Cargando…</translation>
+    </message>
+    <message>
+        <source>No webhook endpoints.</source>
+        <translation>No hay puntos de webhook.</translation>
+    </message>
+    <message>
+        <source>{n} endpoints, {troubled} failing or disabled; {backlog} to send.</source>
+        <translation>{n} puntos, {troubled} fallando o desactivados; {backlog} por enviar.</translation>
+    </message>
+    <message>
+        <source>loading the webhooks</source>
+        <translation>al cargar los webhooks</translation>
+    </message>
+</context>
+<context>
     <name>LeadWorkspace</name>
     <message>
         <source>Review escalations now (same keys as reviewing)</source>
@@ -1581,6 +1724,10 @@
     <message>
         <source>Decisions</source>
         <translation>Decisiones</translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhooks</translation>
     </message>
 </context>
 <context>

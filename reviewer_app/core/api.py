@@ -65,6 +65,7 @@ from reviewer_app.protocol import (
     VerdictBatch,
     VerdictResults,
 )
+from reviewer_app.protocol.webhooks import WebhookList
 
 from .decision_csv import ExportCancelled, copy_decision_csv
 from .errors import (
@@ -464,6 +465,10 @@ class ApiClient:
         if cursor:
             params["cursor"] = cursor
         return self._call("GET", "/events", reply=EventPage, params=params)
+
+    def webhooks(self) -> WebhookList:
+        """Webhook endpoints and their health (leads and admins)."""
+        return self._call("GET", "/webhooks", reply=WebhookList)
 
     def media(self, media_id: str, *, max_bytes: int = 50 * 1024 * 1024) -> tuple[bytes, str]:
         """The bytes of one media file and their content type."""

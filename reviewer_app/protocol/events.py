@@ -38,6 +38,15 @@ class EventKind(StrEnum):
     """The open item moved to another queue: a queue file removed its queue (``--drain-to``)."""
     api_key_created = "api_key_created"
     api_key_revoked = "api_key_revoked"
+    # webhook endpoints (the event names the endpoint's id, URL and account: never a secret)
+    webhook_added = "webhook_added"
+    webhook_disabled = "webhook_disabled"
+    """By an operator, or by the dispatcher (410 Gone, or a message failing for too long)."""
+    webhook_enabled = "webhook_enabled"
+    webhook_secret_rotated = "webhook_secret_rotated"  # noqa: S105 (a kind, not a secret)
+    """A new signing secret; the previous one signs too until the rotation ends."""
+    webhook_replayed = "webhook_replayed"
+    """The endpoint's cursor was moved back: actions after it are sent again."""
     # account actions
     account_actioned = "account_actioned"
     """An account-level decision changed an author's status (warned, restricted, suspended,

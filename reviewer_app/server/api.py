@@ -60,6 +60,7 @@ from reviewer_app.protocol.common import (
     Username,
 )
 from reviewer_app.protocol.csvsafe import MEDIA_TYPE as CSV_MEDIA_TYPE
+from reviewer_app.protocol.webhooks import WebhookList
 
 from .auth_deps import (
     AdminDep,
@@ -296,6 +297,15 @@ def post_verdicts(
     results = svc.verdicts(user, list(body.verdicts))
     metrics.verdict_results(r.status.value for r in results.results)
     return json_response(results)
+
+
+@router.get(
+    "/webhooks", response_model=WebhookList, tags=["lead"], responses=problems(*AUTHED, 403)
+)
+def get_webhooks(svc: ServiceDep, _lead: LeadDep) -> WebhookList:
+    """Webhook endpoints and their health: status, last success, backlog, failures (leads
+    and admins; never a secret)."""
+    return svc.webhooks()
 
 
 @router.get("/events", response_model=EventPage, tags=["lead"], responses=problems(*AUTHED, 403))

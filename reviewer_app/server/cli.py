@@ -19,7 +19,7 @@ from typing import Any
 
 from reviewer_app.protocol import KEY_ROLES, ApiKeyCreated, ApiKeyInfo, Role, UserCreate
 
-from . import import_cli, queue_cli
+from . import import_cli, queue_cli, webhook_cli
 from .config import DEFAULT_DATABASE_URL, ServerSettings
 from .problems import ApiError
 from .service import Service
@@ -105,6 +105,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_api_key_parser(actions)
     queue_cli.add_parser(actions)
     import_cli.add_parser(actions)
+    webhook_cli.add_parser(actions)
     openapi = actions.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("-o", "--output", type=Path, default=None)
 
@@ -133,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
         return queue_cli.run(settings, args)
     if command == "import":
         return import_cli.run(settings, args)
+    if command == "webhook":
+        return webhook_cli.run(settings, args)
     if command == "seed":
         return _seed_demo(settings)
     return serve(

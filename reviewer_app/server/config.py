@@ -56,13 +56,44 @@ class ServerSettings:
     """``/readyz`` answers 503 while the event log's oldest unsealed entry is older than
     this (the sequencer is not keeping up, or not running)."""
 
+    webhook_workers: int = 8
+    """Threads of each API process that deliver webhooks, one endpoint each at a time (a
+    slow receiver holds only its own). 0: this process delivers none (another must)."""
+    webhook_timeout_seconds: float = 10.0
+    """A delivery whose receiver has not connected, or not answered, in this long is a
+    failed attempt (retried)."""
+    webhook_backoff_base_seconds: float = 2.0
+    """Retries of a message wait a random time (full jitter) up to this doubled per failed
+    attempt, ..."""
+    webhook_backoff_max_seconds: float = 3_600.0
+    """... capped at this (an hour)."""
+    webhook_retry_window_seconds: float = 86_400.0
+    """A message failing for this long (24 h) disables its endpoint: nothing after it is
+    sent out of order; ``webhook enable`` tries it again."""
+    webhook_failing_after: int = 5
+    """Consecutive failed attempts after which an endpoint is marked ``failing`` (a 4xx
+    other than 410 and 429 marks it at once); a success makes it ``active`` again."""
+    webhook_poll_seconds: float = 0.1
+    """How often each process looks for endpoints with actions to deliver."""
+    webhook_rotation_grace_seconds: int = 86_400
+    """After ``webhook rotate-secret``, the previous secret keeps signing for this long."""
+    webhook_proxy: str = ""
+    """Send webhooks through this HTTP proxy (``http://host:port``), e.g. one that refuses
+    internal addresses (SSRF). Empty: directly. The environment's proxy variables are not
+    used."""
+
     @classmethod
     def from_env(cls, **overrides: object) -> ServerSettings:
         values: dict[str, object] = {}
         for f in fields(cls):
             raw = os.environ.get(f"REVIEWER_SERVER_{f.name.upper()}")
             if raw is not None:
-                values[f.name] = int(raw) if f.type in (int, "int") else raw
+                if f.type in (int, "int"):
+                    values[f.name] = int(raw)
+                elif f.type in (float, "float"):
+                    values[f.name] = float(raw)
+                else:
+                    values[f.name] = raw
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
 

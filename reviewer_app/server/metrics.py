@@ -25,6 +25,11 @@ scrape storm costs at most one set of queries per process and period):
   events committed but not yet sealed into the hash chain by the sequencer, and the age of
   the oldest of them (0 when none); ``reviewdesk_event_log_sealed_entries``: the log's size.
   ``/readyz`` fails while the lag is over ``log_lag_limit_seconds``.
+- ``reviewdesk_webhook_backlog{endpoint,account}``: actions not yet acknowledged by the
+  endpoint; ``reviewdesk_webhook_consecutive_failures{endpoint,account}``;
+  ``reviewdesk_webhook_seconds_since_success{endpoint,account}`` (since it was added when it
+  never succeeded); ``reviewdesk_webhook_status{endpoint,account,status}`` (1 for its status).
+  The URL is no label (it may carry a token of the receiver's).
 
 Several processes (``--workers N``): the CLI sets ``PROMETHEUS_MULTIPROC_DIR`` to a fresh
 directory before the workers start, prometheus_client keeps each process's counters in a
@@ -51,6 +56,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 from sqlalchemy import distinct, func, select
+
+from reviewer_app.protocol.webhooks import WebhookStatus
 
 from .service import Service, open_item_counts
 from .tables import items
@@ -226,7 +233,7 @@ class DatabaseGauges(Collector):
             f"{PREFIX}_lease_holders", "Reviewers holding at least one live lease"
         )
         holding.add_metric([], int(holders))
-        return [depth, leases, age, holding, *self._event_log(now)]
+        return [depth, leases, age, holding, *self._event_log(now), *self._webhooks(now)]
 
     def _event_log(self, now: float) -> list[Metric]:
         svc = self.service
@@ -248,3 +255,37 @@ class DatabaseGauges(Collector):
         )
         sealed.add_metric([], size)
         return [unsealed, behind, sealed]
+
+    def _webhooks(self, now: float) -> list[Metric]:
+        found = self.service.webhooks().endpoints
+        labels = ["endpoint", "account"]
+        backlog = GaugeMetricFamily(
+            f"{PREFIX}_webhook_backlog",
+            "Enforcement actions for a webhook endpoint not acknowledged yet",
+            labels=labels,
+        )
+        failures = GaugeMetricFamily(
+            f"{PREFIX}_webhook_consecutive_failures",
+            "Failed delivery attempts of a webhook endpoint since its last success",
+            labels=labels,
+        )
+        since = GaugeMetricFamily(
+            f"{PREFIX}_webhook_seconds_since_success",
+            "Seconds since a webhook endpoint last acknowledged a message (since it was "
+            "added, when it never has)",
+            labels=labels,
+        )
+        status = GaugeMetricFamily(
+            f"{PREFIX}_webhook_status",
+            "1 for a webhook endpoint's status (active, failing, disabled), 0 for the others",
+            labels=[*labels, "status"],
+        )
+        for e in found:
+            key = [str(e.id), e.account]
+            backlog.add_metric(key, e.backlog)
+            failures.add_metric(key, e.consecutive_failures)
+            last = e.last_success_at or e.created_at
+            since.add_metric(key, max(0.0, now - last.timestamp()))
+            for state in WebhookStatus:
+                status.add_metric([*key, state.value], 1 if e.status is state else 0)
+        return [backlog, failures, since, status]

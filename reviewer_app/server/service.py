@@ -70,8 +70,19 @@ from reviewer_app.protocol.intake import (
     Signal,
     Withdrawal,
 )
+from reviewer_app.protocol.webhooks import WebhookEndpoint, WebhookList
 
-from . import accounts, apikeys, audits, enforcement, leasing, queueapply, search, stats
+from . import (
+    accounts,
+    apikeys,
+    audits,
+    enforcement,
+    leasing,
+    queueapply,
+    search,
+    stats,
+    webhook_endpoints,
+)
 from .assembly import item_documents, load_items
 from .checkpoints import Signer
 from .config import ServerSettings
@@ -113,6 +124,7 @@ from .tables import (
     users,
 )
 from .verdicts import VerdictRecorder
+from .webhooks import Dispatcher
 
 log = logging.getLogger("server")
 
@@ -177,6 +189,8 @@ class Service:
         # The enforcement feed's actions are sealed by the same sequencer (enforcement.py).
         self.feed = enforcement.Feed(self.db, lambda: self.clock())
         self.sequencer = Sequencer(self.db, [self.event_chain, self.feed.log], lambda: self.clock())
+        # Webhooks (webhooks.py): a dispatcher per process, its thread run by the app.
+        self.dispatcher = Dispatcher(self.db, settings, lambda: self.clock())
 
     def start(self) -> None:
         """Bring the schema up to date (once per Service, however often it is called)."""
@@ -185,6 +199,7 @@ class Service:
             self._started = True
 
     def close(self) -> None:
+        self.dispatcher.stop()  # gives its leases back
         self.sequencer.stop()  # a running sequencer seals what is left first
         self.db.dispose()
 
@@ -938,6 +953,57 @@ class Service:
         """The platform's own sealed actions after seq ``after``, and the sealed head read
         before them (what a long poll waits to see pass)."""
         return self.feed.page(caller.username, after, limit)
+
+    # -- webhooks (webhook_endpoints.py; the dispatcher in webhooks.py) ---------------------
+
+    def webhooks(self) -> WebhookList:
+        """Every endpoint and its health (no secrets)."""
+        with self.db.read() as conn:
+            return webhook_endpoints.listing(conn)
+
+    def webhook(self, endpoint_id: int) -> WebhookEndpoint:
+        with self.db.read() as conn:
+            return webhook_endpoints.one(conn, endpoint_id)
+
+    def add_webhook(
+        self, url: str, account: str, kinds: list[str] | None, actor: str | None
+    ) -> tuple[WebhookEndpoint, str]:
+        """A new endpoint of the platform account ``account``, and its secret (shown once)."""
+        with self.db.write() as conn:
+            return webhook_endpoints.add(conn, url, account, kinds, self.clock(), actor)
+
+    def disable_webhook(self, endpoint_id: int, actor: str | None) -> WebhookEndpoint:
+        with self.db.write() as conn:
+            return webhook_endpoints.disable(
+                conn, endpoint_id, "disabled by an operator", self.clock(), actor
+            )
+
+    def enable_webhook(self, endpoint_id: int, actor: str | None) -> WebhookEndpoint:
+        with self.db.write() as conn:
+            found = webhook_endpoints.enable(conn, endpoint_id, self.clock(), actor)
+        self.dispatcher.poke()
+        return found
+
+    def rotate_webhook_secret(
+        self, endpoint_id: int, actor: str | None, grace_seconds: float | None = None
+    ) -> tuple[WebhookEndpoint, str]:
+        """A new secret; the previous one signs too for ``grace_seconds`` (the setting's
+        when None)."""
+        grace = (
+            self.settings.webhook_rotation_grace_seconds if grace_seconds is None else grace_seconds
+        )
+        with self.db.write() as conn:
+            return webhook_endpoints.rotate_secret(conn, endpoint_id, self.clock(), actor, grace)
+
+    def finish_webhook_rotation(self, endpoint_id: int, actor: str | None) -> WebhookEndpoint:
+        with self.db.write() as conn:
+            return webhook_endpoints.finish_rotation(conn, endpoint_id, self.clock(), actor)
+
+    def replay_webhook(self, endpoint_id: int, from_seq: int, actor: str | None) -> WebhookEndpoint:
+        with self.db.write() as conn:
+            found = webhook_endpoints.replay(conn, endpoint_id, from_seq, self.clock(), actor)
+        self.dispatcher.poke()
+        return found
 
     # -- account actions (see accounts.py) ---------------------------------------------------
 

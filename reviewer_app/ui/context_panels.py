@@ -50,6 +50,11 @@ EVENT_WORDS = {
     "moved": QT_TRANSLATE_NOOP("ContextPanels", "moved to another queue"),
     "api_key_created": QT_TRANSLATE_NOOP("ContextPanels", "API key created"),
     "api_key_revoked": QT_TRANSLATE_NOOP("ContextPanels", "API key revoked"),
+    "webhook_added": QT_TRANSLATE_NOOP("ContextPanels", "webhook endpoint added"),
+    "webhook_disabled": QT_TRANSLATE_NOOP("ContextPanels", "webhook endpoint disabled"),
+    "webhook_enabled": QT_TRANSLATE_NOOP("ContextPanels", "webhook endpoint enabled"),
+    "webhook_secret_rotated": QT_TRANSLATE_NOOP("ContextPanels", "webhook signing secret changed"),
+    "webhook_replayed": QT_TRANSLATE_NOOP("ContextPanels", "webhook actions sent again"),
 }
 
 

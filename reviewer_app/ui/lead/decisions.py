@@ -108,6 +108,11 @@ EVENT_WORDS = {
     "moved": QT_TRANSLATE_NOOP("LeadDecisions", "moved to another queue"),
     "api_key_created": QT_TRANSLATE_NOOP("LeadDecisions", "API key created"),
     "api_key_revoked": QT_TRANSLATE_NOOP("LeadDecisions", "API key revoked"),
+    "webhook_added": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint added"),
+    "webhook_disabled": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint disabled"),
+    "webhook_enabled": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint enabled"),
+    "webhook_secret_rotated": QT_TRANSLATE_NOOP("LeadDecisions", "webhook signing secret changed"),
+    "webhook_replayed": QT_TRANSLATE_NOOP("LeadDecisions", "webhook actions sent again"),
 }
 
 DETAIL_WORDS = {
@@ -161,6 +166,13 @@ DETAIL_WORDS = {
     "changed_count": QT_TRANSLATE_NOOP("LeadDecisions", "queues changed"),
     "moved_pending_count": QT_TRANSLATE_NOOP("LeadDecisions", "waiting items moved"),
     "moved_leased_count": QT_TRANSLATE_NOOP("LeadDecisions", "reserved items moved"),
+    # webhook endpoints
+    "endpoint": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint"),
+    "url": QT_TRANSLATE_NOOP("LeadDecisions", "address"),
+    "kinds": QT_TRANSLATE_NOOP("LeadDecisions", "action kinds"),
+    "from_seq": QT_TRANSLATE_NOOP("LeadDecisions", "from cursor"),
+    "previous_seq": QT_TRANSLATE_NOOP("LeadDecisions", "cursor before"),
+    "previous_secret_until": QT_TRANSLATE_NOOP("LeadDecisions", "old secret signs until"),
 }
 
 

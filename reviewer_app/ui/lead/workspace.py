@@ -20,6 +20,7 @@ from ..plain import label, named, set_text
 from .audits import AuditsView
 from .decisions import DecisionsBrowser
 from .stats_views import QueuesOverview, ReviewersView, duration
+from .webhooks import WebhooksView
 
 ESCALATION_QUEUE = "escalations"
 
@@ -119,7 +120,7 @@ class EscalationsView(QWidget):
 
 
 class LeadWorkspace(QTabWidget):
-    """Queues, Reviewers, Audits, Escalations, Decisions."""
+    """Queues, Reviewers, Audits, Escalations, Decisions, Webhooks."""
 
     review_queue_requested = Signal(str)
     message_posted = Signal(str)
@@ -137,12 +138,14 @@ class LeadWorkspace(QTabWidget):
         self.audits = AuditsView(client_factory, queues)
         self.escalations = EscalationsView(client_factory)
         self.decisions = DecisionsBrowser(client_factory)
+        self.webhooks = WebhooksView(client_factory)
         for widget, title in (
             (self.queues_view, translate("LeadWorkspace", "Queues")),
             (self.reviewers, translate("LeadWorkspace", "Reviewers")),
             (self.audits, translate("LeadWorkspace", "Audits")),
             (self.escalations, translate("LeadWorkspace", "Escalations")),
             (self.decisions, translate("LeadWorkspace", "Decisions")),
+            (self.webhooks, translate("LeadWorkspace", "Webhooks")),
         ):
             self.addTab(widget, title)
         self.escalations.review_requested.connect(self.review_queue_requested)
