@@ -25,6 +25,9 @@ scrape storm costs at most one set of queries per process and period):
   events committed but not yet sealed into the hash chain by the sequencer, and the age of
   the oldest of them (0 when none); ``reviewdesk_event_log_sealed_entries``: the log's size.
   ``/readyz`` fails while the lag is over ``log_lag_limit_seconds``.
+- ``reviewdesk_enforcement_unsealed_actions``, ``reviewdesk_enforcement_sealing_lag_seconds``
+  and ``reviewdesk_enforcement_sealed_actions``: the same for the enforcement actions (the
+  feed shows an action once it is sealed; enforcement.py).
 - ``reviewdesk_webhook_backlog{endpoint,account}``: actions not yet acknowledged by the
   endpoint; ``reviewdesk_webhook_consecutive_failures{endpoint,account}``;
   ``reviewdesk_webhook_seconds_since_success{endpoint,account}`` (since it was added when it
@@ -59,6 +62,7 @@ from sqlalchemy import distinct, func, select
 
 from reviewer_app.protocol.webhooks import WebhookStatus
 
+from . import enforcement
 from .service import Service, open_item_counts
 from .tables import items
 
@@ -238,8 +242,10 @@ class DatabaseGauges(Collector):
     def _event_log(self, now: float) -> list[Metric]:
         svc = self.service
         with svc.db.read() as conn:
-            lag = svc.sequencer.lag(conn, now)[svc.event_chain.name]
+            lags = svc.sequencer.lag(conn, now)
             size = svc.event_chain.head(conn).seq
+            actions_sealed = enforcement.sealed_head(conn)
+        lag = lags[svc.event_chain.name]
         unsealed = GaugeMetricFamily(
             f"{PREFIX}_event_log_unsealed_entries",
             "Events committed but not yet sealed into the hash chain",
@@ -254,7 +260,23 @@ class DatabaseGauges(Collector):
             f"{PREFIX}_event_log_sealed_entries", "Entries in the sealed event log (its last seq)"
         )
         sealed.add_metric([], size)
-        return [unsealed, behind, sealed]
+        actions = lags[svc.feed.log.name]
+        actions_unsealed = GaugeMetricFamily(
+            f"{PREFIX}_enforcement_unsealed_actions",
+            "Enforcement actions committed but not yet sealed (not in the feed yet)",
+        )
+        actions_unsealed.add_metric([], actions.unsealed)
+        actions_behind = GaugeMetricFamily(
+            f"{PREFIX}_enforcement_sealing_lag_seconds",
+            "Age of the oldest enforcement action not yet sealed (0 when none)",
+        )
+        actions_behind.add_metric([], actions.oldest_seconds)
+        actions_size = GaugeMetricFamily(
+            f"{PREFIX}_enforcement_sealed_actions",
+            "Sealed enforcement actions, every platform's (the feed's last seq)",
+        )
+        actions_size.add_metric([], actions_sealed)
+        return [unsealed, behind, sealed, actions_unsealed, actions_behind, actions_size]
 
     def _webhooks(self, now: float) -> list[Metric]:
         found = self.service.webhooks().endpoints

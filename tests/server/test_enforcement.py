@@ -17,6 +17,7 @@ from sqlalchemy.exc import DatabaseError
 from reviewer_app.protocol import EnforcementPage, QueueFile, Role
 from reviewer_app.server.tables import enforcement_actions
 from tests.support.api import ApiSession, claim, expect_problem, verdict
+from tests.support.clock import ManualClock
 from tests.support.enforcement import (
     ESCALATIONS,
     queue_file,
@@ -25,7 +26,7 @@ from tests.support.enforcement import (
     read_feed,
 )
 from tests.support.intake import INAUTH, MISINFO, author, fact_check, post, report, send
-from tests.support.servers import LiveServer
+from tests.support.servers import LiveServer, running
 
 ALL_TIME = {"since": "2000-01-01T00:00:00Z", "until": "2999-01-01T00:00:00Z"}
 
@@ -397,3 +398,38 @@ def test_a_key_revoked_during_a_long_poll_reads_nothing_more(server: LiveServer)
     waiting.join(30)
     [answer] = answers
     expect_problem(answer, 401, "token_invalid")
+
+
+def test_actions_not_sealed_yet_show_on_metrics(database_url: str) -> None:
+    clock = ManualClock()
+    with running(database_url, clock=clock) as live:
+        live.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+        key = platform_key(live)
+        queue_posts(ApiSession(live.url, key), ["p1", "p2"])
+        rita = live.login("rita")
+        leased = by_post(claim(rita, MISINFO, 2))
+        rita.decide([verdict(leased["p1"], "keep")])
+        live.service.seal_now()
+        live.service.sequencer.stop()  # as if it had died (after a last round)
+        rita.decide([verdict(leased["p2"], "keep")])  # committed, sealed by nobody now
+        clock.advance(7)
+        metrics = scrape(live.url)
+        assert metrics["reviewdesk_enforcement_unsealed_actions"] == 1
+        assert metrics["reviewdesk_enforcement_sealing_lag_seconds"] == 7
+        assert metrics["reviewdesk_enforcement_sealed_actions"] == 1
+        assert [a["post_external_id"] for a in read_all(live.url, key)] == ["p1"]
+        live.service.seal_now()
+        assert [a["post_external_id"] for a in read_all(live.url, key)] == ["p1", "p2"]
+
+
+def scrape(base_url: str) -> dict[str, float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    response = requests.get(f"{base_url}/metrics", timeout=30)
+    assert response.status_code == 200, response.text
+    return {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+        if not sample.labels
+    }
