@@ -2,6 +2,198 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE" sourcelanguage="en">
 <context>
+    <name>Accounts</name>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>warned</source>
+        <translation>verwarnt</translation>
+    </message>
+    <message>
+        <source>restricted</source>
+        <translation>eingeschränkt</translation>
+    </message>
+    <message>
+        <source>suspended</source>
+        <translation>gesperrt</translation>
+    </message>
+    <message>
+        <source>marked inauthentic</source>
+        <translation>als unecht markiert</translation>
+    </message>
+    <message>
+        <source>Suspend</source>
+        <extracomment>the lead&apos;s account actions, in the order the menu offers them</extracomment>
+        <translation>Sperren</translation>
+    </message>
+    <message>
+        <source>Mark inauthentic</source>
+        <translation>Als unecht markieren</translation>
+    </message>
+    <message>
+        <source>Restrict</source>
+        <translation>Einschränken</translation>
+    </message>
+    <message>
+        <source>Warn</source>
+        <translation>Verwarnen</translation>
+    </message>
+    <message>
+        <source>⚠ Author warned</source>
+        <translation>⚠ Autor verwarnt</translation>
+    </message>
+    <message>
+        <source>⚠ Author restricted</source>
+        <translation>⚠ Autor eingeschränkt</translation>
+    </message>
+    <message>
+        <source>⛔ Author suspended</source>
+        <translation>⛔ Autor gesperrt</translation>
+    </message>
+    <message>
+        <source>⛔ Author marked inauthentic</source>
+        <translation>⛔ Autor als unecht markiert</translation>
+    </message>
+    <message>
+        <source>the author was marked inauthentic</source>
+        <translation>der Autor wurde als unecht markiert</translation>
+    </message>
+    <message>
+        <source>the author was suspended</source>
+        <translation>der Autor wurde gesperrt</translation>
+    </message>
+    <message>
+        <source>the author was suspended or marked inauthentic</source>
+        <translation>der Autor wurde gesperrt oder als unecht markiert</translation>
+    </message>
+    <message>
+        <source>Suspend {n} accounts ({items} open items in {queues} queues)?</source>
+        <translation>{n} Konten sperren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
+    </message>
+    <message>
+        <source>Suspend 1 account ({items} open items in {queues} queues)?</source>
+        <translation>1 Konto sperren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
+    </message>
+    <message>
+        <source>Mark {n} accounts inauthentic ({items} open items in {queues} queues)?</source>
+        <translation>{n} Konten als unecht markieren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
+    </message>
+    <message>
+        <source>Mark 1 account inauthentic ({items} open items in {queues} queues)?</source>
+        <translation>1 Konto als unecht markieren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
+    </message>
+    <message>
+        <source>Restrict {n} accounts?</source>
+        <translation>{n} Konten einschränken?</translation>
+    </message>
+    <message>
+        <source>Restrict 1 account?</source>
+        <translation>1 Konto einschränken?</translation>
+    </message>
+    <message>
+        <source>Warn {n} accounts?</source>
+        <translation>{n} Konten verwarnen?</translation>
+    </message>
+    <message>
+        <source>Warn 1 account?</source>
+        <translation>1 Konto verwarnen?</translation>
+    </message>
+    <message>
+        <source>Each account is one account-level decision and one action sent to the platform. Their open items close in every queue without a verdict; reviewers holding one are told why. Their new posts will not be queued.</source>
+        <translation>Jedes Konto ist eine Entscheidung auf Kontoebene und eine an die Plattform gesendete Maßnahme. Ihre offenen Einträge werden in allen Warteschlangen ohne Entscheidung geschlossen; wer einen davon hält, erfährt warum. Ihre neuen Beiträge kommen in keine Warteschlange.</translation>
+    </message>
+    <message>
+        <source>Each account is one account-level decision and one action sent to the platform. Their open items stay in review.</source>
+        <translation>Jedes Konto ist eine Entscheidung auf Kontoebene und eine an die Plattform gesendete Maßnahme. Ihre offenen Einträge bleiben in der Prüfung.</translation>
+    </message>
+    <message>
+        <source>{action}: {n} accounts done; {items} open items closed.</source>
+        <translation>{action}: {n} Konten erledigt; {items} offene Einträge geschlossen.</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>Konto</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Open items</source>
+        <translation>Offene Einträge</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>Warteschlangen</translation>
+    </message>
+    <message>
+        <source>Linked accounts</source>
+        <translation>Verknüpfte Konten</translation>
+    </message>
+    <message>
+        <source>Accounts sharing signals with this author</source>
+        <translation>Konten, die Signale mit diesem Autor teilen</translation>
+    </message>
+    <message>
+        <source>No linked accounts.</source>
+        <translation>Keine verknüpften Konten.</translation>
+    </message>
+    <message>
+        <source>Account action</source>
+        <translation>Kontomaßnahme</translation>
+    </message>
+    <message>
+        <source>Note on the account action</source>
+        <translation>Notiz zur Kontomaßnahme</translation>
+    </message>
+    <message>
+        <source>Note (why these accounts)</source>
+        <translation>Notiz (warum diese Konten)</translation>
+    </message>
+    <message>
+        <source>Apply to the checked accounts…</source>
+        <translation>Auf die markierten Konten anwenden…</translation>
+    </message>
+    <message>
+        <source>Apply the account action</source>
+        <translation>Die Kontomaßnahme anwenden</translation>
+    </message>
+    <message>
+        <source>Account action result</source>
+        <translation>Ergebnis der Kontomaßnahme</translation>
+    </message>
+    <message>
+        <source>loading the linked accounts</source>
+        <translation>beim Laden der verknüpften Konten</translation>
+    </message>
+    <message>
+        <source>Nothing was applied: {accounts} already {status} or beyond. Uncheck them and try again.</source>
+        <translation>Nichts wurde angewendet: {accounts} bereits {status} oder weiter. Entfernen Sie die Markierung und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Applying the account action…</source>
+        <translation>Die Kontomaßnahme wird angewendet…</translation>
+    </message>
+    <message>
+        <source>Nothing was applied.</source>
+        <translation>Nichts wurde angewendet.</translation>
+    </message>
+    <message>
+        <source>applying the account action</source>
+        <translation>beim Anwenden der Kontomaßnahme</translation>
+    </message>
+    <message>
+        <source>Account status: {status}</source>
+        <translation>Kontostatus: {status}</translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
         <source>Review desk</source>
@@ -132,6 +324,18 @@
     <message>
         <source>API key revoked</source>
         <translation>API-Schlüssel widerrufen</translation>
+    </message>
+    <message>
+        <source>account action on the author</source>
+        <translation>Kontomaßnahme gegen den Autor</translation>
+    </message>
+    <message>
+        <source>resolved by an account action</source>
+        <translation>durch eine Kontomaßnahme erledigt</translation>
+    </message>
+    <message>
+        <source>held back: the author is actioned</source>
+        <translation>zurückgehalten: gegen den Autor wurde vorgegangen</translation>
     </message>
     <message>
         <source>webhook endpoint added</source>
@@ -833,6 +1037,18 @@
         <translation>API-Schlüssel widerrufen</translation>
     </message>
     <message>
+        <source>account action on the author</source>
+        <translation>Kontomaßnahme gegen den Autor</translation>
+    </message>
+    <message>
+        <source>resolved by an account action</source>
+        <translation>durch eine Kontomaßnahme erledigt</translation>
+    </message>
+    <message>
+        <source>held back: the author is actioned</source>
+        <translation>zurückgehalten: gegen den Autor wurde vorgegangen</translation>
+    </message>
+    <message>
         <source>webhook endpoint added</source>
         <translation>Webhook-Endpunkt hinzugefügt</translation>
     </message>
@@ -1049,6 +1265,34 @@
         <translation>reservierte Einträge verschoben</translation>
     </message>
     <message>
+        <source>author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>author id</source>
+        <translation>Autor-ID</translation>
+    </message>
+    <message>
+        <source>account action</source>
+        <translation>Kontomaßnahme</translation>
+    </message>
+    <message>
+        <source>account status before</source>
+        <translation>Kontostatus vorher</translation>
+    </message>
+    <message>
+        <source>account status</source>
+        <translation>Kontostatus</translation>
+    </message>
+    <message>
+        <source>account decision</source>
+        <translation>Kontoentscheidung</translation>
+    </message>
+    <message>
+        <source>open items closed</source>
+        <translation>offene Einträge geschlossen</translation>
+    </message>
+    <message>
         <source>webhook endpoint</source>
         <translation>Webhook-Endpunkt</translation>
     </message>
@@ -1107,6 +1351,10 @@
     <message>
         <source>Kind / audit</source>
         <translation>Art / Prüfung</translation>
+    </message>
+    <message>
+        <source>Author now</source>
+        <translation>Autor jetzt</translation>
     </message>
     <message>
         <source>review</source>
@@ -1548,6 +1796,10 @@
         <translation>SLA-Überschreitungen</translation>
     </message>
     <message>
+        <source>Posts of suspended or inauthentic accounts held back</source>
+        <translation>Zurückgehaltene Beiträge gesperrter oder unechter Konten</translation>
+    </message>
+    <message>
         <source>Over SLA: {queues}</source>
         <translation>Über SLA: {queues}</translation>
     </message>
@@ -1558,6 +1810,10 @@
     <message>
         <source>Every queue is within its SLA.</source>
         <translation>Jede Warteschlange liegt innerhalb ihres SLA.</translation>
+    </message>
+    <message>
+        <source>Held back: {n} posts of suspended or inauthentic accounts, not queued ({window} in this window; {accounts} accounts actioned).</source>
+        <translation>Zurückgehalten: {n} Beiträge gesperrter oder unechter Konten, nicht eingereiht ({window} in diesem Zeitraum; {accounts} Konten betroffen).</translation>
     </message>
     <message>
         <source>Decided per day</source>
@@ -1734,7 +1990,7 @@
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
-        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
         <translation>Prüfpult — {name} auf {server}</translation>
     </message>
     <message>
@@ -1922,6 +2178,14 @@
         <translation>Beitrag {item} wurde von der Plattform zurückgezogen (dort gelöscht oder privat gemacht); er hat Ihre Arbeitsliste ohne Entscheidung verlassen.</translation>
     </message>
     <message>
+        <source>Resolved: {why}. {n} posts in your worklist were closed by that account action; they left it without a verdict.</source>
+        <translation>Erledigt: {why}. {n} Beiträge in Ihrer Arbeitsliste wurden durch diese Kontomaßnahme geschlossen; sie haben sie ohne Entscheidung verlassen.</translation>
+    </message>
+    <message>
+        <source>Resolved: {why}. Post {item} was closed by that account action; it left your worklist without a verdict.</source>
+        <translation>Erledigt: {why}. Beitrag {item} wurde durch diese Kontomaßnahme geschlossen; er hat Ihre Arbeitsliste ohne Entscheidung verlassen.</translation>
+    </message>
+    <message>
         <source>The server asks you to log in again.</source>
         <translation>Der Server verlangt eine erneute Anmeldung.</translation>
     </message>
@@ -1944,6 +2208,10 @@
     <message>
         <source>Withdrawn by the platform: your verdict on {item} was not needed, the post was deleted or made private upstream before it arrived.</source>
         <translation>Von der Plattform zurückgezogen: Ihre Entscheidung zu {item} wurde nicht gebraucht, der Beitrag wurde dort gelöscht oder privat gemacht, bevor sie ankam.</translation>
+    </message>
+    <message>
+        <source>Resolved: {why}. Your verdict on {item} was not needed: an account action closed the post before it arrived.</source>
+        <translation>Erledigt: {why}. Ihre Entscheidung zu {item} war nicht nötig: Eine Kontomaßnahme hat den Beitrag geschlossen, bevor sie ankam.</translation>
     </message>
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
@@ -2401,6 +2669,10 @@ Wird hier nicht abgespielt.</translation>
         <translation>Autor und Zeit</translation>
     </message>
     <message>
+        <source>Author&apos;s account status</source>
+        <translation>Kontostatus des Autors</translation>
+    </message>
+    <message>
         <source>Language and reach</source>
         <translation>Sprache und Reichweite</translation>
     </message>
@@ -2499,6 +2771,10 @@ Wird hier nicht abgespielt.</translation>
     <message>
         <source>Withdrawn by the platform: the post you were looking at was deleted or made private upstream, so it needs no verdict. Here is the next one.</source>
         <translation>Von der Plattform zurückgezogen: Der Beitrag, den Sie gerade ansahen, wurde dort gelöscht oder privat gemacht und braucht keine Entscheidung. Hier ist der nächste.</translation>
+    </message>
+    <message>
+        <source>Resolved: {why}. The post you were looking at was closed by that account action, so it needs no verdict. Here is the next one.</source>
+        <translation>Erledigt: {why}. Der Beitrag, den Sie angesehen haben, wurde durch diese Kontomaßnahme geschlossen und braucht keine Entscheidung. Hier ist der nächste.</translation>
     </message>
     <message>
         <source>This queue has no escalation action.</source>

@@ -2,6 +2,198 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es_ES" sourcelanguage="en">
 <context>
+    <name>Accounts</name>
+    <message>
+        <source>active</source>
+        <translation>activa</translation>
+    </message>
+    <message>
+        <source>warned</source>
+        <translation>advertida</translation>
+    </message>
+    <message>
+        <source>restricted</source>
+        <translation>restringida</translation>
+    </message>
+    <message>
+        <source>suspended</source>
+        <translation>suspendida</translation>
+    </message>
+    <message>
+        <source>marked inauthentic</source>
+        <translation>marcada como no auténtica</translation>
+    </message>
+    <message>
+        <source>Suspend</source>
+        <extracomment>the lead&apos;s account actions, in the order the menu offers them</extracomment>
+        <translation>Suspender</translation>
+    </message>
+    <message>
+        <source>Mark inauthentic</source>
+        <translation>Marcar como no auténtica</translation>
+    </message>
+    <message>
+        <source>Restrict</source>
+        <translation>Restringir</translation>
+    </message>
+    <message>
+        <source>Warn</source>
+        <translation>Advertir</translation>
+    </message>
+    <message>
+        <source>⚠ Author warned</source>
+        <translation>⚠ Autor advertido</translation>
+    </message>
+    <message>
+        <source>⚠ Author restricted</source>
+        <translation>⚠ Autor restringido</translation>
+    </message>
+    <message>
+        <source>⛔ Author suspended</source>
+        <translation>⛔ Autor suspendido</translation>
+    </message>
+    <message>
+        <source>⛔ Author marked inauthentic</source>
+        <translation>⛔ Autor marcado como no auténtico</translation>
+    </message>
+    <message>
+        <source>the author was marked inauthentic</source>
+        <translation>el autor fue marcado como no auténtico</translation>
+    </message>
+    <message>
+        <source>the author was suspended</source>
+        <translation>el autor fue suspendido</translation>
+    </message>
+    <message>
+        <source>the author was suspended or marked inauthentic</source>
+        <translation>el autor fue suspendido o marcado como no auténtico</translation>
+    </message>
+    <message>
+        <source>Suspend {n} accounts ({items} open items in {queues} queues)?</source>
+        <translation>¿Suspender {n} cuentas ({items} elementos abiertos en {queues} colas)?</translation>
+    </message>
+    <message>
+        <source>Suspend 1 account ({items} open items in {queues} queues)?</source>
+        <translation>¿Suspender 1 cuenta ({items} elementos abiertos en {queues} colas)?</translation>
+    </message>
+    <message>
+        <source>Mark {n} accounts inauthentic ({items} open items in {queues} queues)?</source>
+        <translation>¿Marcar {n} cuentas como no auténticas ({items} elementos abiertos en {queues} colas)?</translation>
+    </message>
+    <message>
+        <source>Mark 1 account inauthentic ({items} open items in {queues} queues)?</source>
+        <translation>¿Marcar 1 cuenta como no auténtica ({items} elementos abiertos en {queues} colas)?</translation>
+    </message>
+    <message>
+        <source>Restrict {n} accounts?</source>
+        <translation>¿Restringir {n} cuentas?</translation>
+    </message>
+    <message>
+        <source>Restrict 1 account?</source>
+        <translation>¿Restringir 1 cuenta?</translation>
+    </message>
+    <message>
+        <source>Warn {n} accounts?</source>
+        <translation>¿Advertir a {n} cuentas?</translation>
+    </message>
+    <message>
+        <source>Warn 1 account?</source>
+        <translation>¿Advertir a 1 cuenta?</translation>
+    </message>
+    <message>
+        <source>Each account is one account-level decision and one action sent to the platform. Their open items close in every queue without a verdict; reviewers holding one are told why. Their new posts will not be queued.</source>
+        <translation>Cada cuenta es una decisión a nivel de cuenta y una acción enviada a la plataforma. Sus elementos abiertos se cierran en todas las colas sin veredicto; a quien tenga uno se le dice por qué. Sus nuevas publicaciones no entrarán en ninguna cola.</translation>
+    </message>
+    <message>
+        <source>Each account is one account-level decision and one action sent to the platform. Their open items stay in review.</source>
+        <translation>Cada cuenta es una decisión a nivel de cuenta y una acción enviada a la plataforma. Sus elementos abiertos siguen en revisión.</translation>
+    </message>
+    <message>
+        <source>{action}: {n} accounts done; {items} open items closed.</source>
+        <translation>{action}: {n} cuentas hechas; {items} elementos abiertos cerrados.</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>Cuenta</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Open items</source>
+        <translation>Elementos abiertos</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>Colas</translation>
+    </message>
+    <message>
+        <source>Linked accounts</source>
+        <translation>Cuentas vinculadas</translation>
+    </message>
+    <message>
+        <source>Accounts sharing signals with this author</source>
+        <translation>Cuentas que comparten señales con este autor</translation>
+    </message>
+    <message>
+        <source>No linked accounts.</source>
+        <translation>No hay cuentas vinculadas.</translation>
+    </message>
+    <message>
+        <source>Account action</source>
+        <translation>Acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>Note on the account action</source>
+        <translation>Nota sobre la acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>Note (why these accounts)</source>
+        <translation>Nota (por qué estas cuentas)</translation>
+    </message>
+    <message>
+        <source>Apply to the checked accounts…</source>
+        <translation>Aplicar a las cuentas marcadas…</translation>
+    </message>
+    <message>
+        <source>Apply the account action</source>
+        <translation>Aplicar la acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>Account action result</source>
+        <translation>Resultado de la acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>loading the linked accounts</source>
+        <translation>al cargar las cuentas vinculadas</translation>
+    </message>
+    <message>
+        <source>Nothing was applied: {accounts} already {status} or beyond. Uncheck them and try again.</source>
+        <translation>No se aplicó nada: {accounts} ya {status} o más. Desmárquelas e inténtelo de nuevo.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Applying the account action…</source>
+        <translation>Aplicando la acción sobre la cuenta…</translation>
+    </message>
+    <message>
+        <source>Nothing was applied.</source>
+        <translation>No se aplicó nada.</translation>
+    </message>
+    <message>
+        <source>applying the account action</source>
+        <translation>al aplicar la acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>Account status: {status}</source>
+        <translation>Estado de la cuenta: {status}</translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
         <source>Review desk</source>
@@ -132,6 +324,18 @@
     <message>
         <source>API key revoked</source>
         <translation>clave de API revocada</translation>
+    </message>
+    <message>
+        <source>account action on the author</source>
+        <translation>acción sobre la cuenta del autor</translation>
+    </message>
+    <message>
+        <source>resolved by an account action</source>
+        <translation>resuelto por una acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>held back: the author is actioned</source>
+        <translation>retenida: se actuó contra el autor</translation>
     </message>
     <message>
         <source>webhook endpoint added</source>
@@ -833,6 +1037,18 @@
         <translation>clave de API revocada</translation>
     </message>
     <message>
+        <source>account action on the author</source>
+        <translation>acción sobre la cuenta del autor</translation>
+    </message>
+    <message>
+        <source>resolved by an account action</source>
+        <translation>resuelto por una acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>held back: the author is actioned</source>
+        <translation>retenida: se actuó contra el autor</translation>
+    </message>
+    <message>
         <source>webhook endpoint added</source>
         <translation>punto de webhook añadido</translation>
     </message>
@@ -1049,6 +1265,34 @@
         <translation>elementos reservados movidos</translation>
     </message>
     <message>
+        <source>author</source>
+        <translation>autor</translation>
+    </message>
+    <message>
+        <source>author id</source>
+        <translation>id del autor</translation>
+    </message>
+    <message>
+        <source>account action</source>
+        <translation>acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>account status before</source>
+        <translation>estado de la cuenta antes</translation>
+    </message>
+    <message>
+        <source>account status</source>
+        <translation>estado de la cuenta</translation>
+    </message>
+    <message>
+        <source>account decision</source>
+        <translation>decisión sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>open items closed</source>
+        <translation>elementos abiertos cerrados</translation>
+    </message>
+    <message>
         <source>webhook endpoint</source>
         <translation>punto de webhook</translation>
     </message>
@@ -1107,6 +1351,10 @@
     <message>
         <source>Kind / audit</source>
         <translation>Tipo / auditoría</translation>
+    </message>
+    <message>
+        <source>Author now</source>
+        <translation>Autor ahora</translation>
     </message>
     <message>
         <source>review</source>
@@ -1548,6 +1796,10 @@
         <translation>Incumplimientos del SLA</translation>
     </message>
     <message>
+        <source>Posts of suspended or inauthentic accounts held back</source>
+        <translation>Publicaciones retenidas de cuentas suspendidas o no auténticas</translation>
+    </message>
+    <message>
         <source>Over SLA: {queues}</source>
         <translation>Fuera de SLA: {queues}</translation>
     </message>
@@ -1558,6 +1810,10 @@
     <message>
         <source>Every queue is within its SLA.</source>
         <translation>Todas las colas están dentro de su SLA.</translation>
+    </message>
+    <message>
+        <source>Held back: {n} posts of suspended or inauthentic accounts, not queued ({window} in this window; {accounts} accounts actioned).</source>
+        <translation>Retenidas: {n} publicaciones de cuentas suspendidas o no auténticas, sin encolar ({window} en este periodo; {accounts} cuentas afectadas).</translation>
     </message>
     <message>
         <source>Decided per day</source>
@@ -1734,7 +1990,7 @@
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
-        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
         <translation>Mesa de revisión — {name} en {server}</translation>
     </message>
     <message>
@@ -1922,6 +2178,14 @@
         <translation>La plataforma retiró la publicación {item} (borrada o hecha privada en origen); salió de su lista de trabajo sin veredicto.</translation>
     </message>
     <message>
+        <source>Resolved: {why}. {n} posts in your worklist were closed by that account action; they left it without a verdict.</source>
+        <translation>Resuelto: {why}. {n} publicaciones de su lista de trabajo se cerraron por esa acción sobre la cuenta; salieron de ella sin veredicto.</translation>
+    </message>
+    <message>
+        <source>Resolved: {why}. Post {item} was closed by that account action; it left your worklist without a verdict.</source>
+        <translation>Resuelto: {why}. La publicación {item} se cerró por esa acción sobre la cuenta; salió de su lista de trabajo sin veredicto.</translation>
+    </message>
+    <message>
         <source>The server asks you to log in again.</source>
         <translation>El servidor le pide que vuelva a iniciar sesión.</translation>
     </message>
@@ -1944,6 +2208,10 @@
     <message>
         <source>Withdrawn by the platform: your verdict on {item} was not needed, the post was deleted or made private upstream before it arrived.</source>
         <translation>Retirada por la plataforma: su veredicto sobre {item} no hacía falta, la publicación se borró o se hizo privada en origen antes de que llegara.</translation>
+    </message>
+    <message>
+        <source>Resolved: {why}. Your verdict on {item} was not needed: an account action closed the post before it arrived.</source>
+        <translation>Resuelto: {why}. Su veredicto sobre {item} no hacía falta: una acción sobre la cuenta cerró la publicación antes de que llegara.</translation>
     </message>
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
@@ -2401,6 +2669,10 @@ No se reproduce aquí.</translation>
         <translation>Autor y hora</translation>
     </message>
     <message>
+        <source>Author&apos;s account status</source>
+        <translation>Estado de la cuenta del autor</translation>
+    </message>
+    <message>
         <source>Language and reach</source>
         <translation>Idioma y alcance</translation>
     </message>
@@ -2499,6 +2771,10 @@ No se reproduce aquí.</translation>
     <message>
         <source>Withdrawn by the platform: the post you were looking at was deleted or made private upstream, so it needs no verdict. Here is the next one.</source>
         <translation>Retirada por la plataforma: la publicación que estaba viendo se borró o se hizo privada en origen, así que no necesita veredicto. Aquí tiene la siguiente.</translation>
+    </message>
+    <message>
+        <source>Resolved: {why}. The post you were looking at was closed by that account action, so it needs no verdict. Here is the next one.</source>
+        <translation>Resuelto: {why}. La publicación que estaba viendo se cerró por esa acción sobre la cuenta, así que no necesita veredicto. Aquí está la siguiente.</translation>
     </message>
     <message>
         <source>This queue has no escalation action.</source>

@@ -65,6 +65,11 @@ from reviewer_app.protocol import (
     VerdictBatch,
     VerdictResults,
 )
+from reviewer_app.protocol.accounts import (
+    AccountActionRequest,
+    AccountActionResults,
+    LinkedAccounts,
+)
 from reviewer_app.protocol.webhooks import WebhookList
 
 from .decision_csv import ExportCancelled, copy_decision_csv
@@ -469,6 +474,17 @@ class ApiClient:
     def webhooks(self) -> WebhookList:
         """Webhook endpoints and their health (leads and admins)."""
         return self._call("GET", "/webhooks", reply=WebhookList)
+
+    def linked_accounts(self, author_id: str) -> LinkedAccounts:
+        """The author and the accounts sharing account signals with them (leads)."""
+        path = f"/authors/{quote(author_id, safe='')}/linked"
+        return self._call("GET", path, reply=LinkedAccounts)
+
+    def account_action(self, body: AccountActionRequest) -> AccountActionResults:
+        """One account action on each named account, all or none (leads). A 409
+        ``already_actioned`` or 422 ``unknown_author`` applied nothing. Like every POST
+        without an idempotency key, retried only when it surely never arrived."""
+        return self._call("POST", "/authors/actions", body=body, reply=AccountActionResults)
 
     def media(self, media_id: str, *, max_bytes: int = 50 * 1024 * 1024) -> tuple[bytes, str]:
         """The bytes of one media file and their content type."""

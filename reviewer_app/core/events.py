@@ -73,6 +73,20 @@ class ItemsWithdrawn:
 
 
 @dataclass(frozen=True)
+class ItemsResolved:
+    """An account action closed these items: their author was suspended or marked
+    inauthentic (``author_status``: item id -> the status it gave them). They left the
+    worklist without a verdict; a verdict already made for one is still sent, and the
+    service answers it ``rejected`` with reason ``author_actioned``."""
+
+    author_status: tuple[tuple[str, str], ...]
+
+    @property
+    def item_ids(self) -> tuple[str, ...]:
+        return tuple(item_id for item_id, _ in self.author_status)
+
+
+@dataclass(frozen=True)
 class LeasesExpiring:
     """Ready items whose lease ends soon and cannot be renewed now (offline)."""
 
@@ -127,6 +141,7 @@ SyncEvent = (
     | WorklistChanged
     | LeasesLost
     | ItemsWithdrawn
+    | ItemsResolved
     | LeasesExpiring
     | QueuesChanged
     | Progress

@@ -787,8 +787,8 @@ class Store:
         return [(r[0], r[1]) for r in rows]
 
     def apply_lease_results(self, results: Iterable[LeaseStatus]) -> list[str]:
-        """Record renewals; items whose lease is lost (or whose post the platform withdrew)
-        leave the worklist. Returns their ids."""
+        """Record renewals; items whose lease is lost (or whose post the platform withdrew,
+        or that an account action resolved) leave the worklist. Returns their ids."""
         now = self.clock()
         lost: list[str] = []
         with self.transaction() as conn:
@@ -799,7 +799,7 @@ class Store:
                         "WHERE lease_token = ?",
                         (now, result.expires_at.timestamp(), result.token),
                     )
-                elif result.status in ("lost", "unknown", "withdrawn"):
+                elif result.status in ("lost", "unknown", "withdrawn", "author_actioned"):
                     row = conn.execute(
                         "SELECT id, state FROM items WHERE lease_token = ?", (result.token,)
                     ).fetchone()

@@ -34,6 +34,7 @@ from reviewer_app.protocol import (
     VerdictResult,
     VerdictStatus,
 )
+from reviewer_app.protocol.accounts import closes_items
 from reviewer_app.protocol.common import MAX_TOKENS_PER_CALL
 
 from . import events as ev
@@ -125,6 +126,9 @@ class SyncEngine:
         self.last_sync: float | None = None
         self.limits: Limits | None = None
         self._queues_at = -math.inf
+        # a verdict here just suspended an author (or marked them inauthentic): renew every
+        # lease at once, so their other items held here leave now, not a third of a lease on
+        self._renew_all = False
         self._empty_until: dict[str, float] = {}
         self._last: dict[str, object] = {}
 
@@ -156,6 +160,12 @@ class SyncEngine:
 
     def nudge(self) -> None:
         """Something changed locally (a verdict, an undo, a skip): look again now."""
+        self._wake.set()
+
+    def renew_now(self) -> None:
+        """Renew every lease held here at the next pass (an account action may have closed
+        some of their items: they leave the worklist then, not a third of a lease on)."""
+        self._renew_all = True
         self._wake.set()
 
     def set_token(self, token: str | None) -> None:
@@ -324,6 +334,13 @@ class SyncEngine:
             else:
                 results = [_rejected(batch[0], err.code, str(err))]
         settled = self.store.settle(results)
+        self._renew_all |= any(
+            r.status is VerdictStatus.accepted
+            and r.decision is not None
+            and r.decision.author_action is not None
+            and closes_items(r.decision.author_action)
+            for r in results
+        )
         self._emit(ev.VerdictsSettled(tuple(settled)))
         if any(e.status == VerdictStatus.conflict for e in settled):
             self._emit(ev.ConflictsChanged(len(self.store.conflicts())))
@@ -353,19 +370,35 @@ class SyncEngine:
 
     def _renew(self) -> None:
         assert self.store is not None and self.api is not None
-        due = self.store.leases_to_renew(self.clock())
+        now = self.clock()
+        due = self.store.leases_to_renew(now + MAX_LEASE_SECONDS if self._renew_all else now)
+        self._renew_all = False
         seconds = int(self._lease_seconds(LEASE_SECONDS))
         lost: list[str] = []
         withdrawn: set[str] = set()
+        resolved: dict[str, str] = {}  # item id -> the status an account action gave its author
         for chunk in _chunks(due, MAX_TOKENS_PER_CALL):
             results = self.api.renew([token for _, token in chunk], seconds).results
             lost += self.store.apply_lease_results(results)
             gone = {r.token for r in results if r.status == "withdrawn"}
             withdrawn.update(item_id for item_id, token in chunk if token in gone)
-        if withdrawn & set(lost):  # the platform's doing, not another reviewer's: said so
+            actioned = {
+                r.token: r.author_status.value if r.author_status else ""
+                for r in results
+                if r.status == "author_actioned"
+            }
+            resolved.update(
+                (item_id, actioned[token]) for item_id, token in chunk if token in actioned
+            )
+        # the platform's or an account action's doing, not another reviewer's: said so
+        if withdrawn & set(lost):
             self._emit(ev.ItemsWithdrawn(tuple(i for i in lost if i in withdrawn)))
-        if set(lost) - withdrawn:
-            self._emit(ev.LeasesLost(tuple(i for i in lost if i not in withdrawn)))
+        if resolved.keys() & set(lost):
+            self._emit(ev.ItemsResolved(tuple((i, resolved[i]) for i in lost if i in resolved)))
+        if set(lost) - withdrawn - resolved.keys():
+            self._emit(
+                ev.LeasesLost(tuple(i for i in lost if i not in withdrawn and i not in resolved))
+            )
 
     def _lease_seconds(self, setting: object) -> int:
         cap = self.limits.max_lease_seconds if self.limits else MAX_LEASE_SECONDS

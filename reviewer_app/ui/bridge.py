@@ -25,6 +25,7 @@ class SyncBridge(QObject):
     worklist_changed = Signal(object)  # dict queue id -> ready count
     leases_lost = Signal(object)  # tuple of item ids
     items_withdrawn = Signal(object)  # tuple of item ids the platform withdrew
+    items_resolved = Signal(object)  # tuple of (item id, author status): account actions
     leases_expiring = Signal(object)  # tuple of (item id, expires at)
     queues_changed = Signal(object)  # tuple[Queue, ...]
     # task, done, total, finished, FailureKind that stopped it ("" when none)
@@ -52,6 +53,8 @@ class SyncBridge(QObject):
                 self.leases_lost.emit(item_ids)
             case ev.ItemsWithdrawn(item_ids):
                 self.items_withdrawn.emit(item_ids)
+            case ev.ItemsResolved(author_status):
+                self.items_resolved.emit(author_status)
             case ev.LeasesExpiring(items):
                 self.leases_expiring.emit(items)
             case ev.QueuesChanged(queues):

@@ -3,10 +3,13 @@ the reports, the fact-checks and the item's history. All plain text."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
 
 from reviewer_app.protocol import Item
+from reviewer_app.protocol.accounts import AuthorStatus
 
+from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_words
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .plain import ago, clean, count, named
 
@@ -50,6 +53,9 @@ EVENT_WORDS = {
     "moved": QT_TRANSLATE_NOOP("ContextPanels", "moved to another queue"),
     "api_key_created": QT_TRANSLATE_NOOP("ContextPanels", "API key created"),
     "api_key_revoked": QT_TRANSLATE_NOOP("ContextPanels", "API key revoked"),
+    "account_actioned": QT_TRANSLATE_NOOP("ContextPanels", "account action on the author"),
+    "resolved": QT_TRANSLATE_NOOP("ContextPanels", "resolved by an account action"),
+    "held_back": QT_TRANSLATE_NOOP("ContextPanels", "held back: the author is actioned"),
     "webhook_added": QT_TRANSLATE_NOOP("ContextPanels", "webhook endpoint added"),
     "webhook_disabled": QT_TRANSLATE_NOOP("ContextPanels", "webhook endpoint disabled"),
     "webhook_enabled": QT_TRANSLATE_NOOP("ContextPanels", "webhook endpoint enabled"),
@@ -77,6 +83,7 @@ def why_text(item: Item) -> str:
 def author_text(item: Item) -> str:
     a = item.author
     lines = [
+        account_line(a),
         f"{clean(a.display_name)} (@{clean(a.handle)})"
         + (" — " + translate("ContextPanels", "verified") if a.verified else ""),
         translate("ContextPanels", "Account created {date} ({ago})").format(
@@ -194,14 +201,28 @@ class ContextPanels(QTabWidget):
         ("History", history_text),
     )
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, client_factory: ClientFactory | None = None
+    ) -> None:
+        """``client_factory``: a lead's (their Author tab asks the service for the linked
+        accounts and may act on them); None for a reviewer."""
         super().__init__(parent)
         named(self, "contextPanels", translate("ContextPanels", "Context"))
         self.boxes: dict[str, QPlainTextEdit] = {}
+        self.linked = LinkedAccountsPanel(client_factory)
         for title, _ in self.TABS:
             box = _box(title)
             self.boxes[title] = box
-            self.addTab(box, tab_title(title))
+            page: QWidget = box
+            if title == "Author":  # the author, then the accounts linked to them
+                split = QSplitter(Qt.Orientation.Vertical)
+                named(split, "authorPage", tab_title(title))
+                split.addWidget(box)
+                split.addWidget(self.linked)
+                split.setChildrenCollapsible(False)
+                split.setSizes([300, 200])
+                page = split
+            self.addTab(page, tab_title(title))
         self.item: Item | None = None
         self._stale: set[int] = set()
         self.currentChanged.connect(self._render)
@@ -218,6 +239,11 @@ class ContextPanels(QTabWidget):
                     "Reports": f" ({item.reports.total})",
                     "Fact-checks": f" ({len(item.fact_checks)})",
                     "Thread": f" ({len(item.thread.parents) + len(item.thread.replies)})",
+                    "Author": (
+                        f" ({status_words(item.author.status)})"
+                        if item.author.status is not AuthorStatus.active
+                        else ""
+                    ),
                 }.get(title, "")
             shown = tab_title(title) + extra
             if self.tabText(index) != shown:
@@ -235,3 +261,5 @@ class ContextPanels(QTabWidget):
         self._stale.discard(index)
         title, render = self.TABS[index]
         self.boxes[title].setPlainText(render(self.item) if self.item is not None else "")
+        if title == "Author":
+            self.linked.show_author(self.item.author if self.item is not None else None)

@@ -42,6 +42,7 @@ from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.protocol import ActionConfig, Queue
 
 from . import preferences as P
+from .accounts import resolved_words
 from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
@@ -61,6 +62,13 @@ log = logging.getLogger("ui")
 AFTER_PAINT_MS = 100
 #: The reason code of a verdict the service refused because the platform withdrew the post.
 WITHDRAWN = "withdrawn"
+#: ... and because an account action closed the item (its author suspended or inauthentic)
+AUTHOR_ACTIONED = "author_actioned"
+
+
+def _author_status(entry: JournalEntry) -> str | None:
+    reason = entry.result.reason if entry.result else None
+    return reason.author_status.value if reason and reason.author_status else None
 
 
 def _reason_code(entry: JournalEntry) -> str | None:
@@ -238,7 +246,11 @@ class MainWindow(QMainWindow):
 
         self.post = PostPane()
         self.scores = ScoresPanel()
-        self.context = ContextPanels()
+        # a lead's Author tab asks for the linked accounts afresh and may act on them
+        self.context = ContextPanels(
+            client_factory=self.session.client if self.session.is_lead else None
+        )
+        self.context.linked.accounts_actioned.connect(self._on_accounts_actioned)
         self.verdicts = VerdictBar()
 
         left = QSplitter(Qt.Orientation.Vertical)
@@ -356,6 +368,7 @@ class MainWindow(QMainWindow):
         b.worklist_changed.connect(self._on_sync_worklist_changed)
         b.leases_lost.connect(self._on_sync_leases_lost)
         b.items_withdrawn.connect(self._on_sync_items_withdrawn)
+        b.items_resolved.connect(self._on_sync_items_resolved)
         b.queues_changed.connect(self._on_sync_queues_changed)
         b.progress_changed.connect(self._on_sync_progress_changed)
         b.auth_required.connect(self._on_sync_auth_required)
@@ -715,6 +728,35 @@ class MainWindow(QMainWindow):
             )
 
     @while_open
+    def _on_sync_items_resolved(self, resolved: tuple[tuple[str, str], ...]) -> None:
+        self._refresh_worklist()
+        item_ids = tuple(item_id for item_id, _ in resolved)
+        statuses = {status for _, status in resolved}
+        why = resolved_words(statuses.pop() if len(statuses) == 1 else None)
+        if not self.review.drop_resolved(item_ids, why):
+            self.say(
+                (
+                    translate(
+                        "MainWindow",
+                        "Resolved: {why}. {n} posts in your worklist were closed by that "
+                        "account action; they left it without a verdict.",
+                    )
+                    if len(item_ids) != 1
+                    else translate(
+                        "MainWindow",
+                        "Resolved: {why}. Post {item} was closed by that account action; it "
+                        "left your worklist without a verdict.",
+                    )
+                ).format(why=why, n=len(item_ids), item=item_ids[0])
+            )
+
+    @while_open
+    def _on_accounts_actioned(self, _results: object) -> None:
+        """A lead's account action went through: items of those accounts held here may have
+        closed, so the engine renews every lease now."""
+        self.session.engine.renew_now()
+
+    @while_open
     def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
         current = self.review.queue.id if self.review.queue else None
         self.queues.set_queues(queues)
@@ -788,8 +830,21 @@ class MainWindow(QMainWindow):
                     "was deleted or made private upstream before it arrived.",
                 ).format(item=", ".join(e.item_id for e in withdrawn))
             )
+        actioned = [e for e in rejected if _reason_code(e) == AUTHOR_ACTIONED]
+        if actioned:  # nothing for the reviewer to do: an account action closed the item
+            statuses = {_author_status(e) for e in actioned}
+            self.say(
+                translate(
+                    "MainWindow",
+                    "Resolved: {why}. Your verdict on {item} was not needed: an account action "
+                    "closed the post before it arrived.",
+                ).format(
+                    why=resolved_words(statuses.pop() if len(statuses) == 1 else None),
+                    item=", ".join(e.item_id for e in actioned),
+                )
+            )
         for entry in rejected:
-            if entry in withdrawn:
+            if entry in withdrawn or entry in actioned:
                 continue
             reason = entry.result.reason.message if entry.result and entry.result.reason else ""
             self.notify(

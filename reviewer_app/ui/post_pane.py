@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLay
 
 from reviewer_app.protocol import Item
 
+from .accounts import banner_words
 from .i18n import translate
 from .media import MediaStrip
 from .plain import ago, clean, count, hidden_count, isolate, label, named, set_text, tooltip
@@ -24,6 +25,10 @@ RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
 #: Longer texts show this much first; the rest on request (layout of a huge block is slow).
 DISPLAY_LIMIT = 20_000
 HIGHLIGHT = QColor(255, 214, 102, 160)
+ACTIONED_STYLE = (
+    "QLabel { background: #b3261e; color: white; font-weight: bold; padding: 3px 8px; }"
+)
+WARNED_STYLE = "QLabel { background: #f9c74f; color: black; padding: 3px 8px; }"
 
 
 def utf16_offset(text: str, code_points: int) -> int:
@@ -99,6 +104,9 @@ class PostPane(QWidget):
         layout = QVBoxLayout(self)
         self.byline = label()
         named(self.byline, "byline", translate("PostPane", "Author and time"))
+        # an actioned author (suspended, inauthentic, ...) stands out above the post
+        self.account = label(wrap=False)
+        named(self.account, "authorStatus", translate("PostPane", "Author's account status"))
         self.facts = label()
         named(self.facts, "postFacts", translate("PostPane", "Language and reach"))
         self.text = PostText(self)
@@ -118,7 +126,7 @@ class PostPane(QWidget):
         link_row.addWidget(self.preview, 1)
         link_row.addWidget(self.open_link)
         self.media = MediaStrip(self)
-        for widget in (self.byline, self.facts):
+        for widget in (self.account, self.byline, self.facts):
             layout.addWidget(widget)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.more)
@@ -135,6 +143,7 @@ class PostPane(QWidget):
             message = translate("PostPane", "No post to review.")
         set_text(self.byline, message)
         set_text(self.facts, "")
+        self._show_account(None)
         self.text.show_text("", [], None)
         self.more.hide()
         self.preview.hide()
@@ -143,6 +152,7 @@ class PostPane(QWidget):
 
     def show_item(self, item: Item, load_media: object) -> None:
         post, author = item.post, item.author
+        self._show_account(author.status.value)
         verified = " " + translate("PostPane", "✓ verified") if author.verified else ""
         set_text(
             self.byline,
@@ -207,6 +217,15 @@ class PostPane(QWidget):
         self.preview.show()
         self.open_link.setVisible(self._link is not None)
         self.media.show_media(post.media, load_media)
+
+    def _show_account(self, status: str | None) -> None:
+        words = banner_words(status) if status else ""
+        set_text(self.account, words)
+        closing = status in ("suspended", "inauthentic")
+        style = ACTIONED_STYLE if closing else WARNED_STYLE if words else ""
+        if self.account.styleSheet() != style:
+            self.account.setStyleSheet(style)
+        self.account.setVisible(bool(words))
 
     def _show_all(self) -> None:
         self.text.show_text(self._full, self._spans, self._rtl)

@@ -162,6 +162,21 @@ class ReviewController(QObject):
         self.show_next()
         return True
 
+    def drop_resolved(self, item_ids: tuple[str, ...], why: str) -> bool:
+        """An account action closed these items (``why``: 'the author was suspended'): if
+        the one on screen is one, say so and move on. Returns True when it was on screen."""
+        if self.current is None or self.current.item.id not in item_ids or self.state == "empty":
+            return False
+        self.message_posted.emit(
+            translate(
+                "Review",
+                "Resolved: {why}. The post you were looking at was closed by that account "
+                "action, so it needs no verdict. Here is the next one.",
+            ).format(why=why)
+        )
+        self.show_next()
+        return True
+
     def _show(self, item: StoredItem | None) -> None:
         self.current = item
         self.pending_action = None

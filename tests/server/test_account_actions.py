@@ -11,71 +11,39 @@ open items, and a lead's account action on several accounts applies to all or to
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select, text
 
-from reviewer_app.protocol import QueueFile, Role
+from reviewer_app.protocol import Role
 from reviewer_app.server.intake import author_id_for, post_id_for
 from reviewer_app.server.tables import account_actions, held_posts, items, leases, posts
 from tests.support.api import ApiSession, verdict
 from tests.support.intake import (
+    ESCALATIONS,
     HATE,
     INAUTH,
     MISINFO,
-    QUEUES,
+    account_queues,
+    apply_queues,
     author,
     classifier,
     key_session,
     post,
     send,
+    shady,
 )
 from tests.support.servers import LiveServer
 
 SOURCE = "feed-bridge"
-ESCALATIONS = "escalations"
-
-
-def _queue_file() -> dict[str, Any]:
-    """The test queues, the inauthentic-accounts queue able to suspend authors too."""
-    document = copy.deepcopy(QUEUES)
-    inauth = next(q for q in document["queues"] if q["id"] == INAUTH)["config"]
-    inauth["actions"].append(
-        {
-            "id": "suspend",
-            "label": "Suspend author",
-            "kind": "author",
-            "key": "3",
-            "author_action": "suspend",
-        }
-    )
-    inauth["author_actions"] = ["mark_inauthentic", "suspend"]
-    misinfo = next(q for q in document["queues"] if q["id"] == MISINFO)["config"]
-    misinfo["actions"].append({"id": "escalate", "label": "Escalate", "kind": "escalate"})
-    document["queues"].insert(
-        0,
-        {
-            "id": ESCALATIONS,
-            "name": "Escalations",
-            "config": {
-                "lead_only": True,
-                "actions": [
-                    {"id": "keep", "label": "No violation", "kind": "keep", "key": "1"},
-                    {"id": "remove", "label": "Remove", "kind": "remove", "key": "2"},
-                ],
-            },
-        },
-    )
-    return document
 
 
 @pytest.fixture
 def server(database_url: str) -> Any:
     live = LiveServer(database_url).start()
     try:
-        live.service.apply_queue_file(QueueFile.model_validate(_queue_file()), actor=None)
+        apply_queues(live, account_queues())
         yield live
     finally:
         live.stop()
@@ -84,12 +52,6 @@ def server(database_url: str) -> Any:
 @pytest.fixture
 def platform(server: LiveServer) -> ApiSession:
     return key_session(server, SOURCE)
-
-
-def shady(external_id: str = "shady", handle: str | None = None, **signals: Any) -> dict:
-    """An author whose account signals put their posts in the inauthentic-accounts queue."""
-    account = {"posts_per_day": 80.0, "inauthenticity_score": 0.9, **signals}
-    return author(external_id, handle=handle or f"@{external_id}", signals=account)
 
 
 def queue_post(

@@ -3,6 +3,7 @@ and signals, and a small queue configuration with routing and re-review rules.""
 
 from __future__ import annotations
 
+import copy
 import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -225,3 +226,46 @@ def send(session: ApiSession, kind: str, elements: list[dict[str, Any]]) -> list
 
 def statuses(results: list[dict[str, Any]]) -> list[str]:
     return [r["status"] for r in results]
+
+
+ESCALATIONS = "escalations"
+
+
+def account_queues() -> dict[str, Any]:
+    """``QUEUES`` with account actions: the inauthentic-accounts queue may suspend authors
+    too, misinformation may escalate, and a leads' escalation queue comes first."""
+    document = copy.deepcopy(QUEUES)
+    configs = {q["id"]: q["config"] for q in document["queues"]}
+    configs[INAUTH]["actions"].append(
+        {
+            "id": "suspend",
+            "label": "Suspend author",
+            "kind": "author",
+            "key": "3",
+            "author_action": "suspend",
+        }
+    )
+    configs[INAUTH]["author_actions"] = ["mark_inauthentic", "suspend"]
+    configs[MISINFO]["actions"].append({"id": "escalate", "label": "Escalate", "kind": "escalate"})
+    document["queues"].insert(
+        0,
+        {
+            "id": ESCALATIONS,
+            "name": "Escalations",
+            "config": {
+                "lead_only": True,
+                "actions": [
+                    {"id": "keep", "label": "No violation", "kind": "keep", "key": "1"},
+                    {"id": "remove", "label": "Remove", "kind": "remove", "key": "2"},
+                ],
+            },
+        },
+    )
+    return document
+
+
+def shady(external_id: str = "shady", handle: str | None = None, **signals: Any) -> dict:
+    """An author whose account signals put their posts in the inauthentic-accounts queue
+    (``signals``: more account signals, such as ``shared_signal_accounts``)."""
+    account = {"posts_per_day": 80.0, "inauthenticity_score": 0.9, **signals}
+    return author(external_id, handle=handle or f"@{external_id}", signals=account)

@@ -86,6 +86,7 @@ from reviewer_app.protocol import (
     VerdictResult,
     VerdictStatus,
 )
+from reviewer_app.protocol.accounts import AuthorStatus
 from reviewer_app.ui import i18n
 from reviewer_app.ui import messages as M
 from reviewer_app.ui import preferences as P
@@ -487,6 +488,9 @@ def test_what_the_window_shows_of_the_sync_engine_is_translated(
         ev.ItemsWithdrawn(("post-17",)),
         ev.ItemsWithdrawn(("post-17", "post-18")),
         ev.VerdictsSettled((_withdrawn_verdict("post-17"),)),
+        ev.ItemsResolved((("post-17", "suspended"),)),
+        ev.ItemsResolved((("post-17", "suspended"), ("post-18", "inauthentic"))),
+        ev.VerdictsSettled((_withdrawn_verdict("post-17", "author_actioned"),)),
     ):
         window.notify("")
         window.say("")
@@ -498,8 +502,9 @@ def test_what_the_window_shows_of_the_sync_engine_is_translated(
         assert not unmarked_words(text, [*data, "post-17", "spam-scams"]), (event, text)
 
 
-def _withdrawn_verdict(item_id: str) -> JournalEntry:
-    """A verdict the service refused because the platform withdrew the post."""
+def _withdrawn_verdict(item_id: str, code: str = "withdrawn") -> JournalEntry:
+    """A verdict the service refused because the platform withdrew the post (or, with
+    ``author_actioned``, because an account action closed it)."""
     verdict = Verdict(
         idempotency_key=uuid.uuid4(),
         item_id=item_id,
@@ -508,7 +513,15 @@ def _withdrawn_verdict(item_id: str) -> JournalEntry:
         time_spent_ms=1,
         decided_at=datetime.now(UTC),
     )
-    reason = RejectReason(code="withdrawn", message="withdrawn by the platform")
+    reason = (
+        RejectReason(code=code, message="withdrawn by the platform")
+        if code == "withdrawn"
+        else RejectReason(
+            code=code,
+            message="resolved by an account action: the author is suspended",
+            author_status=AuthorStatus.suspended,
+        )
+    )
     result = VerdictResult(
         idempotency_key=verdict.idempotency_key,
         item_id=item_id,

@@ -55,6 +55,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.core.decision_csv import ExportCancelled
 from reviewer_app.protocol import Decision, Event, QueueList
 
+from ..accounts import status_words
 from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
@@ -108,6 +109,9 @@ EVENT_WORDS = {
     "moved": QT_TRANSLATE_NOOP("LeadDecisions", "moved to another queue"),
     "api_key_created": QT_TRANSLATE_NOOP("LeadDecisions", "API key created"),
     "api_key_revoked": QT_TRANSLATE_NOOP("LeadDecisions", "API key revoked"),
+    "account_actioned": QT_TRANSLATE_NOOP("LeadDecisions", "account action on the author"),
+    "resolved": QT_TRANSLATE_NOOP("LeadDecisions", "resolved by an account action"),
+    "held_back": QT_TRANSLATE_NOOP("LeadDecisions", "held back: the author is actioned"),
     "webhook_added": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint added"),
     "webhook_disabled": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint disabled"),
     "webhook_enabled": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint enabled"),
@@ -166,6 +170,14 @@ DETAIL_WORDS = {
     "changed_count": QT_TRANSLATE_NOOP("LeadDecisions", "queues changed"),
     "moved_pending_count": QT_TRANSLATE_NOOP("LeadDecisions", "waiting items moved"),
     "moved_leased_count": QT_TRANSLATE_NOOP("LeadDecisions", "reserved items moved"),
+    # account actions
+    "author": QT_TRANSLATE_NOOP("LeadDecisions", "author"),
+    "author_id": QT_TRANSLATE_NOOP("LeadDecisions", "author id"),
+    "author_action": QT_TRANSLATE_NOOP("LeadDecisions", "account action"),
+    "status_before": QT_TRANSLATE_NOOP("LeadDecisions", "account status before"),
+    "status": QT_TRANSLATE_NOOP("LeadDecisions", "account status"),
+    "account_action_id": QT_TRANSLATE_NOOP("LeadDecisions", "account decision"),
+    "closed_items": QT_TRANSLATE_NOOP("LeadDecisions", "open items closed"),
     # webhook endpoints
     "endpoint": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint"),
     "url": QT_TRANSLATE_NOOP("LeadDecisions", "address"),
@@ -209,6 +221,7 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("LeadDecisions", "Rating"),
     QT_TRANSLATE_NOOP("LeadDecisions", "Note"),
     QT_TRANSLATE_NOOP("LeadDecisions", "Kind / audit"),
+    QT_TRANSLATE_NOOP("LeadDecisions", "Author now"),
 )
 NOTE_COLUMN = COLUMNS.index("Note")
 ITEM_COLUMN = COLUMNS.index("Item")
@@ -251,6 +264,16 @@ def kind_words(decision: Decision) -> str:
     return words
 
 
+def author_words(decision: Decision) -> str:
+    """The post's author's status now ('' when active or not known): a suspended or
+    inauthentic author stands out in the table."""
+    status = decision.author_status
+    if status is None or status.value == "active":
+        return ""
+    words = status_words(status)
+    return f"⛔ {words}" if status.value in ("suspended", "inauthentic") else words
+
+
 def display_row(decision: Decision, shared: dict[str, str]) -> Row:
     """The strings a table row shows (``shared`` makes repeated strings one object)."""
     d = decision
@@ -268,6 +291,7 @@ def display_row(decision: Decision, shared: dict[str, str]) -> Row:
         one(d.rating or ""),
         note_line(d.note),
         one(kind_words(d)),
+        one(author_words(d)),
         clean(d.note) if d.note else None,
         d.id,
         d.item_id,

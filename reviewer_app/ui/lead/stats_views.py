@@ -346,6 +346,12 @@ class QueuesOverview(_Figures):
         self.backlog: dict[str, list[tuple[float, int]]] = {}
         self.breaches = label("")
         named(self.breaches, "slaBreaches", translate("LeadStats", "SLA breaches"))
+        self.held_back = label("")
+        named(
+            self.held_back,
+            "heldBack",
+            translate("LeadStats", "Posts of suspended or inauthentic accounts held back"),
+        )
         charts = QSplitter(Qt.Orientation.Horizontal)
         charts.addWidget(throughput_view)
         charts.addWidget(backlog_view)
@@ -355,6 +361,7 @@ class QueuesOverview(_Figures):
         layout = QVBoxLayout(self)
         layout.addLayout(self.controls())
         layout.addWidget(self.breaches)
+        layout.addWidget(self.held_back)
         layout.addWidget(body, 1)
         self.timer = QTimer(self)
         self.timer.setInterval(REFRESH_MS)
@@ -389,6 +396,15 @@ class QueuesOverview(_Figures):
             else translate("LeadStats", "Every queue is within its SLA."),
         )
         self.breaches.setStyleSheet("color: #b71c1c; font-weight: bold" if breached else "")
+        held = report.held_back
+        set_text(
+            self.held_back,
+            translate(
+                "LeadStats",
+                "Held back: {n} posts of suspended or inauthentic accounts, not queued "
+                "({window} in this window; {accounts} accounts actioned).",
+            ).format(n=held.posts, window=held.posts_in_window, accounts=held.accounts),
+        )
         self._chart_throughput(report)
         now = time.time()
         for q in report.queues:

@@ -1,0 +1,445 @@
+"""Accounts in the review window: an author's status in words, the accounts linked to them
+(shared account signals) in the Author tab, and, for leads, one account action on a
+selection of those accounts after a confirmation that says what it will close.
+
+Reviewers see the linked accounts as the item brought them (a snapshot from when it was
+leased). A lead's panel asks the service for them afresh when the Author tab is shown, on
+a pool thread; the action runs there too and the list is asked for again afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import Author, AuthorAction
+from reviewer_app.protocol.accounts import (
+    AccountActionRequest,
+    AccountActionResults,
+    LinkedAccount,
+    LinkedAccounts,
+    closes_items,
+    status_after,
+)
+from reviewer_app.protocol.accounts import AuthorStatus as Status
+
+from .background import run_in_background
+from .i18n import QT_TRANSLATE_NOOP, translate
+from .messages import describe
+from .plain import isolate, label, named, set_text
+
+log = logging.getLogger("ui")
+
+ClientFactory = Callable[[], ApiClient]
+
+STATUS_WORDS = {
+    "active": QT_TRANSLATE_NOOP("Accounts", "active"),
+    "warned": QT_TRANSLATE_NOOP("Accounts", "warned"),
+    "restricted": QT_TRANSLATE_NOOP("Accounts", "restricted"),
+    "suspended": QT_TRANSLATE_NOOP("Accounts", "suspended"),
+    "inauthentic": QT_TRANSLATE_NOOP("Accounts", "marked inauthentic"),
+}
+#: the lead's account actions, in the order the menu offers them
+ACTION_WORDS = {
+    AuthorAction.suspend: QT_TRANSLATE_NOOP("Accounts", "Suspend"),
+    AuthorAction.mark_inauthentic: QT_TRANSLATE_NOOP("Accounts", "Mark inauthentic"),
+    AuthorAction.restrict: QT_TRANSLATE_NOOP("Accounts", "Restrict"),
+    AuthorAction.warn: QT_TRANSLATE_NOOP("Accounts", "Warn"),
+}
+
+
+def status_words(status: str | Status) -> str:
+    """An author status in words (the value itself when it is new to us)."""
+    value = str(status.value if isinstance(status, Status) else status)
+    words = STATUS_WORDS.get(value)
+    return translate("Accounts", words) if words else value.replace("_", " ")
+
+
+def banner_words(status: str | Status) -> str:
+    """What the post header says of an actioned author ('' for an active one)."""
+    value = str(status.value if isinstance(status, Status) else status)
+    return {
+        "warned": translate("Accounts", "⚠ Author warned"),
+        "restricted": translate("Accounts", "⚠ Author restricted"),
+        "suspended": translate("Accounts", "⛔ Author suspended"),
+        "inauthentic": translate("Accounts", "⛔ Author marked inauthentic"),
+    }.get(value, "")
+
+
+def resolved_words(status: str | None) -> str:
+    """Why an item closed without a verdict: 'the author was suspended', ..."""
+    if status == "inauthentic":
+        return translate("Accounts", "the author was marked inauthentic")
+    if status == "suspended":
+        return translate("Accounts", "the author was suspended")
+    return translate("Accounts", "the author was suspended or marked inauthentic")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The accounts a lead picked, and what acting on them will touch."""
+
+    author_ids: tuple[str, ...]
+    open_items: int
+    queues: int
+
+
+def confirmation_question(action: AuthorAction, chosen: Selection) -> str:
+    """'Suspend 4 accounts (12 open items in 3 queues)?'"""
+    n = len(chosen.author_ids)
+    many = n != 1
+    questions = {
+        AuthorAction.suspend: (
+            translate("Accounts", "Suspend {n} accounts ({items} open items in {queues} queues)?")
+            if many
+            else translate("Accounts", "Suspend 1 account ({items} open items in {queues} queues)?")
+        ),
+        AuthorAction.mark_inauthentic: (
+            translate(
+                "Accounts",
+                "Mark {n} accounts inauthentic ({items} open items in {queues} queues)?",
+            )
+            if many
+            else translate(
+                "Accounts", "Mark 1 account inauthentic ({items} open items in {queues} queues)?"
+            )
+        ),
+        AuthorAction.restrict: (
+            translate("Accounts", "Restrict {n} accounts?")
+            if many
+            else translate("Accounts", "Restrict 1 account?")
+        ),
+        AuthorAction.warn: (
+            translate("Accounts", "Warn {n} accounts?")
+            if many
+            else translate("Accounts", "Warn 1 account?")
+        ),
+    }
+    return questions[action].format(n=n, items=chosen.open_items, queues=chosen.queues)
+
+
+def consequence(action: AuthorAction) -> str:
+    if closes_items(action):
+        return translate(
+            "Accounts",
+            "Each account is one account-level decision and one action sent to the platform. "
+            "Their open items close in every queue without a verdict; reviewers holding one "
+            "are told why. Their new posts will not be queued.",
+        )
+    return translate(
+        "Accounts",
+        "Each account is one account-level decision and one action sent to the platform. "
+        "Their open items stay in review.",
+    )
+
+
+def done_words(action: AuthorAction, results: AccountActionResults) -> str:
+    closed = sum(len(r.closed_item_ids) for r in results.results)
+    n = len(results.results)
+    return translate("Accounts", "{action}: {n} accounts done; {items} open items closed.").format(
+        action=translate("Accounts", ACTION_WORDS[action]), n=n, items=closed
+    )
+
+
+COLUMNS = (
+    QT_TRANSLATE_NOOP("Accounts", "Account"),
+    QT_TRANSLATE_NOOP("Accounts", "Status"),
+    QT_TRANSLATE_NOOP("Accounts", "Open items"),
+    QT_TRANSLATE_NOOP("Accounts", "Queues"),
+)
+
+
+class LinkedAccountsPanel(QWidget):
+    """The accounts linked to the item's author; for leads, checkable, with an action."""
+
+    accounts_actioned = Signal(object)  # AccountActionResults
+
+    def __init__(self, client_factory: ClientFactory | None, parent: QWidget | None = None):
+        super().__init__(parent)
+        named(self, "linkedAccounts", translate("Accounts", "Linked accounts"))
+        self.client_factory = client_factory  # None: a reviewer (no lead calls)
+        self.author: Author | None = None
+        self.accounts: list[LinkedAccount] = []
+        self.confirmation: QMessageBox | None = None
+        self._loading_for: str | None = None
+        self._busy = False
+
+        self.title = label(translate("Accounts", "Accounts sharing signals with this author"))
+        named(self.title, "linkedAccountsTitle", translate("Accounts", "Linked accounts"))
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        named(self.table, "linkedAccountsTable", translate("Accounts", "Linked accounts"))
+        self.table.setHorizontalHeaderLabels([translate("Accounts", c) for c in COLUMNS])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # few rows, fixed sizes
+        for column, width in enumerate((150, 110, 70, 160)):
+            header.resizeSection(column, width)
+        self.table.itemChanged.connect(self._on_table_item_changed)
+        self.empty = label(translate("Accounts", "No linked accounts."))
+        named(self.empty, "linkedAccountsEmpty", translate("Accounts", "Linked accounts"))
+
+        self.action = QComboBox()
+        named(self.action, "accountAction", translate("Accounts", "Account action"))
+        for action, words in ACTION_WORDS.items():
+            self.action.addItem(translate("Accounts", words), action.value)
+        self.note = QLineEdit()
+        named(self.note, "accountActionNote", translate("Accounts", "Note on the account action"))
+        self.note.setPlaceholderText(translate("Accounts", "Note (why these accounts)"))
+        self.note.setMaxLength(2_000)
+        self.apply = QPushButton(translate("Accounts", "Apply to the checked accounts…"))
+        named(self.apply, "applyAccountAction", translate("Accounts", "Apply the account action"))
+        self.apply.clicked.connect(self._on_apply_clicked)
+        self.status = label("")
+        named(self.status, "accountActionStatus", translate("Accounts", "Account action result"))
+        controls = QHBoxLayout()
+        controls.addWidget(self.action)
+        controls.addWidget(self.note, 1)
+        controls.addWidget(self.apply)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty)
+        layout.addLayout(controls)
+        layout.addWidget(self.status)
+        lead = client_factory is not None
+        for widget in (self.action, self.note, self.apply):
+            widget.setVisible(lead)
+        self._fill([])
+
+    @property
+    def lead(self) -> bool:
+        return self.client_factory is not None
+
+    # --- showing ----------------------------------------------------------------------
+
+    def show_author(self, author: Author | None) -> None:
+        """The item's author changed (or the tab was opened): the snapshot at once, and a
+        lead's fresh list when it arrives."""
+        changed = (author.id if author else None) != (self.author.id if self.author else None)
+        self.author = author
+        if changed:
+            set_text(self.status, "")
+        self._fill(list(author.linked) if author is not None else [])
+        if author is not None and self.lead:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Ask the service for the author's linked accounts now (leads)."""
+        if self.author is None or self.client_factory is None:
+            return
+        author_id = self.author.id
+        self._loading_for = author_id
+        factory = self.client_factory
+
+        def fetch() -> LinkedAccounts:
+            with factory() as api:
+                return api.linked_accounts(author_id)
+
+        def arrived(found: LinkedAccounts) -> None:
+            if self.author is not None and self.author.id == author_id:
+                self._loading_for = None
+                self._fill(list(found.linked))
+
+        def failed(err: BaseException) -> None:
+            if self.author is not None and self.author.id == author_id:
+                self._loading_for = None
+                set_text(
+                    self.status,
+                    describe(
+                        err, during=translate("Accounts", "loading the linked accounts")
+                    ).line(),
+                )
+
+        run_in_background(self, fetch, arrived, failed)
+
+    @property
+    def loading(self) -> bool:
+        return self._loading_for is not None
+
+    def _fill(self, accounts: Sequence[LinkedAccount]) -> None:
+        self.accounts = list(accounts)
+        self.table.blockSignals(True)
+        try:
+            self.table.setRowCount(len(self.accounts))
+            for row, account in enumerate(self.accounts):
+                name = QTableWidgetItem("@" + isolate(account.handle.lstrip("@")))
+                name.setData(Qt.ItemDataRole.UserRole, account.author_id)
+                name.setToolTip("")
+                flags = Qt.ItemFlag.ItemIsEnabled
+                if self.lead:
+                    flags |= Qt.ItemFlag.ItemIsUserCheckable
+                    name.setCheckState(Qt.CheckState.Unchecked)
+                name.setFlags(flags)
+                cells = [
+                    name,
+                    QTableWidgetItem(status_words(account.status)),
+                    QTableWidgetItem(str(account.open_items)),
+                    QTableWidgetItem(", ".join(account.queue_ids)),
+                ]
+                for column, cell in enumerate(cells):
+                    if column:
+                        cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                    self.table.setItem(row, column, cell)
+        finally:
+            self.table.blockSignals(False)
+        self.table.setVisible(bool(self.accounts))
+        self.empty.setVisible(not self.accounts)
+        self._update_apply()
+
+    # --- a lead's account action -------------------------------------------------------
+
+    def set_checked(self, author_ids: Sequence[str]) -> None:
+        """Check exactly these accounts (what a lead's clicks do; for tests and tools)."""
+        wanted = set(author_ids)
+        for row, account in enumerate(self.accounts):
+            item = self.table.item(row, 0)
+            if item is not None and item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+                checked = account.author_id in wanted
+                item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        self._update_apply()
+
+    def checked(self) -> list[LinkedAccount]:
+        found = []
+        for row, account in enumerate(self.accounts):
+            item = self.table.item(row, 0)
+            if item is not None and item.checkState() == Qt.CheckState.Checked:
+                found.append(account)
+        return found
+
+    def chosen_action(self) -> AuthorAction:
+        return AuthorAction(self.action.currentData())
+
+    def selection(self) -> Selection:
+        chosen = self.checked()
+        return Selection(
+            tuple(a.author_id for a in chosen),
+            sum(a.open_items for a in chosen),
+            len({q for a in chosen for q in a.queue_ids}),
+        )
+
+    def _on_table_item_changed(self, _item: QTableWidgetItem) -> None:
+        self._update_apply()
+
+    def _update_apply(self) -> None:
+        self.apply.setEnabled(self.lead and bool(self.checked()) and not self._busy)
+
+    def _on_apply_clicked(self) -> None:
+        chosen = self.selection()
+        if not chosen.author_ids or self._busy:
+            return
+        action = self.chosen_action()
+        unchanged = [
+            a for a in self.checked() if status_after(a.status, action) is None
+        ]  # the service would refuse them all: say so before asking
+        if unchanged:
+            set_text(
+                self.status,
+                translate(
+                    "Accounts",
+                    "Nothing was applied: {accounts} already {status} or beyond. Uncheck them "
+                    "and try again.",
+                ).format(
+                    accounts=", ".join("@" + isolate(a.handle.lstrip("@")) for a in unchanged),
+                    status=status_words(status_after(Status.active, action) or Status.active),
+                ),
+            )
+            return
+        box = QMessageBox(self)
+        box.setObjectName("confirmAccountAction")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(translate("Accounts", "Account action"))
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(confirmation_question(action, chosen))
+        box.setInformativeText(consequence(action))
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.button(QMessageBox.StandardButton.Yes).setText(
+            translate("Accounts", ACTION_WORDS[action])
+        )
+        box.button(QMessageBox.StandardButton.Cancel).setText(translate("Accounts", "Cancel"))
+        box.finished.connect(lambda result: self._on_confirmation_finished(result, action, chosen))
+        self.confirmation = box
+        box.open()  # not exec(): the GUI thread never waits in a nested loop here
+
+    def _on_confirmation_finished(
+        self, result: int, action: AuthorAction, chosen: Selection
+    ) -> None:
+        box, self.confirmation = self.confirmation, None
+        if box is not None:
+            box.deleteLater()
+        if result != QMessageBox.StandardButton.Yes.value or self.client_factory is None:
+            return
+        note = self.note.text().strip() or None
+        request = AccountActionRequest(author_ids=list(chosen.author_ids), action=action, note=note)
+        factory = self.client_factory
+        self._busy = True
+        self._update_apply()
+        set_text(self.status, translate("Accounts", "Applying the account action…"))
+
+        def send() -> AccountActionResults:
+            with factory() as api:
+                return api.account_action(request)
+
+        def done(results: AccountActionResults) -> None:
+            self._busy = False
+            self.note.clear()
+            set_text(self.status, done_words(action, results))
+            self.accounts_actioned.emit(results)
+            self.refresh()
+
+        def failed(err: BaseException) -> None:
+            self._busy = False
+            self._update_apply()
+            set_text(
+                self.status,
+                translate("Accounts", "Nothing was applied.")
+                + " "
+                + describe(err, during=translate("Accounts", "applying the account action")).line(),
+            )
+
+        run_in_background(self, send, done, failed)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+
+def account_line(author: Author) -> str:
+    """The Author tab's first line about the account's standing."""
+    return translate("Accounts", "Account status: {status}").format(
+        status=status_words(author.status).upper()
+        if author.status in (Status.suspended, Status.inauthentic)
+        else status_words(author.status)
+    )
+
+
+__all__ = [
+    "LinkedAccountsPanel",
+    "account_line",
+    "banner_words",
+    "confirmation_question",
+    "resolved_words",
+    "status_words",
+]
