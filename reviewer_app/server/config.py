@@ -75,6 +75,9 @@ class ServerSettings:
     other than 410 and 429 marks it at once); a success makes it ``active`` again."""
     webhook_poll_seconds: float = 0.1
     """How often each process looks for endpoints with actions to deliver."""
+    webhook_lease_seconds: float = 60.0
+    """How long a process holds an endpoint (renewed while it delivers; at least twice a
+    request's worst time). A process that dies holding one delays its endpoints this long."""
     webhook_rotation_grace_seconds: int = 86_400
     """After ``webhook rotate-secret``, the previous secret keeps signing for this long."""
     webhook_proxy: str = ""

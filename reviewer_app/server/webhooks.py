@@ -174,6 +174,7 @@ class _Run:
     first_failure_at: float | None
     consecutive_failures: int
     next_attempt_at: float
+    lease_until: float  # as this dispatcher last wrote it
 
 
 class Dispatcher:
@@ -190,8 +191,10 @@ class Dispatcher:
         self.failing_after = max(1, settings.webhook_failing_after)
         self.poll = settings.webhook_poll_seconds
         self.proxy = settings.webhook_proxy
-        # long enough for a request to time out at connecting and at reading, and then some
-        self.lease_seconds = max(30.0, 4 * self.timeout + 10)
+        # a request may take the timeout to connect and again to answer: the lease must
+        # outlast that with room to spare before each message is sent
+        self.send_budget = 2 * self.timeout + 1.0
+        self.lease_seconds = max(settings.webhook_lease_seconds, 2 * self.send_budget)
         self.owner = f"{socket.gethostname()[:64]}:{os.getpid()}:{os.urandom(4).hex()}"
         self._stopping = threading.Event()
         self._poked = threading.Event()
@@ -353,7 +356,8 @@ class Dispatcher:
                     idle_since = idle_since if idle_since is not None else now
                     if now - idle_since >= IDLE_HOLD_SECONDS:
                         return
-                    if not self._renew(run):
+                    halfway = run.lease_until - self.lease_seconds / 2
+                    if self.clock() >= halfway and not self._renew(run):
                         return
                     self._stopping.wait(self.poll)
                     continue
@@ -397,6 +401,7 @@ class Dispatcher:
             first_failure_at=row["first_failure_at"],
             consecutive_failures=row["consecutive_failures"],
             next_attempt_at=row["next_attempt_at"],
+            lease_until=row["lease_until"] or 0.0,
         )
 
     def _next_actions(self, conn: Connection, run: _Run) -> list[Any]:
@@ -418,6 +423,9 @@ class Dispatcher:
         for row in rows:
             if self._stopping.is_set():
                 break
+            # never send unless the lease outlasts the request: renew first when it might not
+            if self.clock() + self.send_budget >= run.lease_until and not self._renew(run):
+                return False
             outcome = self._attempt(session, run, row)
             if not outcome.ok:
                 if acked and not self._advance(run, acked_seq, acked):
@@ -508,6 +516,7 @@ class Dispatcher:
                 )
         if not moved:
             return False
+        run.lease_until = now + self.lease_seconds
         if run.status == WebhookStatus.failing.value:
             log.info("webhook %d (%s) delivers again", run.endpoint_id, run.url)
         run.delivered, run.attempts, run.message_seq = seq, 0, None
@@ -518,13 +527,14 @@ class Dispatcher:
     def _renew(self, run: _Run) -> bool:
         now = self.clock()
         with self.db.write() as conn:
-            return bool(
-                conn.execute(
-                    update(webhook_state)
-                    .where(self._held(run))
-                    .values(lease_until=now + self.lease_seconds)
-                ).rowcount
-            )
+            renewed = conn.execute(
+                update(webhook_state)
+                .where(self._held(run))
+                .values(lease_until=now + self.lease_seconds)
+            ).rowcount
+        if renewed:
+            run.lease_until = now + self.lease_seconds
+        return bool(renewed)
 
     def _failed(self, run: _Run, row: Any, outcome: Outcome) -> None:
         """Record a failed attempt of ``row``: when to try again (and give the lease back),
