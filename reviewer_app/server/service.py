@@ -791,7 +791,7 @@ class Service:
         after = decode_cursor(cursor)
         try:
             self.seal_now()
-        except OperationalError as exc:  # the log as sealed so far is still the log
+        except Exception as exc:  # the log as sealed so far is still the log
             log.warning("read barrier of the event log failed: %s", type(exc).__name__)
         condition = events.c.kind == kind.value if kind is not None else None
         with self.db.read() as conn:
