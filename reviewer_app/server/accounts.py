@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import BindParameter, Connection, bindparam, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from reviewer_app.protocol import EventKind, ProblemDetail
 from reviewer_app.protocol.accounts import (
@@ -51,6 +52,7 @@ from reviewer_app.protocol.accounts import (
 )
 from reviewer_app.protocol.queues import AuthorAction
 
+from . import enforcement
 from .problems import ApiError
 from .records import Principal, event_row, to_dt
 from .tables import account_actions, author_links, authors, held_posts, items, leases
@@ -300,8 +302,6 @@ def emit_author_action(
 ) -> int:
     """The one ``author:*`` enforcement action of a lead's account decision (enforcement.py
     derives a verdict's own action, ``author:*`` included, in the verdict's transaction)."""
-    from . import enforcement
-
     return enforcement.account_action(
         conn,
         author_id=applied.author_id,
@@ -392,8 +392,6 @@ def hold_back(
     (once per post); the events to append (``held_back``, one per newly held post)."""
     if not held:
         return []
-    from sqlalchemy.dialects import postgresql, sqlite
-
     statement = (postgresql.insert if postgres else sqlite.insert)(held_posts)
     new = set(
         conn.execute(

@@ -40,7 +40,7 @@ from reviewer_app.protocol import (
     StrikeCount,
 )
 
-from . import enforcement
+from . import accounts, enforcement
 from .assembly import decisions_by_id, load_items, reviewer_names
 from .problems import ApiError
 from .records import Principal, append_events, event_row, to_dt, to_epoch
@@ -471,6 +471,25 @@ def _overturn(
         ],
         now,
     )
+    if author_action is not None:  # an account-level decision too (accounts.py)
+        applied = accounts.apply(
+            conn,
+            [
+                accounts.AccountDecision(
+                    author_id=original["author_id"],
+                    action=author_action,
+                    user=lead,
+                    decision_id=new_id,
+                    item_id=original["item_id"],
+                    queue_id=original["queue_id"],
+                    policies=tuple(body.policies),
+                    note=body.note,
+                )
+            ],
+            now,
+            postgres=conn.dialect.name == "postgresql",
+        )
+        append_events(conn, applied.events)
     # The strikes follow the decision of record.
     conn.execute(delete(strikes).where(strikes.c.decision_id == original["id"]))
     if action.strike and body.policies:

@@ -211,6 +211,22 @@ _POSTS_BY_ID = {
     pg: _locking(select(*_POST_COLUMNS).where(posts.c.id.in_(_ids)).order_by(posts.c.id), pg)
     for pg in _PG
 }
+# The posts' authors, locked FOR SHARE in id order before the posts (PostgreSQL): every path
+# takes an author before the author's posts (a post batch locks its authors FOR UPDATE
+# first, an account action locks them FOR UPDATE before closing their items), so a signal
+# batch that routes a post (reading its author's status) never waits in a circle with them.
+_SHARE_AUTHORS_OF_POSTS = (
+    select(authors.c.id)
+    .where(authors.c.id.in_(select(posts.c.author_id).where(posts.c.id.in_(_ids))))
+    .order_by(authors.c.id)
+    .with_for_update(read=True, of=authors)
+)
+_SHARE_AUTHORS_OF_EXTERNAL_IDS = (
+    select(authors.c.id)
+    .where(authors.c.id.in_(select(posts.c.author_id).where(posts.c.external_id.in_(_ids))))
+    .order_by(authors.c.id)
+    .with_for_update(read=True, of=authors)
+)
 _POSTS_BY_EXTERNAL_ID = {
     pg: _locking(
         select(*_POST_COLUMNS).where(posts.c.external_id.in_(_ids)).order_by(posts.c.id), pg
@@ -696,6 +712,8 @@ def _lock_posts(ctx: Context, post_ids: Iterable[str]) -> dict[str, PostRow]:
     ids = sorted(set(post_ids))
     if not ids:
         return {}
+    if ctx.postgres:
+        ctx.conn.execute(_SHARE_AUTHORS_OF_POSTS, {"ids": ids}).all()
     return {
         r.id: PostRow.from_row(r)
         for r in ctx.conn.execute(_POSTS_BY_ID[ctx.postgres], {"ids": ids})
@@ -1232,6 +1250,8 @@ def intake_fact_checks(
     named = sorted({pid for i in new for pid in batch[i].post_external_ids})
     rows: dict[str, PostRow] = {}
     if named:
+        if ctx.postgres:  # authors before posts (see _SHARE_AUTHORS_OF_POSTS)
+            conn.execute(_SHARE_AUTHORS_OF_EXTERNAL_IDS, {"ids": named}).all()
         rows = {
             r.id: PostRow.from_row(r)
             for r in conn.execute(_POSTS_BY_EXTERNAL_ID[ctx.postgres], {"ids": named})

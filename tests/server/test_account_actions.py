@@ -337,3 +337,39 @@ def test_a_lead_account_action_on_several_accounts_applies_to_all_or_none(
         reviewer.post("/authors/actions", json={"author_ids": ids, "action": "warn"}).status_code
         == 403
     )
+
+
+def test_an_audit_overturn_to_suspend_is_an_account_level_decision(
+    server: LiveServer, platform: ApiSession
+) -> None:
+    a = shady("overturned")
+    [kept] = queue_post(platform, "o-inauth", a, model="spam", label="spam", score=0.1)
+    [other] = queue_post(platform, "o-civic", a, score=0.9)
+    bob = server.login("bob")
+    [grant] = bob.claim(INAUTH, count=1)
+    assert bob.decide([verdict(grant, "authentic")])[0]["status"] == "accepted"
+
+    lead = server.login("lena", Role.lead)
+    sample = lead.post(
+        "/audits/samples",
+        json={
+            "size": 1,
+            "since": "2000-01-01T00:00:00Z",
+            "until": "2999-01-01T00:00:00Z",
+            "queue_id": INAUTH,
+        },
+    ).json()
+    task = lead.post(f"/audits/samples/{sample['id']}/next").json()["task"]
+    assert task["item"]["id"] == kept
+    overturned = lead.post(
+        f"/audits/tasks/{task['audit_id']}/result",
+        json={"result": "overturn", "action": "suspend", "note": "a bot network"},
+    )
+    assert overturned.status_code == 201, overturned.text
+    corrected = overturned.json()["corrected"]
+
+    assert lead.get(f"/items/{other}").json()["state"] == "resolved"
+    with server.service.db.read() as conn:
+        [account] = conn.execute(select(account_actions)).mappings().all()
+    assert account["decision_id"] == corrected["id"] and account["status_after"] == "suspended"
+    assert author_actions_sent(server, author_id("overturned")) == ["author:suspend"]

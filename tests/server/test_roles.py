@@ -54,6 +54,7 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/media/{media_id}"): ("reviewer", 404),
     ("POST", "/verdicts"): ("reviewer", 200),
     ("GET", "/events"): ("lead", 200),
+    ("GET", "/webhooks"): ("lead", 200),
     ("GET", "/decisions"): ("lead", 200),
     ("GET", "/decisions/export"): ("lead", 200),
     ("GET", "/stats/queues"): ("lead", 200),
