@@ -1293,6 +1293,10 @@
         <translation>offene Einträge geschlossen</translation>
     </message>
     <message>
+        <source>reverses account decision</source>
+        <translation>hebt Kontoentscheidung auf</translation>
+    </message>
+    <message>
         <source>webhook endpoint</source>
         <translation>Webhook-Endpunkt</translation>
     </message>

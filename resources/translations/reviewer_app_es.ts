@@ -1293,6 +1293,10 @@
         <translation>elementos abiertos cerrados</translation>
     </message>
     <message>
+        <source>reverses account decision</source>
+        <translation>revierte la decisión sobre la cuenta</translation>
+    </message>
+    <message>
         <source>webhook endpoint</source>
         <translation>punto de webhook</translation>
     </message>

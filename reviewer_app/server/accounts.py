@@ -260,6 +260,76 @@ def apply(
     return outcome
 
 
+REINSTATE = "reinstate"
+_BY_DECISION = (
+    select(account_actions)
+    .where(account_actions.c.decision_id == bindparam("b_decision"))
+    .order_by(account_actions.c.id.desc())
+    .limit(1)
+)
+
+
+def reverse_for_overturn(
+    conn: Connection,
+    overturned_decision_id: int,
+    auditor: Principal,
+    new_decision_id: int,
+    item_id: str,
+    queue_id: str,
+    now: float,
+    *,
+    postgres: bool,
+) -> list[dict[str, Any]]:
+    """An audit overturned a decision that raised its author's status: the status goes back
+    to what it was before (the overturn's own author action, if any, is applied after
+    this), unless another account action changed it since. Items that decision closed stay
+    closed (their posts come back to review only through new signals). The events to
+    append."""
+    earlier = conn.execute(_BY_DECISION, {"b_decision": overturned_decision_id}).mappings().first()
+    if earlier is None:
+        return []
+    row = lock_authors(conn, [earlier["author_id"]], postgres=postgres).get(earlier["author_id"])
+    if row is None or row.status != earlier["status_after"]:
+        return []  # changed again since: that later decision stands
+    before = AuthorStatus(earlier["status_before"])
+    action_id = conn.execute(
+        _INSERT_ACTION,
+        {
+            "author_id": earlier["author_id"],
+            "action": REINSTATE,
+            "status_before": row.status,
+            "status_after": before.value,
+            "user_id": auditor.id,
+            "decision_id": new_decision_id,
+            "item_id": item_id,
+            "policies": "[]",
+            "note": None,
+            "decided_at": now,
+            "closed_items": 0,
+        },
+    ).scalar_one()
+    conn.execute(
+        _SET_STATUS, {"b_id": earlier["author_id"], "b_status": before.value, "b_now": now}
+    )
+    return [
+        event_row(
+            now,
+            EventKind.account_actioned,
+            auditor.username,
+            item_id=item_id,
+            queue_id=queue_id,
+            author=row.handle,
+            author_id=earlier["author_id"],
+            author_action=REINSTATE,
+            status_before=row.status,
+            status=before.value,
+            account_action_id=action_id,
+            decision_id=new_decision_id,
+            reverses_account_action_id=earlier["id"],
+        )
+    ]
+
+
 def lead_action(
     conn: Connection, lead: Principal, request: AccountActionRequest, now: float, *, postgres: bool
 ) -> tuple[list[AccountActionResult], list[dict[str, Any]]]:

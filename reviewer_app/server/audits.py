@@ -471,7 +471,23 @@ def _overturn(
         ],
         now,
     )
-    if author_action is not None:  # an account-level decision too (accounts.py)
+    # what the overturned decision did to the account is undone, then the overturn's own
+    # author action (if any) is an account-level decision too (accounts.py)
+    postgres = conn.dialect.name == "postgresql"
+    append_events(
+        conn,
+        accounts.reverse_for_overturn(
+            conn,
+            int(original["id"]),
+            lead,
+            new_id,
+            original["item_id"],
+            original["queue_id"],
+            now,
+            postgres=postgres,
+        ),
+    )
+    if author_action is not None:
         applied = accounts.apply(
             conn,
             [
@@ -487,7 +503,7 @@ def _overturn(
                 )
             ],
             now,
-            postgres=conn.dialect.name == "postgresql",
+            postgres=postgres,
         )
         append_events(conn, applied.events)
     # The strikes follow the decision of record.

@@ -373,3 +373,38 @@ def test_an_audit_overturn_to_suspend_is_an_account_level_decision(
         [account] = conn.execute(select(account_actions)).mappings().all()
     assert account["decision_id"] == corrected["id"] and account["status_after"] == "suspended"
     assert author_actions_sent(server, author_id("overturned")) == ["author:suspend"]
+
+
+def test_an_overturned_suspension_reinstates_the_account(
+    server: LiveServer, platform: ApiSession
+) -> None:
+    a = shady("reinstated")
+    [suspended_on] = queue_post(platform, "ri-inauth", a, model="spam", label="spam", score=0.1)
+    [other] = queue_post(platform, "ri-civic", a, score=0.9)
+    bob = server.login("bob")
+    [grant] = bob.claim(INAUTH, count=1)
+    assert bob.decide([verdict(grant, "suspend")])[0]["status"] == "accepted"
+    lead = server.login("lena", Role.lead)
+    assert lead.get(f"/items/{other}").json()["state"] == "resolved"
+
+    sample = lead.post(
+        "/audits/samples",
+        json={"size": 1, "since": "2000-01-01T00:00:00Z", "until": "2999-01-01T00:00:00Z"},
+    ).json()
+    task = lead.post(f"/audits/samples/{sample['id']}/next").json()["task"]
+    assert task["item"]["id"] == suspended_on
+    overturned = lead.post(
+        f"/audits/tasks/{task['audit_id']}/result",
+        json={"result": "overturn", "action": "authentic", "note": "a real person"},
+    )
+    assert overturned.status_code == 201, overturned.text
+
+    item = lead.get(f"/items/{suspended_on}").json()
+    assert item["author"]["status"] == "active"
+    assert lead.get(f"/items/{other}").json()["state"] == "resolved"  # closed stays closed
+    with server.service.db.read() as conn:
+        rows = conn.execute(select(account_actions).order_by(account_actions.c.id)).mappings()
+        trail = [(r["action"], r["status_before"], r["status_after"]) for r in rows]
+    assert trail == [("suspend", "active", "suspended"), ("reinstate", "suspended", "active")]
+    # a new post of theirs is queued again
+    assert queue_post(platform, "ri-new", a, score=0.95)

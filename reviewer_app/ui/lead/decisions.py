@@ -178,6 +178,7 @@ DETAIL_WORDS = {
     "status": QT_TRANSLATE_NOOP("LeadDecisions", "account status"),
     "account_action_id": QT_TRANSLATE_NOOP("LeadDecisions", "account decision"),
     "closed_items": QT_TRANSLATE_NOOP("LeadDecisions", "open items closed"),
+    "reverses_account_action_id": QT_TRANSLATE_NOOP("LeadDecisions", "reverses account decision"),
     # webhook endpoints
     "endpoint": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint"),
     "url": QT_TRANSLATE_NOOP("LeadDecisions", "address"),
