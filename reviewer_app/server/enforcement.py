@@ -417,7 +417,6 @@ COLUMNS = [
     _A.reverses_action_id,
     _A.payload,
 ]
-_action, _COLUMNS = wire_action, COLUMNS  # the names webhooks.py first used
 
 
 def page(conn: Connection, source: str, after: int, limit: int) -> tuple[EnforcementPage, int]:
