@@ -62,7 +62,7 @@ from datetime import UTC
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-import requests
+import urllib3
 from sqlalchemy import Connection, and_, exists, select, update
 
 from reviewer_app import __version__
@@ -280,7 +280,7 @@ class Dispatcher:
         return taken
 
     def _work_loop(self) -> None:
-        session = _session(self.proxy)
+        session = _pool(self.proxy, self.timeout)
         try:
             while True:
                 endpoint_id = self._jobs.get()
@@ -290,8 +290,8 @@ class Dispatcher:
                     self.deliver(endpoint_id, session)
                 except Exception:
                     log.warning("delivering to webhook %d failed", endpoint_id, exc_info=True)
-                    session.close()
-                    session = _session(self.proxy)
+                    session.clear()
+                    session = _pool(self.proxy, self.timeout)
                     try:
                         self._release(endpoint_id)
                     except Exception:
@@ -300,7 +300,7 @@ class Dispatcher:
                     with self._busy_lock:
                         self._busy.discard(endpoint_id)
         finally:
-            session.close()
+            session.clear()
 
     # -- the lease ------------------------------------------------------------------------
 
@@ -339,7 +339,7 @@ class Dispatcher:
 
     # -- delivering -----------------------------------------------------------------------
 
-    def deliver(self, endpoint_id: int, session: requests.Session) -> None:
+    def deliver(self, endpoint_id: int, session: urllib3.PoolManager) -> None:
         """Deliver to one endpoint whose lease this dispatcher holds, until it has nothing
         more to send (after ``IDLE_HOLD_SECONDS``), an attempt fails, the process stops, or
         the lease is lost; the lease is given back at the end."""
@@ -416,7 +416,7 @@ class Dispatcher:
             .all()
         )
 
-    def _send_run(self, run: _Run, rows: Sequence[Any], session: requests.Session) -> bool:
+    def _send_run(self, run: _Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
         """Send ``rows`` in order; True when all were acknowledged and the cursor written."""
         acked_seq, acked = run.delivered, 0
         last_write = time.monotonic()
@@ -442,7 +442,7 @@ class Dispatcher:
             return False
         return not self._stopping.is_set()
 
-    def _attempt(self, session: requests.Session, run: _Run, row: Any) -> Outcome:
+    def _attempt(self, session: urllib3.PoolManager, run: _Run, row: Any) -> Outcome:
         body = message_body(row)
         msg_id = webhook_id(int(row["id"]))
         timestamp = int(self.clock())
@@ -454,34 +454,35 @@ class Dispatcher:
             "webhook-signature": signature(run.secrets, msg_id, timestamp, body),
         }
         try:
-            response = session.post(
+            response = session.urlopen(
+                "POST",
                 run.url,
-                data=body,
+                body=body,
                 headers=headers,
-                timeout=(self.timeout, self.timeout),
-                allow_redirects=False,
-                stream=True,
+                redirect=False,
+                preload_content=False,
             )
-        except requests.Timeout:
+        except urllib3.exceptions.TimeoutError:
             return Outcome(False, error=f"no answer within {self.timeout:g} s")
-        except requests.ConnectionError as exc:
+        except urllib3.exceptions.HTTPError as exc:
             return Outcome(False, error=f"connection failed ({_cause(exc)})")
-        except requests.RequestException as exc:
+        except (OSError, ValueError) as exc:  # a URL it cannot use, say
             return Outcome(False, error=f"request failed ({type(exc).__name__})")
         try:
-            try:
-                response.raw.read(MAX_RESPONSE_BYTES, decode_content=False)
-            except Exception:  # the status is what counts; the connection is dropped
-                log.debug("reading webhook %d's answer failed", run.endpoint_id)
-        finally:
+            # read a little, so a short answer leaves the connection for the next message
+            response.read(MAX_RESPONSE_BYTES, decode_content=False)
+            response.release_conn()
+        except Exception:  # the status is what counts; the connection is dropped
+            log.debug("reading webhook %d's answer failed", run.endpoint_id)
             response.close()
-        status = response.status_code
+        status = response.status
         if 200 <= status < 300:
             return Outcome(True, status)
+        reason = response.reason or ""
         return Outcome(
             False,
             status,
-            error=f"HTTP {status}" + (f" {response.reason[:100]}" if response.reason else ""),
+            error=f"HTTP {status}" + (f" {reason[:100]}" if reason else ""),
             retry_after=retry_after(response.headers.get("retry-after"), self.clock()),
         )
 
@@ -626,32 +627,35 @@ def _due(conn: Connection, now: float, owner: str) -> list[Any]:
     )
 
 
-def _session(proxy: str) -> requests.Session:
-    """An HTTP session of one worker thread (connections kept alive between messages).
-    Nothing from the environment: no proxy variables, no ``.netrc`` credentials."""
-    session = requests.Session()
-    session.trust_env = False
+def _pool(proxy: str, timeout: float) -> urllib3.PoolManager:
+    """The HTTP connections of one worker thread, kept alive between messages: urllib3
+    (requests' own HTTP layer) directly, at less than half of requests' CPU per message
+    (the dispatcher shares its process with the API). No retries (the dispatcher retries,
+    in order), no redirects, TLS certificates verified, a timeout to connect and to read;
+    nothing from the environment (no proxy variables, no ``.netrc`` credentials)."""
+    options: dict[str, Any] = {
+        "num_pools": 8,
+        "maxsize": 1,
+        "retries": False,
+        "timeout": urllib3.Timeout(connect=timeout, read=timeout),
+    }
     if proxy:
-        session.proxies = {"http": proxy, "https": proxy}
-    adapter = requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=1, max_retries=0)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
+        return urllib3.ProxyManager(proxy, **options)
+    return urllib3.PoolManager(**options)
 
 
 def _cause(exc: BaseException) -> str:
-    """A connection error in a few words (the innermost cause's type)."""
+    """A connection error in a few words: the innermost cause's ("Connection refused",
+    "Connection reset by peer"), else its type."""
     seen = exc
-    while seen.__cause__ is not None or (seen.args and isinstance(seen.args[0], BaseException)):
-        inner = seen.__cause__ or seen.args[0]
-        if not isinstance(inner, BaseException) or inner is seen:
+    for _ in range(8):
+        inner = seen.__cause__ or next((a for a in seen.args if isinstance(a, BaseException)), None)
+        if inner is None or inner is seen:
             break
         seen = inner
-    name = type(seen).__name__
-    reason = getattr(seen, "reason", None)
-    if isinstance(reason, BaseException):
-        name = type(reason).__name__
-    return name
+    if isinstance(seen, OSError) and seen.strerror:
+        return str(seen.strerror)
+    return type(seen).__name__
 
 
 def _hours(seconds: float) -> str:
