@@ -482,7 +482,7 @@ class ApiClient:
 
     def account_action(self, body: AccountActionRequest) -> AccountActionResults:
         """One account action on each named account, all or none (leads). A 409
-        ``already_actioned`` or 422 ``unknown_author`` applied nothing. Like every POST
+        ``already_actioned`` or 404 ``unknown_author`` applied nothing. Like every POST
         without an idempotency key, retried only when it surely never arrived."""
         return self._call("POST", "/authors/actions", body=body, reply=AccountActionResults)
 

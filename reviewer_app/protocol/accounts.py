@@ -114,7 +114,12 @@ class AccountActionRequest(WireModel):
     """One account action on each of ``author_ids`` (one account-level decision per account,
     all in one transaction or none)."""
 
-    author_ids: list[Label] = Field(min_length=1, max_length=MAX_ACCOUNTS_PER_ACTION)
+    author_ids: list[Label] = Field(
+        min_length=1,
+        max_length=MAX_ACCOUNTS_PER_ACTION,
+        json_schema_extra={"uniqueItems": True},
+        description="the accounts (service author ids), each once",
+    )
     action: AuthorAction
     policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
     note: NoteText | None = None

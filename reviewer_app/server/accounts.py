@@ -389,7 +389,7 @@ def _refusal(
     target = STATUS_OF_ACTION[request.action]
     if unknown:
         return ApiError(
-            422,
+            404,
             "unknown_author",
             "Some accounts are not known to this service; no account action was applied.",
             errors=[

@@ -313,7 +313,7 @@ def test_a_lead_account_action_on_several_accounts_applies_to_all_or_none(
     assert problem["code"] == "already_actioned"
     assert [e["loc"] for e in problem["errors"]] == [["author_ids", 2]]
     unknown = act([ids[0], "nobody"])
-    assert unknown.status_code == 422 and unknown.json()["code"] == "unknown_author"
+    assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_author"
     assert open_items() == 4
     with server.service.db.read() as conn:
         assert conn.execute(select(func.count()).select_from(account_actions)).scalar() == 1
