@@ -63,7 +63,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 import urllib3
-from sqlalchemy import Connection, and_, exists, select, update
+from sqlalchemy import Connection, and_, exists, func, select, update
 
 from reviewer_app import __version__
 from reviewer_app.protocol.webhooks import MESSAGE_TYPE, WebhookStatus, webhook_id
@@ -351,6 +351,13 @@ class Dispatcher:
                     if run is None:
                         return
                     rows = self._next_actions(conn, run)
+                    # the account's newest seq, when none after the cursor is of the kinds
+                    # the endpoint takes: they need no message, the cursor may pass them
+                    passed = _newest(conn, run.source) if not rows and run.kinds else 0
+                if passed > run.delivered:
+                    if not self._pass(run, passed):
+                        return
+                    continue
                 if not rows:
                     now = time.monotonic()
                     idle_since = idle_since if idle_since is not None else now
@@ -525,6 +532,16 @@ class Dispatcher:
         run.status = WebhookStatus.active.value
         return True
 
+    def _pass(self, run: _Run, seq: int) -> bool:
+        """Move the cursor over actions of kinds the endpoint does not take."""
+        with self.db.write() as conn:
+            moved = conn.execute(
+                update(webhook_state).where(self._held(run)).values(delivered_seq=seq)
+            ).rowcount
+        if moved:
+            run.delivered = seq
+        return bool(moved)
+
     def _renew(self, run: _Run) -> bool:
         now = self.clock()
         with self.db.write() as conn:
@@ -625,6 +642,13 @@ def _due(conn: Connection, now: float, owner: str) -> list[Any]:
             .order_by(ws.next_attempt_at)
         ).all()
     )
+
+
+def _newest(conn: Connection, source: str) -> int:
+    """The account's newest sealed seq (0: none). Seq numbers are given in increasing
+    order to committed actions only, so nothing sealed later can come before it."""
+    ea = enforcement_actions.c
+    return int(conn.execute(select(func.max(ea.seq)).where(ea.source == source)).scalar() or 0)
 
 
 def _pool(proxy: str, timeout: float) -> urllib3.PoolManager:

@@ -310,18 +310,22 @@ def test_an_endpoint_gets_its_platforms_actions_of_its_kinds(
     decide(server, session, ["p-1"], action="keep")
     decide(server, session, ["p-2"], action="remove")
     decide(server, other, ["q-1"], action="remove")  # another platform's post
+    decide(server, session, ["p-3"], action="keep")
     actions = feed(server, key)
-    receiver.wait_for(lambda found: len(found) >= 3)
+    receiver.wait_for(lambda found: len(found) >= 4)
     wait_until(lambda: endpoint(server, everything.id).backlog == 0)
-    wait_until(lambda: endpoint(server, removals.id).backlog == 0)
+    # the cursor passes the kinds it does not take (nothing left to look at for them)
+    wait_until(lambda: endpoint(server, removals.id).delivered_seq == actions[-1]["seq"])
+    assert endpoint(server, removals.id).backlog == 0
     by_path = {
         path: [
             r.document()["data"]["post_external_id"] for r in receiver.snapshot() if r.path == path
         ]
         for path in ("/removals", "/all")
     }
-    assert by_path == {"/removals": ["p-2"], "/all": ["p-1", "p-2"]}
-    assert [a["post_external_id"] for a in actions] == ["p-1", "p-2"]
+    assert by_path == {"/removals": ["p-2"], "/all": ["p-1", "p-2", "p-3"]}
+    assert [a["post_external_id"] for a in actions] == ["p-1", "p-2", "p-3"]
+    assert endpoint(server, removals.id).delivered_total == 1
 
 
 def test_bad_endpoints_are_refused(server: LiveServer) -> None:
