@@ -149,16 +149,6 @@ class Receiver:
         with self.lock:
             return list(self.received)
 
-    def acknowledged(self, path: str | None = None) -> list[Received]:
-        """Requests answered 2xx (on ``path``), in arrival order."""
-        return [
-            r
-            for r in self.snapshot()
-            if 200 <= r.answer.status < 300
-            and not r.answer.reset
-            and (path is None or r.path == path)
-        ]
-
     def wait_for(
         self, condition: Callable[[list[Received]], bool], timeout: float = 60.0
     ) -> list[Received]:
