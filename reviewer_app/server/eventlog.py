@@ -51,6 +51,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.engine import RowMapping
 
+from .bulk import InsertMany
 from .checkpoints import Checkpoint, Signer, key_id, signature_holds
 from .sequencer import Head, SequencedLog, mark_appended
 from .tables import event_chain, events, log_checkpoints
@@ -84,7 +85,10 @@ def entry_hash(entry: Mapping[Any, Any], prev_hash: str) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-_INSERT = insert(events)
+# one statement per append on PostgreSQL too (bulk.py), not one per entry
+_INSERT = InsertMany(
+    events, ("at", "kind", "actor", "item_id", "queue_id", "data"), ignore_conflicts=False
+)
 
 
 def append(conn: Connection, rows: list[dict[str, Any]]) -> None:
@@ -92,7 +96,7 @@ def append(conn: Connection, rows: list[dict[str, Any]]) -> None:
     the sequencer seals them once this transaction has committed."""
     if not rows:
         return
-    conn.execute(_INSERT, rows)
+    _INSERT(conn, rows, conn.dialect.name == "postgresql")
     mark_appended(conn)
 
 

@@ -80,9 +80,10 @@ from reviewer_app.protocol import (
     Signal,
     Withdrawal,
 )
-from reviewer_app.protocol.accounts import CLOSING_STATUSES
+from reviewer_app.protocol.accounts import CLOSING_STATUSES, AuthorStatus
 
 from . import accounts, enforcement
+from .bulk import InsertMany, UpdateMany, any_of
 from .db import Database
 from .mediasniff import normalise_declared, sniff
 from .priority import priority_value
@@ -185,9 +186,32 @@ def _locking(query: Select, postgres: bool) -> Select:
 
 
 _PG = (False, True)
-_INSERT_POSTS = {pg: _ignoring(posts, pg).returning(posts.c.id) for pg in _PG}
-_INSERT_AUTHORS = {pg: _ignoring(authors, pg).returning(authors.c.id) for pg in _PG}
-_INSERT_SIGNALS = {pg: _ignoring(signals, pg).returning(signals.c.external_id) for pg in _PG}
+# The hot path's writes: one statement a batch on PostgreSQL (bulk.py)
+_INSERT_POSTS = InsertMany(
+    posts,
+    (
+        "id",
+        "source",
+        "external_id",
+        "author_id",
+        "version",
+        "content_hash",
+        "payload",
+        "state",
+        "received_at",
+        "updated_at",
+        "signal_summary",
+    ),
+    returning="id",
+)
+_INSERT_AUTHORS = InsertMany(
+    authors, ("id", "handle", "payload", "source", "external_id"), returning="id"
+)
+_INSERT_SIGNALS = InsertMany(
+    signals,
+    ("source", "external_id", "post_id", "kind", "body_hash", "payload", "received_at"),
+    returning="external_id",
+)
 _INSERT_POST_MEDIA = {pg: _ignoring(post_media, pg) for pg in _PG}
 _INSERT_RATINGS = {
     pg: _ignoring(fact_check_ratings, pg).returning(fact_check_ratings.c.external_id) for pg in _PG
@@ -208,7 +232,7 @@ _POST_COLUMNS = (
 )
 # Posts are locked in id order: two batches on the same posts take turns without deadlocks.
 _POSTS_BY_ID = {
-    pg: _locking(select(*_POST_COLUMNS).where(posts.c.id.in_(_ids)).order_by(posts.c.id), pg)
+    pg: _locking(select(*_POST_COLUMNS).where(any_of(posts.c.id, pg)).order_by(posts.c.id), pg)
     for pg in _PG
 }
 # The posts' authors, locked FOR SHARE in id order before the posts (PostgreSQL): every path
@@ -217,10 +241,10 @@ _POSTS_BY_ID = {
 # batch that routes a post (reading its author's status) never waits in a circle with them.
 _SHARE_AUTHORS_OF_POSTS = (
     select(authors.c.id)
-    .where(authors.c.id.in_(select(posts.c.author_id).where(posts.c.id.in_(_ids))))
+    .where(authors.c.id.in_(select(posts.c.author_id).where(any_of(posts.c.id, True))))
     .order_by(authors.c.id)
     .with_for_update(read=True, of=authors)
-)
+)  # PostgreSQL only: = ANY(:ids), one statement text whatever the batch size (bulk.py)
 _SHARE_AUTHORS_OF_EXTERNAL_IDS = (
     select(authors.c.id)
     .where(authors.c.id.in_(select(posts.c.author_id).where(posts.c.external_id.in_(_ids))))
@@ -233,23 +257,10 @@ _POSTS_BY_EXTERNAL_ID = {
     )
     for pg in _PG
 }
-_UPDATE_POST = (
-    update(posts)
-    .where(posts.c.id == bindparam("b_id"))
-    .values(
-        version=bindparam("b_version"),
-        content_hash=bindparam("b_hash"),
-        payload=bindparam("b_payload"),
-        author_id=bindparam("b_author"),
-        state=LIVE,
-        updated_at=bindparam("b_now"),
-    )
+_UPDATE_POST = UpdateMany(
+    posts, "id", ("version", "content_hash", "payload", "author_id", "state", "updated_at")
 )
-_UPDATE_SUMMARY = (
-    update(posts)
-    .where(posts.c.id == bindparam("b_id"))
-    .values(signal_summary=bindparam("b_summary"))
-)
+_UPDATE_SUMMARY = UpdateMany(posts, "id", ("signal_summary",))
 _WITHDRAW_POST = (
     update(posts)
     .where(posts.c.id == bindparam("b_id"))
@@ -258,18 +269,25 @@ _WITHDRAW_POST = (
 _AUTHORS_BY_ID = {
     pg: _locking(
         select(authors.c.id, authors.c.payload)
-        .where(authors.c.id.in_(_ids))
+        .where(any_of(authors.c.id, pg))
         .order_by(authors.c.id),
         pg,
     )
     for pg in _PG
 }
-_AUTHOR_PAYLOADS = select(authors.c.id, authors.c.payload).where(authors.c.id.in_(_ids))
-_UPDATE_AUTHOR = (
-    update(authors)
-    .where(authors.c.id == bindparam("b_id"))
-    .values(handle=bindparam("b_handle"), payload=bindparam("b_payload"))
-)
+# Routing reads the authors' account signals and status at once; FOR SHARE on PostgreSQL:
+# an account action on one of them waits until this batch (which may open an item of
+# theirs) commits (see accounts.statuses_for_routing).
+_AUTHORS_FOR_ROUTING = {
+    pg: select(authors.c.id, authors.c.payload, authors.c.status)
+    .where(any_of(authors.c.id, pg))
+    .order_by(authors.c.id)
+    .with_for_update(read=True)
+    if pg
+    else select(authors.c.id, authors.c.payload, authors.c.status).where(any_of(authors.c.id, pg))
+    for pg in _PG
+}
+_UPDATE_AUTHOR = UpdateMany(authors, "id", ("handle", "payload"))
 _PRIOR_STRIKES = select(strikes.c.author_id, strikes.c.policy, strikes.c.at).where(
     strikes.c.author_id.in_(_ids), strikes.c.decision_id.is_(None)
 )
@@ -298,14 +316,14 @@ _OPEN_ITEMS = {
             items.c.payload,
             items.c.lease_token,
         )
-        .where(items.c.post_id.in_(_ids), items.c.state.in_(OPEN_STATES))
+        .where(any_of(items.c.post_id, pg), items.c.state.in_(OPEN_STATES))
         .order_by(items.c.id),
         pg,
     )
     for pg in _PG
 }
-_DECIDED_ITEMS = (
-    select(
+_DECIDED_ITEMS = {
+    pg: select(
         items.c.id,
         items.c.post_id,
         items.c.origin_queue_id,
@@ -316,21 +334,35 @@ _DECIDED_ITEMS = (
         decisions.c.decided_at,
     )
     .join(decisions, decisions.c.id == items.c.decision_id)
-    .where(items.c.post_id.in_(_ids), items.c.state == "decided")
-)
-_ITEM_PAYLOADS = select(items.c.id, items.c.payload).where(items.c.id.in_(_ids))
-_UPDATE_ITEM = (
-    update(items)
-    .where(items.c.id == bindparam("b_id"))
-    .values(payload=bindparam("b_payload"), priority=bindparam("b_priority"))
-)
+    .where(any_of(items.c.post_id, pg), items.c.state == "decided")
+    for pg in _PG
+}
+_ITEM_PAYLOADS = {
+    pg: select(items.c.id, items.c.payload).where(any_of(items.c.id, pg)) for pg in _PG
+}
+_UPDATE_ITEM = UpdateMany(items, "id", ("payload", "priority"))
 _WITHDRAW_ITEMS = (
     update(items)
     .where(items.c.id.in_(_ids))
     .values(state="withdrawn", lease_token=None, lease_user_id=None, lease_expires_at=None)
 )
 _END_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
-_INSERT_ITEMS = insert(items)
+_INSERT_ITEMS = InsertMany(
+    items,
+    (
+        "id",
+        "queue_id",
+        "origin_queue_id",
+        "state",
+        "priority",
+        "enqueued_at",
+        "author_id",
+        "payload",
+        "epoch",
+        "post_id",
+    ),
+    ignore_conflicts=False,
+)
 _INSERT_STRIKES = insert(strikes)
 
 
@@ -506,9 +538,9 @@ def settle(
         payload = item_payload(post, reasons, ctx.labels(item.queue_id))
         updates.append(
             {
-                "b_id": item.id,
-                "b_payload": _json(payload),
-                "b_priority": _priority(ctx, item.queue_id, post, item.enqueued_at),
+                "id": item.id,
+                "payload": _json(payload),
+                "priority": _priority(ctx, item.queue_id, post, item.enqueued_at),
             }
         )
         if touch.new_version is not None:
@@ -535,8 +567,7 @@ def settle(
             for data in touch.signals
         ]
         out[item.post_id] = ([item.id], [item.queue_id])
-    if updates:
-        conn.execute(_UPDATE_ITEM, updates)
+    _UPDATE_ITEM(conn, updates, ctx.postgres)
     wanted = [
         pid
         for pid in ids
@@ -573,7 +604,7 @@ def _route(
     conn = ctx.conn
     removed: set[str] = set()
     latest: dict[str, dict[str, Any]] = {}  # post -> queue -> its newest decided item
-    for r in conn.execute(_DECIDED_ITEMS, {"ids": post_ids}):
+    for r in conn.execute(_DECIDED_ITEMS[ctx.postgres], {"ids": post_ids}):
         kind = _action_kind(ctx, r.decided_in, r.action)
         if kind is ActionKind.remove or r.author_action == AuthorAction.suspend.value:
             removed.add(r.post_id)
@@ -591,14 +622,11 @@ def _route(
     ]
     reports_then: dict[str, int] = {}
     if kept_ids:
-        for kept in conn.execute(_ITEM_PAYLOADS, {"ids": kept_ids}):
+        for kept in conn.execute(_ITEM_PAYLOADS[ctx.postgres], {"ids": kept_ids}):
             reports_then[kept.id] = int(json.loads(kept.payload)["reports"]["total"])
     candidates = [pid for pid in post_ids if pid not in removed]
-    inauthenticity = _inauthenticity(conn, {rows[pid].author_id for pid in candidates})
     # suspended and inauthentic authors' posts are held back, not queued (accounts.py)
-    status = accounts.statuses_for_routing(
-        conn, {rows[pid].author_id for pid in candidates}, postgres=ctx.postgres
-    )
+    inauthenticity, status = _authors_for_routing(ctx, {rows[pid].author_id for pid in candidates})
     held: list[accounts.Held] = []
 
     new_items: list[dict[str, Any]] = []
@@ -636,20 +664,24 @@ def _route(
         elif match is not None:
             new_items.append(_open_item(ctx, post, match))
             out[pid] = ([new_items[-1]["id"]], [match.queue_id])
-    if new_items:
-        conn.execute(_INSERT_ITEMS, new_items)
+    _INSERT_ITEMS(conn, new_items, ctx.postgres)
     ctx.events += accounts.hold_back(conn, held, ctx.now, ctx.actor, postgres=ctx.postgres)
     return out
 
 
-def _inauthenticity(conn: Connection, author_ids: set[str]) -> dict[str, float]:
+def _authors_for_routing(
+    ctx: Context, author_ids: set[str]
+) -> tuple[dict[str, float], dict[str, AuthorStatus]]:
+    """The authors' inauthenticity scores and their statuses (one query)."""
     if not author_ids:
-        return {}
-    found = {}
-    for r in conn.execute(_AUTHOR_PAYLOADS, {"ids": sorted(author_ids)}):
+        return {}, {}
+    scores: dict[str, float] = {}
+    statuses: dict[str, AuthorStatus] = {}
+    for r in ctx.conn.execute(_AUTHORS_FOR_ROUTING[ctx.postgres], {"ids": sorted(author_ids)}):
         account = json.loads(r.payload).get("signals") or {}
-        found[r.id] = float(account.get("inauthenticity_score", 0.0))
-    return found
+        scores[r.id] = float(account.get("inauthenticity_score", 0.0))
+        statuses[r.id] = AuthorStatus(r.status)
+    return scores, statuses
 
 
 def _open_item(ctx: Context, post: PostRow, match: Match) -> dict[str, Any]:
@@ -721,9 +753,8 @@ def _lock_posts(ctx: Context, post_ids: Iterable[str]) -> dict[str, PostRow]:
 
 
 def _write_summaries(ctx: Context, rows: Mapping[str, PostRow], post_ids: Iterable[str]) -> None:
-    changes = [{"b_id": pid, "b_summary": rows[pid].summary.dump()} for pid in sorted(post_ids)]
-    if changes:
-        ctx.conn.execute(_UPDATE_SUMMARY, changes)
+    changes = [{"id": pid, "signal_summary": rows[pid].summary.dump()} for pid in sorted(post_ids)]
+    _UPDATE_SUMMARY(ctx.conn, changes, ctx.postgres)
 
 
 # -- posts -------------------------------------------------------------------------------------
@@ -818,7 +849,7 @@ def _posts_round(ctx: Context, batch: list[tuple[int, IntakePost]]) -> dict[int,
         }
         for p in sorted(prepared, key=lambda p: p.id)
     ]
-    created = set(conn.execute(_INSERT_POSTS[ctx.postgres], new_rows).scalars())
+    created = set(_INSERT_POSTS(conn, new_rows, ctx.postgres))
     stored = _lock_posts(ctx, [p.id for p in prepared if p.id not in created])
     changed: list[dict[str, Any]] = []
     touched: dict[str, Touch] = {}
@@ -836,12 +867,13 @@ def _posts_round(ctx: Context, batch: list[tuple[int, IntakePost]]) -> dict[int,
         new_version = row.version + 1 if bumped else row.version
         changed.append(
             {
-                "b_id": p.id,
-                "b_version": new_version,
-                "b_hash": p.content_hash,
-                "b_payload": _json(p.payload),
-                "b_author": p.author_id,
-                "b_now": ctx.now,
+                "id": p.id,
+                "version": new_version,
+                "content_hash": p.content_hash,
+                "payload": _json(p.payload),
+                "author_id": p.author_id,
+                "state": LIVE,
+                "updated_at": ctx.now,
             }
         )
         row.version = new_version
@@ -851,8 +883,7 @@ def _posts_round(ctx: Context, batch: list[tuple[int, IntakePost]]) -> dict[int,
         row._payload = p.payload
         touched[p.id] = Touch(new_version=new_version if bumped else None, route=True)
         linked += [{"post_id": p.id, "media_id": m.media_id} for m in p.post.media]
-    if changed:
-        conn.execute(_UPDATE_POST, changed)
+    _UPDATE_POST(conn, changed, ctx.postgres)
     if linked:
         conn.execute(_INSERT_POST_MEDIA[ctx.postgres], linked)
     settled = settle(ctx, stored, touched)
@@ -905,7 +936,7 @@ def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
         }
         for author_id in sorted(docs)
     ]
-    inserted = set(conn.execute(_INSERT_AUTHORS[ctx.postgres], rows).scalars())
+    inserted = set(_INSERT_AUTHORS(conn, rows, ctx.postgres))
     # the accounts each new or changed author shares signals with (accounts.py)
     relinked = {a: (ctx.actor, docs[a]) for a in inserted}
     known = sorted(set(docs) - inserted)
@@ -917,13 +948,10 @@ def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
             for author in copies[r.id]:
                 after = _merged(after, author)
             if after != before:
-                changes.append(
-                    {"b_id": r.id, "b_handle": after["handle"], "b_payload": _json(after)}
-                )
+                changes.append({"id": r.id, "handle": after["handle"], "payload": _json(after)})
                 if after.get("signals") != before.get("signals"):
                     relinked[r.id] = (ctx.actor, after)
-        if changes:
-            conn.execute(_UPDATE_AUTHOR, changes)
+        _UPDATE_AUTHOR(conn, changes, ctx.postgres)
     accounts.replace_links(conn, relinked)
     wanted = {
         (author_id, s.policy, s.at.timestamp())
@@ -1027,8 +1055,8 @@ def _store_signals(
     if not prepared:
         return [], {}
     inserted = set(
-        ctx.conn.execute(
-            _INSERT_SIGNALS[ctx.postgres],
+        _INSERT_SIGNALS(
+            ctx.conn,
             [
                 {
                     "source": source,
@@ -1041,7 +1069,8 @@ def _store_signals(
                 }
                 for s in prepared
             ],
-        ).scalars()
+            ctx.postgres,
+        )
     )
     new = [s for s in prepared if s.external_id in inserted]
     touched: dict[str, Touch] = {}

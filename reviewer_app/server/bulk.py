@@ -1,0 +1,129 @@
+"""Set-based statements for batches: one statement per batch, not one per row.
+
+On PostgreSQL a batch's rows go as one JSON array of objects, spread back into typed rows
+by ``json_to_recordset``: ``INSERT ... SELECT FROM json_to_recordset(...)`` and
+``UPDATE ... FROM json_to_recordset(...)``; lists of keys go as an array, ``= ANY(:ids)``
+instead of ``IN (a, b, ...)``. The statement's text is the same whatever the batch size,
+so psycopg parses it once and prepares it (an ``IN`` list or a multi-row ``VALUES`` is a
+new text for each size, parsed in Python every time), and a batch of 200 rows is one round
+trip and one plan instead of 200 pipelined statements, each with its parameters converted
+in Python. (JSON rather than one array per column: ``json`` encodes in C, while psycopg
+escapes each element of a text array in Python, slow for long texts such as payloads.)
+
+On SQLite (in process: no round trips) the same calls run ``executemany`` and expanding
+``IN`` lists, as before.
+
+The statements are built once per (table, columns) and kept (see assembly.py on why).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import BindParameter, Column, Connection, Table, any_, bindparam, text, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.elements import ColumnElement
+
+_PG = postgresql.dialect()
+
+
+def any_of(column: Column[Any], postgres: bool, name: str = "ids") -> ColumnElement[bool]:
+    """``column IN :name`` (a list): ``= ANY(array)`` on PostgreSQL, an expanding ``IN``
+    on SQLite."""
+    if postgres:
+        array: BindParameter[Any] = bindparam(name, type_=postgresql.ARRAY(column.type))
+        return column == any_(array)
+    return column.in_(bindparam(name, expanding=True))
+
+
+def _rows_json(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """The rows as one JSON array of objects: encoded in C by ``json``, decoded in C by
+    PostgreSQL (psycopg's text arrays escape each element in Python, slow for long texts)."""
+    return {"rows": json.dumps([{n: r.get(n) for n in names} for r in rows])}
+
+
+def _recordset(table: Table, names: Sequence[str]) -> str:
+    columns = ", ".join(f"{n} {table.c[n].type.compile(dialect=_PG)}" for n in names)
+    return f"json_to_recordset(CAST(:rows AS json)) AS v({columns})"
+
+
+class InsertMany:
+    """Insert rows (dicts with ``columns``), skipping those that conflict with a unique
+    key when ``ignore_conflicts`` (a replay), and returning ``returning`` of the rows
+    inserted."""
+
+    def __init__(
+        self,
+        table: Table,
+        columns: Sequence[str],
+        *,
+        returning: str | None = None,
+        ignore_conflicts: bool = True,
+    ) -> None:
+        self.table = table
+        self.columns = tuple(columns)
+        self.returning = returning
+        names = ", ".join(self.columns)
+        # names from the table's own metadata (table.c[...] refuses any other), no input
+        source = _recordset(table, columns)
+        pg = f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {source}"  # noqa: S608
+        if ignore_conflicts:
+            pg += " ON CONFLICT DO NOTHING"
+        if returning is not None:
+            pg += f" RETURNING {returning}"
+        self._pg = text(pg)
+        lite: Any = sqlite.insert(table)
+        if ignore_conflicts:
+            lite = lite.on_conflict_do_nothing()
+        if returning is not None:
+            lite = lite.returning(table.c[returning])
+        self._sqlite = lite
+
+    def __call__(
+        self, conn: Connection, rows: Sequence[Mapping[str, Any]], postgres: bool
+    ) -> list[Any]:
+        """The ``returning`` values of the rows inserted (empty without ``returning``)."""
+        if not rows:
+            return []
+        if postgres:
+            result = conn.execute(self._pg, _rows_json(self.columns, rows))
+        else:
+            result = conn.execute(self._sqlite, list(rows))
+        return list(result.scalars()) if self.returning is not None else []
+
+
+class UpdateMany:
+    """Set ``columns`` of the rows whose ``key`` is given, each row its own values: rows
+    are dicts with the key and the columns."""
+
+    def __init__(self, table: Table, key: str, columns: Sequence[str]) -> None:
+        self.table = table
+        self.key = key
+        self.columns = tuple(columns)
+        names = (key, *self.columns)
+        sets = ", ".join(f"{c} = v.{c}" for c in self.columns)
+        self._pg = text(
+            f"UPDATE {table.name} SET {sets} FROM {_recordset(table, names)} "  # noqa: S608
+            f"WHERE {table.name}.{key} = v.{key}"
+        )
+        self._sqlite = (
+            update(table)
+            .where(table.c[key] == bindparam(f"b_{key}"))
+            .values({c: bindparam(f"b_{c}") for c in self.columns})
+        )
+
+    def __call__(self, conn: Connection, rows: Sequence[Mapping[str, Any]], postgres: bool) -> None:
+        if not rows:
+            return
+        if postgres:
+            conn.execute(self._pg, _rows_json((self.key, *self.columns), rows))
+        else:
+            conn.execute(
+                self._sqlite,
+                [{f"b_{c}": r[c] for c in (self.key, *self.columns)} for r in rows],
+            )
+
+
+__all__ = ["InsertMany", "UpdateMany", "any_of"]
