@@ -11,6 +11,8 @@ Counted in each API process, as requests happen:
 - ``reviewdesk_items_leased_total{queue}``: items handed out by claims.
 - ``reviewdesk_rate_limited_requests_total``: requests refused by the per-caller limit.
 - ``reviewdesk_api_processes``: API processes alive (each sets 1; summed).
+- ``reviewdesk_webhook_attempts_total{endpoint,outcome}``: webhook messages sent by this
+  process's dispatcher, ``delivered`` (2xx) or ``failed``.
 
 Read from the database when scraped (cached for ``GAUGE_TTL_SECONDS`` per process, so a
 scrape storm costs at most one set of queries per process and period):
@@ -110,6 +112,12 @@ class Metrics:
             "Requests refused by the per-caller rate limit",
             registry=r,
         )
+        self.webhook_attempts = Counter(
+            f"{PREFIX}_webhook_attempts",
+            "Webhook deliveries tried, by endpoint and outcome (delivered, failed)",
+            ("endpoint", "outcome"),
+            registry=r,
+        )
         self.processes = Gauge(
             f"{PREFIX}_api_processes",
             "API processes alive",
@@ -136,6 +144,9 @@ class Metrics:
 
     def request_rate_limited(self) -> None:
         self.rate_limited.inc()
+
+    def webhook_attempt(self, endpoint_id: int, delivered: bool) -> None:
+        self.webhook_attempts.labels(str(endpoint_id), "delivered" if delivered else "failed").inc()
 
     def process_started(self) -> None:
         self.processes.set(1)

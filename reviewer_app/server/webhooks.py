@@ -203,6 +203,8 @@ class Dispatcher:
         self._busy_lock = threading.Lock()
         self._scheduler: threading.Thread | None = None
         self._threads: list[threading.Thread] = []
+        # told of every attempt (endpoint id, delivered): the app counts them on /metrics
+        self.on_attempt: Callable[[int, bool], None] | None = None
 
     # -- the threads ----------------------------------------------------------------------
 
@@ -434,6 +436,8 @@ class Dispatcher:
             if self.clock() + self.send_budget >= run.lease_until and not self._renew(run):
                 return False
             outcome = self._attempt(session, run, row)
+            if self.on_attempt is not None:
+                self.on_attempt(run.endpoint_id, outcome.ok)
             if not outcome.ok:
                 if acked and not self._advance(run, acked_seq, acked):
                     return False

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import requests
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from reviewer_app.protocol import QueueFile, Role
@@ -189,6 +190,10 @@ def test_failures_are_retried_in_order(database_url: str) -> None:
         assert health.status is WebhookStatus.active and health.consecutive_failures == 0
         assert health.delivered_total == 7 and health.attempts == 0
         assert health.last_error == f"{wanted[4]}: HTTP 503 Service Unavailable", "kept"
+        metrics = requests.get(server.url + "/metrics", timeout=30).text
+        attempts = f'reviewdesk_webhook_attempts_total{{endpoint="{added.id}",'
+        assert attempts + 'outcome="delivered"} 7.0' in metrics
+        assert attempts + 'outcome="failed"} 5.0' in metrics
 
 
 def events_of(server: LiveServer, kind: str) -> list[dict[str, Any]]:
