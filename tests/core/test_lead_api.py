@@ -100,12 +100,13 @@ def test_decision_search_filters_order_and_pages(
     for filters, expected in cases:
         got = every_page(lead, order="asc", **filters)
         assert [d.id for d in got] == sorted(d.id for d in expected), filters
-    # the search returns the decisions as recorded, plus their audit state
+    # the search returns the decisions as recorded, plus their audit state and the
+    # author's status now
     by_id = {d.id: d for d in every_page(lead)}
+    searched_only = {"audit_result", "author_status"}
     for d in made:
-        assert by_id[d.id].model_dump(exclude={"audit_result"}) == d.model_dump(
-            exclude={"audit_result"}
-        )
+        assert by_id[d.id].model_dump(exclude=searched_only) == d.model_dump(exclude=searched_only)
+        assert by_id[d.id].author_status is not None
 
     with pytest.raises(ValueError, match="time zone"):
         lead.decisions(since=datetime(2025, 1, 1))
