@@ -48,6 +48,7 @@ class Reader:
         self.starts = 0
         self.crashes = 0
         self.rng = random.Random(15)
+        self.failure: BaseException | None = None
 
     def cursor(self) -> int:
         return int(self.cursor_file.read_text()) if self.cursor_file.exists() else 0
@@ -57,8 +58,13 @@ class Reader:
             self.starts += 1
             try:
                 self._session()
-            except (requests.ConnectionError, requests.Timeout, _Crash):
+            except (requests.RequestException, ValueError, _Crash):
+                # the service died under the request (refused, reset, a body cut short:
+                # no JSON), or the reader "crashed": start again from the saved cursor
                 time.sleep(0.05)
+            except BaseException as exc:  # a wrong answer: the test reports it
+                self.failure = exc
+                return
 
     def _session(self) -> None:
         """One life of the reader: from the saved cursor until it crashes or is stopped."""
@@ -148,6 +154,7 @@ def test_a_restarting_reader_gets_every_action_once_across_service_kills(
                 ).all()
             unsealed = [r.id for r in stored if r.seq is None]
             got = {x["id"] for x in reader.actions()}
+            assert reader.failure is None, reader.failure
             if not unsealed and got >= {r.id for r in stored}:
                 break
             assert time.monotonic() < deadline, (
@@ -161,6 +168,7 @@ def test_a_restarting_reader_gets_every_action_once_across_service_kills(
             server.stop()
         setup.close()
 
+    assert reader.failure is None, reader.failure
     received = reader.actions()
     first_copies: dict[int, dict[str, Any]] = {}
     for action in received:
