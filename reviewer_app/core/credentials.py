@@ -7,7 +7,8 @@ shows ("you will have to log in again next time").
 The keyring also holds each profile's local store key (``store_key``): 32 random bytes,
 base64, under the service name ``"<token's service>:store-key"``. It is made on first use,
 never written to a file, and deleted with the profile's local data. Without a keyring there
-is no key, and the session keeps nothing on disk.
+is no key here: the session protects its store with a key derived from the password
+(``keyfile``), or, when it has no password to derive one from, keeps nothing on disk.
 """
 
 from __future__ import annotations
@@ -167,11 +168,17 @@ class Credentials:
 
     # --- the local store's key -----------------------------------------------------------
 
-    def store_key(self, server_url: str, username: str) -> bytes | None:
-        """The profile's local store key, made and saved in the keyring on first use. None
+    def usable(self) -> bool:
+        """Whether the keyring can keep secrets now (``reason`` says why not)."""
+        return self._keyring() is not None
+
+    def store_key(self, server_url: str, username: str, *, create: bool = True) -> bytes | None:
+        """The profile's local store key, made and saved in the keyring on first use (unless
+        ``create`` is false: a start with no network only opens what is there). None
         when no keyring can hold it (memory-only credentials, no backend, a backend that
-        fails): then nothing of this profile may be written to disk. A keyring that fails
-        to answer never leads to a new key (that would orphan the store's content)."""
+        fails): then the store needs another key or nothing may be written to disk. A
+        keyring that fails to answer never leads to a new key (that would orphan the
+        store's content)."""
         backend = self._keyring()
         if backend is None:
             return None
@@ -190,7 +197,11 @@ class Credentials:
                 key = b""
             if len(key) == STORE_KEY_BYTES:
                 return key
+            if not create:
+                return None
             log.warning("the local store key in the keyring is damaged; a new one is made")
+        if not create:
+            return None
         key = os.urandom(STORE_KEY_BYTES)
         encoded = base64.b64encode(key).decode("ascii")
         try:

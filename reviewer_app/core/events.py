@@ -29,6 +29,8 @@ class PendingChanged:
     #: verdicts not yet delivered (including those still in their undo window)
     pending: int
     in_flight: int
+    #: of them, refused for now because another reviewer holds their item (sent again)
+    held: int = 0
 
 
 @dataclass(frozen=True)
@@ -114,10 +116,13 @@ class Progress:
 
 @dataclass(frozen=True)
 class AuthRequired:
-    """The server refused our token: syncing is paused, nothing is dropped, until
-    ``SyncEngine.set_token`` is called after a new login. ``message`` is English, for logs."""
+    """The server refused our token, or (``server_back``) the server can be reached again
+    by a session that started with no network and no saved login: syncing is paused,
+    nothing is dropped, until ``SyncEngine.set_token`` is called after a new login.
+    ``message`` is English, for logs."""
 
     message: str
+    server_back: bool = False
 
 
 @dataclass(frozen=True)

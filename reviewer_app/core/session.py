@@ -1,14 +1,24 @@
-"""A reviewer's session with one server: log in (or resume with a saved token), open the
-local store, run the sync engine, log out. What the UI and command-line tools build on.
+"""A reviewer's session with one server: log in (or start with no network from what this
+computer keeps), open the local store, run the sync engine, log out. What the UI and
+command-line tools build on.
 
-Logging in talks to the network and must run off the GUI thread; everything after it
-(recording verdicts, undo, skip, reading the worklist) is local and quick.
+Logging in talks to the network, and deriving a key from a password takes some tenths of
+a second: both run off the GUI thread; everything after them (recording verdicts, undo,
+skip, reading the worklist) is local and quick.
 
-The local store is encrypted with the profile's key from the keyring. When there is no
-keyring to hold one, the session's store lives in memory (``memory_only``): nothing of it is
-written to disk, offline work is not offered, and verdicts not yet sent are lost if the app
-stops before they are. Logging out, and ``clear_local_data``, wipe the profile's cache and
-its key.
+**The store's key** (``profile_key``), in one of three modes (``KeyMode``):
+
+- ``keyring``: 32 random bytes in the OS keyring (``Credentials.store_key``), as is the
+  token. A start with no network opens the store with them and the saved token.
+- ``password``: no usable keyring. The same kind of random key, kept wrapped under a key
+  derived from the reviewer's password (argon2id, a salt per profile) in a file beside
+  the store (``keyfile``). The token stays in memory for the session; a start with no
+  network opens the store with the password typed, checked against that file, not the
+  server, and asks for a login when the server is back.
+- ``memory``: no key at all (a session made without a password and no keyring): the store
+  lives in memory, nothing of it is written to disk.
+
+Logging out, and ``clear_local_data``, wipe the profile's cache and its key.
 """
 
 from __future__ import annotations
@@ -17,16 +27,19 @@ import logging
 import uuid
 from contextlib import suppress
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 
 from reviewer_app.protocol import Meta, Role, User
 
 from . import events as ev
+from . import keyfile
 from .api import ApiClient, normalise_server_url
 from .credentials import Credentials, Saved
-from .errors import ApiError, AuthenticationRequired, UnsentVerdicts
-from .paths import store_path
-from .store import Store
+from .errors import ApiError, AuthenticationRequired, CoreError, StoreError, UnsentVerdicts
+from .paths import data_dir, private_folder, store_path
+from .store import OfflineSummary, Store
 from .sync import SyncEngine
 
 log = logging.getLogger("net")
@@ -39,6 +52,47 @@ class LoginResult:
     saved: Saved
 
 
+class KeyMode(StrEnum):
+    """Where the profile's store key comes from (see the module doc)."""
+
+    keyring = "keyring"
+    password = "password"  # noqa: S105 - the mode's name, not a secret
+    memory = "memory"
+
+
+@dataclass(frozen=True)
+class ProfileKey:
+    """The store's key for one session and where it comes from; ``moved_aside`` names a
+    store (and its key file) that a password the server accepted could not open, moved
+    aside for support."""
+
+    key: bytes | None
+    mode: KeyMode
+    moved_aside: Path | None = None
+
+
+@dataclass(frozen=True)
+class OfflineStart:
+    """What this computer keeps of a profile, opened with no network: who (as the server
+    said at the last login), the saved token (None without one: a login is asked for when
+    the server is back), the store's key, and what there is to work on."""
+
+    user: User
+    token: str | None
+    key: ProfileKey
+    summary: OfflineSummary
+
+
+class NothingSaved(CoreError):
+    """Nothing of this profile can be opened with no network: no store, no key, or (with a
+    keyring) no saved login. ``logged_out`` when the store is there but its login was ended
+    on this computer."""
+
+    def __init__(self, message: str, *, logged_out: bool = False) -> None:
+        super().__init__(message)
+        self.logged_out = logged_out
+
+
 class ReviewSession:
     """One user on one server. ``store`` belongs to the thread that made the session."""
 
@@ -46,34 +100,51 @@ class ReviewSession:
         self,
         server_url: str,
         user: User,
-        token: str,
+        token: str | None,
         *,
         credentials: Credentials,
         data_root: Path | None = None,
         ca_bundle: str | Path | None = None,
         listener: ev.Listener | None = None,
+        key: ProfileKey | None = None,
+        offline: bool = False,
     ) -> None:
+        """``key``: the store's key from ``profile_key`` or ``open_offline`` (without one,
+        the keyring's, else a memory store). ``offline``: a start with no network (the
+        profile kept here is not updated from the server). ``token`` None: no login yet
+        (the engine only checks whether the server can be reached)."""
         self.server_url = normalise_server_url(server_url)
         self.user = user
         self.credentials = credentials
         self.ca_bundle = ca_bundle
+        self.data_root = data_root
         self.path = store_path(self.server_url, user.username, data_root)
-        key = credentials.store_key(self.server_url, user.username)
-        #: no keyring holds a key: the store is in memory and nothing is kept on disk
-        self.memory_only = key is None
+        if key is None:
+            found = credentials.store_key(self.server_url, user.username)
+            key = ProfileKey(found, KeyMode.keyring if found else KeyMode.memory)
+        self.key = key
+        #: no key: the store is in memory and nothing is kept on disk
+        self.memory_only = key.key is None
+        #: where the key comes from, and so what a start with no network needs
+        self.key_mode = KeyMode.memory if self.memory_only else key.mode
+        self.started_offline = offline
         where: Path | str = self.path
         if self.memory_only:
             where = f"reviewer-app-{uuid.uuid4().hex}"
-            log.info("no keyring for the local store key: this session keeps nothing on disk")
-        self.store = Store(where, key=key, in_memory=self.memory_only)
-        self._token = token
+            log.info("no key for the local store: this session keeps nothing on disk")
+        else:
+            private_folder(self.path.parent, within=data_root or data_dir())
+        self.store = Store(where, key=key.key, in_memory=self.memory_only)
+        if not offline and not self.memory_only:
+            self.store.save_profile(user)
+        self._token = token or ""
         self.engine = SyncEngine(
             self.server_url,
             where,
             token=token,
             listener=listener,
             ca_bundle=ca_bundle,
-            store_key=key,
+            store_key=key.key,
             store_in_memory=self.memory_only,
         )
 
@@ -97,6 +168,106 @@ class ReviewSession:
             info = api.login(username, password)
         saved = credentials.save(url, info.user.username, info.token)
         return LoginResult(info.user, meta, saved), info.token
+
+    @staticmethod
+    def profile_key(
+        server_url: str,
+        username: str,
+        password: str,
+        *,
+        credentials: Credentials,
+        data_root: Path | None = None,
+    ) -> ProfileKey:
+        """The store's key for a login the server just accepted: the one wrapped under the
+        password beside the store when this profile has such a file; else the keyring's;
+        else (no usable keyring) a new one wrapped under the password. A key file the
+        accepted password does not open (the password changed since it was made) is moved
+        aside with its store, and a new one made. Runs a KDF: not on the GUI thread."""
+        url = normalise_server_url(server_url)
+        path = store_path(url, username, data_root)
+        wrapped = keyfile.key_file_path(path)
+        if keyfile.exists(wrapped):
+            try:
+                return ProfileKey(
+                    keyfile.unlock(wrapped, password, url, username), KeyMode.password
+                )
+            except (keyfile.WrongPassword, keyfile.KeyFileUnusable) as err:
+                log.warning("the saved work here does not open with this login: %s", err)
+                aside = _move_profile_aside(path)
+                fresh = keyfile.create(wrapped, password, url, username)
+                return ProfileKey(fresh, KeyMode.password, moved_aside=aside)
+        kept = credentials.store_key(url, username)
+        if kept is not None:
+            return ProfileKey(kept, KeyMode.keyring)
+        log.info("no keyring: the local store key is kept wrapped under the password")
+        private_folder(path.parent, within=data_root or data_dir())
+        return ProfileKey(keyfile.create(wrapped, password, url, username), KeyMode.password)
+
+    @staticmethod
+    def open_offline(
+        server_url: str,
+        username: str,
+        password: str,
+        *,
+        credentials: Credentials,
+        data_root: Path | None = None,
+    ) -> OfflineStart:
+        """What this computer keeps of the profile, for a start with no network: the store
+        opened with the password (checked against the key file beside it, not the server)
+        or with the keyring's key and saved token. Raises ``WrongPassword`` (nothing is
+        changed), ``NothingSaved``, ``KeyFileUnusable`` or ``StoreError``. Runs a KDF and
+        opens the store: not on the GUI thread (the session is then made on it)."""
+        url = normalise_server_url(server_url)
+        path = store_path(url, username, data_root)
+        if not path.is_file():
+            raise NothingSaved(f"Nothing is saved on this computer for {username} on {url}.")
+        wrapped = keyfile.key_file_path(path)
+        token = credentials.load(url, username)
+        if keyfile.exists(wrapped):
+            key = ProfileKey(keyfile.unlock(wrapped, password, url, username), KeyMode.password)
+        else:
+            found = credentials.store_key(url, username, create=False)
+            if found is None:
+                raise NothingSaved(
+                    f"The key of the work saved for {username} on {url} is not in the keyring."
+                )
+            if not token:
+                raise NothingSaved(
+                    f"{username} logged out of {url} on this computer; log in once the server "
+                    "can be reached.",
+                    logged_out=True,
+                )
+            key = ProfileKey(found, KeyMode.keyring)
+        # the profile and what is there, read on this thread; the session opens its own
+        with Store(path, key=key.key, check=False) as store:
+            user = store.profile() or User(
+                id=1, username=username, display_name=username, role=Role.reviewer
+            )
+            summary = store.offline_summary()
+        if user.username != username:
+            raise StoreError(f"The local store {path} belongs to {user.username}, not {username}.")
+        return OfflineStart(user, token or None, key, summary)
+
+    def log_in_again(self, password: str) -> tuple[LoginResult, str]:
+        """A new login for this session's user (after a 401, or when the server is back for
+        a session that started with no network): the token is kept as at any login, and a
+        store key wrapped under an older password is wrapped under this one. Network and a
+        KDF: not on the GUI thread; then ``relogged_in`` on it."""
+        result, token = self.log_in(
+            self.server_url,
+            self.user.username,
+            password,
+            credentials=self.credentials,
+            ca_bundle=self.ca_bundle,
+        )
+        if self.key_mode is KeyMode.password and self.key.key is not None:
+            wrapped = keyfile.key_file_path(self.path)
+            try:
+                keyfile.unlock(wrapped, password, self.server_url, self.user.username)
+            except (keyfile.WrongPassword, keyfile.KeyFileUnusable, OSError):
+                log.info("the password changed: the local store key is wrapped under the new one")
+                keyfile.rewrap(wrapped, self.key.key, password, self.server_url, self.user.username)
+        return result, token
 
     @staticmethod
     def resume(
@@ -138,9 +309,16 @@ class ReviewSession:
         self.engine.start()
 
     def relogged_in(self, token: str) -> None:
-        """After a 401: the new token from ``log_in`` resumes the paused engine."""
+        """After a 401 (or a start with no network): the new token from ``log_in`` (or
+        ``log_in_again``) resumes the paused engine; the profile kept here is refreshed."""
         self._token = token
         self.engine.set_token(token)
+
+    def profile_updated(self, user: User) -> None:
+        """The server's word on who this is, after a login (GUI thread: the store's)."""
+        self.user = user
+        if not self.memory_only:
+            self.store.save_profile(user)
 
     # --- ending --------------------------------------------------------------------------
 
@@ -189,9 +367,22 @@ class ReviewSession:
         finally:
             self.store.close()  # a memory store is gone with its last connection
         if kept or self.memory_only:
-            return kept
-        for suffix in ("", "-wal", "-shm", "-journal"):
+            return kept  # the key stays (keyring or key file): the verdicts need it
+        for suffix in ("", "-wal", "-shm", "-journal", keyfile.SUFFIX):
             with suppress(FileNotFoundError):
                 Path(str(self.path) + suffix).unlink()
         self.credentials.delete_store_key(self.server_url, self.user.username)
         return 0
+
+
+def _move_profile_aside(path: Path) -> Path:
+    """A store and its key file that cannot be opened now, moved aside together (named as
+    the store moves a damaged file aside) so support can open them with the old password."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    aside = path.with_name(f"{path.name}.unusable-{stamp}")
+    for suffix in ("", "-wal", "-shm", keyfile.SUFFIX):
+        source = Path(str(path) + suffix)
+        if source.exists():
+            source.replace(Path(str(aside) + suffix))
+    log.error("the saved work at %s was moved aside to %s", path, aside)
+    return aside

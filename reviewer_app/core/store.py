@@ -27,6 +27,13 @@ that does not decrypt is a ``StoreError``, never shown.
 gone when the last one closes: for sessions with no keyring to hold a key, nothing of theirs
 is written to disk.
 
+**Files.** The store file is created 0600 (so are its WAL and SHM, which SQLite makes with
+the database's mode) in a folder made 0700; files of an older release are narrowed when
+opened.
+
+**Metadata.** ``meta`` also keeps the last good sync's time (plain: it says nothing of the
+content) and the profile's user (sealed), so a start with no network can show both.
+
 **Retention.** Delivered verdicts leave the worklist with their item and media in the same
 transaction that records the server's answer (``settle``), and their notes are dropped from
 the journal. Nothing cached (items, media, conflicts' copies) is kept longer than
@@ -56,12 +63,14 @@ from reviewer_app.protocol import (
     LeaseGrant,
     LeaseStatus,
     Queue,
+    User,
     Verdict,
     VerdictResult,
     VerdictStatus,
 )
 
 from .errors import CoreError, StoreError
+from .paths import narrow_file, private_file, private_folder
 from .sealing import RowCipher
 from .settings import CACHE_RETENTION, UNDO_WINDOW, Settings
 
@@ -69,7 +78,11 @@ log = logging.getLogger("store")
 
 #: Rejections that are not final: the verdict stays in the outbox and is sent again later.
 RETRYABLE_REJECTIONS = frozenset({"leased_to_other"})
+#: the reason code of a verdict the service refused for now: another reviewer holds its item
+HELD_BY_OTHER = "leased_to_other"
 RETRY_REJECTED_AFTER = 60.0
+#: the soonest a refused-for-now verdict is sent again, even when the other hold ends sooner
+RETRY_REJECTED_SOONEST = 1.0
 
 #: "RvDk": marks a SQLite file as this app's store (``PRAGMA application_id``).
 APPLICATION_ID = 0x5276446B
@@ -203,12 +216,32 @@ def _v4(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v5(conn: sqlite3.Connection) -> None:
+    """Lease lengths and why a verdict waits: each item keeps the length it was leased for
+    (a renewal asks for that length again: an offline batch's hour stays an hour), and an
+    outbox row refused for now keeps why (``retry_reason``, a reason code) and until when the
+    other reviewer holds its item (``held_until``), so the window can say why it waits."""
+    _run_script(
+        conn,
+        """
+        ALTER TABLE items ADD COLUMN lease_seconds INTEGER NOT NULL DEFAULT 0;
+        UPDATE items SET lease_seconds = MAX(0, CAST(ROUND(lease_expires_at - lease_granted_at)
+            AS INTEGER));
+        ALTER TABLE outbox ADD COLUMN retry_reason TEXT;
+        ALTER TABLE outbox ADD COLUMN held_until REAL
+        """,
+    )
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 SCHEMA_VERSION = len(MIGRATIONS)
 TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
 #: ``meta`` row whose presence says the store is encrypted (its value: a sealed check)
 KEY_CHECK = "key_check"
+#: ``meta`` rows: the last good sync (client time, plain) and the profile's user (sealed)
+LAST_SYNC = "last_sync"
+PROFILE = "profile"
 _KEY_CHECK_TEXT = b"reviewer-app store key check"
 #: ``items.document`` of an item whose content was purged (its verdict is still unsent)
 PURGED = ""
@@ -274,12 +307,43 @@ class Outgoing:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """Verdicts not yet delivered, and how many of them wait because another reviewer holds
+    their item for now (sent again until that hold ends or the other decides), with the
+    latest end of such a hold the service named (client time; None when it named none)."""
+
+    pending: int
+    held: int
+    held_until: float | None
+
+
+@dataclass(frozen=True)
+class Renewal:
+    """A held lease to renew: its item, token, and the length it was leased for (0 when an
+    older release did not record it)."""
+
+    item_id: str
+    token: str
+    lease_seconds: int
+
+
+@dataclass(frozen=True)
+class OfflineSummary:
+    """What a start with no network finds here: verdicts not yet sent, posts to review."""
+
+    unsent: int
+    posts: int
+
+
+@dataclass(frozen=True)
 class Counts:
     pending: int
     in_flight: int
     conflicts_open: int
     rejected: int
     ready: dict[str, int]
+    #: verdicts waiting because another reviewer holds their item (part of ``pending``)
+    held: int = 0
 
 
 def _without_note(verdict_json: str) -> str:
@@ -329,7 +393,8 @@ class Store:
         self.recovery_message: str | None = None
         self.moved_aside_to: Path | None = None
         if not in_memory:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_folder(self.path.parent)
+            private_file(self.path)  # 0600 before SQLite opens it (its WAL and SHM follow)
         check = check and not in_memory
         try:
             self.conn = self._connect(busy_timeout)
@@ -340,6 +405,9 @@ class Store:
             self._move_aside(str(why))
             self.conn = self._connect(busy_timeout)
             self._configure()
+        if not in_memory:
+            for suffix in ("-wal", "-shm"):  # an older release's, made with the umask's mode
+                narrow_file(Path(str(self.path) + suffix))
         try:
             try:
                 self._migrate()
@@ -428,6 +496,7 @@ class Store:
             if src.exists():
                 src.replace(Path(str(aside) + suffix))
         self.moved_aside_to = aside
+        private_file(self.path)  # the new, empty store: 0600 from the start
         self.recovery_message = (
             f"The local store could not be used because {why}. It was moved aside to "
             f"{aside} and a new, empty store was started. Verdicts that were in the old file "
@@ -687,6 +756,7 @@ class Store:
                     leased.lease_token,
                     now,
                     leased.lease_expires_at.timestamp(),
+                    grant.lease_seconds,
                     1 if leased.item.post.media else 0,
                     document,
                     now,
@@ -698,12 +768,13 @@ class Store:
             # an item we still hold a verdict for keeps its row (and its decided state)
             conn.executemany(
                 "INSERT INTO items (id, queue_id, seq, state, lease_token, lease_granted_at, "
-                "lease_expires_at, media_wanted, document, cached_at) "
-                "VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?)"
+                "lease_expires_at, lease_seconds, media_wanted, document, cached_at) "
+                "VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET queue_id = excluded.queue_id, "
                 "lease_token = excluded.lease_token, lease_lost = 0, "
                 "lease_granted_at = excluded.lease_granted_at, "
-                "lease_expires_at = excluded.lease_expires_at, document = excluded.document, "
+                "lease_expires_at = excluded.lease_expires_at, "
+                "lease_seconds = excluded.lease_seconds, document = excluded.document, "
                 "cached_at = excluded.cached_at, "
                 "state = CASE WHEN items.state = 'decided' THEN 'decided' ELSE 'ready' END",
                 rows,
@@ -757,11 +828,11 @@ class Store:
         )
         return {r[0]: r[1] for r in rows}
 
-    def leases_to_renew(self, now: float, limit: int = 500) -> list[tuple[str, str]]:
-        """(item id, token) of held leases past a third of their life; decided items count
-        until their verdict is delivered."""
+    def leases_to_renew(self, now: float, limit: int = 500) -> list[Renewal]:
+        """Held leases past a third of their life, with the length each was leased for;
+        decided items count until their verdict is delivered."""
         rows = self._read(
-            "SELECT i.id, i.lease_token FROM items i WHERE i.lease_lost = 0 "
+            "SELECT i.id, i.lease_token, i.lease_seconds FROM items i WHERE i.lease_lost = 0 "
             "AND i.state IN ('ready', 'decided') "
             "AND i.lease_granted_at + (i.lease_expires_at - i.lease_granted_at) / 3.0 <= ? "
             "AND (i.state = 'ready' OR EXISTS (SELECT 1 FROM journal j WHERE j.item_id = i.id "
@@ -769,7 +840,25 @@ class Store:
             "ORDER BY i.lease_expires_at LIMIT ?",
             (now, limit),
         )
-        return [(r[0], r[1]) for r in rows]
+        return [Renewal(r[0], r[1], int(r[2])) for r in rows]
+
+    def lengthen_leases(self, queue_id: str, seconds: int) -> list[Renewal]:
+        """Items of ``queue_id`` held here (ready, or decided with the verdict not yet
+        delivered) whose lease is shorter than ``seconds`` now have that length: an offline
+        batch's items leased ahead before it are kept as long as the batch. Returns them,
+        to renew now."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                "SELECT i.id, i.lease_token FROM items i WHERE i.queue_id = ? "
+                "AND i.lease_lost = 0 AND i.lease_seconds < ? "
+                "AND (i.state = 'ready' OR (i.state = 'decided' AND EXISTS (SELECT 1 FROM "
+                "     journal j WHERE j.item_id = i.id AND j.status = 'pending')))",
+                (queue_id, seconds),
+            ).fetchall()
+            conn.executemany(
+                "UPDATE items SET lease_seconds = ? WHERE id = ?", [(seconds, r[0]) for r in rows]
+            )
+        return [Renewal(r[0], r[1], seconds) for r in rows]
 
     def next_renewal_at(self) -> float | None:
         rows = self._read(
@@ -1034,10 +1123,18 @@ class Store:
                 if result.status is VerdictStatus.rejected and reason in RETRYABLE_REJECTIONS:
                     # not final: another reviewer holds the item for now. If they decide
                     # it, the retry comes back as a conflict; if they let it go, our late
-                    # verdict can still count. It can no longer be undone (in flight).
+                    # verdict can still count: sent again within a minute, or just after
+                    # their hold ends when the service said when. It can no longer be undone
+                    # (in flight).
+                    held = result.reason.held_until if result.reason else None
+                    held_until = held.timestamp() if held is not None else None
+                    due = now + RETRY_REJECTED_AFTER
+                    if held_until is not None:
+                        due = max(now + RETRY_REJECTED_SOONEST, min(due, held_until + 1.0))
                     conn.execute(
-                        "UPDATE outbox SET due_at = ?, in_flight = 1 WHERE key = ?",
-                        (now + RETRY_REJECTED_AFTER, key),
+                        "UPDATE outbox SET due_at = ?, in_flight = 1, retry_reason = ?, "
+                        "held_until = ? WHERE key = ?",
+                        (due, reason, held_until, key),
                     )
                     conn.execute(
                         "UPDATE journal SET result = ? WHERE key = ?",
@@ -1231,14 +1328,69 @@ class Store:
         """Verdicts not yet delivered (cheap: for the status bar after each keypress)."""
         return int(self._read("SELECT COUNT(*) FROM outbox")[0][0])
 
+    def pending(self) -> Pending:
+        """Verdicts not yet delivered and why some wait (one pass over the outbox)."""
+        row = self._read(
+            "SELECT COUNT(*), COUNT(retry_reason), "
+            "MAX(CASE WHEN retry_reason IS NOT NULL THEN held_until END) FROM outbox"
+        )[0]
+        return Pending(int(row[0]), int(row[1]), row[2])
+
+    def offline_summary(self) -> OfflineSummary:
+        """Verdicts not yet sent, and posts here to review (with their content)."""
+        row = self._read(
+            "SELECT (SELECT COUNT(*) FROM outbox), (SELECT COUNT(*) FROM items WHERE "
+            "state = 'ready' AND lease_lost = 0 AND document != ?)",
+            (PURGED,),
+        )[0]
+        return OfflineSummary(int(row[0]), int(row[1]))
+
+    # --- metadata: the last sync, the profile ---------------------------------------------
+
+    def _meta(self, name: str) -> object | None:
+        rows = self._read("SELECT value FROM meta WHERE name = ?", (name,))
+        return rows[0][0] if rows else None
+
+    def _set_meta(self, name: str, value: str | bytes) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO meta (name, value) VALUES (?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                (name, value),
+            )
+
+    def last_sync(self) -> float | None:
+        """When a sync pass last reached the server and ended well (client time), across
+        restarts; None when it never did."""
+        value = self._meta(LAST_SYNC)
+        try:
+            return float(value.decode() if isinstance(value, bytes) else str(value))
+        except (TypeError, ValueError):
+            return None
+
+    def set_last_sync(self, at: float) -> None:
+        self._set_meta(LAST_SYNC, repr(float(at)))
+
+    def save_profile(self, user: User) -> None:
+        """Who this store belongs to, as the server said at the last login (sealed): what a
+        start with no network shows."""
+        self._set_meta(PROFILE, self._seal_text(f"meta.value:{PROFILE}", user.model_dump_json()))
+
+    def profile(self) -> User | None:
+        value = self._meta(PROFILE)
+        if value is None:
+            return None
+        return User.model_validate_json(self._open_text(f"meta.value:{PROFILE}", value))
+
     def counts(self) -> Counts:
         row = self._read(
             "SELECT (SELECT COUNT(*) FROM outbox), "
             "(SELECT COUNT(*) FROM outbox WHERE in_flight = 1), "
             "(SELECT COUNT(*) FROM conflicts WHERE resolution IS NULL), "
-            "(SELECT COUNT(*) FROM journal WHERE status = 'rejected')"
+            "(SELECT COUNT(*) FROM journal WHERE status = 'rejected'), "
+            "(SELECT COUNT(retry_reason) FROM outbox)"
         )[0]
-        return Counts(row[0], row[1], row[2], row[3], self.ready_counts())
+        return Counts(row[0], row[1], row[2], row[3], self.ready_counts(), row[4])
 
 
 class _Unusable(Exception):

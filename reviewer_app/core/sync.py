@@ -8,9 +8,13 @@ media, and refreshes the queue list now and then.
 
 A failed pass backs off exponentially with full jitter (capped), or as long as the server's
 ``Retry-After`` says; the first pass that works resets it. A 401 pauses the engine, keeping
-everything, until ``set_token`` is called. The engine never drops a verdict: a reply it
-cannot trust leaves the verdict in the outbox, to be sent again under the same idempotency
-key.
+everything, until ``set_token`` is called. An engine with no token (a start with no network
+and no saved login) only checks, with the same backoff, whether the server can be reached,
+and says so once (``AuthRequired`` with ``server_back``), so the UI can ask for a login.
+The time of the last good pass is kept in the store, so it survives a restart.
+
+The engine never drops a verdict: a reply it cannot trust leaves the verdict in the outbox,
+to be sent again under the same idempotency key.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ from .settings import (
     PREFETCH,
     QUEUE_REFRESH,
 )
-from .store import Outgoing, Store
+from .store import Outgoing, Renewal, Store
 
 log = logging.getLogger("sync")
 
@@ -68,6 +72,8 @@ BACKOFF_BASE = 0.5
 EMPTY_QUEUE_PAUSE = 10.0
 EXPIRY_WARNING = 120.0
 IDLE_WAIT = 30.0
+#: the last good sync is written to the store at most this often (and at the end)
+LAST_SYNC_SAVE_EVERY = 10.0
 
 
 @dataclass
@@ -124,6 +130,9 @@ class SyncEngine:
         self.failures = 0
         self.retry_at = 0.0
         self.last_sync: float | None = None
+        self._last_sync_saved: float | None = None
+        #: with no token, the server was found reachable and the UI was told (once)
+        self._told_reachable = False
         self.limits: Limits | None = None
         self._queues_at = -math.inf
         # a verdict here just suspended an author (or marked them inauthentic): renew every
@@ -213,11 +222,13 @@ class SyncEngine:
             check=False,
         )
         self.api = self._api_factory()
+        self.last_sync = self._last_sync_saved = self.store.last_sync()
 
     def close(self) -> None:
         if self.api is not None:
             self.api.close()
         if self.store is not None:
+            self._save_last_sync(force=True)
             self.store.close()
         self.api = None
         self.store = None
@@ -232,6 +243,10 @@ class SyncEngine:
         if token != self.api.token:
             self.api.token = token
             self.paused = False
+            self._told_reachable = False
+        if not token and not self.paused:
+            self._report_local()
+            return self._probe(now)
         if self.paused or not token:
             self._report_local()
             return IDLE_WAIT
@@ -255,6 +270,33 @@ class SyncEngine:
             self._succeeded()
         self._report_local()
         return self._next_pass_in()
+
+    def _probe(self, now: float) -> float:
+        """No token (a start with no network and no saved login): is the server back? Said
+        once, then the engine waits for ``set_token``; until then it keeps backing off."""
+        assert self.api is not None
+        if now < self.retry_at:
+            return self.retry_at - now
+        try:
+            self.limits = self.api.check_compatible().limits
+        except (NetworkError, ServiceUnavailable, ProtocolError) as err:
+            self._failed(str(err), err.retry_after, err.kind)
+            return max(0.0, self.retry_at - self.clock())
+        except ApiError as err:  # an incompatible server, a refusal: not reachable for us
+            self._failed(str(err), None, err.kind)
+            return max(0.0, self.retry_at - self.clock())
+        self.failures = 0
+        self.retry_at = 0.0
+        self.paused = True  # until a login gives a token
+        if not self._told_reachable:
+            self._told_reachable = True
+            self._emit(
+                ev.AuthRequired(
+                    "The server can be reached again; log in to send your verdicts.",
+                    server_back=True,
+                )
+            )
+        return IDLE_WAIT
 
     def shutdown_pass(self) -> None:
         """On a clean exit: send everything decided, give back what was not, if we can."""
@@ -368,16 +410,27 @@ class SyncEngine:
             self.api.release([token for _, token in chunk])
             self.store.forget_items([item_id for item_id, _ in chunk])
 
-    def _renew(self) -> None:
+    def _renew(self, leases: Sequence[Renewal] | None = None) -> None:
+        """Renew the leases past a third of their life (or ``leases``), each for the length
+        it was leased for: an offline batch's hour stays an hour (the server caps it)."""
         assert self.store is not None and self.api is not None
         now = self.clock()
-        due = self.store.leases_to_renew(now + MAX_LEASE_SECONDS if self._renew_all else now)
-        self._renew_all = False
-        seconds = int(self._lease_seconds(LEASE_SECONDS))
+        if leases is None:
+            leases = self.store.leases_to_renew(now + MAX_LEASE_SECONDS if self._renew_all else now)
+            self._renew_all = False
+        by_length: dict[int, list[tuple[str, str]]] = {}
+        for lease in leases:
+            seconds = self._lease_seconds(LEASE_SECONDS, lease.lease_seconds or None)
+            by_length.setdefault(seconds, []).append((lease.item_id, lease.token))
         lost: list[str] = []
         withdrawn: set[str] = set()
         resolved: dict[str, str] = {}  # item id -> the status an account action gave its author
-        for chunk in _chunks(due, MAX_TOKENS_PER_CALL):
+        chunks = [
+            (seconds, chunk)
+            for seconds, group in sorted(by_length.items())
+            for chunk in _chunks(group, MAX_TOKENS_PER_CALL)
+        ]
+        for seconds, chunk in chunks:
             results = self.api.renew([token for _, token in chunk], seconds).results
             lost += self.store.apply_lease_results(results)
             gone = {r.token for r in results if r.status == "withdrawn"}
@@ -400,9 +453,12 @@ class SyncEngine:
                 ev.LeasesLost(tuple(i for i in lost if i not in withdrawn and i not in resolved))
             )
 
-    def _lease_seconds(self, setting: object) -> int:
+    def _lease_seconds(self, setting: object, asked: int | None = None) -> int:
+        """The lease length to ask for: ``asked`` (a lease's own length) or the setting's,
+        within the server's cap and the protocol's."""
         cap = self.limits.max_lease_seconds if self.limits else MAX_LEASE_SECONDS
-        return int(max(30, min(self._setting(setting), cap, MAX_LEASE_SECONDS)))
+        wanted = asked if asked is not None else self._setting(setting)
+        return int(max(30, min(wanted, cap, MAX_LEASE_SECONDS)))
 
     def _claim(self, queue_id: str, count: int, lease_seconds: int) -> int:
         """Lease up to ``count`` items; 0 when the queue (or our lease cap) gave none."""
@@ -477,6 +533,10 @@ class SyncEngine:
                 raise
             with self._shared.lock:
                 self._shared.offline.remove(request)
+            # the items leased ahead before the batch last as long as it, and stay first
+            longer = self.store.lengthen_leases(request.queue_id, seconds)
+            if longer:
+                self._renew(longer)
             short = (
                 None
                 if done >= total
@@ -518,10 +578,27 @@ class SyncEngine:
         self.failures = 0
         self.retry_at = 0.0
         self.last_sync = self.clock()
+        self._save_last_sync()
         if self.online is not True:
             self.online = True
             self._emit(ev.OnlineChanged(True))
         self._emit(ev.Synced(self.last_sync))
+
+    def _save_last_sync(self, *, force: bool = False) -> None:
+        """The last good sync into the store (not on every pass: at most every
+        ``LAST_SYNC_SAVE_EVERY`` seconds, and at the end), so a restart shows it."""
+        if self.store is None or self.last_sync is None:
+            return
+        saved = self._last_sync_saved
+        if saved is not None and (
+            self.last_sync == saved or (not force and self.last_sync - saved < LAST_SYNC_SAVE_EVERY)
+        ):
+            return
+        try:
+            self.store.set_last_sync(self.last_sync)
+            self._last_sync_saved = self.last_sync
+        except StoreError as err:  # worth a log line, not a stop: it is shown from memory
+            log.info("the last sync time was not saved: %s", err)
 
     def _failed(self, reason: str, retry_after: float | None, kind: FailureKind) -> None:
         self.failures += 1
@@ -546,7 +623,9 @@ class SyncEngine:
         except StoreError as err:
             self._emit(ev.Problem(str(err), err.kind))
             return
-        self._emit_changed("pending", ev.PendingChanged(counts.pending, counts.in_flight))
+        self._emit_changed(
+            "pending", ev.PendingChanged(counts.pending, counts.in_flight, counts.held)
+        )
         self._emit_changed("conflicts", ev.ConflictsChanged(counts.conflicts_open))
         self._emit_changed("ready", ev.WorklistChanged(counts.ready))
         if expiring:

@@ -102,6 +102,12 @@ class RejectReason(WireModel):
         default=None,
         description="author_actioned: the status the account action gave the item's author",
     )
+    held_until: Timestamp | None = Field(
+        default=None,
+        description="leased_to_other: when the other reviewer's lease ends, unless renewed "
+        "(the verdict is not final: send it again; it counts if they let the item go, or "
+        "comes back as a conflict if they decide it)",
+    )
 
 
 class VerdictResult(WireModel):

@@ -71,6 +71,16 @@ _END_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bin
 _INSERT_STRIKES = insert(strikes)
 _LATEST_VERSION = select(func.max(config_versions.c.version))
 _INSERT_KEYS = insert(verdict_keys)
+# A stored rejection looked at again gets its new answer (the body hash stays the first's).
+_UPDATE_REJECTED_KEYS = (
+    update(verdict_keys)
+    .where(verdict_keys.c.key == bindparam("b_key"), verdict_keys.c.status == "rejected")
+    .values(
+        result=bindparam("b_result"),
+        status=bindparam("b_status"),
+        created_at=bindparam("b_created"),
+    )
+)
 
 
 def body_hash(user_id: int, verdict: Verdict) -> str:
@@ -143,6 +153,7 @@ class VerdictRecorder:
         self._strikes: list[dict[str, Any]] = []
         self._events: list[dict[str, Any]] = []
         self._keys: list[dict[str, Any]] = []
+        self._retried_keys: list[dict[str, Any]] = []  # stored rejections answered again
         self._rollups: list[rollups.Decided] = []
         self._actions: list[enforcement.Decided] = []  # the decisions' enforcement actions
         self._pending: list[_Pending] = []
@@ -165,6 +176,11 @@ class VerdictRecorder:
         for key, digest in zip(keys, hashes, strict=True):
             if key in stored and stored[key].body_hash != digest:
                 raise _key_reused(key)
+        # A key names its first body whatever the answer was (so a rejected key cannot be
+        # reused for another verdict), but a rejection is not final: the same body is
+        # looked at afresh (the lease may be free now) and its stored answer replaced.
+        retried = {k for k, r in stored.items() if r.status == VerdictStatus.rejected.value}
+        stored = {k: r for k, r in stored.items() if k not in retried}
         tokens = {"b_ids": sorted({v.lease_token for v in batch})}
         self.leases = {r.token: r for r in self.conn.execute(_LEASES, tokens)}
 
@@ -204,9 +220,19 @@ class VerdictRecorder:
             key = keys[index]
             if key in first_outcome and first_outcome[key] is outcome and key not in kept:
                 kept.add(key)
-                if result.status is not VerdictStatus.rejected:
-                    # Final answers are kept so a retry gets the same one; a rejection
-                    # (lease held by someone else for now) is looked at afresh next time.
+                # Every answer is kept with the key's body hash: a final one so a retry
+                # gets it again, a rejection (e.g. the lease is held by someone else for
+                # now) so the key keeps naming its body while it is looked at afresh.
+                if key in retried:
+                    self._retried_keys.append(
+                        {
+                            "b_key": key,
+                            "b_result": result.model_dump_json(),
+                            "b_status": result.status.value,
+                            "b_created": self.now,
+                        }
+                    )
+                else:
                     self._keys.append(
                         {
                             "key": key,
@@ -239,6 +265,8 @@ class VerdictRecorder:
         enforcement.derive(self.conn, self._actions, self.now)
         if self._keys:
             self.conn.execute(_INSERT_KEYS, self._keys)
+        if self._retried_keys:
+            self.conn.execute(_UPDATE_REJECTED_KEYS, self._retried_keys)
         append_events(self.conn, self._events)  # last: it holds the log's head until commit
 
     def _fit(self, index: int, verdict: Verdict, lease: Any) -> list[ProblemDetail]:
@@ -335,10 +363,15 @@ class VerdictRecorder:
             and item["lease_expires_at"] is not None
             and item["lease_expires_at"] >= self.now
         ):
-            return _rejected(
-                verdict,
-                "leased_to_other",
-                "Your lease ran out and another reviewer holds this item now.",
+            return VerdictResult(
+                idempotency_key=verdict.idempotency_key,
+                item_id=verdict.item_id,
+                status=VerdictStatus.rejected,
+                reason=RejectReason(
+                    code="leased_to_other",
+                    message="Your lease ran out and another reviewer holds this item now.",
+                    held_until=to_dt(item["lease_expires_at"]),
+                ),
             )
         refused = item_problems(verdict, self._fitted(verdict, lease)[0], item["payload"])
         if refused:
