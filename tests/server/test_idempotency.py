@@ -338,7 +338,7 @@ def test_late_verdict_is_rejected_while_another_reviewer_holds_the_item(
         )
         assert renewed.json()["results"][0]["status"] == "renewed", renewed.text
 
-        # Rejections are not stored: once bob decides, the same retry is a conflict.
+        # A rejection is not final: once bob decides, the same retry is a conflict.
         won = decide_one(bob, verdict(new, "remove", policies=["SPAM.SCAM"]))
         assert won["status"] == "accepted", won
         retry = decide_one(alice, late)
@@ -380,7 +380,7 @@ def test_escalation_moves_the_item_to_the_leads(server: LiveServer) -> None:
         insert_queues(conn, [ESCALATION_QUEUE])
     server.service.forget_configs()
 
-    # The rejection was not stored, so the same verdict now goes through.
+    # A rejection is not final, so the same verdict now goes through.
     escalated = decide_one(alice, escalation)
     assert escalated["status"] == "accepted", escalated
     decision = escalated["decision"]
@@ -482,3 +482,71 @@ def test_verdict_that_does_not_fit_the_config_is_refused(
         ]
         == "accepted"
     )
+
+
+def test_a_rejected_key_keeps_naming_its_first_body(server: LiveServer) -> None:
+    """A key's first use names its body even when that use was rejected: another body under
+    it is a 422; the same body is looked at afresh (a rejection is not final), so it is
+    answered as the item's state allows now."""
+    alice = server.login("alice")
+    lead = server.login("lead", Role.lead)
+    (leased,) = claim(alice, QUEUE, count=1)
+    item_id = leased["item"]["id"]
+    bogus = verdict(leased, "keep", lease_token="bogus-token-0000000000")
+    result = decide_one(alice, bogus)
+    assert (result["status"], result["reason"]["code"]) == ("rejected", "unknown_lease"), result
+
+    # The same key, the real lease token and another action: another body.
+    other = {
+        **bogus,
+        "lease_token": leased["lease_token"],
+        "action": "remove",
+        "policies": ["SPAM.SCAM"],
+    }
+    body = expect_problem(post_verdicts(alice, [other]), 422, "idempotency_key_reused")
+    assert bogus["idempotency_key"] in body["detail"], body
+    leased_to(alice, item_id, "alice")
+    assert all_decisions(lead) == []
+
+    # The same body again: evaluated again, and still refused (its token is still bogus).
+    again = decide_one(alice, bogus)
+    assert (again["status"], again["reason"]["code"]) == ("rejected", "unknown_lease"), again
+    # In a batch with another verdict the reused key still refuses the whole batch.
+    fresh = verdict(leased, "keep")
+    expect_problem(post_verdicts(alice, [fresh, other]), 422, "idempotency_key_reused")
+    leased_to(alice, item_id, "alice")
+
+    # The verdict under its own key goes through, once.
+    accepted = decide_one(alice, fresh)
+    assert accepted["status"] == "accepted", accepted
+    assert [d["action"] for d in decisions_for(lead, item_id)] == ["keep"]
+
+
+def test_a_rejected_verdict_is_looked_at_afresh_under_its_key(database_url: str) -> None:
+    """Rejected for now (the lease ran out and another reviewer holds the item), the same
+    verdict under the same key is accepted once the item is free again, and from then on
+    its key answers ``duplicate``; another body under the key stays refused."""
+    clock = ManualClock()
+    with running(database_url, clock=clock) as server:
+        seed_load_queue(server.service, 10)
+        alice, bob = server.login("alice"), server.login("bob")
+        lead = server.login("lead", Role.lead)
+        (old,) = claim(alice, QUEUE, count=1, lease_seconds=30)
+        clock.advance(31)
+        (new,) = claim(bob, QUEUE, count=1, lease_seconds=30)
+        assert new["item"]["id"] == old["item"]["id"]
+        late = verdict(old, "keep")
+        result = decide_one(alice, late)
+        assert (result["status"], result["reason"]["code"]) == ("rejected", "leased_to_other")
+
+        # bob's lease runs out and nobody takes the item: alice's verdict counts now
+        clock.advance(31)
+        changed = {**late, "action": "remove", "policies": ["SPAM.SCAM"]}
+        expect_problem(post_verdicts(alice, [changed]), 422, "idempotency_key_reused")
+        accepted = decide_one(alice, late)
+        assert accepted["status"] == "accepted", accepted
+        assert decide_one(alice, late) == {**accepted, "status": "duplicate"}
+        expect_problem(post_verdicts(alice, [changed]), 422, "idempotency_key_reused")
+        assert [(d["reviewer"], d["action"]) for d in decisions_for(lead, old["item"]["id"])] == [
+            ("alice", "keep")
+        ]
