@@ -227,20 +227,38 @@ def renew(
     expires = now + lease_seconds
     if postgres:
         _lock_in_id_order(conn, user, tokens)
-    renewed = set(
-        conn.execute(
-            update(items)
-            .where(
-                items.c.lease_token.in_(tokens),
-                items.c.lease_user_id == user.id,
-                items.c.state == "leased",
-            )
-            .values(lease_expires_at=expires)
-            .returning(items.c.lease_token)
-        ).scalars()
-    )
+    rows = conn.execute(
+        update(items)
+        .where(
+            items.c.lease_token.in_(tokens),
+            items.c.lease_user_id == user.id,
+            items.c.state == "leased",
+        )
+        .values(lease_expires_at=expires)
+        .returning(items.c.lease_token, items.c.id, items.c.queue_id)
+    ).all()
+    renewed = {r.lease_token for r in rows}
     if renewed:
         conn.execute(update(leases).where(leases.c.token.in_(renewed)).values(expires_at=expires))
+        # Logged in batches: one entry per call and queue naming the items (a client renews
+        # its whole worklist at once; an entry per item would multiply the log's growth).
+        by_queue: dict[str, list[str]] = {}
+        for r in rows:
+            by_queue.setdefault(r.queue_id, []).append(r.id)
+        append_events(
+            conn,
+            [
+                event_row(
+                    now,
+                    EventKind.renewed,
+                    user.username,
+                    queue_id=queue_id,
+                    item_ids=sorted(ids),
+                    lease_expires_at=to_dt(expires).isoformat(),
+                )
+                for queue_id, ids in sorted(by_queue.items())
+            ],
+        )
     owned = _owned_leases(conn, user, tokens)
     return [
         LeaseStatus(token=t, status="renewed", expires_at=to_dt(expires))
