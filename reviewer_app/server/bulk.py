@@ -10,8 +10,9 @@ trip and one plan instead of 200 pipelined statements, each with its parameters 
 in Python. (JSON rather than one array per column: ``json`` encodes in C, while psycopg
 escapes each element of a text array in Python, slow for long texts such as payloads.)
 
-On SQLite (in process: no round trips) the same calls run ``executemany`` and expanding
-``IN`` lists, as before.
+On SQLite (in process: no round trips) the same calls run sqlite3's ``executemany`` with
+plain positional parameters (no per-row work in SQLAlchemy), an insert that returns what
+it inserted a multi-row ``INSERT ... RETURNING``, and lists of keys expanding ``IN``.
 
 The statements are built once per (table, columns) and kept (see assembly.py on why).
 """
@@ -22,7 +23,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import BindParameter, Column, Connection, Table, any_, bindparam, text, update
+from sqlalchemy import BindParameter, Column, Connection, Table, any_, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -42,6 +43,12 @@ def _rows_json(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> dict[
     """The rows as one JSON array of objects: encoded in C by ``json``, decoded in C by
     PostgreSQL (psycopg's text arrays escape each element in Python, slow for long texts)."""
     return {"rows": json.dumps([{n: r.get(n) for n in names} for r in rows])}
+
+
+def _tuples(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """Positional parameters for sqlite3's own ``executemany`` (SQLAlchemy's per-row
+    processing of a compiled statement's parameters cost more than the statement)."""
+    return [tuple(r.get(n) for n in names) for r in rows]
 
 
 def _recordset(table: Table, names: Sequence[str]) -> str:
@@ -80,6 +87,10 @@ class InsertMany:
         if returning is not None:
             lite = lite.returning(table.c[returning])
         self._sqlite = lite
+        marks = ", ".join("?" for _ in self.columns)
+        self._sqlite_many = f"INSERT INTO {table.name} ({names}) VALUES ({marks})"  # noqa: S608
+        if ignore_conflicts:
+            self._sqlite_many += " ON CONFLICT DO NOTHING"
 
     def __call__(
         self, conn: Connection, rows: Sequence[Mapping[str, Any]], postgres: bool
@@ -89,41 +100,45 @@ class InsertMany:
             return []
         if postgres:
             result = conn.execute(self._pg, _rows_json(self.columns, rows))
-        else:
+        elif self.returning is not None:
             result = conn.execute(self._sqlite, list(rows))
+        else:
+            conn.exec_driver_sql(self._sqlite_many, _tuples(self.columns, rows))
+            return []
         return list(result.scalars()) if self.returning is not None else []
 
 
 class UpdateMany:
     """Set ``columns`` of the rows whose ``key`` is given, each row its own values: rows
-    are dicts with the key and the columns."""
+    are dicts with the key and the columns. With ``unless_set``, only rows whose column of
+    that name is still NULL are changed."""
 
-    def __init__(self, table: Table, key: str, columns: Sequence[str]) -> None:
+    def __init__(
+        self, table: Table, key: str, columns: Sequence[str], *, unless_set: str | None = None
+    ) -> None:
         self.table = table
         self.key = key
         self.columns = tuple(columns)
         names = (key, *self.columns)
         sets = ", ".join(f"{c} = v.{c}" for c in self.columns)
+        guard = f" AND {table.name}.{table.c[unless_set].name} IS NULL" if unless_set else ""
         self._pg = text(
             f"UPDATE {table.name} SET {sets} FROM {_recordset(table, names)} "  # noqa: S608
-            f"WHERE {table.name}.{key} = v.{key}"
+            f"WHERE {table.name}.{key} = v.{key}{guard}"
         )
-        self._sqlite = (
-            update(table)
-            .where(table.c[key] == bindparam(f"b_{key}"))
-            .values({c: bindparam(f"b_{c}") for c in self.columns})
-        )
+        sets = ", ".join(f"{c} = ?" for c in self.columns)
+        guard = f" AND {unless_set} IS NULL" if unless_set else ""
+        self._sqlite = f"UPDATE {table.name} SET {sets} WHERE {key} = ?{guard}"  # noqa: S608
 
-    def __call__(self, conn: Connection, rows: Sequence[Mapping[str, Any]], postgres: bool) -> None:
+    def __call__(self, conn: Connection, rows: Sequence[Mapping[str, Any]], postgres: bool) -> int:
+        """The number of rows changed."""
         if not rows:
-            return
+            return 0
         if postgres:
-            conn.execute(self._pg, _rows_json((self.key, *self.columns), rows))
+            result = conn.execute(self._pg, _rows_json((self.key, *self.columns), rows))
         else:
-            conn.execute(
-                self._sqlite,
-                [{f"b_{c}": r[c] for c in (self.key, *self.columns)} for r in rows],
-            )
+            result = conn.exec_driver_sql(self._sqlite, _tuples((*self.columns, self.key), rows))
+        return int(result.rowcount)
 
 
 __all__ = ["InsertMany", "UpdateMany", "any_of"]

@@ -464,6 +464,7 @@ class Context:
     order: list[str]
     events: list[dict[str, Any]] = field(default_factory=list)
     _labels: dict[str, dict[str, str]] = field(default_factory=dict)
+    _account_rules: bool | None = None
 
     def labels(self, queue_id: str) -> dict[str, str]:
         """Rating id -> label on the queue's scale (another queue's, when it has none)."""
@@ -477,6 +478,17 @@ class Context:
                 found.update({r.id: r.label for r in own.ratings})
             self._labels[queue_id] = found
         return found
+
+    @property
+    def account_rules(self) -> bool:
+        """Some queue routes by its authors' account signals (AccountCondition)."""
+        if self._account_rules is None:
+            self._account_rules = any(
+                rule.account is not None
+                for config in self.configs.values()
+                for rule in config.routing
+            )
+        return self._account_rules
 
     @property
     def known_ratings(self) -> set[str]:
@@ -625,12 +637,15 @@ def _route(
         for kept in conn.execute(_ITEM_PAYLOADS[ctx.postgres], {"ids": kept_ids}):
             reports_then[kept.id] = int(json.loads(kept.payload)["reports"]["total"])
     candidates = [pid for pid in post_ids if pid not in removed]
-    # suspended and inauthentic authors' posts are held back, not queued (accounts.py)
-    inauthenticity, status = _authors_for_routing(ctx, {rows[pid].author_id for pid in candidates})
-    held: list[accounts.Held] = []
-
-    new_items: list[dict[str, Any]] = []
-    out: dict[str, tuple[list[str], list[str]]] = {}
+    # The authors are read for the rules on their accounts (when a queue has one) and for
+    # the posts a rule takes (their status): most signals route nothing new.
+    inauthenticity: dict[str, float] = {}
+    status: dict[str, AuthorStatus] = {}
+    if ctx.account_rules:
+        inauthenticity, status = _authors_for_routing(
+            ctx, {rows[pid].author_id for pid in candidates}
+        )
+    matches: dict[str, Match] = {}
     for pid in candidates:
         post = rows[pid]
         earlier = {
@@ -647,8 +662,18 @@ def _route(
         match = route(
             ctx.order, ctx.configs, post.summary, inauthenticity.get(post.author_id, 0.0), earlier
         )
+        if match is not None:
+            matches[pid] = match
+    if matches and not ctx.account_rules:
+        _, status = _authors_for_routing(ctx, {rows[pid].author_id for pid in matches})
+    # suspended and inauthentic authors' posts are held back, not queued (accounts.py)
+    held: list[accounts.Held] = []
+    new_items: list[dict[str, Any]] = []
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for pid, match in matches.items():
+        post = rows[pid]
         author_status = status.get(post.author_id)
-        if match is not None and author_status in CLOSING_STATUSES:
+        if author_status in CLOSING_STATUSES:
             assert author_status is not None
             held.append(
                 accounts.Held(
@@ -661,7 +686,7 @@ def _route(
                     author_status,
                 )
             )
-        elif match is not None:
+        else:
             new_items.append(_open_item(ctx, post, match))
             out[pid] = ([new_items[-1]["id"]], [match.queue_id])
     _INSERT_ITEMS(conn, new_items, ctx.postgres)

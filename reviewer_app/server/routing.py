@@ -23,8 +23,6 @@ from typing import Any
 
 from reviewer_app.protocol import QueueConfig, QueueReasonKind, RereviewRule, RoutingRule
 
-from .records import dumps
-
 # What an item can show (the wire's caps on Item and Reports).
 MAX_SCORES = 16
 MAX_FACT_CHECKS = 16
@@ -73,7 +71,9 @@ class Summary:
         )
 
     def dump(self) -> str:
-        return dumps(
+        # compact, keys in the order built (nothing hashes it: sorting them cost a post's
+        # write of every batch that touched it)
+        return json.dumps(
             {
                 "scores": self.scores,
                 "reports": {
@@ -82,7 +82,9 @@ class Summary:
                     "notes": self.notes,
                 },
                 "fact_checks": self.fact_checks,
-            }
+            },
+            separators=(",", ":"),
+            ensure_ascii=False,
         )
 
     @property

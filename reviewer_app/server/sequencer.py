@@ -40,9 +40,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, event, func, select, update
+from sqlalchemy import Connection, Table, event, func, select
 from sqlalchemy.engine import RowMapping
 
+from .bulk import UpdateMany
 from .db import Database
 
 log = logging.getLogger("server.sequencer")
@@ -145,7 +146,7 @@ class Sequencer:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._one_at_a_time = threading.Lock()  # rounds of this process, thread and callers
-        self._updates: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._updates: dict[tuple[str, tuple[str, ...]], UpdateMany] = {}
         event.listen(db.engine, "rollback", _forget_appended)
         event.listen(db.engine, "checkin", self._checked_in)
 
@@ -238,24 +239,17 @@ class Sequencer:
             for row in rows:
                 seq += 1
                 values, state = lg.seal(row, seq, state)
-                updates.append(
-                    {
-                        "b_id": row[lg.id_column],
-                        "b_seq": seq,
-                        **{f"b_{k}": v for k, v in values.items()},
-                    }
-                )
+                updates.append({**values, lg.id_column: row[lg.id_column], lg.seq_column: seq})
             after = before
             if updates:
                 statement = self._update_statement(
-                    lg, tuple(k[2:] for k in updates[0] if k not in ("b_id", "b_seq"))
+                    lg, tuple(k for k in updates[0] if k not in (lg.id_column, lg.seq_column))
                 )
-                result = conn.execute(statement, updates)
-                if self.db.engine.dialect.supports_sane_multi_rowcount and result.rowcount != len(
-                    updates
-                ):
+                # one statement (bulk.py): rows still unsealed only, counted
+                changed = statement(conn, updates, not self.db.is_sqlite)
+                if changed != len(updates):
                     raise RuntimeError(
-                        f"sealing {lg.name}: {len(updates)} rows to seal, {result.rowcount} "
+                        f"sealing {lg.name}: {len(updates)} rows to seal, {changed} "
                         "were still unsealed (another sealer?); the round is rolled back"
                     )
                 after = Head(seq, rows[-1][lg.id_column], state)
@@ -264,19 +258,11 @@ class Sequencer:
             return Round(lg.name, len(updates), before.seq + 1, after.seq)
         return Round(lg.name)
 
-    def _update_statement(self, lg: SequencedLog, keys: tuple[str, ...]) -> Any:
+    def _update_statement(self, lg: SequencedLog, keys: tuple[str, ...]) -> UpdateMany:
         cached = self._updates.get((lg.name, keys))
         if cached is None:
-            table = lg.table
-            cached = (
-                update(table)
-                .where(
-                    table.c[lg.id_column] == bindparam("b_id"),
-                    table.c[lg.seq_column].is_(None),
-                )
-                .values(
-                    {lg.seq_column: bindparam("b_seq"), **{k: bindparam(f"b_{k}") for k in keys}}
-                )
+            cached = UpdateMany(
+                lg.table, lg.id_column, (lg.seq_column, *keys), unless_set=lg.seq_column
             )
             self._updates[(lg.name, keys)] = cached
         return cached
