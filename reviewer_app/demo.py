@@ -14,6 +14,7 @@ from pathlib import Path
 import uvicorn
 
 from reviewer_app.core.paths import data_dir as client_data_dir
+from reviewer_app.core.paths import private_folder
 from reviewer_app.server.app import create_app
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.seed import is_seeded, seed_demo
@@ -22,10 +23,21 @@ from reviewer_app.server.service import Service
 DEMO_ACCOUNTS = {"reviewer": ("reviewer", "review-desk-demo"), "lead": ("lead", "review-desk-lead")}
 
 
+def demo_folder() -> Path:
+    """The demo's own data folder (its service's database and its client's store)."""
+    return client_data_dir() / "demo"
+
+
 def demo_database(data_dir: Path | None = None) -> Path:
-    folder = data_dir or client_data_dir() / "demo"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = data_dir or demo_folder()
+    private_folder(folder)
     return folder / "demo-server.db"
+
+
+def demo_client_root(data_dir: Path | None = None) -> Path:
+    """Where the demo client keeps its store: in the demo's folder, never beside a real
+    profile's (the demo's passwords are published)."""
+    return (data_dir or demo_folder()) / "client"
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -82,7 +94,7 @@ def run_demo(role: str = "reviewer", port: int = 0) -> int:
     user, password = DEMO_ACCOUNTS[role]
     print(f"Demo queue service on {server.url}/api/v1 (database {database}); logged in as {user}")
     try:
-        return run_with_login(server.url, user, password, demo=True)
+        return run_with_login(server.url, user, password, demo=True, data_root=demo_client_root())
     finally:
         server.stop()
 

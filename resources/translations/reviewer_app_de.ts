@@ -197,7 +197,7 @@
     <name>App</name>
     <message>
         <source>Review desk</source>
-        <extracomment>Set (to anything) for startup benchmarks: at the first paint of a post the window prints ``first-post-painted &lt;time.time()&gt;`` on stdout and the app quits (benchmarks/ui_latency.py). Qt&apos;s cap on the memory one image may take while decoding (its default is 256 MB). How long a Python thread may keep the GIL while another waits for it (Python&apos;s default is 5 ms). The GUI thread calls into Python for every cell a view paints; while a worker parses a page of decisions, 5 ms waits added up to frames of 20-40 ms (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms.</extracomment>
+        <extracomment>Set (to anything) for startup benchmarks: at the first paint of a post the window prints ``first-post-painted &lt;time.time()&gt;`` on stdout and the app quits (benchmarks/ui_latency.py). Qt&apos;s cap on the memory one image may take while decoding (its default is 256 MB). How long a Python thread may keep the GIL while another waits for it (Python&apos;s default is 5 ms). The GUI thread calls into Python for every cell a view paints; while a worker parses a page of decisions, 5 ms waits added up to frames of 20-40 ms (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms. what a login that failed this way falls back on: the work saved on this computer</extracomment>
         <translation>Prüfpult</translation>
     </message>
     <message>
@@ -207,6 +207,10 @@
     <message>
         <source>Your login is kept for this session only ({reason}); you will be asked to log in again next time.</source>
         <translation>Ihre Anmeldung gilt nur für diese Sitzung ({reason}); beim nächsten Mal müssen Sie sich erneut anmelden.</translation>
+    </message>
+    <message>
+        <source>Your work on this computer is encrypted with a key that only your password opens, so you can work offline and start the app without a network.</source>
+        <translation>Ihre Arbeit auf diesem Computer ist mit einem Schlüssel verschlüsselt, den nur Ihr Passwort öffnet; Sie können also offline arbeiten und die App ohne Netzwerk starten.</translation>
     </message>
     <message>
         <source>Write it like {example}</source>
@@ -356,6 +360,10 @@
     <message>
         <source>webhook actions sent again</source>
         <translation>Webhook-Maßnahmen erneut gesendet</translation>
+    </message>
+    <message>
+        <source>could not be shown to reviewers: set aside</source>
+        <translation>konnte Prüfern nicht gezeigt werden: zurückgestellt</translation>
     </message>
     <message>
         <source>Queue: {queue} (came from {origin})</source>
@@ -545,6 +553,10 @@
         <translation>Sekunden, die eine Entscheidung auf diesem Computer bleibt und rückgängig gemacht werden kann, bevor sie gesendet wird.</translation>
     </message>
     <message>
+        <source>Logging in…</source>
+        <translation>Anmeldung läuft…</translation>
+    </message>
+    <message>
         <source>Theme</source>
         <translation>Design</translation>
     </message>
@@ -629,6 +641,10 @@
         <translation>Erfasst {time} UTC</translation>
     </message>
     <message>
+        <source>Log in again</source>
+        <translation>Erneut anmelden</translation>
+    </message>
+    <message>
         <source>Log in to the review desk</source>
         <translation>Am Prüfpult anmelden</translation>
     </message>
@@ -637,12 +653,24 @@
         <translation>Benutzername</translation>
     </message>
     <message>
+        <source>Why</source>
+        <translation>Warum</translation>
+    </message>
+    <message>
+        <source>What is happening</source>
+        <translation>Was gerade geschieht</translation>
+    </message>
+    <message>
         <source>Login problem</source>
         <translation>Problem bei der Anmeldung</translation>
     </message>
     <message>
         <source>Log in</source>
         <translation>Anmelden</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
     </message>
     <message>
         <source>Server</source>
@@ -1067,6 +1095,10 @@
     <message>
         <source>webhook actions sent again</source>
         <translation>Webhook-Maßnahmen erneut gesendet</translation>
+    </message>
+    <message>
+        <source>could not be shown to reviewers: set aside</source>
+        <translation>konnte Prüfern nicht gezeigt werden: zurückgestellt</translation>
     </message>
     <message>
         <source>action</source>
@@ -2003,6 +2035,7 @@
     </message>
     <message>
         <source>Notice</source>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise)</extracomment>
         <translation>Hinweis</translation>
     </message>
     <message>
@@ -2086,6 +2119,10 @@
         <translation>Tastenkürzel</translation>
     </message>
     <message>
+        <source>Log in again…</source>
+        <translation>Erneut anmelden…</translation>
+    </message>
+    <message>
         <source>Clear local data…</source>
         <translation>Lokale Daten löschen…</translation>
     </message>
@@ -2096,6 +2133,14 @@
     <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
         <translation>Die Warteschlange {queue} ist noch nicht in Ihrer Liste; versuchen Sie es gleich noch einmal.</translation>
+    </message>
+    <message>
+        <source>Logged in again: your verdicts are being sent.</source>
+        <translation>Erneut angemeldet: Ihre Entscheidungen werden gesendet.</translation>
+    </message>
+    <message>
+        <source>logging in</source>
+        <translation>der Anmeldung</translation>
     </message>
     <message>
         <source>Work offline is unavailable in this session: with no keyring to protect it, nothing you review is kept on this computer.</source>
@@ -2174,6 +2219,10 @@
         <translation>Offline.</translation>
     </message>
     <message>
+        <source>No open conflicts left.</source>
+        <translation>Keine offenen Konflikte mehr.</translation>
+    </message>
+    <message>
         <source>{n} posts in your worklist were withdrawn by the platform (deleted or made private upstream); they left it without a verdict.</source>
         <translation>{n} Beiträge Ihrer Arbeitsliste wurden von der Plattform zurückgezogen (dort gelöscht oder privat gemacht); sie haben die Liste ohne Entscheidung verlassen.</translation>
     </message>
@@ -2190,8 +2239,16 @@
         <translation>Erledigt: {why}. Beitrag {item} wurde durch diese Kontomaßnahme geschlossen; er hat Ihre Arbeitsliste ohne Entscheidung verlassen.</translation>
     </message>
     <message>
+        <source>The server can be reached again: log in to send your verdicts.</source>
+        <translation>Der Server ist wieder erreichbar: Melden Sie sich an, um Ihre Entscheidungen zu senden.</translation>
+    </message>
+    <message>
         <source>The server asks you to log in again.</source>
         <translation>Der Server verlangt eine erneute Anmeldung.</translation>
+    </message>
+    <message>
+        <source>Your verdicts are kept and sent once you have logged in (Review ▸ Log in again…).</source>
+        <translation>Ihre Entscheidungen bleiben erhalten und werden gesendet, sobald Sie angemeldet sind (Prüfen ▸ Erneut anmelden…).</translation>
     </message>
     <message>
         <source>You can keep deciding what is here.</source>
@@ -2206,10 +2263,6 @@
         <translation>Offline-Paket: {done} von {total}</translation>
     </message>
     <message>
-        <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
-        <translation>Ihre Entscheidungen bleiben erhalten und werden nach erneuter Anmeldung gesendet (Prüfen ▸ Abmelden, dann anmelden).</translation>
-    </message>
-    <message>
         <source>Withdrawn by the platform: your verdict on {item} was not needed, the post was deleted or made private upstream before it arrived.</source>
         <translation>Von der Plattform zurückgezogen: Ihre Entscheidung zu {item} wurde nicht gebraucht, der Beitrag wurde dort gelöscht oder privat gemacht, bevor sie ankam.</translation>
     </message>
@@ -2220,6 +2273,10 @@
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
         <translation>Der Server hat Ihre Entscheidung zu {item} abgelehnt: {reason}</translation>
+    </message>
+    <message>
+        <source>● Log in to sync</source>
+        <translation>● Anmelden zum Synchronisieren</translation>
     </message>
     <message>
         <source>Connecting…</source>
@@ -2236,10 +2293,6 @@
     <message>
         <source>● Online</source>
         <translation>● Online</translation>
-    </message>
-    <message>
-        <source>{n} pending</source>
-        <translation>{n} ausstehend</translation>
     </message>
     <message>
         <source>{n} conflicts</source>
@@ -2425,6 +2478,46 @@ Wird hier nicht abgespielt.</translation>
         <translation>Ändern Sie, was abgelehnt wurde, und versuchen Sie es erneut, oder fragen Sie Ihre Administration.</translation>
     </message>
     <message>
+        <source>This password does not open the work saved on this computer.</source>
+        <translation>Dieses Passwort öffnet die auf diesem Computer gespeicherte Arbeit nicht.</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Es wurde nichts geändert.</translation>
+    </message>
+    <message>
+        <source>Check it and try again.</source>
+        <translation>Prüfen Sie es und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>You logged out on this computer.</source>
+        <translation>Sie haben sich auf diesem Computer abgemeldet.</translation>
+    </message>
+    <message>
+        <source>Nothing of yours is saved on this computer for this server.</source>
+        <translation>Auf diesem Computer ist für diesen Server nichts von Ihnen gespeichert.</translation>
+    </message>
+    <message>
+        <source>There is nothing to open without the server.</source>
+        <translation>Ohne den Server gibt es nichts zu öffnen.</translation>
+    </message>
+    <message>
+        <source>Log in when the server can be reached.</source>
+        <translation>Melden Sie sich an, sobald der Server erreichbar ist.</translation>
+    </message>
+    <message>
+        <source>The key of the work saved on this computer cannot be read.</source>
+        <translation>Der Schlüssel der auf diesem Computer gespeicherten Arbeit kann nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>Its file is damaged or was written by another release; it was left as it is.</source>
+        <translation>Seine Datei ist beschädigt oder stammt von einer anderen Version; sie wurde unverändert gelassen.</translation>
+    </message>
+    <message>
+        <source>Log in when the server can be reached: the app starts a new store and keeps the old one aside for support.</source>
+        <translation>Melden Sie sich an, sobald der Server erreichbar ist: Die App legt einen neuen Speicher an und bewahrt den alten für den Support auf.</translation>
+    </message>
+    <message>
         <source>The server cannot be reached.</source>
         <translation>Der Server ist nicht erreichbar.</translation>
     </message>
@@ -2487,6 +2580,62 @@ Wird hier nicht abgespielt.</translation>
     <message>
         <source>The local store could not be used (it was damaged, not this app&apos;s, or locked with another key). It was moved aside to {path} and a new, empty store was started. Verdicts that were in the old file and not yet sent are still in it; ask support before deleting it.</source>
         <translation>Der lokale Speicher konnte nicht verwendet werden (er war beschädigt, gehörte nicht zu dieser App oder war mit einem anderen Schlüssel verschlüsselt). Er wurde nach {path} verschoben, und ein neuer, leerer Speicher wurde angelegt. Entscheidungen, die in der alten Datei standen und noch nicht gesendet waren, sind weiterhin darin; fragen Sie den Support, bevor Sie sie löschen.</translation>
+    </message>
+    <message>
+        <source>{n} saved verdicts</source>
+        <translation>{n} gespeicherten Entscheidungen</translation>
+    </message>
+    <message>
+        <source>1 saved verdict</source>
+        <translation>1 gespeicherten Entscheidung</translation>
+    </message>
+    <message>
+        <source>{n} posts</source>
+        <translation>{n} Beiträgen</translation>
+    </message>
+    <message>
+        <source>1 post</source>
+        <translation>1 Beitrag</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached: working offline with {verdicts} and {posts}.</source>
+        <translation>Der Server ist nicht erreichbar: Offline-Arbeit mit {verdicts} und {posts}.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached: opening the work saved on this computer…</source>
+        <translation>Der Server ist nicht erreichbar: Die auf diesem Computer gespeicherte Arbeit wird geöffnet…</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and this password does not open the work saved on this computer. Nothing was changed: check the password and try again.</source>
+        <translation>Der Server ist nicht erreichbar, und dieses Passwort öffnet die auf diesem Computer gespeicherte Arbeit nicht. Es wurde nichts geändert: Prüfen Sie das Passwort und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and you logged out on this computer, so working offline needs a login first. Verdicts you had not sent are kept; try again when the network is back.</source>
+        <translation>Der Server ist nicht erreichbar, und Sie haben sich auf diesem Computer abgemeldet; für Offline-Arbeit ist daher zuerst eine Anmeldung nötig. Nicht gesendete Entscheidungen bleiben erhalten; versuchen Sie es erneut, wenn das Netzwerk wieder da ist.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and nothing of yours is saved on this computer for this server, so there is nothing to work on offline. Try again when the network is back.</source>
+        <translation>Der Server ist nicht erreichbar, und auf diesem Computer ist für diesen Server nichts von Ihnen gespeichert; offline gibt es also nichts zu bearbeiten. Versuchen Sie es erneut, wenn das Netzwerk wieder da ist.</translation>
+    </message>
+    <message>
+        <source>{n} pending</source>
+        <translation>{n} ausstehend</translation>
+    </message>
+    <message>
+        <source>1 pending: the post is held by another reviewer; retrying</source>
+        <translation>1 ausstehend: Der Beitrag ist bei einer anderen prüfenden Person; neuer Versuch folgt</translation>
+    </message>
+    <message>
+        <source>{n} pending: {held} held by other reviewers; retrying</source>
+        <translation>{n} ausstehend: {held} bei anderen prüfenden Personen; neuer Versuch folgt</translation>
+    </message>
+    <message>
+        <source>Another reviewer holds the post: your verdict is sent again until it counts (they let the post go) or comes back as a conflict (they decided it).</source>
+        <translation>Eine andere prüfende Person hat den Beitrag: Ihre Entscheidung wird erneut gesendet, bis sie zählt (der Beitrag wird freigegeben) oder als Konflikt zurückkommt (dort wurde entschieden).</translation>
+    </message>
+    <message>
+        <source>Their hold ends at {time} unless renewed.</source>
+        <translation>Deren Reservierung endet um {time}, sofern sie nicht verlängert wird.</translation>
     </message>
     <message>
         <source>“{address}” is not a usable server address.</source>

@@ -197,7 +197,7 @@
     <name>App</name>
     <message>
         <source>Review desk</source>
-        <extracomment>Set (to anything) for startup benchmarks: at the first paint of a post the window prints ``first-post-painted &lt;time.time()&gt;`` on stdout and the app quits (benchmarks/ui_latency.py). Qt&apos;s cap on the memory one image may take while decoding (its default is 256 MB). How long a Python thread may keep the GIL while another waits for it (Python&apos;s default is 5 ms). The GUI thread calls into Python for every cell a view paints; while a worker parses a page of decisions, 5 ms waits added up to frames of 20-40 ms (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms.</extracomment>
+        <extracomment>Set (to anything) for startup benchmarks: at the first paint of a post the window prints ``first-post-painted &lt;time.time()&gt;`` on stdout and the app quits (benchmarks/ui_latency.py). Qt&apos;s cap on the memory one image may take while decoding (its default is 256 MB). How long a Python thread may keep the GIL while another waits for it (Python&apos;s default is 5 ms). The GUI thread calls into Python for every cell a view paints; while a worker parses a page of decisions, 5 ms waits added up to frames of 20-40 ms (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms. what a login that failed this way falls back on: the work saved on this computer</extracomment>
         <translation>Mesa de revisión</translation>
     </message>
     <message>
@@ -207,6 +207,10 @@
     <message>
         <source>Your login is kept for this session only ({reason}); you will be asked to log in again next time.</source>
         <translation>Su inicio de sesión solo se conserva durante esta sesión ({reason}); la próxima vez tendrá que iniciar sesión de nuevo.</translation>
+    </message>
+    <message>
+        <source>Your work on this computer is encrypted with a key that only your password opens, so you can work offline and start the app without a network.</source>
+        <translation>Su trabajo en este equipo está cifrado con una clave que solo abre su contraseña, así que puede trabajar sin conexión e iniciar la aplicación sin red.</translation>
     </message>
     <message>
         <source>Write it like {example}</source>
@@ -356,6 +360,10 @@
     <message>
         <source>webhook actions sent again</source>
         <translation>acciones del webhook enviadas de nuevo</translation>
+    </message>
+    <message>
+        <source>could not be shown to reviewers: set aside</source>
+        <translation>no se pudo mostrar a los revisores: apartado</translation>
     </message>
     <message>
         <source>Queue: {queue} (came from {origin})</source>
@@ -545,6 +553,10 @@
         <translation>Segundos que un veredicto permanece en este equipo, donde se puede deshacer, antes de enviarse.</translation>
     </message>
     <message>
+        <source>Logging in…</source>
+        <translation>Iniciando sesión…</translation>
+    </message>
+    <message>
         <source>Theme</source>
         <translation>Tema</translation>
     </message>
@@ -629,6 +641,10 @@
         <translation>Registrado {time} UTC</translation>
     </message>
     <message>
+        <source>Log in again</source>
+        <translation>Volver a iniciar sesión</translation>
+    </message>
+    <message>
         <source>Log in to the review desk</source>
         <translation>Iniciar sesión en la mesa de revisión</translation>
     </message>
@@ -637,12 +653,24 @@
         <translation>Nombre de usuario</translation>
     </message>
     <message>
+        <source>Why</source>
+        <translation>Por qué</translation>
+    </message>
+    <message>
+        <source>What is happening</source>
+        <translation>Qué está pasando</translation>
+    </message>
+    <message>
         <source>Login problem</source>
         <translation>Problema al iniciar sesión</translation>
     </message>
     <message>
         <source>Log in</source>
         <translation>Iniciar sesión</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Más tarde</translation>
     </message>
     <message>
         <source>Server</source>
@@ -1067,6 +1095,10 @@
     <message>
         <source>webhook actions sent again</source>
         <translation>acciones del webhook enviadas de nuevo</translation>
+    </message>
+    <message>
+        <source>could not be shown to reviewers: set aside</source>
+        <translation>no se pudo mostrar a los revisores: apartado</translation>
     </message>
     <message>
         <source>action</source>
@@ -2003,6 +2035,7 @@
     </message>
     <message>
         <source>Notice</source>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise)</extracomment>
         <translation>Aviso</translation>
     </message>
     <message>
@@ -2086,6 +2119,10 @@
         <translation>Atajos de teclado</translation>
     </message>
     <message>
+        <source>Log in again…</source>
+        <translation>Volver a iniciar sesión…</translation>
+    </message>
+    <message>
         <source>Clear local data…</source>
         <translation>Borrar datos locales…</translation>
     </message>
@@ -2096,6 +2133,14 @@
     <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
         <translation>La cola {queue} aún no está en su lista de colas; inténtelo de nuevo en breve.</translation>
+    </message>
+    <message>
+        <source>Logged in again: your verdicts are being sent.</source>
+        <translation>Sesión iniciada de nuevo: se están enviando sus veredictos.</translation>
+    </message>
+    <message>
+        <source>logging in</source>
+        <translation>iniciar sesión</translation>
     </message>
     <message>
         <source>Work offline is unavailable in this session: with no keyring to protect it, nothing you review is kept on this computer.</source>
@@ -2174,6 +2219,10 @@
         <translation>Sin conexión.</translation>
     </message>
     <message>
+        <source>No open conflicts left.</source>
+        <translation>Ya no quedan conflictos abiertos.</translation>
+    </message>
+    <message>
         <source>{n} posts in your worklist were withdrawn by the platform (deleted or made private upstream); they left it without a verdict.</source>
         <translation>La plataforma retiró {n} publicaciones de su lista de trabajo (borradas o hechas privadas en origen); salieron de ella sin veredicto.</translation>
     </message>
@@ -2190,8 +2239,16 @@
         <translation>Resuelto: {why}. La publicación {item} se cerró por esa acción sobre la cuenta; salió de su lista de trabajo sin veredicto.</translation>
     </message>
     <message>
+        <source>The server can be reached again: log in to send your verdicts.</source>
+        <translation>El servidor vuelve a estar accesible: inicie sesión para enviar sus veredictos.</translation>
+    </message>
+    <message>
         <source>The server asks you to log in again.</source>
         <translation>El servidor le pide que vuelva a iniciar sesión.</translation>
+    </message>
+    <message>
+        <source>Your verdicts are kept and sent once you have logged in (Review ▸ Log in again…).</source>
+        <translation>Sus veredictos se conservan y se envían en cuanto haya iniciado sesión (Revisar ▸ Volver a iniciar sesión…).</translation>
     </message>
     <message>
         <source>You can keep deciding what is here.</source>
@@ -2206,10 +2263,6 @@
         <translation>Lote sin conexión: {done} de {total}</translation>
     </message>
     <message>
-        <source>Your verdicts are kept and will be sent after you log in again (Review ▸ Log out, then log in).</source>
-        <translation>Sus veredictos se conservan y se enviarán cuando vuelva a iniciar sesión (Revisar ▸ Cerrar sesión y luego iniciar sesión).</translation>
-    </message>
-    <message>
         <source>Withdrawn by the platform: your verdict on {item} was not needed, the post was deleted or made private upstream before it arrived.</source>
         <translation>Retirada por la plataforma: su veredicto sobre {item} no hacía falta, la publicación se borró o se hizo privada en origen antes de que llegara.</translation>
     </message>
@@ -2220,6 +2273,10 @@
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
         <translation>El servidor rechazó su veredicto sobre {item}: {reason}</translation>
+    </message>
+    <message>
+        <source>● Log in to sync</source>
+        <translation>● Inicie sesión para sincronizar</translation>
     </message>
     <message>
         <source>Connecting…</source>
@@ -2236,10 +2293,6 @@
     <message>
         <source>● Online</source>
         <translation>● En línea</translation>
-    </message>
-    <message>
-        <source>{n} pending</source>
-        <translation>{n} pendientes</translation>
     </message>
     <message>
         <source>{n} conflicts</source>
@@ -2425,6 +2478,46 @@ No se reproduce aquí.</translation>
         <translation>Cambie lo que rechazó e inténtelo de nuevo, o pregunte a su administrador.</translation>
     </message>
     <message>
+        <source>This password does not open the work saved on this computer.</source>
+        <translation>Esta contraseña no abre el trabajo guardado en este equipo.</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>No se ha cambiado nada.</translation>
+    </message>
+    <message>
+        <source>Check it and try again.</source>
+        <translation>Compruébela e inténtelo de nuevo.</translation>
+    </message>
+    <message>
+        <source>You logged out on this computer.</source>
+        <translation>Cerró la sesión en este equipo.</translation>
+    </message>
+    <message>
+        <source>Nothing of yours is saved on this computer for this server.</source>
+        <translation>En este equipo no hay nada suyo guardado para este servidor.</translation>
+    </message>
+    <message>
+        <source>There is nothing to open without the server.</source>
+        <translation>No hay nada que abrir sin el servidor.</translation>
+    </message>
+    <message>
+        <source>Log in when the server can be reached.</source>
+        <translation>Inicie sesión cuando el servidor esté accesible.</translation>
+    </message>
+    <message>
+        <source>The key of the work saved on this computer cannot be read.</source>
+        <translation>No se puede leer la clave del trabajo guardado en este equipo.</translation>
+    </message>
+    <message>
+        <source>Its file is damaged or was written by another release; it was left as it is.</source>
+        <translation>Su archivo está dañado o lo escribió otra versión; se ha dejado como estaba.</translation>
+    </message>
+    <message>
+        <source>Log in when the server can be reached: the app starts a new store and keeps the old one aside for support.</source>
+        <translation>Inicie sesión cuando el servidor esté accesible: la aplicación crea un almacén nuevo y guarda el antiguo aparte para el soporte.</translation>
+    </message>
+    <message>
         <source>The server cannot be reached.</source>
         <translation>No se puede contactar con el servidor.</translation>
     </message>
@@ -2487,6 +2580,62 @@ No se reproduce aquí.</translation>
     <message>
         <source>The local store could not be used (it was damaged, not this app&apos;s, or locked with another key). It was moved aside to {path} and a new, empty store was started. Verdicts that were in the old file and not yet sent are still in it; ask support before deleting it.</source>
         <translation>No se pudo usar el almacén local (estaba dañado, no pertenecía a esta aplicación o estaba cifrado con otra clave). Se movió a {path} y se creó un almacén nuevo y vacío. Los veredictos que estaban en el archivo antiguo y aún no se habían enviado siguen en él; consulte al soporte antes de borrarlo.</translation>
+    </message>
+    <message>
+        <source>{n} saved verdicts</source>
+        <translation>{n} veredictos guardados</translation>
+    </message>
+    <message>
+        <source>1 saved verdict</source>
+        <translation>1 veredicto guardado</translation>
+    </message>
+    <message>
+        <source>{n} posts</source>
+        <translation>{n} publicaciones</translation>
+    </message>
+    <message>
+        <source>1 post</source>
+        <translation>1 publicación</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached: working offline with {verdicts} and {posts}.</source>
+        <translation>No se puede contactar con el servidor: trabajando sin conexión con {verdicts} y {posts}.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached: opening the work saved on this computer…</source>
+        <translation>No se puede contactar con el servidor: abriendo el trabajo guardado en este equipo…</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and this password does not open the work saved on this computer. Nothing was changed: check the password and try again.</source>
+        <translation>No se puede contactar con el servidor y esta contraseña no abre el trabajo guardado en este equipo. No se ha cambiado nada: compruebe la contraseña e inténtelo de nuevo.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and you logged out on this computer, so working offline needs a login first. Verdicts you had not sent are kept; try again when the network is back.</source>
+        <translation>No se puede contactar con el servidor y cerró la sesión en este equipo, así que para trabajar sin conexión primero hay que iniciar sesión. Los veredictos que no había enviado se conservan; inténtelo de nuevo cuando vuelva la red.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and nothing of yours is saved on this computer for this server, so there is nothing to work on offline. Try again when the network is back.</source>
+        <translation>No se puede contactar con el servidor y en este equipo no hay nada suyo guardado para este servidor, así que no hay nada con lo que trabajar sin conexión. Inténtelo de nuevo cuando vuelva la red.</translation>
+    </message>
+    <message>
+        <source>{n} pending</source>
+        <translation>{n} pendientes</translation>
+    </message>
+    <message>
+        <source>1 pending: the post is held by another reviewer; retrying</source>
+        <translation>1 pendiente: otra persona revisora tiene la publicación; se reintenta</translation>
+    </message>
+    <message>
+        <source>{n} pending: {held} held by other reviewers; retrying</source>
+        <translation>{n} pendientes: {held} en manos de otras personas revisoras; se reintenta</translation>
+    </message>
+    <message>
+        <source>Another reviewer holds the post: your verdict is sent again until it counts (they let the post go) or comes back as a conflict (they decided it).</source>
+        <translation>Otra persona revisora tiene la publicación: su veredicto se vuelve a enviar hasta que cuente (la publicación queda libre) o vuelva como conflicto (ya se decidió).</translation>
+    </message>
+    <message>
+        <source>Their hold ends at {time} unless renewed.</source>
+        <translation>Su reserva termina a las {time}, salvo que la renueve.</translation>
     </message>
     <message>
         <source>“{address}” is not a usable server address.</source>

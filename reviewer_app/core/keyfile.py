@@ -205,9 +205,7 @@ def unlock(path: Path, password: str, server_url: str, username: str) -> bytes:
     try:
         return AESGCM(kek).decrypt(nonce, wrapped, _associated(server_url, username, params, salt))
     except InvalidTag:
-        raise WrongPassword(
-            "This password does not open the work saved on this computer."
-        ) from None
+        raise WrongPassword(f"The password given does not open the store key in {path}.") from None
 
 
 def rewrap(path: Path, key: bytes, password: str, server_url: str, username: str) -> None:

@@ -1,7 +1,9 @@
-"""Starting the desktop app: log in (or resume a saved login), then the review window.
+"""Starting the desktop app: log in, or start offline from what this computer keeps when
+the server cannot be reached, then the review window.
 
-Network work (checking the server, logging in) runs in the background; the window opens
-once there is a session, and the sync engine starts with it.
+Network work (checking the server, logging in), deriving a store key from a password and
+opening the saved work for an offline start run in the background; the window opens once
+there is a session, and the sync engine starts with it.
 """
 
 from __future__ import annotations
@@ -13,12 +15,21 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reviewer_app.core.credentials import Credentials
-from reviewer_app.core.session import LoginResult, ReviewSession
+from reviewer_app.core.errors import NetworkError, ProtocolError, ServiceUnavailable
+from reviewer_app.core.keyfile import WrongPassword
+from reviewer_app.core.session import (
+    KeyMode,
+    LoginResult,
+    NothingSaved,
+    OfflineStart,
+    ProfileKey,
+    ReviewSession,
+)
 
 from . import preferences as P
 from .background import run_in_background
@@ -26,7 +37,16 @@ from .bridge import SyncBridge
 from .dialogs import LoginDialog
 from .i18n import install_translators, language_for, translate
 from .main_window import MainWindow
-from .messages import bad_address, describe, keyring_reason, store_moved_aside
+from .messages import (
+    bad_address,
+    describe,
+    keyring_reason,
+    offline_nothing_saved,
+    offline_opening,
+    offline_start,
+    offline_wrong_password,
+    store_moved_aside,
+)
 
 log = logging.getLogger("ui")
 
@@ -40,6 +60,8 @@ IMAGE_ALLOCATION_LIMIT_MB = 128
 #: parses a page of decisions, 5 ms waits added up to frames of 20-40 ms
 #: (benchmarks/lead_browser.py); at 1 ms the longest stall stays under 16 ms.
 GIL_SWITCH_SECONDS = 0.001
+#: what a login that failed this way falls back on: the work saved on this computer
+UNREACHABLE = (NetworkError, ServiceUnavailable, ProtocolError)
 
 
 def application(argv: list[str] | None = None) -> QApplication:
@@ -67,46 +89,74 @@ def memory_only_note() -> str:
     )
 
 
-def keyring_note(result: LoginResult) -> str | None:
+def keyring_note(result: LoginResult, key: ProfileKey | None = None) -> str | None:
+    """What to tell a reviewer whose login the keyring does not keep (None when it does).
+    With a store key protected by the password (``KeyMode.password``) their work is kept
+    and offline work is there: a plain sentence, not a warning."""
     if result.saved.persistent:
         return None
-    return (
-        translate(
-            "App",
-            "Your login is kept for this session only ({reason}); you will be asked to log in "
-            "again next time.",
-        ).format(reason=keyring_reason(result.saved.problem, result.saved.culprit))
-        + " "
-        + memory_only_note()
-    )
+    first = translate(
+        "App",
+        "Your login is kept for this session only ({reason}); you will be asked to log in "
+        "again next time.",
+    ).format(reason=keyring_reason(result.saved.problem, result.saved.culprit))
+    if key is not None and key.mode is KeyMode.password and key.key is not None:
+        return (
+            first
+            + " "
+            + translate(
+                "App",
+                "Your work on this computer is encrypted with a key that only your password "
+                "opens, so you can work offline and start the app without a network.",
+            )
+        )
+    return first + " " + memory_only_note()
 
 
 def open_window(
     server_url: str,
-    result: LoginResult,
-    token: str,
+    result: LoginResult | None,
+    token: str | None,
     *,
     credentials: Credentials,
     prefs: P.Preferences,
     data_root: Path | None = None,
     note: str | None = None,
+    key: ProfileKey | None = None,
+    offline: OfflineStart | None = None,
+    quiet: bool = False,
 ) -> MainWindow:
-    """A session, its sync engine (started) and the review window (shown)."""
+    """A session, its sync engine (started) and the review window (shown). ``key``: the
+    store's key (``ReviewSession.profile_key``; without one the keyring's, else a memory
+    store). ``offline``: a start with no network from what this computer keeps (instead of
+    ``result`` and ``token``). ``note``: a notice for the banner; ``quiet``: none at all
+    (the demo, whose login is published and whose store is its own)."""
     bridge = SyncBridge()
+    if offline is not None:
+        user, token, key = offline.user, offline.token, offline.key
+    else:
+        assert result is not None
+        user = result.user
     session = ReviewSession(
         server_url,
-        result.user,
+        user,
         token,
         credentials=credentials,
         data_root=data_root,
         listener=bridge,
+        key=key,
+        offline=offline is not None,
     )
-    if session.memory_only and note is None:
+    if session.memory_only and note is None and not quiet:
         note = memory_only_note()  # the keyring keeps the login but would not keep the store key
-    window = MainWindow(session, bridge, prefs, keyring_note=note)
+    window = MainWindow(session, bridge, prefs, keyring_note=None if quiet else note)
     bridge.setParent(window)
     if session.store.moved_aside_to is not None:
         window.notify(store_moved_aside(session.store.moved_aside_to))
+    elif key is not None and key.moved_aside is not None:
+        window.notify(store_moved_aside(key.moved_aside))
+    if offline is not None:
+        window.started_offline(offline_start(offline.summary.unsent, offline.summary.posts))
     session.start()
     window.show()
     window.destroyed.connect(lambda *_: session.engine.stop())
@@ -132,19 +182,56 @@ def close_session(window: MainWindow) -> None:
     window.shutdown()
 
 
+class _Unreachable:
+    """The login could not reach the server (``error``): the offline start is tried next."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def log_in_with_key(
+    server: str,
+    username: str,
+    password: str,
+    *,
+    credentials: Credentials,
+    data_root: Path | None = None,
+) -> tuple[LoginResult, str, ProfileKey]:
+    """Log in and prepare the store's key (network and a KDF: a worker thread's work)."""
+    result, token = ReviewSession.log_in(server, username, password, credentials=credentials)
+    key = ReviewSession.profile_key(
+        server, result.user.username, password, credentials=credentials, data_root=data_root
+    )
+    return result, token, key
+
+
 def run_login(
     prefs: P.Preferences,
     credentials: Credentials,
     on_window: Callable[[MainWindow], None],
+    *,
+    data_root: Path | None = None,
 ) -> LoginDialog:
+    """The login dialog. When the server cannot be reached, the work this computer keeps
+    for that server and user is opened instead (the saved login and the keyring's key, or
+    the key the password opens): the dialog says so and the window starts offline."""
     dialog: LoginDialog
 
     def attempt(server: str, username: str, password: str) -> None:
-        def work() -> tuple[LoginResult, str]:
-            return ReviewSession.log_in(server, username, password, credentials=credentials)
+        def work() -> tuple[LoginResult, str, ProfileKey] | _Unreachable:
+            try:
+                return log_in_with_key(
+                    server, username, password, credentials=credentials, data_root=data_root
+                )
+            except UNREACHABLE as err:
+                return _Unreachable(err)
 
-        def done(value: tuple[LoginResult, str]) -> None:
-            result, token = value
+        def done(value: tuple[LoginResult, str, ProfileKey] | _Unreachable) -> None:
+            if isinstance(value, _Unreachable):
+                log.info("login: the server cannot be reached (%s)", type(value.error).__name__)
+                start_offline(server, username, password, value.error)
+                return
+            result, token, key = value
             dialog.succeeded()
             window = open_window(
                 server,
@@ -152,7 +239,9 @@ def run_login(
                 token,
                 credentials=credentials,
                 prefs=prefs,
-                note=keyring_note(result),
+                data_root=data_root,
+                key=key,
+                note=keyring_note(result, key),
             )
             on_window(window)
 
@@ -168,6 +257,39 @@ def run_login(
                 return
             message = describe(err, during=translate("App", "logging in"))
             dialog.show_error(message.line())
+
+        run_in_background(dialog, work, done, failed)
+
+    def start_offline(server: str, username: str, password: str, why: BaseException) -> None:
+        dialog.show_status(offline_opening())
+
+        def work() -> OfflineStart:
+            return ReviewSession.open_offline(
+                server, username, password, credentials=credentials, data_root=data_root
+            )
+
+        def done(start: OfflineStart) -> None:
+            dialog.show_status(offline_start(start.summary.unsent, start.summary.posts))
+            dialog.succeeded()
+            window = open_window(
+                server,
+                None,
+                None,
+                credentials=credentials,
+                prefs=prefs,
+                data_root=data_root,
+                offline=start,
+            )
+            on_window(window)
+
+        def failed(err: BaseException) -> None:
+            if isinstance(err, WrongPassword):
+                dialog.show_error(offline_wrong_password())
+            elif isinstance(err, NothingSaved):
+                unreachable = describe(why, during=translate("App", "logging in")).title
+                dialog.show_error(f"{unreachable} {offline_nothing_saved(err.logged_out)}")
+            else:
+                dialog.show_error(describe(err).line())
 
         run_in_background(dialog, work, done, failed)
 
@@ -191,6 +313,55 @@ def run_app(argv: list[str] | None = None) -> int:
     return code
 
 
+def start_with_login(
+    server_url: str,
+    username: str,
+    password: str,
+    *,
+    credentials: Credentials,
+    prefs: P.Preferences,
+    on_window: Callable[[MainWindow], None],
+    on_failure: Callable[[BaseException], None],
+    data_root: Path | None = None,
+    demo: bool = False,
+) -> None:
+    """Log in with known credentials (the demo) in the background, then open the window.
+
+    The demo's login is in memory only (it has no place in the reviewer's keyring) and its
+    store lives in its own data folder (``data_root``) under a key wrapped with its
+    password, as on a workstation without a keyring: the password is published, so that
+    key keeps nothing secret, but the demo shows the real offline work (the store survives
+    a restart, "Work offline" fills it) and says nothing alarming."""
+    holder = QObject()  # the callbacks' home on the GUI thread until the window opens
+
+    def work() -> tuple[LoginResult, str, ProfileKey]:
+        return log_in_with_key(
+            server_url, username, password, credentials=credentials, data_root=data_root
+        )
+
+    def done(value: tuple[LoginResult, str, ProfileKey]) -> None:
+        result, token, key = value
+        holder.deleteLater()
+        window = open_window(
+            server_url,
+            result,
+            token,
+            credentials=credentials,
+            prefs=prefs,
+            data_root=data_root,
+            key=key,
+            note=None if demo else keyring_note(result, key),
+            quiet=demo,
+        )
+        on_window(window)
+
+    def failed(err: BaseException) -> None:
+        holder.deleteLater()
+        on_failure(err)
+
+    run_in_background(holder, work, done, failed)
+
+
 def run_with_login(
     server_url: str,
     username: str,
@@ -199,29 +370,30 @@ def run_with_login(
     data_root: Path | None = None,
     demo: bool = False,
 ) -> int:
-    """Log in with known credentials (the demo), then the review window. A demo login is
-    kept in memory only (it has no place in the reviewer's keyring)."""
+    """Log in with known credentials (the demo), then the review window; the login runs in
+    the background while the event loop runs."""
     app = application()
     prefs = P.Preferences()
     P.apply_look(prefs)
-    credentials = Credentials(memory_only=demo)
-    try:
-        result, token = ReviewSession.log_in(
-            server_url, username, password, credentials=credentials
-        )
-    except Exception as err:  # shown to the person who started the app, then exit
+    windows: list[MainWindow] = []
+
+    def failed(err: BaseException) -> None:  # shown to the person who started the app
         message = describe(err, during=translate("App", "logging in to the demo server"))
         QMessageBox.critical(None, translate("App", "Review desk"), message.text())
-        return 1
-    window = open_window(
+        app.exit(1)
+
+    start_with_login(
         server_url,
-        result,
-        token,
-        credentials=credentials,
+        username,
+        password,
+        credentials=Credentials(memory_only=demo),
         prefs=prefs,
+        on_window=windows.append,
+        on_failure=failed,
         data_root=data_root,
-        note=None if demo else keyring_note(result),
+        demo=demo,
     )
     code = app.exec()
-    close_session(window)
+    for window in windows:
+        close_session(window)
     return code

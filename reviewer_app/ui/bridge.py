@@ -18,7 +18,7 @@ from reviewer_app.core.errors import FailureKind
 
 class SyncBridge(QObject):
     online_changed = Signal(bool, str, float)  # online, FailureKind ("" online), retry in (s)
-    pending_changed = Signal(int, int)  # pending, in flight
+    pending_changed = Signal(int, int, int)  # pending, in flight, held by another reviewer
     synced = Signal(float)  # client time of the last good pass
     verdicts_settled = Signal(object)  # tuple[JournalEntry, ...]
     conflicts_changed = Signal(int)
@@ -30,7 +30,8 @@ class SyncBridge(QObject):
     queues_changed = Signal(object)  # tuple[Queue, ...]
     # task, done, total, finished, FailureKind that stopped it ("" when none)
     progress_changed = Signal(str, int, int, bool, str)
-    auth_required = Signal(str)  # the core's message (English, for logs)
+    # the core's message (English, for logs); the server is back for a session with no login
+    auth_required = Signal(str, bool)
     problem_reported = Signal(object)  # the ev.Problem
 
     def __call__(self, event: ev.SyncEvent) -> None:
@@ -39,8 +40,8 @@ class SyncBridge(QObject):
             case ev.OnlineChanged(online, _reason, retry_in, kind):
                 code = "" if online else str(kind or FailureKind.unexpected)
                 self.online_changed.emit(online, code, -1.0 if retry_in is None else retry_in)
-            case ev.PendingChanged(pending, in_flight):
-                self.pending_changed.emit(pending, in_flight)
+            case ev.PendingChanged(pending, in_flight, held):
+                self.pending_changed.emit(pending, in_flight, held)
             case ev.Synced(at):
                 self.synced.emit(at)
             case ev.VerdictsSettled(entries):
@@ -61,7 +62,7 @@ class SyncBridge(QObject):
                 self.queues_changed.emit(queues)
             case ev.Progress(task, done, total, finished, _error, kind):
                 self.progress_changed.emit(task, done, total, finished, str(kind or ""))
-            case ev.AuthRequired(message):
-                self.auth_required.emit(message)
+            case ev.AuthRequired(message, server_back):
+                self.auth_required.emit(message, server_back)
             case ev.Problem():
                 self.problem_reported.emit(event)

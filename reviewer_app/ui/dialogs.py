@@ -331,30 +331,49 @@ class ConflictsView(QDialog):
 
 
 class LoginDialog(QDialog):
-    """Server, user, password. The login itself runs in the background (``attempt``)."""
+    """Server, user, password. The login itself runs in the background (``attempt``); the
+    dialog says what it is doing (``show_status``: logging in, or working offline when the
+    server cannot be reached).
+
+    ``locked``: a login again for a session that is open (after a 401, or when the server
+    is back for a session that started with no network): server and user are fixed, and
+    "Later" keeps working without a login (verdicts stay here until there is one)."""
+
+    status_shown = Signal(str)  # what the dialog said it is doing (tests, accessibility)
 
     def __init__(
         self,
         prefs: P.Preferences,
         attempt: Callable[[str, str, str], None],
         parent: QWidget | None = None,
+        *,
+        locked: tuple[str, str] | None = None,
+        intro: str = "",
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(translate("Dialogs", "Log in to the review desk"))
-        self.setObjectName("loginDialog")
+        self.setWindowTitle(
+            translate("Dialogs", "Log in again")
+            if locked
+            else translate("Dialogs", "Log in to the review desk")
+        )
+        self.setObjectName("reloginDialog" if locked else "loginDialog")
         self.prefs = prefs
         self.attempt = attempt
+        self.locked = locked
         form = QFormLayout(self)
-        self.server = named(
-            QLineEdit(prefs.get(P.SERVER) or "https://"),
-            "server",
-            translate("Dialogs", "Server address"),
-        )
-        self.username = named(
-            QLineEdit(prefs.get(P.USERNAME)), "username", translate("Dialogs", "User name")
-        )
+        server, user = locked or (prefs.get(P.SERVER) or "https://", prefs.get(P.USERNAME))
+        self.server = named(QLineEdit(server), "server", translate("Dialogs", "Server address"))
+        self.username = named(QLineEdit(user), "username", translate("Dialogs", "User name"))
+        if locked:
+            for field in (self.server, self.username):
+                field.setReadOnly(True)
+                field.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.password = named(QLineEdit(), "password", translate("Dialogs", "Password"))
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.intro = named(label(intro), "loginIntro", translate("Dialogs", "Why"))
+        self.intro.setVisible(bool(intro))
+        self.status = named(label(""), "loginStatus", translate("Dialogs", "What is happening"))
+        self.status.hide()
         self.error = named(label(""), "loginProblem", translate("Dialogs", "Login problem"))
         self.error.setStyleSheet("color: #b00020")
         self.error.hide()
@@ -364,11 +383,17 @@ class LoginDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(
             translate("Dialogs", "Log in")
         )
+        if locked:
+            self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(
+                translate("Dialogs", "Later")
+            )
         self.buttons.accepted.connect(self._on_login_clicked)
         self.buttons.rejected.connect(self.reject)
+        form.addRow(self.intro)
         form.addRow(translate("Dialogs", "Server"), self.server)
         form.addRow(translate("Dialogs", "User"), self.username)
         form.addRow(translate("Dialogs", "Password"), self.password)
+        form.addRow(self.status)
         form.addRow(self.error)
         form.addRow(self.buttons)
         (self.password if self.username.text() else self.username).setFocus(
@@ -378,15 +403,25 @@ class LoginDialog(QDialog):
     def _on_login_clicked(self) -> None:
         self.error.hide()
         self.buttons.setEnabled(False)  # one attempt at a time
+        self.show_status(translate("Dialogs", "Logging in…"))
         self.attempt(self.server.text().strip(), self.username.text().strip(), self.password.text())
 
+    def show_status(self, text: str) -> None:
+        """What the dialog is doing now, in words (plain text)."""
+        set_text(self.status, text)
+        self.status.setVisible(bool(text))
+        if text:
+            self.status_shown.emit(text)
+
     def show_error(self, text: str) -> None:
+        self.show_status("")
         set_text(self.error, text)
         self.error.setVisible(bool(text))
         self.buttons.setEnabled(True)
 
     def succeeded(self) -> None:
-        self.prefs.set(P.SERVER, self.server.text().strip())
-        self.prefs.set(P.USERNAME, self.username.text().strip())
+        if not self.locked:
+            self.prefs.set(P.SERVER, self.server.text().strip())
+            self.prefs.set(P.USERNAME, self.username.text().strip())
         self.password.clear()
         self.accept()

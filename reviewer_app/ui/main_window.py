@@ -43,12 +43,20 @@ from reviewer_app.protocol import ActionConfig, Queue
 
 from . import preferences as P
 from .accounts import resolved_words
+from .background import run_in_background
 from .bridge import SyncBridge
 from .context_panels import ContextPanels
-from .dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
+from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
 from .i18n import translate
 from .lead.workspace import LeadWorkspace
-from .messages import failure_sentence, offline_batch_ended, sync_problem
+from .messages import (
+    describe,
+    failure_sentence,
+    held_until_words,
+    offline_batch_ended,
+    pending_words,
+    sync_problem,
+)
 from .models import QueueListModel, WorklistModel
 from .plain import clean, isolate, label, named, set_text
 from .post_pane import PostPane
@@ -171,8 +179,17 @@ class MainWindow(QMainWindow):
         self.resize(1280, 860)
         self.online: bool | None = None
         self.pending = 0
+        #: of the pending verdicts, those waiting because another reviewer holds the post
+        self.held = 0
+        self.held_until: float | None = None
+        #: the service wants a login (a 401, or it is back for a session that has none)
+        self.needs_login = False
+        self.relogin: LoginDialog | None = None
         self.conflict_count = 0
-        self.last_sync: float | None = None
+        #: what the banner shows ("conflicts" while it counts them; "" otherwise)
+        self._banner_kind = ""
+        # the last good sync, from before this start if there was one
+        self.last_sync: float | None = self.store.last_sync()
         self.paint_started: float | None = None
         self.conflicts_view: ConflictsView | None = None
         self.is_open = True
@@ -325,6 +342,7 @@ class MainWindow(QMainWindow):
             (translate("MainWindow", "Conflicts…"), "Ctrl+K", self.show_conflicts),
             (translate("MainWindow", "Settings…"), "Ctrl+,", self.show_settings),
             (translate("MainWindow", "Keyboard shortcuts"), "", self.show_help),
+            (translate("MainWindow", "Log in again…"), "", self.log_in_again),
             (translate("MainWindow", "Clear local data…"), "", self.clear_local_data),
             (translate("MainWindow", "Log out"), "", self.log_out),
             *(
@@ -446,6 +464,67 @@ class MainWindow(QMainWindow):
         self.show_mode(0)
         self._select_queue(row)
         self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def started_offline(self, text: str) -> None:
+        """This session started with no network, from what this computer keeps (``text``
+        says what): the cached posts are shown even where their lease ran out (the service
+        decides whether a verdict counts), and the engine syncs when the server is back."""
+        self.online = False
+        self.review.online = False
+        self.say(text)
+        self.review.refresh_if_empty()
+        self._update_status()
+
+    def log_in_again(self, intro: str = "") -> None:
+        """Ask for the password again (a 401, or the server back for a session that started
+        offline with no saved login): the session's verdicts go once it is given. The
+        login runs in the background; "Later" keeps working without one."""
+        if self.relogin is not None:
+            self.relogin.raise_()
+            self.relogin.activateWindow()
+            return
+        session = self.session
+
+        def attempt(_server: str, _user: str, password: str) -> None:
+            dialog = self.relogin
+            assert dialog is not None
+
+            def work() -> tuple[object, str]:
+                return session.log_in_again(password)
+
+            def done(value: tuple[Any, str]) -> None:
+                result, token = value
+                if not self.is_open:
+                    return
+                session.relogged_in(token)
+                session.profile_updated(result.user)
+                self.needs_login = False
+                dialog.succeeded()
+                self.say(translate("MainWindow", "Logged in again: your verdicts are being sent."))
+                self._update_status()
+
+            def failed(err: BaseException) -> None:
+                during = translate("MainWindow", "logging in")
+                dialog.show_error(describe(err, during=during).line())
+
+            run_in_background(dialog, work, done, failed)
+
+        dialog = LoginDialog(
+            self.prefs,
+            attempt,
+            self,
+            locked=(session.server_url, session.user.username),
+            intro=intro,
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.finished.connect(self._on_relogin_finished)
+        self.relogin = dialog
+        dialog.show()
+
+    def _on_relogin_finished(self, _result: int) -> None:
+        self.relogin = None
+        if self.is_open:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def work_offline(self) -> None:
         if self.session.memory_only:
@@ -633,7 +712,12 @@ class MainWindow(QMainWindow):
 
     @while_open
     def _count_pending(self) -> None:
-        self.pending = self.store.pending_count()
+        waiting = self.store.pending()
+        self.pending, self.held, self.held_until = (
+            waiting.pending,
+            waiting.held,
+            waiting.held_until,
+        )
         self._update_status()
 
     @while_open
@@ -670,7 +754,7 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     @while_open
-    def _on_sync_pending_changed(self, _pending: int, _in_flight: int) -> None:
+    def _on_sync_pending_changed(self, _pending: int, _in_flight: int, _held: int) -> None:
         # the store is the truth: the event may be older than the last keypress
         self._later(self._count_pending)
 
@@ -682,20 +766,35 @@ class MainWindow(QMainWindow):
     @while_open
     def _on_sync_conflicts_changed(self, count: int) -> None:
         if count > self.conflict_count:
-            self.notify(
-                translate(
-                    "MainWindow",
-                    "{n} of your verdicts conflict with a decision made by someone else. "
-                    "Open Conflicts (Ctrl+K) to see both.",
-                ).format(n=count)
-            )
+            self.notify(self._conflicts_text(count), kind="conflicts")
         self.conflict_count = count
+        self._conflicts_banner()
         self._update_status()
 
     @while_open
     def _update_conflicts(self) -> None:
         self.conflict_count = self.store.counts().conflicts_open
+        self._conflicts_banner()
         self._update_status()
+
+    def _conflicts_banner(self) -> None:
+        """The banner counting conflicts follows the count: gone at none (accepting their
+        decision or escalating resolves one)."""
+        if self._banner_kind != "conflicts":
+            return
+        if self.conflict_count == 0:
+            self.notify("")
+            self.say(translate("MainWindow", "No open conflicts left."))
+        else:
+            self.notify(self._conflicts_text(self.conflict_count), kind="conflicts")
+
+    @staticmethod
+    def _conflicts_text(count: int) -> str:
+        return translate(
+            "MainWindow",
+            "{n} of your verdicts conflict with a decision made by someone else. "
+            "Open Conflicts (Ctrl+K) to see both.",
+        ).format(n=count)
 
     @while_open
     def _on_sync_worklist_changed(self, _ready: dict[str, int]) -> None:
@@ -800,17 +899,26 @@ class MainWindow(QMainWindow):
             self.review.refresh_if_empty()
 
     @while_open
-    def _on_sync_auth_required(self, message: str) -> None:
-        log.info("the server asks for a new login: %s", message)
-        self.notify(
-            translate("MainWindow", "The server asks you to log in again.")
+    def _on_sync_auth_required(self, message: str, server_back: bool) -> None:
+        log.info("the server asks for a login: %s", message)
+        self.needs_login = True
+        why = (
+            translate(
+                "MainWindow", "The server can be reached again: log in to send your verdicts."
+            )
+            if server_back
+            else translate("MainWindow", "The server asks you to log in again.")
+        )
+        self.say(
+            why
             + " "
             + translate(
                 "MainWindow",
-                "Your verdicts are kept and will be sent after you log in again "
-                "(Review ▸ Log out, then log in).",
+                "Your verdicts are kept and sent once you have logged in (Review ▸ Log in again…).",
             )
         )
+        self._update_status()
+        self.log_in_again(why)
 
     @while_open
     def _on_sync_problem_reported(self, problem: ev.Problem) -> None:
@@ -862,7 +970,9 @@ class MainWindow(QMainWindow):
     # --- the status bar and messages --------------------------------------------------------
 
     def _update_status(self) -> None:
-        if self.online is None:
+        if self.needs_login:
+            state = translate("MainWindow", "● Log in to sync")
+        elif self.online is None:
             state = translate("MainWindow", "Connecting…")
         elif not self.online:
             state = translate("MainWindow", "● Offline")
@@ -871,7 +981,13 @@ class MainWindow(QMainWindow):
         else:
             state = translate("MainWindow", "● Online")
         set_text(self.net_label, state)
-        set_text(self.pending_label, translate("MainWindow", "{n} pending").format(n=self.pending))
+        set_text(self.pending_label, pending_words(self.pending, self.held))
+        until = (
+            f"{datetime.fromtimestamp(self.held_until):%H:%M}"
+            if self.held and self.held_until
+            else None
+        )
+        self.pending_label.setToolTip(held_until_words(self.held, until))
         self.conflicts_button.setText(
             translate("MainWindow", "{n} conflicts").format(n=self.conflict_count)
         )
@@ -887,8 +1003,10 @@ class MainWindow(QMainWindow):
     def say(self, text: str) -> None:
         set_text(self.message, text)
 
-    def notify(self, text: str) -> None:
-        """A notice that stays until the next one (errors the reviewer must not miss)."""
+    def notify(self, text: str, *, kind: str = "") -> None:
+        """A notice that stays until the next one (errors the reviewer must not miss);
+        ``kind`` names a notice that follows a count (``"conflicts"``)."""
+        self._banner_kind = kind if text else ""
         set_text(self.banner, text)
         self.banner.setVisible(bool(text))
         self.say(text)

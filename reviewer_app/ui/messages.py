@@ -26,6 +26,8 @@ from reviewer_app.core.errors import (
     StoreError,
     UnsentVerdicts,
 )
+from reviewer_app.core.keyfile import KeyFileUnusable, WrongPassword
+from reviewer_app.core.session import NothingSaved
 from reviewer_app.core.store import AlreadyDecided, NothingToUndo
 
 from .i18n import translate
@@ -182,6 +184,35 @@ def describe(err: BaseException, *, during: str = "") -> Message:
                 "Check free disk space and the data folder's permissions, then restart the app.",
             ),
         )
+    if isinstance(err, WrongPassword):
+        return Message(
+            translate("Messages", "This password does not open the work saved on this computer."),
+            translate("Messages", "Nothing was changed."),
+            translate("Messages", "Check it and try again."),
+        )
+    if isinstance(err, NothingSaved):
+        return Message(
+            translate("Messages", "You logged out on this computer.")
+            if err.logged_out
+            else translate(
+                "Messages", "Nothing of yours is saved on this computer for this server."
+            ),
+            translate("Messages", "There is nothing to open without the server."),
+            translate("Messages", "Log in when the server can be reached."),
+        )
+    if isinstance(err, KeyFileUnusable):
+        return Message(
+            translate("Messages", "The key of the work saved on this computer cannot be read."),
+            translate(
+                "Messages",
+                "Its file is damaged or was written by another release; it was left as it is.",
+            ),
+            translate(
+                "Messages",
+                "Log in when the server can be reached: the app starts a new store and keeps "
+                "the old one aside for support.",
+            ),
+        )
     if isinstance(err, NothingToUndo):
         return Message(
             translate(
@@ -326,6 +357,86 @@ def store_moved_aside(path: Path) -> str:
         "Verdicts that were in the old file and not yet sent are still in it; ask support "
         "before deleting it.",
     ).format(path=path)
+
+
+# --- working with no network --------------------------------------------------------------
+
+
+def offline_start(unsent: int, posts: int) -> str:
+    """What a start with no network found on this computer (said by the login dialog and
+    the window)."""
+    verdicts = (
+        translate("Messages", "{n} saved verdicts")
+        if unsent != 1
+        else translate("Messages", "1 saved verdict")
+    ).format(n=unsent)
+    items = (
+        translate("Messages", "{n} posts") if posts != 1 else translate("Messages", "1 post")
+    ).format(n=posts)
+    return translate(
+        "Messages", "The server cannot be reached: working offline with {verdicts} and {posts}."
+    ).format(verdicts=verdicts, posts=items)
+
+
+def offline_opening() -> str:
+    """While a start with no network opens what this computer keeps."""
+    return translate(
+        "Messages", "The server cannot be reached: opening the work saved on this computer…"
+    )
+
+
+def offline_wrong_password() -> str:
+    """A start with no network whose password does not open the saved work (nothing was
+    changed)."""
+    return translate(
+        "Messages",
+        "The server cannot be reached, and this password does not open the work saved on "
+        "this computer. Nothing was changed: check the password and try again.",
+    )
+
+
+def offline_nothing_saved(logged_out: bool) -> str:
+    """A start with no network that finds nothing it may open."""
+    if logged_out:
+        return translate(
+            "Messages",
+            "The server cannot be reached, and you logged out on this computer, so working "
+            "offline needs a login first. Verdicts you had not sent are kept; try again when "
+            "the network is back.",
+        )
+    return translate(
+        "Messages",
+        "The server cannot be reached, and nothing of yours is saved on this computer for "
+        "this server, so there is nothing to work on offline. Try again when the network is "
+        "back.",
+    )
+
+
+def pending_words(pending: int, held: int) -> str:
+    """The status bar's count of verdicts not yet sent, and why some wait."""
+    if not held:
+        return translate("Messages", "{n} pending").format(n=pending)
+    if held == 1 and pending == 1:
+        return translate("Messages", "1 pending: the post is held by another reviewer; retrying")
+    return translate("Messages", "{n} pending: {held} held by other reviewers; retrying").format(
+        n=pending, held=held
+    )
+
+
+def held_until_words(held: int, until: str | None) -> str:
+    """The tooltip of a count with verdicts that wait for another reviewer's hold."""
+    if not held:
+        return ""
+    text = translate(
+        "Messages",
+        "Another reviewer holds the post: your verdict is sent again until it counts "
+        "(they let the post go) or comes back as a conflict (they decided it).",
+    )
+    if until:
+        text += " " + translate("Messages", "Their hold ends at {time} unless renewed.").format(
+            time=until
+        )
+    return text
 
 
 def bad_address(address: str) -> str:

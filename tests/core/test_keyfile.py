@@ -31,7 +31,7 @@ def test_the_password_opens_the_key_and_a_wrong_one_changes_nothing(tmp_path: Pa
     assert keyfile.unlock(path, PASSWORD, SERVER, "rita") == key
     written = path.read_bytes()
     for wrong in ("", PASSWORD + " ", PASSWORD.upper(), "correct horse battery stapler"):
-        with pytest.raises(WrongPassword, match="does not open the work saved"):
+        with pytest.raises(WrongPassword, match="does not open the store key"):
             keyfile.unlock(path, wrong, SERVER, "rita")
     assert path.read_bytes() == written, "a wrong password changes nothing"
     if os.name == "posix":

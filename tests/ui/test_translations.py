@@ -76,8 +76,9 @@ from reviewer_app.core.errors import (
     StoreReplaced,
     UnsentVerdicts,
 )
+from reviewer_app.core.keyfile import KeyFileUnusable, WrongPassword
 from reviewer_app.core.paths import store_path
-from reviewer_app.core.session import ReviewSession
+from reviewer_app.core.session import NothingSaved, ReviewSession
 from reviewer_app.core.store import AlreadyDecided, JournalEntry, NothingToUndo
 from reviewer_app.protocol import (
     Problem,
@@ -392,6 +393,10 @@ def core_errors() -> list[tuple[BaseException, str]]:
         (StoreReplaced("The local store was moved aside."), ""),
         (AlreadyDecided("Item post-1 is not waiting for a decision here."), ""),
         (NothingToUndo("There is no verdict left to undo: the window has passed."), ""),
+        (WrongPassword("The password given does not open the store key in /x.key."), ""),
+        (NothingSaved("Nothing is saved on this computer for x on y."), ""),
+        (NothingSaved("x logged out of y on this computer.", logged_out=True), ""),
+        (KeyFileUnusable("The key file /data/x.key is damaged (ValueError)."), ""),
         (UnsentVerdicts(3), ""),
         (UnsentVerdicts(1), ""),
         (ExportCancelled(2_500), ""),

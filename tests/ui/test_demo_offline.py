@@ -1,0 +1,90 @@
+"""The demo shows offline work: it logs in the way ``reviewer-app --demo`` does (in the
+background, memory-only login, the store in the demo's own folder under a key wrapped with
+its published password), says nothing alarming, and "Work offline" fills the worklist; the
+store survives a restart of the demo."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from reviewer_app.core import keyfile
+from reviewer_app.core.credentials import Credentials
+from reviewer_app.core.paths import store_path
+from reviewer_app.core.session import KeyMode
+from reviewer_app.demo import DEMO_ACCOUNTS, demo_client_root
+from reviewer_app.ui import preferences as P
+from reviewer_app.ui.app import close_session, start_with_login
+from reviewer_app.ui.main_window import MainWindow
+from tests.support.servers import LiveServer
+
+
+def _open_demo(qtbot: QtBot, server: LiveServer, folder: Path) -> MainWindow:
+    windows: list[MainWindow] = []
+    failures: list[BaseException] = []
+    user, password = DEMO_ACCOUNTS["reviewer"]
+    start_with_login(
+        server.url,
+        user,
+        password,
+        credentials=Credentials(memory_only=True),
+        prefs=P.Preferences(QSettings(str(folder / "ui.ini"), QSettings.Format.IniFormat)),
+        on_window=windows.append,
+        on_failure=failures.append,
+        data_root=demo_client_root(folder),
+        demo=True,
+    )
+    qtbot.waitUntil(lambda: bool(windows) or bool(failures), timeout=30_000)
+    assert not failures, failures
+    window = windows[0]
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.review.current is not None, timeout=30_000)
+    return window
+
+
+def test_the_demo_works_offline_without_an_alarming_banner(
+    demo_server: LiveServer, qtbot: QtBot, tmp_path: Path
+) -> None:
+    folder = tmp_path / "demo"
+    window = _open_demo(qtbot, demo_server, folder)
+    try:
+        session = window.session
+        assert session.key_mode is KeyMode.password and not session.memory_only
+        assert not window.banner.isVisibleTo(window), window.banner.text()
+        assert "Nothing you review is kept" not in window.message.text()
+        path = store_path(session.server_url, "reviewer", demo_client_root(folder))
+        assert session.path == path and path.exists()
+        assert keyfile.exists(keyfile.key_file_path(path)), "the key wrapped beside the store"
+        if os.name == "posix":
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+        finished: list[tuple[int, int]] = []
+        window.bridge.progress_changed.connect(
+            lambda _t, done, total, end, _k: finished.append((done, total)) if end else None
+        )
+        window.offline_button.click()
+        assert window.progress.isVisibleTo(window)
+        qtbot.waitUntil(lambda: bool(finished), timeout=60_000)
+        done, _total = finished[-1]
+        assert done > 0 and "Work offline is unavailable" not in window.message.text()
+        assert not window.banner.isVisibleTo(window), window.banner.text()
+        qtbot.waitUntil(lambda: window.worklist.rowCount() >= done, timeout=10_000)
+        held = sum(window.store.ready_counts().values())
+    finally:
+        close_session(window)
+        window.close()
+
+    # the demo again: what it leased and the last sync are still there
+    again = _open_demo(qtbot, demo_server, folder)
+    try:
+        assert again.sync_label.text().startswith("last sync ")
+        assert sum(again.store.ready_counts().values()) >= 1
+        assert not again.banner.isVisibleTo(again)
+        assert held >= 1
+    finally:
+        close_session(again)
+        again.close()
