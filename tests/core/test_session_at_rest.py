@@ -2,7 +2,9 @@
 engine) against the real service over HTTP: 100 known post texts and 100 known notes, and
 the token and the store key, are found in no file under the data folder (store, WAL, SHM,
 the log file, the settings ini) in any encoding; logging out and "clear local data" wipe
-the profile; with no keyring nothing is written at all."""
+the profile; with memory-only credentials and no password nothing is written at all; with no
+keyring but a password the store is on disk under a key wrapped with it, and survives a
+crash, still unreadable."""
 
 from __future__ import annotations
 
@@ -13,14 +15,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from keyring.backends import fail
 
+from reviewer_app.core import events as ev
+from reviewer_app.core import keyfile
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.errors import UnsentVerdicts
-from reviewer_app.core.session import ReviewSession
+from reviewer_app.core.session import KeyMode, ReviewSession
 from reviewer_app.core.store import Store
 from reviewer_app.protocol import Role
 from reviewer_app.server.seed import LOAD_QUEUE
-from tests.support.at_rest import forms, known_texts, needles_for, scan, seed_known_posts
+from tests.support.at_rest import (
+    forms,
+    known_texts,
+    needles_for,
+    profile_secrets,
+    scan,
+    seed_known_posts,
+)
 from tests.support.client import EventLog, all_decisions, login, wait_until
 from tests.support.keyring_memory import MemoryKeyring
 from tests.support.servers import PASSWORD, LiveServer
@@ -257,3 +269,99 @@ def test_with_no_keyring_the_session_writes_nothing_to_disk(
     assert not session.path.exists()
     assert scan(data, {**needles_for(texts), **needles_for(notes), "token": forms(token)}) == []
     session.close()
+
+
+def test_with_no_keyring_the_store_survives_a_crash_under_the_password_and_nothing_is_readable(
+    tmp_path: Path, log_file: Path
+) -> None:
+    """A workstation with no keyring (the ``fail`` backend): the store is on disk under a key
+    wrapped with the password; offline work, the app dies, a start with no network opens it
+    with the password, more work, the service is back and a login sends it all, once. At
+    every step no post text, note, token, the password or the store key is in any file."""
+    database = f"sqlite:///{tmp_path / 'service.db'}"
+    service = LiveServer(database).start()
+    port = service.port
+    texts = known_texts(80, "POST")
+    notes = known_texts(60, "NOTE")
+    seed_known_posts(service.service, texts)
+    service.add_user("rhea")
+    data = tmp_path / "data"
+    ini = _ui_settings(data, service.url, "rhea")
+    credentials = Credentials(fail.Keyring())
+    result, token = ReviewSession.log_in(service.url, "rhea", PASSWORD, credentials=credentials)
+    assert not result.saved.persistent
+    key = ReviewSession.profile_key(
+        service.url, "rhea", PASSWORD, credentials=credentials, data_root=data
+    )
+    assert key.mode is KeyMode.password and key.key is not None
+    secrets = {
+        **needles_for(texts),
+        **needles_for(notes),
+        **profile_secrets(tokens=[token], password=PASSWORD, key=key.key),
+    }
+    session = ReviewSession(
+        service.url, result.user, token, credentials=credentials, data_root=data, key=key
+    )
+    session.store.settings.set("backoff_cap_seconds", 1.0)
+    session.start([QUEUE])
+    session.engine.work_offline(QUEUE, 80)
+    wait_until(lambda: len(session.store.worklist(QUEUE)) == 80, 60, "the offline batch")
+    assert scan(data, secrets) == [], "the offline batch on disk"
+
+    service.stop()  # the network goes
+    first = _decide(session, notes[:30], undo=0)
+    assert session.store.pending_count() == 30
+    session.engine.stop(release=False)  # the app dies
+    session.store.close()
+    wrapped = keyfile.key_file_path(session.path)
+    assert wrapped.exists() and session.path.exists()
+    assert scan(data, secrets) == [], "after the crash: store, WAL, key file, log, ini"
+
+    again_credentials = Credentials(fail.Keyring())
+    start = ReviewSession.open_offline(
+        service.url, "rhea", PASSWORD, credentials=again_credentials, data_root=data
+    )
+    assert start.token is None and (start.summary.unsent, start.summary.posts) == (30, 50)
+    log = EventLog()
+    again = ReviewSession(
+        service.url,
+        start.user,
+        None,
+        credentials=again_credentials,
+        data_root=data,
+        listener=log,
+        key=start.key,
+        offline=True,
+    )
+    again.start([QUEUE])
+    second = _decide_offline(again, notes[30:])
+    assert scan(data, secrets) == [], "offline again"
+
+    service = LiveServer(database, port=port).start()  # the network is back
+    try:
+        log.wait(lambda: any(e.server_back for e in log.of(ev.AuthRequired)), 60, "a login")
+        _result, new_token = again.log_in_again(PASSWORD)
+        again.relogged_in(new_token)
+        wait_until(lambda: again.store.pending_count() == 0, 60, "every verdict delivered")
+        again.close()
+        secrets.update(profile_secrets(tokens=[token, new_token]))
+        assert scan(data, secrets) == [], "after delivery and a clean exit"
+        assert log_file.stat().st_size > 0 and ini.exists()
+        lead = login(service, "lena", Role.lead)
+        decided = all_decisions(lead, "rhea")
+        lead.close()
+        assert sorted(d.item_id for d in decided) == sorted(first + second), "each once"
+        assert sorted(d.note or "" for d in decided) == sorted(notes)
+    finally:
+        service.stop()
+
+
+def _decide_offline(session: ReviewSession, notes: list[str]) -> list[str]:
+    """Decide the next posts with no network (their leases may have run out here)."""
+    decided = []
+    for note in notes:
+        item = session.store.next_item(QUEUE, include_expired=True)
+        assert item is not None
+        session.store.record_verdict(item.item.id, action="keep", note=note, undo_window=0)
+        decided.append(item.item.id)
+    return decided

@@ -1,9 +1,11 @@
 """Known content to look for on disk: posts seeded into the service with texts the test
 chose, and a scan of every file under a folder for them in every form they could take
-(UTF-8, UTF-16 either way round, JSON-escaped with or without ``ensure_ascii``)."""
+(UTF-8, UTF-16 either way round, JSON-escaped with or without ``ensure_ascii``), and for a
+profile's secrets (tokens, the password of a workstation with no keyring, the store key)."""
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import json
 import secrets
@@ -97,3 +99,24 @@ def scan(root: Path, secrets_by_label: dict[str, Iterable[bytes]]) -> list[tuple
 def needles_for(texts: Iterable[str]) -> dict[str, list[bytes]]:
     """Every form of each text and of its marker, labelled by the marker."""
     return {marker_of(t): forms(t) + forms(marker_of(t)) for t in texts}
+
+
+def key_forms(key: bytes) -> list[bytes]:
+    """A store key as it could be found: raw, base64 (as the keyring keeps it), hex."""
+    encoded = base64.b64encode(key)
+    return [key, encoded, key.hex().encode(), *forms(encoded.decode())]
+
+
+def profile_secrets(
+    *, tokens: Iterable[str] = (), password: str | None = None, key: bytes | None = None
+) -> dict[str, list[bytes]]:
+    """The needles of a profile's secrets: its tokens, the password (a workstation with no
+    keyring types it to open the store), the store key; none may be in a file."""
+    found: dict[str, list[bytes]] = {
+        f"token {n}": forms(token) for n, token in enumerate(tokens) if token
+    }
+    if password is not None:
+        found["password"] = forms(password)
+    if key is not None:
+        found["store key"] = key_forms(key)
+    return found

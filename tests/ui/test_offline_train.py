@@ -9,7 +9,6 @@ left on disk. Once with a keyring that outlives the process, once with no keyrin
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import signal
@@ -37,7 +36,13 @@ from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, run_login
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.messages import offline_start
-from tests.support.at_rest import forms, known_texts, needles_for, scan, seed_known_posts
+from tests.support.at_rest import (
+    known_texts,
+    needles_for,
+    profile_secrets,
+    scan,
+    seed_known_posts,
+)
 from tests.support.client import all_decisions
 from tests.support.keyring_memory import FileKeyring
 from tests.support.servers import PASSWORD, ServerProcess
@@ -98,11 +103,6 @@ def _decide(window: MainWindow, qtbot: QtBot, count: int) -> list[str]:
         qtbot.waitUntil(lambda c=current: window.review.current is not c, timeout=10_000)
         decided.append(current.item.id)
     return decided
-
-
-def _key_forms(key: bytes) -> list[bytes]:
-    encoded = base64.b64encode(key)
-    return [key, encoded, key.hex().encode(), *forms(encoded.decode())]
 
 
 @pytest.mark.parametrize("with_keyring", [True, False], ids=["keyring", "no-keyring"])
@@ -200,16 +200,14 @@ def test_the_train(
         assert recorded == Counter(before + after), "every verdict exactly once"
 
         # --- nothing readable on disk -------------------------------------------------------------
-        secrets: dict[str, list[bytes]] = {**needles_for(texts), "password": forms(PASSWORD)}
-        key = window.session.key.key
-        assert key is not None
-        secrets["store key"] = _key_forms(key)
         tokens = [window.session._token]
         if with_keyring:
             kept = json.loads(keyring_file.read_text())
             tokens += [e[2] for e in kept if not e[0].endswith(":store-key")]
-        for n, token in enumerate(tokens):
-            secrets[f"token {n}"] = forms(token)
+        secrets = {
+            **needles_for(texts),
+            **profile_secrets(tokens=tokens, password=PASSWORD, key=window.session.key.key),
+        }
         close_session(window)
         window.close()
         window = None
