@@ -197,10 +197,11 @@ class FactCheck(WireModel):
     published_at: Timestamp
 
 
-ItemState = Literal["pending", "leased", "decided", "withdrawn", "resolved"]
+ItemState = Literal["pending", "leased", "decided", "withdrawn", "resolved", "unservable"]
 """``withdrawn``: the post was deleted or made private upstream; it left review undecided.
 ``resolved``: closed by an account action (its author was suspended or marked inauthentic);
-it left review undecided."""
+it left review undecided. ``unservable``: its stored document could not be served to a
+reviewer (a claim left it out); parked, never offered again, until an operator repairs it."""
 
 
 class Item(WireModel):

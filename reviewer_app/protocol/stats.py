@@ -51,6 +51,11 @@ class QueueStats(WireModel):
     escalations_open: Count = Field(
         description="items escalated from this queue that no lead has decided yet"
     )
+    unservable: Count = Field(
+        default=0,
+        description="items parked because their stored document could not be served to a "
+        "reviewer (see the log's unservable entries); never offered until repaired",
+    )
 
 
 class QueueStatsReport(WireModel):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -71,6 +70,7 @@ from .auth_deps import (
     authenticated_person,
     bearer_token,
 )
+from .claims import ClaimReply
 from .metrics import Metrics
 from .problems import ApiError
 from .records import to_epoch
@@ -219,13 +219,14 @@ async def claim_items(
 ) -> Response:
     """Claim up to ``count`` items for this reviewer, each whole with its lease token."""
 
-    def claim() -> dict[str, Any]:
-        return svc.claim_document(authenticated_person(svc, token), queue_id, body)
+    def claim() -> ClaimReply:
+        return svc.claim_reply(authenticated_person(svc, token), queue_id, body)
 
-    # Sent as built: every stored part was validated when it was enqueued.
-    document = await anyio.to_thread.run_sync(claim, limiter=lane)
-    metrics.items_leased(queue_id, len(document["items"]))
-    return Response(json.dumps(document, ensure_ascii=False), media_type="application/json")
+    # Sent as built (inside the claim's transaction): every stored part was validated when
+    # it was enqueued.
+    reply = await anyio.to_thread.run_sync(claim, limiter=lane)
+    metrics.items_leased(queue_id, reply.served)
+    return Response(reply.body, media_type="application/json")
 
 
 @router.post(

@@ -18,7 +18,8 @@ Read from the database when scraped (cached for ``GAUGE_TTL_SECONDS`` per proces
 scrape storm costs at most one set of queries per process and period):
 
 - ``reviewdesk_queue_items{queue,state}``: ``pending`` and ``leased``, counted as
-  ``GET /queues`` counts them (an expired lease is pending again).
+  ``GET /queues`` counts them (an expired lease is pending again), and ``unservable``:
+  items a claim could not serve, parked for an operator (claims.py).
 - ``reviewdesk_leases{queue,state}``: ``live`` and ``expired`` (run out, not yet reclaimed).
 - ``reviewdesk_queue_oldest_pending_age_seconds{queue}``.
 - ``reviewdesk_lease_holders``: reviewers holding at least one live lease.
@@ -240,6 +241,7 @@ class DatabaseGauges(Collector):
             expired = counts.get((q, "expired"), 0)
             depth.add_metric([q, "pending"], counts.get((q, "pending"), 0) + expired)
             depth.add_metric([q, "leased"], live)
+            depth.add_metric([q, "unservable"], counts.get((q, "unservable"), 0))
             leases.add_metric([q, "live"], live)
             leases.add_metric([q, "expired"], expired)
             first = oldest.get(q)

@@ -76,6 +76,7 @@ from . import (
     accounts,
     apikeys,
     audits,
+    claims,
     enforcement,
     leasing,
     queueapply,
@@ -83,8 +84,9 @@ from . import (
     stats,
     webhook_endpoints,
 )
-from .assembly import item_documents, load_items
+from .assembly import load_items
 from .checkpoints import Signer
+from .claims import ClaimReply
 from .config import ServerSettings
 from .db import Database
 from .eventlog import EventChain
@@ -98,7 +100,6 @@ from .records import (
     encode_cursor,
     event_documents,
     event_row,
-    iso,
     to_dt,
 )
 from .search import DecisionFilter, Order
@@ -144,6 +145,8 @@ FEATURES = [
 Clock = Callable[[], float]
 T = TypeVar("T")
 CONFIG_TTL_SECONDS = 10.0
+# A claim that met items it cannot serve parks them and claims again, this often at most.
+CLAIM_ATTEMPTS = 5
 DEFAULT_WINDOW_SECONDS = 24 * 3600
 
 # Built once: every request runs it (see assembly.py on why).
@@ -641,11 +644,33 @@ class Service:
 
     def claim(self, user: Principal, queue_id: str, request: LeaseClaim) -> LeaseGrant:
         """Lease up to ``request.count`` items of the queue to ``user``, each whole."""
-        return LeaseGrant.model_validate(self.claim_document(user, queue_id, request))
+        return LeaseGrant.model_validate_json(self.claim_reply(user, queue_id, request).body)
 
-    def claim_document(self, user: Principal, queue_id: str, request: LeaseClaim) -> dict[str, Any]:
-        """The claim as a JSON-ready dict in the shape of ``LeaseGrant`` (the busiest route)."""
+    def claim_reply(self, user: Principal, queue_id: str, request: LeaseClaim) -> ClaimReply:
+        """The claim as the JSON body of a ``LeaseGrant`` (the busiest route), built inside
+        the claim's transaction: no lease is committed without the reply that holds it. An
+        item that cannot be served is parked and the claim made again without it
+        (claims.py)."""
         self.queue_for(user, queue_id)
+        for _ in range(CLAIM_ATTEMPTS):
+            try:
+                return self._claim_once(user, queue_id, request)
+            except claims.Unservable as found:
+                parked = self._park_unservable(user, found.reasons)
+                log.warning("claim in %s: %d item(s) parked as unservable", queue_id, len(parked))
+        raise ApiError(
+            503,
+            "unavailable",
+            "Items of this queue cannot be served; try again.",
+            headers={"Retry-After": "1"},
+        )
+
+    def _park_unservable(self, user: Principal, reasons: dict[str, str]) -> list[str]:
+        return self._write_retrying(
+            lambda conn: claims.park_unservable(conn, user, reasons, self.clock())
+        )
+
+    def _claim_once(self, user: Principal, queue_id: str, request: LeaseClaim) -> ClaimReply:
         lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
         now = self.clock()
         with self.db.write(urgent=True) as conn:
@@ -668,22 +693,8 @@ class Service:
                 now,
                 postgres=self.postgres,
             )
-        # Read the claimed items after the commit: the writer lock is held for the claim only.
-        with self.db.read() as conn:
-            whole = item_documents(conn, [c.item_id for c in claimed])
-        return {
-            "queue_id": queue_id,
-            "lease_seconds": lease_seconds,
-            "leased_total": held + len(claimed),
-            "items": [
-                {
-                    "lease_token": c.token,
-                    "lease_expires_at": iso(c.expires_at),
-                    "item": whole[c.item_id],
-                }
-                for c in claimed
-            ],
-        }
+            # The reply is built before the commit (see claims.py).
+            return claims.reply(conn, queue_id, lease_seconds, held, claimed)
 
     def renew(self, user: Principal, tokens: list[str], lease_seconds: int) -> LeaseResults:
         seconds = min(lease_seconds, self.settings.max_lease_seconds)

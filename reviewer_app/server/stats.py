@@ -82,8 +82,9 @@ class QueueInfo:
 
 def _live_counts(
     conn: Connection, queue_ids: list[str], now: float
-) -> dict[str, tuple[int, int, float | None]]:
-    """Per queue: waiting (pending, or leased with the lease run out), leased, oldest waiting."""
+) -> dict[str, tuple[int, int, float | None, int]]:
+    """Per queue: waiting (pending, or leased with the lease run out), leased, oldest
+    waiting, and parked as unservable (claims.py)."""
     expired = (items.c.lease_expires_at < now).label("expired")
     rows = conn.execute(
         select(
@@ -93,19 +94,24 @@ def _live_counts(
             func.count().label("n"),
             func.min(items.c.enqueued_at).label("oldest"),
         )
-        .where(items.c.queue_id.in_(queue_ids), items.c.state.in_(("pending", "leased")))
+        .where(
+            items.c.queue_id.in_(queue_ids),
+            items.c.state.in_(("pending", "leased", "unservable")),
+        )
         .group_by(items.c.queue_id, items.c.state, expired)
     ).all()
-    found: dict[str, list[float | int | None]] = {q: [0, 0, None] for q in queue_ids}
+    found: dict[str, list[float | int | None]] = {q: [0, 0, None, 0] for q in queue_ids}
     for r in rows:
         entry = found[r.queue_id]
-        if r.state == "pending" or r.expired:
+        if r.state == "unservable":
+            entry[3] = int(entry[3] or 0) + r.n
+        elif r.state == "pending" or r.expired:
             entry[0] = int(entry[0] or 0) + r.n
             oldest = entry[2]
             entry[2] = r.oldest if oldest is None else min(float(oldest), r.oldest)
         else:
             entry[1] = int(entry[1] or 0) + r.n
-    return {q: (int(v[0] or 0), int(v[1] or 0), v[2]) for q, v in found.items()}
+    return {q: (int(v[0] or 0), int(v[1] or 0), v[2], int(v[3] or 0)) for q, v in found.items()}
 
 
 def _over_sla(conn: Connection, queue_id: str, cutoff: float, now: float) -> int:
@@ -185,7 +191,7 @@ def queue_stats(
     starts = range(floor_to(since, span), math.ceil(until), span)
     result = []
     for q in queues:
-        waiting, leased, oldest = live[q.id]
+        waiting, leased, oldest, unservable = live[q.id]
         sla = q.config.sla_minutes * 60
         age = max(0, int(now - oldest)) if oldest is not None else None
         open_escalations = waiting + leased if q.id == ESCALATION_QUEUE else escalated.get(q.id, 0)
@@ -205,6 +211,7 @@ def queue_stats(
                 ],
                 action_mix=_mix(mix[q.id]),
                 escalations_open=open_escalations,
+                unservable=unservable,
             )
         )
     return result

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 
 from reviewer_app.protocol import ActionConfig, ActionKind, LeaseGrant, QueueList, Role
 from reviewer_app.server import tables
 from reviewer_app.server.assembly import _RECENT
 from reviewer_app.server.db import Database
-from reviewer_app.server.seed import LOAD_QUEUE, seed_dataset, seed_demo, synthetic_items
+from reviewer_app.server.seed import (
+    LOAD_QUEUE,
+    seed_dataset,
+    seed_demo,
+    seed_load_queue,
+    synthetic_items,
+)
 from reviewer_app.server.seed_types import Dataset
 from tests.support.api import claim, verdict
 from tests.support.servers import LiveServer
@@ -153,3 +160,63 @@ def test_recent_decisions_are_looked_up_per_author_not_scanned(database_url: str
         assert [r.item_id for r in found] == [f"i{n}" for n in (93, 83, 73, 63, 53)]
     finally:
         db.dispose()
+
+
+def test_an_item_that_cannot_be_served_is_left_out_and_parked(live_server: LiveServer) -> None:
+    """A stored document that cannot be serialised (a lone surrogate written straight into
+    the database) is left out of the claim, which answers the others; the item is parked
+    (state ``unservable``: never leased, never offered again) and the leads are told (an
+    ``unservable`` entry in the log, the queue's figures, /metrics). No lease on it is
+    ever committed: no lease row, no ``claimed`` entry."""
+    import requests
+    from prometheus_client.parser import text_string_to_metric_families
+
+    queue = LOAD_QUEUE.id
+    seed_load_queue(live_server.service, 5)
+    with live_server.service.db.write() as conn:
+        bad_id, payload = conn.execute(
+            select(tables.items.c.id, tables.items.c.payload)
+            .where(tables.items.c.queue_id == queue)
+            .order_by(tables.items.c.priority.desc())
+            .limit(1)
+        ).one()
+        document = json.loads(payload)
+        document["post"]["text"] = "broken \ud800 text"  # a lone surrogate: no UTF-8 for it
+        conn.execute(
+            update(tables.items)
+            .where(tables.items.c.id == bad_id)
+            .values(payload=json.dumps(document))  # ASCII JSON: "\ud800" stored as written
+        )
+    reviewer = live_server.login("rita")
+    lead = live_server.login("lena", Role.lead)
+
+    response = reviewer.post(f"/queues/{queue}/leases", json={"count": 5})
+    assert response.status_code == 200, response.text
+    grant = LeaseGrant.model_validate_json(response.content)
+    served = [e.item.id for e in grant.items]
+    assert len(served) == 4 and bad_id not in served, served
+    assert grant.leased_total == 4
+    assert reviewer.post(f"/queues/{queue}/leases", json={"count": 5}).json()["items"] == []
+
+    with live_server.service.db.read() as conn:
+        row = conn.execute(select(tables.items).where(tables.items.c.id == bad_id)).mappings().one()
+        assert (row["state"], row["lease_token"], row["lease_user_id"]) == ("unservable", None, None)
+        assert not conn.execute(
+            select(tables.leases).where(tables.leases.c.item_id == bad_id)
+        ).all()
+    events = lead.get("/events", params={"limit": 500}).json()["events"]
+    mine = [(e["kind"], e["actor"]) for e in events if e["item_id"] == bad_id]
+    assert mine == [("enqueued", None), ("unservable", "rita")], mine
+    (parked,) = [e for e in events if e["kind"] == "unservable"]
+    assert parked["queue_id"] == queue and parked["data"]["error"] == "UnicodeEncodeError", parked
+
+    figures = lead.get("/stats/queues", params={"queue_id": queue}).json()["queues"]
+    assert [(q["unservable"], q["backlog"], q["leased"]) for q in figures] == [(1, 0, 4)], figures
+    text = requests.get(f"{live_server.url}/metrics", timeout=30).text
+    depth = {
+        (s.labels["queue"], s.labels["state"]): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+        if s.name == "reviewdesk_queue_items"
+    }
+    assert depth[(queue, "unservable")] == 1, depth

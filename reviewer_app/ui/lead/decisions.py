@@ -117,6 +117,7 @@ EVENT_WORDS = {
     "webhook_enabled": QT_TRANSLATE_NOOP("LeadDecisions", "webhook endpoint enabled"),
     "webhook_secret_rotated": QT_TRANSLATE_NOOP("LeadDecisions", "webhook signing secret changed"),
     "webhook_replayed": QT_TRANSLATE_NOOP("LeadDecisions", "webhook actions sent again"),
+    "unservable": QT_TRANSLATE_NOOP("LeadDecisions", "could not be shown to reviewers: set aside"),
 }
 
 DETAIL_WORDS = {
