@@ -246,7 +246,7 @@ def score(n: int) -> ClassifierSignal:
 
 
 async def run_reviewers(
-    server: ServerProcess, names: list[str], args: argparse.Namespace
+    server: Services, names: list[str], args: argparse.Namespace
 ) -> tuple[ReviewerFigures, float, dict[str, float]]:
     base = server.base
     limit = asyncio.Semaphore(32)
@@ -267,13 +267,69 @@ async def run_reviewers(
     return figures, wall, {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
 
 
+class Services:
+    """The API process(es), and with ``--dispatcher-process`` a process of its own that
+    only delivers webhooks (``reviewer-app server webhook run``; the API processes run
+    no dispatcher then)."""
+
+    def __init__(self, url: str, args: argparse.Namespace, log: Path) -> None:
+        self.api = ServerProcess(url, args.workers, log)
+        self.url = url
+        self.separate = args.dispatcher_process
+        self.log = log.with_suffix(".dispatcher.log")
+        self.dispatcher: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        saved = os.environ.get("REVIEWER_SERVER_WEBHOOK_WORKERS")
+        if self.separate:
+            os.environ["REVIEWER_SERVER_WEBHOOK_WORKERS"] = "0"
+        try:
+            self.api.start()
+        finally:
+            if saved is None:
+                os.environ.pop("REVIEWER_SERVER_WEBHOOK_WORKERS", None)
+            else:
+                os.environ["REVIEWER_SERVER_WEBHOOK_WORKERS"] = saved
+        if self.separate:
+            with open(self.log, "wb") as out:
+                self.dispatcher = subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "reviewer_app",
+                        "server",
+                        "--database-url",
+                        self.url,
+                        "webhook",
+                        "run",
+                        "--log-level",
+                        "warning",
+                    ],
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+
+    @property
+    def base(self) -> str:
+        return self.api.base
+
+    def pids(self) -> list[int]:
+        return self.api.pids() + ([self.dispatcher.pid] if self.dispatcher else [])
+
+    def stop(self) -> None:
+        if self.dispatcher is not None and self.dispatcher.poll() is None:
+            self.dispatcher.terminate()
+            self.dispatcher.wait(60)
+        self.api.stop()
+
+
 def latency_phase(url: str, args: argparse.Namespace, logs: Path) -> dict[str, Any]:
     receiver = Receiver(record=True)
     try:
         posts = args.posts or int(args.duration * 1_300) + 2_000
         print(f"phase 1: {args.reviewers} reviewers, {posts} posts ...", flush=True)
         names = prepare_latency(url, args.reviewers, posts, receiver.url)
-        server = ServerProcess(url, args.workers, logs / "latency-server.log")
+        server = Services(url, args, logs / "latency-server.log")
         try:
             server.start()
             figures, wall, cpu = asyncio.run(run_reviewers(server, names, args))
@@ -360,7 +416,7 @@ def prepare_backlog(url: str, count: int, receiver_url: str) -> float:
     return time.perf_counter() - started
 
 
-def rss_mb(server: ServerProcess) -> float:
+def rss_mb(server: Services) -> float:
     total = 0
     for pid in server.pids():
         with contextlib.suppress(psutil.Error):
@@ -374,7 +430,7 @@ def backlog_phase(url: str, args: argparse.Namespace, logs: Path) -> dict[str, A
         print(f"phase 2: a backlog of {args.backlog} actions ...", flush=True)
         prep = prepare_backlog(url, args.backlog, receiver.url)
         print(f"  prepared in {prep:.1f} s", flush=True)
-        server = ServerProcess(url, args.workers, logs / "backlog-server.log")
+        server = Services(url, args, logs / "backlog-server.log")
         samples: list[tuple[float, int, float]] = []  # (seconds, delivered, RSS MB)
         try:
             server.start()
@@ -434,6 +490,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--backlog-timeout", type=float, default=3_600.0, help="give phase 2 at most this long"
     )
+    parser.add_argument(
+        "--dispatcher-process",
+        action="store_true",
+        help="deliver from a process of its own (webhook run), not the API processes",
+    )
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--skip-backlog", action="store_true")
     parser.add_argument("--keep-db", action="store_true")
@@ -448,7 +509,7 @@ def write_markdown() -> None:
     rows = stored_results("webhooks")
     table = markdown_table(
         [
-            "database, API processes",
+            "database, API processes (dispatcher)",
             "decisions/s",
             "decided → received p50 / p99 / max ms",
             "backlog drained",
@@ -496,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     random.seed(7)
     out: dict[str, Any] = {
         "api_processes": args.workers,
+        "dispatcher": "own process" if args.dispatcher_process else "API process",
         "code": code,
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "load_average": round(load, 2),
@@ -524,7 +586,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, sort_keys=True))
     if args.markdown:
-        record_result("webhooks", f"{backend}, {args.workers}", out)
+        where = ", dispatcher process" if args.dispatcher_process else ""
+        record_result("webhooks", f"{backend}, {args.workers}{where}", out)
         write_markdown()
     return 0
 

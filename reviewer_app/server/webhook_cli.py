@@ -4,6 +4,7 @@ endpoints of platform accounts (see webhooks.py for how they are delivered)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from datetime import UTC, datetime
@@ -93,12 +94,24 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
     )
     replay.add_argument("id", type=int)
     replay.add_argument("--from", dest="from_seq", type=int, required=True, metavar="CURSOR")
+    run_parser = commands.add_parser(
+        "run",
+        parents=[common],
+        help="deliver webhooks in this process, serving no API (until SIGTERM or Ctrl+C)",
+        description="Every API process delivers webhooks on a thread of its own, sharing "
+        "the process (and Python's GIL) with the API. Under heavy load run the delivery "
+        "here instead, with REVIEWER_SERVER_WEBHOOK_WORKERS=0 for the API processes; "
+        "several of these may run at once (one delivers an endpoint at a time).",
+    )
+    run_parser.add_argument("--log-level", dest="dispatcher_log_level", default="info")
 
 
 def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     """0 when done; 1 when the service refused (an unknown endpoint, not a platform
     account, ...); 2 for arguments it cannot use."""
     command = args.webhook_command
+    if command == "run":
+        return run_dispatcher(settings, args.dispatcher_log_level)
     actor = args.by
     if actor is not None and not _USERNAME.match(actor):
         print(f"--by {actor!r} is not a user name", file=sys.stderr)
@@ -157,6 +170,34 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         return 1
     finally:
         service.close()
+
+
+def run_dispatcher(settings: ServerSettings, log_level: str) -> int:
+    """A process that only delivers webhooks (see webhooks.py), until SIGTERM or SIGINT."""
+    import logging.config
+    import signal
+    import threading
+
+    from .logs import logging_config
+
+    logging.config.dictConfig(logging_config(settings.log_format, log_level))
+    if settings.webhook_workers <= 0:
+        settings = dataclasses.replace(settings, webhook_workers=8)
+    service = Service(settings)
+    service.start()
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    service.dispatcher.start()
+    logging.getLogger("server.webhooks").info(
+        "delivering webhooks (%d endpoints at a time) until stopped",
+        service.dispatcher.workers,
+    )
+    try:
+        stop.wait()
+    finally:
+        service.close()  # gives the leases back
+    return 0
 
 
 def _list(service: Service, *, as_json: bool) -> int:

@@ -6,6 +6,7 @@ server's log, the command's other output or the event log."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ from standardwebhooks.webhooks import Webhook
 from reviewer_app.protocol import QueueFile, Role, UserCreate
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import enforcement_actions, events
+from reviewer_app.server.tables import enforcement_actions, events, webhook_state
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.enforcement import queue_file
 from tests.support.intake import MISINFO, classifier, post, send
@@ -27,6 +28,7 @@ from tests.support.servers import PASSWORD, ServerProcess
 from tests.support.webhook_receiver import OK, Answer, Received, Receiver
 
 PLATFORM = "feed-bridge"
+SERVER = [sys.executable, "-m", "reviewer_app", "server"]
 FAST_ENV = {
     "REVIEWER_SERVER_WEBHOOK_BACKOFF_BASE_SECONDS": "0.05",
     "REVIEWER_SERVER_WEBHOOK_BACKOFF_MAX_SECONDS": "0.2",
@@ -203,3 +205,36 @@ def test_the_command_line_and_secrets_kept_out_of_logs(database_url: str, tmp_pa
             ]:
                 assert value not in text and raw not in text, f"a secret in the {where}"
         assert any('"url":' in d and receiver.url() in d for d in logged)
+
+
+def test_a_process_of_its_own_delivers_for_api_processes_that_do_not(
+    database_url: str, tmp_path: Path
+) -> None:
+    key = prepare(database_url)
+    env = {**FAST_ENV, "REVIEWER_SERVER_WEBHOOK_WORKERS": "0"}
+    with Receiver() as receiver:
+        with service(database_url) as svc:
+            svc.add_webhook(receiver.url(), PLATFORM, None, "ops")
+        server = ServerProcess(database_url, env=env).start()
+        log = tmp_path / "dispatcher.log"
+        try:
+            decide(server.url, key, [f"p-{i}" for i in range(5)])
+            wanted = action_ids(database_url)
+            with log.open("wb") as out:
+                dispatcher = subprocess.Popen(
+                    [*SERVER, "--database-url", database_url, "webhook", "run"],
+                    env={**os.environ, **env},
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            try:
+                wait_until(lambda: first_arrivals(receiver.snapshot()) == wanted)
+            finally:
+                dispatcher.terminate()
+                assert dispatcher.wait(60) == 0
+        finally:
+            server.stop()
+        with service(database_url) as svc, svc.db.read() as conn:
+            owner = conn.execute(select(webhook_state.c.lease_owner)).scalar()
+        assert owner is None, "a stopped dispatcher gives its leases back"
+        assert "delivering webhooks (8 endpoints at a time)" in log.read_text()
