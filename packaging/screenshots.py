@@ -1,10 +1,16 @@
 """The README's screenshots, taken from the real app on the demo dataset.
 
-Run under Xvfb: ``xvfb-run -s "-screen 0 1440x900x24" python packaging/screenshots.py``.
+Run under Xvfb: ``xvfb-run -s "-screen 0 1440x900x24" python packaging/screenshots.py``
+(``... screenshots.py offline`` takes only the offline sequence).
 It starts the reference service in-process with the demo data, logs in as the demo
 reviewer, waits for a post, grabs the review window, then makes a real conflict (the
 reviewer's lease runs out on the server's clock, the demo lead decides the post first, the
 reviewer's verdict comes back as a conflict) and grabs the conflicts view.
+
+The offline sequence is a train ride through the login dialog, with no keyring (the store
+under a key wrapped with the password): Ctrl+O, the service stopped, some decisions; the
+app closed and started again with the service still down (the login dialog starts
+offline); the service back (a login is asked for) and everything sent.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,14 +28,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QDialogButtonBox  # noqa: E402
 
 from reviewer_app.core.api import ApiClient  # noqa: E402
 from reviewer_app.core.credentials import Credentials  # noqa: E402
 from reviewer_app.core.session import ReviewSession  # noqa: E402
 from reviewer_app.server.seed import seed_demo  # noqa: E402
 from reviewer_app.ui import preferences as P  # noqa: E402
-from reviewer_app.ui.app import application, open_window  # noqa: E402
+from reviewer_app.ui.app import application, open_window, run_login  # noqa: E402
+from reviewer_app.ui.dialogs import LoginDialog  # noqa: E402
+from reviewer_app.ui.main_window import MainWindow  # noqa: E402
 from tests.support.api import ApiSession, verdict  # noqa: E402
 from tests.support.clock import ManualClock  # noqa: E402
 from tests.support.servers import LiveServer  # noqa: E402
@@ -48,6 +57,12 @@ def pump(seconds: float) -> None:
 def main() -> int:
     app = application()
     work = Path(tempfile.mkdtemp(prefix="screenshots-"))
+    OUT.mkdir(parents=True, exist_ok=True)
+    if sys.argv[1:] == ["offline"]:
+        offline_screenshots(work)
+        print(f"wrote the offline screenshots in {OUT}")
+        app.quit()
+        return 0
     # the service's clock starts a working day ago, so the lead's charts have a shift to show
     clock = ManualClock(time.time() - SHIFT_HOURS * 3_600)
     server = LiveServer(f"sqlite:///{work / 'demo.db'}", clock=clock).start()
@@ -111,9 +126,107 @@ def main() -> int:
     window.shutdown()
     lead_screenshots(server, work)
     server.stop()
+    offline_screenshots(work)
     print(f"wrote the screenshots in {OUT}")
     app.quit()
     return 0
+
+
+def pump_until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out waiting for {what}")
+        pump(0.05)
+
+
+def log_in(prefs: P.Preferences, root: Path, url: str, windows: list[MainWindow]) -> LoginDialog:
+    """The login dialog, filled in and sent as the reviewer would (no keyring here)."""
+    dialog = run_login(prefs, Credentials(memory_only=True), windows.append, data_root=root)
+    dialog.move(420, 300)
+    dialog.server.setText(url)
+    dialog.username.setText("reviewer")
+    dialog.password.setText("review-desk-demo")
+    return dialog
+
+
+def decide_plainly(window: MainWindow, count: int) -> None:
+    """``count`` posts decided with the first action that needs nothing more."""
+    review = window.review
+    review.guard_seconds = 0
+    for _ in range(count):
+        pump_until(lambda: review.current is not None, "a post")
+        queue = review.queue
+        assert queue is not None
+        action = next(
+            a
+            for a in queue.config.actions
+            if a.key and not review.selection(a).needs and not review.selection(a).refusal
+        )
+        review.action(action.id)
+        pump(0.2)
+
+
+def offline_screenshots(work: Path) -> None:
+    """A train ride: Ctrl+O, the network gone, decisions; the app started again with the
+    service still down; the service back, a login, everything sent."""
+    database = work / "offline.db"
+    server = LiveServer(f"sqlite:///{database}").start()
+    seed_demo(server.service, datetime.now(UTC))
+    port = server.port
+    root = work / "offline-client"
+    prefs = P.Preferences(QSettings(str(work / "offline.ini"), QSettings.Format.IniFormat))
+    windows: list[MainWindow] = []
+    dialog = log_in(prefs, root, server.url, windows)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    pump_until(lambda: bool(windows) and windows[0].review.current is not None, "the window")
+    window = windows[0]
+    window.resize(1440, 880)
+    window.move(0, 0)
+    window.queue_picker.setCurrentIndex(window.queues.row_of(QUEUE))
+    pump(1.0)
+    window.work_offline()
+    pump_until(lambda: not window.progress.isVisible(), "the offline batch")
+    server.stop()  # the train leaves the station
+    window.session.engine.nudge()
+    pump_until(lambda: window.online is False, "offline")
+    decide_plainly(window, 5)
+    pump(1.0)
+    window.grab().save(str(OUT / "offline-1-working.png"))
+    window.shutdown()  # offline, nothing can be given back: everything stays
+    window.close()
+
+    # the app again, the service still down
+    dialog = log_in(prefs, root, server.url, windows)
+
+    def on_status(text: str) -> None:
+        if "working offline with" in text:
+            dialog.grab().save(str(OUT / "offline-2-start.png"))
+
+    dialog.status_shown.connect(on_status)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    pump_until(lambda: len(windows) == 2 and windows[1].review.current is not None, "offline")
+    window = windows[1]
+    window.resize(1440, 880)
+    window.move(0, 0)
+    window.store.settings.set("queue_refresh_seconds", 2.0)  # the counts follow quickly
+    decide_plainly(window, 3)
+
+    # the network is back: no saved login here, so the app asks for one
+    server = LiveServer(f"sqlite:///{database}", port=port).start()
+    pump_until(lambda: window.relogin is not None, "the login again")
+    relogin = window.relogin
+    assert relogin is not None
+    relogin.password.setText("review-desk-demo")
+    pump(0.5)
+    relogin.grab().save(str(OUT / "offline-3-login-again.png"))
+    relogin.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    pump_until(lambda: window.store.pending_count() == 0 and window.pending == 0, "delivery")
+    pump(3.0)
+    window.grab().save(str(OUT / "offline-4-synced.png"))
+    window.shutdown()
+    window.close()
+    server.stop()
 
 
 def decide_a_shift(server: LiveServer, clock: ManualClock) -> None:

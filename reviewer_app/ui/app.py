@@ -149,7 +149,13 @@ def open_window(
     )
     if session.memory_only and note is None and not quiet:
         note = memory_only_note()  # the keyring keeps the login but would not keep the store key
-    window = MainWindow(session, bridge, prefs, keyring_note=None if quiet else note)
+    # with the store under a key the password opens, nothing is at risk: a plain sentence in
+    # the status line, not the banner (which is for what the reviewer must not miss)
+    plain = session.key_mode is KeyMode.password
+    banner = None if quiet or plain else note
+    window = MainWindow(session, bridge, prefs, keyring_note=banner)
+    if note and plain and not quiet:
+        window.say(note)
     bridge.setParent(window)
     if session.store.moved_aside_to is not None:
         window.notify(store_moved_aside(session.store.moved_aside_to))

@@ -360,6 +360,7 @@ class LoginDialog(QDialog):
         self.prefs = prefs
         self.attempt = attempt
         self.locked = locked
+        self.setMinimumWidth(480)  # room for what it says while it works
         form = QFormLayout(self)
         server, user = locked or (prefs.get(P.SERVER) or "https://", prefs.get(P.USERNAME))
         self.server = named(QLineEdit(server), "server", translate("Dialogs", "Server address"))
@@ -410,6 +411,7 @@ class LoginDialog(QDialog):
         """What the dialog is doing now, in words (plain text)."""
         set_text(self.status, text)
         self.status.setVisible(bool(text))
+        self.adjustSize()
         if text:
             self.status_shown.emit(text)
 
@@ -417,6 +419,7 @@ class LoginDialog(QDialog):
         self.show_status("")
         set_text(self.error, text)
         self.error.setVisible(bool(text))
+        self.adjustSize()
         self.buttons.setEnabled(True)
 
     def succeeded(self) -> None:
