@@ -75,6 +75,8 @@ class WriterTurns:
         self._turn = threading.Condition()
         self._held = False
         self._urgent_waiting = 0
+        self.last_urgent = -float("inf")
+        """When this process's last urgent writer asked for a turn (time.monotonic())."""
         self._writer: IO[bytes] | None = None
         self._urgent: IO[bytes] | None = None
         self._urgent_probe: IO[bytes] | None = None
@@ -92,6 +94,7 @@ class WriterTurns:
     def turn(self, *, urgent: bool = False) -> Iterator[None]:
         waiting = urgent
         if urgent:
+            self.last_urgent = time.monotonic()
             self._announce(+1)
         try:
             while True:
@@ -233,6 +236,11 @@ class Database:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
+
+    def urgent_writers_within(self, seconds: float) -> bool:
+        """An urgent writer (a claim) asked for this process's SQLite writer turn in the
+        last ``seconds``: reviewers are waiting on it (False on PostgreSQL)."""
+        return self._writers is not None and time.monotonic() - self._writers.last_urgent <= seconds
 
     @contextmanager
     def write(self, *, urgent: bool = False) -> Iterator[Connection]:

@@ -52,6 +52,7 @@ import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import BindParameter, Connection, bindparam, insert, select, update
@@ -105,11 +106,16 @@ from .tables import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 LIVE = "live"
 OPEN_STATES = ("pending", "leased")
 REPORTER_SECRET = "reporter_hmac_key"  # noqa: S105 - the secret's name, not a secret
 MAX_RESULT_IDS = 8  # IntakeResult.item_ids / queue_ids
+SQLITE_PART = 50
+"""Elements of a batch per write transaction on SQLite while claims are served (see
+IntakeDesk._parts), and how recent a claim must be for that."""
+CLAIMS_WITHIN_SECONDS = 5.0
 _AUTHOR_FIELDS = (
     "handle",
     "display_name",
@@ -795,7 +801,20 @@ class _PreparedPost:
     content_hash: str
 
 
-def intake_posts(ctx: Context, batch: Sequence[IntakePost]) -> list[IntakeResult]:
+def post_document(post: IntakePost) -> tuple[dict[str, Any], str]:
+    """A post as stored (its author's platform id in, the author's fields out) and its
+    content hash (before the uploads' details are added)."""
+    payload = post.model_dump(mode="json", exclude={"author"})
+    payload["author_external_id"] = post.author.external_id
+    return payload, _canonical_hash(payload)
+
+
+def intake_posts(
+    ctx: Context,
+    batch: Sequence[IntakePost],
+    documents: Sequence[tuple[dict[str, Any], str]] | None = None,
+) -> list[IntakeResult]:
+    """Apply posts (``documents``: their ``post_document``, when worked out already)."""
     results: list[IntakeResult | None] = [None] * len(batch)
     # Copies of a post in one batch are applied one after the other, as if sent apart.
     rounds: list[list[int]] = []
@@ -807,12 +826,17 @@ def intake_posts(ctx: Context, batch: Sequence[IntakePost]) -> list[IntakeResult
             rounds.append([])
         rounds[n].append(index)
     for indexes in rounds:
-        for index, result in _posts_round(ctx, [(i, batch[i]) for i in indexes]).items():
+        done = _posts_round(ctx, [(i, batch[i]) for i in indexes], documents)
+        for index, result in done.items():
             results[index] = result
     return [r for r in results if r is not None]
 
 
-def _posts_round(ctx: Context, batch: list[tuple[int, IntakePost]]) -> dict[int, IntakeResult]:
+def _posts_round(
+    ctx: Context,
+    batch: list[tuple[int, IntakePost]],
+    documents: Sequence[tuple[dict[str, Any], str]] | None,
+) -> dict[int, IntakeResult]:
     conn = ctx.conn
     source = ctx.actor
     results: dict[int, IntakeResult] = {}
@@ -832,9 +856,9 @@ def _posts_round(ctx: Context, batch: list[tuple[int, IntakePost]]) -> dict[int,
                 f"Media {missing[0]!r} was not uploaded by this account (POST /intake/media).",
             )
             continue
-        payload = post.model_dump(mode="json", exclude={"author"})
-        payload["author_external_id"] = post.author.external_id
-        content_hash = _canonical_hash(payload)
+        payload, content_hash = documents[index] if documents else post_document(post)
+        # a copy: the uploads' details are added below (and a retried transaction runs again)
+        payload = {**payload, "media": [dict(m) for m in payload["media"]]}
         for m in payload["media"]:
             upload = known_media[m["media_id"]]
             m.update(
@@ -1106,11 +1130,19 @@ def _store_signals(
     return new, settle(ctx, rows, touched)
 
 
-def intake_signals(
-    ctx: Context, batch: Sequence[Signal], reporter_key: bytes | None
-) -> list[IntakeResult]:
+def prepare_signals(
+    batch: Sequence[Signal], source: str, reporter_key: bytes | None
+) -> list[_PreparedSignal]:
+    """What the signals are as stored (ids, payloads, hashes): worked out before the write
+    transaction, which then holds the writer (SQLite) and the posts' locks for less."""
+    return [_prepare_signal(i, s, source, reporter_key) for i, s in enumerate(batch)]
+
+
+def intake_signals(ctx: Context, prepared: Sequence[_PreparedSignal]) -> dict[int, IntakeResult]:
+    """Apply prepared signals (any part of a batch holding every copy of each id sent);
+    the results by the signals' places in the batch."""
     source = ctx.actor
-    prepared = [_prepare_signal(i, s, source, reporter_key) for i, s in enumerate(batch)]
+    by_index = {s.index: s for s in prepared}
     copy_of: dict[int, int] = {}
     first: dict[str, int] = {}
     fresh: list[_PreparedSignal] = []
@@ -1163,10 +1195,10 @@ def intake_signals(
     for index, j in copy_of.items():
         results[index] = (
             _replayed(results[j])
-            if prepared[index].body_hash == prepared[j].body_hash
-            else _id_reused(prepared[index].external_id)
+            if by_index[index].body_hash == by_index[j].body_hash
+            else _id_reused(by_index[index].external_id)
         )
-    return [results[i] for i in range(len(batch))]
+    return results
 
 
 def _id_reused(external_id: str) -> IntakeResult:
@@ -1422,12 +1454,10 @@ class IntakeDesk:
         self.postgres = not db.is_sqlite
         self._reporter_key: bytes | None = None
 
-    def _run(
-        self, caller: Principal, work: Callable[[Context], list[IntakeResult]]
-    ) -> IntakeResults:
+    def _run(self, caller: Principal, work: Callable[[Context], R]) -> R:
         configs = self.configs()
 
-        def transaction(conn: Connection) -> IntakeResults:
+        def transaction(conn: Connection) -> R:
             ctx = Context(
                 conn=conn,
                 actor=caller.username,
@@ -1438,24 +1468,85 @@ class IntakeDesk:
             )
             results = work(ctx)
             append_events(conn, ctx.events)  # last: it holds the log's head until commit
-            return IntakeResults(results=results)
+            return results
 
         return self.write(transaction)
 
+    def _parts(self, keys: Sequence[tuple[str, ...]]) -> list[list[int]]:
+        """The places of a batch's elements split into the write transactions that apply
+        them. One transaction, except on SQLite while this process serves claims (in the
+        last ``CLAIMS_WITHIN_SECONDS``): then parts of up to ``SQLITE_PART`` elements, so a
+        claim (an urgent writer, db.WriterTurns, served before waiting batches) waits for
+        a short part at most, not for a whole batch, for the one writer. (Parts cost
+        throughput: each commit writes the pages it shares with the next again.) Elements
+        that share any key (a post, a signal's id) go in the same part, in their order;
+        parts follow the batch's order of their first elements.
+
+        Still all or nothing where it matters: each element is applied whole in one
+        transaction, and a batch is refused as a whole (shape, size, caller) before any
+        part is written. A part that fails (the database gone, say) leaves the parts before
+        it applied and the call answers an error; the platform sends the batch again, and
+        what was applied answers ``unchanged`` (every element is idempotent)."""
+        if (
+            self.postgres
+            or len(keys) <= SQLITE_PART
+            or not self.db.urgent_writers_within(CLAIMS_WITHIN_SECONDS)
+        ):
+            return [list(range(len(keys)))]
+        group: dict[tuple[int, str], int] = {}  # (key position, key) -> first element
+        parent = list(range(len(keys)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i, element_keys in enumerate(keys):
+            for position, key in enumerate(element_keys):
+                j = group.setdefault((position, key), i)
+                a, b = root(i), root(j)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+        groups: dict[int, list[int]] = {}
+        for i in range(len(keys)):
+            groups.setdefault(root(i), []).append(i)
+        parts: list[list[int]] = []
+        for members in groups.values():  # in order of their first elements
+            if parts and len(parts[-1]) + len(members) <= SQLITE_PART:
+                parts[-1] += members
+            else:
+                parts.append(list(members))
+        return [sorted(part) for part in parts]
+
     def posts(self, caller: Principal, batch: Sequence[IntakePost]) -> IntakeResults:
-        return self._run(caller, lambda ctx: intake_posts(ctx, batch))
+        documents = [post_document(p) for p in batch]
+        results: dict[int, IntakeResult] = {}
+        for part in self._parts([(p.external_id,) for p in batch]):
+            posts = [batch[i] for i in part]
+            docs = [documents[i] for i in part]
+            done = self._run(caller, partial(intake_posts, batch=posts, documents=docs))
+            results.update(zip(part, done, strict=True))
+        return IntakeResults(results=[results[i] for i in range(len(batch))])
 
     def signals(self, caller: Principal, batch: Sequence[Signal]) -> IntakeResults:
         key = None
         if any(isinstance(s, ReportSignal) and s.reporter_id is not None for s in batch):
             key = self.reporter_key()
-        return self._run(caller, lambda ctx: intake_signals(ctx, batch, key))
+        prepared = prepare_signals(batch, caller.username, key)
+        results: dict[int, IntakeResult] = {}
+        for part in self._parts([(s.post_id, s.external_id) for s in prepared]):
+            chunk = [prepared[i] for i in part]
+            results.update(self._run(caller, partial(intake_signals, prepared=chunk)))
+        return IntakeResults(results=[results[i] for i in range(len(batch))])
 
     def withdrawals(self, caller: Principal, batch: Sequence[Withdrawal]) -> IntakeResults:
-        return self._run(caller, lambda ctx: intake_withdrawals(ctx, batch))
+        return IntakeResults(results=self._run(caller, lambda ctx: intake_withdrawals(ctx, batch)))
 
     def fact_checks(self, caller: Principal, batch: Sequence[FactCheckRating]) -> IntakeResults:
-        return self._run(caller, lambda ctx: intake_fact_checks(ctx, caller, batch))
+        return IntakeResults(
+            results=self._run(caller, lambda ctx: intake_fact_checks(ctx, caller, batch))
+        )
 
     def fact_check_page(self, caller: Principal, cursor: str | None, limit: int) -> FactCheckPage:
         with self.db.read() as conn:

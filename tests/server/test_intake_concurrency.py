@@ -40,8 +40,16 @@ from reviewer_app.server.db import Database
 from reviewer_app.server.service import Service
 from reviewer_app.server.tables import decisions, items, leases, posts, signals
 from tests.support.api import ApiSession, verdict
-from tests.support.intake import classifier, post, report, send
-from tests.support.servers import PASSWORD, ServerProcess
+from tests.support.intake import (
+    HATE,
+    apply_queues,
+    classifier,
+    key_session,
+    post,
+    report,
+    send,
+)
+from tests.support.servers import PASSWORD, LiveServer, ServerProcess
 
 QUEUE = "flow"
 PLATFORM = "feed-bridge"
@@ -359,3 +367,47 @@ def test_intake_flat_out_while_fifty_reviewers_decide(database_url: str, tmp_pat
         summary = json.loads(summaries[r.post_id])
         assert summary["reports"]["total"] == sent_per_post[r.post_id], r.post_id
     assert all(len(s[4]) <= 1 for s in created), "a signal touched two items"
+
+
+def test_a_batch_applied_in_parts_while_reviewers_claim_answers_as_one(
+    live_server: LiveServer,
+) -> None:
+    """On SQLite, while claims are served, a batch is written in parts (intake.py,
+    IntakeDesk._parts): each element whole in one part, copies of an id with their first,
+    and the answers those of one transaction."""
+    apply_queues(live_server)
+    platform = key_session(live_server, "feed-bridge")
+    ids = [f"part-{i}" for i in range(120)]
+    send(platform, "posts", [post(x) for x in ids])
+    send(platform, "signals", [report("part-0", "hate", signal_id="opener")])
+    reviewer = live_server.login("reviewer-parts")
+    reviewer.claim(HATE, count=1)
+    if live_server.service.db.is_sqlite:
+        assert live_server.service.db.urgent_writers_within(60)
+
+    batch = [report(x, "hate", signal_id=f"r-{x}") for x in ids]  # 120, one per post
+    batch += [report(x, "hate", signal_id=f"r2-{x}") for x in ids[:40]]  # a second on 40
+    batch.insert(150, report("part-7", "hate", signal_id="r-part-7"))  # a copy, same body
+    batch.insert(10, report("part-9", "spam", signal_id="r-part-100"))  # the id of a later one
+    batch.append(report("never-sent", "hate", signal_id="r-unknown"))
+    results = send(platform, "signals", batch)
+
+    by_id: dict[str, list[str]] = {}
+    for body, result in zip(batch, results, strict=True):
+        assert result["external_id"] == body["id"]
+        by_id.setdefault(body["id"], []).append(result["status"])
+    assert by_id["r-part-7"] == ["created", "unchanged"]
+    assert by_id["r-part-100"] == ["created", "rejected"]  # the first in the batch counts
+    assert by_id["r-unknown"] == ["rejected"]
+    assert [r["reason"]["code"] for r in results if r["status"] == "rejected"] == [
+        "id_reused",
+        "unknown_post",
+    ]
+    assert sum(r["status"] == "created" for r in results) == 160
+    with live_server.service.db.read() as conn:
+        summaries = dict(conn.execute(select(posts.c.external_id, posts.c.signal_summary)).all())
+    totals = {x: json.loads(summaries[x]).get("reports", {}).get("total", 0) for x in ids}
+    expected = {x: 1 + (i < 40) + (x == "part-0") for i, x in enumerate(ids)}
+    expected["part-100"] -= 1  # its report's id was taken by part-9's
+    expected["part-9"] += 1
+    assert totals == expected
