@@ -9,6 +9,13 @@ nothing (figures of speed live in benchmarks, not in timed tests).
     python benchmarks/claim_decide.py                       # SQLite in a temp dir
     python benchmarks/claim_decide.py --database-url postgresql://u:pw@127.0.0.1/db --workers 2
     python benchmarks/claim_decide.py --py-spy /tmp/server.folded   # profile the server too
+    python benchmarks/claim_decide.py --database-url postgresql://... --sample-locks --bare
+
+``--sample-locks`` (PostgreSQL) samples ``pg_stat_activity`` of the run's database every
+100 ms and prints what the busy sessions were waiting on (the share waiting on a lock, by
+wait event and relation); ``--bare`` runs ``bare_db.py``'s bare loop on the same kind of
+database in the same sitting and prints the service's figure as a fraction of it;
+``--markdown`` records the run on benchmarks/README.md.
 
 With a PostgreSQL URL the URL is only used to create a throwaway database beside it
 (dropped afterwards unless ``--keep-db``). Needs ``aiohttp``; ``--py-spy`` needs ``py-spy``.
@@ -30,6 +37,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import uuid
@@ -40,7 +48,15 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from common import bench_database, code_version, percentile  # benchmarks/common.py
+from common import (  # benchmarks/common.py
+    bench_database,
+    code_version,
+    markdown_table,
+    percentile,
+    record_result,
+    stored_results,
+    write_page_section,
+)
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
@@ -204,6 +220,96 @@ class ServerProcess:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
+
+
+# -- what the busy sessions wait on (PostgreSQL) ------------------------------------------
+
+_SAMPLE = """
+SELECT a.wait_event_type, a.wait_event,
+  CASE WHEN a.wait_event_type = 'Lock' THEN COALESCE(
+    (SELECT l.relation::regclass::text FROM pg_locks l
+      WHERE l.pid = a.pid AND NOT l.granted AND l.relation IS NOT NULL LIMIT 1),
+    (SELECT l.relation::regclass::text FROM pg_locks l
+      WHERE l.pid = a.pid AND l.granted AND l.locktype = 'tuple' LIMIT 1),
+    (SELECT l.locktype FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted LIMIT 1))
+  END AS relation,
+  CASE WHEN a.wait_event_type = 'Lock'
+    THEN left(regexp_replace(a.query, '\\s+', ' ', 'g'), 70) END AS query
+FROM pg_stat_activity a
+WHERE a.datname = current_database() AND a.state = 'active'
+  AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()
+"""
+
+
+class LockSampler:
+    """Samples ``pg_stat_activity`` of the run's database every ``every`` seconds on a
+    thread: per busy session (state active), what it waits on (nothing: on CPU)."""
+
+    def __init__(self, url: str, every: float = 0.1) -> None:
+        import psycopg
+
+        parsed = make_url(url)
+        self.conn = psycopg.connect(
+            host=parsed.host or "127.0.0.1",
+            port=parsed.port or 5432,
+            user=parsed.username,
+            password=parsed.password,
+            dbname=parsed.database,
+            autocommit=True,
+        )
+        self.every = every
+        self.samples = 0
+        self.busy = 0
+        self.waits: Counter[tuple[str, str]] = Counter()
+        self.locks: Counter[tuple[str, str]] = Counter()
+        self.queries: Counter[str] = Counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="lock-sampler", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+        self.conn.close()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            rows = self.conn.execute(_SAMPLE).fetchall()
+            self.samples += 1
+            for wait_type, wait_event, relation, query in rows:
+                self.busy += 1
+                self.waits[(wait_type or "CPU", wait_event or "-")] += 1
+                if wait_type == "Lock":
+                    self.locks[(wait_event, relation or "?")] += 1
+                    self.queries[query or "?"] += 1
+
+    def lock_share(self) -> float:
+        """Busy-session samples waiting on a lock (wait_event_type Lock), in %."""
+        return 100 * sum(self.locks.values()) / self.busy if self.busy else 0.0
+
+    def summary(self, top: int = 8) -> str:
+        if not self.busy:
+            return "lock sampling: no busy sessions seen"
+
+        def pct(n: int) -> str:
+            return f"{100 * n / self.busy:5.1f}%"
+
+        lines = [
+            f"pg_stat_activity every {self.every * 1000:.0f} ms: {self.samples} samples, "
+            f"{self.busy} busy-session samples ({self.busy / max(1, self.samples):.1f} busy "
+            f"sessions on average); waiting on a lock: {self.lock_share():.1f}% "
+            "(target < 5%)",
+            "  by wait_event_type / wait_event:",
+        ]
+        lines += [f"    {pct(n)}  {t} / {e}" for (t, e), n in self.waits.most_common(top)]
+        if self.locks:
+            lines.append("  lock waits by wait_event / relation:")
+            lines += [f"    {pct(n)}  {e} / {r}" for (e, r), n in self.locks.most_common(top)]
+            lines.append("  lock waits by statement:")
+            lines += [f"    {pct(n)}  {q}" for q, n in self.queries.most_common(top)]
+        return "\n".join(lines)
 
 
 # -- the simulated reviewers ------------------------------------------------------------
@@ -682,7 +788,72 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--py-spy-args", default="", help="extra arguments for py-spy record")
     parser.add_argument("--profile-top", type=int, default=20, help="rows per profile table")
+    parser.add_argument(
+        "--sample-locks",
+        action="store_true",
+        help="PostgreSQL: sample pg_stat_activity every 100 ms during the run and print what "
+        "busy sessions waited on (the share waiting on a lock; target < 5%%)",
+    )
+    parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="also run bare_db.py's bare loop (the database alone) on the same kind of "
+        "database now, and print the service's figure as a fraction of it",
+    )
+    parser.add_argument(
+        "--markdown", action="store_true", help="record the run on benchmarks/README.md"
+    )
     return parser.parse_args(argv)
+
+
+def write_markdown() -> None:
+    rows = stored_results("claim_decide")
+    table = markdown_table(
+        [
+            "database, API processes",
+            "decided items/s",
+            "claim p50/p99 ms",
+            "verdict batch p50/p99 ms",
+            "CPU ms per item: server / postgres",
+            "busy sessions waiting on a lock",
+            "of the bare loop",
+            "load",
+            "code",
+            "date",
+        ],
+        [
+            [
+                key,
+                r["decided_per_second"],
+                f"{r['claim_ms_p50']} / {r['claim_ms_p99']}",
+                f"{r['verdict_batch_ms_p50']} / {r['verdict_batch_ms_p99']}",
+                f"{r.get('server_cpu_ms_per_item', '-')} / "
+                f"{r.get('postgres_cpu_ms_per_item', '-')}",
+                f"{r['lock_wait_share']}%" if "lock_wait_share" in r else "-",
+                (
+                    f"{100 * float(str(r['fraction_of_bare'])):.0f}% of "
+                    f"{r['bare_decided_per_second']}"
+                    if "fraction_of_bare" in r
+                    else "-"
+                ),
+                r.get("load", "-"),
+                r["code"],
+                r.get("date", "-"),
+            ]
+            for key, r in sorted(rows.items())
+        ],
+    )
+    write_page_section(
+        "claim_decide",
+        "## Claim and decide, flat out\n\n`benchmarks/claim_decide.py`: 200 reviewers, each "
+        "its own user and connection, claim 10 and decide them in one verdict batch, with no "
+        "think time, for 20 s (100,000 items seeded). The latest run per database and "
+        "process count; *load* is the 1-minute load average when the run started (2 cores, "
+        "shared with other work: figures taken under load are low). Lock waits: the share "
+        "of busy-session samples of `pg_stat_activity` (every 100 ms) waiting on a lock "
+        "(`--sample-locks`). Of the bare loop: the service's figure over `bare_db.py`'s "
+        "in the same sitting (`--bare`).\n\n" + table,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -706,6 +877,7 @@ def main(argv: list[str] | None = None) -> int:
         logs = Path(tempfile.mkdtemp(prefix="claim-decide-log-"))
         server = ServerProcess(url, args.workers, logs / "server.log")
         spy = None
+        sampler: LockSampler | None = None
         try:
             server.start()
             print(
@@ -717,10 +889,18 @@ def main(argv: list[str] | None = None) -> int:
                 spy = start_py_spy(
                     server.proc.pid if server.proc else 0, args.py_spy, args.py_spy_args
                 )
+            if args.sample_locks and backend == "postgresql":
+                sampler = LockSampler(url)
+                sampler.start()
+            load = os.getloadavg()[0]
             figures, wall, cpu = asyncio.run(run_reviewers(server, prep.usernames, args))
+            if sampler is not None:
+                sampler.stop()
             if spy is not None:
                 stop_py_spy(spy)
         finally:
+            if sampler is not None:
+                sampler.stop()
             if spy is not None and spy.poll() is None:
                 stop_py_spy(spy)
             server.stop()
@@ -729,6 +909,40 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(logs, ignore_errors=True)
         db = check_database(url)
         out = report(args, backend, prep, figures, wall, cpu, db)
+    out["load"] = round(load, 2)
+    out["load_after"] = round(os.getloadavg()[0], 2)
+    decided = out["decided_per_second"] or 0.0
+    for part in ("server", "postgres"):  # CPU per decided item, ms
+        share = out[f"cpu_{part}"] / 100
+        out[f"{part}_cpu_ms_per_item"] = round(1000 * share / decided, 2) if decided else None
+    print(
+        f"  load average (1 min)       {out['load']} at the start, {out['load_after']} after\n"
+        f"  CPU ms per decided item    server {out['server_cpu_ms_per_item']}, "
+        f"postgres {out['postgres_cpu_ms_per_item']}"
+    )
+    if sampler is not None:
+        out["lock_wait_share"] = round(sampler.lock_share(), 1)
+        out["lock_waits"] = {f"{e} / {r}": n for (e, r), n in sampler.locks.most_common(5)}
+        print()
+        print(sampler.summary())
+    if args.bare:
+        import bare_db  # benchmarks/bare_db.py
+
+        print("\nthe bare loop on the same kind of database (same sitting) ...", flush=True)
+        bare = bare_db.measure(args.database_url, items=args.items)
+        bare_db.print_figures(bare)
+        out["bare_decided_per_second"] = bare["decided_per_second"]
+        out["bare_load"] = bare["load"]
+        fraction = decided / bare["decided_per_second"] if bare["decided_per_second"] else 0.0
+        out["fraction_of_bare"] = round(fraction, 3)
+        print(
+            f"\n  the service: {decided:.0f} decided items/s = {100 * fraction:.1f}% of the "
+            f"bare loop's {bare['decided_per_second']:.0f} on {backend} (target >= 25%)"
+        )
+    if args.markdown:
+        out["date"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+        record_result("claim_decide", f"{backend}, {args.workers} process(es)", out)
+        write_markdown()
     if args.json:
         print(json.dumps(out, sort_keys=True))
     if args.py_spy:

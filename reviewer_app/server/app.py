@@ -131,6 +131,7 @@ def create_app(
         svc.start()
         svc.db.start_checkpointer()
         svc.sequencer.start()  # seals the event log (every process runs one; one seals at a time)
+        svc.roller.start()  # counts sealed decisions into the lead figures' rollups (likewise)
         svc.dispatcher.on_attempt = metrics.webhook_attempt
         svc.dispatcher.start()  # delivers webhooks (one process per endpoint at a time)
         metrics.process_started()

@@ -294,9 +294,22 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A read transaction (a consistent snapshot on both databases)."""
+        """A read transaction (on PostgreSQL READ COMMITTED: each statement sees what has
+        committed by its start; ``snapshot`` for one snapshot throughout)."""
         with self.engine.connect() as conn, conn.begin():
             yield conn
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read transaction whose statements all see one snapshot: on PostgreSQL
+        REPEATABLE READ (``read`` is READ COMMITTED there: each statement sees what has
+        committed by its start). For figures read in several statements that must add up
+        (rollups and the decisions not rolled yet)."""
+        with self.engine.connect() as conn:
+            if not self.is_sqlite:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield conn
 
     def migrate(self, revision: str = "head") -> None:
         """Bring the schema to the newest revision, or to ``revision`` (tests of upgrades);

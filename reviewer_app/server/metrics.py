@@ -31,6 +31,8 @@ scrape storm costs at most one set of queries per process and period):
 - ``reviewdesk_enforcement_unsealed_actions``, ``reviewdesk_enforcement_sealing_lag_seconds``
   and ``reviewdesk_enforcement_sealed_actions``: the same for the enforcement actions (the
   feed shows an action once it is sealed; enforcement.py).
+- ``reviewdesk_rollups_behind_entries``: sealed log entries the lead figures' roller has
+  not gone through yet (rollups.py; figures read the decisions among them raw).
 - ``reviewdesk_webhook_backlog{endpoint,account}``: actions not yet acknowledged by the
   endpoint; ``reviewdesk_webhook_consecutive_failures{endpoint,account}``;
   ``reviewdesk_webhook_seconds_since_success{endpoint,account}`` (since it was added when it
@@ -258,6 +260,7 @@ class DatabaseGauges(Collector):
             lags = svc.sequencer.lag(conn, now)
             size = svc.event_chain.head(conn).seq
             actions_sealed = enforcement.sealed_head(conn)
+            not_rolled = svc.roller.lag(conn)
         lag = lags[svc.event_chain.name]
         unsealed = GaugeMetricFamily(
             f"{PREFIX}_event_log_unsealed_entries",
@@ -289,7 +292,13 @@ class DatabaseGauges(Collector):
             "Sealed enforcement actions, every platform's (the feed's last seq)",
         )
         actions_size.add_metric([], actions_sealed)
-        return [unsealed, behind, sealed, actions_unsealed, actions_behind, actions_size]
+        rollups = GaugeMetricFamily(
+            f"{PREFIX}_rollups_behind_entries",
+            "Sealed event-log entries the lead figures' roller has not gone through yet "
+            "(figures read the decisions among them raw)",
+        )
+        rollups.add_metric([], not_rolled)
+        return [unsealed, behind, sealed, actions_unsealed, actions_behind, actions_size, rollups]
 
     def _webhooks(self, now: float) -> list[Metric]:
         found = self.service.webhooks().endpoints

@@ -80,6 +80,7 @@ from . import (
     enforcement,
     leasing,
     queueapply,
+    rollups,
     search,
     stats,
     webhook_endpoints,
@@ -192,6 +193,9 @@ class Service:
         # The enforcement feed's actions are sealed by the same sequencer (enforcement.py).
         self.feed = enforcement.Feed(self.db, lambda: self.clock())
         self.sequencer = Sequencer(self.db, [self.event_chain, self.feed.log], lambda: self.clock())
+        # The lead figures' rollups, counted from the sealed log off the request path
+        # (rollups.py; its thread runs while the app does, app.py).
+        self.roller = rollups.Roller(self.db, lambda: self.clock())
         # Webhooks (webhooks.py): a dispatcher per process, its thread run by the app.
         self.dispatcher = Dispatcher(self.db, settings, lambda: self.clock())
 
@@ -203,6 +207,7 @@ class Service:
 
     def close(self) -> None:
         self.dispatcher.stop()  # gives its leases back
+        self.roller.stop()
         self.sequencer.stop()  # a running sequencer seals what is left first
         self.db.dispose()
 
@@ -212,6 +217,12 @@ class Service:
         """Seal every event committed before this call into the log (and with ``publish``
         publish a checkpoint of it now); the entries sealed. For read barriers and tests."""
         return self.sequencer.seal_now(publish=publish)
+
+    def roll_now(self) -> int:
+        """Count every decision sealed into the log so far into the rollups (tests, tools;
+        figures never wait for it); the decisions counted."""
+        self.seal_now()
+        return self.roller.roll_now()
 
     def log_lag(self) -> Lag:
         """Events committed and not sealed yet, and the oldest one's age."""
@@ -854,7 +865,7 @@ class Service:
         start, end = self.window(since, until)
         stats.check_window(start, end, stats.SPANS[bucket])
         now = self.clock()
-        with self.db.read() as conn:
+        with self.db.snapshot() as conn:
             rows = conn.execute(
                 select(queues.c.id, queues.c.name, queues.c.config, queues.c.retired_at).order_by(
                     queues.c.position, queues.c.id
@@ -884,7 +895,7 @@ class Service:
     ) -> ReviewerStatsReport:
         start, end = self.window(since, until)
         stats.check_window(start, end)
-        with self.db.read() as conn:
+        with self.db.snapshot() as conn:
             user_id = None
             if reviewer is not None:
                 user_id = conn.execute(

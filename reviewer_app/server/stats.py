@@ -1,4 +1,5 @@
-"""Lead figures: queue health and reviewer quality over a window, from the rollups."""
+"""Lead figures: queue health and reviewer quality over a window, from the rollups and the
+decisions the roller has not counted yet (read in one snapshot: ``Database.snapshot``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,17 @@ from reviewer_app.protocol import (
 
 from .problems import ApiError
 from .records import to_dt
-from .rollups import DAY, HOUR, Window, bucket_of, ceil_to, floor_to, percentile, split
+from .rollups import (
+    DAY,
+    HOUR,
+    Window,
+    bucket_of,
+    ceil_to,
+    floor_to,
+    percentile,
+    split,
+    unrolled,
+)
 from .tables import (
     audit_items,
     decisions,
@@ -171,6 +182,10 @@ def queue_stats(
         ):
             series[r.queue_id][floor_to(r.hour, span)] += r.n
             mix[r.queue_id][r.action] += r.n
+        for d in unrolled(conn, h0, h1):  # the whole hours' decisions not rolled up yet
+            if d.queue_id in live:
+                series[d.queue_id][floor_to(d.decided_at, span)] += 1
+                mix[d.queue_id][d.action] += 1
         edges = [(a, b) for a, b in ((since, float(h0)), (float(h1), until)) if a < b]
     else:
         edges = [(since, until)]
@@ -261,6 +276,12 @@ def reviewer_stats(
             .group_by(handle_time_rollups.c.user_id, handle_time_rollups.c.bucket)
         ):
             handle[r[0]][r[1]] += int(r[2])
+    h0, h1 = ceil_to(since, HOUR), floor_to(until, HOUR)
+    if window.hours or window.days:  # the whole hours' decisions not rolled up yet
+        for d in unrolled(conn, h0, h1):
+            if user_id is None or d.user_id == user_id:
+                actions[d.user_id][d.action] += 1
+                handle[d.user_id][bucket_of(d.time_spent_ms)] += 1
     for a, b in window.raw:
         for r in conn.execute(
             select(decisions.c.user_id, decisions.c.action, decisions.c.time_spent_ms).where(

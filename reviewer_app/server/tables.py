@@ -472,7 +472,7 @@ enforcement_actions = Table(
     Index("ix_enforcement_actions_post", "post_id", "id"),
 )
 
-# -- rollups of decisions, kept on write (see rollups.py) -------------------------------------
+# -- rollups of decisions, kept by the roller (see rollups.py) ---------------------------------
 
 queue_hourly = Table(
     "queue_hourly",
@@ -501,6 +501,18 @@ handle_time_rollups = Table(
     Column("user_id", Integer, primary_key=True, autoincrement=False),
     Column("bucket", Integer, primary_key=True, autoincrement=False),  # see rollups.BOUNDS
     Column("n", Integer, nullable=False),
+)
+
+# Where the roller (rollups.py) stands in the sealed event log: the rollups hold the review
+# decisions of the decided/escalated entries with seq <= last_seq, and every decision whose
+# entries have ids <= counted_through_id (counted before the roller existed: migration 0014).
+rollup_cursor = Table(
+    "rollup_cursor",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("last_seq", Integer, nullable=False),
+    Column("counted_through_id", Integer, nullable=False),
+    Column("rolled_at", Float, nullable=False),
 )
 
 # -- audits --------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from reviewer_app.protocol import (
     verdict_problems,
 )
 
-from . import accounts, enforcement, rollups
+from . import accounts, enforcement
 from .assembly import decisions_by_id
 from .priority import priority
 from .problems import ApiError
@@ -154,7 +154,6 @@ class VerdictRecorder:
         self._events: list[dict[str, Any]] = []
         self._keys: list[dict[str, Any]] = []
         self._retried_keys: list[dict[str, Any]] = []  # stored rejections answered again
-        self._rollups: list[rollups.Decided] = []
         self._actions: list[enforcement.Decided] = []  # the decisions' enforcement actions
         self._pending: list[_Pending] = []
         self._accepted: list[VerdictResult] = []
@@ -261,7 +260,6 @@ class VerdictRecorder:
             ).events
         if self._strikes:
             self.conn.execute(_INSERT_STRIKES, self._strikes)
-        rollups.add(self.conn, self._rollups)
         enforcement.derive(self.conn, self._actions, self.now)
         if self._keys:
             self.conn.execute(_INSERT_KEYS, self._keys)
@@ -461,9 +459,6 @@ class VerdictRecorder:
         decided_at = to_dt(self.now)
         for p, decision_id in zip(pending, ids, strict=True):
             v = p.verdict
-            self._rollups.append(
-                rollups.Decided(p.queue_id, self.user.id, v.action, v.time_spent_ms, self.now)
-            )
             if not p.escalate:
                 self._decided.append({"b_id": p.item_id, "b_decision": decision_id})
                 item = self.items[p.item_id]
