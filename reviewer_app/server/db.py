@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -39,6 +41,9 @@ CONNECT_TIMEOUT_SECONDS = 5
 # how often, and the WAL size (pages) at which a committing writer does it itself after all,
 # in case that thread falls behind.
 CHECKPOINT_EVERY_SECONDS = 0.2
+# An urgent writer touches ``<db>.urgent-lock`` at most this often (its time tells other
+# processes that claims are being served: see ``Database.urgent_writers_within``).
+URGENT_MARK_SECONDS = 1.0
 WRITER_CHECKPOINT_PAGES = 16_000
 # Any fixed number: PostgreSQL advisory lock that serialises migrations of several processes.
 _MIGRATION_LOCK = 7_304_211
@@ -77,6 +82,7 @@ class WriterTurns:
         self._urgent_waiting = 0
         self.last_urgent = -float("inf")
         """When this process's last urgent writer asked for a turn (time.monotonic())."""
+        self._urgent_path: Path | None = None
         self._writer: IO[bytes] | None = None
         self._urgent: IO[bytes] | None = None
         self._urgent_probe: IO[bytes] | None = None
@@ -89,12 +95,18 @@ class WriterTurns:
             self._writer = open(path.with_name(path.name + ".writer-lock"), "ab")  # noqa: SIM115
             self._urgent = open(urgent, "ab")  # noqa: SIM115
             self._urgent_probe = open(urgent, "ab")  # noqa: SIM115
+            self._urgent_path = urgent
 
     @contextmanager
     def turn(self, *, urgent: bool = False) -> Iterator[None]:
         waiting = urgent
         if urgent:
-            self.last_urgent = time.monotonic()
+            now = time.monotonic()
+            if now - self.last_urgent > URGENT_MARK_SECONDS and self._urgent_path is not None:
+                # other processes' writers learn from the file's time that claims are served
+                with contextlib.suppress(OSError):
+                    os.utime(self._urgent_path)
+            self.last_urgent = now
             self._announce(+1)
         try:
             while True:
@@ -113,6 +125,19 @@ class WriterTurns:
         finally:
             if waiting:
                 self._announce(-1)
+
+    def urgent_within(self, seconds: float) -> bool:
+        """An urgent writer asked for a turn in the last ``seconds``, in this process or
+        (to within ``URGENT_MARK_SECONDS``) in another one on the same file."""
+        if time.monotonic() - self.last_urgent <= seconds:
+            return True
+        if self._urgent_path is None:
+            return False
+        try:
+            marked = self._urgent_path.stat().st_mtime
+        except OSError:
+            return False
+        return time.time() - marked <= seconds
 
     def _announce(self, step: int) -> None:
         """Count an urgent writer in (+1) or out (-1); the process holds the shared lock
@@ -238,9 +263,10 @@ class Database:
         return engine
 
     def urgent_writers_within(self, seconds: float) -> bool:
-        """An urgent writer (a claim) asked for this process's SQLite writer turn in the
-        last ``seconds``: reviewers are waiting on it (False on PostgreSQL)."""
-        return self._writers is not None and time.monotonic() - self._writers.last_urgent <= seconds
+        """An urgent writer (a claim) asked for the SQLite writer in the last ``seconds``,
+        in this process or another on the same file: reviewers are waiting on it (False on
+        PostgreSQL)."""
+        return self._writers is not None and self._writers.urgent_within(seconds)
 
     @contextmanager
     def write(self, *, urgent: bool = False) -> Iterator[Connection]:
