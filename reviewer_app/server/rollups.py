@@ -69,7 +69,7 @@ REBUILD_CHUNK = 50_000
 # The roller: a round this often (the raw tail a figure reads is about this long), over at
 # most this many sealed entries; after a failed round, wait this long.
 ROLL_SECONDS = 0.5
-ROLL_BATCH = 20_000
+ROLL_BATCH = 10_000
 RETRY_SECONDS = 2.0
 # PostgreSQL advisory lock of the roller (the event log's sealer has 7_304_212).
 LOCK_KEY = 7_304_216
@@ -284,7 +284,7 @@ def unrolled(conn: Connection, since: float, until: float) -> list[Decided]:
     entries = [
         *conn.execute(_DECIDED_ENTRIES.where(events.c.seq > cursor.last_seq), counted),
         *conn.execute(_DECIDED_ENTRIES.where(events.c.seq.is_(None)), counted),
-    ]
+    ]  # two statements: each has its index (ix_events_seq, the unsealed partial index)
     return [d for d in _decisions_of(conn, entries) if since <= d.decided_at < until]
 
 
@@ -348,28 +348,37 @@ class Roller:
         while True:
             done = self.round(wait=True)
             counted += done.decisions
-            if done.entries < self.batch:
+            if not done.busy and done.entries < self.batch:
                 return counted
 
     def round(self, *, wait: bool = False) -> Rolled:
-        with self._one_at_a_time, self.db.write() as conn:
-            if not self.db.is_sqlite:
-                lock = func.pg_advisory_xact_lock if wait else func.pg_try_advisory_xact_lock
-                got = conn.execute(select(lock(LOCK_KEY))).scalar()
-                if not wait and not got:
-                    return Rolled(busy=True)
-            cursor = conn.execute(_CURSOR).one()
-            head = int(conn.execute(_SEALED_HEAD).scalar() or 0)
-            upto = min(head, cursor.last_seq + self.batch)
-            if upto <= cursor.last_seq:
-                return Rolled()
-            entries = conn.execute(
-                _DECIDED_ENTRIES.where(events.c.seq > cursor.last_seq, events.c.seq <= upto),
-                {"b_counted": cursor.counted_through_id},
-            ).all()
-            found = _decisions_of(conn, entries)
-            add(conn, found)
-            conn.execute(_MOVE_CURSOR, {"b_seq": upto, "b_at": self.clock()})
+        """Count the decisions of up to ``batch`` sealed entries after the cursor. Read
+        first, then written in a short transaction (on SQLite the writer lock is held for
+        the upserts only): sealed entries and decisions never change, so what was read
+        still holds if the cursor has not moved meanwhile (else another roller counted
+        them: nothing is written)."""
+        with self._one_at_a_time:
+            with self.db.read() as conn:
+                cursor = conn.execute(_CURSOR).one()
+                head = int(conn.execute(_SEALED_HEAD).scalar() or 0)
+                upto = min(head, cursor.last_seq + self.batch)
+                if upto <= cursor.last_seq:
+                    return Rolled()
+                entries = conn.execute(
+                    _DECIDED_ENTRIES.where(events.c.seq > cursor.last_seq, events.c.seq <= upto),
+                    {"b_counted": cursor.counted_through_id},
+                ).all()
+                found = _decisions_of(conn, entries)
+            with self.db.write() as conn:
+                if not self.db.is_sqlite:
+                    lock = func.pg_advisory_xact_lock if wait else func.pg_try_advisory_xact_lock
+                    got = conn.execute(select(lock(LOCK_KEY))).scalar()
+                    if not wait and not got:
+                        return Rolled(busy=True)
+                if conn.execute(_CURSOR).one().last_seq != cursor.last_seq:
+                    return Rolled(busy=True)  # another roller counted them
+                add(conn, found)
+                conn.execute(_MOVE_CURSOR, {"b_seq": upto, "b_at": self.clock()})
             return Rolled(upto - cursor.last_seq, len(found))
 
     def lag(self, conn: Connection) -> int:
