@@ -39,8 +39,14 @@ OR lease_until < now)``, which one process wins (PostgreSQL re-checks the condit
 row a concurrent winner committed; SQLite has one writer). The holder renews it while it
 delivers, and every write of the cursor names the owner and the state's ``version``: a
 dispatcher that lost its lease (paused past its expiry) or whose endpoint an operator
-changed (replay, disable) writes nothing and stops. The lease outlives a request's timeout
-several times, so two processes never send to one endpoint at once.
+changed (replay, disable) writes nothing and stops. A message is sent only while the lease
+outlasts the request (it is renewed first when it might not), so two processes never send
+to one endpoint at once.
+
+**A process of its own.** The dispatcher shares its process, and the GIL, with the API: a
+busy API process gets through fewer messages a second than the decisions it records.
+``reviewer-app server webhook run`` runs a dispatcher alone (webhook_cli.py); API processes
+started with ``webhook_workers = 0`` then deliver nothing themselves.
 """
 
 from __future__ import annotations
