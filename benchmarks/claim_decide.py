@@ -943,6 +943,11 @@ def main(argv: list[str] | None = None) -> int:
         out["date"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
         record_result("claim_decide", f"{backend}, {args.workers} process(es)", out)
         write_markdown()
+        if args.bare:
+            import bare_db
+
+            record_result("bare_db", backend, {**bare, "date": out["date"]})
+            bare_db.write_markdown()
     if args.json:
         print(json.dumps(out, sort_keys=True))
     if args.py_spy:
