@@ -68,13 +68,19 @@ def decide(base_url: str, key: str, names: list[str]) -> None:
 
 
 def action_ids(url: str) -> list[str]:
-    """The platform's sealed actions' webhook ids, in seq order."""
-    with service(url) as svc, svc.db.read() as conn:
-        rows = conn.execute(
-            select(enforcement_actions.c.id)
-            .where(enforcement_actions.c.source == PLATFORM, enforcement_actions.c.seq.is_not(None))
-            .order_by(enforcement_actions.c.seq)
-        ).all()
+    """The platform's actions' webhook ids, in seq order (everything committed is sealed
+    first: the service processes' sequencers may not have come to it yet)."""
+    with service(url) as svc:
+        svc.seal_now()
+        with svc.db.read() as conn:
+            rows = conn.execute(
+                select(enforcement_actions.c.id)
+                .where(
+                    enforcement_actions.c.source == PLATFORM,
+                    enforcement_actions.c.seq.is_not(None),
+                )
+                .order_by(enforcement_actions.c.seq)
+            ).all()
     return [f"act_{r.id}" for r in rows]
 
 
@@ -164,6 +170,7 @@ def test_the_command_line_and_secrets_kept_out_of_logs(database_url: str, tmp_pa
         try:
             decide(server.url, key, [f"p-{i}" for i in range(5)])
             wanted = action_ids(database_url)
+            assert len(wanted) == 5
             wait_until(lambda: set(first_arrivals(receiver.snapshot())) >= set(wanted))
             for message in receiver.snapshot():  # both secrets sign during the rotation
                 Webhook(secret).verify(message.body, message.headers)
@@ -220,6 +227,7 @@ def test_a_process_of_its_own_delivers_for_api_processes_that_do_not(
         try:
             decide(server.url, key, [f"p-{i}" for i in range(5)])
             wanted = action_ids(database_url)
+            assert len(wanted) == 5
             with log.open("wb") as out:
                 dispatcher = subprocess.Popen(
                     [*SERVER, "--database-url", database_url, "webhook", "run"],
