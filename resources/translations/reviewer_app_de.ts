@@ -1804,6 +1804,10 @@
         <translation>Wird geladen…</translation>
     </message>
     <message>
+        <source>(figures as of {n} s ago)</source>
+        <translation>(Zahlen von vor {n} s)</translation>
+    </message>
+    <message>
         <source>Updated {time}</source>
         <translation>Aktualisiert {time}</translation>
     </message>

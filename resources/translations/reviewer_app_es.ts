@@ -1804,6 +1804,10 @@
         <translation>Cargando…</translation>
     </message>
     <message>
+        <source>(figures as of {n} s ago)</source>
+        <translation>(cifras de hace {n} s)</translation>
+    </message>
+    <message>
         <source>Updated {time}</source>
         <translation>Actualizado {time}</translation>
     </message>

@@ -32,6 +32,15 @@ class ThroughputPoint(WireModel):
     decided: Count
 
 
+STALENESS = (
+    "how far behind the primary database the figures may be, in seconds: 0 when read from "
+    "the primary or from a read replica that had caught up with it; else the age of the "
+    "last transaction the replica had replayed (at most the service's "
+    "read_max_staleness_seconds)"
+)
+FROM_REPLICA = "read from the service's read replica (REVIEWER_SERVER_READ_DATABASE_URL)"
+
+
 class QueueStats(WireModel):
     queue_id: Slug
     name: Label
@@ -68,6 +77,8 @@ class QueueStatsReport(WireModel):
         default=HeldBack(),
         description="posts of suspended or inauthentic accounts recorded and not queued",
     )
+    staleness_seconds: float = Field(default=0.0, ge=0, description=STALENESS)
+    from_replica: bool = Field(default=False, description=FROM_REPLICA)
 
 
 class ReviewerStats(WireModel):
@@ -108,3 +119,5 @@ class ReviewerStatsReport(WireModel):
     until: Timestamp
     generated_at: Timestamp
     reviewers: list[ReviewerStats] = Field(max_length=10_000)
+    staleness_seconds: float = Field(default=0.0, ge=0, description=STALENESS)
+    from_replica: bool = Field(default=False, description=FROM_REPLICA)

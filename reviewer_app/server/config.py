@@ -17,6 +17,14 @@ class ServerSettings:
 
     database_url: str = DEFAULT_DATABASE_URL
     """SQLAlchemy URL: ``sqlite:///path.db`` or ``postgresql://user:pw@host/db``."""
+    read_database_url: str = ""
+    """A PostgreSQL streaming replica of ``database_url`` (``postgresql://...``): lead
+    statistics, decision search, CSV export and the enforcement feed's catch-up reads go
+    there while it is no more than ``read_max_staleness_seconds`` behind (else to the
+    primary). Empty: every read goes to the primary."""
+    read_max_staleness_seconds: float = 5.0
+    """How far behind the primary the replica may be for a read to go there; the lead's
+    figures say how far behind they were read."""
     max_body_bytes: int = 1_048_576
     """Requests with a larger body are refused with 413."""
     token_ttl_seconds: int = 12 * 3600

@@ -103,6 +103,7 @@ from .records import (
     event_row,
     to_dt,
 )
+from .replica import Reads
 from .search import DecisionFilter, Order
 from .security import (
     is_api_key,
@@ -196,6 +197,8 @@ class Service:
         # The lead figures' rollups, counted from the sealed log off the request path
         # (rollups.py; its thread runs while the app does, app.py).
         self.roller = rollups.Roller(self.db, lambda: self.clock())
+        # Reads that may be a little behind go to a replica when one is configured.
+        self.reads = Reads(self.db, settings.read_database_url, settings.read_max_staleness_seconds)
         # Webhooks (webhooks.py): a dispatcher per process, its thread run by the app.
         self.dispatcher = Dispatcher(self.db, settings, lambda: self.clock())
 
@@ -208,6 +211,7 @@ class Service:
     def close(self) -> None:
         self.dispatcher.stop()  # gives its leases back
         self.roller.stop()
+        self.reads.close()
         self.sequencer.stop()  # a running sequencer seals what is left first
         self.db.dispose()
 
@@ -840,12 +844,13 @@ class Service:
     ) -> DecisionPage:
         """Decisions matching the filter, by id (oldest or newest first), a page at a time."""
         after = decode_cursor(cursor)
-        with self.db.read() as conn:
+        with self.reads.snapshot() as (conn, _source):  # the replica when there is one
             return search.page(conn, found or DecisionFilter(), after, limit, order)
 
     def export_decisions(self, found: DecisionFilter) -> Iterator[str]:
-        """The matching decisions as CSV chunks (see search.export_csv)."""
-        return search.export_csv(self.db, found)
+        """The matching decisions as CSV chunks (see search.export_csv; from the replica
+        when there is one)."""
+        return search.export_csv(self.reads.choose()[0], found)
 
     # -- lead figures -------------------------------------------------------------------
 
@@ -865,7 +870,7 @@ class Service:
         start, end = self.window(since, until)
         stats.check_window(start, end, stats.SPANS[bucket])
         now = self.clock()
-        with self.db.snapshot() as conn:
+        with self.reads.snapshot() as (conn, source):
             rows = conn.execute(
                 select(queues.c.id, queues.c.name, queues.c.config, queues.c.retired_at).order_by(
                     queues.c.position, queues.c.id
@@ -888,6 +893,8 @@ class Service:
             generated_at=to_dt(now),
             queues=found,
             held_back=held_back,
+            staleness_seconds=round(source.staleness, 3),
+            from_replica=source.replica,
         )
 
     def reviewer_stats(
@@ -895,7 +902,7 @@ class Service:
     ) -> ReviewerStatsReport:
         start, end = self.window(since, until)
         stats.check_window(start, end)
-        with self.db.snapshot() as conn:
+        with self.reads.snapshot() as (conn, source):
             user_id = None
             if reviewer is not None:
                 user_id = conn.execute(
@@ -905,7 +912,12 @@ class Service:
                     raise ApiError(404, "unknown_user", f"No user {reviewer!r}.")
             found = stats.reviewer_stats(conn, start, end, user_id)
         return ReviewerStatsReport(
-            since=to_dt(start), until=to_dt(end), generated_at=to_dt(self.clock()), reviewers=found
+            since=to_dt(start),
+            until=to_dt(end),
+            generated_at=to_dt(self.clock()),
+            reviewers=found,
+            staleness_seconds=round(source.staleness, 3),
+            from_replica=source.replica,
         )
 
     # -- audits ---------------------------------------------------------------------------
@@ -973,7 +985,14 @@ class Service:
         self, caller: Principal, after: int, limit: int
     ) -> tuple[EnforcementPage, int]:
         """The platform's own sealed actions after seq ``after``, and the sealed head read
-        before them (what a long poll waits to see pass)."""
+        before them (what a long poll waits to see pass). A reader catching up (more than
+        a page behind the sealed head) reads the replica when there is one: sealed actions
+        never change, so a replica behind only gives a shorter page and an older head."""
+        if self.reads.replica is not None and after + limit < self.feed.head():
+            db, source = self.reads.choose()
+            if source.replica:
+                with db.read() as conn:
+                    return enforcement.page(conn, caller.username, after, limit)
         return self.feed.page(caller.username, after, limit)
 
     # -- webhooks (webhook_endpoints.py; the dispatcher in webhooks.py) ---------------------

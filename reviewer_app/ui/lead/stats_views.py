@@ -287,10 +287,13 @@ class _Figures(QWidget):
         self.loading = False
         self.loaded_at = time.time()
         self.show_figures(result)
-        set_text(
-            self.status,
-            translate("LeadStats", "Updated {time}").format(time=f"{datetime.now():%H:%M:%S}"),
-        )
+        status = translate("LeadStats", "Updated {time}").format(time=f"{datetime.now():%H:%M:%S}")
+        behind = float(getattr(result, "staleness_seconds", 0.0) or 0.0)
+        if behind >= 1:  # read from the service's replica while it was behind
+            status += " " + translate("LeadStats", "(figures as of {n} s ago)").format(
+                n=round(behind)
+            )
+        set_text(self.status, status)
 
     def _failed(self, err: BaseException) -> None:
         self.loading = False
