@@ -1475,7 +1475,8 @@ class IntakeDesk:
     def _parts(self, keys: Sequence[tuple[str, ...]]) -> list[list[int]]:
         """The places of a batch's elements split into the write transactions that apply
         them. One transaction, except on SQLite while claims are served (in the last
-        ``CLAIMS_WITHIN_SECONDS``, by this process or another on the file): then parts of up to ``SQLITE_PART`` elements, so a
+        ``CLAIMS_WITHIN_SECONDS``, by this process or another on the file): then parts of
+        up to ``SQLITE_PART`` elements, so a
         claim (an urgent writer, db.WriterTurns, served before waiting batches) waits for
         a short part at most, not for a whole batch, for the one writer. (Parts cost
         throughput: each commit writes the pages it shares with the next again.) Elements

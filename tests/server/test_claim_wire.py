@@ -200,7 +200,11 @@ def test_an_item_that_cannot_be_served_is_left_out_and_parked(live_server: LiveS
 
     with live_server.service.db.read() as conn:
         row = conn.execute(select(tables.items).where(tables.items.c.id == bad_id)).mappings().one()
-        assert (row["state"], row["lease_token"], row["lease_user_id"]) == ("unservable", None, None)
+        assert (row["state"], row["lease_token"], row["lease_user_id"]) == (
+            "unservable",
+            None,
+            None,
+        )
         assert not conn.execute(
             select(tables.leases).where(tables.leases.c.item_id == bad_id)
         ).all()
