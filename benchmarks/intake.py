@@ -11,7 +11,9 @@ process(es) on 127.0.0.1, then runs three phases over real HTTP:
 2. signals: the same clients send ``--signals`` signals (60% classifier scores, half of
    them over the routing threshold so they open items, 40% user reports) on those posts;
 3. mixed: ``--reviewers`` reviewers claim and decide from ``load-test`` at ``--think-ms``
-   per item while the clients send new posts and their signals flat out.
+   per item while the clients send new posts and their signals flat out; before it, the
+   same reviewers alone for ``--alone-seconds`` (what intake adds to their claims, on the
+   same server and machine a moment apart).
 
 It prints the figures and asserts nothing. ``--markdown`` keeps the run as the latest for
 its database and process count in benchmarks/results/intake.json and rewrites the intake
@@ -19,6 +21,7 @@ section of benchmarks/README.md from it.
 
     python benchmarks/intake.py                                   # SQLite in a temp dir
     python benchmarks/intake.py --database-url postgresql://u:pw@127.0.0.1/db
+    python benchmarks/intake.py --py-spy /tmp/intake.raw --profile-phase signals
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import shlex
 import sys
 import tempfile
 import time
@@ -44,6 +49,9 @@ from claim_decide import (  # benchmarks/claim_decide.py
     cpu_snapshot,
     login,
     reviewer_loop,
+    start_py_spy,
+    stop_py_spy,
+    summarise_profile,
 )
 from common import (  # benchmarks/common.py
     bench_database,
@@ -216,9 +224,18 @@ async def fixed_phase(
 
 
 async def mixed_phase(
-    server: ServerProcess, key: str, usernames: list[str], args: Any, run: str
+    server: ServerProcess,
+    key: str,
+    usernames: list[str],
+    args: Any,
+    run: str,
+    *,
+    intake: bool = True,
+    seconds: float | None = None,
+    prefix: str = "mixed",
 ) -> dict[str, Any]:
-    """Reviewers at their pace and intake flat out, for ``args.duration`` seconds."""
+    """Reviewers at their pace and intake flat out (without intake: the reviewers alone),
+    for ``seconds`` (default ``args.duration``); the figures' names start with ``prefix``."""
     base = server.base
     limit = asyncio.Semaphore(32)
     tokens = await asyncio.gather(*(login(base, name, limit) for name in usernames))
@@ -228,7 +245,7 @@ async def mixed_phase(
     now = datetime.now(UTC)
     cpu_before = cpu_snapshot(server)
     started = time.perf_counter()
-    deadline = started + args.duration
+    deadline = started + (seconds if seconds is not None else args.duration)
     counter = iter(range(10**9))
 
     async def platform(seed: int) -> None:
@@ -255,26 +272,29 @@ async def mixed_phase(
             reviewer_loop(base, name, token, args, reviewers, deadline, queue_empty)
             for name, token in zip(usernames, tokens, strict=True)
         ),
-        *(platform(seed) for seed in range(args.clients)),
+        *(platform(seed) for seed in range(args.clients if intake else 0)),
     )
     wall = time.perf_counter() - started
     cpu_after = cpu_snapshot(server)
     cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
     decided = reviewers.statuses.get("accepted", 0)
-    return {
-        "mixed_seconds": round(wall, 1),
-        "mixed_decided_per_second": round(decided / wall, 1),
-        "mixed_claim_ms_p50": round(percentile(reviewers.claim_ms, 50), 1),
-        "mixed_claim_ms_p90": round(percentile(reviewers.claim_ms, 90), 1),
-        "mixed_claim_ms_p99": round(percentile(reviewers.claim_ms, 99), 1),
-        "mixed_posts_per_second": round(posts.elements / wall, 1),
-        "mixed_signals_per_second": round(signals.elements / wall, 1),
-        "mixed_double_leases": reviewers.double_leases,
-        "mixed_errors": sum(reviewers.errors.values())
+    figures = {
+        "seconds": round(wall, 1),
+        "decided_per_second": round(decided / wall, 1),
+        "claim_ms_p50": round(percentile(reviewers.claim_ms, 50), 1),
+        "claim_ms_p90": round(percentile(reviewers.claim_ms, 90), 1),
+        "claim_ms_p99": round(percentile(reviewers.claim_ms, 99), 1),
+        "posts_per_second": round(posts.elements / wall, 1),
+        "signals_per_second": round(signals.elements / wall, 1),
+        "double_leases": reviewers.double_leases,
+        "errors": sum(reviewers.errors.values())
         + sum(posts.errors.values())
         + sum(signals.errors.values()),
-        **{f"mixed_{k}": v for k, v in cpu_percentages(cpu, wall).items()},
+        **cpu_percentages(cpu, wall),
     }
+    if not intake:
+        del figures["posts_per_second"], figures["signals_per_second"]
+    return {f"{prefix}_{k}": v for k, v in figures.items()}
 
 
 # -- main ---------------------------------------------------------------------------------------
@@ -298,7 +318,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--duration", type=float, default=40.0, help="seconds of phase 3")
     parser.add_argument("--no-mixed", action="store_true", help="skip phase 3")
+    parser.add_argument(
+        "--alone-seconds",
+        type=float,
+        default=20.0,
+        help="before phase 3, the reviewers alone for this long (0: not)",
+    )
     parser.add_argument("--keep-db", action="store_true")
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        default=None,
+        help="record the server with py-spy during --profile-phase into this file and summarise it",
+    )
+    parser.add_argument("--profile-phase", choices=["posts", "signals", "mixed"], default="signals")
+    parser.add_argument("--py-spy-args", default="", help="extra arguments for py-spy record")
+    parser.add_argument("--profile-top", type=int, default=25)
     parser.add_argument("--json", action="store_true", help="also print one JSON line")
     parser.add_argument(
         "--markdown", action="store_true", help="record the run on benchmarks/README.md"
@@ -314,8 +349,10 @@ def write_markdown() -> None:
             "new posts/s",
             "signals/s",
             "claim p50/p99 ms while intake runs",
+            "claim p99 ms, reviewers alone",
             "decided items/s then",
             "intake posts/s + signals/s then",
+            "load (1 min) before / after",
             "code",
             "date",
         ],
@@ -325,9 +362,11 @@ def write_markdown() -> None:
                 r["posts_per_second"],
                 r["signals_per_second"],
                 f"{r.get('mixed_claim_ms_p50', '-')} / {r.get('mixed_claim_ms_p99', '-')}",
+                r.get("alone_claim_ms_p99", "-"),
                 r.get("mixed_decided_per_second", "-"),
                 f"{r.get('mixed_posts_per_second', '-')} + "
                 f"{r.get('mixed_signals_per_second', '-')}",
+                f"{r.get('load_before', '-')} / {r.get('load_after', '-')}",
                 r["code"],
                 r["date"],
             ]
@@ -338,7 +377,9 @@ def write_markdown() -> None:
         "intake",
         "## Intake\n\n`benchmarks/intake.py`: batches of 200 over HTTP from 4 platform clients; "
         "the reviewers (200, claim 10, 180 ms per item) decide from another queue while "
-        "intake runs flat out. The latest run per database and process count.\n\n" + table,
+        "intake runs flat out (and, for comparison, alone for 20 s just before). The latest "
+        "run per database and process count; the machine (2 cores) is shared with other "
+        "work, its load beside each run.\n\n" + table,
     )
 
 
@@ -351,18 +392,31 @@ def main(argv: list[str] | None = None) -> int:
         backend = backend_name(url)
         print(f"preparing {backend} ...", flush=True)
         key, names = prepare(url, args.reviewers, args.items)
+        load_before = round(os.getloadavg()[0], 2)
         logs = Path(tempfile.mkdtemp(prefix="intake-log-"))
         server = ServerProcess(url, args.workers, logs / "server.log")
         now = datetime.now(UTC)
+        spy = None
+
+        def profiling(phase: str) -> None:
+            nonlocal spy
+            if spy is not None:
+                stop_py_spy(spy)
+                spy = None
+            if args.py_spy and phase == args.profile_phase and server.proc is not None:
+                spy = start_py_spy(server.proc.pid, args.py_spy, args.py_spy_args)
+
         try:
             server.start()
             print(f"server on {server.base} ({args.workers} process(es))", flush=True)
             post_bodies = [post_body(n, run, now) for n in range(args.posts)]
+            profiling("posts")
             posts, posts_wall = asyncio.run(
                 fixed_phase(server.base, key, "posts", "posts", post_bodies, args)
             )
             print(f"  posts: {posts.elements} in {posts_wall:.1f} s {posts.statuses}", flush=True)
             signal_bodies = [signal_body(n, args.posts, run, rng) for n in range(args.signals)]
+            profiling("signals")
             signals, signals_wall = asyncio.run(
                 fixed_phase(server.base, key, "signals", "signals", signal_bodies, args)
             )
@@ -370,8 +424,31 @@ def main(argv: list[str] | None = None) -> int:
                 f"  signals: {signals.elements} in {signals_wall:.1f} s {signals.statuses}",
                 flush=True,
             )
+            alone: dict[str, Any] = {}
+            if not args.no_mixed and args.alone_seconds > 0:
+                # the same reviewers without intake first: what intake adds to their claims
+                alone = asyncio.run(
+                    mixed_phase(
+                        server,
+                        key,
+                        names,
+                        args,
+                        run,
+                        intake=False,
+                        seconds=args.alone_seconds,
+                        prefix="alone",
+                    )
+                )
+                print(
+                    f"  reviewers alone: claim p99 {alone['alone_claim_ms_p99']} ms",
+                    flush=True,
+                )
+            profiling("mixed")
             mixed = {} if args.no_mixed else asyncio.run(mixed_phase(server, key, names, args, run))
+            profiling("done")
         finally:
+            if spy is not None:
+                stop_py_spy(spy)
             server.stop()
         if "Traceback" in server.log_tail(200):
             print(f"the server logged errors:\n{server.log_tail(40)}", file=sys.stderr)
@@ -389,7 +466,10 @@ def main(argv: list[str] | None = None) -> int:
         "signal_batch_ms_p50": round(percentile(signals.batch_ms, 50), 1),
         "signal_batch_ms_p99": round(percentile(signals.batch_ms, 99), 1),
         "intake_errors": sum(posts.errors.values()) + sum(signals.errors.values()),
+        **alone,
         **mixed,
+        "load_before": load_before,
+        "load_after": round(os.getloadavg()[0], 2),
     }
     print()
     width = max(len(k) for k in out)
@@ -397,6 +477,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {k:<{width}}  {v}")
     if args.json:
         print(json.dumps(out, sort_keys=True))
+    if args.py_spy:
+        print()
+        gil = "--gil" in shlex.split(args.py_spy_args)
+        print(summarise_profile(args.py_spy, args.profile_top, gil=gil))
     if args.markdown:
         record_result("intake", f"{backend}, {args.workers}", out)
         write_markdown()
