@@ -233,6 +233,38 @@ def test_migration_chains_the_entries_written_before_it(database_url: str) -> No
         db.dispose()
 
 
+def test_a_log_written_by_the_locking_chain_upgrades_and_goes_on(database_url: str) -> None:
+    """Up to schema 0008 every append gave its entries their ids itself (the head's last id
+    + 1), so on PostgreSQL the id sequence never moved: after the upgrade, appends that take
+    ids from it must not collide with the entries already there."""
+    db = Database(database_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with db.engine.connect() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "0008")
+            conn.commit()
+            prev = GENESIS
+            for i, row in enumerate(_entries(50), start=1):  # as eventlog.append did then
+                chained = {**row, "id": i, "prev_hash": prev}
+                prev = chained["hash"] = entry_hash(chained, prev)
+                conn.execute(events.insert().values(**chained))
+            conn.execute(text("UPDATE event_chain SET last_id = 50, last_hash = :h"), {"h": prev})
+            conn.commit()
+        db.migrate()
+        with db.write() as conn:
+            append_events(conn, _entries(10, 50))
+        assert _sequencer(db).seal_now() == 10
+        with db.read() as conn:
+            found = verify(conn)
+            ids = conn.execute(select(events.c.id).order_by(events.c.seq)).scalars().all()
+        assert found.intact and found.checked == 60, found
+        assert ids == list(range(1, 61))
+    finally:
+        db.dispose()
+
+
 def test_appending_only_inserts(tmp_path: Path) -> None:
     """An append costs the same in a long log as in a short one, and touches no shared row:
     it inserts its entries and reads nothing (the sequencer chains them later)."""

@@ -8,7 +8,9 @@ time, and publishes checkpoints into ``log_checkpoints``.
 
 The entries already there were chained in id order: they get ``seq = id`` and
 ``logged_at`` = the running maximum of ``at`` in that order (the log's times never go
-backwards; see eventlog.py). The chain head gains ``last_seq`` and ``last_at``.
+backwards; see eventlog.py). The chain head gains ``last_seq`` and ``last_at``. On
+PostgreSQL the id sequence is moved past the last entry: the appends before this revision
+set ids themselves, so it had not moved since 0002.
 
 The append-only triggers are rebuilt: an update is allowed only when it seals an unsealed
 entry (sets ``seq`` and ``hash`` on a row whose ``seq`` is NULL, nothing else of it
@@ -89,6 +91,13 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("seq", sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column("logged_at", sa.Float(), nullable=True))
     last_at = _number_existing()
+    if op.get_bind().dialect.name == "postgresql":
+        # Until now every append gave its entries their ids itself (the head's last id + 1),
+        # so the id sequence never moved; from now on inserts take their ids from it.
+        op.execute(
+            "SELECT setval(pg_get_serial_sequence('events', 'id'), "
+            "COALESCE((SELECT max(id) FROM events), 0) + 1, false)"
+        )
     op.create_index("ix_events_seq", "events", ["seq"], unique=True)
     op.create_index(
         "ix_events_unsealed", "events", ["id"], sqlite_where=_UNSEALED, postgresql_where=_UNSEALED
