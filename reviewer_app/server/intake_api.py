@@ -5,13 +5,15 @@ ratings, and read them back. People's tokens get 403 here (and keys get 403 on p
 routes: see auth_deps.py).
 
 Batches: a batch whose shape is wrong is refused whole (422 naming the element and the
-field; nothing of it is applied). A well-formed batch is applied in one transaction and
-answered with one result per element, in order: ``created``, ``updated``, ``unchanged``
-(a replay) or ``rejected`` with a reason that depends on the service's state (an unknown
-post, a signal id sent before with another body, a withdrawn post, a rating not on the
-configured scale). Refusing a whole batch for one such element would make the platform
-hold back every other element until it learnt to leave that one out; answering per
-element lets it retry exactly the ones that need it, as the verdict batches do.
+field; nothing of it is applied). A well-formed batch is applied in one transaction (on
+SQLite while reviewers claim: in parts, each element whole in one; see
+``IntakeDesk._parts``) and answered with one result per element, in order: ``created``,
+``updated``, ``unchanged`` (a replay) or ``rejected`` with a reason that depends on the
+service's state (an unknown post, a signal id sent before with another body, a withdrawn
+post, a rating not on the configured scale). Refusing a whole batch for one such element
+would make the platform hold back every other element until it learnt to leave that one
+out; answering per element lets it retry exactly the ones that need it, as the verdict
+batches do.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from reviewer_app.protocol import API_PREFIX, Problem
 from reviewer_app.protocol.common import MAX_PAGE
@@ -62,24 +64,57 @@ BATCH = (400, 401, 403, 413, 422, 429, 503)
 router = APIRouter(prefix=API_PREFIX + "/intake", tags=["intake"])
 
 
+# On SQLite intake batches run on threads of their own, at most ``Database.intake_threads``
+# at once: a platform sending flat out then never holds the worker threads that verdict
+# batches wait for (claims have their own lane too, api.py), nor has more than two batches'
+# Python work competing with claims for the process's GIL. A batch waiting for its turn
+# waits in the event loop, holding no thread. (PostgreSQL: the worker threads.)
+async def intake_lane(request: Request) -> anyio.CapacityLimiter:
+    lane: anyio.CapacityLimiter | None = getattr(request.app.state, "intake_lane", None)
+    if lane is None:
+        threads = request.app.state.service.db.intake_threads
+        lane = request.app.state.intake_lane = (
+            anyio.CapacityLimiter(threads)
+            if threads is not None
+            else anyio.to_thread.current_default_thread_limiter()
+        )
+    return lane
+
+
+IntakeLane = Annotated[anyio.CapacityLimiter, Depends(intake_lane)]
+
+
 @router.post("/posts", response_model=IntakeResults, responses=_problems(*BATCH))
-def post_posts(body: PostBatch, svc: ServiceDep, caller: PlatformDep) -> Response:
+async def post_posts(
+    body: PostBatch, svc: ServiceDep, caller: PlatformDep, lane: IntakeLane
+) -> Response:
     """Posts, new or new versions (upserted by ``external_id``); a result per post."""
-    return json_response(svc.intake_posts(caller, list(body.posts)))
+    return await anyio.to_thread.run_sync(
+        lambda: json_response(svc.intake_posts(caller, list(body.posts))), limiter=lane
+    )
 
 
 @router.post("/signals", response_model=IntakeResults, responses=_problems(*BATCH))
-def post_signals(body: SignalBatch, svc: ServiceDep, caller: PlatformDep) -> Response:
+async def post_signals(
+    body: SignalBatch, svc: ServiceDep, caller: PlatformDep, lane: IntakeLane
+) -> Response:
     """Classifier scores, user reports and relayed fact-checks on posts sent before; each
     counts once (by its ``id``). A result per signal, naming the items it opened or
     touched."""
-    return json_response(svc.intake_signals(caller, list(body.signals)))
+    return await anyio.to_thread.run_sync(
+        lambda: json_response(svc.intake_signals(caller, list(body.signals))), limiter=lane
+    )
 
 
 @router.post("/withdrawals", response_model=IntakeResults, responses=_problems(*BATCH))
-def post_withdrawals(body: WithdrawalBatch, svc: ServiceDep, caller: PlatformDep) -> Response:
+async def post_withdrawals(
+    body: WithdrawalBatch, svc: ServiceDep, caller: PlatformDep, lane: IntakeLane
+) -> Response:
     """Posts deleted or made private upstream: their open items leave review."""
-    return json_response(svc.intake_withdrawals(caller, list(body.withdrawals)))
+    return await anyio.to_thread.run_sync(
+        lambda: json_response(svc.intake_withdrawals(caller, list(body.withdrawals))),
+        limiter=lane,
+    )
 
 
 _MEDIA_BODY = {
