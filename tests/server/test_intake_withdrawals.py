@@ -88,6 +88,7 @@ def test_withdrawn_during_a_lease(server: LiveServer, platform: ApiSession) -> N
         "code": "withdrawn",
         "message": "withdrawn by the platform",
         "author_status": None,
+        "held_until": None,
     }
     [again] = reviewer.decide([verdict(leased, "remove", policies=["MISINFO.CIVIC"])])
     assert again["reason"]["code"] == "withdrawn"

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from reviewer_app.protocol import API_PREFIX, Role
+from reviewer_app.protocol import API_PREFIX, MAX_MEDIA_BYTES, Role
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.openapi import COMMITTED
 from reviewer_app.server.ratelimit import TokenBuckets
@@ -50,8 +50,10 @@ def test_every_post_route_refuses_an_oversized_body_with_413(capped: LiveServer)
     routes = post_routes()
     assert len(routes) >= 8
     lead = capped.login("big-lead", Role.admin)
-    big = json.dumps({"padding": "x" * (MAX_BODY + 1)}).encode()
     for path in routes:
+        # a media upload has a cap of its own, larger than any JSON body (MAX_MEDIA_BYTES)
+        cap = MAX_MEDIA_BYTES if path.endswith("/intake/media") else MAX_BODY
+        big = json.dumps({"padding": "x" * (cap + 1)}).encode()
         for token in (lead.token, None):  # before authentication, too
             headers = {"Content-Type": "application/json"}
             if token:

@@ -79,7 +79,8 @@ def test_a_post_pushed_through_intake_appears_in_the_reviewers_window(
     assert window.post.text.toPlainText() == text
     second = desk.current_id()
     assert second is not None
-    assert any(r.item_id == second for r in window.worklist.rows)
+    # the worklist catches up after the post is painted (MainWindow._later)
+    desk.wait(lambda: any(r.item_id == second for r in window.worklist.rows))
     assert [f.organisation for f in window.review.current.item.fact_checks] == ["Check Desk"]
     bar = window.verdicts
     assert bar.selected_rating() == "false" and "False" in bar.fact_hint.text()
