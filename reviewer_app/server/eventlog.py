@@ -97,7 +97,7 @@ def append(conn: Connection, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     _INSERT(conn, rows, conn.dialect.name == "postgresql")
-    mark_appended(conn)
+    mark_appended(conn, LOG_NAME)
 
 
 # -- sealing ------------------------------------------------------------------------------
@@ -157,12 +157,13 @@ class EventChain(SequencedLog):
                     "last_at": last_at,
                 },
             )
-        if after.seq == 0:
+        if after.seq == 0 or (not force and now < self._not_due_before):
             return
         last = conn.execute(_LAST_CHECKPOINT).first()
-        if last is not None and (
-            last.size >= after.seq or (not force and now - last.at < self.checkpoint_seconds)
-        ):
+        if last is not None and last.size >= after.seq:
+            return
+        if last is not None and not force and now - last.at < self.checkpoint_seconds:
+            self._not_due_before = last.at + self.checkpoint_seconds  # another process's
             return
         # never earlier than the entries it covers or the checkpoint before it
         at = max(now, last_at, float(last.at) if last is not None else 0.0)

@@ -20,11 +20,16 @@ outbox trap). Selecting ``seq IS NULL`` finds it in the next round, and it is se
 ``seq > cursor`` therefore never misses a row either: seq is only ever given to committed
 rows, densely and in increasing order, each round's numbers becoming visible at once.
 
-Each API process runs a sequencer thread (``start``/``stop``, from the app's lifespan):
-a round every ``interval`` seconds, and sooner when a local commit that appended rows pokes
-it (``mark_appended`` flags the connection; the flag is read when the connection returns
-to the pool after a commit). Tests and read barriers call ``seal_now``: it waits for the
-lock instead of skipping, so everything committed before the call is sealed when it returns.
+Each API process runs a sequencer thread (``start``/``stop``, from the app's lifespan).
+A local commit that appended rows pokes it (``mark_appended`` flags the connection with the
+log's name; the flag is read when the connection returns to the pool after a commit, and
+dropped on rollback): the next round seals that log without first asking whether it has
+unsealed rows. Rounds start at least ``MIN_GAP_SECONDS`` apart, so under load one round
+seals the entries of many commits; every ``interval`` seconds the thread also looks at
+every log (rows another process committed, checkpoints due). A log another process was
+sealing (its lock taken) is tried again at the next round. Tests and read barriers call
+``seal_now``: it waits for the lock instead of skipping, so everything committed before
+the call is sealed when it returns.
 
 A log is described by a ``SequencedLog``: its table, id and seq columns, a time column (for
 the lag), an advisory lock key, and the callbacks ``head``, ``seal`` and ``store``. The
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,20 +55,25 @@ from .db import Database
 log = logging.getLogger("server.sequencer")
 
 INTERVAL_SECONDS = 0.05
-# After a round, wait at least this long before the next poked one, so a burst of commits
-# is sealed in one round rather than one round each.
-MIN_GAP_SECONDS = 0.005
+# Rounds start at least this far apart: the commits that poke the sequencer meanwhile are
+# sealed together by the next round rather than one round each (under load a round seals
+# every entry of up to this long; with a poke after every commit and no gap, two API
+# processes on PostgreSQL ran over 100 rounds a second, most of them for an entry or two,
+# and the statements of those rounds cost more CPU than the lock they replaced).
+MIN_GAP_SECONDS = 0.025
 BATCH = 2_000
 # After a failed round (the database away, say): wait this long before trying again.
 RETRY_SECONDS = 1.0
 
 _APPENDED = "reviewer_app.sequencer.appended"
+_ANY = "*"
 
 
-def mark_appended(conn: Connection) -> None:
-    """Note that this transaction inserted rows for the sequencer: when it commits, the
-    process's sequencer is poked (see ``Sequencer``)."""
-    conn.info[_APPENDED] = True
+def mark_appended(conn: Connection, log_name: str | None = None) -> None:
+    """Note that this transaction inserted rows into the log ``log_name`` (None: any): when
+    it commits, the process's sequencer is poked and seals that log in its next round
+    without first asking whether it has unsealed rows (see ``Sequencer``)."""
+    conn.info.setdefault(_APPENDED, set()).add(log_name or _ANY)
 
 
 @dataclass(frozen=True)
@@ -146,6 +157,8 @@ class Sequencer:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._one_at_a_time = threading.Lock()  # rounds of this process, thread and callers
+        self._appended: set[str] = set()  # logs this process appended to since the last round
+        self._appended_lock = threading.Lock()
         self._updates: dict[tuple[str, tuple[str, ...]], UpdateMany] = {}
         event.listen(db.engine, "rollback", _forget_appended)
         event.listen(db.engine, "checkin", self._checked_in)
@@ -182,37 +195,72 @@ class Sequencer:
         self._poked.set()
 
     def _checked_in(self, _dbapi_connection: Any, record: Any) -> None:
-        if record is not None and record.info.pop(_APPENDED, False):
+        names = record.info.pop(_APPENDED, None) if record is not None else None
+        if names:
+            self._note(names, poke=True)
+
+    def _note(self, names: set[str], *, poke: bool) -> None:
+        with self._appended_lock:
+            self._appended |= names
+        if poke:
             self._poked.set()
 
     def _run(self) -> None:
+        last_round = last_look = -float("inf")
         while not self._stopping.is_set():
             self._poked.wait(self.interval)
             if self._stopping.is_set():
                 return
+            # pokes that come within the gap wait for it: the round then serves them all
+            gap = last_round + MIN_GAP_SECONDS - time.monotonic()
+            if gap > 0 and self._stopping.wait(gap):
+                return
             self._poked.clear()
+            with self._appended_lock:
+                appended, self._appended = self._appended, set()
+            last_round = time.monotonic()
+            look = last_round - last_look >= self.interval  # at every log, now and then
+            if look:
+                last_look = last_round
             try:
-                more = self.tick()
+                more, busy = self._tick(appended, look=look)
             except Exception:
                 log.warning("sealing round failed; trying again", exc_info=True)
+                self._note(appended, poke=False)
                 self._stopping.wait(RETRY_SECONDS)
                 continue
-            if not more:
-                self._stopping.wait(MIN_GAP_SECONDS)
+            # a full round goes on at once; a log another process was sealing, next time
+            if more or busy:
+                self._note(more | busy, poke=bool(more))
 
     # -- rounds ---------------------------------------------------------------------------
 
     def tick(self) -> bool:
         """One look at every log: a round where there is something to seal or publish.
         True when a round was full (more may be waiting)."""
-        now = self.clock()
-        with self.db.read() as conn:
-            work = [lg for lg in self.logs if _has_unsealed(conn, lg) or lg.due(conn, now)]
-        full = False
-        for lg in work:
-            done = self.round(lg)
-            full = full or done.sealed >= self.batch
-        return full
+        more, _busy = self._tick(set(), look=True)
+        return bool(more)
+
+    def _tick(self, appended: set[str], *, look: bool) -> tuple[set[str], set[str]]:
+        """A round for each log appended to (``appended``: names, or the wildcard) and, with
+        ``look``, for each other log that has unsealed rows or a checkpoint due. The logs
+        whose round was full, and those whose round found another sealer at work."""
+        work = [lg for lg in self.logs if _ANY in appended or lg.name in appended]
+        rest = [lg for lg in self.logs if lg not in work]
+        if look and rest:
+            now = self.clock()
+            with self.db.read() as conn:
+                work += [lg for lg in rest if _has_unsealed(conn, lg) or lg.due(conn, now)]
+        more: set[str] = set()
+        busy: set[str] = set()
+        for lg in self.logs:
+            if lg in work:
+                done = self.round(lg)
+                if done.busy:
+                    busy.add(lg.name)
+                elif done.sealed >= self.batch:
+                    more.add(lg.name)
+        return more, busy
 
     def round(self, lg: SequencedLog, *, wait: bool = False, force: bool = False) -> Round:
         """Seal up to ``batch`` committed rows of ``lg``. On PostgreSQL ``wait`` waits for
