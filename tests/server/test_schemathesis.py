@@ -357,6 +357,7 @@ def test_api_links_hold_statefully_as_admin(world: World) -> None:
     the ids the service just answered, and every response along the way passes the checks."""
     schema = _schema(world, world.admin)
     reached: list[tuple[str, str, int]] = []
+    claims: list[int] = []  # items in each successful claim, for the failure message
 
     url = world.server.settings.database_url
     if not url.startswith("sqlite:///"):
@@ -388,6 +389,8 @@ def test_api_links_hold_statefully_as_admin(world: World) -> None:
             **kwargs: Any,
         ) -> None:
             reached.append((case.method.upper(), case.path, response.status_code))
+            if case.path.endswith("/leases") and response.status_code < 300:
+                claims.append(len(response.json().get("items", [])))
             excluded = []
             status = response.status_code
             if (status, _problem_code(response)) in STATE_DEPENDENT_REFUSALS or _cross_field(
@@ -396,14 +399,27 @@ def test_api_links_hold_statefully_as_admin(world: World) -> None:
                 excluded.append(schemathesis.checks.positive_data_acceptance)
             case.validate_response(response, excluded_checks=excluded, **kwargs)
 
+    def linked() -> set[tuple[str, str]]:
+        return {
+            (method, path)
+            for method, path, status in reached
+            if status < 300 and "{" in path and method in ("GET", "POST")
+        }
+
+    def followed() -> bool:
+        found = linked()
+        return (
+            ("GET", f"{API}/items/{{item_id}}") in found
+            or ("GET", f"{API}/items/{{item_id}}/history") in found
+        )
+
+    # Whether a scenario draws the claim-then-item path is Hypothesis's luck (it failed to
+    # once in 25 scenarios under a loaded CI run): the derandomized run first, then up to two
+    # runs with fresh seeds. Never following a link at all still fails.
     Workflow.run(settings=STATEFUL_SETTINGS)
-    linked = {
-        (method, path)
-        for method, path, status in reached
-        if status < 300 and "{" in path and method in ("GET", "POST")
-    }
+    for _ in range(2):
+        if followed():
+            break
+        Workflow.run(settings=settings(STATEFUL_SETTINGS, derandomize=False))
     # ids from one answer reached the next operation (its path parameter came from a link)
-    assert (
-        "GET",
-        f"{API}/items/{{item_id}}",
-    ) in linked or ("GET", f"{API}/items/{{item_id}}/history") in linked, sorted(linked)
+    assert followed(), (sorted(linked()), claims)
