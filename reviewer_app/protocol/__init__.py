@@ -35,6 +35,7 @@ from .common import (
     Problem,
     ProblemDetail,
     Role,
+    describe_errors,
 )
 from .enforcement import (
     MAX_ENFORCEMENT_PAGE,
@@ -292,6 +293,7 @@ __all__ = [
     "Withdrawal",
     "WithdrawalBatch",
     "WithdrawalReason",
+    "describe_errors",
     "preset_rating",
     "takes_rating",
     "verdict_problems",

@@ -15,6 +15,7 @@ from pydantic import (
     Field,
     Strict,
     StringConstraints,
+    ValidationError,
 )
 
 API_VERSION = "1.0"
@@ -158,3 +159,14 @@ class Page(WireModel):
     """Paging fields shared by every list: pass ``next_cursor`` back as ``cursor``."""
 
     next_cursor: str | None = Field(default=None, max_length=512)
+
+
+def describe_errors(exc: ValidationError, limit: int = 3) -> str:
+    """A validation error in one line for a person: ``field: what is wrong`` for the first
+    ``limit`` problems, without pydantic's type names, inputs or documentation links."""
+    parts = []
+    for error in exc.errors(include_url=False)[:limit]:
+        where = ".".join(str(p) for p in error["loc"])
+        parts.append(f"{where}: {error['msg']}" if where else error["msg"])
+    more = exc.error_count() - limit
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")

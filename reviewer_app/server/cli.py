@@ -17,7 +17,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from reviewer_app.protocol import KEY_ROLES, ApiKeyCreated, ApiKeyInfo, Role, UserCreate
+from pydantic import ValidationError
+
+from reviewer_app.protocol import (
+    KEY_ROLES,
+    ApiKeyCreated,
+    ApiKeyInfo,
+    Role,
+    UserCreate,
+    describe_errors,
+)
 
 from . import import_cli, queue_cli, webhook_cli
 from .config import DEFAULT_DATABASE_URL, ServerSettings
@@ -224,9 +233,21 @@ def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
         return 2
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
+    elif not sys.stdin.isatty():
+        print(
+            "The password is asked for on a terminal, and standard input is not one. To pipe\n"
+            f"it in: ... | reviewer-app server add-user {args.name} --password-stdin",
+            file=sys.stderr,
+        )
+        return 2
     else:
-        password = getpass.getpass(f"Password for {args.name}: ")
-        if getpass.getpass("Again: ") != password:
+        try:
+            password = getpass.getpass(f"Password for {args.name}: ")
+            again = getpass.getpass("Again: ")
+        except (EOFError, KeyboardInterrupt):
+            print("\nNo password given; nothing was changed.", file=sys.stderr)
+            return 2
+        if again != password:
             print("The passwords differ; nothing was changed.", file=sys.stderr)
             return 2
     try:
@@ -236,8 +257,8 @@ def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
             password=password,
             role=Role(args.role),
         )
-    except ValueError as exc:
-        print(f"Cannot create that user: {exc}", file=sys.stderr)
+    except ValidationError as exc:
+        print(f"Cannot create that user: {describe_errors(exc)}", file=sys.stderr)
         return 2
     service = Service(settings)
     service.start()

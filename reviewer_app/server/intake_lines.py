@@ -42,6 +42,7 @@ from reviewer_app.protocol import (
     IntakeStatus,
     Signal,
     Withdrawal,
+    describe_errors,
 )
 
 from .problems import ApiError
@@ -91,15 +92,6 @@ class Rejection:
         return found
 
 
-def _first_errors(exc: ValidationError, limit: int = 3) -> str:
-    parts = []
-    for error in exc.errors(include_url=False)[:limit]:
-        where = ".".join(str(p) for p in error["loc"])
-        parts.append(f"{where}: {error['msg']}" if where else error["msg"])
-    more = exc.error_count() - limit
-    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
-
-
 def parse_object(obj: Any, number: int) -> Line | Rejection:
     """A decoded line as a ``Line``, or why it is refused."""
     if not isinstance(obj, dict):
@@ -125,7 +117,7 @@ def parse_object(obj: Any, number: int) -> Line | Rejection:
         else:
             value = body
     except ValidationError as exc:
-        return Rejection(number, "invalid", _first_errors(exc), _external_id(body))
+        return Rejection(number, "invalid", describe_errors(exc), _external_id(body))
     except ValueError as exc:
         return Rejection(number, "invalid", str(exc), _external_id(body))
     return Line(number, kind, value, received_at)

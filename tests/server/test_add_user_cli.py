@@ -1,0 +1,44 @@
+"""``reviewer-app server add-user`` as a new operator meets it: a piped password without
+``--password-stdin`` and a password the rules refuse get one plain sentence, no traceback
+and no pydantic text. Run as a real process with a real pipe on standard input."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def add_user(database: Path, *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REVIEWER_APP_DATABASE_URL": f"sqlite:///{database}"}
+    return subprocess.run(
+        [sys.executable, "-m", "reviewer_app", "server", "add-user", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_piped_password_without_the_flag_names_the_flag(tmp_path: Path) -> None:
+    done = add_user(tmp_path / "s.db", "bob", stdin="a-long-enough-password\n")
+    assert done.returncode == 2
+    assert "--password-stdin" in done.stderr
+    assert "Traceback" not in done.stderr and "EOFError" not in done.stderr
+
+
+def test_a_refused_password_is_said_in_words(tmp_path: Path) -> None:
+    done = add_user(tmp_path / "s.db", "bob", "--password-stdin", stdin="short\n")
+    assert done.returncode == 2
+    assert "password: " in done.stderr and "at least 10 characters" in done.stderr
+    for noise in ("pydantic", "errors.pydantic.dev", "type=", "input_value", "Traceback"):
+        assert noise not in done.stderr
+
+
+def test_a_piped_password_with_the_flag_creates_the_user(tmp_path: Path) -> None:
+    done = add_user(tmp_path / "s.db", "bob", "--password-stdin", stdin="a-long-enough-password\n")
+    assert done.returncode == 0, done.stderr
+    assert "Created bob (reviewer)." in done.stdout
