@@ -86,10 +86,17 @@ def main(argv: list[str] | None = None) -> int:
         from reviewer_app.server.cli import run
 
         return run(args)
+    from reviewer_app.ui.desktop_libs import check as check_desktop_libs
+
     if args.self_test:
         no_display = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY"))
         if sys.platform.startswith("linux") and no_display and not os.environ.get(QPA):
             os.environ[QPA] = "offscreen"  # no display to open the window on
+    # before the demo seeds and serves: Qt would abort only once the window opens
+    if (missing := check_desktop_libs()) is not None:
+        print(missing, file=sys.stderr)
+        return 2
+    if args.self_test:
         from reviewer_app.demo import run_self_test
 
         return run_self_test()
