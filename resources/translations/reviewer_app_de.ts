@@ -2135,6 +2135,10 @@
         <translation>Abmelden</translation>
     </message>
     <message>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
         <translation>Die Warteschlange {queue} ist noch nicht in Ihrer Liste; versuchen Sie es gleich noch einmal.</translation>
     </message>
@@ -3050,6 +3054,22 @@ Wird hier nicht abgespielt.</translation>
     <message>
         <source>Ctrl+,</source>
         <translation>Strg+,</translation>
+    </message>
+    <message>
+        <source>Ctrl+1 / Ctrl+2</source>
+        <translation>Strg+1 / Strg+2</translation>
+    </message>
+    <message>
+        <source>Review / Lead workspace (leads and admins)</source>
+        <translation>Prüfen / Arbeitsbereich der Leitung (Leitung und Admins)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Q</source>
+        <translation>Strg+Q</translation>
+    </message>
+    <message>
+        <source>Quit (asks first if verdicts are not sent yet)</source>
+        <translation>Beenden (fragt zuerst, wenn Entscheidungen noch nicht gesendet sind)</translation>
     </message>
     <message>
         <source>This list</source>

@@ -2135,6 +2135,10 @@
         <translation>Cerrar sesión</translation>
     </message>
     <message>
+        <source>Quit</source>
+        <translation>Salir</translation>
+    </message>
+    <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
         <translation>La cola {queue} aún no está en su lista de colas; inténtelo de nuevo en breve.</translation>
     </message>
@@ -3050,6 +3054,22 @@ No se reproduce aquí.</translation>
     <message>
         <source>Ctrl+,</source>
         <translation>Ctrl+,</translation>
+    </message>
+    <message>
+        <source>Ctrl+1 / Ctrl+2</source>
+        <translation>Ctrl+1 / Ctrl+2</translation>
+    </message>
+    <message>
+        <source>Review / Lead workspace (leads and admins)</source>
+        <translation>Revisión / Espacio de coordinación (coordinadores y administradores)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Q</source>
+        <translation>Ctrl+Q</translation>
+    </message>
+    <message>
+        <source>Quit (asks first if verdicts are not sent yet)</source>
+        <translation>Salir (pregunta antes si hay veredictos sin enviar)</translation>
     </message>
     <message>
         <source>This list</source>

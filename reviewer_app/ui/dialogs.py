@@ -62,6 +62,14 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ),
     (QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+K"), QT_TRANSLATE_NOOP("Shortcuts", "Open conflicts")),
     (QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+,"), QT_TRANSLATE_NOOP("Shortcuts", "Settings")),
+    (
+        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+1 / Ctrl+2"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Review / Lead workspace (leads and admins)"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+Q"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Quit (asks first if verdicts are not sent yet)"),
+    ),
     ("?", QT_TRANSLATE_NOOP("Shortcuts", "This list")),
 )
 

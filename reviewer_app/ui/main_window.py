@@ -357,6 +357,7 @@ class MainWindow(QMainWindow):
                 if self.modes is not None
                 else ()
             ),
+            (translate("MainWindow", "Quit"), "Ctrl+Q", self.close),
         ):
             action = QAction(text, self)
             if keys:

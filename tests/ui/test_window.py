@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel
 
 from reviewer_app.core.store import Store
@@ -62,7 +63,8 @@ def test_shortcut_list_covers_every_key(qtbot) -> None:
     dialog = ShortcutsDialog()
     qtbot.addWidget(dialog)
     texts = " ".join(label.text() for label in dialog.findChildren(QLabel))
-    for key in ("1 … 9", "E", "S", "N", "P", "R", "Ctrl+Enter", "Ctrl+Z", "Space", "?", "Esc"):
+    keys = ("1 … 9", "E", "S", "N", "P", "R", "Ctrl+Enter", "Ctrl+Z", "Space", "?", "Esc")
+    for key in (*keys, "Ctrl+1 / Ctrl+2", "Ctrl+Q"):
         assert key in texts
     commands = {c.split(":")[0] for c in KEYMAP.values()}
     assert commands <= {
@@ -246,3 +248,14 @@ def test_clear_local_data_asks_first_then_wipes_the_cache_and_its_key(
     assert keyring is not None
     service = session.credentials.store_key_service_name(session.server_url)
     assert keyring.get_password(service, session.user.username) is None  # (store_key makes one)
+
+
+def test_ctrl_q_quits_the_window(demo_server: LiveServer, desk_factory, qtbot) -> None:
+    desk = desk_factory(demo_server.url, queue="misinformation")
+    window = desk.window
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.post.text.toPlainText() != "", timeout=10_000)
+    quit_action = next(a for a in window.findChildren(QAction) if a.text() == "Quit")
+    assert quit_action.shortcut() == QKeySequence("Ctrl+Q")
+    qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=5_000)
