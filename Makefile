@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PG_URL ?= $(REVIEWER_APP_TEST_PG_URL)
 
-.PHONY: demo test lint typecheck imports openapi bench soak package package-check clean
+.PHONY: demo test lint typecheck imports openapi bench soak package package-check wheel-check clean
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,22 @@ package-check: package
 	@found="$$(find dist/reviewer-app -iname '*psycopg*')"; \
 		if [ -n "$$found" ]; then echo "the bundle holds psycopg: $$found"; exit 1; fi
 	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1), no psycopg"
+
+## Build the wheel, install it into a fresh venv (no checkout on its path) and run, from an
+## empty folder, the app's --self-test and the service's demo seed: what a new user meets.
+WHEEL_DIR := build/wheel-check
+wheel-check: $(VENV)/.dev
+	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)/run
+	$(PY) -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL_DIR) .
+	$(PYTHON) -m venv $(WHEEL_DIR)/venv
+	$(WHEEL_DIR)/venv/bin/python -m pip install --quiet $(WHEEL_DIR)/reviewer_app-*.whl
+	cd $(WHEEL_DIR)/run && env -u PYTHONPATH QT_QPA_PLATFORM=offscreen \
+		XDG_DATA_HOME=$(CURDIR)/$(WHEEL_DIR)/run/data \
+		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app --self-test
+	cd $(WHEEL_DIR)/run && env -u PYTHONPATH \
+		REVIEWER_APP_DATABASE_URL=sqlite:///$(CURDIR)/$(WHEEL_DIR)/run/demo.db \
+		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app server seed --demo
+	@echo "wheel $$(ls $(WHEEL_DIR)/*.whl): self-test and demo seed pass from a fresh venv"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
