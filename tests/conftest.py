@@ -9,17 +9,45 @@ from pathlib import Path
 import pytest
 
 from tests.support.keyring_memory import MemoryKeyring, installed
+from tests.support.pg_cluster import Cluster, throwaway_cluster
 from tests.support.servers import PG_ENV, LiveServer, fresh_pg_database, pg_admin_url
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 BACKENDS = ["sqlite", "postgres"]
+_cluster: Cluster | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No PostgreSQL named (a newcomer's machine): start a throwaway cluster when this
+    machine has PostgreSQL's server programs, so the PostgreSQL tests run, not skip."""
+    global _cluster
+    if not pg_admin_url() and not hasattr(config, "workerinput"):
+        _cluster = throwaway_cluster()
+        if _cluster is not None:
+            os.environ[PG_ENV] = _cluster.url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _cluster is not None:
+        _cluster.stop()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if _cluster is not None:
+        return (
+            f"PostgreSQL: a throwaway cluster for this run ({_cluster.bin}, port {_cluster.port})"
+        )
+    if pg_admin_url():
+        return f"PostgreSQL: {PG_ENV} names the test server"
+    return "PostgreSQL: none (no server programs found); the PostgreSQL tests skip"
 
 
 def _skip_without_pg() -> None:
     if not pg_admin_url():
         pytest.skip(
-            f"PostgreSQL tests need {PG_ENV}=postgresql://user:pw@host/db (CI sets it; see README)"
+            f"PostgreSQL tests need PostgreSQL's server programs (initdb, pg_ctl) on this machine"
+            f" or {PG_ENV}=postgresql://user:pw@host/db (CI sets it; see README)"
         )
 
 
