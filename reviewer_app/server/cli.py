@@ -29,7 +29,7 @@ from reviewer_app.protocol import (
 )
 
 from . import import_cli, queue_cli, webhook_cli
-from .config import DEFAULT_DATABASE_URL, ServerSettings
+from .config import DEFAULT_DATABASE_URL, ServerSettings, SettingsError
 from .problems import ApiError
 from .service import Service
 
@@ -125,9 +125,13 @@ def run(args: argparse.Namespace) -> int:
         or getattr(args, "command_database_url", None)
         or args.database_url
     )
-    settings = ServerSettings.from_env(
-        database_url=url, log_format=getattr(args, "log_format", None)
-    )
+    try:
+        settings = ServerSettings.from_env(
+            database_url=url, log_format=getattr(args, "log_format", None)
+        )
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     command = args.server_command
     if command == "openapi":
         return write_openapi(args.output)

@@ -1,19 +1,31 @@
-"""Settings of the reference service, declared once."""
+"""Settings of the reference service, declared once: each field's name, type, default
+and what it does. ``ServerSettings(...)`` takes exactly what it is given (tests, tools);
+``ServerSettings.from_env()`` reads ``REVIEWER_SERVER_<NAME>`` variables with
+pydantic-settings (types checked: a bad value is a clear error naming the variable)."""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, fields
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite:///reviewer-server.db"
+ENV_PREFIX = "REVIEWER_SERVER_"
 
 
-@dataclass(frozen=True)
-class ServerSettings:
+class SettingsError(ValueError):
+    """A ``REVIEWER_SERVER_*`` variable (or an option) the service cannot use; the words
+    name the variable and what is wrong with it."""
+
+
+class ServerSettings(BaseModel):
     """Every setting of the service: name, type, default, and what it does.
 
     Each can also be given as the environment variable ``REVIEWER_SERVER_<NAME>``.
     """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     database_url: str = DEFAULT_DATABASE_URL
     """SQLAlchemy URL: ``sqlite:///path.db`` or ``postgresql://user:pw@host/db``."""
@@ -95,20 +107,32 @@ class ServerSettings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> ServerSettings:
-        values: dict[str, object] = {}
-        for f in fields(cls):
-            raw = os.environ.get(f"REVIEWER_SERVER_{f.name.upper()}")
-            if raw is not None:
-                if f.type in (int, "int"):
-                    values[f.name] = int(raw)
-                elif f.type in (float, "float"):
-                    values[f.name] = float(raw)
-                else:
-                    values[f.name] = raw
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)  # type: ignore[arg-type]
+        """The settings the environment gives, with ``overrides`` (those not ``None``) on
+        top of them."""
+        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        try:
+            return cls(**_FromEnvironment(**given).model_dump())
+        except ValidationError as exc:
+            wrong = "; ".join(
+                f"{ENV_PREFIX}{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
+                for e in exc.errors(include_url=False)
+            )
+            raise SettingsError(f"A setting of the service is not usable: {wrong}") from None
+
+    def replace(self, **changes: Any) -> ServerSettings:
+        """A copy with ``changes``, checked like the original."""
+        return type(self)(**{**self.model_dump(), **changes})
 
     def to_env(self) -> dict[str, str]:
+        """The environment that gives these settings to another process (``from_env``)."""
         return {
-            f"REVIEWER_SERVER_{f.name.upper()}": str(getattr(self, f.name)) for f in fields(self)
+            f"{ENV_PREFIX}{name.upper()}": str(value) for name, value in self.model_dump().items()
         }
+
+
+class _FromEnvironment(BaseSettings, ServerSettings):
+    """``ServerSettings`` read from ``REVIEWER_SERVER_*`` variables (pydantic-settings)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, frozen=True, extra="forbid", case_sensitive=False
+    )

@@ -4,7 +4,6 @@ endpoints of platform accounts (see webhooks.py for how they are delivered)."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from datetime import UTC, datetime
@@ -182,7 +181,7 @@ def run_dispatcher(settings: ServerSettings, log_level: str) -> int:
 
     logging.config.dictConfig(logging_config(settings.log_format, log_level))
     if settings.webhook_workers <= 0:
-        settings = dataclasses.replace(settings, webhook_workers=8)
+        settings = settings.replace(webhook_workers=8)
     service = Service(settings)
     service.start()
     stop = threading.Event()

@@ -18,9 +18,10 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from starlette.requests import Request
 
+from reviewer_app.__main__ import main
 from reviewer_app.protocol import Role, UserCreate
 from reviewer_app.server.cli import metrics_directory
-from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.config import ServerSettings, SettingsError
 from reviewer_app.server.logs import JsonFormatter
 from reviewer_app.server.metrics import GAUGE_TTL_SECONDS, MULTIPROC_ENV
 from reviewer_app.server.operations import check_metrics_access
@@ -336,6 +337,28 @@ def test_json_formatter_keeps_fields_and_exceptions() -> None:
     assert entry["route"] == "/api/v1/meta" and entry["status"] == 500
     assert "RuntimeError: boom" in entry["exception"]
     assert entry["time"].endswith("+00:00")
+
+
+def test_settings_from_the_environment_are_typed_and_named_when_wrong(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("REVIEWER_SERVER_MAX_BODY_BYTES", "2048")
+    monkeypatch.setenv("REVIEWER_SERVER_READ_MAX_STALENESS_SECONDS", "2.5")
+    settings = ServerSettings.from_env()
+    assert (settings.max_body_bytes, settings.read_max_staleness_seconds) == (2048, 2.5)
+    # what a process gives the processes it starts (--workers) reads back the same
+    monkeypatch.delenv("REVIEWER_SERVER_MAX_BODY_BYTES")
+    for name, value in settings.to_env().items():
+        monkeypatch.setenv(name, value)
+    assert ServerSettings.from_env() == settings
+    # a constructor takes what it is given, never the environment
+    assert ServerSettings().max_body_bytes == 1_048_576
+    monkeypatch.setenv("REVIEWER_SERVER_MAX_BODY_BYTES", "a megabyte")
+    with pytest.raises(SettingsError, match=r"REVIEWER_SERVER_MAX_BODY_BYTES: .*integer"):
+        ServerSettings.from_env()
+    assert main(["server", "verify-log"]) == 2
+    err = capsys.readouterr().err
+    assert "REVIEWER_SERVER_MAX_BODY_BYTES" in err and "pydantic" not in err
 
 
 def test_log_format_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
