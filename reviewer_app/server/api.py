@@ -78,7 +78,7 @@ from .search import DecisionFilter, Order
 
 _TIMESTAMP: TypeAdapter[datetime] = TypeAdapter(Timestamp)
 
-MEDIA_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4")
+MEDIA_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4", "video/webm")
 
 _DESCRIPTIONS = {
     400: "Malformed JSON, or an invalid cursor",

@@ -1586,7 +1586,7 @@ class IntakeDesk:
             raise ApiError(
                 415,
                 "unsupported_media",
-                "The bytes are not PNG, JPEG, GIF, WebP or MP4 (read from the content, "
+                "The bytes are not PNG, JPEG, GIF, WebP, MP4 or WebM (read from the content, "
                 "whatever the Content-Type says).",
             )
         declared = normalise_declared(declared_type)

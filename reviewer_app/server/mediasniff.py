@@ -1,7 +1,9 @@
 """What uploaded bytes are, read from their first bytes (never from what the caller says).
 
-The service stores and serves PNG, JPEG, GIF, WebP and MP4 only. Width and height are read
-from the headers of the image formats where that is cheap; anything else is left unknown.
+The service stores and serves PNG, JPEG, GIF, WebP, MP4 and WebM only (a WebM is a
+Matroska file whose EBML header names the "webm" document type; other Matroska is
+refused). Width and height are read from the headers of the image formats where that is
+cheap; anything else is left unknown.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ class Sniffed:
     height: int | None = None
 
 
-MIME_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4")
+MIME_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4", "video/webm")
 ALIASES = {"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg"}
 
 
@@ -40,6 +42,44 @@ def sniff(content: bytes) -> Sniffed | None:
         return _sized("image/webp", MediaKind.image, _webp_size(content))
     if len(content) >= 12 and content[4:8] == b"ftyp":
         return Sniffed("video/mp4", MediaKind.video)
+    if content.startswith(_EBML) and _ebml_doctype(content) == b"webm":
+        return Sniffed("video/webm", MediaKind.video)
+    return None
+
+
+_EBML = b"\x1a\x45\xdf\xa3"
+_DOCTYPE = 0x4282
+
+
+def _vint(content: bytes, at: int, *, keep_marker: bool) -> tuple[int, int] | None:
+    """An EBML variable-length integer at ``at``: (value, its length), or None."""
+    if at >= len(content) or content[at] == 0:
+        return None
+    length = 9 - content[at].bit_length()  # the leading zero bits, plus one
+    if length > 8 or at + length > len(content):
+        return None
+    value = content[at] if keep_marker else content[at] & (0xFF >> length)
+    for byte in content[at + 1 : at + length]:
+        value = (value << 8) | byte
+    return value, length
+
+
+def _ebml_doctype(content: bytes) -> bytes | None:
+    """The DocType of an EBML header ("webm", "matroska"), or None."""
+    size = _vint(content, len(_EBML), keep_marker=False)
+    if size is None:
+        return None
+    at = len(_EBML) + size[1]
+    end = min(len(content), at + size[0], 256)
+    while at < end:
+        element = _vint(content, at, keep_marker=True)
+        length = element and _vint(content, at + element[1], keep_marker=False)
+        if not element or not length:
+            return None
+        body = at + element[1] + length[1]
+        if element[0] == _DOCTYPE:
+            return content[body : body + length[0]]
+        at = body + length[0]
     return None
 
 

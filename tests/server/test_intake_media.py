@@ -113,6 +113,29 @@ def test_what_the_bytes_are_decides(platform: ApiSession) -> None:
     assert upload(platform, MP4, "video/mp4").status_code == 201
 
 
+def test_real_mp4_and_webm_videos_are_accepted_by_their_bytes(
+    server: LiveServer, platform: ApiSession
+) -> None:
+    """Videos PyAV encodes here (H.264 in MP4, VP8 in WebM): each is stored as the video
+    its bytes say, a Content-Type naming the other is refused, and a Matroska file that is
+    not WebM is not taken."""
+    from tests.support.video import make_video
+
+    mp4, webm = make_video("mp4", seconds=0.5), make_video("webm", seconds=0.5)
+    for content, mime in ((mp4, "video/mp4"), (webm, "video/webm")):
+        found = sniff(content)
+        assert found is not None and (found.mime_type, found.kind.value) == (mime, "video")
+        stored = upload(platform, content, mime)
+        assert stored.status_code == 201, stored.text
+        assert stored.json()["mime_type"] == mime
+        assert upload(platform, content, "application/octet-stream").status_code == 200
+    expect_problem(upload(platform, webm, "video/mp4"), 415, "media_type_mismatch")
+    expect_problem(upload(platform, mp4, "video/webm"), 415, "media_type_mismatch")
+    matroska = webm.replace(b"\x42\x82\x84webm", b"\x42\x82\x84mkvx", 1)
+    assert matroska != webm and sniff(matroska) is None
+    expect_problem(upload(platform, matroska, "video/x-matroska"), 415, "unsupported_media")
+
+
 def test_uploads_are_capped(server: LiveServer, platform: ApiSession) -> None:
     over = b"\x89PNG\r\n\x1a\n" + b"\x00" * MAX_MEDIA_BYTES
     expect_problem(upload(platform, over), 413, "body_too_large")
