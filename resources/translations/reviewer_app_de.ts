@@ -2027,6 +2027,97 @@
     </message>
 </context>
 <context>
+    <name>Links</name>
+    <message>
+        <source>The preview says {shown}, but the link goes to {host}.</source>
+        <translation>Die Vorschau nennt {shown}, der Link führt aber zu {host}.</translation>
+    </message>
+    <message>
+        <source>The host mixes letters of different scripts ({scripts}): look-alike letters can imitate a well-known site. Not plain Latin: {letters}.</source>
+        <translation>Der Host mischt Buchstaben verschiedener Schriften ({scripts}): ähnlich aussehende Buchstaben können eine bekannte Website nachahmen. Nicht einfaches Latein: {letters}.</translation>
+    </message>
+    <message>
+        <source>The address starts with {userinfo}@, which is not where it goes: the browser ignores what comes before the @.</source>
+        <translation>Die Adresse beginnt mit {userinfo}@; dorthin führt sie nicht: der Browser ignoriert, was vor dem @ steht.</translation>
+    </message>
+    <message>
+        <source>The host is not a valid international domain name; browsers may read it differently.</source>
+        <translation>Der Host ist kein gültiger internationaler Domainname; Browser können ihn unterschiedlich lesen.</translation>
+    </message>
+    <message>
+        <source>Open link</source>
+        <translation>Link öffnen</translation>
+    </message>
+    <message>
+        <source>Open link in browser?</source>
+        <translation>Link im Browser öffnen?</translation>
+    </message>
+    <message>
+        <source>Check where this link goes before you open it.</source>
+        <translation>Prüfen Sie, wohin dieser Link führt, bevor Sie ihn öffnen.</translation>
+    </message>
+    <message>
+        <source>Host: {host}</source>
+        <translation>Host: {host}</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>As the browser sends it: {host}</source>
+        <translation>So sendet ihn der Browser: {host}</translation>
+    </message>
+    <message>
+        <source>Host as the browser sends it</source>
+        <translation>Host, wie der Browser ihn sendet</translation>
+    </message>
+    <message>
+        <source>Warnings about this link</source>
+        <translation>Warnungen zu diesem Link</translation>
+    </message>
+    <message>
+        <source>The whole address:</source>
+        <translation>Die ganze Adresse:</translation>
+    </message>
+    <message>
+        <source>The whole address</source>
+        <translation>Die ganze Adresse</translation>
+    </message>
+    <message>
+        <source>What went wrong</source>
+        <translation>Was schiefging</translation>
+    </message>
+    <message>
+        <source>Copy link</source>
+        <translation>Link kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the link</source>
+        <translation>Den Link kopieren</translation>
+    </message>
+    <message>
+        <source>Open in browser</source>
+        <translation>Im Browser öffnen</translation>
+    </message>
+    <message>
+        <source>Open the link in the browser</source>
+        <translation>Den Link im Browser öffnen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Copied. Paste it where you can check it.</source>
+        <translation>Kopiert. Fügen Sie ihn dort ein, wo Sie ihn prüfen können.</translation>
+    </message>
+    <message>
+        <source>No browser could open this link on this computer. Copy it and open it where you can.</source>
+        <translation>Kein Browser konnte diesen Link auf diesem Computer öffnen. Kopieren Sie ihn und öffnen Sie ihn dort, wo es geht.</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
@@ -2355,6 +2446,10 @@
         <translation>Dieses Bild ist zu groß, um es sicher anzuzeigen ({width} x {height} Pixel)</translation>
     </message>
     <message>
+        <source>▶ {duration} · not played</source>
+        <translation>▶ {duration} · nicht abgespielt</translation>
+    </message>
+    <message>
         <source>Media</source>
         <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media)</extracomment>
         <translation>Medien</translation>
@@ -2372,14 +2467,123 @@
         <translation>{kind}, {size} Byte: {description}</translation>
     </message>
     <message>
-        <source>Video, {size} bytes.
-Not played here.</source>
-        <translation>Video, {size} Byte.
-Wird hier nicht abgespielt.</translation>
+        <source>Video, {size} bytes: reading its frames…</source>
+        <translation>Video, {size} Bytes: Bilder werden gelesen…</translation>
     </message>
     <message>
         <source>Media not downloaded yet</source>
         <translation>Medien noch nicht heruntergeladen</translation>
+    </message>
+    <message>
+        <source>This file is not a video this app can show</source>
+        <translation>Diese Datei ist kein Video, das diese App zeigen kann</translation>
+    </message>
+    <message>
+        <source>This video is damaged or incomplete; it is not shown</source>
+        <translation>Dieses Video ist beschädigt oder unvollständig; es wird nicht gezeigt</translation>
+    </message>
+    <message>
+        <source>This video&apos;s format ({codec}) is not shown here</source>
+        <translation>Das Format dieses Videos ({codec}) wird hier nicht gezeigt</translation>
+    </message>
+    <message>
+        <source>This video is too large to show safely ({width} x {height} pixels)</source>
+        <translation>Dieses Video ist zu groß, um es sicher zu zeigen ({width} x {height} Pixel)</translation>
+    </message>
+</context>
+<context>
+    <name>MediaViewer</name>
+    <message>
+        <source>Media viewer</source>
+        <translation>Medienbetrachter</translation>
+    </message>
+    <message>
+        <source>What this medium is</source>
+        <translation>Was dieses Medium ist</translation>
+    </message>
+    <message>
+        <source>The medium, large</source>
+        <translation>Das Medium, groß</translation>
+    </message>
+    <message>
+        <source>The medium</source>
+        <translation>Das Medium</translation>
+    </message>
+    <message>
+        <source>Frames of the video</source>
+        <translation>Bilder des Videos</translation>
+    </message>
+    <message>
+        <source>About this medium</source>
+        <translation>Über dieses Medium</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Vorheriges</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Nächstes ▶</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>Verkleinern</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Reveal</source>
+        <translation>Aufdecken</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>← → previous, next · + - zoom (or the wheel) · 0 fit · ↑ ↓ Shift+← → move · Space reveal · Esc close</source>
+        <translation>← → vorheriges, nächstes · + - zoomen (oder das Mausrad) · 0 einpassen · ↑ ↓ Umschalt+← → verschieben · Leertaste aufdecken · Esc schließen</translation>
+    </message>
+    <message>
+        <source>Keys of the viewer</source>
+        <translation>Tasten des Betrachters</translation>
+    </message>
+    <message>
+        <source>Media {n} of {total}</source>
+        <translation>Medium {n} von {total}</translation>
+    </message>
+    <message>
+        <source>no description</source>
+        <translation>keine Beschreibung</translation>
+    </message>
+    <message>
+        <source>{n} of {total}: {kind}, {size} bytes — {description}</source>
+        <translation>{n} von {total}: {kind}, {size} Bytes — {description}</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>Verbergen</translation>
+    </message>
+    <message>
+        <source>Frame at {time}</source>
+        <translation>Bild bei {time}</translation>
+    </message>
+    <message>
+        <source>it has sound, which is never played</source>
+        <translation>es hat Ton, der nie abgespielt wird</translation>
+    </message>
+    <message>
+        <source>no sound</source>
+        <translation>ohne Ton</translation>
+    </message>
+    <message>
+        <source>Video, {duration} long, {width} x {height} pixels, {codec}; not played, {sound}. The frames below are taken across its length.</source>
+        <translation>Video, {duration} lang, {width} x {height} Pixel, {codec}; nicht abgespielt, {sound}. Die Bilder unten stammen aus seiner ganzen Länge.</translation>
     </message>
 </context>
 <context>
@@ -3030,6 +3234,10 @@ Wird hier nicht abgespielt.</translation>
     <message>
         <source>Reveal or hide the media of this post</source>
         <translation>Die Medien dieses Beitrags aufdecken oder verbergen</translation>
+    </message>
+    <message>
+        <source>View the media large (arrows: previous, next; + and -: zoom; Esc: close)</source>
+        <translation>Die Medien groß ansehen (Pfeile: vorheriges, nächstes; + und -: zoomen; Esc: schließen)</translation>
     </message>
     <message>
         <source>Ctrl+O</source>

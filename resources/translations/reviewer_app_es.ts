@@ -2027,6 +2027,97 @@
     </message>
 </context>
 <context>
+    <name>Links</name>
+    <message>
+        <source>The preview says {shown}, but the link goes to {host}.</source>
+        <translation>La vista previa dice {shown}, pero el enlace lleva a {host}.</translation>
+    </message>
+    <message>
+        <source>The host mixes letters of different scripts ({scripts}): look-alike letters can imitate a well-known site. Not plain Latin: {letters}.</source>
+        <translation>El host mezcla letras de distintas escrituras ({scripts}): letras parecidas pueden imitar un sitio conocido. No latín simple: {letters}.</translation>
+    </message>
+    <message>
+        <source>The address starts with {userinfo}@, which is not where it goes: the browser ignores what comes before the @.</source>
+        <translation>La dirección empieza con {userinfo}@, que no es adonde lleva: el navegador ignora lo que va antes de la @.</translation>
+    </message>
+    <message>
+        <source>The host is not a valid international domain name; browsers may read it differently.</source>
+        <translation>El host no es un nombre de dominio internacional válido; los navegadores pueden leerlo de otra manera.</translation>
+    </message>
+    <message>
+        <source>Open link</source>
+        <translation>Abrir enlace</translation>
+    </message>
+    <message>
+        <source>Open link in browser?</source>
+        <translation>¿Abrir el enlace en el navegador?</translation>
+    </message>
+    <message>
+        <source>Check where this link goes before you open it.</source>
+        <translation>Compruebe adónde lleva este enlace antes de abrirlo.</translation>
+    </message>
+    <message>
+        <source>Host: {host}</source>
+        <translation>Host: {host}</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>As the browser sends it: {host}</source>
+        <translation>Tal como lo envía el navegador: {host}</translation>
+    </message>
+    <message>
+        <source>Host as the browser sends it</source>
+        <translation>Host tal como lo envía el navegador</translation>
+    </message>
+    <message>
+        <source>Warnings about this link</source>
+        <translation>Advertencias sobre este enlace</translation>
+    </message>
+    <message>
+        <source>The whole address:</source>
+        <translation>La dirección completa:</translation>
+    </message>
+    <message>
+        <source>The whole address</source>
+        <translation>La dirección completa</translation>
+    </message>
+    <message>
+        <source>What went wrong</source>
+        <translation>Qué salió mal</translation>
+    </message>
+    <message>
+        <source>Copy link</source>
+        <translation>Copiar enlace</translation>
+    </message>
+    <message>
+        <source>Copy the link</source>
+        <translation>Copiar el enlace</translation>
+    </message>
+    <message>
+        <source>Open in browser</source>
+        <translation>Abrir en el navegador</translation>
+    </message>
+    <message>
+        <source>Open the link in the browser</source>
+        <translation>Abrir el enlace en el navegador</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Cerrar</translation>
+    </message>
+    <message>
+        <source>Copied. Paste it where you can check it.</source>
+        <translation>Copiado. Péguelo donde pueda comprobarlo.</translation>
+    </message>
+    <message>
+        <source>No browser could open this link on this computer. Copy it and open it where you can.</source>
+        <translation>Ningún navegador pudo abrir este enlace en este equipo. Cópielo y ábralo donde pueda.</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
@@ -2355,6 +2446,10 @@
         <translation>Esta imagen es demasiado grande para mostrarla con seguridad ({width} x {height} píxeles)</translation>
     </message>
     <message>
+        <source>▶ {duration} · not played</source>
+        <translation>▶ {duration} · no se reproduce</translation>
+    </message>
+    <message>
         <source>Media</source>
         <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media)</extracomment>
         <translation>Medios</translation>
@@ -2372,14 +2467,123 @@
         <translation>{kind}, {size} bytes: {description}</translation>
     </message>
     <message>
-        <source>Video, {size} bytes.
-Not played here.</source>
-        <translation>Vídeo, {size} bytes.
-No se reproduce aquí.</translation>
+        <source>Video, {size} bytes: reading its frames…</source>
+        <translation>Vídeo, {size} bytes: leyendo sus fotogramas…</translation>
     </message>
     <message>
         <source>Media not downloaded yet</source>
         <translation>Medios aún no descargados</translation>
+    </message>
+    <message>
+        <source>This file is not a video this app can show</source>
+        <translation>Este archivo no es un vídeo que esta aplicación pueda mostrar</translation>
+    </message>
+    <message>
+        <source>This video is damaged or incomplete; it is not shown</source>
+        <translation>Este vídeo está dañado o incompleto; no se muestra</translation>
+    </message>
+    <message>
+        <source>This video&apos;s format ({codec}) is not shown here</source>
+        <translation>El formato de este vídeo ({codec}) no se muestra aquí</translation>
+    </message>
+    <message>
+        <source>This video is too large to show safely ({width} x {height} pixels)</source>
+        <translation>Este vídeo es demasiado grande para mostrarlo con seguridad ({width} x {height} píxeles)</translation>
+    </message>
+</context>
+<context>
+    <name>MediaViewer</name>
+    <message>
+        <source>Media viewer</source>
+        <translation>Visor de medios</translation>
+    </message>
+    <message>
+        <source>What this medium is</source>
+        <translation>Qué es este medio</translation>
+    </message>
+    <message>
+        <source>The medium, large</source>
+        <translation>El medio, en grande</translation>
+    </message>
+    <message>
+        <source>The medium</source>
+        <translation>El medio</translation>
+    </message>
+    <message>
+        <source>Frames of the video</source>
+        <translation>Fotogramas del vídeo</translation>
+    </message>
+    <message>
+        <source>About this medium</source>
+        <translation>Sobre este medio</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Anterior</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Siguiente ▶</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>Alejar</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>Acercar</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Ajustar</translation>
+    </message>
+    <message>
+        <source>Reveal</source>
+        <translation>Mostrar</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Cerrar</translation>
+    </message>
+    <message>
+        <source>← → previous, next · + - zoom (or the wheel) · 0 fit · ↑ ↓ Shift+← → move · Space reveal · Esc close</source>
+        <translation>← → anterior, siguiente · + - zoom (o la rueda) · 0 ajustar · ↑ ↓ Mayús+← → mover · Espacio mostrar · Esc cerrar</translation>
+    </message>
+    <message>
+        <source>Keys of the viewer</source>
+        <translation>Teclas del visor</translation>
+    </message>
+    <message>
+        <source>Media {n} of {total}</source>
+        <translation>Medio {n} de {total}</translation>
+    </message>
+    <message>
+        <source>no description</source>
+        <translation>sin descripción</translation>
+    </message>
+    <message>
+        <source>{n} of {total}: {kind}, {size} bytes — {description}</source>
+        <translation>{n} de {total}: {kind}, {size} bytes — {description}</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>Ocultar</translation>
+    </message>
+    <message>
+        <source>Frame at {time}</source>
+        <translation>Fotograma en {time}</translation>
+    </message>
+    <message>
+        <source>it has sound, which is never played</source>
+        <translation>tiene sonido, que nunca se reproduce</translation>
+    </message>
+    <message>
+        <source>no sound</source>
+        <translation>sin sonido</translation>
+    </message>
+    <message>
+        <source>Video, {duration} long, {width} x {height} pixels, {codec}; not played, {sound}. The frames below are taken across its length.</source>
+        <translation>Vídeo de {duration}, {width} x {height} píxeles, {codec}; no se reproduce, {sound}. Los fotogramas de abajo se toman a lo largo de todo el vídeo.</translation>
     </message>
 </context>
 <context>
@@ -3030,6 +3234,10 @@ No se reproduce aquí.</translation>
     <message>
         <source>Reveal or hide the media of this post</source>
         <translation>Mostrar u ocultar los medios de esta publicación</translation>
+    </message>
+    <message>
+        <source>View the media large (arrows: previous, next; + and -: zoom; Esc: close)</source>
+        <translation>Ver los medios en grande (flechas: anterior, siguiente; + y -: zoom; Esc: cerrar)</translation>
     </message>
     <message>
         <source>Ctrl+O</source>

@@ -57,6 +57,13 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
         QT_TRANSLATE_NOOP("Shortcuts", "Reveal or hide the media of this post"),
     ),
     (
+        "V",
+        QT_TRANSLATE_NOOP(
+            "Shortcuts",
+            "View the media large (arrows: previous, next; + and -: zoom; Esc: close)",
+        ),
+    ),
+    (
         QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+O"),
         QT_TRANSLATE_NOOP("Shortcuts", "Work offline: lease a batch to review without a network"),
     ),

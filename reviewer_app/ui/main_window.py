@@ -108,6 +108,7 @@ KEYMAP: dict[tuple[int, Qt.KeyboardModifier], str] = {
     (Qt.Key.Key_R.value, Qt.KeyboardModifier.NoModifier): "focus:rating",
     (Qt.Key.Key_N.value, Qt.KeyboardModifier.NoModifier): "focus:note",
     (Qt.Key.Key_Space.value, Qt.KeyboardModifier.NoModifier): "reveal",
+    (Qt.Key.Key_V.value, Qt.KeyboardModifier.NoModifier): "enlarge",
     (Qt.Key.Key_Escape.value, Qt.KeyboardModifier.NoModifier): "cancel",
     (Qt.Key.Key_Return.value, Qt.KeyboardModifier.ControlModifier): "submit",
     (Qt.Key.Key_Enter.value, Qt.KeyboardModifier.ControlModifier): "submit",
@@ -150,8 +151,8 @@ class KeyFilter(QObject):
         )
         if typing and command not in TYPING_SAFE:
             return False
-        if command == "reveal" and isinstance(focus, PolicyList):
-            return False  # Space ticks a policy there
+        if command == "reveal" and isinstance(focus, PolicyList | QPushButton):
+            return False  # Space ticks a policy there, and presses a focused button
         return self.window.run_command(command)
 
 
@@ -429,6 +430,7 @@ class MainWindow(QMainWindow):
             "escalate": self.review.escalate,
             "skip": self.review.skip,
             "reveal": self.post.media.toggle_reveal,
+            "enlarge": self.post.enlarge_media,
             "cancel": self._cancel,
             "submit": self.review.submit,
             "undo": self.review.undo,

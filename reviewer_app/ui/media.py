@@ -1,8 +1,9 @@
 """Media thumbnails: blurred and greyscaled until the reviewer asks (Space), never played.
 
 Bytes come from the local store (the sync engine fetched them ahead); no widget fetches a
-remote resource. A GIF shows its first frame only; a video shows a tile that says what it
-is, because nothing here plays video.
+remote resource. A GIF shows its first frame only; a video shows its poster frame and
+duration (read off the GUI thread by ``video.read_video``), because nothing here plays
+video. A tile clicked, or V, opens the media viewer (``media_viewer``).
 
 Media bytes are hostile until decoded: the format is read from the content (never the file
 name or the declared type), only the formats the service serves are decoded, the declared
@@ -13,14 +14,16 @@ placeholder tile that says so in plain words.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QPixmap
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QImageReader, QMouseEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from reviewer_app.protocol import Media, MediaKind
 
+from .background import run_in_background
 from .i18n import translate
 from .plain import clean, named, tooltip
+from .video import VideoCache, VideoFrames, damaged_video, duration_words, read_video
 
 THUMB = QSize(220, 160)
 #: The most pixels an image may declare; more is refused before anything is decoded
@@ -98,6 +101,31 @@ def decode(data: bytes) -> QImage | str:
     return damaged() if image.isNull() else image
 
 
+def badged(image: QImage, text: str) -> QImage:
+    """``image`` with ``text`` (our words: a video's duration) on a dark band at the foot,
+    painted after any blur so it stays readable."""
+    out = image.convertToFormat(QImage.Format.Format_RGB32)
+    painter = QPainter(out)
+    font = painter.font()
+    font.setPixelSize(max(11, min(16, out.height() // 10)))
+    font.setBold(True)
+    painter.setFont(font)
+    band = painter.fontMetrics().height() + 8
+    area = QRect(0, out.height() - band, out.width(), band)
+    painter.fillRect(area, QColor(0, 0, 0, 170))
+    painter.setPen(QColor("#ffffff"))
+    painter.drawText(area.adjusted(8, 0, -8, 0), Qt.AlignmentFlag.AlignVCenter, text)
+    painter.end()
+    return out
+
+
+def video_badge(frames: VideoFrames) -> str:
+    """What a video tile says over its poster: "▶ 0:12 · not played"."""
+    return translate("Media", "▶ {duration} · not played").format(
+        duration=duration_words(frames.duration)
+    )
+
+
 def placeholder(text: str) -> QImage:
     image = QImage(THUMB, QImage.Format.Format_RGB32)
     image.fill(QColor("#3a3a3a"))
@@ -109,6 +137,8 @@ def placeholder(text: str) -> QImage:
 
 
 class MediaTile(QLabel):
+    clicked = Signal()
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
@@ -119,20 +149,37 @@ class MediaTile(QLabel):
         self.shown = QImage()
         #: why the tile shows a placeholder instead of the media (None: it shows the media)
         self.problem: str | None = None
+        # the medium the tile shows
+        self.media: Media | None = None
+        # a video's poster, duration and strip of frames, once read
+        self.video: VideoFrames | None = None
+        # our words painted over the (obscured) media: a video's duration
+        self.badge = ""
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
 
-    def show_image(self, image: QImage) -> None:
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
+
+    def show_image(self, image: QImage, badge: str = "") -> None:
+        """``image`` fitted to the tile, with ``badge`` (our words) painted over its foot."""
         self.shown = image
-        self.setPixmap(
-            QPixmap.fromImage(image).scaled(
-                THUMB,
-                Qt.AspectRatioMode.KeepAspectRatio,
-                Qt.TransformationMode.SmoothTransformation,
-            )
+        fitted = image.scaled(
+            THUMB,
+            Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
         )
+        self.setPixmap(QPixmap.fromImage(badged(fitted, badge) if badge else fitted))
 
 
 class MediaStrip(QWidget):
-    """The current post's media in a row of tiles."""
+    """The current post's media in a row of tiles. A tile clicked asks for the viewer."""
+
+    # the reviewer asked to see a medium large (its index in the post's media)
+    enlarge_requested = Signal(int)
+    # a tile changed after the post was shown (a video's frames were read)
+    tiles_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -145,6 +192,9 @@ class MediaStrip(QWidget):
         self._layout.addStretch(1)
         self.tiles: list[MediaTile] = []
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.videos = VideoCache()
+        # media ids of videos being read off the GUI thread
+        self.pending: set[str] = set()
 
     def show_media(self, media: list[Media], load: object) -> None:
         """``load(media_id) -> (bytes, content type) | None`` reads the local store."""
@@ -167,9 +217,19 @@ class MediaStrip(QWidget):
                     )
                 )
             )
+            tile.media = item
             tile.original, tile.problem = self._decode(item, load)
+            known = self.videos.get(item.id) if item.kind is MediaKind.video else None
+            if isinstance(known, VideoFrames):
+                tile.video = known
+                tile.setAccessibleName(
+                    number.format(n=index + 1, what=kind_word(item.kind))
+                    + " "
+                    + duration_words(known.duration)
+                )
             if tile.problem:
                 tile.setAccessibleName(number.format(n=index + 1, what=tile.problem))
+            tile.clicked.connect(lambda n=index: self.enlarge_requested.emit(n))
             self._layout.insertWidget(index, tile)
             self.tiles.append(tile)
         self._apply()
@@ -177,20 +237,66 @@ class MediaStrip(QWidget):
 
     def _decode(self, item: Media, load: object) -> tuple[QImage, str | None]:
         """The tile's image, and why it is a placeholder (None when it is the media)."""
-        if item.kind is MediaKind.video:
-            words = translate("Media", "Video, {size} bytes.\nNot played here.").format(
-                size=f"{item.size_bytes:,}"
-            )
-            return placeholder(words), words
         found = load(item.id) if callable(load) else None
         if not found:
             words = translate("Media", "Media not downloaded yet")
             return placeholder(words), words
         data, _kind = found  # the declared type is not trusted: the content decides
+        if item.kind is MediaKind.video:
+            return self._video(item, bytes(data))
         image = decode(bytes(data))
         if isinstance(image, str):
             return placeholder(image), image
         return image, None
+
+    def _video(self, item: Media, data: bytes) -> tuple[QImage, str | None]:
+        """A video's tile: its poster once read (off the GUI thread), words until then."""
+        known = self.videos.get(item.id)
+        if isinstance(known, VideoFrames):
+            return known.poster, None
+        if isinstance(known, str):
+            return placeholder(known), known
+        words = translate("Media", "Video, {size} bytes: reading its frames…").format(
+            size=f"{item.size_bytes:,}"
+        )
+        if item.id not in self.pending:
+            self.pending.add(item.id)
+            media_id = item.id
+
+            def read() -> VideoFrames | str:
+                return read_video(data)
+
+            def done(result: VideoFrames | str) -> None:
+                self._on_video_read(media_id, result)
+
+            def failed(_err: BaseException) -> None:
+                self._on_video_read(media_id, damaged_video())
+
+            run_in_background(self, read, done, failed)
+        return placeholder(words), words
+
+    def _on_video_read(self, media_id: str, result: VideoFrames | str) -> None:
+        self.pending.discard(media_id)
+        self.videos.put(media_id, result)
+        changed = False
+        for index, tile in enumerate(self.tiles):
+            if tile.media is None or tile.media.id != media_id:
+                continue
+            number = translate("Media", "Media {n}: {what}")
+            if isinstance(result, VideoFrames):
+                tile.original, tile.problem, tile.video = result.poster, None, result
+                tile.setAccessibleName(
+                    number.format(n=index + 1, what=kind_word(MediaKind.video))
+                    + " "
+                    + duration_words(result.duration)
+                )
+            else:
+                tile.original, tile.problem, tile.video = placeholder(result), result, None
+                tile.setAccessibleName(number.format(n=index + 1, what=result))
+            changed = True
+        if changed:
+            self._apply()
+            self.tiles_changed.emit()
 
     def toggle_reveal(self) -> None:
         self.revealed = not self.revealed
@@ -200,9 +306,17 @@ class MediaStrip(QWidget):
         self.blur, self.grey = blur, grey
         self._apply()
 
+    def shown(self, image: QImage) -> QImage:
+        """``image`` as the reviewer's settings show it now: blurred and/or greyscaled
+        until revealed."""
+        if self.revealed:
+            return image
+        return obscured(image, blur=self.blur, grey=self.grey)
+
     def _apply(self) -> None:
         for tile in self.tiles:
-            if self.revealed or tile.problem:  # a placeholder's words are ours: never blurred
+            if tile.problem:  # a placeholder's words are ours: never blurred
                 tile.show_image(tile.original)
-            else:
-                tile.show_image(obscured(tile.original, blur=self.blur, grey=self.grey))
+                continue
+            badge = video_badge(tile.video) if tile.video is not None else ""
+            tile.show_image(self.shown(tile.original), badge)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
-    QDesktopServices,
     QPaintEvent,
     QTextCharFormat,
     QTextCursor,
@@ -18,7 +17,9 @@ from reviewer_app.protocol import Item
 
 from .accounts import banner_words
 from .i18n import translate
+from .links import LinkDialog, examine
 from .media import MediaStrip
+from .media_viewer import MediaViewer
 from .plain import ago, clean, count, hidden_count, isolate, label, named, set_text, tooltip
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
@@ -126,6 +127,9 @@ class PostPane(QWidget):
         link_row.addWidget(self.preview, 1)
         link_row.addWidget(self.open_link)
         self.media = MediaStrip(self)
+        self.media.enlarge_requested.connect(self.enlarge_media)
+        # the open media viewer, if any
+        self.viewer: MediaViewer | None = None
         for widget in (self.account, self.byline, self.facts):
             layout.addWidget(widget)
         layout.addWidget(self.text, 1)
@@ -136,6 +140,10 @@ class PostPane(QWidget):
         self._spans: list[tuple[int, int, str]] = []
         self._rtl: bool | None = None
         self._link: QUrl | None = None
+        # the site the link preview names (to call out a link that goes elsewhere)
+        self._shown_domain: str | None = None
+        # the open link dialog, if any
+        self.link_dialog: LinkDialog | None = None
         self.clear()
 
     def clear(self, message: str | None = None) -> None:
@@ -208,12 +216,14 @@ class PostPane(QWidget):
             )
             self.preview.setToolTip(tooltip(preview.url))
             self._link = safe_link(preview.url)
+            self._shown_domain = preview.domain
         else:
             set_text(
                 self.preview,
                 translate("PostPane", "Post address: {url}").format(url=clean(post.url)),
             )
             self._link = safe_link(post.url)
+            self._shown_domain = None
         self.preview.show()
         self.open_link.setVisible(self._link is not None)
         self.media.show_media(post.media, load_media)
@@ -231,7 +241,21 @@ class PostPane(QWidget):
         self.text.show_text(self._full, self._spans, self._rtl)
         self.more.hide()
 
+    def enlarge_media(self, index: int = 0) -> None:
+        """The post's media large, from ``index`` (media_viewer.MediaViewer)."""
+        if not self.media.tiles:
+            return
+        if self.viewer is not None:
+            self.viewer.close()
+        self.viewer = MediaViewer(self.media, index, self)
+        self.viewer.open()
+
     def _open_link(self) -> None:
-        if self._link is not None:
-            self.link_open_requested.emit(self._link)
-            QDesktopServices.openUrl(self._link)
+        """Where the link goes, before anything opens it (links.LinkDialog)."""
+        if self._link is None:
+            return
+        self.link_open_requested.emit(self._link)
+        if self.link_dialog is not None:
+            self.link_dialog.close()
+        self.link_dialog = LinkDialog(examine(self._link, self._shown_domain), self)
+        self.link_dialog.open()

@@ -87,8 +87,96 @@ SVG = (
 )
 
 
+def webm_lying_size() -> bytes:
+    """A real WebM whose track header declares 65,535 x 65,535 pixels (the VP8 stream in it
+    is 320 x 480, which is what FFmpeg goes by once it has read the stream)."""
+    from tests.support.video import make_video
+
+    real = make_video("webm", width=320, height=480, seconds=0.5)
+    width, height = b"\xb0\x82\x01\x40", b"\xba\x82\x01\xe0"  # PixelWidth, PixelHeight
+    assert real.count(width) == 1 and real.count(height) == 1
+    return real.replace(width, b"\xb0\x82\xff\xff").replace(height, b"\xba\x82\xff\xff")
+
+
+def mp4_huge_frame() -> bytes:
+    """One honest H.264 frame of 4,098 x 4,096 pixels (a few dozen KB): more pixels than
+    the app decodes."""
+    import io
+
+    import av
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="mp4") as out:
+        stream = out.add_stream("libx264", rate=1, options={"preset": "ultrafast"})
+        stream.width, stream.height, stream.pix_fmt = 4098, 4096, "yuv420p"
+        frame = av.VideoFrame(4098, 4096, "yuv420p")
+        for plane in frame.planes:
+            plane.update(b"\x80" * plane.buffer_size)
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            out.mux(packet)
+    return buffer.getvalue()
+
+
+def mp4_truncated() -> bytes:
+    """The first half of a real MP4: its index (moov) is at the end, so it is lost."""
+    from tests.support.video import make_video
+
+    whole = make_video("mp4", seconds=1.0)
+    return whole[: len(whole) // 2]
+
+
+def webm_scrambled() -> bytes:
+    """A real WebM's header and first bytes, then pseudo-random bytes."""
+    from tests.support.video import make_video
+
+    whole = make_video("webm", seconds=1.0)
+    noise = bytes((n * 7919 + 13) % 251 for n in range(len(whole)))
+    return whole[:200] + noise[200:]
+
+
+def mkv_mjpeg() -> bytes:
+    """Matroska carrying Motion JPEG: a container the app reads with a codec it does not."""
+    import io
+
+    import av
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="matroska") as out:
+        stream = out.add_stream("mjpeg", rate=5)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuvj420p"
+        for _ in range(3):
+            for packet in stream.encode(av.VideoFrame(64, 48, "yuvj420p")):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    return buffer.getvalue()
+
+
+def ftyp_elf() -> bytes:
+    """An MP4 file-type box, then an executable."""
+    return b"\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2" + elf_bytes()
+
+
+def hostile_videos() -> list[tuple[str, bytes, str]]:
+    """(name, bytes, declared MIME type): files that claim to be videos."""
+    return [
+        ("mp4-huge-frame", mp4_huge_frame(), "video/mp4"),
+        ("webm-lying-size", webm_lying_size(), "video/webm"),
+        ("mp4-truncated", mp4_truncated(), "video/mp4"),
+        ("webm-scrambled", webm_scrambled(), "video/webm"),
+        ("mkv-mjpeg", mkv_mjpeg(), "video/webm"),
+        ("mp4-box-then-elf", ftyp_elf(), "video/mp4"),
+        ("png-as-mp4", valid_png(), "video/mp4"),
+        ("zero-bytes-video", b"", "video/mp4"),
+    ]
+
+
 def hostile_media() -> list[tuple[str, bytes, str]]:
     """(name, bytes, declared MIME type), the worst first."""
+    return [*_hostile_images(), *hostile_videos()]
+
+
+def _hostile_images() -> list[tuple[str, bytes, str]]:
     return [
         ("png-decompression-bomb", png_bomb(), "image/png"),
         ("png-huge-header", huge_header_png(), "image/png"),

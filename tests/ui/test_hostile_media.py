@@ -1,7 +1,8 @@
 """Hostile media: decompression bombs, huge headers, truncated files and things that are not
-images at all are refused or shown as a placeholder tile in plain words, with no crash and
-no memory blow-up; first straight into the media strip, then served by the real service's
-``/media`` and fetched by the sync engine into the local store."""
+images or videos at all are refused or shown as a placeholder tile in plain words, with no
+crash and no memory blow-up; first straight into the media strip, then served by the real
+service's ``/media`` and fetched by the sync engine into the local store. Videos are read
+off the GUI thread (PyAV): their tiles settle when ``strip.pending`` is empty."""
 
 from __future__ import annotations
 
@@ -16,15 +17,19 @@ from reviewer_app.protocol import Media, MediaKind, Role
 from reviewer_app.server.tables import items as items_table
 from reviewer_app.server.tables import media as media_table
 from reviewer_app.ui.media import DAMAGED, DECODE_BOX, NOT_AN_IMAGE, MediaStrip, decode
+from reviewer_app.ui.video import read_video
 from tests.support.api import ApiSession
 from tests.support.intake import classifier, post, send
 from tests.support.servers import LiveServer
+from tests.support.video import make_video
 from tests.ui.hostile_media import hostile_media, valid_png
 
 MB = 1024 * 1024
 #: Peak memory the process may grow by while showing any (and all) of the hostile files.
 RSS_BUDGET = 100 * MB
 
+DAMAGED_VIDEO = "This video is damaged or incomplete; it is not shown"
+NOT_A_VIDEO = "This file is not a video this app can show"
 TOO_LARGE = re.compile(r"^This image is too large to show safely \([\d,]+ x [\d,]+ pixels\)$")
 #: What each file must come to: a placeholder's words, or "first frame" (the image shown,
 #: its first frame only, no bigger than the decode box).
@@ -40,7 +45,22 @@ EXPECTED = {
     "elf-as-gif": NOT_AN_IMAGE,
     "svg-as-png": NOT_AN_IMAGE,
     "zero-bytes": NOT_AN_IMAGE,
+    "mp4-huge-frame": "This video is too large to show safely (4,098 x 4,096 pixels)",
+    # FFmpeg goes by the stream's own size (320 x 480) once it has read it: the poster shows
+    "webm-lying-size": "first frame",
+    "mp4-truncated": DAMAGED_VIDEO,
+    "webm-scrambled": DAMAGED_VIDEO,
+    "mkv-mjpeg": "This video's format (mjpeg) is not shown here",
+    "mp4-box-then-elf": DAMAGED_VIDEO,
+    "png-as-mp4": NOT_A_VIDEO,
+    "zero-bytes-video": NOT_A_VIDEO,
 }
+
+
+def media_kind(mime: str) -> MediaKind:
+    if mime.startswith("video/"):
+        return MediaKind.video
+    return MediaKind.gif if mime == "image/gif" else MediaKind.image
 
 
 def _status_kb(field: str) -> int:
@@ -92,17 +112,19 @@ def test_hostile_images_are_placeholders_without_a_memory_blow_up(qtbot) -> None
     # warm up: the first decode of each format loads Qt's image plugins
     for data in (valid_png(), *(d for _, d, _ in files if len(d) < 4096)):
         decode(data)
+    read_video(make_video("webm", seconds=0.3))  # and FFmpeg's libraries
     strip.show_media([], None)
     can_reset = reset_peak()
     start = rss()
     growth: dict[str, int] = {}
     for number, (name, data, mime) in enumerate(files):
-        kind = MediaKind.gif if mime == "image/gif" else MediaKind.image
+        kind = media_kind(mime)
         media = Media(id=f"m{number}", kind=kind, mime_type=mime, size_bytes=len(data))
         before = rss()
         if can_reset:
             reset_peak()
         strip.show_media([media], lambda _id, d=data, m=mime: (d, m))
+        qtbot.waitUntil(lambda: not strip.pending, timeout=20_000)
         strip.toggle_reveal()
         strip.grab()  # painted, revealed and all
         tile = strip.tiles[0]
@@ -139,9 +161,13 @@ def test_hostile_images_served_by_the_service_become_placeholders(
         demo_server.url, demo_server.service.create_api_key(Role.platform, "hostile-feed").key
     )
     assigned: dict[str, str] = {}
-    for n, (name, _data, _mime) in enumerate(files):
+    for n, (name, _data, mime) in enumerate(files):
+        if media_kind(mime) is MediaKind.video:  # a real video first, so the post says video
+            honest, honest_type = make_video("mp4", width=32 + 2 * n, seconds=0.2), "video/mp4"
+        else:
+            honest, honest_type = valid_png(40 + n, 30), "image/png"
         uploaded = platform.post(
-            "/intake/media", data=valid_png(40 + n, 30), headers={"Content-Type": "image/png"}
+            "/intake/media", data=honest, headers={"Content-Type": honest_type}
         )
         assert uploaded.status_code == 201, uploaded.text
         assigned[uploaded.json()["media_id"]] = name
@@ -168,7 +194,7 @@ def test_hostile_images_served_by_the_service_become_placeholders(
                     content=data,
                     mime_type=mime,
                     size_bytes=len(data),
-                    kind="gif" if mime == "image/gif" else "image",
+                    kind=media_kind(mime).value,
                 )
             )
         conn.execute(update(items_table).where(items_table.c.id.in_(opened)).values(priority=1e9))
@@ -185,6 +211,7 @@ def test_hostile_images_served_by_the_service_become_placeholders(
         if hostile:
             desk.wait(lambda h=hostile: all(store.media(m.id) for m in h), 30_000)
             window.post.media.show_media(item.post.media, store.media)
+            desk.wait(lambda: not window.post.media.pending, 20_000)
             window.grab()
             for m, tile in zip(item.post.media, window.post.media.tiles, strict=True):
                 if m.id in assigned:

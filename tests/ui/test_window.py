@@ -63,7 +63,7 @@ def test_shortcut_list_covers_every_key(qtbot) -> None:
     dialog = ShortcutsDialog()
     qtbot.addWidget(dialog)
     texts = " ".join(label.text() for label in dialog.findChildren(QLabel))
-    keys = ("1 … 9", "E", "S", "N", "P", "R", "Ctrl+Enter", "Ctrl+Z", "Space", "?", "Esc")
+    keys = ("1 … 9", "E", "S", "N", "P", "R", "Ctrl+Enter", "Ctrl+Z", "Space", "V", "?", "Esc")
     for key in (*keys, "Ctrl+1 / Ctrl+2", "Ctrl+Q"):
         assert key in texts
     commands = {c.split(":")[0] for c in KEYMAP.values()}
@@ -73,6 +73,7 @@ def test_shortcut_list_covers_every_key(qtbot) -> None:
         "skip",
         "focus",
         "reveal",
+        "enlarge",
         "cancel",
         "submit",
         "undo",
