@@ -253,4 +253,34 @@ def _self_test(folder: Path, deadline: float) -> dict[str, float]:
             window.close()
     finally:
         server.stop()
+    _check_video_and_links()
+    step("video_links")
     return timings
+
+
+def _check_video_and_links() -> None:
+    """What the bundle must carry for media and links: FFmpeg (PyAV) reads a video made
+    here, IDNA and Unicode scripts (idna, fontTools) tell a homograph host."""
+    import io
+
+    import av
+    from PySide6.QtCore import QUrl
+
+    from reviewer_app.ui.links import examine
+    from reviewer_app.ui.video import VideoFrames, read_video
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="mp4") as out:
+        stream = out.add_stream("mpeg4", rate=5)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        for _ in range(5):
+            for packet in stream.encode(av.VideoFrame(64, 48, "yuv420p")):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    video = read_video(buffer.getvalue(), strip_frames=2)
+    if not isinstance(video, VideoFrames) or video.poster.isNull():
+        raise SelfTestFailed(f"a video could not be read: {video}")
+    facts = examine(QUrl("https://p\u0430ypal.com/", QUrl.ParsingMode.StrictMode), "paypal.com")
+    if facts.host_ascii != "xn--pypal-4ve.com" or not facts.mixed_scripts:
+        raise SelfTestFailed(f"a homograph link was not told: {facts.host_ascii}")
