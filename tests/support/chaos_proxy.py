@@ -27,17 +27,15 @@ which request got which fault. With several clients at once, which request gets 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
-import socket
 import ssl
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .proxy import FaultProxy, _Closed, _read_message, _reset, http_response
+from .proxy import PASS, FaultProxy, Step, http_response
 
 #: each fault kind with its relative weight; the one the service cannot fake weighs most
 FAULT_WEIGHTS: dict[str, float] = {
@@ -185,76 +183,48 @@ class ChaosProxy(FaultProxy):
             self._requests += 1
         return n, self.plan.fault(n)
 
-    def _serve(self, client: socket.socket) -> None:
+    def _on_connect(self) -> bool:
         with self._lock:
             m = self._connections
             self._connections += 1
         if self.plan.resets_connection(m):
             self._record(-1 - m, "(new connection)", "reset_on_connect")
-            _reset(client)
-            return
-        if self.tls is not None:
-            try:
-                client = self.tls.wrap_socket(client, server_side=True)
-            except (ssl.SSLError, OSError):
-                client.close()
-                return
+            return False
+        return True
+
+    def _upstream_failed(self) -> None:
         with self._lock:
-            self._open_conns.add(client)
-        upstream: socket.socket | None = None
-        inbox = bytearray()
-        backbox = bytearray()
-        try:
-            while True:
-                head, body, start = _read_message(client, inbox)
-                n, fault = self._next_request()
-                kind = fault.kind if fault else None
-                if fault is not None:
-                    self._record(n, start, fault.kind, fault.describe())
-                if kind == "reset_before":
-                    _reset(client)
-                    return
-                if fault is not None and kind == "busy":
-                    headers = {"Content-Type": "text/plain"}
-                    if fault.retry_after is not None:
-                        headers["Retry-After"] = str(fault.retry_after)
-                    client.sendall(http_response(fault.status, b"chaos proxy: busy", headers))
-                    continue
-                if fault is not None and kind == "latency":
-                    time.sleep(fault.latency)
-                try:
-                    if upstream is None:
-                        upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
-                    upstream.sendall(head + body)
-                    r_head, r_body, _ = _read_message(upstream, backbox)
-                except (_Closed, OSError):
-                    with self._lock:
-                        self.upstream_failures += 1
-                    _reset(client)  # as a dying service leaves its clients
-                    return
-                if kind == "drop_after_commit":
-                    _reset(client)
-                    return
-                if kind == "bad_reply":
-                    page = b"<html><body>Please log in to the network</body></html>"
-                    client.sendall(http_response(200, page, {"Content-Type": "text/html"}))
-                    continue
-                if kind == "truncate":
-                    client.sendall(r_head + r_body[: len(r_body) // 2])
-                    with contextlib.suppress(OSError):
-                        client.shutdown(socket.SHUT_RDWR)
-                    client.close()
-                    return
-                client.sendall(r_head + r_body)
-        except (_Closed, OSError, ValueError):
-            pass
-        finally:
-            with self._lock:
-                self._open_conns.discard(client)
-            for sock in (client, upstream):
-                if sock is not None:
-                    with contextlib.suppress(OSError):
-                        sock.close()
+            self.upstream_failures += 1
+
+    def _step(self, start: str) -> Step:
+        """The seeded plan's fault for this request, if any."""
+        n, fault = self._next_request()
+        if fault is None:
+            return PASS
+        self._record(n, start, fault.kind, fault.describe())
+        kind = fault.kind
+        if kind == "reset_before":
+            return Step(before="reset")
+        if kind == "busy":
+            headers = {"Content-Type": "text/plain"}
+            if fault.retry_after is not None:
+                headers["Retry-After"] = str(fault.retry_after)
+            return Step(before=http_response(fault.status, b"chaos proxy: busy", headers))
+        if kind == "latency":
+            return Step(delay=fault.latency)
+        if kind == "drop_after_commit":
+            return Step(after="reset")
+        if kind == "bad_reply":
+            return Step(after=_captive_portal)
+        if kind == "truncate":
+            return Step(after="truncate")
+        raise ValueError(f"unknown fault kind {kind!r}")
+
+
+def _captive_portal(_head: bytes, _body: bytes) -> bytes:
+    """What a captive portal or a broken middlebox sends instead of the service's reply."""
+    page = b"<html><body>Please log in to the network</body></html>"
+    return http_response(200, page, {"Content-Type": "text/html"})
 
 
 def replay(seed: int, count: int, p: float = 0.2) -> list[tuple[int, str]]:

@@ -9,56 +9,33 @@ import socket
 import struct
 import threading
 
-from .servers import free_port
+from .proxy import FaultProxy
 
 
-class CutProxy:
+class CutProxy(FaultProxy):
+    """``FaultProxy``'s listener (start, online/offline, stop) with a byte pipe per
+    direction instead of its HTTP serving loop."""
+
     def __init__(self, upstream_port: int, *, cut_after: int, reset: bool = True) -> None:
-        self.upstream_port = upstream_port
-        self.port = free_port()
+        super().__init__(upstream_port)
         #: reply bytes passed on, per connection, before it is cut
         self.cut_after = cut_after
         #: cut with a TCP reset (True) or an orderly close (False)
         self.reset = reset
         self.cuts = 0
-        self._lock = threading.Lock()
-        self._listener: socket.socket | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> CutProxy:
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", self.port))
-        sock.listen(64)
-        self._listener = sock
-        threading.Thread(target=self._accept, args=(sock,), daemon=True).start()
+        self.online()
         return self
 
-    def stop(self) -> None:
-        sock, self._listener = self._listener, None
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-
-    def _accept(self, listener: socket.socket) -> None:
-        while True:
-            try:
-                client, _ = listener.accept()
-            except OSError:
-                return
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
-            except OSError:
-                client.close()
-                continue
-            threading.Thread(target=self._pipe, args=(client, upstream, None), daemon=True).start()
-            threading.Thread(
-                target=self._pipe, args=(upstream, client, self.cut_after), daemon=True
-            ).start()
+    def _serve(self, client: socket.socket) -> None:
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+        except OSError:
+            client.close()
+            return
+        threading.Thread(target=self._pipe, args=(client, upstream, None), daemon=True).start()
+        self._pipe(upstream, client, self.cut_after)
 
     def _pipe(self, src: socket.socket, dst: socket.socket, limit: int | None) -> None:
         passed = 0

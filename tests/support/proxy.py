@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from .servers import free_port
 
@@ -36,6 +37,24 @@ class Rule:
 
     def matches(self, method: str, path: str) -> bool:
         return self.times > 0 and method == self.method and path.startswith(self.path_prefix)
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the proxy does with one request: the one serving loop (``FaultProxy._serve``)
+    carries it out; each kind of proxy only decides it (``_step``).
+
+    ``before``: reset the connection, or answer with these raw bytes, without forwarding;
+    ``delay``: seconds slept before forwarding; ``after`` (once the service answered):
+    reset, cut the reply half way through its body, or send ``after(head, body)``
+    instead of the reply."""
+
+    before: Literal["reset"] | bytes | None = None
+    delay: float = 0.0
+    after: Literal["reset", "truncate"] | Callable[[bytes, bytes], bytes] | None = None
+
+
+PASS = Step()
 
 
 def http_response(status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> bytes:
@@ -169,6 +188,31 @@ class FaultProxy:
                     return rule
         return None
 
+    def _step(self, start: str) -> Step:
+        """The named rule's fault for this request (the first rule that matches it)."""
+        method, path = start.split(" ")[:2]
+        rule = self._take_rule(method, path)
+        fault = rule.fault if rule else None
+        if rule is None or fault is None:
+            return Step(delay=self.delay)
+        if fault in ("refuse", "reset_before"):
+            return Step(before="reset")
+        if fault == "respond":
+            return Step(before=rule.payload)
+        if fault == "rewrite":
+            return Step(delay=self.delay, after=_rewriter(rule))
+        if fault in ("reset_after", "truncate"):
+            return Step(delay=self.delay, after="reset" if fault == "reset_after" else "truncate")
+        raise ValueError(f"unknown fault {fault!r}")
+
+    def _on_connect(self) -> bool:
+        """Whether to take this new connection (False: it is reset before a byte is read)."""
+        return True
+
+    def _upstream_failed(self) -> None:
+        """The service could not be reached for a request (the client's connection is
+        reset, as a dying service leaves its clients)."""
+
     def _accept(self, listener: socket.socket) -> None:
         while True:
             try:
@@ -178,6 +222,11 @@ class FaultProxy:
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _serve(self, client: socket.socket) -> None:
+        """The one serving loop of every HTTP fault proxy: read a request, carry out the
+        ``Step`` decided for it, pass the rest through."""
+        if not self._on_connect():
+            _reset(client)
+            return
         if self.tls is not None:
             try:
                 client = self.tls.wrap_socket(client, server_side=True)
@@ -192,39 +241,35 @@ class FaultProxy:
         try:
             while True:
                 head, body, start = _read_message(client, inbox)
-                method, path = start.split(" ")[:2]
-                rule = self._take_rule(method, path)
-                fault = rule.fault if rule else None
-                if fault in ("refuse", "reset_before"):
+                step = self._step(start)
+                if step.before == "reset":
                     _reset(client)
                     return
-                if fault == "respond":
-                    assert rule is not None
-                    client.sendall(rule.payload)
+                if isinstance(step.before, bytes):
+                    client.sendall(step.before)
                     continue
-                if self.delay > 0:
-                    time.sleep(self.delay)
-                if upstream is None:
-                    upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
-                upstream.sendall(head + body)
-                r_head, r_body, _ = _read_message(upstream, backbox)
-                if fault == "reset_after":
+                if step.delay > 0:
+                    time.sleep(step.delay)
+                try:
+                    if upstream is None:
+                        upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+                    upstream.sendall(head + body)
+                    r_head, r_body, _ = _read_message(upstream, backbox)
+                except (_Closed, OSError):
+                    self._upstream_failed()
                     _reset(client)
                     return
-                if fault == "truncate":
+                if step.after == "reset":
+                    _reset(client)
+                    return
+                if step.after == "truncate":
                     client.sendall(r_head + r_body[: len(r_body) // 2])
+                    with contextlib.suppress(OSError):
+                        client.shutdown(socket.SHUT_RDWR)
                     client.close()
                     return
-                if fault == "rewrite":
-                    assert rule is not None
-                    new_body = rule.rewrite(r_body) if rule.rewrite else rule.payload
-                    lines = [
-                        ln
-                        for ln in r_head.split(b"\r\n")
-                        if ln and not ln.lower().startswith(b"content-length")
-                    ]
-                    lines.append(b"Content-Length: " + str(len(new_body)).encode())
-                    client.sendall(b"\r\n".join(lines) + b"\r\n\r\n" + new_body)
+                if callable(step.after):
+                    client.sendall(step.after(r_head, r_body))
                     continue
                 client.sendall(r_head + r_body)
         except (_Closed, OSError, ValueError):
@@ -236,3 +281,17 @@ class FaultProxy:
                 if sock is not None:
                     with contextlib.suppress(OSError):
                         sock.close()
+
+
+def _rewriter(rule: Rule) -> Callable[[bytes, bytes], bytes]:
+    """The reply with its body replaced (``rule.rewrite`` of it, or ``rule.payload``)."""
+
+    def rewrite(head: bytes, body: bytes) -> bytes:
+        new_body = rule.rewrite(body) if rule.rewrite else rule.payload
+        lines = [
+            ln for ln in head.split(b"\r\n") if ln and not ln.lower().startswith(b"content-length")
+        ]
+        lines.append(b"Content-Length: " + str(len(new_body)).encode())
+        return b"\r\n".join(lines) + b"\r\n\r\n" + new_body
+
+    return rewrite
