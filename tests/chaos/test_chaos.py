@@ -66,8 +66,10 @@ LEASE_SECONDS = 30
 #: meanwhile comes back as conflicts
 OUTAGE_START = (5.0, 20.0)
 OUTAGE = LEASE_SECONDS + 5.0
-#: the whole chaos phase must end within this (else the test fails with the figures so far)
-CHAOS_LIMIT = 240.0
+#: the whole chaos phase must end within this (else the test fails with the figures so far):
+#: a guard against a hang, not a speed target: on a loaded 2-core machine (load 10) the
+#: service-killed form reached 791 of 3,000 decisions in 240 s, its restarts slowed down
+CHAOS_LIMIT = 420.0
 
 
 @dataclass
@@ -311,7 +313,7 @@ def check_effects(conn: Connection, decisions: list[Decision], figures: Figures)
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("kill_service", [False, True], ids=["clients-killed", "service-killed"])
 def test_chaos_loses_doubles_and_invents_no_decision(
     tmp_path: Path,
