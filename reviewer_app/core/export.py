@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -246,33 +247,42 @@ def export(
 
 
 def _export_to_file(api: ApiClient, request: ExportRequest, progress: Progress) -> int:
-    output = request.output.absolute()
+    with replaced_atomically(request.output) as out:
+        return api.export_decisions(
+            out,
+            queue_id=request.queue_id,
+            reviewer=request.reviewer,
+            action=request.action,
+            policy=request.policy,
+            since=request.since,
+            until=request.until,
+            audited=request.audited,
+            progress=progress,
+        )
+
+
+@contextlib.contextmanager
+def replaced_atomically(path: Path) -> Iterator[TextIO]:
+    """A text file written beside ``path`` and renamed over it once the block ends
+    without an error (after an fsync, with the permissions ``open()`` would give): a
+    reader sees the old file or the whole new one, never a part; on any error, a cancel
+    included, the partial file is removed and ``path`` is untouched."""
+    target = path.absolute()
     handle, temp_name = tempfile.mkstemp(
-        prefix=f".{output.name}.", suffix=".part", dir=output.parent
+        prefix=f".{target.name}.", suffix=".part", dir=target.parent
     )
     temp = Path(temp_name)
     try:
         with open(handle, "w", encoding="utf-8", newline="") as out:
-            rows = api.export_decisions(
-                out,
-                queue_id=request.queue_id,
-                reviewer=request.reviewer,
-                action=request.action,
-                policy=request.policy,
-                since=request.since,
-                until=request.until,
-                audited=request.audited,
-                progress=progress,
-            )
+            yield out
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, 0o666 & ~_umask())  # as a file made by open(); mkstemp's is 0600
-        os.replace(temp, output)
+        os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
-    return rows
 
 
 def _umask() -> int:

@@ -10,10 +10,8 @@ complete, so a cancelled or failed export leaves no file behind.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
@@ -53,6 +51,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.decision_csv import ExportCancelled
+from reviewer_app.core.export import replaced_atomically
 from reviewer_app.protocol import Decision, Event, QueueList
 
 from ..accounts import status_words
@@ -572,29 +571,13 @@ def export_to_file(
 ) -> int:
     """Stream the export into a temporary file beside ``path`` and rename it over ``path``
     when complete; on any error (and on cancel) no file is left. Runs on a pool thread."""
-    target = path.absolute()
-    handle, temp_name = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".part", dir=target.parent
-    )
-    temp = Path(temp_name)
     try:
-        with open(handle, "w", encoding="utf-8", newline="") as out:
-            rows = client.export_decisions(
+        with replaced_atomically(path) as out:
+            return client.export_decisions(
                 out, **filters.query(), progress=progress, cancelled=cancelled
             )
-            out.flush()
-            os.fsync(out.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temp, 0o666 & ~mask)  # as a file made by open(); mkstemp's is 0600
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        raise
     finally:
         client.close()
-    return rows
 
 
 def export_failure_words(err: BaseException, path: Path) -> str:
