@@ -15,6 +15,7 @@ import uvicorn
 
 from reviewer_app.core.paths import data_dir as client_data_dir
 from reviewer_app.core.paths import private_folder
+from reviewer_app.protocol import DecisionQuery
 from reviewer_app.server.app import create_app
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.seed import is_seeded, seed_demo
@@ -241,7 +242,7 @@ def _self_test(folder: Path, deadline: float) -> dict[str, float]:
             step("deliver")
             with ApiClient(server.url) as api:
                 api.login(*DEMO_ACCOUNTS["lead"])
-                decisions = api.decisions(item_id=item_id).decisions
+                decisions = api.decisions(DecisionQuery(item_id=item_id)).decisions
             if [d.action for d in decisions] != [action.id]:
                 raise SelfTestFailed(
                     f"the service holds {[d.action for d in decisions]} for item {item_id}, "

@@ -1599,6 +1599,10 @@
         <translation>„Bis“ muss später als „Von“ sein; nichts wurde geändert.</translation>
     </message>
     <message>
+        <source>“{field}” cannot match any decision as written (reviewers and actions are written in lower case, policy codes in capitals such as HATE.2); nothing was changed.</source>
+        <translation>„{field}“ passt so geschrieben auf keine Entscheidung (Prüfende und Aktionen werden kleingeschrieben, Richtliniencodes in Großbuchstaben wie HATE.2); nichts wurde geändert.</translation>
+    </message>
+    <message>
         <source>No decisions match these filters.</source>
         <translation>Keine Entscheidungen passen zu diesen Filtern.</translation>
     </message>

@@ -1599,6 +1599,10 @@
         <translation>«Hasta» debe ser posterior a «Desde»; no se cambió nada.</translation>
     </message>
     <message>
+        <source>“{field}” cannot match any decision as written (reviewers and actions are written in lower case, policy codes in capitals such as HATE.2); nothing was changed.</source>
+        <translation>«{field}» no coincide con ninguna decisión tal como está escrito (revisores y acciones van en minúsculas, los códigos de política en mayúsculas como HATE.2); no se cambió nada.</translation>
+    </message>
+    <message>
         <source>No decisions match these filters.</source>
         <translation>Ninguna decisión coincide con estos filtros.</translation>
     </message>

@@ -45,6 +45,7 @@ from reviewer_app.protocol import (
     AuditSampleList,
     AuditTaskGrant,
     DecisionPage,
+    DecisionQuery,
     EventPage,
     Item,
     LeaseClaim,
@@ -92,6 +93,8 @@ M = TypeVar("M", bound=BaseModel)
 SUPPORTED_MAJORS = frozenset({API_MAJOR})
 BUSY_STATUSES = frozenset({429, 502, 503, 504})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+#: a decision query with no filter: every decision
+ANY_DECISION = DecisionQuery()
 #: POST routes that are safe to repeat: renew/release are idempotent, verdicts carry keys.
 REPEATABLE_POSTS = ("/leases/", "/verdicts")
 
@@ -316,28 +319,18 @@ class ApiClient:
 
     def decisions(
         self,
+        query: DecisionQuery = ANY_DECISION,
         *,
-        queue_id: str | None = None,
-        reviewer: str | None = None,
-        action: str | None = None,
-        policy: str | None = None,
-        item_id: str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        audited: bool | None = None,
         order: str = "desc",
         cursor: str | None = None,
         limit: int = 500,
     ) -> DecisionPage:
-        """One page of the decisions matching every filter given (lead and admin only):
-        ``since`` inclusive, ``until`` exclusive; ``order`` by id, ``"desc"`` (newest
-        first) or ``"asc"``. Pass the page's ``next_cursor`` back as ``cursor``."""
+        """One page of the decisions ``query`` matches (lead and admin only): ``since``
+        inclusive, ``until`` exclusive; ``order`` by id, ``"desc"`` (newest first) or
+        ``"asc"``. Pass the page's ``next_cursor`` back as ``cursor``."""
         if order not in ("asc", "desc"):
             raise ValueError(f"order must be 'asc' or 'desc', not {order!r}")
-        params = _decision_filter(
-            queue_id, reviewer, action, policy, item_id, since, until, audited
-        )
-        params.update({"order": order, "limit": limit})
+        params: dict[str, str | int] = {**_query_params(query), "order": order, "limit": limit}
         if cursor is not None:
             params["cursor"] = cursor
         return self._call("GET", "/decisions", reply=DecisionPage, params=params)
@@ -345,15 +338,8 @@ class ApiClient:
     def export_decisions(
         self,
         out: TextIO,
+        query: DecisionQuery = ANY_DECISION,
         *,
-        queue_id: str | None = None,
-        reviewer: str | None = None,
-        action: str | None = None,
-        policy: str | None = None,
-        item_id: str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        audited: bool | None = None,
         progress: Callable[[int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> int:
@@ -368,9 +354,7 @@ class ApiClient:
         incomplete export: write to a temporary file and rename it on success.
         """
         what = "GET /decisions/export"
-        params = _decision_filter(
-            queue_id, reviewer, action, policy, item_id, since, until, audited
-        )
+        params = _query_params(query)
         response = self._send(
             "GET", "/decisions/export", None, params, True, self.timeouts.long_read, "text/csv"
         )
@@ -672,34 +656,12 @@ def _wire_time(value: datetime, name: str) -> str:
     return value.isoformat()
 
 
-def _decision_filter(
-    queue_id: str | None,
-    reviewer: str | None,
-    action: str | None,
-    policy: str | None,
-    item_id: str | None,
-    since: datetime | None,
-    until: datetime | None,
-    audited: bool | None,
-) -> dict[str, str | int]:
-    """The query of the decision search and export (only the filters given)."""
-    params: dict[str, str | int] = {}
-    for name, value in (
-        ("queue_id", queue_id),
-        ("reviewer", reviewer),
-        ("action", action),
-        ("policy", policy),
-        ("item_id", item_id),
-    ):
-        if value is not None:
-            params[name] = value
-    if since is not None:
-        params["since"] = _wire_time(since, "since")
-    if until is not None:
-        params["until"] = _wire_time(until, "until")
-    if audited is not None:
-        params["audited"] = "true" if audited else "false"
-    return params
+def _query_params(query: DecisionQuery) -> dict[str, str | int]:
+    """The query string of a decision search or export (times checked as ``_wire_time``)."""
+    for name in ("since", "until"):
+        if (value := getattr(query, name)) is not None:
+            _wire_time(value, name)
+    return dict(query.params())
 
 
 def _clean(value: Any) -> Any:

@@ -25,7 +25,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from .api import ApiClient, normalise_server_url
+from pydantic import ValidationError
+
+from reviewer_app.protocol import DecisionQuery
+
+from .api import ANY_DECISION, ApiClient, normalise_server_url
 from .credentials import Credentials
 from .errors import (
     ApiError,
@@ -56,11 +60,8 @@ class ExportRequest:
     since: datetime
     until: datetime
     output: Path
-    queue_id: str | None = None
-    reviewer: str | None = None
-    action: str | None = None
-    policy: str | None = None
-    audited: bool | None = None
+    #: the filters besides the window (``since`` and ``until`` above)
+    query: DecisionQuery = ANY_DECISION
     password_stdin: bool = False
     ca_bundle: Path | None = None
 
@@ -144,17 +145,24 @@ def request_from_args(args: argparse.Namespace) -> ExportRequest:
         raise UsageError(f"the folder of {output} does not exist")
     if args.ca_bundle is not None and not args.ca_bundle.is_file():
         raise UsageError(f"the CA bundle {args.ca_bundle} is not a file")
+    try:
+        query = DecisionQuery(
+            queue_id=args.queue_id,
+            reviewer=args.reviewer,
+            action=args.action,
+            policy=args.policy,
+            audited=None if args.audited is None else args.audited == "yes",
+        )
+    except ValidationError as err:
+        wrong = "--" + str(err.errors()[0]["loc"][0]).replace("_id", "").replace("_", "-")
+        raise UsageError(f"{wrong} cannot match any decision as written") from None
     return ExportRequest(
         server_url=server_url,
         username=args.user,
         since=args.since,
         until=args.until,
         output=output,
-        queue_id=args.queue_id,
-        reviewer=args.reviewer,
-        action=args.action,
-        policy=args.policy,
-        audited=None if args.audited is None else args.audited == "yes",
+        query=query,
         password_stdin=args.password_stdin,
         ca_bundle=args.ca_bundle,
     )
@@ -248,17 +256,8 @@ def export(
 
 def _export_to_file(api: ApiClient, request: ExportRequest, progress: Progress) -> int:
     with replaced_atomically(request.output) as out:
-        return api.export_decisions(
-            out,
-            queue_id=request.queue_id,
-            reviewer=request.reviewer,
-            action=request.action,
-            policy=request.policy,
-            since=request.since,
-            until=request.until,
-            audited=request.audited,
-            progress=progress,
-        )
+        query = request.query.model_copy(update={"since": request.since, "until": request.until})
+        return api.export_decisions(out, query, progress=progress)
 
 
 @contextlib.contextmanager

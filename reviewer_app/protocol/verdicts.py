@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 from uuid import UUID
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import JsonDict
 
 from .accounts import AuthorStatus
 from .common import (
@@ -123,6 +125,49 @@ class VerdictResult(WireModel):
 
 class VerdictResults(WireModel):
     results: list[VerdictResult] = Field(max_length=MAX_VERDICTS_PER_BATCH)
+
+
+#: query strings carry years as written; the service's times lie in MIN_YEAR..MAX_YEAR
+QUERY_YEARS: JsonDict = {"pattern": r"^(197[1-9]|19[89][0-9]|[2-8][0-9]{3})-"}
+
+
+class DecisionQuery(BaseModel):
+    """Which decisions a search, a page of them or an export covers: every filter given
+    must hold, ``None`` means any. Declared once: the service's query parameters
+    (``GET /decisions``, ``/decisions/export``), the client's calls, the command-line
+    export and the lead's decisions browser all use this model."""
+
+    # lax parsing: query strings arrive as text (``audited=true``)
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    queue_id: Slug | None = None
+    reviewer: Username | None = None
+    action: Slug | None = None
+    policy: PolicyCode | None = None
+    item_id: ItemId | None = None
+    since: datetime | None = Field(
+        default=None,
+        description="decided at or after this time (RFC 3339)",
+        json_schema_extra=QUERY_YEARS,
+    )
+    until: datetime | None = Field(
+        default=None, description="decided before this time", json_schema_extra=QUERY_YEARS
+    )
+    audited: bool | None = Field(
+        default=None, description="only decisions with (true) or without (false) an audit"
+    )
+
+    def params(self) -> dict[str, str]:
+        """The filters given, as query parameters."""
+        found: dict[str, str] = {}
+        for name, value in self.model_dump(exclude_none=True).items():
+            if isinstance(value, datetime):
+                found[name] = value.isoformat()
+            elif isinstance(value, bool):
+                found[name] = "true" if value else "false"
+            else:
+                found[name] = str(value)
+        return found
 
 
 class DecisionPage(Page):

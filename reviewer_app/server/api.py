@@ -8,10 +8,11 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from reviewer_app.protocol import (
     API_PREFIX,
+    QUERY_YEARS,
     ApiKeyCreate,
     ApiKeyCreated,
     ApiKeyInfo,
@@ -24,6 +25,7 @@ from reviewer_app.protocol import (
     AuditSampleList,
     AuditTaskGrant,
     DecisionPage,
+    DecisionQuery,
     EventKind,
     EventPage,
     Item,
@@ -53,7 +55,6 @@ from reviewer_app.protocol.common import (
     MIN_YEAR,
     ItemId,
     MediaId,
-    PolicyCode,
     Slug,
     Timestamp,
     Username,
@@ -322,17 +323,16 @@ def get_events(
 
 
 # Times in queries are held to the wire's years, as Timestamp is in bodies.
-_YEARS = {"pattern": r"^(197[1-9]|19[89][0-9]|[2-8][0-9]{3})-"}
 Since = Annotated[
     datetime | None,
     Query(
         description="start of the window (RFC 3339); default: 24 hours before until",
-        json_schema_extra=_YEARS,
+        json_schema_extra=QUERY_YEARS,
     ),
 ]
 Until = Annotated[
     datetime | None,
-    Query(description="end of the window; default: now", json_schema_extra=_YEARS),
+    Query(description="end of the window; default: now", json_schema_extra=QUERY_YEARS),
 ]
 
 
@@ -351,32 +351,20 @@ def _time(value: datetime | None, name: str) -> float | None:
         ) from exc
 
 
-def decision_filter(
-    queue_id: Annotated[Slug | None, Query()] = None,
-    reviewer: Annotated[Username | None, Query()] = None,
-    action: Annotated[Slug | None, Query()] = None,
-    policy: Annotated[PolicyCode | None, Query()] = None,
-    item_id: Annotated[ItemId | None, Query()] = None,
-    since: Annotated[
-        datetime | None,
-        Query(description="decided at or after this time (RFC 3339)", json_schema_extra=_YEARS),
-    ] = None,
-    until: Annotated[
-        datetime | None, Query(description="decided before this time", json_schema_extra=_YEARS)
-    ] = None,
-    audited: Annotated[
-        bool | None, Query(description="only decisions with (true) or without (false) an audit")
-    ] = None,
-) -> DecisionFilter:
+class _DecisionParams(DecisionQuery):
+    """``DecisionQuery`` as query parameters: the route's own (cursor, limit, order)
+    arrive in the same query string and are not the model's to refuse."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+def decision_filter(query: Annotated[_DecisionParams, Query()]) -> DecisionFilter:
+    """The decision search's filters (``DecisionQuery``, declared in the protocol), with
+    its times checked as every query time is and turned into epoch seconds."""
     return DecisionFilter(
-        queue_id=queue_id,
-        reviewer=reviewer,
-        action=action,
-        policy=policy,
-        item_id=item_id,
-        since=_time(since, "since"),
-        until=_time(until, "until"),
-        audited=audited,
+        **query.model_dump(exclude={"since", "until"}),
+        since=_time(query.since, "since"),
+        until=_time(query.until, "until"),
     )
 
 

@@ -25,7 +25,7 @@ from reviewer_app.core.api import ApiClient, ExportCancelled
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.errors import Forbidden, NetworkError, ProtocolError
 from reviewer_app.core.export import EXIT_DENIED, EXIT_NETWORK, EXIT_OK, EXIT_USAGE
-from reviewer_app.protocol import Decision, Role, UserCreate, Verdict
+from reviewer_app.protocol import Decision, DecisionQuery, Role, UserCreate, Verdict
 from reviewer_app.protocol.csvsafe import (
     DECISION_COLUMNS,
     FORMULA_PREFIXES,
@@ -130,7 +130,9 @@ def test_hostile_cells_round_trip_neutralised(
     out = tmp_path / "decisions.csv"
     seen: list[int] = []
     with open(out, "w", newline="", encoding="utf-8") as f:
-        rows = lead.export_decisions(f, since=SINCE, until=until(), progress=seen.append)
+        rows = lead.export_decisions(
+            f, DecisionQuery(since=SINCE, until=until()), progress=seen.append
+        )
     assert rows == hostile
     assert seen == [*range(1_000, hostile, 1_000), hostile]
 
@@ -147,14 +149,16 @@ def test_hostile_cells_round_trip_neutralised(
 
     # the filters are the search's
     with open(tmp_path / "keep.csv", "w", newline="", encoding="utf-8") as f:
-        kept = lead.export_decisions(f, reviewer="bulk", action="keep", audited=False)
+        kept = lead.export_decisions(
+            f, DecisionQuery(reviewer="bulk", action="keep", audited=False)
+        )
     assert kept == len([d for d in decisions if d.reviewer == "bulk" and d.action == "keep"])
     window = (
         datetime.fromtimestamp(BULK_EPOCH + 100, UTC),
         datetime.fromtimestamp(BULK_EPOCH + 350, UTC),
     )
     with open(tmp_path / "window.csv", "w", newline="", encoding="utf-8") as f:
-        assert lead.export_decisions(f, since=window[0], until=window[1]) == 250
+        assert lead.export_decisions(f, DecisionQuery(since=window[0], until=window[1])) == 250
 
 
 def raw_csv(rows: list[list[str]], *, header: tuple[str, ...] = DECISION_COLUMNS) -> bytes:
@@ -430,7 +434,7 @@ def _export_peak(lead: ApiClient, path: Path, rows: int) -> tuple[int, int, floa
     try:
         started = time.perf_counter()
         with open(path, "w", newline="", encoding="utf-8") as f:
-            got = lead.export_decisions(f, since=SINCE, until=end)
+            got = lead.export_decisions(f, DecisionQuery(since=SINCE, until=end))
         seconds = time.perf_counter() - started
         _, peak = tracemalloc.get_traced_memory()
     finally:

@@ -18,6 +18,7 @@ from reviewer_app.protocol import (
     AuditOverturn,
     AuditSampleCreate,
     Decision,
+    DecisionQuery,
     Verdict,
 )
 from reviewer_app.protocol.verdicts import AuditOutcome, DecisionKind
@@ -53,11 +54,11 @@ def decide(client: ApiClient, count: int, *, remove_every: int = 3) -> list[Deci
     return [r.decision for r in results if r.decision is not None]
 
 
-def every_page(lead: ApiClient, **filters: Any) -> list[Decision]:
+def every_page(lead: ApiClient, order: str = "desc", **filters: Any) -> list[Decision]:
     found: list[Decision] = []
     cursor = None
     while True:
-        page = lead.decisions(cursor=cursor, limit=4, **filters)
+        page = lead.decisions(DecisionQuery(**filters), order=order, cursor=cursor, limit=4)
         found += page.decisions
         if not (cursor := page.next_cursor):
             return found
@@ -109,11 +110,12 @@ def test_decision_search_filters_order_and_pages(
         assert by_id[d.id].author_status is not None
 
     with pytest.raises(ValueError, match="time zone"):
-        lead.decisions(since=datetime(2025, 1, 1))
+        lead.decisions(DecisionQuery(since=datetime(2025, 1, 1)))
     with pytest.raises(ValueError, match="order"):
         lead.decisions(order="sideways")
     with pytest.raises(ProblemError) as caught:
-        lead.decisions(policy="not a code")
+        # past the client's own check (model_construct): the service refuses it too
+        lead.decisions(DecisionQuery.model_construct(policy="not a code"))
     assert caught.value.status == 422
 
 

@@ -13,7 +13,7 @@ from reviewer_app.core import events as ev
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.store import Store
 from reviewer_app.core.sync import SyncEngine
-from reviewer_app.protocol import Decision, Role
+from reviewer_app.protocol import Decision, DecisionQuery, Role
 
 from .servers import PASSWORD, LiveServer
 
@@ -73,7 +73,7 @@ def all_decisions(lead: ApiClient, reviewer: str | None = None) -> list[Decision
     found: list[Decision] = []
     cursor = None
     while True:
-        page = lead.decisions(reviewer=reviewer, cursor=cursor, limit=500)
+        page = lead.decisions(DecisionQuery(reviewer=reviewer), cursor=cursor, limit=500)
         found += page.decisions
         cursor = page.next_cursor
         if not cursor:

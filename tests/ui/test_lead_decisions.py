@@ -17,12 +17,11 @@ from pytestqt.qtbot import QtBot
 from sqlalchemy import insert, select
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.protocol import Decision
+from reviewer_app.protocol import Decision, DecisionQuery
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, FORMULA_PREFIXES, decision_row
 from reviewer_app.server.tables import decisions, users
 from reviewer_app.ui.lead.decisions import (
     COLUMNS,
-    DecisionFilters,
     DecisionsBrowser,
     DecisionsModel,
 )
@@ -94,7 +93,7 @@ def server_decisions(url: str, order: str = "desc", **filters: Any) -> list[Deci
     cursor = None
     with lead_factory(url)() as client:
         while True:
-            page = client.decisions(**filters, order=order, cursor=cursor, limit=500)
+            page = client.decisions(DecisionQuery(**filters), order=order, cursor=cursor, limit=500)
             found += page.decisions
             if (cursor := page.next_cursor) is None:
                 return found
@@ -176,6 +175,14 @@ def test_model_pages_in_as_the_view_scrolls_and_filters_narrow(
     assert model.rowCount() == 0
     assert browser.status.text() == "No decisions match these filters."
 
+    # a filter no decision can match as written is said here, and nothing is asked
+    rows_before, filters_before = model.rowCount(), model.filters
+    browser.policy.setText("hate speech")
+    browser.apply_button.click()
+    assert "“Policy” cannot match any decision as written" in browser.status.text()
+    assert model.filters == filters_before and model.rowCount() == rows_before
+    browser.policy.clear()
+
     browser.show_reviewer("nobody-at-all")  # the drill-down from the reviewer figures
     qtbot.waitUntil(lambda: not model.loading, timeout=20_000)
     assert model.rowCount() == 0 and browser.reviewer.text() == "nobody-at-all"
@@ -190,7 +197,7 @@ def test_time_filters_and_hostile_cells_shown_as_plain_text(
     middle = everything[100].decided_at
     end = everything[199].decided_at
     browser = open_browser(demo_server.url)
-    browser.set_filters(DecisionFilters(since=middle, until=end))
+    browser.set_filters(DecisionQuery(since=middle, until=end))
     model = browser.model
     qtbot.waitUntil(lambda: not model.loading and model.exhausted, timeout=20_000)
     # the widgets hold minutes: the window is cut to whole minutes around [middle, end)
@@ -228,7 +235,7 @@ def test_decisions_model_passes_qtmodeltester(
     insert_decisions(demo_server, 450)
     model = DecisionsModel(lead_factory(demo_server.url), page_size=100)
     try:
-        model.set_filters(DecisionFilters(reviewer="bulk"))
+        model.set_filters(DecisionQuery(reviewer="bulk"))
         qtbot.waitUntil(lambda: model.rowCount() == 100 and not model.loading, timeout=20_000)
         qtmodeltester.check(model)  # it also calls fetchMore: rows arrive while it watches
         while not model.exhausted:

@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.paths import DATA_ENV, store_path
+from reviewer_app.protocol import DecisionQuery
 from reviewer_app.server.seed import seed_demo
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, run_login
@@ -139,4 +140,6 @@ def test_a_revoked_token_asks_for_the_password_and_drops_nothing(
     assert window.net_label.text() != "● Log in to sync"
     lead = desk.lead()
     for item_id in decided:
-        assert [d.reviewer for d in lead.decisions(item_id=item_id).decisions] == ["reviewer"]
+        assert [d.reviewer for d in lead.decisions(DecisionQuery(item_id=item_id)).decisions] == [
+            "reviewer"
+        ]

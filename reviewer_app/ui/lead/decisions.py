@@ -14,11 +14,11 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from PySide6.QtCore import (
     QAbstractTableModel,
     QDateTime,
@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.decision_csv import ExportCancelled
 from reviewer_app.core.export import replaced_atomically
-from reviewer_app.protocol import Decision, Event, QueueList
+from reviewer_app.protocol import Decision, DecisionQuery, Event, QueueList
 
 from ..accounts import status_words
 from ..background import run_in_background
@@ -189,25 +189,6 @@ DETAIL_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class DecisionFilters:
-    """What the decision search is narrowed to; None (or empty) means any."""
-
-    queue_id: str | None = None
-    reviewer: str | None = None
-    action: str | None = None
-    policy: str | None = None
-    item_id: str | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    audited: bool | None = None
-
-    def query(self) -> dict[str, Any]:
-        """The filters as keyword arguments of ``ApiClient.decisions`` and
-        ``ApiClient.export_decisions``."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
 # --- rows: made on the pool thread, read by data() ---------------------------------------
 
 # A row is a plain tuple: the display string of each column, then what the other roles
@@ -300,10 +281,10 @@ def display_row(decision: Decision, shared: dict[str, str]) -> Row:
 
 
 def fetch_page(
-    client: ApiClient, filters: DecisionFilters, cursor: str | None, limit: int
+    client: ApiClient, filters: DecisionQuery, cursor: str | None, limit: int
 ) -> tuple[list[Row], str | None]:
     """One page of decisions as display rows (runs on a pool thread)."""
-    page = client.decisions(**filters.query(), order="desc", cursor=cursor, limit=limit)
+    page = client.decisions(filters, order="desc", cursor=cursor, limit=limit)
     shared: dict[str, str] = {}
     return [display_row(d, shared) for d in page.decisions], page.next_cursor
 
@@ -327,7 +308,7 @@ class DecisionsModel(QAbstractTableModel):
         super().__init__(parent)
         self._factory = client_factory
         self.page_size = page_size
-        self.filters = DecisionFilters()
+        self.filters = DecisionQuery()
         self._rows: list[Row] = []
         self._cursor: str | None = None
         self._exhausted = False
@@ -400,10 +381,10 @@ class DecisionsModel(QAbstractTableModel):
     def decision_id(self, row: int) -> int | None:
         return self._rows[row][_DECISION_ID] if 0 <= row < len(self._rows) else None
 
-    def set_filters(self, filters: DecisionFilters | None = None) -> None:
+    def set_filters(self, filters: DecisionQuery | None = None) -> None:
         """Show the decisions matching ``filters`` (all when None): empties the table and
         loads page 1 in the background."""
-        self.filters = filters or DecisionFilters()
+        self.filters = filters or DecisionQuery()
         self.reload()
 
     def reload(self) -> None:
@@ -565,7 +546,7 @@ class _ExportRelay(QObject):
 def export_to_file(
     client: ApiClient,
     path: Path,
-    filters: DecisionFilters,
+    filters: DecisionQuery,
     progress: Callable[[int], None],
     cancelled: Callable[[], bool],
 ) -> int:
@@ -573,9 +554,7 @@ def export_to_file(
     when complete; on any error (and on cancel) no file is left. Runs on a pool thread."""
     try:
         with replaced_atomically(path) as out:
-            return client.export_decisions(
-                out, **filters.query(), progress=progress, cancelled=cancelled
-            )
+            return client.export_decisions(out, filters, progress=progress, cancelled=cancelled)
     finally:
         client.close()
 
@@ -823,7 +802,7 @@ class DecisionsBrowser(QWidget):
 
     # --- filters -----------------------------------------------------------------------
 
-    def current_filters(self) -> DecisionFilters | None:
+    def current_filters(self) -> DecisionQuery | None:
         """The filters the widgets say, or None (with a message) when they cannot work."""
 
         def text(edit: QLineEdit) -> str | None:
@@ -841,16 +820,35 @@ class DecisionsBrowser(QWidget):
                 ),
             )
             return None
-        return DecisionFilters(
-            queue_id=self.queue.currentData(),
-            reviewer=text(self.reviewer),
-            action=text(self.action),
-            policy=text(self.policy),
-            item_id=text(self.item),
-            since=since,
-            until=until,
-            audited=self.audited.currentData(),
-        )
+        try:
+            return DecisionQuery(
+                queue_id=self.queue.currentData(),
+                reviewer=text(self.reviewer),
+                action=text(self.action),
+                policy=text(self.policy),
+                item_id=text(self.item),
+                since=since,
+                until=until,
+                audited=self.audited.currentData(),
+            )
+        except ValidationError as err:
+            named_by = {
+                "reviewer": translate("LeadDecisions", "Reviewer"),
+                "action": translate("LeadDecisions", "Action"),
+                "policy": translate("LeadDecisions", "Policy"),
+                "item_id": translate("LeadDecisions", "Item"),
+            }
+            wrong = str(err.errors()[0]["loc"][0])
+            set_text(
+                self.status,
+                translate(
+                    "LeadDecisions",
+                    "“{field}” cannot match any decision as written (reviewers and "
+                    "actions are written in lower case, policy codes in capitals such as "
+                    "HATE.2); nothing was changed.",
+                ).format(field=named_by.get(wrong, wrong)),
+            )
+            return None
 
     def apply_filters(self) -> None:
         """Load the decisions matching the filter widgets, from the top."""
@@ -871,7 +869,7 @@ class DecisionsBrowser(QWidget):
         self.until_on.setChecked(False)
         self.apply_filters()
 
-    def set_filters(self, filters: DecisionFilters) -> None:
+    def set_filters(self, filters: DecisionQuery) -> None:
         """Show ``filters`` in the widgets and apply them (a drill-down from elsewhere)."""
         at = self.queue.findData(filters.queue_id)
         if filters.queue_id is not None and at < 0:
@@ -894,7 +892,7 @@ class DecisionsBrowser(QWidget):
 
     def show_reviewer(self, reviewer: str) -> None:
         """Every decision of one reviewer (the drill-down from the reviewer figures)."""
-        self.set_filters(DecisionFilters(reviewer=reviewer))
+        self.set_filters(DecisionQuery(reviewer=reviewer))
 
     def _load_queue_names(self) -> None:
         try:
