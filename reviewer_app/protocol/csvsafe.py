@@ -35,6 +35,7 @@ DECISION_COLUMNS = (
     "kind",
     "overturns_decision_id",
     "audit_result",
+    "appeal_of_decision_id",
 )
 
 
@@ -72,6 +73,7 @@ def decision_row(decision: Decision) -> list[str]:
             d.kind.value,
             d.overturns_decision_id,
             d.audit_result.value if d.audit_result else None,
+            d.appeal_of_decision_id,
         )
     )
 

@@ -38,6 +38,10 @@ class EnforcementKind(StrEnum):
     author_suspend = "author:suspend"
     author_mark_inauthentic = "author:mark_inauthentic"
     withdrawn = "withdrawn"
+    appeal_upheld = "appeal_upheld"
+    """Informational: the appeal ``appeal_id`` was decided and the contested decision stands
+    (nothing to change; tell the user). A reversed appeal is a ``restore`` with
+    ``appeal_id``."""
     """Informational: the platform withdrew the post (deleted or private) and review of it
     ended without a decision."""
 
@@ -104,6 +108,11 @@ class EnforcementAction(WireModel):
         "account alone and leave this None.",
     )
     reason: WithdrawalReason | None = Field(default=None, description="withdrawn: why")
+    appeal_id: ExternalId | None = Field(
+        default=None,
+        description="the outcome of an appeal you sent (its id): appeal_upheld, or the "
+        "restore of a reversed appeal",
+    )
 
 
 class EnforcementPage(WireModel):

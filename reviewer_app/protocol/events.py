@@ -55,6 +55,9 @@ class EventKind(StrEnum):
     """The author was suspended or marked inauthentic: the open item closed without a verdict."""
     held_back = "held_back"
     """A post of a suspended or inauthentic author met a routing rule and was not queued."""
+    appealed = "appealed"
+    """The platform sent an appeal of the item's decision: the item went to the appeals
+    queue (``data``: the appeal's id, the contested decision; never the user's words)."""
     unservable = "unservable"
     """The item's stored document could not be served (a claim left it out, ``data.error``
     says why): it is parked in state ``unservable`` for an operator, never leased."""

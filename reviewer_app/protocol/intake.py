@@ -11,7 +11,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
+from pydantic_core import PydanticCustomError
 
 from .common import (
     MAX_LABEL,
@@ -204,6 +205,41 @@ class FactCheckBatch(WireModel):
     ratings: list[FactCheckRating] = Field(min_length=1, max_length=MAX_INTAKE_BATCH)
 
 
+MAX_APPEAL_STATEMENT = 10_000
+
+AppealStatement = Annotated[
+    str,
+    StringConstraints(max_length=MAX_APPEAL_STATEMENT, pattern=r"^[^\x00]*$"),
+    Field(description="the user's own words: shown to the appeal's reviewer as plain text"),
+]
+
+
+class Appeal(WireModel):
+    """A user's appeal of the decision on their post, or on their account, as the platform
+    relays it. Name the post (``post_external_id``) or, for an account action, the author
+    (``author_external_id``): exactly one. The service attaches it to the decision of
+    record it contests (the latest restrictive one) and queues it in the appeals queue.
+    Idempotent by ``id``."""
+
+    id: ExternalId = Field(description="your id of the appeal (its idempotency id)")
+    post_external_id: ExternalId | None = None
+    author_external_id: ExternalId | None = None
+    statement: AppealStatement
+    submitted_at: Timestamp = Field(description="when the user made the appeal")
+
+    @model_validator(mode="after")
+    def _one_subject(self) -> Appeal:
+        if (self.post_external_id is None) == (self.author_external_id is None):
+            raise PydanticCustomError(
+                "appeal_subject", "name exactly one of post_external_id and author_external_id"
+            )
+        return self
+
+
+class AppealBatch(WireModel):
+    appeals: list[Appeal] = Field(min_length=1, max_length=MAX_INTAKE_BATCH)
+
+
 class IntakeStatus(StrEnum):
     created = "created"
     """New: a post stored (and queued, when a rule routed it), a signal counted."""
@@ -221,7 +257,7 @@ class IntakeReason(WireModel):
 
 
 class IntakeResult(WireModel):
-    external_id: ExternalId = Field(description="the post's or the signal's id")
+    external_id: ExternalId = Field(description="the post's, the signal's or the appeal's id")
     status: IntakeStatus
     item_ids: list[str] = Field(
         default_factory=list, max_length=8, description="items opened or touched"
@@ -297,12 +333,15 @@ class ApiKeyList(WireModel):
 
 
 __all__ = [
+    "MAX_APPEAL_STATEMENT",
     "MAX_INTAKE_BATCH",
     "MAX_MEDIA_BYTES",
     "ApiKeyCreate",
     "ApiKeyCreated",
     "ApiKeyInfo",
     "ApiKeyList",
+    "Appeal",
+    "AppealBatch",
     "ClassifierSignal",
     "ExternalId",
     "FactCheckBatch",

@@ -204,6 +204,29 @@ it left review undecided. ``unservable``: its stored document could not be serve
 reviewer (a claim left it out); parked, never offered again, until an operator repairs it."""
 
 
+AppealOutcome = Literal["upheld", "reversed"]
+
+
+class ItemAppeal(WireModel):
+    """The appeal an item in the appeals queue is there for: what the user wrote against
+    the decision (``contested``), which the reviewer upholds or reverses."""
+
+    id: str = Field(
+        pattern=r"^[A-Za-z0-9_.:@/+=-]{1,200}$", description="the platform's id of the appeal"
+    )
+    statement: str = Field(
+        max_length=10_000, pattern=r"^[^\x00]*$", description="the user's words (plain text)"
+    )
+    submitted_at: Timestamp = Field(description="when the user made the appeal")
+    received_at: Timestamp
+    subject: Literal["post", "account"] = Field(
+        description="what the user appeals: the decision on the post, or the account action"
+    )
+    contested: Decision = Field(description="the decision the user contests")
+    outcome: AppealOutcome | None = Field(default=None, description="None while undecided")
+    outcome_decision_id: int | None = Field(default=None, ge=1)
+
+
 class Item(WireModel):
     id: ItemId
     queue_id: Slug
@@ -220,3 +243,6 @@ class Item(WireModel):
     fact_checks: list[FactCheck] = Field(default_factory=list, max_length=16)
     history: list[Event] = Field(default_factory=list, max_length=200)
     decision: Decision | None = Field(default=None, description="the decision of record, if any")
+    appeal: ItemAppeal | None = Field(
+        default=None, description="the item's latest appeal (appeals queue), if any"
+    )

@@ -25,6 +25,11 @@ class ActionKind(StrEnum):
     remove = "remove"
     author = "author"
     escalate = "escalate"
+    uphold = "uphold"
+    """Appeals queues only: the contested decision stands (give the reason in the note)."""
+    reverse = "reverse"
+    """Appeals queues only: the contested decision is undone; this becomes the decision of
+    record and the platform is told to reverse what it did (``restore``)."""
 
 
 class ActionConfig(WireModel):
@@ -131,6 +136,11 @@ class QueueConfig(WireModel):
     priority: PriorityWeights = PriorityWeights()
     sla_minutes: int = Field(default=24 * 60, ge=1, le=30 * 24 * 60)
     lead_only: bool = False
+    appeals: bool = Field(
+        default=False,
+        description="the appeals queue: appeals of decisions come here (intake), decided "
+        "with actions of kind uphold or reverse, never by a reviewer who decided the item",
+    )
     routing: list[RoutingRule] = Field(default_factory=list, max_length=32)
     rereview: RereviewRule | None = None
 

@@ -99,8 +99,15 @@ class ReviewerStats(WireModel):
     audit_agreement_rate: Fraction | None = Field(
         default=None, description="audit_agreed / audited (None without audits)"
     )
+    appeals_upheld: Count = Field(
+        default=0, description="decisions of the window whose appeal was upheld (no overturn)"
+    )
+    appeals_reversed: Count = Field(
+        default=0, description="decisions of the window whose appeal reversed them (an overturn)"
+    )
     overturn_rate: Fraction | None = Field(
-        default=None, description="audit_overturned / decisions (None without decisions)"
+        default=None,
+        description="(audit_overturned + appeals_reversed) / decisions (None without decisions)",
     )
     kappa: float | None = Field(
         default=None,

@@ -52,6 +52,9 @@ class DecisionKind(StrEnum):
     """A reviewer's (or a lead's) verdict through the review flow."""
     overturn = "overturn"
     """An auditor's correction: it replaces the overturned decision as the decision of record."""
+    appeal = "appeal"
+    """A verdict on an appeal (in the appeals queue): uphold (the contested decision stays
+    the decision of record) or reverse (this one replaces it)."""
 
 
 class AuditOutcome(StrEnum):
@@ -75,6 +78,9 @@ class Decision(WireModel):
     kind: DecisionKind = DecisionKind.review
     overturns_decision_id: int | None = Field(
         default=None, ge=1, description="overturn: the decision it replaced"
+    )
+    appeal_of_decision_id: int | None = Field(
+        default=None, ge=1, description="appeal: the contested decision it upheld or reversed"
     )
     config_version: int = Field(
         default=0, ge=0, description="the queue configuration version it was made under"
