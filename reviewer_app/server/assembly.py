@@ -14,7 +14,7 @@ from reviewer_app.protocol import Decision, Item
 
 from . import accounts
 from .records import decision_from_row, event_documents, iso
-from .tables import authors, decisions, events, items, media, strikes, users
+from .tables import appeals, authors, decisions, events, items, media, strikes, users
 
 RECENT_AUTHOR_DECISIONS = 5
 HISTORY_IN_ITEM = 200
@@ -110,6 +110,36 @@ def decisions_by_id(conn: Connection, decision_ids: set[int]) -> dict[int, Decis
     return {r["id"]: decision_from_row(r, names.get(r["user_id"], "unknown")) for r in rows}
 
 
+def item_appeals(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The newest appeal of each of these items that has one, as ``ItemAppeal`` JSON (see
+    appeals.py): the user's statement and the decision it contests."""
+    if not item_ids:
+        return {}
+    newest = (
+        select(func.max(appeals.c.id))
+        .where(appeals.c.item_id.in_(list(item_ids)))
+        .group_by(appeals.c.item_id)
+    )
+    rows = list(conn.execute(select(appeals).where(appeals.c.id.in_(newest))).mappings())
+    if not rows:
+        return {}
+    contested = decisions_by_id(conn, {int(r["decision_id"]) for r in rows})
+    return {
+        r["item_id"]: {
+            "id": r["external_id"],
+            "statement": r["statement"],
+            "submitted_at": iso(r["submitted_at"]),
+            "received_at": iso(r["received_at"]),
+            "subject": r["subject"],
+            "contested": contested[int(r["decision_id"])].model_dump(mode="json"),
+            "outcome": r["outcome"],
+            "outcome_decision_id": r["outcome_decision_id"],
+        }
+        for r in rows
+        if int(r["decision_id"]) in contested
+    }
+
+
 def _author_parts(conn: Connection, author_ids: set[str]) -> dict[str, dict[str, Any]]:
     ids = {"ids": list(author_ids)}
     result: dict[str, dict[str, Any]] = {}
@@ -172,6 +202,7 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
     history = {item_id: event_documents(found) for item_id, found in history_rows.items()}
 
     decided = decisions_by_id(conn, {r["decision_id"] for r in rows if r["decision_id"]})
+    appealed = item_appeals(conn, ids)
 
     result: dict[str, dict[str, Any]] = {}
     for r in rows:
@@ -190,5 +221,6 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
             "author": author_parts[r["author_id"]],
             "history": history.get(r["id"], [])[-HISTORY_IN_ITEM:],
             "decision": decision.model_dump(mode="json") if decision else None,
+            "appeal": appealed.get(r["id"]),
         }
     return result

@@ -12,6 +12,9 @@ decision does):
 - a withdrawal that closed review (``intake``): ``withdrawn`` (informational).
 - an account decision (account actions, issue 15): ``account_action``, one ``author:*``
   action for the account, not one per post.
+- an appeal's outcome (appeals.py, a verdict in the appeals queue): ``derive``. Upheld: an
+  informational ``appeal_upheld``; reversed: a ``keep`` that overturns the contested decision,
+  so a ``restore`` reversing its action. Both carry the platform's ``appeal_id``.
 
 **One action per decision.** A verdict's action kind gives the action's kind (``keep``,
 ``label``, ``reduce``, ``label_and_reduce``, ``remove``); an action of kind ``author``
@@ -98,12 +101,17 @@ class Decided:
     rating: str | None = None
     author_action: AuthorAction | None = None
     overturns: int | None = None  # an overturn: the decision it replaces
+    appeal_id: str | None = None  # an appeal's outcome: the platform's id of the appeal
 
 
 def kind_of(kind: ActionKind, author_action: AuthorAction | None) -> EnforcementKind | None:
     """The action a decision of this kind makes (None: an escalation, no action)."""
     if kind is ActionKind.escalate:
         return None
+    if kind is ActionKind.uphold:
+        return EnforcementKind.appeal_upheld
+    if kind is ActionKind.reverse:  # derived as a keep that overturns (appeals.py)
+        return EnforcementKind.keep
     if kind is ActionKind.author:
         return AUTHOR_KINDS[author_action] if author_action is not None else EnforcementKind.keep
     return EnforcementKind(kind.value)
@@ -213,6 +221,8 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
             details["label"] = label
         if d.author_action is not None and not kind.value.startswith("author:"):
             details["author_action"] = d.author_action.value
+        if d.appeal_id is not None:
+            details["appeal_id"] = d.appeal_id
         ids = _ids_of(d.post_id, d.author_id, found)
         rows.append(
             {
@@ -399,6 +409,7 @@ def wire_action(row: Mapping[Any, Any]) -> EnforcementAction:
         else None,
         author_action=AuthorAction(author_action) if author_action else None,
         reason=WithdrawalReason(reason) if reason else None,
+        appeal_id=details.get("appeal_id"),
     )
 
 

@@ -624,6 +624,8 @@ def _route(
     latest: dict[str, dict[str, Any]] = {}  # post -> queue -> its newest decided item
     for r in conn.execute(_DECIDED_ITEMS[ctx.postgres], {"ids": post_ids}):
         kind = _action_kind(ctx, r.decided_in, r.action)
+        if kind is ActionKind.reverse:  # a reversed appeal lifted the restriction (appeals.py)
+            kind = ActionKind.keep
         if kind is ActionKind.remove or r.author_action == AuthorAction.suspend.value:
             removed.add(r.post_id)
         per_queue = latest.setdefault(r.post_id, {})
@@ -1453,6 +1455,10 @@ class IntakeDesk:
         self.write = write
         self.postgres = not db.is_sqlite
         self._reporter_key: bytes | None = None
+
+    def run(self, caller: Principal, work: Callable[[Context], R]) -> R:
+        """``work`` in one write transaction of this desk (appeals.py uses it)."""
+        return self._run(caller, work)
 
     def _run(self, caller: Principal, work: Callable[[Context], R]) -> R:
         configs = self.configs()

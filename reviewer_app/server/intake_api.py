@@ -1,6 +1,6 @@
 """HTTP routes of the intake (``/api/v1/intake/...``): what platforms and fact-checkers send.
 
-Platform API keys may send posts, signals, withdrawals and media; fact-checker keys their
+Platform API keys may send posts, signals, withdrawals, appeals and media; fact-checker keys their
 ratings, and read them back. People's tokens get 403 here (and keys get 403 on people's
 routes: see auth_deps.py).
 
@@ -27,6 +27,7 @@ from reviewer_app.protocol import API_PREFIX, Problem
 from reviewer_app.protocol.common import MAX_PAGE
 from reviewer_app.protocol.intake import (
     MAX_MEDIA_BYTES,
+    AppealBatch,
     FactCheckBatch,
     FactCheckPage,
     IntakeResults,
@@ -114,6 +115,19 @@ async def post_withdrawals(
     return await anyio.to_thread.run_sync(
         lambda: json_response(svc.intake_withdrawals(caller, list(body.withdrawals))),
         limiter=lane,
+    )
+
+
+@router.post("/appeals", response_model=IntakeResults, responses=_problems(*BATCH))
+async def post_appeals(
+    body: AppealBatch, svc: ServiceDep, caller: PlatformDep, lane: IntakeLane
+) -> Response:
+    """Users' appeals of decisions on their posts or accounts, idempotent by ``id``: each is
+    attached to the decision of record it contests and queued for review by someone who did
+    not decide the item before. A result per appeal (``rejected`` with a reason when there
+    is nothing to appeal: see docs/platform.md)."""
+    return await anyio.to_thread.run_sync(
+        lambda: json_response(svc.intake_appeals(caller, list(body.appeals))), limiter=lane
     )
 
 

@@ -12,14 +12,14 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, String, bindparam, func, insert, select, update
+from sqlalchemy import Connection, String, bindparam, exists, func, insert, select, update
 from sqlalchemy.sql.expression import Select
 
 from reviewer_app.protocol import EventKind, LeaseStatus
 from reviewer_app.protocol.leases import LeaseOutcome
 
 from .records import Principal, append_events, event_row, to_dt
-from .tables import authors, config_versions, items, leases, users
+from .tables import authors, config_versions, decisions, items, leases, users
 
 
 @dataclass(frozen=True)
@@ -29,11 +29,20 @@ class Claimed:
     expires_at: float
 
 
-def _candidates(postgres: bool) -> Select:
-    """The queue's highest-priority pending items (on PostgreSQL: locked, skipping locked)."""
+def _candidates(postgres: bool, recuse: bool = False) -> Select:
+    """The queue's highest-priority pending items (on PostgreSQL: locked, skipping locked);
+    with ``recuse`` (an appeals queue: appeals.py) none that the claiming user decided
+    before."""
+    conditions = [items.c.queue_id == bindparam("b_queue"), items.c.state == "pending"]
+    if recuse:
+        conditions.append(
+            ~exists().where(
+                decisions.c.item_id == items.c.id, decisions.c.user_id == bindparam("b_user")
+            )
+        )
     query = (
         select(items.c.id)
-        .where(items.c.queue_id == bindparam("b_queue"), items.c.state == "pending")
+        .where(*conditions)
         .order_by(items.c.priority.desc())
         .limit(bindparam("b_limit"))
         # Without statistics SQLite may pick another index and sort the whole queue.
@@ -44,16 +53,16 @@ def _candidates(postgres: bool) -> Select:
     return query
 
 
-def _claim_statement(postgres: bool) -> Any:
+def _claim_statement(postgres: bool, recuse: bool = False) -> Any:
     if postgres:
         # A CTE is evaluated once: the LIMIT holds for the whole statement (an IN subquery
         # with SKIP LOCKED may be re-run by the planner and lease more than asked).
-        picked = _candidates(postgres).cte("picked")
+        picked = _candidates(postgres, recuse).cte("picked")
         target = update(items).where(items.c.id == picked.c.id, items.c.state == "pending")
     else:
         # The write transaction is the only writer, so the subquery's rows are still
         # pending; a second state filter here would make SQLite scan by state instead of id.
-        target = update(items).where(items.c.id.in_(_candidates(postgres)))
+        target = update(items).where(items.c.id.in_(_candidates(postgres, recuse)))
     return target.values(
         state="leased",
         lease_token=bindparam("b_prefix", type_=String()) + items.c.id,
@@ -80,7 +89,9 @@ def _expired_statement(postgres: bool) -> Select:
 
 # Statements are built once per database kind: building a SQLAlchemy statement costs
 # several times more than running one, and these run on every claim.
-_CLAIM = {pg: _claim_statement(pg) for pg in (False, True)}
+_CLAIM = {
+    (pg, recuse): _claim_statement(pg, recuse) for pg in (False, True) for recuse in (False, True)
+}
 _EXPIRED = {pg: _expired_statement(pg) for pg in (False, True)}
 _HELD = (
     select(func.count())
@@ -134,8 +145,10 @@ def claim(
     now: float,
     *,
     postgres: bool,
+    recuse: bool = False,
 ) -> list[Claimed]:
-    """Lease up to ``count`` of the queue's highest-priority pending items to ``user``."""
+    """Lease up to ``count`` of the queue's highest-priority pending items to ``user``
+    (``recuse``: an appeals queue, none the user decided before)."""
     return_expired(conn, queue_id, now, postgres=postgres)
     expires = now + lease_seconds
     parameters = {
@@ -145,7 +158,9 @@ def claim(
         "b_user": user.id,
         "b_expires": expires,
     }
-    rows = sorted(conn.execute(_CLAIM[postgres], parameters).all(), key=lambda r: -r.priority)
+    rows = sorted(
+        conn.execute(_CLAIM[postgres, recuse], parameters).all(), key=lambda r: -r.priority
+    )
     if not rows:
         return []
     conn.execute(

@@ -66,6 +66,8 @@ Loc = tuple[str | int, ...]
 
 #: the queue escalate actions move items to (see verdicts.ESCALATION_QUEUE)
 ESCALATION_QUEUE = "escalations"
+#: the action kinds that decide appeals (appeals queues only)
+APPEAL_KINDS = frozenset({"uphold", "reverse"})
 
 # Rules of the models' own validators that ``semantic_problems`` finds too, with the line of
 # the very entry at fault: the models' one-line summary of them is left out.
@@ -237,10 +239,25 @@ def semantic_problems(data: Any) -> list[FileProblem]:
         None,
     )
     escalates = False
+    appeals_queues: list[int] = []
     for qi, queue in enumerate(map(_dict, queues)):
         base: Loc = ("queues", qi, "config")
         config = _dict(queue.get("config"))
         actions = _list(config.get("actions"))
+        if config.get("appeals") is True:
+            appeals_queues.append(qi)
+            problems += _appeals_queue_problems(qi, queue, config, len(appeals_queues) > 1)
+        else:
+            problems += [
+                FileProblem(
+                    (*base, "actions", ai, "kind"),
+                    f"{_dict(a).get('kind')} decides an appeal: it belongs in the appeals "
+                    "queue (appeals = true) only",
+                    code="appeal_action_outside_appeals",
+                )
+                for ai, a in enumerate(actions)
+                if _dict(a).get("kind") in APPEAL_KINDS
+            ]
         problems += _duplicates(actions, "id", (*base, "actions"), "action id")
         problems += _duplicates(actions, "key", (*base, "actions"), "key")
         problems += _duplicates(_list(config.get("policies")), "code", (*base, "policies"), "code")
@@ -364,6 +381,83 @@ def semantic_problems(data: Any) -> list[FileProblem]:
             )
         )
     return problems
+
+
+def _appeals_queue_problems(
+    qi: int, queue: dict[str, Any], config: dict[str, Any], second: bool
+) -> list[FileProblem]:
+    """An appeals queue (appeals.py) decides appeals and nothing else: its actions uphold
+    or reverse (both present; an uphold says why), no signals route posts to it, and
+    there is one."""
+    base: Loc = ("queues", qi, "config")
+    found: list[FileProblem] = []
+    if second:
+        found.append(
+            FileProblem(
+                (*base, "appeals"),
+                "another queue is the appeals queue already: appeals go to one queue",
+                code="appeals_queue_twice",
+            )
+        )
+    if queue.get("id") == ESCALATION_QUEUE:
+        found.append(
+            FileProblem(
+                (*base, "appeals"),
+                f"the {ESCALATION_QUEUE!r} queue takes escalations; give appeals a queue "
+                "of their own",
+                code="appeals_in_escalations",
+            )
+        )
+    actions = [_dict(a) for a in _list(config.get("actions"))]
+    kinds = {a.get("kind") for a in actions}
+    for ai, action in enumerate(actions):
+        at: Loc = (*base, "actions", ai)
+        if action.get("kind") not in APPEAL_KINDS:
+            found.append(
+                FileProblem(
+                    (*at, "kind"),
+                    f"an appeals queue decides appeals: its actions are of kind uphold or "
+                    f"reverse, not {action.get('kind')!r}",
+                    code="appeals_action_kind",
+                )
+            )
+        if action.get("author_action") is not None:
+            found.append(
+                FileProblem(
+                    (*at, "author_action"),
+                    "an appeal's outcome acts on no account by itself (a reversal undoes "
+                    "what the contested decision did)",
+                    code="appeals_author_action",
+                )
+            )
+        if action.get("kind") == "uphold" and action.get("requires_note") is not True:
+            found.append(
+                FileProblem(
+                    (*at, "requires_note"),
+                    "an upheld appeal is answered with a reason: give uphold actions "
+                    "requires_note = true",
+                    code="uphold_needs_note",
+                )
+            )
+    for kind in sorted(APPEAL_KINDS - kinds):
+        found.append(
+            FileProblem(
+                (*base, "actions"),
+                f"an appeals queue needs an action of kind {kind!r}",
+                code="appeals_needs_outcomes",
+            )
+        )
+    for key in ("routing", "rereview"):
+        if config.get(key):
+            found.append(
+                FileProblem(
+                    (*base, key),
+                    "appeals come from the platform (intake), not from signals: an appeals "
+                    "queue has no routing or re-review rules",
+                    code="appeals_routing",
+                )
+            )
+    return found
 
 
 # -- where each key is: the line locator ---------------------------------------------------

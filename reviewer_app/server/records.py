@@ -145,6 +145,7 @@ def decision_from_row(
         client_decided_at=to_dt(row["client_decided_at"]),
         kind=DecisionKind(row["kind"]),
         overturns_decision_id=row["overturns_id"],
+        appeal_of_decision_id=row.get("appeal_of"),
         config_version=row["config_version"],
         audit_result=AuditOutcome(audit_result) if audit_result else None,
     )

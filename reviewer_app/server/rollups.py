@@ -7,8 +7,8 @@
 
 A window is answered from whole days, then whole hours, then the decisions themselves
 for the partial hours at its edges (``split``), so every figure is exact for any window
-except the percentiles, which are exact to a bucket. Only ``review`` decisions count
-(an auditor's overturn is not throughput).
+except the percentiles, which are exact to a bucket. Only ``review`` and ``appeal``
+decisions count (an auditor's overturn is not throughput; deciding an appeal is).
 
 **Kept off the request path.** A verdict writes its decision and its ``decided`` (or
 ``escalated``) entry in the event log, and nothing here: no row shared by the queue's
@@ -76,6 +76,8 @@ LOCK_KEY = 7_304_216
 CURSOR_ID = 1
 # The entries that stand for a review decision (data.decision_id): one per decision.
 ROLLED_KINDS = (EventKind.decided.value, EventKind.escalated.value)
+# the decision kinds that are throughput (the review flow's verdicts, appeals' included)
+COUNTED_KINDS = ("review", "appeal")
 ID_CHUNK = 5_000
 
 
@@ -217,7 +219,7 @@ def rebuild(conn: Connection) -> None:
     while True:
         chunk = conn.execute(
             select(*columns)
-            .where(decisions.c.id > after, decisions.c.kind == "review")
+            .where(decisions.c.id > after, decisions.c.kind.in_(COUNTED_KINDS))
             .order_by(decisions.c.id)
             .limit(REBUILD_CHUNK)
         ).all()
@@ -260,7 +262,7 @@ _DECISIONS = select(
     decisions.c.action,
     decisions.c.time_spent_ms,
     decisions.c.decided_at,
-).where(decisions.c.id.in_(bindparam("b_ids", expanding=True)), decisions.c.kind == "review")
+).where(decisions.c.id.in_(bindparam("b_ids", expanding=True)), decisions.c.kind.in_(COUNTED_KINDS))
 
 
 def _decisions_of(conn: Connection, entries: Iterable[Any]) -> list[Decided]:

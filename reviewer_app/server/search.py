@@ -126,6 +126,7 @@ _EXPORT_COLUMNS = (
     decisions.c.client_decided_at,
     decisions.c.kind,
     decisions.c.overturns_id,
+    decisions.c.appeal_of,
 )
 
 
@@ -185,4 +186,5 @@ def _cells(row: Any, names: dict[int, str], judged: dict[int, str]) -> list[str]
         row.kind,
         "" if row.overturns_id is None else str(row.overturns_id),
         judged.get(row.id, ""),
+        "" if row.appeal_of is None else str(row.appeal_of),
     ]

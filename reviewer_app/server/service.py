@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
@@ -62,6 +63,7 @@ from reviewer_app.protocol.accounts import (
 )
 from reviewer_app.protocol.enforcement import EnforcementPage
 from reviewer_app.protocol.intake import (
+    Appeal,
     FactCheckPage,
     FactCheckRating,
     IntakePost,
@@ -75,6 +77,7 @@ from reviewer_app.protocol.webhooks import WebhookEndpoint, WebhookList
 from . import (
     accounts,
     apikeys,
+    appeals,
     audits,
     claims,
     enforcement,
@@ -666,10 +669,10 @@ class Service:
         the claim's transaction: no lease is committed without the reply that holds it. An
         item that cannot be served is parked and the claim made again without it
         (claims.py)."""
-        self.queue_for(user, queue_id)
+        config = self.queue_for(user, queue_id)
         for _ in range(CLAIM_ATTEMPTS):
             try:
-                return self._claim_once(user, queue_id, request)
+                return self._claim_once(user, queue_id, request, recuse=config.appeals)
             except claims.Unservable as found:
                 parked = self._park_unservable(user, found.reasons)
                 log.warning("claim in %s: %d item(s) parked as unservable", queue_id, len(parked))
@@ -685,7 +688,9 @@ class Service:
             lambda conn: claims.park_unservable(conn, user, reasons, self.clock())
         )
 
-    def _claim_once(self, user: Principal, queue_id: str, request: LeaseClaim) -> ClaimReply:
+    def _claim_once(
+        self, user: Principal, queue_id: str, request: LeaseClaim, *, recuse: bool = False
+    ) -> ClaimReply:
         lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
         now = self.clock()
         with self.db.write(urgent=True) as conn:
@@ -707,6 +712,7 @@ class Service:
                 lease_seconds,
                 now,
                 postgres=self.postgres,
+                recuse=recuse,  # an appeals queue: four eyes (appeals.py)
             )
             # The reply is built before the commit (see claims.py).
             return claims.reply(conn, queue_id, lease_seconds, held, claimed)
@@ -1078,6 +1084,12 @@ class Service:
 
     def intake_withdrawals(self, caller: Principal, withdrawals: list[Withdrawal]) -> IntakeResults:
         return self.intake.withdrawals(caller, withdrawals)
+
+    def intake_appeals(self, caller: Principal, batch: list[Appeal]) -> IntakeResults:
+        """Appeals of decisions (appeals.py), one transaction; a result per appeal."""
+        return IntakeResults(
+            results=self.intake.run(caller, partial(appeals.intake_appeals, batch=batch))
+        )
 
     def intake_media(
         self, caller: Principal, content: bytes, declared_type: str | None

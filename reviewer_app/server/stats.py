@@ -20,9 +20,11 @@ from reviewer_app.protocol import (
     ThroughputPoint,
 )
 
+from . import appeals
 from .problems import ApiError
 from .records import to_dt
 from .rollups import (
+    COUNTED_KINDS,
     DAY,
     HOUR,
     Window,
@@ -196,7 +198,7 @@ def queue_stats(
                 decisions.c.queue_id.in_(ids),
                 decisions.c.decided_at >= a,
                 decisions.c.decided_at < b,
-                decisions.c.kind == "review",
+                decisions.c.kind.in_(COUNTED_KINDS),
             )
             .group_by(decisions.c.queue_id, decisions.c.action)
         ):
@@ -287,7 +289,7 @@ def reviewer_stats(
             select(decisions.c.user_id, decisions.c.action, decisions.c.time_spent_ms).where(
                 decisions.c.decided_at >= a,
                 decisions.c.decided_at < b,
-                decisions.c.kind == "review",
+                decisions.c.kind.in_(COUNTED_KINDS),
                 *only(decisions.c.user_id),
             )
         ):
@@ -323,7 +325,10 @@ def reviewer_stats(
         )
     }
 
-    ids = set(actions) | set(audits) | set(conflicts)
+    # appeals of the window's decisions: a reversed one overturned its reviewer, an upheld
+    # one did not (appeals.py)
+    appealed = appeals.outcomes_by_reviewer(conn, since, until, user_id)
+    ids = set(actions) | set(audits) | set(conflicts) | set(appealed)
     if not ids:
         return []
     names = {
@@ -340,6 +345,7 @@ def reviewer_stats(
         judged = audits.get(uid, [])
         agreed = sum(1 for _, _, outcome in judged if outcome == "agree")
         overturned = len(judged) - agreed
+        reversed_ = appealed.get(uid, {}).get(appeals.REVERSED, 0)
         result.append(
             ReviewerStats(
                 reviewer=names[uid][0],
@@ -352,7 +358,9 @@ def reviewer_stats(
                 audit_agreed=agreed,
                 audit_overturned=overturned,
                 audit_agreement_rate=agreed / len(judged) if judged else None,
-                overturn_rate=min(1.0, overturned / made) if made else None,
+                appeals_upheld=appealed.get(uid, {}).get(appeals.UPHELD, 0),
+                appeals_reversed=reversed_,
+                overturn_rate=min(1.0, (overturned + reversed_) / made) if made else None,
                 kappa=cohen_kappa([(a, f) for a, f, _ in judged]),
                 conflicts=conflicts.get(uid, 0),
             )

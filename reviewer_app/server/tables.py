@@ -361,6 +361,8 @@ decisions = Table(
     Column("kind", String(16), nullable=False, server_default="review"),
     Column("overturns_id", Integer, nullable=True),
     Column("config_version", Integer, nullable=False, server_default="0"),
+    # kind "appeal": the contested decision it upheld or reversed (see appeals.py)
+    Column("appeal_of", Integer, nullable=True),
     Index("ix_decisions_item_epoch", "item_id", "epoch", unique=True),
     Index("ix_decisions_author", "author_id", "id"),
     Index("ix_decisions_user", "user_id", "decided_at"),
@@ -513,6 +515,37 @@ rollup_cursor = Table(
     Column("last_seq", Integer, nullable=False),
     Column("counted_through_id", Integer, nullable=False),
     Column("rolled_at", Float, nullable=False),
+)
+
+# -- appeals (see appeals.py) -------------------------------------------------------------------
+
+# A user's appeal of a decision of record, relayed by the platform (``source``) and idempotent
+# by its id there. The contested decision's item went to the appeals queue; ``reviewer_id`` and
+# ``contested_at`` are the contested decision's (the reviewer figures need no join). One appeal
+# per decision. ``outcome`` (upheld / reversed) and its decision once a reviewer decided it.
+appeals = Table(
+    "appeals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(64), nullable=False),
+    Column("external_id", String(200), nullable=False),
+    Column("body_hash", String(64), nullable=False),
+    Column("subject", String(16), nullable=False),  # post or account
+    Column("item_id", String(64), nullable=False),
+    Column("queue_id", String(64), nullable=False),
+    Column("decision_id", Integer, nullable=False),
+    Column("reviewer_id", Integer, nullable=False),
+    Column("contested_at", Float, nullable=False),
+    Column("statement", Text, nullable=False),
+    Column("submitted_at", Float, nullable=False),
+    Column("received_at", Float, nullable=False),
+    Column("outcome", String(16), nullable=True),
+    Column("outcome_decision_id", Integer, nullable=True),
+    Column("decided_at", Float, nullable=True),
+    Index("ix_appeals_external", "source", "external_id", unique=True),
+    Index("ix_appeals_decision", "decision_id", unique=True),
+    Index("ix_appeals_item", "item_id", "id"),
+    Index("ix_appeals_reviewer", "reviewer_id", "contested_at"),
 )
 
 # -- audits --------------------------------------------------------------------------------------

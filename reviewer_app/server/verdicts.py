@@ -22,6 +22,7 @@ from reviewer_app.protocol import (
     ClassifierScore,
     Decision,
     DecisionFields,
+    DecisionKind,
     EventKind,
     ProblemDetail,
     QueueConfig,
@@ -33,7 +34,7 @@ from reviewer_app.protocol import (
     verdict_problems,
 )
 
-from . import accounts, enforcement
+from . import accounts, appeals, enforcement
 from .assembly import decisions_by_id
 from .priority import priority
 from .problems import ApiError
@@ -158,6 +159,9 @@ class VerdictRecorder:
         self._pending: list[_Pending] = []
         self._accepted: list[VerdictResult] = []
         self._account_actions: list[accounts.AccountDecision] = []  # see accounts.py
+        self._appeal_outcomes: list[appeals.Outcome] = []  # see appeals.py
+        self._appeals: dict[str, Any] = {}  # item id -> its open appeal (appeals queues)
+        self._recused: set[str] = set()  # appeal items this user decided before
 
     def record(self, batch: list[Verdict]) -> list[VerdictResult]:
         keys = [str(v.idempotency_key) for v in batch]
@@ -171,6 +175,10 @@ class VerdictRecorder:
         self.items: dict[str, dict[str, Any]] = {
             r["id"]: dict(r) for r in self.conn.execute(_ITEMS[self.postgres], item_ids).mappings()
         }
+        appealed = [i for i, r in self.items.items() if self._in_appeals_queue(r["queue_id"])]
+        if appealed:  # four eyes (appeals.py): only items in an appeals queue need asking
+            self._appeals = appeals.open_appeals(self.conn, appealed)
+            self._recused = appeals.recused(self.conn, appealed, self.user.id)
         stored = {r.key: r for r in self.conn.execute(_STORED_KEYS, {"b_ids": sorted(set(keys))})}
         for key, digest in zip(keys, hashes, strict=True):
             if key in stored and stored[key].body_hash != digest:
@@ -254,6 +262,10 @@ class VerdictRecorder:
             self.conn.execute(_MARK_DECIDED, self._decided)
         if self._ended_leases:
             self.conn.execute(_END_LEASES, {"b_ids": self._ended_leases, "b_now": self.now})
+        if self._appeal_outcomes:
+            self._events += appeals.settle(
+                self.conn, self._appeal_outcomes, self.user, self.now, postgres=self.postgres
+            )
         if self._account_actions:  # after the items decided here left the open ones
             self._events += accounts.apply(
                 self.conn, self._account_actions, self.now, postgres=self.postgres
@@ -266,6 +278,10 @@ class VerdictRecorder:
         if self._retried_keys:
             self.conn.execute(_UPDATE_REJECTED_KEYS, self._retried_keys)
         append_events(self.conn, self._events)  # last: it holds the log's head until commit
+
+    def _in_appeals_queue(self, queue_id: str) -> bool:
+        config = self.configs.get(queue_id)
+        return config is not None and config.appeals
 
     def _fit(self, index: int, verdict: Verdict, lease: Any) -> list[ProblemDetail]:
         """Find the configuration the verdict fits: its queue's current one, else the one
@@ -371,6 +387,13 @@ class VerdictRecorder:
                     held_until=to_dt(item["lease_expires_at"]),
                 ),
             )
+        if item["id"] in self._recused:
+            # four eyes: whoever decided the item before never decides its appeal
+            return _rejected(
+                verdict,
+                appeals.CONFLICT_OF_INTEREST,
+                "You decided this item before: its appeal must be decided by someone else.",
+            )
         refused = item_problems(verdict, self._fitted(verdict, lease)[0], item["payload"])
         if refused:
             return _rejected(verdict, refused[0].code, refused[0].message)
@@ -398,6 +421,15 @@ class VerdictRecorder:
                 verdict, "no_escalation_queue", "This service has no escalation queue."
             )
         author_action = verdict.author_action or action.author_action
+        appeal = self._appeals.get(item["id"])
+        if action.kind in (ActionKind.uphold, ActionKind.reverse) and (
+            appeal is None or appeal["queue_id"] != lease.queue_id
+        ):
+            return _rejected(
+                verdict,
+                "no_appeal",
+                "This item has no appeal waiting: uphold and reverse decide appeals only.",
+            )
         self._pending.append(
             _Pending(
                 verdict,
@@ -411,6 +443,7 @@ class VerdictRecorder:
                 config_version,
                 action.kind,
                 config,
+                appeal if action.kind in (ActionKind.uphold, ActionKind.reverse) else None,
             )
         )
         clear_lease = {"lease_token": None, "lease_user_id": None, "lease_expires_at": None}
@@ -452,6 +485,11 @@ class VerdictRecorder:
                 "decided_at": self.now,
                 "client_decided_at": to_epoch(p.verdict.decided_at),
                 "config_version": p.config_version,
+                "kind": "appeal" if p.appeal is not None else "review",
+                "appeal_of": p.appeal["decision_id"] if p.appeal is not None else None,
+                "overturns_id": p.appeal["decision_id"]
+                if p.appeal is not None and p.kind is ActionKind.reverse
+                else None,
             }
             for p in pending
         ]
@@ -459,10 +497,25 @@ class VerdictRecorder:
         decided_at = to_dt(self.now)
         for p, decision_id in zip(pending, ids, strict=True):
             v = p.verdict
+            appeal = p.appeal
+            upheld = appeal is not None and p.kind is ActionKind.uphold
             if not p.escalate:
-                self._decided.append({"b_id": p.item_id, "b_decision": decision_id})
+                # an upheld appeal leaves the contested decision the decision of record
+                of_record = int(appeal["decision_id"]) if upheld else decision_id
+                self._decided.append({"b_id": p.item_id, "b_decision": of_record})
                 item = self.items[p.item_id]
-                item["decision_id"] = decision_id
+                item["decision_id"] = of_record
+                if appeal is not None:
+                    self._appeal_outcomes.append(
+                        appeals.Outcome(
+                            appeal_id=int(appeal["id"]),
+                            outcome=appeals.UPHELD if upheld else appeals.REVERSED,
+                            decision_id=decision_id,
+                            contested_id=int(appeal["decision_id"]),
+                            item_id=p.item_id,
+                            queue_id=p.queue_id,
+                        )
+                    )
                 self._actions.append(
                     enforcement.Decided(
                         decision_id=decision_id,
@@ -478,6 +531,10 @@ class VerdictRecorder:
                         policies=v.policies,
                         rating=v.rating,
                         author_action=p.author_action,
+                        overturns=int(appeal["decision_id"])
+                        if appeal is not None and not upheld
+                        else None,
+                        appeal_id=appeal["external_id"] if appeal is not None else None,
                     )
                 )
             if p.author_action is not None and not p.escalate:  # an account-level decision
@@ -510,6 +567,10 @@ class VerdictRecorder:
             }
             if p.escalate:
                 fields["to_queue"] = ESCALATION_QUEUE
+            if appeal is not None:
+                fields["appeal_id"] = appeal["external_id"]
+                fields["appeal_outcome"] = appeals.UPHELD if upheld else appeals.REVERSED
+                fields["contested_decision_id"] = int(appeal["decision_id"])
             self._events.append(
                 event_row(
                     self.now,
@@ -534,6 +595,11 @@ class VerdictRecorder:
                 decided_at=decided_at,
                 client_decided_at=v.decided_at,
                 config_version=p.config_version,
+                kind=DecisionKind.appeal if appeal is not None else DecisionKind.review,
+                overturns_decision_id=int(appeal["decision_id"])
+                if appeal is not None and not upheld
+                else None,
+                appeal_of_decision_id=int(appeal["decision_id"]) if appeal is not None else None,
             )
             self._accepted.append(
                 VerdictResult(
@@ -560,6 +626,7 @@ class _Pending:
     config_version: int
     kind: ActionKind  # the kind of the queue's action it takes
     config: QueueConfig  # the configuration it fits
+    appeal: Any = None  # the appeal it decides (its appeals row), if any
 
 
 def _escalation_priority(config: QueueConfig, payload: Mapping[str, Any], now: float) -> float:
