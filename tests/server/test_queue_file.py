@@ -423,6 +423,57 @@ def test_rules_beyond_the_models_about_escalations() -> None:
     }
 
 
+APPEALS_QUEUE = """
+[[queues]]
+id = "appeals"
+name = "Appeals"
+
+[queues.config]
+appeals = true
+
+[[queues.config.actions]]
+id = "uphold"
+label = "Uphold"
+kind = "uphold"
+requires_note = true
+
+[[queues.config.actions]]
+id = "reverse"
+label = "Reverse"
+kind = "reverse"
+"""
+
+
+def test_an_appeals_queue_reads_and_decides_appeals_only() -> None:
+    parsed = parse_queue_file(BASE + APPEALS_QUEUE)
+    appeals = next(q for q in parsed.queues if q.id == "appeals")
+    assert appeals.config.appeals is True
+    assert [a.kind.value for a in appeals.config.actions] == ["uphold", "reverse"]
+
+    bad = (
+        BASE
+        + APPEALS_QUEUE.replace("requires_note = true\n", "").replace(
+            'kind = "reverse"', 'kind = "remove"'
+        )
+        + '\n[[queues.config.routing]]\nname = "r"\nreports = [{ min_count = 1 }]\n'
+        + APPEALS_QUEUE.replace('id = "appeals"', 'id = "appeals-2"')
+    ).replace('kind = "keep"', 'kind = "uphold"', 1)
+    with pytest.raises(QueueFileError) as caught:
+        parse_queue_file(bad)
+    lines = bad.splitlines()
+    found = [(p.where, p.code) for p in caught.value.problems]
+    assert ("queues[0].config.actions[0].kind", "appeal_action_outside_appeals") in found
+    assert {c for _, c in found} == {
+        "appeal_action_outside_appeals",  # an uphold in a queue that takes no appeals
+        "uphold_needs_note",  # an upheld appeal is answered with a reason
+        "appeals_action_kind",  # a remove in the appeals queue
+        "appeals_needs_outcomes",  # and so no reverse
+        "appeals_routing",  # signals do not route posts to appeals
+        "appeals_queue_twice",  # one appeals queue
+    }, found
+    assert all(p.line >= 1 and lines[p.line - 1] for p in caught.value.problems)
+
+
 def test_export_reads_back_as_the_same_file() -> None:
     tricky = QueueDefinition(
         id="odd",
