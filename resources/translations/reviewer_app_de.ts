@@ -366,6 +366,10 @@
         <translation>konnte Prüfern nicht gezeigt werden: zurückgestellt</translation>
     </message>
     <message>
+        <source>appealed by the user</source>
+        <translation>vom Nutzer angefochten</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Warteschlange: {queue} (kam aus {origin})</translation>
     </message>
@@ -1099,6 +1103,10 @@
     <message>
         <source>could not be shown to reviewers: set aside</source>
         <translation>konnte Prüfern nicht gezeigt werden: zurückgestellt</translation>
+    </message>
+    <message>
+        <source>appealed by the user</source>
+        <translation>vom Nutzer angefochten</translation>
     </message>
     <message>
         <source>action</source>
@@ -3030,6 +3038,46 @@
         <translation>Text des Beitrags</translation>
     </message>
     <message>
+        <source>the decision on this account</source>
+        <translation>die Entscheidung zu diesem Konto</translation>
+    </message>
+    <message>
+        <source>the decision on this post</source>
+        <translation>die Entscheidung zu diesem Beitrag</translation>
+    </message>
+    <message>
+        <source>Appeal {id} of {subject}</source>
+        <translation>Widerspruch {id} gegen {subject}</translation>
+    </message>
+    <message>
+        <source>Contested: {action} {policies} by {reviewer}, {time} UTC</source>
+        <translation>Angefochten: {action} {policies} von {reviewer}, {time} UTC</translation>
+    </message>
+    <message>
+        <source>Action on the account: {action}</source>
+        <translation>Maßnahme gegen das Konto: {action}</translation>
+    </message>
+    <message>
+        <source>Reviewer&apos;s note: {note}</source>
+        <translation>Notiz der Prüferin/des Prüfers: {note}</translation>
+    </message>
+    <message>
+        <source>Outcome: {outcome}</source>
+        <translation>Ergebnis: {outcome}</translation>
+    </message>
+    <message>
+        <source>upheld</source>
+        <translation>bestätigt</translation>
+    </message>
+    <message>
+        <source>reversed</source>
+        <translation>aufgehoben</translation>
+    </message>
+    <message>
+        <source>The user wrote ({time} UTC):</source>
+        <translation>Der Nutzer schrieb ({time} UTC):</translation>
+    </message>
+    <message>
         <source>Post</source>
         <translation>Beitrag</translation>
     </message>
@@ -3044,6 +3092,10 @@
     <message>
         <source>Language and reach</source>
         <translation>Sprache und Reichweite</translation>
+    </message>
+    <message>
+        <source>The appeal</source>
+        <translation>Der Widerspruch</translation>
     </message>
     <message>
         <source>Show the whole text</source>

@@ -366,6 +366,10 @@
         <translation>no se pudo mostrar a los revisores: apartado</translation>
     </message>
     <message>
+        <source>appealed by the user</source>
+        <translation>recurrido por el usuario</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Cola: {queue} (procede de {origin})</translation>
     </message>
@@ -1099,6 +1103,10 @@
     <message>
         <source>could not be shown to reviewers: set aside</source>
         <translation>no se pudo mostrar a los revisores: apartado</translation>
+    </message>
+    <message>
+        <source>appealed by the user</source>
+        <translation>recurrido por el usuario</translation>
     </message>
     <message>
         <source>action</source>
@@ -3030,6 +3038,46 @@
         <translation>Texto de la publicación</translation>
     </message>
     <message>
+        <source>the decision on this account</source>
+        <translation>la decisión sobre esta cuenta</translation>
+    </message>
+    <message>
+        <source>the decision on this post</source>
+        <translation>la decisión sobre esta publicación</translation>
+    </message>
+    <message>
+        <source>Appeal {id} of {subject}</source>
+        <translation>Recurso {id} contra {subject}</translation>
+    </message>
+    <message>
+        <source>Contested: {action} {policies} by {reviewer}, {time} UTC</source>
+        <translation>Recurrida: {action} {policies} de {reviewer}, {time} UTC</translation>
+    </message>
+    <message>
+        <source>Action on the account: {action}</source>
+        <translation>Medida sobre la cuenta: {action}</translation>
+    </message>
+    <message>
+        <source>Reviewer&apos;s note: {note}</source>
+        <translation>Nota del revisor: {note}</translation>
+    </message>
+    <message>
+        <source>Outcome: {outcome}</source>
+        <translation>Resultado: {outcome}</translation>
+    </message>
+    <message>
+        <source>upheld</source>
+        <translation>confirmada</translation>
+    </message>
+    <message>
+        <source>reversed</source>
+        <translation>revocada</translation>
+    </message>
+    <message>
+        <source>The user wrote ({time} UTC):</source>
+        <translation>El usuario escribió ({time} UTC):</translation>
+    </message>
+    <message>
         <source>Post</source>
         <translation>Publicación</translation>
     </message>
@@ -3044,6 +3092,10 @@
     <message>
         <source>Language and reach</source>
         <translation>Idioma y alcance</translation>
+    </message>
+    <message>
+        <source>The appeal</source>
+        <translation>El recurso</translation>
     </message>
     <message>
         <source>Show the whole text</source>

@@ -62,6 +62,7 @@ EVENT_WORDS = {
     "webhook_secret_rotated": QT_TRANSLATE_NOOP("ContextPanels", "webhook signing secret changed"),
     "webhook_replayed": QT_TRANSLATE_NOOP("ContextPanels", "webhook actions sent again"),
     "unservable": QT_TRANSLATE_NOOP("ContextPanels", "could not be shown to reviewers: set aside"),
+    "appealed": QT_TRANSLATE_NOOP("ContextPanels", "appealed by the user"),
 }
 
 

@@ -13,7 +13,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from reviewer_app.protocol import Item
+from reviewer_app.protocol import Item, ItemAppeal
 
 from .accounts import banner_words
 from .i18n import translate
@@ -96,6 +96,51 @@ class PostText(QPlainTextEdit):
             self.first_painted.emit()
 
 
+def appeal_text(appeal: ItemAppeal) -> str:
+    """What the appeal's reviewer reads above the post: the contested decision, who made it
+    and when, and the user's own words (plain text)."""
+    d = appeal.contested
+    subject = (
+        translate("PostPane", "the decision on this account")
+        if appeal.subject == "account"
+        else translate("PostPane", "the decision on this post")
+    )
+    lines = [
+        translate("PostPane", "Appeal {id} of {subject}").format(
+            id=clean(appeal.id), subject=subject
+        ),
+        translate("PostPane", "Contested: {action} {policies} by {reviewer}, {time} UTC").format(
+            action=d.action,
+            policies=", ".join(d.policies),
+            reviewer=d.reviewer,
+            time=f"{d.decided_at:%Y-%m-%d %H:%M}",
+        ),
+    ]
+    if d.author_action is not None:
+        lines.append(
+            translate("PostPane", "Action on the account: {action}").format(
+                action=d.author_action.value.replace("_", " ")
+            )
+        )
+    if d.note:
+        lines.append(translate("PostPane", "Reviewer's note: {note}").format(note=clean(d.note)))
+    if appeal.outcome is not None:
+        lines.append(
+            translate("PostPane", "Outcome: {outcome}").format(
+                outcome=translate("PostPane", "upheld")
+                if appeal.outcome == "upheld"
+                else translate("PostPane", "reversed")
+            )
+        )
+    lines.append(
+        translate("PostPane", "The user wrote ({time} UTC):").format(
+            time=f"{appeal.submitted_at:%Y-%m-%d %H:%M}"
+        )
+    )
+    lines.append(clean(appeal.statement))
+    return "\n".join(lines)
+
+
 class PostPane(QWidget):
     link_open_requested = Signal(QUrl)
 
@@ -110,6 +155,14 @@ class PostPane(QWidget):
         named(self.account, "authorStatus", translate("PostPane", "Author's account status"))
         self.facts = label()
         named(self.facts, "postFacts", translate("PostPane", "Language and reach"))
+        # an appeal: the contested decision and the user's statement, above the post
+        self.appeal = QPlainTextEdit(self)
+        self.appeal.setReadOnly(True)
+        self.appeal.setUndoRedoEnabled(False)
+        self.appeal.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.appeal.setMaximumHeight(170)
+        self.appeal.setStyleSheet("QPlainTextEdit { background: #eef3fb; color: black; }")
+        named(self.appeal, "appealBox", translate("PostPane", "The appeal"))
         self.text = PostText(self)
         self.more = QPushButton(translate("PostPane", "Show the whole text"))
         named(self.more, "showWholeText", translate("PostPane", "Show the whole text"))
@@ -130,7 +183,7 @@ class PostPane(QWidget):
         self.media.enlarge_requested.connect(self.enlarge_media)
         # the open media viewer, if any
         self.viewer: MediaViewer | None = None
-        for widget in (self.account, self.byline, self.facts):
+        for widget in (self.account, self.appeal, self.byline, self.facts):
             layout.addWidget(widget)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.more)
@@ -152,6 +205,7 @@ class PostPane(QWidget):
         set_text(self.byline, message)
         set_text(self.facts, "")
         self._show_account(None)
+        self._show_appeal(None)
         self.text.show_text("", [], None)
         self.more.hide()
         self.preview.hide()
@@ -161,6 +215,7 @@ class PostPane(QWidget):
     def show_item(self, item: Item, load_media: object) -> None:
         post, author = item.post, item.author
         self._show_account(author.status.value)
+        self._show_appeal(item.appeal)
         verified = " " + translate("PostPane", "✓ verified") if author.verified else ""
         set_text(
             self.byline,
@@ -236,6 +291,10 @@ class PostPane(QWidget):
         if self.account.styleSheet() != style:
             self.account.setStyleSheet(style)
         self.account.setVisible(bool(words))
+
+    def _show_appeal(self, appeal: ItemAppeal | None) -> None:
+        self.appeal.setPlainText(appeal_text(appeal) if appeal is not None else "")  # never HTML
+        self.appeal.setVisible(appeal is not None)
 
     def _show_all(self) -> None:
         self.text.show_text(self._full, self._spans, self._rtl)

@@ -117,6 +117,7 @@ EVENT_WORDS = {
     "webhook_secret_rotated": QT_TRANSLATE_NOOP("LeadDecisions", "webhook signing secret changed"),
     "webhook_replayed": QT_TRANSLATE_NOOP("LeadDecisions", "webhook actions sent again"),
     "unservable": QT_TRANSLATE_NOOP("LeadDecisions", "could not be shown to reviewers: set aside"),
+    "appealed": QT_TRANSLATE_NOOP("LeadDecisions", "appealed by the user"),
 }
 
 DETAIL_WORDS = {

@@ -1,0 +1,84 @@
+"""An appeal in the reviewer's window (real service over HTTP, offscreen): above the post,
+the contested decision (action, policies, who and when, their note) and what the user
+wrote, as plain text; the post and its context are the item the original reviewer saw; one
+key reverses the decision and the platform is told to restore the post."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPlainTextEdit
+
+from reviewer_app.protocol import QueueFile, Role, UserCreate
+from tests.support.api import ApiSession, claim, verdict
+from tests.support.appeals import APPEALS, appeal, queue_file
+from tests.support.enforcement import read_all
+from tests.support.intake import MISINFO, classifier, key_session, post, send
+from tests.support.servers import PASSWORD, LiveServer
+from tests.ui.conftest import LEAD, REVIEWER, Desk
+
+STATEMENT = "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>\nSecond line."
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(f"sqlite:///{tmp_path / 'appeals.db'}").start()
+    server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+    for (username, password), role in ((REVIEWER, Role.reviewer), (LEAD, Role.lead)):
+        server.service.create_user(UserCreate(username=username, password=password, role=role))
+    server.service.create_user(UserCreate(username="rita", password=PASSWORD, role=Role.reviewer))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_reviewer_reads_the_appeal_above_the_post_and_reverses_it(
+    server: LiveServer, desk_factory: Callable[..., Desk]
+) -> None:
+    platform = key_session(server, "feed-bridge")
+    send(platform, "posts", [post("p-appealed", "Polls close at noon on Thursday.")])
+    send(platform, "signals", [classifier("p-appealed", 0.95)])
+    rita = ApiSession.login(server.url, "rita", PASSWORD)
+    [leased] = claim(rita, MISINFO, 1)
+    [removed] = rita.decide(
+        [verdict(leased, "remove", policies=["MISINFO.CIVIC"], note="Wrong polling date.")]
+    )
+    assert removed["status"] == "accepted"
+    [sent] = send(platform, "appeals", [appeal("p-appealed", statement=STATEMENT, appeal_id="a-1")])
+    assert sent["status"] == "created"
+
+    desk = desk_factory(server.url, queue=APPEALS)
+    window = desk.window
+    assert desk.current_id() == leased["item"]["id"], "the same item the original reviewer saw"
+    box = window.post.findChild(QPlainTextEdit, "appealBox")
+    assert box is not None and box.isVisible()
+    shown = box.toPlainText()
+    assert "Appeal a-1 of the decision on this post" in shown
+    assert "Contested: remove MISINFO.CIVIC by rita" in shown
+    assert "Reviewer's note: Wrong polling date." in shown
+    assert "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>" in shown
+    assert "Second line." in shown
+    assert "Polls close at noon" in window.post.text.toPlainText()
+    # the statement is text: no rich text or link was made of it
+    assert box.document().toRawText().count("<b>") == 1
+    assert not box.document().toHtml().count("<a href")
+    history = window.context.text_of("History")
+    assert "appealed by the user" in history
+
+    desk.press(Qt.Key.Key_2)  # reverse
+    window.session.engine.nudge()
+    lead = ApiSession.login(server.url, *LEAD)
+
+    def outcome() -> str | None:
+        item = lead.get(f"/items/{leased['item']['id']}").json()
+        return item["appeal"]["outcome"] if item.get("appeal") else None
+
+    desk.wait(lambda: outcome() == "reversed")
+    server.service.seal_now()
+    assert platform.token is not None
+    kinds = [a["kind"] for a in read_all(server.url, platform.token)]
+    assert kinds == ["remove", "restore"]
