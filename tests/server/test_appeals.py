@@ -17,7 +17,9 @@ from sqlalchemy import select
 
 from reviewer_app.protocol import Item, QueueFile, Role
 from reviewer_app.server import leasing
+from reviewer_app.server.demo.replay import DEMO_APPEALS
 from reviewer_app.server.records import Principal
+from reviewer_app.server.seed import seed_demo
 from reviewer_app.server.tables import authors, strikes, users
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.appeals import APPEALS, appeal, queue_file
@@ -343,3 +345,19 @@ def test_outcomes_are_logged_exported_and_counted_and_late_appeals_are_over_sla(
     assert mine["appeal_of_decision_id"] == mine["overturns_decision_id"] != ""
     upheld = rows[str(results[0]["decision"]["id"])]
     assert upheld["appeal_of_decision_id"] and upheld["overturns_decision_id"] == ""
+
+
+def test_the_demo_has_appeals_for_the_reviewer_and_none_for_the_lead(
+    live_server: LiveServer,
+) -> None:
+    seed_demo(live_server.service)
+    lead = ApiSession.login(live_server.url, "lead", "review-desk-lead")
+    assert claim(lead, APPEALS, 5, exactly=False) == [], "the lead made the contested decisions"
+    reviewer = ApiSession.login(live_server.url, "reviewer", "review-desk-demo")
+    got = claim(reviewer, APPEALS, 5, exactly=False)
+    assert len(got) == len(DEMO_APPEALS)
+    for leased in got:
+        item = Item.model_validate(leased["item"])
+        assert item.appeal is not None and item.appeal.statement
+        assert item.appeal.contested.reviewer == "lead"
+        assert item.appeal.contested.action == "remove"

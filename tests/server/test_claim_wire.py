@@ -27,7 +27,7 @@ from tests.support.servers import LiveServer
 
 def _verdict_for(leased: dict[str, Any], action: ActionConfig, policy: str) -> dict[str, Any]:
     fields: dict[str, Any] = {"note": "checked in test"} if action.requires_note else {}
-    if action.requires_policy or action.strike:
+    if (action.requires_policy or action.strike) and policy:
         fields["policies"] = [policy]
     if action.requires_rating:
         fields["rating"] = "false"
@@ -40,9 +40,13 @@ def test_every_demo_item_claims_as_a_valid_lease_grant(live_server: LiveServer) 
     queues = QueueList.model_validate_json(lead.get("/queues").content).queues
     for queue in queues:
         config = queue.config
-        keep = next(a for a in config.actions if a.kind is ActionKind.keep)
-        strike = next((a for a in config.actions if a.strike), keep)
-        policy = config.policies[0].code
+        if config.appeals:  # the demo's appeals: upheld and reversed in turn
+            keep = next(a for a in config.actions if a.kind is ActionKind.reverse)
+            strike = next(a for a in config.actions if a.kind is ActionKind.uphold)
+        else:
+            keep = next(a for a in config.actions if a.kind is ActionKind.keep)
+            strike = next((a for a in config.actions if a.strike), keep)
+        policy = config.policies[0].code if config.policies else ""
         claimed = 0
         while True:
             response = lead.post(f"/queues/{queue.id}/leases", json={"count": 50})

@@ -20,7 +20,7 @@ from reviewer_app.server.demo.export_jsonl import GENERATED_AT, demo_jsonl
 from reviewer_app.server.demo.files import POSTS_FILE, demo_file, media_file
 from reviewer_app.server.demo.queues import DEMO_QUEUES, demo_queue_file
 from reviewer_app.server.demo.records import SOURCE
-from reviewer_app.server.demo.replay import DemoSeeded, seed_demo
+from reviewer_app.server.demo.replay import DEMO_APPEALS, DemoSeeded, seed_demo
 from reviewer_app.server.queuefile import parse_queue_file
 from reviewer_app.server.records import Principal
 from reviewer_app.server.seed_types import Dataset
@@ -63,7 +63,8 @@ def test_naive_now_is_refused() -> None:
 
 def test_queues_and_counts(dataset: Dataset) -> None:
     ids = [q.id for q in dataset.queues]
-    assert ids == ["escalations", *QUEUE_IDS]  # routing tries escalations first
+    assert ids == ["escalations", *QUEUE_IDS, "appeals"]  # routing tries escalations first
+    assert [q.id for q in dataset.queues if q.config.appeals] == ["appeals"]
     counts = Counter(i.queue_id for i in dataset.items)
     for queue_id, (lo, hi) in COUNT_RANGES.items():
         assert lo <= counts[queue_id] <= hi, (queue_id, counts[queue_id])
@@ -79,7 +80,9 @@ def test_action_keys_are_unique_per_queue(dataset: Dataset) -> None:
         keys = [a.key for a in queue.config.actions]
         assert None not in keys and len(set(keys)) == len(keys), queue.id
         kinds = {a.kind.value for a in queue.config.actions}
-        assert ("escalate" in kinds) == (queue.id != "escalations"), queue.id
+        # every review queue escalates; the leads' escalations and the appeals queue do not
+        escalates = queue.id != "escalations" and not queue.config.appeals
+        assert ("escalate" in kinds) == escalates, queue.id
 
 
 def test_misinformation_labels_and_reduces_in_one_verdict() -> None:
@@ -102,7 +105,8 @@ def test_misinformation_labels_and_reduces_in_one_verdict() -> None:
 
 def test_every_queue_routes_by_rules_and_the_rated_ones_come_back() -> None:
     for queue in DEMO_QUEUES:
-        assert queue.config.routing, queue.id
+        # appeals come from the platform, never by routing
+        assert bool(queue.config.routing) is not queue.config.appeals, queue.id
     rereview = {q.id: q.config.rereview for q in DEMO_QUEUES}
     misinfo = rereview["misinformation"]
     assert misinfo is not None and misinfo.new_reports == 10
@@ -338,12 +342,25 @@ def test_every_demo_post_lands_in_the_generators_queue(
     with service.db.read() as conn:
         landed = dict(
             conn.execute(
-                select(posts.c.external_id, items.c.queue_id).join(
+                select(posts.c.external_id, items.c.origin_queue_id).join(
                     items, items.c.post_id == posts.c.id
                 )
             ).all()
         )
     assert landed == {i.post.id: i.queue_id for i in dataset.items}
+    # the demo's appeals (replay.seed_demo_appeals) took a few of them to the appeals queue,
+    # each from the queue it landed in
+    with service.db.read() as conn:
+        now_in = dict(
+            conn.execute(
+                select(posts.c.external_id, items.c.queue_id).join(
+                    items, items.c.post_id == posts.c.id
+                )
+            ).all()
+        )
+    moved = {p: q for p, q in now_in.items() if q != landed[p]}
+    assert set(moved.values()) == {"appeals"} and len(moved) == len(DEMO_APPEALS)
+    assert sorted(landed[p] for p in moved) == sorted(q for q, _ in DEMO_APPEALS)
 
 
 def test_the_seeded_demo_shows_the_generators_content_as_a_current_shift(
@@ -356,8 +373,10 @@ def test_the_seeded_demo_shows_the_generators_content_as_a_current_shift(
     queues = {q.id: q for q in service.list_queues(lead).queues}
     expected = Counter(i.queue_id for i in dataset.items)
     assert list(queues) == [q.id for q in DEMO_QUEUES]
+    appealed_from = Counter(q for q, _ in DEMO_APPEALS)  # see replay.seed_demo_appeals
+    assert queues["appeals"].counts.pending == len(DEMO_APPEALS)
     for queue_id, count in expected.items():
-        assert queues[queue_id].counts.pending == count
+        assert queues[queue_id].counts.pending == count - appealed_from[queue_id]
         assert queues[queue_id].counts.leased == 0
     # items waited as long as the generator says (to the replay's 10-minute batches)
     oldest = max(i.enqueued_at for i in dataset.items if i.queue_id == "hate-harassment")
@@ -370,10 +389,17 @@ def test_the_seeded_demo_shows_the_generators_content_as_a_current_shift(
         made = conn.execute(
             select(items.c.id, posts.c.external_id).join(posts, items.c.post_id == posts.c.id)
         ).all()
+    removed_by_lead: Counter[str] = Counter()  # the demo's appealed decisions' strikes
     for item_id, external_id in made:
         seeded_item = by_post[external_id]
         item = service.item(lead, item_id)
-        assert item.queue_id == seeded_item.queue_id
+        assert item.origin_queue_id == seeded_item.queue_id
+        if item.appeal is not None:
+            assert item.queue_id == "appeals" and item.reasons[0].kind is QueueReasonKind.appeal
+            item.reasons.pop(0)
+            removed_by_lead[item.author.handle] += len(item.appeal.contested.policies)
+        else:
+            assert item.queue_id == seeded_item.queue_id
         assert item.post.text == seeded_item.post.text
         assert item.post.created_at == seeded_item.post.created_at + outcome.shift
         assert item.author.handle and item.author.signals
@@ -400,7 +426,9 @@ def test_the_seeded_demo_shows_the_generators_content_as_a_current_shift(
     struck = [service.item(lead, item_id).author for item_id, _ in made[:60]]
     assert any(a.strikes for a in struck)
     for author in struck:
-        assert sum(s.count for s in author.strikes) == strikes[author.handle]
+        assert sum(s.count for s in author.strikes) == (
+            strikes[author.handle] + removed_by_lead[author.handle]
+        )
     reviewer = Principal(lead.id + 100, "reviewer", "Demo Reviewer", Role.reviewer)
     assert "escalations" not in {q.id for q in service.list_queues(reviewer).queues}
     grant = service.claim(lead, "misinformation", LeaseClaim(count=5))

@@ -1,4 +1,5 @@
-"""The five demo queues: declared in ``queues.toml`` (shipped with the package), read here.
+"""The demo queues (five, and the appeals queue): declared in ``queues.toml`` (shipped
+with the package), read here.
 
 The queue file is the one place their actions, policies, rating scale, priority, SLA,
 routing and re-review rules are written; ``server seed --demo`` applies it like any other
@@ -20,6 +21,7 @@ MISINFORMATION = "misinformation"
 HATE = "hate-harassment"
 SPAM = "spam-scams"
 INAUTHENTIC = "inauthentic-accounts"
+APPEALS = "appeals"
 
 QUEUE_IDS = (MISINFORMATION, HATE, SPAM, INAUTHENTIC, ESCALATIONS)
 

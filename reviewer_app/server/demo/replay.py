@@ -3,7 +3,9 @@
 ``seed_demo`` creates the demo's people, applies ``queues.toml`` (as ``server queues
 apply`` does) and replays ``demo_posts.jsonl`` through the service's intake as the platform
 account ``demo-platform``: media, posts and signals go through the same code as a real
-platform's (intake.py, routing.py); nothing is inserted past it.
+platform's (intake.py, routing.py); nothing is inserted past it. Then the demo lead removes
+a few posts (verdicts) and their authors appeal them through intake (``seed_demo_appeals``),
+so the appeals queue has work for the demo reviewer.
 
 The file's times are those of its generation (``generated_at`` on its first line); the
 replay moves each by (now - generated_at), and runs each batch of the items' first lines
@@ -16,19 +18,33 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from reviewer_app.protocol import Role, UserCreate
+from sqlalchemy import select
+
+from reviewer_app.protocol import (
+    ActionKind,
+    Appeal,
+    IntakeStatus,
+    LeaseClaim,
+    Role,
+    UserCreate,
+    Verdict,
+    VerdictStatus,
+)
 
 from ..intake_lines import IntakeTarget, Line, Rejection, Sender, Tally, parse_object
+from ..records import Principal
 from ..service import Service
+from ..tables import users
 from . import DEMO_USERS
 from .files import POSTS_FILE, demo_file
-from .queues import demo_queue_file
+from .queues import HATE, SPAM, demo_queue_file
 from .records import SOURCE, WINDOW
 
 log = logging.getLogger("server")
@@ -145,11 +161,82 @@ def replay_demo_posts(service: Service, now: datetime | None = None) -> DemoSeed
     return DemoSeeded(sender.tally, delta)
 
 
+#: (queue, action, what its user wrote): posts the lead removed earlier in the shift whose
+#: authors appeal, so the appeals queue has work (the demo reviewer decides them: the lead,
+#: who made the decisions, never gets them)
+DEMO_APPEALS = (
+    (
+        SPAM,
+        "I was sharing a giveaway my friend really runs. Nothing was for sale and no one "
+        "was asked for money.",
+    ),
+    (
+        HATE,
+        "I was quoting what someone shouted at me to show what I deal with every day. "
+        "Read the whole thread before removing it.",
+    ),
+    (
+        SPAM,
+        "This is my own small shop. I posted the link once; I am not a bot.",
+    ),
+)
+
+
+def seed_demo_appeals(service: Service) -> int:
+    """A few appeals, the way they happen: the demo lead removes posts (verdicts), then
+    their authors appeal through intake as the platform ``demo-platform``. The number of
+    appeals queued."""
+    lead_user = next(u for u in DEMO_USERS if u.role is Role.lead)
+    with service.db.read() as conn:
+        row = conn.execute(select(users).where(users.c.username == lead_user.username)).one()
+    lead = Principal(row.id, row.username, row.display_name, Role(row.role))
+    platform = service.service_account(SOURCE, Role.platform)
+    configs = service.configs()
+    appeals: list[Appeal] = []
+    for n, (queue_id, statement) in enumerate(DEMO_APPEALS):
+        config = configs[queue_id]
+        remove = next(a for a in config.actions if a.kind is ActionKind.remove)
+        grant = service.claim(lead, queue_id, LeaseClaim(count=1, lease_seconds=60))
+        if not grant.items:
+            continue
+        leased = grant.items[0]
+        result = service.verdicts(
+            lead,
+            [
+                Verdict(
+                    idempotency_key=uuid.uuid5(uuid.NAMESPACE_URL, f"demo-appeal-{n}"),
+                    item_id=leased.item.id,
+                    lease_token=leased.lease_token,
+                    action=remove.id,
+                    policies=[config.policies[0].code] if config.policies else [],
+                    note="Removed early in the shift." if remove.requires_note else None,
+                    time_spent_ms=9_000,
+                    decided_at=datetime.fromtimestamp(service.clock(), tz=UTC),
+                )
+            ],
+        ).results[0]
+        if result.status is VerdictStatus.accepted:
+            appeals.append(
+                Appeal(
+                    id=f"demo-appeal-{n + 1}",
+                    post_external_id=leased.item.post.id,
+                    statement=statement,
+                    submitted_at=datetime.fromtimestamp(service.clock(), tz=UTC),
+                )
+            )
+    if not appeals:
+        return 0
+    results = service.intake_appeals(platform, appeals).results
+    return sum(1 for r in results if r.status is IntakeStatus.created)
+
+
 def seed_demo(service: Service, now: datetime | None = None) -> DemoSeeded:
-    """The demo shift in an empty service: people, queue file, posts and signals."""
+    """The demo shift in an empty service: people, queue file, posts and signals, and a
+    few appeals of decisions made earlier."""
     create_demo_users(service)
     apply_demo_queues(service)
     seeded = replay_demo_posts(service, now)
+    seed_demo_appeals(service)
     service.db.analyze()
     log.info("seeded the demo through intake: %s", seeded.tally.as_json())
     return seeded
@@ -164,4 +251,5 @@ __all__ = [
     "demo_lines",
     "replay_demo_posts",
     "seed_demo",
+    "seed_demo_appeals",
 ]
