@@ -1,7 +1,7 @@
 """Audits: samples of decisions judged blind; an overturn becomes the decision of record.
 
 A sample holds decisions that are still their item's decision of record (not
-escalations, not already overturned, not in another sample). The auditor is handed one
+escalations, not already overturned, not in another sample, not under appeal). The auditor is handed one
 item at a time without anything that tells the original decision: no decision, no
 decision events, no strikes or recent decisions that came from it. Recording a result
 reveals the original. An overturn is a new decision row (kind ``overturn``) that the
@@ -82,6 +82,7 @@ def create_sample(
         d.decided_at >= since,
         d.decided_at < until,
         items.c.decision_id == d.id,  # still the decision of record
+        items.c.state == "decided",  # not back in review (an appeal of it is waiting)
         ~sampled.exists(),
     ]
     if request.queue_id is not None:

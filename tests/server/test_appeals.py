@@ -361,3 +361,15 @@ def test_the_demo_has_appeals_for_the_reviewer_and_none_for_the_lead(
         assert item.appeal is not None and item.appeal.statement
         assert item.appeal.contested.reviewer == "lead"
         assert item.appeal.contested.action == "remove"
+
+
+def test_a_decision_under_appeal_is_not_drawn_for_an_audit(server: LiveServer) -> None:
+    platform = platform_of(server)
+    queue_posts(platform, ["p-audit", "p-appeal"])
+    rita = server.login("rita")
+    decided(server, rita, ["p-audit", "p-appeal"], "remove")
+    send(platform, "appeals", [appeal("p-appeal")])
+    lead = server.login("lena", Role.lead)
+    drawn = lead.post("/audits/samples", json={**ALL_TIME, "size": 10})
+    assert drawn.status_code == 201, drawn.text
+    assert drawn.json()["size"] == 1, "only the decision nobody appealed"

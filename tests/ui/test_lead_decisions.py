@@ -19,6 +19,7 @@ from sqlalchemy import insert, select
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Decision, DecisionQuery
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, FORMULA_PREFIXES, decision_row
+from reviewer_app.server.demo.replay import DEMO_APPEALS
 from reviewer_app.server.tables import decisions, users
 from reviewer_app.ui.lead.decisions import (
     COLUMNS,
@@ -156,7 +157,7 @@ def test_model_pages_in_as_the_view_scrolls_and_filters_narrow(
     expected = server_decisions(demo_server.url)
     ids = loaded_ids(model)
     assert ids == [d.id for d in expected], "every decision once, newest first"
-    assert len(ids) == len(set(ids)) == 1_000
+    assert len(ids) == len(set(ids)) == 1_000 + len(DEMO_APPEALS)  # the demo's own, appealed
     assert "all shown" in browser.status.text()
 
     browser.reviewer.setText("bulk")
@@ -286,7 +287,9 @@ def test_history_panel_shows_the_selected_items_events(
 
     # a decision whose item the service does not hold: the panel says so in words
     browser.clear_filters()
-    qtbot.waitUntil(lambda: not model.loading and model.rowCount() == 22, timeout=20_000)
+    # the reviewer's 2, the 20 inserted, and the demo's decisions its users appealed
+    every = 22 + len(DEMO_APPEALS)
+    qtbot.waitUntil(lambda: not model.loading and model.rowCount() == every, timeout=20_000)
     row = next(r for r in range(model.rowCount()) if model.item_id(r) == "bulk-3")
     browser.table.selectRow(row)
     qtbot.waitUntil(lambda: "refused" in browser.history.toPlainText(), timeout=20_000)
