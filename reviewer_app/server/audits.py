@@ -1,8 +1,8 @@
 """Audits: samples of decisions judged blind; an overturn becomes the decision of record.
 
 A sample holds decisions that are still their item's decision of record (not
-escalations, not already overturned, not in another sample, not under appeal). The auditor is handed one
-item at a time without anything that tells the original decision: no decision, no
+escalations, not already overturned, not in another sample, not under appeal). The
+auditor is handed one item at a time without anything that tells the original decision: no decision, no
 decision events, no strikes or recent decisions that came from it. Recording a result
 reveals the original. An overturn is a new decision row (kind ``overturn``) that the
 item points to; the original stays, and both show in the item's history.
