@@ -2,10 +2,11 @@
 
 A sample holds decisions that are still their item's decision of record (not
 escalations, not already overturned, not in another sample, not under appeal). The
-auditor is handed one item at a time without anything that tells the original decision: no decision, no
-decision events, no strikes or recent decisions that came from it. Recording a result
-reveals the original. An overturn is a new decision row (kind ``overturn``) that the
-item points to; the original stays, and both show in the item's history.
+auditor is handed one item at a time without anything that tells the original decision:
+no decision, no decision events, no strikes or recent decisions that came from it.
+Recording a result reveals the original. An overturn is a new decision row (kind
+``overturn``) that the item points to; the original stays, and both show in the item's
+history.
 """
 
 from __future__ import annotations
