@@ -1796,6 +1796,10 @@
         <translation>Konflikte</translation>
     </message>
     <message>
+        <source>Appeals upheld / reversed</source>
+        <translation>Widersprüche bestätigt / aufgehoben</translation>
+    </message>
+    <message>
         <source>Time window</source>
         <translation>Zeitraum</translation>
     </message>
@@ -1818,6 +1822,10 @@
     <message>
         <source>(figures as of {n} s ago)</source>
         <translation>(Zahlen von vor {n} s)</translation>
+    </message>
+    <message>
+        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
+        <translation>Übereinstimmung und Kappa vergleichen jeden Prüfer mit den Prüfenden bei geprüften Entscheidungen; die Aufhebungsquote ist aufgehobene Entscheidungen (durch eine Prüfung oder einen erfolgreichen Widerspruch) pro Entscheidung. Doppelklicken Sie auf einen Prüfer (oder drücken Sie die Eingabetaste) für seine Entscheidungen.</translation>
     </message>
     <message>
         <source>Updated {time}</source>
@@ -1882,10 +1890,6 @@
     <message>
         <source>Show this reviewer&apos;s decisions</source>
         <translation>Entscheidungen dieses Prüfers zeigen</translation>
-    </message>
-    <message>
-        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
-        <translation>Übereinstimmung und Kappa vergleichen jeden Prüfer mit den Prüfenden bei geprüften Entscheidungen; die Aufhebungsquote ist aufgehobene Entscheidungen pro Entscheidung. Doppelklicken Sie auf einen Prüfer (oder drücken Sie die Eingabetaste) für seine Entscheidungen.</translation>
     </message>
 </context>
 <context>

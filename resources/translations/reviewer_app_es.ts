@@ -1796,6 +1796,10 @@
         <translation>Conflictos</translation>
     </message>
     <message>
+        <source>Appeals upheld / reversed</source>
+        <translation>Recursos confirmados / revocados</translation>
+    </message>
+    <message>
         <source>Time window</source>
         <translation>Periodo</translation>
     </message>
@@ -1818,6 +1822,10 @@
     <message>
         <source>(figures as of {n} s ago)</source>
         <translation>(cifras de hace {n} s)</translation>
+    </message>
+    <message>
+        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
+        <translation>La concordancia y kappa comparan a cada revisor con los auditores en decisiones auditadas; la tasa de revocación es decisiones revocadas (por una auditoría o un recurso estimado) por decisión. Haga doble clic en un revisor (o pulse Intro) para ver sus decisiones.</translation>
     </message>
     <message>
         <source>Updated {time}</source>
@@ -1882,10 +1890,6 @@
     <message>
         <source>Show this reviewer&apos;s decisions</source>
         <translation>Mostrar las decisiones de este revisor</translation>
-    </message>
-    <message>
-        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
-        <translation>La concordancia y kappa comparan a cada revisor con los auditores en decisiones auditadas; la tasa de revocación es decisiones revocadas por decisión. Haga doble clic en un revisor (o pulse Intro) para ver sus decisiones.</translation>
     </message>
 </context>
 <context>

@@ -12,7 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
-from reviewer_app.protocol import QueueFile, Role, UserCreate
+from reviewer_app.protocol import QueueFile, ReviewerStatsReport, Role, UserCreate
+from reviewer_app.ui.lead.stats_views import ReviewerStatsModel, share
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.appeals import APPEALS, appeal, queue_file
 from tests.support.enforcement import read_all
@@ -20,6 +21,7 @@ from tests.support.intake import MISINFO, classifier, key_session, post, send
 from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import LEAD, REVIEWER, Desk
 
+ALL_TIME = {"since": "2000-01-01T00:00:00Z", "until": "2999-01-01T00:00:00Z"}
 STATEMENT = "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>\nSecond line."
 
 
@@ -82,3 +84,13 @@ def test_the_reviewer_reads_the_appeal_above_the_post_and_reverses_it(
     assert platform.token is not None
     kinds = [a["kind"] for a in read_all(server.url, platform.token)]
     assert kinds == ["remove", "restore"]
+
+    # the lead's reviewer figures: rita's decision was reversed on appeal
+    figures = lead.get("/stats/reviewers", params=ALL_TIME).json()
+    model = ReviewerStatsModel()
+    model.set_report(ReviewerStatsReport.model_validate(figures))
+    row = next(r for r in range(model.rowCount()) if model.reviewers[r].reviewer == "rita")
+    header = model.headerData(9, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+    assert header == "Appeals upheld / reversed"
+    assert model.index(row, 9).data() == "0 / 1"
+    assert model.index(row, 6).data() == share(1.0), "the reversal is an overturn"

@@ -159,6 +159,7 @@ class ReviewerStatsModel(_Table):
         QT_TRANSLATE_NOOP("LeadStats", "Overturn rate"),
         QT_TRANSLATE_NOOP("LeadStats", "Kappa"),
         QT_TRANSLATE_NOOP("LeadStats", "Conflicts"),
+        QT_TRANSLATE_NOOP("LeadStats", "Appeals upheld / reversed"),
         QT_TRANSLATE_NOOP("LeadStats", "Action mix"),
     )
     TR_CONTEXT = "LeadStats"
@@ -191,6 +192,7 @@ class ReviewerStatsModel(_Table):
             r.overturn_rate if r.overturn_rate is not None else missing,
             r.kappa if r.kappa is not None else -2.0,
             r.conflicts,
+            r.appeals_reversed,  # sorted by the reversals: the overturns among them
             mix(r.action_mix),
         )
         if role == SORT:
@@ -206,7 +208,9 @@ class ReviewerStatsModel(_Table):
             if column == 7:
                 return "—" if r.kappa is None else f"{r.kappa:.2f}"
             if column == 9:
-                return values[9]
+                return f"{r.appeals_upheld:,} / {r.appeals_reversed:,}"
+            if column == 10:
+                return values[10]
             return f"{values[column]:,}"
         if role == Qt.ItemDataRole.UserRole:
             return r.reviewer
@@ -497,7 +501,8 @@ class ReviewersView(_Figures):
                 translate(
                     "LeadStats",
                     "Agreement and kappa compare each reviewer with the auditors on audited "
-                    "decisions; overturn rate is overturned decisions per decision. "
+                    "decisions; overturn rate is overturned decisions (by an audit or a "
+                    "reversed appeal) per decision. "
                     "Double-click a reviewer (or press Enter) for their decisions.",
                 )
             )
