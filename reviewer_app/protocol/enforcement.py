@@ -15,6 +15,7 @@ from pydantic import Field
 from .common import HttpUrl, ItemId, Label, PolicyCode, Slug, Timestamp, WireModel
 from .intake import ExternalId, WithdrawalReason
 from .queues import AuthorAction
+from .statements import Statement
 
 MAX_ENFORCEMENT_PAGE = 500
 MAX_ENFORCEMENT_WAIT_SECONDS = 30
@@ -112,6 +113,12 @@ class EnforcementAction(WireModel):
         default=None,
         description="the outcome of an appeal you sent (its id): appeal_upheld, or the "
         "restore of a reversed appeal",
+    )
+    statement: Statement | None = Field(
+        default=None,
+        description="the statement of reasons to give the affected user (DSA Art. 17): on "
+        "every restrictive action (remove, reduce, label, label_and_reduce, author:*); "
+        "None on keep, restore and withdrawn",
     )
 
 

@@ -28,6 +28,7 @@ from .common import (
     WireModel,
 )
 from .events import Event
+from .statements import Statement
 from .verdicts import Decision
 
 
@@ -197,6 +198,8 @@ class FactCheck(WireModel):
     published_at: Timestamp
 
 
+MAX_ITEM_STATEMENTS = 20
+
 ItemState = Literal["pending", "leased", "decided", "withdrawn", "resolved", "unservable"]
 """``withdrawn``: the post was deleted or made private upstream; it left review undecided.
 ``resolved``: closed by an account action (its author was suspended or marked inauthentic);
@@ -245,4 +248,10 @@ class Item(WireModel):
     decision: Decision | None = Field(default=None, description="the decision of record, if any")
     appeal: ItemAppeal | None = Field(
         default=None, description="the item's latest appeal (appeals queue), if any"
+    )
+    statements: list[Statement] = Field(
+        default_factory=list,
+        max_length=MAX_ITEM_STATEMENTS,
+        description="the statements of reasons earlier restrictive decisions on this post gave "
+        "its author, oldest first (the newest MAX_ITEM_STATEMENTS)",
     )

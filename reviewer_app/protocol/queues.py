@@ -46,10 +46,46 @@ class ActionConfig(WireModel):
     strike: bool = Field(default=False, description="counts as a strike on the author")
 
 
+class StatementCategory(StrEnum):
+    """The DSA Transparency Database's statement categories (API v1, ``category`` without
+    its ``STATEMENT_CATEGORY_`` prefix, lower case): what kind of problem a policy is."""
+
+    animal_welfare = "animal_welfare"
+    data_protection_and_privacy_violations = "data_protection_and_privacy_violations"
+    illegal_or_harmful_speech = "illegal_or_harmful_speech"
+    intellectual_property_infringements = "intellectual_property_infringements"
+    negative_effects_on_civic_discourse_or_elections = (
+        "negative_effects_on_civic_discourse_or_elections"
+    )
+    non_consensual_behaviour = "non_consensual_behaviour"
+    pornography_or_sexualized_content = "pornography_or_sexualized_content"
+    protection_of_minors = "protection_of_minors"
+    risk_for_public_security = "risk_for_public_security"
+    scams_and_fraud = "scams_and_fraud"
+    self_harm = "self_harm"
+    scope_of_platform_service = "scope_of_platform_service"
+    unsafe_and_illegal_products = "unsafe_and_illegal_products"
+    violence = "violence"
+
+
 class PolicyConfig(WireModel):
+    """A policy code. Each needs its ground for statements of reasons: ``terms_clause`` (the
+    clause of the platform's terms it enforces) or ``legal_ground`` (the law that makes the
+    content illegal), not both, and its DSA ``category`` (``queues apply`` refuses a policy
+    without them)."""
+
     code: PolicyCode
     label: Label
     description: ShortText = ""
+    terms_clause: ShortText | None = Field(
+        default=None, description="the terms clause it enforces (ground: incompatible content)"
+    )
+    legal_ground: ShortText | None = Field(
+        default=None, description="the law it enforces (ground: illegal content)"
+    )
+    category: StatementCategory | None = Field(
+        default=None, description="its DSA Transparency Database statement category"
+    )
 
 
 class RatingConfig(WireModel):
@@ -143,6 +179,16 @@ class QueueConfig(WireModel):
     )
     routing: list[RoutingRule] = Field(default_factory=list, max_length=32)
     rereview: RereviewRule | None = None
+    notes_shareable: bool = Field(
+        default=False,
+        description="the reviewer's note is part of the statement of reasons the affected "
+        "user reads (otherwise it stays internal)",
+    )
+    default_policy: PolicyCode | None = Field(
+        default=None,
+        description="the policy a restrictive decision taken without a policy code (a "
+        "fact-check label, say) cites in its statement of reasons",
+    )
 
     @model_validator(mode="after")
     def _unique_ids_and_keys(self) -> QueueConfig:
