@@ -50,7 +50,7 @@ from reviewer_app.protocol.accounts import (
     LinkedAccounts,
     status_after,
 )
-from reviewer_app.protocol.queues import AuthorAction
+from reviewer_app.protocol.queues import AuthorAction, PolicyConfig
 
 from . import enforcement
 from .problems import ApiError
@@ -331,7 +331,13 @@ def reverse_for_overturn(
 
 
 def lead_action(
-    conn: Connection, lead: Principal, request: AccountActionRequest, now: float, *, postgres: bool
+    conn: Connection,
+    lead: Principal,
+    request: AccountActionRequest,
+    now: float,
+    *,
+    postgres: bool,
+    known_policies: Sequence[PolicyConfig] = (),
 ) -> tuple[list[AccountActionResult], list[dict[str, Any]]]:
     """A lead's account action on each named account: one account-level decision and one
     ``author:*`` enforcement action per account, or, when any account is unknown or the
@@ -352,7 +358,14 @@ def lead_action(
         raise _refusal(request, outcome.skipped)
     results = []
     for applied in outcome.applied:
-        emit_author_action(conn, applied, now, policies=request.policies)
+        emit_author_action(
+            conn,
+            applied,
+            now,
+            policies=request.policies,
+            note=request.note,
+            known_policies=known_policies,
+        )
         results.append(
             AccountActionResult(
                 author_id=applied.author_id,
@@ -368,7 +381,13 @@ def lead_action(
 
 
 def emit_author_action(
-    conn: Connection, applied: Applied, now: float, *, policies: Sequence[str] = ()
+    conn: Connection,
+    applied: Applied,
+    now: float,
+    *,
+    policies: Sequence[str] = (),
+    note: str | None = None,
+    known_policies: Sequence[PolicyConfig] = (),
 ) -> int:
     """The one ``author:*`` enforcement action of a lead's account decision (enforcement.py
     derives a verdict's own action, ``author:*`` included, in the verdict's transaction)."""
@@ -379,6 +398,8 @@ def emit_author_action(
         decided_at=now,
         now=now,
         policies=policies,
+        note=note,
+        known_policies=known_policies,
     )
 
 

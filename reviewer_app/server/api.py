@@ -42,6 +42,7 @@ from reviewer_app.protocol import (
     RoleChange,
     SessionCreate,
     SessionInfo,
+    StatementList,
     StatsBucket,
     User,
     UserCreate,
@@ -266,6 +267,20 @@ def get_item_history(
 ) -> EventPage:
     """Every event on an item, oldest first."""
     return svc.history(user, item_id, cursor, limit)
+
+
+@router.get(
+    "/items/{item_id}/statements",
+    response_model=StatementList,
+    tags=["items"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def get_item_statements(
+    item_id: Annotated[ItemId, Path()], svc: ServiceDep, user: UserDep
+) -> StatementList:
+    """The statements of reasons the item's restrictive decisions gave the affected user,
+    oldest first (none for keep)."""
+    return svc.item_statements(user, item_id)
 
 
 @router.get(

@@ -14,6 +14,7 @@ from reviewer_app.protocol import Decision, Item
 
 from . import accounts
 from .records import decision_from_row, event_documents, iso
+from .statements import documents_for_posts
 from .tables import appeals, authors, decisions, events, items, media, strikes, users
 
 RECENT_AUTHOR_DECISIONS = 5
@@ -203,6 +204,7 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
 
     decided = decisions_by_id(conn, {r["decision_id"] for r in rows if r["decision_id"]})
     appealed = item_appeals(conn, ids)
+    given = documents_for_posts(conn, {r["post_id"] for r in rows if r["post_id"]})
 
     result: dict[str, dict[str, Any]] = {}
     for r in rows:
@@ -222,5 +224,6 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
             "history": history.get(r["id"], [])[-HISTORY_IN_ITEM:],
             "decision": decision.model_dump(mode="json") if decision else None,
             "appeal": appealed.get(r["id"]),
+            "statements": given.get(r["post_id"], []) if r["post_id"] else [],
         }
     return result

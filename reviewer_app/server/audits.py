@@ -469,6 +469,7 @@ def _overturn(
                 rating=body.rating,
                 author_action=author_action,
                 overturns=int(original["id"]),
+                note=body.note,
             )
         ],
         now,

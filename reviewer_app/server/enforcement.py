@@ -23,6 +23,11 @@ becomes ``author:<its author action>``. A post action that also acts on the auth
 ``restrict``, so that undoing it (a ``restore`` reversing it) undoes both. The database
 holds one action per decision id (a unique index).
 
+**Statements of reasons**: a restrictive action (every kind but ``keep``, ``restore`` and
+``withdrawn``) gets its statement (protocol/statements.py words, stored by statements.py)
+in the same transaction; the action's payload carries it, so the feed and the webhooks
+send it without another read.
+
 **Sealing**: actions are inserted unsealed (``seq`` NULL) and the sequencer (sequencer.py,
 the same thread that seals the event log) gives committed actions their ``seq`` a round at
 a time. The feed pages by ``seq``, never by ``id``: an action whose transaction took id 7
@@ -50,7 +55,15 @@ from typing import Any
 from sqlalchemy import Connection, Engine, event, func, insert, select
 from sqlalchemy.engine import RowMapping
 
-from reviewer_app.protocol import ActionKind, AuthorAction, QueueConfig, WithdrawalReason
+from reviewer_app.protocol import (
+    ActionKind,
+    AuthorAction,
+    PolicyConfig,
+    QueueConfig,
+    Statement,
+    WithdrawalReason,
+    draft_statement,
+)
 from reviewer_app.protocol.enforcement import (
     AUTHOR_KINDS,
     EnforcementAction,
@@ -59,6 +72,7 @@ from reviewer_app.protocol.enforcement import (
     EnforcementPage,
 )
 
+from . import statements
 from .db import Database
 from .records import dumps, to_dt
 from .sequencer import Head, SequencedLog, mark_appended
@@ -75,6 +89,10 @@ _SEALED = "reviewer_app.enforcement.sealed"
 
 # Kinds that change nothing on the platform: overturning one of them restores nothing.
 _NOTHING_DONE = frozenset({EnforcementKind.keep.value, EnforcementKind.withdrawn.value})
+# Kinds that restrict nothing, so carry no statement of reasons.
+_NO_STATEMENT = frozenset(
+    {EnforcementKind.keep, EnforcementKind.restore, EnforcementKind.withdrawn}
+)
 
 _INSERT = insert(enforcement_actions)
 _A = enforcement_actions.c
@@ -102,6 +120,7 @@ class Decided:
     author_action: AuthorAction | None = None
     overturns: int | None = None  # an overturn: the decision it replaces
     appeal_id: str | None = None  # an appeal's outcome: the platform's id of the appeal
+    note: str | None = None  # the reviewer's note (in the statement where the queue shares it)
 
 
 def kind_of(kind: ActionKind, author_action: AuthorAction | None) -> EnforcementKind | None:
@@ -204,7 +223,9 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
                 select(_A.decision_id, _A.id, _A.kind).where(_A.decision_id.in_(overturned))
             )
         }
-    rows = []
+    rows: list[dict[str, Any]] = []
+    drafts: list[statements.Draft] = []
+    owners: list[int] = []  # the row each draft belongs to
     for d, kind in made:
         reverses = earlier.get(d.overturns) if d.overturns is not None else None
         if (
@@ -224,6 +245,34 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
         if d.appeal_id is not None:
             details["appeal_id"] = d.appeal_id
         ids = _ids_of(d.post_id, d.author_id, found)
+        draft = (
+            draft_statement(
+                d.config,
+                d.kind,
+                policies=d.policies,
+                note=d.note,
+                author_action=d.author_action,
+                automated_detection=statements.automated_detection(d.item_payload),
+            )
+            if kind not in _NO_STATEMENT
+            else None
+        )
+        if draft is not None:
+            owners.append(len(rows))
+            drafts.append(
+                statements.Draft(
+                    statement=draft,
+                    created_at=d.decided_at,
+                    decision_id=d.decision_id,
+                    item_id=d.item_id,
+                    post_id=d.post_id,
+                    author_id=d.author_id,
+                    source=ids.source,
+                    queue_id=d.queue_id,
+                    content_date=statements.content_date(d.item_payload),
+                    context=statements.context_of(d.item_payload),
+                )
+            )
         rows.append(
             {
                 "created_at": now,
@@ -239,9 +288,13 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
                 "config_version": d.config_version,
                 "decided_at": d.decided_at,
                 "reverses_action_id": reverses[0] if reverses is not None else None,
-                "payload": dumps(details),
+                "details": details,
             }
         )
+    for index, stored in zip(owners, statements.record(conn, drafts), strict=True):
+        rows[index]["details"]["statement"] = stored.model_dump(mode="json")
+    for row in rows:
+        row["payload"] = dumps(row.pop("details"))
     conn.execute(_INSERT, rows)
     mark_appended(conn)
 
@@ -302,16 +355,46 @@ def account_action(
     config_version: int = 0,
     policies: Sequence[str] = (),
     reverses_action_id: int | None = None,
+    note: str | None = None,
+    known_policies: Sequence[PolicyConfig] = (),
 ) -> int:
     """Insert the one ``author:<action>`` action of an account decision (in the caller's
     transaction); its id. ``author_id`` is the service's author id; the platform and its id
     of the author come from the ``authors`` row. ``decision_id``: the decision of record
     it comes from, if there is one (one action per decision: a decision that already has
     an action, a verdict's say, is refused by the database). ``item_id``/``post_id``: the
-    post the decision was made on, when there is one."""
+    post the decision was made on, when there is one. Its statement of reasons cites
+    ``policies`` as ``known_policies`` (every queue's) describe them; the note of a decision
+    outside any queue stays internal."""
     found = _external_ids(conn, [post_id], [author_id])
     ids = _ids_of(post_id, author_id, found)
     details: dict[str, Any] = {"policies": list(policies)} if policies else {}
+    draft = draft_statement(
+        None,
+        ActionKind.author,
+        policies=policies,
+        note=note,
+        author_action=action,
+        known_policies=known_policies,
+    )
+    assert draft is not None  # every account action restricts
+    [stored] = statements.record(
+        conn,
+        [
+            statements.Draft(
+                statement=draft,
+                created_at=decided_at,
+                decision_id=decision_id,
+                item_id=item_id,
+                post_id=post_id,
+                author_id=author_id,
+                source=ids.source,
+                queue_id=queue_id,
+                content_date=None,
+            )
+        ],
+    )
+    details["statement"] = stored.model_dump(mode="json")
     action_id = conn.execute(
         _INSERT.returning(_A.id),
         {
@@ -410,6 +493,9 @@ def wire_action(row: Mapping[Any, Any]) -> EnforcementAction:
         author_action=AuthorAction(author_action) if author_action else None,
         reason=WithdrawalReason(reason) if reason else None,
         appeal_id=details.get("appeal_id"),
+        statement=Statement.model_validate(details["statement"])
+        if "statement" in details
+        else None,
     )
 
 

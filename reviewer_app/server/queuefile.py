@@ -11,6 +11,8 @@
     [queues.config]                     # the queue's own settings
     sla_minutes = 240
     author_actions = ["warn", "restrict"]
+    notes_shareable = true              # the note is part of the statement of reasons
+    default_policy = "MISINFO.HEALTH"   # what a decision without a policy code cites
 
     [queues.config.priority]            # ordering weights of its pending items
     score = 2.0
@@ -26,6 +28,8 @@
     [[queues.config.policies]]
     code = "MISINFO.HEALTH"
     label = "Health misinformation"
+    terms_clause = "Community Guidelines 4.1"   # or legal_ground = "..." (illegal content)
+    category = "risk_for_public_security"       # its DSA statement category
 
     [[queues.config.ratings]]           # the fact-check rating scale
     id = "false"
@@ -44,7 +48,8 @@ A bad file is refused with every problem found and its line: the TOML syntax err
 parser stops at the first), or else each field the protocol's models refuse and each
 rule below that the models cannot see on their own (one queue's actions against its
 ratings, policies and author actions; routing against the rating scale; escalation
-against the escalation queue). Qt-free, database-free.
+against the escalation queue; each policy's ground and category for statements of
+reasons). Qt-free, database-free.
 """
 
 from __future__ import annotations
@@ -261,6 +266,7 @@ def semantic_problems(data: Any) -> list[FileProblem]:
         problems += _duplicates(actions, "id", (*base, "actions"), "action id")
         problems += _duplicates(actions, "key", (*base, "actions"), "key")
         problems += _duplicates(_list(config.get("policies")), "code", (*base, "policies"), "code")
+        problems += _statement_problems(config, base)
         ratings = [_dict(r) for r in _list(config.get("ratings"))]
         problems += _duplicates(ratings, "id", (*base, "ratings"), "rating")
         routing = _list(config.get("routing"))
@@ -458,6 +464,56 @@ def _appeals_queue_problems(
                 )
             )
     return found
+
+
+def _statement_problems(config: dict[str, Any], base: Loc) -> list[FileProblem]:
+    """Statements of reasons need every policy's ground and category (a policy without them
+    would make statements the Transparency Database refuses), and ``default_policy`` must
+    be one of the queue's policies."""
+    problems = []
+    policies = [_dict(p) for p in _list(config.get("policies"))]
+    for pi, policy in enumerate(policies):
+        at: Loc = (*base, "policies", pi)
+        code = policy.get("code")
+        terms, legal = policy.get("terms_clause"), policy.get("legal_ground")
+        if not terms and not legal:
+            problems.append(
+                FileProblem(
+                    at,
+                    f"policy {code!r} needs its ground for statements of reasons: "
+                    "terms_clause (the clause of your terms it enforces) or legal_ground "
+                    "(the law that makes the content illegal)",
+                    code="policy_without_ground",
+                )
+            )
+        elif terms and legal:
+            problems.append(
+                FileProblem(
+                    (*at, "legal_ground"),
+                    f"policy {code!r} has both terms_clause and legal_ground: give one",
+                    code="policy_two_grounds",
+                )
+            )
+        if not policy.get("category"):
+            problems.append(
+                FileProblem(
+                    at,
+                    f"policy {code!r} needs its DSA statement category (category = "
+                    '"illegal_or_harmful_speech", say)',
+                    code="policy_without_category",
+                )
+            )
+    default = config.get("default_policy")
+    codes = {p.get("code") for p in policies}
+    if isinstance(default, str) and default not in codes:
+        problems.append(
+            FileProblem(
+                (*base, "default_policy"),
+                f"default_policy {default!r} is not one of this queue's policies",
+                code="unknown_default_policy",
+            )
+        )
+    return problems
 
 
 # -- where each key is: the line locator ---------------------------------------------------

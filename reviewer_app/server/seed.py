@@ -33,6 +33,7 @@ from reviewer_app.protocol import (
     QueueReasonKind,
     Reach,
     Reports,
+    StatementCategory,
     Thread,
 )
 
@@ -227,7 +228,14 @@ LOAD_QUEUE = SeedQueue(
             ),
             ActionConfig(id="escalate", label="Escalate", kind=ActionKind.escalate, key="9"),
         ],
-        policies=[PolicyConfig(code="SPAM.SCAM", label="Scam")],
+        policies=[
+            PolicyConfig(
+                code="SPAM.SCAM",
+                label="Scam",
+                terms_clause="Terms of Service 6.1 (Scams)",
+                category=StatementCategory.scams_and_fraud,
+            )
+        ],
         priority=PriorityWeights(score=10, reports=1, reach=0.5, age=0.1),
     ),
 )

@@ -49,6 +49,7 @@ from reviewer_app.protocol import (
     Role,
     SessionCreate,
     SessionInfo,
+    StatementList,
     StatsBucket,
     User,
     UserCreate,
@@ -85,6 +86,7 @@ from . import (
     queueapply,
     rollups,
     search,
+    statements,
     stats,
     webhook_endpoints,
 )
@@ -816,6 +818,18 @@ class Service:
             return _event_page([*sealed, *tail[:room]], last)
         return _event_page([*sealed, *tail], None)
 
+    def item_statements(self, user: Principal, item_id: str) -> StatementList:
+        """The item's statements of reasons, oldest first (who may see its history may
+        see them)."""
+        with self.db.read() as conn:
+            item = conn.execute(
+                select(items.c.queue_id, items.c.origin_queue_id).where(items.c.id == item_id)
+            ).first()
+            if item is None:
+                raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
+            self._may_see(user, item.queue_id, item.origin_queue_id)
+            return StatementList(statements=statements.for_item(conn, item_id))
+
     def events(self, cursor: str | None, limit: int, kind: EventKind | None) -> EventPage:
         """The sealed log in seq order. A read barrier first: everything committed before
         this request is sealed into the log (so a lead sees what just happened, and a
@@ -1064,9 +1078,12 @@ class Service:
     ) -> AccountActionResults:
         """One account action on each of the accounts, all in one transaction or none."""
 
+        # the policies the statements of reasons cite: a lead names codes of any queue
+        known = [p for config in self.configs().values() for p in config.policies]
+
         def work(conn: Connection) -> AccountActionResults:
             results, events = accounts.lead_action(
-                conn, lead, request, self.clock(), postgres=self.postgres
+                conn, lead, request, self.clock(), postgres=self.postgres, known_policies=known
             )
             append_events(conn, events)
             return AccountActionResults(results=results)

@@ -474,6 +474,37 @@ enforcement_actions = Table(
     Index("ix_enforcement_actions_post", "post_id", "id"),
 )
 
+# -- statements of reasons (statements.py) -----------------------------------------------------
+
+statements = Table(
+    "statements",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", Float, nullable=False),  # when its decision was recorded
+    Column("decision_id", Integer, nullable=True),  # NULL: a lead's account action
+    Column("item_id", String(64), nullable=True),
+    Column("post_id", String(64), nullable=True),
+    Column("author_id", String(200), nullable=True),
+    Column("source", String(64), nullable=True),  # the platform account (intake)
+    Column("queue_id", String(64), nullable=True),
+    Column("content_date", Float, nullable=True),  # when the post was made
+    # what the export needs beyond the statement: the post's content types and language,
+    # and whether user reports (notices) put it up for review (JSON)
+    Column("context", Text, nullable=False, server_default="{}"),
+    # the statement as protocol Statement JSON (its id and puid included)
+    Column("payload", Text, nullable=False),
+    Index("ix_statements_created", "created_at", "id"),
+    Index("ix_statements_item", "item_id", "id"),
+    Index("ix_statements_post", "post_id", "id"),
+    Index(
+        "ix_statements_decision",
+        "decision_id",
+        unique=True,
+        sqlite_where=_DECIDED,
+        postgresql_where=_DECIDED,
+    ),
+)
+
 # -- rollups of decisions, kept by the roller (see rollups.py) ---------------------------------
 
 queue_hourly = Table(

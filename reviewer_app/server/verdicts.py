@@ -535,6 +535,7 @@ class VerdictRecorder:
                         if appeal is not None and not upheld
                         else None,
                         appeal_id=appeal["external_id"] if appeal is not None else None,
+                        note=v.note,
                     )
                 )
             if p.author_action is not None and not p.escalate:  # an account-level decision

@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 import requests
 
-from reviewer_app.protocol import ActionConfig, ActionKind, PolicyConfig, QueueConfig, Role
+from reviewer_app.protocol import (
+    ActionConfig,
+    ActionKind,
+    PolicyConfig,
+    QueueConfig,
+    Role,
+    StatementCategory,
+)
 from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.seed_types import SeedQueue
 from tests.support.api import ApiSession, claim, expect_problem, verdict
@@ -45,7 +52,14 @@ ESCALATION_QUEUE = SeedQueue(
                 strike=True,
             ),
         ],
-        policies=[PolicyConfig(code="SPAM.SCAM", label="Scam")],
+        policies=[
+            PolicyConfig(
+                code="SPAM.SCAM",
+                label="Scam",
+                terms_clause="Terms of Service 6.1 (Scams)",
+                category=StatementCategory.scams_and_fraud,
+            )
+        ],
         lead_only=True,
     ),
 )

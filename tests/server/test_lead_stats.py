@@ -12,7 +12,14 @@ from typing import Any
 
 import pytest
 
-from reviewer_app.protocol import ActionConfig, ActionKind, PolicyConfig, QueueConfig, Role
+from reviewer_app.protocol import (
+    ActionConfig,
+    ActionKind,
+    PolicyConfig,
+    QueueConfig,
+    Role,
+    StatementCategory,
+)
 from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.seed_types import SeedQueue
 from tests.support.api import ApiSession, claim, expect_problem, verdict
@@ -34,7 +41,14 @@ ESCALATIONS = SeedQueue(
                 id="remove", label="Remove", kind=ActionKind.remove, key="2", requires_policy=True
             ),
         ],
-        policies=[PolicyConfig(code="SPAM.SCAM", label="Scam")],
+        policies=[
+            PolicyConfig(
+                code="SPAM.SCAM",
+                label="Scam",
+                terms_clause="Terms of Service 6.1 (Scams)",
+                category=StatementCategory.scams_and_fraud,
+            )
+        ],
         lead_only=True,
     ),
 )

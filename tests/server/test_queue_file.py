@@ -80,6 +80,8 @@ key = "9"
 [[queues.config.policies]]
 code = "SPAM.SCAM"
 label = "Scam"
+terms_clause = "Terms of Service 6.1"
+category = "scams_and_fraud"
 
 [[queues.config.routing]]
 name = "scam-model"
@@ -161,6 +163,8 @@ requires_policy = true
 [[queues.config.policies]]
 code = "HATE.SLUR"
 label = "Slurs"
+terms_clause = "Community Guidelines 2.1"
+category = "illegal_or_harmful_speech"
 
 [[queues.config.routing]]
 name = "reported-hate"

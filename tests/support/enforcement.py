@@ -50,7 +50,14 @@ def queue_file() -> dict[str, Any]:
                         "requires_policy": True,
                     },
                 ],
-                "policies": [{"code": "MISINFO.CIVIC", "label": "Civic misinformation"}],
+                "policies": [
+                    {
+                        "code": "MISINFO.CIVIC",
+                        "label": "Civic misinformation",
+                        "terms_clause": "Community Guidelines 4.2",
+                        "category": "negative_effects_on_civic_discourse_or_elections",
+                    }
+                ],
             },
         }
     )

@@ -51,7 +51,14 @@ QUEUES: dict[str, Any] = {
                         "strike": True,
                     },
                 ],
-                "policies": [{"code": "MISINFO.CIVIC", "label": "Civic misinformation"}],
+                "policies": [
+                    {
+                        "code": "MISINFO.CIVIC",
+                        "label": "Civic misinformation",
+                        "terms_clause": "Community Guidelines 4.2",
+                        "category": "negative_effects_on_civic_discourse_or_elections",
+                    }
+                ],
                 "ratings": [
                     {"id": "false", "label": "False", "reduces": True},
                     {"id": "partly_false", "label": "Partly false", "reduces": True},
@@ -84,7 +91,14 @@ QUEUES: dict[str, Any] = {
                         "strike": True,
                     },
                 ],
-                "policies": [{"code": "HATE.SLUR", "label": "Slurs"}],
+                "policies": [
+                    {
+                        "code": "HATE.SLUR",
+                        "label": "Slurs",
+                        "terms_clause": "Community Guidelines 2.1",
+                        "category": "illegal_or_harmful_speech",
+                    }
+                ],
                 "priority": {"score": 5, "reports": 2},
                 "routing": [
                     {"name": "hate-reports", "reports": [{"reason": "hate", "min_count": 3}]},

@@ -37,6 +37,8 @@ requires_policy = true
 [[queues.config.policies]]
 code = "SPAM.SCAM"
 label = "Scam"
+terms_clause = "Terms of Service 6.1"
+category = "scams_and_fraud"
 """
 
 
