@@ -28,7 +28,7 @@ from reviewer_app.protocol import (
     describe_errors,
 )
 
-from . import import_cli, queue_cli, webhook_cli
+from . import import_cli, queue_cli, sor_export, webhook_cli
 from .config import DEFAULT_DATABASE_URL, ServerSettings, SettingsError
 from .problems import ApiError
 from .service import Service
@@ -115,6 +115,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     queue_cli.add_parser(actions)
     import_cli.add_parser(actions)
     webhook_cli.add_parser(actions)
+    sor_export.add_parser(actions)
     openapi = actions.add_parser("openapi", help="print the OpenAPI document")
     openapi.add_argument("-o", "--output", type=Path, default=None)
 
@@ -149,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
         return import_cli.run(settings, args)
     if command == "webhook":
         return webhook_cli.run(settings, args)
+    if command == "sor":
+        return sor_export.run(settings, args)
     if command == "seed":
         return _seed_demo(settings)
     return serve(
