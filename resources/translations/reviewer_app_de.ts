@@ -458,6 +458,10 @@
         <translation>von {actor}</translation>
     </message>
     <message>
+        <source>Statement of reasons {puid} (decision {decision}), as the author read it:</source>
+        <translation>Begründung {puid} (Entscheidung {decision}), wie die Autorin oder der Autor sie gelesen hat:</translation>
+    </message>
+    <message>
         <source>Why queued</source>
         <translation>Warum eingereiht</translation>
     </message>
@@ -3389,6 +3393,14 @@
         <translation>Notiz (N):</translation>
     </message>
     <message>
+        <source>What the author will read (statement of reasons):</source>
+        <translation>Was die Autorin oder der Autor lesen wird (Begründung):</translation>
+    </message>
+    <message>
+        <source>What the author will read (statement of reasons)</source>
+        <translation>Was die Autorin oder der Autor lesen wird (Begründung)</translation>
+    </message>
+    <message>
         <source>a policy code</source>
         <translation>einen Richtliniencode</translation>
     </message>
@@ -3451,6 +3463,14 @@
     <message>
         <source>No fact-checker gave this post the rating {rating}: keep theirs, or say in a note why yours differs.</source>
         <translation>Kein Faktenprüfer hat diesem Beitrag die Bewertung {rating} gegeben: Behalten Sie deren Bewertung, oder begründen Sie in einer Notiz, warum Ihre abweicht.</translation>
+    </message>
+    <message>
+        <source>Choose an action: the statement of reasons the author will read shows here before you submit.</source>
+        <translation>Wählen Sie eine Aktion: Die Begründung, die die Autorin oder der Autor lesen wird, erscheint hier, bevor Sie absenden.</translation>
+    </message>
+    <message>
+        <source>{action} restricts nothing: the author gets no statement of reasons.</source>
+        <translation>{action} schränkt nichts ein: Die Autorin oder der Autor erhält keine Begründung.</translation>
     </message>
 </context>
 </TS>

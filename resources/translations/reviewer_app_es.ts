@@ -458,6 +458,10 @@
         <translation>por {actor}</translation>
     </message>
     <message>
+        <source>Statement of reasons {puid} (decision {decision}), as the author read it:</source>
+        <translation>Exposición de motivos {puid} (decisión {decision}), tal como la leyó el autor:</translation>
+    </message>
+    <message>
         <source>Why queued</source>
         <translation>Por qué está en cola</translation>
     </message>
@@ -3389,6 +3393,14 @@
         <translation>Nota (N):</translation>
     </message>
     <message>
+        <source>What the author will read (statement of reasons):</source>
+        <translation>Lo que leerá el autor (exposición de motivos):</translation>
+    </message>
+    <message>
+        <source>What the author will read (statement of reasons)</source>
+        <translation>Lo que leerá el autor (exposición de motivos)</translation>
+    </message>
+    <message>
         <source>a policy code</source>
         <translation>un código de política</translation>
     </message>
@@ -3451,6 +3463,14 @@
     <message>
         <source>No fact-checker gave this post the rating {rating}: keep theirs, or say in a note why yours differs.</source>
         <translation>Ningún verificador dio a esta publicación la calificación {rating}: mantenga la suya o explique en una nota por qué la de usted es distinta.</translation>
+    </message>
+    <message>
+        <source>Choose an action: the statement of reasons the author will read shows here before you submit.</source>
+        <translation>Elija una acción: la exposición de motivos que leerá el autor aparece aquí antes de enviar.</translation>
+    </message>
+    <message>
+        <source>{action} restricts nothing: the author gets no statement of reasons.</source>
+        <translation>{action} no restringe nada: el autor no recibe exposición de motivos.</translation>
     </message>
 </context>
 </TS>

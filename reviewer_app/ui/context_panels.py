@@ -172,13 +172,20 @@ def fact_checks_text(item: Item) -> str:
 
 
 def history_text(item: Item) -> str:
-    if not item.history:
+    if not item.history and not item.statements:
         return translate("ContextPanels", "No history.")
-    return "\n".join(
+    lines = [
         f"{e.at:%Y-%m-%d %H:%M} {words_for(EVENT_WORDS, e.kind.value)}"
         + (" " + translate("ContextPanels", "by {actor}").format(actor=e.actor) if e.actor else "")
         for e in item.history
-    )
+    ]
+    for statement in item.statements:
+        heading = translate(
+            "ContextPanels",
+            "Statement of reasons {puid} (decision {decision}), as the author read it:",
+        ).format(puid=statement.puid or "-", decision=statement.decision_id or "-")
+        lines += ["", heading, clean(statement.text)]
+    return "\n".join(lines)
 
 
 def tab_title(key: str) -> str:

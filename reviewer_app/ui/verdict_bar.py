@@ -32,7 +32,9 @@ from reviewer_app.protocol import (
     Item,
     QueueConfig,
     VerdictProblem,
+    draft_statement,
     preset_rating,
+    restrictive,
     takes_rating,
     verdict_problems,
 )
@@ -143,9 +145,29 @@ class VerdictBar(QWidget):
         details.addWidget(label(translate("VerdictBar", "Note (N):"), wrap=False), 0, 2)
         details.addWidget(self.note, 1, 2)
         details.setColumnStretch(2, 1)
+        # the statement of reasons the author will read for the chosen action, policy codes
+        # and note (protocol.draft_statement: the words the service will send)
+        self.marked: str | None = None
+        self.statement_label = label(
+            translate("VerdictBar", "What the author will read (statement of reasons):"),
+            wrap=False,
+        )
+        self.statement = QPlainTextEdit()
+        named(
+            self.statement,
+            "statementPreview",
+            translate("VerdictBar", "What the author will read (statement of reasons)"),
+        )
+        self.statement.setReadOnly(True)
+        self.statement.setMaximumHeight(150)
+        self.statement.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.policies.itemChanged.connect(lambda _item: self.show_statement())
+        self.note.textChanged.connect(self.show_statement)
         outer.addWidget(self.prompt)
         outer.addLayout(self.buttons_row)
         outer.addLayout(details)
+        outer.addWidget(self.statement_label)
+        outer.addWidget(self.statement)
 
     def set_config(self, config: QueueConfig | None) -> None:
         self.config = config
@@ -275,6 +297,7 @@ class VerdictBar(QWidget):
         self.rating.setCurrentIndex(max(0, self.rating.findData(self.preset)))
         self.note.clear()
         self.ask("")
+        self.show_statement()
 
     def selected_policies(self) -> list[str]:
         return [
@@ -386,7 +409,42 @@ class VerdictBar(QWidget):
         widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def mark(self, action_id: str | None) -> None:
+        self.marked = action_id
         for key, button in self.buttons.items():
             font = button.font()
             font.setBold(key == action_id)
             button.setFont(font)
+        self.show_statement()
+
+    def statement_text(self) -> str:
+        """What the author would read if the chosen action were submitted now, or why there
+        is nothing to read."""
+        config = self.config
+        action = config.action(self.marked) if config is not None and self.marked else None
+        if config is None or action is None:
+            return translate(
+                "VerdictBar",
+                "Choose an action: the statement of reasons the author will read shows here "
+                "before you submit.",
+            )
+        if not restrictive(action.kind, action.author_action):
+            return translate(
+                "VerdictBar", "{action} restricts nothing: the author gets no statement of reasons."
+            ).format(action=clean(action.label))
+        automated = self.item is not None and any(
+            r.kind.value == "classifier" for r in self.item.reasons
+        )
+        statement = draft_statement(
+            config,
+            action.kind,
+            policies=self.selected_policies(),
+            note=self.note_text() or None,
+            author_action=action.author_action,
+            automated_detection=automated,
+        )
+        return clean(statement.text) if statement is not None else ""
+
+    def show_statement(self) -> None:
+        text = self.statement_text()
+        if self.statement.toPlainText() != text:
+            self.statement.setPlainText(text)
