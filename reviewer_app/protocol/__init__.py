@@ -130,6 +130,7 @@ from .queues import (
     StatementCategory,
 )
 from .statements import (
+    UPHELD,
     AccountRestriction,
     GroundCited,
     Statement,
@@ -138,6 +139,7 @@ from .statements import (
     VisibilityRestriction,
     draft_statement,
     render_text,
+    restate,
     restrictive,
 )
 from .stats import (
@@ -189,6 +191,7 @@ __all__ = [
     "MAX_VERDICTS_PER_BATCH",
     "PERSON_ROLES",
     "QUERY_YEARS",
+    "UPHELD",
     "AccountRestriction",
     "AccountSignals",
     "ActionConfig",
@@ -326,6 +329,7 @@ __all__ = [
     "draft_statement",
     "preset_rating",
     "render_text",
+    "restate",
     "restrictive",
     "takes_rating",
     "verdict_problems",

@@ -13,7 +13,9 @@ The API of this module, for the service and the client alike:
   nothing, so there is no statement);
 - ``Statement.text``: the words the affected user reads, rendered from the statement's own
   fields (``render_text``), the same on both sides;
-- ``restrictive(kind, author_action)``: whether a decision of this kind gets a statement.
+- ``restrictive(kind, author_action)``: whether a decision of this kind gets a statement;
+- ``restate(statement, UPHELD, note)``: the statement of an upheld appeal (the contested
+  decision's restriction stands, said so first).
 
 Qt-free and database-free.
 """
@@ -224,6 +226,23 @@ def draft_statement(
         text="",
     )
     return statement.model_copy(update={"text": render_text(statement)})
+
+
+UPHELD = "Your appeal was decided by a reviewer who did not take the decision: the decision stands."
+"""The preface of an upheld appeal's statement (``restate``)."""
+
+
+def restate(statement: Statement, preface: str, note: str | None = None) -> Statement:
+    """The statement of a decision that stands again (an upheld appeal): the same
+    restriction, grounds and detection, facts that start with ``preface`` and ``note`` (the
+    appeal reviewer's reason, when the appeals queue shares notes), no id yet."""
+    lines = [clean_text(preface)]
+    if note and clean_text(note):
+        lines.append(f"The reviewer's reason: {clean_text(note)}")
+    facts = _cap("\n".join([*lines, statement.facts]), MAX_FACTS)
+    fresh = statement.model_copy(update={"id": None, "puid": None, "decision_id": None})
+    fresh = fresh.model_copy(update={"facts": facts})
+    return fresh.model_copy(update={"text": render_text(fresh)})
 
 
 _VISIBILITY_WORDS = {

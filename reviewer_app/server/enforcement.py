@@ -56,6 +56,7 @@ from sqlalchemy import Connection, Engine, event, func, insert, select
 from sqlalchemy.engine import RowMapping
 
 from reviewer_app.protocol import (
+    UPHELD,
     ActionKind,
     AuthorAction,
     PolicyConfig,
@@ -63,6 +64,7 @@ from reviewer_app.protocol import (
     Statement,
     WithdrawalReason,
     draft_statement,
+    restate,
 )
 from reviewer_app.protocol.enforcement import (
     AUTHOR_KINDS,
@@ -121,6 +123,7 @@ class Decided:
     overturns: int | None = None  # an overturn: the decision it replaces
     appeal_id: str | None = None  # an appeal's outcome: the platform's id of the appeal
     note: str | None = None  # the reviewer's note (in the statement where the queue shares it)
+    contests: int | None = None  # an appeal's outcome: the contested decision
 
 
 def kind_of(kind: ActionKind, author_action: AuthorAction | None) -> EnforcementKind | None:
@@ -223,6 +226,11 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
                 select(_A.decision_id, _A.id, _A.kind).where(_A.decision_id.in_(overturned))
             )
         }
+    # an upheld appeal restates the contested decision's statement (the restriction stands)
+    contested = statements.by_decision(
+        conn,
+        {d.contests for d, k in made if k is EnforcementKind.appeal_upheld and d.contests},
+    )
     rows: list[dict[str, Any]] = []
     drafts: list[statements.Draft] = []
     owners: list[int] = []  # the row each draft belongs to
@@ -257,7 +265,16 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
             if kind not in _NO_STATEMENT
             else None
         )
-        if draft is not None:
+        standing = contested.get(d.contests) if d.contests is not None else None
+        if kind is EnforcementKind.appeal_upheld and standing is not None:
+            shared = d.note if d.config.notes_shareable else None
+            owners.append(len(rows))
+            drafts.append(
+                standing.draft(
+                    restate(standing.statement, UPHELD, shared), d.decision_id, d.decided_at
+                )
+            )
+        elif draft is not None:
             owners.append(len(rows))
             drafts.append(
                 statements.Draft(

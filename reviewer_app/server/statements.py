@@ -52,6 +52,42 @@ class Draft:
     context: Mapping[str, Any] | None = None  # ``context_of`` the item
 
 
+@dataclass(frozen=True)
+class Stored:
+    """A stored statement and what it was about (to restate it: an upheld appeal)."""
+
+    statement: Statement
+    row: Mapping[Any, Any]
+
+    def draft(self, statement: Statement, decision_id: int, created_at: float) -> Draft:
+        """``statement`` about the same post and author, for decision ``decision_id``."""
+        row = self.row
+        return Draft(
+            statement=statement,
+            created_at=created_at,
+            decision_id=decision_id,
+            item_id=row["item_id"],
+            post_id=row["post_id"],
+            author_id=row["author_id"],
+            source=row["source"],
+            queue_id=row["queue_id"],
+            content_date=row["content_date"],
+            context=json.loads(row["context"] or "{}"),
+        )
+
+
+def by_decision(conn: Connection, decision_ids: set[int]) -> dict[int, Stored]:
+    """The statements the decisions gave, by decision id (decisions without one left out)."""
+    if not decision_ids:
+        return {}
+    rows = (
+        conn.execute(select(statements).where(_S.decision_id.in_(sorted(decision_ids))))
+        .mappings()
+        .all()
+    )
+    return {int(r["decision_id"]): Stored(from_row(r), r) for r in rows}
+
+
 def _document(item_payload: str | Mapping[str, Any] | None) -> Mapping[str, Any]:
     if item_payload is None:
         return {}

@@ -536,6 +536,7 @@ class VerdictRecorder:
                         else None,
                         appeal_id=appeal["external_id"] if appeal is not None else None,
                         note=v.note,
+                        contests=int(appeal["decision_id"]) if appeal is not None else None,
                     )
                 )
             if p.author_action is not None and not p.escalate:  # an account-level decision

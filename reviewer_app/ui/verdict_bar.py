@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.protocol import (
     LABEL_KINDS,
+    UPHELD,
     ActionConfig,
     ActionKind,
     DraftVerdict,
@@ -34,6 +35,7 @@ from reviewer_app.protocol import (
     VerdictProblem,
     draft_statement,
     preset_rating,
+    restate,
     restrictive,
     takes_rating,
     verdict_problems,
@@ -427,6 +429,10 @@ class VerdictBar(QWidget):
                 "Choose an action: the statement of reasons the author will read shows here "
                 "before you submit.",
             )
+        if action.kind is ActionKind.uphold and self.item is not None and self.item.statements:
+            # the contested decision stands: its statement again, saying so first
+            note = self.note_text() if config.notes_shareable else None
+            return clean(restate(self.item.statements[-1], UPHELD, note or None).text)
         if not restrictive(action.kind, action.author_action):
             return translate(
                 "VerdictBar", "{action} restricts nothing: the author gets no statement of reasons."

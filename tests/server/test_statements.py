@@ -217,3 +217,44 @@ def test_the_demo_queue_file_maps_every_policy() -> None:
         for policy in queue["config"]["policies"]:
             assert policy["category"], policy
             assert bool(policy["terms_clause"]) != bool(policy["legal_ground"]), policy
+
+
+def test_an_upheld_appeal_restates_the_statement_and_a_reversed_one_gives_none(
+    live_server: LiveServer,
+) -> None:
+    from tests.support.appeals import APPEALS, appeal
+    from tests.support.appeals import queue_file as appeal_queues
+
+    document = appeal_queues()
+    next(q for q in document["queues"] if q["id"] == APPEALS)["config"]["notes_shareable"] = True
+    apply(live_server, document)
+    session, key = platform(live_server)
+    queue_posts(session, ["p-up", "p-down"])
+    rita = live_server.login("rita")
+    leased = claim(rita, MISINFO, 2)
+    rita.decide([verdict(x, "remove", policies=["MISINFO.CIVIC"]) for x in leased])
+    for name in ("p-up", "p-down"):
+        [sent] = send(session, "appeals", [appeal(name, appeal_id=f"ap-{name}")])
+        assert sent["status"] == "created", sent
+    sam = live_server.login("sam")
+    appeals = by_post(claim(sam, APPEALS, 2))
+    results = sam.decide(
+        [
+            verdict(appeals["p-up"], "uphold", note="The post \u202enames\u202c the wrong date."),
+            verdict(appeals["p-down"], "reverse"),
+        ]
+    )
+    assert [r["status"] for r in results] == ["accepted"] * 2, results
+    actions = feed(live_server, key)
+    first = {a["post_external_id"]: a for a in actions if a["kind"] == "remove"}
+    upheld = next(a for a in actions if a["kind"] == "appeal_upheld")
+    restored = next(a for a in actions if a["kind"] == "restore")
+    assert restored["statement"] is None, "a reversal restricts nothing"
+    was = Statement.model_validate(first["p-up"]["statement"])
+    now = Statement.model_validate(upheld["statement"])
+    assert now.id != was.id and now.decision_id == upheld["decision_id"]
+    assert (now.visibility, now.account, now.grounds) == (was.visibility, was.account, was.grounds)
+    assert now.facts.startswith("Your appeal was decided by a reviewer who did not take")
+    assert "The reviewer's reason: The post names the wrong date." in now.facts
+    assert was.facts in now.facts
+    assert stored_count(live_server) == 3  # two removals and the upheld appeal
