@@ -3086,6 +3086,10 @@
         <translation>Der Nutzer schrieb ({time} UTC):</translation>
     </message>
     <message>
+        <source>The statement of reasons the user was given:</source>
+        <translation>Die Begründung, die der Nutzer erhalten hat:</translation>
+    </message>
+    <message>
         <source>Post</source>
         <translation>Beitrag</translation>
     </message>

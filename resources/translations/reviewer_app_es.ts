@@ -3086,6 +3086,10 @@
         <translation>El usuario escribió ({time} UTC):</translation>
     </message>
     <message>
+        <source>The statement of reasons the user was given:</source>
+        <translation>La declaración de motivos que recibió el usuario:</translation>
+    </message>
+    <message>
         <source>Post</source>
         <translation>Publicación</translation>
     </message>

@@ -3,6 +3,8 @@ own direction), highlighted spans from the classifiers, the link preview as text
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
@@ -13,7 +15,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from reviewer_app.protocol import Item, ItemAppeal
+from reviewer_app.protocol import Item, ItemAppeal, Statement
 
 from .accounts import banner_words
 from .i18n import translate
@@ -96,9 +98,10 @@ class PostText(QPlainTextEdit):
             self.first_painted.emit()
 
 
-def appeal_text(appeal: ItemAppeal) -> str:
+def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str:
     """What the appeal's reviewer reads above the post: the contested decision, who made it
-    and when, and the user's own words (plain text)."""
+    and when, the statement of reasons the user was given for it (among ``statements``, the
+    item's), and the user's own words (plain text)."""
     d = appeal.contested
     subject = (
         translate("PostPane", "the decision on this account")
@@ -138,6 +141,11 @@ def appeal_text(appeal: ItemAppeal) -> str:
         )
     )
     lines.append(clean(appeal.statement))
+    given = next((s for s in statements if s.decision_id == d.id), None)
+    if given is not None:
+        lines.append("")
+        lines.append(translate("PostPane", "The statement of reasons the user was given:"))
+        lines.append(clean(given.text))
     return "\n".join(lines)
 
 
@@ -160,7 +168,7 @@ class PostPane(QWidget):
         self.appeal.setReadOnly(True)
         self.appeal.setUndoRedoEnabled(False)
         self.appeal.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.appeal.setMaximumHeight(170)
+        self.appeal.setMaximumHeight(220)
         self.appeal.setStyleSheet("QPlainTextEdit { background: #eef3fb; color: black; }")
         named(self.appeal, "appealBox", translate("PostPane", "The appeal"))
         self.text = PostText(self)
@@ -215,7 +223,7 @@ class PostPane(QWidget):
     def show_item(self, item: Item, load_media: object) -> None:
         post, author = item.post, item.author
         self._show_account(author.status.value)
-        self._show_appeal(item.appeal)
+        self._show_appeal(item.appeal, item.statements)
         verified = " " + translate("PostPane", "✓ verified") if author.verified else ""
         set_text(
             self.byline,
@@ -292,8 +300,9 @@ class PostPane(QWidget):
             self.account.setStyleSheet(style)
         self.account.setVisible(bool(words))
 
-    def _show_appeal(self, appeal: ItemAppeal | None) -> None:
-        self.appeal.setPlainText(appeal_text(appeal) if appeal is not None else "")  # never HTML
+    def _show_appeal(self, appeal: ItemAppeal | None, statements: Sequence[Statement] = ()) -> None:
+        shown = appeal_text(appeal, statements) if appeal is not None else ""
+        self.appeal.setPlainText(shown)  # never HTML
         self.appeal.setVisible(appeal is not None)
 
     def _show_all(self) -> None:

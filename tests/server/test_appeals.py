@@ -111,6 +111,9 @@ def test_an_appeal_goes_to_someone_else_and_an_uphold_leaves_the_decision(
     assert item.appeal.contested.policies == CIVIC
     assert item.post.url.endswith("/p-1") and item.reasons[0].kind.value == "appeal"
     assert item.decision is not None and item.decision.id == contested["id"]
+    # the statement of reasons the user was given for the contested decision comes with it
+    given = [s for s in item.statements if s.decision_id == contested["id"]]
+    assert len(given) == 1 and given[0].visibility and given[0].text
     assert "appealed" in [e.kind.value for e in item.history]
 
     no_reason = sam.post("/verdicts", json={"verdicts": [verdict(leased, "uphold")]})

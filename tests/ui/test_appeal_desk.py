@@ -65,6 +65,14 @@ def test_the_reviewer_reads_the_appeal_above_the_post_and_reverses_it(
     assert "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>" in shown
     assert "Second line." in shown
     assert "Polls close at noon" in window.post.text.toPlainText()
+    # the statement of reasons rita's removal gave the user, as the platform received it
+    [given] = [
+        st
+        for st in window.review.current.item.statements
+        if st.decision_id == removed["decision"]["id"]
+    ]
+    assert "The statement of reasons the user was given:" in shown
+    assert given.text.strip() and given.text.strip().splitlines()[0] in shown
     # the statement is text: no rich text or link was made of it
     assert box.document().toRawText().count("<b>") == 1
     assert not box.document().toHtml().count("<a href")
