@@ -3,15 +3,33 @@ the reports, the fact-checks and the item's history. All plain text."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from reviewer_app.protocol import Item
 from reviewer_app.protocol.accounts import AuthorStatus
 
 from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_words
 from .i18n import QT_TRANSLATE_NOOP, translate
-from .plain import ago, clean, count, named
+from .longtext import QtText, cut, fill
+from .plain import ago, clean, count, isolate, named
+
+#: a post, note, bio or claim in a tab shows this much; the rest on request (a
+#: 100,000-character thread reply held the window for over a second as one paragraph)
+FIELD_LIMIT = 2_000
+
+#: ``limit`` and ``cuts`` of a tab's render: how long a text may be (None: whole), and a
+#: list that gets how many characters each cut left out
+Cuts = list[int]
 
 
 def _box(key: str) -> QPlainTextEdit:
@@ -72,21 +90,35 @@ def words_for(table: dict[str, str], value: str) -> str:
     return translate("ContextPanels", words) if words else value.replace("_", " ")
 
 
-def why_text(item: Item) -> str:
+def long(text: str, limit: int | None, cuts: Cuts | None) -> str:
+    """A long untrusted text inside a tab's lines: cut to ``limit``, isolated."""
+    shown, rest = cut(text, limit) if limit is not None else (text, 0)
+    if not rest:
+        return isolate(shown)
+    if cuts is not None:
+        cuts.append(rest)
+    more = translate("ContextPanels", "… ({n} more characters: Show the whole text)")
+    return isolate(shown) + more.format(n=f"{rest:,}")
+
+
+def why_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
     lines = [
         translate("ContextPanels", "Queue: {queue} (came from {origin})").format(
             queue=item.queue_id, origin=item.origin_queue_id
         )
     ]
-    lines += [f"• {words_for(REASON_WORDS, r.kind.value)}: {clean(r.detail)}" for r in item.reasons]
+    lines += [
+        f"• {words_for(REASON_WORDS, r.kind.value)}: {long(r.detail, limit, cuts)}"
+        for r in item.reasons
+    ]
     return "\n".join(lines)
 
 
-def author_text(item: Item) -> str:
+def author_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
     a = item.author
     lines = [
         account_line(a),
-        f"{clean(a.display_name)} (@{clean(a.handle)})"
+        f"{isolate(a.display_name)} (@{isolate(a.handle)})"
         + (" — " + translate("ContextPanels", "verified") if a.verified else ""),
         translate("ContextPanels", "Account created {date} ({ago})").format(
             date=f"{a.account_created_at:%Y-%m-%d}", ago=ago(a.account_created_at)
@@ -96,7 +128,7 @@ def author_text(item: Item) -> str:
         ),
     ]
     if a.bio:
-        lines.append(translate("ContextPanels", "Bio: {bio}").format(bio=clean(a.bio)))
+        lines.append(translate("ContextPanels", "Bio: {bio}").format(bio=long(a.bio, limit, cuts)))
     if a.strikes:
         lines.append(translate("ContextPanels", "Prior strikes:"))
         last = translate("ContextPanels", "last {date}")
@@ -119,9 +151,9 @@ def author_text(item: Item) -> str:
         ).format(posts=f"{s.posts_per_day:g}", score=f"{s.inauthenticity_score:.2f}")
     )
     signal = translate("ContextPanels", "signal: {signal}")
-    lines += ["  " + signal.format(signal=clean(x)) for x in s.signals]
+    lines += ["  " + signal.format(signal=isolate(x)) for x in s.signals]
     if s.shared_signal_accounts:
-        shared = ", ".join(clean(x) for x in s.shared_signal_accounts)
+        shared = ", ".join(isolate(x) for x in s.shared_signal_accounts)
         lines.append(
             "  "
             + translate("ContextPanels", "shares signals with: {accounts}").format(accounts=shared)
@@ -129,25 +161,26 @@ def author_text(item: Item) -> str:
     return "\n".join(lines)
 
 
-def thread_text(item: Item) -> str:
+def thread_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
     t = item.thread
     if not t.parents and not t.replies:
         return translate("ContextPanels", "Not part of a thread.")
     lines = []
     for depth, post in enumerate(t.parents):
-        lines.append(f"{'  ' * depth}↳ @{clean(post.author_handle)} ({ago(post.created_at)}):")
-        lines.append(f"{'  ' * depth}  {clean(post.text)}")
+        lines.append(f"{'  ' * depth}↳ @{isolate(post.author_handle)} ({ago(post.created_at)}):")
+        lines.append(f"{'  ' * depth}  {long(post.text, limit, cuts)}")
     lines.append(f"{'  ' * len(t.parents)}▶ " + translate("ContextPanels", "this post"))
     if t.replies:
         lines.append(translate("ContextPanels", "Replies ({n} in all):").format(n=t.reply_count))
         for post in t.replies:
             lines.append(
-                f"  @{clean(post.author_handle)} ({ago(post.created_at)}): {clean(post.text)}"
+                f"  @{isolate(post.author_handle)} ({ago(post.created_at)}): "
+                + long(post.text, limit, cuts)
             )
     return "\n".join(lines)
 
 
-def reports_text(item: Item) -> str:
+def reports_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
     r = item.reports
     if not r.total and not r.notes:
         return translate("ContextPanels", "No user reports.")
@@ -155,28 +188,32 @@ def reports_text(item: Item) -> str:
     lines += [f"  {x.reason.replace('-', ' ')}: {x.count}" for x in r.by_reason]
     if r.notes:
         lines.append(translate("ContextPanels", "What reporters wrote:"))
-        lines += [f"  [{n.reason}] {clean(n.note)}" for n in r.notes]
+        lines += [f"  [{n.reason}] {long(n.note, limit, cuts)}" for n in r.notes]
     return "\n".join(lines)
 
 
-def fact_checks_text(item: Item) -> str:
+def fact_checks_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
     if not item.fact_checks:
         return translate("ContextPanels", "No fact-checks.")
     claim = translate("ContextPanels", "Claim: {claim}")
     return "\n\n".join(
-        f"{f.rating_label} — {clean(f.organisation)} ({f.published_at:%Y-%m-%d})\n"
-        + claim.format(claim=clean(f.claim))
-        + f"\n{clean(f.url)}"
+        f"{isolate(f.rating_label)} — {isolate(f.organisation)} ({f.published_at:%Y-%m-%d})\n"
+        + claim.format(claim=long(f.claim, limit, cuts))
+        + f"\n{isolate(f.url)}"
         for f in item.fact_checks
     )
 
 
-def history_text(item: Item) -> str:
+def history_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
     if not item.history and not item.statements:
         return translate("ContextPanels", "No history.")
     lines = [
         f"{e.at:%Y-%m-%d %H:%M} {words_for(EVENT_WORDS, e.kind.value)}"
-        + (" " + translate("ContextPanels", "by {actor}").format(actor=e.actor) if e.actor else "")
+        + (
+            " " + translate("ContextPanels", "by {actor}").format(actor=isolate(e.actor))
+            if e.actor
+            else ""
+        )
         for e in item.history
     ]
     for statement in item.statements:
@@ -218,15 +255,26 @@ class ContextPanels(QTabWidget):
         super().__init__(parent)
         named(self, "contextPanels", translate("ContextPanels", "Context"))
         self.boxes: dict[str, QPlainTextEdit] = {}
+        #: each tab's "Show the whole text" button (shown when a text in it was cut)
+        self.more: dict[str, QPushButton] = {}
         self.linked = LinkedAccountsPanel(client_factory)
         for title, _ in self.TABS:
             box = _box(title)
             self.boxes[title] = box
-            page: QWidget = box
+            more = QPushButton(translate("ContextPanels", "Show the whole text"))
+            named(more, f"context:{title}:whole", translate("ContextPanels", "Show the whole text"))
+            more.hide()
+            more.clicked.connect(lambda _checked=False, t=title: self.show_whole(t))
+            self.more[title] = more
+            page = QWidget()
+            column = QVBoxLayout(page)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.addWidget(box, 1)
+            column.addWidget(more)
             if title == "Author":  # the author, then the accounts linked to them
                 split = QSplitter(Qt.Orientation.Vertical)
                 named(split, "authorPage", tab_title(title))
-                split.addWidget(box)
+                split.addWidget(page)
                 split.addWidget(self.linked)
                 split.setChildrenCollapsible(False)
                 split.setSizes([300, 200])
@@ -234,11 +282,16 @@ class ContextPanels(QTabWidget):
             self.addTab(page, tab_title(title))
         self.item: Item | None = None
         self._stale: set[int] = set()
+        self._stop_filling: Callable[[], None] = _nothing
+        #: the tab whose whole text is being added to its box, batch by batch
+        self.filling: str | None = None
         self.currentChanged.connect(self._render)
 
     def show_item(self, item: Item | None) -> None:
         """Show ``item``'s context. Only the open tab is filled now (on every keypress);
         the others when they are opened. Their titles carry counts at once."""
+        self._stop_filling()
+        self.filling = None
         self.item = item
         self._stale = set(range(len(self.TABS)))
         for index, (title, _render) in enumerate(self.TABS):
@@ -264,11 +317,40 @@ class ContextPanels(QTabWidget):
         self._render(next(i for i, (t, _r) in enumerate(self.TABS) if t == title))
         return self.boxes[title].toPlainText()
 
+    def show_whole(self, title: str) -> None:
+        """The tab's texts uncut: laid out in lines of bounded length and added to the box
+        a batch per turn of the event loop, so the window keeps answering."""
+        if self.item is None:
+            return
+        self._stop_filling()
+        render = dict(self.TABS)[title]
+        whole = QtText(render(self.item, None, None), chunked=True)
+        self.more[title].hide()
+        self.filling = title
+        self._stop_filling = fill(self.boxes[title], whole.text, self._filled)
+
+    def _filled(self) -> None:
+        self.filling = None
+        self._stop_filling = _nothing
+
     def _render(self, index: int) -> None:
         if index not in self._stale:
             return
         self._stale.discard(index)
         title, render = self.TABS[index]
-        self.boxes[title].setPlainText(render(self.item) if self.item is not None else "")
+        cuts: Cuts = []
+        text = render(self.item, FIELD_LIMIT, cuts) if self.item is not None else ""
+        self.boxes[title].setPlainText(QtText(text).text)
+        self.more[title].setVisible(bool(cuts))
+        if cuts:
+            self.more[title].setText(
+                translate("ContextPanels", "Show the whole text ({n} more characters)").format(
+                    n=f"{sum(cuts):,}"
+                )
+            )
         if title == "Author":
             self.linked.show_author(self.item.author if self.item is not None else None)
+
+
+def _nothing() -> None:
+    pass

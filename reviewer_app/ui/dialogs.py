@@ -30,7 +30,7 @@ from reviewer_app.core.store import Conflict, Store
 from . import preferences as P
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import ConflictsModel
-from .plain import clean, label, named, set_text
+from .plain import isolate, label, named, set_text
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("1 … 9", QT_TRANSLATE_NOOP("Shortcuts", "Decide with the action that shows this key")),
@@ -214,7 +214,7 @@ def _decision_text(
         lines.append(translate("Dialogs", "Fact-check rating: {rating}").format(rating=rating))
     lines.append(when)
     if note:
-        lines.append(translate("Dialogs", "Note: {note}").format(note=clean(note)))
+        lines.append(translate("Dialogs", "Note: {note}").format(note=isolate(note)))
     return "\n".join(lines)
 
 
@@ -300,13 +300,13 @@ class ConflictsView(QDialog):
             if conflict.item
             else translate("Dialogs", "(post no longer stored)")
         )
-        set_text(self.post, f"{conflict.item_id}: {clean(text)}")
+        set_text(self.post, f"{conflict.item_id}: {isolate(text)}")
         mine, theirs = conflict.mine, conflict.theirs
         queue = self.store.queue(conflict.item.queue_id) if conflict.item else None
 
         def label_of(action_id: str) -> str:
             action = queue.config.action(action_id) if queue else None
-            return f"{action.label} ({action_id})" if action else action_id
+            return f"{isolate(action.label)} ({action_id})" if action else action_id
 
         self.mine.setPlainText(
             _decision_text(

@@ -58,7 +58,7 @@ from .messages import (
     sync_problem,
 )
 from .models import QueueListModel, WorklistModel
-from .plain import clean, isolate, label, named, set_text
+from .plain import bounded, isolate, label, named, set_text
 from .post_pane import PostPane
 from .review import ReviewController, Selection, needs_prompt
 from .scores import ScoresPanel
@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
         # a name from the server: bidi controls shown as markers, never obeyed, in the title
         self.setWindowTitle(
             translate("MainWindow", "Review desk — {name} on {server}").format(
-                name=isolate(session.user.display_name), server=session.server_url
+                name=isolate(session.user.display_name, wrap=False), server=session.server_url
             )
         )
         named(self, "reviewWindow", translate("MainWindow", "Review desk"))
@@ -232,7 +232,7 @@ class MainWindow(QMainWindow):
         self.banner.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 6px")
         self.banner.setVisible(False)
         top = QHBoxLayout()
-        self.queue_picker = QComboBox()
+        self.queue_picker = bounded(QComboBox())
         named(self.queue_picker, "queuePicker", translate("MainWindow", "Queue"))
         self.queues = QueueListModel()
         self.queue_picker.setModel(self.queues)
@@ -692,7 +692,7 @@ class MainWindow(QMainWindow):
         action = queue.config.action(action_id) if queue else None
         name = action.label if action else action_id
         reasons = self.verdicts.reasons(action) if action else []
-        self.verdicts.ask(needs_prompt(clean(name), needs, reasons=reasons))
+        self.verdicts.ask(needs_prompt(isolate(name), needs, reasons=reasons))
         self.verdicts.focus_for(needs[0])
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
@@ -961,7 +961,7 @@ class MainWindow(QMainWindow):
             self.notify(
                 translate(
                     "MainWindow", "The server refused your verdict on {item}: {reason}"
-                ).format(item=entry.item_id, reason=clean(reason))
+                ).format(item=entry.item_id, reason=isolate(reason))
             )
         self._later(self._refresh_worklist)
 

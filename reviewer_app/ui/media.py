@@ -22,7 +22,7 @@ from reviewer_app.protocol import Media, MediaKind
 
 from .background import run_in_background
 from .i18n import translate
-from .plain import clean, named, tooltip
+from .plain import isolate, named, tooltip
 from .video import VideoCache, VideoFrames, damaged_video, duration_words, read_video
 
 THUMB = QSize(220, 160)
@@ -207,7 +207,9 @@ class MediaStrip(QWidget):
             tile.setObjectName(f"media{index + 1}")
             number = translate("Media", "Media {n}: {what}")
             tile.setAccessibleName(number.format(n=index + 1, what=kind_word(item.kind)))
-            description = clean(item.alt_text) or translate("Media", "no description")
+            description = (
+                isolate(item.alt_text) if item.alt_text else translate("Media", "no description")
+            )
             tile.setToolTip(
                 tooltip(
                     translate("Media", "{kind}, {size} bytes: {description}").format(

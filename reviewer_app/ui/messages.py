@@ -31,7 +31,7 @@ from reviewer_app.core.session import NothingSaved
 from reviewer_app.core.store import AlreadyDecided, NothingToUndo
 
 from .i18n import translate
-from .plain import clean
+from .plain import clean, isolate
 
 log = logging.getLogger("ui")
 
@@ -49,7 +49,9 @@ class Message:
 
     def parts(self) -> list[str]:
         said = (
-            translate("Messages", "The server said: “{reason}”").format(reason=self.server_said)
+            translate("Messages", "The server said: “{reason}”").format(
+                reason=isolate(self.server_said)
+            )
             if self.server_said
             else ""
         )

@@ -23,7 +23,7 @@ from reviewer_app.core.store import Conflict, WorklistRow
 from reviewer_app.protocol import Queue
 
 from .i18n import QT_TRANSLATE_NOOP, translate
-from .plain import clean, tooltip
+from .plain import isolate, tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -189,7 +189,7 @@ class QueueListModel(QAbstractListModel):
                     )
                 )
             return (
-                f"{clean(queue.name)} — "
+                f"{isolate(queue.name)} — "
                 + translate(
                     "Models", "{pending} waiting, {leased} being reviewed, {decided} decided today"
                 ).format(pending=c.pending, leased=c.leased, decided=c.decided_today)

@@ -10,49 +10,80 @@ and invisible characters are shown as visible markers.
 from __future__ import annotations
 
 import html
-import re
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+import regex
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
+    QTableView,
+    QWidget,
+)
 
 from .i18n import translate
 
 TOOLTIP_LIMIT = 2_000
+BOMS = ("\ufeff", "\ufffe")
 
 
 def clean(text: str) -> str:
-    """The text with lone surrogates (possible from JSON escapes) replaced by U+FFFD."""
+    """The text with lone surrogates (possible from JSON escapes) replaced by U+FFFD, and a
+    leading U+FEFF or U+FFFE kept from being read as a byte-order mark: Qt drops a leading
+    U+FEFF and byte-swaps a whole string that starts with U+FFFE, so such a string gets an
+    invisible U+2060 in front (counted and marked like every other invisible character)."""
     try:
         text.encode("utf-8")
-        return text
     except UnicodeEncodeError:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    if text[:1] in BOMS:
+        return "\u2060" + text
+    return text
 
 
-#: Characters that change the direction of text or hide themselves: in names and other
-#: short inline strings they are shown as visible markers, so a handle cannot pretend to be
-#: another by reordering or hiding letters.
-HIDDEN = {
-    **{c: f"⟦U+{c:04X}⟧" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))},
-    **{c: f"⟦U+{c:04X}⟧" for c in (0x200B, 0x200C, 0x200E, 0x200F, 0x061C, 0x2060, 0xFEFF)},
-}
+#: Characters that change the direction of text or hide themselves, by Unicode property:
+#: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors,
+#: tags...) and every bidi control. A zero-width joiner between two pictographs and a
+#: variation selector after an emoji are spared: they make one emoji ("👩‍💻", "❤️").
+HIDDEN_RE = regex.compile(
+    r"[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]"
+    r"(?<!(?<=\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]*)\u200D"
+    r"(?=\p{Extended_Pictographic}))"
+    r"(?<!\p{Emoji}[\uFE0E\uFE0F])"
+)
+
+#: What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and
+#: POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the
+#: app's words around it (numbers after a Hebrew queue name, "waiting" after an override).
+FSI, PDI = "\u2068", "\u2069"
 
 
-def isolate(text: str) -> str:
-    """An untrusted inline string (a name, a handle, a domain) with every bidi control and
-    invisible character shown as a visible marker."""
-    return clean(text).translate(HIDDEN)
+def marker(char: str) -> str:
+    """The visible stand-in of a bidi control or invisible character."""
+    return f"⟦U+{ord(char):04X}⟧"
 
 
-_HIDDEN_RE = re.compile("[" + "".join(chr(c) for c in HIDDEN) + "]")
+def isolate(text: str, *, wrap: bool = True) -> str:
+    """The only way an untrusted string (a name, a label, a handle, a queue's name, a
+    domain) enters text the app shows: every bidi control and invisible character shown as
+    a visible marker, the whole wrapped in FSI…PDI (``wrap=False`` for window titles, which
+    the window manager draws, where the markers alone keep the order)."""
+    body = HIDDEN_RE.sub(lambda m: marker(m.group()), clean(text))
+    return FSI + body + PDI if wrap else body
 
 
 def hidden_count(text: str) -> int:
     """How many bidi controls and invisible characters the text holds (a regex: a Python
     loop over a 50,000-character post cost over a millisecond per keypress)."""
-    return len(_HIDDEN_RE.findall(text))
+    return len(HIDDEN_RE.findall(text))
 
 
 def tooltip(text: str) -> str:
@@ -63,13 +94,13 @@ def tooltip(text: str) -> str:
     return f'<p style="white-space:pre-wrap">{html.escape(body)}</p>'
 
 
-def rich_escaped(text: str, limit: int = 120) -> str:
+def rich_escaped(text: str, limit: int = 40) -> str:
     """An untrusted inline string for a place that always renders HTML (Qt Charts titles,
     legend and axis labels): escaped, bidi controls shown as markers, cut to ``limit``."""
-    body = isolate(text)
+    body = isolate(text, wrap=False)
     if len(body) > limit:
         body = body[:limit] + "…"
-    return html.escape(body)
+    return html.escape(FSI + body + PDI)
 
 
 def label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
@@ -83,6 +114,126 @@ def label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -
     widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     widget.setText(clean(text))
     return widget
+
+
+#: the widest a text from the wire (an action's label, a queue's name) makes a button, a combo
+#: or a table column: longer ones are elided, the whole text in the tooltip. A window's
+#: minimum size never depends on data.
+LABEL_WIDTH = 260
+#: how many characters of a name a combo box is sized for, whatever its items
+COMBO_CHARS = 18
+
+
+class ElidedButton(QPushButton):
+    """A button whose text comes from data: it asks for at most LABEL_WIDTH, can shrink to
+    a few letters, and shows its text elided to the width it gets ("&" shown, never a
+    mnemonic). Its tooltip is the caller's (with the whole text)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.full_text = clean(text)
+        self._shown = ""
+        # may shrink below its size hint, down to a few letters (a button's default would
+        # keep it at its hint: twelve long labels made a window 7,000 px wide)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self._elide(LABEL_WIDTH)
+
+    def _chrome(self, width: int) -> QSize:
+        option = QStyleOptionButton()
+        self.initStyleOption(option)
+        contents = QSize(width, self.fontMetrics().height())
+        return self.style().sizeFromContents(
+            QStyle.ContentsType.CT_PushButton, option, contents, self
+        )
+
+    def sizeHint(self) -> QSize:
+        fm = self.fontMetrics()
+        return self._chrome(min(fm.horizontalAdvance(self.full_text), LABEL_WIDTH) + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return self._chrome(self.fontMetrics().horizontalAdvance("MM…"))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide(self.width() - (self._chrome(0).width()))
+
+    def _elide(self, width: int) -> None:
+        shown = self.fontMetrics().elidedText(
+            self.full_text, Qt.TextElideMode.ElideRight, max(width, 0)
+        )
+        if shown != self._shown:
+            self._shown = shown
+            self.setText(shown.replace("&", "&&"))
+
+
+class ElidedLabel(QLabel):
+    """One line of text from the wire (a classifier's name, a version): asks for at most
+    LABEL_WIDTH, can shrink to a few letters, draws its text elided; ``text()`` stays whole
+    and a text that does not fit is whole in the tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._tip()
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), LABEL_WIDTH), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("MM…")), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._tip()
+
+    def _tip(self) -> None:
+        whole = self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
+        tip = tooltip(self.text()) if whole and self.text() else ""
+        if self.toolTip() != tip:
+            self.setToolTip(tip)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideRight, rect.width()
+        )
+        self.style().drawItemText(
+            painter,
+            rect,
+            int(self.alignment()),
+            self.palette(),
+            self.isEnabled(),
+            shown,
+            self.foregroundRole(),
+        )
+        painter.end()
+
+
+def bounded(combo: QComboBox) -> QComboBox:
+    """A combo box of names from the wire, sized for COMBO_CHARS characters whatever its
+    items (a 200-character queue name made the window wider than the screen)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(COMBO_CHARS)
+    combo.view().setTextElideMode(Qt.TextElideMode.ElideRight)
+    return combo
+
+
+def fit_columns(view: QTableView | QAbstractItemView) -> None:
+    """Columns as wide as their contents, at most LABEL_WIDTH (cells elide; their tooltips
+    carry the whole text)."""
+    if not isinstance(view, QTableView):
+        return
+    view.resizeColumnsToContents()
+    header: QHeaderView = view.horizontalHeader()
+    for column in range(header.count()):
+        if header.sectionSize(column) > LABEL_WIDTH:
+            header.resizeSection(column, LABEL_WIDTH)
 
 
 def set_text(widget: QLabel, text: str) -> None:

@@ -3,7 +3,7 @@ own direction), highlighted spans from the classifiers, the link preview as text
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import (
@@ -20,6 +20,7 @@ from reviewer_app.protocol import Item, ItemAppeal, Statement
 from .accounts import banner_words
 from .i18n import translate
 from .links import LinkDialog, examine
+from .longtext import BATCH, QtText, cut, fill
 from .media import MediaStrip
 from .media_viewer import MediaViewer
 from .plain import ago, clean, count, hidden_count, isolate, label, named, set_text, tooltip
@@ -34,12 +35,6 @@ ACTIONED_STYLE = (
 WARNED_STYLE = "QLabel { background: #f9c74f; color: black; padding: 3px 8px; }"
 
 
-def utf16_offset(text: str, code_points: int) -> int:
-    """A code-point offset (the wire's) as a UTF-16 offset (Qt's)."""
-    prefix = text[:code_points]
-    return code_points + sum(1 for ch in prefix if ord(ch) > 0xFFFF)
-
-
 def safe_link(url: str) -> QUrl | None:
     """Only http and https links may be opened, and only when the reviewer asks."""
     parsed = QUrl(url, QUrl.ParsingMode.StrictMode)
@@ -48,11 +43,17 @@ def safe_link(url: str) -> QUrl | None:
     return None
 
 
+def _nothing() -> None:
+    pass
+
+
 class PostText(QPlainTextEdit):
     """The post's text, plain (a QPlainTextEdit lays out faster than a QTextEdit). Emits
     ``first_painted`` after the first paint of new text."""
 
     first_painted = Signal()
+    #: a whole long text is in (it is added in batches)
+    filled = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,9 +63,16 @@ class PostText(QPlainTextEdit):
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         named(self, "postText", translate("PostPane", "Post text"))
         self._painted = True
+        self.filling = False
+        self._stop_filling: Callable[[], None] = _nothing
 
-    def show_text(self, text: str, spans: list[tuple[int, int, str]], rtl: bool | None) -> None:
+    def show_text(
+        self, text: QtText, spans: list[tuple[int, int, str]], rtl: bool | None, *, whole: int = 0
+    ) -> None:
+        """Show ``text`` with ``spans`` (the service's code-point offsets into the text as
+        sent) highlighted; ``whole``: the source length when the text is a cut of it."""
         self._painted = False
+        self._stop_filling()
         document = self.document()
         option = document.defaultTextOption()
         if rtl is None:  # each paragraph takes its direction from its first strong letter
@@ -74,22 +82,36 @@ class PostText(QPlainTextEdit):
         if option.textDirection() != direction:  # before the text: one layout, not two
             option.setTextDirection(direction)
             document.setDefaultTextOption(option)
-        self.setPlainText(text)  # never HTML or Markdown
-        if spans:
-            cursor = QTextCursor(document)
-            fmt = QTextCharFormat()
-            fmt.setBackground(HIGHLIGHT)
-            fmt.setFontUnderline(True)
-            length = len(text)
-            for start, end, _label in spans:
-                if start >= length:
-                    continue
-                cursor.setPosition(utf16_offset(text, start))
-                cursor.setPosition(
-                    utf16_offset(text, min(end, length)), QTextCursor.MoveMode.KeepAnchor
-                )
-                cursor.mergeCharFormat(fmt)
+        if len(text.text) > BATCH:  # a whole long text: in batches, highlights at the end
+            self.filling = True
+            self._stop_filling = fill(self, text.text, lambda: self._filled(text, spans))
+        else:
+            self.setPlainText(text.text)  # never HTML or Markdown
+            self._highlight(text, spans)
         self.verticalScrollBar().setValue(0)
+
+    def _filled(self, text: QtText, spans: list[tuple[int, int, str]]) -> None:
+        self.filling = False
+        self._stop_filling = _nothing
+        self._highlight(text, spans)
+        self.filled.emit()
+
+    def _highlight(self, text: QtText, spans: list[tuple[int, int, str]]) -> None:
+        if not spans:
+            return
+        document = self.document()
+        cursor = QTextCursor(document)
+        fmt = QTextCharFormat()
+        fmt.setBackground(HIGHLIGHT)
+        fmt.setFontUnderline(True)
+        last = document.characterCount() - 1  # the document's own last paragraph mark
+        for start, end, _label in spans:
+            first, after = text.position(start), min(text.position(end), last)
+            if first >= after:
+                continue
+            cursor.setPosition(first)
+            cursor.setPosition(after, QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(fmt)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -110,12 +132,12 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
     )
     lines = [
         translate("PostPane", "Appeal {id} of {subject}").format(
-            id=clean(appeal.id), subject=subject
+            id=isolate(appeal.id), subject=subject
         ),
         translate("PostPane", "Contested: {action} {policies} by {reviewer}, {time} UTC").format(
             action=d.action,
             policies=", ".join(d.policies),
-            reviewer=d.reviewer,
+            reviewer=isolate(d.reviewer),
             time=f"{d.decided_at:%Y-%m-%d %H:%M}",
         ),
     ]
@@ -126,7 +148,7 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
             )
         )
     if d.note:
-        lines.append(translate("PostPane", "Reviewer's note: {note}").format(note=clean(d.note)))
+        lines.append(translate("PostPane", "Reviewer's note: {note}").format(note=isolate(d.note)))
     if appeal.outcome is not None:
         lines.append(
             translate("PostPane", "Outcome: {outcome}").format(
@@ -214,7 +236,7 @@ class PostPane(QWidget):
         set_text(self.facts, "")
         self._show_account(None)
         self._show_appeal(None)
-        self.text.show_text("", [], None)
+        self.text.show_text(QtText(""), [], None)
         self.more.hide()
         self.preview.hide()
         self.open_link.hide()
@@ -257,13 +279,12 @@ class PostPane(QWidget):
             )
             + warning,
         )
-        self._full = clean(post.text)
+        self._full = post.text
         self._spans = [(s.start, s.end, s.label) for score in item.scores for s in score.spans]
         language = post.language.split("-")[0].lower()
         self._rtl = True if language in RTL_LANGUAGES else None
-        shown = self._full if len(self._full) <= DISPLAY_LIMIT else self._full[:DISPLAY_LIMIT]
-        self.text.show_text(shown, self._spans, self._rtl)
-        rest = len(self._full) - len(shown)
+        shown, rest = cut(self._full, DISPLAY_LIMIT)
+        self.text.show_text(QtText(shown), self._spans, self._rtl)
         self.more.setVisible(rest > 0)
         self.more.setText(
             translate("PostPane", "Show the whole text ({n} more characters)").format(n=f"{rest:,}")
@@ -275,7 +296,7 @@ class PostPane(QWidget):
                 translate("PostPane", "Link: {domain} — {title}").format(
                     domain=isolate(preview.domain), title=isolate(preview.title)
                 )
-                + f"\n{clean(preview.description)}\n{clean(preview.url)}",
+                + f"\n{isolate(preview.description)}\n{isolate(preview.url)}",
             )
             self.preview.setToolTip(tooltip(preview.url))
             self._link = safe_link(preview.url)
@@ -283,7 +304,7 @@ class PostPane(QWidget):
         else:
             set_text(
                 self.preview,
-                translate("PostPane", "Post address: {url}").format(url=clean(post.url)),
+                translate("PostPane", "Post address: {url}").format(url=isolate(post.url)),
             )
             self._link = safe_link(post.url)
             self._shown_domain = None
@@ -306,7 +327,9 @@ class PostPane(QWidget):
         self.appeal.setVisible(appeal is not None)
 
     def _show_all(self) -> None:
-        self.text.show_text(self._full, self._spans, self._rtl)
+        """The whole text, laid out in lines of at most CHUNK characters and added in
+        batches (a 100,000-character paragraph held the window for over a second)."""
+        self.text.show_text(QtText(self._full, chunked=True), self._spans, self._rtl)
         self.more.hide()
 
     def enlarge_media(self, index: int = 0) -> None:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 from reviewer_app.protocol import ClassifierScore
 
 from .i18n import translate
-from .plain import label, named, set_text, tooltip
+from .plain import ElidedLabel, isolate, label, named, set_text, tooltip
 
 OVER = QColor("#c62828")
 UNDER = QColor("#5c7cfa")
@@ -48,7 +48,7 @@ class ScoresPanel(QWidget):
         named(self, "scores", translate("Scores", "Classifier scores"))
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
-        self.rows: list[tuple[QLabel, ScoreBar, QLabel, QLabel]] = []
+        self.rows: list[tuple[ElidedLabel, ScoreBar, QLabel, ElidedLabel]] = []
 
     def show_scores(self, scores: list[ClassifierScore]) -> None:
         """One row per model; rows are reused from post to post (building widgets for every
@@ -66,13 +66,13 @@ class ScoresPanel(QWidget):
             self.rows[: len(ordered)], ordered, strict=True
         ):
             over = score.score >= score.threshold
-            set_text(name, f"{score.label} ({score.model})")
+            set_text(name, f"{isolate(score.label)} ({isolate(score.model)})")
             set_text(
                 figure,
                 f"{score.score:.2f} / {score.threshold:.2f}"
                 + ("  " + translate("Scores", "OVER") if over else ""),
             )
-            set_text(version, f"v{score.model_version}")
+            set_text(version, f"v{isolate(score.model_version)}")
             bar.score, bar.threshold = score.score, score.threshold
             bar.update()
             if figure.property("over") != over:  # a style sheet is costly to apply
@@ -95,9 +95,9 @@ class ScoresPanel(QWidget):
                     "under the threshold",
                 )
             ).format(
-                label=score.label,
-                model=score.model,
-                version=score.model_version,
+                label=isolate(score.label),
+                model=isolate(score.model),
+                version=isolate(score.model_version),
                 score=f"{score.score:.3f}",
                 threshold=f"{score.threshold:.3f}",
             )
@@ -109,7 +109,7 @@ class ScoresPanel(QWidget):
     def _set_rows(self, count: int) -> None:
         while len(self.rows) < count:
             index = len(self.rows)
-            row = (label(wrap=False), ScoreBar(0.0, 1.0), label(wrap=False), label(wrap=False))
+            row = (ElidedLabel(), ScoreBar(0.0, 1.0), label(wrap=False), ElidedLabel())
             for column, widget in enumerate(row):
                 self.grid.addWidget(widget, index, column)
             self.rows.append(row)

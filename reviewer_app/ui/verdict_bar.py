@@ -42,7 +42,7 @@ from reviewer_app.protocol import (
 )
 
 from .i18n import translate
-from .plain import clean, label, named, set_text, tooltip
+from .plain import ElidedButton, bounded, isolate, label, named, set_text, tooltip
 from .review import NEEDS, Selection
 
 #: What the reviewer can give for each problem code of the rule (the rest are refusals or
@@ -116,7 +116,7 @@ class VerdictBar(QWidget):
             translate("VerdictBar", "Policy codes (P; arrows, Space to tick)"),
         )
         self.policies.setMaximumHeight(110)
-        self.rating = QComboBox()
+        self.rating = bounded(QComboBox())
         named(self.rating, "rating", translate("VerdictBar", "Fact-check rating (R)"))
         self.note = NoteEdit()
         named(self.note, "note", translate("VerdictBar", "Note (N; Ctrl+Enter submits)"))
@@ -186,9 +186,9 @@ class VerdictBar(QWidget):
         for action in config.actions:
             key = f"{action.key} " if action.key else ""
             extra = "E" if action.kind.value == "escalate" else ""
-            name = clean(action.label)
+            name = isolate(action.label)
             text = f"{key}{name}" + (f"  ({extra})" if extra else "")
-            button = QPushButton(text.replace("&", "&&"))  # a "&" is shown, not a mnemonic
+            button = ElidedButton(text)  # elided; a "&" is shown, not a mnemonic
             button.setObjectName(f"action:{action.id}")
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys decide; focus stays put
             needs = [
@@ -218,14 +218,14 @@ class VerdictBar(QWidget):
             self.buttons_row.addWidget(button)
             self.buttons[action.id] = button
         for policy in config.policies:
-            row = QListWidgetItem(f"{policy.code} — {clean(policy.label)}")
+            row = QListWidgetItem(f"{policy.code} — {isolate(policy.label)}")
             row.setData(Qt.ItemDataRole.UserRole, policy.code)
             row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             row.setCheckState(Qt.CheckState.Unchecked)
             self.policies.addItem(row)
         self.rating.addItem(translate("VerdictBar", "(no rating)"), None)
         for rating in config.ratings:
-            self.rating.addItem(clean(rating.label), rating.id)
+            self.rating.addItem(isolate(rating.label), rating.id)
         has_policies, has_ratings = bool(config.policies), bool(config.ratings)
         self.policies.setVisible(has_policies)
         self.policy_label.setVisible(has_policies)
@@ -249,7 +249,7 @@ class VerdictBar(QWidget):
             self.fact_hint.hide()
             return
         for index, rating in enumerate(config.ratings, start=1):
-            name = clean(rating.label)
+            name = isolate(rating.label)
             self.rating.setItemText(
                 index,
                 translate("VerdictBar", "{rating} (fact-checkers')").format(rating=name)
@@ -274,14 +274,14 @@ class VerdictBar(QWidget):
             names = {r.id: r.label for r in config.ratings}
             newest_first = sorted(item.fact_checks, key=lambda f: f.published_at, reverse=True)
             rated = ", ".join(
-                dict.fromkeys(clean(names.get(f.rating, f.rating_label)) for f in newest_first)
+                dict.fromkeys(isolate(names.get(f.rating, f.rating_label)) for f in newest_first)
             )
             hint = (
                 translate(
                     "VerdictBar",
                     "Fact-checkers rated this post: {ratings}. A label starts with {preset}; "
                     "another rating needs a note.",
-                ).format(ratings=rated, preset=clean(names[self.preset]))
+                ).format(ratings=rated, preset=isolate(names[self.preset]))
                 if self.preset
                 else translate(
                     "VerdictBar",
@@ -349,7 +349,7 @@ class VerdictBar(QWidget):
                 "VerdictBar",
                 "{action} is not available: no fact-checker has rated this post, and a label "
                 "needs a fact-check.",
-            ).format(action=clean(action.label))
+            ).format(action=isolate(action.label))
         return None
 
     def reasons(self, action: ActionConfig) -> list[str]:
@@ -357,7 +357,7 @@ class VerdictBar(QWidget):
         if self.config is None:
             return []
         found = []
-        names = {r.id: clean(r.label) for r in self.config.ratings}
+        names = {r.id: isolate(r.label) for r in self.config.ratings}
         rating = self.selected_rating()
         for problem in self.problems(action):
             if problem.code == "rating_needs_reduce" and rating:
@@ -372,7 +372,7 @@ class VerdictBar(QWidget):
                         "or choose another rating.",
                     ).format(
                         rating=names[rating],
-                        action=clean(both.label),
+                        action=isolate(both.label),
                         key=both.key or translate("VerdictBar", "none"),
                     )
                     if both is not None

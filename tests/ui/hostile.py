@@ -58,3 +58,49 @@ HOSTILE: tuple[str, ...] = (
     '<p style="white-space:pre">pre</p><hr><br><br>',
     "\u0085next-line \u00a0nbsp \u3000ideographic",
 )
+
+
+# Strings derived from Unicode properties (every code point that has the property, not a
+# hand list): bidi controls, invisible (default-ignorable) characters, right-to-left letters.
+# Each carries CANARY, so a check can find where the untrusted part of a text is.
+
+import unicodedata  # noqa: E402 - the property strings below are an addition to the list above
+
+import regex  # noqa: E402
+
+CANARY = "ZQX"
+
+
+def with_property(name: str) -> list[str]:
+    """Every code point with the Unicode property ``name`` (surrogates aside)."""
+    pattern = regex.compile(rf"\p{{{name}}}")
+    return [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and pattern.match(chr(c))]
+
+
+BIDI_CONTROLS = with_property("Bidi_Control")
+IGNORABLE = with_property("Default_Ignorable_Code_Point")
+#: strong right-to-left letters (Bidi_Class R and AL), a sample from across the range
+RTL_LETTERS = [c for c in with_property("L") if unicodedata.bidirectional(c) in ("R", "AL")][::23]
+
+
+def bidi_strings() -> list[str]:
+    """Each bidi control opening a name (an override or embedding left open reverses what
+    follows), closing one, alone, and in front of right-to-left letters and digits."""
+    out = []
+    for n, control in enumerate(BIDI_CONTROLS):
+        rtl = "".join(RTL_LETTERS[n * 3 : n * 3 + 3])
+        out += [
+            f"{control}{CANARY}{n} nimda",
+            f"{CANARY}{n}{control}",
+            f"{rtl} {CANARY}{n} {control}7",
+        ]
+    return out
+
+
+def invisible_strings(per: int = 24) -> list[str]:
+    """Every default-ignorable code point, ``per`` of them in each string, between letters
+    (so each string shows letters the eye reads as one word)."""
+    return [
+        CANARY + "".join(f"{c}a" for c in IGNORABLE[at : at + per])
+        for at in range(0, len(IGNORABLE), per)
+    ]

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.seed_types import SeedUser
+from reviewer_app.ui.plain import isolate
 from tests.support.client import all_decisions
 from tests.support.misinfo import QUEUE_ID, seed_misinformation
 from tests.support.servers import LiveServer
@@ -67,7 +68,7 @@ def test_the_fact_checkers_rating_is_preset_and_a_label_needs_one(
             assert bar.fact_hint.isVisible() and "No fact-check" in bar.fact_hint.text()
             assert bar.fact_hint.textFormat() == Qt.TextFormat.PlainText
             desk.press(K.Key_3)  # the key says why instead of recording
-            assert "Label only is not available" in window.message.text()
+            assert f"{isolate('Label only')} is not available" in window.message.text()
             assert desk.current_id() == item_id and len(window.store.journal()) == journal
             assert window.review.state == "reviewing"
             desk.press(K.Key_4)  # reduce alone needs no fact-check
@@ -79,7 +80,7 @@ def test_the_fact_checkers_rating_is_preset_and_a_label_needs_one(
             desk.press(K.Key_3)  # label only: a false rating is labelled and reduced
             assert window.review.state == "input"
             assert "labelled and reduced" in bar.prompt.text()
-            assert "Label and reduce (key 2)" in bar.prompt.text()
+            assert f"{isolate('Label and reduce')} (key 2)" in bar.prompt.text()
             desk.press(K.Key_Escape)
             desk.press(K.Key_2)  # one key: label and reduce with the fact-checkers' rating
             expected[item_id] = ("label-reduce", "false")
@@ -95,7 +96,10 @@ def test_the_fact_checkers_rating_is_preset_and_a_label_needs_one(
             window.setFocus()
             desk.press(K.Key_3)  # a rating no fact-checker gave: a note says why
             assert window.review.state == "input"
-            assert "No fact-checker gave this post the rating Satire" in bar.prompt.text()
+            assert (
+                f"No fact-checker gave this post the rating {isolate('Satire')}"
+                in bar.prompt.text()
+            )
             assert "a note" in bar.prompt.text() and bar.note.hasFocus()
             assert len(window.store.journal()) == journal
             desk.qtbot.keyClicks(bar.note, "The article is satire, the checker missed it")

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from reviewer_app.protocol import Item
+from reviewer_app.ui.longtext import CHUNK
 from reviewer_app.ui.plain import clean, isolate
 from reviewer_app.ui.post_pane import DISPLAY_LIMIT, PostPane
 from tests.support.proxy import FaultProxy, Rule
@@ -144,9 +145,10 @@ def test_hostile_content_renders_literally_and_fetches_nothing(
             assert window.post.text.toPlainText() == as_qt(clean(text)[:DISPLAY_LIMIT])
             assert isolate(item.author.display_name) in window.post.byline.text()
             context = window.context
-            assert as_qt(clean(item.reports.notes[0].note)) in context.text_of("Reports")
-            assert as_qt(clean(item.fact_checks[0].claim)) in context.text_of("Fact-checks")
-            assert as_qt(clean(item.author.bio)) in context.text_of("Author")
+            # untrusted text inside the tabs' lines is isolated (FSI…PDI, visible markers)
+            assert as_qt(isolate(item.reports.notes[0].note)) in context.text_of("Reports")
+            assert as_qt(isolate(item.fact_checks[0].claim)) in context.text_of("Fact-checks")
+            assert as_qt(isolate(item.author.bio)) in context.text_of("Author")
             for tab in range(context.count()):  # each tab filled and painted as it is opened
                 context.setCurrentIndex(tab)
                 assert context.boxes[context.TABS[tab][0]].toPlainText()
@@ -192,6 +194,9 @@ def test_a_megabyte_without_a_line_break_is_refused_at_the_border_and_survivable
         item.model_copy(update={"post": item.post.model_copy(update={"text": longest})}),
         lambda _id: None,
     )
-    pane.more.click()
-    assert pane.text.toPlainText() == longest and not pane.more.isVisible()
+    pane.more.click()  # laid out in lines of bounded length, added a batch at a time
+    qtbot.waitUntil(lambda: not pane.text.filling, timeout=10_000)
+    shown = pane.text.toPlainText()
+    assert shown.replace("\n", "") == longest and not pane.more.isVisible()
+    assert max(len(line) for line in shown.split("\n")) <= CHUNK
     assert listener.connections == 0

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+import regex
 from PySide6.QtCharts import QChartView
 from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import Qt as QtGui_Qt
@@ -19,15 +20,18 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
+    QGroupBox,
     QLabel,
+    QPlainTextEdit,
     QTabBar,
     QWidget,
 )
 
-from reviewer_app.ui.plain import HIDDEN, isolate
+from reviewer_app.ui.plain import FSI, HIDDEN_RE, PDI, isolate
 from tests.support.proxy import FaultProxy, Rule
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, Desk
+from tests.ui.hostile import CANARY, bidi_strings, invisible_strings
 from tests.ui.poison import Poisoner, poisoned_rules
 from tests.ui.test_hostile import Listener, hostile_strings
 
@@ -115,16 +119,82 @@ def title_problems() -> list[str]:
     bad = []
     for widget in QApplication.topLevelWidgets():
         title = widget.windowTitle()
-        if any(ord(c) in HIDDEN for c in title) or _lone_surrogate(title):
+        if HIDDEN_RE.search(title) or _lone_surrogate(title):
             bad.append(f"window title with raw bidi or invisible characters: {title[:80]!r}")
     return bad
 
 
-@pytest.fixture
-def poisoned(demo_server: LiveServer, listener: Listener) -> Iterator[tuple[FaultProxy, Poisoner]]:
+def shown_texts(root: QWidget) -> Iterator[tuple[str, str]]:
+    """(where, text) for every text the app shows under ``root``: labels, buttons, tabs,
+    combo and table cells, group titles, read-only text boxes, chart titles and legends."""
+    for widget in [root, *root.findChildren(QWidget)]:
+        name = widget.accessibleName() or widget.objectName() or type(widget).__name__
+        if widget.objectName() == "postText":  # the post itself, shown alone in its own box
+            continue
+        if isinstance(widget, QLabel | QAbstractButton | QGroupBox):
+            yield name, widget.title() if isinstance(widget, QGroupBox) else widget.text()
+        if isinstance(widget, QPlainTextEdit) and widget.isReadOnly():
+            yield name, widget.toPlainText()
+        if isinstance(widget, QTabBar):
+            for tab in range(widget.count()):
+                yield f"{name} tab {tab}", widget.tabText(tab)
+        views = [widget] if isinstance(widget, QAbstractItemView | QComboBox) else []
+        for view in views:
+            model = view.model()
+            if model is None:
+                continue
+            for row in range(min(model.rowCount(QModelIndex()), 60)):
+                columns = (
+                    1 if isinstance(model, QAbstractListModel) else model.columnCount(QModelIndex())
+                )
+                for column in range(columns):
+                    text = model.index(row, column).data(Qt.ItemDataRole.DisplayRole)
+                    if isinstance(text, str):
+                        yield f"{name} [{row},{column}]", text
+        if isinstance(widget, QChartView) and widget.chart() is not None:
+            chart = widget.chart()
+            yield f"{name} chart", chart.title()
+            for marker in chart.legend().markers():
+                yield f"{name} legend", marker.label()
+
+
+def embedding_problems(root: QWidget) -> list[str]:
+    """Untrusted text (it carries CANARY) outside an FSI…PDI isolate, or a raw bidi control
+    or invisible character other than the isolates' own: either can reverse or hide the
+    app's own words around it."""
+    bad = []
+    for where, text in shown_texts(root):
+        depth = 0
+        for piece in regex.split(f"([{FSI}{PDI}]|{CANARY})", text):
+            if piece == FSI:
+                depth += 1
+            elif piece == PDI:
+                depth -= 1
+            elif piece == CANARY and depth < 1:
+                bad.append(f"{where}: untrusted text not isolated: {text[:80]!r}")
+                break
+            elif HIDDEN_RE.search(piece):
+                bad.append(f"{where}: raw bidi or invisible character: {text[:80]!r}")
+                break
+            if depth < 0:
+                bad.append(f"{where}: unbalanced isolates: {text[:80]!r}")
+                break
+    return bad
+
+
+@pytest.fixture(params=["html", "bidi", "invisible"])
+def poisoned(
+    request: pytest.FixtureRequest, demo_server: LiveServer, listener: Listener
+) -> Iterator[tuple[FaultProxy, Poisoner]]:
     """A proxy that poisons every reply (asked for before desk_factory, so it outlives the
-    desks, which give their leases back through it)."""
-    poisoner = Poisoner(hostile_strings(listener.port))
+    desks, which give their leases back through it): with the hostile list, with strings
+    made of every bidi control, or of every default-ignorable code point."""
+    strings = {
+        "html": lambda: hostile_strings(listener.port),
+        "bidi": bidi_strings,
+        "invisible": invisible_strings,
+    }[request.param]()
+    poisoner = Poisoner(strings)
     proxy = FaultProxy(demo_server.port).start()
     for rule in poisoned_rules(poisoner):
         proxy.add(rule)
@@ -134,7 +204,7 @@ def poisoned(demo_server: LiveServer, listener: Listener) -> Iterator[tuple[Faul
 
 def check(desk: Desk, where: str) -> None:
     desk.window.grab()  # painted, so every widget has laid out its text
-    bad = widget_problems(desk.window) + title_problems()
+    bad = widget_problems(desk.window) + title_problems() + embedding_problems(desk.window)
     assert bad == [], f"{where}:\n" + "\n".join(bad[:40])
 
 
@@ -156,8 +226,8 @@ def test_every_reviewer_widget_shows_hostile_replies_literally(
         desk = desk_factory(proxy.url, prefetch=30, queue=QUEUE)
         window = desk.window
         assert window.session.user.display_name == spoof
-        assert isolate(spoof) in window.windowTitle()
-        assert not any(ord(c) in HIDDEN for c in window.windowTitle())
+        assert isolate(spoof, wrap=False) in window.windowTitle()
+        assert not HIDDEN_RE.search(window.windowTitle())
         for step in range(12):
             desk.wait(lambda: window.review.current is not None, 20_000)
             for tab in range(window.context.count()):

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from reviewer_app.core.api import ApiClient
 from reviewer_app.ui.lead.audits import decision_words
 from reviewer_app.ui.lead.stats_views import QueuesOverview
+from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, REVIEWER, Desk
@@ -191,7 +192,7 @@ def test_a_blind_audit_hides_the_original_until_the_auditor_decides(
         qtbot.waitUntil(lambda: desk_view.busy is False, timeout=20_000)
     for item_id, words in judged.items():
         assert words.startswith(f"Overturned on {item_id}: the original was remove")
-        assert "by reviewer" in words
+        assert f"by {isolate('reviewer')}" in words  # a user's name, isolated
     qtbot.waitUntil(lambda: not audits.auditing, timeout=20_000)
     qtbot.waitUntil(lambda: audits.results.rowCount() == 2, timeout=20_000)
     assert {r.result.value for r in audits.results.rows} == {"overturn"}
@@ -206,10 +207,14 @@ def test_a_blind_audit_hides_the_original_until_the_auditor_decides(
     lead.setCurrentWidget(lead.decisions)
     lead.decisions.show_history(item_id)
     qtbot.waitUntil(
-        lambda: "overturned by lead" in lead.decisions.history.toPlainText(), timeout=20_000
+        lambda: f"overturned by {isolate('lead')}" in lead.decisions.history.toPlainText(),
+        timeout=20_000,
     )
     timeline = lead.decisions.history.toPlainText()
-    assert "decided by reviewer" in timeline and "audited" not in timeline.split("overturned")[1]
+    assert (
+        f"decided by {isolate('reviewer')}" in timeline
+        and "audited" not in timeline.split("overturned")[1]
+    )
     lead.setCurrentWidget(lead.reviewers)
     lead.reviewers.refresh()
     qtbot.waitUntil(lambda: any(r.reviewer == REVIEWER[0] for r in lead.reviewers.model.reviewers))

@@ -99,6 +99,7 @@ from reviewer_app.ui.dialogs import (
     ShortcutsDialog,
 )
 from reviewer_app.ui.main_window import MainWindow
+from reviewer_app.ui.plain import ElidedButton
 from tests.support.keyring_memory import MemoryKeyring, RefusingKeyring
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, Desk
@@ -233,7 +234,8 @@ def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
         if widget.accessibleDescription():
             yield f"{where} accessible description", widget.accessibleDescription()
         if isinstance(widget, QLabel | QAbstractButton):
-            yield where, widget.text()
+            # a button with a label from the queue's configuration shows it elided
+            yield where, widget.full_text if isinstance(widget, ElidedButton) else widget.text()
         elif isinstance(widget, QTabBar):
             for index in range(widget.count()):
                 yield f"{where} tab", widget.tabText(index)

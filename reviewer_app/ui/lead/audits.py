@@ -47,7 +47,7 @@ from ..context_panels import ContextPanels
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
-from ..plain import clean, label, named, set_text
+from ..plain import bounded, clean, isolate, label, named, set_text
 from ..post_pane import PostPane
 from ..review import needs_prompt
 from ..scores import ScoresPanel
@@ -81,7 +81,7 @@ def outcome_words(outcome: str) -> str:
 def decision_words(action: str, policies: Sequence[str], reviewer: str) -> str:
     codes = f" ({', '.join(policies)})" if policies else ""
     return translate("LeadAudits", "{action} by {reviewer}").format(
-        action=f"{action}{codes}", reviewer=reviewer
+        action=f"{action}{codes}", reviewer=isolate(reviewer)
     )
 
 
@@ -133,7 +133,7 @@ class ResultsModel(RowsTable):
             if c
             else translate("LeadAudits", "unchanged"),
             r.auditor,
-            clean(r.note or "").split("\n", 1)[0],
+            isolate(clean(r.note or "").split("\n", 1)[0]),
         )
 
 
@@ -393,7 +393,9 @@ class AuditDesk(QWidget):
         if needs:
             self.pending_action = action
             reasons = self.verdicts.reasons(action)
-            self.verdicts.ask(needs_prompt(action.label, needs, cancel=False, reasons=reasons))
+            self.verdicts.ask(
+                needs_prompt(isolate(action.label), needs, cancel=False, reasons=reasons)
+            )
             self.verdicts.focus_for(needs[0])
             return
         self._judge(action)
@@ -477,7 +479,7 @@ class AuditsView(QWidget):
         named(self.window_picker, "sampleWindow", translate("LeadAudits", "Decisions from"))
         for words, hours in WINDOWS:
             self.window_picker.addItem(translate("LeadStats", words), hours)
-        self.queue_picker = QComboBox()
+        self.queue_picker = bounded(QComboBox())
         named(self.queue_picker, "sampleQueue", translate("LeadAudits", "Queue of the sample"))
         self.create_button = QPushButton(translate("LeadAudits", "Draw sample"))
         self.create_button.clicked.connect(self.create_sample)
@@ -564,7 +566,7 @@ class AuditsView(QWidget):
         self.queue_picker.addItem(translate("LeadAudits", "all queues"), None)
         for queue in self.queues():
             if queue.id != "escalations":
-                self.queue_picker.addItem(clean(queue.name), queue.id)
+                self.queue_picker.addItem(isolate(queue.name), queue.id)
         self.queue_picker.setCurrentIndex(max(0, self.queue_picker.findData(current)))
 
     def _say(self, text: str) -> None:

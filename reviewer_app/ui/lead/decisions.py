@@ -58,7 +58,7 @@ from ..accounts import status_words
 from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..plain import clean, isolate, label, named, set_text, tooltip
+from ..plain import bounded, clean, isolate, label, named, set_text, tooltip
 
 log = logging.getLogger("ui")
 
@@ -682,7 +682,7 @@ class DecisionsBrowser(QWidget):
 
     def _build_filters(self) -> QGridLayout:
         grid = QGridLayout()
-        self.queue = QComboBox()
+        self.queue = bounded(QComboBox())
         named(self.queue, "queueFilter", translate("LeadDecisions", "Queue filter"))
         self.queue.addItem(translate("LeadDecisions", "Any queue"), None)
         self.reviewer = self._line_edit(

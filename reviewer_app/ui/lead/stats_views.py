@@ -45,7 +45,7 @@ from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import clean, label, named, rich_escaped, set_text
+from ..plain import fit_columns, isolate, label, named, rich_escaped, set_text, tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 SORT = Qt.ItemDataRole.UserRole + 1
@@ -116,10 +116,12 @@ class QueueStatsModel(_Table):
         column = index.column()
         if role == Qt.ItemDataRole.BackgroundRole:
             return QBrush(BREACH) if q.sla_breached else None
+        if role == Qt.ItemDataRole.ToolTipRole and column == 0:  # a long name is elided
+            return tooltip(q.name)
         if role == Qt.ItemDataRole.ToolTipRole and q.sla_breached:
             return translate("LeadStats", "The oldest waiting post is older than this queue's SLA.")
         values = (
-            clean(q.name),
+            isolate(q.name),
             q.backlog,
             q.leased,
             q.oldest_pending_age_seconds if q.oldest_pending_age_seconds is not None else -1,
@@ -197,9 +199,11 @@ class ReviewerStatsModel(_Table):
         )
         if role == SORT:
             return values[column]
+        if role == Qt.ItemDataRole.ToolTipRole and column == 0:  # a long name is elided
+            return tooltip(f"{r.display_name} ({r.reviewer})")
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             if column == 0:
-                return f"{clean(r.display_name)} ({r.reviewer})"
+                return f"{isolate(r.display_name)} ({r.reviewer})"
             if column in (2, 3):
                 ms = float(values[column])
                 return "—" if ms == missing else f"{ms / 1000:.1f} s"
@@ -309,6 +313,7 @@ def _chart(object_name: str, title: str) -> tuple[QChart, QChartView]:
     chart = QChart()
     chart.setTitle(title)
     chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+    chart.legend().setShowToolTips(True)  # a name the legend had to shorten, in full
     view = QChartView(chart)
     view.setRenderHint(QPainter.RenderHint.Antialiasing)
     view.setMinimumHeight(220)
@@ -381,7 +386,7 @@ class QueuesOverview(_Figures):
     def show_figures(self, result: Any) -> None:
         report: QueueStatsReport = result
         self.model.set_report(report)
-        self.view.resizeColumnsToContents()  # a few rows: cheap, and no wrapped names
+        fit_columns(self.view)  # a few rows: cheap; long names elided
         breached = [q for q in report.queues if q.sla_breached]
         set_text(
             self.breaches,
@@ -391,7 +396,7 @@ class QueuesOverview(_Figures):
                     translate(
                         "LeadStats", "{queue} (oldest {oldest}, SLA {sla}, {n} posts over)"
                     ).format(
-                        queue=clean(q.name),
+                        queue=isolate(q.name),
                         oldest=duration(q.oldest_pending_age_seconds),
                         sla=duration(q.sla_seconds),
                         n=q.pending_over_sla,
@@ -515,7 +520,7 @@ class ReviewersView(_Figures):
 
     def show_figures(self, result: Any) -> None:
         self.model.set_report(result)
-        self.view.resizeColumnsToContents()
+        fit_columns(self.view)
 
     def _open(self, index: QModelIndex) -> None:
         if index.isValid():

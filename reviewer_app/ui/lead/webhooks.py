@@ -19,7 +19,7 @@ from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import ago, clean, label, named, set_text
+from ..plain import ago, clean, isolate, label, named, set_text
 from .stats_views import SORT, Index, sortable, table_view
 
 REFRESH_MS = 30_000
@@ -76,13 +76,13 @@ class WebhookModel(_Table):
     @staticmethod
     def _text(e: WebhookEndpoint, column: int) -> str:
         if column == 0:
-            return f"{e.id}: {clean(e.url)}"
+            return f"{e.id}: {isolate(e.url)}"
         if column == 1:
             return clean(e.account)
         if column == 2:
             words = translate("LeadWebhooks", STATUS_WORDS[e.status])
             if e.disabled_reason:
-                words += " — " + clean(e.disabled_reason)
+                words += " — " + isolate(e.disabled_reason)
             return words
         if column == 3:
             if e.last_success_at is None:

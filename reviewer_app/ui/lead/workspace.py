@@ -16,7 +16,7 @@ from reviewer_app.protocol import Queue, QueueStatsReport
 from ..background import run_in_background
 from ..i18n import translate
 from ..messages import describe
-from ..plain import label, named, set_text
+from ..plain import isolate, label, named, set_text
 from .audits import AuditsView
 from .decisions import DecisionsBrowser
 from .stats_views import QueuesOverview, ReviewersView, duration
@@ -103,7 +103,7 @@ class EscalationsView(QWidget):
         )
         lines = [
             translate("LeadWorkspace", "{queue}: {n} open").format(
-                queue=q.name, n=q.escalations_open
+                queue=isolate(q.name), n=q.escalations_open
             )
             for q in report.queues
             if q.queue_id != ESCALATION_QUEUE and q.escalations_open
