@@ -221,6 +221,22 @@
         <translation>iniciar sesión</translation>
     </message>
     <message>
+        <source>Starting the review desk</source>
+        <translation>Iniciando la mesa de revisión</translation>
+    </message>
+    <message>
+        <source>Logging in to {server} as {user}…</source>
+        <translation>Iniciando sesión en {server} como {user}…</translation>
+    </message>
+    <message>
+        <source>What the app is doing</source>
+        <translation>Lo que hace la aplicación</translation>
+    </message>
+    <message>
+        <source>Logging in</source>
+        <translation>Iniciando sesión</translation>
+    </message>
+    <message>
         <source>logging in to the demo server</source>
         <translation>iniciar sesión en el servidor de demostración</translation>
     </message>
@@ -229,7 +245,7 @@
     <name>ContextPanels</name>
     <message>
         <source>classifier</source>
-        <extracomment>why a post is queued, in words (``QueueReasonKind``)</extracomment>
+        <extracomment>a post, note, bio or claim in a tab shows this much; the rest on request (a 100,000-character thread reply held the window for over a second as one paragraph) ``limit`` and ``cuts`` of a tab&apos;s render: how long a text may be (None: whole), and a list that gets how many characters each cut left out why a post is queued, in words (``QueueReasonKind``)</extracomment>
         <translation>clasificador</translation>
     </message>
     <message>
@@ -370,6 +386,10 @@
         <translation>recurrido por el usuario</translation>
     </message>
     <message>
+        <source>… ({n} more characters: Show the whole text)</source>
+        <translation>… ({n} caracteres más: Mostrar el texto completo)</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Cola: {queue} (procede de {origin})</translation>
     </message>
@@ -488,6 +508,16 @@
     <message>
         <source>Context</source>
         <translation>Contexto</translation>
+    </message>
+    <message>
+        <source>Show the whole text</source>
+        <extracomment>each tab&apos;s &quot;Show the whole text&quot; button (shown when a text in it was cut)</extracomment>
+        <translation>Mostrar el texto completo</translation>
+    </message>
+    <message>
+        <source>Show the whole text ({n} more characters)</source>
+        <extracomment>the tab whose whole text is being added to its box, batch by batch</extracomment>
+        <translation>Mostrar el texto completo ({n} caracteres más)</translation>
     </message>
 </context>
 <context>
@@ -3022,7 +3052,7 @@
     <name>Plain</name>
     <message>
         <source>{n} d ago</source>
-        <extracomment>Characters that change the direction of text or hide themselves: in names and other short inline strings they are shown as visible markers, so a handle cannot pretend to be another by reordering or hiding letters.</extracomment>
+        <extracomment>Characters that change the direction of text or hide themselves, by Unicode property: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors, tags...) and every bidi control. A zero-width joiner between two pictographs and a variation selector after an emoji are spared: they make one emoji (&quot;👩‍💻&quot;, &quot;❤️&quot;). What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the app&apos;s words around it (numbers after a Hebrew queue name, &quot;waiting&quot; after an override). the widest a text from the wire (an action&apos;s label, a queue&apos;s name) makes a button, a combo or a table column: longer ones are elided, the whole text in the tooltip. A window&apos;s minimum size never depends on data. how many characters of a name a combo box is sized for, whatever its items</extracomment>
         <translation>hace {n} d</translation>
     </message>
     <message>
@@ -3042,7 +3072,7 @@
     <name>PostPane</name>
     <message>
         <source>Post text</source>
-        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow).</extracomment>
+        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). a whole long text is in (it is added in batches)</extracomment>
         <translation>Texto de la publicación</translation>
     </message>
     <message>

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImageReader
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QProgressBar, QVBoxLayout, QWidget
 
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.errors import NetworkError, ProtocolError, ServiceUnavailable
@@ -47,6 +47,7 @@ from .messages import (
     offline_wrong_password,
     store_moved_aside,
 )
+from .plain import isolate, label, named
 
 log = logging.getLogger("ui")
 
@@ -319,6 +320,29 @@ def run_app(argv: list[str] | None = None) -> int:
     return code
 
 
+class StartingWindow(QWidget):
+    """On screen at once while the login runs in the background (it took 4-6 s on a busy
+    machine, with nothing on screen); the review window takes its place."""
+
+    def __init__(self, server_url: str, username: str) -> None:
+        super().__init__()
+        named(self, "startingWindow", translate("App", "Starting the review desk"))
+        self.setWindowTitle(translate("App", "Review desk"))
+        layout = QVBoxLayout(self)
+        self.words = label(
+            translate("App", "Logging in to {server} as {user}…").format(
+                server=isolate(server_url), user=isolate(username)
+            )
+        )
+        named(self.words, "startingWords", translate("App", "What the app is doing"))
+        busy = QProgressBar()
+        busy.setRange(0, 0)  # no figure to show: it moves while the login runs
+        named(busy, "startingBusy", translate("App", "Logging in"))
+        layout.addWidget(self.words)
+        layout.addWidget(busy)
+        self.resize(460, 120)
+
+
 def start_with_login(
     server_url: str,
     username: str,
@@ -331,14 +355,16 @@ def start_with_login(
     data_root: Path | None = None,
     demo: bool = False,
 ) -> None:
-    """Log in with known credentials (the demo) in the background, then open the window.
+    """Log in with known credentials (the demo) in the background, then open the window;
+    a small window says so meanwhile.
 
     The demo's login is in memory only (it has no place in the reviewer's keyring) and its
     store lives in its own data folder (``data_root``) under a key wrapped with its
     password, as on a workstation without a keyring: the password is published, so that
     key keeps nothing secret, but the demo shows the real offline work (the store survives
     a restart, "Work offline" fills it) and says nothing alarming."""
-    holder = QObject()  # the callbacks' home on the GUI thread until the window opens
+    holder = StartingWindow(server_url, username)  # the callbacks' home until the window
+    holder.show()
 
     def work() -> tuple[LoginResult, str, ProfileKey]:
         return log_in_with_key(
@@ -347,7 +373,6 @@ def start_with_login(
 
     def done(value: tuple[LoginResult, str, ProfileKey]) -> None:
         result, token, key = value
-        holder.deleteLater()
         window = open_window(
             server_url,
             result,
@@ -359,11 +384,14 @@ def start_with_login(
             note=None if demo else keyring_note(result, key),
             quiet=demo,
         )
+        holder.hide()  # after the window is up: never a moment with nothing on screen
+        holder.deleteLater()
         on_window(window)
 
     def failed(err: BaseException) -> None:
+        on_failure(err)  # (a message box) while the small window still keeps the app open
+        holder.hide()
         holder.deleteLater()
-        on_failure(err)
 
     run_in_background(holder, work, done, failed)
 

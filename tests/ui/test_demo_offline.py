@@ -88,3 +88,62 @@ def test_the_demo_works_offline_without_an_alarming_banner(
     finally:
         close_session(again)
         again.close()
+
+
+def test_a_window_is_on_screen_at_once_and_answers_while_the_login_runs(
+    demo_server: LiveServer, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The login (a KDF and a round trip: 4-6 s on a busy machine) runs in the background
+    behind a window that is shown at once; the event loop keeps turning meanwhile, and the
+    review window takes its place."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from tests.support.proxy import FaultProxy
+
+    proxy = FaultProxy(demo_server.port, delay=1.5).start()  # a slow network
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    windows: list[MainWindow] = []
+    failures: list[BaseException] = []
+    user, password = DEMO_ACCOUNTS["reviewer"]
+    folder = tmp_path / "demo"
+
+    def starting() -> list[object]:
+        return [
+            w
+            for w in QApplication.topLevelWidgets()
+            if w.objectName() == "startingWindow" and w.isVisible()
+        ]
+
+    try:
+        start_with_login(
+            proxy.url,
+            user,
+            password,
+            credentials=Credentials(memory_only=True),
+            prefs=P.Preferences(QSettings(str(folder / "ui.ini"), QSettings.Format.IniFormat)),
+            on_window=windows.append,
+            on_failure=failures.append,
+            data_root=demo_client_root(folder),
+            demo=True,
+        )
+        assert len(starting()) == 1 and not windows, "a window at once, the login still running"
+        shown = starting()[0]
+        assert user in shown.words.text() and shown.windowTitle()
+        qtbot.waitUntil(lambda: bool(windows) or bool(failures), timeout=60_000)
+        assert not failures, failures
+        assert len(ticks) >= 10, "the event loop turned while the login ran"
+        window = windows[0]
+        qtbot.addWidget(window)
+        assert window.isVisible()
+        qtbot.waitUntil(lambda: not starting(), timeout=5_000)
+    finally:
+        timer.stop()
+        for window in windows:
+            close_session(window)
+            window.close()
+        proxy.stop()
