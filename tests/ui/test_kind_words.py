@@ -10,6 +10,7 @@ from reviewer_app.protocol import EventKind
 from reviewer_app.protocol.items import QueueReasonKind
 from reviewer_app.ui import context_panels
 from reviewer_app.ui.lead import decisions
+from reviewer_app.ui.plain import isolate
 
 TABLES = {
     "item history (ContextPanels)": (context_panels.EVENT_WORDS, EventKind),
@@ -42,5 +43,6 @@ def test_an_intake_event_is_told_in_words() -> None:
         data={"post": "p-1", "reason": "deleted", "lease_ended": True},
     )
     line = decisions.event_line(event)
-    assert "withdrawn by the platform by feed-bridge" in line
-    assert "post: p-1; reason: deleted; lease ended: yes" in line
+    # names and values from the wire are isolated (FSI…PDI) inside the app's words
+    assert f"withdrawn by the platform by {isolate('feed-bridge')}" in line
+    assert f"post: {isolate('p-1')}; reason: {isolate('deleted')}; lease ended: yes" in line
