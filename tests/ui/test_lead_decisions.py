@@ -26,6 +26,7 @@ from reviewer_app.ui.lead.decisions import (
     DecisionsBrowser,
     DecisionsModel,
 )
+from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.proxy import FaultProxy
 from tests.support.servers import LiveServer
@@ -216,10 +217,14 @@ def test_time_filters_and_hostile_cells_shown_as_plain_text(
         model.index(r, NOTE).data(): model.index(r, NOTE).data(Qt.ItemDataRole.ToolTipRole)
         for r in range(model.rowCount())
     }
-    assert "<b>bold?</b> <img src=http://evil.example/x.png> …" in notes
-    tip = notes["<b>bold?</b> <img src=http://evil.example/x.png> …"]
+    cell = isolate("<b>bold?</b> <img src=http://evil.example/x.png>") + " …"  # isolated
+    assert cell in notes
+    tip = notes[cell]
     assert "&lt;b&gt;" in tip and "<b>" not in tip.replace('<p style="white-space:pre-wrap">', "")
-    assert "⟦U+202E⟧bidi override⟦U+202C⟧ \U0001f600" in notes, "bidi controls made visible"
+    assert isolate("\u202ebidi override\u202c \U0001f600") in notes, "bidi controls made visible"
+    assert "⟦U+202E⟧bidi override⟦U+202C⟧ \U0001f600" in isolate(
+        "\u202ebidi override\u202c \U0001f600"
+    )
     assert browser.since.isEnabled() is False and browser.until_on.isChecked() is False
 
     browser.since_on.setChecked(True)
@@ -270,19 +275,20 @@ def test_history_panel_shows_the_selected_items_events(
     browser.item.returnPressed.emit()
     model = browser.model
     qtbot.waitUntil(lambda: model.rowCount() == 1 and not model.loading, timeout=20_000)
-    assert model.index(0, NOTE).data() == "=HYPERLINK(1) …"
+    assert model.index(0, NOTE).data() == isolate("=HYPERLINK(1)") + " …"
     with qtbot.waitSignal(browser.history_shown, timeout=20_000) as shown:
         browser.table.selectRow(0)
     assert shown.args == [item_id]
     lines = browser.history.toPlainText().splitlines()
     # the demo's posts come in through intake: the platform account queued it, by a rule
     entered = lines[0].split("  ", 1)[1]
-    assert entered.startswith(f"entered the queue by demo-platform in {SPAM}"), entered
+    # names and values from the wire are isolated inside the app's words
+    assert entered.startswith(f"entered the queue by {isolate('demo-platform')} in {SPAM}"), entered
     assert "routing rule: " in entered
-    assert any("  claimed by reviewer" in line for line in lines)
-    decided = [line for line in lines if "  decided by reviewer" in line]
-    assert len(decided) == 1 and "action: remove" in decided[0]
-    assert "policies: SPAM.SCAM" in decided[0]
+    assert any(f"  claimed by {isolate('reviewer')}" in line for line in lines)
+    decided = [line for line in lines if f"  decided by {isolate('reviewer')}" in line]
+    assert len(decided) == 1 and f"action: {isolate('remove')}" in decided[0]
+    assert f"policies: {isolate('SPAM.SCAM')}" in decided[0]
     assert item_id in browser.history_title.text()
 
     # a decision whose item the service does not hold: the panel says so in words

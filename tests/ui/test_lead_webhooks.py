@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from reviewer_app.protocol.webhooks import WebhookStatus
+from reviewer_app.ui.plain import FSI, isolate
 from tests.support.servers import LiveServer
 from tests.support.webhook_receiver import Answer, Receiver
 from tests.ui.conftest import LEAD, Desk
@@ -41,8 +42,9 @@ def test_webhook_health_is_shown_to_leads(demo_server: LiveServer, desk_factory,
             for r in range(view.model.rowCount())
         }
         endpoint, platform, status, last, backlog, failures, _error = rows[broken.id]
-        assert endpoint == f"{broken.id}: {gone.url('/gone')}" and platform == DEMO_PLATFORM
-        assert status.startswith("disabled — the receiver answered 410 Gone")
+        assert endpoint == f"{broken.id}: {isolate(gone.url('/gone'))}"
+        assert platform == DEMO_PLATFORM
+        assert status.startswith(f"disabled — {FSI}the receiver answered 410 Gone")
         assert (last, backlog, failures) == ("never", "3", "0")
         endpoint, platform, status, last, backlog, failures, error = rows[working.id]
         assert (status, backlog, failures, error) == ("delivering", "0", "0", "")

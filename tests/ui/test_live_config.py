@@ -13,6 +13,7 @@ from reviewer_app.protocol import ActionConfig, ActionKind, QueueFile, Role
 from reviewer_app.server.queuefile import parse_queue_file
 from reviewer_app.server.seed import seed_load_queue
 from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.ui.plain import isolate
 from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import Desk
 
@@ -80,7 +81,7 @@ def test_a_new_configuration_reaches_the_verdict_bar_without_a_restart(
     assert result.version == 2
     # the sync engine's queue refresh brings it: the bar is rebuilt for the queue on screen
     desk.wait(lambda: list(bar.buttons) == ["keep", "quarantine"], 20_000)
-    assert bar.buttons["quarantine"].text().startswith("3 Quarantine")
+    assert bar.buttons["quarantine"].full_text.startswith(f"3 {isolate('Quarantine')}")
     assert desk.current_id() == shown  # the reviewer keeps the post they were reading
     assert desk.window.review.queue is not None
     assert desk.window.review.queue.config.action("quarantine") is not None
