@@ -17,12 +17,18 @@ from PySide6.QtWidgets import QApplication
 
 from reviewer_app.protocol import Role, UserCreate
 from reviewer_app.ui.links import LinkDialog, examine, scripts_mixed
+from reviewer_app.ui.plain import FSI, PDI, isolate
 from tests.support.intake import MISINFO, apply_queues, classifier, key_session, post, send
 from tests.support.servers import LiveServer
 from tests.ui.conftest import REVIEWER, Desk
 
 HOMOGRAPH = "https://p\u0430ypal.com/signin?next=%2Fwallet"  # a Cyrillic a (U+0430)
 ELSEWHERE = "https://account-verify.example/login"
+
+
+def plain_words(text: str) -> str:
+    """``text`` without the isolates (FSI…PDI) the app puts around names from the wire."""
+    return text.replace(FSI, "").replace(PDI, "")
 
 
 @pytest.fixture
@@ -94,10 +100,12 @@ def test_a_homograph_link_shows_its_real_host_and_copies_by_default(
     grab = dialog.grab()
     assert not grab.isNull()
     host = dialog.findChild(QObject, "linkHost")
-    assert host is not None and host.text() == "Host: p\u0430ypal.com"  # type: ignore[attr-defined]
+    real = isolate("p\u0430ypal.com")  # a host from the wire, isolated in the app's words
+    assert host is not None and host.text() == f"Host: {real}"  # type: ignore[attr-defined]
     assert dialog.ascii_host.isVisible()
     assert dialog.ascii_host.text() == "As the browser sends it: xn--pypal-4ve.com"
-    warnings = dialog.warnings.text()
+    assert FSI in dialog.warnings.text()  # the hosts are isolated inside the app's words
+    warnings = plain_words(dialog.warnings.text())
     assert dialog.warnings.isVisible()
     assert (
         "The preview says paypal.com, but the link goes to p\u0430ypal.com (xn--pypal-4ve.com)."
@@ -129,9 +137,11 @@ def test_a_link_whose_preview_names_another_host_is_called_out(
     push_link_post(server, "elsewhere", ELSEWHERE, "www.mybank.example")
     desk = desk_factory(server.url, queue=MISINFO)
     dialog = open_dialog(desk)
-    assert dialog.findChild(QObject, "linkHost").text() == "Host: account-verify.example"  # type: ignore[union-attr]
+    assert (
+        dialog.findChild(QObject, "linkHost").text() == f"Host: {isolate('account-verify.example')}"
+    )  # type: ignore[union-attr]
     assert not dialog.ascii_host.isVisible()  # nothing to decode: one form
-    assert dialog.warnings.text() == (
+    assert plain_words(dialog.warnings.text()) == (
         "⚠ The preview says www.mybank.example, but the link goes to account-verify.example."
     )
     QTest.keyClick(dialog, Qt.Key.Key_Escape)
