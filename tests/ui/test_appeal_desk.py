@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 from reviewer_app.protocol import QueueFile, ReviewerStatsReport, Role, UserCreate
 from reviewer_app.ui.lead.stats_views import ReviewerStatsModel, share
+from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.appeals import APPEALS, appeal, queue_file
 from tests.support.enforcement import read_all
@@ -59,9 +60,10 @@ def test_the_reviewer_reads_the_appeal_above_the_post_and_reverses_it(
     box = window.post.findChild(QPlainTextEdit, "appealBox")
     assert box is not None and box.isVisible()
     shown = box.toPlainText()
-    assert "Appeal a-1 of the decision on this post" in shown
-    assert "Contested: remove MISINFO.CIVIC by rita" in shown
-    assert "Reviewer's note: Wrong polling date." in shown
+    # names and notes from the wire are isolated (FSI…PDI) inside the app's words
+    assert f"Appeal {isolate('a-1')} of the decision on this post" in shown
+    assert f"Contested: remove MISINFO.CIVIC by {isolate('rita')}" in shown
+    assert f"Reviewer's note: {isolate('Wrong polling date.')}" in shown
     assert "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>" in shown
     assert "Second line." in shown
     assert "Polls close at noon" in window.post.text.toPlainText()
