@@ -42,7 +42,7 @@ from reviewer_app.protocol import (
 )
 
 from .i18n import translate
-from .plain import ElidedButton, bounded, isolate, label, named, set_text, tooltip
+from .plain import ElidedButton, bounded, clean, isolate, label, named, set_text, tooltip
 from .review import NEEDS, Selection
 
 #: What the reviewer can give for each problem code of the rule (the rest are refusals or
@@ -436,7 +436,7 @@ class VerdictBar(QWidget):
         if not restrictive(action.kind, action.author_action):
             return translate(
                 "VerdictBar", "{action} restricts nothing: the author gets no statement of reasons."
-            ).format(action=clean(action.label))
+            ).format(action=isolate(action.label))
         automated = self.item is not None and any(
             r.kind.value == "classifier" for r in self.item.reasons
         )
