@@ -481,6 +481,18 @@ def _drain(
             "items; nothing was applied. Move them with --drain-to OTHER (a queue of the "
             "file), or let them be decided first.",
         )
+    stored = conn.execute(select(queues.c.config).where(queues.c.id == queue_id)).scalar()
+    was_appeals = stored is not None and QueueConfig.model_validate_json(stored).appeals
+    if configs[drain_to].appeals != was_appeals:
+        # an appeal drained into an ordinary queue would be decided as a post (its appeal
+        # open for good), a post drained into the appeals queue could not be decided at all
+        raise ApiError(
+            409,
+            "drain_target_mismatch",
+            f"Queue {queue_id!r} holds {'appeals' if was_appeals else 'posts'}, and "
+            f"{drain_to!r} {'does not take appeals' if was_appeals else 'takes only appeals'}; "
+            "nothing was applied. Drain it into a queue of its own kind.",
+        )
     weights = configs[drain_to].priority
     moves = [
         {"b_id": r.id, "b_priority": item_priority(weights, r.payload, r.enqueued_at)}

@@ -7,6 +7,7 @@ figures; appeals over the queue's time limit show as over SLA."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -18,6 +19,7 @@ from sqlalchemy import select
 from reviewer_app.protocol import Item, QueueFile, Role
 from reviewer_app.server import leasing
 from reviewer_app.server.demo.replay import DEMO_APPEALS
+from reviewer_app.server.problems import ApiError
 from reviewer_app.server.records import Principal
 from reviewer_app.server.seed import seed_demo
 from reviewer_app.server.tables import authors, strikes, users
@@ -376,3 +378,33 @@ def test_a_decision_under_appeal_is_not_drawn_for_an_audit(server: LiveServer) -
     drawn = lead.post("/audits/samples", json={**ALL_TIME, "size": 10})
     assert drawn.status_code == 201, drawn.text
     assert drawn.json()["size"] == 1, "only the decision nobody appealed"
+
+
+def test_an_appeals_queue_drains_only_into_an_appeals_queue(server: LiveServer) -> None:
+    """``queues apply --drain-to``: an appeal moved into an ordinary queue would be decided
+    as a post and its appeal left open for good; a post moved into the appeals queue could
+    not be decided at all. Both are refused and nothing is applied; appeals drain into
+    another appeals queue."""
+    platform = platform_of(server)
+    [item_id] = queue_posts(platform, ["p-drain"])
+    decided(server, server.login("rita"), ["p-drain"], "remove")
+    [result] = send(platform, "appeals", [appeal("p-drain")])
+    assert result["status"] == "created", result
+    svc = server.service
+    before = svc.running_queue_file()
+
+    without = queue_file()
+    without["queues"] = [q for q in without["queues"] if q["id"] != APPEALS]
+    with pytest.raises(ApiError) as caught:
+        svc.apply_queue_file(QueueFile.model_validate(without), actor=None, drain_to=MISINFO)
+    assert caught.value.code == "drain_target_mismatch"
+    assert svc.running_queue_file() == before, "nothing was applied"
+
+    renamed = copy.deepcopy(queue_file())  # its appeals queue is a shared dict
+    for q in renamed["queues"]:
+        if q["id"] == APPEALS:
+            q["id"] = "appeals-2"
+    svc.apply_queue_file(QueueFile.model_validate(renamed), actor=None, drain_to="appeals-2")
+    sam = server.login("sam")
+    [leased] = claim(sam, "appeals-2", 5, exactly=False)
+    assert leased["item"]["id"] == item_id and leased["item"]["appeal"] is not None
