@@ -231,7 +231,11 @@ class QueueCounts(WireModel):
     pending: Count
     leased: Count
     decided_today: Count
-    oldest_pending_age_seconds: Count | None = None
+    oldest_pending_age_seconds: Count | None = Field(
+        default=None,
+        description="age of the oldest undecided item, leased or not (the SLA runs until "
+        "a decision)",
+    )
 
 
 class Queue(WireModel):

@@ -49,11 +49,15 @@ class QueueStats(WireModel):
     )
     leased: Count = Field(description="items under a live lease now")
     oldest_pending_age_seconds: Count | None = Field(
-        default=None, description="age of the oldest waiting item now"
+        default=None,
+        description="age of the oldest undecided item now, leased or not (the SLA runs "
+        "until a decision: a lease does not stop it)",
     )
     sla_seconds: Count = Field(description="the queue's SLA: no item should wait longer")
-    sla_breached: bool = Field(description="the oldest waiting item is older than the SLA")
-    pending_over_sla: Count = Field(description="waiting items older than the SLA")
+    sla_breached: bool = Field(description="the oldest undecided item is older than the SLA")
+    pending_over_sla: Count = Field(
+        description="undecided items older than the SLA, leased ones included"
+    )
     decided: Count = Field(description="decisions in the window (escalations included)")
     decided_series: list[ThroughputPoint] = Field(max_length=MAX_STATS_BUCKETS)
     action_mix: list[ActionCount] = Field(max_length=64)

@@ -630,10 +630,11 @@ class Service:
                     .group_by(decisions.c.queue_id)
                 ).all()
             )
+            # the oldest undecided item, leased or not: the SLA runs until a decision
             oldest = dict(
                 conn.execute(
                     select(items.c.queue_id, func.min(items.c.enqueued_at))
-                    .where(items.c.state == "pending")
+                    .where(items.c.state.in_(("pending", "leased")))
                     .group_by(items.c.queue_id)
                 ).all()
             )

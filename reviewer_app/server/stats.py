@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Connection, Table, and_, func, or_, select
+from sqlalchemy import ColumnElement, Connection, Table, and_, func, select
 
 from reviewer_app.protocol import (
     MAX_STATS_BUCKETS,
@@ -97,7 +97,8 @@ def _live_counts(
     conn: Connection, queue_ids: list[str], now: float
 ) -> dict[str, tuple[int, int, float | None, int]]:
     """Per queue: waiting (pending, or leased with the lease run out), leased, oldest
-    waiting, and parked as unservable (claims.py)."""
+    undecided (waiting or leased: see ``_over_sla``), and parked as unservable
+    (claims.py)."""
     expired = (items.c.lease_expires_at < now).label("expired")
     rows = conn.execute(
         select(
@@ -118,20 +119,21 @@ def _live_counts(
         entry = found[r.queue_id]
         if r.state == "unservable":
             entry[3] = int(entry[3] or 0) + r.n
-        elif r.state == "pending" or r.expired:
+            continue
+        if r.state == "pending" or r.expired:
             entry[0] = int(entry[0] or 0) + r.n
-            oldest = entry[2]
-            entry[2] = r.oldest if oldest is None else min(float(oldest), r.oldest)
         else:
             entry[1] = int(entry[1] or 0) + r.n
+        oldest = entry[2]
+        entry[2] = r.oldest if oldest is None else min(float(oldest), r.oldest)
     return {q: (int(v[0] or 0), int(v[1] or 0), v[2], int(v[3] or 0)) for q, v in found.items()}
 
 
-def _over_sla(conn: Connection, queue_id: str, cutoff: float, now: float) -> int:
-    waiting = or_(
-        items.c.state == "pending",
-        and_(items.c.state == "leased", items.c.lease_expires_at < now),
-    )
+def _over_sla(conn: Connection, queue_id: str, cutoff: float) -> int:
+    """Undecided items older than the SLA, leased ones included. The SLA runs until a
+    decision: a lease says a client holds the item, not that anyone is looking at it (a
+    client leases ahead, and the service is not told which of its items are on screen), so
+    an item held past the SLA has waited past it all the same."""
     count = conn.execute(
         select(func.count())
         .select_from(items)
@@ -139,7 +141,6 @@ def _over_sla(conn: Connection, queue_id: str, cutoff: float, now: float) -> int
             items.c.queue_id == queue_id,
             items.c.state.in_(("pending", "leased")),
             items.c.enqueued_at < cutoff,
-            waiting,
         )
     ).scalar_one()
     return int(count)
@@ -221,7 +222,7 @@ def queue_stats(
                 oldest_pending_age_seconds=age,
                 sla_seconds=sla,
                 sla_breached=age is not None and age > sla,
-                pending_over_sla=_over_sla(conn, q.id, now - sla, now) if waiting else 0,
+                pending_over_sla=_over_sla(conn, q.id, now - sla) if waiting + leased else 0,
                 decided=sum(mix[q.id].values()),
                 decided_series=[
                     ThroughputPoint(start=to_dt(s), decided=series[q.id][s]) for s in starts
