@@ -233,8 +233,14 @@ def _v5(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v6(conn: sqlite3.Connection) -> None:
+    """Which held items the reviewer has opened: leaving a queue gives back the items leased
+    ahead there that were never opened (``untouched_leases``), and keeps the rest."""
+    _run_script(conn, "ALTER TABLE items ADD COLUMN opened INTEGER NOT NULL DEFAULT 0")
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
 SCHEMA_VERSION = len(MIGRATIONS)
 TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
 #: ``meta`` row whose presence says the store is encrypted (its value: a sealed check)
@@ -916,6 +922,31 @@ class Store:
             "SELECT id, lease_token FROM items WHERE state = 'skipped' LIMIT ?", (limit,)
         )
         return [(r[0], r[1]) for r in rows]
+
+    def mark_opened(self, item_ids: Sequence[str]) -> None:
+        """The reviewer opened these items (the sync engine writes it, not the GUI thread)."""
+        if not item_ids:
+            return
+        with self.transaction() as conn:
+            conn.executemany(
+                "UPDATE items SET opened = 1 WHERE id = ? AND opened = 0",
+                [(i,) for i in item_ids],
+            )
+
+    def untouched_leases(
+        self, keep_queues: Sequence[str], max_lease_seconds: int, limit: int = 500
+    ) -> list[tuple[str, str]]:
+        """(item id, lease token) of items leased ahead in queues other than
+        ``keep_queues`` that the reviewer never opened nor decided: the prefetch of a queue
+        left, to give back. An offline batch's items (leased for longer than
+        ``max_lease_seconds``) stay: they were asked for to work with no network."""
+        rows = self._read(
+            "SELECT id, lease_token, queue_id FROM items WHERE state = 'ready' "
+            "AND lease_lost = 0 AND opened = 0 AND lease_seconds <= ? ORDER BY seq",
+            (max_lease_seconds,),
+        )
+        keep = set(keep_queues)
+        return [(r[0], r[1]) for r in rows if r[2] not in keep][:limit]
 
     def ready_leases(self) -> list[tuple[str, str]]:
         rows = self._read(

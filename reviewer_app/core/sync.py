@@ -3,8 +3,9 @@
 Each pass, while the server can be reached, it delivers verdicts whose undo window has
 passed (in batches), gives back skipped items, renews leases past a third of their life,
 runs a "work offline" batch when one was asked for, keeps up to ``prefetch_target`` items
-leased ahead in each active queue (refilled in one claim when half are used), fetches their
-media, and refreshes the queue list now and then.
+leased ahead in the queue being worked (one in a lead-only queue; refilled in one claim when
+half are used), gives back what was leased ahead in a queue the reviewer left and never
+opened, fetches their media, and refreshes the queue list now and then.
 
 A failed pass backs off exponentially with full jitter (capped), or as long as the server's
 ``Retry-After`` says; the first pass that works resets it. A 401 pauses the engine, keeping
@@ -89,6 +90,8 @@ class _Shared:
     lock: threading.Lock = field(default_factory=threading.Lock)
     token: str | None = None
     active: set[str] = field(default_factory=set)
+    #: items the reviewer opened since the last pass (kept when their queue is left)
+    opened: set[str] = field(default_factory=set)
     offline: list[_OfflineRequest] = field(default_factory=list)
 
 
@@ -188,6 +191,12 @@ class SyncEngine:
         with self._shared.lock:
             self._shared.active = set(queue_ids)
         self.nudge()
+
+    def item_opened(self, item_id: str) -> None:
+        """The reviewer has this item on screen: it is not given back when its queue is
+        left (written to the store at the next pass; no wake-up of its own)."""
+        with self._shared.lock:
+            self._shared.opened.add(item_id)
 
     def work_offline(self, queue_id: str, count: int | None = None) -> None:
         """Lease a batch (default ``offline_batch_size``) with media, reporting Progress."""
@@ -319,6 +328,7 @@ class SyncEngine:
         # the reviewer's next posts first: on a slow link, delivering a backlog of verdicts
         # (which have waited out their undo window and can wait a little more) before the
         # claim would let the local queue run dry
+        self._release_left()
         self._top_up()
         self._deliver()
         self._release_skipped()
@@ -403,6 +413,24 @@ class SyncEngine:
         skipped = self.store.to_release()
         if skipped:
             self._release(skipped)
+
+    def _release_left(self) -> None:
+        """Give back the items leased ahead in queues no longer worked that the reviewer
+        never opened (an item opened or decided stays; so does an offline batch)."""
+        assert self.store is not None
+        with self._shared.lock:
+            opened, self._shared.opened = self._shared.opened, set()
+            active = sorted(self._shared.active)
+        try:
+            self.store.mark_opened(sorted(opened))
+        except StoreError:
+            with self._shared.lock:
+                self._shared.opened |= opened
+            raise
+        left = self.store.untouched_leases(active, self._lease_seconds(LEASE_SECONDS))
+        if left:
+            log.info("giving back %d items leased ahead in queues left", len(left))
+            self._release(left)
 
     def _release(self, leases: Sequence[tuple[str, str]]) -> None:
         assert self.store is not None and self.api is not None
@@ -490,12 +518,20 @@ class SyncEngine:
         assert self.store is not None
         with self._shared.lock:
             active = sorted(self._shared.active)
-        target = int(self._setting(PREFETCH))
+        full = int(self._setting(PREFETCH))
         seconds = self._lease_seconds(LEASE_SECONDS)
         now = self.clock()
+        if now - self._queues_at > EMPTY_QUEUE_PAUSE and any(
+            self.store.queue(q) is None for q in active
+        ):
+            self._refresh_queues()  # a first start: each queue's config says its prefetch
         ready = self.store.ready_counts(now)
         for queue_id in active:
             held = ready.get(queue_id, 0)
+            queue = self.store.queue(queue_id)
+            # a lead-only queue (escalations) is shared by few: one item at a time, so the
+            # rest stay in the other leads' queue and in its waiting figures
+            target = 1 if queue is not None and queue.config.lead_only else full
             # refill at half the target, in one claim: one request per ten decisions rather
             # than one per decision, and no write lock taken while the reviewer decides
             if held > target // 2 or self._empty_until.get(queue_id, 0.0) > now:

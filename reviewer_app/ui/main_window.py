@@ -220,7 +220,9 @@ class MainWindow(QMainWindow):
         self._timer.start()
         if self.queues.rowCount():
             self._select_queue(0)
-        self._update_status()
+        # what waits to be sent from an earlier session, shown from the start (not once the
+        # sync thread's first pass reports it)
+        self._count_pending()
 
     # --- building -------------------------------------------------------------------------
 
@@ -395,6 +397,8 @@ class MainWindow(QMainWindow):
         b.problem_reported.connect(self._on_sync_problem_reported)
         b.verdicts_settled.connect(self._on_sync_verdicts_settled)
         self.queue_picker.currentIndexChanged.connect(self._select_queue)
+        if self.modes is not None:
+            self.modes.currentChanged.connect(lambda _index: self._work_queue())
         self.review.item_changed.connect(self._on_review_item_changed)
         self.review.input_needed.connect(self._on_review_input_needed)
         self.review.verdict_recorded.connect(self._on_review_verdict_recorded)
@@ -628,9 +632,17 @@ class MainWindow(QMainWindow):
             return
         queue = self.queues.queues[row]
         self.verdicts.set_config(queue.config)
-        self.session.engine.set_active_queues([queue.id])
         self.review.set_queue(queue)
+        self._work_queue()
         self._refresh_worklist()
+
+    def _work_queue(self) -> None:
+        """Items are leased ahead only for the queue on screen, and only while the review
+        page is shown: the engine gives back what was leased ahead (and never opened) in a
+        queue left, or when a lead turns to the lead workspace."""
+        queue = self.review.queue
+        reviewing = self.modes is None or self.modes.currentIndex() == 0
+        self.session.engine.set_active_queues([queue.id] if queue and reviewing else [])
 
     def _on_review_item_changed(self, stored: StoredItem | None) -> None:
         self.paint_started = self.paint_started or time.perf_counter()
@@ -652,6 +664,8 @@ class MainWindow(QMainWindow):
             self.context.show_item(None)
         else:
             item = stored.item
+            # opened: kept (not given back) should the reviewer switch queues before deciding
+            self.session.engine.item_opened(item.id)
             self.post.show_item(item, self.store.media)
             self.scores.show_scores(item.scores)
             self.context.show_item(item)

@@ -71,8 +71,7 @@ def test_prefetch_keeps_the_target_leased_and_skip_releases(
         assert skipped is not None
         store.skip(skipped.item.id)
         assert store.ready_counts() == {QUEUE: 6}
-        engine.set_active_queues([])
-        engine.run_once()
+        engine.run_once()  # more than half left: the skipped one goes, none comes in
         assert store.stored_item(skipped.item.id) is None
         assert _leased_count(client) == 6
         lead = login(server.url, "lead")
