@@ -291,8 +291,10 @@ class ApiClient:
         body = LeaseRenewal(tokens=list(tokens), lease_seconds=lease_seconds)
         return self._call("POST", "/leases/renew", body=body, reply=LeaseResults)
 
-    def release(self, tokens: Sequence[str]) -> LeaseResults:
-        body = LeaseRelease(tokens=list(tokens))
+    def release(self, tokens: Sequence[str], *, skipped: bool = False) -> LeaseResults:
+        """Give leases back; ``skipped``: the reviewer skipped the items (the service then
+        offers them to this reviewer only when nothing else is left)."""
+        body = LeaseRelease(tokens=list(tokens), skipped=skipped)
         return self._call("POST", "/leases/release", body=body, reply=LeaseResults)
 
     def item(self, item_id: str) -> Item:

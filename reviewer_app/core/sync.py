@@ -315,7 +315,8 @@ class SyncEngine:
         try:
             self.store.flush_all(self.clock())
             self._deliver()
-            self._release(self.store.ready_leases() + self.store.to_release())
+            self._release(self.store.to_release(), skipped=True)
+            self._release(self.store.ready_leases())
         except (ApiError, StoreError) as err:
             log.info("left for the next start: %s", err)
 
@@ -412,7 +413,7 @@ class SyncEngine:
         assert self.store is not None
         skipped = self.store.to_release()
         if skipped:
-            self._release(skipped)
+            self._release(skipped, skipped=True)
 
     def _release_left(self) -> None:
         """Give back the items leased ahead in queues no longer worked that the reviewer
@@ -432,10 +433,10 @@ class SyncEngine:
             log.info("giving back %d items leased ahead in queues left", len(left))
             self._release(left)
 
-    def _release(self, leases: Sequence[tuple[str, str]]) -> None:
+    def _release(self, leases: Sequence[tuple[str, str]], *, skipped: bool = False) -> None:
         assert self.store is not None and self.api is not None
         for chunk in _chunks(list(leases), MAX_TOKENS_PER_CALL):
-            self.api.release([token for _, token in chunk])
+            self.api.release([token for _, token in chunk], skipped=skipped)
             self.store.forget_items([item_id for item_id, _ in chunk])
 
     def _renew(self, leases: Sequence[Renewal] | None = None) -> None:

@@ -46,6 +46,12 @@ class LeaseRenewal(WireModel):
 
 class LeaseRelease(WireModel):
     tokens: list[LeaseToken] = Field(min_length=1, max_length=MAX_TOKENS_PER_CALL)
+    skipped: bool = Field(
+        default=False,
+        description="the reviewer skipped these items: for a while (the service's "
+        "skip_memory_seconds) their claims in the queue take every other item first, and "
+        "these only when nothing else is left for them",
+    )
 
 
 LeaseOutcome = Literal["renewed", "released", "lost", "withdrawn", "author_actioned", "unknown"]

@@ -242,7 +242,7 @@ def renew_leases(body: LeaseRenewal, svc: ServiceDep, user: UserDep) -> LeaseRes
     "/leases/release", response_model=LeaseResults, tags=["leases"], responses=problems(*AUTHED)
 )
 def release_leases(body: LeaseRelease, svc: ServiceDep, user: UserDep) -> LeaseResults:
-    return svc.release(user, list(body.tokens))
+    return svc.release(user, list(body.tokens), skipped=body.skipped)
 
 
 @router.get(

@@ -45,6 +45,11 @@ class ServerSettings(BaseModel):
     """Server cap on the length of one lease."""
     max_leased_per_reviewer: int = 250
     """Server cap on the items one reviewer may hold at once."""
+    skip_memory_seconds: int = 8 * 3600
+    """How long an item a reviewer skipped is remembered for them: meanwhile their claims
+    in its queue take every other item first (it comes back to them only when nothing else
+    is left for them, so a queue with one reviewer still empties). 0: skips are not
+    remembered."""
     login_max_failures: int = 5
     """Failed logins for a name before it is locked for a while."""
     login_lock_seconds: int = 30

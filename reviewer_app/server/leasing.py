@@ -1,9 +1,13 @@
 """Leases: atomic claims, renewals, releases and expiry. No item is leased to two reviewers.
 
 The claim is one ``UPDATE ... RETURNING`` over the queue's highest-priority pending
-items. On PostgreSQL the candidate rows are picked with ``FOR UPDATE SKIP LOCKED`` so
-concurrent claims never wait on each other; on SQLite the write transaction
-(``BEGIN IMMEDIATE``) makes the statement the only writer.
+items. Items the reviewer skipped (a release marked ``skipped``) are remembered for them
+for ``skip_memory_seconds`` (table ``skips``): their claims in that queue take every other
+item first, and the skipped ones only when nothing else is left for them (a second
+statement in the same transaction), so a queue with one reviewer on shift still empties.
+On PostgreSQL the candidate rows are picked with ``FOR UPDATE SKIP LOCKED`` so concurrent
+claims never wait on each other; on SQLite the write transaction (``BEGIN IMMEDIATE``)
+makes the statement the only writer.
 """
 
 from __future__ import annotations
@@ -12,14 +16,27 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, String, bindparam, exists, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    String,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.sql.expression import Select
 
 from reviewer_app.protocol import EventKind, LeaseStatus
 from reviewer_app.protocol.leases import LeaseOutcome
 
 from .records import Principal, append_events, event_row, to_dt
-from .tables import authors, config_versions, decisions, items, leases, users
+from .tables import authors, config_versions, decisions, items, leases, skips, users
+
+#: at most this many of a reviewer's skips in a queue are avoided by a claim (the newest)
+MAX_AVOIDED = 500
 
 
 @dataclass(frozen=True)
@@ -29,11 +46,13 @@ class Claimed:
     expires_at: float
 
 
-def _candidates(postgres: bool, recuse: bool = False) -> Select:
+def _candidates(postgres: bool, recuse: bool = False, avoiding: bool = False) -> Select:
     """The queue's highest-priority pending items (on PostgreSQL: locked, skipping locked);
     with ``recuse`` (an appeals queue: appeals.py) none that the claiming user decided
-    before."""
+    before; ``avoiding`` none of the ids in ``b_avoid`` (the reviewer's skips)."""
     conditions = [items.c.queue_id == bindparam("b_queue"), items.c.state == "pending"]
+    if avoiding:
+        conditions.append(items.c.id.not_in(bindparam("b_avoid", expanding=True)))
     if recuse:
         conditions.append(
             ~exists().where(
@@ -53,16 +72,16 @@ def _candidates(postgres: bool, recuse: bool = False) -> Select:
     return query
 
 
-def _claim_statement(postgres: bool, recuse: bool = False) -> Any:
+def _claim_statement(postgres: bool, recuse: bool = False, avoiding: bool = False) -> Any:
     if postgres:
         # A CTE is evaluated once: the LIMIT holds for the whole statement (an IN subquery
         # with SKIP LOCKED may be re-run by the planner and lease more than asked).
-        picked = _candidates(postgres, recuse).cte("picked")
+        picked = _candidates(postgres, recuse, avoiding).cte("picked")
         target = update(items).where(items.c.id == picked.c.id, items.c.state == "pending")
     else:
         # The write transaction is the only writer, so the subquery's rows are still
         # pending; a second state filter here would make SQLite scan by state instead of id.
-        target = update(items).where(items.c.id.in_(_candidates(postgres, recuse)))
+        target = update(items).where(items.c.id.in_(_candidates(postgres, recuse, avoiding)))
     return target.values(
         state="leased",
         lease_token=bindparam("b_prefix", type_=String()) + items.c.id,
@@ -92,6 +111,21 @@ def _expired_statement(postgres: bool) -> Select:
 _CLAIM = {
     (pg, recuse): _claim_statement(pg, recuse) for pg in (False, True) for recuse in (False, True)
 }
+_CLAIM_AVOIDING = {
+    (pg, recuse): _claim_statement(pg, recuse, avoiding=True)
+    for pg in (False, True)
+    for recuse in (False, True)
+}
+_SKIPPED = (
+    select(skips.c.item_id)
+    .where(
+        skips.c.user_id == bindparam("b_user"),
+        skips.c.queue_id == bindparam("b_queue"),
+        skips.c.until > bindparam("b_now"),
+    )
+    .order_by(skips.c.until.desc())
+    .limit(MAX_AVOIDED)
+)
 _EXPIRED = {pg: _expired_statement(pg) for pg in (False, True)}
 _HELD = (
     select(func.count())
@@ -158,9 +192,20 @@ def claim(
         "b_user": user.id,
         "b_expires": expires,
     }
-    rows = sorted(
-        conn.execute(_CLAIM[postgres, recuse], parameters).all(), key=lambda r: -r.priority
-    )
+    skipped = [r[0] for r in conn.execute(_SKIPPED, {**parameters, "b_now": now})]
+    if skipped:
+        avoiding = {**parameters, "b_avoid": skipped}
+        found = list(conn.execute(_CLAIM_AVOIDING[postgres, recuse], avoiding))
+        if len(found) < count:  # nothing else left for this reviewer: their skips after all
+            more = {**parameters, "b_limit": count - len(found)}
+            found += conn.execute(_CLAIM[postgres, recuse], more).all()
+        # what they skipped comes last, whatever its priority
+        avoided = set(skipped)
+        rows = sorted(found, key=lambda r: (r.id in avoided, -r.priority))
+    else:
+        rows = sorted(
+            conn.execute(_CLAIM[postgres, recuse], parameters).all(), key=lambda r: -r.priority
+        )
     if not rows:
         return []
     conn.execute(
@@ -284,9 +329,16 @@ def renew(
 
 
 def release(
-    conn: Connection, user: Principal, tokens: list[str], now: float, *, postgres: bool
+    conn: Connection,
+    user: Principal,
+    tokens: list[str],
+    now: float,
+    *,
+    postgres: bool,
+    skipped_for: float = 0.0,
 ) -> list[LeaseStatus]:
-    """Give leases back: the items return to their queue at once."""
+    """Give leases back: the items return to their queue at once. ``skipped_for`` > 0: the
+    reviewer skipped them, remembered for that many seconds (see the module doc)."""
     query = (
         select(items.c.id, items.c.queue_id, items.c.lease_token)
         .where(
@@ -315,6 +367,8 @@ def release(
                 for r in held
             ],
         )
+        if skipped_for > 0:
+            _remember_skips(conn, user, [(r.id, r.queue_id) for r in held], now, skipped_for)
     released = {r.lease_token for r in held}
     owned = _owned_leases(conn, user, tokens)
     return [
@@ -323,3 +377,24 @@ def release(
         else owned.get(t) or LeaseStatus(token=t, status="unknown")
         for t in tokens
     ]
+
+
+def _remember_skips(
+    conn: Connection, user: Principal, skipped: list[tuple[str, str]], now: float, seconds: float
+) -> None:
+    """Remember the reviewer's skips for ``seconds`` (again from now for an item skipped
+    before); their skips that ran out are forgotten here too."""
+    ids = [item_id for item_id, _ in skipped]
+    until = now + seconds
+    conn.execute(
+        delete(skips).where(
+            skips.c.user_id == user.id, skips.c.item_id.in_(ids) | (skips.c.until <= now)
+        )
+    )
+    conn.execute(
+        insert(skips),
+        [
+            {"user_id": user.id, "item_id": item_id, "queue_id": queue_id, "until": until}
+            for item_id, queue_id in skipped
+        ],
+    )

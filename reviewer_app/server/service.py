@@ -730,10 +730,15 @@ class Service:
             )
         )
 
-    def release(self, user: Principal, tokens: list[str]) -> LeaseResults:
+    def release(self, user: Principal, tokens: list[str], *, skipped: bool = False) -> LeaseResults:
+        """Give leases back; ``skipped``: the reviewer skipped these items (remembered for
+        ``skip_memory_seconds``: their claims prefer other items, leasing.py)."""
+        memory = float(self.settings.skip_memory_seconds) if skipped else 0.0
         return self._write_retrying(
             lambda conn: LeaseResults(
-                results=leasing.release(conn, user, tokens, self.clock(), postgres=self.postgres)
+                results=leasing.release(
+                    conn, user, tokens, self.clock(), postgres=self.postgres, skipped_for=memory
+                )
             )
         )
 

@@ -340,6 +340,18 @@ leases = Table(
     Column("config_version", Integer, nullable=True),
 )
 
+# Items a reviewer skipped (a release marked ``skipped``), remembered until ``until``:
+# their claims in that queue prefer other items (leasing.py).
+skips = Table(
+    "skips",
+    metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("item_id", String(64), primary_key=True),
+    Column("queue_id", String(64), nullable=False),
+    Column("until", Float, nullable=False),
+    Index("ix_skips_user_queue", "user_id", "queue_id", "until"),
+)
+
 decisions = Table(
     "decisions",
     metadata,

@@ -76,6 +76,10 @@ def test_prefetch_keeps_the_target_leased_and_skip_releases(
         assert _leased_count(client) == 6
         lead = login(server.url, "lead")
         assert lead.item(skipped.item.id).state == "pending"
+        # released as a skip: her next claim takes another item, not the one she skipped
+        other = client.claim(QUEUE, 1, 60).items[0]
+        assert other.item.id != skipped.item.id
+        client.release([other.lease_token])
         engine.set_active_queues([QUEUE])
         engine.run_once()
         assert store.ready_counts() == {QUEUE: 6}  # more than half left: no claim yet
