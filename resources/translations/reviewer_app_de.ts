@@ -2180,7 +2180,7 @@
     </message>
     <message>
         <source>Notice</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise)</extracomment>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) queues being worked that have nothing for this reviewer (the engine&apos;s word)</extracomment>
         <translation>Hinweis</translation>
     </message>
     <message>
@@ -2402,6 +2402,26 @@
     <message>
         <source>You can keep deciding what is here.</source>
         <translation>Sie können weiter entscheiden, was hier ist.</translation>
+    </message>
+    <message>
+        <source>Nothing in {queue} is waiting for you.</source>
+        <translation>In {queue} wartet nichts auf Sie.</translation>
+    </message>
+    <message>
+        <source>No other queue has posts waiting either; new posts appear here as they arrive.</source>
+        <translation>Auch in keiner anderen Warteschlange warten Beiträge; neue Beiträge erscheinen hier, sobald sie eintreffen.</translation>
+    </message>
+    <message>
+        <source>Queues with posts waiting:</source>
+        <translation>Warteschlangen mit wartenden Beiträgen:</translation>
+    </message>
+    <message>
+        <source>{queue}: {n} waiting</source>
+        <translation>{queue}: {n} wartend</translation>
+    </message>
+    <message>
+        <source>Alt+{key}</source>
+        <translation>Alt+{key}</translation>
     </message>
     <message>
         <source>{n} of your verdicts conflict with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
@@ -3280,6 +3300,14 @@
     <message>
         <source>Decide with the action that shows this key</source>
         <translation>Mit der Aktion entscheiden, die diese Taste zeigt</translation>
+    </message>
+    <message>
+        <source>Alt+1 … Alt+9</source>
+        <translation>Alt+1 … Alt+9</translation>
+    </message>
+    <message>
+        <source>Switch to that queue of the queue list</source>
+        <translation>Zu dieser Warteschlange der Liste wechseln</translation>
     </message>
     <message>
         <source>Escalate to a lead</source>

@@ -59,6 +59,14 @@ class WorklistChanged:
 
 
 @dataclass(frozen=True)
+class QueuesDrained:
+    """Queues being worked that have nothing for this reviewer: the last claim there gave
+    no item and none is held here (empty, or what is left is not for them)."""
+
+    queue_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class LeasesLost:
     """These items were taken from us (expired and leased to someone else, or decided)."""
 
@@ -144,6 +152,7 @@ SyncEvent = (
     | VerdictsSettled
     | ConflictsChanged
     | WorklistChanged
+    | QueuesDrained
     | LeasesLost
     | ItemsWithdrawn
     | ItemsResolved

@@ -142,6 +142,12 @@ class SyncEngine:
         # lease at once, so their other items held here leave now, not a third of a lease on
         self._renew_all = False
         self._empty_until: dict[str, float] = {}
+        #: active queues whose last claim gave nothing, with nothing held here
+        self._drained: set[str] = set()
+        #: the queues worked at the last top-up (one newly worked is claimed from at once)
+        self._worked: set[str] = set()
+        #: a claim, release or delivery changed the queues' counts: refresh them this pass
+        self._counts_changed = False
         self._last: dict[str, object] = {}
 
     # --- the UI side ------------------------------------------------------------------
@@ -337,7 +343,8 @@ class SyncEngine:
         self._offline_batches()
         self._top_up()
         self._fetch_media()
-        if self.clock() - self._queues_at >= self._setting(QUEUE_REFRESH):
+        # counts that this pass changed are shown at once, not at the next refresh
+        if self._counts_changed or self.clock() - self._queues_at >= self._setting(QUEUE_REFRESH):
             self._refresh_queues()
 
     def _purge(self) -> None:
@@ -387,6 +394,7 @@ class SyncEngine:
             else:
                 results = [_rejected(batch[0], err.code, str(err))]
         settled = self.store.settle(results)
+        self._counts_changed = True
         self._renew_all |= any(
             r.status is VerdictStatus.accepted
             and r.decision is not None
@@ -437,6 +445,7 @@ class SyncEngine:
         assert self.store is not None and self.api is not None
         for chunk in _chunks(list(leases), MAX_TOKENS_PER_CALL):
             self.api.release([token for _, token in chunk], skipped=skipped)
+            self._counts_changed = True
             self.store.forget_items([item_id for item_id, _ in chunk])
 
     def _renew(self, leases: Sequence[Renewal] | None = None) -> None:
@@ -502,6 +511,7 @@ class SyncEngine:
                 log.info("queue %s gives no items now: %s", queue_id, err.code)
                 return 0
             raise
+        self._counts_changed |= bool(grant.items)
         for item_id, why in self.api.unusable:
             self._emit(
                 ev.Problem(
@@ -527,6 +537,9 @@ class SyncEngine:
         ):
             self._refresh_queues()  # a first start: each queue's config says its prefetch
         ready = self.store.ready_counts(now)
+        for queue_id in set(active) - self._worked:  # back to a queue: look again at once
+            self._empty_until.pop(queue_id, None)
+        self._worked = set(active)
         for queue_id in active:
             held = ready.get(queue_id, 0)
             queue = self.store.queue(queue_id)
@@ -535,12 +548,20 @@ class SyncEngine:
             target = 1 if queue is not None and queue.config.lead_only else full
             # refill at half the target, in one claim: one request per ten decisions rather
             # than one per decision, and no write lock taken while the reviewer decides
+            if held:
+                self._drained.discard(queue_id)
             if held > target // 2 or self._empty_until.get(queue_id, 0.0) > now:
                 continue
             want = target - held
             got = self._claim(queue_id, want, seconds)
             if got < want:
                 self._empty_until[queue_id] = now + EMPTY_QUEUE_PAUSE
+            if got == 0 and held == 0:
+                self._drained.add(queue_id)
+            elif got:
+                self._drained.discard(queue_id)
+        self._drained &= set(active)
+        self._emit_changed("drained", ev.QueuesDrained(tuple(sorted(self._drained))))
 
     def _offline_batches(self) -> None:
         assert self.store is not None
@@ -607,6 +628,7 @@ class SyncEngine:
         queues = self.api.queues().queues
         self.store.save_queues(queues)
         self._queues_at = self.clock()
+        self._counts_changed = False
         self._emit(ev.QueuesChanged(tuple(queues)))
 
     # --- state and events ---------------------------------------------------------------

@@ -23,6 +23,7 @@ class SyncBridge(QObject):
     verdicts_settled = Signal(object)  # tuple[JournalEntry, ...]
     conflicts_changed = Signal(int)
     worklist_changed = Signal(object)  # dict queue id -> ready count
+    queues_drained = Signal(object)  # tuple of queue ids with nothing for this reviewer
     leases_lost = Signal(object)  # tuple of item ids
     items_withdrawn = Signal(object)  # tuple of item ids the platform withdrew
     items_resolved = Signal(object)  # tuple of (item id, author status): account actions
@@ -50,6 +51,8 @@ class SyncBridge(QObject):
                 self.conflicts_changed.emit(open_count)
             case ev.WorklistChanged(ready):
                 self.worklist_changed.emit(dict(ready))
+            case ev.QueuesDrained(queue_ids):
+                self.queues_drained.emit(queue_ids)
             case ev.LeasesLost(item_ids):
                 self.leases_lost.emit(item_ids)
             case ev.ItemsWithdrawn(item_ids):

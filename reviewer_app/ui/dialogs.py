@@ -34,6 +34,10 @@ from .plain import isolate, label, named, set_text
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("1 … 9", QT_TRANSLATE_NOOP("Shortcuts", "Decide with the action that shows this key")),
+    (
+        QT_TRANSLATE_NOOP("Shortcuts", "Alt+1 … Alt+9"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Switch to that queue of the queue list"),
+    ),
     ("E", QT_TRANSLATE_NOOP("Shortcuts", "Escalate to a lead")),
     ("S", QT_TRANSLATE_NOOP("Shortcuts", "Skip: give the post back to the queue")),
     ("P", QT_TRANSLATE_NOOP("Shortcuts", "Choose policy codes (arrows move, Space ticks)")),

@@ -102,6 +102,10 @@ KEYMAP: dict[tuple[int, Qt.KeyboardModifier], str] = {
         (getattr(Qt.Key, f"Key_{n}").value, Qt.KeyboardModifier.NoModifier): f"action:{n}"
         for n in range(1, 10)
     },
+    **{
+        (getattr(Qt.Key, f"Key_{n}").value, Qt.KeyboardModifier.AltModifier): f"queue:{n}"
+        for n in range(1, 10)
+    },
     (Qt.Key.Key_E.value, Qt.KeyboardModifier.NoModifier): "escalate",
     (Qt.Key.Key_S.value, Qt.KeyboardModifier.NoModifier): "skip",
     (Qt.Key.Key_P.value, Qt.KeyboardModifier.NoModifier): "focus:policy",
@@ -193,6 +197,8 @@ class MainWindow(QMainWindow):
         self.last_sync: float | None = self.store.last_sync()
         self.paint_started: float | None = None
         self.conflicts_view: ConflictsView | None = None
+        #: queues being worked that have nothing for this reviewer (the engine's word)
+        self.drained: set[str] = set()
         self.is_open = True
 
         # Work a keypress causes beyond showing the next post (waking the sync thread, the
@@ -388,6 +394,7 @@ class MainWindow(QMainWindow):
         b.synced.connect(self._on_sync_synced)
         b.conflicts_changed.connect(self._on_sync_conflicts_changed)
         b.worklist_changed.connect(self._on_sync_worklist_changed)
+        b.queues_drained.connect(self._on_sync_queues_drained)
         b.leases_lost.connect(self._on_sync_leases_lost)
         b.items_withdrawn.connect(self._on_sync_items_withdrawn)
         b.items_resolved.connect(self._on_sync_items_resolved)
@@ -413,6 +420,8 @@ class MainWindow(QMainWindow):
 
     def run_command(self, command: str) -> bool:
         """One command from the key table. Returns True when the key was used."""
+        if command.startswith("queue:"):  # from the lead workspace too
+            return self.review_queue_at(int(command.split(":", 1)[1]) - 1)
         if (
             self.lead is not None
             and self.modes is not None
@@ -456,6 +465,15 @@ class MainWindow(QMainWindow):
     def show_mode(self, index: int) -> None:
         if self.modes is not None:
             self.modes.setCurrentIndex(index)
+
+    def review_queue_at(self, row: int) -> bool:
+        """Review the queue at ``row`` of the queue list (Alt+1 … Alt+9)."""
+        if not 0 <= row < self.queues.rowCount():
+            return False
+        self.show_mode(0)
+        self._select_queue(row)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        return True
 
     def review_queue(self, queue_id: str) -> None:
         """Review one queue (a lead's "review escalations now")."""
@@ -649,17 +667,7 @@ class MainWindow(QMainWindow):
         self.verdicts.set_item(stored.item if stored else None)
         self.verdicts.mark(None)
         if stored is None:
-            waiting = (
-                translate("MainWindow", "Waiting for posts from the server…")
-                if self.online
-                else translate(
-                    "MainWindow",
-                    "No posts here while offline. Use “Work offline” before you lose the network.",
-                )
-            )
-            self.post.clear(
-                waiting if self.review.queue else translate("MainWindow", "Choose a queue.")
-            )
+            self.post.clear(self._nothing_here())
             self.scores.show_scores([])
             self.context.show_item(None)
         else:
@@ -678,6 +686,49 @@ class MainWindow(QMainWindow):
                 )
         self.worklist.set_current(stored.item.id if stored else None)
         self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _nothing_here(self) -> str:
+        """What the post pane says with no post to show: an empty queue says so and names
+        the queues that have posts waiting, with the keys that switch to them."""
+        queue = self.review.queue
+        if queue is None:
+            return translate("MainWindow", "Choose a queue.")
+        if queue.id not in self.drained:
+            return (
+                translate("MainWindow", "Waiting for posts from the server…")
+                if self.online
+                else translate(
+                    "MainWindow",
+                    "No posts here while offline. Use “Work offline” before you lose the network.",
+                )
+            )
+        said = translate("MainWindow", "Nothing in {queue} is waiting for you.").format(
+            queue=isolate(queue.name)
+        )
+        others = [
+            (row, q)
+            for row, q in enumerate(self.queues.queues)
+            if q.id != queue.id and q.counts.pending > 0
+        ]
+        if not others:
+            return (
+                said
+                + " "
+                + translate(
+                    "MainWindow",
+                    "No other queue has posts waiting either; new posts appear here as they "
+                    "arrive.",
+                )
+            )
+        lines = [said, translate("MainWindow", "Queues with posts waiting:")]
+        for row, q in others:
+            entry = translate("MainWindow", "{queue}: {n} waiting").format(
+                queue=isolate(q.name), n=q.counts.pending
+            )
+            if row < 9:
+                entry = translate("MainWindow", "Alt+{key}").format(key=row + 1) + "  " + entry
+            lines.append(entry)
+        return "\n".join(lines)
 
     def _on_post_first_painted(self) -> None:
         self.paint_started = None
@@ -819,6 +870,12 @@ class MainWindow(QMainWindow):
         self._later(self._refresh_worklist)
 
     @while_open
+    def _on_sync_queues_drained(self, queue_ids: tuple[str, ...]) -> None:
+        self.drained = set(queue_ids)
+        if self.review.current is None:
+            self.post.clear(self._nothing_here())
+
+    @while_open
     def _on_sync_leases_lost(self, item_ids: tuple[str, ...]) -> None:
         self._refresh_worklist()
         self.review.drop_if_current(item_ids)
@@ -876,6 +933,8 @@ class MainWindow(QMainWindow):
     def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
         current = self.review.queue.id if self.review.queue else None
         self.queues.set_queues(queues)
+        if current is not None and self.review.current is None:
+            self.post.clear(self._nothing_here())  # the queues with work, as counted now
         if current is None and queues:
             self._select_queue(0)
         elif current is not None:
