@@ -82,6 +82,7 @@ def test_a_skip_is_served_back_to_its_reviewer_only_when_nothing_else_is_left(
     clock.advance(2)
     assert _ids(claim(ana, QUEUE, 1)) == [skipped]
 
+
 def test_a_skip_served_back_and_skipped_again_is_remembered_anew(
     server: tuple[LiveServer, ManualClock],
 ) -> None:
