@@ -73,6 +73,9 @@ BACKOFF_BASE = 0.5
 EMPTY_QUEUE_PAUSE = 10.0
 EXPIRY_WARNING = 120.0
 IDLE_WAIT = 30.0
+#: queue counts that this client changed (a claim, release or delivery) are fetched again
+#: after at most this long (not at every pass: the list is counted over every queue)
+COUNTS_REFRESH = 2.0
 #: the last good sync is written to the store at most this often (and at the end)
 LAST_SYNC_SAVE_EVERY = 10.0
 
@@ -343,8 +346,11 @@ class SyncEngine:
         self._offline_batches()
         self._top_up()
         self._fetch_media()
-        # counts that this pass changed are shown at once, not at the next refresh
-        if self._counts_changed or self.clock() - self._queues_at >= self._setting(QUEUE_REFRESH):
+        # counts this client changed are shown within COUNTS_REFRESH, not at the next refresh
+        since = self.clock() - self._queues_at
+        if since >= self._setting(QUEUE_REFRESH) or (
+            self._counts_changed and since >= COUNTS_REFRESH
+        ):
             self._refresh_queues()
 
     def _purge(self) -> None:
@@ -707,6 +713,8 @@ class SyncEngine:
         if self.online is False:
             return max(0.0, self.retry_at - now)
         times = [now + IDLE_WAIT, self._queues_at + float(self._setting(QUEUE_REFRESH))]
+        if self._counts_changed:
+            times.append(self._queues_at + COUNTS_REFRESH)
         for moment in (self.store.next_due_at(), self.store.next_renewal_at()):
             if moment is not None:
                 times.append(moment)
