@@ -12,6 +12,7 @@ from .common import (
     MAX_LEASE_SECONDS,
     MAX_TOKENS_PER_CALL,
     MIN_LEASE_SECONDS,
+    JsonBool,
     JsonInt,
     LeaseToken,
     Slug,
@@ -46,7 +47,7 @@ class LeaseRenewal(WireModel):
 
 class LeaseRelease(WireModel):
     tokens: list[LeaseToken] = Field(min_length=1, max_length=MAX_TOKENS_PER_CALL)
-    skipped: bool = Field(
+    skipped: JsonBool = Field(
         default=False,
         description="the reviewer skipped these items: for a while (the service's "
         "skip_memory_seconds) their claims in the queue take every other item first, and "

@@ -63,7 +63,21 @@ def test_shortcut_list_covers_every_key(qtbot) -> None:
     dialog = ShortcutsDialog()
     qtbot.addWidget(dialog)
     texts = " ".join(label.text() for label in dialog.findChildren(QLabel))
-    keys = ("1 … 9", "E", "S", "N", "P", "R", "Ctrl+Enter", "Ctrl+Z", "Space", "V", "?", "Esc")
+    keys = (
+        "1 … 9",
+        "Alt+1 … Alt+9",
+        "E",
+        "S",
+        "N",
+        "P",
+        "R",
+        "Ctrl+Enter",
+        "Ctrl+Z",
+        "Space",
+        "V",
+        "?",
+        "Esc",
+    )
     for key in (*keys, "Ctrl+1 / Ctrl+2", "Ctrl+Q"):
         assert key in texts
     commands = {c.split(":")[0] for c in KEYMAP.values()}
@@ -78,6 +92,7 @@ def test_shortcut_list_covers_every_key(qtbot) -> None:
         "submit",
         "undo",
         "help",
+        "queue",
     }
     assert len(SHORTCUTS) >= 12
 
