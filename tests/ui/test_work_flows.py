@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.ui.plain import isolate
 from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import LEAD, Desk
 
@@ -58,11 +59,11 @@ def test_switching_queues_gives_back_the_prefetch_and_an_empty_queue_says_where_
     # the empty queue says so, and where the work is, with the keys
     desk.wait(lambda: "inauthentic-accounts" in window.drained, 15_000)
     said = window.post.byline.text()
-    assert "Nothing in Inauthentic accounts is waiting for you." in said, said
+    assert f"Nothing in {isolate('Inauthentic accounts')} is waiting for you." in said, said
     assert "Queues with posts waiting:" in said
     hate = window.queues.queues[hate_row]
-    assert f"Alt+{hate_row + 1}  {hate.name}: {hate.counts.pending} waiting" in said
-    assert "Inauthentic accounts:" not in said
+    assert f"Alt+{hate_row + 1}  {isolate(hate.name)}: {hate.counts.pending} waiting" in said
+    assert f"{isolate('Inauthentic accounts')}:" not in said
 
     # back with Alt+N: the post that was on screen is still there, first
     desk.press(_digit(hate_row), ALT)
