@@ -757,6 +757,15 @@ class Service:
         if not user.is_lead and all(configs[q].lead_only for q in queue_ids if q in configs):
             raise ApiError(403, "lead_only_queue", "Only leads may see this item.")
 
+    def _may_see_item(self, conn: Connection, user: Principal, item_id: str) -> None:
+        """404 for an unknown item, 403 for a lead-only one a reviewer asks for."""
+        item = conn.execute(
+            select(items.c.queue_id, items.c.origin_queue_id).where(items.c.id == item_id)
+        ).first()
+        if item is None:
+            raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
+        self._may_see(user, item.queue_id, item.origin_queue_id)
+
     def media(self, user: Principal, media_id: str) -> tuple[bytes, str]:
         with self.db.read() as conn:
             row = conn.execute(
@@ -797,12 +806,7 @@ class Service:
     def history(self, user: Principal, item_id: str, cursor: str | None, limit: int) -> EventPage:
         after = decode_cursor(cursor)
         with self.db.read() as conn:
-            item = conn.execute(
-                select(items.c.queue_id, items.c.origin_queue_id).where(items.c.id == item_id)
-            ).first()
-            if item is None:
-                raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
-            self._may_see(user, item.queue_id, item.origin_queue_id)
+            self._may_see_item(conn, user, item_id)
             # The item's sealed entries in log order, then (on the last page) those not
             # sealed yet: a decision just made shows at once, without a hash or seq.
             sealed = self._sealed_rows(conn, events.c.item_id == item_id, after, limit + 1)
@@ -828,12 +832,7 @@ class Service:
         """The item's statements of reasons, oldest first (who may see its history may
         see them)."""
         with self.db.read() as conn:
-            item = conn.execute(
-                select(items.c.queue_id, items.c.origin_queue_id).where(items.c.id == item_id)
-            ).first()
-            if item is None:
-                raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
-            self._may_see(user, item.queue_id, item.origin_queue_id)
+            self._may_see_item(conn, user, item_id)
             return StatementList(statements=statements.for_item(conn, item_id))
 
     def events(self, cursor: str | None, limit: int, kind: EventKind | None) -> EventPage:
