@@ -51,6 +51,7 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("POST", "/leases/release"): ("reviewer", 200),
     ("GET", "/items/{item_id}"): ("reviewer", 200),
     ("GET", "/items/{item_id}/history"): ("reviewer", 200),
+    ("GET", "/items/{item_id}/statements"): ("reviewer", 200),
     ("GET", "/media/{media_id}"): ("reviewer", 404),
     ("POST", "/verdicts"): ("reviewer", 200),
     ("GET", "/events"): ("lead", 200),
@@ -415,7 +416,7 @@ def test_lead_only_queue_is_closed_to_reviewers(live_server: LiveServer) -> None
     assert len(admin.claim(LEAD_QUEUE.id, count=2)) == 2
     item_id = leased[0]["item"]["id"]
 
-    for path in (f"/items/{item_id}", f"/items/{item_id}/history"):
+    for path in (f"/items/{item_id}", f"/items/{item_id}/history", f"/items/{item_id}/statements"):
         hidden = reviewer.get(path)
         assert hidden.status_code == 403, f"{path}: {hidden.status_code} {hidden.text}"
         assert _problem(hidden)["code"] == "lead_only_queue"
