@@ -76,6 +76,9 @@ STATE_DEPENDENT_REFUSALS = {
     # video formats it can read from the bytes, and only when the Content-Type agrees.
     (415, "unsupported_media"),
     (415, "media_type_mismatch"),
+    # A role change is refused by who the account is now: a person does not become a
+    # service account (platform, fact_checker) nor the other way round.
+    (422, "role_change_refused"),
     (422, "media_empty"),
 }
 # Field errors inside a 422 that are constraints between two fields (no schema states
@@ -407,19 +410,19 @@ def test_api_links_hold_statefully_as_admin(world: World) -> None:
         }
 
     def followed() -> bool:
-        item_reads = {
-            ("GET", f"{API}/items/{{item_id}}"),
-            ("GET", f"{API}/items/{{item_id}}/history"),
-        }
-        return bool(item_reads & linked())
+        # a claimed item read by its id: the item, its history or its statements (the
+        # claim's links to all three)
+        return any(
+            method == "GET" and path.startswith(f"{API}/items/{{item_id}}")
+            for method, path in linked()
+        )
 
-    # Whether a scenario draws the claim-then-item path is Hypothesis's luck (it failed to
-    # once in 25 scenarios under a loaded CI run): the derandomized run first, then up to two
-    # runs with fresh seeds. Never following a link at all still fails.
+    # Whether a scenario draws the claim-then-item path is Hypothesis's draw (it did not in
+    # 25 scenarios of one loaded CI run): then a longer run, still derandomized (random seeds
+    # found other paths in CI, so a failure could not be replayed). Never following a link
+    # at all still fails.
     Workflow.run(settings=STATEFUL_SETTINGS)
-    for _ in range(2):
-        if followed():
-            break
-        Workflow.run(settings=settings(STATEFUL_SETTINGS, derandomize=False))
+    if not followed():
+        Workflow.run(settings=settings(STATEFUL_SETTINGS, max_examples=75))
     # ids from one answer reached the next operation (its path parameter came from a link)
     assert followed(), (sorted(linked()), claims)
