@@ -62,7 +62,8 @@ package-check: package
 	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1), no psycopg"
 
 ## Build the wheel, install it into a fresh venv (no checkout on its path) and run, from an
-## empty folder, the app's --self-test and the service's demo seed: what a new user meets.
+## empty folder, the app's --self-test, the service's demo seed and the statements export
+## (its schema is package data): what a new user meets.
 WHEEL_DIR := build/wheel-check
 wheel-check: $(VENV)/.dev
 	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)/run
@@ -75,7 +76,11 @@ wheel-check: $(VENV)/.dev
 	cd $(WHEEL_DIR)/run && env -u PYTHONPATH \
 		REVIEWER_APP_DATABASE_URL=sqlite:///$(CURDIR)/$(WHEEL_DIR)/run/demo.db \
 		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app server seed --demo
-	@echo "wheel $$(ls $(WHEEL_DIR)/*.whl): self-test and demo seed pass from a fresh venv"
+	cd $(WHEEL_DIR)/run && env -u PYTHONPATH \
+		REVIEWER_APP_DATABASE_URL=sqlite:///$(CURDIR)/$(WHEEL_DIR)/run/demo.db \
+		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app server sor export \
+		--since 2000-01-01T00:00:00Z --until 2100-01-01T00:00:00Z -o statements.jsonl
+	@echo "wheel $$(ls $(WHEEL_DIR)/*.whl): self-test, demo seed and sor export pass from a fresh venv"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
