@@ -130,6 +130,7 @@ from .queues import (
     StatementCategory,
 )
 from .statements import (
+    REVERSED,
     UPHELD,
     AccountRestriction,
     GroundCited,
@@ -138,6 +139,7 @@ from .statements import (
     StatementList,
     VisibilityRestriction,
     draft_statement,
+    lift,
     render_text,
     restate,
     restrictive,
@@ -191,6 +193,7 @@ __all__ = [
     "MAX_VERDICTS_PER_BATCH",
     "PERSON_ROLES",
     "QUERY_YEARS",
+    "REVERSED",
     "UPHELD",
     "AccountRestriction",
     "AccountSignals",
@@ -327,6 +330,7 @@ __all__ = [
     "WithdrawalReason",
     "describe_errors",
     "draft_statement",
+    "lift",
     "preset_rating",
     "render_text",
     "restate",

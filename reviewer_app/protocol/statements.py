@@ -14,6 +14,7 @@ The API of this module, for the service and the client alike:
 - ``Statement.text``: the words the affected user reads, rendered from the statement's own
   fields (``render_text``), the same on both sides;
 - ``restrictive(kind, author_action)``: whether a decision of this kind gets a statement;
+- ``lift(statement, note)``: the statement of a reversed appeal (the restriction lifted).
 - ``restate(statement, UPHELD, note)``: the statement of an upheld appeal (the contested
   decision's restriction stands, said so first).
 
@@ -99,6 +100,13 @@ class Statement(WireModel):
     automated_decision: bool = Field(default=False, description="always false: a person decided")
     redress: str = Field(max_length=2_000)
     text: str = Field(max_length=20_000, description="the whole statement as the user reads it")
+    lifted: bool = Field(
+        default=False,
+        description=(
+            "the statement of a reversed appeal: the restriction described is lifted (it "
+            "restricts nothing, and is not exported to the Transparency Database)"
+        ),
+    )
 
 
 class StatementList(WireModel):
@@ -245,6 +253,23 @@ def restate(statement: Statement, preface: str, note: str | None = None) -> Stat
     return fresh.model_copy(update={"text": render_text(fresh)})
 
 
+REVERSED = (
+    "Your appeal was decided by a reviewer who did not take the decision: the decision is "
+    "reversed and the restriction described below is lifted."
+)
+"""The preface of a reversed appeal's statement (``lift``)."""
+LIFTED_REDRESS = "Nothing more is needed from you: the restriction no longer applies."
+
+
+def lift(statement: Statement, note: str | None = None) -> Statement:
+    """The statement of a reversed appeal: the contested decision's restriction and grounds,
+    said to be lifted (``REVERSED`` and the reviewer's reason first), ``lifted`` set; no
+    id yet."""
+    fresh = restate(statement, REVERSED, note)
+    fresh = fresh.model_copy(update={"lifted": True, "redress": LIFTED_REDRESS})
+    return fresh.model_copy(update={"text": render_text(fresh)})
+
+
 _VISIBILITY_WORDS = {
     VisibilityRestriction.removed: "removed",
     VisibilityRestriction.disabled: "disabled access to",
@@ -313,7 +338,12 @@ def render_text(statement: Statement) -> str:
     return "\n\n".join(
         [
             f"What we did and why\n{statement.facts}",
-            "The ground for it\n" + "\n".join(grounds),
+            (
+                "The ground the reversed decision cited\n"
+                if statement.lifted
+                else "The ground for it\n"
+            )
+            + "\n".join(grounds),
             f"How it was detected and decided\n{detected} {decided}",
             f"Your options\n{statement.redress}",
         ]

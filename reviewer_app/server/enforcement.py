@@ -64,6 +64,7 @@ from reviewer_app.protocol import (
     Statement,
     WithdrawalReason,
     draft_statement,
+    lift,
     restate,
 )
 from reviewer_app.protocol.enforcement import (
@@ -226,10 +227,11 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
                 select(_A.decision_id, _A.id, _A.kind).where(_A.decision_id.in_(overturned))
             )
         }
-    # an upheld appeal restates the contested decision's statement (the restriction stands)
+    # an appeal's outcome restates the contested decision's statement: an upheld one says
+    # the restriction stands, a reversed one (a restore) that it is lifted
     contested = statements.by_decision(
         conn,
-        {d.contests for d, k in made if k is EnforcementKind.appeal_upheld and d.contests},
+        {d.contests for d, _k in made if d.contests},
     )
     rows: list[dict[str, Any]] = []
     drafts: list[statements.Draft] = []
@@ -273,6 +275,12 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
                 standing.draft(
                     restate(standing.statement, UPHELD, shared), d.decision_id, d.decided_at
                 )
+            )
+        elif kind is EnforcementKind.restore and standing is not None:
+            shared = d.note if d.config.notes_shareable else None
+            owners.append(len(rows))
+            drafts.append(
+                standing.draft(lift(standing.statement, shared), d.decision_id, d.decided_at)
             )
         elif draft is not None:
             owners.append(len(rows))

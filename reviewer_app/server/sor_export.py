@@ -197,6 +197,8 @@ def write(
     scope = list(territorial_scope)
     count = 0
     for row in rows:
+        if statements.from_row(row).lifted:  # a reversed appeal's: it restricts nothing
+            continue
         body = to_dsa(row, scope)
         found = problems(body)
         if found:

@@ -34,6 +34,7 @@ from reviewer_app.protocol import (
     QueueConfig,
     VerdictProblem,
     draft_statement,
+    lift,
     preset_rating,
     restate,
     restrictive,
@@ -433,6 +434,10 @@ class VerdictBar(QWidget):
             # the contested decision stands: its statement again, saying so first
             note = self.note_text() if config.notes_shareable else None
             return clean(restate(self.item.statements[-1], UPHELD, note or None).text)
+        if action.kind is ActionKind.reverse and self.item is not None and self.item.statements:
+            # the restriction is lifted: the contested statement again, saying so first
+            note = self.note_text() if config.notes_shareable else None
+            return clean(lift(self.item.statements[-1], note or None).text)
         if not restrictive(action.kind, action.author_action):
             return translate(
                 "VerdictBar", "{action} restricts nothing: the author gets no statement of reasons."

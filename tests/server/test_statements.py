@@ -7,12 +7,15 @@ line."""
 from __future__ import annotations
 
 import copy
+import io
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 
 from reviewer_app.protocol import QueueFile, Role, Statement
+from reviewer_app.server import sor_export
+from reviewer_app.server import statements as stored_statements
 from reviewer_app.server.queuefile import QueueFileError, parse_queue_file
 from reviewer_app.server.tables import statements
 from tests.support.api import ApiSession, claim, verdict
@@ -219,7 +222,7 @@ def test_the_demo_queue_file_maps_every_policy() -> None:
             assert bool(policy["terms_clause"]) != bool(policy["legal_ground"]), policy
 
 
-def test_an_upheld_appeal_restates_the_statement_and_a_reversed_one_gives_none(
+def test_an_upheld_appeal_restates_the_statement_and_a_reversed_one_lifts_it(
     live_server: LiveServer,
 ) -> None:
     from tests.support.appeals import APPEALS, appeal
@@ -249,7 +252,12 @@ def test_an_upheld_appeal_restates_the_statement_and_a_reversed_one_gives_none(
     first = {a["post_external_id"]: a for a in actions if a["kind"] == "remove"}
     upheld = next(a for a in actions if a["kind"] == "appeal_upheld")
     restored = next(a for a in actions if a["kind"] == "restore")
-    assert restored["statement"] is None, "a reversal restricts nothing"
+    # a reversal restricts nothing: its statement tells the author the restriction is lifted
+    lifted = Statement.model_validate(restored["statement"])
+    assert lifted.lifted and lifted.decision_id == restored["decision_id"]
+    assert lifted.facts.startswith("Your appeal was decided by a reviewer who did not take")
+    assert "is reversed and the restriction described below is lifted" in lifted.facts
+    assert "Nothing more is needed from you" in lifted.text
     was = Statement.model_validate(first["p-up"]["statement"])
     now = Statement.model_validate(upheld["statement"])
     assert now.id != was.id and now.decision_id == upheld["decision_id"]
@@ -257,4 +265,9 @@ def test_an_upheld_appeal_restates_the_statement_and_a_reversed_one_gives_none(
     assert now.facts.startswith("Your appeal was decided by a reviewer who did not take")
     assert "The reviewer's reason: The post names the wrong date." in now.facts
     assert was.facts in now.facts
-    assert stored_count(live_server) == 3  # two removals and the upheld appeal
+    assert stored_count(live_server) == 4  # two removals, the upheld and the reversed appeal
+    # the Transparency Database takes restrictions only: the lifted statement stays out
+    with live_server.service.db.read() as conn:
+        exported = io.StringIO()
+        assert sor_export.write(stored_statements.rows_between(conn, 0, 1e12), exported) == 3
+    assert all('"decision_ground"' in line for line in exported.getvalue().splitlines())

@@ -81,6 +81,14 @@ def test_the_reviewer_reads_the_appeal_above_the_post_and_reverses_it(
     history = window.context.text_of("History")
     assert "appealed by the user" in history
 
+    # what the user will read if the appeal is reversed: the restriction lifted
+    bar = window.verdicts
+    bar.marked = "reverse"
+    preview = bar.statement_text()
+    assert "the decision is reversed and the restriction described below is lifted" in preview
+    assert "Nothing more is needed from you" in preview
+    bar.marked = None
+
     desk.press(Qt.Key.Key_2)  # reverse
     window.session.engine.nudge()
     lead = ApiSession.login(server.url, *LEAD)
