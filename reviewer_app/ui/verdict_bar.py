@@ -162,7 +162,9 @@ class VerdictBar(QWidget):
             translate("VerdictBar", "What the author will read (statement of reasons)"),
         )
         self.statement.setReadOnly(True)
-        self.statement.setMaximumHeight(150)
+        # four lines, scrolled for the rest: the post above keeps the space
+        lines = self.statement.fontMetrics().lineSpacing() * 4
+        self.statement.setMaximumHeight(lines + 2 * self.statement.frameWidth() + 8)
         self.statement.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.policies.itemChanged.connect(lambda _item: self.show_statement())
         self.note.textChanged.connect(self.show_statement)
