@@ -78,7 +78,10 @@ class Cluster:
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} "
             f"-c unix_socket_directories={self.folder} -c max_connections=200 "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            # fsync off: a throwaway cluster need not survive a crash. Not
+            # synchronous_commit=off: VACUUM then cannot mark freshly committed pages
+            # all-visible, and plan tests (test_claim_wire) see other plans than a server's
+            "-c fsync=off -c full_page_writes=off"
         )
         self._run(
             "pg_ctl", "-D", str(data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
