@@ -24,10 +24,15 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     AuditSampleList,
     AuditTaskGrant,
+    DecisionNote,
+    DecisionNoteCreate,
+    DecisionNoteList,
     DecisionPage,
     DecisionQuery,
     EventKind,
     EventPage,
+    FeedbackNotice,
+    FeedbackSeen,
     Item,
     LeaseClaim,
     LeaseGrant,
@@ -35,6 +40,7 @@ from reviewer_app.protocol import (
     LeaseRenewal,
     LeaseResults,
     Meta,
+    MyDecisionPage,
     Problem,
     QueueList,
     QueueStatsReport,
@@ -401,6 +407,85 @@ def get_decisions(
 ) -> Response:
     """Decisions matching every filter given, a page at a time (leads and admins)."""
     return json_response(svc.decisions(cursor, limit, found, order))
+
+
+DecisionId = Annotated[int, Path(ge=1, le=2**62)]
+
+
+@router.get(
+    "/me/decisions",
+    response_model=MyDecisionPage,
+    tags=["feedback"],
+    responses=problems(*AUTHED),
+)
+def get_my_decisions(
+    svc: ServiceDep,
+    user: UserDep,
+    since: Annotated[
+        datetime | None,
+        Query(
+            description="start of the window; default: 7 days before until (at most 31)",
+            json_schema_extra=QUERY_YEARS,
+        ),
+    ] = None,
+    until: Until = None,
+    cursor: Cursor = None,
+    limit: Limit = 100,
+) -> Response:
+    """The caller's own decisions, newest first, each with what became of it: accepted,
+    confirmed or overturned in an audit (with the auditor's note), appealed, upheld or
+    reversed on appeal, and leads' notes on it. Only the caller's own, whatever the role."""
+    start, end = _time(since, "since"), _time(until, "until")
+    return json_response(svc.my_decisions(user, start, end, cursor, limit))
+
+
+@router.get(
+    "/me/feedback",
+    response_model=FeedbackNotice,
+    tags=["feedback"],
+    responses=problems(*AUTHED),
+)
+def get_my_feedback(svc: ServiceDep, user: UserDep) -> FeedbackNotice:
+    """How many of the caller's decisions were overturned (audit or appeal) and how many
+    leads' notes reached them since the caller last marked their feedback seen."""
+    return svc.feedback_notice(user)
+
+
+@router.post(
+    "/me/feedback/seen",
+    response_model=FeedbackNotice,
+    tags=["feedback"],
+    responses=problems(*AUTHED),
+)
+def post_my_feedback_seen(body: FeedbackSeen, svc: ServiceDep, user: UserDep) -> FeedbackNotice:
+    """The caller saw their feedback up to ``until`` (the notice's ``as_of``)."""
+    return svc.mark_feedback_seen(user, to_epoch(body.until))
+
+
+@router.post(
+    "/decisions/{decision_id}/notes",
+    response_model=DecisionNote,
+    status_code=201,
+    tags=["feedback"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def post_decision_note(
+    decision_id: DecisionId, body: DecisionNoteCreate, svc: ServiceDep, lead: LeadDep
+) -> DecisionNote:
+    """A lead's note to the reviewer of a decision (shown in their My decisions and in the
+    notice at their next login)."""
+    return svc.add_decision_note(lead, decision_id, body.note)
+
+
+@router.get(
+    "/decisions/{decision_id}/notes",
+    response_model=DecisionNoteList,
+    tags=["feedback"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def get_decision_notes(decision_id: DecisionId, svc: ServiceDep, user: UserDep) -> DecisionNoteList:
+    """A decision's notes, for leads and for the decision's own reviewer."""
+    return svc.decision_notes(user, decision_id)
 
 
 @router.get(

@@ -18,6 +18,7 @@ from reviewer_app.protocol import (
     KEY_ROLES,
     MAX_CLAIM,
     MAX_VERDICTS_PER_BATCH,
+    MY_DECISIONS_MAX_DAYS,
     ApiKeyCreated,
     ApiKeyInfo,
     AuditAgree,
@@ -29,16 +30,20 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     AuditSampleList,
     AuditTaskGrant,
+    DecisionNote,
+    DecisionNoteList,
     DecisionPage,
     Event,
     EventKind,
     EventPage,
+    FeedbackNotice,
     Item,
     LeaseClaim,
     LeaseGrant,
     LeaseResults,
     Limits,
     Meta,
+    MyDecisionPage,
     Queue,
     QueueConfig,
     QueueCounts,
@@ -82,6 +87,7 @@ from . import (
     audits,
     claims,
     enforcement,
+    feedback,
     leasing,
     queueapply,
     rollups,
@@ -155,6 +161,7 @@ CONFIG_TTL_SECONDS = 10.0
 # A claim that met items it cannot serve parks them and claims again, this often at most.
 CLAIM_ATTEMPTS = 5
 DEFAULT_WINDOW_SECONDS = 24 * 3600
+DAY_SECONDS = 24 * 3600
 
 # Built once: every request runs it (see assembly.py on why).
 _TOKEN_USER = (
@@ -944,6 +951,50 @@ class Service:
             staleness_seconds=round(source.staleness, 3),
             from_replica=source.replica,
         )
+
+    # -- feedback to reviewers (feedback.py) -----------------------------------------------
+
+    def my_decisions(
+        self,
+        user: Principal,
+        since: float | None,
+        until: float | None,
+        cursor: str | None,
+        limit: int,
+    ) -> MyDecisionPage:
+        """The caller's own decisions in the window (default: the last 7 days), newest
+        first, each with what became of it."""
+        end = until if until is not None else self.clock()
+        start = since if since is not None else end - 7 * DAY_SECONDS
+        if end <= start:
+            raise ApiError(422, "invalid_window", "The window must end after it starts.")
+        if end - start > MY_DECISIONS_MAX_DAYS * DAY_SECONDS:
+            raise ApiError(
+                422,
+                "window_too_long",
+                f"My decisions reach back at most {MY_DECISIONS_MAX_DAYS} days.",
+            )
+        before = decode_cursor(cursor)
+        with self.db.read() as conn:
+            return feedback.my_decisions(conn, user, start, end, before, limit)
+
+    def add_decision_note(self, lead: Principal, decision_id: int, note: str) -> DecisionNote:
+        now = self.clock()
+        return self._write_retrying(
+            lambda conn: feedback.add_note(conn, lead, decision_id, note, now)
+        )
+
+    def decision_notes(self, user: Principal, decision_id: int) -> DecisionNoteList:
+        with self.db.read() as conn:
+            return DecisionNoteList(notes=feedback.notes(conn, user, decision_id))
+
+    def feedback_notice(self, user: Principal) -> FeedbackNotice:
+        with self.db.read() as conn:
+            return feedback.notice(conn, user, self.clock())
+
+    def mark_feedback_seen(self, user: Principal, until: float) -> FeedbackNotice:
+        now = self.clock()
+        return self._write_retrying(lambda conn: feedback.mark_seen(conn, user, until, now))
 
     # -- audits ---------------------------------------------------------------------------
 

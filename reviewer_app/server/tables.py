@@ -633,6 +633,33 @@ audit_items = Table(
     Index("ix_audit_items_sample", "sample_id", "position"),
     Index("ix_audit_items_decision", "decision_id", unique=True),
     Index("ix_audit_items_reviewer", "reviewer_id", "decided_at"),
+    Index("ix_audit_items_recorded", "reviewer_id", "recorded_at"),
+)
+
+# -- feedback to reviewers (see feedback.py) ----------------------------------------------------
+
+# A lead's note on a decision, for the decision's reviewer (``reviewer_id``: the decision's
+# ``user_id``, so a reviewer's notes need no join). Untrusted text: shown as plain text.
+decision_notes = Table(
+    "decision_notes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("decision_id", Integer, nullable=False),
+    Column("reviewer_id", Integer, nullable=False),
+    Column("author_id", Integer, nullable=False),
+    Column("note", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_decision_notes_decision", "decision_id", "id"),
+    Index("ix_decision_notes_reviewer", "reviewer_id", "created_at"),
+)
+
+# Up to when each reviewer has seen the feedback on their decisions (audit overturns,
+# reversed appeals, leads' notes): the login notice counts what came after.
+feedback_seen = Table(
+    "feedback_seen",
+    metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("seen_at", Float, nullable=False),
 )
 
 # -- webhooks: endpoints and their delivery state (see webhooks.py) ----------------------------

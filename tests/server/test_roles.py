@@ -58,6 +58,12 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/webhooks"): ("lead", 200),
     ("GET", "/decisions"): ("lead", 200),
     ("GET", "/decisions/export"): ("lead", 200),
+    ("GET", "/me/decisions"): ("reviewer", 200),
+    ("GET", "/me/feedback"): ("reviewer", 200),
+    ("POST", "/me/feedback/seen"): ("reviewer", 200),
+    ("POST", "/decisions/{decision_id}/notes"): ("lead", 201),
+    # the reviewer's own decision: a reviewer reads its notes (another's: 403, test_feedback)
+    ("GET", "/decisions/{decision_id}/notes"): ("reviewer", 200),
     ("GET", "/stats/queues"): ("lead", 200),
     ("GET", "/stats/reviewers"): ("lead", 200),
     ("POST", "/audits/samples"): ("lead", 201),
@@ -127,6 +133,7 @@ class World:
     audit_ids: dict[str, int]  # one of its audits for each caller allowed to record one
     key_id: int  # an API key the admin route may revoke (none the callers use)
     author_ids: dict[str, str]  # an author for each caller allowed an account action
+    decision_id: int  # one of the reviewer's decisions (for the notes routes)
 
 
 def _world(live_server: LiveServer) -> World:
@@ -142,9 +149,8 @@ def _world(live_server: LiveServer) -> World:
     leased = reviewer.claim(LOAD_QUEUE.id, count=8)
     assert len(leased) >= 8  # how many exactly is the leasing tests' business
     # Four decisions: two for the sample made here, two for the samples the walk makes.
-    assert [r["status"] for r in reviewer.decide([verdict(x) for x in leased[4:8]])] == [
-        "accepted"
-    ] * 4
+    decided = reviewer.decide([verdict(x) for x in leased[4:8]])
+    assert [r["status"] for r in decided] == ["accepted"] * 4
     made = lead.post("/audits/samples", json={**SAMPLE, "size": 2})
     assert made.status_code == 201, made.text
     sample_id = made.json()["id"]
@@ -176,6 +182,7 @@ def _world(live_server: LiveServer) -> World:
             "lead": leased[4]["item"]["author"]["id"],
             "admin": leased[5]["item"]["author"]["id"],
         },
+        decision_id=decided[0]["decision"]["id"],
     )
 
 
@@ -200,6 +207,8 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
         "name": f"made-by-{c.name.replace('_', '-')}-{uuid.uuid4().hex[:8]}",
     },
     ("POST", "/audits/samples"): lambda w, c: SAMPLE,
+    ("POST", "/me/feedback/seen"): lambda w, c: {"until": "2026-01-01T00:00:00Z"},
+    ("POST", "/decisions/{decision_id}/notes"): lambda w, c: {"note": f"from {c.name}"},
     ("POST", "/audits/tasks/{audit_id}/result"): lambda w, c: {"result": "agree"},
     ("POST", "/authors/actions"): lambda w, c: {
         "author_ids": [w.author_ids.get(c.name, w.author_ids["lead"])],
@@ -222,6 +231,7 @@ def _request(
             audit_id=999_999,
             key_id=999_999,
             author_id="no-such-author",
+            decision_id=999_999,
         )
     else:
         path = template.format(
@@ -233,6 +243,7 @@ def _request(
             audit_id=world.audit_ids.get(caller.name, min(world.audit_ids.values())),
             key_id=world.key_id,
             author_id=world.author_ids["lead"],
+            decision_id=world.decision_id,
         )
     headers = caller.headers()
     person = caller.role is not None and caller.role not in KEY_ROLES
