@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import Field, model_validator
 
 from .common import Count, Label, PolicyCode, ShortText, Slug, WireModel
+from .wellbeing import BreakRule, HarmKind
 
 
 class AuthorAction(StrEnum):
@@ -85,6 +86,12 @@ class PolicyConfig(WireModel):
     )
     category: StatementCategory | None = Field(
         default=None, description="its DSA Transparency Database statement category"
+    )
+    harm: list[HarmKind] = Field(
+        default_factory=list,
+        max_length=len(HarmKind),
+        description="the kinds of harm a post this policy is cited on exposes the reviewer to "
+        "(besides the queue's own harm)",
     )
 
 
@@ -188,6 +195,15 @@ class QueueConfig(WireModel):
         default=None,
         description="the policy a restrictive decision taken without a policy code (a "
         "fact-check label, say) cites in its statement of reasons",
+    )
+    harm: list[HarmKind] = Field(
+        default_factory=list,
+        max_length=len(HarmKind),
+        description="the kinds of harm every post of this queue exposes the reviewer to "
+        "(counted per shift; policy codes may add kinds)",
+    )
+    breaks: BreakRule | None = Field(
+        default=None, description="when the review window reminds a reviewer to take a break"
     )
 
     @model_validator(mode="after")

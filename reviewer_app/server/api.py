@@ -24,6 +24,7 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     AuditSampleList,
     AuditTaskGrant,
+    BreakRecord,
     DecisionNote,
     DecisionNoteCreate,
     DecisionNoteList,
@@ -31,6 +32,7 @@ from reviewer_app.protocol import (
     DecisionQuery,
     EventKind,
     EventPage,
+    ExposureReport,
     FeedbackNotice,
     FeedbackSeen,
     Item,
@@ -549,6 +551,27 @@ def get_reviewer_stats(
     overturn rate, Cohen's kappa against auditors and conflicts."""
     start, end = _time(since, "since"), _time(until, "until")
     return json_response(svc.reviewer_stats(start, end, reviewer))
+
+
+@router.get(
+    "/stats/exposure",
+    response_model=ExposureReport,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403),
+)
+def get_exposure(svc: ServiceDep, _lead: LeadDep) -> Response:
+    """Per reviewer: how many items of each kind of harm they decided this shift and in the
+    last 7 days, and the breaks they took (figures only, never content)."""
+    return json_response(svc.exposure())
+
+
+@router.post(
+    "/breaks", response_model=BreakRecord, tags=["sessions"], responses=problems(*AUTHED, 409)
+)
+def record_break(body: BreakRecord, svc: ServiceDep, user: UserDep) -> BreakRecord:
+    """A break the caller takes: sent as it starts, and again with ``ended_at`` as it ends
+    (the same ``id`` updates it; retries are safe)."""
+    return svc.record_break(user, body)
 
 
 SampleId = Annotated[int, Path(ge=1, le=2**31 - 1)]

@@ -44,6 +44,15 @@
     [queues.config.rereview]            # when a post decided keep comes back
     new_reports = 10
 
+    [queues.config.breaks]              # break reminders in the review window
+    after_minutes = 90                  # after this long since the shift began or the last break
+    after_high_harm = 20                # or after this many high-harm items
+    high_harm = ["graphic_violence", "self_harm"]   # which kinds count (a default set if left out)
+
+with ``harm = ["hate"]`` in ``[queues.config]`` (what every post of the queue exposes a
+reviewer to) and in a policy (what citing it adds): the kinds of harm counted per shift
+(protocol.wellbeing).
+
 A bad file is refused with every problem found and its line: the TOML syntax error (the
 parser stops at the first), or else each field the protocol's models refuse and each
 rule below that the models cannot see on their own (one queue's actions against its
@@ -731,7 +740,7 @@ class _Scanner:
 
 # Parts of a queue's config written as their own tables (the rest are keys of
 # ``[queues.config]``): sub-tables, and arrays of tables (one entry per element).
-_SUB_TABLES = ("priority", "rereview")
+_SUB_TABLES = ("priority", "rereview", "breaks")
 _ARRAYS_OF_TABLES = ("actions", "policies", "ratings", "routing")
 
 

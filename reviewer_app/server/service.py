@@ -30,12 +30,14 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     AuditSampleList,
     AuditTaskGrant,
+    BreakRecord,
     DecisionNote,
     DecisionNoteList,
     DecisionPage,
     Event,
     EventKind,
     EventPage,
+    ExposureReport,
     FeedbackNotice,
     Item,
     LeaseClaim,
@@ -95,6 +97,7 @@ from . import (
     statements,
     stats,
     webhook_endpoints,
+    wellbeing,
 )
 from .assembly import load_items
 from .checkpoints import Signer
@@ -995,6 +998,21 @@ class Service:
     def mark_feedback_seen(self, user: Principal, until: float) -> FeedbackNotice:
         now = self.clock()
         return self._write_retrying(lambda conn: feedback.mark_seen(conn, user, until, now))
+
+    def exposure(self) -> ExposureReport:
+        """Each reviewer's exposure to harm this shift and in the last 7 days (wellbeing.py)."""
+        now = self.clock()
+        with self.reads.snapshot() as (conn, _source):
+            found = wellbeing.exposure(conn, now)
+        return ExposureReport(
+            generated_at=to_dt(now),
+            shift_gap_hours=wellbeing.SHIFT_GAP_SECONDS / 3600,
+            reviewers=found,
+        )
+
+    def record_break(self, user: Principal, record: BreakRecord) -> BreakRecord:
+        """A reviewer's break, as it starts or ends (the same id updates it)."""
+        return self._write_retrying(lambda conn: wellbeing.record_break(conn, user, record))
 
     # -- audits ---------------------------------------------------------------------------
 

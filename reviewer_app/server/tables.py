@@ -352,6 +352,19 @@ skips = Table(
     Index("ix_skips_user_queue", "user_id", "queue_id", "until"),
 )
 
+# Breaks reviewers took (POST /breaks, by the client's id): the lead's exposure view counts
+# them (wellbeing.py). ``ended_at`` is None while the break lasts.
+breaks = Table(
+    "breaks",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("user_id", Integer, nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True),
+    Column("prompted", Boolean, nullable=False, default=False),
+    Index("ix_breaks_user_time", "user_id", "started_at"),
+)
+
 decisions = Table(
     "decisions",
     metadata,

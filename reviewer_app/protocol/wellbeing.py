@@ -1,0 +1,133 @@
+"""Wellbeing: the kinds of harm a reviewer is exposed to, break rules, breaks and the
+lead's exposure figures.
+
+A queue's configuration says what its posts expose a reviewer to (``harm``) and what its
+policy codes add (``PolicyConfig.harm``); ``harm_of`` is the one rule both sides use to
+turn a decided item into the harm kinds it counts for. The service derives every
+reviewer's exposure from their decisions with it (``GET /stats/exposure``), the client
+counts the same way for its break reminders (``BreakRule``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from pydantic import Field, model_validator
+
+from .common import Count, Label, Timestamp, Username, WireModel
+
+if TYPE_CHECKING:
+    from .queues import QueueConfig
+
+
+class HarmKind(StrEnum):
+    """A kind of harmful content a reviewer may be shown."""
+
+    graphic_violence = "graphic_violence"
+    hate = "hate"
+    harassment = "harassment"
+    sexual_content = "sexual_content"
+    child_safety = "child_safety"
+    self_harm = "self_harm"
+    violent_extremism = "violent_extremism"
+    animal_cruelty = "animal_cruelty"
+    scams = "scams"
+    misinformation = "misinformation"
+
+
+#: the kinds a break rule counts as high-harm unless the queue says otherwise
+DEFAULT_HIGH_HARM: tuple[HarmKind, ...] = (
+    HarmKind.graphic_violence,
+    HarmKind.sexual_content,
+    HarmKind.child_safety,
+    HarmKind.self_harm,
+    HarmKind.violent_extremism,
+    HarmKind.animal_cruelty,
+)
+
+
+class BreakRule(WireModel):
+    """When the review window reminds a reviewer of this queue to take a break: after
+    ``after_minutes`` of work since the shift began or the last break, or after
+    ``after_high_harm`` items of a ``high_harm`` kind since then (whichever comes first).
+    A reviewer may turn reminders off for themselves (Preferences)."""
+
+    after_minutes: int | None = Field(default=None, ge=1, le=24 * 60)
+    after_high_harm: int | None = Field(default=None, ge=1, le=10_000)
+    high_harm: list[HarmKind] = Field(default=list(DEFAULT_HIGH_HARM), max_length=16)
+
+    @model_validator(mode="after")
+    def _some_limit(self) -> BreakRule:
+        if self.after_minutes is None and self.after_high_harm is None:
+            raise ValueError("a break rule needs after_minutes or after_high_harm")
+        return self
+
+
+def harm_of(config: QueueConfig, policies: Iterable[str]) -> frozenset[HarmKind]:
+    """The harm kinds a decided item of this queue counts for: the queue's own (every post
+    there was shown to the reviewer) and those of the policy codes the decision cites."""
+    kinds = set(config.harm)
+    cited = set(policies)
+    for policy in config.policies:
+        if policy.code in cited:
+            kinds.update(policy.harm)
+    return frozenset(kinds)
+
+
+def is_high_harm(config: QueueConfig, kinds: Iterable[HarmKind]) -> bool:
+    """Whether an item of these kinds counts towards the queue's high-harm break limit."""
+    high = set(config.breaks.high_harm if config.breaks else DEFAULT_HIGH_HARM)
+    return not high.isdisjoint(kinds)
+
+
+class BreakRecord(WireModel):
+    """A break a reviewer took (``POST /breaks``): sent when it starts and again, with
+    ``ended_at``, when it ends. ``id`` is the client's; the same id updates the same break."""
+
+    id: UUID
+    started_at: Timestamp
+    ended_at: Timestamp | None = None
+    prompted: bool = Field(default=False, description="taken from a break reminder")
+
+    @model_validator(mode="after")
+    def _ends_after_start(self) -> BreakRecord:
+        if self.ended_at is not None and self.ended_at < self.started_at:
+            raise ValueError("ended_at is before started_at")
+        return self
+
+
+class HarmCount(WireModel):
+    kind: HarmKind
+    shift: Count = Field(description="items of this kind decided in the current shift")
+    week: Count = Field(description="items of this kind decided in the last 7 days")
+
+
+class ReviewerExposure(WireModel):
+    """One reviewer's exposure: figures only, never content."""
+
+    reviewer: Username
+    display_name: Label
+    shift_started_at: Timestamp | None = Field(
+        default=None, description="None when the reviewer is not on shift"
+    )
+    shift_items: Count
+    week_items: Count
+    high_harm_shift: Count = Field(description="items of a high-harm kind in the shift")
+    harm: list[HarmCount] = Field(max_length=len(HarmKind))
+    breaks_shift: Count
+    breaks_week: Count
+    break_minutes_shift: Count
+
+
+class ExposureReport(WireModel):
+    """``GET /stats/exposure``: per reviewer, what they were exposed to this shift and in
+    the last 7 days. A shift is a run of the reviewer's activity (decisions, breaks) with
+    no gap of ``shift_gap_hours`` or more that is still going (its last activity is less
+    than that long ago)."""
+
+    generated_at: Timestamp
+    shift_gap_hours: float = Field(gt=0)
+    reviewers: list[ReviewerExposure] = Field(max_length=10_000)
