@@ -7,6 +7,7 @@ background thread and opens the review window on it, logged in as a demo account
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -85,13 +86,55 @@ class DemoServer:
         self._thread.join(10)
 
 
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as sock:
+        if sys.platform != "win32":
+            # as the server will (uvicorn): connections of a demo that just ended, still
+            # in TIME_WAIT, do not make the port busy (on Windows the option means more)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def demo_port(folder: Path, asked: int = 0) -> tuple[int, bool]:
+    """The demo's port and whether it is the one the last demo used. The client keeps its
+    store per server address, so the same port each time is what lets a demo pick up
+    where the last one stopped (its cached posts, leases and any verdicts it had not sent
+    yet); a new port starts a new store. ``asked``: the port given with ``--port``."""
+    remembered = folder / "demo-port"
+    try:
+        last = int(remembered.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        last = 0
+    port = asked or (last if last and port_is_free(last) else free_port())
+    if port != last:
+        remembered.write_text(f"{port}\n", encoding="ascii")
+    return port, port == last
+
+
+def start_demo_server(database: Path, port: int = 0) -> DemoServer:
+    """The demo service on the port the last demo used when it is free. On another port
+    the client opens another store, so what the last demo left leased (a killed demo does
+    not give its prefetched posts back) is released first: it would show as "being
+    reviewed" by nobody until the leases ran out."""
+    port, same = demo_port(database.parent, port)
+    server = DemoServer(database, port)
+    if not same:
+        for user, _ in DEMO_ACCOUNTS.values():
+            server.service.release_everything_held(user)
+    server.start()
+    return server
+
+
 def run_demo(role: str = "reviewer", port: int = 0) -> int:
     """Start the seeded demo service on 127.0.0.1 and open the review window on it."""
     from reviewer_app.ui.app import run_with_login
 
     database = demo_database()
-    server = DemoServer(database, port)
-    server.start()
+    server = start_demo_server(database, port)
     user, password = DEMO_ACCOUNTS[role]
     print(f"Demo queue service on {server.url}/api/v1 (database {database}); logged in as {user}")
     try:
@@ -116,7 +159,6 @@ def run_self_test(timeout: float = SELF_TEST_TIMEOUT) -> int:
     on any failure prints why on stderr and returns 1. A watchdog ends the process with
     code 3 if it hangs past ``timeout``."""
     import os
-    import sys
     import tempfile
     import time
 
@@ -141,7 +183,6 @@ def run_self_test(timeout: float = SELF_TEST_TIMEOUT) -> int:
 
 def _hung(seconds: float) -> None:
     import os
-    import sys
 
     print(f"reviewer-app self-test FAILED: hung for {seconds:.0f}s", file=sys.stderr, flush=True)
     os._exit(3)
@@ -150,7 +191,6 @@ def _hung(seconds: float) -> None:
 def _quiet_size_hints() -> None:
     """The offscreen platform says it ignores size hints for every window; nothing else
     Qt says is hidden."""
-    import sys
 
     from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
 
