@@ -7,7 +7,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from .accounts import HeldBack
-from .common import Count, Fraction, Label, Slug, Timestamp, Username, WireModel
+from .common import Count, Fraction, JsonInt, Label, Slug, Timestamp, Username, WireModel
 
 MAX_STATS_BUCKETS = 1_000
 """The most points a throughput series may have (hours or days in the window)."""
@@ -132,3 +132,92 @@ class ReviewerStatsReport(WireModel):
     reviewers: list[ReviewerStats] = Field(max_length=10_000)
     staleness_seconds: float = Field(default=0.0, ge=0, description=STALENESS)
     from_replica: bool = Field(default=False, description=FROM_REPLICA)
+
+
+# -- quality signals ------------------------------------------------------------------------
+
+MAX_TREND_DAYS = 92
+"""The most days a reviewer's trend may span."""
+
+
+class QualityFlag(StrEnum):
+    fast = "fast"
+    """median handle time under the lead's threshold"""
+    mix = "mix"
+    """action mix far from the rest of a queue's (total variation distance)"""
+    overturns = "overturns"
+    """overturn rate jumped against the window before"""
+
+
+class QualityThresholds(WireModel):
+    """What the lead counts as worth a look (sent with each request; kept in the lead's own
+    settings). A reviewer is judged on a signal only with ``min_decisions`` behind it."""
+
+    min_median_ms: Count = Field(
+        default=2_000, le=3_600_000, description="flag a median handle time under this"
+    )
+    max_mix_distance: Fraction = Field(
+        default=0.3,
+        description="flag a total variation distance between the reviewer's action shares in "
+        "a queue and the other reviewers' shares there above this",
+    )
+    min_decisions: JsonInt = Field(
+        default=20,
+        ge=1,
+        le=1_000_000,
+        description="decisions needed in the window (and, for the overturn jump, in the "
+        "window before; for the mix, in the queue) before a signal is judged",
+    )
+    overturn_jump: Fraction = Field(
+        default=0.1,
+        description="flag an overturn rate this much higher than in the window before "
+        "(absolute: 0.1 is ten percentage points)",
+    )
+
+
+class ReviewerQuality(WireModel):
+    reviewer: Username
+    display_name: Label
+    decisions: Count = Field(description="decisions in the window")
+    handle_time_median_ms: Count | None = Field(
+        default=None, description="as in ReviewerStats (the same estimate)"
+    )
+    mix_distance: Fraction | None = Field(
+        default=None,
+        description="the largest total variation distance over the queues where the reviewer "
+        "made at least min_decisions decisions and other reviewers decided too",
+    )
+    mix_queue_id: Slug | None = Field(default=None, description="the queue of mix_distance")
+    overturn_rate: Fraction | None = None
+    previous_decisions: Count = Field(description="decisions in the window before")
+    previous_overturn_rate: Fraction | None = None
+    flags: list[QualityFlag] = Field(default_factory=list, max_length=3)
+
+
+class QualityReport(WireModel):
+    since: Timestamp
+    until: Timestamp
+    previous_since: Timestamp = Field(
+        description="the window before: as long as this one, ending where it starts"
+    )
+    thresholds: QualityThresholds
+    generated_at: Timestamp
+    reviewers: list[ReviewerQuality] = Field(max_length=10_000)
+
+
+class TrendDay(WireModel):
+    start: Timestamp = Field(description="the UTC day (the first and last cut by the window)")
+    decisions: Count
+    handle_time_median_ms: Count | None = Field(
+        default=None, description="exact median of the day's decisions"
+    )
+    overturned: Count = Field(
+        description="the day's decisions overturned since (in an audit or on appeal)"
+    )
+
+
+class ReviewerTrend(WireModel):
+    reviewer: Username
+    since: Timestamp
+    until: Timestamp
+    days: list[TrendDay] = Field(max_length=MAX_TREND_DAYS + 1)

@@ -44,9 +44,12 @@ from reviewer_app.protocol import (
     Meta,
     MyDecisionPage,
     Problem,
+    QualityReport,
+    QualityThresholds,
     QueueList,
     QueueStatsReport,
     ReviewerStatsReport,
+    ReviewerTrend,
     RoleChange,
     SessionCreate,
     SessionInfo,
@@ -57,6 +60,7 @@ from reviewer_app.protocol import (
     UserList,
     VerdictBatch,
     VerdictResults,
+    describe_errors,
 )
 from reviewer_app.protocol.common import (
     MAX_PAGE,
@@ -572,6 +576,66 @@ def record_break(body: BreakRecord, svc: ServiceDep, user: UserDep) -> BreakReco
     """A break the caller takes: sent as it starts, and again with ``ended_at`` as it ends
     (the same ``id`` updates it; retries are safe)."""
     return svc.record_break(user, body)
+
+
+_DEFAULT_THRESHOLDS = QualityThresholds()
+
+
+class _QualityParams(BaseModel):
+    """``QualityThresholds`` as query parameters (numbers arrive as text there; the
+    protocol model checks them), beside the window's."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    min_median_ms: int = _DEFAULT_THRESHOLDS.min_median_ms
+    max_mix_distance: float = _DEFAULT_THRESHOLDS.max_mix_distance
+    min_decisions: int = _DEFAULT_THRESHOLDS.min_decisions
+    overturn_jump: float = _DEFAULT_THRESHOLDS.overturn_jump
+
+
+@router.get(
+    "/stats/quality",
+    response_model=QualityReport,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403),
+)
+def get_quality(
+    svc: ServiceDep,
+    _lead: LeadDep,
+    thresholds: Annotated[_QualityParams, Query()],
+    since: Since = None,
+    until: Until = None,
+) -> Response:
+    """Quality signals per reviewer over the window, against the window before it: a
+    median handle time under ``min_median_ms``, an action mix far from the other reviewers'
+    in a queue (total variation distance over ``max_mix_distance``), an overturn rate
+    ``overturn_jump`` higher than before; each judged only with ``min_decisions`` behind it.
+    The thresholds are the lead's (kept in their settings) and sent with each request."""
+    start, end = _time(since, "since"), _time(until, "until")
+    try:
+        chosen = QualityThresholds.model_validate(thresholds.model_dump())
+    except ValidationError as exc:
+        raise ApiError(422, "invalid_thresholds", describe_errors(exc)) from exc
+    return json_response(svc.quality(start, end, chosen))
+
+
+@router.get(
+    "/stats/reviewers/{username}/trend",
+    response_model=ReviewerTrend,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403, 404),
+)
+def get_reviewer_trend(
+    username: Annotated[Username, Path()],
+    svc: ServiceDep,
+    _lead: LeadDep,
+    since: Since = None,
+    until: Until = None,
+) -> Response:
+    """One reviewer's decisions, exact median handle time and overturns per UTC day
+    (default: the last 7 days; at most 92)."""
+    start, end = _time(since, "since"), _time(until, "until")
+    return json_response(svc.reviewer_trend(username, start, end))
 
 
 SampleId = Annotated[int, Path(ge=1, le=2**31 - 1)]

@@ -17,6 +17,7 @@ from reviewer_app.protocol import (
     API_VERSION,
     KEY_ROLES,
     MAX_CLAIM,
+    MAX_TREND_DAYS,
     MAX_VERDICTS_PER_BATCH,
     MY_DECISIONS_MAX_DAYS,
     ApiKeyCreated,
@@ -46,6 +47,8 @@ from reviewer_app.protocol import (
     Limits,
     Meta,
     MyDecisionPage,
+    QualityReport,
+    QualityThresholds,
     Queue,
     QueueConfig,
     QueueCounts,
@@ -53,6 +56,7 @@ from reviewer_app.protocol import (
     QueueList,
     QueueStatsReport,
     ReviewerStatsReport,
+    ReviewerTrend,
     Role,
     SessionCreate,
     SessionInfo,
@@ -91,6 +95,7 @@ from . import (
     enforcement,
     feedback,
     leasing,
+    quality,
     queueapply,
     rollups,
     search,
@@ -980,6 +985,40 @@ class Service:
             staleness_seconds=round(source.staleness, 3),
             from_replica=source.replica,
         )
+
+    def quality(
+        self, since: float | None, until: float | None, thresholds: QualityThresholds
+    ) -> QualityReport:
+        """Quality signals over the window against the one before it (quality.py)."""
+        start, end = self.window(since, until)
+        stats.check_window(start, end)
+        with self.reads.snapshot() as (conn, _source):
+            found = quality.quality(conn, start, end, thresholds)
+        return QualityReport(
+            since=to_dt(start),
+            until=to_dt(end),
+            previous_since=to_dt(start - (end - start)),
+            thresholds=thresholds,
+            generated_at=to_dt(self.clock()),
+            reviewers=found,
+        )
+
+    def reviewer_trend(
+        self, username: str, since: float | None, until: float | None
+    ) -> ReviewerTrend:
+        """One reviewer's decisions, median handle time and overturns per UTC day
+        (default: the last 7 days)."""
+        end = until if until is not None else self.clock()
+        start = since if since is not None else end - 7 * DAY_SECONDS
+        stats.check_window(start, end)
+        if end - start > MAX_TREND_DAYS * DAY_SECONDS:
+            raise ApiError(422, "window_too_long", f"A trend spans at most {MAX_TREND_DAYS} days.")
+        with self.reads.snapshot() as (conn, _source):
+            user_id = conn.execute(select(users.c.id).where(users.c.username == username)).scalar()
+            if user_id is None:
+                raise ApiError(404, "unknown_user", f"No user {username!r}.")
+            days = quality.trend(conn, int(user_id), start, end)
+        return ReviewerTrend(reviewer=username, since=to_dt(start), until=to_dt(end), days=days)
 
     # -- feedback to reviewers (feedback.py) -----------------------------------------------
 

@@ -68,6 +68,8 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/stats/reviewers"): ("lead", 200),
     ("GET", "/stats/exposure"): ("lead", 200),
     ("POST", "/breaks"): ("reviewer", 200),
+    ("GET", "/stats/reviewers/{username}/trend"): ("lead", 200),
+    ("GET", "/stats/quality"): ("lead", 200),
     ("POST", "/audits/samples"): ("lead", 201),
     ("GET", "/audits/samples"): ("lead", 200),
     ("GET", "/audits/samples/{sample_id}"): ("lead", 200),
