@@ -255,6 +255,7 @@ class SyncEngine:
         """One pass. Returns the seconds until the next pass is wanted."""
         assert self.store is not None and self.api is not None
         now = self.clock()
+        self._write_through()
         self._purge()
         with self._shared.lock:
             token = self._shared.token
@@ -352,6 +353,15 @@ class SyncEngine:
             self._counts_changed and since >= COUNTS_REFRESH
         ):
             self._refresh_queues()
+
+    def _write_through(self) -> None:
+        """What was decided since the last pass onto the disk (the GUI thread's commits do
+        not wait for it: store.py); a verdict wakes this thread at once."""
+        assert self.store is not None
+        try:
+            self.store.write_through()
+        except OSError as err:
+            self._emit(ev.Problem(f"The local store could not be written to the disk: {err}"))
 
     def _purge(self) -> None:
         """Retention, on every pass (online or not): cached content past its time goes."""
