@@ -44,9 +44,11 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     AuditSampleList,
     AuditTaskGrant,
+    BreakRecord,
     DecisionPage,
     DecisionQuery,
     EventPage,
+    ExposureReport,
     Item,
     LeaseClaim,
     LeasedItem,
@@ -296,6 +298,14 @@ class ApiClient:
         offers them to this reviewer only when nothing else is left)."""
         body = LeaseRelease(tokens=list(tokens), skipped=skipped)
         return self._call("POST", "/leases/release", body=body, reply=LeaseResults)
+
+    def record_break(self, record: BreakRecord) -> BreakRecord:
+        """A break this reviewer takes, as it starts or ends (the same id updates it)."""
+        return self._call("POST", "/breaks", body=record, reply=BreakRecord)
+
+    def exposure(self) -> ExposureReport:
+        """Per reviewer: items of each kind of harm this shift and in 7 days, and breaks."""
+        return self._call("GET", "/stats/exposure", reply=ExposureReport)
 
     def item(self, item_id: str) -> Item:
         return self._call("GET", f"/items/{quote(item_id, safe='')}", reply=Item)

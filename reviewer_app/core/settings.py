@@ -110,6 +110,13 @@ CACHE_RETENTION = Setting(
     1,
     720,
 )
+BREAK_REMINDERS = Setting(
+    "break_reminders",
+    bool,
+    True,
+    "Remind me to take a break when my queue's break rule says so (after so many minutes or "
+    "so many high-harm posts).",
+)
 
 SETTINGS: tuple[Setting[Any], ...] = (
     UNDO_WINDOW,
@@ -121,6 +128,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     BACKOFF_CAP,
     QUEUE_REFRESH,
     CACHE_RETENTION,
+    BREAK_REMINDERS,
 )
 BY_NAME: Mapping[str, Setting[Any]] = {s.name: s for s in SETTINGS}
 

@@ -33,6 +33,7 @@ from reviewer_app.protocol import (
     MAX_CLAIM,
     MAX_LEASE_SECONDS,
     MAX_VERDICTS_PER_BATCH,
+    BreakRecord,
     Limits,
     ProblemDetail,
     RejectReason,
@@ -96,6 +97,10 @@ class _Shared:
     #: items the reviewer opened since the last pass (kept when their queue is left)
     opened: set[str] = field(default_factory=set)
     offline: list[_OfflineRequest] = field(default_factory=list)
+    #: the reviewer is on a break: nothing held, nothing leased ahead, nothing renewed
+    on_break: bool = False
+    #: breaks (their start or end) for the service, oldest first
+    breaks: list[BreakRecord] = field(default_factory=list)
 
 
 class SyncEngine:
@@ -206,6 +211,22 @@ class SyncEngine:
         left (written to the store at the next pass; no wake-up of its own)."""
         with self._shared.lock:
             self._shared.opened.add(item_id)
+
+    def take_break(self, record: BreakRecord) -> None:
+        """The reviewer takes a break: every item held here and not decided is given back
+        (decided ones are still sent once their undo window has passed), nothing is leased
+        ahead or renewed until ``end_break``; the service is told of the break."""
+        with self._shared.lock:
+            self._shared.on_break = True
+            self._shared.breaks.append(record)
+        self.nudge()
+
+    def end_break(self, record: BreakRecord) -> None:
+        """Back from a break (``record`` with its end): leasing ahead starts again."""
+        with self._shared.lock:
+            self._shared.on_break = False
+            self._shared.breaks.append(record)
+        self.nudge()
 
     def work_offline(self, queue_id: str, count: int | None = None) -> None:
         """Lease a batch (default ``offline_batch_size``) with media, reporting Progress."""
@@ -336,6 +357,12 @@ class SyncEngine:
         assert self.api is not None
         if self.limits is None:
             self.limits = self.api.check_compatible().limits
+        with self._shared.lock:
+            on_break = self._shared.on_break
+        if on_break:
+            self._break_pass()
+            return
+        self._send_breaks()
         # the reviewer's next posts first: on a slow link, delivering a backlog of verdicts
         # (which have waited out their undo window and can wait a little more) before the
         # claim would let the local queue run dry
@@ -362,6 +389,42 @@ class SyncEngine:
             self.store.write_through()
         except OSError as err:
             self._emit(ev.Problem(f"The local store could not be written to the disk: {err}"))
+
+    def _break_pass(self) -> None:
+        """On a break: give back every lease held here not decided, send what was decided
+        and the break itself; claim, renew and fetch nothing."""
+        assert self.store is not None
+        with self._shared.lock:
+            opened, self._shared.opened = self._shared.opened, set()
+        self.store.mark_opened(sorted(opened))
+        held = self.store.ready_leases()
+        if held:
+            log.info("on a break: giving back %d items held", len(held))
+            self._release(held)
+        self._release_skipped()
+        self._deliver()
+        self._send_breaks()
+        if self.clock() - self._queues_at >= self._setting(QUEUE_REFRESH) or self._counts_changed:
+            self._refresh_queues()
+
+    def _send_breaks(self) -> None:
+        """Tell the service of breaks started or ended; one it refuses is logged and
+        dropped (a break is a figure for the lead, never worth stopping the sync for)."""
+        assert self.api is not None
+        while True:
+            with self._shared.lock:
+                if not self._shared.breaks:
+                    return
+                record = self._shared.breaks[0]
+            try:
+                self.api.record_break(record)
+            except (NetworkError, ServiceUnavailable, AuthenticationRequired, ProtocolError):
+                raise  # kept, and sent again at the next pass
+            except ApiError as err:
+                log.warning("the service refused a break record: %s", err)
+            with self._shared.lock:
+                if self._shared.breaks and self._shared.breaks[0] is record:
+                    self._shared.breaks.pop(0)
 
     def _purge(self) -> None:
         """Retention, on every pass (online or not): cached content past its time goes."""

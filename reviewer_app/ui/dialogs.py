@@ -81,6 +81,12 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
         QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+Q"),
         QT_TRANSLATE_NOOP("Shortcuts", "Quit (asks first if verdicts are not sent yet)"),
     ),
+    (
+        "B",
+        QT_TRANSLATE_NOOP(
+            "Shortcuts", "Take a break: give back your posts and pause (B again resumes)"
+        ),
+    ),
     ("?", QT_TRANSLATE_NOOP("Shortcuts", "This list")),
 )
 
@@ -178,8 +184,14 @@ class SettingsDialog(QDialog):
             ),
             self.undo,
         )
+        self.break_reminders = QCheckBox(
+            translate("Dialogs", "Remind me to take breaks (after the queue's time or posts)")
+        )
+        named(self.break_reminders, "breakReminders", translate("Dialogs", "Break reminders"))
+        self.break_reminders.setChecked(store.settings.get(core_settings.BREAK_REMINDERS))
         form.addRow(self.blur)
         form.addRow(self.grey)
+        form.addRow(self.break_reminders)
         form.addRow(translate("Dialogs", "Theme"), self.theme)
         form.addRow(translate("Dialogs", "Text size (points)"), self.text_size)
         form.addRow(translate("Dialogs", "Language"), self.language)
@@ -200,6 +212,7 @@ class SettingsDialog(QDialog):
         self.prefs.set(P.TEXT_SIZE, self.text_size.value())
         self.store.settings.set(core_settings.PREFETCH, self.prefetch.value())
         self.store.settings.set(core_settings.UNDO_WINDOW, float(self.undo.value()))
+        self.store.settings.set(core_settings.BREAK_REMINDERS, self.break_reminders.isChecked())
         P.apply_look(self.prefs)
         super().accept()
 

@@ -37,8 +37,10 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core import events as ev
+from reviewer_app.core import settings as core_settings
 from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import JournalEntry, StoredItem
+from reviewer_app.core.wellbeing import ShiftTally
 from reviewer_app.protocol import ActionConfig, Queue
 
 from . import preferences as P
@@ -63,6 +65,7 @@ from .post_pane import PostPane
 from .review import ReviewController, Selection, needs_prompt
 from .scores import ScoresPanel
 from .verdict_bar import PolicyList, VerdictBar
+from .wellbeing import BreakReminder, BreakScreen
 
 log = logging.getLogger("ui")
 
@@ -108,6 +111,7 @@ KEYMAP: dict[tuple[int, Qt.KeyboardModifier], str] = {
     },
     (Qt.Key.Key_E.value, Qt.KeyboardModifier.NoModifier): "escalate",
     (Qt.Key.Key_S.value, Qt.KeyboardModifier.NoModifier): "skip",
+    (Qt.Key.Key_B.value, Qt.KeyboardModifier.NoModifier): "break",
     (Qt.Key.Key_P.value, Qt.KeyboardModifier.NoModifier): "focus:policy",
     (Qt.Key.Key_R.value, Qt.KeyboardModifier.NoModifier): "focus:rating",
     (Qt.Key.Key_N.value, Qt.KeyboardModifier.NoModifier): "focus:note",
@@ -207,6 +211,13 @@ class MainWindow(QMainWindow):
         self._after_paint_timer = QTimer(self)
         self._after_paint_timer.setSingleShot(True)
         self._after_paint_timer.timeout.connect(self._run_after_paint)
+        #: this shift's items by kind of harm, for break reminders (the service keeps the
+        #: record the lead sees)
+        self.tally = ShiftTally()
+        #: the reviewer's own setting (read again after Settings)
+        self.break_reminders: bool = session.store.settings.get(core_settings.BREAK_REMINDERS)
+        #: the queue on screen when the break began (reviewed again on resume)
+        self._break_queue: str | None = None
         self.review = ReviewController(
             self.store,
             nudge=lambda: self._later(session.engine.nudge),
@@ -296,9 +307,17 @@ class MainWindow(QMainWindow):
         split.setChildrenCollapsible(False)
         split.setStretchFactor(1, 1)
         split.setSizes([380, 560, 360])
+        self.break_reminder = BreakReminder()
+        self.break_reminder.break_requested.connect(lambda: self.take_break(prompted=True))
+        self.break_reminder.later_requested.connect(self._put_off_break)
+        self.break_screen = BreakScreen()
+        self.break_screen.resume_requested.connect(self.end_break)
+        self.review_split = split
         outer.addWidget(self.banner)
+        outer.addWidget(self.break_reminder)
         outer.addLayout(top)
         outer.addWidget(split, 1)
+        outer.addWidget(self.break_screen, 1)
         outer.addWidget(self.verdicts)
         # Leads and admins get a second page; the service refuses its calls to anyone else
         self.lead: LeadWorkspace | None = None
@@ -420,6 +439,13 @@ class MainWindow(QMainWindow):
 
     def run_command(self, command: str) -> bool:
         """One command from the key table. Returns True when the key was used."""
+        if self.tally.on_break is not None:
+            # on a break only the break key (back to work) and the list of keys do anything
+            if command == "break":
+                self.end_break()
+            elif command == "help":
+                self.show_help()
+            return True
         if command.startswith("queue:"):  # from the lead workspace too
             return self.review_queue_at(int(command.split(":", 1)[1]) - 1)
         if (
@@ -448,12 +474,65 @@ class MainWindow(QMainWindow):
             "submit": self.review.submit,
             "undo": self.review.undo,
             "help": self.show_help,
+            "break": lambda: self.take_break(prompted=self.break_reminder.isVisible()),
         }
         handler = handlers.get(command)
         if handler is None:
             return False
         handler()
         return True
+
+    # --- breaks ------------------------------------------------------------------------------
+
+    def take_break(self, *, prompted: bool = False) -> None:
+        """The break key: the post leaves the screen, every post held here and not decided
+        goes back to the queue (the engine's release), nothing is leased ahead or renewed
+        until the reviewer resumes, and the service records the break."""
+        if self.tally.on_break is not None:
+            return
+        self.review.cancel()
+        record = self.tally.start_break(prompted=prompted)
+        self._break_queue = self.review.queue.id if self.review.queue else None
+        self.break_reminder.setVisible(False)
+        self.review.set_queue(None)
+        self.session.engine.set_active_queues([])
+        self.session.engine.take_break(record)
+        self.review_split.setVisible(False)
+        self.verdicts.setVisible(False)
+        self.break_screen.show_since(record.started_at)
+        self.say(translate("MainWindow", "On a break: your posts were given back."))
+
+    def end_break(self) -> None:
+        ended = self.tally.end_break()
+        if ended is None:
+            return
+        self.session.engine.end_break(ended)
+        self.break_screen.setVisible(False)
+        self.review_split.setVisible(True)
+        self.verdicts.setVisible(True)
+        row = self.queues.row_of(self._break_queue) if self._break_queue else 0
+        self._break_queue = None
+        if self.queues.rowCount():
+            self.queue_picker.setCurrentIndex(-1)  # the same row again selects it anew
+            self._select_queue(max(0, row))
+        self.say(translate("MainWindow", "Welcome back."))
+
+    def _put_off_break(self) -> None:
+        self.tally.put_off()
+        self.break_reminder.setVisible(False)
+
+    def _check_break_due(self) -> None:
+        """Shows the reminder when the queue's break rule says a break is due (unless the
+        reviewer turned reminders off in Settings)."""
+        queue = self.review.queue
+        if queue is None or self.break_reminder.isVisible():
+            return
+        if not self.break_reminders:
+            return
+        due = self.tally.due(queue.config.breaks)
+        if due is not None:
+            minutes = int((time.time() - self.tally.since_break_at) // 60)
+            self.break_reminder.remind(due, minutes, self.tally.high_since_break)
 
     def _cancel(self) -> None:
         self.review.cancel()
@@ -576,6 +655,9 @@ class MainWindow(QMainWindow):
     def show_settings(self) -> None:
         if SettingsDialog(self.prefs, self.store, self).exec():
             self.media_defaults()
+            self.break_reminders = self.store.settings.get(core_settings.BREAK_REMINDERS)
+            if not self.break_reminders:
+                self.break_reminder.setVisible(False)
             self.session.engine.nudge()
 
     def show_conflicts(self) -> None:
@@ -761,6 +843,10 @@ class MainWindow(QMainWindow):
         self.verdicts.focus_for(needs[0])
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
+        queue = self.review.queue  # the verdict's own: read from memory, not the store
+        if queue is not None and queue.id == entry.queue_id:
+            self.tally.decided(entry.key, queue.config, entry.verdict.policies)
+            self._check_break_due()
         self.say(
             translate(
                 "MainWindow", "Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds."
@@ -770,6 +856,7 @@ class MainWindow(QMainWindow):
         self._later(self._refresh_worklist)
 
     def _on_review_verdict_undone(self, entry: JournalEntry) -> None:
+        self.tally.undone(entry.key)
         self.say(
             translate("MainWindow", "Undone: {action} on {item}.").format(
                 action=entry.action, item=entry.item_id
@@ -933,6 +1020,8 @@ class MainWindow(QMainWindow):
     def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
         current = self.review.queue.id if self.review.queue else None
         self.queues.set_queues(queues)
+        if self.tally.on_break is not None:
+            return  # no queue is reviewed on a break; the one left is taken up on resume
         if current is not None and self.review.current is None:
             self.post.clear(self._nothing_here())  # the queues with work, as counted now
         if current is None and queues:
@@ -1041,6 +1130,7 @@ class MainWindow(QMainWindow):
     @while_open
     def _on_timer_tick(self) -> None:
         self.worklist.tick()
+        self._check_break_due()
         self._update_status()
 
     # --- the status bar and messages --------------------------------------------------------

@@ -1,0 +1,99 @@
+"""Wellbeing in the review window: the break reminder (a strip above the post, never a
+dialog: verdict keys keep working while it shows) and the break screen (no post content;
+the posts held were given back)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from reviewer_app.core.wellbeing import Due
+
+from .plain import label, named, set_text
+
+translate = QCoreApplication.translate
+
+
+def _button(text: str, object_name: str) -> QPushButton:
+    button = named(QPushButton(text), object_name, text)
+    # never takes the focus: the reviewer's keys go on deciding posts
+    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return button
+
+
+class BreakReminder(QFrame):
+    """A non-modal reminder that a break is due, with Take a break (B) and Later."""
+
+    break_requested = Signal()
+    later_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        named(self, "breakReminder", translate("Wellbeing", "Break reminder"))
+        self.setStyleSheet("QFrame#breakReminder { background: #e3f2fd; color: #0d3c61; }")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        self.text = label("")
+        named(self.text, "breakReminderText", translate("Wellbeing", "Break reminder"))
+        self.take = _button(translate("Wellbeing", "Take a break (B)"), "breakReminderTake")
+        self.later = _button(translate("Wellbeing", "Later"), "breakReminderLater")
+        self.take.clicked.connect(self.break_requested)
+        self.later.clicked.connect(self.later_requested)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.take)
+        row.addWidget(self.later)
+        self.setVisible(False)
+
+    def remind(self, due: Due, minutes: int, high_harm: int) -> None:
+        if due is Due.high_harm:
+            text = translate(
+                "Wellbeing",
+                "You have reviewed {n} posts with graphic or distressing content since your "
+                "last break. Time for a short break?",
+            ).format(n=high_harm)
+        else:
+            text = translate(
+                "Wellbeing", "You have been reviewing for {n} minutes. Time for a short break?"
+            ).format(n=minutes)
+        set_text(self.text, text)
+        self.setVisible(True)
+
+
+class BreakScreen(QFrame):
+    """What the review page shows during a break: no post, no names, no media."""
+
+    resume_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        named(self, "breakScreen", translate("Wellbeing", "On a break"))
+        column = QVBoxLayout(self)
+        column.addStretch(1)
+        self.title = label(translate("Wellbeing", "On a break"))
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        self.title.setFont(font)
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.text = label("")
+        named(self.text, "breakScreenText", translate("Wellbeing", "On a break"))
+        self.text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.resume = _button(translate("Wellbeing", "Resume reviewing (B)"), "breakResume")
+        self.resume.clicked.connect(self.resume_requested)
+        column.addWidget(self.title)
+        column.addWidget(self.text)
+        column.addWidget(self.resume, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addStretch(1)
+        self.setVisible(False)
+
+    def show_since(self, started: datetime) -> None:
+        set_text(
+            self.text,
+            translate(
+                "Wellbeing",
+                "Since {time}. The posts you held were given back to the queue and nothing is "
+                "leased for you until you resume. Step away from the screen for a while.",
+            ).format(time=f"{started.astimezone():%H:%M}"),
+        )
+        self.setVisible(True)
