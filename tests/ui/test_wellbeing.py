@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QPlainTextEdit, QTabWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QPlainTextEdit
 from sqlalchemy import func, select
 
 from reviewer_app.protocol import Role
@@ -194,10 +194,8 @@ def test_the_lead_sees_exposure_figures_and_no_post_text(
     assert window.lead is not None and window.modes is not None
     window.show_mode(1)
     workspace = window.lead
-    tabs = workspace.findChild(QTabWidget, "leadTabs")
-    assert tabs is not None
     view = workspace.exposure
-    tabs.setCurrentWidget(view)
+    workspace.setCurrentWidget(view)
     lead.wait(lambda: view.model.rowCount() > 0 and view.row_of("alice") >= 0, 20_000)
     row = view.model.row_figures(view.row_of("alice"))
     assert row["Posts this shift"] == "2"

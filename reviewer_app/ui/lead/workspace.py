@@ -19,6 +19,7 @@ from ..messages import describe
 from ..plain import isolate, label, named, set_text
 from .audits import AuditsView
 from .decisions import DecisionsBrowser
+from .exposure import ExposureView
 from .stats_views import QueuesOverview, ReviewersView, duration
 from .webhooks import WebhooksView
 
@@ -120,7 +121,7 @@ class EscalationsView(QWidget):
 
 
 class LeadWorkspace(QTabWidget):
-    """Queues, Reviewers, Audits, Escalations, Decisions, Webhooks."""
+    """Queues, Reviewers, Audits, Escalations, Decisions, Webhooks, Wellbeing."""
 
     review_queue_requested = Signal(str)
     message_posted = Signal(str)
@@ -139,6 +140,7 @@ class LeadWorkspace(QTabWidget):
         self.escalations = EscalationsView(client_factory)
         self.decisions = DecisionsBrowser(client_factory)
         self.webhooks = WebhooksView(client_factory)
+        self.exposure = ExposureView(client_factory)
         for widget, title in (
             (self.queues_view, translate("LeadWorkspace", "Queues")),
             (self.reviewers, translate("LeadWorkspace", "Reviewers")),
@@ -146,6 +148,7 @@ class LeadWorkspace(QTabWidget):
             (self.escalations, translate("LeadWorkspace", "Escalations")),
             (self.decisions, translate("LeadWorkspace", "Decisions")),
             (self.webhooks, translate("LeadWorkspace", "Webhooks")),
+            (self.exposure, translate("LeadWorkspace", "Wellbeing")),
         ):
             self.addTab(widget, title)
         self.escalations.review_requested.connect(self.review_queue_requested)
