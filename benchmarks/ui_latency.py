@@ -20,6 +20,13 @@
    database (cold); the next ones find it (warm). Target: warm < 1.5 s.
 3. **Peak RSS** (VmHWM) of each UI process after its decisions.
 
+A workstation is never idle: ``--load N`` keeps N busy-loop processes running for the
+whole run (a browser, a call, a build beside the app; the targets hold with ``--load 1``
+on the 2-core machine), and ``--slow-fsync MS`` adds MS milliseconds to every fsync and
+fdatasync of the UI process (an ``LD_PRELOAD`` library built with ``cc``): a slow disk.
+``--markdown`` keeps the run as the latest for its load and disk in
+``benchmarks/results/ui_latency.json`` and rewrites the section of benchmarks/README.md.
+
 Beside the figures it reports where the time went: the GUI thread's own CPU time per
 keypress (wall time far above it is waiting for a core, the GIL or the disk), the sync
 thread's CPU time meanwhile, the time in the main handlers (store reads and writes, the
@@ -52,11 +59,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from common import code_version, filesystem_of, percentile  # benchmarks/common.py
+from common import (  # benchmarks/common.py
+    code_version,
+    filesystem_of,
+    markdown_table,
+    percentile,
+    record_result,
+    stored_results,
+    write_page_section,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "bench-password-not-secret"  # throwaway benchmark users
@@ -101,7 +117,70 @@ def child_env(args: argparse.Namespace) -> dict[str, str]:
     ):
         env["QT_QPA_PLATFORM"] = "offscreen"
     env.pop(PROBE_ENV, None)
+    if getattr(args, "fsync_shim", None):
+        env["LD_PRELOAD"] = " ".join(x for x in (str(args.fsync_shim), env.get("LD_PRELOAD")) if x)
+        env["SLOW_FSYNC_US"] = str(int(args.slow_fsync * 1000))
     return env
+
+
+# -- a busy machine and a slow disk ---------------------------------------------------------
+
+BUSY_LOOP = "while True: pass"
+
+FSYNC_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <unistd.h>
+/* fsync and fdatasync, each made slower by SLOW_FSYNC_US microseconds: a slow disk. */
+static void wait_like_a_slow_disk(void) {
+    const char *us = getenv("SLOW_FSYNC_US");
+    usleep(us ? (useconds_t)atoi(us) : 20000);
+}
+int fsync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    wait_like_a_slow_disk();
+    return real(fd);
+}
+int fdatasync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+    wait_like_a_slow_disk();
+    return real(fd);
+}
+"""
+
+
+def build_fsync_shim(folder: Path) -> Path:
+    """An ``LD_PRELOAD`` library (built with the system's C compiler) that adds
+    ``SLOW_FSYNC_US`` to every fsync and fdatasync of the UI process (SQLite's and ours)."""
+    source, library = folder / "slow_fsync.c", folder / "slow_fsync.so"
+    source.write_text(FSYNC_SHIM)
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise SystemExit("--slow-fsync needs a C compiler (cc) to build its LD_PRELOAD shim")
+    subprocess.run(
+        [compiler, "-shared", "-fPIC", "-O2", "-o", str(library), str(source), "-ldl"], check=True
+    )
+    return library
+
+
+@contextlib.contextmanager
+def busy_machine(count: int) -> Iterator[None]:
+    """``count`` processes that each keep a core busy (a browser, a call, a build beside the
+    app), for as long as the block runs."""
+    procs = [
+        subprocess.Popen([sys.executable, "-c", BUSY_LOOP], stdin=subprocess.DEVNULL)
+        for _ in range(count)
+    ]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+        for proc in procs:
+            proc.wait()
 
 
 # -- the service and its data -------------------------------------------------------------
@@ -732,9 +811,6 @@ def summarise_profile(path: Path, top: int) -> str:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
-    from tests.support.proxy import FaultProxy
-    from tests.support.servers import ServerProcess
-
     base = args.dir or default_folder()
     base.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="ui-latency-", dir=base))
@@ -754,56 +830,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "cases": {},
     }
     modes = [(m, d) for m, d in (("healthy", 0.0), ("slow", args.latency)) if m in args.modes]
+    out["load_processes"] = args.load
+    out["slow_fsync_ms"] = args.slow_fsync
+    if args.slow_fsync:
+        args.fsync_shim = build_fsync_shim(folder)
     try:
-        if not args.skip_latency:
-            per_queue = len(modes) * (args.decisions + args.warmup + 200) + 100
-            users = [f"ui-bench-{size}-{mode}" for size in args.sizes for mode, _ in modes]
-            db_url = f"sqlite:///{folder / 'server.db'}"
-            print(
-                f"seeding {len(args.sizes)} queues x {per_queue:,} posts "
-                f"({', '.join(f'{s:,}' for s in args.sizes)} characters) in {folder} ...",
-                flush=True,
-            )
-            out["seed_seconds"] = round(
-                prepare_database(
-                    db_url, args.sizes, per_queue, users, one_paragraph=args.one_paragraph
-                ),
-                1,
-            )
-            server = ServerProcess(db_url, log=folder / "server.log").start()
-            proxy = FaultProxy(server.port).start()
-            try:
-                print(f"1. keypress to next post painted; server {server.url}, proxy {proxy.url}")
-                for size in args.sizes:
-                    for mode, delay in modes:
-                        proxy.delay = delay
-                        seen_before = len(proxy.seen)
-                        print(
-                            f"   {size:>6,} characters, {mode} (+{delay * 1000:.0f} ms a request): "
-                            f"{args.warmup} + {args.decisions:,} decisions ...",
-                            end="",
-                            flush=True,
-                        )
-                        raw = run_case(
-                            args, folder, proxy.url, size, mode, f"ui-bench-{size}-{mode}"
-                        )
-                        case = summarise_case(raw)
-                        case["requests"] = request_summary(proxy.seen[seen_before:])
-                        out["cases"][f"{size}/{mode}"] = case
-                        t = case["total_ms"]
-                        print(
-                            f" p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, peak RSS "
-                            f"{case['peak_rss_mb']:.0f} MB",
-                            flush=True,
-                        )
-            finally:
-                proxy.stop()
-                server.stop()
-                if "Traceback" in (folder / "server.log").read_text(errors="replace"):
-                    print("the server logged errors; see server.log (--keep)", file=sys.stderr)
-        if args.startup_runs >= 0 and not args.skip_startup:
-            print("2. startup of `python -m reviewer_app --demo` to the first post painted")
-            out["startup"] = run_startup(args, folder)
+        with busy_machine(args.load):
+            measure(args, folder, out, modes)
         out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     finally:
         if args.keep:
@@ -811,6 +844,61 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         else:
             shutil.rmtree(folder, ignore_errors=True)
     return out
+
+
+def measure(
+    args: argparse.Namespace, folder: Path, out: dict[str, Any], modes: list[tuple[str, float]]
+) -> None:
+    from tests.support.proxy import FaultProxy
+    from tests.support.servers import ServerProcess
+
+    if not args.skip_latency:
+        per_queue = len(modes) * (args.decisions + args.warmup + 200) + 100
+        users = [f"ui-bench-{size}-{mode}" for size in args.sizes for mode, _ in modes]
+        db_url = f"sqlite:///{folder / 'server.db'}"
+        print(
+            f"seeding {len(args.sizes)} queues x {per_queue:,} posts "
+            f"({', '.join(f'{s:,}' for s in args.sizes)} characters) in {folder} ...",
+            flush=True,
+        )
+        out["seed_seconds"] = round(
+            prepare_database(
+                db_url, args.sizes, per_queue, users, one_paragraph=args.one_paragraph
+            ),
+            1,
+        )
+        server = ServerProcess(db_url, log=folder / "server.log").start()
+        proxy = FaultProxy(server.port).start()
+        try:
+            print(f"1. keypress to next post painted; server {server.url}, proxy {proxy.url}")
+            for size in args.sizes:
+                for mode, delay in modes:
+                    proxy.delay = delay
+                    seen_before = len(proxy.seen)
+                    print(
+                        f"   {size:>6,} characters, {mode} (+{delay * 1000:.0f} ms a request): "
+                        f"{args.warmup} + {args.decisions:,} decisions ...",
+                        end="",
+                        flush=True,
+                    )
+                    raw = run_case(args, folder, proxy.url, size, mode, f"ui-bench-{size}-{mode}")
+                    case = summarise_case(raw)
+                    case["requests"] = request_summary(proxy.seen[seen_before:])
+                    out["cases"][f"{size}/{mode}"] = case
+                    t = case["total_ms"]
+                    print(
+                        f" p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, peak RSS "
+                        f"{case['peak_rss_mb']:.0f} MB",
+                        flush=True,
+                    )
+        finally:
+            proxy.stop()
+            server.stop()
+            if "Traceback" in (folder / "server.log").read_text(errors="replace"):
+                print("the server logged errors; see server.log (--keep)", file=sys.stderr)
+    if args.startup_runs >= 0 and not args.skip_startup:
+        print("2. startup of `python -m reviewer_app --demo` to the first post painted")
+        out["startup"] = run_startup(args, folder)
 
 
 def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
@@ -822,6 +910,10 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
         (
             "load average",
             f"{out['load_average_before']} before, {out.get('load_average_after')} after",
+        ),
+        (
+            "machine made busy",
+            f"{out['load_processes']} busy-loop process(es); fsync +{out['slow_fsync_ms']:g} ms",
         ),
     ]
     cases = out["cases"]
@@ -970,6 +1062,75 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
             print(summarise_profile(path, args.profile_top))
 
 
+def record_markdown(out: dict[str, Any]) -> None:
+    """The run as the latest for its load and disk, and the page's section from all kept."""
+    key = f"load {out['load_processes']}, fsync +{out['slow_fsync_ms']:g} ms"
+    cases = {
+        name: {
+            "p50": c["total_ms"]["p50"],
+            "p99": c["total_ms"]["p99"],
+            "cpu_p99": c["gui_thread_cpu_ms"]["p99"],
+        }
+        for name, c in out["cases"].items()
+    }
+    startup = out.get("startup") or []
+    warm = [r["first_post_s"] for r in startup[1:]]
+    record_result(
+        "ui_latency",
+        key,
+        {
+            "cases": cases,
+            "warm_start_s": round(statistics.median(warm), 3) if warm else None,
+            "load_average_before": out["load_average_before"],
+            "platform": out["qpa"],
+            "code": out["code"],
+            "date": time.strftime("%Y-%m-%d"),
+        },
+    )
+    rows = []
+    for run_key, row in sorted(stored_results("ui_latency").items()):
+        for name, c in row["cases"].items():  # type: ignore[union-attr]
+            size, mode = name.split("/")
+            rows.append(
+                [
+                    run_key,
+                    f"{int(size):,}",
+                    mode,
+                    f"{c['p50']:.1f} / {c['p99']:.1f}",
+                    f"{c['cpu_p99']:.2f}",
+                    "-" if row["warm_start_s"] is None else f"{row['warm_start_s']:.2f}",
+                    ", ".join(f"{x:g}" for x in row["load_average_before"]),  # type: ignore[union-attr]
+                    row["platform"],
+                    row["code"],
+                    row["date"],
+                ]
+            )
+    text = (
+        "## Keypress to next post\n\n`benchmarks/ui_latency.py`: the real review window, a "
+        "verdict key, the time until the next post is painted; healthy and with 300 ms added "
+        "to every request; `--load N` keeps N busy-loop processes running, `--slow-fsync MS` "
+        "slows every fsync of the UI process. Targets: keypress -> paint p99 < 16 ms, "
+        "GUI-thread CPU per keypress p99 <= 3 ms, warm demo start < 1.5 s, with `--load 1` "
+        "on the 2-core machine. The latest run per load and disk.\n\n"
+    )
+    text += markdown_table(
+        [
+            "load, disk",
+            "characters",
+            "network",
+            "keypress -> paint p50 / p99 ms",
+            "GUI CPU p99 ms",
+            "warm start s",
+            "load at start",
+            "platform",
+            "code",
+            "date",
+        ],
+        rows,
+    )
+    write_page_section("ui_latency", text)
+
+
 def fmt_phases(phases: dict[str, float]) -> str:
     return ", ".join(f"{k} {v:.2f}" for k, v in phases.items()) or "-"
 
@@ -1038,6 +1199,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--dir", type=Path, default=None, help="folder for the run's files (temp dir by default)"
     )
+    parser.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        help="busy-loop processes running for the whole run (a workstation is never idle)",
+    )
+    parser.add_argument(
+        "--slow-fsync",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="add MS milliseconds to every fsync/fdatasync of the UI process (an LD_PRELOAD "
+        "shim built with cc): a slow or busy disk",
+    )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="keep the run as the latest for its load and disk in benchmarks/results and "
+        "rewrite the ui_latency section of benchmarks/README.md",
+    )
     parser.add_argument("--seed", type=int, default=1, help="random seed of the key pace")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder afterwards")
     parser.add_argument("--json", action="store_true", help="also print one JSON line")
@@ -1060,6 +1241,8 @@ def main(argv: list[str] | None = None) -> int:
         return ui_child(args)
     out = run(args)
     print_report(out, args)
+    if args.markdown:
+        record_markdown(out)
     if args.json:
         print(json.dumps(out, sort_keys=True))
     return 0

@@ -173,10 +173,10 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server process exited with {self.proc.returncode}")
             try:
-                if requests.get(self.url + "/api/v1/meta", timeout=1).ok:
+                if requests.get(self.url + "/api/v1/meta", timeout=5).ok:
                     return self
-            except requests.ConnectionError:
-                pass
+            except (requests.ConnectionError, requests.Timeout):
+                pass  # not listening yet, or still starting on a busy machine
             time.sleep(0.1)
         raise RuntimeError("server process did not answer in 60 s")
 
