@@ -163,9 +163,9 @@ class ExposureView(QWidget):
                     "Exposure",
                     "What each reviewer decided, by the kind of harm their queues and the "
                     "policies they cited say the posts carry: this shift (activity with no gap "
-                    "of {hours} hours) and the last 7 days, with the breaks they took. Figures "
-                    "only; no post is shown here.",
-                ).format(hours=4)
+                    "of 4 hours) and the last 7 days, with the breaks they took. Figures only; "
+                    "no post is shown here.",
+                )
             )
         )
         layout.addWidget(self.view, 1)
