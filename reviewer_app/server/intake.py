@@ -83,7 +83,7 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.protocol.accounts import CLOSING_STATUSES, AuthorStatus
 
-from . import accounts, enforcement
+from . import accounts, enforcement, search_index
 from .bulk import InsertMany, UpdateMany, any_of
 from .db import Database
 from .mediasniff import normalise_declared, sniff
@@ -596,6 +596,7 @@ def settle(
     ]
     if wanted:
         out.update(_route(ctx, rows, wanted))
+    search_index.refresh(conn, [i for item_ids, _ in out.values() for i in item_ids], ctx.postgres)
     return out
 
 

@@ -19,7 +19,7 @@ from . import accounts
 from .assembly import reviewer_names
 from .db import Database
 from .records import decision_from_row, encode_cursor, iso
-from .tables import audit_items, decisions, users
+from .tables import audit_items, decision_policies, decisions, users
 
 EXPORT_CHUNK = 5_000
 
@@ -51,10 +51,11 @@ class DecisionFilter:
         if self.action is not None:
             found.append(d.action == self.action)
         if self.policy is not None:
-            # Policies are stored as a JSON list of codes; a code is [A-Z0-9_.-], so the
-            # quoted code matches exactly (with LIKE's own wildcard ``_`` escaped).
-            code = self.policy.replace("\\", "\\\\").replace("_", "\\_").replace("%", "\\%")
-            found.append(d.policies.like(f'%"{code}"%', escape="\\"))
+            # one row per decision and code, kept by a trigger (migration 0018): an index
+            with_code = select(decision_policies.c.decision_id).where(
+                decision_policies.c.policy == self.policy
+            )
+            found.append(d.id.in_(with_code))
         if self.item_id is not None:
             found.append(d.item_id == self.item_id)
         if self.since is not None:

@@ -37,7 +37,7 @@ from reviewer_app.protocol import (
     Thread,
 )
 
-from . import accounts, queueapply
+from . import accounts, queueapply, search_index
 from .priority import priority
 from .records import append_events, chunks, dumps, event_row
 from .seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue
@@ -191,6 +191,7 @@ def insert_items(
                 }
             )
         conn.execute(insert(items), rows)
+        search_index.refresh(conn, [r["id"] for r in rows])
         append_events(
             conn,
             [

@@ -395,6 +395,76 @@ decisions = Table(
     Index("ix_decisions_time", "decided_at"),
 )
 
+# The policy codes of each decision, one row per code, kept by triggers on ``decisions``
+# (migration 0018), so the decision search filters by policy through an index instead of a
+# LIKE over the stored JSON list.
+decision_policies = Table(
+    "decision_policies",
+    metadata,
+    Column("policy", String(64), primary_key=True),
+    Column("decision_id", Integer, primary_key=True),
+)
+
+# Lead search (search_index.py): one row per item with what a lead searches it by, written
+# by the writers of items (seed, intake). ``author`` (handle, platform id, display name) and
+# ``body`` (the post's text) hold folded text (lower case) for substring search: on SQLite
+# an FTS5 trigram table over them (``item_search_fts``, kept in step by triggers), on
+# PostgreSQL pg_trgm GIN indexes; both made by migration 0018 and named in
+# SEARCH_INDEX_OBJECTS, not declared here (neither is a plain table or index).
+item_search = Table(
+    "item_search",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("item_id", String(64), nullable=False),
+    Column("author", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Index("ix_item_search_item", "item_id", unique=True),
+)
+
+# Exact keys of a search row: ``post`` (``id:`` the post's platform id, ``url:`` a hash of
+# its URL), ``domain`` (each domain a link names, and its parent domains), ``reason`` (a
+# report reason). Read by (kind, value) newest row first.
+item_search_keys = Table(
+    "item_search_keys",
+    metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("value", String(200), primary_key=True),
+    Column("doc_id", Integer, primary_key=True),
+    Index("ix_item_search_keys_doc", "doc_id"),
+)
+
+SEARCH_INDEX_OBJECTS = frozenset(
+    {
+        # SQLite: the FTS5 table and its shadow tables
+        "item_search_fts",
+        "item_search_fts_data",
+        "item_search_fts_idx",
+        "item_search_fts_docsize",
+        "item_search_fts_config",
+        # PostgreSQL: the trigram indexes
+        "ix_item_search_author_trgm",
+        "ix_item_search_body_trgm",
+    }
+)
+"""Database objects of the search index that migration 0018 makes per dialect."""
+
+# A lead's saved search or decisions filter (views.py), private or shared with the team.
+saved_views = Table(
+    "saved_views",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("kind", String(16), nullable=False),
+    # protocol SavedViewQuery as JSON
+    Column("query", Text, nullable=False),
+    Column("shared", Boolean, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_saved_views_owner_name", "user_id", "name", unique=True),
+    Index("ix_saved_views_shared", "shared"),
+)
+
+
 verdict_keys = Table(
     "verdict_keys",
     metadata,

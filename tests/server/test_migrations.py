@@ -11,7 +11,7 @@ from sqlalchemy.exc import DatabaseError
 from reviewer_app.protocol import EventKind
 from reviewer_app.server.db import Database
 from reviewer_app.server.records import append_events, event_row
-from reviewer_app.server.tables import metadata
+from reviewer_app.server.tables import SEARCH_INDEX_OBJECTS, metadata
 
 
 def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
@@ -20,7 +20,13 @@ def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
         db.migrate()
         db.migrate()  # running again on a current schema changes nothing
         with db.engine.connect() as conn:
-            diff = compare_metadata(MigrationContext.configure(conn), metadata)
+            # the search index's FTS5 table and trigram indexes are per dialect (migration
+            # 0018) and declared in no table: left out of the comparison
+            context = MigrationContext.configure(
+                conn,
+                opts={"include_name": lambda name, *_: name not in SEARCH_INDEX_OBJECTS},
+            )
+            diff = compare_metadata(context, metadata)
         assert diff == [], f"tables.py and the migrations disagree: {diff}"
     finally:
         db.dispose()
