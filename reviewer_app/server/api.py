@@ -73,6 +73,14 @@ from reviewer_app.protocol.common import (
     Username,
 )
 from reviewer_app.protocol.csvsafe import MEDIA_TYPE as CSV_MEDIA_TYPE
+from reviewer_app.protocol.search import (
+    MAX_QUERY,
+    SavedView,
+    SavedViewCreate,
+    SavedViewList,
+    SearchKind,
+    SearchPage,
+)
 from reviewer_app.protocol.webhooks import WebhookList
 
 from .auth_deps import (
@@ -492,6 +500,54 @@ def post_decision_note(
 def get_decision_notes(decision_id: DecisionId, svc: ServiceDep, user: UserDep) -> DecisionNoteList:
     """A decision's notes, for leads and for the decision's own reviewer."""
     return svc.decision_notes(user, decision_id)
+
+
+@router.get("/search", response_model=SearchPage, tags=["lead"], responses=problems(*AUTHED, 403))
+def search_items(
+    svc: ServiceDep,
+    _lead: LeadDep,
+    kind: Annotated[SearchKind, Query(description="what to look in (see SearchKind)")],
+    q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY, description="what to find")],
+    cursor: Cursor = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> Response:
+    """Items (open or decided) matching a search, each with its decision, newest first
+    (leads and admins). ``author`` and ``text`` find the query anywhere (three characters
+    or more, any case); ``post``, ``domain`` and ``reason`` are exact (any case)."""
+    if "\x00" in q:
+        raise ApiError(422, "invalid_search", "A search holds no NUL character.")
+    return json_response(svc.search_items(kind, q, cursor, limit))
+
+
+ViewId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+
+
+@router.get("/views", response_model=SavedViewList, tags=["lead"], responses=problems(*AUTHED, 403))
+def get_views(svc: ServiceDep, lead: LeadDep) -> Response:
+    """The caller's saved views and the views other leads shared."""
+    return json_response(svc.saved_views(lead))
+
+
+@router.post(
+    "/views",
+    response_model=SavedView,
+    status_code=201,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403, 409),
+)
+def create_view(body: SavedViewCreate, svc: ServiceDep, lead: LeadDep) -> Response:
+    """Save a search or a decisions filter under a name of the caller's (409
+    ``view_name_taken`` when they already have one), private or shared with every lead."""
+    return json_response(svc.save_view(lead, body), status=201)
+
+
+@router.delete(
+    "/views/{view_id}", status_code=204, tags=["lead"], responses=problems(*AUTHED, 403, 404)
+)
+def delete_view(view_id: ViewId, svc: ServiceDep, lead: LeadDep) -> Response:
+    """Delete one of the caller's views (admins: any)."""
+    svc.delete_view(lead, view_id)
+    return Response(status_code=204)
 
 
 @router.get(

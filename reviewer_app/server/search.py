@@ -51,7 +51,7 @@ class DecisionFilter:
         if self.action is not None:
             found.append(d.action == self.action)
         if self.policy is not None:
-            # one row per decision and code, kept by a trigger (migration 0018): an index
+            # one row per decision and code, kept by a trigger (migration 0020): an index
             with_code = select(decision_policies.c.decision_id).where(
                 decision_policies.c.policy == self.policy
             )

@@ -84,6 +84,13 @@ from reviewer_app.protocol.intake import (
     Signal,
     Withdrawal,
 )
+from reviewer_app.protocol.search import (
+    SavedView,
+    SavedViewCreate,
+    SavedViewList,
+    SearchKind,
+    SearchPage,
+)
 from reviewer_app.protocol.webhooks import WebhookEndpoint, WebhookList
 
 from . import (
@@ -99,8 +106,10 @@ from . import (
     queueapply,
     rollups,
     search,
+    search_index,
     statements,
     stats,
+    views,
     webhook_endpoints,
     wellbeing,
 )
@@ -917,6 +926,25 @@ class Service:
         """The matching decisions as CSV chunks (see search.export_csv; from the replica
         when there is one)."""
         return search.export_csv(self.reads.choose()[0], found)
+
+    def search_items(self, kind: SearchKind, q: str, cursor: str | None, limit: int) -> SearchPage:
+        """Items matching a lead's search with their decisions, newest first (see
+        search_index.py; from the replica when there is one)."""
+        after = decode_cursor(cursor)
+        with self.reads.snapshot() as (conn, _source):
+            return search_index.search(conn, kind, q, after, limit, self.postgres)
+
+    def saved_views(self, user: Principal) -> SavedViewList:
+        with self.db.read() as conn:
+            return views.listing(conn, user)
+
+    def save_view(self, user: Principal, body: SavedViewCreate) -> SavedView:
+        with self.db.write() as conn:
+            return views.create(conn, user, body, self.clock())
+
+    def delete_view(self, user: Principal, view_id: int) -> None:
+        with self.db.write() as conn:
+            views.remove(conn, user, view_id)
 
     # -- lead figures -------------------------------------------------------------------
 

@@ -396,7 +396,7 @@ decisions = Table(
 )
 
 # The policy codes of each decision, one row per code, kept by triggers on ``decisions``
-# (migration 0018), so the decision search filters by policy through an index instead of a
+# (migration 0020), so the decision search filters by policy through an index instead of a
 # LIKE over the stored JSON list.
 decision_policies = Table(
     "decision_policies",
@@ -409,7 +409,7 @@ decision_policies = Table(
 # by the writers of items (seed, intake). ``author`` (handle, platform id, display name) and
 # ``body`` (the post's text) hold folded text (lower case) for substring search: on SQLite
 # an FTS5 trigram table over them (``item_search_fts``, kept in step by triggers), on
-# PostgreSQL pg_trgm GIN indexes; both made by migration 0018 and named in
+# PostgreSQL pg_trgm GIN indexes; both made by migration 0020 and named in
 # SEARCH_INDEX_OBJECTS, not declared here (neither is a plain table or index).
 item_search = Table(
     "item_search",
@@ -446,7 +446,7 @@ SEARCH_INDEX_OBJECTS = frozenset(
         "ix_item_search_body_trgm",
     }
 )
-"""Database objects of the search index that migration 0018 makes per dialect."""
+"""Database objects of the search index that migration 0020 makes per dialect."""
 
 # A lead's saved search or decisions filter (views.py), private or shared with the team.
 saved_views = Table(

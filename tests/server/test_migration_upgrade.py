@@ -193,7 +193,7 @@ def test_a_first_schema_database_upgrades_to_what_a_fresh_one_is(database_url: s
         db.migrate()
         with db.engine.connect() as conn:
             context = MigrationContext.configure(
-                conn,  # the search index's per-dialect objects (migration 0018) left out
+                conn,  # the search index's per-dialect objects (migration 0020) left out
                 opts={"include_name": lambda name, *_: name not in SEARCH_INDEX_OBJECTS},
             )
             diff = compare_metadata(context, metadata)
@@ -214,7 +214,7 @@ def test_a_first_schema_database_upgrades_to_what_a_fresh_one_is(database_url: s
             )
             assert counted["decided"] == DECIDED
             assert conn.execute(select(func.count()).select_from(decisions)).scalar_one() == DECIDED
-            # migration 0018 indexed the stored items and the stored decisions' policies
+            # migration 0020 indexed the stored items and the stored decisions' policies
             indexed = conn.execute(select(item_search.c.item_id)).scalars().all()
             assert sorted(indexed) == sorted(conn.execute(select(items.c.id)).scalars())
             pairs = {

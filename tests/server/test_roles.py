@@ -64,6 +64,10 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("POST", "/decisions/{decision_id}/notes"): ("lead", 201),
     # the reviewer's own decision: a reviewer reads its notes (another's: 403, test_feedback)
     ("GET", "/decisions/{decision_id}/notes"): ("reviewer", 200),
+    ("GET", "/search"): ("lead", 422),  # no kind or q: the matrix sends no query string
+    ("GET", "/views"): ("lead", 200),
+    ("POST", "/views"): ("lead", 201),
+    ("DELETE", "/views/{view_id}"): ("lead", 404),  # none of the caller's (the search tests')
     ("GET", "/stats/queues"): ("lead", 200),
     ("GET", "/stats/reviewers"): ("lead", 200),
     ("GET", "/stats/exposure"): ("lead", 200),
@@ -217,6 +221,10 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
     },
     ("POST", "/me/feedback/seen"): lambda w, c: {"until": "2026-01-01T00:00:00Z"},
     ("POST", "/decisions/{decision_id}/notes"): lambda w, c: {"note": f"from {c.name}"},
+    ("POST", "/views"): lambda w, c: {
+        "name": f"made by {c.name} {uuid.uuid4().hex[:8]}",
+        "view": {"kind": "search", "search": {"kind": "reason", "q": "spam"}},
+    },
     ("POST", "/audits/tasks/{audit_id}/result"): lambda w, c: {"result": "agree"},
     ("POST", "/authors/actions"): lambda w, c: {
         "author_ids": [w.author_ids.get(c.name, w.author_ids["lead"])],
@@ -240,6 +248,7 @@ def _request(
             key_id=999_999,
             author_id="no-such-author",
             decision_id=999_999,
+            view_id=999_999,
         )
     else:
         path = template.format(
@@ -252,6 +261,7 @@ def _request(
             key_id=world.key_id,
             author_id=world.author_ids["lead"],
             decision_id=world.decision_id,
+            view_id=999_998,
         )
     headers = caller.headers()
     person = caller.role is not None and caller.role not in KEY_ROLES

@@ -1,7 +1,7 @@
 """lead search: item search rows with trigram indexes, decision policies by index, saved views
 
-Revision ID: 0018
-Revises: 0017
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-12-08
 
 A snapshot: it names every table and column itself and imports nothing of the service.
@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0018"
-down_revision = "0017"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 

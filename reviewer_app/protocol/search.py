@@ -1,0 +1,147 @@
+"""Lead search over items and their decisions, and saved views (a named search or decisions
+filter, private to its lead or shared with the team)."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, StringConstraints
+
+from .common import (
+    HttpUrl,
+    ItemId,
+    Label,
+    Page,
+    ShortText,
+    Slug,
+    Timestamp,
+    Username,
+    WireModel,
+)
+from .items import ItemState
+from .verdicts import DecisionQuery
+
+MAX_QUERY = 200
+MAX_VIEWS = 200
+"""Saved views a lead may keep."""
+MAX_VIEW_NAME = 80
+
+
+class SearchKind(StrEnum):
+    """What a search looks in. ``author`` and ``text`` find the query anywhere in the
+    author's handle, platform id or display name, or in the post's text (at least three
+    characters, any case); the others are exact (any case): ``post`` the post's platform
+    id or its URL, ``domain`` a domain a link in the post names (or a parent of it),
+    ``reason`` a report reason."""
+
+    author = "author"
+    text = "text"
+    post = "post"
+    domain = "domain"
+    reason = "reason"
+
+
+SearchText = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_QUERY, pattern=r"^[^\x00]*$")
+]
+
+
+class SearchQuery(WireModel):
+    """A search: its kind and what to look for."""
+
+    kind: SearchKind
+    q: SearchText
+
+
+class SearchHit(WireModel):
+    """An item that matched, with what a lead needs to tell it apart, and its decision."""
+
+    item_id: ItemId
+    queue_id: Slug
+    state: ItemState
+    enqueued_at: Timestamp
+    post_id: ShortText = Field(description="the post's platform id")
+    post_url: HttpUrl | None = None
+    excerpt: ShortText = Field(description="the post's text, its first 200 characters")
+    author_id: ShortText = Field(description="the author's platform id")
+    author_handle: ShortText
+    author_name: ShortText
+    decision_id: int | None = None
+    action: Slug | None = None
+    reviewer: Username | None = None
+    decided_at: Timestamp | None = None
+
+
+class SearchPage(Page):
+    hits: list[SearchHit] = Field(max_length=1_000)
+
+
+# -- saved views --------------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _view_name(value: str) -> str:
+    if _CONTROL.search(value):
+        raise ValueError("a view's name is one line with no control characters")
+    if not value.strip():
+        raise ValueError("a view's name is not empty")
+    return value
+
+
+ViewName = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_VIEW_NAME), AfterValidator(_view_name)
+]
+
+
+class SearchView(WireModel):
+    kind: Literal["search"] = "search"
+    search: SearchQuery
+
+
+class DecisionsView(WireModel):
+    kind: Literal["decisions"] = "decisions"
+    filter: DecisionQuery
+
+
+SavedViewQuery = Annotated[SearchView | DecisionsView, Field(discriminator="kind")]
+
+
+class SavedViewCreate(WireModel):
+    name: ViewName
+    shared: bool = Field(default=False, description="seen by every lead, not only its owner")
+    view: SavedViewQuery
+
+
+class SavedView(WireModel):
+    id: int
+    name: Label
+    owner: Username
+    shared: bool
+    created_at: Timestamp
+    view: SavedViewQuery
+
+
+class SavedViewList(WireModel):
+    """The caller's own views and the views other leads shared, by name."""
+
+    views: list[SavedView] = Field(max_length=10_000)
+
+
+__all__ = [
+    "MAX_QUERY",
+    "MAX_VIEWS",
+    "MAX_VIEW_NAME",
+    "DecisionsView",
+    "SavedView",
+    "SavedViewCreate",
+    "SavedViewList",
+    "SavedViewQuery",
+    "SearchHit",
+    "SearchKind",
+    "SearchPage",
+    "SearchQuery",
+    "SearchView",
+]
