@@ -73,6 +73,13 @@ from reviewer_app.protocol.accounts import (
     AccountActionResults,
     LinkedAccounts,
 )
+from reviewer_app.protocol.search import (
+    SavedView,
+    SavedViewCreate,
+    SavedViewList,
+    SearchKind,
+    SearchPage,
+)
 from reviewer_app.protocol.webhooks import WebhookList
 
 from .decision_csv import ExportCancelled, copy_decision_csv
@@ -466,6 +473,26 @@ class ApiClient:
         if cursor:
             params["cursor"] = cursor
         return self._call("GET", "/events", reply=EventPage, params=params)
+
+    def search(
+        self, kind: SearchKind, q: str, *, cursor: str | None = None, limit: int = 50
+    ) -> SearchPage:
+        """One page of the items a lead's search finds, newest first, each with its
+        decision (leads and admins). Pass the page's ``next_cursor`` back as ``cursor``."""
+        params: dict[str, str | int] = {"kind": kind.value, "q": q, "limit": limit}
+        if cursor is not None:
+            params["cursor"] = cursor
+        return self._call("GET", "/search", reply=SearchPage, params=params)
+
+    def saved_views(self) -> SavedViewList:
+        """The caller's saved views and those other leads shared."""
+        return self._call("GET", "/views", reply=SavedViewList)
+
+    def save_view(self, view: SavedViewCreate) -> SavedView:
+        return self._call("POST", "/views", reply=SavedView, body=view)
+
+    def delete_view(self, view_id: int) -> None:
+        self._call("DELETE", f"/views/{int(view_id)}", reply=None)
 
     def webhooks(self) -> WebhookList:
         """Webhook endpoints and their health (leads and admins)."""

@@ -19,10 +19,15 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     Decision,
     DecisionQuery,
+    Role,
+    SavedViewCreate,
+    SearchKind,
+    SearchQuery,
+    SearchView,
     Verdict,
 )
 from reviewer_app.protocol.verdicts import AuditOutcome, DecisionKind
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.client import login
 from tests.support.proxy import FaultProxy, Rule
 from tests.support.servers import LiveServer
@@ -271,3 +276,46 @@ def test_every_lead_call_is_refused_to_a_reviewer(
             call()
         assert caught.value.status == 403 and caught.value.code == "lead_only"
     assert lead.sample(sample.id).recorded == 0
+
+
+def test_search_and_saved_views_through_the_client(live_server: LiveServer) -> None:
+    seed_load_queue(live_server.service, 12)
+    lead = login(live_server, "lena", Role.lead)
+    other = login(live_server, "leo", Role.lead)
+    reviewer = login(live_server, "rita")
+    [leased] = lead.claim(QUEUE, 1, 300).items
+    item = leased.item
+    [hit] = lead.search(SearchKind.post, item.post.id).hits
+    assert hit.item_id == item.id and hit.author_handle == item.author.handle
+    assert hit.excerpt == item.post.text[:200]
+    by_url = lead.search(SearchKind.post, item.post.url.upper()).hits
+    assert [h.item_id for h in by_url] == [item.id]
+
+    # every page of a wide search, one hit at a time, newest first, none twice
+    wide = lead.search(SearchKind.text, item.post.text[:3], limit=200).hits
+    seen, cursor = [], None
+    while True:
+        page = lead.search(SearchKind.text, item.post.text[:3], cursor=cursor, limit=1)
+        seen += [h.item_id for h in page.hits]
+        if not (cursor := page.next_cursor):
+            break
+    assert seen == [h.item_id for h in wide] and item.id in seen
+
+    made = lead.save_view(
+        SavedViewCreate(
+            name="Their posts",
+            shared=True,
+            view=SearchView(search=SearchQuery(kind=SearchKind.author, q=item.author.handle)),
+        )
+    )
+    [seen_by_other] = other.saved_views().views
+    assert seen_by_other == made and seen_by_other.owner == "lena"
+    with pytest.raises(Forbidden):
+        reviewer.saved_views()
+    with pytest.raises(Forbidden):
+        reviewer.search(SearchKind.text, "anything")
+    with pytest.raises(ProblemError) as refused:
+        lead.search(SearchKind.text, "ab")
+    assert refused.value.code == "invalid_search"
+    lead.delete_view(made.id)
+    assert other.saved_views().views == []
