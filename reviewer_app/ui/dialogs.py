@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,75 +20,21 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from reviewer_app.core import settings as core_settings
 from reviewer_app.core.store import Conflict, Store
+from reviewer_app.protocol import Queue
 
 from . import preferences as P
-from .i18n import QT_TRANSLATE_NOOP, translate
+from .i18n import translate
+from .keys import Keymap, shortcut_rows
 from .models import ConflictsModel
 from .plain import isolate, label, named, set_text
-
-SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("1 … 9", QT_TRANSLATE_NOOP("Shortcuts", "Decide with the action that shows this key")),
-    (
-        QT_TRANSLATE_NOOP("Shortcuts", "Alt+1 … Alt+9"),
-        QT_TRANSLATE_NOOP("Shortcuts", "Switch to that queue of the queue list"),
-    ),
-    ("E", QT_TRANSLATE_NOOP("Shortcuts", "Escalate to a lead")),
-    ("S", QT_TRANSLATE_NOOP("Shortcuts", "Skip: give the post back to the queue")),
-    ("P", QT_TRANSLATE_NOOP("Shortcuts", "Choose policy codes (arrows move, Space ticks)")),
-    ("R", QT_TRANSLATE_NOOP("Shortcuts", "Choose a fact-check rating")),
-    ("N", QT_TRANSLATE_NOOP("Shortcuts", "Write a note")),
-    (
-        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+Enter"),
-        QT_TRANSLATE_NOOP(
-            "Shortcuts", "Submit the verdict that is waiting for a policy, rating or note"
-        ),
-    ),
-    (QT_TRANSLATE_NOOP("Shortcuts", "Esc"), QT_TRANSLATE_NOOP("Shortcuts", "Cancel that verdict")),
-    (
-        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+Z"),
-        QT_TRANSLATE_NOOP(
-            "Shortcuts", "Undo the last verdict (while it is still in its undo window)"
-        ),
-    ),
-    (
-        QT_TRANSLATE_NOOP("Shortcuts", "Space"),
-        QT_TRANSLATE_NOOP("Shortcuts", "Reveal or hide the media of this post"),
-    ),
-    (
-        "V",
-        QT_TRANSLATE_NOOP(
-            "Shortcuts",
-            "View the media large (arrows: previous, next; + and -: zoom; Esc: close)",
-        ),
-    ),
-    (
-        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+O"),
-        QT_TRANSLATE_NOOP("Shortcuts", "Work offline: lease a batch to review without a network"),
-    ),
-    (QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+K"), QT_TRANSLATE_NOOP("Shortcuts", "Open conflicts")),
-    (QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+,"), QT_TRANSLATE_NOOP("Shortcuts", "Settings")),
-    (
-        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+1 / Ctrl+2"),
-        QT_TRANSLATE_NOOP("Shortcuts", "Review / Lead workspace (leads and admins)"),
-    ),
-    (
-        QT_TRANSLATE_NOOP("Shortcuts", "Ctrl+Q"),
-        QT_TRANSLATE_NOOP("Shortcuts", "Quit (asks first if verdicts are not sent yet)"),
-    ),
-    (
-        "B",
-        QT_TRANSLATE_NOOP(
-            "Shortcuts", "Take a break: give back your posts and pause (B again resumes)"
-        ),
-    ),
-    ("?", QT_TRANSLATE_NOOP("Shortcuts", "This list")),
-)
+from .shortcuts_page import ShortcutsPage
 
 
 def theme_name(theme: str) -> str:
@@ -111,27 +57,51 @@ def language_name(language: str) -> str:
 
 
 class ShortcutsDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    """Every key and what it does (``rows``: made by ``keys.shortcut_rows`` from the one
+    table of commands, with the user's own keys; the defaults without a window)."""
+
+    def __init__(
+        self, parent: QWidget | None = None, *, rows: list[tuple[str, str]] | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("Dialogs", "Keyboard shortcuts"))
         named(self, "shortcutsDialog", translate("Dialogs", "Keyboard shortcuts"))
         form = QFormLayout(self)
-        for keys, what in SHORTCUTS:
-            form.addRow(
-                label(translate("Shortcuts", keys), wrap=False), label(translate("Shortcuts", what))
-            )
+        for keys, what in rows if rows is not None else shortcut_rows(None):
+            form.addRow(label(keys, wrap=False), label(what))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         form.addRow(close)
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, prefs: P.Preferences, store: Store, parent: QWidget | None = None) -> None:
+    """Two pages: General (these settings, kept on OK) and, with a window's ``keymap``,
+    Shortcuts (each key change kept at once)."""
+
+    def __init__(
+        self,
+        prefs: P.Preferences,
+        store: Store,
+        parent: QWidget | None = None,
+        *,
+        keymap: Keymap | None = None,
+        queues: Sequence[Queue] = (),
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(translate("Dialogs", "Settings"))
         self.setObjectName("settingsDialog")
         self.prefs, self.store = prefs, store
-        form = QFormLayout(self)
+        outer = QVBoxLayout(self)
+        self.pages = QTabWidget()
+        named(self.pages, "settingsPages", translate("Dialogs", "Settings pages"))
+        general = QWidget()
+        self.pages.addTab(general, translate("Dialogs", "General"))
+        self.shortcuts: ShortcutsPage | None = None
+        if keymap is not None:
+            self.shortcuts = ShortcutsPage(keymap, queues)
+            self.pages.addTab(self.shortcuts, translate("Dialogs", "Shortcuts"))
+        outer.addWidget(self.pages, 1)
+        form = QFormLayout(general)
         self.server = named(
             QLineEdit(prefs.get(P.SERVER)), "server", translate("Dialogs", "Server address")
         )
@@ -201,7 +171,7 @@ class SettingsDialog(QDialog):
         )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        outer.addWidget(buttons)
 
     def accept(self) -> None:
         self.prefs.set(P.SERVER, self.server.text().strip())

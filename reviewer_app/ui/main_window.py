@@ -1,5 +1,6 @@
 """The review window: queue picker, worklist, the post with its context and scores, the
-verdict bar and the status bar. Keys go through one table (``KEYMAP``) with auto-repeat off.
+verdict bar and the status bar. Keys go through one table (``keys.COMMANDS``, with the
+user's own keys over it) with auto-repeat off.
 
 Everything here runs on the GUI thread and touches only the local store; the network is
 the sync engine's, whose events arrive through ``SyncBridge`` signals.
@@ -15,8 +16,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -50,6 +51,7 @@ from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
 from .i18n import translate
+from .keys import Binding, Command, Keymap, shortcut_rows
 from .lead.workspace import LeadWorkspace
 from .messages import (
     describe,
@@ -99,41 +101,9 @@ def while_open(method: Callable[..., None]) -> Callable[..., None]:
     return guarded
 
 
-#: Every key of the review flow, in one place: key -> command name.
-KEYMAP: dict[tuple[int, Qt.KeyboardModifier], str] = {
-    **{
-        (getattr(Qt.Key, f"Key_{n}").value, Qt.KeyboardModifier.NoModifier): f"action:{n}"
-        for n in range(1, 10)
-    },
-    **{
-        (getattr(Qt.Key, f"Key_{n}").value, Qt.KeyboardModifier.AltModifier): f"queue:{n}"
-        for n in range(1, 10)
-    },
-    (Qt.Key.Key_E.value, Qt.KeyboardModifier.NoModifier): "escalate",
-    (Qt.Key.Key_S.value, Qt.KeyboardModifier.NoModifier): "skip",
-    (Qt.Key.Key_B.value, Qt.KeyboardModifier.NoModifier): "break",
-    (Qt.Key.Key_P.value, Qt.KeyboardModifier.NoModifier): "focus:policy",
-    (Qt.Key.Key_R.value, Qt.KeyboardModifier.NoModifier): "focus:rating",
-    (Qt.Key.Key_N.value, Qt.KeyboardModifier.NoModifier): "focus:note",
-    (Qt.Key.Key_Space.value, Qt.KeyboardModifier.NoModifier): "reveal",
-    (Qt.Key.Key_V.value, Qt.KeyboardModifier.NoModifier): "enlarge",
-    (Qt.Key.Key_Escape.value, Qt.KeyboardModifier.NoModifier): "cancel",
-    (Qt.Key.Key_Return.value, Qt.KeyboardModifier.ControlModifier): "submit",
-    (Qt.Key.Key_Enter.value, Qt.KeyboardModifier.ControlModifier): "submit",
-    (
-        Qt.Key.Key_Enter.value,
-        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.KeypadModifier,
-    ): "submit",
-    (Qt.Key.Key_Z.value, Qt.KeyboardModifier.ControlModifier): "undo",
-    (Qt.Key.Key_Question.value, Qt.KeyboardModifier.NoModifier): "help",
-    (Qt.Key.Key_Question.value, Qt.KeyboardModifier.ShiftModifier): "help",
-}
-#: Commands that must not fire while the reviewer is typing in a text field.
-TYPING_SAFE = {"submit", "undo", "cancel"}
-
-
 class KeyFilter(QObject):
-    """Turns key presses in the window into commands; repeats of a held key are dropped."""
+    """Turns key presses in the window into commands (``keys.Keymap``: one table of every
+    key); repeats of a held key are dropped."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -143,10 +113,10 @@ class KeyFilter(QObject):
         if event.type() != QEvent.Type.KeyPress or not self.window.isActiveWindow():
             return False
         assert isinstance(event, QKeyEvent)
-        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        command = KEYMAP.get((event.key(), mods)) or KEYMAP.get((event.key(), event.modifiers()))
-        if command is None:
+        found = self.window.keymap.lookup(event, self.window.keyed_queue())
+        if found is None:
             return False
+        binding, safe_key = found
         if event.isAutoRepeat():
             return True  # a held key decides nothing
         if not isinstance(watched, QWidget) or watched.window() is not self.window:
@@ -155,13 +125,33 @@ class KeyFilter(QObject):
         typing = focus is not None and (
             focus.inherits("QLineEdit")
             or focus.inherits("QAbstractSpinBox")
+            or focus.inherits("QKeySequenceEdit")
             or (isinstance(focus, QPlainTextEdit) and not focus.isReadOnly())
         )
-        if typing and command not in TYPING_SAFE:
+        spec = binding.spec
+        if typing and not (spec is not None and spec.while_typing and safe_key):
             return False
-        if command == "reveal" and isinstance(focus, PolicyList | QPushButton):
+        if binding.command is Command.REVEAL and isinstance(focus, PolicyList | QPushButton):
             return False  # Space ticks a policy there, and presses a focused button
-        return self.window.run_command(command)
+        return self.window.run_command(binding)
+
+
+class WorklistView(QTableView):
+    """The worklist: arrows (or a click) choose a post and that post opens."""
+
+    row_chosen = Signal(int)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        before = self.currentIndex().row()
+        super().keyPressEvent(event)
+        after = self.currentIndex().row()
+        if after >= 0 and (after != before or event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self.row_chosen.emit(after)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        super().mousePressEvent(event)
+        if self.currentIndex().isValid():
+            self.row_chosen.emit(self.currentIndex().row())
 
 
 class MainWindow(QMainWindow):
@@ -204,6 +194,9 @@ class MainWindow(QMainWindow):
         #: queues being worked that have nothing for this reviewer (the engine's word)
         self.drained: set[str] = set()
         self.is_open = True
+        #: every key in force (the table's, the queues', and the user's own)
+        self.keymap = Keymap(prefs, self)
+        self.menu_actions: dict[Command, QAction] = {}
 
         # Work a keypress causes beyond showing the next post (waking the sync thread, the
         # worklist and status bar) waits until that post is painted: ``_later``.
@@ -269,11 +262,14 @@ class MainWindow(QMainWindow):
         top.addWidget(self.offline_button)
 
         self.worklist = WorklistModel()
-        self.worklist_view = QTableView()
+        self.worklist_view = WorklistView()
         self.worklist_view.setModel(self.worklist)
-        named(self.worklist_view, "worklist", translate("MainWindow", "Worklist"))
-        self.worklist_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.worklist_view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        named(self.worklist_view, "worklist", translate("MainWindow", "Worklist (W)"))
+        self.worklist_view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.worklist_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.worklist_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.worklist_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.worklist_view.setTabKeyNavigation(False)  # Tab leaves it, as in the other panes
         header = self.worklist_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never ResizeToContents
         for column, width in enumerate((118, 110, 46, 100)):
@@ -326,6 +322,7 @@ class MainWindow(QMainWindow):
             self.lead = LeadWorkspace(self.session.client, self.store.queues)
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.message_posted.connect(self.say)
+            self.lead.set_keys(self.keymap.action_keys)
             self.modes = QTabWidget()
             named(self.modes, "modes", translate("MainWindow", "Review or lead workspace"))
             self.modes.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -365,33 +362,32 @@ class MainWindow(QMainWindow):
 
         menu = self.menuBar()
         review_menu = menu.addMenu(translate("MainWindow", "&Review"))
-        for text, keys, slot in (
-            (translate("MainWindow", "Work offline…"), "Ctrl+O", self.work_offline),
-            (translate("MainWindow", "Conflicts…"), "Ctrl+K", self.show_conflicts),
-            (translate("MainWindow", "Settings…"), "Ctrl+,", self.show_settings),
-            (translate("MainWindow", "Keyboard shortcuts"), "", self.show_help),
-            (translate("MainWindow", "Log in again…"), "", self.log_in_again),
-            (translate("MainWindow", "Clear local data…"), "", self.clear_local_data),
-            (translate("MainWindow", "Log out"), "", self.log_out),
-            *(
+        entries: list[tuple[str, Command | None, Callable[[], object]]] = [
+            (translate("MainWindow", "Work offline…"), Command.WORK_OFFLINE, self.work_offline),
+            (translate("MainWindow", "Conflicts…"), Command.CONFLICTS, self.show_conflicts),
+            (translate("MainWindow", "Settings…"), Command.SETTINGS, self.show_settings),
+            (translate("MainWindow", "Keyboard shortcuts"), None, self.show_help),
+            (translate("MainWindow", "Log in again…"), None, self.log_in_again),
+            (translate("MainWindow", "Clear local data…"), None, self.clear_local_data),
+            (translate("MainWindow", "Log out"), None, self.log_out),
+        ]
+        if self.modes is not None:
+            entries += [
+                (translate("MainWindow", "Review"), Command.SHOW_REVIEW, lambda: self.show_mode(0)),
                 (
-                    (translate("MainWindow", "Review"), "Ctrl+1", lambda: self.show_mode(0)),
-                    (
-                        translate("MainWindow", "Lead workspace"),
-                        "Ctrl+2",
-                        lambda: self.show_mode(1),
-                    ),
-                )
-                if self.modes is not None
-                else ()
-            ),
-            (translate("MainWindow", "Quit"), "Ctrl+Q", self.close),
-        ):
+                    translate("MainWindow", "Lead workspace"),
+                    Command.SHOW_LEAD,
+                    lambda: self.show_mode(1),
+                ),
+            ]
+        entries.append((translate("MainWindow", "Quit"), Command.QUIT, self.close))
+        for text, command, slot in entries:
             action = QAction(text, self)
-            if keys:
-                action.setShortcut(QKeySequence(keys))
             action.triggered.connect(slot)
             review_menu.addAction(action)
+            if command is not None:
+                self.menu_actions[command] = action
+        self._apply_menu_keys()
         if keyring_note:
             self.notify(keyring_note)
         # Tab follows the review flow: read the post, its context, then the verdict's parts
@@ -434,47 +430,74 @@ class MainWindow(QMainWindow):
         self.verdicts.action_chosen.connect(self.review.action)
         self.verdicts.submit_requested.connect(self.review.submit)
         self.post.text.first_painted.connect(self._on_post_first_painted)
+        self.worklist_view.row_chosen.connect(self._on_worklist_row_chosen)
+        self.keymap.changed.connect(self._on_keymap_changed)
 
     # --- commands -------------------------------------------------------------------------
 
-    def run_command(self, command: str) -> bool:
+    def run_command(self, binding: Binding | Command) -> bool:
         """One command from the key table. Returns True when the key was used."""
+        if isinstance(binding, Command):
+            binding = Binding(binding)
+        command = binding.command
         if self.tally.on_break is not None:
             # on a break only the break key (back to work) and the list of keys do anything
-            if command == "break":
+            if command is Command.BREAK:
                 self.end_break()
-            elif command == "help":
+            elif command is Command.HELP:
                 self.show_help()
             return True
-        if command.startswith("queue:"):  # from the lead workspace too
-            return self.review_queue_at(int(command.split(":", 1)[1]) - 1)
-        if (
-            self.lead is not None
-            and self.modes is not None
-            and command != "help"
-            and (self.modes.currentWidget() is self.lead)
-        ):
-            return self.lead.run_command(command)
-        if command.startswith("action:"):
-            self.review.action_for_key(command.split(":", 1)[1])
+        row = command.queue_row
+        if row is not None:  # from the lead workspace too
+            return self.review_queue_at(row)
+        if command in (Command.NEXT_QUEUE, Command.PREVIOUS_QUEUE):
+            step = 1 if command is Command.NEXT_QUEUE else -1
+            count = self.queues.rowCount()
+            return count > 0 and self.review_queue_at(
+                (self.queue_picker.currentIndex() + step) % count
+            )
+        if command is Command.HELP:
+            self.show_help()
             return True
-        if command.startswith("focus:"):
-            need = command.split(":", 1)[1]
+        if self.lead is not None and self.modes is not None and self.on_lead_page():
+            return self.lead.run_command(binding)
+        if command is Command.ACTION:
+            if binding.action_id is not None:
+                self.review.action(binding.action_id)
+            return True
+        needs = {
+            Command.FOCUS_POLICY: "policy",
+            Command.FOCUS_RATING: "rating",
+            Command.FOCUS_NOTE: "note",
+        }
+        if command in needs:
+            need = needs[command]
             widget = {"policy": self.verdicts.policies, "rating": self.verdicts.rating}.get(need)
             if widget is not None and not widget.isVisible():
                 return False
             self.verdicts.focus_for(need)
             return True
-        handlers = {
-            "escalate": self.review.escalate,
-            "skip": self.review.skip,
-            "reveal": self.post.media.toggle_reveal,
-            "enlarge": self.post.enlarge_media,
-            "cancel": self._cancel,
-            "submit": self.review.submit,
-            "undo": self.review.undo,
-            "help": self.show_help,
-            "break": lambda: self.take_break(prompted=self.break_reminder.isVisible()),
+        if command in (Command.NEXT_PANE, Command.PREVIOUS_PANE):
+            return self._step_pane(1 if command is Command.NEXT_PANE else -1)
+        panes = {
+            Command.FOCUS_WORKLIST: 0,
+            Command.FOCUS_POST: 1,
+            Command.FOCUS_CONTEXT: 2,
+            Command.FOCUS_VERDICTS: 3,
+        }
+        if command in panes:
+            return self._focus_pane(panes[command])
+        if command in (Command.NEXT_TAB, Command.PREVIOUS_TAB):
+            return self._step_context_tab(1 if command is Command.NEXT_TAB else -1)
+        handlers: dict[Command, Callable[[], object]] = {
+            Command.ESCALATE: self.review.escalate,
+            Command.SKIP: self.review.skip,
+            Command.REVEAL: self.post.media.toggle_reveal,
+            Command.ENLARGE: self.post.enlarge_media,
+            Command.CANCEL: self._cancel,
+            Command.SUBMIT: self.review.submit,
+            Command.UNDO: self.review.undo,
+            Command.BREAK: lambda: self.take_break(prompted=self.break_reminder.isVisible()),
         }
         handler = handlers.get(command)
         if handler is None:
@@ -534,6 +557,75 @@ class MainWindow(QMainWindow):
             minutes = int((time.time() - self.tally.since_break_at) // 60)
             self.break_reminder.remind(due, minutes, self.tally.high_since_break)
 
+    def on_lead_page(self) -> bool:
+        return self.modes is not None and self.modes.currentWidget() is self.lead
+
+    def keyed_queue(self) -> Queue | None:
+        """The queue whose action keys are in force: the blind audit's on its desk."""
+        if self.lead is not None and self.on_lead_page():
+            return self.lead.keyed_queue()
+        return self.review.queue
+
+    # --- panes and tabs -------------------------------------------------------------------
+
+    def _pane_widgets(self) -> list[QWidget]:
+        """Where each pane takes the focus: worklist, post, context, verdict bar."""
+        tab = self.context.currentIndex()
+        box = self.context.boxes[self.context.TABS[max(0, tab)][0]]
+        bar = self.verdicts
+        verdict = next((w for w in (bar.policies, bar.rating) if w.isVisibleTo(self)), bar.note)
+        return [self.worklist_view, self.post.text, box, verdict]
+
+    def _focus_pane(self, index: int) -> bool:
+        if index == 0:
+            row = self.worklist.row_of(self.review.current.item.id) if self.review.current else -1
+            if row >= 0:
+                self.worklist_view.setCurrentIndex(self.worklist.index(row, 0))
+        self._pane_widgets()[index].setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
+    def _step_pane(self, step: int) -> bool:
+        widgets = self._pane_widgets()
+        focus = self.focusWidget()
+        at = next(
+            (i for i, w in enumerate(widgets) if focus is w or (focus and w.isAncestorOf(focus))),
+            next(
+                (
+                    i
+                    for i, pane in enumerate((self.worklist_view, self.post, self.context))
+                    if focus is not None and pane.isAncestorOf(focus)
+                ),
+                3 if focus is not None and self.verdicts.isAncestorOf(focus) else -1,
+            ),
+        )
+        start = at if at >= 0 else (-1 if step > 0 else 0)
+        return self._focus_pane((start + step) % len(widgets))
+
+    def _step_context_tab(self, step: int) -> bool:
+        count = self.context.count()
+        self.context.setCurrentIndex((self.context.currentIndex() + step) % count)
+        return True
+
+    def _on_worklist_row_chosen(self, row: int) -> None:
+        """A post chosen in the worklist opens (the ones still waiting for a verdict)."""
+        if 0 <= row < len(self.worklist.rows):
+            self.review.open(self.worklist.rows[row].item_id)
+
+    def _apply_menu_keys(self) -> None:
+        for command, action in self.menu_actions.items():
+            action.setShortcuts(list(self.keymap.keys(command)))
+
+    def _on_keymap_changed(self) -> None:
+        """A key was given to another command: the menu and the verdict bar follow."""
+        self._apply_menu_keys()
+        queue = self.review.queue
+        if queue is not None:
+            self.verdicts.set_config(queue.config, keys=self.keymap.action_keys(queue))
+            self.verdicts.set_item(self.review.current.item if self.review.current else None)
+            self.verdicts.mark(None)
+        if self.lead is not None:
+            self.lead.keys_changed()
+
     def _cancel(self) -> None:
         self.review.cancel()
         self.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -544,6 +636,10 @@ class MainWindow(QMainWindow):
     def show_mode(self, index: int) -> None:
         if self.modes is not None:
             self.modes.setCurrentIndex(index)
+            if index == 1 and self.lead is not None:
+                self.lead.focus_page()  # Tab goes on through its filters, tables and buttons
+            else:
+                self.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def review_queue_at(self, row: int) -> bool:
         """Review the queue at ``row`` of the queue list (Alt+1 … Alt+9)."""
@@ -650,15 +746,20 @@ class MainWindow(QMainWindow):
         self.progress.show()
 
     def show_help(self) -> None:
-        ShortcutsDialog(self).exec()
+        rows = shortcut_rows(self.keymap, self.keyed_queue(), lead=self.modes is not None)
+        ShortcutsDialog(self, rows=rows).exec()
 
     def show_settings(self) -> None:
-        if SettingsDialog(self.prefs, self.store, self).exec():
+        dialog = SettingsDialog(
+            self.prefs, self.store, self, keymap=self.keymap, queues=self.queues.queues
+        )
+        if dialog.exec():
             self.media_defaults()
             self.break_reminders = self.store.settings.get(core_settings.BREAK_REMINDERS)
             if not self.break_reminders:
                 self.break_reminder.setVisible(False)
             self.session.engine.nudge()
+        self.activateWindow()  # the keys work again at once
 
     def show_conflicts(self) -> None:
         if self.conflicts_view is None:
@@ -731,7 +832,7 @@ class MainWindow(QMainWindow):
             self.queue_picker.setCurrentIndex(row)
             return
         queue = self.queues.queues[row]
-        self.verdicts.set_config(queue.config)
+        self.verdicts.set_config(queue.config, keys=self.keymap.action_keys(queue))
         self.review.set_queue(queue)
         self._work_queue()
         self._refresh_worklist()
@@ -767,7 +868,9 @@ class MainWindow(QMainWindow):
                     )
                 )
         self.worklist.set_current(stored.item.id if stored else None)
-        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        # choosing in the worklist stays there; the Lead workspace keeps its focus
+        if not self.worklist_view.hasFocus() and not self.on_lead_page():
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _nothing_here(self) -> str:
         """What the post pane says with no post to show: an empty queue says so and names
@@ -1040,7 +1143,7 @@ class MainWindow(QMainWindow):
         if shown is None or shown.config == queue.config:
             return
         self.review.update_queue(queue)
-        self.verdicts.set_config(queue.config)
+        self.verdicts.set_config(queue.config, keys=self.keymap.action_keys(queue))
         self.verdicts.set_item(self.review.current.item if self.review.current else None)
         self.verdicts.mark(None)
 

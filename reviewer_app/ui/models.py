@@ -146,6 +146,9 @@ class WorklistModel(_Table):
         for first, last in _runs(changed):
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.HEADERS) - 1))
 
+    def row_of(self, item_id: str) -> int:
+        return next((row for row, r in enumerate(self.rows) if r.item_id == item_id), -1)
+
     def set_current(self, item_id: str | None) -> None:
         before, self.current_id = self.current_id, item_id
         for row, entry in enumerate(self.rows):

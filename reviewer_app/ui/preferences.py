@@ -28,6 +28,8 @@ TEXT_SIZE = Preference("text_size", int, 11, "Text size in points")
 LANGUAGE = Preference(
     "language", str, "system", "Language of the app: system, en, de or es (at the next start)"
 )
+#: the group of the user's own keys
+SHORTCUTS = "shortcuts"
 PREFERENCES = (SERVER, USERNAME, BLUR, GREY, THEME, TEXT_SIZE, LANGUAGE)
 THEMES = ("system", "light", "dark")
 LANGUAGES = ("system", "en", "de", "es")
@@ -48,6 +50,27 @@ class Preferences:
 
     def set(self, pref: Preference, value: Any) -> None:
         self.qsettings.setValue(pref.name, pref.type(value))
+        self.qsettings.sync()
+
+    # The user's own keys (``ui.keys``): ``shortcuts/<command>`` and, for a queue's action,
+    # ``shortcuts/queue/<queue id>/<action id>``; a key in Qt's portable text, "" for none.
+
+    def shortcut(self, name: str) -> str | None:
+        """The user's key for ``name``; None when the default holds."""
+        value = self.qsettings.value(f"{SHORTCUTS}/{name}")
+        return None if value is None else str(value)
+
+    def set_shortcut(self, name: str, key: str | None) -> None:
+        """Keep ``key`` for ``name``; None goes back to the default."""
+        if key is None:
+            self.qsettings.remove(f"{SHORTCUTS}/{name}")
+        else:
+            self.qsettings.setValue(f"{SHORTCUTS}/{name}", key)
+        self.qsettings.sync()
+
+    def clear_shortcuts(self) -> None:
+        """Every key back to its default."""
+        self.qsettings.remove(SHORTCUTS)
         self.qsettings.sync()
 
 

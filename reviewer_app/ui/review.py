@@ -212,13 +212,29 @@ class ReviewController(QObject):
             return False
         return self._record(action)
 
-    def action_for_key(self, key: str) -> bool:
-        if self.queue is None:
+    def open(self, item_id: str) -> bool:
+        """Show a post chosen in the worklist instead of the next one in order (a post of
+        this queue still waiting for a verdict). Returns True when it is shown."""
+        if self.queue is None or (self.current is not None and self.current.item.id == item_id):
             return False
-        for action in self.queue.config.actions:
-            if action.key == key:
-                return self.action(action.id)
-        return False
+        try:
+            stored = self.store.stored_item(item_id)
+        except StoreError as err:
+            self.message_posted.emit(describe(err).line())
+            return False
+        if stored is None or stored.queue_id != self.queue.id:
+            return False
+        if stored.state != "ready" or stored.lease_lost:
+            self.message_posted.emit(
+                translate(
+                    "Review",
+                    "Post {item} needs no verdict from you now (decided, skipped or taken "
+                    "back); the post on screen stays.",
+                ).format(item=item_id)
+            )
+            return False
+        self._show(stored)
+        return True
 
     def escalate(self) -> bool:
         if self.queue is None:

@@ -174,7 +174,9 @@ class VerdictBar(QWidget):
         outer.addWidget(self.statement_label)
         outer.addWidget(self.statement)
 
-    def set_config(self, config: QueueConfig | None) -> None:
+    def set_config(self, config: QueueConfig | None, *, keys: dict[str, str] | None = None) -> None:
+        """Show ``config``'s actions; ``keys``: each action's key where the reviewer gave
+        it another (``ui.keys``), else the queue's."""
         self.config = config
         for button in self.buttons.values():
             button.deleteLater()
@@ -187,7 +189,8 @@ class VerdictBar(QWidget):
         if config is None:
             return
         for action in config.actions:
-            key = f"{action.key} " if action.key else ""
+            shown_key = keys.get(action.id, "") if keys is not None else (action.key or "")
+            key = f"{shown_key} " if shown_key else ""
             extra = "E" if action.kind.value == "escalate" else ""
             name = isolate(action.label)
             text = f"{key}{name}" + (f"  ({extra})" if extra else "")
@@ -205,7 +208,7 @@ class VerdictBar(QWidget):
             ]
             button.setAccessibleName(
                 translate("VerdictBar", "{action}, key {key}").format(
-                    action=name, key=action.key or translate("VerdictBar", "none")
+                    action=name, key=shown_key or translate("VerdictBar", "none")
                 )
                 + (
                     translate("VerdictBar", ", needs {what}").format(

@@ -45,6 +45,7 @@ from reviewer_app.protocol import (
 from ..background import run_in_background
 from ..context_panels import ContextPanels
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..keys import Binding, Command
 from ..messages import describe
 from ..models import RowsTable
 from ..plain import bounded, clean, isolate, label, named, set_text
@@ -176,6 +177,8 @@ class AuditDesk(QWidget):
         named(self, "blindAudit", translate("LeadAudits", "Blind audit"))
         self.client_factory = client_factory
         self.queues = queues
+        #: each action's key in a queue, the reviewer's own where set (``ui.keys``)
+        self.keys_for: Callable[[Queue], dict[str, str]] | None = None
         self.sample_id: int | None = None
         self.task: AuditTask | None = None
         self.queue: Queue | None = None
@@ -312,7 +315,8 @@ class AuditDesk(QWidget):
             return
         item = task.item
         self.queue = next((q for q in self.queues() if q.id == item.queue_id), None)
-        self.verdicts.set_config(self.queue.config if self.queue else None)
+        keys = self.keys_for(self.queue) if self.keys_for and self.queue else None
+        self.verdicts.set_config(self.queue.config if self.queue else None, keys=keys)
         self.verdicts.set_item(item)
         for action in self.queue.config.actions if self.queue else []:
             if action.kind is ActionKind.escalate:  # an audit decides; it cannot escalate
@@ -331,31 +335,34 @@ class AuditDesk(QWidget):
 
     # --- judging ------------------------------------------------------------------------------
 
-    def run_command(self, command: str) -> bool:
+    def run_command(self, binding: Binding) -> bool:
         """A key of the review flow while this desk is on screen."""
-        if command.startswith("action:"):
-            key = command.split(":", 1)[1]
-            action = self._action(lambda a: a.key == key)
-            if action is not None:
-                self.choose(action.id)
+        command = binding.command
+        if command is Command.ACTION:
+            if binding.action_id is not None:
+                self.choose(binding.action_id)
             return True
-        if command.startswith("focus:"):
-            need = command.split(":", 1)[1]
-            widget = {"policy": self.verdicts.policies, "rating": self.verdicts.rating}.get(need)
+        needs = {
+            Command.FOCUS_POLICY: ("policy", self.verdicts.policies),
+            Command.FOCUS_RATING: ("rating", self.verdicts.rating),
+            Command.FOCUS_NOTE: ("note", None),
+        }
+        if command in needs:
+            need, widget = needs[command]
             if widget is not None and not widget.isVisible():
                 return False
             self.verdicts.focus_for(need)
             return True
-        if command == "submit":
+        if command is Command.SUBMIT:
             self.submit()
-        elif command == "cancel":
+        elif command is Command.CANCEL:
             self.pending_action = None
             self.verdicts.mark(None)
             self.verdicts.ask("")
             self.setFocus(Qt.FocusReason.OtherFocusReason)
-        elif command == "reveal":
+        elif command is Command.REVEAL:
             self.post.media.toggle_reveal()
-        elif command in ("escalate", "skip", "undo"):
+        elif command in (Command.ESCALATE, Command.SKIP, Command.UNDO):
             self.message_posted.emit(
                 translate(
                     "LeadAudits",

@@ -669,6 +669,7 @@ class DecisionsBrowser(QWidget):
         self.model.loading_changed.connect(self._on_model_loading_changed)
         self.table.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+        self.table.activated.connect(self._on_table_activated)  # Enter (or a double click)
 
         self._history_timer = QTimer(self)  # a held arrow key asks once it stops
         self._history_timer.setSingleShot(True)
@@ -981,6 +982,14 @@ class DecisionsBrowser(QWidget):
         )
         self.history.setPlainText(translate("LeadDecisions", "Loading the history…"))
         self._history_timer.start()
+
+    def _on_table_activated(self, index: QModelIndex) -> None:
+        """Enter on a decision opens its item's history now, without the wait for a held
+        arrow key, and the focus goes to it (Shift+Tab comes back)."""
+        item_id = self.model.item_id(index.row()) if index.isValid() else None
+        if item_id is not None:
+            self.show_history(item_id)
+            self.history.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def blank(self) -> None:
         """Hide every decision (a blind audit is under way in this window)."""

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from reviewer_app.core.api import ApiClient
@@ -15,6 +15,7 @@ from reviewer_app.protocol import Queue, QueueStatsReport
 
 from ..background import run_in_background
 from ..i18n import translate
+from ..keys import Binding, Command
 from ..messages import describe
 from ..plain import isolate, label, named, set_text
 from .audits import AuditsView
@@ -177,8 +178,55 @@ class LeadWorkspace(QTabWidget):
     def auditing(self) -> bool:
         return self.currentWidget() is self.audits and self.audits.auditing
 
-    def run_command(self, command: str) -> bool:
-        """A review key while the workspace is on screen: only the blind audit uses them."""
+    def run_command(self, binding: Binding) -> bool:
+        """A key while the workspace is on screen: the next or previous tab; the review keys
+        only on the blind audit's desk."""
+        if binding.command in (Command.NEXT_TAB, Command.PREVIOUS_TAB):
+            return self.step_tab(1 if binding.command is Command.NEXT_TAB else -1)
         if self.auditing:
-            return self.audits.desk.run_command(command)
+            return self.audits.desk.run_command(binding)
         return False
+
+    def keyed_queue(self) -> Queue | None:
+        """The queue whose action keys are in force here: the audited item's."""
+        return self.audits.desk.queue if self.auditing else None
+
+    def set_keys(self, keys_for: Callable[[Queue], dict[str, str]]) -> None:
+        """Where the blind audit's verdict bar reads each action's key."""
+        self.audits.desk.keys_for = keys_for
+
+    def keys_changed(self) -> None:
+        desk = self.audits.desk
+        if desk.queue is not None and desk.keys_for is not None:
+            desk.verdicts.set_config(desk.queue.config, keys=desk.keys_for(desk.queue))
+            desk.verdicts.set_item(desk.task.item if desk.task else None)
+
+    def step_tab(self, step: int) -> bool:
+        """The next (or previous) enabled tab, with the focus on its first control."""
+        count = self.count()
+        index = self.currentIndex()
+        for _ in range(count):
+            index = (index + step) % count
+            if self.isTabEnabled(index):
+                break
+        self.setCurrentIndex(index)
+        self.focus_page()
+        return True
+
+    def focus_page(self) -> None:
+        """The focus on the open tab's first control (Tab goes on from there)."""
+        page = self.currentWidget()
+        if page is None:
+            return
+        widget = page.nextInFocusChain()
+        while widget is not None and widget is not page:
+            if (
+                page.isAncestorOf(widget)
+                and widget.isVisibleTo(page)
+                and widget.isEnabled()
+                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+            ):
+                widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return
+            widget = widget.nextInFocusChain()
+        page.setFocus(Qt.FocusReason.ShortcutFocusReason)
