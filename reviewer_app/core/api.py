@@ -45,10 +45,15 @@ from reviewer_app.protocol import (
     AuditSampleList,
     AuditTaskGrant,
     BreakRecord,
+    DecisionNote,
+    DecisionNoteCreate,
+    DecisionNoteList,
     DecisionPage,
     DecisionQuery,
     EventPage,
     ExposureReport,
+    FeedbackNotice,
+    FeedbackSeen,
     Item,
     LeaseClaim,
     LeasedItem,
@@ -57,10 +62,14 @@ from reviewer_app.protocol import (
     LeaseRenewal,
     LeaseResults,
     Meta,
+    MyDecisionPage,
     Problem,
+    QualityReport,
+    QualityThresholds,
     QueueList,
     QueueStatsReport,
     ReviewerStatsReport,
+    ReviewerTrend,
     SessionCreate,
     SessionInfo,
     User,
@@ -406,6 +415,47 @@ class ApiClient:
         finally:
             response.close()
 
+    # --- feedback to reviewers -------------------------------------------------------
+
+    def my_decisions(
+        self,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        cursor: str | None = None,
+        limit: int = 200,
+    ) -> MyDecisionPage:
+        """The caller's own decisions, newest first, with what became of each (default
+        window: the last 7 days)."""
+        params: dict[str, str | int] = {"limit": limit}
+        if since is not None:
+            params["since"] = _wire_time(since, "since")
+        if until is not None:
+            params["until"] = _wire_time(until, "until")
+        if cursor:
+            params["cursor"] = cursor
+        return self._call("GET", "/me/decisions", reply=MyDecisionPage, params=params)
+
+    def feedback_notice(self) -> FeedbackNotice:
+        """Overturns and leads' notes on the caller's decisions since they last looked."""
+        return self._call("GET", "/me/feedback", reply=FeedbackNotice)
+
+    def mark_feedback_seen(self, until: datetime) -> FeedbackNotice:
+        """The caller saw their feedback up to ``until`` (a notice's ``as_of``). Repeating
+        it is harmless, but like every POST it is retried only when it surely never
+        arrived."""
+        body = FeedbackSeen(until=until)
+        return self._call("POST", "/me/feedback/seen", body=body, reply=FeedbackNotice)
+
+    def add_decision_note(self, decision_id: int, note: str) -> DecisionNote:
+        """A lead's note to the decision's reviewer."""
+        body = DecisionNoteCreate(note=note)
+        return self._call(
+            "POST", f"/decisions/{int(decision_id)}/notes", body=body, reply=DecisionNote
+        )
+
+    def decision_notes(self, decision_id: int) -> DecisionNoteList:
+        return self._call("GET", f"/decisions/{int(decision_id)}/notes", reply=DecisionNoteList)
+
     # --- lead figures and audits ------------------------------------------------------
 
     def queue_stats(
@@ -431,6 +481,23 @@ class ApiClient:
         """Per-reviewer volume, handle time, audit agreement and kappa over the window."""
         params = {"since": _wire_time(since, "since"), "until": _wire_time(until, "until")}
         return self._call("GET", "/stats/reviewers", reply=ReviewerStatsReport, params=params)
+
+    def quality(
+        self, since: datetime, until: datetime, thresholds: QualityThresholds
+    ) -> QualityReport:
+        """Quality flags per reviewer over the window, against the window before it."""
+        params: dict[str, str | int] = {
+            "since": _wire_time(since, "since"),
+            "until": _wire_time(until, "until"),
+            **{k: str(v) for k, v in thresholds.model_dump().items()},
+        }
+        return self._call("GET", "/stats/quality", reply=QualityReport, params=params)
+
+    def reviewer_trend(self, reviewer: str, since: datetime, until: datetime) -> ReviewerTrend:
+        """One reviewer's decisions, median handle time and overturns per UTC day."""
+        params = {"since": _wire_time(since, "since"), "until": _wire_time(until, "until")}
+        path = f"/stats/reviewers/{quote(reviewer, safe='')}/trend"
+        return self._call("GET", path, reply=ReviewerTrend, params=params)
 
     def create_sample(self, body: AuditSampleCreate) -> AuditSample:
         """Draw an audit sample. A POST that is not repeated once it may have arrived."""
