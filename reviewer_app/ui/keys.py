@@ -63,6 +63,7 @@ class Command(StrEnum):
     PREVIOUS_TAB = "previous_tab"
     WORK_OFFLINE = "work_offline"
     CONFLICTS = "conflicts"
+    MY_DECISIONS = "my_decisions"
     SETTINGS = "settings"
     SHOW_REVIEW = "show_review"
     SHOW_LEAD = "show_lead"
@@ -191,6 +192,14 @@ COMMANDS: tuple[Spec, ...] = (
     ),
     Spec(
         Command.CONFLICTS, ("Ctrl+K",), QT_TRANSLATE_NOOP("Shortcuts", "Open conflicts"), menu=True
+    ),
+    Spec(
+        Command.MY_DECISIONS,
+        ("Ctrl+Shift+D",),
+        QT_TRANSLATE_NOOP(
+            "Shortcuts", "My decisions: what became of yours (audits, appeals, leads' notes)"
+        ),
+        menu=True,
     ),
     Spec(
         Command.SETTINGS,

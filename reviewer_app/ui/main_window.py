@@ -13,7 +13,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -51,7 +51,7 @@ from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
 from .i18n import translate
-from .keys import Binding, Command, Keymap, shortcut_rows
+from .keys import Binding, Command, Keymap, key_text, shortcut_rows
 from .lead.workspace import LeadWorkspace
 from .messages import (
     describe,
@@ -62,6 +62,7 @@ from .messages import (
     sync_problem,
 )
 from .models import QueueListModel, WorklistModel
+from .my_decisions import FeedbackBar, MyDecisionsView
 from .plain import bounded, isolate, label, named, set_text
 from .post_pane import PostPane
 from .review import ReviewController, Selection, needs_prompt
@@ -191,6 +192,9 @@ class MainWindow(QMainWindow):
         self.last_sync: float | None = self.store.last_sync()
         self.paint_started: float | None = None
         self.conflicts_view: ConflictsView | None = None
+        #: "this shift" in My decisions: since this window opened
+        self.shift_start = datetime.now(UTC)
+        self.my_decisions_view: MyDecisionsView | None = None
         #: queues being worked that have nothing for this reviewer (the engine's word)
         self.drained: set[str] = set()
         self.is_open = True
@@ -233,6 +237,8 @@ class MainWindow(QMainWindow):
         # what waits to be sent from an earlier session, shown from the start (not once the
         # sync thread's first pass reports it)
         self._count_pending()
+        # overturns and leads' notes since the reviewer last looked (off the GUI thread)
+        QTimer.singleShot(0, lambda: self.feedback_bar.check(self.session.client))
 
     # --- building -------------------------------------------------------------------------
 
@@ -311,6 +317,11 @@ class MainWindow(QMainWindow):
         self.review_split = split
         outer.addWidget(self.banner)
         outer.addWidget(self.break_reminder)
+        # what reached the reviewer's decisions since they last looked (asked at login)
+        self.feedback_bar = FeedbackBar(lambda: key_text(self.keymap.keys(Command.MY_DECISIONS)))
+        # feedback may be on decisions of earlier shifts: the notice opens the last 7 days
+        self.feedback_bar.open_requested.connect(lambda: self.show_my_decisions(week=True))
+        outer.addWidget(self.feedback_bar)
         outer.addLayout(top)
         outer.addWidget(split, 1)
         outer.addWidget(self.break_screen, 1)
@@ -365,6 +376,11 @@ class MainWindow(QMainWindow):
         entries: list[tuple[str, Command | None, Callable[[], object]]] = [
             (translate("MainWindow", "Work offline…"), Command.WORK_OFFLINE, self.work_offline),
             (translate("MainWindow", "Conflicts…"), Command.CONFLICTS, self.show_conflicts),
+            (
+                translate("MainWindow", "My decisions…"),
+                Command.MY_DECISIONS,
+                lambda: self.show_my_decisions(),
+            ),
             (translate("MainWindow", "Settings…"), Command.SETTINGS, self.show_settings),
             (translate("MainWindow", "Keyboard shortcuts"), None, self.show_help),
             (translate("MainWindow", "Log in again…"), None, self.log_in_again),
@@ -768,6 +784,26 @@ class MainWindow(QMainWindow):
         self.conflicts_view.reload()
         self.conflicts_view.show()
         self.conflicts_view.raise_()
+
+    def show_my_decisions(self, *, week: bool = False) -> None:
+        """The reviewer's own decisions and what became of each (Ctrl+Shift+D): this
+        shift's, or with ``week`` the last 7 days'."""
+        self.feedback_bar.hide()
+        view = self.my_decisions_view
+        if view is not None and view.isVisible():
+            view.reload()
+            view.raise_()
+            view.activateWindow()
+            return
+        self.my_decisions_view = MyDecisionsView(
+            self.session.client,
+            self.store.queues(),
+            self.store.conflicts(open_only=False),
+            self.shift_start,
+            self,
+            period="week" if week else "shift",
+        )
+        self.my_decisions_view.show()
 
     def log_out(self) -> None:
         self.is_open = False

@@ -59,6 +59,7 @@ from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..plain import bounded, clean, isolate, label, named, set_text, tooltip
+from .decision_note import DecisionNoteDialog
 
 log = logging.getLogger("ui")
 
@@ -211,6 +212,7 @@ ITEM_COLUMN = COLUMNS.index("Item")
 _FULL_NOTE = len(COLUMNS)  # the whole note (or None) for the tooltip
 _DECISION_ID = _FULL_NOTE + 1
 _ITEM_ID = _DECISION_ID + 1  # the raw id, for the history and the service
+_REVIEWER = _ITEM_ID + 1  # the raw username (a lead's note names whom it goes to)
 Row = tuple[Any, ...]
 
 
@@ -278,6 +280,7 @@ def display_row(decision: Decision, shared: dict[str, str]) -> Row:
         clean(d.note) if d.note else None,
         d.id,
         d.item_id,
+        d.reviewer,
     )
 
 
@@ -381,6 +384,9 @@ class DecisionsModel(QAbstractTableModel):
 
     def decision_id(self, row: int) -> int | None:
         return self._rows[row][_DECISION_ID] if 0 <= row < len(self._rows) else None
+
+    def reviewer(self, row: int) -> str | None:
+        return self._rows[row][_REVIEWER] if 0 <= row < len(self._rows) else None
 
     def set_filters(self, filters: DecisionQuery | None = None) -> None:
         """Show the decisions matching ``filters`` (all when None): empties the table and
@@ -796,6 +802,16 @@ class DecisionsBrowser(QWidget):
         )
         self.export_cancel_button.clicked.connect(self.cancel_export)
         self.export_cancel_button.hide()
+        self.note_button = QPushButton(translate("LeadDecisions", "Note to reviewer…"))
+        named(
+            self.note_button,
+            "noteToReviewer",
+            translate("LeadDecisions", "Write a note to the selected decision's reviewer"),
+        )
+        self.note_button.setEnabled(False)
+        self.note_button.clicked.connect(self.write_note)
+        self.note_dialog: DecisionNoteDialog | None = None
+        row.addWidget(self.note_button)
         row.addWidget(self.export_button)
         row.addWidget(self.export_progress)
         row.addWidget(self.export_status, 1)
@@ -971,7 +987,28 @@ class DecisionsBrowser(QWidget):
 
     # --- history -----------------------------------------------------------------------
 
+    def write_note(self) -> DecisionNoteDialog | None:
+        """Open the note dialog for the selected decision (None when none is selected)."""
+        current = self.table.currentIndex()
+        decision_id = self.model.decision_id(current.row()) if current.isValid() else None
+        reviewer = self.model.reviewer(current.row()) if current.isValid() else None
+        if decision_id is None or reviewer is None:
+            return None
+        dialog = DecisionNoteDialog(self._factory, decision_id, reviewer, self)
+        dialog.sent.connect(
+            lambda _note: set_text(
+                self.status,
+                translate("LeadDecisions", "Note sent to {reviewer}.").format(
+                    reviewer=isolate(reviewer)
+                ),
+            )
+        )
+        self.note_dialog = dialog
+        dialog.open()
+        return dialog
+
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.note_button.setEnabled(current.isValid())
         item_id = self.model.item_id(current.row()) if current.isValid() else None
         if item_id is None or item_id == self._history_item:
             return
@@ -994,6 +1031,7 @@ class DecisionsBrowser(QWidget):
     def blank(self) -> None:
         """Hide every decision (a blind audit is under way in this window)."""
         self.model.blank()
+        self.note_button.setEnabled(False)
         self._history_item = None
         set_text(self.history_title, translate("LeadDecisions", "History"))
         self.history.setPlainText("")

@@ -1,0 +1,161 @@
+"""Feedback reaches the reviewer, in the real window against the real service (the demo
+dataset) over HTTP, offscreen: a lead overturns one of the reviewer's decisions in an audit
+with a note and writes a note on another from the Decisions tab; at the reviewer's next
+login the notice says so and opens My decisions, whose rows carry the notes as plain,
+isolated text; only the reviewer's own decisions are listed; once seen, the notice is gone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from pytestqt.qtbot import QtBot
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import AuditAgree, AuditOverturn, AuditSampleCreate
+from reviewer_app.protocol.verdicts import AuditOutcome
+from reviewer_app.ui.keys import shortcut_rows
+from reviewer_app.ui.lead.decisions import DecisionsBrowser
+from reviewer_app.ui.my_decisions import MyDecisionsView
+from reviewer_app.ui.plain import isolate
+from tests.support.api import ApiSession, claim, verdict
+from tests.support.servers import PASSWORD, LiveServer
+
+from .conftest import LEAD, Desk
+from .test_lead_decisions import lead_factory, settle
+
+SPAM = "spam-scams"
+AUDITOR_NOTE = "Not a scam: \u202eevil\u202c <b>satire</b>"
+LEAD_NOTE = "Good catch \u2067on\u2069 this one."
+
+
+def test_an_overturn_and_a_leads_note_reach_the_reviewer(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk], qtbot: QtBot
+) -> None:
+    demo_server.add_user("rita")
+    demo_server.add_user("sam")
+    started = datetime.now(UTC) - timedelta(seconds=1)
+    rita = ApiSession.login(demo_server.url, "rita", PASSWORD)
+    leased = claim(rita, SPAM, 2)
+    made = [
+        r["decision"]
+        for r in rita.decide(
+            [verdict(leased[0], "remove", policies=["SPAM.SCAM"]), verdict(leased[1], "not-spam")]
+        )
+    ]
+    sam = ApiSession.login(demo_server.url, "sam", PASSWORD)
+    assert sam.decide([verdict(claim(sam, SPAM, 1)[0], "not-spam")])[0]["status"] == "accepted"
+
+    # The lead overturns rita's removal in a blind-free audit, with a note.
+    with ApiClient(demo_server.url) as lead:
+        lead.login(*LEAD)
+        sample = lead.create_sample(
+            AuditSampleCreate(
+                size=10,
+                since=started,
+                until=datetime.now(UTC) + timedelta(seconds=1),
+                queue_id=SPAM,
+            )
+        )
+        while (task := lead.next_audit(sample.id).task) is not None:
+            overturn = task.item.id == made[0]["item_id"]
+            lead.record_audit(
+                task.audit_id,
+                AuditOverturn(
+                    result=AuditOutcome.overturn,
+                    action="not-spam",
+                    note=AUDITOR_NOTE,
+                )
+                if overturn
+                else AuditAgree(result=AuditOutcome.agree),
+            )
+
+    # ... and writes a note on rita's other decision from the Decisions tab.
+    browser = DecisionsBrowser(lead_factory(demo_server.url))
+    qtbot.addWidget(browser)
+    browser.resize(1200, 700)
+    browser.show()
+    browser.reviewer.setText("rita")
+    browser.reviewer.returnPressed.emit()
+    model = browser.model
+    qtbot.waitUntil(lambda: model.rowCount() == 2 and not model.loading, timeout=20_000)
+    assert not browser.note_button.isEnabled()
+    row = next(r for r in range(2) if model.decision_id(r) == made[1]["id"])
+    browser.table.selectRow(row)
+    assert browser.note_button.isEnabled()
+    browser.note_button.click()
+    dialog = browser.note_dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.send()
+    assert "Write the note first" in dialog.status.text()  # an empty note is not sent
+    dialog.text.setPlainText(LEAD_NOTE)
+    with qtbot.waitSignal(dialog.sent, timeout=20_000):
+        dialog.send()
+    qtbot.waitUntil(lambda: "Note sent to" in browser.status.text(), timeout=5_000)
+    browser.shutdown()
+    settle()
+
+    # rita logs in: the notice says what came, and opens My decisions.
+    desk = desk_factory(demo_server.url, user=("rita", PASSWORD), queue=SPAM)
+    window = desk.window
+    bar = window.feedback_bar
+    qtbot.waitUntil(bar.isVisible, timeout=20_000)
+    text = bar.text.text()
+    assert "1 of your decisions was overturned" in text and "1 note from a lead came" in text
+    assert "Ctrl+Shift+D" in text
+    bar.open_button.click()
+    view = window.my_decisions_view
+    assert isinstance(view, MyDecisionsView)
+    qtbot.waitUntil(lambda: view.model.rowCount() >= 1 and not view.busy, timeout=20_000)
+    assert not bar.isVisible()
+    rows = [
+        [view.model.index(r, c).data() for c in range(view.model.columnCount())]
+        for r in range(view.model.rowCount())
+    ]
+    # rita's two decisions only (not sam's, nor the demo's), newest first, in words
+    assert len(rows) == 2, rows
+    decided, queue, _action, outcome, note = rows[1]
+    assert outcome == "Overturned in an audit"
+    assert note == isolate(AUDITOR_NOTE)  # plain, bidi controls as markers, isolated
+    assert "\u202e" not in note and "⟦U+202E⟧" in note
+    assert "T" not in decided or ":" in decided  # a local time in words, not an ISO stamp
+    assert not decided.startswith("20") and "+00:00" not in decided
+    assert "Spam" in queue and SPAM not in queue  # the queue's name, not its id
+    assert rows[0][3] == "Confirmed in an audit" and rows[0][4] == isolate(LEAD_NOTE)
+    assert "(SPAM.SCAM)" in rows[1][2] and "SPAM.SCAM" not in rows[0][2]
+    view.table.selectRow(1)
+    detail = view.detail.toPlainText()
+    assert "overturned it in an audit" in detail and isolate(AUDITOR_NOTE) in detail
+    # the bold rows: overturned, or carrying a lead's note
+    font = view.model.index(1, 0).data(Qt.ItemDataRole.FontRole)
+    assert font is not None and font.bold()
+
+    # seen: the notice at the next check says nothing
+    with ApiClient(demo_server.url) as again:
+        again.login("rita", PASSWORD)
+        qtbot.waitUntil(lambda: again.feedback_notice().overturned == 0, timeout=20_000)
+        assert again.feedback_notice().notes == 0
+    view.close()
+
+    # The key opens it from the review window, and the shortcuts dialog lists it.
+    action = next(a for a in window.findChildren(QAction) if a.text() == "My decisions…")
+    assert action.shortcut() == QKeySequence("Ctrl+Shift+D")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5_000)
+    qtbot.keyClick(
+        window,
+        Qt.Key.Key_D,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    qtbot.waitUntil(
+        lambda: window.my_decisions_view is not None and window.my_decisions_view.isVisible(),
+        timeout=5_000,
+    )
+    assert any(
+        keys == "Ctrl+Shift+D" and "My decisions" in what
+        for keys, what in shortcut_rows(window.keymap)
+    )
+    window.my_decisions_view.close()
+    settle()
