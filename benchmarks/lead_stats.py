@@ -7,7 +7,8 @@ rebuilds the rollups the service keeps on write, starts ``reviewer-app server`` 
 own process on 127.0.0.1, then times over HTTP:
 
 - ``GET /stats/queues`` and ``GET /stats/reviewers`` for a 24-hour, a 7-day and the whole
-  window (p50 / p95 / max over ``--calls`` calls each);
+  window (p50 / p95 / max over ``--calls`` calls each), and ``GET /stats/exposure`` (each
+  reviewer's shift and last 7 days);
 - ``GET /decisions/export`` of every decision, streamed (rows/s).
 
 Prints the figures; asserts nothing (figures of speed live in benchmarks, not tests).
@@ -263,6 +264,9 @@ def main() -> int:
                         query["bucket"] = "day"
                     spent = time_calls(session, f"{base}{API}/stats/{route}", query, args.calls)
                     rows.append((f"/stats/{route}", label, spent))
+            # exposure per reviewer: this shift and 7 days, whatever the window
+            spent = time_calls(session, f"{base}{API}/stats/exposure", {}, args.calls)
+            rows.append(("/stats/exposure", "7 d", spent))
             began = time.perf_counter()
             exported = 0
             with session.get(f"{base}{API}/decisions/export", stream=True, timeout=600) as response:

@@ -346,6 +346,7 @@ class SyncEngine:
         try:
             self.store.flush_all(self.clock())
             self._deliver()
+            self._send_breaks()
             self._release(self.store.to_release(), skipped=True)
             self._release(self.store.ready_leases())
         except (ApiError, StoreError) as err:

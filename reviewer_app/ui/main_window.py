@@ -1322,6 +1322,9 @@ class MainWindow(QMainWindow):
         self.is_open = False
         self._timer.stop()
         self.bridge.blockSignals(True)
+        ended = self.tally.end_break()  # closing the app ends a break (sent on the way out)
+        if ended is not None:
+            self.session.engine.end_break(ended)
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self.key_filter)

@@ -18,7 +18,8 @@ from reviewer_app.protocol import Role
 from reviewer_app.server.queuefile import parse_queue_file
 from reviewer_app.server.seed import seed_load_queue
 from reviewer_app.server.seed_types import SeedQueue
-from reviewer_app.server.tables import leases, users
+from reviewer_app.server.tables import breaks, leases, users
+from reviewer_app.ui.app import close_session
 from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import Desk
 
@@ -209,3 +210,18 @@ def test_the_lead_sees_exposure_figures_and_no_post_text(
     shown += _visible_texts(window)
     for text in decided:
         assert not any(text in s for s in shown)
+
+
+def test_closing_the_app_on_a_break_ends_the_break(gore_server: LiveServer, desk_factory) -> None:
+    desk: Desk = desk_factory(gore_server.url, queue="gore", user=("alice", PASSWORD))
+    desk.press(Qt.Key.Key_B)
+    assert desk.window.break_screen.isVisible()
+    desk.wait(lambda: _breaks(gore_server) == [False], 20_000)
+    close_session(desk.window)  # a clean exit: the break's end is sent on the way out
+    assert _breaks(gore_server) == [True]
+
+
+def _breaks(server: LiveServer) -> list[bool]:
+    """For each break the service holds: whether it has ended."""
+    with server.service.db.read() as conn:
+        return [r.ended_at is not None for r in conn.execute(select(breaks.c.ended_at))]
