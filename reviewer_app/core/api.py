@@ -82,6 +82,11 @@ from reviewer_app.protocol.accounts import (
     AccountActionResults,
     LinkedAccounts,
 )
+from reviewer_app.protocol.bulk_decisions import (
+    BulkDecisionRequest,
+    BulkDecisionResults,
+    OpenItems,
+)
 from reviewer_app.protocol.search import (
     SavedView,
     SavedViewCreate,
@@ -113,8 +118,9 @@ BUSY_STATUSES = frozenset({429, 502, 503, 504})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 #: a decision query with no filter: every decision
 ANY_DECISION = DecisionQuery()
-#: POST routes that are safe to repeat: renew/release are idempotent, verdicts carry keys.
-REPEATABLE_POSTS = ("/leases/", "/verdicts")
+#: POST routes that are safe to repeat: renew/release are idempotent, verdicts and bulk
+#: decisions carry keys.
+REPEATABLE_POSTS = ("/leases/", "/verdicts", "/decisions/bulk")
 
 
 @dataclass(frozen=True)
@@ -575,6 +581,34 @@ class ApiClient:
         ``already_actioned`` or 404 ``unknown_author`` applied nothing. Like every POST
         without an idempotency key, retried only when it surely never arrived."""
         return self._call("POST", "/authors/actions", body=body, reply=AccountActionResults)
+
+    def open_items(self, author_id: str, *, linked: bool = False) -> OpenItems:
+        """The author's open items in every queue (and their linked accounts' with
+        ``linked``), oldest first: what a bulk decision on the account takes (leads)."""
+        path = f"/authors/{quote(author_id, safe='')}/open-items"
+        params = {"linked": "true"} if linked else None
+        return self._call("GET", path, reply=OpenItems, params=params)
+
+    def bulk_decide(self, body: BulkDecisionRequest) -> BulkDecisionResults:
+        """One action on each item, each its own decision, all or none (leads). A 409
+        ``bulk_refused`` recorded nothing: its ``errors`` name the items (``refused_items``).
+        Each item carries its own key, so the call is retried like a verdict batch; the
+        same body again answers the same decisions (``duplicate``)."""
+        results = self._call(
+            "POST",
+            "/decisions/bulk",
+            body=body,
+            reply=BulkDecisionResults,
+            read_timeout=max(self.timeouts.read, 60.0),
+        )
+        sent = [(i.idempotency_key, i.item_id) for i in body.items]
+        got = [(r.idempotency_key, r.item_id) for r in results.results]
+        if got != sent:
+            raise ProtocolError(
+                f"The server answered {len(got)} results that do not match the "
+                f"{len(sent)} items of the bulk decision."
+            )
+        return results
 
     def media(self, media_id: str, *, max_bytes: int = 50 * 1024 * 1024) -> tuple[bytes, str]:
         """The bytes of one media file and their content type."""

@@ -74,6 +74,7 @@ from reviewer_app.protocol import (
     VerdictResult,
     VerdictStatus,
 )
+from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest
 
 from .errors import CoreError, StoreError
 from .paths import narrow_file, private_file, private_folder
@@ -245,8 +246,35 @@ def _v6(conn: sqlite3.Connection) -> None:
     _run_script(conn, "ALTER TABLE items ADD COLUMN opened INTEGER NOT NULL DEFAULT 0")
 
 
+def _v7(conn: sqlite3.Connection) -> None:
+    """A lead's bulk decisions held for the undo window before they are sent (``held_bulk``:
+    the request sealed, as a verdict is; a bulk still here after a crash is sent at the
+    next start, as a verdict is)."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE held_bulk (
+            id TEXT PRIMARY KEY,
+            request BLOB NOT NULL,
+            item_count INTEGER NOT NULL,
+            held_at REAL NOT NULL,
+            due_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0
+        )
+        """,
+    )
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _v1,
+    _v2,
+    _v3,
+    _v4,
+    _v5,
+    _v6,
+    _v7,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
 #: ``meta`` row whose presence says the store is encrypted (its value: a sealed check)
@@ -257,6 +285,16 @@ PROFILE = "profile"
 _KEY_CHECK_TEXT = b"reviewer-app store key check"
 #: ``items.document`` of an item whose content was purged (its verdict is still unsent)
 PURGED = ""
+
+
+@dataclass(frozen=True)
+class HeldBulk:
+    """A lead's bulk decision kept here for the undo window (and until the service answers)."""
+
+    id: str
+    request: BulkDecisionRequest
+    held_at: float
+    due_at: float
 
 
 class AlreadyDecided(CoreError):
@@ -612,6 +650,13 @@ class Store:
                 ),
             )
             sealed += 2 if result else 1
+        for bulk_id in each("held_bulk", "id"):
+            row = conn.execute("SELECT request FROM held_bulk WHERE id = ?", (bulk_id,)).fetchone()
+            conn.execute(
+                "UPDATE held_bulk SET request = ? WHERE id = ?",
+                (self._seal_text(f"held_bulk.request:{bulk_id}", row[0]), bulk_id),
+            )
+            sealed += 1
         for key in each("conflicts", "key"):
             row = conn.execute(
                 "SELECT item, mine, theirs FROM conflicts WHERE key = ?", (key,)
@@ -1371,12 +1416,84 @@ class Store:
                 conn.execute("DELETE FROM items WHERE id NOT IN (SELECT item_id FROM journal)")
                 conn.execute("UPDATE items SET document = ?, media_wanted = 0", (PURGED,))
             else:
+                conn.execute("DELETE FROM held_bulk")
                 conn.execute("DELETE FROM outbox")
                 conn.execute("DELETE FROM journal")
                 conn.execute("DELETE FROM items")
             kept = int(conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
         self._scrub()
         return kept
+
+    # --- a lead's bulk decisions, held for the undo window ---------------------------------
+
+    def hold_bulk(
+        self, request: BulkDecisionRequest, *, undo_window: float | None = None
+    ) -> HeldBulk:
+        """Keep a bulk decision here for the undo window before it is sent (written with
+        ``synchronous=FULL`` like a verdict: once this returns it survives a killed app)."""
+        window = self.settings.get(UNDO_WINDOW) if undo_window is None else undo_window
+        now = self.clock()
+        bulk_id = str(uuid.uuid4())
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO held_bulk (id, request, item_count, held_at, due_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    bulk_id,
+                    self._seal_text(f"held_bulk.request:{bulk_id}", request.model_dump_json()),
+                    len(request.items),
+                    now,
+                    now + window,
+                ),
+            )
+        return HeldBulk(bulk_id, request, now, now + window)
+
+    def held_bulks(self) -> list[HeldBulk]:
+        """Bulk decisions not yet answered by the service, oldest first."""
+        return [
+            HeldBulk(
+                r["id"],
+                BulkDecisionRequest.model_validate_json(
+                    self._open_text(f"held_bulk.request:{r['id']}", r["request"])
+                ),
+                r["held_at"],
+                r["due_at"],
+            )
+            for r in self._read("SELECT * FROM held_bulk ORDER BY held_at, id")
+        ]
+
+    def undo_bulk(self, bulk_id: str) -> None:
+        """Take back a held bulk decision while it is inside its undo window; raises
+        NothingToUndo once the window has passed (it is being sent, or was)."""
+        with self.transaction() as conn:
+            gone = conn.execute(
+                "DELETE FROM held_bulk WHERE id = ? AND due_at > ?", (bulk_id, self.clock())
+            ).rowcount
+        if not gone:
+            raise NothingToUndo(
+                "That bulk decision can no longer be undone: its undo window has passed."
+            )
+
+    def take_bulk(self, bulk_id: str) -> HeldBulk | None:
+        """The held bulk decision, once its undo window has passed (None before, or when it
+        is gone): from here on it can no longer be undone. It stays held until ``settle_bulk``
+        (a crash while it is sent sends it again, under the same keys)."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT * FROM held_bulk WHERE id = ? AND due_at <= ?", (bulk_id, self.clock())
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute("UPDATE held_bulk SET attempts = attempts + 1 WHERE id = ?", (bulk_id,))
+        request = BulkDecisionRequest.model_validate_json(
+            self._open_text(f"held_bulk.request:{bulk_id}", row["request"])
+        )
+        return HeldBulk(bulk_id, request, row["held_at"], row["due_at"])
+
+    def settle_bulk(self, bulk_id: str) -> None:
+        """The service answered the bulk decision (recorded, or refused whole): forget it."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM held_bulk WHERE id = ?", (bulk_id,))
 
     def pending_count(self) -> int:
         """Verdicts not yet delivered (cheap: for the status bar after each keypress)."""

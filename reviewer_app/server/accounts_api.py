@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Query, Response
 from pydantic import StringConstraints
 
 from reviewer_app.protocol import API_PREFIX
@@ -14,6 +14,7 @@ from reviewer_app.protocol.accounts import (
     AccountActionResults,
     LinkedAccounts,
 )
+from reviewer_app.protocol.bulk_decisions import OpenItems
 
 from .api import AUTHED, json_response, problems
 from .auth_deps import LeadDep, ServiceDep
@@ -51,3 +52,20 @@ def post_account_actions(
     transaction or none: an unknown account (404 ``unknown_author``) or one the action would
     not change (409 ``already_actioned``: already so, or beyond) applies nothing."""
     return svc.account_action(lead, body)
+
+
+@router.get(
+    "/{author_id}/open-items",
+    response_model=OpenItems,
+    responses=problems(*AUTHED, 404),
+)
+def get_open_items(
+    author_id: Annotated[AuthorId, Path()],
+    svc: ServiceDep,
+    lead: LeadDep,
+    linked: Annotated[bool, Query(description="the linked accounts' items too")] = False,
+) -> Response:
+    """The author's items waiting for or under review, in every open queue, oldest first
+    (and those of the accounts linked to them with ``linked``): what a bulk decision on
+    the account takes (``POST /decisions/bulk``)."""
+    return json_response(svc.open_items(lead, author_id, linked=linked))

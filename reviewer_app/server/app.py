@@ -18,6 +18,7 @@ from reviewer_app.protocol import API_VERSION, MAX_MEDIA_BYTES
 
 from .accounts_api import router as accounts_router
 from .api import router
+from .bulk_api import router as bulk_router
 from .config import ServerSettings
 from .enforcement_api import router as enforcement_router
 from .intake_api import MEDIA_PATH
@@ -155,6 +156,7 @@ def create_app(
     app.include_router(router)
     app.include_router(intake_router)
     app.include_router(accounts_router)
+    app.include_router(bulk_router)
     app.include_router(enforcement_router)
     app.include_router(operations_router)
     app.add_middleware(NoStore)
@@ -178,6 +180,7 @@ def create_app(
             *router.routes,
             *intake_router.routes,
             *accounts_router.routes,
+            *bulk_router.routes,
             *enforcement_router.routes,
             *operations_router.routes,
         ],

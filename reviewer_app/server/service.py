@@ -73,6 +73,11 @@ from reviewer_app.protocol.accounts import (
     AccountActionResults,
     LinkedAccounts,
 )
+from reviewer_app.protocol.bulk_decisions import (
+    BulkDecisionRequest,
+    BulkDecisionResults,
+    OpenItems,
+)
 from reviewer_app.protocol.enforcement import EnforcementPage
 from reviewer_app.protocol.intake import (
     Appeal,
@@ -98,6 +103,7 @@ from . import (
     apikeys,
     appeals,
     audits,
+    bulk_decisions,
     claims,
     enforcement,
     feedback,
@@ -1165,6 +1171,34 @@ class Service:
             return VerdictResults(results=recorder.record(batch))
 
         return self._write_retrying(record)
+
+    # -- bulk decisions (bulk_decisions.py; the routes check the caller is a lead) -----------
+
+    def bulk_decide(self, lead: Principal, request: BulkDecisionRequest) -> BulkDecisionResults:
+        """One action on each item, each its own decision: all in one transaction or none."""
+        version, configs = self._config_snapshot()
+
+        def work(conn: Connection) -> BulkDecisionResults:
+            return bulk_decisions.decide(
+                conn,
+                lead,
+                request,
+                configs,
+                self.clock(),
+                postgres=self.postgres,
+                config_version=version,
+                configs_at=self.configs_at,
+            )
+
+        return self._write_retrying(work)
+
+    def open_items(self, lead: Principal, author_id: str, *, linked: bool) -> OpenItems:
+        """The open items of the author (and of their linked accounts), oldest first."""
+        configs = self.configs()
+        with self.db.read() as conn:
+            return bulk_decisions.open_items(
+                conn, lead, author_id, linked=linked, configs=configs, now=self.clock()
+            )
 
     # -- the enforcement feed (enforcement.py; the route checks the caller is a platform) ---
 

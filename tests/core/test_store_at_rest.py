@@ -187,10 +187,11 @@ def test_a_wrong_or_missing_key_is_refused_and_a_stray_file_moved_aside(
 
 
 def _as_schema_2(path: Path) -> None:
-    """Undo what schemas 3, 5 and 6 added, leaving the plaintext rows as release 2 wrote
+    """Undo what schemas 3, 5, 6 and 7 added, leaving the plaintext rows as release 2 wrote
     them."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
+    conn.execute("DROP TABLE held_bulk")
     conn.execute("ALTER TABLE items DROP COLUMN opened")
     conn.execute("ALTER TABLE items DROP COLUMN lease_seconds")
     conn.execute("ALTER TABLE outbox DROP COLUMN retry_reason")
@@ -251,7 +252,7 @@ def test_a_plaintext_store_of_schema_2_is_encrypted_in_place_keeping_unsent_verd
     assert any(t.encode() in path.read_bytes() for t in texts)  # the test would see a leak
 
     with Store(path, key=key) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         assert store.encrypted and store.recovery_message is None
         # nothing lost: the unsent verdicts go out with their notes, under their keys
         out = store.take_due(now + 1, 10)

@@ -89,6 +89,8 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/enforcement"): ("platform", 200),
     ("GET", "/authors/{author_id}/linked"): ("lead", 200),
     ("POST", "/authors/actions"): ("lead", 200),
+    ("GET", "/authors/{author_id}/open-items"): ("lead", 200),
+    ("POST", "/decisions/bulk"): ("lead", 200),
 }
 
 
@@ -142,6 +144,7 @@ class World:
     key_id: int  # an API key the admin route may revoke (none the callers use)
     author_ids: dict[str, str]  # an author for each caller allowed an account action
     decision_id: int  # one of the reviewer's decisions (for the notes routes)
+    bulk_item_ids: dict[str, str]  # an item each caller allowed a bulk decision holds
 
 
 def _world(live_server: LiveServer) -> World:
@@ -167,6 +170,12 @@ def _world(live_server: LiveServer) -> World:
         grant = session.post(f"/audits/samples/{sample_id}/next").json()
         audit_ids[name] = grant["task"]["audit_id"]
     assert len(set(audit_ids.values())) == 2
+    # each caller allowed a bulk decision holds the item it decides (no one else's claim
+    # in the walk can take it)
+    bulk_item_ids = {
+        name: session.claim(LOAD_QUEUE.id, count=1)[0]["item"]["id"]
+        for name, session in (("lead", lead), ("admin", admin))
+    }
     callers = [
         Caller("anonymous", None),
         Caller("bogus", None, token="rd1_" + "x" * 43),  # well-formed, never issued
@@ -191,6 +200,7 @@ def _world(live_server: LiveServer) -> World:
             "admin": leased[5]["item"]["author"]["id"],
         },
         decision_id=decided[0]["decision"]["id"],
+        bulk_item_ids=bulk_item_ids,
     )
 
 
@@ -229,6 +239,16 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
     ("POST", "/authors/actions"): lambda w, c: {
         "author_ids": [w.author_ids.get(c.name, w.author_ids["lead"])],
         "action": "warn",
+    },
+    ("POST", "/decisions/bulk"): lambda w, c: {
+        "items": [
+            {
+                "item_id": w.bulk_item_ids.get(c.name, w.bulk_item_ids["lead"]),
+                "idempotency_key": str(uuid.uuid4()),
+            }
+        ],
+        "action": "keep",
+        "decided_at": "2026-01-01T00:00:00Z",
     },
 }
 

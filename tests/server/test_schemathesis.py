@@ -80,6 +80,9 @@ STATE_DEPENDENT_REFUSALS = {
     # service account (platform, fact_checker) nor the other way round.
     (422, "role_change_refused"),
     (422, "media_empty"),
+    # A bulk decision names each item and each key once: a constraint across the list's
+    # elements (objects) that no schema states.
+    (422, "duplicate_items"),
 }
 # Field errors inside a 422 that are constraints between two fields (no schema states
 # them): a 422 made of these alone is a refusal of the same kind.
