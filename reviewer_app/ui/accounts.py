@@ -170,6 +170,9 @@ class LinkedAccountsPanel(QWidget):
     """The accounts linked to the item's author; for leads, checkable, with an action."""
 
     accounts_actioned = Signal(object)  # AccountActionResults
+    #: the lead asked for the author's open posts to decide together (author id, and
+    #: whether the linked accounts' posts come too)
+    bulk_requested = Signal(str, bool)
 
     def __init__(self, client_factory: ClientFactory | None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -211,6 +214,24 @@ class LinkedAccountsPanel(QWidget):
         self.apply.clicked.connect(self._on_apply_clicked)
         self.status = label("")
         named(self.status, "accountActionStatus", translate("Accounts", "Account action result"))
+        self.author_posts = QPushButton(translate("Accounts", "All open posts by this author…"))
+        named(
+            self.author_posts,
+            "authorOpenPosts",
+            translate("Accounts", "Decide this author's open posts together"),
+        )
+        self.author_posts.clicked.connect(lambda: self._on_bulk_clicked(linked=False))
+        self.network_posts = QPushButton(translate("Accounts", "…and the linked accounts'"))
+        named(
+            self.network_posts,
+            "networkOpenPosts",
+            translate("Accounts", "Decide the open posts of this author and the linked accounts"),
+        )
+        self.network_posts.clicked.connect(lambda: self._on_bulk_clicked(linked=True))
+        bulk = QHBoxLayout()
+        bulk.addWidget(self.author_posts)
+        bulk.addWidget(self.network_posts)
+        bulk.addStretch(1)
         controls = QHBoxLayout()
         controls.addWidget(self.action)
         controls.addWidget(self.note, 1)
@@ -223,8 +244,9 @@ class LinkedAccountsPanel(QWidget):
         layout.addWidget(self.empty)
         layout.addLayout(controls)
         layout.addWidget(self.status)
+        layout.addLayout(bulk)
         lead = client_factory is not None
-        for widget in (self.action, self.note, self.apply):
+        for widget in (self.action, self.note, self.apply, self.author_posts, self.network_posts):
             widget.setVisible(lead)
         self._fill([])
 
@@ -420,6 +442,10 @@ class LinkedAccountsPanel(QWidget):
             )
 
         run_in_background(self, send, done, failed)
+
+    def _on_bulk_clicked(self, *, linked: bool) -> None:
+        if self.author is not None and self.lead:
+            self.bulk_requested.emit(self.author.id, linked)
 
     @property
     def busy(self) -> bool:

@@ -12,7 +12,7 @@ import functools
 import itertools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core import events as ev
 from reviewer_app.core import settings as core_settings
+from reviewer_app.core.bulk import Candidate
 from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.core.wellbeing import ShiftTally
@@ -52,6 +53,7 @@ from .context_panels import ContextPanels
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
 from .i18n import translate
 from .keys import Binding, Command, Keymap, key_text, shortcut_rows
+from .lead.bulk import BulkDecisionDialog, BulkSender, load_author_posts
 from .lead.workspace import LeadWorkspace
 from .messages import (
     describe,
@@ -290,6 +292,16 @@ class MainWindow(QMainWindow):
             client_factory=self.session.client if self.session.is_lead else None
         )
         self.context.linked.accounts_actioned.connect(self._on_accounts_actioned)
+        self.context.linked.bulk_requested.connect(self._on_linked_bulk_requested)
+        # a lead's bulk decisions: held for the undo window, then sent (lead/bulk.py)
+        self.bulk_sender: BulkSender | None = None
+        self.bulk_dialog: BulkDecisionDialog | None = None
+        if self.session.is_lead:
+            self.bulk_sender = BulkSender(self.store, self.session.client, self)
+            self.bulk_sender.recorded.connect(self._on_bulk_sender_recorded)
+            self.bulk_sender.refused.connect(self._on_bulk_sender_refused)
+            # held when the app was closed or killed: sent now (as verdicts in their window)
+            QTimer.singleShot(0, self.bulk_sender.resume)
         self.verdicts = VerdictBar()
 
         left = QSplitter(Qt.Orientation.Vertical)
@@ -1150,6 +1162,66 @@ class MainWindow(QMainWindow):
             )
 
     @while_open
+    def _on_linked_bulk_requested(self, author_id: str, linked: bool) -> None:
+        """ "All open posts by this author…": list them (off the GUI thread), then the
+        Decide together dialog."""
+        if self.bulk_sender is None:
+            return
+        self.say(translate("MainWindow", "Looking up the author's open posts…"))
+
+        def loaded(found: list[Candidate], left_out: int) -> None:
+            if not found:
+                self.say(translate("MainWindow", "The author has no open posts."))
+                return
+            queues = len({c.queue_id for c in found})
+            title = (
+                translate(
+                    "MainWindow",
+                    "Open posts by the author and the linked accounts: {n} in {q} queues.",
+                )
+                if linked
+                else translate("MainWindow", "Open posts by the author: {n} in {q} queues.")
+            ).format(n=len(found), q=queues)
+            if left_out:
+                title += " " + translate(
+                    "MainWindow", "{n} more are not listed (the oldest come first)."
+                ).format(n=left_out)
+            self.open_bulk_dialog(found, title)
+
+        def failed(err: BaseException) -> None:
+            self.say(
+                describe(
+                    err, during=translate("MainWindow", "looking up the author's open posts")
+                ).line()
+            )
+
+        load_author_posts(
+            self, self.session.client, author_id, linked=linked, on_loaded=loaded, on_failed=failed
+        )
+
+    def open_bulk_dialog(self, candidates: Sequence[Candidate], title: str = "") -> None:
+        """The Decide together dialog on these posts (leads): from an author's open posts,
+        or a list a lead selected."""
+        if self.bulk_sender is None:
+            return
+        if self.bulk_dialog is not None and not self.bulk_dialog.holding:
+            self.bulk_dialog.close()
+            self.bulk_dialog.deleteLater()
+        dialog = BulkDecisionDialog(
+            candidates, self.store.queues(), self.bulk_sender, self, title=title
+        )
+        self.bulk_dialog = dialog
+        dialog.show()
+
+    def _on_bulk_sender_recorded(self, _bulk_id: str, results: object) -> None:
+        """A bulk decision went through: items held here may be among them, so the engine
+        renews every lease now (as after an account action)."""
+        self.session.engine.renew_now()
+
+    def _on_bulk_sender_refused(self, _bulk_id: str, said: object) -> None:
+        if self.bulk_dialog is None or not self.bulk_dialog.isVisible():
+            self.say(translate("MainWindow", "A bulk decision was refused: nothing was decided."))
+
     def _on_accounts_actioned(self, _results: object) -> None:
         """A lead's account action went through: items of those accounts held here may have
         closed, so the engine renews every lease now."""

@@ -1,0 +1,615 @@
+"""Decide together: a lead's bulk decision on many posts (a spam wave, a network's posts).
+
+``BulkDecisionDialog`` takes a list of posts (ids, queues, excerpts), lets the lead pick one
+action (those every post's queue has), policies and a note, and asks for a confirmation
+that says how many posts in which queues. The request is then held in the local store for
+the undo window, with a countdown and Undo (as a verdict is), and sent by ``BulkSender``
+off the GUI thread. The service records every decision or none: a refusal names the posts
+decided (or taken) meanwhile, which the dialog marks and unchecks.
+
+``BulkSender`` lives as long as the window: a bulk held when the dialog closes is still
+sent when its window passes, and one still held when the app was closed or killed is sent
+at the next start (``resume``). A network failure keeps it held and tries again later;
+the same keys make a second send safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.bulk import Candidate, Refusal, answered, new_request, refusal
+from reviewer_app.core.settings import UNDO_WINDOW
+from reviewer_app.core.store import HeldBulk, NothingToUndo, Store
+from reviewer_app.protocol import ActionKind, Queue
+from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
+
+from ..background import run_in_background
+from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import describe
+from ..plain import bounded, isolate, label, named, set_text
+
+log = logging.getLogger("ui")
+
+ClientFactory = Callable[[], ApiClient]
+#: seconds before a bulk that could not be sent (network, busy service) is tried again
+RETRY_SECONDS = 30.0
+TICK_MS = 200
+#: actions a bulk decision does not offer: appeals are decided one by one
+NOT_IN_BULK = frozenset({ActionKind.uphold, ActionKind.reverse})
+
+
+class BulkSender(QObject):
+    """Holds a lead's bulk decisions for the undo window, then sends each (off the GUI
+    thread) and says what the service answered."""
+
+    held = Signal(str, float)  # bulk id, seconds left
+    ticked = Signal(str, float)  # bulk id, seconds left
+    undone = Signal(str)
+    sending = Signal(str)
+    recorded = Signal(str, object)  # bulk id, BulkDecisionResults
+    refused = Signal(str, object)  # bulk id, Refusal (nothing of it was recorded)
+    failed = Signal(str, str)  # bulk id, why it was not sent yet (it stays held)
+
+    def __init__(
+        self,
+        store: Store,
+        client_factory: ClientFactory,
+        parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.client_factory = client_factory
+        self.clock = clock
+        self._due: dict[str, float] = {}  # held bulks: id -> when they are sent
+        self._sending: set[str] = set()
+        self.timer = QTimer(self)
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(self._on_timer_timeout)
+
+    def resume(self) -> int:
+        """Bulks held before this start (the app was closed or killed in their window):
+        sent now. Returns how many there were."""
+        found = self.store.held_bulks()
+        for bulk in found:
+            self._due[bulk.id] = bulk.due_at
+        if found:
+            log.info("%d bulk decision(s) held from before this start are sent now", len(found))
+            self._on_timer_timeout()
+            self.timer.start()
+        return len(found)
+
+    def hold(self, request: BulkDecisionRequest) -> HeldBulk:
+        held = self.store.hold_bulk(request)
+        self._due[held.id] = held.due_at
+        self.held.emit(held.id, max(0.0, held.due_at - self.clock()))
+        self.timer.start()
+        self._on_timer_timeout()
+        return held
+
+    def undo(self, bulk_id: str) -> bool:
+        """Take the bulk back (False: its window has passed, it is being sent)."""
+        try:
+            self.store.undo_bulk(bulk_id)
+        except NothingToUndo:
+            return False
+        self._due.pop(bulk_id, None)
+        self.undone.emit(bulk_id)
+        return True
+
+    @property
+    def waiting(self) -> int:
+        return len(self._due)
+
+    def _on_timer_timeout(self) -> None:
+        now = self.clock()
+        for bulk_id, due in list(self._due.items()):
+            if bulk_id in self._sending:
+                continue
+            if due > now:
+                self.ticked.emit(bulk_id, due - now)
+            else:
+                self._send(bulk_id)
+        if not self._due:
+            self.timer.stop()
+
+    def _send(self, bulk_id: str) -> None:
+        taken = self.store.take_bulk(bulk_id)
+        if taken is None:  # undone, or answered already
+            self._due.pop(bulk_id, None)
+            return
+        self._sending.add(bulk_id)
+        self.sending.emit(bulk_id)
+        factory = self.client_factory
+        request = taken.request
+
+        def send() -> BulkDecisionResults:
+            with factory() as api:
+                return api.bulk_decide(request)
+
+        def done(results: BulkDecisionResults) -> None:
+            self._settle(bulk_id)
+            self.recorded.emit(bulk_id, results)
+
+        def failed(err: BaseException) -> None:
+            self._sending.discard(bulk_id)
+            if answered(err):
+                self._settle(bulk_id)
+                said = refusal(err)
+                assert said is not None
+                self.refused.emit(bulk_id, said)
+                return
+            self._due[bulk_id] = self.clock() + RETRY_SECONDS
+            self.timer.start()
+            self.failed.emit(
+                bulk_id,
+                describe(err, during=translate("Bulk", "sending the bulk decision")).line(),
+            )
+
+        run_in_background(self, send, done, failed)
+
+    def _settle(self, bulk_id: str) -> None:
+        self._sending.discard(bulk_id)
+        self._due.pop(bulk_id, None)
+        self.store.settle_bulk(bulk_id)
+
+
+COLUMNS = (
+    QT_TRANSLATE_NOOP("Bulk", "Post"),
+    QT_TRANSLATE_NOOP("Bulk", "Author"),
+    QT_TRANSLATE_NOOP("Bulk", "Queue"),
+    QT_TRANSLATE_NOOP("Bulk", "Not decided because"),
+)
+
+
+def common_actions(queues: Sequence[Queue]) -> list[tuple[str, str]]:
+    """(action id, label) of the actions every queue has (the first queue's labels and
+    order) that a bulk decision can take: not an appeal's uphold or reverse, not one that
+    needs a fact-check rating (a label rests on each post's own fact-checks), and one that
+    needs a policy only when the queues share one."""
+    if not queues:
+        return []
+    first, *others = queues
+    shared_policy = bool(common_policies(queues))
+    found = []
+    for action in first.config.actions:
+        if action.kind in NOT_IN_BULK or action.requires_rating:
+            continue
+        if action.requires_policy and not shared_policy:
+            continue
+        if all(q.config.action(action.id) is not None for q in others):
+            found.append((action.id, action.label))
+    return found
+
+
+def common_policies(queues: Sequence[Queue]) -> list[tuple[str, str]]:
+    if not queues:
+        return []
+    first, *others = queues
+    return [
+        (p.code, p.label)
+        for p in first.config.policies
+        if all(any(o.code == p.code for o in q.config.policies) for q in others)
+    ]
+
+
+class BulkDecisionDialog(QDialog):
+    """Decide together: one action on the checked posts, each its own decision."""
+
+    def __init__(
+        self,
+        candidates: Sequence[Candidate],
+        queues: Sequence[Queue],
+        sender: BulkSender,
+        parent: QWidget | None = None,
+        *,
+        title: str = "",
+    ) -> None:
+        super().__init__(parent)
+        named(self, "bulkDecision", translate("Bulk", "Decide together"))
+        self.setWindowTitle(translate("Bulk", "Decide together"))
+        self.resize(900, 600)
+        self.candidates = list(candidates)
+        self.queues = {q.id: q for q in queues}
+        self.bulk_sender = sender
+        self.confirmation: QMessageBox | None = None
+        self.bulk_id: str | None = None
+        self.last_request: BulkDecisionRequest | None = None
+        self.refused_ids: set[str] = set()
+
+        self.intro = label(title)
+        named(self.intro, "bulkIntro", translate("Bulk", "What this list is"))
+        self.table = QTableWidget(len(self.candidates), len(COLUMNS), self)
+        named(self.table, "bulkItems", translate("Bulk", "Posts to decide together"))
+        self.table.setHorizontalHeaderLabels([translate("Bulk", c) for c in COLUMNS])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # fixed sizes
+        for column, width in enumerate((420, 130, 120, 200)):
+            header.resizeSection(column, width)
+        self.table.blockSignals(True)
+        for row, c in enumerate(self.candidates):
+            post = QTableWidgetItem(c.excerpt or c.item_id)
+            post.setData(Qt.ItemDataRole.UserRole, c.item_id)
+            post.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+            post.setCheckState(Qt.CheckState.Checked)
+            queue = self.queues.get(c.queue_id)
+            cells = [
+                post,
+                QTableWidgetItem("@" + c.handle.lstrip("@") if c.handle else ""),
+                QTableWidgetItem(queue.name if queue else c.queue_id),
+                QTableWidgetItem(""),
+            ]
+            for column, cell in enumerate(cells):
+                if column:
+                    cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                self.table.setItem(row, column, cell)
+        self.table.blockSignals(False)
+        self.table.itemChanged.connect(self._on_table_item_changed)
+
+        self.action = bounded(QComboBox())
+        named(self.action, "bulkAction", translate("Bulk", "Action for every checked post"))
+        self.policies = QListWidget()
+        named(self.policies, "bulkPolicies", translate("Bulk", "Policies"))
+        self.policies.setMaximumHeight(90)
+        self.policies.itemChanged.connect(lambda _item: self._update_buttons())
+        self.action.currentIndexChanged.connect(lambda _index: self._update_buttons())
+        self.note = QLineEdit()
+        named(self.note, "bulkNote", translate("Bulk", "Note on every decision"))
+        self.note.setPlaceholderText(translate("Bulk", "Note (why these posts go together)"))
+        self.note.setMaxLength(2_000)
+        self.note.textChanged.connect(lambda _text: self._update_buttons())
+        self.decide = QPushButton(translate("Bulk", "Decide…"))
+        named(self.decide, "bulkDecide", translate("Bulk", "Decide the checked posts"))
+        self.decide.clicked.connect(self._on_decide_clicked)
+        self.undo_button = QPushButton(translate("Bulk", "Undo"))
+        named(self.undo_button, "bulkUndo", translate("Bulk", "Undo the bulk decision"))
+        self.undo_button.clicked.connect(self._on_undo_clicked)
+        self.undo_button.hide()
+        self.status = label("")
+        named(self.status, "bulkStatus", translate("Bulk", "Bulk decision status"))
+        close = QPushButton(translate("Bulk", "Close"))
+        close.clicked.connect(self.close)
+
+        controls = QHBoxLayout()
+        controls.addWidget(label(translate("Bulk", "Action"), wrap=False))
+        controls.addWidget(self.action)
+        controls.addWidget(self.note, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.decide)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(controls)
+        layout.addWidget(label(translate("Bulk", "Policies (those every queue has)")))
+        layout.addWidget(self.policies)
+        layout.addLayout(buttons)
+
+        sender.ticked.connect(self._on_sender_ticked)
+        sender.held.connect(self._on_sender_ticked)
+        sender.undone.connect(self._on_sender_undone)
+        sender.sending.connect(self._on_sender_sending)
+        sender.recorded.connect(self._on_sender_recorded)
+        sender.refused.connect(self._on_sender_refused)
+        sender.failed.connect(self._on_sender_failed)
+        self._refill_choices()
+
+    # --- what is checked, and what it may be decided as ------------------------------------
+
+    def _cell(self, row: int, column: int) -> QTableWidgetItem:
+        cell = self.table.item(row, column)
+        assert cell is not None  # every cell is made with the table
+        return cell
+
+    def _policy(self, row: int) -> QListWidgetItem:
+        item = self.policies.item(row)
+        assert item is not None
+        return item
+
+    def set_checked(self, item_ids: Sequence[str]) -> None:
+        """Check exactly these posts (what a lead's clicks do; for tests and tools)."""
+        wanted = set(item_ids)
+        for row in range(self.table.rowCount()):
+            cell = self._cell(row, 0)
+            cell.setCheckState(
+                Qt.CheckState.Checked
+                if cell.data(Qt.ItemDataRole.UserRole) in wanted
+                else Qt.CheckState.Unchecked
+            )
+
+    def checked(self) -> list[Candidate]:
+        return [
+            c
+            for row, c in enumerate(self.candidates)
+            if self._cell(row, 0).checkState() == Qt.CheckState.Checked
+        ]
+
+    def checked_queues(self) -> list[Queue]:
+        ids = sorted({c.queue_id for c in self.checked()})
+        return [self.queues[q] for q in ids if q in self.queues]
+
+    def choose(self, action: str, policies: Sequence[str] = (), note: str = "") -> None:
+        """Pick the action, policies and note (what a lead's clicks do; for tests)."""
+        self.action.setCurrentIndex(self.action.findData(action))
+        wanted = set(policies)
+        for row in range(self.policies.count()):
+            item = self._policy(row)
+            item.setCheckState(
+                Qt.CheckState.Checked
+                if item.data(Qt.ItemDataRole.UserRole) in wanted
+                else Qt.CheckState.Unchecked
+            )
+        self.note.setText(note)
+
+    def chosen_policies(self) -> list[str]:
+        return [
+            str(self._policy(row).data(Qt.ItemDataRole.UserRole))
+            for row in range(self.policies.count())
+            if self._policy(row).checkState() == Qt.CheckState.Checked
+        ]
+
+    def _on_table_item_changed(self, _item: QTableWidgetItem) -> None:
+        self._refill_choices()
+
+    def _refill_choices(self) -> None:
+        queues = self.checked_queues()
+        current = self.action.currentData()
+        checked = set(self.chosen_policies())
+        self.action.clear()
+        for action_id, words in common_actions(queues):
+            self.action.addItem(words, action_id)
+        index = self.action.findData(current)
+        if index >= 0:
+            self.action.setCurrentIndex(index)
+        self.policies.clear()
+        for code, words in common_policies(queues):
+            item = QListWidgetItem(f"{code}: {isolate(words)}")
+            item.setData(Qt.ItemDataRole.UserRole, code)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(
+                Qt.CheckState.Checked if code in checked else Qt.CheckState.Unchecked
+            )
+            self.policies.addItem(item)
+        self._update_buttons()
+
+    def missing(self) -> str:
+        """What the chosen action still needs ('' when nothing): a policy, a note."""
+        queues = self.checked_queues()
+        action_id = self.action.currentData()
+        actions = [q.config.action(action_id) for q in queues]
+        if any(a is not None and a.requires_policy for a in actions) and not (
+            self.chosen_policies()
+        ):
+            return translate("Bulk", "Check at least one policy for this action.")
+        if any(a is not None and a.requires_note for a in actions) and not self.note.text().strip():
+            return translate("Bulk", "Write a note: this action needs one.")
+        return ""
+
+    def _update_buttons(self) -> None:
+        idle = self.bulk_id is None
+        self.decide.setEnabled(
+            idle and bool(self.checked()) and self.action.count() > 0 and not self.missing()
+        )
+        for widget in (self.table, self.action, self.policies, self.note):
+            widget.setEnabled(idle)
+        self.undo_button.setVisible(self.bulk_id is not None)
+
+    # --- confirming and holding --------------------------------------------------------
+
+    def confirmation_text(self) -> str:
+        """'Remove 12 posts in 3 queues (Spam, Hate, Misinformation)?'"""
+        chosen = self.checked()
+        queues = self.checked_queues()
+        names = ", ".join(isolate(q.name) for q in queues)
+        return translate("Bulk", "{action}: {n} posts in {q} queues ({names})?").format(
+            action=isolate(self.action.currentText()), n=len(chosen), q=len(queues), names=names
+        )
+
+    def _on_decide_clicked(self) -> None:
+        if not self.checked() or self.bulk_id is not None or self.action.count() == 0:
+            return
+        window = self.bulk_sender.store.settings.get(UNDO_WINDOW)
+        box = QMessageBox(self)
+        box.setObjectName("confirmBulkDecision")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(translate("Bulk", "Decide together"))
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(self.confirmation_text())
+        box.setInformativeText(
+            translate(
+                "Bulk",
+                "Each post becomes its own decision, with its own action sent to the platform. "
+                "They are sent in {seconds} s; until then you can undo. If any of them was "
+                "decided or taken by someone else meanwhile, none is decided.",
+            ).format(seconds=f"{window:g}")
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.button(QMessageBox.StandardButton.Yes).setText(translate("Bulk", "Decide"))
+        box.button(QMessageBox.StandardButton.Cancel).setText(translate("Bulk", "Cancel"))
+        box.finished.connect(self._on_confirmation_finished)
+        self.confirmation = box
+        box.open()  # not exec(): the GUI thread never waits in a nested loop here
+
+    def _on_confirmation_finished(self, result: int) -> None:
+        box, self.confirmation = self.confirmation, None
+        if box is not None:
+            box.deleteLater()
+        if result != QMessageBox.StandardButton.Yes.value:
+            return
+        request = new_request(
+            self.checked(),
+            str(self.action.currentData()),
+            policies=self.chosen_policies(),
+            note=self.note.text().strip() or None,
+            at=time.time(),
+        )
+        self.last_request = request
+        held = self.bulk_sender.hold(request)
+        self.bulk_id = held.id
+        self._update_buttons()
+
+    def _on_undo_clicked(self) -> None:
+        if self.bulk_id is not None and not self.bulk_sender.undo(self.bulk_id):
+            set_text(
+                self.status,
+                translate("Bulk", "Too late to undo: the decisions are being sent."),
+            )
+
+    # --- what the sender says ------------------------------------------------------------
+
+    def _mine(self, bulk_id: str) -> bool:
+        return bulk_id == self.bulk_id
+
+    def _on_sender_ticked(self, bulk_id: str, left: float) -> None:
+        if self._mine(bulk_id):
+            n = len(self.last_request.items) if self.last_request else 0
+            set_text(
+                self.status,
+                translate("Bulk", "Sending {n} decisions in {s} s… (Undo takes them back)").format(
+                    n=n, s=max(1, int(left + 0.999))
+                ),
+            )
+
+    def _on_sender_undone(self, bulk_id: str) -> None:
+        if self._mine(bulk_id):
+            self.bulk_id = None
+            set_text(self.status, translate("Bulk", "Undone: nothing was sent."))
+            self._update_buttons()
+
+    def _on_sender_sending(self, bulk_id: str) -> None:
+        if self._mine(bulk_id):
+            self.undo_button.setEnabled(False)
+            set_text(self.status, translate("Bulk", "Sending the decisions…"))
+
+    def _on_sender_recorded(self, bulk_id: str, results: BulkDecisionResults) -> None:
+        if not self._mine(bulk_id):
+            return
+        self.bulk_id = None
+        self.undo_button.setEnabled(True)
+        done = {r.item_id for r in results.results}
+        for row, c in enumerate(self.candidates):
+            if c.item_id in done:
+                cell = self._cell(row, 0)
+                cell.setCheckState(Qt.CheckState.Unchecked)
+                cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                self._cell(row, 3).setText(translate("Bulk", "decided now"))
+        names = ", ".join(
+            isolate(self.queues[q].name if q in self.queues else q) for q in results.queue_ids
+        )
+        set_text(
+            self.status,
+            translate("Bulk", "Done: {n} decisions recorded ({names}).").format(
+                n=len(results.results), names=names
+            ),
+        )
+        self._update_buttons()
+        self.decide.setEnabled(False)
+
+    def _on_sender_refused(self, bulk_id: str, said: Refusal) -> None:
+        if not self._mine(bulk_id):
+            return
+        self.bulk_id = None
+        self.undo_button.setEnabled(True)
+        why = {r.item_id: r.message or r.code for r in said.items}
+        self.refused_ids = set(why)
+        self.table.blockSignals(True)
+        for row, c in enumerate(self.candidates):
+            reason = self._cell(row, 3)
+            if c.item_id in why:
+                self._cell(row, 0).setCheckState(Qt.CheckState.Unchecked)
+                reason.setText(why[c.item_id])
+            else:
+                reason.setText("")
+        self.table.blockSignals(False)
+        if said.items:
+            text = translate(
+                "Bulk",
+                "Nothing was decided: {n} of these posts were decided or taken by someone else "
+                "meanwhile (marked below and unchecked). Decide again to decide the rest.",
+            ).format(n=len(said.items))
+        else:
+            text = translate("Bulk", "Nothing was decided.") + " " + isolate(said.detail)
+        set_text(self.status, text)
+        self._refill_choices()
+        if self.refused_ids:
+            self.table.scrollToItem(
+                next(
+                    self._cell(r, 0)
+                    for r, c in enumerate(self.candidates)
+                    if c.item_id in self.refused_ids
+                )
+            )
+
+    def _on_sender_failed(self, bulk_id: str, why: str) -> None:
+        if self._mine(bulk_id):
+            set_text(
+                self.status,
+                translate(
+                    "Bulk",
+                    "Not sent yet: {why} The decisions are kept here and sent again in {s} s.",
+                ).format(why=why, s=int(RETRY_SECONDS)),
+            )
+
+    @property
+    def holding(self) -> bool:
+        return self.bulk_id is not None
+
+
+def load_author_posts(
+    parent: QObject,
+    client_factory: ClientFactory,
+    author_id: str,
+    *,
+    linked: bool,
+    on_loaded: Callable[[list[Candidate], int], None],
+    on_failed: Callable[[BaseException], None],
+) -> None:
+    """The author's open posts in every queue (and their linked accounts' with ``linked``),
+    fetched off the GUI thread: ``on_loaded(candidates, left_out)``."""
+
+    def fetch() -> tuple[list[Candidate], int]:
+        with client_factory() as api:
+            found = api.open_items(author_id, linked=linked)
+        return (
+            [Candidate(i.item_id, i.queue_id, i.excerpt, i.handle) for i in found.items],
+            found.more,
+        )
+
+    run_in_background(parent, fetch, lambda got: on_loaded(*got), on_failed)
+
+
+__all__ = [
+    "BulkDecisionDialog",
+    "BulkSender",
+    "common_actions",
+    "common_policies",
+    "load_author_posts",
+]
