@@ -1,9 +1,9 @@
 """A lead's bulk decision of 1,000 items, end to end: client call to committed answer.
 
-Prepares a fresh database with ``--runs`` × ``--items`` pending items (the synthetic load
-queue) and a lead, starts ``reviewer-app server`` as its own process on 127.0.0.1, and
-times ``ApiClient.bulk_decide`` (the client core's call: the request built and encoded,
-sent, every item decided with its own decision, key, event, statement and enforcement
+Prepares a fresh database with ``--runs`` + 1 batches of ``--items`` pending items (the
+synthetic load queue) and a lead, starts ``reviewer-app server`` as its own process on
+127.0.0.1, and times ``ApiClient.bulk_decide`` (the client core's call: the request built
+and encoded, sent, every item decided with its own decision, key, event, statement and enforcement
 action in one transaction, committed, answered and parsed) for each run on items never
 decided before. Then it times a refused bulk of the same size (one item decided meanwhile:
 the whole request checked, nothing written) and a retry of a recorded bulk (every item

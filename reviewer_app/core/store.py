@@ -1429,8 +1429,8 @@ class Store:
     def hold_bulk(
         self, request: BulkDecisionRequest, *, undo_window: float | None = None
     ) -> HeldBulk:
-        """Keep a bulk decision here for the undo window before it is sent (written with
-        ``synchronous=FULL`` like a verdict: once this returns it survives a killed app)."""
+        """Keep a bulk decision here for the undo window before it is sent (committed as a
+        verdict is: once this returns it survives a killed app)."""
         window = self.settings.get(UNDO_WINDOW) if undo_window is None else undo_window
         now = self.clock()
         bulk_id = str(uuid.uuid4())
