@@ -321,10 +321,14 @@ class MainWindow(QMainWindow):
         split.setChildrenCollapsible(False)
         split.setStretchFactor(1, 1)
         split.setSizes([380, 560, 360])
-        self.break_reminder = BreakReminder()
+
+        def break_key() -> str:
+            return key_text(self.keymap.keys(Command.BREAK))
+
+        self.break_reminder = BreakReminder(break_key)
         self.break_reminder.break_requested.connect(lambda: self.take_break(prompted=True))
         self.break_reminder.later_requested.connect(self._put_off_break)
-        self.break_screen = BreakScreen()
+        self.break_screen = BreakScreen(break_key)
         self.break_screen.resume_requested.connect(self.end_break)
         self.review_split = split
         outer.addWidget(self.banner)

@@ -4,6 +4,7 @@ the posts held were given back)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -24,13 +25,15 @@ def _button(text: str, object_name: str) -> QPushButton:
 
 
 class BreakReminder(QFrame):
-    """A non-modal reminder that a break is due, with Take a break (B) and Later."""
+    """A non-modal reminder that a break is due, with Take a break (its key) and Later;
+    ``key`` gives the break key's text as the reviewer has it mapped."""
 
     break_requested = Signal()
     later_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, key: Callable[[], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.key = key
         named(self, "breakReminder", translate("Wellbeing", "Break reminder"))
         self.setStyleSheet("QFrame#breakReminder { background: #e3f2fd; color: #0d3c61; }")
         row = QHBoxLayout(self)
@@ -58,6 +61,7 @@ class BreakReminder(QFrame):
                 "Wellbeing", "You have been reviewing for {n} minutes. Time for a short break?"
             ).format(n=minutes)
         set_text(self.text, text)
+        self.take.setText(translate("Wellbeing", "Take a break ({key})").format(key=self.key()))
         self.setVisible(True)
 
 
@@ -66,8 +70,9 @@ class BreakScreen(QFrame):
 
     resume_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, key: Callable[[], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.key = key
         named(self, "breakScreen", translate("Wellbeing", "On a break"))
         column = QVBoxLayout(self)
         column.addStretch(1)
@@ -95,5 +100,8 @@ class BreakScreen(QFrame):
                 "Since {time}. The posts you held were given back to the queue and nothing is "
                 "leased for you until you resume. Step away from the screen for a while.",
             ).format(time=f"{started.astimezone():%H:%M}"),
+        )
+        self.resume.setText(
+            translate("Wellbeing", "Resume reviewing ({key})").format(key=self.key())
         )
         self.setVisible(True)

@@ -120,6 +120,7 @@ def test_a_reminder_after_n_high_harm_posts_then_the_break_key_gives_posts_back(
     _decide(desk, 1)
     desk.wait(reminder.isVisible, 5_000)
     assert str(HIGH_HARM) in reminder.text.text()
+    assert reminder.take.text() == "Take a break (B)"
     # a strip, not a dialog: the verdict keys still decide posts while it shows
     assert QApplication.activeModalWidget() is None
     _decide(desk, 1)
