@@ -117,6 +117,42 @@ BREAK_REMINDERS = Setting(
     "Remind me to take a break when my queue's break rule says so (after so many minutes or "
     "so many high-harm posts).",
 )
+# A lead's quality flags (Lead workspace, Reviewers): the lead's own lens, sent with each
+# request (GET /stats/quality); kept per user, so each lead chooses their own.
+QUALITY_MIN_MEDIAN_MS = Setting(
+    "quality_min_median_ms",
+    int,
+    2_000,
+    "Flag a reviewer whose median handle time is under this many milliseconds.",
+    0,
+    3_600_000,
+)
+QUALITY_MAX_MIX_DISTANCE = Setting(
+    "quality_max_mix_distance",
+    float,
+    0.3,
+    "Flag a reviewer whose action mix in a queue is farther than this from the other "
+    "reviewers' there (total variation distance, 0 to 1).",
+    0.0,
+    1.0,
+)
+QUALITY_OVERTURN_JUMP = Setting(
+    "quality_overturn_jump",
+    float,
+    0.1,
+    "Flag a reviewer whose overturn rate rose by this much against the window before "
+    "(0.1: ten percentage points).",
+    0.0,
+    1.0,
+)
+QUALITY_MIN_DECISIONS = Setting(
+    "quality_min_decisions",
+    int,
+    20,
+    "Judge a reviewer on a quality signal only with at least this many decisions.",
+    1,
+    1_000_000,
+)
 
 SETTINGS: tuple[Setting[Any], ...] = (
     UNDO_WINDOW,
@@ -129,6 +165,10 @@ SETTINGS: tuple[Setting[Any], ...] = (
     QUEUE_REFRESH,
     CACHE_RETENTION,
     BREAK_REMINDERS,
+    QUALITY_MIN_MEDIAN_MS,
+    QUALITY_MAX_MIX_DISTANCE,
+    QUALITY_OVERTURN_JUMP,
+    QUALITY_MIN_DECISIONS,
 )
 BY_NAME: Mapping[str, Setting[Any]] = {s.name: s for s in SETTINGS}
 

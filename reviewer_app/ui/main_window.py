@@ -346,7 +346,9 @@ class MainWindow(QMainWindow):
         self.lead: LeadWorkspace | None = None
         self.modes: QTabWidget | None = None
         if self.session.is_lead:
-            self.lead = LeadWorkspace(self.session.client, self.store.queues)
+            self.lead = LeadWorkspace(
+                self.session.client, self.store.queues, settings=self.store.settings
+            )
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.message_posted.connect(self.say)
             self.lead.set_keys(self.keymap.action_keys)

@@ -39,17 +39,27 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.protocol import QueueStats, QueueStatsReport, ReviewerStats, ReviewerStatsReport
+from reviewer_app.core.settings import Settings
+from reviewer_app.protocol import (
+    QualityReport,
+    QueueStats,
+    QueueStatsReport,
+    ReviewerQuality,
+    ReviewerStats,
+    ReviewerStatsReport,
+)
 
 from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import fit_columns, isolate, label, named, rich_escaped, set_text, tooltip
+from .quality import ThresholdsBar, TrendPanel, flag_words
 
 Index = QModelIndex | QPersistentModelIndex
 SORT = Qt.ItemDataRole.UserRole + 1
 BREACH = QColor(198, 40, 40, 70)
+FLAGGED = QColor(230, 150, 0, 60)
 #: Windows a lead can pick: (words, hours).
 WINDOWS = (
     (QT_TRANSLATE_NOOP("LeadStats", "last 24 hours"), 24),
@@ -163,20 +173,30 @@ class ReviewerStatsModel(_Table):
         QT_TRANSLATE_NOOP("LeadStats", "Conflicts"),
         QT_TRANSLATE_NOOP("LeadStats", "Appeals upheld / reversed"),
         QT_TRANSLATE_NOOP("LeadStats", "Action mix"),
+        QT_TRANSLATE_NOOP("LeadStats", "Flags"),
     )
     TR_CONTEXT = "LeadStats"
+    FLAGS = 11
 
     def __init__(self) -> None:
         super().__init__()
         self.reviewers: list[ReviewerStats] = []
+        #: the quality signals by reviewer (GET /stats/quality), with the queues' names
+        self.quality: dict[str, ReviewerQuality] = {}
+        self.queue_names: dict[str, str] = {}
 
     def _rows(self) -> Sequence[object]:
         return self.reviewers
 
-    def set_report(self, report: ReviewerStatsReport) -> None:
+    def set_report(self, report: ReviewerStatsReport, quality: QualityReport | None = None) -> None:
         self.beginResetModel()
         self.reviewers = list(report.reviewers)
+        self.quality = {q.reviewer: q for q in quality.reviewers} if quality else {}
         self.endResetModel()
+
+    def flag_text(self, reviewer: str) -> str:
+        found = self.quality.get(reviewer)
+        return flag_words(found, self.queue_names) if found else ""
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.reviewers):
@@ -196,9 +216,15 @@ class ReviewerStatsModel(_Table):
             r.conflicts,
             r.appeals_reversed,  # sorted by the reversals: the overturns among them
             mix(r.action_mix),
+            len(self.quality[r.reviewer].flags) if r.reviewer in self.quality else 0,
         )
         if role == SORT:
             return values[column]
+        flagged = self.flag_text(r.reviewer)
+        if role == Qt.ItemDataRole.BackgroundRole and flagged:
+            return QBrush(FLAGGED)
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.FLAGS and flagged:
+            return tooltip(flagged)
         if role == Qt.ItemDataRole.ToolTipRole and column == 0:  # a long name is elided
             return tooltip(f"{r.display_name} ({r.reviewer})")
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
@@ -215,6 +241,8 @@ class ReviewerStatsModel(_Table):
                 return f"{r.appeals_upheld:,} / {r.appeals_reversed:,}"
             if column == 10:
                 return values[10]
+            if column == self.FLAGS:
+                return flagged
             return f"{values[column]:,}"
         if role == Qt.ItemDataRole.UserRole:
             return r.reviewer
@@ -488,10 +516,20 @@ class ReviewersView(_Figures):
 
     drill_down = Signal(str)  # reviewer username
 
-    def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
+    def __init__(
+        self,
+        client_factory: Callable[[], ApiClient],
+        parent: QWidget | None = None,
+        *,
+        settings: Settings | None = None,
+    ):
         super().__init__(client_factory, parent)
         named(self, "reviewersView", translate("LeadStats", "Reviewers"))
         self.model = ReviewerStatsModel()
+        self.thresholds = ThresholdsBar(settings)
+        self._asked = self.thresholds.thresholds()
+        self.thresholds.changed.connect(self.refresh)
+        self.trend = TrendPanel(client_factory)
         self.proxy = sortable(self.model, self)
         self.view = table_view("reviewerFigures", translate("LeadStats", "Reviewer figures"))
         self.view.setModel(self.proxy)
@@ -508,19 +546,45 @@ class ReviewersView(_Figures):
                     "Agreement and kappa compare each reviewer with the auditors on audited "
                     "decisions; overturn rate is overturned decisions (by an audit or a "
                     "reversed appeal) per decision. "
-                    "Double-click a reviewer (or press Enter) for their decisions.",
+                    "Double-click a reviewer (or press Enter) for their decisions. "
+                    "Flags: a median handle time under your threshold, an action mix far "
+                    "from the other reviewers' in a queue (total variation distance), or an "
+                    "overturn rate up against the window before; each only with enough "
+                    "decisions. Select a reviewer for their days.",
                 )
             )
         )
-        layout.addWidget(self.view, 1)
+        layout.addWidget(self.thresholds)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.view)
+        split.addWidget(self.trend)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        layout.addWidget(split, 1)
         layout.addWidget(self.open_button)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
 
-    def fetch(self, api: ApiClient, since: datetime, until: datetime) -> ReviewerStatsReport:
-        return api.reviewer_stats(since, until)
+    def fetch(self, api: ApiClient, since: datetime, until: datetime) -> Any:
+        stats = api.reviewer_stats(since, until)
+        quality = api.quality(since, until, self._asked)
+        names = {q.id: q.name for q in api.queues().queues}
+        return stats, quality, names
+
+    def refresh(self) -> None:
+        self._asked = self.thresholds.thresholds()  # read on the GUI thread
+        super().refresh()
 
     def show_figures(self, result: Any) -> None:
-        self.model.set_report(result)
+        stats, quality, names = result
+        self.model.queue_names = names
+        self.model.set_report(stats, quality)
         fit_columns(self.view)
+
+    def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        reviewer = self.proxy.data(current, Qt.ItemDataRole.UserRole) if current.isValid() else None
+        if reviewer:
+            since, until = self.span()
+            self.trend.show_trend(str(reviewer), since, until)
 
     def _open(self, index: QModelIndex) -> None:
         if index.isValid():

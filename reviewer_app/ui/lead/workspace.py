@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.settings import Settings
 from reviewer_app.protocol import Queue, QueueStatsReport
 
 from ..background import run_in_background
@@ -132,11 +133,14 @@ class LeadWorkspace(QTabWidget):
         client_factory: Callable[[], ApiClient],
         queues: Callable[[], list[Queue]],
         parent: QWidget | None = None,
+        *,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__(parent)
         named(self, "leadWorkspace", translate("LeadWorkspace", "Lead workspace"))
         self.queues_view = QueuesOverview(client_factory)
-        self.reviewers = ReviewersView(client_factory)
+        # the quality flags' thresholds are the lead's own (kept in their settings)
+        self.reviewers = ReviewersView(client_factory, settings=settings)
         self.audits = AuditsView(client_factory, queues)
         self.escalations = EscalationsView(client_factory)
         self.decisions = DecisionsBrowser(client_factory)

@@ -1,0 +1,222 @@
+"""Quality signals in the Reviewers tab: the lead's thresholds (kept in their own settings,
+sent with each request), each reviewer's flags in words, and the selected reviewer's trend
+day by day. The service computes the flags (server/quality.py); nothing here judges."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core import settings as core_settings
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.settings import Settings
+from reviewer_app.protocol import (
+    MAX_TREND_DAYS,
+    QualityFlag,
+    QualityThresholds,
+    ReviewerQuality,
+    ReviewerTrend,
+    TrendDay,
+)
+
+from ..background import run_in_background
+from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import describe
+from ..models import RowsTable
+from ..plain import isolate, label, named, set_text
+
+log = logging.getLogger("ui")
+
+
+def percent(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.0f}%"
+
+
+def flag_words(q: ReviewerQuality, queue_names: dict[str, str] | None = None) -> str:
+    """The reviewer's flags as short phrases ('' when none)."""
+    parts = []
+    if QualityFlag.fast in q.flags and q.handle_time_median_ms is not None:
+        parts.append(
+            translate("LeadQuality", "fast: median {s} s").format(
+                s=f"{q.handle_time_median_ms / 1000:.1f}"
+            )
+        )
+    if QualityFlag.mix in q.flags and q.mix_distance is not None:
+        queue = (queue_names or {}).get(q.mix_queue_id or "", q.mix_queue_id or "")
+        parts.append(
+            translate("LeadQuality", "action mix far from the others' in {queue} ({d})").format(
+                queue=isolate(queue), d=f"{q.mix_distance:.2f}"
+            )
+        )
+    if QualityFlag.overturns in q.flags:
+        parts.append(
+            translate("LeadQuality", "overturns up: {before} → {now}").format(
+                before=percent(q.previous_overturn_rate), now=percent(q.overturn_rate)
+            )
+        )
+    return "; ".join(parts)
+
+
+def thresholds_from(settings: Settings | None) -> QualityThresholds:
+    if settings is None:
+        return QualityThresholds()
+    return QualityThresholds(
+        min_median_ms=settings.get(core_settings.QUALITY_MIN_MEDIAN_MS),
+        max_mix_distance=settings.get(core_settings.QUALITY_MAX_MIX_DISTANCE),
+        min_decisions=settings.get(core_settings.QUALITY_MIN_DECISIONS),
+        overturn_jump=settings.get(core_settings.QUALITY_OVERTURN_JUMP),
+    )
+
+
+class ThresholdsBar(QWidget):
+    """The lead's thresholds; a change is saved in their settings and asks for new flags."""
+
+    changed = Signal()
+
+    def __init__(self, settings: Settings | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        named(self, "qualityThresholds", translate("LeadQuality", "Quality flag thresholds"))
+        self.settings = settings
+        t = thresholds_from(settings)
+        self.median = QDoubleSpinBox()
+        self.median.setRange(0.0, 3_600.0)
+        self.median.setDecimals(1)
+        self.median.setSingleStep(0.5)
+        self.median.setSuffix(translate("LeadQuality", " s"))
+        self.median.setValue(t.min_median_ms / 1000)
+        named(self.median, "minMedian", translate("LeadQuality", "Flag a median handle time under"))
+        self.distance = QDoubleSpinBox()
+        self.distance.setRange(0.0, 1.0)
+        self.distance.setDecimals(2)
+        self.distance.setSingleStep(0.05)
+        self.distance.setValue(t.max_mix_distance)
+        named(
+            self.distance,
+            "maxMixDistance",
+            translate("LeadQuality", "Flag an action mix farther from the others' than"),
+        )
+        self.jump = QSpinBox()
+        self.jump.setRange(0, 100)
+        self.jump.setSuffix(translate("LeadQuality", " points"))
+        self.jump.setValue(round(t.overturn_jump * 100))
+        named(self.jump, "overturnJump", translate("LeadQuality", "Flag an overturn rate up by"))
+        self.minimum = QSpinBox()
+        self.minimum.setRange(1, 1_000_000)
+        self.minimum.setValue(t.min_decisions)
+        named(self.minimum, "minDecisions", translate("LeadQuality", "with at least decisions"))
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for words, box in (
+            (translate("LeadQuality", "Flag: median under"), self.median),
+            (translate("LeadQuality", "mix distance over"), self.distance),
+            (translate("LeadQuality", "overturns up by"), self.jump),
+            (translate("LeadQuality", "with at least"), self.minimum),
+        ):
+            row.addWidget(label(words, wrap=False))
+            row.addWidget(box)
+            box.editingFinished.connect(self._save)
+        row.addWidget(label(translate("LeadQuality", "decisions"), wrap=False))
+        row.addStretch(1)
+
+    def thresholds(self) -> QualityThresholds:
+        return QualityThresholds(
+            min_median_ms=round(self.median.value() * 1000),
+            max_mix_distance=round(self.distance.value(), 2),
+            min_decisions=self.minimum.value(),
+            overturn_jump=self.jump.value() / 100,
+        )
+
+    def _save(self) -> None:
+        t = self.thresholds()
+        if self.settings is not None:
+            self.settings.set(core_settings.QUALITY_MIN_MEDIAN_MS, t.min_median_ms)
+            self.settings.set(core_settings.QUALITY_MAX_MIX_DISTANCE, t.max_mix_distance)
+            self.settings.set(core_settings.QUALITY_OVERTURN_JUMP, t.overturn_jump)
+            self.settings.set(core_settings.QUALITY_MIN_DECISIONS, t.min_decisions)
+        self.changed.emit()
+
+
+class TrendModel(RowsTable):
+    TR_CONTEXT = "LeadQuality"
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LeadQuality", "Day"),
+        QT_TRANSLATE_NOOP("LeadQuality", "Decisions"),
+        QT_TRANSLATE_NOOP("LeadQuality", "Median handle"),
+        QT_TRANSLATE_NOOP("LeadQuality", "Overturned"),
+    )
+
+    def cells(self, d: TrendDay) -> tuple[object, ...]:
+        median = d.handle_time_median_ms
+        return (
+            d.start.astimezone().strftime("%a %d %b"),
+            f"{d.decisions:,}",
+            "—" if median is None else f"{median / 1000:.1f} s",
+            f"{d.overturned:,}",
+        )
+
+
+class TrendPanel(QWidget):
+    """The selected reviewer's days: decisions, median handle time, overturned."""
+
+    loaded = Signal(str)  # reviewer
+
+    def __init__(
+        self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.factory = client_factory
+        self.wanted: str | None = None
+        self.title = label(translate("LeadQuality", "Select a reviewer for their trend."))
+        named(self.title, "trendTitle", translate("LeadQuality", "Trend"))
+        self.model = TrendModel()
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        named(self.table, "reviewerTrend", translate("LeadQuality", "Reviewer's trend by day"))
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.table, 1)
+
+    def show_trend(self, reviewer: str, since: datetime, until: datetime) -> None:
+        since = max(since, until - timedelta(days=MAX_TREND_DAYS))
+        self.wanted = reviewer
+        set_text(
+            self.title,
+            translate("LeadQuality", "Loading the trend of {name}…").format(name=isolate(reviewer)),
+        )
+        factory = self.factory
+
+        def work() -> ReviewerTrend:
+            with factory() as api:
+                return api.reviewer_trend(reviewer, since, until)
+
+        def done(trend: ReviewerTrend) -> None:
+            if trend.reviewer != self.wanted:
+                return  # another reviewer was selected meanwhile
+            self.model.set_rows(trend.days)
+            set_text(
+                self.title,
+                translate("LeadQuality", "{name}, day by day").format(name=isolate(reviewer)),
+            )
+            self.loaded.emit(reviewer)
+
+        def failed(err: BaseException) -> None:
+            set_text(
+                self.title,
+                describe(err, during=translate("LeadQuality", "loading the trend")).line(),
+            )
+
+        run_in_background(self, work, done, failed)
