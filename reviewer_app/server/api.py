@@ -685,7 +685,13 @@ def get_reviewer_trend(
     username: Annotated[Username, Path()],
     svc: ServiceDep,
     _lead: LeadDep,
-    since: Since = None,
+    since: Annotated[
+        datetime | None,
+        Query(
+            description="start of the window; default: 7 days before until (at most 92)",
+            json_schema_extra=QUERY_YEARS,
+        ),
+    ] = None,
     until: Until = None,
 ) -> Response:
     """One reviewer's decisions, exact median handle time and overturns per UTC day
