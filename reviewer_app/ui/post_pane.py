@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QPaintEvent,
@@ -28,6 +28,9 @@ from .plain import ago, clean, count, hidden_count, isolate, label, named, set_t
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
 #: Longer texts show this much first; the rest on request (layout of a huge block is slow).
 DISPLAY_LIMIT = 20_000
+#: a post's text up to this long is in the box before the next post is painted; the rest
+#: (up to DISPLAY_LIMIT) is added right after that paint (about what a screen shows)
+FIRST_SCREEN = 3_000
 HIGHLIGHT = QColor(255, 214, 102, 160)
 ACTIONED_STYLE = (
     "QLabel { background: #b3261e; color: white; font-weight: bold; padding: 3px 8px; }"
@@ -45,6 +48,18 @@ def safe_link(url: str) -> QUrl | None:
 
 def _nothing() -> None:
     pass
+
+
+class _AfterPaint:
+    """Work for after the next paint of a post's text, until cancelled."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        self.work = work
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.work = _nothing  # lets go of what the work holds (a post's text)
 
 
 class PostText(QPlainTextEdit):
@@ -65,6 +80,8 @@ class PostText(QPlainTextEdit):
         self._painted = True
         self.filling = False
         self._stop_filling: Callable[[], None] = _nothing
+        # what runs once the new text is painted (after_paint)
+        self._after: list[_AfterPaint] = []
 
     def show_text(
         self, text: QtText, spans: list[tuple[int, int, str]], rtl: bool | None, *, whole: int = 0
@@ -85,10 +102,36 @@ class PostText(QPlainTextEdit):
         if len(text.text) > BATCH:  # a whole long text: in batches, highlights at the end
             self.filling = True
             self._stop_filling = fill(self, text.text, lambda: self._filled(text, spans))
+        elif len(text.text) > FIRST_SCREEN:
+            # more than a screen: what the reviewer sees first now (so the next post is
+            # painted at once after a keypress), the rest right after that paint
+            self.setPlainText(text.text[:FIRST_SCREEN])  # never HTML or Markdown
+            self._highlight(text, spans, upto=FIRST_SCREEN)
+            self.filling = True
+            self._stop_filling = self.after_paint(lambda: self._append_rest(text, spans))
         else:
             self.setPlainText(text.text)  # never HTML or Markdown
             self._highlight(text, spans)
         self.verticalScrollBar().setValue(0)
+
+    def after_paint(self, work: Callable[[], None]) -> Callable[[], None]:
+        """Run ``work`` once the new text is painted; returns what cancels it."""
+        pending = _AfterPaint(work)
+        # what was cancelled meanwhile (the box not painted: hidden) goes now
+        self._after = [p for p in self._after if not p.stopped] + [pending]
+        return pending.stop
+
+    def _run_after(self) -> None:
+        pending, self._after = self._after, []
+        for step in pending:
+            if not step.stopped:
+                step.work()
+
+    def _append_rest(self, text: QtText, spans: list[tuple[int, int, str]]) -> None:
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(text.text[FIRST_SCREEN:])
+        self._filled(text, spans)
 
     def _filled(self, text: QtText, spans: list[tuple[int, int, str]]) -> None:
         self.filling = False
@@ -96,9 +139,15 @@ class PostText(QPlainTextEdit):
         self._highlight(text, spans)
         self.filled.emit()
 
-    def _highlight(self, text: QtText, spans: list[tuple[int, int, str]]) -> None:
+    def _highlight(
+        self, text: QtText, spans: list[tuple[int, int, str]], *, upto: int | None = None
+    ) -> None:
+        """Mark ``spans``; ``upto``: only those that end within the first ``upto``
+        positions (the rest of the text is not in the box yet)."""
         if not spans:
             return
+        if upto is not None:
+            spans = [s for s in spans if text.position(s[1]) <= upto]
         document = self.document()
         cursor = QTextCursor(document)
         fmt = QTextCharFormat()
@@ -118,6 +167,8 @@ class PostText(QPlainTextEdit):
         if not self._painted:
             self._painted = True
             self.first_painted.emit()
+            if self._after:
+                QTimer.singleShot(0, self, self._run_after)  # after this paint, not in it
 
 
 def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str:
@@ -227,12 +278,15 @@ class PostPane(QWidget):
         self._shown_domain: str | None = None
         # the open link dialog, if any
         self.link_dialog: LinkDialog | None = None
+        self._stop_warning: Callable[[], None] = _nothing
         self.clear()
 
     def clear(self, message: str | None = None) -> None:
         if message is None:
             message = translate("PostPane", "No post to review.")
         set_text(self.byline, message)
+        self._stop_warning()
+        self._stop_warning = _nothing
         set_text(self.facts, "")
         self._show_account(None)
         self._show_appeal(None)
@@ -255,30 +309,22 @@ class PostPane(QWidget):
             ),
         )
         reach = item.reach
-        hidden = hidden_count(post.text)
-        warning = (
-            "\n⚠ "
-            + translate(
-                "PostPane", "The text holds {n} invisible or direction-changing characters."
-            ).format(n=hidden)
-            if hidden
-            else ""
+        facts = translate(
+            "PostPane",
+            "Language: {language} · {views} views · {shares} shares · "
+            "{recent} views in the last hour ({growth}/h)",
+        ).format(
+            language=post.language,
+            views=count(reach.views),
+            shares=count(reach.shares),
+            recent=count(reach.views_last_hour),
+            growth=f"{reach.growth_per_hour:+.0%}",
         )
-        set_text(
-            self.facts,
-            translate(
-                "PostPane",
-                "Language: {language} · {views} views · {shares} shares · "
-                "{recent} views in the last hour ({growth}/h)",
-            ).format(
-                language=post.language,
-                views=count(reach.views),
-                shares=count(reach.shares),
-                recent=count(reach.views_last_hour),
-                growth=f"{reach.growth_per_hour:+.0%}",
-            )
-            + warning,
-        )
+        set_text(self.facts, facts)
+        # counting them takes a pass over the whole text (a millisecond at 50,000
+        # characters): right after the post is painted, not between keypress and paint
+        self._stop_warning()
+        self._stop_warning = self.text.after_paint(lambda: self._warn_hidden(facts, post.text))
         self._full = post.text
         self._spans = [(s.start, s.end, s.label) for score in item.scores for s in score.spans]
         language = post.language.split("-")[0].lower()
@@ -311,6 +357,15 @@ class PostPane(QWidget):
         self.preview.show()
         self.open_link.setVisible(self._link is not None)
         self.media.show_media(post.media, load_media)
+
+    def _warn_hidden(self, facts: str, text: str) -> None:
+        self._stop_warning = _nothing
+        hidden = hidden_count(text)
+        if hidden:
+            warning = translate(
+                "PostPane", "The text holds {n} invisible or direction-changing characters."
+            ).format(n=hidden)
+            set_text(self.facts, f"{facts}\n⚠ {warning}")
 
     def _show_account(self, status: str | None) -> None:
         words = banner_words(status) if status else ""

@@ -142,6 +142,7 @@ def test_hostile_content_renders_literally_and_fetches_nothing(
             item = window.review.current.item
             text = item.post.text
             assert "\ud800" not in text and "\udfff" not in text
+            desk.wait(lambda: not window.post.text.filling, 10_000)  # the rest after a paint
             assert window.post.text.toPlainText() == as_qt(clean(text)[:DISPLAY_LIMIT])
             assert isolate(item.author.display_name) in window.post.byline.text()
             context = window.context
@@ -186,6 +187,7 @@ def test_a_megabyte_without_a_line_break_is_refused_at_the_border_and_survivable
     pane.resize(800, 600)
     pane.show()
     pane.grab()
+    qtbot.waitUntil(lambda: not pane.text.filling, timeout=10_000)  # the rest after a paint
     assert pane.text.toPlainText() == huge[:DISPLAY_LIMIT]
     assert pane.more.isVisible() and f"{len(huge) - DISPLAY_LIMIT:,}" in pane.more.text()
     # the whole of a long (contract-sized) text comes on request

@@ -70,11 +70,16 @@ def test_a_leading_byte_order_mark_neither_vanishes_nor_swaps_the_string(qtbot) 
 def test_the_posts_warning_counts_every_invisible_character(items: list[Item], qtbot) -> None:
     pane = PostPane()
     qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitExposed(pane)
     item = items[0]
     for text in invisible_strings():
         post = item.post.model_copy(update={"text": f"hello {text} world"})
         pane.show_item(item.model_copy(update={"post": post}), lambda _id: None)
-        assert f"holds {hidden_count(text)} invisible" in pane.facts.text()
+        # counted right after the post is painted (a pass over the whole text)
+        qtbot.waitUntil(
+            lambda t=text: f"holds {hidden_count(t)} invisible" in pane.facts.text(), timeout=5_000
+        )
         assert hidden_count(text) == sum(1 for c in text if c in set(IGNORABLE))
 
 
@@ -164,3 +169,46 @@ def test_a_long_thread_reply_is_cut_and_the_whole_text_stays_reachable(
     assert not more.isVisible()
     panels.show_item(item)  # the next item: cut again, the button back if needed
     assert "N" * 3_000 not in panels.boxes["Thread"].toPlainText()
+
+
+def test_a_long_post_shows_its_first_screen_at_once_and_the_rest_after_the_paint(
+    items: list[Item], qtbot
+) -> None:
+    """More than a screen of text: the first FIRST_SCREEN characters (with their highlights)
+    are in the box when the post is painted; the rest, up to the display limit, and the
+    highlights in it, right after that paint."""
+    from reviewer_app.ui.post_pane import DISPLAY_LIMIT, FIRST_SCREEN
+
+    pane = PostPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitExposed(pane)
+    item = items[0]
+    words = "".join(f"word{n} " for n in range(4_000))[: DISPLAY_LIMIT - 100] + "\u202e😀"
+    early = words.index("word10 ")
+    late = words.index("word1500 ")
+    assert late > FIRST_SCREEN
+    score = item.scores[0]
+    spans = [
+        {"start": early, "end": early + 6, "label": "x"},
+        {"start": late, "end": late + 8, "label": "x"},
+    ]
+    scored = score.model_validate({**score.model_dump(), "spans": spans})
+    post = item.post.model_copy(update={"text": words})
+    painted: list[tuple[int, str]] = []
+    pane.text.first_painted.connect(
+        lambda: painted.append((len(pane.text.toPlainText()), highlighted(pane)))
+    )
+    pane.show_item(item.model_copy(update={"post": post, "scores": [scored]}), lambda _id: None)
+    assert len(pane.text.toPlainText()) == FIRST_SCREEN and pane.text.filling
+    qtbot.waitUntil(lambda: not pane.text.filling, timeout=5_000)
+    assert painted == [(FIRST_SCREEN, "word10")]
+    assert pane.text.toPlainText() == words
+    assert highlighted(pane) == "word10word1500"
+    # a new post before the rest came: the old rest never lands in the new post's box
+    pane.show_item(item.model_copy(update={"post": post}), lambda _id: None)
+    pane.show_item(items[1], lambda _id: None)
+    qtbot.wait(100)
+    assert pane.text.toPlainText() == items[1].post.text[:FIRST_SCREEN] or (
+        pane.text.toPlainText() == items[1].post.text
+    )
