@@ -170,6 +170,7 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
         ).scalars()
     )
     for user_id, person in people.items():
+        person.breaks = [(s, _break_end(conn, user_id, s, e, now)) for s, e in person.breaks]
         times = [t for s, e in person.breaks for t in (s, e) if t is not None]
         if user_id not in active and not any(recent <= t <= now for t in times):
             continue
@@ -200,6 +201,24 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
         ):
             _count(person, configs.get(g.queue_id), g.policies, g.n, shift=True)
     return sorted((_figures(p, now) for p in people.values()), key=lambda e: e.reviewer)
+
+
+def _break_end(
+    conn: Connection, user_id: int, started: float, ended: float | None, now: float
+) -> float | None:
+    """When a break ended: as sent, or, for one never closed (the app crashed or lost the
+    network on a break), at the reviewer's first decision after it began (None: still on
+    it)."""
+    if ended is not None:
+        return ended
+    found = conn.execute(
+        select(func.min(decisions.c.decided_at)).where(
+            decisions.c.user_id == user_id,
+            decisions.c.decided_at > started,
+            decisions.c.decided_at <= now,
+        )
+    ).scalar()
+    return float(found) if found is not None else None
 
 
 def _count(

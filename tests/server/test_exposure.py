@@ -180,3 +180,19 @@ def test_exposure_is_for_leads_and_a_break_id_is_its_owners(
     # an end before its start is bad input, refused with a clear error
     expect_problem(_break(ana, clock.now, clock.now - 60), 422)
     assert _exposure(srv)["ana"]["breaks_week"] == 1
+
+
+def test_a_break_never_closed_ends_at_the_next_decision(
+    server: tuple[LiveServer, ManualClock],
+) -> None:
+    srv, clock = server
+    _decide(srv, "ana", "gore")
+    ana = srv.login("ana", create=False)
+    assert _break(ana, clock.now, None).status_code == 200  # its end never arrives
+    clock.advance(10 * 60)
+    assert _exposure(srv)["ana"]["break_minutes_shift"] == 10  # still on it
+    clock.advance(5 * 60)
+    _decide(srv, "ana", "gore")  # back at work: the break ended here
+    clock.advance(60 * 60)
+    figures = _exposure(srv)["ana"]
+    assert (figures["breaks_shift"], figures["break_minutes_shift"]) == (1, 15)
