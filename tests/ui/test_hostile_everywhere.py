@@ -270,6 +270,9 @@ def test_every_lead_widget_shows_hostile_replies_literally(
         lead.setCurrentWidget(lead.reviewers)
         qtbot.waitUntil(lambda: lead.reviewers.model.rowCount() > 0, timeout=20_000)
         check(desk, "reviewers")
+        lead.setCurrentWidget(lead.exposure)
+        qtbot.waitUntil(lambda: lead.exposure.model.rowCount() > 0, timeout=20_000)
+        check(desk, "wellbeing")
         lead.setCurrentWidget(lead.escalations)
         qtbot.waitUntil(lambda: "waiting" in lead.escalations.summary.text(), timeout=20_000)
         check(desk, "escalations")
@@ -304,8 +307,19 @@ def test_every_lead_widget_shows_hostile_replies_literally(
         check(desk, "audit results")
         assert poisoner.failures == []
         poisoned = {model for model, count in poisoner.rewritten if count}
-        expected = {"QueueStatsReport", "ReviewerStatsReport", "DecisionPage", "AuditTaskGrant"}
+        expected = {
+            "QueueStatsReport",
+            "ReviewerStatsReport",
+            "ExposureReport",
+            "DecisionPage",
+            "AuditTaskGrant",
+        }
         assert expected <= poisoned, poisoned
-        for field in ("QueueStats.name", "ReviewerStats.display_name", "Decision.note"):
+        for field in (
+            "QueueStats.name",
+            "ReviewerStats.display_name",
+            "ReviewerExposure.display_name",
+            "Decision.note",
+        ):
             assert field in poisoner.fields, sorted(poisoner.fields)
         assert listener.connections == 0, "a widget fetched a remote resource"
