@@ -563,6 +563,8 @@ class ReviewersView(_Figures):
         layout.addWidget(split, 1)
         layout.addWidget(self.open_button)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+        # the flags beside the name, where the eye starts (the model keeps them last)
+        self.view.horizontalHeader().moveSection(ReviewerStatsModel.FLAGS, 1)
 
     def fetch(self, api: ApiClient, since: datetime, until: datetime) -> Any:
         stats = api.reviewer_stats(since, until)
