@@ -301,7 +301,7 @@ class MainWindow(QMainWindow):
             self.bulk_sender.recorded.connect(self._on_bulk_sender_recorded)
             self.bulk_sender.refused.connect(self._on_bulk_sender_refused)
             # held when the app was closed or killed: sent now (as verdicts in their window)
-            QTimer.singleShot(0, self.bulk_sender.resume)
+            QTimer.singleShot(0, self._resume_bulk_decisions)
         self.verdicts = VerdictBar()
 
         left = QSplitter(Qt.Orientation.Vertical)
@@ -1218,6 +1218,15 @@ class MainWindow(QMainWindow):
         )
         self.bulk_dialog = dialog
         dialog.show()
+
+    def _resume_bulk_decisions(self) -> None:
+        if self.bulk_sender is not None and self.is_open and (found := self.bulk_sender.resume()):
+            self.say(
+                translate(
+                    "MainWindow",
+                    "{n} bulk decision(s) held when the app last closed are being sent.",
+                ).format(n=found)
+            )
 
     def _on_bulk_sender_recorded(self, _bulk_id: str, results: object) -> None:
         """A bulk decision went through: items held here may be among them, so the engine

@@ -10,15 +10,22 @@ with who decided it and unchecks it. Decided again, the rest go through, one dec
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.bulk import Candidate, new_request
+from reviewer_app.core.store import Store
 from reviewer_app.protocol import Role, UserCreate
+from reviewer_app.server.intake import author_id_for
+from reviewer_app.ui.lead.bulk import BulkSender
 from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, verdict
 from tests.support.intake import (
@@ -153,3 +160,36 @@ def test_decide_together_confirms_undoes_refuses_and_records(
         c.item_id for c in dialog.candidates if c.queue_id == MISINFO
     }
     assert window.store.held_bulks() == []
+
+
+def test_a_bulk_held_when_the_app_was_killed_is_sent_at_the_next_start(
+    server: LiveServer, tmp_path: Path, qtbot: Any
+) -> None:
+    platform = key_session(server, SOURCE)
+    for n in range(3):
+        push(platform, f"k-{n}", author("killed"), score=0.9)
+    lead = ApiSession.login(server.url, *LEAD)
+    [listed] = [lead.get(f"/authors/{author_id_for(SOURCE, 'killed')}/open-items").json()]
+    chosen = [Candidate(i["item_id"], i["queue_id"]) for i in listed["items"]]
+    assert len(chosen) == 3
+    path = tmp_path / "lead.sqlite3"
+    key = os.urandom(32)
+    # the lead confirmed, and the app was killed inside the undo window
+    with Store(path, key=key) as before:
+        before.hold_bulk(new_request(chosen, "keep", note="killed", at=time.time()), undo_window=1)
+    assert lead_decisions(lead) == []
+
+    # the next start: sent once its undo window has passed, as a verdict left in its window
+    with Store(path, key=key) as store:
+        holder = QWidget()  # the window that owns the sender in the app
+        qtbot.addWidget(holder)
+        sender = BulkSender(store, lambda: ApiClient(server.url, token=lead.token), holder)
+        with qtbot.waitSignal(sender.recorded, timeout=20_000) as recorded:
+            assert sender.resume() == 1
+        _bulk_id, results = recorded.args
+        assert {r.status.value for r in results.results} == {"accepted"}
+        assert store.held_bulks() == []
+        sender.timer.stop()
+    made = lead_decisions(lead)
+    assert sorted(d["item_id"] for d in made) == sorted(c.item_id for c in chosen)
+    assert {d["note"] for d in made} == {"killed"}

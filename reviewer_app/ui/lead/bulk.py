@@ -91,12 +91,13 @@ class BulkSender(QObject):
 
     def resume(self) -> int:
         """Bulks held before this start (the app was closed or killed in their window):
-        sent now. Returns how many there were."""
+        each sent once its undo window has passed (at once when it already has), as a
+        verdict left in its window is. Returns how many there were."""
         found = self.store.held_bulks()
         for bulk in found:
             self._due[bulk.id] = bulk.due_at
         if found:
-            log.info("%d bulk decision(s) held from before this start are sent now", len(found))
+            log.info("%d bulk decision(s) held from before this start are sent", len(found))
             self._on_timer_timeout()
             self.timer.start()
         return len(found)
