@@ -10,16 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QPlainTextEdit
 from sqlalchemy import func, select
 
+from reviewer_app.core.settings import BREAK_REMINDERS
 from reviewer_app.protocol import Role
 from reviewer_app.server.queuefile import parse_queue_file
 from reviewer_app.server.seed import seed_load_queue
 from reviewer_app.server.seed_types import SeedQueue
 from reviewer_app.server.tables import breaks, leases, users
 from reviewer_app.ui.app import close_session
+from reviewer_app.ui.dialogs import SettingsDialog
 from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import Desk
 
@@ -177,6 +179,29 @@ def test_break_reminders_can_be_turned_off(gore_server: LiveServer, desk_factory
     desk.qtbot.wait(1_200)  # a timer tick checks again
     assert desk.window.tally.high_since_break == HIGH_HARM + 1
     assert not desk.window.break_reminder.isVisible()
+
+
+def test_turning_reminders_off_in_settings_hides_the_reminder(
+    gore_server: LiveServer, desk_factory
+) -> None:
+    desk: Desk = desk_factory(gore_server.url, queue="gore", user=("alice", PASSWORD))
+    window = desk.window
+    _decide(desk, HIGH_HARM)
+    desk.wait(window.break_reminder.isVisible, 5_000)
+
+    def untick() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, SettingsDialog)
+        dialog.break_reminders.setChecked(False)
+        dialog.accept()
+
+    QTimer.singleShot(0, untick)
+    window.show_settings()
+    assert not window.break_reminder.isVisible()
+    assert window.store.settings.get(BREAK_REMINDERS) is False  # this reviewer's setting
+    _decide(desk, HIGH_HARM)
+    desk.qtbot.wait(1_200)
+    assert not window.break_reminder.isVisible()
 
 
 def test_the_lead_sees_exposure_figures_and_no_post_text(
