@@ -57,8 +57,11 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         server.stop()
 
 
-def push(platform: ApiSession, external_id: str, who: dict[str, Any], **signal: Any) -> None:
-    assert send(platform, "posts", [post(external_id, author=who)])[0]["status"] == "created"
+def push(
+    platform: ApiSession, external_id: str, who: dict[str, Any], text: str = "", **signal: Any
+) -> None:
+    body = post(external_id, author=who, **({"text": text} if text else {}))
+    assert send(platform, "posts", [body])[0]["status"] == "created"
     assert send(platform, "signals", [classifier(external_id, **signal)])[0]["item_ids"]
 
 
@@ -82,7 +85,7 @@ def test_decide_together_confirms_undoes_refuses_and_records(
     platform = key_session(server, SOURCE)
     waver = author("waver")
     push(platform, "w-1", waver, score=0.99)
-    push(platform, "w-2", waver, score=0.98)
+    push(platform, "w-2", waver, text="Buy now \u202egnp.exe\u202c cheap", score=0.98)
     push(platform, "w-3", waver, model="hate-bert", label="hate", score=0.95)
     push(platform, "calm", author("calm"), score=0.8)
     lead = ApiSession.login(server.url, *LEAD)
@@ -104,6 +107,10 @@ def test_decide_together_confirms_undoes_refuses_and_records(
     assert dialog.intro.text() == "Open posts by the author: 3 in 2 queues."
     assert sorted(c.queue_id for c in dialog.candidates) == [HATE, MISINFO, MISINFO]
     assert all(dialog.table.item(r, 0).text() for r in range(3))  # the excerpts
+    # a post's text is plain text with its bidi controls shown, never obeyed
+    texts = [dialog.table.item(r, 0).text() for r in range(3)]
+    assert any("Buy now ⟦U+202E⟧gnp.exe⟦U+202C⟧ cheap" in t for t in texts)
+    assert not any("\u202e" in t for t in texts)
     # the actions both queues can take: remove needs a policy they do not share
     assert [dialog.action.itemData(i) for i in range(dialog.action.count())] == ["keep"]
     dialog.choose("keep", note="one wave")
@@ -140,7 +147,7 @@ def test_decide_together_confirms_undoes_refuses_and_records(
     desk.wait(lambda: dialog.status.text().startswith("Nothing was decided"), timeout=15_000)
     assert "1 of these posts" in dialog.status.text()
     row = next(r for r, c in enumerate(dialog.candidates) if c.item_id == taken["item"]["id"])
-    assert dialog.table.item(row, 3).text() == f"Decided meanwhile by {REVIEWER[0]}: keep."
+    assert dialog.table.item(row, 3).text() == isolate(f"Decided meanwhile by {REVIEWER[0]}: keep.")
     assert dialog.table.item(row, 0).checkState() == Qt.CheckState.Unchecked
     assert lead_decisions(lead) == []  # nothing of it was recorded
     assert window.store.held_bulks() == []

@@ -254,15 +254,15 @@ class BulkDecisionDialog(QDialog):
             header.resizeSection(column, width)
         self.table.blockSignals(True)
         for row, c in enumerate(self.candidates):
-            post = QTableWidgetItem(c.excerpt or c.item_id)
+            post = QTableWidgetItem(isolate(c.excerpt or c.item_id))
             post.setData(Qt.ItemDataRole.UserRole, c.item_id)
             post.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
             post.setCheckState(Qt.CheckState.Checked)
             queue = self.queues.get(c.queue_id)
             cells = [
                 post,
-                QTableWidgetItem("@" + c.handle.lstrip("@") if c.handle else ""),
-                QTableWidgetItem(queue.name if queue else c.queue_id),
+                QTableWidgetItem("@" + isolate(c.handle.lstrip("@")) if c.handle else ""),
+                QTableWidgetItem(isolate(queue.name if queue else c.queue_id)),
                 QTableWidgetItem(""),
             ]
             for column, cell in enumerate(cells):
@@ -546,7 +546,7 @@ class BulkDecisionDialog(QDialog):
             reason = self._cell(row, 3)
             if c.item_id in why:
                 self._cell(row, 0).setCheckState(Qt.CheckState.Unchecked)
-                reason.setText(why[c.item_id])
+                reason.setText(isolate(why[c.item_id]))  # the service's words
             else:
                 reason.setText("")
         self.table.blockSignals(False)
