@@ -8,11 +8,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.settings import Settings
-from reviewer_app.protocol import Queue, QueueStatsReport
+from reviewer_app.protocol import DecisionQuery, Queue, QueueStatsReport
 
 from ..background import run_in_background
 from ..i18n import translate
@@ -22,6 +23,7 @@ from ..plain import isolate, label, named, set_text
 from .audits import AuditsView
 from .decisions import DecisionsBrowser
 from .exposure import ExposureView
+from .search import VIEW_KEYS, SearchPane
 from .stats_views import QueuesOverview, ReviewersView, duration
 from .webhooks import WebhooksView
 
@@ -123,7 +125,7 @@ class EscalationsView(QWidget):
 
 
 class LeadWorkspace(QTabWidget):
-    """Queues, Reviewers, Audits, Escalations, Decisions, Webhooks, Wellbeing."""
+    """Queues, Reviewers, Audits, Escalations, Decisions, Search, Webhooks, Wellbeing."""
 
     review_queue_requested = Signal(str)
     message_posted = Signal(str)
@@ -144,6 +146,7 @@ class LeadWorkspace(QTabWidget):
         self.audits = AuditsView(client_factory, queues)
         self.escalations = EscalationsView(client_factory)
         self.decisions = DecisionsBrowser(client_factory)
+        self.search = SearchPane(client_factory, self.decisions.current_filters)
         self.webhooks = WebhooksView(client_factory)
         self.exposure = ExposureView(client_factory)
         for widget, title in (
@@ -152,6 +155,7 @@ class LeadWorkspace(QTabWidget):
             (self.audits, translate("LeadWorkspace", "Audits")),
             (self.escalations, translate("LeadWorkspace", "Escalations")),
             (self.decisions, translate("LeadWorkspace", "Decisions")),
+            (self.search, translate("LeadWorkspace", "Search")),
             (self.webhooks, translate("LeadWorkspace", "Webhooks")),
             (self.exposure, translate("LeadWorkspace", "Wellbeing")),
         ):
@@ -161,6 +165,36 @@ class LeadWorkspace(QTabWidget):
         self.audits.desk.message_posted.connect(self.message_posted)
         self.audits.blind_started.connect(self._blind)
         self.audits.blind_ended.connect(self._unblind)
+        self.search.item_requested.connect(self.show_item)
+        self.search.decisions_view_requested.connect(self.show_decisions)
+        self.view_keys: list[QShortcut] = []
+        for n in range(1, VIEW_KEYS + 1):  # saved views, in the Search tab's picker order
+            key = QShortcut(QKeySequence(f"Ctrl+Shift+{n}"), self)
+            key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            key.setAutoRepeat(False)
+            key.activated.connect(lambda n=n: self.open_view(n - 1))
+            self.view_keys.append(key)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.search.load_views_once()  # for the keys, before the Search tab is shown
+
+    def open_view(self, position: int) -> None:
+        """Open the saved view at ``position`` (Ctrl+Shift+1 is 0): a search on the Search
+        tab, a decisions filter on the Decisions tab. Not during a blind audit."""
+        if self.auditing or not self.isTabEnabled(self.indexOf(self.search)):
+            return
+        self.setCurrentWidget(self.search)
+        self.search.open_view(position)
+
+    def show_decisions(self, filters: DecisionQuery) -> None:
+        self.setCurrentWidget(self.decisions)
+        self.decisions.set_filters(filters)
+
+    def show_item(self, item_id: str) -> None:
+        """An item from the search: its decisions and its history, on the Decisions tab."""
+        self.show_decisions(DecisionQuery(item_id=item_id))
+        self.decisions.show_history(item_id)
 
     def _blind(self) -> None:
         """A blind audit: nothing else in the workspace may show a decision meanwhile."""

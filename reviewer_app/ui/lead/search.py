@@ -1,0 +1,469 @@
+"""The Search tab: a lead finds items (open or decided) by author, post text, the post's
+platform id or URL, a link's domain or a report reason, and keeps searches and decisions
+filters as saved views (private, or shared with every lead), opened from the picker or
+with Ctrl+Shift+1 … 9. Every call runs on a pool thread; every string from the wire is
+plain text, with bidi controls shown and isolated."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import (
+    DecisionQuery,
+    DecisionsView,
+    SavedView,
+    SavedViewCreate,
+    SavedViewList,
+    SearchHit,
+    SearchKind,
+    SearchPage,
+    SearchQuery,
+    SearchView,
+)
+from reviewer_app.protocol.search import MAX_QUERY, MAX_VIEW_NAME
+
+from ..background import run_in_background
+from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import describe
+from ..models import DISPLAY, _Table
+from ..plain import bounded, clean, isolate, label, named, set_text, tooltip
+from .stats_views import Index, table_view
+
+TIME_FORMAT = "%Y-%m-%d %H:%M"
+PAGE = 100
+#: Saved views a key opens: Ctrl+Shift+1 … Ctrl+Shift+9, in the picker's order.
+VIEW_KEYS = 9
+
+KIND_WORDS: dict[SearchKind, str] = {
+    SearchKind.author: QT_TRANSLATE_NOOP("LeadSearch", "Author (handle, platform id, name)"),
+    SearchKind.text: QT_TRANSLATE_NOOP("LeadSearch", "Post text"),
+    SearchKind.post: QT_TRANSLATE_NOOP("LeadSearch", "Post platform id or URL"),
+    SearchKind.domain: QT_TRANSLATE_NOOP("LeadSearch", "Link domain"),
+    SearchKind.reason: QT_TRANSLATE_NOOP("LeadSearch", "Report reason"),
+}
+
+
+class SearchResultsModel(_Table):
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LeadSearch", "Item"),
+        QT_TRANSLATE_NOOP("LeadSearch", "Queue"),
+        QT_TRANSLATE_NOOP("LeadSearch", "State"),
+        QT_TRANSLATE_NOOP("LeadSearch", "Author"),
+        QT_TRANSLATE_NOOP("LeadSearch", "Post"),
+        QT_TRANSLATE_NOOP("LeadSearch", "Decision"),
+        QT_TRANSLATE_NOOP("LeadSearch", "Reviewer"),
+        QT_TRANSLATE_NOOP("LeadSearch", "Decided"),
+    )
+    TR_CONTEXT = "LeadSearch"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hits: list[SearchHit] = []
+        self._cells: list[tuple[str, ...]] = []
+
+    def _rows(self) -> Sequence[object]:
+        return self.hits
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.hits, self._cells = [], []
+        self.endResetModel()
+
+    def add(self, hits: Sequence[SearchHit]) -> None:
+        if not hits:
+            return
+        start = len(self.hits)
+        self.beginInsertRows(QModelIndex(), start, start + len(hits) - 1)
+        self.hits += hits
+        self._cells += [self._texts(h) for h in hits]
+        self.endInsertRows()
+
+    @staticmethod
+    def _texts(h: SearchHit) -> tuple[str, ...]:
+        author = isolate(h.author_handle)
+        if h.author_name:
+            author += " (" + isolate(h.author_name) + ")"
+        post = " ".join(clean(h.excerpt).split())
+        return (
+            isolate(h.item_id),
+            isolate(h.queue_id),
+            h.state,
+            author,
+            isolate(post),
+            isolate(h.action) if h.action else "",
+            isolate(h.reviewer) if h.reviewer else "",
+            h.decided_at.astimezone().strftime(TIME_FORMAT) if h.decided_at else "",
+        )
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.hits):
+            return None
+        column = index.column()
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
+            return self._cells[index.row()][column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            h = self.hits[index.row()]
+            if column == 4:
+                return tooltip(h.excerpt)
+            if column == 3:
+                return tooltip(f"{h.author_handle}\n{h.author_name}\n{h.author_id}")
+            text = self._cells[index.row()][column]
+            return tooltip(text) if text else None
+        if role == Qt.ItemDataRole.UserRole:
+            return self.hits[index.row()].item_id
+        return None
+
+
+class SaveViewDialog(QDialog):
+    """A name for the view and whether the team sees it."""
+
+    def __init__(self, what: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(translate("LeadSearch", "Save view"))
+        self.name = QLineEdit()
+        self.name.setMaxLength(MAX_VIEW_NAME)
+        named(self.name, "viewName", translate("LeadSearch", "View name"))
+        self.shared = QCheckBox(translate("LeadSearch", "Share with the team (every lead)"))
+        named(self.shared, "viewShared", translate("LeadSearch", "Share the view"))
+        form = QFormLayout(self)
+        form.addRow(label(what))
+        form.addRow(translate("LeadSearch", "Name"), self.name)
+        form.addRow(self.shared)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+class SearchPane(QWidget):
+    """Search field and kind, results (paged: More), and the saved views picker."""
+
+    item_requested = Signal(str)  # item id: show it (the Decisions tab does)
+    decisions_view_requested = Signal(object)  # a DecisionQuery: the Decisions tab shows it
+    views_loaded = Signal(int)
+    results_loaded = Signal(int)  # rows now shown
+
+    def __init__(
+        self,
+        client_factory: Callable[[], ApiClient],
+        decision_filters: Callable[[], DecisionQuery | None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        named(self, "searchPane", translate("LeadWorkspace", "Search"))
+        self.client_factory = client_factory
+        self.decision_filters = decision_filters
+        self.searching: SearchQuery | None = None
+        self.next_cursor: str | None = None
+        self.loading = False
+        self.views: list[SavedView] = []
+        self._generation = 0  # a result for an older search is dropped
+
+        self.kind = bounded(QComboBox())
+        named(self.kind, "searchKind", translate("LeadSearch", "Search in"))
+        for kind, words in KIND_WORDS.items():
+            self.kind.addItem(translate("LeadSearch", words), kind)
+        self.query = QLineEdit()
+        self.query.setMaxLength(MAX_QUERY)
+        self.query.setPlaceholderText(
+            translate("LeadSearch", "what to find (author and text: 3 characters or more)")
+        )
+        named(self.query, "searchQuery", translate("LeadSearch", "Search for"))
+        self.query.returnPressed.connect(self.search)
+        go = QPushButton(translate("LeadSearch", "Search"))
+        named(go, "searchButton", translate("LeadSearch", "Search"))
+        go.clicked.connect(self.search)
+        row = QHBoxLayout()
+        row.addWidget(self.kind)
+        row.addWidget(self.query, 1)
+        row.addWidget(go)
+
+        self.picker = bounded(QComboBox())
+        named(self.picker, "savedViews", translate("LeadSearch", "Saved views"))
+        self.open_button = QPushButton(translate("LeadSearch", "Open"))
+        named(self.open_button, "openView", translate("LeadSearch", "Open the saved view"))
+        self.open_button.clicked.connect(lambda: self.open_view(self.picker.currentIndex()))
+        save_search = QPushButton(translate("LeadSearch", "Save search…"))
+        named(save_search, "saveSearch", translate("LeadSearch", "Save this search as a view"))
+        save_search.clicked.connect(self._on_save_search_clicked)
+        save_filter = QPushButton(translate("LeadSearch", "Save Decisions filter…"))
+        named(
+            save_filter,
+            "saveDecisionsFilter",
+            translate("LeadSearch", "Save the Decisions tab's filter as a view"),
+        )
+        save_filter.clicked.connect(self._on_save_filter_clicked)
+        self.delete_button = QPushButton(translate("LeadSearch", "Delete"))
+        named(self.delete_button, "deleteView", translate("LeadSearch", "Delete the saved view"))
+        self.delete_button.clicked.connect(self._on_delete_clicked)
+        views_row = QHBoxLayout()
+        views_row.addWidget(label(translate("LeadSearch", "Saved views:"), wrap=False))
+        views_row.addWidget(self.picker, 1)
+        for button in (self.open_button, save_search, save_filter, self.delete_button):
+            views_row.addWidget(button)
+
+        self.model = SearchResultsModel()
+        self.table = table_view("searchResults", translate("LeadSearch", "Search results"))
+        self.table.setSortingEnabled(False)  # the service's order: newest first
+        self.table.setModel(self.model)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        for column, width in enumerate((120, 110, 80, 200, 340, 100, 100, 130)):
+            self.table.setColumnWidth(column, width)
+        self.table.activated.connect(self._on_row_activated)
+        self.table.doubleClicked.connect(self._on_row_activated)
+        self.status = label("", wrap=True)
+        named(self.status, "searchStatus", translate("LeadSearch", "Search status"))
+        self.more = QPushButton(translate("LeadSearch", "More results"))
+        named(self.more, "moreResults", translate("LeadSearch", "Load more results"))
+        self.more.clicked.connect(self.load_more)
+        self.more.hide()
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.more)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addLayout(views_row)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(bottom)
+        self._views_loaded_once = False
+        self._show_views()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.load_views_once()
+
+    def load_views_once(self) -> None:
+        if not self._views_loaded_once:
+            self._views_loaded_once = True
+            self.refresh_views()
+
+    # --- searching ---------------------------------------------------------------------
+
+    def current_query(self) -> SearchQuery | None:
+        text = self.query.text().strip()
+        if not text:
+            return None
+        return SearchQuery(kind=self.kind.currentData(), q=text)
+
+    def search(self) -> None:
+        query = self.current_query()
+        if query is None:
+            set_text(self.status, translate("LeadSearch", "Type something to search for."))
+            return
+        self.run(query)
+
+    def run(self, query: SearchQuery) -> None:
+        """Show the first page of ``query``'s hits (the field and kind show it too)."""
+        self.kind.setCurrentIndex(self.kind.findData(query.kind))
+        self.query.setText(query.q)
+        self._generation += 1
+        self.searching = query
+        self.next_cursor = None
+        self.model.clear()
+        self.more.hide()
+        self.loading = False
+        self._fetch(None)
+
+    def load_more(self) -> None:
+        if self.searching is not None and self.next_cursor and not self.loading:
+            self._fetch(self.next_cursor)
+
+    def _fetch(self, cursor: str | None) -> None:
+        query = self.searching
+        assert query is not None
+        self.loading = True
+        generation = self._generation
+        set_text(self.status, translate("LeadSearch", "Searching…"))
+        factory = self.client_factory
+
+        def work() -> SearchPage:
+            with factory() as api:
+                return api.search(query.kind, query.q, cursor=cursor, limit=PAGE)
+
+        def arrived(page: SearchPage) -> None:
+            if generation != self._generation:
+                return
+            self.loading = False
+            self.model.add(page.hits)
+            self.next_cursor = page.next_cursor
+            self.more.setVisible(page.next_cursor is not None)
+            shown = len(self.model.hits)
+            if not shown:
+                words = translate("LeadSearch", "Nothing found.")
+            elif page.next_cursor:
+                words = translate("LeadSearch", "{n} items shown, newest first; more below.")
+            else:
+                words = translate("LeadSearch", "{n} items found, newest first.")
+            set_text(self.status, words.format(n=f"{shown:,}"))
+            self.results_loaded.emit(shown)
+
+        def failed(err: BaseException) -> None:
+            if generation != self._generation:
+                return
+            self.loading = False
+            set_text(self.status, describe(err, during=translate("LeadSearch", "searching")).line())
+
+        run_in_background(self, work, arrived, failed)
+
+    def _on_row_activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.item_requested.emit(self.model.hits[index.row()].item_id)
+
+    # --- saved views -------------------------------------------------------------------
+
+    def refresh_views(self) -> None:
+        factory = self.client_factory
+
+        def work() -> SavedViewList:
+            with factory() as api:
+                return api.saved_views()
+
+        def failed(err: BaseException) -> None:
+            message = describe(err, during=translate("LeadSearch", "loading the saved views"))
+            set_text(self.status, message.line())
+
+        run_in_background(self, work, self._on_views_arrived, failed)
+
+    def _on_views_arrived(self, found: SavedViewList) -> None:
+        self.views = list(found.views)
+        self._show_views()
+        self.views_loaded.emit(len(self.views))
+
+    def _show_views(self) -> None:
+        self.picker.clear()
+        for n, view in enumerate(self.views, start=1):
+            key = f"Ctrl+Shift+{n}: " if n <= VIEW_KEYS else ""
+            what = (
+                translate("LeadSearch", "search")
+                if view.view.kind == "search"
+                else translate("LeadSearch", "decisions")
+            )
+            whose = (
+                translate("LeadSearch", "shared by {owner}").format(owner=isolate(view.owner))
+                if view.shared
+                else translate("LeadSearch", "private")
+            )
+            self.picker.addItem(f"{key}{isolate(view.name)} ({what}, {whose})", view.id)
+            self.picker.setItemData(
+                self.picker.count() - 1, tooltip(view.name), Qt.ItemDataRole.ToolTipRole
+            )
+        if not self.views:
+            self.picker.addItem(translate("LeadSearch", "No saved views yet"), None)
+        has = bool(self.views)
+        self.open_button.setEnabled(has)
+        self.delete_button.setEnabled(has)
+
+    def open_view(self, position: int) -> None:
+        """Open the saved view at ``position`` in the picker (a search here; a decisions
+        filter on the Decisions tab)."""
+        if not 0 <= position < len(self.views):
+            set_text(
+                self.status,
+                translate("LeadSearch", "No saved view {n}.").format(n=position + 1),
+            )
+            return
+        self.picker.setCurrentIndex(position)
+        view = self.views[position].view
+        if isinstance(view, SearchView):
+            self.run(view.search)
+        elif isinstance(view, DecisionsView):
+            self.decisions_view_requested.emit(view.filter)
+
+    def save_view(self, name: str, shared: bool, view: SearchView | DecisionsView) -> None:
+        """Save ``view`` under ``name`` on the service; the picker shows it when saved."""
+        factory = self.client_factory
+        try:
+            body = SavedViewCreate(name=name, shared=shared, view=view)
+        except ValueError:
+            set_text(
+                self.status,
+                translate(
+                    "LeadSearch",
+                    "A view's name is one line of up to {n} characters, with no control "
+                    "characters. Nothing was saved.",
+                ).format(n=MAX_VIEW_NAME),
+            )
+            return
+
+        def work() -> SavedView:
+            with factory() as api:
+                return api.save_view(body)
+
+        def saved(made: SavedView) -> None:
+            set_text(
+                self.status,
+                translate("LeadSearch", "Saved the view {name}.").format(name=isolate(made.name)),
+            )
+            self.refresh_views()
+
+        def failed(err: BaseException) -> None:
+            message = describe(err, during=translate("LeadSearch", "saving the view"))
+            set_text(self.status, message.line())
+
+        run_in_background(self, work, saved, failed)
+
+    def delete_view(self, view_id: int) -> None:
+        factory = self.client_factory
+
+        def work() -> None:
+            with factory() as api:
+                api.delete_view(view_id)
+
+        def failed(err: BaseException) -> None:
+            message = describe(err, during=translate("LeadSearch", "deleting the view"))
+            set_text(self.status, message.line())
+
+        run_in_background(self, work, lambda _none: self.refresh_views(), failed)
+
+    def _ask_and_save(self, what: str, view: SearchView | DecisionsView) -> None:
+        dialog = SaveViewDialog(what, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.save_view(dialog.name.text(), dialog.shared.isChecked(), view)
+
+    def _on_save_search_clicked(self) -> None:
+        query = self.current_query()
+        if query is None:
+            set_text(self.status, translate("LeadSearch", "Type a search to save first."))
+            return
+        what = translate("LeadSearch", "Save the search for {q} as a view.").format(
+            q=isolate(query.q)
+        )
+        self._ask_and_save(what, SearchView(search=query))
+
+    def _on_save_filter_clicked(self) -> None:
+        filters = self.decision_filters()
+        if filters is None:
+            set_text(
+                self.status, translate("LeadSearch", "The Decisions tab's filter is not valid.")
+            )
+            return
+        what = translate("LeadSearch", "Save the Decisions tab's current filter as a view.")
+        self._ask_and_save(what, DecisionsView(filter=filters))
+
+    def _on_delete_clicked(self) -> None:
+        view_id = self.picker.currentData()
+        if view_id is not None:
+            self.delete_view(int(view_id))
+
+
+__all__ = ["KIND_WORDS", "SaveViewDialog", "SearchPane", "SearchResultsModel"]
