@@ -13,7 +13,7 @@ is.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -22,6 +22,7 @@ from reviewer_app.protocol.bulk_decisions import (
     BulkItem,
     refused_items,
 )
+from reviewer_app.protocol.search import SearchHit
 
 from .errors import AuthenticationRequired, ProblemError, ServiceUnavailable
 
@@ -57,6 +58,26 @@ def new_request(
         rating=rating,
         decided_at=datetime.fromtimestamp(at, UTC),
     )
+
+
+OPEN_STATES = frozenset({"pending", "leased"})
+
+
+def candidates_from_hits(hits: Iterable[SearchHit]) -> tuple[list[Candidate], int]:
+    """A lead's selected search hits as a bulk decision's posts: the open ones (each
+    once), and how many were left out as decided or closed already."""
+    found: list[Candidate] = []
+    seen: set[str] = set()
+    closed = 0
+    for hit in hits:
+        if hit.item_id in seen:
+            continue
+        seen.add(hit.item_id)
+        if hit.state not in OPEN_STATES:
+            closed += 1
+            continue
+        found.append(Candidate(hit.item_id, hit.queue_id, hit.excerpt, hit.author_handle))
+    return found, closed
 
 
 @dataclass(frozen=True)
@@ -100,4 +121,12 @@ def refusal(err: BaseException) -> Refusal | None:
     )
 
 
-__all__ = ["Candidate", "Refusal", "RefusedItem", "answered", "new_request", "refusal"]
+__all__ = [
+    "Candidate",
+    "Refusal",
+    "RefusedItem",
+    "answered",
+    "candidates_from_hits",
+    "new_request",
+    "refusal",
+]

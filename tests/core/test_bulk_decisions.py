@@ -2,25 +2,44 @@
 databases: made once with a key per item, held in the (encrypted) local store for the undo
 window, where it can be taken back; sent once the window has passed; still held (and sent)
 after the app was killed inside the window; a refusal names the items decided meanwhile;
-the same request sent again answers the same decisions."""
+the same request sent again answers the same decisions. A wave found by the lead's search
+is decided together, the hits already decided left out."""
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
-from reviewer_app.core.bulk import Candidate, answered, new_request, refusal
+from reviewer_app.core.bulk import (
+    Candidate,
+    answered,
+    candidates_from_hits,
+    new_request,
+    refusal,
+)
 from reviewer_app.core.errors import NetworkError, ProblemError
 from reviewer_app.core.store import NothingToUndo, Store
 from reviewer_app.protocol import Role, VerdictStatus
+from reviewer_app.protocol.search import SearchKind
 from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.tables import items
 from tests.support.api import verdict
 from tests.support.client import login
 from tests.support.clock import ManualClock
+from tests.support.intake import (
+    MISINFO,
+    account_queues,
+    apply_queues,
+    author,
+    classifier,
+    key_session,
+    post,
+    send,
+)
 from tests.support.servers import LiveServer
 
 KEY = os.urandom(32)
@@ -111,3 +130,28 @@ def test_held_for_the_undo_window_then_sent_refused_or_replayed(
 def test_a_network_failure_is_not_an_answer() -> None:
     assert not answered(NetworkError("down", maybe_applied=True))
     assert refusal(NetworkError("down")) is None
+
+
+def test_a_wave_found_by_search_is_decided_together(live_server: LiveServer) -> None:
+    apply_queues(live_server, account_queues())
+    platform = key_session(live_server, "feed-bridge")
+    for n in range(6):
+        who = author(f"wave-{n}")
+        text = f"Crypto giveaway {n}: send 1 coin, get 2 back"
+        send(platform, "posts", [post(f"g-{n}", text=text, author=who)])
+        send(platform, "signals", [classifier(f"g-{n}", 0.9)])
+    lead = login(live_server, "search-lead", Role.lead)
+    reviewer = live_server.login("search-reviewer", Role.reviewer)
+    [mine] = reviewer.claim(MISINFO, count=1)
+    assert reviewer.decide([verdict(mine)])[0]["status"] == "accepted"
+
+    hits = lead.search(SearchKind.text, "giveaway", limit=50).hits
+    assert len(hits) == 6
+    chosen, closed = candidates_from_hits([*hits, hits[0]])  # a hit selected twice
+    assert closed == 1 and len(chosen) == 5
+    assert mine["item"]["id"] not in {c.item_id for c in chosen}
+    assert all(c.excerpt.startswith("Crypto giveaway") for c in chosen)
+    results = lead.bulk_decide(new_request(chosen, "keep", note="giveaway wave", at=time.time()))
+    assert {r.status for r in results.results} == {VerdictStatus.accepted}
+    again = lead.search(SearchKind.text, "giveaway", limit=50).hits
+    assert {h.state for h in again} == {"decided"}
