@@ -9,6 +9,9 @@ own process on 127.0.0.1, then times over HTTP:
 - ``GET /stats/queues`` and ``GET /stats/reviewers`` for a 24-hour, a 7-day and the whole
   window (p50 / p95 / max over ``--calls`` calls each), and ``GET /stats/exposure`` (each
   reviewer's shift and last 7 days);
+- ``GET /stats/quality`` (the Reviewers table's flags, against the window before) for the
+  same windows, ``GET /stats/reviewers/{name}/trend`` of one reviewer over 7 days, and a
+  reviewer's own ``GET /me/decisions`` (their last 7 days, first page of 100);
 - ``GET /decisions/export`` of every decision, streamed (rows/s).
 
 Prints the figures; asserts nothing (figures of speed live in benchmarks, not tests).
@@ -258,7 +261,7 @@ def main() -> int:
             }
             for label, seconds in windows.items():
                 params = {"since": iso(now - seconds), "until": iso(now)}
-                for route in ("queues", "reviewers"):
+                for route in ("queues", "reviewers", "quality"):
                     query = dict(params)
                     if route == "queues" and seconds > 40 * 86_400:
                         query["bucket"] = "day"
@@ -267,6 +270,16 @@ def main() -> int:
             # exposure per reviewer: this shift and 7 days, whatever the window
             spent = time_calls(session, f"{base}{API}/stats/exposure", {}, args.calls)
             rows.append(("/stats/exposure", "7 d", spent))
+            week = {"since": iso(now - 7 * 86_400), "until": iso(now)}
+            trend_url = f"{base}{API}/stats/reviewers/reviewer-000/trend"
+            rows.append(("/stats/…/trend", "7 d", time_calls(session, trend_url, week, args.calls)))
+            mine = requests.Session()
+            mine_token = mine.post(
+                base + API + "/sessions", json={"username": "reviewer-000", "password": PASSWORD}
+            ).json()["token"]
+            mine.headers["Authorization"] = f"Bearer {mine_token}"
+            spent = time_calls(mine, f"{base}{API}/me/decisions", {"limit": "100"}, args.calls)
+            rows.append(("/me/decisions", "7 d", spent))
             began = time.perf_counter()
             exported = 0
             with session.get(f"{base}{API}/decisions/export", stream=True, timeout=600) as response:

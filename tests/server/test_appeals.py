@@ -408,3 +408,36 @@ def test_an_appeals_queue_drains_only_into_an_appeals_queue(server: LiveServer) 
     sam = server.login("sam")
     [leased] = claim(sam, "appeals-2", 5, exactly=False)
     assert leased["item"]["id"] == item_id and leased["item"]["appeal"] is not None
+
+
+def test_my_decisions_show_an_appeal_and_its_reversal_and_the_notice_counts_it(
+    server: LiveServer, clock: ManualClock
+) -> None:
+    platform = platform_of(server)
+    queue_posts(platform, ["p-one", "p-two"])
+    rita = server.login("rita")
+    leased = {x["item"]["post"]["url"].rsplit("/", 1)[-1]: x for x in claim(rita, MISINFO, 2)}
+    made = {
+        name: r["decision"]
+        for name, r in zip(
+            ("p-one", "p-two"),
+            rita.decide([verdict(leased[n], "remove", policies=CIVIC) for n in ("p-one", "p-two")]),
+            strict=True,
+        )
+    }
+    send(platform, "appeals", [appeal("p-one"), appeal("p-two")])
+    sam = server.login("sam")
+    (first,) = [x for x in claim(sam, APPEALS, 2) if x["item"]["id"] == made["p-one"]["item_id"]]
+    assert sam.decide([verdict(first, "reverse")])[0]["status"] == "accepted"
+    clock.advance(1)  # the window ends now, exclusive
+
+    by_id = {d["id"]: d for d in rita.get("/me/decisions").json()["decisions"]}
+    reversed_, waiting = by_id[made["p-one"]["id"]], by_id[made["p-two"]["id"]]
+    assert reversed_["outcome"] == "appeal_reversed"
+    assert [(f["kind"], f["outcome"], f["by"]) for f in reversed_["feedback"]] == [
+        ("appeal", "appeal_reversed", "sam")
+    ]
+    assert reversed_["feedback"][0]["action"] == "reverse"
+    assert waiting["outcome"] == "appealed"
+    notice = rita.get("/me/feedback").json()
+    assert (notice["overturned"], notice["notes"]) == (1, 0)  # the reversal, not the waiting one
