@@ -104,13 +104,16 @@ REVIEW_QUEUE = SeedQueue(
 # -- the receiver (a process of its own) ------------------------------------------------------
 
 
-def receive(port: int, out: Path, record: bool) -> None:
-    """Answer every POST with 204 at once; keep (arrival, webhook-id, decided_at) when
-    ``record``, else only counts; GET /stats says how many came; SIGTERM writes ``out``."""
+def receive(port: int, out: Path, record: bool, delay_ms: float = 0.0) -> None:
+    """Answer every POST with 204, at once or after ``delay_ms`` (a receiver some way off);
+    keep (arrival, webhook-id, decided_at) when ``record``, else only counts; GET /stats
+    says how many came (``distinct``: different actions; ``out_of_order``: arrivals of an
+    action older than one already seen, expected with lanes); POST /finish writes ``out``."""
     from aiohttp import web
 
     arrivals: list[tuple[float, str, str]] = []
     state = {"count": 0, "distinct": 0, "last": 0, "out_of_order": 0}
+    seen: set[int] = set()
 
     async def hook(request: web.Request) -> web.Response:
         body = await request.read()
@@ -118,13 +121,16 @@ def receive(port: int, out: Path, record: bool) -> None:
         state["count"] += 1
         msg_id = request.headers.get("webhook-id", "")
         number = int(msg_id[4:]) if msg_id.startswith("act_") else 0
-        if number > state["last"]:
+        if number not in seen:
+            seen.add(number)
             state["distinct"] += 1
-            state["last"] = number
-        elif number < state["last"]:
+        if number < state["last"]:
             state["out_of_order"] += 1
+        state["last"] = max(state["last"], number)
         if record:
             arrivals.append((now, msg_id, json.loads(body)["data"]["decided_at"]))
+        if delay_ms:
+            await asyncio.sleep(delay_ms / 1000)
         return web.Response(status=204)
 
     async def stats(_request: web.Request) -> web.Response:
@@ -142,7 +148,7 @@ def receive(port: int, out: Path, record: bool) -> None:
 
 
 class Receiver:
-    def __init__(self, record: bool) -> None:
+    def __init__(self, record: bool, delay_ms: float = 0.0) -> None:
         self.port = free_port()
         self.out = Path(tempfile.mkdtemp(prefix="webhooks-rx-")) / "arrivals.json"
         self.proc = subprocess.Popen(
@@ -153,6 +159,7 @@ class Receiver:
                 str(self.port),
                 str(self.out),
                 "record" if record else "count",
+                str(delay_ms),
             ]
         )
         deadline = time.monotonic() + 30
@@ -324,7 +331,7 @@ class Services:
 
 
 def latency_phase(url: str, args: argparse.Namespace, logs: Path) -> dict[str, Any]:
-    receiver = Receiver(record=True)
+    receiver = Receiver(record=True, delay_ms=args.receiver_delay_ms)
     try:
         posts = args.posts or int(args.duration * 1_300) + 2_000
         print(f"phase 1: {args.reviewers} reviewers, {posts} posts ...", flush=True)
@@ -425,7 +432,7 @@ def rss_mb(server: Services) -> float:
 
 
 def backlog_phase(url: str, args: argparse.Namespace, logs: Path) -> dict[str, Any]:
-    receiver = Receiver(record=False)
+    receiver = Receiver(record=False, delay_ms=args.receiver_delay_ms)
     try:
         print(f"phase 2: a backlog of {args.backlog} actions ...", flush=True)
         prep = prepare_backlog(url, args.backlog, receiver.url)
@@ -495,6 +502,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="deliver from a process of its own (webhook run), not the API processes",
     )
+    parser.add_argument(
+        "--lanes",
+        type=int,
+        default=1,
+        help="webhook_lanes: connections per endpoint, in order per author (1: total order)",
+    )
+    parser.add_argument(
+        "--receiver-delay-ms",
+        type=float,
+        default=0.0,
+        help="the receiver answers after this long (a platform some way off)",
+    )
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--skip-backlog", action="store_true")
     parser.add_argument("--keep-db", action="store_true")
@@ -509,7 +528,7 @@ def write_markdown() -> None:
     rows = stored_results("webhooks")
     table = markdown_table(
         [
-            "database, API processes (dispatcher)",
+            "database, API processes (dispatcher, lanes, receiver delay)",
             "decisions/s",
             "decided → received p50 / p99 / max ms",
             "backlog drained",
@@ -549,15 +568,18 @@ def write_markdown() -> None:
 def main(argv: list[str] | None = None) -> int:
     raw = sys.argv[1:] if argv is None else argv
     if raw[:1] == ["receive"]:
-        receive(int(raw[1]), Path(raw[2]), raw[3] == "record")
+        receive(int(raw[1]), Path(raw[2]), raw[3] == "record", float(raw[4]))
         return 0
     args = parse_args(raw)
+    os.environ["REVIEWER_SERVER_WEBHOOK_LANES"] = str(args.lanes)  # the server processes'
     code = code_version()
     load = os.getloadavg()[0]
     random.seed(7)
     out: dict[str, Any] = {
         "api_processes": args.workers,
         "dispatcher": "own process" if args.dispatcher_process else "API process",
+        "lanes": args.lanes,
+        "receiver_delay_ms": args.receiver_delay_ms,
         "code": code,
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "load_average": round(load, 2),
@@ -587,6 +609,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, sort_keys=True))
     if args.markdown:
         where = ", dispatcher process" if args.dispatcher_process else ""
+        if args.lanes > 1:
+            where += f", {args.lanes} lanes"
+        if args.receiver_delay_ms:
+            where += f", receiver +{args.receiver_delay_ms:g} ms"
         record_result("webhooks", f"{backend}, {args.workers}{where}", out)
         write_markdown()
     return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite:///reviewer-server.db"
@@ -98,6 +98,13 @@ class ServerSettings(BaseModel):
     webhook_failing_after: int = 5
     """Consecutive failed attempts after which an endpoint is marked ``failing`` (a 4xx
     other than 410 and 429 marks it at once); a success makes it ``active`` again."""
+    webhook_lanes: int = Field(default=1, ge=1, le=64)
+    """Connections on which an endpoint's actions go out at once. 1: one at a time, in one
+    total order (``seq``). N > 1: in order per author (so per post: a ``restore`` never
+    overtakes the ``remove`` it undoes; an author's account actions keep their order
+    with the author's posts' actions), N authors' actions at a time, for a receiver far
+    enough away that one request at a time cannot keep up (at 20 ms a round trip, one
+    connection delivers at most 50 actions a second)."""
     webhook_poll_seconds: float = 0.1
     """How often each process looks for endpoints with actions to deliver."""
     webhook_lease_seconds: float = 60.0

@@ -17,6 +17,13 @@ after a retry succeeds, and before anything else is written): a process killed b
 2xx and that write sends those actions again when the endpoint is next delivered. Receivers
 deduplicate by ``webhook-id``.
 
+**Lanes.** With ``webhook_lanes`` N > 1 a round's actions are spread over N connections
+by author (``_lane_key``): each lane sends its actions in seq order, the next after the one
+before was acknowledged, and stops at its first failure; the cursor then moves past the
+acknowledged prefix in seq order, so after a failure the actions after it (other lanes'
+too) go again: per author the order holds, across rounds and restarts, and a receiver far
+away is not held to one action per round trip.
+
 **Failures.** A timeout, a connection error, a 3xx (redirects are not followed), a 5xx or a
 429 is retried after a random wait up to ``backoff_base * 2**(attempt - 1)``, capped at
 ``backoff_max`` (exponential backoff with full jitter), or after ``Retry-After`` (seconds
@@ -196,6 +203,7 @@ class Dispatcher:
         self.retry_window = settings.webhook_retry_window_seconds
         self.failing_after = max(1, settings.webhook_failing_after)
         self.poll = settings.webhook_poll_seconds
+        self.lanes = max(1, settings.webhook_lanes)
         self.proxy = settings.webhook_proxy
         # a request may take the timeout to connect and again to answer: the lease must
         # outlast that with room to spare before each message is sent
@@ -288,7 +296,7 @@ class Dispatcher:
         return taken
 
     def _work_loop(self) -> None:
-        session = _pool(self.proxy, self.timeout)
+        session = _pool(self.proxy, self.timeout, self.lanes)
         try:
             while True:
                 endpoint_id = self._jobs.get()
@@ -299,7 +307,7 @@ class Dispatcher:
                 except Exception:
                     log.warning("delivering to webhook %d failed", endpoint_id, exc_info=True)
                     session.clear()
-                    session = _pool(self.proxy, self.timeout)
+                    session = _pool(self.proxy, self.timeout, self.lanes)
                     try:
                         self._release(endpoint_id)
                     except Exception:
@@ -433,6 +441,8 @@ class Dispatcher:
 
     def _send_run(self, run: _Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
         """Send ``rows`` in order; True when all were acknowledged and the cursor written."""
+        if self.lanes > 1 and len(rows) > 1:
+            return self._send_lanes(run, rows, session)
         acked_seq, acked = run.delivered, 0
         last_write = time.monotonic()
         for row in rows:
@@ -455,6 +465,59 @@ class Dispatcher:
                 if not self._advance(run, acked_seq, acked):
                     return False
                 acked, last_write = 0, time.monotonic()
+        if acked and not self._advance(run, acked_seq, acked):
+            return False
+        return not self._stopping.is_set()
+
+    def _send_lanes(self, run: _Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
+        """Send ``rows`` on up to ``lanes`` connections at once: each author's actions in
+        seq order on one lane, the next only after the one before was acknowledged, and a
+        lane stops at its first failure. The cursor then moves past the acknowledged
+        prefix (in seq order); what other lanes acknowledged after the first failure is
+        sent again with it later (at least once: receivers de-duplicate by id), so an
+        author's actions never arrive out of their order, across rounds too."""
+        lanes: dict[int, list[Any]] = {}
+        for row in rows:
+            lanes.setdefault(hash(_lane_key(row)) % self.lanes, []).append(row)
+        outcomes: dict[int, Outcome] = {}  # by seq: what was attempted
+        lease = threading.Lock()
+        lost = threading.Event()
+
+        def send_lane(lane: list[Any]) -> None:
+            for row in lane:
+                if self._stopping.is_set() or lost.is_set():
+                    return
+                with lease:  # never send unless the lease outlasts the request
+                    if self.clock() + self.send_budget >= run.lease_until and not self._renew(run):
+                        lost.set()
+                        return
+                outcome = self._attempt(session, run, row)
+                outcomes[int(row["seq"])] = outcome
+                if self.on_attempt is not None:
+                    self.on_attempt(run.endpoint_id, outcome.ok)
+                if not outcome.ok:
+                    return
+
+        threads = [
+            threading.Thread(target=send_lane, args=(lane,), name="webhook-lane", daemon=True)
+            for lane in lanes.values()
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if lost.is_set():
+            return False
+        acked_seq, acked = run.delivered, 0
+        for row in rows:  # the acknowledged prefix, in seq order
+            outcome = outcomes.get(int(row["seq"]))
+            if outcome is None or not outcome.ok:
+                if acked and not self._advance(run, acked_seq, acked):
+                    return False
+                if outcome is not None:
+                    self._failed(run, row, outcome)
+                return False
+            acked_seq, acked = int(row["seq"]), acked + 1
         if acked and not self._advance(run, acked_seq, acked):
             return False
         return not self._stopping.is_set()
@@ -654,6 +717,13 @@ def _due(conn: Connection, now: float, owner: str) -> list[Any]:
     )
 
 
+def _lane_key(row: Any) -> str:
+    """What an action's order is kept within when it goes out on lanes: its author (so
+    its post too), else its post."""
+    author = row["author_external_id"]
+    return f"a:{author}" if author else f"p:{row['post_external_id'] or row['item_id']}"
+
+
 def _newest(conn: Connection, source: str) -> int:
     """The account's newest sealed seq (0: none). Seq numbers are given in increasing
     order to committed actions only, so nothing sealed later can come before it."""
@@ -661,7 +731,7 @@ def _newest(conn: Connection, source: str) -> int:
     return int(conn.execute(select(func.max(ea.seq)).where(ea.source == source)).scalar() or 0)
 
 
-def _pool(proxy: str, timeout: float) -> urllib3.PoolManager:
+def _pool(proxy: str, timeout: float, lanes: int = 1) -> urllib3.PoolManager:
     """The HTTP connections of one worker thread, kept alive between messages: urllib3
     (requests' own HTTP layer) directly, at less than half of requests' CPU per message
     (the dispatcher shares its process with the API). No retries (the dispatcher retries,
@@ -669,7 +739,7 @@ def _pool(proxy: str, timeout: float) -> urllib3.PoolManager:
     nothing from the environment (no proxy variables, no ``.netrc`` credentials)."""
     options: dict[str, Any] = {
         "num_pools": 8,
-        "maxsize": 1,
+        "maxsize": lanes,  # a connection per lane, kept alive
         "retries": False,
         "timeout": urllib3.Timeout(connect=timeout, read=timeout),
     }

@@ -7,6 +7,7 @@ the endpoint failing; endpoint health on GET /webhooks and /metrics; replay; kin
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,7 +21,7 @@ from reviewer_app.protocol.enforcement import EnforcementAction
 from reviewer_app.protocol.webhooks import WebhookEndpoint, WebhookStatus
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.enforcement import queue_file, queue_posts, read_all
-from tests.support.intake import MISINFO
+from tests.support.intake import MISINFO, author
 from tests.support.servers import LiveServer, running
 from tests.support.webhook_receiver import OK, Answer, Received, Receiver
 
@@ -414,3 +415,61 @@ def test_the_event_log_names_endpoints_never_secrets(
     text = json.dumps([e.model_dump(mode="json") for e in logged])
     for value in (secret, new, secret[6:], new[6:]):
         assert value not in text
+
+
+def test_lanes_send_authors_at_once_each_in_order(database_url: str) -> None:
+    """``webhook_lanes`` > 1: several authors' actions go out at once, each author's in seq
+    order (the next after the one before was acknowledged), across failures and retries;
+    every action arrives, and the cursor ends past the last one."""
+    tried: list[str] = []
+    lock = threading.Lock()
+
+    def answer(_path: str, headers: dict[str, str], _body: bytes) -> Answer:
+        with lock:
+            first = headers["webhook-id"] not in tried
+            if first:
+                tried.append(headers["webhook-id"])
+            nth = len(tried)
+        if first and nth in (1, 8, 20):  # three messages fail once
+            return Answer(500, delay=0.02)
+        return Answer(delay=0.02)  # a receiver some way off: 20 ms a message
+
+    with (
+        Receiver(answer) as receiver,
+        running(database_url, webhook_lanes=4, **FAST) as server,  # type: ignore[arg-type]
+    ):
+        server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+        session, key = platform(server)
+        added, secret = server.service.add_webhook(receiver.url(), PLATFORM, None, "ops")
+        for n in range(6):  # six authors, four posts each
+            queue_posts(session, [f"a{n}-p{i}" for i in range(4)], author=author(f"auth-{n}"))
+        rita = server.login("rita")
+        leased = claim(rita, MISINFO, 24)
+        for part, action, fields in (
+            (leased[:12], "remove", {"policies": ["MISINFO.CIVIC"]}),
+            (leased[12:], "keep", {}),
+        ):
+            results = rita.decide([verdict(x, action, **fields) for x in part])
+            assert {r["status"] for r in results} == {"accepted"}
+            server.service.seal_now()
+        actions = feed(server, key)
+        assert len(actions) == 24
+        wait_until(lambda: endpoint(server, added.id).backlog == 0)
+        got = sorted(receiver.snapshot(), key=lambda r: r.at)
+        assert endpoint(server, added.id).delivered_seq == actions[-1]["seq"]
+    assert {r.webhook_id for r in got} == {f"act_{a['id']}" for a in actions}
+    assert len(got) >= 24 + 3, "the three failed messages came again"
+    for message in got:
+        Webhook(secret).verify(message.body, message.headers)
+    first_at: dict[str, float] = {}
+    for r in got:
+        if 200 <= r.answer.status < 300:
+            first_at.setdefault(r.webhook_id, r.at)
+    by_author: dict[str, list[dict[str, Any]]] = {}
+    for a in actions:
+        by_author.setdefault(a["author_external_id"], []).append(a)
+    assert len(by_author) == 6
+    for author_id, own in by_author.items():
+        arrivals = [first_at[f"act_{a['id']}"] for a in own]  # own is in seq order
+        assert arrivals == sorted(arrivals), f"{author_id}'s actions were taken out of order"
+    assert receiver.max_in_flight["/hook"] > 1, "the lanes never sent at once"
