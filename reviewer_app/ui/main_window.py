@@ -351,6 +351,7 @@ class MainWindow(QMainWindow):
             )
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.message_posted.connect(self.say)
+            self.lead.bulk_requested.connect(self._on_lead_bulk_requested)
             self.lead.set_keys(self.keymap.action_keys)
             self.modes = QTabWidget()
             named(self.modes, "modes", translate("MainWindow", "Review or lead workspace"))
@@ -1204,6 +1205,14 @@ class MainWindow(QMainWindow):
         load_author_posts(
             self, self.session.client, author_id, linked=linked, on_loaded=loaded, on_failed=failed
         )
+
+    def _on_lead_bulk_requested(self, candidates: list[Candidate]) -> None:
+        """Posts a lead selected in the search results: the Decide together dialog."""
+        queues = len({c.queue_id for c in candidates})
+        title = translate("MainWindow", "Posts selected in the search: {n} in {q} queues.").format(
+            n=len(candidates), q=queues
+        )
+        self.open_bulk_dialog(candidates, title)
 
     def open_bulk_dialog(self, candidates: Sequence[Candidate], title: str = "") -> None:
         """The Decide together dialog on these posts (leads): from an author's open posts,

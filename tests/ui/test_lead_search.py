@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtTest import QTest
 
 from reviewer_app.protocol import (
@@ -81,6 +81,20 @@ def test_results_are_plain_isolated_text_and_open_on_the_decisions_tab(
         tip = model.index(row, 4).data(Qt.ItemDataRole.ToolTipRole)
         assert "&lt;img" in tip and "<img" not in tip  # the tooltip shows the HTML as text
     assert [h.post_id for h in model.hits] == ["post-2", "post-1", "post-0"]
+
+    # the open posts selected go to the Decide together dialog (the bulk helper's)
+    selection = pane.table.selectionModel()
+    for row in (0, 2):
+        selection.select(
+            model.index(row, 0),
+            QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+        )
+    pane.bulk_button.click()
+    dialog = desk.window.bulk_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert [c.item_id for c in dialog.candidates] == [model.hits[0].item_id, model.hits[2].item_id]
+    assert dialog.candidates[0].handle == "@hostile"
+    dialog.close()
 
     # too short: the service's words, nothing lost from the field
     pane.query.setText("ev")

@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.bulk import Candidate
 from reviewer_app.protocol import (
     DecisionQuery,
     DecisionsView,
@@ -159,6 +161,7 @@ class SearchPane(QWidget):
     item_requested = Signal(str)  # item id: show it (the Decisions tab does)
     decisions_view_requested = Signal(object)  # a DecisionQuery: the Decisions tab shows it
     views_loaded = Signal(int)
+    bulk_requested = Signal(object)  # list[Candidate]: the selected open posts, to decide
     results_loaded = Signal(int)  # rows now shown
 
     def __init__(
@@ -228,6 +231,7 @@ class SearchPane(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         for column, width in enumerate((120, 110, 80, 200, 340, 100, 100, 130)):
             self.table.setColumnWidth(column, width)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.activated.connect(self._on_row_activated)
         self.table.doubleClicked.connect(self._on_row_activated)
         self.status = label("", wrap=True)
@@ -236,8 +240,16 @@ class SearchPane(QWidget):
         named(self.more, "moreResults", translate("LeadSearch", "Load more results"))
         self.more.clicked.connect(self.load_more)
         self.more.hide()
+        self.bulk_button = QPushButton(translate("LeadSearch", "Decide these together…"))
+        named(
+            self.bulk_button,
+            "decideTogether",
+            translate("LeadSearch", "Decide the selected open posts together"),
+        )
+        self.bulk_button.clicked.connect(self._on_bulk_clicked)
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.bulk_button)
         bottom.addWidget(self.more)
 
         layout = QVBoxLayout(self)
@@ -328,6 +340,36 @@ class SearchPane(QWidget):
     def _on_row_activated(self, index: QModelIndex) -> None:
         if index.isValid():
             self.item_requested.emit(self.model.hits[index.row()].item_id)
+
+    def selected_candidates(self) -> tuple[list[Candidate], int]:
+        """The selected results that are still open (waiting or leased), in the table's
+        order, and how many selected ones are not (decided, withdrawn...)."""
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        hits = [self.model.hits[r] for r in rows if 0 <= r < len(self.model.hits)]
+        open_hits = [h for h in hits if h.state in ("pending", "leased")]
+        found = [Candidate(h.item_id, h.queue_id, h.excerpt, h.author_handle) for h in open_hits]
+        return found, len(hits) - len(open_hits)
+
+    def _on_bulk_clicked(self) -> None:
+        found, closed = self.selected_candidates()
+        if not found:
+            set_text(
+                self.status,
+                translate(
+                    "LeadSearch",
+                    "Select open posts first (Ctrl or Shift and click): decided posts are "
+                    "changed by an audit, not decided again.",
+                ),
+            )
+            return
+        if closed:
+            set_text(
+                self.status,
+                translate("LeadSearch", "{n} selected posts are decided already: left out.").format(
+                    n=closed
+                ),
+            )
+        self.bulk_requested.emit(found)
 
     # --- saved views -------------------------------------------------------------------
 

@@ -129,6 +129,7 @@ class LeadWorkspace(QTabWidget):
 
     review_queue_requested = Signal(str)
     message_posted = Signal(str)
+    bulk_requested = Signal(object)  # list[Candidate]: posts a lead chose to decide together
 
     def __init__(
         self,
@@ -167,6 +168,7 @@ class LeadWorkspace(QTabWidget):
         self.audits.blind_ended.connect(self._unblind)
         self.search.item_requested.connect(self.show_item)
         self.search.decisions_view_requested.connect(self.show_decisions)
+        self.search.bulk_requested.connect(self.bulk_requested)
         self.view_keys: list[QShortcut] = []
         for n in range(1, VIEW_KEYS + 1):  # saved views, in the Search tab's picker order
             key = QShortcut(QKeySequence(f"Ctrl+Shift+{n}"), self)
