@@ -783,6 +783,7 @@ class MainWindow(QMainWindow):
     def show_help(self) -> None:
         rows = shortcut_rows(self.keymap, self.keyed_queue(), lead=self.modes is not None)
         ShortcutsDialog(self, rows=rows).exec()
+        self.activateWindow()  # the keys work again at once
 
     def show_settings(self) -> None:
         dialog = SettingsDialog(

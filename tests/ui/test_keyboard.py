@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from reviewer_app.ui.app import close_session
-from reviewer_app.ui.dialogs import SettingsDialog
+from reviewer_app.ui.dialogs import SettingsDialog, ShortcutsDialog
 from reviewer_app.ui.keys import SPECS, Command, what
 from reviewer_app.ui.plain import isolate
 from reviewer_app.ui.shortcuts_page import ShortcutsPage
@@ -118,6 +118,27 @@ def in_settings(desk: Desk, drive: Callable[[SettingsDialog, ShortcutsPage], Non
     desk.press(K.Key_Comma, CTRL)
     if problems:
         raise problems[0]
+    desk.wait(desk.window.isActiveWindow, 5_000)
+
+
+def shortcut_list(desk: Desk) -> str:
+    """? opens the shortcuts list (modal); its text, then Esc closes it."""
+    texts: list[str] = []
+
+    def work() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ShortcutsDialog):
+            QTimer.singleShot(20, work)
+            return
+        texts.extend(label.text() for label in dialog.findChildren(QLabel))
+        QTest.keyClick(dialog, K.Key_Escape)
+        if dialog.isVisible():
+            dialog.reject()
+
+    QTimer.singleShot(0, work)
+    desk.press(K.Key_Question, SHIFT)
+    desk.wait(desk.window.isActiveWindow, 5_000)
+    return "\n".join(texts)
 
 
 def choose_row(page: ShortcutsPage, row: tuple[str, ...]) -> None:
@@ -310,6 +331,9 @@ def test_a_queues_action_takes_another_key_in_that_queue_only(
     in_settings(desk, drive)
     button = window.verdicts.buttons["no-violation"]
     assert button.text().startswith("J ")
+    listed = shortcut_list(desk).splitlines()  # the list says the key in force
+    assert "J" in listed and listed[listed.index("J") + 1] == "Decide: \u2068No violation\u2069"
+    assert "1" not in listed
     first = desk.current_id()
     desk.qtbot.wait(60)
     desk.press(K.Key_1)  # its old key: nothing in this queue now

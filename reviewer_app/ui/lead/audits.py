@@ -197,7 +197,8 @@ class AuditDesk(QWidget):
         self.verdicts = VerdictBar()
         self.verdicts.action_chosen.connect(self.choose)
         self.verdicts.submit_requested.connect(self.submit)
-        self.stop_button = QPushButton(translate("LeadAudits", "Stop auditing"))
+        # never focused (Space reveals media here, it must not stop the audit): Alt+S
+        self.stop_button = QPushButton(translate("LeadAudits", "&Stop auditing"))
         self.stop_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stop_button.clicked.connect(self.stop)
         top = QHBoxLayout()
