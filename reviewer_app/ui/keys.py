@@ -69,11 +69,25 @@ class Command(StrEnum):
     SHOW_LEAD = "show_lead"
     QUIT = "quit"
     HELP = "help"
+    VIEW_1 = "view_1"
+    VIEW_2 = "view_2"
+    VIEW_3 = "view_3"
+    VIEW_4 = "view_4"
+    VIEW_5 = "view_5"
+    VIEW_6 = "view_6"
+    VIEW_7 = "view_7"
+    VIEW_8 = "view_8"
+    VIEW_9 = "view_9"
 
     @property
     def queue_row(self) -> int | None:
         """The queue list's row a QUEUE_n command switches to (0-based)."""
         return int(self.value[6:]) - 1 if self.value.startswith("queue_") else None
+
+    @property
+    def view_position(self) -> int | None:
+        """The saved view a VIEW_n command opens (0-based, the Search tab's picker order)."""
+        return int(self.value[5:]) - 1 if self.value.startswith("view_") else None
 
 
 @dataclass(frozen=True)
@@ -83,7 +97,8 @@ class Spec:
     keys: tuple[str, ...]
     #: what it does (translated in the "Shortcuts" context)
     what: str
-    #: a menu action's shortcut (Qt's shortcut map triggers it, not the key filter)
+    #: a Qt shortcut (a menu action's, or the Lead workspace's): Qt's shortcut map triggers
+    #: it, not the key filter
     menu: bool = False
     #: may fire while a text field has focus (only keys with Ctrl or Alt, Esc or F1…F35)
     while_typing: bool = False
@@ -92,6 +107,9 @@ class Spec:
 
 
 _QUEUE_WHAT = QT_TRANSLATE_NOOP("Shortcuts", "Switch to queue {n} of the queue list")
+_VIEW_WHAT = QT_TRANSLATE_NOOP(
+    "Shortcuts", "Lead workspace: open saved view {n} (the Search tab's picker)"
+)
 
 #: Every command, in the order the shortcuts list shows them.
 COMMANDS: tuple[Spec, ...] = (
@@ -230,6 +248,10 @@ COMMANDS: tuple[Spec, ...] = (
         menu=True,
     ),
     Spec(Command.HELP, ("?",), QT_TRANSLATE_NOOP("Shortcuts", "This list")),
+    *(
+        Spec(Command(f"view_{n}"), (f"Ctrl+Shift+{n}",), _VIEW_WHAT, menu=True, lead=True)
+        for n in range(1, 10)
+    ),
 )
 SPECS: dict[Command, Spec] = {spec.command: spec for spec in COMMANDS}
 
@@ -238,6 +260,8 @@ def what(spec: Spec) -> str:
     """What a command does, in the user's language."""
     text = translate("Shortcuts", spec.what)
     row = spec.command.queue_row
+    if row is None:
+        row = spec.command.view_position
     return text.format(n=row + 1) if row is not None else text
 
 

@@ -352,7 +352,7 @@ class MainWindow(QMainWindow):
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.message_posted.connect(self.say)
             self.lead.bulk_requested.connect(self._on_lead_bulk_requested)
-            self.lead.set_keys(self.keymap.action_keys)
+            self.lead.set_keys(self.keymap)
             self.modes = QTabWidget()
             named(self.modes, "modes", translate("MainWindow", "Review or lead workspace"))
             self.modes.setFocusPolicy(Qt.FocusPolicy.NoFocus)

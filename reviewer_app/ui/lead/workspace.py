@@ -17,7 +17,7 @@ from reviewer_app.protocol import DecisionQuery, Queue, QueueStatsReport
 
 from ..background import run_in_background
 from ..i18n import translate
-from ..keys import Binding, Command
+from ..keys import Binding, Command, Keymap
 from ..messages import describe
 from ..plain import isolate, label, named, set_text
 from .audits import AuditsView
@@ -169,8 +169,10 @@ class LeadWorkspace(QTabWidget):
         self.search.item_requested.connect(self.show_item)
         self.search.decisions_view_requested.connect(self.show_decisions)
         self.search.bulk_requested.connect(self.bulk_requested)
+        self.keymap: Keymap | None = None
         self.view_keys: list[QShortcut] = []
         for n in range(1, VIEW_KEYS + 1):  # saved views, in the Search tab's picker order
+            # the key itself: keys.COMMANDS (VIEW_n), the user's own over it (apply_keys)
             key = QShortcut(QKeySequence(f"Ctrl+Shift+{n}"), self)
             key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             key.setAutoRepeat(False)
@@ -231,11 +233,22 @@ class LeadWorkspace(QTabWidget):
         """The queue whose action keys are in force here: the audited item's."""
         return self.audits.desk.queue if self.auditing else None
 
-    def set_keys(self, keys_for: Callable[[Queue], dict[str, str]]) -> None:
-        """Where the blind audit's verdict bar reads each action's key."""
-        self.audits.desk.keys_for = keys_for
+    def set_keys(self, keymap: Keymap) -> None:
+        """The keys in force: the saved views' and, on the blind audit's verdict bar, each
+        action's."""
+        self.keymap = keymap
+        self.audits.desk.keys_for = keymap.action_keys
+        self.apply_keys()
+
+    def apply_keys(self) -> None:
+        if self.keymap is None:
+            return
+        for n, shortcut in enumerate(self.view_keys, start=1):
+            keys = self.keymap.keys(Command(f"view_{n}"))
+            shortcut.setKey(keys[0] if keys else QKeySequence())
 
     def keys_changed(self) -> None:
+        self.apply_keys()
         desk = self.audits.desk
         if desk.queue is not None and desk.keys_for is not None:
             desk.verdicts.set_config(desk.queue.config, keys=desk.keys_for(desk.queue))
