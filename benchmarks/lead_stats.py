@@ -207,7 +207,8 @@ def server(url: str) -> Iterator[str]:
         while True:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the server did not start")
-            with contextlib.suppress(requests.ConnectionError):
+            # not up yet, or too busy to answer (a loaded machine): ask again
+            with contextlib.suppress(requests.RequestException):
                 if requests.get(base + API + "/meta", timeout=2).ok:
                     break
             time.sleep(0.2)
