@@ -124,7 +124,19 @@ from .leases import (
     LeaseResults,
     LeaseStatus,
 )
-from .meta import Limits, Meta, RoleChange, SessionCreate, SessionInfo, User, UserCreate, UserList
+from .meta import (
+    Limits,
+    Meta,
+    QueueFileHistory,
+    QueueFileVersion,
+    RoleChange,
+    RunningQueueFile,
+    SessionCreate,
+    SessionInfo,
+    User,
+    UserCreate,
+    UserList,
+)
 from .queues import (
     ActionConfig,
     ActionKind,
@@ -348,6 +360,8 @@ __all__ = [
     "QueueCounts",
     "QueueDefinition",
     "QueueFile",
+    "QueueFileHistory",
+    "QueueFileVersion",
     "QueueList",
     "QueueReason",
     "QueueReasonKind",
@@ -370,6 +384,7 @@ __all__ = [
     "Role",
     "RoleChange",
     "RoutingRule",
+    "RunningQueueFile",
     "SavedView",
     "SavedViewCreate",
     "SavedViewList",

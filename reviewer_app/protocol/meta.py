@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .common import Label, PersonRole, Role, ShortText, Timestamp, Username, WireModel
+from .common import Label, PersonRole, Role, ShortText, Slug, Timestamp, Username, WireModel
 
 
 class Limits(WireModel):
@@ -60,3 +60,37 @@ class RoleChange(WireModel):
 
 class UserList(WireModel):
     users: list[User] = Field(max_length=10_000)
+
+
+MAX_QUEUE_FILE_CHARS = 4_000_000
+
+
+class QueueFileVersion(WireModel):
+    """One applied queue file (a configuration version): who applied it and when."""
+
+    version: int = Field(ge=1)
+    applied_at: Timestamp
+    applied_by: ShortText | None = Field(
+        default=None, description="who applied it (None: the service itself, e.g. the seed)"
+    )
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="of the file as canonical JSON")
+    queues: list[Slug] = Field(max_length=10_000, description="the queues it defines")
+
+
+class QueueFileHistory(WireModel):
+    """``GET /admin/queue-file/history``: every version, newest first."""
+
+    versions: list[QueueFileVersion] = Field(max_length=100_000)
+
+
+class RunningQueueFile(WireModel):
+    """``GET /admin/queue-file``: the running queue configuration as a TOML queue file (what
+    ``reviewer-app server queues export`` writes) and the newest version."""
+
+    version: QueueFileVersion | None = Field(
+        default=None, description="the newest configuration version (None before the first)"
+    )
+    toml: str = Field(
+        max_length=MAX_QUEUE_FILE_CHARS,
+        description="the running queues as a TOML queue file (empty when there are none)",
+    )

@@ -17,6 +17,7 @@ from reviewer_app import __version__
 from reviewer_app.protocol import API_VERSION, MAX_MEDIA_BYTES
 
 from .accounts_api import router as accounts_router
+from .admin_api import router as admin_router
 from .api import router
 from .bulk_api import router as bulk_router
 from .config import ServerSettings
@@ -156,6 +157,7 @@ def create_app(
     app.include_router(router)
     app.include_router(intake_router)
     app.include_router(accounts_router)
+    app.include_router(admin_router)
     app.include_router(bulk_router)
     app.include_router(enforcement_router)
     app.include_router(operations_router)

@@ -9,6 +9,9 @@ import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+from reviewer_app.protocol import QueueFile
 
 from .config import ServerSettings
 from .problems import ApiError
@@ -114,12 +117,9 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         service.close()
 
 
-def _export(service: Service, output: Path | None) -> int:
-    queue_file = service.running_queue_file()
-    if queue_file is None:
-        print("The service has no queues to export.", file=sys.stderr)
-        return 1
-    newest = next(iter(service.config_versions()), None)
+def export_text(queue_file: QueueFile, newest: dict[str, Any] | None) -> str:
+    """The running queue file as TOML, headed by its version: what ``queues export`` writes
+    and what an admin sees in the app (``GET /admin/queue-file``)."""
     header = "Queue configuration of the review desk"
     if newest is not None:
         header += (
@@ -127,7 +127,15 @@ def _export(service: Service, output: Path | None) -> int:
             f" by {newest['applied_by'] or 'the service'}"
         )
     header += ".\nApply it with: reviewer-app server queues apply FILE"
-    text = dump_queue_file(queue_file, header)
+    return dump_queue_file(queue_file, header)
+
+
+def _export(service: Service, output: Path | None) -> int:
+    queue_file = service.running_queue_file()
+    if queue_file is None:
+        print("The service has no queues to export.", file=sys.stderr)
+        return 1
+    text = export_text(queue_file, next(iter(service.config_versions()), None))
     if output is None:
         sys.stdout.write(text)
     else:

@@ -86,6 +86,8 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/admin/api-keys"): ("admin", 200),
     ("POST", "/admin/api-keys"): ("admin", 201),
     ("DELETE", "/admin/api-keys/{key_id}"): ("admin", 200),
+    ("GET", "/admin/queue-file"): ("admin", 200),
+    ("GET", "/admin/queue-file/history"): ("admin", 200),
     ("GET", "/enforcement"): ("platform", 200),
     ("GET", "/authors/{author_id}/linked"): ("lead", 200),
     ("POST", "/authors/actions"): ("lead", 200),
