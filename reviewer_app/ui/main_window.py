@@ -43,7 +43,7 @@ from reviewer_app.core.bulk import Candidate
 from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.core.wellbeing import ShiftTally
-from reviewer_app.protocol import ActionConfig, Queue
+from reviewer_app.protocol import ActionConfig, Queue, Role
 
 from . import preferences as P
 from .accounts import resolved_words
@@ -347,7 +347,10 @@ class MainWindow(QMainWindow):
         self.modes: QTabWidget | None = None
         if self.session.is_lead:
             self.lead = LeadWorkspace(
-                self.session.client, self.store.queues, settings=self.store.settings
+                self.session.client,
+                self.store.queues,
+                settings=self.store.settings,
+                admin=self.session.user.role is Role.admin,
             )
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.message_posted.connect(self.say)

@@ -20,6 +20,7 @@ from ..i18n import translate
 from ..keys import Binding, Command, Keymap
 from ..messages import describe
 from ..plain import isolate, label, named, set_text
+from .admin import AdminView
 from .audits import AuditsView
 from .decisions import DecisionsBrowser
 from .exposure import ExposureView
@@ -138,6 +139,7 @@ class LeadWorkspace(QTabWidget):
         parent: QWidget | None = None,
         *,
         settings: Settings | None = None,
+        admin: bool = False,
     ) -> None:
         super().__init__(parent)
         named(self, "leadWorkspace", translate("LeadWorkspace", "Lead workspace"))
@@ -161,6 +163,10 @@ class LeadWorkspace(QTabWidget):
             (self.exposure, translate("LeadWorkspace", "Wellbeing")),
         ):
             self.addTab(widget, title)
+        # admins only: the service refuses these calls to anyone else in any case
+        self.admin = AdminView(client_factory) if admin else None
+        if self.admin is not None:
+            self.addTab(self.admin, translate("LeadWorkspace", "Administration"))
         self.escalations.review_requested.connect(self.review_queue_requested)
         self.reviewers.drill_down.connect(self.show_reviewer)
         self.audits.desk.message_posted.connect(self.message_posted)
