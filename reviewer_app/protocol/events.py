@@ -18,6 +18,8 @@ class EventKind(StrEnum):
     expired = "expired"
     decided = "decided"
     escalated = "escalated"
+    escalation_assigned = "escalation_assigned"
+    """A lead assigned an open escalation to a lead (``data.assignee``; None: to nobody)."""
     user_created = "user_created"
     role_changed = "role_changed"
     audit_sampled = "audit_sampled"

@@ -25,6 +25,7 @@ from .common import (
     ShortText,
     Slug,
     Timestamp,
+    Username,
     WireModel,
 )
 from .events import Event
@@ -230,6 +231,27 @@ class ItemAppeal(WireModel):
     outcome_decision_id: int | None = Field(default=None, ge=1)
 
 
+class ItemEscalation(WireModel):
+    """An item in the escalation queue: who sent it up, when and why, and which lead it is
+    assigned to. ``escalated_by`` None: no reviewer did (routed by a triage rule, see the
+    item's reasons)."""
+
+    escalated_by: Username | None = None
+    escalated_at: Timestamp | None = None
+    from_queue_id: Slug | None = Field(default=None, description="the queue it came from")
+    decision_id: int | None = Field(default=None, ge=1, description="the escalating decision")
+    reason: Slug | None = Field(
+        default=None, description="one of the from-queue's escalation reasons (None: none given)"
+    )
+    reason_label: ShortText | None = Field(
+        default=None, description="the reason's label when it was given"
+    )
+    note: NoteText | None = Field(default=None, description="what the reviewer added")
+    assigned_to: Username | None = Field(default=None, description="the lead it is assigned to")
+    assigned_at: Timestamp | None = None
+    assigned_by: Username | None = None
+
+
 class Item(WireModel):
     id: ItemId
     queue_id: Slug
@@ -248,6 +270,11 @@ class Item(WireModel):
     decision: Decision | None = Field(default=None, description="the decision of record, if any")
     appeal: ItemAppeal | None = Field(
         default=None, description="the item's latest appeal (appeals queue), if any"
+    )
+    escalation: ItemEscalation | None = Field(
+        default=None,
+        description="an item in the escalation queue: who escalated it, when, why, and to "
+        "whom it is assigned",
     )
     statements: list[Statement] = Field(
         default_factory=list,

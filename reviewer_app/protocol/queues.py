@@ -171,6 +171,53 @@ class PriorityWeights(WireModel):
     age: float = Field(default=0.0, ge=0, le=1_000)
 
 
+class EscalationReason(WireModel):
+    """A reason a reviewer gives for escalating a post (E picks one of the queue's)."""
+
+    id: Slug
+    label: Label
+    description: ShortText = ""
+    requires_note: bool = Field(
+        default=False, description="this reason needs a note that says more (``other``)"
+    )
+
+
+#: the reasons of a queue whose configuration lists none
+DEFAULT_ESCALATION_REASONS: tuple[EscalationReason, ...] = (
+    EscalationReason(
+        id="policy_unclear",
+        label="Policy unclear",
+        description="No policy fits, or two of them do and they disagree",
+    ),
+    EscalationReason(
+        id="needs_expertise",
+        label="Needs expertise",
+        description="Language, region or subject knowledge the reviewer does not have",
+    ),
+    EscalationReason(
+        id="high_profile",
+        label="High profile or high reach",
+        description="A public figure, a news organisation or a post spreading fast",
+    ),
+    EscalationReason(
+        id="legal_risk",
+        label="Possible legal issue",
+        description="A court order, a legal threat or content that may be illegal",
+    ),
+    EscalationReason(
+        id="imminent_harm",
+        label="Risk of imminent harm",
+        description="Threats, self-harm or danger to someone now",
+    ),
+    EscalationReason(
+        id="other", label="Other", description="Say why in the note", requires_note=True
+    ),
+)
+
+#: number keys 1 … 9 pick a reason: a queue lists at most this many
+MAX_ESCALATION_REASONS = 9
+
+
 class QueueConfig(WireModel):
     actions: list[ActionConfig] = Field(min_length=1, max_length=12)
     policies: list[PolicyConfig] = Field(default_factory=list, max_length=64)
@@ -205,6 +252,12 @@ class QueueConfig(WireModel):
     breaks: BreakRule | None = Field(
         default=None, description="when the review window reminds a reviewer to take a break"
     )
+    escalation_reasons: list[EscalationReason] = Field(
+        default_factory=list,
+        max_length=MAX_ESCALATION_REASONS,
+        description="the reasons a reviewer picks from when escalating (empty: the service's "
+        "defaults, see reasons_for_escalation)",
+    )
 
     @model_validator(mode="after")
     def _unique_ids_and_keys(self) -> QueueConfig:
@@ -214,10 +267,21 @@ class QueueConfig(WireModel):
             raise ValueError("action ids must be unique")
         if len(set(keys)) != len(keys):
             raise ValueError("action keys must be unique")
+        reasons = [r.id for r in self.escalation_reasons]
+        if len(set(reasons)) != len(reasons):
+            raise ValueError("escalation reason ids must be unique")
         return self
 
     def action(self, action_id: str) -> ActionConfig | None:
         return next((a for a in self.actions if a.id == action_id), None)
+
+    def reasons_for_escalation(self) -> list[EscalationReason]:
+        """The reasons an escalation from this queue picks from: the configured ones, or
+        the defaults when the configuration lists none."""
+        return list(self.escalation_reasons or DEFAULT_ESCALATION_REASONS)
+
+    def escalation_reason(self, reason_id: str) -> EscalationReason | None:
+        return next((r for r in self.reasons_for_escalation() if r.id == reason_id), None)
 
 
 class QueueDefinition(WireModel):

@@ -41,6 +41,14 @@ class Verdict(WireModel):
     author_action: AuthorAction | None = None
     time_spent_ms: JsonInt = Field(ge=0, le=86_400_000)
     decided_at: Timestamp = Field(description="the client's clock when the reviewer decided")
+    escalation_reason: Slug | None = Field(
+        default=None,
+        description="an escalation only: why, one of the queue's escalation reasons (the "
+        "note says more); clients ask for one, the service accepts an escalation without",
+        # left out when None: a verdict without one is the body it was before reasons existed
+        # (its idempotency key's stored body hash, and servers that do not know the field)
+        exclude_if=lambda value: value is None,
+    )
 
 
 class VerdictBatch(WireModel):
@@ -93,6 +101,9 @@ class Decision(WireModel):
     author_status: AuthorStatus | None = Field(
         default=None,
         description="decision search only: the status of the post's author now (None elsewhere)",
+    )
+    escalation_reason: Slug | None = Field(
+        default=None, description="an escalation: the reason the reviewer gave"
     )
 
 
@@ -287,6 +298,8 @@ def verdict_problems(
     noted = bool((verdict.note or "").strip())
     if action.requires_note and not noted:
         found.append(VerdictProblem("note", "note_required", f"{action.label} needs a note."))
+    reason_id = getattr(verdict, "escalation_reason", None)  # verdicts have one, drafts may
+    found += _escalation_problems(config, action, reason_id, noted)
     if verdict.author_action is not None and verdict.author_action not in config.author_actions:
         found.append(
             VerdictProblem(
@@ -326,3 +339,39 @@ def verdict_problems(
                 )
             )
     return found
+
+
+def _escalation_problems(
+    config: QueueConfig, action: ActionConfig, reason_id: str | None, noted: bool
+) -> list[VerdictProblem]:
+    """An escalation's reason is one of the queue's (``reasons_for_escalation``), and only an
+    escalation gives one; a reason that asks for a note (``other``) has one."""
+    if reason_id is None:
+        return []
+    if action.kind is not ActionKind.escalate:
+        return [
+            VerdictProblem(
+                "escalation_reason",
+                "escalation_reason_not_allowed",
+                f"{action.label} is not an escalation: only an escalation gives a reason.",
+            )
+        ]
+    reason = config.escalation_reason(reason_id)
+    if reason is None:
+        known = ", ".join(r.id for r in config.reasons_for_escalation())
+        return [
+            VerdictProblem(
+                "escalation_reason",
+                "unknown_escalation_reason",
+                f"Escalation reason {reason_id!r} is not one of this queue's ({known}).",
+            )
+        ]
+    if reason.requires_note and not noted:
+        return [
+            VerdictProblem(
+                "note",
+                "escalation_note_required",
+                f"Escalating for {reason.label!r} needs a note that says why.",
+            )
+        ]
+    return []

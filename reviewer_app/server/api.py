@@ -30,6 +30,9 @@ from reviewer_app.protocol import (
     DecisionNoteList,
     DecisionPage,
     DecisionQuery,
+    EscalationAssignment,
+    EscalationEntry,
+    EscalationPage,
     EventKind,
     EventPage,
     ExposureReport,
@@ -334,6 +337,42 @@ def post_verdicts(
     results = svc.verdicts(user, list(body.verdicts))
     metrics.verdict_results(r.status.value for r in results.results)
     return json_response(results)
+
+
+@router.get(
+    "/escalations",
+    response_model=EscalationPage,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403),
+)
+def get_escalations(
+    svc: ServiceDep,
+    _lead: LeadDep,
+    cursor: Cursor = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> Response:
+    """The open escalations, oldest first: the post's excerpt, the queue it came from, who
+    escalated it, when and why, how long it waits against the SLA, who holds it and to
+    whom it is assigned (leads and admins)."""
+    return json_response(svc.escalations(cursor, limit))
+
+
+@router.put(
+    "/escalations/{item_id}/assignee",
+    response_model=EscalationEntry,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403, 404, 409),
+)
+def assign_escalation(
+    item_id: Annotated[ItemId, Path()],
+    body: EscalationAssignment,
+    svc: ServiceDep,
+    lead: LeadDep,
+) -> Response:
+    """Assign an open escalation to a lead, or to nobody (``assignee`` null): only that
+    lead's claims in the escalation queue take it, before the rest. A lease someone holds
+    on it is not taken away."""
+    return json_response(svc.assign_escalation(lead, item_id, body.assignee))
 
 
 @router.get(

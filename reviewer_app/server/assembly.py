@@ -12,7 +12,7 @@ from sqlalchemy.sql.expression import Join, Select
 
 from reviewer_app.protocol import Decision, Item
 
-from . import accounts
+from . import accounts, escalations
 from .records import decision_from_row, event_documents, iso
 from .statements import documents_for_posts
 from .tables import appeals, authors, decisions, events, items, media, strikes, users
@@ -205,6 +205,9 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
     decided = decisions_by_id(conn, {r["decision_id"] for r in rows if r["decision_id"]})
     appealed = item_appeals(conn, ids)
     given = documents_for_posts(conn, {r["post_id"] for r in rows if r["post_id"]})
+    escalated = escalations.escalation_documents(
+        conn, rows, labels=escalations.reason_labels(history)
+    )
 
     result: dict[str, dict[str, Any]] = {}
     for r in rows:
@@ -224,6 +227,7 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
             "history": history.get(r["id"], [])[-HISTORY_IN_ITEM:],
             "decision": decision.model_dump(mode="json") if decision else None,
             "appeal": appealed.get(r["id"]),
+            "escalation": escalated.get(r["id"]),
             "statements": given.get(r["post_id"], []) if r["post_id"] else [],
         }
     return result

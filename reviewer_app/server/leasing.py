@@ -5,6 +5,8 @@ items. Items the reviewer skipped (a release marked ``skipped``) are remembered 
 for ``skip_memory_seconds`` (table ``skips``): their claims in that queue take every other
 item first, and the skipped ones only when nothing else is left for them (a second
 statement in the same transaction), so a queue with one reviewer on shift still empties.
+In the escalation queue (``assigned``) an item a lead assigned to someone is claimed by
+that lead only, and a lead's claim takes the items assigned to them first.
 On PostgreSQL the candidate rows are picked with ``FOR UPDATE SKIP LOCKED`` so concurrent
 claims never wait on each other; on SQLite the write transaction (``BEGIN IMMEDIATE``)
 makes the statement the only writer.
@@ -20,10 +22,12 @@ from sqlalchemy import (
     Connection,
     String,
     bindparam,
+    case,
     delete,
     exists,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -46,11 +50,18 @@ class Claimed:
     expires_at: float
 
 
-def _candidates(postgres: bool, recuse: bool = False, avoiding: bool = False) -> Select:
+def _candidates(
+    postgres: bool, recuse: bool = False, avoiding: bool = False, assigned: bool = False
+) -> Select:
     """The queue's highest-priority pending items (on PostgreSQL: locked, skipping locked);
     with ``recuse`` (an appeals queue: appeals.py) none that the claiming user decided
-    before; ``avoiding`` none of the ids in ``b_avoid`` (the reviewer's skips)."""
+    before; ``avoiding`` none of the ids in ``b_avoid`` (the reviewer's skips); ``assigned``
+    (the escalation queue) none assigned to another lead, and those assigned to the
+    claiming lead first."""
     conditions = [items.c.queue_id == bindparam("b_queue"), items.c.state == "pending"]
+    mine = items.c.assigned_user_id == bindparam("b_user")
+    if assigned:
+        conditions.append(or_(items.c.assigned_user_id.is_(None), mine))
     if avoiding:
         conditions.append(items.c.id.not_in(bindparam("b_avoid", expanding=True)))
     if recuse:
@@ -62,7 +73,7 @@ def _candidates(postgres: bool, recuse: bool = False, avoiding: bool = False) ->
     query = (
         select(items.c.id)
         .where(*conditions)
-        .order_by(items.c.priority.desc())
+        .order_by(*((case((mine, 0), else_=1),) if assigned else ()), items.c.priority.desc())
         .limit(bindparam("b_limit"))
         # Without statistics SQLite may pick another index and sort the whole queue.
         .with_hint(items, "INDEXED BY ix_items_claim", "sqlite")
@@ -72,22 +83,27 @@ def _candidates(postgres: bool, recuse: bool = False, avoiding: bool = False) ->
     return query
 
 
-def _claim_statement(postgres: bool, recuse: bool = False, avoiding: bool = False) -> Any:
+def _claim_statement(
+    postgres: bool, recuse: bool = False, avoiding: bool = False, assigned: bool = False
+) -> Any:
+    found = _candidates(postgres, recuse, avoiding, assigned)
     if postgres:
         # A CTE is evaluated once: the LIMIT holds for the whole statement (an IN subquery
         # with SKIP LOCKED may be re-run by the planner and lease more than asked).
-        picked = _candidates(postgres, recuse, avoiding).cte("picked")
+        picked = found.cte("picked")
         target = update(items).where(items.c.id == picked.c.id, items.c.state == "pending")
     else:
         # The write transaction is the only writer, so the subquery's rows are still
         # pending; a second state filter here would make SQLite scan by state instead of id.
-        target = update(items).where(items.c.id.in_(_candidates(postgres, recuse, avoiding)))
+        target = update(items).where(items.c.id.in_(found))
     return target.values(
         state="leased",
         lease_token=bindparam("b_prefix", type_=String()) + items.c.id,
         lease_user_id=bindparam("b_user"),
         lease_expires_at=bindparam("b_expires"),
-    ).returning(items.c.id, items.c.lease_token, items.c.epoch, items.c.priority)
+    ).returning(
+        items.c.id, items.c.lease_token, items.c.epoch, items.c.priority, items.c.assigned_user_id
+    )
 
 
 def _expired_statement(postgres: bool) -> Select:
@@ -108,13 +124,19 @@ def _expired_statement(postgres: bool) -> Select:
 
 # Statements are built once per database kind: building a SQLAlchemy statement costs
 # several times more than running one, and these run on every claim.
-_CLAIM = {
-    (pg, recuse): _claim_statement(pg, recuse) for pg in (False, True) for recuse in (False, True)
-}
-_CLAIM_AVOIDING = {
-    (pg, recuse): _claim_statement(pg, recuse, avoiding=True)
+_VARIANTS = [
+    (pg, recuse, assigned)
     for pg in (False, True)
     for recuse in (False, True)
+    for assigned in (False, True)
+]
+_CLAIM = {
+    (pg, recuse, assigned): _claim_statement(pg, recuse, assigned=assigned)
+    for pg, recuse, assigned in _VARIANTS
+}
+_CLAIM_AVOIDING = {
+    (pg, recuse, assigned): _claim_statement(pg, recuse, avoiding=True, assigned=assigned)
+    for pg, recuse, assigned in _VARIANTS
 }
 _SKIPPED = (
     select(skips.c.item_id)
@@ -180,9 +202,11 @@ def claim(
     *,
     postgres: bool,
     recuse: bool = False,
+    assigned: bool = False,
 ) -> list[Claimed]:
     """Lease up to ``count`` of the queue's highest-priority pending items to ``user``
-    (``recuse``: an appeals queue, none the user decided before)."""
+    (``recuse``: an appeals queue, none the user decided before; ``assigned``: the
+    escalation queue, none assigned to another lead and the user's own first)."""
     return_expired(conn, queue_id, now, postgres=postgres)
     expires = now + lease_seconds
     parameters = {
@@ -192,19 +216,23 @@ def claim(
         "b_user": user.id,
         "b_expires": expires,
     }
+    variant = (postgres, recuse, assigned)
     skipped = [r[0] for r in conn.execute(_SKIPPED, {**parameters, "b_now": now})]
     if skipped:
         avoiding = {**parameters, "b_avoid": skipped}
-        found = list(conn.execute(_CLAIM_AVOIDING[postgres, recuse], avoiding))
+        found = list(conn.execute(_CLAIM_AVOIDING[variant], avoiding))
         if len(found) < count:  # nothing else left for this reviewer: their skips after all
             more = {**parameters, "b_limit": count - len(found)}
-            found += conn.execute(_CLAIM[postgres, recuse], more).all()
+            found += conn.execute(_CLAIM[variant], more).all()
         # what they skipped comes last, whatever its priority
         avoided = set(skipped)
-        rows = sorted(found, key=lambda r: (r.id in avoided, -r.priority))
+        rows = sorted(
+            found, key=lambda r: (r.id in avoided, r.assigned_user_id != user.id, -r.priority)
+        )
     else:
         rows = sorted(
-            conn.execute(_CLAIM[postgres, recuse], parameters).all(), key=lambda r: -r.priority
+            conn.execute(_CLAIM[variant], parameters).all(),
+            key=lambda r: (r.assigned_user_id != user.id, -r.priority),
         )
     if not rows:
         return []

@@ -31,6 +31,11 @@
     terms_clause = "Community Guidelines 4.1"   # or legal_ground = "..." (illegal content)
     category = "risk_for_public_security"       # its DSA statement category
 
+    [[queues.config.escalation_reasons]] # what E offers (none: the service's defaults)
+    id = "needs_fact_check"
+    label = "Needs a fact-check first"
+    requires_note = false               # true: the reviewer must say more in the note
+
     [[queues.config.ratings]]           # the fact-check rating scale
     id = "false"
     label = "False"
@@ -282,6 +287,17 @@ def semantic_problems(data: Any) -> list[FileProblem]:
         problems += _duplicates(routing, "name", (*base, "routing"), "rule name")
         allowed = {a for a in _list(config.get("author_actions")) if isinstance(a, str)}
         kinds = {_dict(a).get("kind") for a in actions}
+        reasons = _list(config.get("escalation_reasons"))
+        problems += _duplicates(reasons, "id", (*base, "escalation_reasons"), "escalation reason")
+        if reasons and "escalate" not in kinds:
+            problems.append(
+                FileProblem(
+                    (*base, "escalation_reasons"),
+                    "escalation reasons are given when escalating, and this queue has no "
+                    "escalate action",
+                    code="escalation_reasons_unused",
+                )
+            )
         for ai, action in enumerate(map(_dict, actions)):
             at: Loc = (*base, "actions", ai)
             kind = action.get("kind")
@@ -741,7 +757,7 @@ class _Scanner:
 # Parts of a queue's config written as their own tables (the rest are keys of
 # ``[queues.config]``): sub-tables, and arrays of tables (one entry per element).
 _SUB_TABLES = ("priority", "rereview", "breaks")
-_ARRAYS_OF_TABLES = ("actions", "policies", "ratings", "routing")
+_ARRAYS_OF_TABLES = ("actions", "policies", "ratings", "routing", "escalation_reasons")
 
 
 def dump_queue_file(queue_file: QueueFile, header: str = "") -> str:

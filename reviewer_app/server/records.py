@@ -148,6 +148,7 @@ def decision_from_row(
         appeal_of_decision_id=row.get("appeal_of"),
         config_version=row["config_version"],
         audit_result=AuditOutcome(audit_result) if audit_result else None,
+        escalation_reason=row.get("escalation_reason"),
     )
 
 

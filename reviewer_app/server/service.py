@@ -35,6 +35,8 @@ from reviewer_app.protocol import (
     DecisionNote,
     DecisionNoteList,
     DecisionPage,
+    EscalationEntry,
+    EscalationPage,
     Event,
     EventKind,
     EventPage,
@@ -106,6 +108,7 @@ from . import (
     bulk_decisions,
     claims,
     enforcement,
+    escalations,
     feedback,
     leasing,
     quality,
@@ -177,6 +180,8 @@ FEATURES = [
     "decision-search",
     "csv-export",
     "audits",
+    "escalation-reasons",
+    "escalation-worklist",
 ]
 Clock = Callable[[], float]
 T = TypeVar("T")
@@ -705,7 +710,13 @@ class Service:
         config = self.queue_for(user, queue_id)
         for _ in range(CLAIM_ATTEMPTS):
             try:
-                return self._claim_once(user, queue_id, request, recuse=config.appeals)
+                return self._claim_once(
+                    user,
+                    queue_id,
+                    request,
+                    recuse=config.appeals,
+                    assigned=queue_id == escalations.ESCALATION_QUEUE,
+                )
             except claims.Unservable as found:
                 parked = self._park_unservable(user, found.reasons)
                 log.warning("claim in %s: %d item(s) parked as unservable", queue_id, len(parked))
@@ -722,7 +733,13 @@ class Service:
         )
 
     def _claim_once(
-        self, user: Principal, queue_id: str, request: LeaseClaim, *, recuse: bool = False
+        self,
+        user: Principal,
+        queue_id: str,
+        request: LeaseClaim,
+        *,
+        recuse: bool = False,
+        assigned: bool = False,
     ) -> ClaimReply:
         lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
         now = self.clock()
@@ -746,6 +763,7 @@ class Service:
                 now,
                 postgres=self.postgres,
                 recuse=recuse,  # an appeals queue: four eyes (appeals.py)
+                assigned=assigned,  # the escalation queue: its assignments (escalations.py)
             )
             # The reply is built before the commit (see claims.py).
             return claims.reply(conn, queue_id, lease_seconds, held, claimed)
@@ -1152,6 +1170,27 @@ class Service:
     def audit_results(self, sample_id: int) -> AuditResults:
         with self.db.read() as conn:
             return audits.results(conn, sample_id)
+
+    # -- escalations (escalations.py; the routes check the caller is a lead) -------------
+
+    def escalations(self, cursor: str | None, limit: int) -> EscalationPage:
+        """The open escalations, oldest first, a page at a time."""
+        offset = decode_cursor(cursor) or 0
+        with self.db.read() as conn:
+            found, more = escalations.page(conn, self.configs(), offset, limit, self.clock())
+        if more:
+            found = found.model_copy(update={"next_cursor": encode_cursor(offset + limit)})
+        return found
+
+    def assign_escalation(
+        self, lead: Principal, item_id: str, assignee: str | None
+    ) -> EscalationEntry:
+        configs = self.configs()
+        return self._write_retrying(
+            lambda conn: escalations.assign(
+                conn, lead, item_id, assignee, configs, self.clock(), postgres=self.postgres
+            )
+        )
 
     # -- verdicts -------------------------------------------------------------------
 

@@ -265,6 +265,10 @@ items = Table(
     Column("decision_id", Integer, nullable=True),
     # The intake post this item reviews (NULL for items seeded before intake existed).
     Column("post_id", String(64), nullable=True),
+    # An open escalation assigned to a lead (migration 0021): only their claim takes it.
+    Column("assigned_user_id", Integer, nullable=True),
+    Column("assigned_at", Float, nullable=True),
+    Column("assigned_by_id", Integer, nullable=True),
     Index("ix_items_claim", "queue_id", "state", "priority"),
     # items with a post only (migration 0013: a full index's one NULL key of many items
     # misled SQLite's statistics into scanning items for intake's queries by post)
@@ -388,6 +392,8 @@ decisions = Table(
     Column("config_version", Integer, nullable=False, server_default="0"),
     # kind "appeal": the contested decision it upheld or reversed (see appeals.py)
     Column("appeal_of", Integer, nullable=True),
+    # an escalation: the reason the reviewer gave (migration 0021)
+    Column("escalation_reason", String(64), nullable=True),
     Index("ix_decisions_item_epoch", "item_id", "epoch", unique=True),
     Index("ix_decisions_author", "author_id", "id"),
     Index("ix_decisions_user", "user_id", "decided_at"),

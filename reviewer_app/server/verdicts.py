@@ -456,6 +456,10 @@ class VerdictRecorder:
                 "epoch": item["epoch"] + 1,
                 "enqueued_at": self.now,
                 "priority": _escalation_priority(self.configs[ESCALATION_QUEUE], payload, self.now),
+                # a new escalation is nobody's until a lead assigns it
+                "assigned_user_id": None,
+                "assigned_at": None,
+                "assigned_by_id": None,
             }
             self.conn.execute(update(items).where(items.c.id == item["id"]).values(**changes))
         else:
@@ -490,6 +494,7 @@ class VerdictRecorder:
                 "overturns_id": p.appeal["decision_id"]
                 if p.appeal is not None and p.kind is ActionKind.reverse
                 else None,
+                "escalation_reason": p.verdict.escalation_reason if p.escalate else None,
             }
             for p in pending
         ]
@@ -569,6 +574,10 @@ class VerdictRecorder:
             }
             if p.escalate:
                 fields["to_queue"] = ESCALATION_QUEUE
+                if v.escalation_reason is not None:
+                    reason = p.config.escalation_reason(v.escalation_reason)
+                    fields["reason"] = v.escalation_reason
+                    fields["reason_label"] = reason.label if reason else v.escalation_reason
             if appeal is not None:
                 fields["appeal_id"] = appeal["external_id"]
                 fields["appeal_outcome"] = appeals.UPHELD if upheld else appeals.REVERSED
@@ -602,6 +611,7 @@ class VerdictRecorder:
                 if appeal is not None and not upheld
                 else None,
                 appeal_of_decision_id=int(appeal["decision_id"]) if appeal is not None else None,
+                escalation_reason=v.escalation_reason if p.escalate else None,
             )
             self._accepted.append(
                 VerdictResult(

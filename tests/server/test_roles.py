@@ -68,6 +68,9 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/views"): ("lead", 200),
     ("POST", "/views"): ("lead", 201),
     ("DELETE", "/views/{view_id}"): ("lead", 404),  # none of the caller's (the search tests')
+    ("GET", "/escalations"): ("lead", 200),
+    # the matrix's item is in the load queue, not an open escalation: 409 once allowed
+    ("PUT", "/escalations/{item_id}/assignee"): ("lead", 409),
     ("GET", "/stats/queues"): ("lead", 200),
     ("GET", "/stats/reviewers"): ("lead", 200),
     ("GET", "/stats/exposure"): ("lead", 200),
@@ -237,6 +240,7 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
         "name": f"made by {c.name} {uuid.uuid4().hex[:8]}",
         "view": {"kind": "search", "search": {"kind": "reason", "q": "spam"}},
     },
+    ("PUT", "/escalations/{item_id}/assignee"): lambda w, c: {"assignee": None},
     ("POST", "/audits/tasks/{audit_id}/result"): lambda w, c: {"result": "agree"},
     ("POST", "/authors/actions"): lambda w, c: {
         "author_ids": [w.author_ids.get(c.name, w.author_ids["lead"])],

@@ -96,6 +96,7 @@ EVENT_WORDS = {
     "expired": QT_TRANSLATE_NOOP("LeadDecisions", "lease expired"),
     "decided": QT_TRANSLATE_NOOP("LeadDecisions", "decided"),
     "escalated": QT_TRANSLATE_NOOP("LeadDecisions", "escalated"),
+    "escalation_assigned": QT_TRANSLATE_NOOP("LeadDecisions", "escalation assigned"),
     "user_created": QT_TRANSLATE_NOOP("LeadDecisions", "user created"),
     "role_changed": QT_TRANSLATE_NOOP("LeadDecisions", "role changed"),
     "audit_sampled": QT_TRANSLATE_NOOP("LeadDecisions", "picked for an audit"),
