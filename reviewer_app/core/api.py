@@ -50,6 +50,9 @@ from reviewer_app.protocol import (
     DecisionNoteList,
     DecisionPage,
     DecisionQuery,
+    EscalationAssignment,
+    EscalationEntry,
+    EscalationPage,
     EventPage,
     ExposureReport,
     FeedbackNotice,
@@ -574,6 +577,30 @@ class ApiClient:
 
     def delete_view(self, view_id: int) -> None:
         self._call("DELETE", f"/views/{int(view_id)}", reply=None)
+
+    def escalations(self, cursor: str | None = None, limit: int = 100) -> EscalationPage:
+        """A page of the open escalations, oldest first (leads and admins)."""
+        params: dict[str, str | int] = {"limit": limit}
+        if cursor:
+            params["cursor"] = cursor
+        return self._call("GET", "/escalations", reply=EscalationPage, params=params)
+
+    def all_escalations(self, limit: int = 500) -> list[EscalationEntry]:
+        """Every open escalation, page after page (a list of a few hundred at most)."""
+        found: list[EscalationEntry] = []
+        cursor: str | None = None
+        while True:
+            page = self.escalations(cursor, limit)
+            found += page.escalations
+            cursor = page.next_cursor
+            if cursor is None:
+                return found
+
+    def assign_escalation(self, item_id: str, assignee: str | None) -> EscalationEntry:
+        """Assign an open escalation to a lead (None: to nobody). Safe to repeat."""
+        path = f"/escalations/{quote(item_id, safe='')}/assignee"
+        body = EscalationAssignment(assignee=assignee)
+        return self._call("PUT", path, body=body, reply=EscalationEntry)
 
     def webhooks(self) -> WebhookList:
         """Webhook endpoints and their health (leads and admins)."""

@@ -855,14 +855,21 @@ class Store:
             )
         return len(rows)
 
-    def next_item(self, queue_id: str, *, include_expired: bool = False) -> StoredItem | None:
+    def next_item(
+        self, queue_id: str, *, include_expired: bool = False, first: str | None = None
+    ) -> StoredItem | None:
         """The item to show next: the oldest ready one whose lease still runs (or, offline,
-        any ready one: its verdict is still sent and the server decides whether it counts)."""
-        rows = self._read(
+        any ready one: its verdict is still sent and the server decides whether it counts);
+        item ``first`` before the others when it is one of them."""
+        query = (
             "SELECT * FROM items WHERE queue_id = ? AND state = 'ready' AND lease_lost = 0 "
-            "AND lease_expires_at > ? ORDER BY seq LIMIT 1",
-            (queue_id, -math.inf if include_expired else self.clock()),
+            "AND lease_expires_at > ? ORDER BY "
         )
+        after = -math.inf if include_expired else self.clock()
+        if first is None:  # the keypress's path: the order the index gives
+            rows = self._read(query + "seq LIMIT 1", (queue_id, after))
+        else:
+            rows = self._read(query + "id = ? DESC, seq LIMIT 1", (queue_id, after, first))
         return self._stored(rows[0]) if rows else None
 
     def stored_item(self, item_id: str) -> StoredItem | None:
@@ -1085,10 +1092,12 @@ class Store:
         author_action: str | None = None,
         time_spent_ms: int = 0,
         undo_window: float | None = None,
+        escalation_reason: str | None = None,
     ) -> JournalEntry:
         """Save the reviewer's verdict on a ready item, with its outbox row, in one
-        transaction. Raises AlreadyDecided when the item is not waiting for a verdict (a
-        doubled keypress cannot decide twice)."""
+        transaction (``escalation_reason``: an escalation's reason, kept in the verdict).
+        Raises AlreadyDecided when the item is not waiting for a verdict (a doubled
+        keypress cannot decide twice)."""
         window = self.settings.get(UNDO_WINDOW) if undo_window is None else undo_window
         now = self.clock()
         with self.transaction() as conn:
@@ -1109,6 +1118,7 @@ class Store:
                     "author_action": author_action,
                     "time_spent_ms": max(0, min(int(time_spent_ms), 86_400_000)),
                     "decided_at": datetime.fromtimestamp(now, UTC),
+                    "escalation_reason": escalation_reason,
                 }
             )
             key = str(verdict.idempotency_key)

@@ -101,6 +101,9 @@ class _Shared:
     on_break: bool = False
     #: breaks (their start or end) for the service, oldest first
     breaks: list[BreakRecord] = field(default_factory=list)
+    #: queues to claim one item more in at the next pass, whatever is held there (a lead
+    #: picked an escalation: assigned to them, so that claim takes it)
+    one_more: set[str] = field(default_factory=set)
 
 
 class SyncEngine:
@@ -204,6 +207,14 @@ class SyncEngine:
         """Queues being reviewed; each keeps up to ``prefetch_target`` items leased ahead."""
         with self._shared.lock:
             self._shared.active = set(queue_ids)
+        self.nudge()
+
+    def claim_one_more(self, queue_id: str) -> None:
+        """Claim one item more in this queue at the next pass, even with its target held
+        and after it came back empty (an escalation a lead picked: assigned to them, their
+        claim there takes it first)."""
+        with self._shared.lock:
+            self._shared.one_more.add(queue_id)
         self.nudge()
 
     def item_opened(self, item_id: str) -> None:
@@ -609,6 +620,8 @@ class SyncEngine:
         assert self.store is not None
         with self._shared.lock:
             active = sorted(self._shared.active)
+            one_more = self._shared.one_more & set(active)
+            self._shared.one_more -= one_more  # a queue not worked yet keeps its ask
         full = int(self._setting(PREFETCH))
         seconds = self._lease_seconds(LEASE_SECONDS)
         now = self.clock()
@@ -630,6 +643,9 @@ class SyncEngine:
             # than one per decision, and no write lock taken while the reviewer decides
             if held:
                 self._drained.discard(queue_id)
+            if queue_id in one_more:
+                self._claim(queue_id, 1, seconds)
+                continue
             if held > target // 2 or self._empty_until.get(queue_id, 0.0) > now:
                 continue
             want = target - held

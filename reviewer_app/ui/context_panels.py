@@ -15,10 +15,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer_app.protocol import Item
+from reviewer_app.protocol import Event, EventKind, Item
 from reviewer_app.protocol.accounts import AuthorStatus
 
 from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_words
+from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
 from .plain import ago, clean, count, isolate, named
@@ -58,6 +59,7 @@ EVENT_WORDS = {
     "expired": QT_TRANSLATE_NOOP("ContextPanels", "lease expired"),
     "decided": QT_TRANSLATE_NOOP("ContextPanels", "decided"),
     "escalated": QT_TRANSLATE_NOOP("ContextPanels", "escalated"),
+    "escalation_assigned": QT_TRANSLATE_NOOP("ContextPanels", "escalation assigned"),
     "user_created": QT_TRANSLATE_NOOP("ContextPanels", "user created"),
     "role_changed": QT_TRANSLATE_NOOP("ContextPanels", "role changed"),
     "audit_sampled": QT_TRANSLATE_NOOP("ContextPanels", "picked for an audit"),
@@ -111,6 +113,7 @@ def why_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = No
         f"• {words_for(REASON_WORDS, r.kind.value)}: {long(r.detail, limit, cuts)}"
         for r in item.reasons
     ]
+    lines += [f"• {line}" for line in escalation_lines(item.escalation)]
     return "\n".join(lines)
 
 
@@ -204,6 +207,20 @@ def fact_checks_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | N
     )
 
 
+def event_detail(event: Event) -> str:
+    """What an entry adds to its line: an escalation's reason, an assignment's lead."""
+    data = event.data
+    if event.kind is EventKind.escalated and data.get("reason"):
+        why = str(data.get("reason_label") or data["reason"])
+        return " — " + translate("ContextPanels", "why: {reason}").format(reason=isolate(why))
+    if event.kind is EventKind.escalation_assigned:
+        lead = data.get("assignee")
+        if lead:
+            return " — " + translate("ContextPanels", "to {lead}").format(lead=isolate(str(lead)))
+        return " — " + translate("ContextPanels", "to nobody")
+    return ""
+
+
 def history_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
     if not item.history and not item.statements:
         return translate("ContextPanels", "No history.")
@@ -214,6 +231,7 @@ def history_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None 
             if e.actor
             else ""
         )
+        + event_detail(e)
         for e in item.history
     ]
     for statement in item.statements:

@@ -43,7 +43,7 @@ from reviewer_app.core.bulk import Candidate
 from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.core.wellbeing import ShiftTally
-from reviewer_app.protocol import ActionConfig, Queue, Role
+from reviewer_app.protocol import ActionConfig, EscalationReason, Queue, Role
 
 from . import preferences as P
 from .accounts import resolved_words
@@ -51,6 +51,7 @@ from .background import run_in_background
 from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
+from .escalation import EscalationDialog
 from .i18n import translate
 from .keys import Binding, Command, Keymap, key_text, shortcut_rows
 from .lead.bulk import BulkDecisionDialog, BulkSender, load_author_posts
@@ -197,6 +198,8 @@ class MainWindow(QMainWindow):
         #: "this shift" in My decisions: since this window opened
         self.shift_start = datetime.now(UTC)
         self.my_decisions_view: MyDecisionsView | None = None
+        #: the open escalation reason picker (E), if any
+        self.escalation_dialog: EscalationDialog | None = None
         #: queues being worked that have nothing for this reviewer (the engine's word)
         self.drained: set[str] = set()
         self.is_open = True
@@ -351,8 +354,10 @@ class MainWindow(QMainWindow):
                 self.store.queues,
                 settings=self.store.settings,
                 admin=self.session.user.role is Role.admin,
+                me=self.session.user.username,
             )
             self.lead.review_queue_requested.connect(self.review_queue)
+            self.lead.review_item_requested.connect(self.review_item)
             self.lead.message_posted.connect(self.say)
             self.lead.bulk_requested.connect(self._on_lead_bulk_requested)
             self.lead.set_keys(self.keymap)
@@ -464,6 +469,7 @@ class MainWindow(QMainWindow):
         self.review.verdict_recorded.connect(self._on_review_verdict_recorded)
         self.review.verdict_undone.connect(self._on_review_verdict_undone)
         self.review.message_posted.connect(self.say)
+        self.review.escalation_requested.connect(self._on_review_escalation_requested)
         self.review.item_skipped.connect(lambda _id: self._later(self._refresh_worklist))
         self.verdicts.action_chosen.connect(self.review.action)
         self.verdicts.submit_requested.connect(self.review.submit)
@@ -664,6 +670,40 @@ class MainWindow(QMainWindow):
         if self.lead is not None:
             self.lead.keys_changed()
 
+    def _on_review_escalation_requested(
+        self, action: ActionConfig, reasons: list[EscalationReason]
+    ) -> None:
+        """E: ask why, then escalate the post that was on screen when E was pressed."""
+        current = self.review.current
+        if self.escalation_dialog is not None or current is None:
+            return
+        item_id = current.item.id
+        dialog = EscalationDialog(action, reasons, self, note=self.verdicts.note_text())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen() -> None:
+            reason = dialog.reason()
+            shown = self.review.current
+            if reason is None or shown is None or shown.item.id != item_id:
+                self.say(
+                    translate(
+                        "MainWindow",
+                        "Nothing was escalated: the post changed while the reasons were open.",
+                    )
+                )
+                return
+            self.review.escalate_with(action.id, reason.id, dialog.note_text())
+
+        dialog.accepted.connect(chosen)
+        dialog.finished.connect(self._on_escalation_dialog_finished)
+        self.escalation_dialog = dialog
+        dialog.open()
+
+    def _on_escalation_dialog_finished(self, _result: int) -> None:
+        self.escalation_dialog = None
+        if self.is_open:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def _cancel(self) -> None:
         self.review.cancel()
         self.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -702,6 +742,19 @@ class MainWindow(QMainWindow):
         self.show_mode(0)
         self._select_queue(row)
         self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def review_item(self, queue_id: str, item_id: str) -> None:
+        """Review one queue with this item first as soon as it is here (a lead's pick of an
+        escalation: assigned to them, so their next claim there takes it)."""
+        self.review.prefer(item_id)
+        if self.review.queue is not None and self.review.queue.id == queue_id:
+            self.show_mode(0)
+            self.review.show_preferred()
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.review_queue(queue_id)
+        if self.store.stored_item(item_id) is None:  # not held here yet: claim it now
+            self.session.engine.claim_one_more(queue_id)
 
     def started_offline(self, text: str) -> None:
         """This session started with no network, from what this computer keeps (``text``

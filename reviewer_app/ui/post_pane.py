@@ -15,9 +15,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from reviewer_app.protocol import Item, ItemAppeal, Statement
+from reviewer_app.protocol import Item, ItemAppeal, ItemEscalation, Statement
 
 from .accounts import banner_words
+from .escalation import escalation_lines
 from .i18n import translate
 from .links import LinkDialog, examine
 from .longtext import BATCH, QtText, cut, fill
@@ -236,6 +237,12 @@ class PostPane(QWidget):
         named(self.account, "authorStatus", translate("PostPane", "Author's account status"))
         self.facts = label()
         named(self.facts, "postFacts", translate("PostPane", "Language and reach"))
+        # an escalated item: who sent it up, when and why, at the top (escalation.py)
+        self.escalation = label("")
+        named(self.escalation, "escalationBanner", translate("PostPane", "Why it was escalated"))
+        self.escalation.setStyleSheet(
+            "QLabel { background: #fdecd2; color: #4a2a00; padding: 6px; }"
+        )
         # an appeal: the contested decision and the user's statement, above the post
         self.appeal = QPlainTextEdit(self)
         self.appeal.setReadOnly(True)
@@ -264,7 +271,7 @@ class PostPane(QWidget):
         self.media.enlarge_requested.connect(self.enlarge_media)
         # the open media viewer, if any
         self.viewer: MediaViewer | None = None
-        for widget in (self.account, self.appeal, self.byline, self.facts):
+        for widget in (self.escalation, self.account, self.appeal, self.byline, self.facts):
             layout.addWidget(widget)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.more)
@@ -290,6 +297,7 @@ class PostPane(QWidget):
         set_text(self.facts, "")
         self._show_account(None)
         self._show_appeal(None)
+        self._show_escalation(None)
         self.text.show_text(QtText(""), [], None)
         self.more.hide()
         self.preview.hide()
@@ -300,6 +308,7 @@ class PostPane(QWidget):
         post, author = item.post, item.author
         self._show_account(author.status.value)
         self._show_appeal(item.appeal, item.statements)
+        self._show_escalation(item.escalation)
         verified = " " + translate("PostPane", "✓ verified") if author.verified else ""
         set_text(
             self.byline,
@@ -375,6 +384,11 @@ class PostPane(QWidget):
         if self.account.styleSheet() != style:
             self.account.setStyleSheet(style)
         self.account.setVisible(bool(words))
+
+    def _show_escalation(self, escalation: ItemEscalation | None) -> None:
+        lines = escalation_lines(escalation)
+        set_text(self.escalation, "\n".join(lines))
+        self.escalation.setVisible(bool(lines))
 
     def _show_appeal(self, appeal: ItemAppeal | None, statements: Sequence[Statement] = ()) -> None:
         shown = appeal_text(appeal, statements) if appeal is not None else ""

@@ -82,6 +82,8 @@ class ReviewController(QObject):
     item_skipped = Signal(str)
     message_posted = Signal(str)  # a plain sentence for the reviewer
     state_changed = Signal(str)
+    #: E (or the escalate button): the window asks for a reason (ActionConfig, reasons)
+    escalation_requested = Signal(object, list)
 
     def __init__(
         self,
@@ -106,6 +108,8 @@ class ReviewController(QObject):
         self.online = True
         self._shown_at = 0.0
         self._guard_until = 0.0
+        #: an item to show before the others once it is here (a lead's picked escalation)
+        self.preferred: str | None = None
 
     # --- what is shown ---------------------------------------------------------------------
 
@@ -121,19 +125,39 @@ class ReviewController(QObject):
         self.cancel()
 
     def show_next(self) -> None:
-        """The next local item (at once: it is in the store already)."""
+        """The next local item (at once: it is in the store already); the preferred one
+        first when it is here."""
         item = None
         if self.queue is not None:
             try:
-                item = self.store.next_item(self.queue.id, include_expired=not self.online)
+                item = self.store.next_item(
+                    self.queue.id, include_expired=not self.online, first=self.preferred
+                )
             except StoreError as err:
                 self.message_posted.emit(describe(err).line())
+        if item is not None and item.item.id == self.preferred:
+            self.preferred = None
         self._show(item)
 
+    def prefer(self, item_id: str | None) -> None:
+        """Show this item before the others once it is in the store."""
+        self.preferred = item_id
+
+    def show_preferred(self) -> None:
+        """Show the preferred item now if it is here and no verdict is being made."""
+        if self.preferred is None or self.state == "input":
+            return
+        current = self.current.item.id if self.current is not None else None
+        if current != self.preferred:
+            self.show_next()
+
     def refresh_if_empty(self) -> None:
-        """New items arrived: show one if nothing is on screen."""
+        """New items arrived: show one if nothing is on screen (or the preferred one, if it
+        arrived and the post on screen is not being decided)."""
         if self.state == "empty":
             self.show_next()
+        elif self.preferred is not None and self.state == "reviewing":
+            self.show_preferred()
 
     def drop_if_current(self, item_ids: tuple[str, ...]) -> None:
         """Leases were lost: if the item on screen is one, move on."""
@@ -200,6 +224,9 @@ class ReviewController(QObject):
         action = self.queue.config.action(action_id)
         if action is None:
             return False
+        if action.kind is ActionKind.escalate:  # a reason first (escalate_with records it)
+            self.escalation_requested.emit(action, self.queue.config.reasons_for_escalation())
+            return False
         chosen = self.selection(action)
         if chosen.refusal:  # not for this item (a label with no fact-check): say why
             self.message_posted.emit(chosen.refusal)
@@ -245,6 +272,16 @@ class ReviewController(QObject):
         self.message_posted.emit(translate("Review", "This queue has no escalation action."))
         return False
 
+    def escalate_with(self, action_id: str, reason: str, note: str) -> bool:
+        """Record the escalation with the reason and note the reviewer gave (the picker that
+        ``escalation_requested`` opened). Returns True when it was recorded."""
+        if self.state not in ("reviewing", "input") or self.queue is None or self.current is None:
+            return False
+        action = self.queue.config.action(action_id)
+        if action is None or action.kind is not ActionKind.escalate:
+            return False
+        return self._record(action, escalation_reason=reason, note=note)
+
     def submit(self) -> bool:
         """Ctrl+Enter: record the pending action once it has what it needs."""
         if self.state == "input" and self.pending_action is not None:
@@ -283,10 +320,18 @@ class ReviewController(QObject):
         self.show_next()  # the undone item comes back first
         return entry
 
-    def _record(self, action: ActionConfig) -> bool:
+    def _record(
+        self,
+        action: ActionConfig,
+        *,
+        escalation_reason: str | None = None,
+        note: str | None = None,
+    ) -> bool:
+        """Save the verdict (``note``: the escalation picker's, instead of the bar's)."""
         assert self.current is not None
         chosen = self.selection(action)
-        policies, rating, note = chosen.policies, chosen.rating, chosen.note
+        policies, rating = chosen.policies, chosen.rating
+        note = chosen.note if note is None else note
         spent = int((self.clock() - self._shown_at) * 1000)
         try:
             entry = self.store.record_verdict(
@@ -297,6 +342,7 @@ class ReviewController(QObject):
                 note=note or None,
                 author_action=action.author_action.value if action.author_action else None,
                 time_spent_ms=spent,
+                escalation_reason=escalation_reason,
             )
         except AlreadyDecided:
             self.show_next()

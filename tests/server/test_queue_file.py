@@ -427,6 +427,46 @@ def test_rules_beyond_the_models_about_escalations() -> None:
     }
 
 
+REASONS = """
+[[queues.config.escalation_reasons]]
+id = "network"
+label = "Part of a network"
+
+[[queues.config.escalation_reasons]]
+id = "other"
+label = "Other"
+requires_note = true
+"""
+
+
+def test_escalation_reasons_are_read_written_and_checked() -> None:
+    spam_end = BASE.index("[[queues]]", BASE.index('id = "spam"'))
+    reasoned = BASE[:spam_end] + REASONS.lstrip("\n") + "\n" + BASE[spam_end:]
+    parsed = parse_queue_file(reasoned)
+    spam = next(q for q in parsed.queues if q.id == "spam").config
+    assert [(r.id, r.requires_note) for r in spam.reasons_for_escalation()] == [
+        ("network", False),
+        ("other", True),
+    ]
+    # a queue that lists none offers the defaults
+    misinformation = next(q for q in parsed.queues if q.id == "misinformation").config
+    assert misinformation.escalation_reasons == []
+    assert misinformation.reasons_for_escalation()[0].id == "policy_unclear"
+    # written as tables and read back the same
+    dumped = dump_queue_file(parsed)
+    assert "[[queues.config.escalation_reasons]]" in dumped
+    assert parse_queue_file(dumped) == parsed
+    # a reason id twice, and reasons on a queue that cannot escalate, are refused
+    twice = BASE[:spam_end] + REASONS + REASONS.replace("Part of", "Also") + BASE[spam_end:]
+    with pytest.raises(QueueFileError) as caught:
+        parse_queue_file(twice)
+    assert {p.code for p in caught.value.problems} >= {"duplicate"}
+    unused = reasoned.replace('kind = "escalate"\nkey = "9"', 'kind = "keep"\nkey = "9"', 1)
+    with pytest.raises(QueueFileError) as caught:
+        parse_queue_file(unused)
+    assert "escalation_reasons_unused" in {p.code for p in caught.value.problems}
+
+
 APPEALS_QUEUE = """
 [[queues]]
 id = "appeals"
