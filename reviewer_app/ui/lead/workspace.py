@@ -4,131 +4,34 @@ service refuses every lead call from anyone else, whatever this client is told."
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QPushButton, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.settings import Settings
-from reviewer_app.protocol import DecisionQuery, Queue, QueueStatsReport
+from reviewer_app.protocol import DecisionQuery, Queue
 
-from ..background import run_in_background
 from ..i18n import translate
 from ..keys import Binding, Command, Keymap
-from ..messages import describe
-from ..plain import isolate, label, named, set_text
+from ..plain import named
 from .admin import AdminView
 from .audits import AuditsView
 from .decisions import DecisionsBrowser
+from .escalations import EscalationsView
 from .exposure import ExposureView
 from .search import VIEW_KEYS, SearchPane
-from .stats_views import QueuesOverview, ReviewersView, duration
+from .stats_views import QueuesOverview, ReviewersView
 from .webhooks import WebhooksView
-
-ESCALATION_QUEUE = "escalations"
-
-
-class EscalationsView(QWidget):
-    """How many posts reviewers escalated and how long they wait; reviewing them is the
-    review flow itself, on the leads' escalation queue."""
-
-    review_requested = Signal(str)  # queue id
-
-    def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
-        super().__init__(parent)
-        named(self, "escalationsView", translate("LeadWorkspace", "Escalations"))
-        self.client_factory = client_factory
-        self.summary = label("")
-        named(self.summary, "escalationsWaiting", translate("LeadWorkspace", "Escalations waiting"))
-        self.per_queue = label("")
-        named(
-            self.per_queue,
-            "escalationsPerQueue",
-            translate("LeadWorkspace", "Escalations by queue they came from"),
-        )
-        self.review_button = QPushButton(
-            translate("LeadWorkspace", "Review escalations now (same keys as reviewing)")
-        )
-        self.review_button.clicked.connect(lambda: self.review_requested.emit(ESCALATION_QUEUE))
-        refresh = QPushButton(translate("LeadWorkspace", "Refresh"))
-        refresh.clicked.connect(self.refresh)
-        layout = QVBoxLayout(self)
-        layout.addWidget(
-            label(
-                translate(
-                    "LeadWorkspace",
-                    "Posts that reviewers escalated wait here for a lead. They are decided in "
-                    "the review flow, with the same keys, and only leads can lease them.",
-                )
-            )
-        )
-        layout.addWidget(self.summary)
-        layout.addWidget(self.per_queue)
-        layout.addWidget(self.review_button)
-        layout.addWidget(refresh)
-        layout.addStretch(1)
-
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
-        self.refresh()
-
-    def refresh(self) -> None:
-        factory = self.client_factory
-        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
-
-        def work() -> QueueStatsReport:
-            with factory() as api:
-                return api.queue_stats(until - timedelta(days=1), until)
-
-        run_in_background(self, work, self._show, self._failed)
-
-    def _show(self, report: QueueStatsReport) -> None:
-        own = next((q for q in report.queues if q.queue_id == ESCALATION_QUEUE), None)
-        if own is None:
-            set_text(
-                self.summary, translate("LeadWorkspace", "This service has no escalation queue.")
-            )
-            self.review_button.setEnabled(False)
-            return
-        self.review_button.setEnabled(True)
-        set_text(
-            self.summary,
-            translate(
-                "LeadWorkspace",
-                "{waiting} escalated posts waiting, {leased} being decided by leads; "
-                "oldest waiting {oldest} (SLA {sla}).",
-            ).format(
-                waiting=own.backlog,
-                leased=own.leased,
-                oldest=duration(own.oldest_pending_age_seconds),
-                sla=duration(own.sla_seconds),
-            ),
-        )
-        lines = [
-            translate("LeadWorkspace", "{queue}: {n} open").format(
-                queue=isolate(q.name), n=q.escalations_open
-            )
-            for q in report.queues
-            if q.queue_id != ESCALATION_QUEUE and q.escalations_open
-        ]
-        set_text(
-            self.per_queue,
-            "\n".join(lines)
-            or translate("LeadWorkspace", "No open escalations from other queues."),
-        )
-
-    def _failed(self, err: BaseException) -> None:
-        message = describe(err, during=translate("LeadWorkspace", "loading the escalations"))
-        set_text(self.summary, message.line())
 
 
 class LeadWorkspace(QTabWidget):
     """Queues, Reviewers, Audits, Escalations, Decisions, Search, Webhooks, Wellbeing."""
 
     review_queue_requested = Signal(str)
+    review_item_requested = Signal(str, str)  # queue id, item id (an escalation picked)
     message_posted = Signal(str)
     bulk_requested = Signal(object)  # list[Candidate]: posts a lead chose to decide together
 
@@ -140,6 +43,7 @@ class LeadWorkspace(QTabWidget):
         *,
         settings: Settings | None = None,
         admin: bool = False,
+        me: str = "",
     ) -> None:
         super().__init__(parent)
         named(self, "leadWorkspace", translate("LeadWorkspace", "Lead workspace"))
@@ -147,7 +51,7 @@ class LeadWorkspace(QTabWidget):
         # the quality flags' thresholds are the lead's own (kept in their settings)
         self.reviewers = ReviewersView(client_factory, settings=settings)
         self.audits = AuditsView(client_factory, queues)
-        self.escalations = EscalationsView(client_factory)
+        self.escalations = EscalationsView(client_factory, me=me)
         self.decisions = DecisionsBrowser(client_factory)
         self.search = SearchPane(client_factory, self.decisions.current_filters)
         self.webhooks = WebhooksView(client_factory)
@@ -168,6 +72,8 @@ class LeadWorkspace(QTabWidget):
         if self.admin is not None:
             self.addTab(self.admin, translate("LeadWorkspace", "Administration"))
         self.escalations.review_requested.connect(self.review_queue_requested)
+        self.escalations.item_requested.connect(self.review_item_requested)
+        self.escalations.message_posted.connect(self.message_posted)
         self.reviewers.drill_down.connect(self.show_reviewer)
         self.audits.desk.message_posted.connect(self.message_posted)
         self.audits.blind_started.connect(self._blind)

@@ -1,0 +1,409 @@
+"""The Escalations tab: every open escalation as a worklist.
+
+Each row: how long it waits against the escalation queue's SLA, the post's excerpt, the
+queue it came from, who escalated it, when and why, who holds it and to whom it is
+assigned. A lead reviews one now (it is assigned to them, and their review flow takes it
+first), assigns one to themselves or to another lead, or gives it back to nobody. The list
+and every assignment go through the service off the GUI thread; the strings from the wire
+are plain text, isolated, elided in their cells with the whole text in the tooltip.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import EscalationEntry, QueueStatsReport
+
+from ..background import run_in_background
+from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import describe
+from ..plain import bounded, fit_columns, isolate, label, named, set_text, tooltip
+from .stats_views import duration
+
+ESCALATION_QUEUE = "escalations"
+
+COLUMNS = (
+    QT_TRANSLATE_NOOP("LeadEscalations", "Waiting"),
+    QT_TRANSLATE_NOOP("LeadEscalations", "Post"),
+    QT_TRANSLATE_NOOP("LeadEscalations", "From"),
+    QT_TRANSLATE_NOOP("LeadEscalations", "Escalated by"),
+    QT_TRANSLATE_NOOP("LeadEscalations", "When"),
+    QT_TRANSLATE_NOOP("LeadEscalations", "Why"),
+    QT_TRANSLATE_NOOP("LeadEscalations", "Held by"),
+    QT_TRANSLATE_NOOP("LeadEscalations", "Assigned to"),
+)
+Index = QModelIndex | QPersistentModelIndex
+
+
+def _why(entry: EscalationEntry) -> tuple[str, str]:
+    """The reason as the cell shows it, and its whole text (with the note) for the tip."""
+    e = entry.escalation
+    if e.escalated_by is None:
+        routed = translate("LeadEscalations", "routed by triage")
+        return routed, routed + (f": {entry.triage}" if entry.triage else "")
+    reason = (
+        (e.reason_label or e.reason)
+        if e.reason
+        else translate("LeadEscalations", "no reason given")
+    )
+    whole = reason + (f"\n{e.note}" if e.note else "")
+    return reason, whole
+
+
+class EscalationsModel(QAbstractTableModel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.entries: list[EscalationEntry] = []
+        self.queue_names: dict[str, str] = {}
+
+    def set_entries(self, entries: list[EscalationEntry], names: dict[str, str]) -> None:
+        self.beginResetModel()
+        self.entries = entries
+        self.queue_names = names
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.entries)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return translate("LeadEscalations", COLUMNS[section])
+        return None
+
+    def cell(self, entry: EscalationEntry, column: int) -> tuple[str, str | None]:
+        """A cell's text (untrusted parts isolated) and its whole untrusted text, if any."""
+        e = entry.escalation
+        if column == 0:
+            text = duration(entry.waiting_seconds)
+            if entry.over_sla:
+                text = translate("LeadEscalations", "{wait} (over SLA)").format(wait=text)
+            return text, None
+        if column == 1:
+            return isolate(entry.excerpt), entry.excerpt
+        if column == 2:
+            queue = entry.from_queue_id
+            if queue is None:
+                return "—", None
+            name = self.queue_names.get(queue, queue)
+            return isolate(name), name
+        if column == 3:
+            if e.escalated_by is None:
+                return translate("LeadEscalations", "triage"), None
+            return isolate(e.escalated_by), e.escalated_by
+        if column == 4:
+            at = e.escalated_at or entry.enqueued_at
+            return f"{at.astimezone():%Y-%m-%d %H:%M}", None
+        if column == 5:
+            shown, whole = _why(entry)
+            return isolate(shown), whole
+        if column == 6:
+            return (isolate(entry.held_by), entry.held_by) if entry.held_by else ("—", None)
+        if e.assigned_to:
+            return isolate(e.assigned_to), e.assigned_to
+        return "—", None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        entry = self.entries[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(entry, index.column())[0]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            whole = self.cell(entry, index.column())[1]
+            return tooltip(whole) if whole else None
+        if role == Qt.ItemDataRole.UserRole:
+            return entry.item_id
+        return None
+
+
+class EscalationsView(QWidget):
+    """The open escalations as a worklist: review one now, assign, see who holds what."""
+
+    review_requested = Signal(str)  # queue id ("Review escalations now")
+    item_requested = Signal(str, str)  # queue id, item id ("Review this one now")
+    message_posted = Signal(str)
+
+    def __init__(
+        self,
+        client_factory: Callable[[], ApiClient],
+        parent: QWidget | None = None,
+        *,
+        me: str = "",
+    ) -> None:
+        super().__init__(parent)
+        named(self, "escalationsView", translate("LeadWorkspace", "Escalations"))
+        self.client_factory = client_factory
+        self.me = me
+        self.loading = False
+        self.summary = label("")
+        named(self.summary, "escalationsWaiting", translate("LeadWorkspace", "Escalations waiting"))
+        self.per_queue = label("")
+        named(
+            self.per_queue,
+            "escalationsPerQueue",
+            translate("LeadWorkspace", "Escalations by queue they came from"),
+        )
+        self.holders = label("")
+        named(self.holders, "escalationsHeld", translate("LeadEscalations", "Who holds what"))
+        self.model = EscalationsModel(self)
+        self.table = QTableView(self)
+        named(self.table, "escalationsTable", translate("LeadEscalations", "Open escalations"))
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.activated.connect(lambda _index: self.review_selected())
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.review_button = QPushButton(
+            translate("LeadWorkspace", "Review escalations now (same keys as reviewing)")
+        )
+        self.review_button.clicked.connect(lambda: self.review_requested.emit(ESCALATION_QUEUE))
+        self.pick_button = QPushButton(translate("LeadEscalations", "Review this one now"))
+        named(self.pick_button, "reviewEscalation", self.pick_button.text())
+        self.pick_button.clicked.connect(self.review_selected)
+        self.mine_button = QPushButton(translate("LeadEscalations", "Assign to me"))
+        named(self.mine_button, "assignToMe", self.mine_button.text())
+        self.mine_button.clicked.connect(lambda: self.assign_selected(self.me))
+        self.lead_picker = bounded(QComboBox(self))
+        self.lead_picker.setEditable(True)
+        named(self.lead_picker, "assignee", translate("LeadEscalations", "Lead to assign to"))
+        self.assign_button = QPushButton(translate("LeadEscalations", "Assign to this lead"))
+        named(self.assign_button, "assignToLead", self.assign_button.text())
+        self.assign_button.clicked.connect(
+            lambda: self.assign_selected(self.lead_picker.currentText().strip())
+        )
+        self.unassign_button = QPushButton(translate("LeadEscalations", "Assign to nobody"))
+        named(self.unassign_button, "unassign", self.unassign_button.text())
+        self.unassign_button.clicked.connect(lambda: self.assign_selected(None))
+        self.refresh_button = QPushButton(translate("LeadWorkspace", "Refresh"))
+        self.refresh_button.clicked.connect(self.refresh)
+        self.status = label("")
+        named(self.status, "escalationsStatus", translate("LeadEscalations", "What happened"))
+        actions = QHBoxLayout()
+        for widget in (self.pick_button, self.mine_button, self.lead_picker, self.assign_button):
+            actions.addWidget(widget)
+        actions.addWidget(self.unassign_button)
+        actions.addStretch(1)
+        actions.addWidget(self.refresh_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            label(
+                translate(
+                    "LeadWorkspace",
+                    "Posts that reviewers escalated wait here for a lead. They are decided in "
+                    "the review flow, with the same keys, and only leads can lease them.",
+                )
+            )
+        )
+        layout.addWidget(self.summary)
+        layout.addWidget(self.per_queue)
+        layout.addWidget(self.holders)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(actions)
+        layout.addWidget(self.status)
+        layout.addWidget(self.review_button)
+        self._enable()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    # --- loading ---------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        factory = self.client_factory
+        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+        self.loading = True
+
+        def work() -> tuple[QueueStatsReport, list[EscalationEntry]]:
+            with factory() as api:
+                report = api.queue_stats(until - timedelta(days=1), until)
+                return report, api.all_escalations()
+
+        run_in_background(self, work, self._show, self._failed)
+
+    def _show(self, found: tuple[QueueStatsReport, list[EscalationEntry]]) -> None:
+        self.loading = False
+        report, entries = found
+        own = next((q for q in report.queues if q.queue_id == ESCALATION_QUEUE), None)
+        names = {q.queue_id: q.name for q in report.queues}
+        selected = self.selected_id()
+        self.model.set_entries(entries, names)
+        fit_columns(self.table)
+        self._select(selected)
+        if own is None:
+            set_text(
+                self.summary, translate("LeadWorkspace", "This service has no escalation queue.")
+            )
+            self.review_button.setEnabled(False)
+        else:
+            self.review_button.setEnabled(True)
+            set_text(
+                self.summary,
+                translate(
+                    "LeadWorkspace",
+                    "{waiting} escalated posts waiting, {leased} being decided by leads; "
+                    "oldest waiting {oldest} (SLA {sla}).",
+                ).format(
+                    waiting=own.backlog,
+                    leased=own.leased,
+                    oldest=duration(own.oldest_pending_age_seconds),
+                    sla=duration(own.sla_seconds),
+                ),
+            )
+        lines = [
+            translate("LeadWorkspace", "{queue}: {n} open").format(
+                queue=isolate(q.name), n=q.escalations_open
+            )
+            for q in report.queues
+            if q.queue_id != ESCALATION_QUEUE and q.escalations_open
+        ]
+        set_text(
+            self.per_queue,
+            "\n".join(lines)
+            or translate("LeadWorkspace", "No open escalations from other queues."),
+        )
+        self._show_holders(entries)
+        leads = sorted(
+            {self.me}
+            | {e.held_by for e in entries if e.held_by}
+            | {e.escalation.assigned_to for e in entries if e.escalation.assigned_to}
+            | {e.escalation.assigned_by for e in entries if e.escalation.assigned_by} - {""}
+        )
+        typed = self.lead_picker.currentText()
+        self.lead_picker.clear()
+        self.lead_picker.addItems(leads)  # combo items are plain text
+        self.lead_picker.setCurrentText(typed)
+        self._enable()
+
+    def _show_holders(self, entries: list[EscalationEntry]) -> None:
+        held = Counter(e.held_by for e in entries if e.held_by)
+        assigned = Counter(e.escalation.assigned_to for e in entries if e.escalation.assigned_to)
+
+        def listed(counts: Counter[str]) -> str:
+            return ", ".join(
+                translate("LeadEscalations", "{lead} ({n})").format(lead=isolate(k), n=n)
+                for k, n in sorted(counts.items())
+            )
+
+        set_text(
+            self.holders,
+            translate("LeadEscalations", "Held by: {held}. Assigned to: {assigned}.").format(
+                held=listed(held) or translate("LeadEscalations", "nobody"),
+                assigned=listed(assigned) or translate("LeadEscalations", "nobody"),
+            ),
+        )
+
+    def _failed(self, err: BaseException) -> None:
+        self.loading = False
+        message = describe(err, during=translate("LeadWorkspace", "loading the escalations"))
+        set_text(self.summary, message.line())
+
+    # --- selection and actions ---------------------------------------------------------------
+
+    def selected_id(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        return str(rows[0].data(Qt.ItemDataRole.UserRole)) if rows else None
+
+    def selected(self) -> EscalationEntry | None:
+        item_id = self.selected_id()
+        return next((e for e in self.model.entries if e.item_id == item_id), None)
+
+    def select_item(self, item_id: str) -> bool:
+        """Select the row of this escalation (True when it is listed)."""
+        return self._select(item_id)
+
+    def _select(self, item_id: str | None) -> bool:
+        for row, entry in enumerate(self.model.entries):
+            if entry.item_id == item_id:
+                self.table.selectRow(row)
+                return True
+        return False
+
+    def _enable(self) -> None:
+        self._on_selection_changed()
+
+    def _on_selection_changed(self, *_args: object) -> None:
+        chosen = self.selected_id() is not None
+        for button in (self.pick_button, self.assign_button, self.unassign_button):
+            button.setEnabled(chosen)
+        self.mine_button.setEnabled(chosen and bool(self.me))
+
+    def review_selected(self) -> None:
+        """Review the selected escalation now: it is assigned to me first (so no other
+        lead's claim takes it), then the review flow opens on it."""
+        entry = self.selected()
+        if entry is None or not self.me:
+            return
+        if entry.held_by and entry.held_by != self.me:
+            self._say(
+                translate(
+                    "LeadEscalations",
+                    "{lead} is deciding this escalation now; it is assigned to you and comes "
+                    "to you if they let it go.",
+                ).format(lead=isolate(entry.held_by))
+            )
+        self._assign(entry.item_id, self.me, then_review=entry.held_by in (None, self.me))
+
+    def assign_selected(self, assignee: str | None) -> None:
+        entry = self.selected()
+        if entry is None:
+            return
+        if assignee == "":
+            self._say(translate("LeadEscalations", "Type or pick the lead to assign it to."))
+            return
+        self._assign(entry.item_id, assignee)
+
+    def _assign(self, item_id: str, assignee: str | None, *, then_review: bool = False) -> None:
+        factory = self.client_factory
+
+        def work() -> EscalationEntry:
+            with factory() as api:
+                return api.assign_escalation(item_id, assignee)
+
+        def done(entry: EscalationEntry) -> None:
+            lead = entry.escalation.assigned_to
+            self._say(
+                translate("LeadEscalations", "Assigned to {lead}.").format(lead=isolate(lead))
+                if lead
+                else translate("LeadEscalations", "Assigned to nobody: any lead may take it.")
+            )
+            if then_review:
+                self.item_requested.emit(ESCALATION_QUEUE, item_id)
+            self.refresh()
+
+        def failed(err: BaseException) -> None:
+            during = translate("LeadEscalations", "assigning the escalation")
+            self._say(describe(err, during=during).line())
+            self.refresh()
+
+        run_in_background(self, work, done, failed)
+
+    def _say(self, text: str) -> None:
+        set_text(self.status, text)
+        self.message_posted.emit(text)
