@@ -73,6 +73,14 @@ def test_an_admin_manages_users_keys_and_reads_the_queue_file(
     assert isolate(SHOWN_NAME) in texts and SHOWN_NAME not in texts  # the override is shown
     assert "Added new-rita" in users.status.text()
     ApiSession.login(demo_server.url, "new-rita", "a long enough password")  # the password works
+    # the same username again: the service's refusal in words, and the form keeps its input
+    users.username.setText("new-rita")
+    users.password.setText("another long password")
+    users.password_again.setText("another long password")
+    users.add_button.click()
+    desk.wait(lambda: "already exists" in users.status.text())
+    assert users.username.text() == "new-rita" and users.add_button.isEnabled()
+    assert [u.username for u in users.model.users].count("new-rita") == 1
 
     select(users.table, "new-rita")
     assert users.change_button.isEnabled()
