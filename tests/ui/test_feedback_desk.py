@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -159,3 +160,25 @@ def test_an_overturn_and_a_leads_note_reach_the_reviewer(
     )
     window.my_decisions_view.close()
     settle()
+
+
+def test_a_conflict_is_a_row_of_my_decisions_in_words(tmp_path: Path) -> None:
+    """A verdict that lost to another reviewer's decision (kept in the local store) shows
+    as a conflict: whose decision counts and what it was, the names isolated."""
+    from reviewer_app.server.seed import LOAD_QUEUE
+    from reviewer_app.ui.my_decisions import Names, conflict_row
+
+    from .conftest import conflict_store
+
+    store = conflict_store(tmp_path)
+    try:
+        (conflict,) = store.conflicts(open_only=False)
+        queues = store.queues()
+        row = conflict_row(conflict, Names(queues))
+    finally:
+        store.close()
+    assert row.outcome == "Conflict: another decision counts"
+    assert f"but {isolate('ben')} had decided" in row.detail
+    names = {a.id: a.label for q in queues for a in q.config.actions}
+    assert isolate(names.get("remove", "remove")) in row.detail
+    assert row.queue in (isolate(LOAD_QUEUE.name), isolate(LOAD_QUEUE.id))
