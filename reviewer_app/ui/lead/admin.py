@@ -583,6 +583,7 @@ class QueueConfigPage(QWidget):
             "adminQueueHistory", translate("LeadAdmin", "Configuration versions")
         )
         self.history.setModel(sortable(self.model, self))
+        self.history.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # newest first
         self.status = label("")
         named(self.status, "adminQueueStatus", translate("LeadAdmin", "Queue file status"))
         compare = QPushButton(translate("LeadAdmin", "Compare with a file…"))
