@@ -1,7 +1,9 @@
 """The README's screenshots, taken from the real app on the demo dataset.
 
 Run under Xvfb: ``xvfb-run -s "-screen 0 1440x900x24" python packaging/screenshots.py``
-(``... screenshots.py offline`` takes only the offline sequence).
+(``... screenshots.py offline`` takes only the offline sequence;
+``xvfb-run -s "-screen 0 1920x1080x24" python packaging/screenshots.py sizes`` only the review
+window at 1280 x 800 and 1920 x 1080, the README's first two pictures).
 It starts the reference service in-process with the demo data, logs in as the demo
 reviewer, waits for a post, grabs the review window, then makes a real conflict (the
 reviewer's lease runs out on the server's clock, the demo lead decides the post first, the
@@ -27,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication, QDialogButtonBox  # noqa: E402
 
 from reviewer_app.core.api import ApiClient  # noqa: E402
@@ -58,6 +60,11 @@ def main() -> int:
     app = application()
     work = Path(tempfile.mkdtemp(prefix="screenshots-"))
     OUT.mkdir(parents=True, exist_ok=True)
+    if sys.argv[1:] == ["sizes"]:
+        size_screenshots(work)
+        print(f"wrote the review window at each size in {OUT}")
+        app.quit()
+        return 0
     if sys.argv[1:] == ["offline"]:
         offline_screenshots(work)
         print(f"wrote the offline screenshots in {OUT}")
@@ -130,6 +137,49 @@ def main() -> int:
     print(f"wrote the screenshots in {OUT}")
     app.quit()
     return 0
+
+
+#: the screens the README shows the review window on (a laptop's and a desktop monitor's)
+SIZES = ((1280, 800), (1920, 1080))
+
+
+def size_screenshots(work: Path) -> None:
+    """The demo reviewer's window filling a 1280 x 800 and a 1920 x 1080 screen (less a
+    title bar and a desktop panel), on a post with media and several scores; saved with a
+    256-colour palette so each picture stays small."""
+    from PySide6.QtGui import QImage
+
+    server = LiveServer(f"sqlite:///{work / 'sizes.db'}").start()
+    seed_demo(server.service, datetime.now(UTC))
+    credentials = Credentials(memory_only=True)
+    result, token = ReviewSession.log_in(
+        server.url, "reviewer", "review-desk-demo", credentials=credentials
+    )
+    prefs = P.Preferences(QSettings(str(work / "sizes.ini"), QSettings.Format.IniFormat))
+    window = open_window(
+        server.url, result, token, credentials=credentials, prefs=prefs, data_root=work / "sizes"
+    )
+    window.move(0, 0)
+    pump_until(lambda: window.review.current is not None, "a post")
+    window.queue_picker.setCurrentIndex(window.queues.row_of(QUEUE))
+    pump(1.0)
+    for _ in range(30):
+        item = window.review.current.item
+        if item.post.media and len(item.scores) > 1 and item.fact_checks:
+            break
+        window.review.skip()
+        pump(0.3)
+    for width, height in SIZES:
+        window.resize(width, height - 64)
+        pump(1.0)
+        image = (
+            window.grab()
+            .toImage()
+            .convertToFormat(QImage.Format.Format_Indexed8, Qt.ImageConversionFlag.AvoidDither)
+        )
+        image.save(str(OUT / f"review-{width}x{height}.png"), "PNG", 0)  # 0: most compressed
+    window.shutdown()
+    server.stop()
 
 
 def pump_until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:

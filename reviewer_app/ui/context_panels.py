@@ -23,6 +23,7 @@ from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
 from .plain import ago, clean, count, isolate, named
+from .words import code_words, local_time
 
 #: a post, note, bio or claim in a tab shows this much; the rest on request (a
 #: 100,000-character thread reply held the window for over a second as one paragraph)
@@ -144,7 +145,7 @@ def author_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None =
     if a.recent_decisions:
         lines.append(translate("ContextPanels", "Recent decisions on this author's posts:"))
         lines += [
-            f"  {d.decided_at:%Y-%m-%d} {d.action} {', '.join(d.policies)}".rstrip()
+            f"  {local_time(d.decided_at)} {code_words(d.action)} {', '.join(d.policies)}".rstrip()
             for d in a.recent_decisions
         ]
     s = a.signals
@@ -225,7 +226,7 @@ def history_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None 
     if not item.history and not item.statements:
         return translate("ContextPanels", "No history.")
     lines = [
-        f"{e.at:%Y-%m-%d %H:%M} {words_for(EVENT_WORDS, e.kind.value)}"
+        f"{local_time(e.at)} {words_for(EVENT_WORDS, e.kind.value)}"
         + (
             " " + translate("ContextPanels", "by {actor}").format(actor=isolate(e.actor))
             if e.actor
@@ -272,6 +273,10 @@ class ContextPanels(QTabWidget):
         accounts and may act on them); None for a reviewer."""
         super().__init__(parent)
         named(self, "contextPanels", translate("ContextPanels", "Context"))
+        # every tab shown whole, never behind scroll arrows: the panel is as wide as its tabs
+        self.setUsesScrollButtons(False)
+        self.tabBar().setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabBar().setExpanding(False)
         self.boxes: dict[str, QPlainTextEdit] = {}
         #: each tab's "Show the whole text" button (shown when a text in it was cut)
         self.more: dict[str, QPushButton] = {}
@@ -319,15 +324,20 @@ class ContextPanels(QTabWidget):
                     "Reports": f" ({item.reports.total})",
                     "Fact-checks": f" ({len(item.fact_checks)})",
                     "Thread": f" ({len(item.thread.parents) + len(item.thread.replies)})",
-                    "Author": (
-                        f" ({status_words(item.author.status)})"
-                        if item.author.status is not AuthorStatus.active
-                        else ""
-                    ),
+                    # the status in words in the tab's tooltip (and the post's banner)
+                    "Author": " ⚠" if item.author.status is not AuthorStatus.active else "",
                 }.get(title, "")
             shown = tab_title(title) + extra
             if self.tabText(index) != shown:
                 self.setTabText(index, shown)
+                self.setTabToolTip(
+                    index,
+                    translate("ContextPanels", "Author: {status}").format(
+                        status=status_words(item.author.status)
+                    )
+                    if extra and title == "Author" and item is not None
+                    else "",
+                )
         self._render(self.currentIndex())
 
     def text_of(self, title: str) -> str:

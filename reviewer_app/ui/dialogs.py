@@ -13,11 +13,13 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTableView,
     QTabWidget,
@@ -66,12 +68,27 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(translate("Dialogs", "Keyboard shortcuts"))
         named(self, "shortcutsDialog", translate("Dialogs", "Keyboard shortcuts"))
-        form = QFormLayout(self)
+        # one line a key, in a scroll area as high as the screen allows (the list outgrew a
+        # 768 px screen; as a wrapped 200 px column it cut every description)
+        body = QWidget()
+        form = QFormLayout(body)
         for keys, what in rows if rows is not None else shortcut_rows(None):
-            form.addRow(label(keys, wrap=False), label(what))
+            form.addRow(label(keys, wrap=False), label(what, wrap=False))
+        area = QScrollArea()
+        area.setWidget(body)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
-        form.addRow(close)
+        outer = QVBoxLayout(self)
+        outer.addWidget(area, 1)
+        outer.addWidget(close)
+        wanted = body.sizeHint()
+        area.setMinimumWidth(wanted.width() + area.verticalScrollBar().sizeHint().width())
+        screen = self.screen().availableGeometry() if self.screen() else None
+        room = screen.height() - 120 if screen is not None else 600
+        self.resize(self.sizeHint().width(), min(wanted.height() + 80, max(room, 300)))
 
 
 class SettingsDialog(QDialog):

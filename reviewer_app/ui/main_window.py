@@ -16,12 +16,13 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QMainWindow,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QTableView,
@@ -72,6 +74,7 @@ from .review import ReviewController, Selection, needs_prompt
 from .scores import ScoresPanel
 from .verdict_bar import PolicyList, VerdictBar
 from .wellbeing import BreakReminder, BreakScreen
+from .words import plural
 
 log = logging.getLogger("ui")
 
@@ -91,6 +94,19 @@ def _author_status(entry: JournalEntry) -> str | None:
 def _reason_code(entry: JournalEntry) -> str | None:
     reason = entry.result.reason if entry.result else None
     return reason.code if reason else None
+
+
+def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
+    """``widget`` in a frameless vertical scroll area: on a low screen it scrolls, its
+    bottom is never cut off (the post's media, the last score)."""
+    area = QScrollArea()
+    area.setObjectName(object_name)
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return area
 
 
 def while_open(method: Callable[..., None]) -> Callable[..., None]:
@@ -283,10 +299,19 @@ class MainWindow(QMainWindow):
         self.worklist_view.setTabKeyNavigation(False)  # Tab leaves it, as in the other panes
         header = self.worklist_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never ResizeToContents
-        for column, width in enumerate((118, 110, 46, 100)):
-            header.resizeSection(column, width)
-        self.worklist_view.verticalHeader().setDefaultSectionSize(22)
-        self.worklist_view.verticalHeader().hide()
+        # the Item column (author and first words) takes what the others leave; they are as
+        # wide as their header and their longest usual word, in the font in use
+        metrics = self.worklist_view.fontMetrics()
+        for column, sample in ((1, "to review"), (2, "99:59"), (3, "sent")):
+            title = str(self.worklist.headerData(column, Qt.Orientation.Horizontal))
+            wide = max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(sample))
+            header.resizeSection(column, wide + 14)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(metrics.horizontalAdvance("Item") + 28)
+        rows = self.worklist_view.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self._fit_rows()
+        rows.hide()
 
         self.post = PostPane()
         self.scores = ScoresPanel()
@@ -312,18 +337,36 @@ class MainWindow(QMainWindow):
         middle = QWidget()
         middle_layout = QVBoxLayout(middle)
         middle_layout.setContentsMargins(0, 0, 0, 0)
-        middle_layout.addWidget(self.post, 3)
-        middle_layout.addWidget(
-            label(translate("MainWindow", "Classifier scores (bar: score; line: threshold)"))
+        middle_layout.addWidget(scrolled(self.post, "postScroll"), 1)
+        # the scores and their heading above the context: each score has its own lines
+        scores_box = QWidget()
+        scores_layout = QVBoxLayout(scores_box)
+        scores_layout.setContentsMargins(0, 0, 0, 4)
+        self.scores_heading = label(
+            translate("MainWindow", "Classifier scores (bar: score; line: threshold)")
         )
-        middle_layout.addWidget(self.scores)
+        named(self.scores_heading, "scoresHeading", translate("MainWindow", "Classifier scores"))
+        font = self.scores_heading.font()
+        font.setBold(True)
+        self.scores_heading.setFont(font)
+        scores_layout.addWidget(self.scores_heading)
+        scores_layout.addWidget(self.scores)
+        scores_layout.addStretch(1)
+        right = QSplitter(Qt.Orientation.Vertical)
+        named(right, "scoresAndContext", translate("MainWindow", "Scores and context"))
+        right.addWidget(scrolled(scores_box, "scoresScroll"))
+        right.addWidget(self.context)
+        right.setChildrenCollapsible(False)
+        right.setStretchFactor(1, 1)
+        right.setSizes([160, 440])  # three scores, two lines each
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(middle)
-        split.addWidget(self.context)
+        split.addWidget(right)
         split.setChildrenCollapsible(False)
-        split.setStretchFactor(1, 1)
-        split.setSizes([380, 560, 360])
+        for index, stretch in enumerate((2, 4, 3)):  # a wider window widens all three
+            split.setStretchFactor(index, stretch)
+        split.setSizes([300, 560, 440])
 
         def break_key() -> str:
             return key_text(self.keymap.keys(Command.BREAK))
@@ -444,6 +487,16 @@ class MainWindow(QMainWindow):
         ]
         for first, second in itertools.pairwise(chain):
             QWidget.setTabOrder(first, second)
+
+    def _fit_rows(self) -> None:
+        """The worklist's rows as high as a line of its text (it was a fixed 22 px)."""
+        metrics = self.worklist_view.fontMetrics()
+        self.worklist_view.verticalHeader().setDefaultSectionSize(metrics.lineSpacing() + 6)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # the text size preference changed
+            self._fit_rows()
 
     def _connect(self) -> None:
         b = self.bridge
@@ -1093,7 +1146,15 @@ class MainWindow(QMainWindow):
     @while_open
     def _refresh_worklist(self) -> None:
         queue = self.review.queue
-        self.worklist.set_rows(self.store.worklist(queue.id) if queue else [])
+        rows = self.store.worklist(queue.id) if queue else []
+        # each item's author and first words, read from the store once while it is listed
+        for row in rows:
+            if row.item_id not in self.worklist.labels:
+                stored = self.store.stored_item(row.item_id)
+                if stored is not None:
+                    post = stored.item
+                    self.worklist.describe(row.item_id, post.author.handle, post.post.text)
+        self.worklist.set_rows(rows)
 
     # --- what the sync engine says ----------------------------------------------------------------
 
@@ -1447,7 +1508,12 @@ class MainWindow(QMainWindow):
         )
         self.pending_label.setToolTip(held_until_words(self.held, until))
         self.conflicts_button.setText(
-            translate("MainWindow", "{n} conflicts").format(n=self.conflict_count)
+            plural(
+                QCoreApplication.translate(
+                    "MainWindow", "%n conflict(s)", None, self.conflict_count
+                ),
+                self.conflict_count,
+            )
         )
         if self.last_sync is None:
             set_text(self.sync_label, translate("MainWindow", "never synced"))

@@ -27,6 +27,8 @@ from .plain import isolate, tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
+#: how many characters of a post the worklist's Item column shows
+EXCERPT = 60
 STATE_WORDS = {
     "ready": QT_TRANSLATE_NOOP("Models", "to review"),
     "decided": QT_TRANSLATE_NOOP("Models", "decided"),
@@ -98,17 +100,32 @@ class WorklistModel(_Table):
         self.rows: list[WorklistRow] = []
         self.clock = clock
         self.current_id: str | None = None
+        #: what the Item column shows of each item: its author and the start of its post
+        #: (``describe``), kept for as long as the item is on the list
+        self.labels: dict[str, str] = {}
+
+    def describe(self, item_id: str, handle: str, text: str) -> None:
+        """The Item column's words for ``item_id``: "@handle: the post's first words"."""
+        words = " ".join(text.split())
+        if len(words) > EXCERPT:
+            words = words[:EXCERPT].rstrip() + "…"
+        self.labels[item_id] = (
+            f"@{isolate(handle)}: {isolate(words)}" if words else (f"@{isolate(handle)}")
+        )
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         row = self.rows[index.row()]
-        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML
+            shown = self.data(index, DISPLAY)
+            return tooltip(f"{shown}\n{row.item_id}" if index.column() == 0 else shown)
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             column = index.column()
             if column == 0:
                 on_screen = row.item_id == self.current_id
-                mark = "  ◀ " + translate("Models", "on screen") if on_screen else ""
-                return row.item_id + mark
+                mark = "◀ " if on_screen else ""
+                return mark + self.labels.get(row.item_id, row.item_id)
             if column == 1:
                 words = translate("Models", STATE_WORDS.get(row.state, row.state))
                 return f"{words} ({row.action})" if row.action and row.state == "decided" else words
@@ -143,6 +160,9 @@ class WorklistModel(_Table):
                     self.endInsertRows()
         changed = [i for i, (a, b) in enumerate(zip(self.rows, new, strict=True)) if a != b]
         self.rows = new
+        kept = set(new_ids)
+        for gone in [i for i in self.labels if i not in kept]:
+            del self.labels[gone]
         for first, last in _runs(changed):
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.HEADERS) - 1))
 

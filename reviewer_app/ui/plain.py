@@ -166,7 +166,9 @@ class ElidedButton(QPushButton):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._elide(self.width() - (self._chrome(0).width()))
+        # what the frame and padding take (a style's minimum button width, 80 px in most,
+        # is not padding: measured beyond it)
+        self._elide(self.width() - (self._chrome(400).width() - 400))
 
     def _elide(self, width: int) -> None:
         shown = self.fontMetrics().elidedText(
@@ -245,6 +247,16 @@ def fit_columns(view: QTableView | QAbstractItemView) -> None:
     for column in range(header.count()):
         if header.sectionSize(column) > LABEL_WIDTH:
             header.resizeSection(column, LABEL_WIDTH)
+
+
+def fit_headers(view: QTableView) -> None:
+    """Widens each column that is narrower than its header's title (a section's default
+    width cut "Decision of record" to "ecision of reco")."""
+    header = view.horizontalHeader()
+    for column in range(header.count()):
+        wanted = header.sectionSizeHint(column)
+        if header.sectionSize(column) < wanted:
+            header.resizeSection(column, wanted)
 
 
 def set_text(widget: QLabel, text: str) -> None:

@@ -5,15 +5,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QRect, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QPaintEvent,
+    QResizeEvent,
     QTextCharFormat,
     QTextCursor,
     QTextOption,
 )
-from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from reviewer_app.protocol import Item, ItemAppeal, ItemEscalation, Statement
 
@@ -25,6 +34,7 @@ from .longtext import BATCH, QtText, cut, fill
 from .media import MediaStrip
 from .media_viewer import MediaViewer
 from .plain import ago, clean, count, hidden_count, isolate, label, named, set_text, tooltip
+from .words import code_words, local_time
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
 #: Longer texts show this much first; the rest on request (layout of a huge block is slow).
@@ -186,17 +196,17 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
         translate("PostPane", "Appeal {id} of {subject}").format(
             id=isolate(appeal.id), subject=subject
         ),
-        translate("PostPane", "Contested: {action} {policies} by {reviewer}, {time} UTC").format(
-            action=d.action,
+        translate("PostPane", "Contested: {action} {policies} by {reviewer}, {time}").format(
+            action=code_words(d.action),
             policies=", ".join(d.policies),
             reviewer=isolate(d.reviewer),
-            time=f"{d.decided_at:%Y-%m-%d %H:%M}",
+            time=local_time(d.decided_at),
         ),
     ]
     if d.author_action is not None:
         lines.append(
             translate("PostPane", "Action on the account: {action}").format(
-                action=d.author_action.value.replace("_", " ")
+                action=code_words(d.author_action.value)
             )
         )
     if d.note:
@@ -210,8 +220,8 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
             )
         )
     lines.append(
-        translate("PostPane", "The user wrote ({time} UTC):").format(
-            time=f"{appeal.submitted_at:%Y-%m-%d %H:%M}"
+        translate("PostPane", "The user wrote ({time}):").format(
+            time=local_time(appeal.submitted_at)
         )
     )
     lines.append(clean(appeal.statement))
@@ -221,6 +231,37 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
         lines.append(translate("PostPane", "The statement of reasons the user was given:"))
         lines.append(clean(given.text))
     return "\n".join(lines)
+
+
+class FitLabel(QLabel):
+    """A wrapped plain-text label that keeps the height its lines need at its width (the
+    post's text box gives way, not the link preview's last line)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(60)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), max(self.minimumHeight(), 1))
+
+    def fit(self) -> None:
+        # the wrapped text's own height at this width (QLabel's heightForWidth answered for
+        # a narrower width than the label has)
+        width = max(self.contentsRect().width(), 60)
+        box = self.fontMetrics().boundingRect(
+            QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), self.text()
+        )
+        height = box.height() + self.height() - self.contentsRect().height() + 2
+        if height != self.minimumHeight():
+            self.setMinimumHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit()
 
 
 class PostPane(QWidget):
@@ -255,7 +296,7 @@ class PostPane(QWidget):
         self.more = QPushButton(translate("PostPane", "Show the whole text"))
         named(self.more, "showWholeText", translate("PostPane", "Show the whole text"))
         self.more.clicked.connect(self._show_all)
-        self.preview = label()
+        self.preview = FitLabel()
         named(self.preview, "linkPreview", translate("PostPane", "Link preview"))
         link_row = QHBoxLayout()
         self.open_link = QPushButton(translate("PostPane", "Open link in browser…"))
@@ -313,8 +354,8 @@ class PostPane(QWidget):
         set_text(
             self.byline,
             f"{isolate(author.display_name)} @{isolate(author.handle)}{verified} · "
-            + translate("PostPane", "posted {ago} ({time} UTC)").format(
-                ago=ago(post.created_at), time=f"{post.created_at:%Y-%m-%d %H:%M}"
+            + translate("PostPane", "posted {ago} ({time})").format(
+                ago=ago(post.created_at), time=local_time(post.created_at)
             ),
         )
         reach = item.reach
@@ -364,6 +405,7 @@ class PostPane(QWidget):
             self._link = safe_link(post.url)
             self._shown_domain = None
         self.preview.show()
+        self._fit_preview()
         self.open_link.setVisible(self._link is not None)
         self.media.show_media(post.media, load_media)
 
@@ -375,6 +417,9 @@ class PostPane(QWidget):
                 "PostPane", "The text holds {n} invisible or direction-changing characters."
             ).format(n=hidden)
             set_text(self.facts, f"{facts}\n⚠ {warning}")
+
+    def _fit_preview(self) -> None:
+        self.preview.fit()
 
     def _show_account(self, status: str | None) -> None:
         words = banner_words(status) if status else ""

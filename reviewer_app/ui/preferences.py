@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 
@@ -74,16 +74,80 @@ class Preferences:
         self.qsettings.sync()
 
 
+def dark_palette() -> QPalette:
+    """A dark palette for the Fusion style (which draws any palette on every platform; the
+    native Linux styles ignore the colour scheme hint)."""
+    palette = QPalette()
+    base, window, text = QColor("#1e1f22"), QColor("#2b2d31"), QColor("#e6e6e6")
+    disabled = QColor("#7f8388")
+    roles = QPalette.ColorRole
+    for role, colour in (
+        (roles.Window, window),
+        (roles.WindowText, text),
+        (roles.Base, base),
+        (roles.AlternateBase, QColor("#34363b")),
+        (roles.ToolTipBase, window),
+        (roles.ToolTipText, text),
+        (roles.PlaceholderText, disabled),
+        (roles.Text, text),
+        (roles.Button, QColor("#383a40")),
+        (roles.ButtonText, text),
+        (roles.BrightText, QColor("#ff6b6b")),
+        (roles.Highlight, QColor("#3d6fb4")),
+        (roles.HighlightedText, QColor("#ffffff")),
+        (roles.Link, QColor("#8ab4f8")),
+        (roles.LinkVisited, QColor("#c58af9")),
+        (roles.Light, QColor("#4a4d55")),
+        (roles.Midlight, QColor("#40434a")),
+        (roles.Mid, QColor("#2f3136")),
+        (roles.Dark, QColor("#18191c")),
+        (roles.Shadow, QColor("#000000")),
+    ):
+        palette.setColor(role, colour)
+    for role in (roles.WindowText, roles.Text, roles.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, disabled)
+    return palette
+
+
+def wants_dark(theme: str) -> bool:
+    """The dark theme chosen, or "system" on a desktop whose colour scheme is dark."""
+    if theme == "dark":
+        return True
+    return theme == "system" and (QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark)
+
+
+#: the style the application started with (put back when the dark theme is left)
+_started_style: list[str] = []
+
+
 def apply_look(prefs: Preferences) -> None:
-    """Theme and text size for the whole application."""
+    """Theme and text size for the whole application. Dark is Fusion with a dark palette
+    (the colour scheme hint alone changed nothing on Linux); widgets that keep their own font
+    (bold names, figures) follow the size, as every font is the application's, resolved."""
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         return
+    theme = prefs.get(THEME)
     scheme = {
         "light": Qt.ColorScheme.Light,
         "dark": Qt.ColorScheme.Dark,
-    }.get(prefs.get(THEME), Qt.ColorScheme.Unknown)
+    }.get(theme, Qt.ColorScheme.Unknown)
     QGuiApplication.styleHints().setColorScheme(scheme)
+    if not _started_style:
+        _started_style.append(app.style().name())
+    if wants_dark(theme):
+        app.setStyle("Fusion")
+        app.setPalette(dark_palette())
+    elif app.property("darkLook"):
+        app.setStyle(_started_style[0])
+        app.setPalette(app.style().standardPalette())
+    app.setProperty("darkLook", wants_dark(theme))
     font = QFont(app.font())
     font.setPointSize(max(7, min(32, prefs.get(TEXT_SIZE))))
     app.setFont(font)
+    # a widget with a style sheet took its font when it was polished: polished again, it
+    # takes the new size (the banner, the figures over a threshold stayed small)
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if sheet:
+            widget.setStyleSheet(sheet)

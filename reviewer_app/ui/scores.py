@@ -48,6 +48,8 @@ class ScoresPanel(QWidget):
         named(self, "scores", translate("Scores", "Classifier scores"))
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setVerticalSpacing(2)
+        self.grid.setColumnStretch(0, 1)
         self.rows: list[tuple[ElidedLabel, ScoreBar, QLabel, ElidedLabel]] = []
 
     def show_scores(self, scores: list[ClassifierScore]) -> None:
@@ -107,11 +109,14 @@ class ScoresPanel(QWidget):
                 widget.show()
 
     def _set_rows(self, count: int) -> None:
+        """Two lines a score: its label and model over the whole width, then the bar, the
+        figures and the version (one squeezed line elided the names)."""
         while len(self.rows) < count:
             index = len(self.rows)
             row = (ElidedLabel(), ScoreBar(0.0, 1.0), label(wrap=False), ElidedLabel())
-            for column, widget in enumerate(row):
-                self.grid.addWidget(widget, index, column)
+            self.grid.addWidget(row[0], 2 * index, 0, 1, 3)
+            for column, widget in enumerate(row[1:]):
+                self.grid.addWidget(widget, 2 * index + 1, column)
             self.rows.append(row)
         for index, row in enumerate(self.rows):
             for widget in row:

@@ -11,7 +11,7 @@ saying why."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -45,6 +45,12 @@ from reviewer_app.protocol import (
 from .i18n import translate
 from .plain import ElidedButton, bounded, clean, isolate, label, named, set_text, tooltip
 from .review import NEEDS, Selection
+
+#: Actions that take a post down or act on its author: their buttons look different
+DESTRUCTIVE = frozenset({ActionKind.remove, ActionKind.author})
+#: ... in red type with a red edge, in light and dark palettes alike
+DESTRUCTIVE_STYLE = "QPushButton { color: #c62828; border: 1px solid #c62828; padding: 4px 8px; }"
+DESTRUCTIVE_STYLE_DARK = DESTRUCTIVE_STYLE.replace("#c62828", "#ff8a80")
 
 #: What the reviewer can give for each problem code of the rule (the rest are refusals or
 #: a config the reviewer cannot change).
@@ -107,16 +113,23 @@ class VerdictBar(QWidget):
         named(self.prompt, "verdictPrompt", translate("VerdictBar", "What the verdict still needs"))
         self.prompt.setStyleSheet("font-weight: bold; color: #b35900")
         self.prompt.hide()
-        self.buttons_row = QHBoxLayout()
+        #: the action buttons, in as many rows as the bar's width needs (``_arrange``)
+        self.buttons_row = QGridLayout()
+        self._columns = 0
         self.buttons: dict[str, QPushButton] = {}
-        details = QGridLayout()
+        details = QHBoxLayout()
         self.policies = PolicyList()
         named(
             self.policies,
             "policyCodes",
             translate("VerdictBar", "Policy codes (P; arrows, Space to tick)"),
         )
-        self.policies.setMaximumHeight(110)
+        # long policy names wrap instead of scrolling sideways
+        self.policies.setWordWrap(True)
+        self.policies.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        line = self.policies.fontMetrics().lineSpacing()
+        self.policies.setMinimumHeight(line * 4)
+        self.policies.setMaximumHeight(line * 7)
         self.rating = bounded(QComboBox())
         named(self.rating, "rating", translate("VerdictBar", "Fact-check rating (R)"))
         self.note = NoteEdit()
@@ -124,7 +137,7 @@ class VerdictBar(QWidget):
         self.note.setPlaceholderText(
             translate("VerdictBar", "Note (N to write, Ctrl+Enter to submit)")
         )
-        self.note.setMaximumHeight(70)
+        self.note.setMaximumHeight(self.note.fontMetrics().lineSpacing() * 3 + 12)
         self.note.setTabChangesFocus(True)
         self.note.submit_requested.connect(self.submit_requested)
         self.policy_label = label(translate("VerdictBar", "Policy codes (P):"), wrap=False)
@@ -141,15 +154,9 @@ class VerdictBar(QWidget):
         rating_box.addWidget(self.rating)
         rating_box.addWidget(self.fact_hint)
         rating_box.addStretch(1)
-        details.addWidget(self.policy_label, 0, 0)
-        details.addWidget(self.policies, 1, 0)
-        details.addWidget(self.rating_label, 0, 1)
-        details.addLayout(rating_box, 1, 1)
-        details.addWidget(label(translate("VerdictBar", "Note (N):"), wrap=False), 0, 2)
-        details.addWidget(self.note, 1, 2)
-        details.setColumnStretch(2, 1)
         # the statement of reasons the author will read for the chosen action, policy codes
-        # and note (protocol.draft_statement: the words the service will send)
+        # and note (protocol.draft_statement: the words the service will send), under the
+        # note: the bar stays low enough for the post above to keep its space at 1280 x 800
         self.marked: str | None = None
         self.statement_label = label(
             translate("VerdictBar", "What the author will read (statement of reasons):"),
@@ -162,17 +169,33 @@ class VerdictBar(QWidget):
             translate("VerdictBar", "What the author will read (statement of reasons)"),
         )
         self.statement.setReadOnly(True)
-        # four lines, scrolled for the rest: the post above keeps the space
-        lines = self.statement.fontMetrics().lineSpacing() * 4
+        # three lines, scrolled for the rest
+        lines = self.statement.fontMetrics().lineSpacing() * 3
         self.statement.setMaximumHeight(lines + 2 * self.statement.frameWidth() + 8)
         self.statement.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # three columns, each packed from the top: policy codes, rating, note and statement
+        policy_column = QVBoxLayout()
+        policy_column.addWidget(self.policy_label)
+        policy_column.addWidget(self.policies)
+        policy_column.addStretch(1)
+        rating_column = QVBoxLayout()
+        rating_column.addWidget(self.rating_label)
+        rating_column.addLayout(rating_box)
+        rating_column.addStretch(1)
+        note_column = QVBoxLayout()
+        note_column.addWidget(label(translate("VerdictBar", "Note (N):"), wrap=False))
+        note_column.addWidget(self.note)
+        note_column.addWidget(self.statement_label)
+        note_column.addWidget(self.statement)
+        note_column.addStretch(1)
+        details.addLayout(policy_column, 3)
+        details.addLayout(rating_column, 0)
+        details.addLayout(note_column, 4)
         self.policies.itemChanged.connect(lambda _item: self.show_statement())
         self.note.textChanged.connect(self.show_statement)
         outer.addWidget(self.prompt)
         outer.addLayout(self.buttons_row)
         outer.addLayout(details)
-        outer.addWidget(self.statement_label)
-        outer.addWidget(self.statement)
 
     def set_config(self, config: QueueConfig | None, *, keys: dict[str, str] | None = None) -> None:
         """Show ``config``'s actions; ``keys``: each action's key where the reviewer gave
@@ -221,8 +244,15 @@ class VerdictBar(QWidget):
             self._tooltips[action.id] = tooltip(button.accessibleName())  # tooltips guess HTML
             button.setToolTip(self._tooltips[action.id])
             button.clicked.connect(lambda _=False, a=action.id: self.action_chosen.emit(a))
-            self.buttons_row.addWidget(button)
+            # what takes a post down or acts on its author looks unlike what does not
+            destructive = action.kind in DESTRUCTIVE or action.author_action is not None
+            button.setProperty("destructive", destructive)
+            if destructive:
+                dark = self.palette().window().color().lightness() < 128
+                button.setStyleSheet(DESTRUCTIVE_STYLE_DARK if dark else DESTRUCTIVE_STYLE)
             self.buttons[action.id] = button
+        self._columns = 0
+        self._arrange()
         for policy in config.policies:
             row = QListWidgetItem(f"{policy.code} — {isolate(policy.label)}")
             row.setData(Qt.ItemDataRole.UserRole, policy.code)
@@ -239,6 +269,34 @@ class VerdictBar(QWidget):
         self.rating_label.setVisible(has_ratings)
         self._show_fact_checks()
         self.rating.setCurrentIndex(max(0, self.rating.findData(self.preset)))
+
+    def _arrange(self) -> None:
+        """The buttons in rows of as many as fit the bar's width at their whole text (one
+        row when they fit; eight long labels at 1280 px take two rows, none elided)."""
+        buttons = list(self.buttons.values())
+        if not buttons:
+            return
+        spacing = max(self.buttons_row.horizontalSpacing(), 8)  # -1: the style's
+        widest = max(b.sizeHint().width() for b in buttons) + spacing
+        room = max(self.width() - 40, widest)  # the bar's margins
+        columns = max(1, min(len(buttons), room // widest))
+        rows = -(-len(buttons) // columns)
+        columns = -(-len(buttons) // rows)  # balanced rows: 4 + 4, not 7 + 1
+        if columns == self._columns:
+            return
+        self._columns = columns
+        while self.buttons_row.count():
+            self.buttons_row.takeAt(0)
+        for column in range(self.buttons_row.columnCount()):
+            self.buttons_row.setColumnStretch(column, 0)
+        for index, button in enumerate(buttons):
+            self.buttons_row.addWidget(button, index // columns, index % columns)
+        for column in range(columns):
+            self.buttons_row.setColumnStretch(column, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange()
 
     def set_item(self, item: Item | None) -> None:
         """The item on screen, and a fresh verdict for it: its fact-checks preset the

@@ -8,7 +8,7 @@ import statistics
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt
 from PySide6.QtGui import QColor, QImage, QMovie
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QListWidget, QPlainTextEdit, QWidget
 
@@ -154,7 +154,14 @@ def test_worklist_updates_move_only_the_rows_that_changed(qtmodeltester) -> None
     seen.clear()
     worklist.set_current("itm-8")
     assert seen == [("changed", 0, 0)]
-    assert worklist.index(0, 0).data() == "itm-8  ◀ on screen"
+    assert worklist.index(0, 0).data() == "◀ itm-8"
+    # the Item column names the author and the post's first words, not an opaque id
+    worklist.describe("itm-8", "maya_reads", "Polls   close\nat 6 " + "word " * 30)
+    shown = worklist.index(0, 0).data()
+    assert shown.startswith("◀ @\u2068maya_reads\u2069: \u2068Polls close at 6 word")
+    assert shown.endswith("…\u2069") and "itm-8" in worklist.index(0, 0).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
 
 
 def test_conflicts_model_passes_qtmodeltester(qtmodeltester, qtbot, tmp_path) -> None:

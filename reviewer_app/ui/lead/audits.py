@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -53,6 +53,7 @@ from ..post_pane import PostPane
 from ..review import needs_prompt
 from ..scores import ScoresPanel
 from ..verdict_bar import VerdictBar
+from ..words import code_words, local_time, plural
 from .stats_views import WINDOWS, share, table_view
 
 Index = QModelIndex | QPersistentModelIndex
@@ -82,7 +83,7 @@ def outcome_words(outcome: str) -> str:
 def decision_words(action: str, policies: Sequence[str], reviewer: str) -> str:
     codes = f" ({', '.join(policies)})" if policies else ""
     return translate("LeadAudits", "{action} by {reviewer}").format(
-        action=f"{action}{codes}", reviewer=isolate(reviewer)
+        action=f"{code_words(action)}{codes}", reviewer=isolate(reviewer)
     )
 
 
@@ -101,7 +102,7 @@ class SamplesModel(RowsTable):
     def cells(self, s: AuditSample) -> tuple[object, ...]:
         return (
             f"#{s.id}",
-            f"{s.created_at.astimezone():%Y-%m-%d %H:%M}",
+            local_time(s.created_at),
             s.created_by,
             translate("LeadAudits", "{n} of {total}").format(n=s.size, total=s.requested_size),
             translate("LeadAudits", "{n} of {total}").format(n=s.recorded, total=s.size),
@@ -630,7 +631,12 @@ class AuditsView(QWidget):
                         "has no more).",
                     )
                     if sample.size < sample.requested_size
-                    else translate("LeadAudits", "Sample #{id}: {n} decisions drawn.")
+                    else plural(
+                        QCoreApplication.translate(
+                            "LeadAudits", "Sample #{id}: %n decision(s) drawn.", None, sample.size
+                        ),
+                        sample.size,
+                    )
                 ).format(id=sample.id, n=sample.size, requested=sample.requested_size)
             )
             self.reload(select=sample.id)

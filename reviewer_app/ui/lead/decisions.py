@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QDateTime,
     QModelIndex,
     QObject,
@@ -59,6 +60,7 @@ from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..plain import bounded, clean, isolate, label, named, set_text, tooltip
+from ..words import code_words, plural, value_words
 from .decision_note import DecisionNoteDialog
 
 log = logging.getLogger("ui")
@@ -272,9 +274,9 @@ def display_row(decision: Decision, shared: dict[str, str]) -> Row:
         isolate(d.item_id),
         one(d.queue_id),
         one(isolate(d.reviewer)),
-        one(d.action),
+        one(code_words(d.action)),
         one(", ".join(d.policies)),
-        one(d.rating or ""),
+        one(code_words(d.rating) if d.rating else ""),
         note_line(d.note),
         one(kind_words(d)),
         one(author_words(d)),
@@ -518,11 +520,11 @@ def event_line(event: Event) -> str:
         if value is None or value == [] or value == "":
             continue
         if isinstance(value, list):
-            shown = ", ".join(isolate(str(v)) for v in value)
+            shown = ", ".join(value_words(v) for v in value)
         elif isinstance(value, bool):
             shown = translate("LeadDecisions", "yes") if value else translate("LeadDecisions", "no")
-        else:
-            shown = isolate(str(value)).replace("\n", " ")
+        else:  # times in local time, codes in words ("false_information": false information)
+            shown = value_words(value)
         name = translate("LeadDecisions", DETAIL_WORDS.get(key, key.replace("_", " ")))
         details.append(f"{name}: {shown}")
     tail = f" — {'; '.join(details)}" if details else ""
@@ -960,14 +962,25 @@ class DecisionsBrowser(QWidget):
         elif self.model.exhausted:
             set_text(
                 self.status,
-                translate("LeadDecisions", "{n} decisions, all shown.").format(n=f"{rows:,}"),
+                plural(
+                    QCoreApplication.translate(
+                        "LeadDecisions", "%Ln decision(s), all shown.", None, rows
+                    ),
+                    rows,
+                ),
             )
         else:
             set_text(
                 self.status,
-                translate(
-                    "LeadDecisions", "{n} decisions loaded so far; scroll down for more."
-                ).format(n=f"{rows:,}"),
+                plural(
+                    QCoreApplication.translate(
+                        "LeadDecisions",
+                        "%Ln decision(s) loaded so far; scroll down for more.",
+                        None,
+                        rows,
+                    ),
+                    rows,
+                ),
             )
         self.retry_button.hide()
         # keep a few screens loaded ahead of the visible rows (the view asks only at the end)

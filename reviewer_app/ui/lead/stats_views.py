@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QPainter
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -53,7 +53,8 @@ from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import fit_columns, isolate, label, named, rich_escaped, set_text, tooltip
+from ..plain import fit_columns, fit_headers, isolate, label, named, rich_escaped, set_text, tooltip
+from ..words import code_words
 from .quality import ThresholdsBar, TrendPanel, flag_words
 
 Index = QModelIndex | QPersistentModelIndex
@@ -87,7 +88,7 @@ def share(value: float | None) -> str:
 
 def mix(counts: Sequence[Any]) -> str:
     total = sum(c.count for c in counts) or 1
-    return ", ".join(f"{c.action} {c.count / total:.0%}" for c in counts[:4])
+    return ", ".join(f"{code_words(c.action)} {c.count / total:.0%}" for c in counts[:4])
 
 
 class QueueStatsModel(_Table):
@@ -266,6 +267,9 @@ def table_view(object_name: str, name: str) -> QTableView:
     view.verticalHeader().hide()
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setStretchLastSection(True)
+    header = view.horizontalHeader()
+    # every column at least as wide as its title, once the model gives the columns
+    header.sectionCountChanged.connect(lambda _old, _new: fit_headers(view))
     return view
 
 
@@ -337,12 +341,39 @@ class _Figures(QWidget):
         set_text(self.status, message.line())
 
 
+def fit_time_ticks(chart: QChart) -> None:
+    """As many ticks on a time axis as its labels fit side by side in the plot's width
+    (five fixed ticks cut the labels to "…" on a narrow chart)."""
+    width = chart.plotArea().width()
+    for axis in chart.axes(Qt.Orientation.Horizontal):
+        if not isinstance(axis, QDateTimeAxis) or width <= 0:
+            continue
+        metrics = QFontMetrics(axis.labelsFont())
+        label = metrics.horizontalAdvance(axis.max().toString(axis.format())) + 16
+        ticks = max(2, min(7, int(width // label)))
+        if axis.tickCount() != ticks:
+            axis.setTickCount(ticks)
+
+
+class TimeChartView(QChartView):
+    """A chart view that keeps its time axis' labels whole at any width."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit)
+
+    def _fit(self) -> None:
+        chart = self.chart()
+        if chart is not None:
+            fit_time_ticks(chart)
+
+
 def _chart(object_name: str, title: str) -> tuple[QChart, QChartView]:
     chart = QChart()
     chart.setTitle(title)
     chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
     chart.legend().setShowToolTips(True)  # a name the legend had to shorten, in full
-    view = QChartView(chart)
+    view = TimeChartView(chart)
     view.setRenderHint(QPainter.RenderHint.Antialiasing)
     view.setMinimumHeight(220)
     named(view, object_name, title)
@@ -478,6 +509,7 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(report.until.timestamp())),
         )
         y.setRange(0, _nice_top(top))
+        QTimer.singleShot(0, lambda: fit_time_ticks(chart))
 
     def _chart_backlog(self, report: QueueStatsReport) -> None:
         chart = self.backlog_chart
@@ -499,6 +531,7 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(last) + 60),
         )
         y.setRange(0, _nice_top(top))
+        QTimer.singleShot(0, lambda: fit_time_ticks(chart))
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

@@ -1,0 +1,88 @@
+"""Nothing a reviewer or a lead needs is cut off at 1280 x 800, 1366 x 768 and 1920 x 1080:
+the review window (every queue, every context tab) and the Lead workspace (every tab, an
+audit's results, a decision's details) are shown at each size, and every visible label,
+button, table header section, tab and combo box is measured with its font against its
+geometry (``tests/ui/fit.py``). Tab bars never need scroll arrows, and the window fits the
+screen with room for a title bar and a desktop panel."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from reviewer_app.ui.dialogs import ShortcutsDialog
+from tests.support.servers import LiveServer
+from tests.ui.conftest import LEAD
+from tests.ui.fit import text_problems
+from tests.ui.test_lead_workspace import reviewer_decides
+
+#: screen sizes, and what a title bar and a desktop panel take of the height
+SCREENS = ((1280, 800), (1366, 768), (1920, 1080))
+FRAME = 64
+
+
+def settle(qtbot, ms: int = 120) -> None:
+    qtbot.wait(ms)
+    QApplication.processEvents()
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_text_fits_at_each_screen_size(
+    demo_server: LiveServer, desk_factory, screen: tuple[int, int]
+) -> None:
+    reviewer_decides(demo_server, 3)  # rows for the Reviewers, Decisions and Audits tables
+    desk = desk_factory(demo_server.url, user=LEAD, queue="misinformation")
+    window, qtbot = desk.window, desk.qtbot
+    width, height = screen[0], screen[1] - FRAME
+    window.resize(width, height)
+    window.show()
+    settle(qtbot, 300)
+    problems: list[str] = []
+    if (window.width(), window.height()) != (width, height):
+        problems.append(
+            f"the window is {window.width()} x {window.height()}: its minimum "
+            f"{window.minimumSizeHint().width()} x {window.minimumSizeHint().height()}"
+        )
+
+    def look(where: str, root=window) -> None:
+        settle(qtbot)
+        problems.extend(f"{where}: {p}" for p in text_problems(root))
+
+    for row in range(window.queues.rowCount()):
+        window.queue_picker.setCurrentIndex(row)
+        settle(qtbot, 700)  # a post where the queue has one
+        look(f"queue {window.queue_picker.itemText(row)[:20]!r}")
+    context = window.context
+    for tab in range(context.count()):
+        context.setCurrentIndex(tab)
+        look(f"context tab {context.tabText(tab)!r}")
+
+    lead = window.lead
+    assert lead is not None and window.modes is not None
+    window.show_mode(1)
+    for tab in range(lead.count()):
+        lead.setCurrentIndex(tab)
+        settle(qtbot, 600)
+        widget = lead.currentWidget()
+        if widget is lead.audits:
+            audits = lead.audits
+            audits.sample_size.setValue(3)
+            audits.create_sample()
+            desk.wait(lambda a=audits: a.samples.rowCount() > 0)
+            audits.samples_view.selectRow(0)
+            audits.show_results()
+            settle(qtbot, 600)
+        if widget is lead.decisions:
+            desk.wait(lambda: lead.decisions.table.model().rowCount() > 0)
+            lead.decisions.table.selectRow(0)
+            settle(qtbot, 800)
+        look(f"lead tab {lead.tabText(tab)!r}")
+    window.show_mode(0)
+
+    dialog = ShortcutsDialog(window)
+    dialog.show()
+    look("shortcuts dialog", dialog)
+    if dialog.height() > height or dialog.width() > width:
+        problems.append(f"the shortcuts dialog is {dialog.width()} x {dialog.height()}")
+    dialog.close()
+    assert not problems, "texts that do not fit:\n" + "\n".join(problems)

@@ -1,0 +1,61 @@
+"""Codes, times and counts in words: one helper each (``reviewer_app/ui/words.py``), and the
+places that show them (the item history, the lead's decisions and timelines) use it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+from reviewer_app.protocol import Event, EventKind
+from reviewer_app.ui.lead import decisions
+from reviewer_app.ui.plain import isolate
+from reviewer_app.ui.words import code_words, local_time, plural, value_words
+
+STAMP = "2026-12-01T13:14:21.893785+00:00"
+
+
+def test_times_are_local_and_to_the_minute() -> None:
+    moment = datetime.fromisoformat(STAMP)
+    local = moment.astimezone()
+    assert local_time(STAMP) == local.strftime("%Y-%m-%d %H:%M")
+    assert local_time(moment) == local_time(STAMP)
+    # the same instant from another zone is the same local time
+    assert local_time(moment.astimezone(timezone(timedelta(hours=-5)))) == local_time(STAMP)
+    assert "T" not in local_time(STAMP) and "+00:00" not in local_time(STAMP)
+
+
+def test_codes_become_words_labels_first() -> None:
+    assert code_words("false_information") == "false information"
+    assert code_words("remove-restrict") == "remove restrict"
+    labels = {"false_information": "False information"}
+    assert code_words("false_information", labels) == isolate("False information")
+    # anything that is not a plain code is shown as it is, isolated
+    assert code_words("‮evil") == isolate("‮evil")
+
+
+def test_event_values_in_words() -> None:
+    assert value_words(STAMP) == local_time(STAMP)
+    assert value_words("author_actioned") == "author actioned"
+    assert value_words("p-1") == isolate("p-1")  # an id stays an id
+    assert value_words("deleted") == isolate("deleted")
+
+
+def test_plural_forms_without_a_catalogue() -> None:
+    assert plural("1 decision(s)", 1) == "1 decision"
+    assert plural("2 decision(s)", 2) == "2 decisions"
+    assert plural("0 decision(s)", 0) == "0 decisions"
+
+
+def test_a_timeline_line_has_no_iso_stamp_and_no_raw_code() -> None:
+    event = Event(
+        id=3,
+        at=datetime(2026, 12, 1, 12, 0, tzinfo=UTC),
+        kind=EventKind.claimed,
+        actor="reviewer",
+        item_id="it-1",
+        queue_id="misinformation",
+        data={"lease_expires_at": STAMP, "rating": "false_information"},
+    )
+    line = decisions.event_line(event)
+    assert STAMP not in line and "false_information" not in line, line
+    assert f"lease until: {local_time(STAMP)}" in line
+    assert "rating: false information" in line
