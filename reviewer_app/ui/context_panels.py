@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -310,6 +311,14 @@ class ContextPanels(QTabWidget):
         self.filling: str | None = None
         self.currentChanged.connect(self._render)
 
+    def minimumSizeHint(self) -> QSize:
+        """Never narrower than its tabs side by side (a splitter would cut the last off)."""
+        hint = super().minimumSizeHint()
+        tabs = self.tabBar().sizeHint().width() + 2 * self.style().pixelMetric(
+            QStyle.PixelMetric.PM_DefaultFrameWidth
+        )
+        return QSize(max(hint.width(), tabs), hint.height())
+
     def show_item(self, item: Item | None) -> None:
         """Show ``item``'s context. Only the open tab is filled now (on every keypress);
         the others when they are opened. Their titles carry counts at once."""
@@ -330,6 +339,7 @@ class ContextPanels(QTabWidget):
             shown = tab_title(title) + extra
             if self.tabText(index) != shown:
                 self.setTabText(index, shown)
+                self.updateGeometry()  # its minimum width is its tabs
                 self.setTabToolTip(
                     index,
                     translate("ContextPanels", "Author: {status}").format(

@@ -67,6 +67,30 @@ def _shown(widget: QWidget) -> bool:
     return True
 
 
+def _clipped(widget: QWidget) -> str | None:
+    """Whether an ancestor cuts the widget off (a splitter giving a column less than its
+    minimum). Inside a scroll area's viewport the rest can be scrolled to: not cut."""
+    rect = widget.rect()
+    child: QWidget = widget
+    parent = widget.parentWidget()
+    while parent is not None and not child.isWindow():
+        if isinstance(parent.parentWidget(), QAbstractScrollArea) and (
+            parent is parent.parentWidget().viewport()  # type: ignore[union-attr]
+        ):
+            return None
+        rect = rect.translated(child.pos())
+        if not parent.rect().contains(rect):
+            cut = rect.width() - rect.intersected(parent.rect()).width()
+            high = rect.height() - rect.intersected(parent.rect()).height()
+            if cut > SLACK or high > SLACK:
+                return (
+                    f"cut off by {type(parent).__name__} {parent.objectName()!r}: "
+                    f"{cut} px of its width, {high} px of its height hidden"
+                )
+        child, parent = parent, parent.parentWidget()
+    return None
+
+
 def _label(widget: QLabel) -> str | None:
     text = widget.text()
     if not text or widget.textFormat() == Qt.TextFormat.RichText or widget.pixmap().width():
@@ -262,6 +286,15 @@ def text_problems(root: QWidget) -> list[str]:
             problems += _list(widget)
         elif isinstance(widget, QChartView):
             problems += _chart(widget)
+        if isinstance(widget, QLabel | QAbstractButton | QComboBox | QTabBar) and not problem:
+            clipped = _clipped(widget)
+            if clipped and not isinstance(widget.parentWidget(), QTabBar):
+                problem = clipped
+                what = (
+                    getattr(widget, "text", lambda: "")()
+                    if not isinstance(widget, QTabBar | QComboBox)
+                    else ""
+                )
         if problem:
             problems.append(f"{where} {what[:80]!r}: {problem}")
     return problems

@@ -180,7 +180,8 @@ class SearchPane(QWidget):
         self.views: list[SavedView] = []
         self._generation = 0  # a result for an older search is dropped
 
-        self.kind = bounded(QComboBox())
+        self.kind = QComboBox()  # the app's own words: as wide as the longest
+        self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         named(self.kind, "searchKind", translate("LeadSearch", "Search in"))
         for kind, words in KIND_WORDS.items():
             self.kind.addItem(translate("LeadSearch", words), kind)
