@@ -122,7 +122,8 @@ def test_offline_200_decisions_delivered_after_restart_none_twice(
             try:
                 engine.nudge()
                 wait_until(lambda: store.counts().pending == 0, 60, "delivery after restart")
-                assert log.last(ev.OnlineChanged).online is True
+                # said after the pass that delivered them: a moment after the last was stored
+                log.wait(lambda: log.last(ev.OnlineChanged).online is True, 30, "online again")
                 statuses = Counter(e.status for e in store.journal(limit=1000))
                 assert statuses == {"accepted": 200} or set(statuses) <= {
                     "accepted",
