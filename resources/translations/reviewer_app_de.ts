@@ -130,6 +130,7 @@
     </message>
     <message>
         <source>Linked accounts</source>
+        <extracomment>the lead asked for the author&apos;s open posts to decide together (author id, and whether the linked accounts&apos; posts come too)</extracomment>
         <translation>Verknüpfte Konten</translation>
     </message>
     <message>
@@ -163,6 +164,22 @@
     <message>
         <source>Account action result</source>
         <translation>Ergebnis der Kontomaßnahme</translation>
+    </message>
+    <message>
+        <source>All open posts by this author…</source>
+        <translation>Alle offenen Beiträge dieses Autors…</translation>
+    </message>
+    <message>
+        <source>Decide this author&apos;s open posts together</source>
+        <translation>Offene Beiträge dieses Autors gemeinsam entscheiden</translation>
+    </message>
+    <message>
+        <source>…and the linked accounts&apos;</source>
+        <translation>…und die der verknüpften Konten</translation>
+    </message>
+    <message>
+        <source>Decide the open posts of this author and the linked accounts</source>
+        <translation>Offene Beiträge dieses Autors und der verknüpften Konten entscheiden</translation>
     </message>
     <message>
         <source>loading the linked accounts</source>
@@ -242,6 +259,150 @@
     </message>
 </context>
 <context>
+    <name>Bulk</name>
+    <message>
+        <source>sending the bulk decision</source>
+        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again actions a bulk decision does not offer: appeals are decided one by one</extracomment>
+        <translation>Senden der gemeinsamen Entscheidung</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Beitrag</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Not decided because</source>
+        <translation>Nicht entschieden, weil</translation>
+    </message>
+    <message>
+        <source>Decide together</source>
+        <translation>Gemeinsam entscheiden</translation>
+    </message>
+    <message>
+        <source>What this list is</source>
+        <translation>Was diese Liste zeigt</translation>
+    </message>
+    <message>
+        <source>Posts to decide together</source>
+        <translation>Gemeinsam zu entscheidende Beiträge</translation>
+    </message>
+    <message>
+        <source>Action for every checked post</source>
+        <translation>Aktion für jeden markierten Beitrag</translation>
+    </message>
+    <message>
+        <source>Policies</source>
+        <translation>Richtlinien</translation>
+    </message>
+    <message>
+        <source>Note on every decision</source>
+        <translation>Notiz zu jeder Entscheidung</translation>
+    </message>
+    <message>
+        <source>Note (why these posts go together)</source>
+        <translation>Notiz (warum diese Beiträge zusammengehören)</translation>
+    </message>
+    <message>
+        <source>Decide…</source>
+        <translation>Entscheiden…</translation>
+    </message>
+    <message>
+        <source>Decide the checked posts</source>
+        <translation>Markierte Beiträge entscheiden</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Undo the bulk decision</source>
+        <translation>Gemeinsame Entscheidung rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Bulk decision status</source>
+        <translation>Status der gemeinsamen Entscheidung</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Policies (those every queue has)</source>
+        <translation>Richtlinien (die jede Warteschlange hat)</translation>
+    </message>
+    <message>
+        <source>Check at least one policy for this action.</source>
+        <translation>Mindestens eine Richtlinie für diese Aktion markieren.</translation>
+    </message>
+    <message>
+        <source>Write a note: this action needs one.</source>
+        <translation>Eine Notiz schreiben: Diese Aktion erfordert eine.</translation>
+    </message>
+    <message>
+        <source>{action}: {n} posts in {q} queues ({names})?</source>
+        <translation>{action}: {n} Beiträge in {q} Warteschlangen ({names})?</translation>
+    </message>
+    <message>
+        <source>Each post becomes its own decision, with its own action sent to the platform. They are sent in {seconds} s; until then you can undo. If any of them was decided or taken by someone else meanwhile, none is decided.</source>
+        <translation>Jeder Beitrag wird zu einer eigenen Entscheidung, deren Aktion einzeln an die Plattform gesendet wird. Sie werden in {seconds} s gesendet; bis dahin lässt sich alles rückgängig machen. Wurde einer davon inzwischen von jemand anderem entschieden oder übernommen, wird keiner entschieden.</translation>
+    </message>
+    <message>
+        <source>Decide</source>
+        <translation>Entscheiden</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Too late to undo: the decisions are being sent.</source>
+        <translation>Zu spät zum Rückgängigmachen: Die Entscheidungen werden gesendet.</translation>
+    </message>
+    <message>
+        <source>Sending {n} decisions in {s} s… (Undo takes them back)</source>
+        <translation>{n} Entscheidungen werden in {s} s gesendet… (Rückgängig nimmt sie zurück)</translation>
+    </message>
+    <message>
+        <source>Undone: nothing was sent.</source>
+        <translation>Rückgängig gemacht: Nichts wurde gesendet.</translation>
+    </message>
+    <message>
+        <source>Sending the decisions…</source>
+        <translation>Entscheidungen werden gesendet…</translation>
+    </message>
+    <message>
+        <source>decided now</source>
+        <translation>gerade entschieden</translation>
+    </message>
+    <message>
+        <source>Done: {n} decisions recorded ({names}).</source>
+        <translation>Fertig: {n} Entscheidungen erfasst ({names}).</translation>
+    </message>
+    <message>
+        <source>Nothing was decided: {n} of these posts were decided or taken by someone else meanwhile (marked below and unchecked). Decide again to decide the rest.</source>
+        <translation>Nichts wurde entschieden: {n} dieser Beiträge wurden inzwischen von jemand anderem entschieden oder übernommen (unten markiert und abgewählt). Erneut entscheiden, um die übrigen zu entscheiden.</translation>
+    </message>
+    <message>
+        <source>Nothing was decided.</source>
+        <translation>Nichts wurde entschieden.</translation>
+    </message>
+    <message>
+        <source>Not sent yet: {why} The decisions are kept here and sent again in {s} s.</source>
+        <translation>Noch nicht gesendet: {why} Die Entscheidungen bleiben hier und werden in {s} s erneut gesendet.</translation>
+    </message>
+</context>
+<context>
     <name>ContextPanels</name>
     <message>
         <source>classifier</source>
@@ -292,6 +453,10 @@
     <message>
         <source>escalated</source>
         <translation>eskaliert</translation>
+    </message>
+    <message>
+        <source>escalation assigned</source>
+        <translation>Eskalation zugewiesen</translation>
     </message>
     <message>
         <source>user created</source>
@@ -470,6 +635,18 @@
         <translation>Behauptung: {claim}</translation>
     </message>
     <message>
+        <source>why: {reason}</source>
+        <translation>Grund: {reason}</translation>
+    </message>
+    <message>
+        <source>to {lead}</source>
+        <translation>an {lead}</translation>
+    </message>
+    <message>
+        <source>to nobody</source>
+        <translation>an niemanden</translation>
+    </message>
+    <message>
         <source>No history.</source>
         <translation>Kein Verlauf.</translation>
     </message>
@@ -515,8 +692,12 @@
         <translation>Den ganzen Text zeigen</translation>
     </message>
     <message>
-        <source>Show the whole text ({n} more characters)</source>
+        <source>Author: {status}</source>
         <extracomment>the tab whose whole text is being added to its box, batch by batch</extracomment>
+        <translation>Autor: {status}</translation>
+    </message>
+    <message>
+        <source>Show the whole text ({n} more characters)</source>
         <translation>Den ganzen Text zeigen ({n} weitere Zeichen)</translation>
     </message>
 </context>
@@ -545,6 +726,18 @@
     <message>
         <source>Settings</source>
         <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation>Einstellungsseiten</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>Allgemein</translation>
+    </message>
+    <message>
+        <source>Shortcuts</source>
+        <translation>Tastenkürzel</translation>
     </message>
     <message>
         <source>Server address</source>
@@ -589,6 +782,14 @@
     <message>
         <source>Seconds a verdict stays on this computer, where it can be undone, before it is sent.</source>
         <translation>Sekunden, die eine Entscheidung auf diesem Computer bleibt und rückgängig gemacht werden kann, bevor sie gesendet wird.</translation>
+    </message>
+    <message>
+        <source>Remind me to take breaks (after the queue&apos;s time or posts)</source>
+        <translation>An Pausen erinnern (nach der Zeit oder Beitragszahl der Warteschlange)</translation>
+    </message>
+    <message>
+        <source>Break reminders</source>
+        <translation>Pausenerinnerungen</translation>
     </message>
     <message>
         <source>Logging in…</source>
@@ -724,6 +925,488 @@
     </message>
 </context>
 <context>
+    <name>Escalation</name>
+    <message>
+        <source>Escalate to a lead</source>
+        <translation>An die Teamleitung eskalieren</translation>
+    </message>
+    <message>
+        <source>Why does this post need a lead? Pick a reason with its number or the arrows, add a note if it helps (Tab), then Enter. Esc cancels.</source>
+        <translation>Warum braucht dieser Beitrag die Teamleitung? Einen Grund mit seiner Nummer oder den Pfeiltasten wählen, bei Bedarf eine Notiz ergänzen (Tab), dann Enter. Esc bricht ab.</translation>
+    </message>
+    <message>
+        <source>Reasons</source>
+        <translation>Gründe</translation>
+    </message>
+    <message>
+        <source>Note for the lead</source>
+        <translation>Notiz für die Teamleitung</translation>
+    </message>
+    <message>
+        <source>What is missing</source>
+        <translation>Was fehlt</translation>
+    </message>
+    <message>
+        <source>Escalate</source>
+        <translation>Eskalieren</translation>
+    </message>
+    <message>
+        <source>Note for the lead (needed for this reason)</source>
+        <translation>Notiz für die Teamleitung (für diesen Grund nötig)</translation>
+    </message>
+    <message>
+        <source>Note for the lead (optional)</source>
+        <translation>Notiz für die Teamleitung (optional)</translation>
+    </message>
+    <message>
+        <source>Pick a reason first.</source>
+        <translation>Zuerst einen Grund wählen.</translation>
+    </message>
+    <message>
+        <source>This reason needs a note: say why, then Enter.</source>
+        <translation>Dieser Grund braucht eine Notiz: Begründung eingeben, dann Enter.</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>kein Grund angegeben</translation>
+    </message>
+    <message>
+        <source>{ago} ({time} UTC)</source>
+        <translation>{ago} ({time} UTC)</translation>
+    </message>
+    <message>
+        <source>Escalated by {who} {when} from {queue}: {reason}</source>
+        <translation>Eskaliert von {who} {when} aus {queue}: {reason}</translation>
+    </message>
+    <message>
+        <source>Their note: {note}</source>
+        <translation>Notiz dazu: {note}</translation>
+    </message>
+    <message>
+        <source>Assigned to {lead} by {by}</source>
+        <translation>{lead} zugewiesen von {by}</translation>
+    </message>
+</context>
+<context>
+    <name>Exposure</name>
+    <message>
+        <source>Graphic violence</source>
+        <translation>Drastische Gewalt</translation>
+    </message>
+    <message>
+        <source>Hate</source>
+        <translation>Hass</translation>
+    </message>
+    <message>
+        <source>Harassment</source>
+        <translation>Belästigung</translation>
+    </message>
+    <message>
+        <source>Sexual content</source>
+        <translation>Sexuelle Inhalte</translation>
+    </message>
+    <message>
+        <source>Child safety</source>
+        <translation>Kinderschutz</translation>
+    </message>
+    <message>
+        <source>Self-harm</source>
+        <translation>Selbstverletzung</translation>
+    </message>
+    <message>
+        <source>Violent extremism</source>
+        <translation>Gewalttätiger Extremismus</translation>
+    </message>
+    <message>
+        <source>Animal cruelty</source>
+        <translation>Tierquälerei</translation>
+    </message>
+    <message>
+        <source>Scams</source>
+        <translation>Betrug</translation>
+    </message>
+    <message>
+        <source>Misinformation</source>
+        <translation>Falschinformationen</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>On shift since</source>
+        <translation>In der Schicht seit</translation>
+    </message>
+    <message>
+        <source>Posts this shift</source>
+        <translation>Beiträge in dieser Schicht</translation>
+    </message>
+    <message>
+        <source>Posts in 7 days</source>
+        <translation>Beiträge in 7 Tagen</translation>
+    </message>
+    <message>
+        <source>High-harm posts this shift</source>
+        <translation>Stark schädliche Beiträge in dieser Schicht</translation>
+    </message>
+    <message>
+        <source>Breaks this shift</source>
+        <translation>Pausen in dieser Schicht</translation>
+    </message>
+    <message>
+        <source>Break minutes this shift</source>
+        <translation>Pausenminuten in dieser Schicht</translation>
+    </message>
+    <message>
+        <source>Breaks in 7 days</source>
+        <translation>Pausen in 7 Tagen</translation>
+    </message>
+    <message>
+        <source>{kind} (shift / 7 days)</source>
+        <translation>{kind} (Schicht / 7 Tage)</translation>
+    </message>
+    <message>
+        <source>not on shift</source>
+        <translation>nicht in der Schicht</translation>
+    </message>
+    <message>
+        <source>Wellbeing</source>
+        <translation>Wohlbefinden</translation>
+    </message>
+    <message>
+        <source>Exposure per reviewer</source>
+        <translation>Belastung pro Prüfer</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Figures status</source>
+        <translation>Status der Kennzahlen</translation>
+    </message>
+    <message>
+        <source>What each reviewer decided, by the kind of harm their queues and the policies they cited say the posts carry: this shift (activity with no gap of 4 hours) and the last 7 days, with the breaks they took. Figures only; no post is shown here.</source>
+        <translation>Was jeder Prüfer entschieden hat, nach der Art des Schadens, den die Beiträge laut ihren Warteschlangen und den angeführten Richtlinien tragen: in dieser Schicht (Aktivität ohne Lücke von 4 Stunden) und in den letzten 7 Tagen, mit den genommenen Pausen. Nur Kennzahlen; hier wird kein Beitrag angezeigt.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen…</translation>
+    </message>
+    <message>
+        <source>Updated {time}</source>
+        <translation>Aktualisiert {time}</translation>
+    </message>
+    <message>
+        <source>loading the figures</source>
+        <translation>Laden der Kennzahlen</translation>
+    </message>
+</context>
+<context>
+    <name>LeadAdmin</name>
+    <message>
+        <source>reviewer</source>
+        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>lead</source>
+        <translation>Teamleitung</translation>
+    </message>
+    <message>
+        <source>admin</source>
+        <translation>Admin</translation>
+    </message>
+    <message>
+        <source>platform</source>
+        <translation>Plattform</translation>
+    </message>
+    <message>
+        <source>fact-checker</source>
+        <translation>Faktenprüfer</translation>
+    </message>
+    <message>
+        <source>Username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>Anzeigename</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>Konto</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>Zuletzt verwendet</translation>
+    </message>
+    <message>
+        <source>Revoked</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Applied</source>
+        <translation>Angewendet</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>Warteschlangen</translation>
+    </message>
+    <message>
+        <source>the service</source>
+        <translation>der Dienst</translation>
+    </message>
+    <message>
+        <source>Users and roles</source>
+        <translation>Benutzer und Rollen</translation>
+    </message>
+    <message>
+        <source>Users and their roles</source>
+        <translation>Benutzer und ihre Rollen</translation>
+    </message>
+    <message>
+        <source>Users status</source>
+        <translation>Status der Benutzer</translation>
+    </message>
+    <message>
+        <source>New role</source>
+        <translation>Neue Rolle</translation>
+    </message>
+    <message>
+        <source>Change role</source>
+        <translation>Rolle ändern</translation>
+    </message>
+    <message>
+        <source>Selected user&apos;s role:</source>
+        <translation>Rolle des ausgewählten Benutzers:</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Passwort</translation>
+    </message>
+    <message>
+        <source>Password again</source>
+        <translation>Passwort wiederholen</translation>
+    </message>
+    <message>
+        <source>Add user</source>
+        <translation>Benutzer hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a user</source>
+        <translation>Einen Benutzer hinzufügen</translation>
+    </message>
+    <message>
+        <source>A username is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
+        <translation>Ein Benutzername hat 2 bis 64 Zeichen: Kleinbuchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; oder &apos;-&apos;, beginnend mit einem Buchstaben oder einer Ziffer.</translation>
+    </message>
+    <message>
+        <source>The password needs at least {n} characters.</source>
+        <translation>Das Passwort braucht mindestens {n} Zeichen.</translation>
+    </message>
+    <message>
+        <source>The two passwords differ: type the same twice.</source>
+        <translation>Die beiden Passwörter unterscheiden sich: zweimal dasselbe eingeben.</translation>
+    </message>
+    <message>
+        <source>Adding {user}…</source>
+        <translation>{user} wird hinzugefügt…</translation>
+    </message>
+    <message>
+        <source>Added {user} ({name}) as {role}.</source>
+        <translation>{user} ({name}) als {role} hinzugefügt.</translation>
+    </message>
+    <message>
+        <source>{user} is now {role}.</source>
+        <translation>{user} ist jetzt {role}.</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>API keys status</source>
+        <translation>Status der API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Revoke…</source>
+        <translation>Widerrufen…</translation>
+    </message>
+    <message>
+        <source>Key name</source>
+        <translation>Schlüsselname</translation>
+    </message>
+    <message>
+        <source>e.g. feed-bridge</source>
+        <translation>z. B. feed-bridge</translation>
+    </message>
+    <message>
+        <source>Key role</source>
+        <translation>Schlüsselrolle</translation>
+    </message>
+    <message>
+        <source>Create key</source>
+        <translation>Schlüssel erstellen</translation>
+    </message>
+    <message>
+        <source>New key:</source>
+        <translation>Neuer Schlüssel:</translation>
+    </message>
+    <message>
+        <source>The new key</source>
+        <translation>Der neue Schlüssel</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <source>Copy this key now and give it to the platform: it is not shown again. The service keeps only its hash.</source>
+        <translation>Diesen Schlüssel jetzt kopieren und an die Plattform weitergeben: Er wird nicht erneut angezeigt. Der Dienst speichert nur seinen Hash.</translation>
+    </message>
+    <message>
+        <source>A key&apos;s name is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (it names the platform&apos;s account too).</source>
+        <translation>Ein Schlüsselname hat 2 bis 64 Zeichen: Kleinbuchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; oder &apos;-&apos; (er benennt auch das Konto der Plattform).</translation>
+    </message>
+    <message>
+        <source>Made the key {name} for {account}.</source>
+        <translation>Schlüssel {name} für {account} erstellt.</translation>
+    </message>
+    <message>
+        <source>Revoke API key</source>
+        <translation>API-Schlüssel widerrufen</translation>
+    </message>
+    <message>
+        <source>Revoke the key {name} of {account}? Every request with it is refused from now on; this cannot be undone (make a new key instead).</source>
+        <translation>Schlüssel {name} von {account} widerrufen? Jede Anfrage damit wird ab sofort abgelehnt; dies kann nicht rückgängig gemacht werden (stattdessen einen neuen Schlüssel erstellen).</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Revoked the key {name}.</source>
+        <translation>Schlüssel {name} widerrufen.</translation>
+    </message>
+    <message>
+        <source>Queue configuration</source>
+        <translation>Warteschlangenkonfiguration</translation>
+    </message>
+    <message>
+        <source>Running version</source>
+        <translation>Laufende Version</translation>
+    </message>
+    <message>
+        <source>The running queue file</source>
+        <translation>Die laufende Warteschlangendatei</translation>
+    </message>
+    <message>
+        <source>Difference with a file</source>
+        <translation>Unterschied zu einer Datei</translation>
+    </message>
+    <message>
+        <source>Configuration versions</source>
+        <translation>Konfigurationsversionen</translation>
+    </message>
+    <message>
+        <source>Queue file status</source>
+        <translation>Status der Warteschlangendatei</translation>
+    </message>
+    <message>
+        <source>Compare with a file…</source>
+        <translation>Mit einer Datei vergleichen…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>The queues as they run, as a queue file. Change them with reviewer-app server queues apply FILE on the service&apos;s machine; every applied file is a version below.</source>
+        <translation>Die Warteschlangen, wie sie laufen, als Warteschlangendatei. Ändern mit reviewer-app server queues apply FILE auf dem Rechner des Dienstes; jede angewendete Datei ist unten eine Version.</translation>
+    </message>
+    <message>
+        <source>No configuration version yet.</source>
+        <translation>Noch keine Konfigurationsversion.</translation>
+    </message>
+    <message>
+        <source>Version {version}, applied {when} by {who}.</source>
+        <translation>Version {version}, angewendet {when} von {who}.</translation>
+    </message>
+    <message>
+        <source>Compare with a queue file</source>
+        <translation>Mit einer Warteschlangendatei vergleichen</translation>
+    </message>
+    <message>
+        <source>Queue files (*.toml);;All files (*)</source>
+        <translation>Warteschlangendateien (*.toml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>The running queue file is not loaded yet.</source>
+        <translation>Die laufende Warteschlangendatei ist noch nicht geladen.</translation>
+    </message>
+    <message>
+        <source>{file} is the same as the running queue file.</source>
+        <translation>{file} ist identisch mit der laufenden Warteschlangendatei.</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file in {n} lines.</source>
+        <translation>{file} unterscheidet sich von der laufenden Warteschlangendatei in {n} Zeilen.</translation>
+    </message>
+    <message>
+        <source>{file} is not UTF-8 text.</source>
+        <translation>{file} ist kein UTF-8-Text.</translation>
+    </message>
+    <message>
+        <source>{file} is too large for a queue file.</source>
+        <translation>{file} ist zu groß für eine Warteschlangendatei.</translation>
+    </message>
+    <message>
+        <source>{file} could not be read: {reason}</source>
+        <translation>{file} konnte nicht gelesen werden: {reason}</translation>
+    </message>
+    <message>
+        <source>comparing</source>
+        <translation>Vergleichen</translation>
+    </message>
+</context>
+<context>
     <name>LeadAudits</name>
     <message>
         <source>random</source>
@@ -840,6 +1523,7 @@
     </message>
     <message>
         <source>Audit progress</source>
+        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``)</extracomment>
         <translation>Fortschritt der Prüfung</translation>
     </message>
     <message>
@@ -847,8 +1531,8 @@
         <translation>Letztes Prüfergebnis</translation>
     </message>
     <message>
-        <source>Stop auditing</source>
-        <translation>Prüfung beenden</translation>
+        <source>&amp;Stop auditing</source>
+        <translation>Audit &amp;beenden</translation>
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
@@ -995,10 +1679,6 @@
         <translation>Stichprobe #{id}: {n} Entscheidungen gezogen (weniger als {requested}: der Zeitraum hat nicht mehr).</translation>
     </message>
     <message>
-        <source>Sample #{id}: {n} decisions drawn.</source>
-        <translation>Stichprobe #{id}: {n} Entscheidungen gezogen.</translation>
-    </message>
-    <message>
         <source>Select a sample first.</source>
         <translation>Wählen Sie zuerst eine Stichprobe.</translation>
     </message>
@@ -1049,6 +1729,10 @@
     <message>
         <source>escalated</source>
         <translation>eskaliert</translation>
+    </message>
+    <message>
+        <source>escalation assigned</source>
+        <translation>Eskalation zugewiesen</translation>
     </message>
     <message>
         <source>user created</source>
@@ -1505,6 +2189,14 @@
         <translation>Wählen Sie eine Entscheidung, um den Verlauf ihres Eintrags zu sehen.</translation>
     </message>
     <message>
+        <source>%Ln decision(s), all shown.</source>
+        <translation>%Ln Entscheidung(en), alle angezeigt.</translation>
+    </message>
+    <message>
+        <source>%Ln decision(s) loaded so far; scroll down for more.</source>
+        <translation>%Ln Entscheidung(en) bisher geladen; für mehr nach unten scrollen.</translation>
+    </message>
+    <message>
         <source>Item history</source>
         <translation>Verlauf des Eintrags</translation>
     </message>
@@ -1637,6 +2329,14 @@
         <translation>Den Export abbrechen</translation>
     </message>
     <message>
+        <source>Note to reviewer…</source>
+        <translation>Notiz an Prüfer…</translation>
+    </message>
+    <message>
+        <source>Write a note to the selected decision&apos;s reviewer</source>
+        <translation>Eine Notiz an den Prüfer der ausgewählten Entscheidung schreiben</translation>
+    </message>
+    <message>
         <source>“Until” must be later than “From”; nothing was changed.</source>
         <translation>„Bis“ muss später als „Von“ sein; nichts wurde geändert.</translation>
     </message>
@@ -1649,16 +2349,12 @@
         <translation>Keine Entscheidungen passen zu diesen Filtern.</translation>
     </message>
     <message>
-        <source>{n} decisions, all shown.</source>
-        <translation>{n} Entscheidungen, alle angezeigt.</translation>
-    </message>
-    <message>
-        <source>{n} decisions loaded so far; scroll down for more.</source>
-        <translation>{n} Entscheidungen bisher geladen; für mehr nach unten scrollen.</translation>
-    </message>
-    <message>
         <source>Loading decisions…</source>
         <translation>Entscheidungen werden geladen…</translation>
+    </message>
+    <message>
+        <source>Note sent to {reviewer}.</source>
+        <translation>Notiz an {reviewer} gesendet.</translation>
     </message>
     <message>
         <source>History of item {item}</source>
@@ -1715,6 +2411,508 @@
     <message>
         <source>Exporting… {n} decisions written so far.</source>
         <translation>Export läuft… {n} Entscheidungen bisher geschrieben.</translation>
+    </message>
+    <message>
+        <source>Note to reviewer</source>
+        <translation>Notiz an Prüfer</translation>
+    </message>
+    <message>
+        <source>What the reviewer should know about this decision</source>
+        <translation>Was der Prüfer über diese Entscheidung wissen sollte</translation>
+    </message>
+    <message>
+        <source>Note status</source>
+        <translation>Status der Notiz</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Senden</translation>
+    </message>
+    <message>
+        <source>{reviewer} reads this note in My decisions, and is told of it at their next login.</source>
+        <translation>{reviewer} liest diese Notiz unter “Meine Entscheidungen” und wird bei der nächsten Anmeldung darauf hingewiesen.</translation>
+    </message>
+    <message>
+        <source>Write the note first.</source>
+        <translation>Zuerst die Notiz schreiben.</translation>
+    </message>
+    <message>
+        <source>A note may be at most {n} characters.</source>
+        <translation>Eine Notiz darf höchstens {n} Zeichen lang sein.</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>Wird gesendet…</translation>
+    </message>
+    <message>
+        <source>sending the note</source>
+        <translation>Senden der Notiz</translation>
+    </message>
+</context>
+<context>
+    <name>LeadEscalations</name>
+    <message>
+        <source>Waiting</source>
+        <translation>Wartet</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Beitrag</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Escalated by</source>
+        <translation>Eskaliert von</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Warum</translation>
+    </message>
+    <message>
+        <source>Held by</source>
+        <translation>Gehalten von</translation>
+    </message>
+    <message>
+        <source>Assigned to</source>
+        <translation>Zugewiesen an</translation>
+    </message>
+    <message>
+        <source>routed by triage</source>
+        <translation>von der Triage zugeordnet</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>kein Grund angegeben</translation>
+    </message>
+    <message>
+        <source>{wait} (over SLA)</source>
+        <translation>{wait} (über SLA)</translation>
+    </message>
+    <message>
+        <source>triage</source>
+        <translation>Triage</translation>
+    </message>
+    <message>
+        <source>Who holds what</source>
+        <translation>Wer hält was</translation>
+    </message>
+    <message>
+        <source>Open escalations</source>
+        <translation>Offene Eskalationen</translation>
+    </message>
+    <message>
+        <source>Review this one now</source>
+        <translation>Diese jetzt prüfen</translation>
+    </message>
+    <message>
+        <source>Assign to me</source>
+        <translation>Mir zuweisen</translation>
+    </message>
+    <message>
+        <source>Lead to assign to</source>
+        <translation>Zuzuweisende Teamleitung</translation>
+    </message>
+    <message>
+        <source>Assign to this lead</source>
+        <translation>Dieser Teamleitung zuweisen</translation>
+    </message>
+    <message>
+        <source>Assign to nobody</source>
+        <translation>Niemandem zuweisen</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>Was geschah</translation>
+    </message>
+    <message>
+        <source>{lead} ({n})</source>
+        <translation>{lead} ({n})</translation>
+    </message>
+    <message>
+        <source>Held by: {held}. Assigned to: {assigned}.</source>
+        <translation>Gehalten von: {held}. Zugewiesen an: {assigned}.</translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>niemand</translation>
+    </message>
+    <message>
+        <source>{lead} is deciding this escalation now; it is assigned to you and comes to you if they let it go.</source>
+        <translation>{lead} entscheidet diese Eskalation gerade; sie ist Ihnen zugewiesen und kommt zu Ihnen, falls sie freigegeben wird.</translation>
+    </message>
+    <message>
+        <source>Type or pick the lead to assign it to.</source>
+        <translation>Die zuzuweisende Teamleitung eingeben oder wählen.</translation>
+    </message>
+    <message>
+        <source>Assigned to {lead}.</source>
+        <translation>{lead} zugewiesen.</translation>
+    </message>
+    <message>
+        <source>Assigned to nobody: any lead may take it.</source>
+        <translation>Niemandem zugewiesen: jede Teamleitung kann sie übernehmen.</translation>
+    </message>
+    <message>
+        <source>assigning the escalation</source>
+        <translation>beim Zuweisen der Eskalation</translation>
+    </message>
+</context>
+<context>
+    <name>LeadQuality</name>
+    <message>
+        <source>fast: median {s} s</source>
+        <translation>schnell: Median {s} s</translation>
+    </message>
+    <message>
+        <source>action mix far from the others&apos; in {queue} ({d})</source>
+        <translation>Aktionsverteilung in {queue} weit von der der anderen entfernt ({d})</translation>
+    </message>
+    <message>
+        <source>overturns up: {before} → {now}</source>
+        <translation>Aufhebungen gestiegen: {before} → {now}</translation>
+    </message>
+    <message>
+        <source>Quality flag thresholds</source>
+        <translation>Schwellenwerte für Qualitätsmarkierungen</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Flag a median handle time under</source>
+        <translation>Markieren bei einer medianen Bearbeitungszeit unter</translation>
+    </message>
+    <message>
+        <source>Flag an action mix farther from the others&apos; than</source>
+        <translation>Markieren bei einer Aktionsverteilung weiter von der der anderen entfernt als</translation>
+    </message>
+    <message>
+        <source> points</source>
+        <translation> Punkte</translation>
+    </message>
+    <message>
+        <source>Flag an overturn rate up by</source>
+        <translation>Markieren bei einem Anstieg der Aufhebungsquote um</translation>
+    </message>
+    <message>
+        <source>with at least decisions</source>
+        <translation>bei einer Mindestanzahl an Entscheidungen von</translation>
+    </message>
+    <message>
+        <source>Flag: median under</source>
+        <translation>Markierung: Median unter</translation>
+    </message>
+    <message>
+        <source>mix distance over</source>
+        <translation>Verteilungsabstand über</translation>
+    </message>
+    <message>
+        <source>overturns up by</source>
+        <translation>Aufhebungen gestiegen um</translation>
+    </message>
+    <message>
+        <source>with at least</source>
+        <translation>bei mindestens</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>Tag</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Median handle</source>
+        <translation>Mediane Bearbeitungszeit</translation>
+    </message>
+    <message>
+        <source>Overturned</source>
+        <translation>Aufgehoben</translation>
+    </message>
+    <message>
+        <source>Select a reviewer for their trend.</source>
+        <translation>Einen Prüfer auswählen, um seinen Verlauf zu sehen.</translation>
+    </message>
+    <message>
+        <source>Trend</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>Reviewer&apos;s trend by day</source>
+        <translation>Verlauf des Prüfers nach Tagen</translation>
+    </message>
+    <message>
+        <source>Loading the trend of {name}…</source>
+        <translation>Verlauf von {name} wird geladen…</translation>
+    </message>
+    <message>
+        <source>{name}, day by day</source>
+        <translation>{name}, Tag für Tag</translation>
+    </message>
+    <message>
+        <source>loading the trend</source>
+        <translation>Laden des Verlaufs</translation>
+    </message>
+</context>
+<context>
+    <name>LeadSearch</name>
+    <message>
+        <source>Author (handle, platform id, name)</source>
+        <extracomment>Saved views a key opens: Ctrl+Shift+1 … Ctrl+Shift+9, in the picker&apos;s order.</extracomment>
+        <translation>Autor (Handle, Plattform-ID, Name)</translation>
+    </message>
+    <message>
+        <source>Post text</source>
+        <translation>Beitragstext</translation>
+    </message>
+    <message>
+        <source>Post platform id or URL</source>
+        <translation>Plattform-ID oder URL des Beitrags</translation>
+    </message>
+    <message>
+        <source>Link domain</source>
+        <translation>Link-Domain</translation>
+    </message>
+    <message>
+        <source>Report reason</source>
+        <translation>Meldegrund</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Beitrag</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <source>Decided</source>
+        <translation>Entschieden</translation>
+    </message>
+    <message>
+        <source>Save view</source>
+        <translation>Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>View name</source>
+        <translation>Name der Ansicht</translation>
+    </message>
+    <message>
+        <source>Share with the team (every lead)</source>
+        <translation>Mit dem Team teilen (jede Teamleitung)</translation>
+    </message>
+    <message>
+        <source>Share the view</source>
+        <translation>Ansicht teilen</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Search in</source>
+        <translation>Suchen in</translation>
+    </message>
+    <message>
+        <source>what to find (author and text: 3 characters or more)</source>
+        <translation>was gefunden werden soll (Autor und Text: mindestens 3 Zeichen)</translation>
+    </message>
+    <message>
+        <source>Search for</source>
+        <translation>Suchen nach</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suchen</translation>
+    </message>
+    <message>
+        <source>Saved views</source>
+        <translation>Gespeicherte Ansichten</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <source>Open the saved view</source>
+        <translation>Gespeicherte Ansicht öffnen</translation>
+    </message>
+    <message>
+        <source>Save search…</source>
+        <translation>Suche speichern…</translation>
+    </message>
+    <message>
+        <source>Save this search as a view</source>
+        <translation>Diese Suche als Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>Save Decisions filter…</source>
+        <translation>Filter “Entscheidungen” speichern…</translation>
+    </message>
+    <message>
+        <source>Save the Decisions tab&apos;s filter as a view</source>
+        <translation>Filter des Tabs “Entscheidungen” als Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete the saved view</source>
+        <translation>Gespeicherte Ansicht löschen</translation>
+    </message>
+    <message>
+        <source>Saved views:</source>
+        <translation>Gespeicherte Ansichten:</translation>
+    </message>
+    <message>
+        <source>Search results</source>
+        <translation>Suchergebnisse</translation>
+    </message>
+    <message>
+        <source>Search status</source>
+        <translation>Status der Suche</translation>
+    </message>
+    <message>
+        <source>More results</source>
+        <translation>Weitere Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Load more results</source>
+        <translation>Weitere Ergebnisse laden</translation>
+    </message>
+    <message>
+        <source>Decide these together…</source>
+        <translation>Diese gemeinsam entscheiden…</translation>
+    </message>
+    <message>
+        <source>Decide the selected open posts together</source>
+        <translation>Ausgewählte offene Beiträge gemeinsam entscheiden</translation>
+    </message>
+    <message>
+        <source>Type something to search for.</source>
+        <translation>Einen Suchbegriff eingeben.</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>Suche läuft…</translation>
+    </message>
+    <message>
+        <source>Nothing found.</source>
+        <translation>Nichts gefunden.</translation>
+    </message>
+    <message>
+        <source>{n} items shown, newest first; more below.</source>
+        <translation>{n} Einträge angezeigt, neueste zuerst; weitere unten.</translation>
+    </message>
+    <message>
+        <source>{n} items found, newest first.</source>
+        <translation>{n} Einträge gefunden, neueste zuerst.</translation>
+    </message>
+    <message>
+        <source>searching</source>
+        <translation>Suchen</translation>
+    </message>
+    <message>
+        <source>Select open posts first (Ctrl or Shift and click): decided posts are changed by an audit, not decided again.</source>
+        <translation>Zuerst offene Beiträge auswählen (Ctrl oder Shift und klicken): Entschiedene Beiträge werden durch ein Audit geändert, nicht erneut entschieden.</translation>
+    </message>
+    <message>
+        <source>{n} selected posts are decided already: left out.</source>
+        <translation>{n} ausgewählte Beiträge sind bereits entschieden: ausgelassen.</translation>
+    </message>
+    <message>
+        <source>loading the saved views</source>
+        <translation>Laden der gespeicherten Ansichten</translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>shared by {owner}</source>
+        <translation>geteilt von {owner}</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>privat</translation>
+    </message>
+    <message>
+        <source>No saved views yet</source>
+        <translation>Noch keine gespeicherten Ansichten</translation>
+    </message>
+    <message>
+        <source>No saved view {n}.</source>
+        <translation>Keine gespeicherte Ansicht {n}.</translation>
+    </message>
+    <message>
+        <source>A view&apos;s name is one line of up to {n} characters, with no control characters. Nothing was saved.</source>
+        <translation>Der Name einer Ansicht ist eine Zeile mit bis zu {n} Zeichen, ohne Steuerzeichen. Nichts wurde gespeichert.</translation>
+    </message>
+    <message>
+        <source>Saved the view {name}.</source>
+        <translation>Ansicht {name} gespeichert.</translation>
+    </message>
+    <message>
+        <source>saving the view</source>
+        <translation>Speichern der Ansicht</translation>
+    </message>
+    <message>
+        <source>deleting the view</source>
+        <translation>Löschen der Ansicht</translation>
+    </message>
+    <message>
+        <source>Type a search to save first.</source>
+        <translation>Zuerst eine Suche zum Speichern eingeben.</translation>
+    </message>
+    <message>
+        <source>Save the search for {q} as a view.</source>
+        <translation>Die Suche nach {q} als Ansicht speichern.</translation>
+    </message>
+    <message>
+        <source>The Decisions tab&apos;s filter is not valid.</source>
+        <translation>Der Filter des Tabs “Entscheidungen” ist ungültig.</translation>
+    </message>
+    <message>
+        <source>Save the Decisions tab&apos;s current filter as a view.</source>
+        <translation>Den aktuellen Filter des Tabs “Entscheidungen” als Ansicht speichern.</translation>
     </message>
 </context>
 <context>
@@ -1834,7 +3032,12 @@
         <translation>Widersprüche bestätigt / aufgehoben</translation>
     </message>
     <message>
+        <source>Flags</source>
+        <translation>Markierungen</translation>
+    </message>
+    <message>
         <source>Time window</source>
+        <extracomment>the quality signals by reviewer (GET /stats/quality), with the queues&apos; names</extracomment>
         <translation>Zeitraum</translation>
     </message>
     <message>
@@ -1858,8 +3061,8 @@
         <translation>(Zahlen von vor {n} s)</translation>
     </message>
     <message>
-        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
-        <translation>Übereinstimmung und Kappa vergleichen jeden Prüfer mit den Prüfenden bei geprüften Entscheidungen; die Aufhebungsquote ist aufgehobene Entscheidungen (durch eine Prüfung oder einen erfolgreichen Widerspruch) pro Entscheidung. Doppelklicken Sie auf einen Prüfer (oder drücken Sie die Eingabetaste) für seine Entscheidungen.</translation>
+        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions. Flags: a median handle time under your threshold, an action mix far from the other reviewers&apos; in a queue (total variation distance), or an overturn rate up against the window before; each only with enough decisions. Select a reviewer for their days.</source>
+        <translation>Übereinstimmung und Kappa vergleichen jeden Prüfer mit den Auditoren bei auditierten Entscheidungen; die Aufhebungsquote ist die Zahl aufgehobener Entscheidungen (durch ein Audit oder einen stattgegebenen Einspruch) pro Entscheidung. Doppelklick auf einen Prüfer (oder Enter) zeigt seine Entscheidungen. Markierungen: eine mediane Bearbeitungszeit unter dem eigenen Schwellenwert, eine Aktionsverteilung in einer Warteschlange weit von der der anderen Prüfer (Totalvariationsabstand) oder eine gegenüber dem vorherigen Zeitraum gestiegene Aufhebungsquote; jeweils nur bei genügend Entscheidungen. Einen Prüfer auswählen, um seine Tage zu sehen.</translation>
     </message>
     <message>
         <source>Updated {time}</source>
@@ -2056,6 +3259,10 @@
         <translation>Prüfungen</translation>
     </message>
     <message>
+        <source>Wellbeing</source>
+        <translation>Wohlbefinden</translation>
+    </message>
+    <message>
         <source>Escalations</source>
         <translation>Eskalationen</translation>
     </message>
@@ -2074,6 +3281,14 @@
     <message>
         <source>Webhooks</source>
         <translation>Webhooks</translation>
+    </message>
+    <message>
+        <source>Administration</source>
+        <translation>Verwaltung</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suche</translation>
     </message>
 </context>
 <context>
@@ -2171,7 +3386,7 @@
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
-        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic)</extracomment>
         <translation>Prüfpult — {name} auf {server}</translation>
     </message>
     <message>
@@ -2180,7 +3395,7 @@
     </message>
     <message>
         <source>Notice</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) queues being worked that have nothing for this reviewer (the engine&apos;s word)</extracomment>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Hinweis</translation>
     </message>
     <message>
@@ -2200,12 +3415,16 @@
         <translation>Warteschlange:</translation>
     </message>
     <message>
-        <source>Worklist</source>
-        <translation>Arbeitsliste</translation>
-    </message>
-    <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
         <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
+    </message>
+    <message>
+        <source>Classifier scores</source>
+        <translation>Klassifikator-Bewertungen</translation>
+    </message>
+    <message>
+        <source>Scores and context</source>
+        <translation>Bewertungen und Kontext</translation>
     </message>
     <message>
         <source>Review or lead workspace</source>
@@ -2256,6 +3475,10 @@
         <translation>Konflikte…</translation>
     </message>
     <message>
+        <source>My decisions…</source>
+        <translation>Meine Entscheidungen…</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>Einstellungen…</translation>
     </message>
@@ -2278,6 +3501,18 @@
     <message>
         <source>Quit</source>
         <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>On a break: your posts were given back.</source>
+        <translation>Pause: Die reservierten Beiträge wurden zurückgegeben.</translation>
+    </message>
+    <message>
+        <source>Welcome back.</source>
+        <translation>Willkommen zurück.</translation>
+    </message>
+    <message>
+        <source>Nothing was escalated: the post changed while the reasons were open.</source>
+        <translation>Nichts wurde eskaliert: Der Beitrag hat sich geändert, während die Gründe offen waren.</translation>
     </message>
     <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
@@ -2404,6 +3639,10 @@
         <translation>Sie können weiter entscheiden, was hier ist.</translation>
     </message>
     <message>
+        <source>Worklist (W)</source>
+        <translation>Arbeitsliste (W)</translation>
+    </message>
+    <message>
         <source>Nothing in {queue} is waiting for you.</source>
         <translation>In {queue} wartet nichts auf Sie.</translation>
     </message>
@@ -2426,6 +3665,42 @@
     <message>
         <source>{n} of your verdicts conflict with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
         <translation>{n} Ihrer Entscheidungen stehen im Konflikt mit der Entscheidung einer anderen Person. Öffnen Sie Konflikte (Strg+K), um beide zu sehen.</translation>
+    </message>
+    <message>
+        <source>Looking up the author&apos;s open posts…</source>
+        <translation>Offene Beiträge des Autors werden gesucht…</translation>
+    </message>
+    <message>
+        <source>The author has no open posts.</source>
+        <translation>Der Autor hat keine offenen Beiträge.</translation>
+    </message>
+    <message>
+        <source>Open posts by the author and the linked accounts: {n} in {q} queues.</source>
+        <translation>Offene Beiträge des Autors und der verknüpften Konten: {n} in {q} Warteschlangen.</translation>
+    </message>
+    <message>
+        <source>Open posts by the author: {n} in {q} queues.</source>
+        <translation>Offene Beiträge des Autors: {n} in {q} Warteschlangen.</translation>
+    </message>
+    <message>
+        <source>{n} more are not listed (the oldest come first).</source>
+        <translation>{n} weitere sind nicht aufgeführt (die ältesten zuerst).</translation>
+    </message>
+    <message>
+        <source>looking up the author&apos;s open posts</source>
+        <translation>Suchen der offenen Beiträge des Autors</translation>
+    </message>
+    <message>
+        <source>Posts selected in the search: {n} in {q} queues.</source>
+        <translation>In der Suche ausgewählte Beiträge: {n} in {q} Warteschlangen.</translation>
+    </message>
+    <message>
+        <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
+        <translation>Beim letzten Schließen der App zurückgehaltene gemeinsame Entscheidungen werden gesendet: {n}.</translation>
+    </message>
+    <message>
+        <source>A bulk decision was refused: nothing was decided.</source>
+        <translation>Eine gemeinsame Entscheidung wurde abgelehnt: Nichts wurde entschieden.</translation>
     </message>
     <message>
         <source>Offline batch: {done} of {total}</source>
@@ -2462,10 +3737,6 @@
     <message>
         <source>● Online</source>
         <translation>● Online</translation>
-    </message>
-    <message>
-        <source>{n} conflicts</source>
-        <translation>{n} Konflikte</translation>
     </message>
     <message>
         <source>never synced</source>
@@ -2988,6 +4259,7 @@
     <name>Models</name>
     <message>
         <source>to review</source>
+        <extracomment>how many characters of a post the worklist&apos;s Item column shows</extracomment>
         <translation>zu prüfen</translation>
     </message>
     <message>
@@ -3036,11 +4308,8 @@
         <translation>Sync</translation>
     </message>
     <message>
-        <source>on screen</source>
-        <translation>angezeigt</translation>
-    </message>
-    <message>
         <source>lost</source>
+        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list</extracomment>
         <translation>verloren</translation>
     </message>
     <message>
@@ -3069,6 +4338,203 @@
     </message>
 </context>
 <context>
+    <name>MyDecisions</name>
+    <message>
+        <source>today {time}</source>
+        <extracomment>pages of 500 asked for at most (a shift&apos;s or a week&apos;s decisions of one reviewer)</extracomment>
+        <translation>heute {time}</translation>
+    </message>
+    <message>
+        <source>yesterday {time}</source>
+        <translation>gestern {time}</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>Angenommen</translation>
+    </message>
+    <message>
+        <source>Confirmed in an audit</source>
+        <translation>In einem Audit bestätigt</translation>
+    </message>
+    <message>
+        <source>Overturned in an audit</source>
+        <translation>In einem Audit aufgehoben</translation>
+    </message>
+    <message>
+        <source>Appealed, waiting for a decision</source>
+        <translation>Einspruch eingelegt, wartet auf Entscheidung</translation>
+    </message>
+    <message>
+        <source>Appealed and upheld</source>
+        <translation>Einspruch eingelegt, Entscheidung bestätigt</translation>
+    </message>
+    <message>
+        <source>Reversed on appeal</source>
+        <translation>Nach Einspruch geändert</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>jemand</translation>
+    </message>
+    <message>
+        <source>{at}: {who} overturned it in an audit to {action}.</source>
+        <translation>{at}: {who} hat sie in einem Audit aufgehoben und in {action} geändert.</translation>
+    </message>
+    <message>
+        <source>{at}: {who} agreed with it in an audit.</source>
+        <translation>{at}: {who} hat ihr in einem Audit zugestimmt.</translation>
+    </message>
+    <message>
+        <source>{at}: reversed on appeal to {action}.</source>
+        <translation>{at}: nach Einspruch in {action} geändert.</translation>
+    </message>
+    <message>
+        <source>{at}: the appeal was decided and it stands.</source>
+        <translation>{at}: Über den Einspruch wurde entschieden; die Entscheidung bleibt bestehen.</translation>
+    </message>
+    <message>
+        <source>{at}: the user appealed it.</source>
+        <translation>{at}: Der Nutzer hat Einspruch eingelegt.</translation>
+    </message>
+    <message>
+        <source>{at}: a note from {who}.</source>
+        <translation>{at}: eine Notiz von {who}.</translation>
+    </message>
+    <message>
+        <source>Note: {note}</source>
+        <translation>Notiz: {note}</translation>
+    </message>
+    <message>
+        <source>{time}, {queue}: you decided {action}.</source>
+        <translation>{time}, {queue}: eigene Entscheidung {action}.</translation>
+    </message>
+    <message>
+        <source>Conflict: another decision counts</source>
+        <translation>Konflikt: Eine andere Entscheidung zählt</translation>
+    </message>
+    <message>
+        <source>{time}, {queue}: you decided {mine}, but {who} had decided {theirs} first; theirs counts.</source>
+        <translation>{time}, {queue}: eigene Entscheidung {mine}, aber {who} hatte zuvor {theirs} entschieden; diese zählt.</translation>
+    </message>
+    <message>
+        <source>Decided</source>
+        <translation>Entschieden</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Your decision</source>
+        <translation>Eigene Entscheidung</translation>
+    </message>
+    <message>
+        <source>What became of it</source>
+        <translation>Was daraus wurde</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>My decisions</source>
+        <translation>Meine Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Which decisions</source>
+        <translation>Welche Entscheidungen</translation>
+    </message>
+    <message>
+        <source>This shift (since {time})</source>
+        <translation>Diese Schicht (seit {time})</translation>
+    </message>
+    <message>
+        <source>The last 7 days</source>
+        <translation>Die letzten 7 Tage</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Select a decision to read what became of it.</source>
+        <translation>Eine Entscheidung auswählen, um zu sehen, was daraus wurde.</translation>
+    </message>
+    <message>
+        <source>My decisions status</source>
+        <translation>Status von “Meine Entscheidungen”</translation>
+    </message>
+    <message>
+        <source>Your own decisions and what became of each: audits, appeals, conflicts and notes from your leads. Bold rows were overturned or carry a note.</source>
+        <translation>Die eigenen Entscheidungen und was aus jeder wurde: Audits, Einsprüche, Konflikte und Notizen der Teamleitung. Fett gedruckte Zeilen wurden aufgehoben oder haben eine Notiz.</translation>
+    </message>
+    <message>
+        <source>Loading your decisions…</source>
+        <translation>Eigene Entscheidungen werden geladen…</translation>
+    </message>
+    <message>
+        <source>1 decision.</source>
+        <translation>1 Entscheidung.</translation>
+    </message>
+    <message>
+        <source>{n} decisions.</source>
+        <translation>{n} Entscheidungen.</translation>
+    </message>
+    <message>
+        <source>Only the newest are shown.</source>
+        <translation>Nur die neuesten werden angezeigt.</translation>
+    </message>
+    <message>
+        <source>loading your decisions</source>
+        <translation>Laden der eigenen Entscheidungen</translation>
+    </message>
+    <message>
+        <source>1 of your decisions was overturned</source>
+        <translation>1 eigene Entscheidung wurde aufgehoben</translation>
+    </message>
+    <message>
+        <source>{n} of your decisions were overturned</source>
+        <translation>{n} eigene Entscheidungen wurden aufgehoben</translation>
+    </message>
+    <message>
+        <source>1 note from a lead came</source>
+        <translation>1 Notiz von der Teamleitung ist eingegangen</translation>
+    </message>
+    <message>
+        <source>{n} notes from a lead came</source>
+        <translation>{n} Notizen von der Teamleitung sind eingegangen</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> und </translation>
+    </message>
+    <message>
+        <source>since {time}</source>
+        <translation>seit {time}</translation>
+    </message>
+    <message>
+        <source>Open My decisions ({keys}) to read them.</source>
+        <translation>“Meine Entscheidungen” ({keys}) öffnen, um sie zu lesen.</translation>
+    </message>
+    <message>
+        <source>Feedback on your decisions</source>
+        <extracomment>the key that opens My decisions now (the reviewer may have changed it)</extracomment>
+        <translation>Rückmeldungen zu den eigenen Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Feedback notice</source>
+        <translation>Hinweis auf Rückmeldungen</translation>
+    </message>
+    <message>
+        <source>Open My decisions</source>
+        <translation>“Meine Entscheidungen” öffnen</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+</context>
+<context>
     <name>Plain</name>
     <message>
         <source>{n} d ago</source>
@@ -3092,7 +4558,7 @@
     <name>PostPane</name>
     <message>
         <source>Post text</source>
-        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). a whole long text is in (it is added in batches)</extracomment>
+        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). a post&apos;s text up to this long is in the box before the next post is painted; the rest (up to DISPLAY_LIMIT) is added right after that paint (about what a screen shows) a whole long text is in (it is added in batches)</extracomment>
         <translation>Text des Beitrags</translation>
     </message>
     <message>
@@ -3106,10 +4572,6 @@
     <message>
         <source>Appeal {id} of {subject}</source>
         <translation>Widerspruch {id} gegen {subject}</translation>
-    </message>
-    <message>
-        <source>Contested: {action} {policies} by {reviewer}, {time} UTC</source>
-        <translation>Angefochten: {action} {policies} von {reviewer}, {time} UTC</translation>
     </message>
     <message>
         <source>Action on the account: {action}</source>
@@ -3132,10 +4594,6 @@
         <translation>aufgehoben</translation>
     </message>
     <message>
-        <source>The user wrote ({time} UTC):</source>
-        <translation>Der Nutzer schrieb ({time} UTC):</translation>
-    </message>
-    <message>
         <source>The statement of reasons the user was given:</source>
         <translation>Die Begründung, die der Nutzer erhalten hat:</translation>
     </message>
@@ -3154,6 +4612,10 @@
     <message>
         <source>Language and reach</source>
         <translation>Sprache und Reichweite</translation>
+    </message>
+    <message>
+        <source>Why it was escalated</source>
+        <translation>Warum eskaliert wurde</translation>
     </message>
     <message>
         <source>The appeal</source>
@@ -3184,16 +4646,24 @@
         <translation>✓ verifiziert</translation>
     </message>
     <message>
-        <source>posted {ago} ({time} UTC)</source>
-        <translation>gepostet {ago} ({time} UTC)</translation>
-    </message>
-    <message>
         <source>The text holds {n} invisible or direction-changing characters.</source>
         <translation>Der Text enthält {n} unsichtbare oder richtungsändernde Zeichen.</translation>
     </message>
     <message>
         <source>Language: {language} · {views} views · {shares} shares · {recent} views in the last hour ({growth}/h)</source>
         <translation>Sprache: {language} · {views} Aufrufe · {shares} Teilungen · {recent} Aufrufe in der letzten Stunde ({growth}/h)</translation>
+    </message>
+    <message>
+        <source>Contested: {action} {policies} by {reviewer}, {time}</source>
+        <translation>Angefochten: {action} {policies} von {reviewer}, {time}</translation>
+    </message>
+    <message>
+        <source>The user wrote ({time}):</source>
+        <translation>Die Person schrieb ({time}):</translation>
+    </message>
+    <message>
+        <source>posted {ago} ({time})</source>
+        <translation>gepostet {ago} ({time})</translation>
     </message>
     <message>
         <source>Show the whole text ({n} more characters)</source>
@@ -3248,7 +4718,7 @@
     </message>
     <message>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
-        <extracomment>what the verdict bar holds for an action</extracomment>
+        <extracomment>E (or the escalate button): the window asks for a reason (ActionConfig, reasons) what the verdict bar holds for an action an item to show before the others once it is here (a lead&apos;s picked escalation)</extracomment>
         <translation>Der Beitrag, den Sie angesehen haben, wurde vom Server zurückgenommen (seine Reservierung endete und jemand anderes hat ihn jetzt). Hier ist der nächste.</translation>
     </message>
     <message>
@@ -3258,6 +4728,10 @@
     <message>
         <source>Resolved: {why}. The post you were looking at was closed by that account action, so it needs no verdict. Here is the next one.</source>
         <translation>Erledigt: {why}. Der Beitrag, den Sie angesehen haben, wurde durch diese Kontomaßnahme geschlossen und braucht keine Entscheidung. Hier ist der nächste.</translation>
+    </message>
+    <message>
+        <source>Post {item} needs no verdict from you now (decided, skipped or taken back); the post on screen stays.</source>
+        <translation>Beitrag {item} braucht jetzt keine Entscheidung mehr (entschieden, übersprungen oder zurückgenommen); der angezeigte Beitrag bleibt.</translation>
     </message>
     <message>
         <source>This queue has no escalation action.</source>
@@ -3302,20 +4776,26 @@
         <translation>Mit der Aktion entscheiden, die diese Taste zeigt</translation>
     </message>
     <message>
-        <source>Alt+1 … Alt+9</source>
-        <translation>Alt+1 … Alt+9</translation>
-    </message>
-    <message>
-        <source>Switch to that queue of the queue list</source>
-        <translation>Zu dieser Warteschlange der Liste wechseln</translation>
-    </message>
-    <message>
         <source>Escalate to a lead</source>
+        <extracomment>Every command, in the order the shortcuts list shows them.</extracomment>
         <translation>An eine Leitung eskalieren</translation>
     </message>
     <message>
-        <source>Skip: give the post back to the queue</source>
-        <translation>Überspringen: den Beitrag an die Warteschlange zurückgeben</translation>
+        <source>Switch to queue {n} of the queue list</source>
+        <extracomment>the default keys, in Qt&apos;s portable text (&quot;Ctrl+Return&quot;) what it does (translated in the &quot;Shortcuts&quot; context) a Qt shortcut (a menu action&apos;s, or the Lead workspace&apos;s): Qt&apos;s shortcut map triggers it, not the key filter may fire while a text field has focus (only keys with Ctrl or Alt, Esc or F1…F35) only leads and admins have it</extracomment>
+        <translation>Zu Warteschlange {n} der Warteschlangenliste wechseln</translation>
+    </message>
+    <message>
+        <source>Lead workspace: open saved view {n} (the Search tab&apos;s picker)</source>
+        <translation>Teamleitungs-Arbeitsbereich: gespeicherte Ansicht {n} öffnen (Auswahl im Tab “Suche”)</translation>
+    </message>
+    <message>
+        <source>Skip: give the post back</source>
+        <translation>Überspringen: Beitrag zurückgeben</translation>
+    </message>
+    <message>
+        <source>Take a break: give back your posts and pause (the same key resumes)</source>
+        <translation>Pause machen: eigene Beiträge zurückgeben und pausieren (dieselbe Taste setzt fort)</translation>
     </message>
     <message>
         <source>Choose policy codes (arrows move, Space ticks)</source>
@@ -3330,44 +4810,109 @@
         <translation>Eine Notiz schreiben</translation>
     </message>
     <message>
-        <source>Ctrl+Enter</source>
-        <translation>Strg+Eingabe</translation>
+        <source>Submit the verdict waiting for a policy, rating or note</source>
+        <translation>Die Entscheidung absenden, die auf eine Richtlinie, Bewertung oder Notiz wartet</translation>
     </message>
     <message>
-        <source>Submit the verdict that is waiting for a policy, rating or note</source>
-        <translation>Die Entscheidung absenden, die auf Richtlinie, Bewertung oder Notiz wartet</translation>
+        <source>Undo the last verdict (within its undo window)</source>
+        <translation>Letzte Entscheidung rückgängig machen (innerhalb ihres Rückgängig-Zeitfensters)</translation>
+    </message>
+    <message>
+        <source>Reveal or hide the media</source>
+        <translation>Medien einblenden oder ausblenden</translation>
+    </message>
+    <message>
+        <source>View the media large (arrows: previous, next; + and -: zoom)</source>
+        <translation>Medien groß anzeigen (Pfeiltasten: vorheriges, nächstes; + und -: Zoom)</translation>
+    </message>
+    <message>
+        <source>Switch to the next queue</source>
+        <translation>Zur nächsten Warteschlange wechseln</translation>
+    </message>
+    <message>
+        <source>Switch to the previous queue</source>
+        <translation>Zur vorherigen Warteschlange wechseln</translation>
+    </message>
+    <message>
+        <source>Next pane: worklist, post, context, verdict bar (Shift: previous)</source>
+        <translation>Nächster Bereich: Arbeitsliste, Beitrag, Kontext, Entscheidungsleiste (Shift: vorheriger)</translation>
+    </message>
+    <message>
+        <source>Previous pane</source>
+        <translation>Vorheriger Bereich</translation>
+    </message>
+    <message>
+        <source>Go to the worklist (arrows choose, that post opens)</source>
+        <translation>Zur Arbeitsliste (Pfeiltasten wählen, der Beitrag öffnet sich)</translation>
+    </message>
+    <message>
+        <source>Go to the post&apos;s text</source>
+        <translation>Zum Text des Beitrags</translation>
+    </message>
+    <message>
+        <source>Go to the context tabs</source>
+        <translation>Zu den Kontext-Tabs</translation>
+    </message>
+    <message>
+        <source>Go to the verdict bar</source>
+        <translation>Zur Entscheidungsleiste</translation>
+    </message>
+    <message>
+        <source>Next context tab (in the Lead workspace: its next tab)</source>
+        <translation>Nächster Kontext-Tab (im Teamleitungs-Arbeitsbereich: dessen nächster Tab)</translation>
+    </message>
+    <message>
+        <source>Previous context tab (or Lead workspace tab)</source>
+        <translation>Vorheriger Kontext-Tab (oder Tab im Teamleitungs-Arbeitsbereich)</translation>
+    </message>
+    <message>
+        <source>My decisions: what became of yours (audits, appeals, leads&apos; notes)</source>
+        <translation>Meine Entscheidungen: was aus den eigenen wurde (Audits, Einsprüche, Notizen der Teamleitung)</translation>
+    </message>
+    <message>
+        <source>Settings (and this list&apos;s keys: Shortcuts)</source>
+        <translation>Einstellungen (und die Tasten dieser Liste: Tastenkürzel)</translation>
+    </message>
+    <message>
+        <source>Review (leads and admins)</source>
+        <translation>Prüfung (Teamleitungen und Admins)</translation>
+    </message>
+    <message>
+        <source>Lead workspace (Tab moves through it, Enter opens the row)</source>
+        <translation>Teamleitungs-Arbeitsbereich (Tab bewegt sich hindurch, Enter öffnet die Zeile)</translation>
+    </message>
+    <message>
+        <source>Decide: {action}</source>
+        <translation>Entscheiden: {action}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Press one key, with or without modifiers.</source>
+        <extracomment>modifiers that say nothing about which command a key is</extracomment>
+        <translation>Eine Taste drücken, mit oder ohne Modifikatoren.</translation>
+    </message>
+    <message>
+        <source>{key} moves through the window and opens rows: choose another.</source>
+        <translation>{key} bewegt sich durch das Fenster und öffnet Zeilen: eine andere wählen.</translation>
+    </message>
+    <message>
+        <source>{key} is already the key of “{command}”.</source>
+        <translation>{key} ist bereits die Taste für “{command}”.</translation>
+    </message>
+    <message>
+        <source>{key} is already the key of the action “{action}” in the queue {queue}.</source>
+        <translation>{key} ist bereits die Taste der Aktion “{action}” in der Warteschlange {queue}.</translation>
+    </message>
+    <message>
+        <source>1 … 9</source>
+        <translation>1 … 9</translation>
     </message>
     <message>
         <source>Cancel that verdict</source>
         <translation>Diese Entscheidung abbrechen</translation>
-    </message>
-    <message>
-        <source>Esc</source>
-        <translation>Esc</translation>
-    </message>
-    <message>
-        <source>Ctrl+Z</source>
-        <translation>Strg+Z</translation>
-    </message>
-    <message>
-        <source>Undo the last verdict (while it is still in its undo window)</source>
-        <translation>Die letzte Entscheidung rückgängig machen (solange ihr Rückgängig-Fenster offen ist)</translation>
-    </message>
-    <message>
-        <source>Space</source>
-        <translation>Leertaste</translation>
-    </message>
-    <message>
-        <source>Reveal or hide the media of this post</source>
-        <translation>Die Medien dieses Beitrags aufdecken oder verbergen</translation>
-    </message>
-    <message>
-        <source>View the media large (arrows: previous, next; + and -: zoom; Esc: close)</source>
-        <translation>Die Medien groß ansehen (Pfeile: vorheriges, nächstes; + und -: zoomen; Esc: schließen)</translation>
-    </message>
-    <message>
-        <source>Ctrl+O</source>
-        <translation>Strg+O</translation>
     </message>
     <message>
         <source>Work offline: lease a batch to review without a network</source>
@@ -3378,30 +4923,6 @@
         <translation>Konflikte öffnen</translation>
     </message>
     <message>
-        <source>Ctrl+K</source>
-        <translation>Strg+K</translation>
-    </message>
-    <message>
-        <source>Settings</source>
-        <translation>Einstellungen</translation>
-    </message>
-    <message>
-        <source>Ctrl+,</source>
-        <translation>Strg+,</translation>
-    </message>
-    <message>
-        <source>Ctrl+1 / Ctrl+2</source>
-        <translation>Strg+1 / Strg+2</translation>
-    </message>
-    <message>
-        <source>Review / Lead workspace (leads and admins)</source>
-        <translation>Prüfen / Arbeitsbereich der Leitung (Leitung und Admins)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Q</source>
-        <translation>Strg+Q</translation>
-    </message>
-    <message>
         <source>Quit (asks first if verdicts are not sent yet)</source>
         <translation>Beenden (fragt zuerst, wenn Entscheidungen noch nicht gesendet sind)</translation>
     </message>
@@ -3409,12 +4930,85 @@
         <source>This list</source>
         <translation>Diese Liste</translation>
     </message>
+    <message>
+        <source>Shortcuts</source>
+        <extracomment>a row: (&quot;command&quot;, Command) or (&quot;action&quot;, queue id, action id)</extracomment>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Commands and their keys</source>
+        <translation>Befehle und ihre Tasten</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Taste</translation>
+    </message>
+    <message>
+        <source>Choose a command and press Enter, then the new key. Tab leaves the key field.</source>
+        <translation>Einen Befehl wählen und Enter drücken, dann die neue Taste. Tab verlässt das Tastenfeld.</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>Was zu tun ist</translation>
+    </message>
+    <message>
+        <source>New key</source>
+        <translation>Neue Taste</translation>
+    </message>
+    <message>
+        <source>Last change</source>
+        <translation>Letzte Änderung</translation>
+    </message>
+    <message>
+        <source>Reset this key</source>
+        <translation>Diese Taste zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Reset all keys</source>
+        <translation>Alle Tasten zurücksetzen</translation>
+    </message>
+    <message>
+        <source>New key:</source>
+        <translation>Neue Taste:</translation>
+    </message>
+    <message>
+        <source>{queue}: {action}</source>
+        <translation>{queue}: {action}</translation>
+    </message>
+    <message>
+        <source>(yours)</source>
+        <translation>(eigene)</translation>
+    </message>
+    <message>
+        <source>Press the new key for “{command}”.</source>
+        <translation>Die neue Taste für “{command}” drücken.</translation>
+    </message>
+    <message>
+        <source>{key} is now the key of “{command}”.</source>
+        <translation>{key} ist jetzt die Taste für “{command}”.</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>“{command}” has its default key again.</source>
+        <translation>“{command}” hat wieder seine Standardtaste.</translation>
+    </message>
+    <message>
+        <source>Every key is back to its default.</source>
+        <translation>Alle Tasten sind wieder auf Standard.</translation>
+    </message>
 </context>
 <context>
     <name>VerdictBar</name>
     <message>
         <source>Verdict</source>
-        <extracomment>What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
+        <extracomment>Actions that take a post down or act on its author: their buttons look different ... in red type with a red edge, in light and dark palettes alike What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
         <translation>Entscheidung</translation>
     </message>
     <message>
@@ -3424,6 +5018,7 @@
     </message>
     <message>
         <source>Policy codes (P; arrows, Space to tick)</source>
+        <extracomment>the action buttons, in as many rows as the bar&apos;s width needs (``_arrange``)</extracomment>
         <translation>Richtliniencodes (P; Pfeile, Leertaste zum Ankreuzen)</translation>
     </message>
     <message>
@@ -3533,6 +5128,49 @@
     <message>
         <source>{action} restricts nothing: the author gets no statement of reasons.</source>
         <translation>{action} schränkt nichts ein: Die Autorin oder der Autor erhält keine Begründung.</translation>
+    </message>
+</context>
+<context>
+    <name>Wellbeing</name>
+    <message>
+        <source>Break reminder</source>
+        <translation>Pausenerinnerung</translation>
+    </message>
+    <message>
+        <source>Take a break (B)</source>
+        <translation>Pause machen (B)</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+    <message>
+        <source>You have reviewed {n} posts with graphic or distressing content since your last break. Time for a short break?</source>
+        <translation>Seit der letzten Pause wurden {n} Beiträge mit drastischen oder belastenden Inhalten geprüft. Zeit für eine kurze Pause?</translation>
+    </message>
+    <message>
+        <source>You have been reviewing for {n} minutes. Time for a short break?</source>
+        <translation>Seit {n} Minuten wird geprüft. Zeit für eine kurze Pause?</translation>
+    </message>
+    <message>
+        <source>Take a break ({key})</source>
+        <translation>Pause machen ({key})</translation>
+    </message>
+    <message>
+        <source>On a break</source>
+        <translation>In der Pause</translation>
+    </message>
+    <message>
+        <source>Resume reviewing (B)</source>
+        <translation>Prüfen fortsetzen (B)</translation>
+    </message>
+    <message>
+        <source>Since {time}. The posts you held were given back to the queue and nothing is leased for you until you resume. Step away from the screen for a while.</source>
+        <translation>Seit {time}. Die reservierten Beiträge wurden an die Warteschlange zurückgegeben, und bis zum Fortsetzen wird nichts reserviert. Eine Weile vom Bildschirm weggehen.</translation>
+    </message>
+    <message>
+        <source>Resume reviewing ({key})</source>
+        <translation>Prüfen fortsetzen ({key})</translation>
     </message>
 </context>
 </TS>

@@ -130,6 +130,7 @@
     </message>
     <message>
         <source>Linked accounts</source>
+        <extracomment>the lead asked for the author&apos;s open posts to decide together (author id, and whether the linked accounts&apos; posts come too)</extracomment>
         <translation>Cuentas vinculadas</translation>
     </message>
     <message>
@@ -163,6 +164,22 @@
     <message>
         <source>Account action result</source>
         <translation>Resultado de la acción sobre la cuenta</translation>
+    </message>
+    <message>
+        <source>All open posts by this author…</source>
+        <translation>Todas las publicaciones abiertas de este autor…</translation>
+    </message>
+    <message>
+        <source>Decide this author&apos;s open posts together</source>
+        <translation>Decidir en bloque las publicaciones abiertas de este autor</translation>
+    </message>
+    <message>
+        <source>…and the linked accounts&apos;</source>
+        <translation>…y las de las cuentas vinculadas</translation>
+    </message>
+    <message>
+        <source>Decide the open posts of this author and the linked accounts</source>
+        <translation>Decidir las publicaciones abiertas de este autor y de las cuentas vinculadas</translation>
     </message>
     <message>
         <source>loading the linked accounts</source>
@@ -242,6 +259,150 @@
     </message>
 </context>
 <context>
+    <name>Bulk</name>
+    <message>
+        <source>sending the bulk decision</source>
+        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again actions a bulk decision does not offer: appeals are decided one by one</extracomment>
+        <translation>enviando la decisión en bloque</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Publicación</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
+        <source>Not decided because</source>
+        <translation>No decidida porque</translation>
+    </message>
+    <message>
+        <source>Decide together</source>
+        <translation>Decidir en bloque</translation>
+    </message>
+    <message>
+        <source>What this list is</source>
+        <translation>Qué es esta lista</translation>
+    </message>
+    <message>
+        <source>Posts to decide together</source>
+        <translation>Publicaciones para decidir en bloque</translation>
+    </message>
+    <message>
+        <source>Action for every checked post</source>
+        <translation>Acción para cada publicación marcada</translation>
+    </message>
+    <message>
+        <source>Policies</source>
+        <translation>Políticas</translation>
+    </message>
+    <message>
+        <source>Note on every decision</source>
+        <translation>Nota en cada decisión</translation>
+    </message>
+    <message>
+        <source>Note (why these posts go together)</source>
+        <translation>Nota (por qué estas publicaciones van juntas)</translation>
+    </message>
+    <message>
+        <source>Decide…</source>
+        <translation>Decidir…</translation>
+    </message>
+    <message>
+        <source>Decide the checked posts</source>
+        <translation>Decidir las publicaciones marcadas</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Deshacer</translation>
+    </message>
+    <message>
+        <source>Undo the bulk decision</source>
+        <translation>Deshacer la decisión en bloque</translation>
+    </message>
+    <message>
+        <source>Bulk decision status</source>
+        <translation>Estado de la decisión en bloque</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Cerrar</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Acción</translation>
+    </message>
+    <message>
+        <source>Policies (those every queue has)</source>
+        <translation>Políticas (las que tiene cada cola)</translation>
+    </message>
+    <message>
+        <source>Check at least one policy for this action.</source>
+        <translation>Marcar al menos una política para esta acción.</translation>
+    </message>
+    <message>
+        <source>Write a note: this action needs one.</source>
+        <translation>Escribir una nota: esta acción la requiere.</translation>
+    </message>
+    <message>
+        <source>{action}: {n} posts in {q} queues ({names})?</source>
+        <translation>{action}: ¿{n} publicaciones en {q} colas ({names})?</translation>
+    </message>
+    <message>
+        <source>Each post becomes its own decision, with its own action sent to the platform. They are sent in {seconds} s; until then you can undo. If any of them was decided or taken by someone else meanwhile, none is decided.</source>
+        <translation>Cada publicación se convierte en su propia decisión, con su propia acción enviada a la plataforma. Se envían en {seconds} s; hasta entonces se puede deshacer. Si mientras tanto otra persona decidió o tomó alguna de ellas, no se decide ninguna.</translation>
+    </message>
+    <message>
+        <source>Decide</source>
+        <translation>Decidir</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Too late to undo: the decisions are being sent.</source>
+        <translation>Demasiado tarde para deshacer: las decisiones se están enviando.</translation>
+    </message>
+    <message>
+        <source>Sending {n} decisions in {s} s… (Undo takes them back)</source>
+        <translation>Enviando {n} decisiones en {s} s… (Deshacer las retira)</translation>
+    </message>
+    <message>
+        <source>Undone: nothing was sent.</source>
+        <translation>Deshecho: no se envió nada.</translation>
+    </message>
+    <message>
+        <source>Sending the decisions…</source>
+        <translation>Enviando las decisiones…</translation>
+    </message>
+    <message>
+        <source>decided now</source>
+        <translation>decidida ahora</translation>
+    </message>
+    <message>
+        <source>Done: {n} decisions recorded ({names}).</source>
+        <translation>Hecho: {n} decisiones registradas ({names}).</translation>
+    </message>
+    <message>
+        <source>Nothing was decided: {n} of these posts were decided or taken by someone else meanwhile (marked below and unchecked). Decide again to decide the rest.</source>
+        <translation>No se decidió nada: mientras tanto, otra persona decidió o tomó {n} de estas publicaciones (marcadas abajo y desmarcadas). Decidir de nuevo para decidir el resto.</translation>
+    </message>
+    <message>
+        <source>Nothing was decided.</source>
+        <translation>No se decidió nada.</translation>
+    </message>
+    <message>
+        <source>Not sent yet: {why} The decisions are kept here and sent again in {s} s.</source>
+        <translation>Aún no enviadas: {why} Las decisiones se conservan aquí y se vuelven a enviar en {s} s.</translation>
+    </message>
+</context>
+<context>
     <name>ContextPanels</name>
     <message>
         <source>classifier</source>
@@ -292,6 +453,10 @@
     <message>
         <source>escalated</source>
         <translation>escalado</translation>
+    </message>
+    <message>
+        <source>escalation assigned</source>
+        <translation>escalación asignada</translation>
     </message>
     <message>
         <source>user created</source>
@@ -470,6 +635,18 @@
         <translation>Afirmación: {claim}</translation>
     </message>
     <message>
+        <source>why: {reason}</source>
+        <translation>motivo: {reason}</translation>
+    </message>
+    <message>
+        <source>to {lead}</source>
+        <translation>a {lead}</translation>
+    </message>
+    <message>
+        <source>to nobody</source>
+        <translation>a nadie</translation>
+    </message>
+    <message>
         <source>No history.</source>
         <translation>Sin historial.</translation>
     </message>
@@ -515,8 +692,12 @@
         <translation>Mostrar el texto completo</translation>
     </message>
     <message>
-        <source>Show the whole text ({n} more characters)</source>
+        <source>Author: {status}</source>
         <extracomment>the tab whose whole text is being added to its box, batch by batch</extracomment>
+        <translation>Autor: {status}</translation>
+    </message>
+    <message>
+        <source>Show the whole text ({n} more characters)</source>
         <translation>Mostrar el texto completo ({n} caracteres más)</translation>
     </message>
 </context>
@@ -545,6 +726,18 @@
     <message>
         <source>Settings</source>
         <translation>Ajustes</translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation>Páginas de configuración</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>General</translation>
+    </message>
+    <message>
+        <source>Shortcuts</source>
+        <translation>Atajos</translation>
     </message>
     <message>
         <source>Server address</source>
@@ -589,6 +782,14 @@
     <message>
         <source>Seconds a verdict stays on this computer, where it can be undone, before it is sent.</source>
         <translation>Segundos que un veredicto permanece en este equipo, donde se puede deshacer, antes de enviarse.</translation>
+    </message>
+    <message>
+        <source>Remind me to take breaks (after the queue&apos;s time or posts)</source>
+        <translation>Recordar tomar pausas (tras el tiempo o las publicaciones de la cola)</translation>
+    </message>
+    <message>
+        <source>Break reminders</source>
+        <translation>Recordatorios de pausa</translation>
     </message>
     <message>
         <source>Logging in…</source>
@@ -724,6 +925,488 @@
     </message>
 </context>
 <context>
+    <name>Escalation</name>
+    <message>
+        <source>Escalate to a lead</source>
+        <translation>Escalar a un responsable</translation>
+    </message>
+    <message>
+        <source>Why does this post need a lead? Pick a reason with its number or the arrows, add a note if it helps (Tab), then Enter. Esc cancels.</source>
+        <translation>¿Por qué necesita esta publicación un responsable? Elegir un motivo con su número o las flechas, añadir una nota si ayuda (Tab) y luego Enter. Esc cancela.</translation>
+    </message>
+    <message>
+        <source>Reasons</source>
+        <translation>Motivos</translation>
+    </message>
+    <message>
+        <source>Note for the lead</source>
+        <translation>Nota para el responsable</translation>
+    </message>
+    <message>
+        <source>What is missing</source>
+        <translation>Qué falta</translation>
+    </message>
+    <message>
+        <source>Escalate</source>
+        <translation>Escalar</translation>
+    </message>
+    <message>
+        <source>Note for the lead (needed for this reason)</source>
+        <translation>Nota para el responsable (necesaria para este motivo)</translation>
+    </message>
+    <message>
+        <source>Note for the lead (optional)</source>
+        <translation>Nota para el responsable (opcional)</translation>
+    </message>
+    <message>
+        <source>Pick a reason first.</source>
+        <translation>Primero elegir un motivo.</translation>
+    </message>
+    <message>
+        <source>This reason needs a note: say why, then Enter.</source>
+        <translation>Este motivo necesita una nota: explicar por qué y luego Enter.</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>sin motivo</translation>
+    </message>
+    <message>
+        <source>{ago} ({time} UTC)</source>
+        <translation>{ago} ({time} UTC)</translation>
+    </message>
+    <message>
+        <source>Escalated by {who} {when} from {queue}: {reason}</source>
+        <translation>Escalada por {who} {when} desde {queue}: {reason}</translation>
+    </message>
+    <message>
+        <source>Their note: {note}</source>
+        <translation>Su nota: {note}</translation>
+    </message>
+    <message>
+        <source>Assigned to {lead} by {by}</source>
+        <translation>Asignada a {lead} por {by}</translation>
+    </message>
+</context>
+<context>
+    <name>Exposure</name>
+    <message>
+        <source>Graphic violence</source>
+        <translation>Violencia gráfica</translation>
+    </message>
+    <message>
+        <source>Hate</source>
+        <translation>Odio</translation>
+    </message>
+    <message>
+        <source>Harassment</source>
+        <translation>Acoso</translation>
+    </message>
+    <message>
+        <source>Sexual content</source>
+        <translation>Contenido sexual</translation>
+    </message>
+    <message>
+        <source>Child safety</source>
+        <translation>Seguridad infantil</translation>
+    </message>
+    <message>
+        <source>Self-harm</source>
+        <translation>Autolesiones</translation>
+    </message>
+    <message>
+        <source>Violent extremism</source>
+        <translation>Extremismo violento</translation>
+    </message>
+    <message>
+        <source>Animal cruelty</source>
+        <translation>Crueldad animal</translation>
+    </message>
+    <message>
+        <source>Scams</source>
+        <translation>Estafas</translation>
+    </message>
+    <message>
+        <source>Misinformation</source>
+        <translation>Desinformación</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Revisor</translation>
+    </message>
+    <message>
+        <source>On shift since</source>
+        <translation>En turno desde</translation>
+    </message>
+    <message>
+        <source>Posts this shift</source>
+        <translation>Publicaciones en este turno</translation>
+    </message>
+    <message>
+        <source>Posts in 7 days</source>
+        <translation>Publicaciones en 7 días</translation>
+    </message>
+    <message>
+        <source>High-harm posts this shift</source>
+        <translation>Publicaciones de alto daño en este turno</translation>
+    </message>
+    <message>
+        <source>Breaks this shift</source>
+        <translation>Pausas en este turno</translation>
+    </message>
+    <message>
+        <source>Break minutes this shift</source>
+        <translation>Minutos de pausa en este turno</translation>
+    </message>
+    <message>
+        <source>Breaks in 7 days</source>
+        <translation>Pausas en 7 días</translation>
+    </message>
+    <message>
+        <source>{kind} (shift / 7 days)</source>
+        <translation>{kind} (turno / 7 días)</translation>
+    </message>
+    <message>
+        <source>not on shift</source>
+        <translation>fuera de turno</translation>
+    </message>
+    <message>
+        <source>Wellbeing</source>
+        <translation>Bienestar</translation>
+    </message>
+    <message>
+        <source>Exposure per reviewer</source>
+        <translation>Exposición por revisor</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Figures status</source>
+        <translation>Estado de las cifras</translation>
+    </message>
+    <message>
+        <source>What each reviewer decided, by the kind of harm their queues and the policies they cited say the posts carry: this shift (activity with no gap of 4 hours) and the last 7 days, with the breaks they took. Figures only; no post is shown here.</source>
+        <translation>Lo que decidió cada revisor, según el tipo de daño que sus colas y las políticas citadas atribuyen a las publicaciones: en este turno (actividad sin interrupciones de 4 horas) y en los últimos 7 días, con las pausas que tomó. Solo cifras; aquí no se muestra ninguna publicación.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Cargando…</translation>
+    </message>
+    <message>
+        <source>Updated {time}</source>
+        <translation>Actualizado {time}</translation>
+    </message>
+    <message>
+        <source>loading the figures</source>
+        <translation>cargando las cifras</translation>
+    </message>
+</context>
+<context>
+    <name>LeadAdmin</name>
+    <message>
+        <source>reviewer</source>
+        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
+        <translation>revisor</translation>
+    </message>
+    <message>
+        <source>lead</source>
+        <translation>responsable</translation>
+    </message>
+    <message>
+        <source>admin</source>
+        <translation>administrador</translation>
+    </message>
+    <message>
+        <source>platform</source>
+        <translation>plataforma</translation>
+    </message>
+    <message>
+        <source>fact-checker</source>
+        <translation>verificador de datos</translation>
+    </message>
+    <message>
+        <source>Username</source>
+        <translation>Nombre de usuario</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>Nombre visible</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rol</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>Cuenta</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creada</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>Último uso</translation>
+    </message>
+    <message>
+        <source>Revoked</source>
+        <translation>Revocada</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nunca</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>activa</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Versión</translation>
+    </message>
+    <message>
+        <source>Applied</source>
+        <translation>Aplicada</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Por</translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation>Colas</translation>
+    </message>
+    <message>
+        <source>the service</source>
+        <translation>el servicio</translation>
+    </message>
+    <message>
+        <source>Users and roles</source>
+        <translation>Usuarios y roles</translation>
+    </message>
+    <message>
+        <source>Users and their roles</source>
+        <translation>Usuarios y sus roles</translation>
+    </message>
+    <message>
+        <source>Users status</source>
+        <translation>Estado de los usuarios</translation>
+    </message>
+    <message>
+        <source>New role</source>
+        <translation>Nuevo rol</translation>
+    </message>
+    <message>
+        <source>Change role</source>
+        <translation>Cambiar rol</translation>
+    </message>
+    <message>
+        <source>Selected user&apos;s role:</source>
+        <translation>Rol del usuario seleccionado:</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Contraseña</translation>
+    </message>
+    <message>
+        <source>Password again</source>
+        <translation>Repetir contraseña</translation>
+    </message>
+    <message>
+        <source>Add user</source>
+        <translation>Añadir usuario</translation>
+    </message>
+    <message>
+        <source>Add a user</source>
+        <translation>Añadir un usuario</translation>
+    </message>
+    <message>
+        <source>A username is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
+        <translation>Un nombre de usuario tiene de 2 a 64 caracteres: letras minúsculas, dígitos, &apos;.&apos;, &apos;_&apos; o &apos;-&apos;, y empieza por una letra o un dígito.</translation>
+    </message>
+    <message>
+        <source>The password needs at least {n} characters.</source>
+        <translation>La contraseña necesita al menos {n} caracteres.</translation>
+    </message>
+    <message>
+        <source>The two passwords differ: type the same twice.</source>
+        <translation>Las dos contraseñas no coinciden: escribir la misma dos veces.</translation>
+    </message>
+    <message>
+        <source>Adding {user}…</source>
+        <translation>Añadiendo a {user}…</translation>
+    </message>
+    <message>
+        <source>Added {user} ({name}) as {role}.</source>
+        <translation>Se añadió a {user} ({name}) como {role}.</translation>
+    </message>
+    <message>
+        <source>{user} is now {role}.</source>
+        <translation>{user} ahora es {role}.</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>Claves de API</translation>
+    </message>
+    <message>
+        <source>API keys status</source>
+        <translation>Estado de las claves de API</translation>
+    </message>
+    <message>
+        <source>Revoke…</source>
+        <translation>Revocar…</translation>
+    </message>
+    <message>
+        <source>Key name</source>
+        <translation>Nombre de la clave</translation>
+    </message>
+    <message>
+        <source>e.g. feed-bridge</source>
+        <translation>p. ej., feed-bridge</translation>
+    </message>
+    <message>
+        <source>Key role</source>
+        <translation>Rol de la clave</translation>
+    </message>
+    <message>
+        <source>Create key</source>
+        <translation>Crear clave</translation>
+    </message>
+    <message>
+        <source>New key:</source>
+        <translation>Nueva clave:</translation>
+    </message>
+    <message>
+        <source>The new key</source>
+        <translation>La nueva clave</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Hecho</translation>
+    </message>
+    <message>
+        <source>Copy this key now and give it to the platform: it is not shown again. The service keeps only its hash.</source>
+        <translation>Copiar esta clave ahora y entregarla a la plataforma: no se vuelve a mostrar. El servicio solo guarda su hash.</translation>
+    </message>
+    <message>
+        <source>A key&apos;s name is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (it names the platform&apos;s account too).</source>
+        <translation>El nombre de una clave tiene de 2 a 64 caracteres: letras minúsculas, dígitos, &apos;.&apos;, &apos;_&apos; o &apos;-&apos; (también da nombre a la cuenta de la plataforma).</translation>
+    </message>
+    <message>
+        <source>Made the key {name} for {account}.</source>
+        <translation>Se creó la clave {name} para {account}.</translation>
+    </message>
+    <message>
+        <source>Revoke API key</source>
+        <translation>Revocar clave de API</translation>
+    </message>
+    <message>
+        <source>Revoke the key {name} of {account}? Every request with it is refused from now on; this cannot be undone (make a new key instead).</source>
+        <translation>¿Revocar la clave {name} de {account}? Toda solicitud con ella se rechazará a partir de ahora; esto no se puede deshacer (crear una nueva clave en su lugar).</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Revocar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Revoked the key {name}.</source>
+        <translation>Se revocó la clave {name}.</translation>
+    </message>
+    <message>
+        <source>Queue configuration</source>
+        <translation>Configuración de colas</translation>
+    </message>
+    <message>
+        <source>Running version</source>
+        <translation>Versión en ejecución</translation>
+    </message>
+    <message>
+        <source>The running queue file</source>
+        <translation>El archivo de colas en ejecución</translation>
+    </message>
+    <message>
+        <source>Difference with a file</source>
+        <translation>Diferencia con un archivo</translation>
+    </message>
+    <message>
+        <source>Configuration versions</source>
+        <translation>Versiones de configuración</translation>
+    </message>
+    <message>
+        <source>Queue file status</source>
+        <translation>Estado del archivo de colas</translation>
+    </message>
+    <message>
+        <source>Compare with a file…</source>
+        <translation>Comparar con un archivo…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>The queues as they run, as a queue file. Change them with reviewer-app server queues apply FILE on the service&apos;s machine; every applied file is a version below.</source>
+        <translation>Las colas tal como se ejecutan, como archivo de colas. Se cambian con reviewer-app server queues apply FILE en la máquina del servicio; cada archivo aplicado figura abajo como una versión.</translation>
+    </message>
+    <message>
+        <source>No configuration version yet.</source>
+        <translation>Aún no hay ninguna versión de configuración.</translation>
+    </message>
+    <message>
+        <source>Version {version}, applied {when} by {who}.</source>
+        <translation>Versión {version}, aplicada {when} por {who}.</translation>
+    </message>
+    <message>
+        <source>Compare with a queue file</source>
+        <translation>Comparar con un archivo de colas</translation>
+    </message>
+    <message>
+        <source>Queue files (*.toml);;All files (*)</source>
+        <translation>Archivos de colas (*.toml);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>The running queue file is not loaded yet.</source>
+        <translation>El archivo de colas en ejecución aún no está cargado.</translation>
+    </message>
+    <message>
+        <source>{file} is the same as the running queue file.</source>
+        <translation>{file} es igual al archivo de colas en ejecución.</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file in {n} lines.</source>
+        <translation>{file} difiere del archivo de colas en ejecución en {n} líneas.</translation>
+    </message>
+    <message>
+        <source>{file} is not UTF-8 text.</source>
+        <translation>{file} no es texto UTF-8.</translation>
+    </message>
+    <message>
+        <source>{file} is too large for a queue file.</source>
+        <translation>{file} es demasiado grande para un archivo de colas.</translation>
+    </message>
+    <message>
+        <source>{file} could not be read: {reason}</source>
+        <translation>No se pudo leer {file}: {reason}</translation>
+    </message>
+    <message>
+        <source>comparing</source>
+        <translation>comparando</translation>
+    </message>
+</context>
+<context>
     <name>LeadAudits</name>
     <message>
         <source>random</source>
@@ -840,6 +1523,7 @@
     </message>
     <message>
         <source>Audit progress</source>
+        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``)</extracomment>
         <translation>Progreso de la auditoría</translation>
     </message>
     <message>
@@ -847,8 +1531,8 @@
         <translation>Último resultado de auditoría</translation>
     </message>
     <message>
-        <source>Stop auditing</source>
-        <translation>Dejar de auditar</translation>
+        <source>&amp;Stop auditing</source>
+        <translation>&amp;Dejar de auditar</translation>
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
@@ -995,10 +1679,6 @@
         <translation>Muestra #{id}: {n} decisiones extraídas (menos de {requested}: el periodo no tiene más).</translation>
     </message>
     <message>
-        <source>Sample #{id}: {n} decisions drawn.</source>
-        <translation>Muestra #{id}: {n} decisiones extraídas.</translation>
-    </message>
-    <message>
         <source>Select a sample first.</source>
         <translation>Seleccione primero una muestra.</translation>
     </message>
@@ -1049,6 +1729,10 @@
     <message>
         <source>escalated</source>
         <translation>escalado</translation>
+    </message>
+    <message>
+        <source>escalation assigned</source>
+        <translation>escalación asignada</translation>
     </message>
     <message>
         <source>user created</source>
@@ -1505,6 +2189,14 @@
         <translation>Seleccione una decisión para ver el historial de su elemento.</translation>
     </message>
     <message>
+        <source>%Ln decision(s), all shown.</source>
+        <translation>%Ln decisión(es), todas mostradas.</translation>
+    </message>
+    <message>
+        <source>%Ln decision(s) loaded so far; scroll down for more.</source>
+        <translation>%Ln decisión(es) cargadas hasta ahora; desplazarse hacia abajo para ver más.</translation>
+    </message>
+    <message>
         <source>Item history</source>
         <translation>Historial del elemento</translation>
     </message>
@@ -1637,6 +2329,14 @@
         <translation>Cancelar la exportación</translation>
     </message>
     <message>
+        <source>Note to reviewer…</source>
+        <translation>Nota al revisor…</translation>
+    </message>
+    <message>
+        <source>Write a note to the selected decision&apos;s reviewer</source>
+        <translation>Escribir una nota al revisor de la decisión seleccionada</translation>
+    </message>
+    <message>
         <source>“Until” must be later than “From”; nothing was changed.</source>
         <translation>«Hasta» debe ser posterior a «Desde»; no se cambió nada.</translation>
     </message>
@@ -1649,16 +2349,12 @@
         <translation>Ninguna decisión coincide con estos filtros.</translation>
     </message>
     <message>
-        <source>{n} decisions, all shown.</source>
-        <translation>{n} decisiones, todas mostradas.</translation>
-    </message>
-    <message>
-        <source>{n} decisions loaded so far; scroll down for more.</source>
-        <translation>{n} decisiones cargadas hasta ahora; desplácese hacia abajo para ver más.</translation>
-    </message>
-    <message>
         <source>Loading decisions…</source>
         <translation>Cargando decisiones…</translation>
+    </message>
+    <message>
+        <source>Note sent to {reviewer}.</source>
+        <translation>Nota enviada a {reviewer}.</translation>
     </message>
     <message>
         <source>History of item {item}</source>
@@ -1715,6 +2411,508 @@
     <message>
         <source>Exporting… {n} decisions written so far.</source>
         <translation>Exportando… {n} decisiones escritas hasta ahora.</translation>
+    </message>
+    <message>
+        <source>Note to reviewer</source>
+        <translation>Nota al revisor</translation>
+    </message>
+    <message>
+        <source>What the reviewer should know about this decision</source>
+        <translation>Lo que el revisor debe saber sobre esta decisión</translation>
+    </message>
+    <message>
+        <source>Note status</source>
+        <translation>Estado de la nota</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Enviar</translation>
+    </message>
+    <message>
+        <source>{reviewer} reads this note in My decisions, and is told of it at their next login.</source>
+        <translation>{reviewer} lee esta nota en Mis decisiones y recibe un aviso en su próximo inicio de sesión.</translation>
+    </message>
+    <message>
+        <source>Write the note first.</source>
+        <translation>Escribir primero la nota.</translation>
+    </message>
+    <message>
+        <source>A note may be at most {n} characters.</source>
+        <translation>Una nota puede tener como máximo {n} caracteres.</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>Enviando…</translation>
+    </message>
+    <message>
+        <source>sending the note</source>
+        <translation>enviando la nota</translation>
+    </message>
+</context>
+<context>
+    <name>LeadEscalations</name>
+    <message>
+        <source>Waiting</source>
+        <translation>En espera</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Publicación</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Desde</translation>
+    </message>
+    <message>
+        <source>Escalated by</source>
+        <translation>Escalada por</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Cuándo</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Motivo</translation>
+    </message>
+    <message>
+        <source>Held by</source>
+        <translation>Reservada por</translation>
+    </message>
+    <message>
+        <source>Assigned to</source>
+        <translation>Asignada a</translation>
+    </message>
+    <message>
+        <source>routed by triage</source>
+        <translation>enviada por el triaje</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>sin motivo</translation>
+    </message>
+    <message>
+        <source>{wait} (over SLA)</source>
+        <translation>{wait} (fuera del SLA)</translation>
+    </message>
+    <message>
+        <source>triage</source>
+        <translation>triaje</translation>
+    </message>
+    <message>
+        <source>Who holds what</source>
+        <translation>Quién tiene qué</translation>
+    </message>
+    <message>
+        <source>Open escalations</source>
+        <translation>Escalaciones abiertas</translation>
+    </message>
+    <message>
+        <source>Review this one now</source>
+        <translation>Revisar esta ahora</translation>
+    </message>
+    <message>
+        <source>Assign to me</source>
+        <translation>Asignármela</translation>
+    </message>
+    <message>
+        <source>Lead to assign to</source>
+        <translation>Responsable al que asignar</translation>
+    </message>
+    <message>
+        <source>Assign to this lead</source>
+        <translation>Asignar a este responsable</translation>
+    </message>
+    <message>
+        <source>Assign to nobody</source>
+        <translation>No asignar a nadie</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>Qué pasó</translation>
+    </message>
+    <message>
+        <source>{lead} ({n})</source>
+        <translation>{lead} ({n})</translation>
+    </message>
+    <message>
+        <source>Held by: {held}. Assigned to: {assigned}.</source>
+        <translation>Reservada por: {held}. Asignada a: {assigned}.</translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>nadie</translation>
+    </message>
+    <message>
+        <source>{lead} is deciding this escalation now; it is assigned to you and comes to you if they let it go.</source>
+        <translation>{lead} está decidiendo esta escalación ahora; queda asignada a quien la pidió y le llegará si la suelta.</translation>
+    </message>
+    <message>
+        <source>Type or pick the lead to assign it to.</source>
+        <translation>Escribir o elegir el responsable al que asignarla.</translation>
+    </message>
+    <message>
+        <source>Assigned to {lead}.</source>
+        <translation>Asignada a {lead}.</translation>
+    </message>
+    <message>
+        <source>Assigned to nobody: any lead may take it.</source>
+        <translation>Sin asignar: cualquier responsable puede tomarla.</translation>
+    </message>
+    <message>
+        <source>assigning the escalation</source>
+        <translation>al asignar la escalación</translation>
+    </message>
+</context>
+<context>
+    <name>LeadQuality</name>
+    <message>
+        <source>fast: median {s} s</source>
+        <translation>rápido: mediana {s} s</translation>
+    </message>
+    <message>
+        <source>action mix far from the others&apos; in {queue} ({d})</source>
+        <translation>combinación de acciones alejada de la de los demás en {queue} ({d})</translation>
+    </message>
+    <message>
+        <source>overturns up: {before} → {now}</source>
+        <translation>revocaciones al alza: {before} → {now}</translation>
+    </message>
+    <message>
+        <source>Quality flag thresholds</source>
+        <translation>Umbrales de alertas de calidad</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Flag a median handle time under</source>
+        <translation>Marcar un tiempo de gestión mediano inferior a</translation>
+    </message>
+    <message>
+        <source>Flag an action mix farther from the others&apos; than</source>
+        <translation>Marcar una combinación de acciones más alejada de la de los demás que</translation>
+    </message>
+    <message>
+        <source> points</source>
+        <translation> puntos</translation>
+    </message>
+    <message>
+        <source>Flag an overturn rate up by</source>
+        <translation>Marcar una tasa de revocación que sube en</translation>
+    </message>
+    <message>
+        <source>with at least decisions</source>
+        <translation>con un mínimo de decisiones de</translation>
+    </message>
+    <message>
+        <source>Flag: median under</source>
+        <translation>Alerta: mediana inferior a</translation>
+    </message>
+    <message>
+        <source>mix distance over</source>
+        <translation>distancia de combinación superior a</translation>
+    </message>
+    <message>
+        <source>overturns up by</source>
+        <translation>revocaciones al alza en</translation>
+    </message>
+    <message>
+        <source>with at least</source>
+        <translation>con al menos</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>decisiones</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>Día</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Decisiones</translation>
+    </message>
+    <message>
+        <source>Median handle</source>
+        <translation>Tiempo mediano</translation>
+    </message>
+    <message>
+        <source>Overturned</source>
+        <translation>Revocadas</translation>
+    </message>
+    <message>
+        <source>Select a reviewer for their trend.</source>
+        <translation>Seleccionar un revisor para ver su tendencia.</translation>
+    </message>
+    <message>
+        <source>Trend</source>
+        <translation>Tendencia</translation>
+    </message>
+    <message>
+        <source>Reviewer&apos;s trend by day</source>
+        <translation>Tendencia del revisor por día</translation>
+    </message>
+    <message>
+        <source>Loading the trend of {name}…</source>
+        <translation>Cargando la tendencia de {name}…</translation>
+    </message>
+    <message>
+        <source>{name}, day by day</source>
+        <translation>{name}, día a día</translation>
+    </message>
+    <message>
+        <source>loading the trend</source>
+        <translation>cargando la tendencia</translation>
+    </message>
+</context>
+<context>
+    <name>LeadSearch</name>
+    <message>
+        <source>Author (handle, platform id, name)</source>
+        <extracomment>Saved views a key opens: Ctrl+Shift+1 … Ctrl+Shift+9, in the picker&apos;s order.</extracomment>
+        <translation>Autor (identificador, ID de plataforma, nombre)</translation>
+    </message>
+    <message>
+        <source>Post text</source>
+        <translation>Texto de la publicación</translation>
+    </message>
+    <message>
+        <source>Post platform id or URL</source>
+        <translation>ID de plataforma o URL de la publicación</translation>
+    </message>
+    <message>
+        <source>Link domain</source>
+        <translation>Dominio del enlace</translation>
+    </message>
+    <message>
+        <source>Report reason</source>
+        <translation>Motivo de la denuncia</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Elemento</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Publicación</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Decisión</translation>
+    </message>
+    <message>
+        <source>Reviewer</source>
+        <translation>Revisor</translation>
+    </message>
+    <message>
+        <source>Decided</source>
+        <translation>Decidida</translation>
+    </message>
+    <message>
+        <source>Save view</source>
+        <translation>Guardar vista</translation>
+    </message>
+    <message>
+        <source>View name</source>
+        <translation>Nombre de la vista</translation>
+    </message>
+    <message>
+        <source>Share with the team (every lead)</source>
+        <translation>Compartir con el equipo (todos los responsables)</translation>
+    </message>
+    <message>
+        <source>Share the view</source>
+        <translation>Compartir la vista</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Search in</source>
+        <translation>Buscar en</translation>
+    </message>
+    <message>
+        <source>what to find (author and text: 3 characters or more)</source>
+        <translation>qué buscar (autor y texto: 3 caracteres o más)</translation>
+    </message>
+    <message>
+        <source>Search for</source>
+        <translation>Texto a buscar</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Buscar</translation>
+    </message>
+    <message>
+        <source>Saved views</source>
+        <translation>Vistas guardadas</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Abrir</translation>
+    </message>
+    <message>
+        <source>Open the saved view</source>
+        <translation>Abrir la vista guardada</translation>
+    </message>
+    <message>
+        <source>Save search…</source>
+        <translation>Guardar búsqueda…</translation>
+    </message>
+    <message>
+        <source>Save this search as a view</source>
+        <translation>Guardar esta búsqueda como vista</translation>
+    </message>
+    <message>
+        <source>Save Decisions filter…</source>
+        <translation>Guardar filtro de Decisiones…</translation>
+    </message>
+    <message>
+        <source>Save the Decisions tab&apos;s filter as a view</source>
+        <translation>Guardar el filtro de la pestaña Decisiones como vista</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Delete the saved view</source>
+        <translation>Eliminar la vista guardada</translation>
+    </message>
+    <message>
+        <source>Saved views:</source>
+        <translation>Vistas guardadas:</translation>
+    </message>
+    <message>
+        <source>Search results</source>
+        <translation>Resultados de la búsqueda</translation>
+    </message>
+    <message>
+        <source>Search status</source>
+        <translation>Estado de la búsqueda</translation>
+    </message>
+    <message>
+        <source>More results</source>
+        <translation>Más resultados</translation>
+    </message>
+    <message>
+        <source>Load more results</source>
+        <translation>Cargar más resultados</translation>
+    </message>
+    <message>
+        <source>Decide these together…</source>
+        <translation>Decidir estas en bloque…</translation>
+    </message>
+    <message>
+        <source>Decide the selected open posts together</source>
+        <translation>Decidir en bloque las publicaciones abiertas seleccionadas</translation>
+    </message>
+    <message>
+        <source>Type something to search for.</source>
+        <translation>Escribir algo para buscar.</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>Buscando…</translation>
+    </message>
+    <message>
+        <source>Nothing found.</source>
+        <translation>No se encontró nada.</translation>
+    </message>
+    <message>
+        <source>{n} items shown, newest first; more below.</source>
+        <translation>{n} elementos mostrados, los más recientes primero; hay más abajo.</translation>
+    </message>
+    <message>
+        <source>{n} items found, newest first.</source>
+        <translation>{n} elementos encontrados, los más recientes primero.</translation>
+    </message>
+    <message>
+        <source>searching</source>
+        <translation>buscando</translation>
+    </message>
+    <message>
+        <source>Select open posts first (Ctrl or Shift and click): decided posts are changed by an audit, not decided again.</source>
+        <translation>Seleccionar primero publicaciones abiertas (Ctrl o Shift y clic): las publicaciones decididas se cambian mediante una auditoría, no se deciden de nuevo.</translation>
+    </message>
+    <message>
+        <source>{n} selected posts are decided already: left out.</source>
+        <translation>{n} publicaciones seleccionadas ya están decididas: se omiten.</translation>
+    </message>
+    <message>
+        <source>loading the saved views</source>
+        <translation>cargando las vistas guardadas</translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation>búsqueda</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>decisiones</translation>
+    </message>
+    <message>
+        <source>shared by {owner}</source>
+        <translation>compartida por {owner}</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>privada</translation>
+    </message>
+    <message>
+        <source>No saved views yet</source>
+        <translation>Aún no hay vistas guardadas</translation>
+    </message>
+    <message>
+        <source>No saved view {n}.</source>
+        <translation>No hay vista guardada {n}.</translation>
+    </message>
+    <message>
+        <source>A view&apos;s name is one line of up to {n} characters, with no control characters. Nothing was saved.</source>
+        <translation>El nombre de una vista es una línea de hasta {n} caracteres, sin caracteres de control. No se guardó nada.</translation>
+    </message>
+    <message>
+        <source>Saved the view {name}.</source>
+        <translation>Se guardó la vista {name}.</translation>
+    </message>
+    <message>
+        <source>saving the view</source>
+        <translation>guardando la vista</translation>
+    </message>
+    <message>
+        <source>deleting the view</source>
+        <translation>eliminando la vista</translation>
+    </message>
+    <message>
+        <source>Type a search to save first.</source>
+        <translation>Escribir primero una búsqueda para guardar.</translation>
+    </message>
+    <message>
+        <source>Save the search for {q} as a view.</source>
+        <translation>Guardar la búsqueda de {q} como vista.</translation>
+    </message>
+    <message>
+        <source>The Decisions tab&apos;s filter is not valid.</source>
+        <translation>El filtro de la pestaña Decisiones no es válido.</translation>
+    </message>
+    <message>
+        <source>Save the Decisions tab&apos;s current filter as a view.</source>
+        <translation>Guardar el filtro actual de la pestaña Decisiones como vista.</translation>
     </message>
 </context>
 <context>
@@ -1834,7 +3032,12 @@
         <translation>Recursos confirmados / revocados</translation>
     </message>
     <message>
+        <source>Flags</source>
+        <translation>Alertas</translation>
+    </message>
+    <message>
         <source>Time window</source>
+        <extracomment>the quality signals by reviewer (GET /stats/quality), with the queues&apos; names</extracomment>
         <translation>Periodo</translation>
     </message>
     <message>
@@ -1858,8 +3061,8 @@
         <translation>(cifras de hace {n} s)</translation>
     </message>
     <message>
-        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions.</source>
-        <translation>La concordancia y kappa comparan a cada revisor con los auditores en decisiones auditadas; la tasa de revocación es decisiones revocadas (por una auditoría o un recurso estimado) por decisión. Haga doble clic en un revisor (o pulse Intro) para ver sus decisiones.</translation>
+        <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions. Flags: a median handle time under your threshold, an action mix far from the other reviewers&apos; in a queue (total variation distance), or an overturn rate up against the window before; each only with enough decisions. Select a reviewer for their days.</source>
+        <translation>La concordancia y el kappa comparan a cada revisor con los auditores en las decisiones auditadas; la tasa de revocación son las decisiones revocadas (por una auditoría o una apelación estimada) por decisión. Doble clic en un revisor (o Enter) para ver sus decisiones. Alertas: un tiempo de gestión mediano inferior al umbral fijado, una combinación de acciones alejada de la de los demás revisores en una cola (distancia de variación total) o una tasa de revocación al alza respecto al periodo anterior; cada una solo con suficientes decisiones. Seleccionar un revisor para ver sus días.</translation>
     </message>
     <message>
         <source>Updated {time}</source>
@@ -2056,6 +3259,10 @@
         <translation>Auditorías</translation>
     </message>
     <message>
+        <source>Wellbeing</source>
+        <translation>Bienestar</translation>
+    </message>
+    <message>
         <source>Escalations</source>
         <translation>Escalados</translation>
     </message>
@@ -2074,6 +3281,14 @@
     <message>
         <source>Webhooks</source>
         <translation>Webhooks</translation>
+    </message>
+    <message>
+        <source>Administration</source>
+        <translation>Administración</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Búsqueda</translation>
     </message>
 </context>
 <context>
@@ -2171,7 +3386,7 @@
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
-        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) Every key of the review flow, in one place: key -&gt; command name. Commands that must not fire while the reviewer is typing in a text field.</extracomment>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic)</extracomment>
         <translation>Mesa de revisión — {name} en {server}</translation>
     </message>
     <message>
@@ -2180,7 +3395,7 @@
     </message>
     <message>
         <source>Notice</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) queues being worked that have nothing for this reviewer (the engine&apos;s word)</extracomment>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Aviso</translation>
     </message>
     <message>
@@ -2200,12 +3415,16 @@
         <translation>Cola:</translation>
     </message>
     <message>
-        <source>Worklist</source>
-        <translation>Lista de trabajo</translation>
-    </message>
-    <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
         <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
+    </message>
+    <message>
+        <source>Classifier scores</source>
+        <translation>Puntuaciones de los clasificadores</translation>
+    </message>
+    <message>
+        <source>Scores and context</source>
+        <translation>Puntuaciones y contexto</translation>
     </message>
     <message>
         <source>Review or lead workspace</source>
@@ -2256,6 +3475,10 @@
         <translation>Conflictos…</translation>
     </message>
     <message>
+        <source>My decisions…</source>
+        <translation>Mis decisiones…</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>Ajustes…</translation>
     </message>
@@ -2278,6 +3501,18 @@
     <message>
         <source>Quit</source>
         <translation>Salir</translation>
+    </message>
+    <message>
+        <source>On a break: your posts were given back.</source>
+        <translation>En pausa: las publicaciones reservadas se devolvieron.</translation>
+    </message>
+    <message>
+        <source>Welcome back.</source>
+        <translation>Hola de nuevo.</translation>
+    </message>
+    <message>
+        <source>Nothing was escalated: the post changed while the reasons were open.</source>
+        <translation>No se escaló nada: la publicación cambió mientras los motivos estaban abiertos.</translation>
     </message>
     <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
@@ -2404,6 +3639,10 @@
         <translation>Puede seguir decidiendo lo que hay aquí.</translation>
     </message>
     <message>
+        <source>Worklist (W)</source>
+        <translation>Lista de trabajo (W)</translation>
+    </message>
+    <message>
         <source>Nothing in {queue} is waiting for you.</source>
         <translation>Nada en {queue} le espera.</translation>
     </message>
@@ -2426,6 +3665,42 @@
     <message>
         <source>{n} of your verdicts conflict with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
         <translation>{n} de sus veredictos entran en conflicto con una decisión de otra persona. Abra Conflictos (Ctrl+K) para ver ambos.</translation>
+    </message>
+    <message>
+        <source>Looking up the author&apos;s open posts…</source>
+        <translation>Buscando las publicaciones abiertas del autor…</translation>
+    </message>
+    <message>
+        <source>The author has no open posts.</source>
+        <translation>El autor no tiene publicaciones abiertas.</translation>
+    </message>
+    <message>
+        <source>Open posts by the author and the linked accounts: {n} in {q} queues.</source>
+        <translation>Publicaciones abiertas del autor y de las cuentas vinculadas: {n} en {q} colas.</translation>
+    </message>
+    <message>
+        <source>Open posts by the author: {n} in {q} queues.</source>
+        <translation>Publicaciones abiertas del autor: {n} en {q} colas.</translation>
+    </message>
+    <message>
+        <source>{n} more are not listed (the oldest come first).</source>
+        <translation>{n} más no se muestran (primero las más antiguas).</translation>
+    </message>
+    <message>
+        <source>looking up the author&apos;s open posts</source>
+        <translation>buscando las publicaciones abiertas del autor</translation>
+    </message>
+    <message>
+        <source>Posts selected in the search: {n} in {q} queues.</source>
+        <translation>Publicaciones seleccionadas en la búsqueda: {n} en {q} colas.</translation>
+    </message>
+    <message>
+        <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
+        <translation>Enviando decisiones en bloque retenidas al cerrar la aplicación por última vez: {n}.</translation>
+    </message>
+    <message>
+        <source>A bulk decision was refused: nothing was decided.</source>
+        <translation>Se rechazó una decisión en bloque: no se decidió nada.</translation>
     </message>
     <message>
         <source>Offline batch: {done} of {total}</source>
@@ -2462,10 +3737,6 @@
     <message>
         <source>● Online</source>
         <translation>● En línea</translation>
-    </message>
-    <message>
-        <source>{n} conflicts</source>
-        <translation>{n} conflictos</translation>
     </message>
     <message>
         <source>never synced</source>
@@ -2988,6 +4259,7 @@
     <name>Models</name>
     <message>
         <source>to review</source>
+        <extracomment>how many characters of a post the worklist&apos;s Item column shows</extracomment>
         <translation>por revisar</translation>
     </message>
     <message>
@@ -3036,11 +4308,8 @@
         <translation>Sincr.</translation>
     </message>
     <message>
-        <source>on screen</source>
-        <translation>en pantalla</translation>
-    </message>
-    <message>
         <source>lost</source>
+        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list</extracomment>
         <translation>perdida</translation>
     </message>
     <message>
@@ -3069,6 +4338,203 @@
     </message>
 </context>
 <context>
+    <name>MyDecisions</name>
+    <message>
+        <source>today {time}</source>
+        <extracomment>pages of 500 asked for at most (a shift&apos;s or a week&apos;s decisions of one reviewer)</extracomment>
+        <translation>hoy {time}</translation>
+    </message>
+    <message>
+        <source>yesterday {time}</source>
+        <translation>ayer {time}</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>Aceptada</translation>
+    </message>
+    <message>
+        <source>Confirmed in an audit</source>
+        <translation>Confirmada en una auditoría</translation>
+    </message>
+    <message>
+        <source>Overturned in an audit</source>
+        <translation>Revocada en una auditoría</translation>
+    </message>
+    <message>
+        <source>Appealed, waiting for a decision</source>
+        <translation>Apelada, pendiente de decisión</translation>
+    </message>
+    <message>
+        <source>Appealed and upheld</source>
+        <translation>Apelada y confirmada</translation>
+    </message>
+    <message>
+        <source>Reversed on appeal</source>
+        <translation>Cambiada tras apelación</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>alguien</translation>
+    </message>
+    <message>
+        <source>{at}: {who} overturned it in an audit to {action}.</source>
+        <translation>{at}: {who} la revocó en una auditoría y la cambió a {action}.</translation>
+    </message>
+    <message>
+        <source>{at}: {who} agreed with it in an audit.</source>
+        <translation>{at}: {who} la confirmó en una auditoría.</translation>
+    </message>
+    <message>
+        <source>{at}: reversed on appeal to {action}.</source>
+        <translation>{at}: cambiada tras apelación a {action}.</translation>
+    </message>
+    <message>
+        <source>{at}: the appeal was decided and it stands.</source>
+        <translation>{at}: se resolvió la apelación y la decisión se mantiene.</translation>
+    </message>
+    <message>
+        <source>{at}: the user appealed it.</source>
+        <translation>{at}: el usuario la apeló.</translation>
+    </message>
+    <message>
+        <source>{at}: a note from {who}.</source>
+        <translation>{at}: una nota de {who}.</translation>
+    </message>
+    <message>
+        <source>Note: {note}</source>
+        <translation>Nota: {note}</translation>
+    </message>
+    <message>
+        <source>{time}, {queue}: you decided {action}.</source>
+        <translation>{time}, {queue}: decisión propia: {action}.</translation>
+    </message>
+    <message>
+        <source>Conflict: another decision counts</source>
+        <translation>Conflicto: cuenta otra decisión</translation>
+    </message>
+    <message>
+        <source>{time}, {queue}: you decided {mine}, but {who} had decided {theirs} first; theirs counts.</source>
+        <translation>{time}, {queue}: decisión propia: {mine}, pero {who} había decidido antes {theirs}; cuenta la suya.</translation>
+    </message>
+    <message>
+        <source>Decided</source>
+        <translation>Decidida</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
+        <source>Your decision</source>
+        <translation>Decisión propia</translation>
+    </message>
+    <message>
+        <source>What became of it</source>
+        <translation>Qué pasó con ella</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Nota</translation>
+    </message>
+    <message>
+        <source>My decisions</source>
+        <translation>Mis decisiones</translation>
+    </message>
+    <message>
+        <source>Which decisions</source>
+        <translation>Qué decisiones</translation>
+    </message>
+    <message>
+        <source>This shift (since {time})</source>
+        <translation>Este turno (desde {time})</translation>
+    </message>
+    <message>
+        <source>The last 7 days</source>
+        <translation>Los últimos 7 días</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Select a decision to read what became of it.</source>
+        <translation>Seleccionar una decisión para ver qué pasó con ella.</translation>
+    </message>
+    <message>
+        <source>My decisions status</source>
+        <translation>Estado de Mis decisiones</translation>
+    </message>
+    <message>
+        <source>Your own decisions and what became of each: audits, appeals, conflicts and notes from your leads. Bold rows were overturned or carry a note.</source>
+        <translation>Las decisiones propias y qué pasó con cada una: auditorías, apelaciones, conflictos y notas de los responsables. Las filas en negrita se revocaron o llevan una nota.</translation>
+    </message>
+    <message>
+        <source>Loading your decisions…</source>
+        <translation>Cargando las decisiones propias…</translation>
+    </message>
+    <message>
+        <source>1 decision.</source>
+        <translation>1 decisión.</translation>
+    </message>
+    <message>
+        <source>{n} decisions.</source>
+        <translation>{n} decisiones.</translation>
+    </message>
+    <message>
+        <source>Only the newest are shown.</source>
+        <translation>Solo se muestran las más recientes.</translation>
+    </message>
+    <message>
+        <source>loading your decisions</source>
+        <translation>cargando las decisiones propias</translation>
+    </message>
+    <message>
+        <source>1 of your decisions was overturned</source>
+        <translation>1 decisión propia fue revocada</translation>
+    </message>
+    <message>
+        <source>{n} of your decisions were overturned</source>
+        <translation>{n} decisiones propias fueron revocadas</translation>
+    </message>
+    <message>
+        <source>1 note from a lead came</source>
+        <translation>1 nota de un responsable ha llegado</translation>
+    </message>
+    <message>
+        <source>{n} notes from a lead came</source>
+        <translation>{n} notas de un responsable han llegado</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> y </translation>
+    </message>
+    <message>
+        <source>since {time}</source>
+        <translation>desde {time}</translation>
+    </message>
+    <message>
+        <source>Open My decisions ({keys}) to read them.</source>
+        <translation>Abrir Mis decisiones ({keys}) para leerlas.</translation>
+    </message>
+    <message>
+        <source>Feedback on your decisions</source>
+        <extracomment>the key that opens My decisions now (the reviewer may have changed it)</extracomment>
+        <translation>Comentarios sobre las decisiones propias</translation>
+    </message>
+    <message>
+        <source>Feedback notice</source>
+        <translation>Aviso de comentarios</translation>
+    </message>
+    <message>
+        <source>Open My decisions</source>
+        <translation>Abrir Mis decisiones</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Más tarde</translation>
+    </message>
+</context>
+<context>
     <name>Plain</name>
     <message>
         <source>{n} d ago</source>
@@ -3092,7 +4558,7 @@
     <name>PostPane</name>
     <message>
         <source>Post text</source>
-        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). a whole long text is in (it is added in batches)</extracomment>
+        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). a post&apos;s text up to this long is in the box before the next post is painted; the rest (up to DISPLAY_LIMIT) is added right after that paint (about what a screen shows) a whole long text is in (it is added in batches)</extracomment>
         <translation>Texto de la publicación</translation>
     </message>
     <message>
@@ -3106,10 +4572,6 @@
     <message>
         <source>Appeal {id} of {subject}</source>
         <translation>Recurso {id} contra {subject}</translation>
-    </message>
-    <message>
-        <source>Contested: {action} {policies} by {reviewer}, {time} UTC</source>
-        <translation>Recurrida: {action} {policies} de {reviewer}, {time} UTC</translation>
     </message>
     <message>
         <source>Action on the account: {action}</source>
@@ -3132,10 +4594,6 @@
         <translation>revocada</translation>
     </message>
     <message>
-        <source>The user wrote ({time} UTC):</source>
-        <translation>El usuario escribió ({time} UTC):</translation>
-    </message>
-    <message>
         <source>The statement of reasons the user was given:</source>
         <translation>La declaración de motivos que recibió el usuario:</translation>
     </message>
@@ -3154,6 +4612,10 @@
     <message>
         <source>Language and reach</source>
         <translation>Idioma y alcance</translation>
+    </message>
+    <message>
+        <source>Why it was escalated</source>
+        <translation>Por qué se escaló</translation>
     </message>
     <message>
         <source>The appeal</source>
@@ -3184,16 +4646,24 @@
         <translation>✓ verificado</translation>
     </message>
     <message>
-        <source>posted {ago} ({time} UTC)</source>
-        <translation>publicado {ago} ({time} UTC)</translation>
-    </message>
-    <message>
         <source>The text holds {n} invisible or direction-changing characters.</source>
         <translation>El texto contiene {n} caracteres invisibles o que cambian la dirección.</translation>
     </message>
     <message>
         <source>Language: {language} · {views} views · {shares} shares · {recent} views in the last hour ({growth}/h)</source>
         <translation>Idioma: {language} · {views} visualizaciones · {shares} veces compartido · {recent} visualizaciones en la última hora ({growth}/h)</translation>
+    </message>
+    <message>
+        <source>Contested: {action} {policies} by {reviewer}, {time}</source>
+        <translation>Impugnada: {action} {policies} por {reviewer}, {time}</translation>
+    </message>
+    <message>
+        <source>The user wrote ({time}):</source>
+        <translation>La persona usuaria escribió ({time}):</translation>
+    </message>
+    <message>
+        <source>posted {ago} ({time})</source>
+        <translation>publicado {ago} ({time})</translation>
     </message>
     <message>
         <source>Show the whole text ({n} more characters)</source>
@@ -3248,7 +4718,7 @@
     </message>
     <message>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
-        <extracomment>what the verdict bar holds for an action</extracomment>
+        <extracomment>E (or the escalate button): the window asks for a reason (ActionConfig, reasons) what the verdict bar holds for an action an item to show before the others once it is here (a lead&apos;s picked escalation)</extracomment>
         <translation>El servidor retiró la publicación que estaba viendo (su reserva terminó y ahora la tiene otra persona). Aquí está la siguiente.</translation>
     </message>
     <message>
@@ -3258,6 +4728,10 @@
     <message>
         <source>Resolved: {why}. The post you were looking at was closed by that account action, so it needs no verdict. Here is the next one.</source>
         <translation>Resuelto: {why}. La publicación que estaba viendo se cerró por esa acción sobre la cuenta, así que no necesita veredicto. Aquí está la siguiente.</translation>
+    </message>
+    <message>
+        <source>Post {item} needs no verdict from you now (decided, skipped or taken back); the post on screen stays.</source>
+        <translation>La publicación {item} ya no necesita una decisión (decidida, omitida o retirada); la publicación en pantalla se mantiene.</translation>
     </message>
     <message>
         <source>This queue has no escalation action.</source>
@@ -3302,20 +4776,26 @@
         <translation>Decidir con la acción que muestra esta tecla</translation>
     </message>
     <message>
-        <source>Alt+1 … Alt+9</source>
-        <translation>Alt+1 … Alt+9</translation>
-    </message>
-    <message>
-        <source>Switch to that queue of the queue list</source>
-        <translation>Cambiar a esa cola de la lista de colas</translation>
-    </message>
-    <message>
         <source>Escalate to a lead</source>
+        <extracomment>Every command, in the order the shortcuts list shows them.</extracomment>
         <translation>Escalar a un responsable</translation>
     </message>
     <message>
-        <source>Skip: give the post back to the queue</source>
-        <translation>Omitir: devolver la publicación a la cola</translation>
+        <source>Switch to queue {n} of the queue list</source>
+        <extracomment>the default keys, in Qt&apos;s portable text (&quot;Ctrl+Return&quot;) what it does (translated in the &quot;Shortcuts&quot; context) a Qt shortcut (a menu action&apos;s, or the Lead workspace&apos;s): Qt&apos;s shortcut map triggers it, not the key filter may fire while a text field has focus (only keys with Ctrl or Alt, Esc or F1…F35) only leads and admins have it</extracomment>
+        <translation>Cambiar a la cola {n} de la lista de colas</translation>
+    </message>
+    <message>
+        <source>Lead workspace: open saved view {n} (the Search tab&apos;s picker)</source>
+        <translation>Espacio de responsables: abrir la vista guardada {n} (selector de la pestaña Búsqueda)</translation>
+    </message>
+    <message>
+        <source>Skip: give the post back</source>
+        <translation>Omitir: devolver la publicación</translation>
+    </message>
+    <message>
+        <source>Take a break: give back your posts and pause (the same key resumes)</source>
+        <translation>Tomar una pausa: devolver las publicaciones propias y pausar (la misma tecla reanuda)</translation>
     </message>
     <message>
         <source>Choose policy codes (arrows move, Space ticks)</source>
@@ -3330,44 +4810,109 @@
         <translation>Escribir una nota</translation>
     </message>
     <message>
-        <source>Ctrl+Enter</source>
-        <translation>Ctrl+Intro</translation>
+        <source>Submit the verdict waiting for a policy, rating or note</source>
+        <translation>Enviar la decisión que espera una política, valoración o nota</translation>
     </message>
     <message>
-        <source>Submit the verdict that is waiting for a policy, rating or note</source>
-        <translation>Enviar el veredicto que espera una política, calificación o nota</translation>
+        <source>Undo the last verdict (within its undo window)</source>
+        <translation>Deshacer la última decisión (dentro de su plazo para deshacer)</translation>
+    </message>
+    <message>
+        <source>Reveal or hide the media</source>
+        <translation>Mostrar u ocultar los medios</translation>
+    </message>
+    <message>
+        <source>View the media large (arrows: previous, next; + and -: zoom)</source>
+        <translation>Ver los medios en grande (flechas: anterior, siguiente; + y -: zoom)</translation>
+    </message>
+    <message>
+        <source>Switch to the next queue</source>
+        <translation>Cambiar a la cola siguiente</translation>
+    </message>
+    <message>
+        <source>Switch to the previous queue</source>
+        <translation>Cambiar a la cola anterior</translation>
+    </message>
+    <message>
+        <source>Next pane: worklist, post, context, verdict bar (Shift: previous)</source>
+        <translation>Panel siguiente: lista de trabajo, publicación, contexto, barra de decisión (Shift: anterior)</translation>
+    </message>
+    <message>
+        <source>Previous pane</source>
+        <translation>Panel anterior</translation>
+    </message>
+    <message>
+        <source>Go to the worklist (arrows choose, that post opens)</source>
+        <translation>Ir a la lista de trabajo (las flechas eligen, se abre esa publicación)</translation>
+    </message>
+    <message>
+        <source>Go to the post&apos;s text</source>
+        <translation>Ir al texto de la publicación</translation>
+    </message>
+    <message>
+        <source>Go to the context tabs</source>
+        <translation>Ir a las pestañas de contexto</translation>
+    </message>
+    <message>
+        <source>Go to the verdict bar</source>
+        <translation>Ir a la barra de decisión</translation>
+    </message>
+    <message>
+        <source>Next context tab (in the Lead workspace: its next tab)</source>
+        <translation>Pestaña de contexto siguiente (en el espacio de responsables: su pestaña siguiente)</translation>
+    </message>
+    <message>
+        <source>Previous context tab (or Lead workspace tab)</source>
+        <translation>Pestaña de contexto anterior (o pestaña del espacio de responsables)</translation>
+    </message>
+    <message>
+        <source>My decisions: what became of yours (audits, appeals, leads&apos; notes)</source>
+        <translation>Mis decisiones: qué pasó con las propias (auditorías, apelaciones, notas de responsables)</translation>
+    </message>
+    <message>
+        <source>Settings (and this list&apos;s keys: Shortcuts)</source>
+        <translation>Configuración (y las teclas de esta lista: Atajos)</translation>
+    </message>
+    <message>
+        <source>Review (leads and admins)</source>
+        <translation>Revisión (responsables y administradores)</translation>
+    </message>
+    <message>
+        <source>Lead workspace (Tab moves through it, Enter opens the row)</source>
+        <translation>Espacio de responsables (Tab lo recorre, Enter abre la fila)</translation>
+    </message>
+    <message>
+        <source>Decide: {action}</source>
+        <translation>Decidir: {action}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguna</translation>
+    </message>
+    <message>
+        <source>Press one key, with or without modifiers.</source>
+        <extracomment>modifiers that say nothing about which command a key is</extracomment>
+        <translation>Pulsar una tecla, con o sin modificadores.</translation>
+    </message>
+    <message>
+        <source>{key} moves through the window and opens rows: choose another.</source>
+        <translation>{key} recorre la ventana y abre filas: elegir otra.</translation>
+    </message>
+    <message>
+        <source>{key} is already the key of “{command}”.</source>
+        <translation>{key} ya es la tecla de “{command}”.</translation>
+    </message>
+    <message>
+        <source>{key} is already the key of the action “{action}” in the queue {queue}.</source>
+        <translation>{key} ya es la tecla de la acción “{action}” en la cola {queue}.</translation>
+    </message>
+    <message>
+        <source>1 … 9</source>
+        <translation>1 … 9</translation>
     </message>
     <message>
         <source>Cancel that verdict</source>
         <translation>Cancelar ese veredicto</translation>
-    </message>
-    <message>
-        <source>Esc</source>
-        <translation>Esc</translation>
-    </message>
-    <message>
-        <source>Ctrl+Z</source>
-        <translation>Ctrl+Z</translation>
-    </message>
-    <message>
-        <source>Undo the last verdict (while it is still in its undo window)</source>
-        <translation>Deshacer el último veredicto (mientras siga en su plazo para deshacer)</translation>
-    </message>
-    <message>
-        <source>Space</source>
-        <translation>Espacio</translation>
-    </message>
-    <message>
-        <source>Reveal or hide the media of this post</source>
-        <translation>Mostrar u ocultar los medios de esta publicación</translation>
-    </message>
-    <message>
-        <source>View the media large (arrows: previous, next; + and -: zoom; Esc: close)</source>
-        <translation>Ver los medios en grande (flechas: anterior, siguiente; + y -: zoom; Esc: cerrar)</translation>
-    </message>
-    <message>
-        <source>Ctrl+O</source>
-        <translation>Ctrl+O</translation>
     </message>
     <message>
         <source>Work offline: lease a batch to review without a network</source>
@@ -3378,30 +4923,6 @@
         <translation>Abrir conflictos</translation>
     </message>
     <message>
-        <source>Ctrl+K</source>
-        <translation>Ctrl+K</translation>
-    </message>
-    <message>
-        <source>Settings</source>
-        <translation>Ajustes</translation>
-    </message>
-    <message>
-        <source>Ctrl+,</source>
-        <translation>Ctrl+,</translation>
-    </message>
-    <message>
-        <source>Ctrl+1 / Ctrl+2</source>
-        <translation>Ctrl+1 / Ctrl+2</translation>
-    </message>
-    <message>
-        <source>Review / Lead workspace (leads and admins)</source>
-        <translation>Revisión / Espacio de coordinación (coordinadores y administradores)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Q</source>
-        <translation>Ctrl+Q</translation>
-    </message>
-    <message>
         <source>Quit (asks first if verdicts are not sent yet)</source>
         <translation>Salir (pregunta antes si hay veredictos sin enviar)</translation>
     </message>
@@ -3409,12 +4930,85 @@
         <source>This list</source>
         <translation>Esta lista</translation>
     </message>
+    <message>
+        <source>Shortcuts</source>
+        <extracomment>a row: (&quot;command&quot;, Command) or (&quot;action&quot;, queue id, action id)</extracomment>
+        <translation>Atajos</translation>
+    </message>
+    <message>
+        <source>Commands and their keys</source>
+        <translation>Comandos y sus teclas</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Comando</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Tecla</translation>
+    </message>
+    <message>
+        <source>Choose a command and press Enter, then the new key. Tab leaves the key field.</source>
+        <translation>Elegir un comando y pulsar Enter, luego la nueva tecla. Tab sale del campo de tecla.</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>Qué hacer</translation>
+    </message>
+    <message>
+        <source>New key</source>
+        <translation>Nueva tecla</translation>
+    </message>
+    <message>
+        <source>Last change</source>
+        <translation>Último cambio</translation>
+    </message>
+    <message>
+        <source>Reset this key</source>
+        <translation>Restablecer esta tecla</translation>
+    </message>
+    <message>
+        <source>Reset all keys</source>
+        <translation>Restablecer todas las teclas</translation>
+    </message>
+    <message>
+        <source>New key:</source>
+        <translation>Nueva tecla:</translation>
+    </message>
+    <message>
+        <source>{queue}: {action}</source>
+        <translation>{queue}: {action}</translation>
+    </message>
+    <message>
+        <source>(yours)</source>
+        <translation>(propia)</translation>
+    </message>
+    <message>
+        <source>Press the new key for “{command}”.</source>
+        <translation>Pulsar la nueva tecla para “{command}”.</translation>
+    </message>
+    <message>
+        <source>{key} is now the key of “{command}”.</source>
+        <translation>{key} es ahora la tecla de “{command}”.</translation>
+    </message>
+    <message>
+        <source>Nothing was changed.</source>
+        <translation>No se cambió nada.</translation>
+    </message>
+    <message>
+        <source>“{command}” has its default key again.</source>
+        <translation>“{command}” vuelve a tener su tecla predeterminada.</translation>
+    </message>
+    <message>
+        <source>Every key is back to its default.</source>
+        <translation>Todas las teclas vuelven a su valor predeterminado.</translation>
+    </message>
 </context>
 <context>
     <name>VerdictBar</name>
     <message>
         <source>Verdict</source>
-        <extracomment>What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
+        <extracomment>Actions that take a post down or act on its author: their buttons look different ... in red type with a red edge, in light and dark palettes alike What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
         <translation>Veredicto</translation>
     </message>
     <message>
@@ -3424,6 +5018,7 @@
     </message>
     <message>
         <source>Policy codes (P; arrows, Space to tick)</source>
+        <extracomment>the action buttons, in as many rows as the bar&apos;s width needs (``_arrange``)</extracomment>
         <translation>Códigos de política (P; flechas, Espacio para marcar)</translation>
     </message>
     <message>
@@ -3533,6 +5128,49 @@
     <message>
         <source>{action} restricts nothing: the author gets no statement of reasons.</source>
         <translation>{action} no restringe nada: el autor no recibe exposición de motivos.</translation>
+    </message>
+</context>
+<context>
+    <name>Wellbeing</name>
+    <message>
+        <source>Break reminder</source>
+        <translation>Recordatorio de pausa</translation>
+    </message>
+    <message>
+        <source>Take a break (B)</source>
+        <translation>Tomar una pausa (B)</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Más tarde</translation>
+    </message>
+    <message>
+        <source>You have reviewed {n} posts with graphic or distressing content since your last break. Time for a short break?</source>
+        <translation>Desde la última pausa se han revisado {n} publicaciones con contenido gráfico o perturbador. ¿Es hora de una breve pausa?</translation>
+    </message>
+    <message>
+        <source>You have been reviewing for {n} minutes. Time for a short break?</source>
+        <translation>{n} minutos de revisión seguidos. ¿Es hora de una breve pausa?</translation>
+    </message>
+    <message>
+        <source>Take a break ({key})</source>
+        <translation>Tomar una pausa ({key})</translation>
+    </message>
+    <message>
+        <source>On a break</source>
+        <translation>En pausa</translation>
+    </message>
+    <message>
+        <source>Resume reviewing (B)</source>
+        <translation>Reanudar la revisión (B)</translation>
+    </message>
+    <message>
+        <source>Since {time}. The posts you held were given back to the queue and nothing is leased for you until you resume. Step away from the screen for a while.</source>
+        <translation>Desde {time}. Las publicaciones reservadas se devolvieron a la cola y no se reserva nada hasta reanudar. Alejarse un rato de la pantalla.</translation>
+    </message>
+    <message>
+        <source>Resume reviewing ({key})</source>
+        <translation>Reanudar la revisión ({key})</translation>
     </message>
 </context>
 </TS>
