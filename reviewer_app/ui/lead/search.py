@@ -44,7 +44,7 @@ from ..background import run_in_background
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import bounded, clean, isolate, label, named, set_text, tooltip
+from ..plain import LABEL_WIDTH, bounded, clean, isolate, label, named, set_text, tooltip
 from .stats_views import Index, table_view
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
@@ -230,7 +230,7 @@ class SearchPane(QWidget):
         self.table.setModel(self.model)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        for column, width in enumerate((120, 110, 80, 200, 340, 100, 100, 130)):
+        for column, width in enumerate((120, 110, 80, 200, LABEL_WIDTH, 100, 100, 130)):
             self.table.setColumnWidth(column, width)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.activated.connect(self._on_row_activated)
