@@ -12,6 +12,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 from .common import (
     HttpUrl,
     ItemId,
+    JsonBool,
     Label,
     Page,
     ShortText,
@@ -111,7 +112,7 @@ SavedViewQuery = Annotated[SearchView | DecisionsView, Field(discriminator="kind
 
 class SavedViewCreate(WireModel):
     name: ViewName
-    shared: bool = Field(default=False, description="seen by every lead, not only its owner")
+    shared: JsonBool = Field(default=False, description="seen by every lead, not only its owner")
     view: SavedViewQuery
 
 

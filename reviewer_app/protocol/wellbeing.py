@@ -17,7 +17,7 @@ from uuid import UUID
 
 from pydantic import Field, model_validator
 
-from .common import Count, Label, Timestamp, Username, WireModel
+from .common import Count, JsonBool, Label, Timestamp, Username, WireModel
 
 if TYPE_CHECKING:
     from .queues import QueueConfig
@@ -90,7 +90,7 @@ class BreakRecord(WireModel):
     id: UUID
     started_at: Timestamp
     ended_at: Timestamp | None = None
-    prompted: bool = Field(default=False, description="taken from a break reminder")
+    prompted: JsonBool = Field(default=False, description="taken from a break reminder")
 
     @model_validator(mode="after")
     def _ends_after_start(self) -> BreakRecord:

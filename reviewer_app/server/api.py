@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from reviewer_app.protocol import (
     API_PREFIX,
@@ -546,7 +546,12 @@ def search_items(
     svc: ServiceDep,
     _lead: LeadDep,
     kind: Annotated[SearchKind, Query(description="what to look in (see SearchKind)")],
-    q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY, description="what to find")],
+    q: Annotated[
+        str,
+        Query(
+            min_length=1, max_length=MAX_QUERY, pattern=r"^[^\x00]*$", description="what to find"
+        ),
+    ],
     cursor: Cursor = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Response:
@@ -682,10 +687,11 @@ class _QualityParams(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    min_median_ms: int = _DEFAULT_THRESHOLDS.min_median_ms
-    max_mix_distance: float = _DEFAULT_THRESHOLDS.max_mix_distance
-    min_decisions: int = _DEFAULT_THRESHOLDS.min_decisions
-    overturn_jump: float = _DEFAULT_THRESHOLDS.overturn_jump
+    # the protocol model's bounds, so the document says what is accepted
+    min_median_ms: int = Field(default=_DEFAULT_THRESHOLDS.min_median_ms, ge=0, le=3_600_000)
+    max_mix_distance: float = Field(default=_DEFAULT_THRESHOLDS.max_mix_distance, ge=0, le=1)
+    min_decisions: int = Field(default=_DEFAULT_THRESHOLDS.min_decisions, ge=1, le=1_000_000)
+    overturn_jump: float = Field(default=_DEFAULT_THRESHOLDS.overturn_jump, ge=0, le=1)
 
 
 @router.get(
