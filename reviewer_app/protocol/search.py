@@ -7,7 +7,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints, field_validator
 
 from .common import (
     HttpUrl,
@@ -105,6 +105,15 @@ class SearchView(WireModel):
 class DecisionsView(WireModel):
     kind: Literal["decisions"] = "decisions"
     filter: DecisionQuery
+
+    @field_validator("filter", mode="before")
+    @classmethod
+    def _json_boolean(cls, value: object) -> object:
+        """``DecisionQuery`` parses leniently (query strings are text); in a JSON body
+        ``audited`` is true, false or null, never 0 or "yes"."""
+        if isinstance(value, dict) and not isinstance(value.get("audited"), bool | None):
+            raise ValueError("audited is true, false or null")
+        return value
 
 
 SavedViewQuery = Annotated[SearchView | DecisionsView, Field(discriminator="kind")]

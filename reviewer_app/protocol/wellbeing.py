@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from uuid import UUID
 
 from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from .common import Count, JsonBool, Label, Timestamp, Username, WireModel
 
@@ -95,7 +96,7 @@ class BreakRecord(WireModel):
     @model_validator(mode="after")
     def _ends_after_start(self) -> BreakRecord:
         if self.ended_at is not None and self.ended_at < self.started_at:
-            raise ValueError("ended_at is before started_at")
+            raise PydanticCustomError("break_order", "ended_at is before started_at")
         return self
 
 

@@ -90,7 +90,7 @@ STATE_DEPENDENT_REFUSALS = {
 }
 # Field errors inside a 422 that are constraints between two fields (no schema states
 # them): a 422 made of these alone is a refusal of the same kind.
-CROSS_FIELD_ERRORS = {"span_order"}
+CROSS_FIELD_ERRORS = {"span_order", "break_order"}
 
 FUZZ_SETTINGS = settings(
     max_examples=MAX_EXAMPLES,
