@@ -36,6 +36,9 @@ DECISION_COLUMNS = (
     "overturns_decision_id",
     "audit_result",
     "appeal_of_decision_id",
+    "post_external_id",
+    "author_external_id",
+    "post_url",
 )
 
 
@@ -74,6 +77,9 @@ def decision_row(decision: Decision) -> list[str]:
             d.overturns_decision_id,
             d.audit_result.value if d.audit_result else None,
             d.appeal_of_decision_id,
+            d.post_external_id,
+            d.author_external_id,
+            d.post_url,
         )
     )
 

@@ -105,6 +105,19 @@ class Decision(WireModel):
     escalation_reason: Slug | None = Field(
         default=None, description="an escalation: the reason the reviewer gave"
     )
+    post_external_id: ShortText | None = Field(
+        default=None,
+        description="decision search and export only: the platform's id of the post (None "
+        "for a post that did not come through intake)",
+    )
+    author_external_id: ShortText | None = Field(
+        default=None, description="decision search and export only: the platform's id of its author"
+    )
+    post_url: str | None = Field(
+        default=None,
+        max_length=2_048,
+        description="decision search and export only: the post's address",
+    )
 
 
 class VerdictStatus(StrEnum):

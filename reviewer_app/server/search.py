@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, exists, func, select
+from sqlalchemy import ColumnElement, Connection, exists, func, literal_column, select
 
 from reviewer_app.protocol import DecisionPage
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, neutralise
@@ -19,7 +19,7 @@ from . import accounts
 from .assembly import reviewer_names
 from .db import Database
 from .records import decision_from_row, encode_cursor, iso
-from .tables import audit_items, decision_policies, decisions, users
+from .tables import audit_items, authors, decision_policies, decisions, items, posts, users
 
 EXPORT_CHUNK = 5_000
 
@@ -83,10 +83,36 @@ def _audit_results(conn: Connection, ids: list[int]) -> dict[int, str]:
     return {r.decision_id: r.result for r in rows}
 
 
+def _post_url(conn: Connection) -> ColumnElement[Any]:
+    """The post's address, read from its stored JSON in the database (not parsed here: a
+    post's text may be long)."""
+    if conn.dialect.name == "postgresql":
+        return literal_column("(posts.payload::json ->> 'url')")
+    return func.json_extract(posts.c.payload, "$.url")
+
+
+def _platform_ids(conn: Connection) -> Any:
+    """The platform's ids of each decision's post and author, and the post's address: the
+    columns, and the joins from ``decisions`` they need (outer: a post seeded before
+    intake has none)."""
+    columns = (
+        posts.c.external_id.label("post_external_id"),
+        authors.c.external_id.label("author_external_id"),
+        _post_url(conn).label("post_url"),
+    )
+    joined = (
+        decisions.outerjoin(items, items.c.id == decisions.c.item_id)
+        .outerjoin(posts, posts.c.id == items.c.post_id)
+        .outerjoin(authors, authors.c.id == decisions.c.author_id)
+    )
+    return columns, joined
+
+
 def page(
     conn: Connection, found: DecisionFilter, after: int | None, limit: int, order: Order
 ) -> DecisionPage:
-    query = select(decisions).where(*found.conditions(conn))
+    platform, joined = _platform_ids(conn)
+    query = select(decisions, *platform).select_from(joined).where(*found.conditions(conn))
     if order is Order.asc:
         if after is not None:
             query = query.where(decisions.c.id > after)
@@ -105,7 +131,14 @@ def page(
         decisions=[
             decision_from_row(
                 r, names.get(r["user_id"], "unknown"), judged.get(r["id"])
-            ).model_copy(update={"author_status": status.get(r["author_id"])})
+            ).model_copy(
+                update={
+                    "author_status": status.get(r["author_id"]),
+                    "post_external_id": r["post_external_id"],
+                    "author_external_id": r["author_external_id"],
+                    "post_url": r["post_url"],
+                }
+            )
             for r in rows
         ],
         next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
@@ -149,8 +182,10 @@ def export_csv(db: Database, found: DecisionFilter) -> Iterator[str]:
     after = 0
     while after < last:
         with db.read() as conn:
+            platform, joined = _platform_ids(conn)
             rows = conn.execute(
-                select(*_EXPORT_COLUMNS)
+                select(*_EXPORT_COLUMNS, *platform)
+                .select_from(joined)
                 .where(*conditions, decisions.c.id > after, decisions.c.id <= last)
                 .order_by(decisions.c.id)
                 .limit(EXPORT_CHUNK)
@@ -188,4 +223,7 @@ def _cells(row: Any, names: dict[int, str], judged: dict[int, str]) -> list[str]
         "" if row.overturns_id is None else str(row.overturns_id),
         judged.get(row.id, ""),
         "" if row.appeal_of is None else str(row.appeal_of),
+        neutralise(row.post_external_id or ""),
+        neutralise(row.author_external_id or ""),
+        neutralise(row.post_url or ""),
     ]

@@ -196,3 +196,34 @@ def test_export_of_100000_decisions_does_not_grow_with_the_rows(database_url: st
     # Ten times the rows, about the same memory: chunks of rows, never all of them.
     assert peaks[100_000] < 1.5 * peaks[10_000] + 1_000_000, peaks
     assert peaks[100_000] < 16_000_000, peaks
+
+
+def test_decisions_and_the_export_name_the_platforms_post_author_and_address(
+    live_server: LiveServer,
+) -> None:
+    """A post that came through intake: its decision (search and CSV) carries the
+    platform's id of the post and of its author, and the post's address."""
+    from reviewer_app.protocol import QueueFile
+    from tests.support.enforcement import queue_file, queue_posts
+    from tests.support.intake import MISINFO, author
+
+    live_server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+    key = live_server.service.create_api_key(Role.platform, "feed-bridge").key
+    platform = ApiSession(live_server.url, key)
+    queue_posts(platform, ["p-one", "p-two"], author=author("acct-77"))
+    rita = live_server.login("rita")
+    leased = claim(rita, MISINFO, 2)
+    rita.decide([verdict(x, "keep") for x in leased])
+    lead = live_server.login("lead", Role.lead)
+    found = all_pages(lead, 10)
+    assert sorted(d["post_external_id"] for d in found) == ["p-one", "p-two"]
+    assert {d["author_external_id"] for d in found} == {"acct-77"}
+    assert {d["post_url"] for d in found} == {
+        "https://social.example/p/p-one",
+        "https://social.example/p/p-two",
+    }
+    rows = export(lead)
+    assert rows[1:] == [decision_row(Decision.model_validate(d)) for d in found]
+    column = DECISION_COLUMNS.index
+    assert [r[column("post_url")] for r in rows[1:]] == [d["post_url"] for d in found]
+    assert {r[column("author_external_id")] for r in rows[1:]} == {"acct-77"}
