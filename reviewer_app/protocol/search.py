@@ -22,7 +22,7 @@ from .common import (
     WireModel,
 )
 from .items import ItemState
-from .verdicts import DecisionQuery
+from .verdicts import QUERY_YEARS, DecisionQuery
 
 MAX_QUERY = 200
 MAX_VIEWS = 200
@@ -102,17 +102,27 @@ class SearchView(WireModel):
     search: SearchQuery
 
 
+_YEARS = re.compile(str(QUERY_YEARS["pattern"]))
+
+
 class DecisionsView(WireModel):
     kind: Literal["decisions"] = "decisions"
     filter: DecisionQuery
 
     @field_validator("filter", mode="before")
     @classmethod
-    def _json_boolean(cls, value: object) -> object:
+    def _json_types(cls, value: object) -> object:
         """``DecisionQuery`` parses leniently (query strings are text); in a JSON body
-        ``audited`` is true, false or null, never 0 or "yes"."""
-        if isinstance(value, dict) and not isinstance(value.get("audited"), bool | None):
+        ``audited`` is true, false or null (never 0 or "yes"), and ``since`` and ``until``
+        are RFC 3339 strings of the years the service keeps (never a number)."""
+        if not isinstance(value, dict):
+            return value
+        if not isinstance(value.get("audited"), bool | None):
             raise ValueError("audited is true, false or null")
+        for name in ("since", "until"):
+            when = value.get(name)
+            if when is not None and not (isinstance(when, str) and _YEARS.match(when)):
+                raise ValueError(f"{name} is a time such as 2026-12-01T09:00:00Z")
         return value
 
 
