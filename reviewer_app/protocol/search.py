@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints, field_validator
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, field_validator
 
 from .common import (
     HttpUrl,
@@ -97,7 +97,17 @@ ViewName = Annotated[
 ]
 
 
+def _kind_required(schema: dict[str, Any]) -> None:
+    """The tag the saved view's union is told apart by must be sent (it has a default in
+    Python, so the schema would call it optional)."""
+    required = schema.setdefault("required", [])
+    if "kind" not in required:
+        required.insert(0, "kind")
+
+
 class SearchView(WireModel):
+    model_config = ConfigDict(**WireModel.model_config, json_schema_extra=_kind_required)
+
     kind: Literal["search"] = "search"
     search: SearchQuery
 
@@ -106,6 +116,8 @@ _YEARS = re.compile(str(QUERY_YEARS["pattern"]))
 
 
 class DecisionsView(WireModel):
+    model_config = ConfigDict(**WireModel.model_config, json_schema_extra=_kind_required)
+
     kind: Literal["decisions"] = "decisions"
     filter: DecisionQuery
 
