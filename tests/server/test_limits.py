@@ -25,7 +25,12 @@ MAX_BODY = 16 * 1024
 def post_routes() -> list[str]:
     """Every POST path of the committed contract, with ids filled in."""
     doc = json.loads(COMMITTED.read_text(encoding="utf-8"))
-    fill = {"{queue_id}": LOAD_QUEUE.id, "{sample_id}": "1", "{audit_id}": "1"}
+    fill = {
+        "{queue_id}": LOAD_QUEUE.id,
+        "{sample_id}": "1",
+        "{audit_id}": "1",
+        "{decision_id}": "1",
+    }
     paths = []
     for path, operations in doc["paths"].items():
         if "post" in operations:
