@@ -37,7 +37,12 @@ from reviewer_app.core.credentials import Credentials  # noqa: E402
 from reviewer_app.core.session import ReviewSession  # noqa: E402
 from reviewer_app.server.seed import seed_demo  # noqa: E402
 from reviewer_app.ui import preferences as P  # noqa: E402
-from reviewer_app.ui.app import application, open_window, run_login  # noqa: E402
+from reviewer_app.ui.app import (  # noqa: E402
+    application,
+    log_in_with_key,
+    open_window,
+    run_login,
+)
 from reviewer_app.ui.dialogs import LoginDialog  # noqa: E402
 from reviewer_app.ui.main_window import MainWindow  # noqa: E402
 from tests.support.api import ApiSession, verdict  # noqa: E402
@@ -152,12 +157,25 @@ def size_screenshots(work: Path) -> None:
     server = LiveServer(f"sqlite:///{work / 'sizes.db'}").start()
     seed_demo(server.service, datetime.now(UTC))
     credentials = Credentials(memory_only=True)
-    result, token = ReviewSession.log_in(
-        server.url, "reviewer", "review-desk-demo", credentials=credentials
+    # as `reviewer-app --demo` opens it: the store on disk under a key from the password,
+    # so the window shows what a reviewer meets (no memory-only banner)
+    result, token, key = log_in_with_key(
+        server.url,
+        "reviewer",
+        "review-desk-demo",
+        credentials=credentials,
+        data_root=work / "sizes",
     )
     prefs = P.Preferences(QSettings(str(work / "sizes.ini"), QSettings.Format.IniFormat))
     window = open_window(
-        server.url, result, token, credentials=credentials, prefs=prefs, data_root=work / "sizes"
+        server.url,
+        result,
+        token,
+        credentials=credentials,
+        prefs=prefs,
+        data_root=work / "sizes",
+        key=key,
+        quiet=True,
     )
     window.move(0, 0)
     pump_until(lambda: window.review.current is not None, "a post")
