@@ -462,7 +462,7 @@ def get_decisions(
     return json_response(svc.decisions(cursor, limit, found, order))
 
 
-DecisionId = Annotated[int, Path(ge=1, le=2**62)]
+DecisionId = Annotated[int, Path(ge=1, le=2**31 - 1)]  # the column is a 32-bit integer
 
 
 @router.get(
