@@ -56,9 +56,9 @@ class EscalationDialog(QDialog):
         named(self.list, "escalationReasons", translate("Escalation", "Reasons"))
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         for number, reason in enumerate(reasons, start=1):
-            text = f"{number}  {reason.label}"
+            text = f"{number}  {isolate(reason.label)}"  # from the queue's configuration
             if reason.description:
-                text += f" — {reason.description}"
+                text += f" — {isolate(reason.description)}"
             entry = QListWidgetItem(text)  # an item's text is never rich text
             entry.setToolTip(tooltip(text))
             entry.setData(Qt.ItemDataRole.UserRole, reason.id)

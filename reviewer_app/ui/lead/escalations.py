@@ -62,7 +62,7 @@ def _why(entry: EscalationEntry) -> tuple[str, str]:
         if e.reason
         else translate("LeadEscalations", "no reason given")
     )
-    whole = reason + (f"\n{e.note}" if e.note else "")
+    whole = reason + (f"\n{isolate(e.note)}" if e.note else "")
     return reason, whole
 
 
