@@ -1531,8 +1531,8 @@
         <translation>Letztes Prüfergebnis</translation>
     </message>
     <message>
-        <source>&amp;Stop auditing</source>
-        <translation>Audit &amp;beenden</translation>
+        <source>Stop auditing (Alt+S)</source>
+        <translation>Audit beenden (Alt+S)</translation>
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>

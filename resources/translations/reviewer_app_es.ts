@@ -1531,8 +1531,8 @@
         <translation>Último resultado de auditoría</translation>
     </message>
     <message>
-        <source>&amp;Stop auditing</source>
-        <translation>&amp;Dejar de auditar</translation>
+        <source>Stop auditing (Alt+S)</source>
+        <translation>Dejar de auditar (Alt+S)</translation>
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -199,7 +200,9 @@ class AuditDesk(QWidget):
         self.verdicts.action_chosen.connect(self.choose)
         self.verdicts.submit_requested.connect(self.submit)
         # never focused (Space reveals media here, it must not stop the audit): Alt+S
-        self.stop_button = QPushButton(translate("LeadAudits", "&Stop auditing"))
+        # (a shortcut, not a mnemonic: no "&" in a button's text, see tests/ui/hostile)
+        self.stop_button = QPushButton(translate("LeadAudits", "Stop auditing (Alt+S)"))
+        self.stop_button.setShortcut(QKeySequence("Alt+S"))
         self.stop_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stop_button.clicked.connect(self.stop)
         top = QHBoxLayout()
