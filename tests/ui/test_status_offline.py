@@ -67,7 +67,7 @@ def test_held_posts_and_conflicts_are_told_and_the_banner_follows_the_count(
     assert "Another reviewer holds the post" in tip and "Their hold ends at" in tip
     assert window.banner.isVisibleTo(window)
     assert window.banner.text().startswith("1 of your verdicts conflict")
-    assert window.conflicts_button.text() == "1 conflicts"
+    assert window.conflicts_button.text() == "1 conflict"
 
     window.show_conflicts()
     view = window.conflicts_view
