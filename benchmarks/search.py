@@ -29,7 +29,8 @@ import sys
 import tempfile
 import time
 from collections import namedtuple
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ from common import (  # benchmarks/common.py
     write_page_section,
 )
 from lead_stats import PASSWORD, server  # the server process, as the other lead benchmark
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import Role, UserCreate
@@ -292,20 +293,45 @@ def queries(world: World, calls: int) -> dict[str, list[Callable[[], tuple[str, 
     return found
 
 
+@contextmanager
+def loaded_database(
+    args: argparse.Namespace, world: World
+) -> Iterator[tuple[str, dict[str, float]]]:
+    """The database to search and how long its load took: loaded now, or kept from before."""
+    if args.loaded_db:
+        engine = create_engine(args.loaded_db)
+        with engine.connect() as conn:
+            count = conn.execute(text("SELECT count(*) FROM items")).scalar_one()
+        engine.dispose()
+        if count != world.count:
+            raise SystemExit(f"{args.loaded_db} holds {count:,} items, not --items {world.count:,}")
+        yield args.loaded_db, {}
+        return
+    with bench_database(args.database_url, keep=args.keep_db, prefix="search-") as url:
+        postgres = make_url(url).get_backend_name() == "postgresql"
+        yield url, load(url, world, postgres)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL (default: SQLite)")
     parser.add_argument("--items", type=int, default=1_000_000)
     parser.add_argument("--calls", type=int, default=40)
     parser.add_argument("--keep-db", action="store_true")
+    parser.add_argument(
+        "--loaded-db",
+        default=None,
+        metavar="URL",
+        help="time searches on a database an earlier --keep-db run of the same --items loaded "
+        "(the load is deterministic; it is checked by its item count) instead of loading anew",
+    )
     parser.add_argument("--markdown", action="store_true", help="write the benchmarks' page")
     args = parser.parse_args()
     world = World(args.items)
     load_before = os.getloadavg()[0]
-    with bench_database(args.database_url, keep=args.keep_db, prefix="search-") as url:
+    with loaded_database(args, world) as (url, timings):
         backend = make_url(url).get_backend_name()
         postgres = backend == "postgresql"
-        timings = load(url, world, postgres)
         rows: list[tuple[str, list[float], int]] = []
         with server(url) as base:
             session = requests.Session()
