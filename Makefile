@@ -36,7 +36,7 @@ typecheck: $(VENV)/.dev
 
 ## Regenerate the committed OpenAPI document after changing the contract.
 openapi: $(VENV)/.dev
-	$(PY) -m reviewer_app.server.openapi
+	$(PY) -m reviewer_app.server.http.openapi
 
 ## Claim/decide benchmark (SQLite; pass ARGS="--database-url postgresql://..." for PostgreSQL).
 bench: $(VENV)/.dev

@@ -46,9 +46,9 @@ from reviewer_app.core.bulk import Candidate, new_request, refusal
 from reviewer_app.core.errors import ProblemError
 from reviewer_app.protocol import Role, UserCreate, VerdictStatus
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import items
+from reviewer_app.server.storage.tables import items
 
 PASSWORD = "bench-password-not-secret"
 LEAD = "bench-lead"

@@ -62,9 +62,9 @@ from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import UserCreate
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import decisions
+from reviewer_app.server.storage.tables import decisions
 
 API = "/api/v1"
 PASSWORD = "bench-password-not-secret"

@@ -102,7 +102,7 @@ def prepare_database(url: str, items: int, usernames: list[str]) -> float:
     server starts. Returns the seconds the seeding took."""
     from reviewer_app.protocol import UserCreate
     from reviewer_app.server.config import ServerSettings
-    from reviewer_app.server.seed import seed_load_queue
+    from reviewer_app.server.feeds.seed import seed_load_queue
     from reviewer_app.server.service import Service
 
     service = Service(ServerSettings(database_url=url, password_hash_profile="fast"))

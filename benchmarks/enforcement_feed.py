@@ -44,9 +44,9 @@ from sqlalchemy import insert
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.records import dumps
+from reviewer_app.server.domain.records import dumps
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import enforcement_actions
+from reviewer_app.server.storage.tables import enforcement_actions
 
 API = "/api/v1"
 PLATFORM = "bench-platform"

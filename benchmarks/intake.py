@@ -66,8 +66,8 @@ from common import (  # benchmarks/common.py
 from reviewer_app.protocol import QueueConfig, Role, RoutingRule, UserCreate
 from reviewer_app.protocol.queues import ClassifierCondition
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
 
 API = "/api/v1"

@@ -46,12 +46,12 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server import rollups
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.domain import rollups
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import audit_items, audit_samples, decisions, verdict_keys
+from reviewer_app.server.storage.tables import audit_items, audit_samples, decisions, verdict_keys
 
 API = "/api/v1"
 PASSWORD = "bench-password-not-secret"

@@ -4,7 +4,7 @@ Builds a fresh database (SQLite in a temp dir, or a throwaway PostgreSQL databas
 ``--database-url``) and loads ``--items`` items, each decided once (``--items`` decisions),
 with authors, post texts from a synthetic vocabulary, post ids and URLs, link domains and
 report reasons. The search rows are made by the service's own reading of an item
-(``search_index.doc_for``) and inserted set-based (``server/bulk.py``: executemany on
+(``search_index.doc_for``) and inserted set-based (``server/storage/bulk.py``: executemany on
 SQLite, ``json_to_recordset`` batches on PostgreSQL); SQLite's FTS5 table follows by its
 triggers, and on PostgreSQL the trigram indexes are dropped for the load and made again
 after it (what an operator bulk-loading would do). Then ``reviewer-app server`` runs as
@@ -50,12 +50,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server import search_index
-from reviewer_app.server.bulk import InsertMany
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues
+from reviewer_app.server.domain import search_index
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import (
+from reviewer_app.server.storage.bulk import InsertMany
+from reviewer_app.server.storage.tables import (
     authors,
     decisions,
     item_search,

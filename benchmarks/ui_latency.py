@@ -235,7 +235,7 @@ def prepare_database(
 
     from reviewer_app.protocol import UserCreate
     from reviewer_app.server.config import ServerSettings
-    from reviewer_app.server.seed import (
+    from reviewer_app.server.feeds.seed import (
         LOAD_QUEUE,
         insert_authors,
         insert_items,
@@ -243,7 +243,7 @@ def prepare_database(
         synthetic_items,
     )
     from reviewer_app.server.service import Service
-    from reviewer_app.server.tables import authors
+    from reviewer_app.server.storage.tables import authors
 
     started = time.perf_counter()
     source = corpus(2 * max(sizes) + 50_000)

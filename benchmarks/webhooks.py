@@ -70,11 +70,11 @@ from reviewer_app.protocol import QueueConfig, Role, RoutingRule, UserCreate
 from reviewer_app.protocol.intake import ClassifierSignal, IntakePost
 from reviewer_app.protocol.queues import ClassifierCondition
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.records import dumps
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.domain.records import dumps
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import enforcement_actions
+from reviewer_app.server.storage.tables import enforcement_actions
 
 PASSWORD = "bench-password-not-secret"
 PLATFORM = "bench-platform"

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox  # noqa: E402
 from reviewer_app.core.api import ApiClient  # noqa: E402
 from reviewer_app.core.credentials import Credentials  # noqa: E402
 from reviewer_app.core.session import ReviewSession  # noqa: E402
-from reviewer_app.server.seed import seed_demo  # noqa: E402
+from reviewer_app.server.feeds.seed import seed_demo  # noqa: E402
 from reviewer_app.ui import preferences as P  # noqa: E402
 from reviewer_app.ui.app import (  # noqa: E402
     application,

@@ -63,7 +63,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if command == "export":
         subparsers.add_parser("server", help=SERVER_HELP)
     else:
-        from reviewer_app.server.cli import add_parser as add_server_parser
+        from reviewer_app.server.cli.main import add_parser as add_server_parser
 
         add_server_parser(subparsers)
     add_export_parser(subparsers)
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     level = logging.WARNING if args.self_test else logging.INFO  # the self-test: one line
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if args.command == "server":
-        from reviewer_app.server.cli import run
+        from reviewer_app.server.cli.main import run
 
         return run(args)
     from reviewer_app.ui.desktop_libs import check as check_desktop_libs

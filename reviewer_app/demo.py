@@ -17,9 +17,9 @@ import uvicorn
 from reviewer_app.core.paths import data_dir as client_data_dir
 from reviewer_app.core.paths import private_folder
 from reviewer_app.protocol import DecisionQuery
-from reviewer_app.server.app import create_app
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import is_seeded, seed_demo
+from reviewer_app.server.feeds.seed import is_seeded, seed_demo
+from reviewer_app.server.http.app import create_app
 from reviewer_app.server.service import Service
 
 DEMO_ACCOUNTS = {"reviewer": ("reviewer", "review-desk-demo"), "lead": ("lead", "review-desk-lead")}

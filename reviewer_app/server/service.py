@@ -99,8 +99,8 @@ from reviewer_app.protocol.search import (
     SearchPage,
 )
 from reviewer_app.protocol.webhooks import WebhookEndpoint, WebhookList
-
-from . import (
+from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.domain import (
     accounts,
     apikeys,
     appeals,
@@ -122,16 +122,11 @@ from . import (
     webhook_endpoints,
     wellbeing,
 )
-from .assembly import load_items
-from .checkpoints import Signer
-from .claims import ClaimReply
-from .config import ServerSettings
-from .db import Database
-from .eventlog import EventChain
-from .intake import IntakeDesk
-from .problems import ApiError
-from .queuefile import check_queue_file
-from .records import (
+from reviewer_app.server.domain.assembly import load_items
+from reviewer_app.server.domain.claims import ClaimReply
+from reviewer_app.server.domain.intake import IntakeDesk
+from reviewer_app.server.domain.queuefile import check_queue_file
+from reviewer_app.server.domain.records import (
     Principal,
     append_events,
     decode_cursor,
@@ -140,9 +135,8 @@ from .records import (
     event_row,
     to_dt,
 )
-from .replica import Reads
-from .search import DecisionFilter, Order
-from .security import (
+from reviewer_app.server.domain.search import DecisionFilter, Order
+from reviewer_app.server.domain.security import (
     is_api_key,
     lock_seconds,
     new_token,
@@ -150,8 +144,15 @@ from .security import (
     token_hash,
     verify_password,
 )
-from .sequencer import Lag, Sequencer
-from .tables import (
+from reviewer_app.server.domain.verdicts import VerdictRecorder
+from reviewer_app.server.domain.webhooks import Dispatcher
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.checkpoints import Signer
+from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.eventlog import EventChain
+from reviewer_app.server.storage.replica import Reads
+from reviewer_app.server.storage.sequencer import Lag, Sequencer
+from reviewer_app.server.storage.tables import (
     api_keys,
     decisions,
     events,
@@ -163,8 +164,6 @@ from .tables import (
     sessions,
     users,
 )
-from .verdicts import VerdictRecorder
-from .webhooks import Dispatcher
 
 log = logging.getLogger("server")
 

@@ -40,10 +40,10 @@ from reviewer_app.core.store import JournalEntry, Store
 from reviewer_app.protocol import Decision, Role, UserCreate
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.demo.queues import DEMO_QUEUES
-from reviewer_app.server.eventlog import verify
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import queue_hourly, strikes
+from reviewer_app.server.storage.eventlog import verify
+from reviewer_app.server.storage.tables import queue_hourly, strikes
 from tests.support.chaos_proxy import ChaosProxy
 from tests.support.client import all_decisions, fast_settings
 from tests.support.servers import PASSWORD, ServerProcess

@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.api import ApiSession
 from tests.support.chaos_proxy import FAULT_KINDS, ChaosPlan, ChaosProxy, replay
 from tests.support.servers import LiveServer

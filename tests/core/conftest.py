@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import seed_load_queue
+from reviewer_app.server.feeds.seed import seed_load_queue
 from tests.support.proxy import FaultProxy
 from tests.support.servers import LiveServer
 

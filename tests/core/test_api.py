@@ -21,7 +21,7 @@ from reviewer_app.core.errors import (
     ProtocolError,
     ServiceUnavailable,
 )
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.support.client import login
 from tests.support.proxy import FaultProxy, Rule, http_response
 from tests.support.servers import PASSWORD, LiveServer, free_port

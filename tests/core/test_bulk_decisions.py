@@ -25,8 +25,8 @@ from reviewer_app.core.errors import NetworkError, ProblemError
 from reviewer_app.core.store import NothingToUndo, Store
 from reviewer_app.protocol import Role, VerdictStatus
 from reviewer_app.protocol.search import SearchKind
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
-from reviewer_app.server.tables import items
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.storage.tables import items
 from tests.support.api import verdict
 from tests.support.client import login
 from tests.support.clock import ManualClock

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from reviewer_app.core.store import Store
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.client import all_decisions, fast_settings, login
 from tests.support.servers import LiveServer
 

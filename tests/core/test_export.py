@@ -34,9 +34,9 @@ from reviewer_app.protocol.csvsafe import (
     write_rows,
 )
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import sessions
+from reviewer_app.server.storage.tables import sessions
 from tests.support.bulk import BULK_EPOCH, HOSTILE_NOTES, bulk_decisions
 from tests.support.client import login
 from tests.support.cut_proxy import CutProxy

@@ -19,7 +19,7 @@ from reviewer_app.protocol import (
     Role,
 )
 from reviewer_app.protocol.verdicts import AuditOutcome
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.core.test_lead_api import decide
 from tests.support.client import login
 from tests.support.servers import LiveServer

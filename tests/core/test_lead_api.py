@@ -27,7 +27,7 @@ from reviewer_app.protocol import (
     Verdict,
 )
 from reviewer_app.protocol.verdicts import AuditOutcome, DecisionKind
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.client import login
 from tests.support.proxy import FaultProxy, Rule
 from tests.support.servers import LiveServer

@@ -17,7 +17,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.core.sync import SyncEngine
 from reviewer_app.protocol import QueueStats
 from reviewer_app.server.demo import DEMO_USERS
-from reviewer_app.server.seed import seed_demo
+from reviewer_app.server.feeds.seed import seed_demo
 from tests.support.client import EventLog, engine_for, fast_settings
 from tests.support.servers import LiveServer
 

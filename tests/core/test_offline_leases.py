@@ -23,8 +23,8 @@ from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import HELD_BY_OTHER, Store
 from reviewer_app.core.sync import SyncEngine
 from reviewer_app.protocol import Role, VerdictStatus
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
-from reviewer_app.server.tables import items
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.storage.tables import items
 from tests.support.client import (
     EventLog,
     all_decisions,

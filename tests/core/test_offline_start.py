@@ -22,8 +22,8 @@ from reviewer_app.core.keyfile import WrongPassword
 from reviewer_app.core.paths import store_path
 from reviewer_app.core.session import KeyMode, NothingSaved, ReviewSession
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
-from reviewer_app.server.tables import users
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.storage.tables import users
 from tests.support.client import EventLog, all_decisions, login, wait_until
 from tests.support.keyring_memory import MemoryKeyring
 from tests.support.servers import PASSWORD, LiveServer

@@ -12,7 +12,7 @@ from reviewer_app.core import events as ev
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.errors import AuthenticationRequired
 from reviewer_app.core.session import ReviewSession
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.support.client import EventLog, wait_until
 from tests.support.keyring_memory import MemoryKeyring
 from tests.support.servers import PASSWORD, LiveServer

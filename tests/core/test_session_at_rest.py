@@ -24,7 +24,7 @@ from reviewer_app.core.errors import UnsentVerdicts
 from reviewer_app.core.session import KeyMode, ReviewSession
 from reviewer_app.core.store import Store
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.support.at_rest import (
     forms,
     known_texts,

@@ -21,7 +21,7 @@ from reviewer_app.core.store import (
     NothingToUndo,
     Store,
 )
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.support.client import login
 from tests.support.clock import ManualClock
 from tests.support.servers import LiveServer

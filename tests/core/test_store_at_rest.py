@@ -21,7 +21,7 @@ from reviewer_app.core.errors import StoreError
 from reviewer_app.core.sealing import RowCipher
 from reviewer_app.core.store import SCHEMA_VERSION, Store
 from reviewer_app.protocol import Decision, VerdictResult, VerdictStatus
-from reviewer_app.server.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.support.at_rest import forms
 from tests.support.client import EventLog, engine_for, login
 from tests.support.clock import ManualClock

@@ -15,7 +15,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.core.store import Store
 from reviewer_app.core.sync import SyncEngine
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.client import (
     EventLog,
     all_decisions,

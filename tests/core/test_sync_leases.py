@@ -15,7 +15,7 @@ from reviewer_app.core import events as ev
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.sync import BACKOFF_BASE, SyncEngine
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_demo, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_demo, seed_load_queue
 from tests.support.client import EventLog, engine_for, fast_settings, login
 from tests.support.clock import ManualClock
 from tests.support.proxy import FaultProxy

@@ -59,10 +59,10 @@ from reviewer_app.protocol import (
     VerdictResults,
     VerdictStatus,
 )
-from reviewer_app.server import tables
 from reviewer_app.server.demo.queues import DEMO_QUEUES
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
+from reviewer_app.server.storage import tables
 from tests.support.client import EventLog, all_decisions, fast_settings, login
 from tests.support.clock import ManualClock
 from tests.support.proxy import FaultProxy, Rule

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reviewer_app.core.store import Store
-from reviewer_app.server.seed import seed_load_queue
+from reviewer_app.server.feeds.seed import seed_load_queue
 from tests.core.test_sync import QUEUE
 from tests.support.client import EventLog, engine_for, fast_settings, login, wait_until
 from tests.support.servers import LiveServer

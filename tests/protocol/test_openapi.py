@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from reviewer_app.server.openapi import COMMITTED, openapi_text
+from reviewer_app.server.http.openapi import COMMITTED, openapi_text
 
 
 def test_committed_openapi_document_is_current() -> None:

@@ -23,12 +23,12 @@ from sqlalchemy import MetaData, create_engine, select, text
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import API_PREFIX, EventKind, Role
-from reviewer_app.server.apikeys import LAST_USED_RESOLUTION_SECONDS
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.db import normalise_url
+from reviewer_app.server.domain.apikeys import LAST_USED_RESOLUTION_SECONDS
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import api_keys, users
+from reviewer_app.server.storage.db import normalise_url
+from reviewer_app.server.storage.tables import api_keys, users
 from tests.support.api import ApiSession
 from tests.support.at_rest import forms
 from tests.support.clock import ManualClock

@@ -17,12 +17,12 @@ import pytest
 from sqlalchemy import select
 
 from reviewer_app.protocol import Item, QueueFile, Role
-from reviewer_app.server import leasing
 from reviewer_app.server.demo.replay import DEMO_APPEALS
+from reviewer_app.server.domain import leasing
+from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.feeds.seed import seed_demo
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.records import Principal
-from reviewer_app.server.seed import seed_demo
-from reviewer_app.server.tables import authors, strikes, users
+from reviewer_app.server.storage.tables import authors, strikes, users
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.appeals import APPEALS, appeal, queue_file
 from tests.support.clock import ManualClock

@@ -13,11 +13,11 @@ from typing import Any
 from sqlalchemy import select
 
 from reviewer_app.protocol import QueueFile, Role, UserCreate
-from reviewer_app.server import leasing
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.records import Principal
+from reviewer_app.server.domain import leasing
+from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import users
+from reviewer_app.server.storage.tables import users
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.appeals import APPEALS, appeal, queue_file
 from tests.support.intake import MISINFO, classifier, post, send

@@ -10,7 +10,7 @@ import requests
 from sqlalchemy import select
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.tables import sessions, users
+from reviewer_app.server.storage.tables import sessions, users
 from tests.support.api import API, ApiSession
 from tests.support.clock import ManualClock
 from tests.support.servers import PASSWORD, LiveServer

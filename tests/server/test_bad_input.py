@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import seed_load_queue
+from reviewer_app.server.feeds.seed import seed_load_queue
 from tests.support.api import ApiSession, expect_problem, verdict
 from tests.support.servers import LiveServer
 

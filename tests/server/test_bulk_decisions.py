@@ -18,8 +18,8 @@ import pytest
 from sqlalchemy import func, select
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
-from reviewer_app.server.tables import (
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.storage.tables import (
     decisions,
     enforcement_actions,
     events,

@@ -23,13 +23,13 @@ from sqlalchemy import func, select
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import QueueFile, Role, UserCreate
-from reviewer_app.server import bulk_import
-from reviewer_app.server.bulk_import import PAUSE_ENV, read_state, rejects_path, state_path
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.demo.files import media_file
-from reviewer_app.server.records import Principal
+from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.feeds import bulk_import
+from reviewer_app.server.feeds.bulk_import import PAUSE_ENV, read_state, rejects_path, state_path
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import items, posts, signals
+from reviewer_app.server.storage.tables import items, posts, signals
 from tests.support.intake import QUEUES, classifier, post, report
 
 HERE = Path(__file__).resolve().parents[2]

@@ -10,17 +10,17 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 
 from reviewer_app.protocol import ActionConfig, ActionKind, LeaseGrant, QueueList, Role
-from reviewer_app.server import tables
-from reviewer_app.server.assembly import _RECENT
-from reviewer_app.server.db import Database
-from reviewer_app.server.seed import (
+from reviewer_app.server.domain.assembly import _RECENT
+from reviewer_app.server.feeds.seed import (
     LOAD_QUEUE,
     seed_dataset,
     seed_demo,
     seed_load_queue,
     synthetic_items,
 )
-from reviewer_app.server.seed_types import Dataset
+from reviewer_app.server.feeds.seed_types import Dataset
+from reviewer_app.server.storage import tables
+from reviewer_app.server.storage.db import Database
 from tests.support.api import claim, verdict
 from tests.support.servers import LiveServer
 

@@ -29,8 +29,8 @@ from reviewer_app.protocol import (
     UserCreate,
 )
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock

@@ -21,11 +21,11 @@ from reviewer_app.server.demo.files import POSTS_FILE, demo_file, media_file
 from reviewer_app.server.demo.queues import DEMO_QUEUES, demo_queue_file
 from reviewer_app.server.demo.records import SOURCE
 from reviewer_app.server.demo.replay import DEMO_APPEALS, DemoSeeded, seed_demo
-from reviewer_app.server.queuefile import parse_queue_file
-from reviewer_app.server.records import Principal
-from reviewer_app.server.seed_types import Dataset
+from reviewer_app.server.domain.queuefile import parse_queue_file
+from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.feeds.seed_types import Dataset
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import events, items, media, posts, signals, users
+from reviewer_app.server.storage.tables import events, items, media, posts, signals, users
 
 NOW = GENERATED_AT
 QUEUE_IDS = ("misinformation", "hate-harassment", "spam-scams", "inauthentic-accounts")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from reviewer_app.demo import DEMO_ACCOUNTS, DemoServer, demo_port, start_demo_server
 from reviewer_app.protocol import LeaseClaim, SessionCreate
-from reviewer_app.server.records import Principal
+from reviewer_app.server.domain.records import Principal
 
 
 def _reviewer(server: DemoServer) -> Principal:

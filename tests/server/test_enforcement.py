@@ -15,7 +15,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import DatabaseError
 
 from reviewer_app.protocol import EnforcementPage, QueueFile, Role
-from reviewer_app.server.tables import enforcement_actions
+from reviewer_app.server.storage.tables import enforcement_actions
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock
 from tests.support.enforcement import (

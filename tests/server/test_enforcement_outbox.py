@@ -29,10 +29,10 @@ from sqlalchemy import Connection, select
 
 from reviewer_app.protocol import QueueFile, Role, UserCreate, Verdict
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.records import Principal
+from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.domain.verdicts import VerdictRecorder
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import enforcement_actions
-from reviewer_app.server.verdicts import VerdictRecorder
+from reviewer_app.server.storage.tables import enforcement_actions
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.enforcement import queue_file, queue_posts, read_feed
 from tests.support.intake import MISINFO

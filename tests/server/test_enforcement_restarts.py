@@ -25,7 +25,7 @@ from sqlalchemy import select
 from reviewer_app.protocol import QueueFile, Role, UserCreate
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import enforcement_actions
+from reviewer_app.server.storage.tables import enforcement_actions
 from tests.support.api import ApiSession, verdict
 from tests.support.enforcement import queue_file, queue_posts
 from tests.support.intake import MISINFO

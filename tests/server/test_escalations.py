@@ -24,8 +24,8 @@ from reviewer_app.protocol import (
     QueueConfig,
     Role,
 )
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock
 from tests.support.servers import LiveServer

@@ -16,11 +16,11 @@ from sqlalchemy import select, text
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import EventKind
-from reviewer_app.server.db import MIGRATIONS, Database
-from reviewer_app.server.eventlog import GENESIS, EventChain, entry_hash, verify
-from reviewer_app.server.records import append_events, event_row
-from reviewer_app.server.sequencer import Sequencer
-from reviewer_app.server.tables import event_chain, events
+from reviewer_app.server.domain.records import append_events, event_row
+from reviewer_app.server.storage.db import MIGRATIONS, Database
+from reviewer_app.server.storage.eventlog import GENESIS, EventChain, entry_hash, verify
+from reviewer_app.server.storage.sequencer import Sequencer
+from reviewer_app.server.storage.tables import event_chain, events
 
 ENTRIES = 10_000
 TARGET = 4_321  # the entry each tampering case changes

@@ -15,10 +15,10 @@ from sqlalchemy import insert, select
 from reviewer_app.protocol import Decision, Role
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, FORMULA_PREFIXES, decision_row
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.search import DecisionFilter
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.domain.search import DecisionFilter
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import decisions, users
+from reviewer_app.server.storage.tables import decisions, users
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.servers import LiveServer
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.servers import LiveServer
 

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import func, select, text
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.tables import authors, items, posts, signals, strikes
+from reviewer_app.server.storage.tables import authors, items, posts, signals, strikes
 from tests.support.api import ApiSession, expect_problem
 from tests.support.intake import (
     HATE,

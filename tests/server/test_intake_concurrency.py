@@ -36,9 +36,9 @@ from sqlalchemy import func, select
 
 from reviewer_app.protocol import QueueFile, Role, UserCreate
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.db import Database
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import decisions, items, leases, posts, signals
+from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.tables import decisions, items, leases, posts, signals
 from tests.support.api import ApiSession, verdict
 from tests.support.intake import (
     HATE,

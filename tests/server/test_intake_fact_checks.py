@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import update
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.tables import users
+from reviewer_app.server.storage.tables import users
 from tests.support.api import ApiSession, expect_problem
 from tests.support.intake import (
     MISINFO,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from reviewer_app.protocol import MAX_MEDIA_BYTES, Role
-from reviewer_app.server.mediasniff import sniff
+from reviewer_app.server.domain.mediasniff import sniff
 from tests.support.api import ApiSession, claim, expect_problem
 from tests.support.intake import (
     MISINFO,

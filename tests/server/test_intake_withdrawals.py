@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.tables import items, leases
+from reviewer_app.server.storage.tables import items, leases
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.clock import ManualClock
 from tests.support.intake import (

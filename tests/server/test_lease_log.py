@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.clock import ManualClock
 from tests.support.servers import running

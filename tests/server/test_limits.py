@@ -13,9 +13,9 @@ import requests
 
 from reviewer_app.protocol import API_PREFIX, MAX_MEDIA_BYTES, Role
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.openapi import COMMITTED
-from reviewer_app.server.ratelimit import TokenBuckets
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.http.openapi import COMMITTED
+from reviewer_app.server.ops.ratelimit import TokenBuckets
 from tests.support.api import ApiSession, expect_problem
 from tests.support.servers import LiveServer
 

@@ -13,14 +13,15 @@ from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, Table, func, insert, select
 
 from reviewer_app.protocol import LeaseClaim, Role, UserCreate
-from reviewer_app.server import eventlog, rollups
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.db import Database
 from reviewer_app.server.demo import build_demo_dataset
 from reviewer_app.server.demo.queues import DEMO_QUEUES
-from reviewer_app.server.records import Principal
+from reviewer_app.server.domain import rollups
+from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import (
+from reviewer_app.server.storage import eventlog
+from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.tables import (
     SEARCH_INDEX_OBJECTS,
     decision_policies,
     decisions,
@@ -253,7 +254,7 @@ def test_migrations_import_nothing_of_the_running_service() -> None:
     import ast
     from pathlib import Path
 
-    import reviewer_app.server.migrations as migrations
+    import reviewer_app.server.storage.migrations as migrations
 
     versions = sorted((Path(migrations.__file__).parent / "versions").glob("*.py"))
     assert versions

@@ -9,9 +9,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
 from reviewer_app.protocol import EventKind
-from reviewer_app.server.db import Database
-from reviewer_app.server.records import append_events, event_row
-from reviewer_app.server.tables import SEARCH_INDEX_OBJECTS, metadata
+from reviewer_app.server.domain.records import append_events, event_row
+from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.tables import SEARCH_INDEX_OBJECTS, metadata
 
 
 def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:

@@ -20,13 +20,13 @@ from starlette.requests import Request
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server.cli import metrics_directory
+from reviewer_app.server.cli.main import metrics_directory
 from reviewer_app.server.config import ServerSettings, SettingsError
-from reviewer_app.server.logs import JsonFormatter
-from reviewer_app.server.metrics import GAUGE_TTL_SECONDS, MULTIPROC_ENV
-from reviewer_app.server.operations import check_metrics_access
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.ops.logs import JsonFormatter
+from reviewer_app.server.ops.metrics import GAUGE_TTL_SECONDS, MULTIPROC_ENV
+from reviewer_app.server.ops.operations import check_metrics_access
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.service import Service
 from tests.support.api import PROBLEM_JSON, ApiSession, verdict
 from tests.support.servers import PASSWORD, LiveServer, ServerProcess, pg_admin_url, running

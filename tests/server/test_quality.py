@@ -1,5 +1,5 @@
 """Quality signals over real HTTP on both databases, from a seeded history whose flags are
-worked out by hand (see reviewer_app/server/quality.py for the definitions)."""
+worked out by hand (see reviewer_app/server/domain/quality.py for the definitions)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.quality import total_variation
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.domain.quality import total_variation
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock
 from tests.support.servers import LiveServer

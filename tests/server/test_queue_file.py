@@ -26,18 +26,18 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.demo.queues import DEMO_QUEUES
-from reviewer_app.server.problems import ApiError
-from reviewer_app.server.queueapply import item_priority
-from reviewer_app.server.queuefile import (
+from reviewer_app.server.domain.queueapply import item_priority
+from reviewer_app.server.domain.queuefile import (
     QueueFileError,
     dump_queue_file,
     key_lines,
     parse_queue_file,
 )
-from reviewer_app.server.seed import seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.feeds.seed import seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
+from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import config_versions, events, items, leases, queues
+from reviewer_app.server.storage.tables import config_versions, events, items, leases, queues
 from tests.support.api import claim, expect_problem, verdict
 from tests.support.servers import LiveServer
 

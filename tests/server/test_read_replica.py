@@ -23,7 +23,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine, make_url
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.servers import LiveServer, fresh_pg_database, pg_admin_url, running
 

@@ -26,8 +26,8 @@ import pytest
 import requests
 
 from reviewer_app.protocol import API_PREFIX, Role
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from tests.support.api import ApiSession, verdict
 from tests.support.servers import PASSWORD, LiveServer
 

@@ -1,4 +1,4 @@
-"""The lead figures' rollups are kept off the request path (server/rollups.py): a verdict
+"""The lead figures' rollups are kept off the request path (server/domain/rollups.py): a verdict
 writes no rollup row; the roller counts decisions from the sealed event log afterwards,
 one round at a time across processes; figures read what it has not counted yet raw, in
 the same snapshot, so they are exact at any moment.
@@ -32,10 +32,10 @@ from reviewer_app.protocol import (
     Verdict,
 )
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.records import Principal, append_events, event_row
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.domain.records import Principal, append_events, event_row
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import decisions, queue_hourly, reviewer_rollups, users
+from reviewer_app.server.storage.tables import decisions, queue_hourly, reviewer_rollups, users
 from tests.support.clock import ManualClock
 
 QUEUE = LOAD_QUEUE.id

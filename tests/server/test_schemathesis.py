@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, settings
 from sqlalchemy import insert
 
 from reviewer_app.protocol import IntakePost, QueueFile, Role
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
-from reviewer_app.server.tables import media
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
+from reviewer_app.server.storage.tables import media
 from tests.support.api import ApiSession, verdict
 from tests.support.intake import QUEUES as INTAKE_QUEUES
 from tests.support.intake import post as intake_post

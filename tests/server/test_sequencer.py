@@ -1,4 +1,4 @@
-"""The event log's sequencer (server/sequencer.py, eventlog.EventChain).
+"""The event log's sequencer (server/storage/sequencer.py, eventlog.EventChain).
 
 - Writers committing out of id order on PostgreSQL: the late one is sealed after the ones
   already sealed, nothing skipped, nothing reordered, and the chain verifies; an
@@ -29,21 +29,21 @@ from sqlalchemy import event, select, text, update
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import EventKind, Role
-from reviewer_app.server.checkpoints import (
+from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.domain.records import append_events, event_row
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.service import Service
+from reviewer_app.server.storage.checkpoints import (
     Signer,
     checkpoint_body,
     create_key_file,
     load_public_key,
     public_pem,
 )
-from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.db import Database
-from reviewer_app.server.eventlog import EventChain, entry_hash, verify
-from reviewer_app.server.records import append_events, event_row
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
-from reviewer_app.server.sequencer import Sequencer
-from reviewer_app.server.service import Service
-from reviewer_app.server.tables import event_chain, events, log_checkpoints
+from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.eventlog import EventChain, entry_hash, verify
+from reviewer_app.server.storage.sequencer import Sequencer
+from reviewer_app.server.storage.tables import event_chain, events, log_checkpoints
 from tests.support.api import claim, verdict
 from tests.support.servers import running
 

@@ -17,7 +17,8 @@ import jsonschema
 import pytest
 
 from reviewer_app.protocol import QueueFile, Role
-from reviewer_app.server import sor_export, statements
+from reviewer_app.server.cli import sor_export
+from reviewer_app.server.domain import statements
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.enforcement import queue_file, queue_posts
 from tests.support.intake import MISINFO, author, fact_check, post, send
@@ -122,7 +123,7 @@ def test_every_restrictive_decision_is_exported_valid_and_keep_is_not(
     with live_server.service.db.read() as conn:
         from sqlalchemy import select
 
-        from reviewer_app.server.tables import authors
+        from reviewer_app.server.storage.tables import authors
 
         shady = conn.execute(
             select(authors.c.id).where(authors.c.external_id == "shady-1")
@@ -245,7 +246,7 @@ def test_a_statement_the_schema_refuses_stops_the_export_and_writes_nothing(
     with live_server.service.db.write() as conn:  # a fault: a stored payload gone wrong
         from sqlalchemy import update
 
-        from reviewer_app.server.tables import statements as table
+        from reviewer_app.server.storage.tables import statements as table
 
         first = conn.execute(table.select().order_by(table.c.id).limit(1)).mappings().one()
         document = json.loads(first["payload"])

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from reviewer_app.server.db import Database
-from reviewer_app.server.leasing import _EXPIRED, _HELD
+from reviewer_app.server.domain.leasing import _EXPIRED, _HELD
+from reviewer_app.server.storage.db import Database
 
 WAIT = 10.0  # seconds a step may take before the test gives up (never a speed check)
 

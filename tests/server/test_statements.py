@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import func, select
 
 from reviewer_app.protocol import QueueFile, Role, Statement
-from reviewer_app.server import sor_export
-from reviewer_app.server import statements as stored_statements
-from reviewer_app.server.queuefile import QueueFileError, parse_queue_file
-from reviewer_app.server.tables import statements
+from reviewer_app.server.cli import sor_export
+from reviewer_app.server.domain import statements as stored_statements
+from reviewer_app.server.domain.queuefile import QueueFileError, parse_queue_file
+from reviewer_app.server.storage.tables import statements
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.enforcement import queue_file, queue_posts, read_all
 from tests.support.intake import MISINFO, author, fact_check, post, report, send
@@ -145,7 +145,7 @@ def test_a_lead_account_action_has_a_statement(live_server: LiveServer) -> None:
     send(session, "posts", [post("p-1", author=author("shady-1"))])
     lead = live_server.login("lena", Role.lead)
     with live_server.service.db.read() as conn:
-        from reviewer_app.server.tables import authors
+        from reviewer_app.server.storage.tables import authors
 
         author_id = conn.execute(
             select(authors.c.id).where(authors.c.external_id == "shady-1")

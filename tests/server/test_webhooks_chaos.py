@@ -25,10 +25,10 @@ from sqlalchemy import select
 from standardwebhooks.webhooks import Webhook
 
 from reviewer_app.protocol import QueueFile, Role, UserCreate
-from reviewer_app.server import enforcement
 from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.domain import enforcement
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import enforcement_actions
+from reviewer_app.server.storage.tables import enforcement_actions
 from tests.support.api import ApiSession, verdict
 from tests.support.enforcement import queue_file, queue_posts
 from tests.support.intake import MISINFO

@@ -20,7 +20,7 @@ from standardwebhooks.webhooks import Webhook
 from reviewer_app.protocol import QueueFile, Role, UserCreate
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import enforcement_actions, events, webhook_state
+from reviewer_app.server.storage.tables import enforcement_actions, events, webhook_state
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.enforcement import queue_file
 from tests.support.intake import MISINFO, classifier, post, send

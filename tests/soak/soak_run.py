@@ -42,7 +42,7 @@ def percentile(values: list[float], q: float) -> float:
 def seed(url: str, count: int) -> None:
     from reviewer_app.protocol import UserCreate
     from reviewer_app.server.config import ServerSettings
-    from reviewer_app.server.seed import seed_load_queue
+    from reviewer_app.server.feeds.seed import seed_load_queue
     from reviewer_app.server.service import Service
 
     service = Service(ServerSettings(database_url=url, password_hash_profile="fast"))
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     from reviewer_app.core.paths import store_path
     from reviewer_app.core.session import ReviewSession
     from reviewer_app.core.store import Store
-    from reviewer_app.server.seed import LOAD_QUEUE
+    from reviewer_app.server.feeds.seed import LOAD_QUEUE
     from reviewer_app.ui import preferences as P
     from reviewer_app.ui.app import application, close_session, open_window
     from tests.support.keyring_memory import MemoryKeyring

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from reviewer_app.server.seed import (
+from reviewer_app.server.feeds.seed import (
     LOAD_QUEUE,
     _stored_configs,
     insert_authors,
@@ -23,9 +23,9 @@ from reviewer_app.server.seed import (
     insert_queues,
     synthetic_items,
 )
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import authors as authors_table
+from reviewer_app.server.storage.tables import authors as authors_table
 
 
 def known_texts(count: int, kind: str) -> list[str]:

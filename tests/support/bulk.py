@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import insert, select
 
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import decisions, users
+from reviewer_app.server.storage.tables import decisions, users
 
 #: 2025-10-09T19:33:20Z: decision ``i`` of a bulk load is decided ``i`` seconds after it
 BULK_EPOCH = 1_760_000_000.0

@@ -18,8 +18,8 @@ from reviewer_app.protocol import (
     Thread,
 )
 from reviewer_app.server.demo.queues import MISINFORMATION, demo_config
-from reviewer_app.server.seed import seed_dataset
-from reviewer_app.server.seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue, SeedUser
+from reviewer_app.server.feeds.seed import seed_dataset
+from reviewer_app.server.feeds.seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue, SeedUser
 from reviewer_app.server.service import Service
 
 QUEUE_ID = MISINFORMATION

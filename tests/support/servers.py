@@ -21,8 +21,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server.app import create_app
 from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.http.app import create_app
 from reviewer_app.server.service import Service
 
 from .api import ApiSession

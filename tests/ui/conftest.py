@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.session import ReviewSession
-from reviewer_app.server.seed import seed_demo
+from reviewer_app.server.feeds.seed import seed_demo
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, open_window
 from reviewer_app.ui.main_window import MainWindow
@@ -138,7 +138,7 @@ def conflict_store(root: Path):
     """A store holding one conflict, made the real way: A's lease expires, B decides."""
     from reviewer_app.core.store import Store
     from reviewer_app.protocol import Role
-    from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+    from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
     from tests.support.api import ApiSession, verdict
     from tests.support.client import login
     from tests.support.clock import ManualClock

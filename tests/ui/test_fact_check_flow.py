@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed_types import SeedUser
+from reviewer_app.server.feeds.seed_types import SeedUser
 from reviewer_app.ui.plain import isolate
 from tests.support.client import all_decisions
 from tests.support.misinfo import QUEUE_ID, seed_misinformation

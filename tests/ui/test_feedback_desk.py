@@ -165,7 +165,7 @@ def test_an_overturn_and_a_leads_note_reach_the_reviewer(
 def test_a_conflict_is_a_row_of_my_decisions_in_words(tmp_path: Path) -> None:
     """A verdict that lost to another reviewer's decision (kept in the local store) shows
     as a conflict: whose decision counts and what it was, the names isolated."""
-    from reviewer_app.server.seed import LOAD_QUEUE
+    from reviewer_app.server.feeds.seed import LOAD_QUEUE
     from reviewer_app.ui.my_decisions import Names, conflict_row
 
     from .conftest import conflict_store

@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt
 from sqlalchemy import update
 
 from reviewer_app.protocol import Media, MediaKind, Role
-from reviewer_app.server.tables import items as items_table
-from reviewer_app.server.tables import media as media_table
+from reviewer_app.server.storage.tables import items as items_table
+from reviewer_app.server.storage.tables import media as media_table
 from reviewer_app.ui.media import DAMAGED, DECODE_BOX, NOT_AN_IMAGE, MediaStrip, decode
 from reviewer_app.ui.video import read_video
 from tests.support.api import ApiSession

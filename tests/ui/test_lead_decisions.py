@@ -20,7 +20,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Decision, DecisionQuery
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, FORMULA_PREFIXES, decision_row
 from reviewer_app.server.demo.replay import DEMO_APPEALS
-from reviewer_app.server.tables import decisions, users
+from reviewer_app.server.storage.tables import decisions, users
 from reviewer_app.ui.lead.decisions import (
     COLUMNS,
     DecisionsBrowser,

@@ -16,7 +16,7 @@ from reviewer_app.core import settings as core_settings
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.store import Store
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.ui.lead.quality import ThresholdsBar
 from reviewer_app.ui.lead.stats_views import ReviewerStatsModel, ReviewersView
 from tests.support.api import ApiSession, claim, verdict

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from reviewer_app.protocol import ActionConfig, ActionKind, QueueFile, Role
-from reviewer_app.server.queuefile import parse_queue_file
-from reviewer_app.server.seed import seed_load_queue
-from reviewer_app.server.seed_types import SeedQueue
+from reviewer_app.server.domain.queuefile import parse_queue_file
+from reviewer_app.server.feeds.seed import seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.ui.plain import isolate
 from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import Desk

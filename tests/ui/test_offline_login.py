@@ -20,7 +20,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.paths import DATA_ENV, store_path
 from reviewer_app.protocol import DecisionQuery
-from reviewer_app.server.seed import seed_demo
+from reviewer_app.server.feeds.seed import seed_demo
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, run_login
 from reviewer_app.ui.dialogs import LoginDialog

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.api import ApiSession, verdict
 from tests.support.clock import ManualClock
 from tests.support.servers import PASSWORD, LiveServer

@@ -16,11 +16,10 @@ import random
 from datetime import UTC, datetime
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.seed_types import Dataset, SeedUser
-
-from .authors import build_authors
-from .items import build_items
-from .queues import DEMO_QUEUES, QUEUE_IDS
+from reviewer_app.server.demo.authors import build_authors
+from reviewer_app.server.demo.items import build_items
+from reviewer_app.server.demo.queues import DEMO_QUEUES, QUEUE_IDS
+from reviewer_app.server.feeds.seed_types import Dataset, SeedUser
 
 DEMO_SEED = 20261130
 

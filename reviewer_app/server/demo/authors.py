@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from reviewer_app.protocol import AccountSignals
-from reviewer_app.server.seed_types import SeedAuthor
-
-from .queues import HATE_POLICIES, MISINFO_POLICIES, SPAM_POLICIES
+from reviewer_app.server.demo.queues import HATE_POLICIES, MISINFO_POLICIES, SPAM_POLICIES
+from reviewer_app.server.feeds.seed_types import SeedAuthor
 
 KINDS = ("influencer", "regular", "troll", "spammer", "network")
 

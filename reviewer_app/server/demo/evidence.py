@@ -18,10 +18,20 @@ from reviewer_app.protocol import (
     Reports,
     Span,
 )
-
-from .queues import ESCALATIONS, HATE, INAUTHENTIC, MISINFORMATION, RATING_LABELS, SPAM
-from .texts import Topic
-from .texts_context import APPEAL_DETAILS, CLASSIFIER_DETAILS, REPORTER_NOTES
+from reviewer_app.server.demo.queues import (
+    ESCALATIONS,
+    HATE,
+    INAUTHENTIC,
+    MISINFORMATION,
+    RATING_LABELS,
+    SPAM,
+)
+from reviewer_app.server.demo.texts import Topic
+from reviewer_app.server.demo.texts_context import (
+    APPEAL_DETAILS,
+    CLASSIFIER_DETAILS,
+    REPORTER_NOTES,
+)
 
 MODELS: dict[str, tuple[str, float]] = {
     "misinfo-claim-matcher": ("3.2.1", 0.75),

@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from . import DEMO_SEED, build_demo_dataset
-from .queues import demo_queue_file
-from .records import Line, RoutingMismatch, demo_lines
+from reviewer_app.server.demo import DEMO_SEED, build_demo_dataset
+from reviewer_app.server.demo.queues import demo_queue_file
+from reviewer_app.server.demo.records import Line, RoutingMismatch, demo_lines
 
 GENERATED_AT = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 """The demo's fixed 'now' of generation (the replay moves every time by now - this)."""

@@ -7,10 +7,8 @@ from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from reviewer_app.protocol import LinkPreview, MediaKind, Post, Thread, ThreadPost
-from reviewer_app.server.seed_types import SeedAuthor, SeedItem, SeedMedia
-
-from .authors import AuthorPool
-from .evidence import (
+from reviewer_app.server.demo.authors import AuthorPool
+from reviewer_app.server.demo.evidence import (
     make_fact_checks,
     make_reach,
     make_reasons,
@@ -18,10 +16,16 @@ from .evidence import (
     make_scores,
     make_triage_score,
 )
-from .queues import ESCALATIONS, HATE, INAUTHENTIC, MISINFORMATION, SPAM
-from .texts import FILLERS, LONG_POSTS, MISINFO_TOPICS, NUMBERS, Topic
-from .texts_abuse import ESCALATION_CASES, HATE_TOPICS, INAUTH_TOPICS, SPAM_TOPICS
-from .texts_context import PARENTS, REPLIES
+from reviewer_app.server.demo.queues import ESCALATIONS, HATE, INAUTHENTIC, MISINFORMATION, SPAM
+from reviewer_app.server.demo.texts import FILLERS, LONG_POSTS, MISINFO_TOPICS, NUMBERS, Topic
+from reviewer_app.server.demo.texts_abuse import (
+    ESCALATION_CASES,
+    HATE_TOPICS,
+    INAUTH_TOPICS,
+    SPAM_TOPICS,
+)
+from reviewer_app.server.demo.texts_context import PARENTS, REPLIES
+from reviewer_app.server.feeds.seed_types import SeedAuthor, SeedItem, SeedMedia
 
 PNG, GIF = (MediaKind.image, "image/png"), (MediaKind.gif, "image/gif")
 

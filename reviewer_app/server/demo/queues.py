@@ -12,9 +12,8 @@ import tomllib
 from functools import cache
 
 from reviewer_app.protocol import PolicyConfig, QueueConfig, QueueFile, RatingConfig
-from reviewer_app.server.seed_types import SeedQueue
-
-from .files import QUEUE_FILE, demo_file
+from reviewer_app.server.demo.files import QUEUE_FILE, demo_file
+from reviewer_app.server.feeds.seed_types import SeedQueue
 
 ESCALATIONS = "escalations"
 MISINFORMATION = "misinformation"

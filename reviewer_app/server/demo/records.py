@@ -35,10 +35,9 @@ from reviewer_app.protocol import (
     QueueConfig,
     ReportSignal,
 )
-from reviewer_app.server.routing import Summary, route
-from reviewer_app.server.seed_types import Dataset, SeedAuthor, SeedItem
-
-from .files import MEDIA_FOLDER
+from reviewer_app.server.demo.files import MEDIA_FOLDER
+from reviewer_app.server.domain.routing import Summary, route
+from reviewer_app.server.feeds.seed_types import Dataset, SeedAuthor, SeedItem
 
 FORMAT = "reviewer-app intake jsonl 1"
 SOURCE = "demo-platform"

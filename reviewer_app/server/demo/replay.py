@@ -37,15 +37,21 @@ from reviewer_app.protocol import (
     Verdict,
     VerdictStatus,
 )
-
-from ..intake_lines import IntakeTarget, Line, Rejection, Sender, Tally, parse_object
-from ..records import Principal
-from ..service import Service
-from ..tables import users
-from . import DEMO_USERS
-from .files import POSTS_FILE, demo_file
-from .queues import HATE, SPAM, demo_queue_file
-from .records import SOURCE, WINDOW
+from reviewer_app.server.demo import DEMO_USERS
+from reviewer_app.server.demo.files import POSTS_FILE, demo_file
+from reviewer_app.server.demo.queues import HATE, SPAM, demo_queue_file
+from reviewer_app.server.demo.records import SOURCE, WINDOW
+from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.feeds.intake_lines import (
+    IntakeTarget,
+    Line,
+    Rejection,
+    Sender,
+    Tally,
+    parse_object,
+)
+from reviewer_app.server.service import Service
+from reviewer_app.server.storage.tables import users
 
 log = logging.getLogger("server")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .queues import MISINFORMATION
+from reviewer_app.server.demo.queues import MISINFORMATION
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .queues import HATE, INAUTHENTIC, SPAM
-from .texts import Topic
+from reviewer_app.server.demo.queues import HATE, INAUTHENTIC, SPAM
+from reviewer_app.server.demo.texts import Topic
 
 HATE_TOPICS = (
     Topic(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .queues import ESCALATIONS, HATE, INAUTHENTIC, MISINFORMATION, SPAM
+from reviewer_app.server.demo.queues import ESCALATIONS, HATE, INAUTHENTIC, MISINFORMATION, SPAM
 
 PARENTS: dict[str, tuple[str, ...]] = {
     MISINFORMATION: (

@@ -1,6 +1,6 @@
 """Quality signals in the Reviewers tab: the lead's thresholds (kept in their own settings,
 sent with each request), each reviewer's flags in words, and the selected reviewer's trend
-day by day. The service computes the flags (server/quality.py); nothing here judges."""
+day by day. The service computes the flags (server/domain/quality.py); nothing here judges."""
 
 from __future__ import annotations
 

@@ -1,0 +1,678 @@
+"""Account actions: an author's status, closing an actioned author's open items, linked
+accounts, and posts held back from the queues (the rules are protocol/accounts.py's).
+
+**An account-level decision** raises the author's status (``authors.status``) and is one
+``account_actions`` row. It comes from a verdict whose action carries an author action
+(verdicts.py calls ``apply`` in the verdict's transaction; the verdict's own enforcement
+action, ``author:*`` for an action of kind ``author``, is derived there), or from a lead's
+account action on one or more accounts (``lead_action``: all in one transaction or none,
+each account its own decision and its own ``author:*`` enforcement action).
+
+**Suspended or inauthentic**: in the same transaction every open item of the author, in
+every queue, is closed as ``resolved``: state, lease cleared and ended, ``resolved`` in its
+history. A reviewer who held one learns it from the renewal (``author_actioned``, leasing.py)
+and a verdict for it is ``rejected`` with reason ``author_actioned`` (verdicts.py), both with
+the author's status, so their window says why. Intake holds their new posts back
+(``hold_back``): the post is stored, it opens no item, ``held_posts`` counts it.
+
+**Locks** (PostgreSQL): the author rows are locked ``FOR UPDATE`` (in id order) before their
+items; intake reads an author's status ``FOR SHARE`` before it opens an item, so a post
+routed while the author is being suspended either commits first (and its item is closed
+here) or waits and sees the new status (READ COMMITTED reads the row as committed).
+
+**Linked accounts**: ``author_links`` holds the handles an author's account signals name
+(``shared_signal_accounts``); an account is linked to the authors it names and to the
+authors that name it, on the same platform (source).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import BindParameter, Connection, bindparam, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from reviewer_app.protocol import EventKind, ProblemDetail
+from reviewer_app.protocol.accounts import (
+    CLOSING_STATUSES,
+    MAX_LINKED,
+    STATUS_OF_ACTION,
+    AccountActionRequest,
+    AccountActionResult,
+    AccountSummary,
+    AuthorStatus,
+    HeldBack,
+    LinkedAccount,
+    LinkedAccounts,
+    status_after,
+)
+from reviewer_app.protocol.queues import AuthorAction, PolicyConfig
+from reviewer_app.server.domain import enforcement
+from reviewer_app.server.domain.records import Principal, event_row, to_dt
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import (
+    account_actions,
+    author_links,
+    authors,
+    held_posts,
+    items,
+    leases,
+)
+
+OPEN_STATES = ("pending", "leased")
+RESOLVED = "resolved"
+#: the reason code of a verdict (and the outcome of a renewal) on an item an account
+#: action closed
+AUTHOR_ACTIONED = "author_actioned"
+MAX_QUEUES_SHOWN = 64
+
+_ids: BindParameter[Any] = bindparam("ids", expanding=True)
+_LOCK_AUTHORS = (
+    select(authors.c.id, authors.c.handle, authors.c.status, authors.c.source)
+    .where(authors.c.id.in_(_ids))
+    .order_by(authors.c.id)
+)
+_SET_STATUS = (
+    update(authors)
+    .where(authors.c.id == bindparam("b_id"))
+    .values(status=bindparam("b_status"), status_at=bindparam("b_now"))
+)
+_OPEN_OF_AUTHOR = (
+    select(items.c.id, items.c.queue_id, items.c.lease_token)
+    .where(items.c.author_id == bindparam("b_author"), items.c.state.in_(OPEN_STATES))
+    .order_by(items.c.id)
+)
+_RESOLVE = (
+    update(items)
+    .where(items.c.id.in_(_ids), items.c.state.in_(OPEN_STATES))
+    .values(state=RESOLVED, lease_token=None, lease_user_id=None, lease_expires_at=None)
+)
+_END_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
+_INSERT_ACTION = insert(account_actions).returning(account_actions.c.id)
+_STATUSES = select(authors.c.id, authors.c.status).where(authors.c.id.in_(_ids))
+_OPEN_BY_QUEUE = (
+    select(items.c.author_id, items.c.queue_id, func.count().label("n"))
+    .where(items.c.author_id.in_(_ids), items.c.state.in_(OPEN_STATES))
+    .group_by(items.c.author_id, items.c.queue_id)
+)
+_NAMED_BY = select(author_links.c.author_id, author_links.c.handle).where(
+    author_links.c.author_id.in_(_ids)
+)
+_NAMING = select(author_links.c.author_id, author_links.c.handle, author_links.c.source).where(
+    author_links.c.handle.in_(_ids)
+)
+_BY_HANDLE = select(authors.c.id, authors.c.handle, authors.c.source).where(
+    authors.c.handle.in_(_ids)
+)
+_SUMMARY_COLUMNS = (
+    authors.c.id,
+    authors.c.handle,
+    authors.c.source,
+    authors.c.status,
+    authors.c.status_at,
+    authors.c.payload,
+)
+
+
+def handle_key(handle: str) -> str:
+    """A handle as links name it: without a leading ``@`` or spaces."""
+    return handle.strip().lstrip("@")
+
+
+def _handle_forms(keys: Iterable[str]) -> list[str]:
+    """The ways ``keys`` may be stored as handles (with and without the ``@``)."""
+    return sorted({form for k in keys if k for form in (k, "@" + k)})
+
+
+# -- applying account-level decisions ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AccountDecision:
+    """One account action on one author."""
+
+    author_id: str
+    action: AuthorAction
+    user: Principal
+    decision_id: int | None = None  # the verdict's decision that carried it
+    item_id: str | None = None  # the item it was decided on
+    queue_id: str | None = None
+    policies: Sequence[str] = ()
+    note: str | None = None
+
+
+@dataclass
+class Applied:
+    """What one account-level decision did."""
+
+    action_id: int
+    author_id: str
+    handle: str
+    action: AuthorAction
+    status_before: AuthorStatus
+    status: AuthorStatus
+    closed: list[tuple[str, str]] = field(default_factory=list)  # (item id, queue id)
+
+
+@dataclass
+class Outcome:
+    applied: list[Applied]
+    skipped: list[tuple[int, AuthorStatus | None]]  # (index, the author's status; None: unknown)
+    events: list[dict[str, Any]]
+
+
+def lock_authors(conn: Connection, author_ids: Iterable[str], *, postgres: bool) -> dict[str, Any]:
+    """The authors' rows, locked for this transaction (PostgreSQL; SQLite has one writer)."""
+    ids = sorted(set(author_ids))
+    if not ids:
+        return {}
+    query = _LOCK_AUTHORS.with_for_update() if postgres else _LOCK_AUTHORS
+    return {r.id: r for r in conn.execute(query, {"ids": ids})}
+
+
+def apply(
+    conn: Connection, decisions: Sequence[AccountDecision], now: float, *, postgres: bool
+) -> Outcome:
+    """Apply account-level decisions in order, in the caller's transaction. A decision that
+    would not raise its author's status (or names an unknown author) is skipped; the
+    events to append are returned (the caller appends them with its own)."""
+    rows = lock_authors(conn, (d.author_id for d in decisions), postgres=postgres)
+    status = {author_id: AuthorStatus(r.status) for author_id, r in rows.items()}
+    outcome = Outcome([], [], [])
+    for index, d in enumerate(decisions):
+        row = rows.get(d.author_id)
+        before = status.get(d.author_id)
+        after = status_after(before, d.action) if before is not None else None
+        if row is None or before is None or after is None:
+            outcome.skipped.append((index, before))
+            continue
+        status[d.author_id] = after
+        closed: list[Any] = []
+        if after in CLOSING_STATUSES:
+            query = _OPEN_OF_AUTHOR.with_for_update() if postgres else _OPEN_OF_AUTHOR
+            closed = list(conn.execute(query, {"b_author": d.author_id}))
+        action_id = conn.execute(
+            _INSERT_ACTION,
+            {
+                "author_id": d.author_id,
+                "action": d.action.value,
+                "status_before": before.value,
+                "status_after": after.value,
+                "user_id": d.user.id,
+                "decision_id": d.decision_id,
+                "item_id": d.item_id,
+                "policies": json.dumps(list(d.policies)),
+                "note": d.note,
+                "decided_at": now,
+                "closed_items": len(closed),
+            },
+        ).scalar_one()
+        conn.execute(_SET_STATUS, {"b_id": d.author_id, "b_status": after.value, "b_now": now})
+        if closed:
+            conn.execute(_RESOLVE, {"ids": [r.id for r in closed]})
+            tokens = [r.lease_token for r in closed if r.lease_token]
+            if tokens:
+                conn.execute(_END_LEASES, {"ids": tokens, "b_now": now})
+        handle = row.handle
+        outcome.events.append(
+            event_row(
+                now,
+                EventKind.account_actioned,
+                d.user.username,
+                item_id=d.item_id,
+                queue_id=d.queue_id,
+                author=handle,
+                author_id=d.author_id,
+                author_action=d.action.value,
+                status_before=before.value,
+                status=after.value,
+                account_action_id=action_id,
+                decision_id=d.decision_id,
+                policies=list(d.policies),
+                closed_items=len(closed),
+            )
+        )
+        outcome.events += [
+            event_row(
+                now,
+                EventKind.resolved,
+                d.user.username,
+                item_id=r.id,
+                queue_id=r.queue_id,
+                author=handle,
+                author_action=d.action.value,
+                status=after.value,
+                account_action_id=action_id,
+                decision_id=d.decision_id,
+                lease_ended=r.lease_token is not None,
+            )
+            for r in closed
+        ]
+        outcome.applied.append(
+            Applied(
+                action_id,
+                d.author_id,
+                handle,
+                d.action,
+                before,
+                after,
+                [(r.id, r.queue_id) for r in closed],
+            )
+        )
+    return outcome
+
+
+REINSTATE = "reinstate"
+_BY_DECISION = (
+    select(account_actions)
+    .where(account_actions.c.decision_id == bindparam("b_decision"))
+    .order_by(account_actions.c.id.desc())
+    .limit(1)
+)
+
+
+def reverse_for_overturn(
+    conn: Connection,
+    overturned_decision_id: int,
+    auditor: Principal,
+    new_decision_id: int,
+    item_id: str,
+    queue_id: str,
+    now: float,
+    *,
+    postgres: bool,
+) -> list[dict[str, Any]]:
+    """An audit overturned a decision that raised its author's status: the status goes back
+    to what it was before (the overturn's own author action, if any, is applied after
+    this), unless another account action changed it since. Items that decision closed stay
+    closed (their posts come back to review only through new signals). The events to
+    append."""
+    earlier = conn.execute(_BY_DECISION, {"b_decision": overturned_decision_id}).mappings().first()
+    if earlier is None:
+        return []
+    row = lock_authors(conn, [earlier["author_id"]], postgres=postgres).get(earlier["author_id"])
+    if row is None or row.status != earlier["status_after"]:
+        return []  # changed again since: that later decision stands
+    before = AuthorStatus(earlier["status_before"])
+    action_id = conn.execute(
+        _INSERT_ACTION,
+        {
+            "author_id": earlier["author_id"],
+            "action": REINSTATE,
+            "status_before": row.status,
+            "status_after": before.value,
+            "user_id": auditor.id,
+            "decision_id": new_decision_id,
+            "item_id": item_id,
+            "policies": "[]",
+            "note": None,
+            "decided_at": now,
+            "closed_items": 0,
+        },
+    ).scalar_one()
+    conn.execute(
+        _SET_STATUS, {"b_id": earlier["author_id"], "b_status": before.value, "b_now": now}
+    )
+    return [
+        event_row(
+            now,
+            EventKind.account_actioned,
+            auditor.username,
+            item_id=item_id,
+            queue_id=queue_id,
+            author=row.handle,
+            author_id=earlier["author_id"],
+            author_action=REINSTATE,
+            status_before=row.status,
+            status=before.value,
+            account_action_id=action_id,
+            decision_id=new_decision_id,
+            reverses_account_action_id=earlier["id"],
+        )
+    ]
+
+
+def lead_action(
+    conn: Connection,
+    lead: Principal,
+    request: AccountActionRequest,
+    now: float,
+    *,
+    postgres: bool,
+    known_policies: Sequence[PolicyConfig] = (),
+) -> tuple[list[AccountActionResult], list[dict[str, Any]]]:
+    """A lead's account action on each named account: one account-level decision and one
+    ``author:*`` enforcement action per account, or, when any account is unknown or the
+    action would not change it (already so, or beyond), nothing at all (``ApiError``; the
+    caller's transaction rolls back). Returns the results and the events to append."""
+    decisions = [
+        AccountDecision(
+            author_id=author_id,
+            action=request.action,
+            user=lead,
+            policies=tuple(request.policies),
+            note=request.note,
+        )
+        for author_id in request.author_ids
+    ]
+    outcome = apply(conn, decisions, now, postgres=postgres)
+    if outcome.skipped:
+        raise _refusal(request, outcome.skipped)
+    results = []
+    for applied in outcome.applied:
+        emit_author_action(
+            conn,
+            applied,
+            now,
+            policies=request.policies,
+            note=request.note,
+            known_policies=known_policies,
+        )
+        results.append(
+            AccountActionResult(
+                author_id=applied.author_id,
+                handle=applied.handle,
+                action_id=applied.action_id,
+                status_before=applied.status_before,
+                status=applied.status,
+                closed_item_ids=[item_id for item_id, _ in applied.closed],
+                queue_ids=list(dict.fromkeys(q for _, q in applied.closed))[:MAX_QUEUES_SHOWN],
+            )
+        )
+    return results, outcome.events
+
+
+def emit_author_action(
+    conn: Connection,
+    applied: Applied,
+    now: float,
+    *,
+    policies: Sequence[str] = (),
+    note: str | None = None,
+    known_policies: Sequence[PolicyConfig] = (),
+) -> int:
+    """The one ``author:*`` enforcement action of a lead's account decision (enforcement.py
+    derives a verdict's own action, ``author:*`` included, in the verdict's transaction)."""
+    return enforcement.account_action(
+        conn,
+        author_id=applied.author_id,
+        action=applied.action,
+        decided_at=now,
+        now=now,
+        policies=policies,
+        note=note,
+        known_policies=known_policies,
+    )
+
+
+def _refusal(
+    request: AccountActionRequest, skipped: list[tuple[int, AuthorStatus | None]]
+) -> ApiError:
+    unknown = [(i, s) for i, s in skipped if s is None]
+    target = STATUS_OF_ACTION[request.action]
+    if unknown:
+        return ApiError(
+            404,
+            "unknown_author",
+            "Some accounts are not known to this service; no account action was applied.",
+            errors=[
+                ProblemDetail(
+                    loc=["author_ids", i],
+                    code="unknown_author",
+                    message=f"No author {request.author_ids[i]!r}.",
+                )
+                for i, _ in unknown
+            ],
+        )
+    return ApiError(
+        409,
+        "already_actioned",
+        f"Some accounts are already {target.value} or beyond, so the action would change "
+        "nothing for them; no account action was applied. Leave them out and try again.",
+        errors=[
+            ProblemDetail(
+                loc=["author_ids", i],
+                code="already_actioned",
+                message=f"Author {request.author_ids[i]!r} is {status.value if status else '?'}.",
+            )
+            for i, status in skipped
+        ],
+    )
+
+
+# -- what a renewal or a verdict on a resolved item is told --------------------------------
+
+
+def statuses(conn: Connection, author_ids: Iterable[str]) -> dict[str, AuthorStatus]:
+    ids = sorted(set(author_ids))
+    if not ids:
+        return {}
+    return {r.id: AuthorStatus(r.status) for r in conn.execute(_STATUSES, {"ids": ids})}
+
+
+def statuses_for_routing(
+    conn: Connection, author_ids: Iterable[str], *, postgres: bool
+) -> dict[str, AuthorStatus]:
+    """The authors' statuses, read ``FOR SHARE`` on PostgreSQL: an account action on one of
+    them waits until this transaction (which may open an item of theirs) commits."""
+    ids = sorted(set(author_ids))
+    if not ids:
+        return {}
+    query = _STATUSES.order_by(authors.c.id)
+    if postgres:
+        query = query.with_for_update(read=True)
+    return {r.id: AuthorStatus(r.status) for r in conn.execute(query, {"ids": ids})}
+
+
+# -- held-back posts -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Held:
+    post_id: str
+    post_external_id: str
+    author_id: str
+    source: str
+    queue_id: str
+    rule: str
+    status: AuthorStatus
+
+
+def hold_back(
+    conn: Connection, held: Sequence[Held], now: float, actor: str, *, postgres: bool
+) -> list[dict[str, Any]]:
+    """Record posts that met a routing rule while their author is suspended or inauthentic
+    (once per post); the events to append (``held_back``, one per newly held post)."""
+    if not held:
+        return []
+    statement = (postgresql.insert if postgres else sqlite.insert)(held_posts)
+    new = set(
+        conn.execute(
+            statement.on_conflict_do_nothing().returning(held_posts.c.post_id),
+            [
+                {
+                    "post_id": h.post_id,
+                    "author_id": h.author_id,
+                    "source": h.source,
+                    "queue_id": h.queue_id,
+                    "author_status": h.status.value,
+                    "held_at": now,
+                }
+                for h in held
+            ],
+        ).scalars()
+    )
+    return [
+        event_row(
+            now,
+            EventKind.held_back,
+            actor,
+            queue_id=h.queue_id,
+            post=h.post_external_id,
+            source=h.source,
+            author_id=h.author_id,
+            status=h.status.value,
+            rule=h.rule,
+        )
+        for h in held
+        if h.post_id in new
+    ]
+
+
+def held_back(conn: Connection, since: float, until: float) -> HeldBack:
+    """Held-back posts (all, and within the window) and the accounts they belong to."""
+    total = conn.execute(select(func.count()).select_from(held_posts)).scalar() or 0
+    window = (
+        conn.execute(
+            select(func.count())
+            .select_from(held_posts)
+            .where(held_posts.c.held_at >= since, held_posts.c.held_at < until)
+        ).scalar()
+        or 0
+    )
+    actioned = (
+        conn.execute(
+            select(func.count())
+            .select_from(authors)
+            .where(authors.c.status.in_([s.value for s in CLOSING_STATUSES]))
+        ).scalar()
+        or 0
+    )
+    return HeldBack(posts=total, posts_in_window=window, accounts=actioned)
+
+
+# -- linked accounts -------------------------------------------------------------------------
+
+
+def link_rows(
+    author_id: str, source: str | None, payload: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The ``author_links`` rows of an author document (its account signals' handles)."""
+    signals = payload.get("signals") or {}
+    keys = {handle_key(h) for h in signals.get("shared_signal_accounts") or () if handle_key(h)}
+    return [{"author_id": author_id, "handle": k[:200], "source": source} for k in sorted(keys)]
+
+
+def replace_links(
+    conn: Connection, documents: Mapping[str, tuple[str | None, Mapping[str, Any]]]
+) -> None:
+    """Make ``author_links`` say what these authors' documents (author id -> (source,
+    document)) name now."""
+    if not documents:
+        return
+    conn.execute(delete(author_links).where(author_links.c.author_id.in_(sorted(documents))))
+    rows = [
+        row
+        for author_id, (source, doc) in sorted(documents.items())
+        for row in link_rows(author_id, source, doc)
+    ]
+    if rows:
+        conn.execute(insert(author_links), rows)
+
+
+def linked_ids(
+    conn: Connection, subjects: Mapping[str, tuple[str, str | None]]
+) -> dict[str, list[str]]:
+    """The accounts linked to each author (author id -> (handle, source)): those they name
+    and those that name them, on the same platform, themselves left out."""
+    if not subjects:
+        return {}
+    ids = sorted(subjects)
+    named: dict[str, set[str]] = defaultdict(set)  # author -> handle keys they name
+    for link in conn.execute(_NAMED_BY, {"ids": ids}):
+        named[link.author_id].add(link.handle)
+    found: dict[str, set[str]] = defaultdict(set)
+    own_keys: dict[str, list[str]] = defaultdict(list)  # handle key -> the subjects with it
+    for author_id, (handle, _) in subjects.items():
+        if handle_key(handle):
+            own_keys[handle_key(handle)].append(author_id)
+    for namer in conn.execute(_NAMING, {"ids": sorted(own_keys)}):
+        for subject in own_keys.get(namer.handle, ()):
+            if namer.author_id != subject and namer.source == subjects[subject][1]:
+                found[subject].add(namer.author_id)
+    wanted = {k for keys in named.values() for k in keys}
+    if wanted:
+        by_key: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+        for author in conn.execute(_BY_HANDLE, {"ids": _handle_forms(wanted)}):
+            by_key[(handle_key(author.handle), author.source)].append(author.id)
+        for subject, keys in named.items():
+            source = subjects[subject][1]
+            for k in keys:
+                found[subject].update(a for a in by_key.get((k, source), ()) if a != subject)
+    return {subject: sorted(found[subject]) for subject in ids if found.get(subject)}
+
+
+def summaries(conn: Connection, author_ids: Iterable[str]) -> dict[str, AccountSummary]:
+    """Accounts as a lead sees them: status, open items and their queues, held-back posts."""
+    ids = sorted(set(author_ids))
+    if not ids:
+        return {}
+    open_items: dict[str, dict[str, int]] = defaultdict(dict)
+    for r in conn.execute(_OPEN_BY_QUEUE, {"ids": ids}):
+        open_items[r.author_id][r.queue_id] = r.n
+    held: dict[str, int] = dict(
+        conn.execute(
+            select(held_posts.c.author_id, func.count())
+            .where(held_posts.c.author_id.in_(ids))
+            .group_by(held_posts.c.author_id)
+        ).all()
+    )
+    found = {}
+    for r in conn.execute(select(*_SUMMARY_COLUMNS).where(authors.c.id.in_(ids))):
+        per_queue = open_items.get(r.id, {})
+        found[r.id] = AccountSummary(
+            author_id=r.id,
+            handle=r.handle,
+            display_name=str(json.loads(r.payload).get("display_name") or "")[:200],
+            status=AuthorStatus(r.status),
+            status_changed_at=to_dt(r.status_at) if r.status_at is not None else None,
+            open_items=sum(per_queue.values()),
+            queue_ids=sorted(per_queue)[:MAX_QUEUES_SHOWN],
+            held_posts=held.get(r.id, 0),
+        )
+    return found
+
+
+def linked_for_items(
+    conn: Connection, subjects: Mapping[str, tuple[str, str | None]]
+) -> dict[str, list[dict[str, Any]]]:
+    """Each author's linked accounts as ``Author.linked`` documents (for whole items)."""
+    linked = linked_ids(conn, subjects)
+    if not linked:
+        return {}
+    found = summaries(conn, {a for ids in linked.values() for a in ids})
+    result: dict[str, list[dict[str, Any]]] = {}
+    for subject, ids in linked.items():
+        accounts = sorted(
+            (found[a] for a in ids if a in found), key=lambda s: (s.handle, s.author_id)
+        )
+        result[subject] = [
+            LinkedAccount(
+                author_id=s.author_id,
+                handle=s.handle,
+                status=s.status,
+                open_items=s.open_items,
+                queue_ids=s.queue_ids,
+            ).model_dump(mode="json")
+            for s in accounts[:MAX_LINKED]
+        ]
+    return result
+
+
+def linked_accounts(conn: Connection, author_id: str) -> LinkedAccounts:
+    """``GET /authors/{author_id}/linked``."""
+    row = conn.execute(
+        select(authors.c.id, authors.c.handle, authors.c.source).where(authors.c.id == author_id)
+    ).first()
+    if row is None:
+        raise ApiError(404, "unknown_author", f"No author {author_id!r}.")
+    linked = linked_ids(conn, {row.id: (row.handle, row.source)}).get(row.id, [])
+    found = summaries(conn, [row.id, *linked])
+    accounts = sorted(
+        (found[a] for a in linked if a in found), key=lambda s: (s.handle, s.author_id)
+    )
+    return LinkedAccounts(author=found[row.id], linked=accounts[:MAX_LINKED])

@@ -1,0 +1,595 @@
+"""Audits: samples of decisions judged blind; an overturn becomes the decision of record.
+
+A sample holds decisions that are still their item's decision of record (not
+escalations, not already overturned, not in another sample, not under appeal). The
+auditor is handed one item at a time without anything that tells the original decision:
+no decision, no decision events, no strikes or recent decisions that came from it.
+Recording a result reveals the original. An overturn is a new decision row (kind
+``overturn``) that the item points to; the original stays, and both show in the item's
+history.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, literal, select, update
+
+from reviewer_app.protocol import (
+    ActionKind,
+    AuditAgree,
+    AuditJudgement,
+    AuditMethod,
+    AuditOutcome,
+    AuditOverturn,
+    AuditResult,
+    AuditResults,
+    AuditSample,
+    AuditSampleCreate,
+    AuditTask,
+    AuditTaskGrant,
+    Decision,
+    EventKind,
+    Item,
+    ProblemDetail,
+    QueueConfig,
+    ReviewerAgreement,
+    StrikeCount,
+)
+from reviewer_app.server.domain import accounts, enforcement
+from reviewer_app.server.domain.assembly import decisions_by_id, load_items, reviewer_names
+from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt, to_epoch
+from reviewer_app.server.domain.stats import check_window, cohen_kappa
+from reviewer_app.server.domain.verdicts import config_problems, item_problems
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import audit_items, audit_samples, decisions, items, strikes
+
+ASSIGNMENT_SECONDS = 30 * 60
+BLIND_HISTORY = {"enqueued"}
+
+
+def _unknown_sample(sample_id: int) -> ApiError:
+    return ApiError(404, "unknown_sample", f"No audit sample {sample_id}.")
+
+
+# -- samples --------------------------------------------------------------------------------
+
+
+def create_sample(
+    conn: Connection,
+    lead: Principal,
+    request: AuditSampleCreate,
+    configs: Mapping[str, QueueConfig],
+    now: float,
+) -> int:
+    since, until = to_epoch(request.since), to_epoch(request.until)
+    check_window(since, until)
+    if request.queue_id is not None and request.queue_id not in configs:
+        raise ApiError(404, "unknown_queue", f"No queue {request.queue_id!r}.")
+    d = decisions.c
+    stratum: Any = {
+        AuditMethod.random: literal(0),
+        AuditMethod.by_reviewer: d.user_id,
+        AuditMethod.by_action: d.action,
+    }[request.method]
+    sampled = select(audit_items.c.decision_id).where(audit_items.c.decision_id == d.id)
+    conditions = [
+        d.kind == "review",
+        d.decided_at >= since,
+        d.decided_at < until,
+        items.c.decision_id == d.id,  # still the decision of record
+        items.c.state == "decided",  # not back in review (an appeal of it is waiting)
+        ~sampled.exists(),
+    ]
+    if request.queue_id is not None:
+        conditions.append(d.queue_id == request.queue_id)
+    base = select(d.id, d.item_id, d.queue_id, d.user_id, d.decided_at, d.action).join(
+        items, items.c.id == d.item_id
+    )
+    if request.method is AuditMethod.random:
+        picked = [
+            dict(r)
+            for r in conn.execute(
+                base.where(*conditions).order_by(func.random()).limit(request.size)
+            ).mappings()
+        ]
+    else:
+        ranked = (
+            base.add_columns(
+                func.row_number().over(partition_by=stratum, order_by=func.random()).label("rn"),
+                stratum.label("stratum"),
+            )
+            .where(*conditions)
+            .subquery()
+        )
+        rows = conn.execute(select(ranked).where(ranked.c.rn <= request.size)).mappings().all()
+        picked = _equal_allocation([dict(r) for r in rows], request.size)
+    if not picked:
+        raise ApiError(
+            422, "empty_sample", "No decisions in that window can be audited (none, or all taken)."
+        )
+    random.shuffle(picked)
+    sample_id = int(
+        conn.execute(
+            insert(audit_samples)
+            .values(
+                method=request.method.value,
+                requested_size=request.size,
+                size=len(picked),
+                since=since,
+                until=until,
+                queue_id=request.queue_id,
+                created_at=now,
+                created_by=lead.id,
+            )
+            .returning(audit_samples.c.id)
+        ).scalar_one()
+    )
+    conn.execute(
+        insert(audit_items),
+        [
+            {
+                "sample_id": sample_id,
+                "position": position,
+                "decision_id": p["id"],
+                "item_id": p["item_id"],
+                "queue_id": p["queue_id"],
+                "reviewer_id": p["user_id"],
+                "decided_at": p["decided_at"],
+                "action": p["action"],
+            }
+            for position, p in enumerate(picked)
+        ],
+    )
+    append_events(
+        conn,
+        [
+            event_row(
+                now,
+                EventKind.audit_sampled,
+                lead.username,
+                queue_id=request.queue_id,
+                sample_id=sample_id,
+                method=request.method.value,
+                size=len(picked),
+            )
+        ],
+    )
+    return sample_id
+
+
+def _equal_allocation(rows: list[dict[str, Any]], size: int) -> list[dict[str, Any]]:
+    """The same number from every stratum, as far as each has: round by round, each round
+    one more from every stratum that still has some (strata in random order)."""
+    by_stratum: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for r in sorted(rows, key=lambda r: r["rn"]):
+        by_stratum[r["stratum"]].append(r)
+    order = list(by_stratum)
+    random.shuffle(order)
+    picked: list[dict[str, Any]] = []
+    depth = 0
+    while len(picked) < size:
+        took = False
+        for key in order:
+            if depth < len(by_stratum[key]) and len(picked) < size:
+                picked.append(by_stratum[key][depth])
+                took = True
+        if not took:
+            break
+        depth += 1
+    return picked
+
+
+def sample(conn: Connection, sample_id: int) -> AuditSample:
+    found = samples(conn, [sample_id])
+    if not found:
+        raise _unknown_sample(sample_id)
+    return found[0]
+
+
+def samples(conn: Connection, sample_ids: Sequence[int]) -> list[AuditSample]:
+    rows = (
+        conn.execute(select(audit_samples).where(audit_samples.c.id.in_(sample_ids)))
+        .mappings()
+        .all()
+    )
+    recorded: dict[int, int] = dict(
+        conn.execute(
+            select(audit_items.c.sample_id, func.count())
+            .where(audit_items.c.sample_id.in_(sample_ids), audit_items.c.result.is_not(None))
+            .group_by(audit_items.c.sample_id)
+        ).all()
+    )
+    names = reviewer_names(conn, {r["created_by"] for r in rows})
+    by_id = {
+        r["id"]: AuditSample(
+            id=r["id"],
+            method=AuditMethod(r["method"]),
+            requested_size=r["requested_size"],
+            size=r["size"],
+            since=to_dt(r["since"]),
+            until=to_dt(r["until"]),
+            queue_id=r["queue_id"],
+            created_at=to_dt(r["created_at"]),
+            created_by=names.get(r["created_by"], "unknown"),
+            recorded=recorded.get(r["id"], 0),
+        )
+        for r in rows
+    }
+    return [by_id[i] for i in sample_ids if i in by_id]
+
+
+# -- blind review ---------------------------------------------------------------------------
+
+
+def next_task(conn: Connection, lead: Principal, sample_id: int, now: float) -> AuditTaskGrant:
+    """The caller's next item of the sample (the same one again until they record it)."""
+    if (
+        conn.execute(select(audit_samples.c.id).where(audit_samples.c.id == sample_id)).first()
+        is None
+    ):
+        raise _unknown_sample(sample_id)
+    a = audit_items.c
+    open_items = select(a.id, a.item_id, a.assigned_to).where(
+        a.sample_id == sample_id, a.result.is_(None)
+    )
+    remaining = conn.execute(select(func.count()).select_from(open_items.subquery())).scalar_one()
+    free = (a.assigned_to.is_(None)) | (a.assigned_to == lead.id) | (a.assigned_until < now)
+    query = open_items.where(free).order_by((a.assigned_to == lead.id).desc(), a.position).limit(1)
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    row = conn.execute(query).first()
+    if row is None:
+        return AuditTaskGrant(sample_id=sample_id, remaining=remaining, task=None)
+    conn.execute(
+        update(audit_items)
+        .where(a.id == row.id)
+        .values(assigned_to=lead.id, assigned_until=now + ASSIGNMENT_SECONDS)
+    )
+    return AuditTaskGrant(
+        sample_id=sample_id,
+        remaining=remaining,
+        task=AuditTask(audit_id=row.id, sample_id=sample_id, item=blind_item(conn, row.item_id)),
+    )
+
+
+def blind_item(conn: Connection, item_id: str) -> Item:
+    """The item with everything that tells how it was decided taken out."""
+    item = load_items(conn, [item_id])[item_id]
+    own = select(decisions.c.id).where(decisions.c.item_id == item_id)
+    strike_rows = conn.execute(
+        select(strikes.c.policy, func.count().label("n"), func.max(strikes.c.at).label("last_at"))
+        .where(
+            strikes.c.author_id == item.author.id,
+            (strikes.c.decision_id.is_(None)) | (strikes.c.decision_id.not_in(own)),
+        )
+        .group_by(strikes.c.policy)
+        .order_by(strikes.c.policy)
+    ).all()
+    author = item.author.model_copy(
+        update={
+            "strikes": [
+                StrikeCount(policy=s.policy, count=s.n, last_at=to_dt(s.last_at))
+                for s in strike_rows
+            ],
+            "recent_decisions": [d for d in item.author.recent_decisions if d.item_id != item_id],
+        }
+    )
+    return item.model_copy(
+        update={
+            "decision": None,
+            "author": author,
+            "history": [e for e in item.history if e.kind.value in BLIND_HISTORY],
+        }
+    )
+
+
+# -- results --------------------------------------------------------------------------------
+
+
+def record_result(
+    conn: Connection,
+    lead: Principal,
+    audit_id: int,
+    body: AuditAgree | AuditOverturn | AuditJudgement,
+    configs: Mapping[str, QueueConfig],
+    now: float,
+    config_version: int = 0,
+) -> AuditResult:
+    query = select(audit_items).where(audit_items.c.id == audit_id)
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    audit = conn.execute(query).mappings().first()
+    if audit is None:
+        raise ApiError(404, "unknown_audit", f"No audit {audit_id}.")
+    if audit["result"] is not None:
+        raise ApiError(409, "audit_already_recorded", "This audit already has a result.")
+    original = (
+        conn.execute(select(decisions).where(decisions.c.id == audit["decision_id"]))
+        .mappings()
+        .one()
+    )
+    own_note = body.note  # a judgement's overturn gets a note of ours: not the auditor's why
+    if isinstance(body, AuditJudgement):
+        body = judged(original, body)
+    changes: dict[str, Any] = {
+        "result": body.result.value,
+        "auditor_id": lead.id,
+        "note": body.note,
+        "recorded_at": now,
+        "final_action": original["action"],
+    }
+    fields: dict[str, Any] = {
+        "audit_id": audit_id,
+        "sample_id": audit["sample_id"],
+        "decision_id": original["id"],
+        "result": body.result.value,
+    }
+    kind = EventKind.audited
+    if isinstance(body, AuditOverturn):
+        new_id = _overturn(conn, lead, original, body, own_note, configs, now, config_version)
+        changes.update(final_action=body.action, overturn_decision_id=new_id)
+        fields.update(
+            overturned_decision_id=original["id"],
+            decision_id=new_id,
+            action=body.action,
+            policies=list(body.policies),
+        )
+        kind = EventKind.overturned
+    conn.execute(update(audit_items).where(audit_items.c.id == audit_id).values(**changes))
+    append_events(
+        conn,
+        [
+            event_row(
+                now,
+                kind,
+                lead.username,
+                item_id=audit["item_id"],
+                queue_id=audit["queue_id"],
+                **fields,
+            )
+        ],
+    )
+    return result_of(conn, {**audit, **changes})
+
+
+def judged(original: Mapping[Any, Any], body: AuditJudgement) -> AuditAgree | AuditOverturn:
+    """A blind judgement as a result: the same decision agrees, another one overturns."""
+    same = (
+        body.action == original["action"]
+        and sorted(body.policies) == sorted(json.loads(original["policies"] or "[]"))
+        and (body.rating or None) == (original["rating"] or None)
+    )
+    if same:
+        return AuditAgree(result=AuditOutcome.agree, note=body.note)
+    return AuditOverturn(
+        result=AuditOutcome.overturn,
+        action=body.action,
+        policies=body.policies,
+        rating=body.rating,
+        author_action=body.author_action,
+        note=body.note or f"Blind audit: the auditor decided {body.action}.",
+        time_spent_ms=body.time_spent_ms,
+    )
+
+
+def _overturn(
+    conn: Connection,
+    lead: Principal,
+    original: Mapping[Any, Any],
+    body: AuditOverturn,
+    own_note: str | None,
+    configs: Mapping[str, QueueConfig],
+    now: float,
+    config_version: int = 0,
+) -> int:
+    """The corrected decision, checked as a verdict is (config and item rules); a rating
+    other than the fact-checkers' is overridden by the auditor's own note only."""
+    config = configs.get(original["queue_id"])
+    if config is None:
+        raise ApiError(409, "unknown_queue", "The decision's queue no longer exists.")
+    action = config.action(body.action)
+    if action is not None and action.kind is ActionKind.escalate:
+        raise ApiError(
+            422, "overturn_cannot_escalate", "An overturn must decide; it cannot escalate."
+        )
+    problems = [
+        p.model_copy(update={"loc": ["body", *p.loc[2:]]}) for p in config_problems(0, body, config)
+    ]
+    row = conn.execute(
+        select(items.c.epoch, items.c.payload, items.c.post_id).where(
+            items.c.id == original["item_id"]
+        )
+    ).one()
+    if not problems:
+        problems = [
+            ProblemDetail(loc=["body", p.field], code=p.code, message=p.message)
+            for p in item_problems(body.model_copy(update={"note": own_note}), config, row.payload)
+        ]
+    if problems:
+        raise ApiError(
+            422,
+            "overturn_invalid",
+            "The corrected decision does not fit the queue's decision config.",
+            errors=problems,
+        )
+    assert action is not None
+    item = row.epoch
+    author_action = body.author_action or action.author_action
+    new_id = int(
+        conn.execute(
+            insert(decisions)
+            .values(
+                item_id=original["item_id"],
+                epoch=item + 1,
+                queue_id=original["queue_id"],
+                user_id=lead.id,
+                author_id=original["author_id"],
+                action=body.action,
+                policies=json.dumps(list(body.policies)),
+                rating=body.rating,
+                note=body.note,
+                author_action=author_action.value if author_action else None,
+                time_spent_ms=body.time_spent_ms,
+                decided_at=now,
+                client_decided_at=now,
+                kind="overturn",
+                overturns_id=original["id"],
+                config_version=config_version,
+            )
+            .returning(decisions.c.id)
+        ).scalar_one()
+    )
+    conn.execute(
+        update(items)
+        .where(items.c.id == original["item_id"])
+        .values(decision_id=new_id, epoch=item + 1)
+    )
+    # The overturn's enforcement action replaces the overturned decision's (enforcement.py).
+    enforcement.derive(
+        conn,
+        [
+            enforcement.Decided(
+                decision_id=new_id,
+                item_id=original["item_id"],
+                post_id=row.post_id,
+                author_id=original["author_id"],
+                queue_id=original["queue_id"],
+                config_version=config_version,
+                decided_at=now,
+                kind=action.kind,
+                config=config,
+                item_payload=row.payload,
+                policies=body.policies,
+                rating=body.rating,
+                author_action=author_action,
+                overturns=int(original["id"]),
+                note=body.note,
+            )
+        ],
+        now,
+    )
+    # what the overturned decision did to the account is undone, then the overturn's own
+    # author action (if any) is an account-level decision too (accounts.py)
+    postgres = conn.dialect.name == "postgresql"
+    append_events(
+        conn,
+        accounts.reverse_for_overturn(
+            conn,
+            int(original["id"]),
+            lead,
+            new_id,
+            original["item_id"],
+            original["queue_id"],
+            now,
+            postgres=postgres,
+        ),
+    )
+    if author_action is not None:
+        applied = accounts.apply(
+            conn,
+            [
+                accounts.AccountDecision(
+                    author_id=original["author_id"],
+                    action=author_action,
+                    user=lead,
+                    decision_id=new_id,
+                    item_id=original["item_id"],
+                    queue_id=original["queue_id"],
+                    policies=tuple(body.policies),
+                    note=body.note,
+                )
+            ],
+            now,
+            postgres=postgres,
+        )
+        append_events(conn, applied.events)
+    # The strikes follow the decision of record.
+    conn.execute(delete(strikes).where(strikes.c.decision_id == original["id"]))
+    if action.strike and body.policies:
+        conn.execute(
+            insert(strikes),
+            [
+                {"author_id": original["author_id"], "policy": p, "at": now, "decision_id": new_id}
+                for p in body.policies
+            ],
+        )
+    return new_id
+
+
+def result_of(conn: Connection, audit: Mapping[Any, Any]) -> AuditResult:
+    ids = {audit["decision_id"]} | (
+        {audit["overturn_decision_id"]} if audit["overturn_decision_id"] else set()
+    )
+    found = decisions_by_id(conn, ids)
+    auditor = reviewer_names(conn, {audit["auditor_id"]}).get(audit["auditor_id"], "unknown")
+    return _result(audit, found, auditor)
+
+
+def _result(audit: Mapping[Any, Any], found: Mapping[int, Decision], auditor: str) -> AuditResult:
+    outcome = AuditOutcome(audit["result"])
+    original = found[audit["decision_id"]].model_copy(update={"audit_result": outcome})
+    corrected = found.get(audit["overturn_decision_id"]) if audit["overturn_decision_id"] else None
+    return AuditResult(
+        audit_id=audit["id"],
+        sample_id=audit["sample_id"],
+        item_id=audit["item_id"],
+        result=outcome,
+        auditor=auditor,
+        recorded_at=to_dt(audit["recorded_at"]),
+        note=audit["note"],
+        original=original,
+        corrected=corrected,
+    )
+
+
+def results(conn: Connection, sample_id: int) -> AuditResults:
+    head = sample(conn, sample_id)
+    rows = (
+        conn.execute(
+            select(audit_items)
+            .where(audit_items.c.sample_id == sample_id, audit_items.c.result.is_not(None))
+            .order_by(audit_items.c.recorded_at, audit_items.c.id)
+        )
+        .mappings()
+        .all()
+    )
+    ids = {r["decision_id"] for r in rows} | {
+        r["overturn_decision_id"] for r in rows if r["overturn_decision_id"]
+    }
+    found = decisions_by_id(conn, ids)
+    names = reviewer_names(conn, {r["auditor_id"] for r in rows} | {r["reviewer_id"] for r in rows})
+    by_reviewer: dict[int, list[Mapping[Any, Any]]] = defaultdict(list)
+    for r in rows:
+        by_reviewer[r["reviewer_id"]].append(r)
+    agreement = []
+    for reviewer_id, judged in by_reviewer.items():
+        agreed = sum(1 for r in judged if r["result"] == AuditOutcome.agree.value)
+        agreement.append(
+            ReviewerAgreement(
+                reviewer=names.get(reviewer_id, "unknown"),
+                audited=len(judged),
+                agreed=agreed,
+                overturned=len(judged) - agreed,
+                agreement_rate=agreed / len(judged),
+                kappa=cohen_kappa([(r["action"], r["final_action"]) for r in judged]),
+            )
+        )
+    agreement.sort(key=lambda a: a.reviewer)
+    return AuditResults(
+        sample=head,
+        results=[_result(r, found, names.get(r["auditor_id"], "unknown")) for r in rows],
+        reviewers=agreement,
+    )
+
+
+def sample_ids_page(conn: Connection, before: int | None, limit: int) -> tuple[list[int], bool]:
+    query = select(audit_samples.c.id).order_by(audit_samples.c.id.desc()).limit(limit + 1)
+    if before is not None:
+        query = query.where(audit_samples.c.id < before)
+    ids = list(conn.execute(query).scalars())
+    return ids[:limit], len(ids) > limit

@@ -1,0 +1,327 @@
+"""Bulk decisions (leads): one action on many items in one transaction, or none.
+
+A bulk decision is the verdict path run for each item: the lead gets a lease of their own
+on every item that needs one (an internal lease, token ``bulk-<key>``, ended by the verdict
+at once; no ``claimed`` event), and the items go through ``VerdictRecorder`` as one batch,
+so each is its own decision with its own idempotency key, ``decided`` event, statement and
+enforcement action, exactly as a single verdict would make them.
+
+Before any write every item is checked: decided meanwhile, leased to someone else under a
+live lease, withdrawn, closed by an account action, moved to another queue (escalated
+since the lead listed it) or in a retired queue: any of these refuses the whole request
+(409 ``bulk_refused``, each such item named in ``errors``: ``loc`` ``items, index, item
+id``). An action, policy or rating that does not fit an item's queue config is a 422
+``verdict_invalid`` naming the items the same way. Anything the recorder still turns down
+(an appeal of the lead's own decision, ...) rolls the transaction back with the same 409.
+
+Retries: an item whose key is already stored is not checked again; the recorder replays
+its stored result (``duplicate``) when the body is the same (its lease token is made from
+the key, so the body hash is the first attempt's), or answers 422
+``idempotency_key_reused``.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sqlalchemy import BindParameter, Connection, bindparam, func, insert, select, update
+
+from reviewer_app.protocol import (
+    ProblemDetail,
+    QueueConfig,
+    Verdict,
+    VerdictResult,
+    VerdictStatus,
+    verdict_problems,
+)
+from reviewer_app.protocol.bulk_decisions import (
+    BULK_REFUSED,
+    DUPLICATE_ITEMS,
+    EXCERPT_CHARS,
+    MAX_OPEN_ITEMS_LISTED,
+    BulkDecisionRequest,
+    BulkDecisionResults,
+    OpenItem,
+    OpenItems,
+    repeated,
+)
+from reviewer_app.server.domain import accounts
+from reviewer_app.server.domain.assembly import decisions_by_id
+from reviewer_app.server.domain.records import Principal, to_dt
+from reviewer_app.server.domain.verdicts import VerdictRecorder, item_problems
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import authors, items, leases, verdict_keys
+
+_ids: BindParameter[Any] = bindparam("b_ids", expanding=True)
+_ITEMS = {
+    pg: (
+        select(items).where(items.c.id.in_(_ids)).order_by(items.c.id).with_for_update()
+        if pg
+        else select(items).where(items.c.id.in_(_ids)).order_by(items.c.id)
+    )
+    for pg in (False, True)
+}
+_STORED_KEYS = select(verdict_keys.c.key).where(verdict_keys.c.key.in_(_ids))
+_INSERT_LEASES = insert(leases)
+_END_OWN_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
+
+
+def lease_token(key: str) -> str:
+    """The internal lease a bulk decision takes on an item: made from the item's key, so a
+    retry's verdict has the first attempt's body."""
+    return "bulk-" + uuid.UUID(key).hex
+
+
+def _refusal(index: int, item_id: str, code: str, message: str) -> ProblemDetail:
+    return ProblemDetail(loc=["items", index, item_id], code=code, message=message)
+
+
+def decide(
+    conn: Connection,
+    lead: Principal,
+    request: BulkDecisionRequest,
+    configs: Mapping[str, QueueConfig],
+    now: float,
+    *,
+    postgres: bool,
+    config_version: int,
+    configs_at: Callable[[int], Mapping[str, QueueConfig]] | None = None,
+) -> BulkDecisionResults:
+    twice = repeated(request)
+    if twice:
+        raise ApiError(
+            422, DUPLICATE_ITEMS, "Each item and each key may be named once.", errors=twice
+        )
+    keys = [str(i.idempotency_key) for i in request.items]
+    found = {
+        r["id"]: r
+        for r in conn.execute(
+            _ITEMS[postgres], {"b_ids": sorted({i.item_id for i in request.items})}
+        ).mappings()
+    }
+    stored = set(conn.execute(_STORED_KEYS, {"b_ids": keys}).scalars())
+
+    refusals: list[ProblemDetail] = []
+    invalid: list[ProblemDetail] = []
+    decided_ids: dict[int, tuple[int, str]] = {}  # decision id -> (index, item id)
+    new_leases: list[dict[str, Any]] = []
+    own_leases: list[str] = []
+    for index, (wanted, key) in enumerate(zip(request.items, keys, strict=True)):
+        if key in stored:
+            continue  # a retry: the recorder replays it (or refuses a changed body)
+        item_id = wanted.item_id
+        row = found.get(item_id)
+        if row is None:
+            refusals.append(_refusal(index, item_id, "unknown_item", "No such item."))
+            continue
+        config = configs.get(row["queue_id"])
+        state = row["state"]
+        if config is None:
+            refusals.append(
+                _refusal(index, item_id, "queue_closed", "Its queue is no longer open.")
+            )
+        elif wanted.queue_id is not None and wanted.queue_id != row["queue_id"]:
+            refusals.append(
+                _refusal(index, item_id, "moved", f"It moved to the queue {row['queue_id']}.")
+            )
+        elif state == "decided":
+            decided_ids[int(row["decision_id"])] = (index, item_id)
+        elif state == "withdrawn":
+            refusals.append(_refusal(index, item_id, "withdrawn", "Withdrawn by the platform."))
+        elif state == accounts.RESOLVED:
+            refusals.append(
+                _refusal(index, item_id, accounts.AUTHOR_ACTIONED, "Closed by an account action.")
+            )
+        elif (
+            state == "leased"
+            and row["lease_user_id"] != lead.id
+            and row["lease_expires_at"] is not None
+            and row["lease_expires_at"] >= now
+        ):
+            refusals.append(
+                _refusal(
+                    index,
+                    item_id,
+                    "leased_to_other",
+                    "Someone else holds it until "
+                    f"{to_dt(row['lease_expires_at']).isoformat(timespec='seconds')}.",
+                )
+            )
+        else:
+            problems = verdict_problems(config, request) or item_problems(
+                request, config, row["payload"]
+            )
+            if problems:
+                invalid += [_refusal(index, item_id, p.code, p.message) for p in problems]
+                continue
+            if state == "leased" and row["lease_user_id"] == lead.id and row["lease_token"]:
+                own_leases.append(row["lease_token"])
+            new_leases.append(
+                {
+                    "token": lease_token(key),
+                    "item_id": item_id,
+                    "queue_id": row["queue_id"],
+                    "user_id": lead.id,
+                    "epoch": row["epoch"],
+                    "claimed_at": now,
+                    "expires_at": now,
+                    "ended_at": None,
+                    "config_version": config_version,
+                }
+            )
+    if decided_ids:
+        for decision_id, decision in decisions_by_id(conn, set(decided_ids)).items():
+            index, item_id = decided_ids[decision_id]
+            refusals.append(
+                _refusal(
+                    index,
+                    item_id,
+                    "already_decided",
+                    f"Decided meanwhile by {decision.reviewer}: {decision.action}.",
+                )
+            )
+    if refusals:
+        refusals.sort(key=lambda p: int(p.loc[1]))
+        raise _refused(refusals, len(request.items))
+    if invalid:
+        raise ApiError(
+            422,
+            "verdict_invalid",
+            f"The action does not fit the decision config of {len(invalid)} item(s); "
+            "nothing was recorded.",
+            errors=invalid,
+        )
+    if own_leases:
+        conn.execute(_END_OWN_LEASES, {"b_ids": own_leases, "b_now": now})
+    if new_leases:
+        conn.execute(_INSERT_LEASES, new_leases)
+
+    recorder = VerdictRecorder(
+        conn,
+        lead,
+        configs,
+        now,
+        postgres=postgres,
+        config_version=config_version,
+        configs_at=configs_at,
+    )
+    verdicts = [
+        Verdict(
+            idempotency_key=wanted.idempotency_key,
+            item_id=wanted.item_id,
+            lease_token=lease_token(key),
+            action=request.action,
+            policies=request.policies,
+            rating=request.rating,
+            note=request.note,
+            author_action=request.author_action,
+            time_spent_ms=0,
+            decided_at=request.decided_at,
+        )
+        for wanted, key in zip(request.items, keys, strict=True)
+    ]
+    results = recorder.record(verdicts)
+    turned_down = [
+        _refusal(index, r.item_id, *_why(r))
+        for index, r in enumerate(results)
+        if r.status not in (VerdictStatus.accepted, VerdictStatus.duplicate)
+    ]
+    if turned_down:
+        raise _refused(turned_down, len(request.items))  # rolls the transaction back
+    queue_ids = sorted({r.decision.queue_id for r in results if r.decision is not None})
+    return BulkDecisionResults(results=results, queue_ids=queue_ids[:64])
+
+
+def _why(result: VerdictResult) -> tuple[str, str]:
+    if result.status is VerdictStatus.conflict:
+        who = result.decision.reviewer if result.decision else "someone else"
+        return "already_decided", f"Decided meanwhile by {who}."
+    if result.reason is not None:
+        return result.reason.code, result.reason.message
+    return "refused", "It cannot be decided now."
+
+
+def _refused(refusals: list[ProblemDetail], total: int) -> ApiError:
+    return ApiError(
+        409,
+        BULK_REFUSED,
+        f"{len(refusals)} of {total} items cannot be decided now; nothing was recorded.",
+        errors=refusals,
+    )
+
+
+# -- the open items of an author (and their linked accounts) -------------------------------
+
+_OPEN = (
+    select(
+        items.c.id,
+        items.c.queue_id,
+        items.c.author_id,
+        items.c.payload,
+        items.c.enqueued_at,
+        items.c.state,
+        items.c.lease_user_id,
+        items.c.lease_expires_at,
+    )
+    .where(items.c.author_id.in_(bindparam("b_ids", expanding=True)))
+    .where(items.c.state.in_(accounts.OPEN_STATES))
+    .order_by(items.c.enqueued_at, items.c.id)
+    .limit(MAX_OPEN_ITEMS_LISTED)
+)
+_OPEN_COUNT = (
+    select(func.count())
+    .select_from(items)
+    .where(items.c.author_id.in_(bindparam("b_ids", expanding=True)))
+    .where(items.c.state.in_(accounts.OPEN_STATES))
+)
+_HANDLES = select(authors.c.id, authors.c.handle).where(
+    authors.c.id.in_(bindparam("b_ids", expanding=True))
+)
+
+
+def excerpt(payload: str | Mapping[str, Any]) -> str:
+    document = json.loads(payload) if isinstance(payload, str) else payload
+    text = " ".join(str((document.get("post") or {}).get("text") or "").split())
+    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "…"
+
+
+def open_items(
+    conn: Connection,
+    viewer: Principal,
+    author_id: str,
+    *,
+    linked: bool,
+    configs: Mapping[str, QueueConfig],
+    now: float,
+) -> OpenItems:
+    """``GET /authors/{author_id}/open-items``: what a bulk decision on the author (and,
+    with ``linked``, on the accounts linked to them) would take."""
+    row = conn.execute(
+        select(authors.c.id, authors.c.handle, authors.c.source).where(authors.c.id == author_id)
+    ).first()
+    if row is None:
+        raise ApiError(404, "unknown_author", f"No author {author_id!r}.")
+    ids = [row.id]
+    if linked:
+        ids += accounts.linked_ids(conn, {row.id: (row.handle, row.source)}).get(row.id, [])[:100]
+    handles = dict(conn.execute(_HANDLES, {"b_ids": ids}).all())
+    listed = [
+        OpenItem(
+            item_id=r.id,
+            queue_id=r.queue_id,
+            author_id=r.author_id,
+            handle=handles.get(r.author_id, ""),
+            excerpt=excerpt(r.payload),
+            enqueued_at=to_dt(r.enqueued_at),
+            leased_to_other=r.state == "leased"
+            and r.lease_user_id != viewer.id
+            and (r.lease_expires_at or 0) >= now,
+        )
+        for r in conn.execute(_OPEN, {"b_ids": ids})
+        if r.queue_id in configs
+    ]
+    total = conn.execute(_OPEN_COUNT, {"b_ids": ids}).scalar() or 0
+    return OpenItems(author_ids=ids, items=listed, more=max(0, total - len(listed)))

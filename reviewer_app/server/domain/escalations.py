@@ -1,0 +1,263 @@
+"""Escalations: who sent an item up to the leads, when and why, and the leads' worklist of
+the open ones with their assignments.
+
+An item escalated by a reviewer moved to the escalation queue with a new epoch: the
+decision that escalated it is the item's decision of the epoch before (``epoch - 1``, one
+row by ``ix_decisions_item_epoch``), which carries the reviewer, the time, the note and
+the reason (``decisions.escalation_reason``, migration 0021). An item routed there by a
+triage rule (epoch 0) has none: its queue reasons say why.
+
+An assignment (``items.assigned_user_id``) is a field the escalation queue's claim
+respects (leasing.py): only the lead it names claims the item, first among their claims.
+It takes no lease away: a lead who holds the item keeps it until they decide or let go.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, func, select, update
+
+from reviewer_app.protocol import (
+    EXCERPT_CHARS,
+    EscalationEntry,
+    EscalationPage,
+    EscalationState,
+    EventKind,
+    ItemEscalation,
+    QueueConfig,
+    Role,
+)
+from reviewer_app.server.domain.records import Principal, append_events, event_row, iso
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import decisions, items, users
+
+ESCALATION_QUEUE = "escalations"
+OPEN_STATES = ("pending", "leased")
+LEAD_ROLES = (Role.lead.value, Role.admin.value)
+
+
+def _names(conn: Connection, user_ids: set[int]) -> dict[int, str]:
+    ids = [u for u in user_ids if u is not None]
+    if not ids:
+        return {}
+    rows = conn.execute(select(users.c.id, users.c.username).where(users.c.id.in_(ids)))
+    return {r.id: r.username for r in rows}
+
+
+def _escalating(conn: Connection, rows: Sequence[Mapping[Any, Any]]) -> dict[str, Any]:
+    """The decision that escalated each item (the epoch before its current one)."""
+    wanted = {r["id"]: r["epoch"] - 1 for r in rows if r["epoch"] > 0}
+    if not wanted:
+        return {}
+    found = conn.execute(select(decisions).where(decisions.c.item_id.in_(list(wanted)))).mappings()
+    return {d["item_id"]: d for d in found if wanted.get(d["item_id"]) == d["epoch"]}
+
+
+def escalation_documents(
+    conn: Connection,
+    rows: Sequence[Mapping[Any, Any]],
+    configs: Mapping[str, QueueConfig] | None = None,
+    labels: Mapping[int, str] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """``ItemEscalation`` JSON for the rows (items) in the escalation queue. A reason's
+    label comes from ``labels`` (by decision id: the log's ``escalated`` entries), else
+    from the from-queue's configuration in ``configs``, else the reason id itself."""
+    here = [r for r in rows if r["queue_id"] == ESCALATION_QUEUE]
+    if not here:
+        return {}
+    by_item = _escalating(conn, here)
+    names = _names(
+        conn,
+        {d["user_id"] for d in by_item.values()}
+        | {r["assigned_user_id"] for r in here if r["assigned_user_id"] is not None}
+        | {r["assigned_by_id"] for r in here if r["assigned_by_id"] is not None},
+    )
+    result: dict[str, dict[str, Any]] = {}
+    for r in here:
+        d = by_item.get(r["id"])
+        document: dict[str, Any] = {
+            "assigned_to": names.get(r["assigned_user_id"]),
+            "assigned_at": iso(r["assigned_at"]) if r["assigned_at"] is not None else None,
+            "assigned_by": names.get(r["assigned_by_id"]),
+        }
+        if d is not None:
+            reason = d["escalation_reason"]
+            label = (labels or {}).get(d["id"])
+            if reason is not None and label is None:
+                config = (configs or {}).get(d["queue_id"])
+                found = config.escalation_reason(reason) if config is not None else None
+                label = found.label if found is not None else reason
+            document.update(
+                escalated_by=names.get(d["user_id"], "unknown"),
+                escalated_at=iso(d["decided_at"]),
+                from_queue_id=d["queue_id"],
+                decision_id=d["id"],
+                reason=reason,
+                reason_label=label if reason is not None else None,
+                note=d["note"],
+            )
+        result[r["id"]] = document
+    return result
+
+
+def reason_labels(history: Mapping[str, list[dict[str, Any]]]) -> dict[int, str]:
+    """The reason labels the log's ``escalated`` entries recorded, by decision id."""
+    found: dict[int, str] = {}
+    for entries in history.values():
+        for e in entries:
+            data = e.get("data") or {}
+            if e.get("kind") == EventKind.escalated.value and data.get("reason_label"):
+                found[int(data["decision_id"])] = str(data["reason_label"])
+    return found
+
+
+_OPEN = (items.c.queue_id == ESCALATION_QUEUE) & items.c.state.in_(OPEN_STATES)
+_COLUMNS = (
+    items.c.id,
+    items.c.queue_id,
+    items.c.state,
+    items.c.epoch,
+    items.c.enqueued_at,
+    items.c.payload,
+    items.c.lease_user_id,
+    items.c.lease_expires_at,
+    items.c.assigned_user_id,
+    items.c.assigned_at,
+    items.c.assigned_by_id,
+)
+
+
+def _entries(
+    conn: Connection,
+    rows: Sequence[Mapping[Any, Any]],
+    configs: Mapping[str, QueueConfig],
+    now: float,
+) -> list[EscalationEntry]:
+    documents = escalation_documents(conn, rows, configs)
+    holders = _names(conn, {r["lease_user_id"] for r in rows if r["lease_user_id"] is not None})
+    own = configs.get(ESCALATION_QUEUE)
+    sla = (own.sla_minutes if own is not None else 24 * 60) * 60
+    entries = []
+    for r in rows:
+        payload = json.loads(r["payload"])
+        text = " ".join(str(payload.get("post", {}).get("text", "")).split())
+        excerpt = text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
+        triage = "; ".join(
+            str(reason.get("detail") or "")
+            for reason in payload.get("reasons", [])
+            if reason.get("kind") == "escalation" and reason.get("detail")
+        )
+        held = r["state"] == "leased" and (r["lease_expires_at"] or 0) >= now
+        waiting = max(0, int(now - r["enqueued_at"]))
+        escalation = ItemEscalation.model_validate(documents.get(r["id"], {}))
+        entries.append(
+            EscalationEntry(
+                item_id=r["id"],
+                excerpt=excerpt,
+                from_queue_id=escalation.from_queue_id,
+                enqueued_at=iso(r["enqueued_at"]),
+                waiting_seconds=waiting,
+                sla_seconds=sla,
+                over_sla=waiting > sla,
+                state=EscalationState.held if held else EscalationState.waiting,
+                held_by=holders.get(r["lease_user_id"]) if held else None,
+                held_until=iso(r["lease_expires_at"]) if held else None,
+                escalation=escalation,
+                triage=triage[:200],
+            )
+        )
+    return entries
+
+
+def page(
+    conn: Connection,
+    configs: Mapping[str, QueueConfig],
+    offset: int,
+    limit: int,
+    now: float,
+) -> tuple[EscalationPage, bool]:
+    """The open escalations, oldest first (the SLA runs from entering the queue), a page
+    at a time; and whether more follow."""
+    rows = (
+        conn.execute(
+            select(*_COLUMNS)
+            .where(_OPEN)
+            .order_by(items.c.enqueued_at, items.c.id)
+            .offset(offset)
+            .limit(limit + 1)
+        )
+        .mappings()
+        .all()
+    )
+    total = conn.execute(select(func.count()).select_from(items).where(_OPEN)).scalar_one()
+    more = len(rows) > limit
+    entries = _entries(conn, rows[:limit], configs, now)
+    return EscalationPage(escalations=entries, total=total), more
+
+
+def assign(
+    conn: Connection,
+    lead: Principal,
+    item_id: str,
+    assignee: str | None,
+    configs: Mapping[str, QueueConfig],
+    now: float,
+    *,
+    postgres: bool,
+) -> EscalationEntry:
+    """Assign an open escalation to a lead (``assignee`` None: to nobody), logged as
+    ``escalation_assigned``."""
+    query = select(*_COLUMNS).where(items.c.id == item_id)
+    row = conn.execute(query.with_for_update() if postgres else query).mappings().first()
+    if row is None:
+        raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
+    if row["queue_id"] != ESCALATION_QUEUE or row["state"] not in OPEN_STATES:
+        raise ApiError(
+            409,
+            "not_open_escalation",
+            "This item is not waiting in the escalation queue (decided, or never escalated): "
+            "there is nothing to assign.",
+        )
+    assignee_id: int | None = None
+    if assignee is not None:
+        found = conn.execute(
+            select(users.c.id, users.c.role).where(users.c.username == assignee)
+        ).first()
+        if found is None:
+            raise ApiError(422, "unknown_user", f"No user {assignee!r}.")
+        if found.role not in LEAD_ROLES:
+            raise ApiError(
+                422,
+                "assignee_not_lead",
+                f"{assignee!r} is not a lead: escalations are assigned to leads and admins.",
+            )
+        assignee_id = int(found.id)
+    conn.execute(
+        update(items)
+        .where(items.c.id == item_id)
+        .values(
+            assigned_user_id=assignee_id,
+            assigned_at=now if assignee_id is not None else None,
+            assigned_by_id=lead.id if assignee_id is not None else None,
+        )
+    )
+    previous = _names(conn, {row["assigned_user_id"]}).get(row["assigned_user_id"])
+    append_events(
+        conn,
+        [
+            event_row(
+                now,
+                EventKind.escalation_assigned,
+                lead.username,
+                item_id=item_id,
+                queue_id=ESCALATION_QUEUE,
+                assignee=assignee,
+                previous=previous,
+            )
+        ],
+    )
+    changed = conn.execute(select(*_COLUMNS).where(items.c.id == item_id)).mappings().one()
+    return _entries(conn, [changed], configs, now)[0]

@@ -1,0 +1,299 @@
+"""Feedback that reaches reviewers: a reviewer's own decisions with what became of each
+(audit result with the auditor's note, appeal outcome, leads' notes), leads' notes on
+decisions, and the notice of what came since the reviewer last looked."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from reviewer_app.protocol import (
+    DecisionNote,
+    DecisionOutcome,
+    Feedback,
+    FeedbackKind,
+    FeedbackNotice,
+    MyDecision,
+    MyDecisionPage,
+)
+from reviewer_app.server.domain.appeals import REVERSED
+from reviewer_app.server.domain.records import Principal, encode_cursor, to_dt
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import (
+    appeals,
+    audit_items,
+    decision_notes,
+    decisions,
+    feedback_seen,
+    users,
+)
+
+
+def _names(conn: Connection, ids: set[int]) -> dict[int, tuple[str, str]]:
+    if not ids:
+        return {}
+    rows = conn.execute(
+        select(users.c.id, users.c.username, users.c.display_name).where(users.c.id.in_(ids))
+    )
+    return {r.id: (r.username, r.display_name) for r in rows}
+
+
+def my_decisions(
+    conn: Connection,
+    user: Principal,
+    since: float,
+    until: float,
+    before: int | None,
+    limit: int,
+) -> MyDecisionPage:
+    """The caller's decisions in [since, until), newest first, by keyset on the id."""
+    d = decisions.c
+    query = select(decisions).where(
+        d.user_id == user.id, d.decided_at >= since, d.decided_at < until
+    )
+    if before is not None:
+        query = query.where(d.id < before)
+    rows = conn.execute(query.order_by(d.id.desc()).limit(limit + 1)).mappings().all()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    ids = [r["id"] for r in rows]
+    found: dict[int, list[Feedback]] = defaultdict(list)
+    outcome: dict[int, DecisionOutcome] = {}
+    people: set[int] = set()
+    audit_rows: list[Any] = []
+    appeal_rows: list[Any] = []
+    note_rows: list[Any] = []
+    if ids:
+        audit_rows = list(
+            conn.execute(
+                select(
+                    audit_items.c.decision_id,
+                    audit_items.c.result,
+                    audit_items.c.auditor_id,
+                    audit_items.c.final_action,
+                    audit_items.c.note,
+                    audit_items.c.recorded_at,
+                ).where(audit_items.c.decision_id.in_(ids), audit_items.c.result.is_not(None))
+            )
+        )
+        appeal_rows = list(
+            conn.execute(
+                select(
+                    appeals.c.decision_id,
+                    appeals.c.outcome,
+                    appeals.c.outcome_decision_id,
+                    appeals.c.received_at,
+                    appeals.c.decided_at,
+                ).where(appeals.c.decision_id.in_(ids))
+            )
+        )
+        note_rows = list(
+            conn.execute(
+                select(decision_notes)
+                .where(decision_notes.c.decision_id.in_(ids))
+                .order_by(decision_notes.c.id)
+            )
+        )
+    people |= {r.auditor_id for r in audit_rows if r.auditor_id is not None}
+    people |= {r.author_id for r in note_rows}
+    reversal_ids = {r.outcome_decision_id for r in appeal_rows if r.outcome_decision_id}
+    reversals = (
+        {
+            r.id: (r.action, r.user_id)
+            for r in conn.execute(select(d.id, d.action, d.user_id).where(d.id.in_(reversal_ids)))
+        }
+        if reversal_ids
+        else {}
+    )
+    people |= {uid for _, uid in reversals.values()}
+    names = _names(conn, people)
+
+    def by(uid: int | None) -> dict[str, Any]:
+        if uid is None or uid not in names:
+            return {}
+        return {"by": names[uid][0], "by_display_name": names[uid][1]}
+
+    for r in audit_rows:
+        result = DecisionOutcome.overturned if r.result == "overturn" else DecisionOutcome.confirmed
+        outcome[r.decision_id] = result
+        found[r.decision_id].append(
+            Feedback(
+                kind=FeedbackKind.audit,
+                at=to_dt(r.recorded_at),
+                outcome=result,
+                action=r.final_action if result is DecisionOutcome.overturned else None,
+                note=r.note,
+                **by(r.auditor_id),
+            )
+        )
+    for r in appeal_rows:
+        if r.outcome is None:
+            outcome[r.decision_id] = DecisionOutcome.appealed
+            found[r.decision_id].append(
+                Feedback(
+                    kind=FeedbackKind.appeal,
+                    at=to_dt(r.received_at),
+                    outcome=DecisionOutcome.appealed,
+                )
+            )
+            continue
+        result = (
+            DecisionOutcome.appeal_reversed
+            if r.outcome == REVERSED
+            else DecisionOutcome.appeal_upheld
+        )
+        outcome[r.decision_id] = result
+        action, reviewer = reversals.get(r.outcome_decision_id, (None, None))
+        found[r.decision_id].append(
+            Feedback(
+                kind=FeedbackKind.appeal,
+                at=to_dt(r.decided_at or r.received_at),
+                outcome=result,
+                action=action if result is DecisionOutcome.appeal_reversed else None,
+                **by(reviewer),
+            )
+        )
+    for r in note_rows:
+        found[r.decision_id].append(
+            Feedback(kind=FeedbackKind.note, at=to_dt(r.created_at), note=r.note, **by(r.author_id))
+        )
+    return MyDecisionPage(
+        decisions=[
+            MyDecision(
+                id=r["id"],
+                item_id=r["item_id"],
+                queue_id=r["queue_id"],
+                action=r["action"],
+                policies=json.loads(r["policies"] or "[]"),
+                rating=r["rating"],
+                time_spent_ms=r["time_spent_ms"],
+                decided_at=to_dt(r["decided_at"]),
+                outcome=outcome.get(r["id"], DecisionOutcome.accepted),
+                feedback=sorted(found.get(r["id"], []), key=lambda f: f.at),
+            )
+            for r in rows
+        ],
+        next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
+    )
+
+
+def _decision_owner(conn: Connection, decision_id: int) -> int:
+    owner = conn.execute(select(decisions.c.user_id).where(decisions.c.id == decision_id)).scalar()
+    if owner is None:
+        raise ApiError(404, "unknown_decision", f"No decision {decision_id}.")
+    return int(owner)
+
+
+def _note(row: Any, names: dict[int, tuple[str, str]]) -> DecisionNote:
+    return DecisionNote(
+        id=row.id,
+        decision_id=row.decision_id,
+        reviewer=names.get(row.reviewer_id, ("unknown", ""))[0],
+        author=names.get(row.author_id, ("unknown", ""))[0],
+        author_display_name=names.get(row.author_id, ("", "unknown"))[1] or "unknown",
+        note=row.note,
+        created_at=to_dt(row.created_at),
+    )
+
+
+def add_note(
+    conn: Connection, lead: Principal, decision_id: int, note: str, now: float
+) -> DecisionNote:
+    """A lead's note to the reviewer of a decision."""
+    reviewer_id = _decision_owner(conn, decision_id)
+    new_id = conn.execute(
+        insert(decision_notes)
+        .values(
+            decision_id=decision_id,
+            reviewer_id=reviewer_id,
+            author_id=lead.id,
+            note=note,
+            created_at=now,
+        )
+        .returning(decision_notes.c.id)
+    ).scalar_one()
+    row = conn.execute(select(decision_notes).where(decision_notes.c.id == new_id)).one()
+    return _note(row, _names(conn, {reviewer_id, lead.id}))
+
+
+def notes(conn: Connection, user: Principal, decision_id: int) -> list[DecisionNote]:
+    """A decision's notes: for leads, and for the decision's own reviewer only."""
+    owner = _decision_owner(conn, decision_id)
+    if owner != user.id and not user.is_lead:
+        raise ApiError(
+            403, "not_your_decision", "Only the decision's reviewer and leads may read its notes."
+        )
+    rows = conn.execute(
+        select(decision_notes)
+        .where(decision_notes.c.decision_id == decision_id)
+        .order_by(decision_notes.c.id)
+    ).all()
+    return [
+        _note(r, _names(conn, {r.reviewer_id for r in rows} | {r.author_id for r in rows}))
+        for r in rows
+    ]
+
+
+def _seen_at(conn: Connection, user_id: int) -> float | None:
+    found = conn.execute(
+        select(feedback_seen.c.seen_at).where(feedback_seen.c.user_id == user_id)
+    ).scalar()
+    return None if found is None else float(found)
+
+
+def notice(conn: Connection, user: Principal, now: float) -> FeedbackNotice:
+    """Overturns (audit or appeal) and leads' notes that reached the caller's decisions
+    since they last marked them seen, up to ``now``."""
+    seen = _seen_at(conn, user.id)
+    after = -1.0 if seen is None else seen
+    audited = conn.execute(
+        select(func.count())
+        .select_from(audit_items)
+        .where(
+            audit_items.c.reviewer_id == user.id,
+            audit_items.c.result == "overturn",
+            audit_items.c.recorded_at > after,
+            audit_items.c.recorded_at <= now,
+        )
+    ).scalar_one()
+    reversed_ = conn.execute(
+        select(func.count())
+        .select_from(appeals)
+        .where(
+            appeals.c.reviewer_id == user.id,
+            appeals.c.outcome == REVERSED,
+            appeals.c.decided_at > after,
+            appeals.c.decided_at <= now,
+        )
+    ).scalar_one()
+    noted = conn.execute(
+        select(func.count())
+        .select_from(decision_notes)
+        .where(
+            decision_notes.c.reviewer_id == user.id,
+            decision_notes.c.created_at > after,
+            decision_notes.c.created_at <= now,
+        )
+    ).scalar_one()
+    return FeedbackNotice(
+        overturned=int(audited) + int(reversed_),
+        notes=int(noted),
+        seen_at=None if seen is None else to_dt(seen),
+        as_of=to_dt(now),
+    )
+
+
+def mark_seen(conn: Connection, user: Principal, until: float, now: float) -> FeedbackNotice:
+    """The caller saw their feedback up to ``until`` (never later than now, never back)."""
+    until = min(until, now)
+    seen = _seen_at(conn, user.id)
+    if seen is None:
+        conn.execute(insert(feedback_seen).values(user_id=user.id, seen_at=until))
+    elif until > seen:
+        conn.execute(
+            update(feedback_seen).where(feedback_seen.c.user_id == user.id).values(seen_at=until)
+        )
+    return notice(conn, user, now)

@@ -1,0 +1,347 @@
+"""Lead search over items and their decisions: the index rows, kept by item writers, and
+the queries.
+
+Each item has one ``item_search`` row (its id orders results: newest indexed first) with
+folded text for substring search (author: handle, platform id, display name; body: the
+post's text) and ``item_search_keys`` for exact lookups (the post's platform id or URL, the
+domains its links name, its report reasons).
+
+Substring search means the same on both databases: the query and the stored text are
+folded to lower case here, and a row matches when its text contains the query. On SQLite
+an FTS5 trigram table answers (a phrase query of three or more characters is a substring
+query); on PostgreSQL a ``LIKE '%query%'`` that pg_trgm's GIN indexes answer. Either reads
+the matching rows newest first and stops at a page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import Connection, delete, select, text
+
+from reviewer_app.protocol import SearchHit, SearchKind, SearchPage
+from reviewer_app.server.domain.assembly import reviewer_names
+from reviewer_app.server.domain.records import encode_cursor, iso
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.bulk import InsertMany, any_of
+from reviewer_app.server.storage.tables import (
+    authors,
+    decisions,
+    item_search,
+    item_search_keys,
+    items,
+)
+
+MIN_SUBSTRING = 3
+"""Substring queries (author, text) need three characters: a trigram index has nothing
+to look up for fewer."""
+
+EXCERPT = 200
+_LINK = re.compile(r"https?://([^/\s?#<>\"']+)", re.IGNORECASE)
+_INSERT_DOCS = InsertMany(
+    item_search, ("item_id", "author", "body"), returning="id", ignore_conflicts=False
+)
+_INSERT_KEYS = InsertMany(item_search_keys, ("kind", "value", "doc_id"))
+
+
+def fold(value: str) -> str:
+    return value.lower()
+
+
+def normal_domain(host: str) -> str | None:
+    """A host as the index keeps it: lower case, no port, user or trailing dot, no ``www.``;
+    None for what is not a domain (no dot, or too long)."""
+    host = host.strip().lower().rsplit("@", 1)[-1]
+    if host.startswith("["):  # an IPv6 literal
+        return None
+    host = host.split(":", 1)[0].rstrip(".")
+    host = host.removeprefix("www.")
+    if "." not in host or len(host) > 190 or not host:
+        return None
+    return host
+
+
+def domain_keys(host: str) -> set[str]:
+    """The domain and its parents of two labels or more (``a.b.example`` gives itself,
+    ``b.example``): searching ``example.com`` finds links to ``news.example.com``."""
+    found = normal_domain(host)
+    if found is None:
+        return set()
+    labels = found.split(".")
+    return {".".join(labels[i:]) for i in range(len(labels) - 1)}
+
+
+def url_key(url: str) -> str:
+    """A post URL as a key: lower case, no trailing slash, hashed (URLs run to 2,040)."""
+    normal = url.strip().lower().rstrip("/")
+    return "url:" + hashlib.sha256(normal.encode()).hexdigest()[:40]
+
+
+def post_id_key(external_id: str) -> str | None:
+    value = "id:" + fold(external_id.strip())
+    return value if len(value) <= 200 else None
+
+
+@dataclass(frozen=True)
+class Doc:
+    item_id: str
+    author: str
+    body: str
+    keys: frozenset[tuple[str, str]]
+
+
+def doc_for(item_id: str, payload: dict[str, Any], author: Any | None) -> Doc:
+    """What an item is searched by (``author``: its authors row, or None)."""
+    post = payload.get("post") or {}
+    names: list[str] = []
+    if author is not None:
+        details = json.loads(author.payload)
+        names = [
+            author.handle or "",
+            author.external_id or "",
+            str(details.get("display_name") or ""),
+            author.id,
+        ]
+    keys: set[tuple[str, str]] = set()
+    if post.get("id") and (key := post_id_key(str(post["id"]))):
+        keys.add(("post", key))
+    if post.get("url"):
+        keys.add(("post", url_key(str(post["url"]))))
+    hosts = [m.group(1) for m in _LINK.finditer(str(post.get("text") or ""))]
+    preview = post.get("link_preview") or {}
+    if preview.get("domain"):
+        hosts.append(str(preview["domain"]))
+    if preview.get("url"):
+        hosts.append(urlsplit(str(preview["url"])).netloc)
+    for host in hosts:
+        keys |= {("domain", d) for d in domain_keys(host)}
+    for reason in (payload.get("reports") or {}).get("by_reason") or []:
+        if reason.get("reason"):
+            keys.add(("reason", fold(str(reason["reason"]))[:200]))
+    return Doc(
+        item_id=item_id,
+        author=fold("\n".join(n for n in names if n)),
+        body=fold(str(post.get("text") or "")),
+        keys=frozenset(keys),
+    )
+
+
+def write_docs(conn: Connection, docs: Sequence[Doc], postgres: bool) -> None:
+    """Insert the rows of items that have none (new items)."""
+    if not docs:
+        return
+    ids = _INSERT_DOCS(
+        conn,
+        [{"item_id": d.item_id, "author": d.author, "body": d.body} for d in docs],
+        postgres,
+    )
+    _INSERT_KEYS(
+        conn,
+        [
+            {"kind": kind, "value": value, "doc_id": doc_id}
+            for doc_id, d in zip(ids, docs, strict=True)
+            for kind, value in sorted(d.keys)
+        ],
+        postgres,
+    )
+
+
+def refresh(conn: Connection, item_ids: Iterable[str], postgres: bool | None = None) -> None:
+    """Write the search rows of these items as they are now (new or changed items). A row
+    that changed goes (the FTS5 table follows by trigger) and a new one, newest, takes its
+    place; an unchanged one stays."""
+    ids = sorted(set(item_ids))
+    if not ids:
+        return
+    if postgres is None:
+        postgres = conn.dialect.name == "postgresql"
+    rows = conn.execute(
+        select(items.c.id, items.c.author_id, items.c.payload).where(any_of(items.c.id, postgres)),
+        {"ids": ids},
+    ).all()
+    found = {
+        a.id: a
+        for a in conn.execute(
+            select(authors.c.id, authors.c.handle, authors.c.external_id, authors.c.payload).where(
+                any_of(authors.c.id, postgres)
+            ),
+            {"ids": sorted({r.author_id for r in rows})},
+        )
+    }
+    new = {r.id: doc_for(r.id, json.loads(r.payload), found.get(r.author_id)) for r in rows}
+    old = {
+        r.item_id: r
+        for r in conn.execute(
+            select(
+                item_search.c.id, item_search.c.item_id, item_search.c.author, item_search.c.body
+            ).where(any_of(item_search.c.item_id, postgres)),
+            {"ids": ids},
+        )
+    }
+    old_keys: dict[int, set[tuple[str, str]]] = {}
+    if old:
+        k = item_search_keys.c
+        for r in conn.execute(
+            select(k.doc_id, k.kind, k.value).where(any_of(k.doc_id, postgres)),
+            {"ids": [r.id for r in old.values()]},
+        ):
+            old_keys.setdefault(r.doc_id, set()).add((r.kind, r.value))
+    stale = [
+        o.id
+        for item_id, o in old.items()
+        if (d := new.get(item_id)) is None
+        or (o.author, o.body) != (d.author, d.body)
+        or old_keys.get(o.id, set()) != d.keys
+    ]
+    if stale:
+        conn.execute(
+            delete(item_search_keys).where(any_of(item_search_keys.c.doc_id, postgres)),
+            {"ids": stale},
+        )
+        conn.execute(delete(item_search).where(any_of(item_search.c.id, postgres)), {"ids": stale})
+    kept = set(old) - {item_id for item_id, o in old.items() if o.id in set(stale)}
+    write_docs(conn, [d for item_id, d in new.items() if item_id not in kept], postgres)
+
+
+# -- queries ------------------------------------------------------------------------------------
+
+
+def _problem(detail: str) -> ApiError:
+    return ApiError(422, "invalid_search", detail)
+
+
+_NO_CURSOR = 2**62
+_SUBSTRING = {
+    (postgres, column): text(
+        f"SELECT id FROM item_search WHERE {column} LIKE :pattern ESCAPE '\\' "  # noqa: S608
+        "AND id < :after ORDER BY id DESC LIMIT :limit"
+        if postgres
+        # a phrase of trigrams in one column: the rows whose text holds the query
+        else "SELECT rowid FROM item_search_fts WHERE item_search_fts MATCH :phrase "
+        "AND rowid < :after ORDER BY rowid DESC LIMIT :limit"
+    )
+    for postgres in (False, True)
+    for column in ("author", "body")
+}
+
+
+def _substring_ids(
+    conn: Connection, column: str, query: str, after: int | None, limit: int, postgres: bool
+) -> list[int]:
+    params: dict[str, Any] = {"after": _NO_CURSOR if after is None else after, "limit": limit}
+    if postgres:
+        escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        params["pattern"] = f"%{escaped}%"
+    else:
+        params["phrase"] = f'{column} : "' + query.replace('"', '""') + '"'
+    return [int(r[0]) for r in conn.execute(_SUBSTRING[postgres, column], params)]
+
+
+def _key_ids(
+    conn: Connection, kind: str, values: Sequence[str], after: int | None, limit: int
+) -> list[int]:
+    k = item_search_keys.c
+    query = select(k.doc_id).where(k.kind == kind, k.value.in_(values))
+    if after is not None:
+        query = query.where(k.doc_id < after)
+    return [int(r) for r in conn.execute(query.order_by(k.doc_id.desc()).limit(limit)).scalars()]
+
+
+def matching_ids(
+    conn: Connection, kind: SearchKind, q: str, after: int | None, limit: int, postgres: bool
+) -> list[int]:
+    """The ids of the search rows matching, newest first, after the keyset ``after``."""
+    query = q.strip()
+    if not query:
+        raise _problem("Type something to search for.")
+    if kind in (SearchKind.author, SearchKind.text):
+        folded = fold(query)
+        if len(folded) < MIN_SUBSTRING:
+            raise _problem(f"Search for at least {MIN_SUBSTRING} characters.")
+        column = "author" if kind is SearchKind.author else "body"
+        return _substring_ids(conn, column, folded, after, limit, postgres)
+    if kind is SearchKind.post:
+        if query.lower().startswith(("http://", "https://")):
+            values = [url_key(query)]
+        else:
+            key = post_id_key(query)
+            if key is None:
+                raise _problem("A post's platform id is at most 197 characters.")
+            values = [key]
+        return _key_ids(conn, "post", values, after, limit)
+    if kind is SearchKind.domain:
+        host = urlsplit(query).netloc if "://" in query else query.split("/", 1)[0]
+        domain = normal_domain(host)
+        if domain is None:
+            raise _problem("Give a domain such as example.com.")
+        return _key_ids(conn, "domain", [domain], after, limit)
+    return _key_ids(conn, "reason", [fold(query)[:200]], after, limit)
+
+
+def search(
+    conn: Connection, kind: SearchKind, q: str, after: int | None, limit: int, postgres: bool
+) -> SearchPage:
+    """A page of the items matching, newest indexed first, each with its decision."""
+    found = matching_ids(conn, kind, q, after, limit + 1, postgres)
+    more = len(found) > limit
+    found = found[:limit]
+    if not found:
+        return SearchPage(hits=[], next_cursor=None)
+    d = decisions.c
+    rows = conn.execute(
+        select(
+            item_search.c.id.label("doc_id"),
+            items.c.id,
+            items.c.queue_id,
+            items.c.state,
+            items.c.enqueued_at,
+            items.c.payload,
+            authors.c.handle,
+            authors.c.external_id.label("author_external_id"),
+            authors.c.payload.label("author_payload"),
+            items.c.author_id,
+            d.id.label("decision_id"),
+            d.action,
+            d.user_id,
+            d.decided_at,
+        )
+        .join(items, items.c.id == item_search.c.item_id)
+        .outerjoin(authors, authors.c.id == items.c.author_id)
+        .outerjoin(decisions, d.id == items.c.decision_id)
+        .where(any_of(item_search.c.id, postgres))
+        .order_by(item_search.c.id.desc()),
+        {"ids": found},
+    ).all()
+    names = reviewer_names(conn, {r.user_id for r in rows if r.user_id is not None})
+    hits = []
+    for r in rows:
+        post = json.loads(r.payload).get("post") or {}
+        author = json.loads(r.author_payload) if r.author_payload else {}
+        hits.append(
+            SearchHit(
+                item_id=r.id,
+                queue_id=r.queue_id,
+                state=r.state,
+                enqueued_at=iso(r.enqueued_at),
+                post_id=str(post.get("id") or "")[:200],
+                post_url=post.get("url"),
+                excerpt=str(post.get("text") or "")[:EXCERPT],
+                author_id=str(r.author_external_id or r.author_id)[:200],
+                author_handle=str(r.handle or "")[:200],
+                author_name=str(author.get("display_name") or "")[:200],
+                decision_id=r.decision_id,
+                action=r.action,
+                reviewer=names.get(r.user_id) if r.user_id is not None else None,
+                decided_at=iso(r.decided_at) if r.decided_at is not None else None,
+            )
+        )
+    return SearchPage(hits=hits, next_cursor=encode_cursor(found[-1]) if more else None)
+
+
+__all__ = ["Doc", "doc_for", "matching_ids", "refresh", "search", "write_docs"]

@@ -1,0 +1,765 @@
+"""The webhook dispatcher: each endpoint's enforcement actions, POSTed in order, signed.
+
+**Messages** follow the Standard Webhooks specification: one POST per action, the body
+``{"type": "enforcement.action", "timestamp": <decided at>, "data": <the action as the feed
+gives it>}`` (compact JSON), and the headers ``webhook-id`` (``act_<action id>``: the same
+on every attempt and replay, the receiver's idempotency key), ``webhook-timestamp`` (this
+attempt's time, epoch seconds) and ``webhook-signature``: ``v1,`` and the base64 of
+HMAC-SHA256 over ``<id>.<timestamp>.<body>`` keyed with the secret's bytes; during a secret
+rotation one such signature per secret, space-separated.
+
+**Order and at least once.** An endpoint's actions go out one at a time in seq order (the
+feed's order), and the next only after the one before was acknowledged with a 2xx: a
+``restore`` never overtakes the ``remove`` it undoes. The endpoint's cursor
+(``webhook_state.delivered_seq``) moves only past acknowledged actions, and is written a
+moment after (every ``COMMIT_EVERY_SECONDS`` while a run of deliveries goes on, at once
+after a retry succeeds, and before anything else is written): a process killed between a
+2xx and that write sends those actions again when the endpoint is next delivered. Receivers
+deduplicate by ``webhook-id``.
+
+**Lanes.** With ``webhook_lanes`` N > 1 a round's actions are spread over N connections
+by author (``_lane_key``): each lane sends its actions in seq order, the next after the one
+before was acknowledged, and stops at its first failure; the cursor then moves past the
+acknowledged prefix in seq order, so after a failure the actions after it (other lanes'
+too) go again: per author the order holds, across rounds and restarts, and a receiver far
+away is not held to one action per round trip.
+
+**Failures.** A timeout, a connection error, a 3xx (redirects are not followed), a 5xx or a
+429 is retried after a random wait up to ``backoff_base * 2**(attempt - 1)``, capped at
+``backoff_max`` (exponential backoff with full jitter), or after ``Retry-After`` (seconds
+or an HTTP date) when the receiver says. Any other 4xx is retried the same way, since a
+receiver's bad deploy is as likely as a bad message and dropping an enforcement action
+is never right, but marks the endpoint ``failing`` at once: it needs a person. ``410 Gone``
+disables the endpoint (the receiver says it wants no more). A message still failing
+``retry_window`` (24 h) after its first failure disables the endpoint with the reason;
+nothing after it is sent, so order holds, and ``webhook enable`` starts it again from that
+message. ``failing_after`` consecutive failures mark an endpoint ``failing``; a success
+makes it ``active``.
+
+**One dispatcher per endpoint, across processes.** Every API process runs a dispatcher: a
+thread that looks every ``poll`` seconds for endpoints with actions after their cursor
+whose next attempt is due, and a few worker threads that deliver them (one endpoint per
+thread at a time: a slow receiver holds its own thread, not the others). An endpoint is
+delivered only under a lease on its state row: ``UPDATE webhook_state SET lease_owner =
+<this dispatcher>, lease_until = now + lease WHERE endpoint_id = ? AND (lease_owner IS NULL
+OR lease_until < now)``, which one process wins (PostgreSQL re-checks the condition on the
+row a concurrent winner committed; SQLite has one writer). The holder renews it while it
+delivers, and every write of the cursor names the owner and the state's ``version``: a
+dispatcher that lost its lease (paused past its expiry) or whose endpoint an operator
+changed (replay, disable) writes nothing and stops. A message is sent only while the lease
+outlasts the request (it is renewed first when it might not), so two processes never send
+to one endpoint at once.
+
+**A process of its own.** The dispatcher shares its process, and the GIL, with the API: a
+busy API process gets through fewer messages a second than the decisions it records.
+``reviewer-app server webhook run`` runs a dispatcher alone (webhook_cli.py); API processes
+started with ``webhook_workers = 0`` then deliver nothing themselves.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import os
+import queue
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import urllib3
+from sqlalchemy import Connection, and_, exists, func, select, update
+
+from reviewer_app import __version__
+from reviewer_app.protocol.webhooks import MESSAGE_TYPE, WebhookStatus, webhook_id
+from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.domain import enforcement
+from reviewer_app.server.domain.records import iso
+from reviewer_app.server.domain.webhook_endpoints import (
+    backlog_query,
+    dispatcher_disable,
+    kinds_of,
+    secret_key,
+    signing_secrets,
+)
+from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.tables import enforcement_actions, webhook_endpoints, webhook_state
+
+log = logging.getLogger("server.webhooks")
+
+#: actions read per round of one endpoint
+BATCH = 200
+#: while deliveries succeed, the cursor is written at most this often (and when a run ends)
+COMMIT_EVERY_SECONDS = 0.2
+#: an endpoint with nothing more to send is held (and polled) this long before its lease
+#: is given back, so a steady trickle of actions does not take and release it every time
+IDLE_HOLD_SECONDS = 2.0
+#: bytes of a response body read (so the connection can be reused); the rest is dropped
+MAX_RESPONSE_BYTES = 65_536
+#: after a failed scheduling round (the database away, say)
+RETRY_SECONDS = 1.0
+
+
+def signature(secrets: Sequence[str], msg_id: str, timestamp: int, body: bytes) -> str:
+    """The ``webhook-signature`` header: ``v1,<base64 HMAC-SHA256>`` per secret."""
+    signed = f"{msg_id}.{timestamp}.".encode() + body
+    return " ".join(
+        "v1," + base64.b64encode(hmac.new(secret_key(s), signed, hashlib.sha256).digest()).decode()
+        for s in secrets
+    )
+
+
+def message_body(row: Any) -> bytes:
+    """The POST body of an action row (the feed's columns)."""
+    action = enforcement.wire_action(row)
+    document = {
+        "type": MESSAGE_TYPE,
+        "timestamp": iso(action.decided_at.timestamp()),
+        "data": action.model_dump(mode="json"),
+    }
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def full_jitter(attempt: int, base: float, cap: float) -> float:
+    """A random wait before retry ``attempt`` (1 = the first retry): uniform over
+    ``[0, min(cap, base * 2**(attempt - 1))]``."""
+    return random.uniform(0.0, min(cap, base * 2.0 ** min(attempt - 1, 62)))
+
+
+def retry_after(value: str | None, now: float) -> float | None:
+    """Seconds a ``Retry-After`` header asks for (delay-seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, when.timestamp() - now)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one attempt came to."""
+
+    ok: bool
+    status: int | None = None  # the HTTP status, None when no answer came
+    error: str | None = None  # in words, for people (never a secret, never the body)
+    retry_after: float | None = None
+
+    @property
+    def gone(self) -> bool:
+        return self.status == 410
+
+    @property
+    def needs_a_person(self) -> bool:
+        """A 4xx other than 410 and 429: the receiver refuses the message itself."""
+        return self.status is not None and 400 <= self.status < 500 and self.status != 429
+
+
+@dataclass
+class _Run:
+    """What a worker knows of the endpoint it holds (read under its lease)."""
+
+    endpoint_id: int
+    url: str
+    source: str
+    kinds: list[str] | None
+    status: str
+    secrets: list[str]
+    version: int
+    delivered: int
+    message_seq: int | None
+    attempts: int
+    first_failure_at: float | None
+    consecutive_failures: int
+    next_attempt_at: float
+    lease_until: float  # as this dispatcher last wrote it
+
+
+class Dispatcher:
+    """The webhook dispatcher of one process (see the module's text)."""
+
+    def __init__(self, db: Database, settings: ServerSettings, clock: Callable[[], float]) -> None:
+        self.db = db
+        self.clock = clock
+        self.workers = max(0, settings.webhook_workers)
+        self.timeout = settings.webhook_timeout_seconds
+        self.backoff_base = settings.webhook_backoff_base_seconds
+        self.backoff_max = settings.webhook_backoff_max_seconds
+        self.retry_window = settings.webhook_retry_window_seconds
+        self.failing_after = max(1, settings.webhook_failing_after)
+        self.poll = settings.webhook_poll_seconds
+        self.lanes = max(1, settings.webhook_lanes)
+        self.proxy = settings.webhook_proxy
+        # a request may take the timeout to connect and again to answer: the lease must
+        # outlast that with room to spare before each message is sent
+        self.send_budget = 2 * self.timeout + 1.0
+        self.lease_seconds = max(settings.webhook_lease_seconds, 2 * self.send_budget)
+        self.owner = f"{socket.gethostname()[:64]}:{os.getpid()}:{os.urandom(4).hex()}"
+        self._stopping = threading.Event()
+        self._poked = threading.Event()
+        self._jobs: queue.Queue[int | None] = queue.Queue()
+        self._busy: set[int] = set()
+        self._busy_lock = threading.Lock()
+        self._scheduler: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
+        # told of every attempt (endpoint id, delivered): the app counts them on /metrics
+        self.on_attempt: Callable[[int, bool], None] | None = None
+
+    # -- the threads ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.workers == 0 or self._scheduler is not None:
+            return
+        self._stopping.clear()
+        self._scheduler = threading.Thread(
+            target=self._schedule_loop, name="webhook-scheduler", daemon=True
+        )
+        self._scheduler.start()
+
+    def stop(self) -> None:
+        """Stop after the requests under way (each ends within the timeout); leases are
+        given back and cursors written."""
+        scheduler, self._scheduler = self._scheduler, None
+        if scheduler is None:
+            return
+        self._stopping.set()
+        self._poked.set()
+        scheduler.join(timeout=10)
+        threads, self._threads = self._threads, []
+        for _ in threads:
+            self._jobs.put(None)
+        for thread in threads:
+            thread.join(timeout=2 * self.timeout + 5)
+
+    @property
+    def running(self) -> bool:
+        return self._scheduler is not None
+
+    def poke(self) -> None:
+        """Look for work now (actions were sealed, an endpoint was changed)."""
+        self._poked.set()
+
+    def _schedule_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._poked.wait(self.poll)
+            self._poked.clear()
+            if self._stopping.is_set():
+                return
+            try:
+                self.schedule()
+            except Exception:
+                log.warning("looking for webhooks to deliver failed; trying again", exc_info=True)
+                self._stopping.wait(RETRY_SECONDS)
+
+    def schedule(self) -> int:
+        """Take the lease of each endpoint that has work due and no dispatcher, and hand
+        it to a worker thread; how many were taken."""
+        now = self.clock()
+        with self._busy_lock:
+            free = self.workers - len(self._busy)
+            busy = set(self._busy)
+        if free <= 0:
+            return 0
+        with self.db.read() as conn:
+            candidates = [r for r in _due(conn, now, self.owner) if r.id not in busy][:free]
+        taken = 0
+        for row in candidates:
+            if not self._take(row.id, now):
+                continue
+            with self._busy_lock:
+                self._busy.add(row.id)
+                if len(self._threads) < min(self.workers, len(self._busy)):
+                    thread = threading.Thread(
+                        target=self._work_loop,
+                        name=f"webhook-worker-{len(self._threads) + 1}",
+                        daemon=True,
+                    )
+                    self._threads.append(thread)
+                    thread.start()
+            self._jobs.put(row.id)
+            taken += 1
+        return taken
+
+    def _work_loop(self) -> None:
+        session = _pool(self.proxy, self.timeout, self.lanes)
+        try:
+            while True:
+                endpoint_id = self._jobs.get()
+                if endpoint_id is None:
+                    return
+                try:
+                    self.deliver(endpoint_id, session)
+                except Exception:
+                    log.warning("delivering to webhook %d failed", endpoint_id, exc_info=True)
+                    session.clear()
+                    session = _pool(self.proxy, self.timeout, self.lanes)
+                    try:
+                        self._release(endpoint_id)
+                    except Exception:
+                        log.warning("giving back webhook %d's lease failed", endpoint_id)
+                finally:
+                    with self._busy_lock:
+                        self._busy.discard(endpoint_id)
+        finally:
+            session.clear()
+
+    # -- the lease ------------------------------------------------------------------------
+
+    def _take(self, endpoint_id: int, now: float) -> bool:
+        ws = webhook_state.c
+        with self.db.write() as conn:
+            taken = conn.execute(
+                update(webhook_state)
+                .where(
+                    ws.endpoint_id == endpoint_id,
+                    (ws.lease_owner.is_(None))
+                    | (ws.lease_until < now)
+                    | (ws.lease_owner == self.owner),
+                )
+                .values(lease_owner=self.owner, lease_until=now + self.lease_seconds)
+            ).rowcount
+        return bool(taken)
+
+    def _release(self, endpoint_id: int) -> None:
+        ws = webhook_state.c
+        with self.db.write() as conn:
+            conn.execute(
+                update(webhook_state)
+                .where(ws.endpoint_id == endpoint_id, ws.lease_owner == self.owner)
+                .values(lease_owner=None, lease_until=None)
+            )
+
+    def _held(self, run: _Run) -> Any:
+        """The condition under which this dispatcher may write the endpoint's state."""
+        ws = webhook_state.c
+        return and_(
+            ws.endpoint_id == run.endpoint_id,
+            ws.lease_owner == self.owner,
+            ws.version == run.version,
+        )
+
+    # -- delivering -----------------------------------------------------------------------
+
+    def deliver(self, endpoint_id: int, session: urllib3.PoolManager) -> None:
+        """Deliver to one endpoint whose lease this dispatcher holds, until it has nothing
+        more to send (after ``IDLE_HOLD_SECONDS``), an attempt fails, the process stops, or
+        the lease is lost; the lease is given back at the end."""
+        idle_since: float | None = None
+        try:
+            while not self._stopping.is_set():
+                with self.db.read() as conn:
+                    run = self._read(conn, endpoint_id)
+                    if run is None:
+                        return
+                    rows = self._next_actions(conn, run)
+                    # the account's newest seq, when none after the cursor is of the kinds
+                    # the endpoint takes: they need no message, the cursor may pass them
+                    passed = _newest(conn, run.source) if not rows and run.kinds else 0
+                if passed > run.delivered:
+                    if not self._pass(run, passed):
+                        return
+                    continue
+                if not rows:
+                    now = time.monotonic()
+                    idle_since = idle_since if idle_since is not None else now
+                    if now - idle_since >= IDLE_HOLD_SECONDS:
+                        return
+                    halfway = run.lease_until - self.lease_seconds / 2
+                    if self.clock() >= halfway and not self._renew(run):
+                        return
+                    self._stopping.wait(self.poll)
+                    continue
+                idle_since = None
+                if not self._send_run(run, rows, session):
+                    return
+        finally:
+            self._release(endpoint_id)
+
+    def _read(self, conn: Connection, endpoint_id: int) -> _Run | None:
+        """The endpoint under this dispatcher's lease, None when it is not to be delivered
+        now (lease lost, disabled, next attempt not due)."""
+        now = self.clock()
+        row = (
+            conn.execute(
+                select(webhook_endpoints, webhook_state)
+                .join(webhook_state, webhook_state.c.endpoint_id == webhook_endpoints.c.id)
+                .where(webhook_endpoints.c.id == endpoint_id)
+            )
+            .mappings()
+            .first()
+        )
+        if (
+            row is None
+            or row["lease_owner"] != self.owner
+            or row["status"] == WebhookStatus.disabled.value
+            or row["next_attempt_at"] > now
+        ):
+            return None
+        return _Run(
+            endpoint_id=endpoint_id,
+            url=row["url"],
+            source=row["source"],
+            kinds=kinds_of(row["event_kinds"]),
+            status=row["status"],
+            secrets=signing_secrets(row, now),
+            version=row["version"],
+            delivered=row["delivered_seq"],
+            message_seq=row["message_seq"],
+            attempts=row["attempts"],
+            first_failure_at=row["first_failure_at"],
+            consecutive_failures=row["consecutive_failures"],
+            next_attempt_at=row["next_attempt_at"],
+            lease_until=row["lease_until"] or 0.0,
+        )
+
+    def _next_actions(self, conn: Connection, run: _Run) -> list[Any]:
+        return list(
+            conn.execute(
+                select(*enforcement.COLUMNS)
+                .where(backlog_query(run.source, run.delivered, run.kinds))
+                .order_by(enforcement_actions.c.seq)
+                .limit(BATCH)
+            )
+            .mappings()
+            .all()
+        )
+
+    def _send_run(self, run: _Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
+        """Send ``rows`` in order; True when all were acknowledged and the cursor written."""
+        if self.lanes > 1 and len(rows) > 1:
+            return self._send_lanes(run, rows, session)
+        acked_seq, acked = run.delivered, 0
+        last_write = time.monotonic()
+        for row in rows:
+            if self._stopping.is_set():
+                break
+            # never send unless the lease outlasts the request: renew first when it might not
+            if self.clock() + self.send_budget >= run.lease_until and not self._renew(run):
+                return False
+            outcome = self._attempt(session, run, row)
+            if self.on_attempt is not None:
+                self.on_attempt(run.endpoint_id, outcome.ok)
+            if not outcome.ok:
+                if acked and not self._advance(run, acked_seq, acked):
+                    return False
+                self._failed(run, row, outcome)
+                return False
+            acked_seq, acked = int(row["seq"]), acked + 1
+            recovering = run.attempts > 0 or run.status != WebhookStatus.active.value
+            if recovering or time.monotonic() - last_write >= COMMIT_EVERY_SECONDS:
+                if not self._advance(run, acked_seq, acked):
+                    return False
+                acked, last_write = 0, time.monotonic()
+        if acked and not self._advance(run, acked_seq, acked):
+            return False
+        return not self._stopping.is_set()
+
+    def _send_lanes(self, run: _Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
+        """Send ``rows`` on up to ``lanes`` connections at once: each author's actions in
+        seq order on one lane, the next only after the one before was acknowledged, and a
+        lane stops at its first failure. The cursor then moves past the acknowledged
+        prefix (in seq order); what other lanes acknowledged after the first failure is
+        sent again with it later (at least once: receivers de-duplicate by id), so an
+        author's actions never arrive out of their order, across rounds too."""
+        lanes: dict[int, list[Any]] = {}
+        for row in rows:
+            lanes.setdefault(hash(_lane_key(row)) % self.lanes, []).append(row)
+        outcomes: dict[int, Outcome] = {}  # by seq: what was attempted
+        lease = threading.Lock()
+        lost = threading.Event()
+
+        def send_lane(lane: list[Any]) -> None:
+            for row in lane:
+                if self._stopping.is_set() or lost.is_set():
+                    return
+                with lease:  # never send unless the lease outlasts the request
+                    if self.clock() + self.send_budget >= run.lease_until and not self._renew(run):
+                        lost.set()
+                        return
+                outcome = self._attempt(session, run, row)
+                outcomes[int(row["seq"])] = outcome
+                if self.on_attempt is not None:
+                    self.on_attempt(run.endpoint_id, outcome.ok)
+                if not outcome.ok:
+                    return
+
+        threads = [
+            threading.Thread(target=send_lane, args=(lane,), name="webhook-lane", daemon=True)
+            for lane in lanes.values()
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if lost.is_set():
+            return False
+        acked_seq, acked = run.delivered, 0
+        for row in rows:  # the acknowledged prefix, in seq order
+            outcome = outcomes.get(int(row["seq"]))
+            if outcome is None or not outcome.ok:
+                if acked and not self._advance(run, acked_seq, acked):
+                    return False
+                if outcome is not None:
+                    self._failed(run, row, outcome)
+                return False
+            acked_seq, acked = int(row["seq"]), acked + 1
+        if acked and not self._advance(run, acked_seq, acked):
+            return False
+        return not self._stopping.is_set()
+
+    def _attempt(self, session: urllib3.PoolManager, run: _Run, row: Any) -> Outcome:
+        body = message_body(row)
+        msg_id = webhook_id(int(row["id"]))
+        timestamp = int(self.clock())
+        headers = {
+            "content-type": "application/json",
+            "user-agent": f"reviewer-app-webhooks/{__version__}",
+            "webhook-id": msg_id,
+            "webhook-timestamp": str(timestamp),
+            "webhook-signature": signature(run.secrets, msg_id, timestamp, body),
+        }
+        try:
+            response = session.urlopen(
+                "POST",
+                run.url,
+                body=body,
+                headers=headers,
+                redirect=False,
+                preload_content=False,
+            )
+        except urllib3.exceptions.TimeoutError:
+            return Outcome(False, error=f"no answer within {self.timeout:g} s")
+        except urllib3.exceptions.HTTPError as exc:
+            return Outcome(False, error=f"connection failed ({_cause(exc)})")
+        except (OSError, ValueError) as exc:  # a URL it cannot use, say
+            return Outcome(False, error=f"request failed ({type(exc).__name__})")
+        try:
+            # read a little, so a short answer leaves the connection for the next message
+            response.read(MAX_RESPONSE_BYTES, decode_content=False)
+            response.release_conn()
+        except Exception:  # the status is what counts; the connection is dropped
+            log.debug("reading webhook %d's answer failed", run.endpoint_id)
+            response.close()
+        status = response.status
+        if 200 <= status < 300:
+            return Outcome(True, status)
+        reason = response.reason or ""
+        return Outcome(
+            False,
+            status,
+            error=f"HTTP {status}" + (f" {reason[:100]}" if reason else ""),
+            retry_after=retry_after(response.headers.get("retry-after"), self.clock()),
+        )
+
+    def _advance(self, run: _Run, seq: int, count: int) -> bool:
+        """Write the cursor past acknowledged actions (renewing the lease); False when the
+        lease or the version was lost meanwhile."""
+        now = self.clock()
+        with self.db.write() as conn:
+            moved = conn.execute(
+                update(webhook_state)
+                .where(self._held(run))
+                .values(
+                    delivered_seq=seq,
+                    delivered_total=webhook_state.c.delivered_total + count,
+                    last_success_at=now,
+                    last_attempt_at=now,
+                    consecutive_failures=0,
+                    attempts=0,
+                    message_seq=None,
+                    first_failure_at=None,
+                    lease_until=now + self.lease_seconds,
+                )
+            ).rowcount
+            if moved and run.status != WebhookStatus.active.value:
+                conn.execute(
+                    update(webhook_endpoints)
+                    .where(
+                        webhook_endpoints.c.id == run.endpoint_id,
+                        webhook_endpoints.c.status == WebhookStatus.failing.value,
+                    )
+                    .values(status=WebhookStatus.active.value)
+                )
+        if not moved:
+            return False
+        run.lease_until = now + self.lease_seconds
+        if run.status == WebhookStatus.failing.value:
+            log.info("webhook %d (%s) delivers again", run.endpoint_id, run.url)
+        run.delivered, run.attempts, run.message_seq = seq, 0, None
+        run.first_failure_at, run.consecutive_failures = None, 0
+        run.status = WebhookStatus.active.value
+        return True
+
+    def _pass(self, run: _Run, seq: int) -> bool:
+        """Move the cursor over actions of kinds the endpoint does not take."""
+        with self.db.write() as conn:
+            moved = conn.execute(
+                update(webhook_state).where(self._held(run)).values(delivered_seq=seq)
+            ).rowcount
+        if moved:
+            run.delivered = seq
+        return bool(moved)
+
+    def _renew(self, run: _Run) -> bool:
+        now = self.clock()
+        with self.db.write() as conn:
+            renewed = conn.execute(
+                update(webhook_state)
+                .where(self._held(run))
+                .values(lease_until=now + self.lease_seconds)
+            ).rowcount
+        if renewed:
+            run.lease_until = now + self.lease_seconds
+        return bool(renewed)
+
+    def _failed(self, run: _Run, row: Any, outcome: Outcome) -> None:
+        """Record a failed attempt of ``row``: when to try again (and give the lease back),
+        or disable the endpoint (410; the retry window spent)."""
+        now = self.clock()
+        seq = int(row["seq"])
+        msg_id = webhook_id(int(row["id"]))
+        same = run.message_seq == seq
+        attempts = run.attempts + 1 if same else 1
+        first = run.first_failure_at if same and run.first_failure_at is not None else now
+        failures = run.consecutive_failures + 1
+        error = outcome.error or "failed"
+        if outcome.gone:
+            self._give_up(run, f"the receiver answered 410 Gone to {msg_id}", now)
+            return
+        if now - first >= self.retry_window:
+            self._give_up(
+                run,
+                f"{msg_id} failed for {_hours(now - first)} ({attempts} attempts; last: {error})",
+                now,
+            )
+            return
+        if outcome.retry_after is not None:
+            delay = outcome.retry_after
+        else:
+            delay = full_jitter(attempts, self.backoff_base, self.backoff_max)
+        next_at = min(now + delay, first + self.retry_window)
+        failing = failures >= self.failing_after or outcome.needs_a_person
+        with self.db.write() as conn:
+            written = conn.execute(
+                update(webhook_state)
+                .where(self._held(run))
+                .values(
+                    message_seq=seq,
+                    attempts=attempts,
+                    first_failure_at=first,
+                    consecutive_failures=failures,
+                    last_error=f"{msg_id}: {error}"[:2_000],
+                    last_attempt_at=now,
+                    next_attempt_at=next_at,
+                    lease_owner=None,
+                    lease_until=None,
+                )
+            ).rowcount
+            if written and failing:
+                conn.execute(
+                    update(webhook_endpoints)
+                    .where(
+                        webhook_endpoints.c.id == run.endpoint_id,
+                        webhook_endpoints.c.status == WebhookStatus.active.value,
+                    )
+                    .values(status=WebhookStatus.failing.value)
+                )
+        if written and failing and run.status == WebhookStatus.active.value:
+            log.warning(
+                "webhook %d (%s) is failing: %s; retried in %.1f s",
+                run.endpoint_id,
+                run.url,
+                error,
+                next_at - now,
+            )
+
+    def _give_up(self, run: _Run, reason: str, now: float) -> None:
+        with self.db.write() as conn:
+            done = dispatcher_disable(conn, run.endpoint_id, run.version, self.owner, reason, now)
+        if done:
+            log.warning("webhook %d (%s) disabled: %s", run.endpoint_id, run.url, reason)
+
+
+def _due(conn: Connection, now: float, owner: str) -> list[Any]:
+    """Endpoints with work a dispatcher may take now: not disabled, the next attempt due,
+    not leased by another dispatcher (or its lease run out), and an action of its account
+    after its cursor (of any kind: the worker applies the endpoint's kinds)."""
+    ws = webhook_state.c
+    ea = enforcement_actions.c
+    work = exists().where(ea.source == webhook_endpoints.c.source, ea.seq > ws.delivered_seq)
+    return list(
+        conn.execute(
+            select(webhook_endpoints.c.id)
+            .join(webhook_state, ws.endpoint_id == webhook_endpoints.c.id)
+            .where(
+                webhook_endpoints.c.status != WebhookStatus.disabled.value,
+                ws.next_attempt_at <= now,
+                (ws.lease_owner.is_(None)) | (ws.lease_until < now) | (ws.lease_owner == owner),
+                work,
+            )
+            .order_by(ws.next_attempt_at)
+        ).all()
+    )
+
+
+def _lane_key(row: Any) -> str:
+    """What an action's order is kept within when it goes out on lanes: its author (so
+    its post too), else its post."""
+    author = row["author_external_id"]
+    return f"a:{author}" if author else f"p:{row['post_external_id'] or row['item_id']}"
+
+
+def _newest(conn: Connection, source: str) -> int:
+    """The account's newest sealed seq (0: none). Seq numbers are given in increasing
+    order to committed actions only, so nothing sealed later can come before it."""
+    ea = enforcement_actions.c
+    return int(conn.execute(select(func.max(ea.seq)).where(ea.source == source)).scalar() or 0)
+
+
+def _pool(proxy: str, timeout: float, lanes: int = 1) -> urllib3.PoolManager:
+    """The HTTP connections of one worker thread, kept alive between messages: urllib3
+    (requests' own HTTP layer) directly, at less than half of requests' CPU per message
+    (the dispatcher shares its process with the API). No retries (the dispatcher retries,
+    in order), no redirects, TLS certificates verified, a timeout to connect and to read;
+    nothing from the environment (no proxy variables, no ``.netrc`` credentials)."""
+    options: dict[str, Any] = {
+        "num_pools": 8,
+        "maxsize": lanes,  # a connection per lane, kept alive
+        "retries": False,
+        "timeout": urllib3.Timeout(connect=timeout, read=timeout),
+    }
+    if proxy:
+        return urllib3.ProxyManager(proxy, **options)
+    return urllib3.PoolManager(**options)
+
+
+def _cause(exc: BaseException) -> str:
+    """A connection error in a few words: the innermost cause's ("Connection refused",
+    "Connection reset by peer"), else its type."""
+    seen = exc
+    for _ in range(8):
+        inner = seen.__cause__ or next((a for a in seen.args if isinstance(a, BaseException)), None)
+        if inner is None or inner is seen:
+            break
+        seen = inner
+    if isinstance(seen, OSError) and seen.strerror:
+        return str(seen.strerror)
+    return type(seen).__name__
+
+
+def _hours(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds:.0f} s"

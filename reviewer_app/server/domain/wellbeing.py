@@ -1,0 +1,259 @@
+"""Wellbeing: breaks reviewers take, and each reviewer's exposure to harm per shift.
+
+Exposure is derived here, from the decisions the service already holds and each queue's
+harm mapping (``protocol.harm_of``), rather than counted by clients and reported: the
+decisions are the record (no client can lose, double or forget to send a count; several
+clients or a reinstalled one add up), a mapping a lead corrects applies to the history
+at once, and the lead's view needs no new write path. The client counts the same way,
+with the same rule, for its own break reminders only.
+
+A shift is a run of a reviewer's activity (decisions, breaks) with no gap of
+``SHIFT_GAP_SECONDS`` or more, still going now. Qt-free.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, func, insert, or_, select, update
+
+from reviewer_app.protocol import (
+    BreakRecord,
+    HarmCount,
+    HarmKind,
+    QueueConfig,
+    ReviewerExposure,
+    Role,
+    harm_of,
+    is_high_harm,
+)
+from reviewer_app.server.domain.records import Principal, to_dt, to_epoch
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import breaks, decisions, queues, users
+
+SHIFT_GAP_SECONDS = 4 * 3600.0
+WEEK_SECONDS = 7 * 24 * 3600.0
+
+
+def record_break(conn: Connection, user: Principal, record: BreakRecord) -> BreakRecord:
+    """Store a break (its start, or its end: the same id updates it). Another user's id is
+    refused; an end never moves back to open."""
+    key = str(record.id)
+    started = to_epoch(record.started_at)
+    ended = to_epoch(record.ended_at) if record.ended_at is not None else None
+    row = conn.execute(
+        select(breaks.c.user_id, breaks.c.ended_at).where(breaks.c.id == key)
+    ).first()
+    if row is None:
+        conn.execute(
+            insert(breaks).values(
+                id=key,
+                user_id=user.id,
+                started_at=started,
+                ended_at=ended,
+                prompted=record.prompted,
+            )
+        )
+    elif row.user_id != user.id:
+        raise ApiError(409, "break_of_another_user", "This break id belongs to someone else.")
+    elif ended is not None and row.ended_at is None:
+        conn.execute(update(breaks).where(breaks.c.id == key).values(ended_at=ended))
+    return record
+
+
+@dataclass
+class _Reviewer:
+    username: str
+    display_name: str
+    shift_start: float | None = None
+    shift: Counter[HarmKind] = field(default_factory=Counter)
+    week: Counter[HarmKind] = field(default_factory=Counter)
+    shift_items: int = 0
+    week_items: int = 0
+    high_harm_shift: int = 0
+    # (started_at, ended_at or None)
+    breaks: list[tuple[float, float | None]] = field(default_factory=list)
+
+
+#: decision times read at a time while looking back for the start of a shift
+_PAGE = 2_000
+
+
+def shift_start(times: Iterable[float], now: float, gap: float = SHIFT_GAP_SECONDS) -> float | None:
+    """The start of the run of activity ``times`` (newest first) that is still going at
+    ``now``: the oldest time reached before a gap of ``gap`` or more (None when the newest
+    is that long ago)."""
+    start: float | None = None
+    for t in times:
+        if start is None:
+            if now - t >= gap:
+                return None
+        elif start - t >= gap:
+            break
+        start = t
+    return start
+
+
+def _activity(
+    conn: Connection, user_id: int, week: float, now: float, others: list[float]
+) -> Iterator[float]:
+    """A user's decision times in the week, newest first, merged with ``others`` (their
+    break times), read a page at a time through the (user_id, decided_at) index: looking
+    back stops at the shift's start, so an 8-hour shift reads one or two pages."""
+    extra = sorted((t for t in others if week <= t <= now), reverse=True)
+    before = now
+    inclusive = True
+    while True:
+        page = (
+            conn.execute(
+                select(decisions.c.decided_at)
+                .where(
+                    decisions.c.user_id == user_id,
+                    decisions.c.decided_at >= week,
+                    decisions.c.decided_at <= before
+                    if inclusive
+                    else decisions.c.decided_at < before,
+                )
+                .order_by(decisions.c.decided_at.desc())
+                .limit(_PAGE)
+            )
+            .scalars()
+            .all()
+        )
+        for t in page:
+            while extra and extra[0] > t:
+                yield extra.pop(0)
+            yield t
+        if len(page) < _PAGE:
+            break
+        before, inclusive = page[-1], False
+    yield from extra
+
+
+def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
+    """Every reviewer's exposure (the people with the reviewer role, and anyone else who
+    decided or took a break in the last 7 days), by username."""
+    week = now - WEEK_SECONDS
+    configs = {
+        r.id: QueueConfig.model_validate_json(r.config)
+        for r in conn.execute(select(queues.c.id, queues.c.config))
+    }
+    people: dict[int, _Reviewer] = {}
+    for r in conn.execute(
+        select(users.c.id, users.c.username, users.c.display_name, users.c.role).where(
+            or_(
+                users.c.role == Role.reviewer.value,
+                users.c.id.in_(select(decisions.c.user_id).where(decisions.c.decided_at >= week)),
+                users.c.id.in_(select(breaks.c.user_id).where(breaks.c.started_at >= week)),
+            )
+        )
+    ):
+        people[r.id] = _Reviewer(r.username, r.display_name)
+    for b in conn.execute(
+        select(breaks.c.user_id, breaks.c.started_at, breaks.c.ended_at).where(
+            breaks.c.started_at >= week, breaks.c.started_at <= now
+        )
+    ):
+        if b.user_id in people:
+            people[b.user_id].breaks.append((b.started_at, b.ended_at))
+    # who was active in the last SHIFT_GAP_SECONDS may be on shift: look back for its start
+    recent = now - SHIFT_GAP_SECONDS
+    active = set(
+        conn.execute(
+            select(decisions.c.user_id)
+            .where(decisions.c.decided_at >= recent, decisions.c.decided_at <= now)
+            .distinct()
+        ).scalars()
+    )
+    for user_id, person in people.items():
+        person.breaks = [(s, _break_end(conn, user_id, s, e, now)) for s, e in person.breaks]
+        times = [t for s, e in person.breaks for t in (s, e) if t is not None]
+        if user_id not in active and not any(recent <= t <= now for t in times):
+            continue
+        person.shift_start = shift_start(_activity(conn, user_id, week, now, times), now)
+    # per reviewer, queue and set of policies cited: the harm rule runs per group, not per
+    # decision; the week's from the decided_at index, a shift's from (user_id, decided_at)
+    groups = (decisions.c.user_id, decisions.c.queue_id, decisions.c.policies)
+    for g in conn.execute(
+        select(*groups, func.count().label("n"))
+        .where(decisions.c.decided_at >= week, decisions.c.decided_at <= now)
+        .group_by(*groups)
+        # SQLite would rather scan every decision in user order to save the grouping's sort
+        # (5x slower on a week out of a month of decisions)
+        .with_hint(decisions, "INDEXED BY ix_decisions_time", "sqlite")
+    ):
+        _count(people.get(g.user_id), configs.get(g.queue_id), g.policies, g.n, shift=False)
+    for user_id, person in people.items():
+        if person.shift_start is None:
+            continue
+        for g in conn.execute(
+            select(decisions.c.queue_id, decisions.c.policies, func.count().label("n"))
+            .where(
+                decisions.c.user_id == user_id,
+                decisions.c.decided_at >= person.shift_start,
+                decisions.c.decided_at <= now,
+            )
+            .group_by(decisions.c.queue_id, decisions.c.policies)
+        ):
+            _count(person, configs.get(g.queue_id), g.policies, g.n, shift=True)
+    return sorted((_figures(p, now) for p in people.values()), key=lambda e: e.reviewer)
+
+
+def _break_end(
+    conn: Connection, user_id: int, started: float, ended: float | None, now: float
+) -> float | None:
+    """When a break ended: as sent, or, for one never closed (the app crashed or lost the
+    network on a break), at the reviewer's first decision after it began (None: still on
+    it)."""
+    if ended is not None:
+        return ended
+    found = conn.execute(
+        select(func.min(decisions.c.decided_at)).where(
+            decisions.c.user_id == user_id,
+            decisions.c.decided_at > started,
+            decisions.c.decided_at <= now,
+        )
+    ).scalar()
+    return float(found) if found is not None else None
+
+
+def _count(
+    person: _Reviewer | None, config: QueueConfig | None, policies: str, n: int, *, shift: bool
+) -> None:
+    if person is None:
+        return
+    kinds = harm_of(config, json.loads(policies or "[]")) if config else frozenset()
+    counts = person.shift if shift else person.week
+    for kind in kinds:
+        counts[kind] += n
+    if shift:
+        person.shift_items += n
+        if config is not None and is_high_harm(config, kinds):
+            person.high_harm_shift += n
+    else:
+        person.week_items += n
+
+
+def _figures(person: _Reviewer, now: float) -> ReviewerExposure:
+    start = person.shift_start
+    shift_breaks = [(s, e) for s, e in person.breaks if start is not None and s >= start]
+    minutes = sum(min(e if e is not None else now, now) - s for s, e in shift_breaks) / 60
+    return ReviewerExposure(
+        reviewer=person.username,
+        display_name=person.display_name,
+        shift_started_at=to_dt(start) if start is not None else None,
+        shift_items=person.shift_items,
+        week_items=person.week_items,
+        high_harm_shift=person.high_harm_shift,
+        harm=[
+            HarmCount(kind=kind, shift=person.shift[kind], week=person.week[kind])
+            for kind in HarmKind
+            if person.week[kind]
+        ],
+        breaks_shift=len(shift_breaks),
+        breaks_week=len(person.breaks),
+        break_minutes_shift=round(minutes),
+    )

@@ -1,0 +1,434 @@
+"""``reviewer-app server import FILE.jsonl``: a back-fill through intake, resumable.
+
+The file is read a line at a time (memory stays flat however long it is) and sent through
+the service's intake in batches as a platform account (``--source``, made if missing).
+The lines are those of intake_lines.py.
+
+**Resumable.** Intake is idempotent (posts by their platform id, signals by their own
+id), so running the import again never counts anything twice. To skip quickly what was
+done, ``FILE.import-state`` records, after each batch the service committed, the byte
+offset the next batch starts at, with the SHA-256 of the file up to there: a re-run checks
+that this part of the file is unchanged (refusing a changed file), seeks past it and goes
+on. A finished import leaves the state behind, so running it again imports nothing (and
+lines added to the end since are imported).
+
+**Rejected lines** (not JSON, not an intake shape, or refused by the service: an unknown
+post, a reused signal id, ...) do not stop it: each goes to ``FILE.rejected.jsonl`` (or
+``--rejects``) as ``{"line": N, "code": ..., "reason": ..., "external_id": ...}`` and the
+exit code is 1. A file that cannot be read or does not match its state is exit code 2.
+
+On a terminal, a progress line on stderr: lines, bytes, rate and time left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from reviewer_app.protocol import Role
+from reviewer_app.server.feeds.intake_lines import (
+    DEFAULT_BATCH,
+    MAX_LINE_BYTES,
+    IntakeTarget,
+    Line,
+    Rejection,
+    Sender,
+    Tally,
+    parse_line,
+)
+from reviewer_app.server.service import Service
+
+STATE_SUFFIX = ".import-state"
+REJECTS_SUFFIX = ".rejected.jsonl"
+STATE_VERSION = 1
+EXIT_OK, EXIT_REJECTED, EXIT_BAD_FILE = 0, 1, 2
+DEFAULT_SOURCE = "bulk-import"
+PROGRESS_SECONDS = 0.25
+PAUSE_ENV = "REVIEWER_APP_IMPORT_TEST_PAUSE"
+"""Tests only: seconds to wait after each committed batch (so a test can kill it mid-way)."""
+
+
+class ImportFileError(Exception):
+    """The file cannot be imported (unreadable, or changed since its state was written)."""
+
+
+@dataclass
+class ImportState:
+    """Where a run got to: ``FILE.import-state``."""
+
+    offset: int = 0
+    """the byte offset of the first line not yet committed"""
+    line: int = 0
+    """lines before ``offset``"""
+    prefix_sha256: str = hashlib.sha256().hexdigest()
+    """of the file's first ``offset`` bytes"""
+    rejects_size: int = 0
+    """the rejects file's length when the state was written (lines past it are redone)"""
+    source: str = DEFAULT_SOURCE
+    media: dict[str, str] = field(default_factory=dict)
+    tally: dict[str, int] = field(default_factory=dict)
+    rejected: int = 0
+    """lines in the rejects file"""
+    done: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": STATE_VERSION, **self.__dict__}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ImportState:
+        if data.get("version") != STATE_VERSION:
+            raise ValueError("unknown state version")
+        return cls(
+            offset=int(data["offset"]),
+            line=int(data["line"]),
+            prefix_sha256=str(data["prefix_sha256"]),
+            rejects_size=int(data["rejects_size"]),
+            source=str(data["source"]),
+            media={str(k): str(v) for k, v in data.get("media", {}).items()},
+            tally={str(k): int(v) for k, v in data.get("tally", {}).items()},
+            rejected=int(data.get("rejected", 0)),
+            done=bool(data.get("done", False)),
+        )
+
+
+def state_path(file: Path) -> Path:
+    return file.with_name(file.name + STATE_SUFFIX)
+
+
+def rejects_path(file: Path) -> Path:
+    return file.with_name(file.name + REJECTS_SUFFIX)
+
+
+def read_state(path: Path) -> ImportState | None:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return None
+    try:
+        return ImportState.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ImportFileError(
+            f"{path} is not an import state ({exc}); remove it to import from the start"
+        ) from None
+
+
+def write_state(path: Path, state: ImportState) -> None:
+    """Replace the state file atomically: a kill leaves the old one or the new one. (Not
+    synced to disk: a state older than the database is safe, intake being idempotent.)"""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(state.to_json()), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _hash_prefix(stream: IO[bytes], length: int, digest: Any) -> str:
+    """Feed the file's first ``length`` bytes to ``digest``; leaves the stream after them."""
+    left = length
+    while left > 0:
+        chunk = stream.read(min(left, 1 << 20))
+        if not chunk:
+            raise ImportFileError("the file is shorter than when it was imported")
+        digest.update(chunk)
+        left -= len(chunk)
+    return str(digest.hexdigest())
+
+
+class Progress:
+    """One line on a terminal, redrawn at most every ``PROGRESS_SECONDS``."""
+
+    def __init__(self, out: IO[str] | None, total_bytes: int, start_offset: int) -> None:
+        self.out = out
+        self.total = total_bytes
+        self.start_offset = start_offset
+        self.started = time.monotonic()
+        self.shown = 0.0
+        self.lines = 0
+
+    def update(self, offset: int, lines: int, force: bool = False) -> None:
+        if self.out is None:
+            return
+        now = time.monotonic()
+        if not force and now - self.shown < PROGRESS_SECONDS:
+            return
+        self.shown = now
+        elapsed = max(now - self.started, 1e-6)
+        done_bytes = offset - self.start_offset
+        rate = lines / elapsed
+        left = self.total - offset
+        eta = left / (done_bytes / elapsed) if done_bytes > 0 else None
+        share = offset / self.total if self.total else 1.0
+        text = (
+            f"\r{lines:,} lines  {share:6.1%} of {self.total / 1e6:,.1f} MB  "
+            f"{rate:,.0f} lines/s  {'ETA ' + _clock(eta) if eta is not None else ''}"
+        )
+        self.out.write(text.ljust(78))
+        self.out.flush()
+
+    def end(self) -> None:
+        if self.out is not None:
+            self.out.write("\n")
+            self.out.flush()
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    lines: int
+    """lines read by this run"""
+    tally: Tally
+    """results of the whole import (this run and those it resumed)"""
+    rejects: Path
+    resumed_at: int
+    """the line this run started after (0: from the start)"""
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_REJECTED if self.tally.rejected else EXIT_OK
+
+
+class _Run:
+    """One run over the file: reads lines, sends them, writes the state after each batch
+    the service committed (see the module)."""
+
+    MAX_HELD_LINES = 10_000
+    """read but not yet committed: past this a batch is sent early (memory stays flat)"""
+
+    def __init__(
+        self,
+        stream: IO[bytes],
+        size: int,
+        state: ImportState,
+        state_file: Path,
+        sender: Sender,
+        rejects: _Rejects,
+        progress: Progress,
+        pause: float,
+        hasher: Any,
+    ) -> None:
+        self.stream = stream
+        self.state = state
+        self.state_file = state_file
+        self.sender = sender
+        self.rejects = rejects
+        self.progress = progress
+        self.pause = pause
+        self.size = size
+        self.hasher = hasher
+        """sha256 of the file up to ``state.offset``"""
+        self.offset = state.offset
+        self.number = state.line
+        self.held: list[tuple[int, bytes]] = []
+        """lines read since ``state.offset`` (start offset, bytes), not yet in the hash"""
+        self.pending_from: tuple[int, int] | None = None
+        """(offset, lines before it) of the first line the sender holds unsent"""
+        self.found: list[Rejection] = []
+        """rejections not yet written (their lines are not all committed yet)"""
+        self.read = 0
+
+    def run(self) -> None:
+        sender = self.sender
+        while raw := self.stream.readline(MAX_LINE_BYTES + 1):
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                self._skip_long_line(raw)
+                continue
+            start = self.offset
+            self.offset += len(raw)
+            self.number += 1
+            self.read += 1
+            self.held.append((start, raw))
+            if raw.strip():
+                parsed = parse_line(raw, self.number)
+                if isinstance(parsed, Rejection):
+                    self.found.append(parsed)
+                else:
+                    self._send(parsed, start)
+            if not sender.pending and (
+                len(self.held) >= self.MAX_HELD_LINES or len(self.found) >= 1_000
+            ):
+                self.checkpoint()
+            elif len(self.held) >= self.MAX_HELD_LINES:
+                self.found += sender.flush()
+                self.pending_from = None
+                self.checkpoint()
+            self.progress.update(self.offset, self.read)
+        self.found += sender.flush()
+        self.pending_from = None
+        self.checkpoint(done=True)
+        self.progress.update(self.offset, self.read, force=True)
+
+    def _skip_long_line(self, first: bytes) -> None:
+        """A line longer than ``MAX_LINE_BYTES``: rejected, and read past in chunks (never
+        held whole). What came before is sent and committed first, so the chunks go
+        straight into the prefix's hash."""
+        self.found += self.sender.flush()
+        self.pending_from = None
+        self.checkpoint()
+        self.number += 1
+        self.read += 1
+        chunk = first
+        while chunk:
+            self.hasher.update(chunk)
+            self.offset += len(chunk)
+            if chunk.endswith(b"\n"):
+                break
+            chunk = self.stream.readline(1 << 20)
+        self.found.append(
+            Rejection(self.number, "line_too_long", f"a line may be {MAX_LINE_BYTES:,} bytes")
+        )
+
+    def _send(self, line: Line, start: int) -> None:
+        sender = self.sender
+        batches = sender.batches
+        self.found += sender.add(line)
+        if sender.pending == 0:
+            self.pending_from = None
+        elif sender.pending == 1:
+            self.pending_from = (start, line.number - 1)
+        if sender.batches != batches:
+            self.checkpoint()
+
+    def checkpoint(self, done: bool = False) -> None:
+        """Write the state: committed up to the first line still held by the sender."""
+        offset, line = self.pending_from or (self.offset, self.number)
+        keep: list[tuple[int, bytes]] = []
+        for start, raw in self.held:
+            if start < offset:
+                self.hasher.update(raw)
+            else:
+                keep.append((start, raw))
+        self.held = keep
+        ready = sorted((r for r in self.found if r.number <= line), key=lambda r: r.number)
+        self.found = [r for r in self.found if r.number > line]
+        self.rejects.write(ready)
+        state = self.state
+        state.offset, state.line = offset, line
+        state.prefix_sha256 = self.hasher.hexdigest()
+        state.rejects_size = self.rejects.size()
+        state.rejected += len(ready)
+        state.tally = dict(self.sender.tally.counts)
+        state.media = dict(self.sender.media)
+        state.done = done
+        write_state(self.state_file, state)
+        if self.pause and not done:
+            time.sleep(self.pause)
+
+
+def import_file(
+    service: Service,
+    file: Path,
+    *,
+    source: str = DEFAULT_SOURCE,
+    batch_size: int = DEFAULT_BATCH,
+    rejects: Path | None = None,
+    progress: IO[str] | None = None,
+    pause: float = 0.0,
+) -> ImportOutcome:
+    """Import ``file`` (see the module); ``ImportFileError`` when it cannot be."""
+    state_file = state_path(file)
+    rejects = rejects or rejects_path(file)
+    try:
+        stream = open(file, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise ImportFileError(f"cannot read {file}: {exc.strerror or exc}") from None
+    with stream:
+        size = os.fstat(stream.fileno()).st_size
+        state = read_state(state_file) or ImportState(source=source)
+        if state.source != source:
+            raise ImportFileError(
+                f"{file.name} was being imported as {state.source!r}, not {source!r}: give "
+                f"--source {state.source} (or remove {state_file.name} to start over)"
+            )
+        hasher = hashlib.sha256()
+        if _hash_prefix(stream, state.offset, hasher) != state.prefix_sha256:
+            raise ImportFileError(
+                f"{file.name} changed since it was imported up to line {state.line}: remove "
+                f"{state_file.name} to import it from the start (nothing is counted twice)"
+            )
+        caller = service.service_account(source, Role.platform)
+        sender = Sender(
+            IntakeTarget(service, caller),
+            read_media=lambda name: (file.parent / name).read_bytes(),
+            batch_size=batch_size,
+            media=dict(state.media),
+        )
+        sender.tally.counts.update(state.tally)
+        resumed_at = state.line
+        with _Rejects(rejects, state.rejects_size) as out:
+            run = _Run(
+                stream,
+                size,
+                state,
+                state_file,
+                sender,
+                out,
+                Progress(progress, size, state.offset),
+                pause,
+                hasher,
+            )
+            try:
+                run.run()
+            finally:
+                run.progress.end()
+        sender.tally.rejected = state.rejected
+        return ImportOutcome(run.read, sender.tally, rejects, resumed_at)
+
+
+class _Rejects:
+    """The rejects file, cut back to what the state had (lines after it are redone)."""
+
+    def __init__(self, path: Path, keep: int) -> None:
+        self.path = path
+        self.keep = keep
+        self.out: IO[bytes] | None = None
+
+    def __enter__(self) -> _Rejects:
+        # what a run left after the state's last batch is redone, so written again
+        if self.path.exists():
+            if self.keep:
+                with open(self.path, "r+b") as out:
+                    out.truncate(self.keep)
+            else:
+                self.path.unlink()
+        return self
+
+    def write(self, rejections: list[Rejection]) -> None:
+        if not rejections:
+            return
+        if self.out is None:
+            self.out = open(self.path, "ab")  # noqa: SIM115 - closed by __exit__
+        for r in rejections:
+            self.out.write(json.dumps(r.as_json(), ensure_ascii=False).encode() + b"\n")
+
+    def size(self) -> int:
+        if self.out is None:
+            return self.keep
+        self.out.flush()
+        return self.out.tell()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.out is not None:
+            self.out.close()
+
+
+__all__ = [
+    "DEFAULT_SOURCE",
+    "EXIT_BAD_FILE",
+    "EXIT_OK",
+    "EXIT_REJECTED",
+    "ImportFileError",
+    "ImportOutcome",
+    "ImportState",
+    "import_file",
+    "read_state",
+    "rejects_path",
+    "state_path",
+]

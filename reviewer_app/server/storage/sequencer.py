@@ -1,0 +1,364 @@
+"""The sequencer: gives committed rows of an append-only table their place in one order.
+
+Writers of such a table only insert: a row arrives in its request's transaction with its
+``seq`` (and whatever depends on its place, such as a hash chain) NULL. The sequencer
+seals rows later, a round at a time:
+
+1. one sealer at a time across every API process: on PostgreSQL the round's transaction
+   takes ``pg_try_advisory_xact_lock(<the log's key>)`` (a process that does not get it
+   skips the round: another is sealing); on SQLite the write transaction is exclusive;
+2. it reads the head (the last seq and whatever the log chains on), then the **committed**
+   rows whose seq is NULL, in id order;
+3. it gives them the next seq numbers, asks the log's ``seal`` callback for each row's other
+   values (hash, time, ...), writes them, stores the new head, and commits.
+
+Why not ``WHERE id > <last sealed id>``: ids are handed out when a row is inserted, but rows
+become visible when their transaction commits. A transaction that took id 7 and commits
+after ids 8 and 9 were sealed would be skipped for ever by an id cursor (the transactional
+outbox trap). Selecting ``seq IS NULL`` finds it in the next round, and it is sealed after
+8 and 9: never lost, never placed before something already sealed. A reader paging by
+``seq > cursor`` therefore never misses a row either: seq is only ever given to committed
+rows, densely and in increasing order, each round's numbers becoming visible at once.
+
+Each API process runs a sequencer thread (``start``/``stop``, from the app's lifespan).
+A local commit that appended rows pokes it (``mark_appended`` flags the connection with the
+log's name; the flag is read when the connection returns to the pool after a commit, and
+dropped on rollback): the next round seals that log without first asking whether it has
+unsealed rows. Rounds start at least ``MIN_GAP_SECONDS`` apart, so under load one round
+seals the entries of many commits; every ``interval`` seconds the thread also looks at
+every log (rows another process committed, checkpoints due). A log another process was
+sealing (its lock taken) is tried again at the next round. Tests and read barriers call
+``seal_now``: it waits for the lock instead of skipping, so everything committed before
+the call is sealed when it returns.
+
+A log is described by a ``SequencedLog``: its table, id and seq columns, a time column (for
+the lag), an advisory lock key, and the callbacks ``head``, ``seal`` and ``store``. The
+event log is one (eventlog.py); an enforcement feed's actions can be another.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Table, event, func, select
+from sqlalchemy.engine import RowMapping
+
+from reviewer_app.server.storage.bulk import UpdateMany
+from reviewer_app.server.storage.db import Database
+
+log = logging.getLogger("server.sequencer")
+
+INTERVAL_SECONDS = 0.05
+# Rounds start at least this far apart: the commits that poke the sequencer meanwhile are
+# sealed together by the next round rather than one round each (under load a round seals
+# every entry of up to this long; with a poke after every commit and no gap, two API
+# processes on PostgreSQL ran over 100 rounds a second, most of them for an entry or two,
+# and the statements of those rounds cost more CPU than the lock they replaced).
+MIN_GAP_SECONDS = 0.025
+BATCH = 2_000
+# After a failed round (the database away, say): wait this long before trying again.
+RETRY_SECONDS = 1.0
+
+_APPENDED = "reviewer_app.sequencer.appended"
+_ANY = "*"
+
+
+def mark_appended(conn: Connection, log_name: str | None = None) -> None:
+    """Note that this transaction inserted rows into the log ``log_name`` (None: any): when
+    it commits, the process's sequencer is poked and seals that log in its next round
+    without first asking whether it has unsealed rows (see ``Sequencer``)."""
+    conn.info.setdefault(_APPENDED, set()).add(log_name or _ANY)
+
+
+@dataclass(frozen=True)
+class Head:
+    """Where a log's sealed part ends: the last seq, the last sealed row's id, and the
+    log's own state (for the event log: the last hash and time)."""
+
+    seq: int
+    id: int | None
+    state: Any = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """What one round did for one log."""
+
+    log: str
+    sealed: int = 0
+    first_seq: int | None = None
+    last_seq: int | None = None
+    busy: bool = False  # another sealer had the log's lock (PostgreSQL)
+
+
+@dataclass(frozen=True)
+class Lag:
+    """Rows committed but not sealed yet: how many, and the age of the oldest (by its time
+    column: when its request wrote it), in seconds (0 when none)."""
+
+    unsealed: int
+    oldest_seconds: float
+
+
+class SequencedLog(ABC):
+    """An append-only table the sequencer orders. Subclasses fill in the names and the
+    three callbacks; the sequencer does the locking, selecting, numbering and writing."""
+
+    name: str
+    lock_key: int  # PostgreSQL advisory lock: one sealer of this log at a time
+    table: Table
+    id_column: str = "id"
+    seq_column: str = "seq"
+    time_column: str = "at"
+
+    @abstractmethod
+    def head(self, conn: Connection) -> Head:
+        """The sealed part's head, read inside the round (after the lock)."""
+
+    @abstractmethod
+    def seal(self, row: RowMapping, seq: int, state: Any) -> tuple[dict[str, Any], Any]:
+        """The values (other than seq) to set on ``row`` as entry ``seq`` after ``state``,
+        and the state after it."""
+
+    @abstractmethod
+    def store(self, conn: Connection, before: Head, after: Head, now: float, force: bool) -> None:
+        """Keep the new head (``after``; equal to ``before`` when nothing was sealed) and
+        publish what is due; ``force``: publish now, not when the interval says."""
+
+    def due(self, conn: Connection, now: float) -> bool:
+        """Work for a round even with nothing to seal (a checkpoint to publish, say)."""
+        return False
+
+
+class Sequencer:
+    """Seals the logs of one database; one per process (see the module's text)."""
+
+    def __init__(
+        self,
+        db: Database,
+        logs: Sequence[SequencedLog],
+        clock: Callable[[], float],
+        *,
+        interval: float = INTERVAL_SECONDS,
+        batch: int = BATCH,
+    ) -> None:
+        self.db = db
+        self.logs = list(logs)
+        self.clock = clock
+        self.interval = interval
+        self.batch = batch
+        self._poked = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._one_at_a_time = threading.Lock()  # rounds of this process, thread and callers
+        self._appended: set[str] = set()  # logs this process appended to since the last round
+        self._appended_lock = threading.Lock()
+        self._updates: dict[tuple[str, tuple[str, ...]], UpdateMany] = {}
+        event.listen(db.engine, "rollback", _forget_appended)
+        event.listen(db.engine, "checkin", self._checked_in)
+
+    # -- the thread -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="log-sequencer", daemon=True)
+        self._thread.start()
+
+    def stop(self, *, final_round: bool = True) -> None:
+        """Stop the thread; with ``final_round``, seal what committed before (a graceful
+        shutdown leaves nothing for the next start)."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        self._stopping.set()
+        self._poked.set()
+        thread.join(timeout=30)
+        if final_round:
+            try:
+                self.seal_now()
+            except Exception:
+                log.warning("final sealing round failed", exc_info=True)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def poke(self) -> None:
+        self._poked.set()
+
+    def _checked_in(self, _dbapi_connection: Any, record: Any) -> None:
+        names = record.info.pop(_APPENDED, None) if record is not None else None
+        if names:
+            self._note(names, poke=True)
+
+    def _note(self, names: set[str], *, poke: bool) -> None:
+        with self._appended_lock:
+            self._appended |= names
+        if poke:
+            self._poked.set()
+
+    def _run(self) -> None:
+        last_round = last_look = -float("inf")
+        while not self._stopping.is_set():
+            self._poked.wait(self.interval)
+            if self._stopping.is_set():
+                return
+            # pokes that come within the gap wait for it: the round then serves them all
+            gap = last_round + MIN_GAP_SECONDS - time.monotonic()
+            if gap > 0 and self._stopping.wait(gap):
+                return
+            self._poked.clear()
+            with self._appended_lock:
+                appended, self._appended = self._appended, set()
+            last_round = time.monotonic()
+            look = last_round - last_look >= self.interval  # at every log, now and then
+            if look:
+                last_look = last_round
+            try:
+                more, busy = self._tick(appended, look=look)
+            except Exception:
+                log.warning("sealing round failed; trying again", exc_info=True)
+                self._note(appended, poke=False)
+                self._stopping.wait(RETRY_SECONDS)
+                continue
+            # a full round goes on at once; a log another process was sealing, next time
+            if more or busy:
+                self._note(more | busy, poke=bool(more))
+
+    # -- rounds ---------------------------------------------------------------------------
+
+    def tick(self) -> bool:
+        """One look at every log: a round where there is something to seal or publish.
+        True when a round was full (more may be waiting)."""
+        more, _busy = self._tick(set(), look=True)
+        return bool(more)
+
+    def _tick(self, appended: set[str], *, look: bool) -> tuple[set[str], set[str]]:
+        """A round for each log appended to (``appended``: names, or the wildcard) and, with
+        ``look``, for each other log that has unsealed rows or a checkpoint due. The logs
+        whose round was full, and those whose round found another sealer at work."""
+        work = [lg for lg in self.logs if _ANY in appended or lg.name in appended]
+        rest = [lg for lg in self.logs if lg not in work]
+        if look and rest:
+            now = self.clock()
+            with self.db.read() as conn:
+                work += [lg for lg in rest if _has_unsealed(conn, lg) or lg.due(conn, now)]
+        more: set[str] = set()
+        busy: set[str] = set()
+        for lg in self.logs:
+            if lg in work:
+                done = self.round(lg)
+                if done.busy:
+                    busy.add(lg.name)
+                elif done.sealed >= self.batch:
+                    more.add(lg.name)
+        return more, busy
+
+    def round(self, lg: SequencedLog, *, wait: bool = False, force: bool = False) -> Round:
+        """Seal up to ``batch`` committed rows of ``lg``. On PostgreSQL ``wait`` waits for
+        another process's round instead of skipping."""
+        with self._one_at_a_time, self.db.write() as conn:
+            if not self.db.is_sqlite:
+                lock = func.pg_advisory_xact_lock if wait else func.pg_try_advisory_xact_lock
+                got = conn.execute(select(lock(lg.lock_key))).scalar()
+                if not wait and not got:
+                    return Round(lg.name, busy=True)
+            before = lg.head(conn)
+            table = lg.table
+            rows = (
+                conn.execute(
+                    select(table)
+                    .where(table.c[lg.seq_column].is_(None))
+                    .order_by(table.c[lg.id_column])
+                    .limit(self.batch)
+                )
+                .mappings()
+                .all()
+            )
+            seq, state, updates = before.seq, before.state, []
+            for row in rows:
+                seq += 1
+                values, state = lg.seal(row, seq, state)
+                updates.append({**values, lg.id_column: row[lg.id_column], lg.seq_column: seq})
+            after = before
+            if updates:
+                statement = self._update_statement(
+                    lg, tuple(k for k in updates[0] if k not in (lg.id_column, lg.seq_column))
+                )
+                # one statement (bulk.py): rows still unsealed only, counted
+                changed = statement(conn, updates, not self.db.is_sqlite)
+                if changed != len(updates):
+                    raise RuntimeError(
+                        f"sealing {lg.name}: {len(updates)} rows to seal, {changed} "
+                        "were still unsealed (another sealer?); the round is rolled back"
+                    )
+                after = Head(seq, rows[-1][lg.id_column], state)
+            lg.store(conn, before, after, self.clock(), force)
+        if updates:
+            return Round(lg.name, len(updates), before.seq + 1, after.seq)
+        return Round(lg.name)
+
+    def _update_statement(self, lg: SequencedLog, keys: tuple[str, ...]) -> UpdateMany:
+        cached = self._updates.get((lg.name, keys))
+        if cached is None:
+            cached = UpdateMany(
+                lg.table, lg.id_column, (lg.seq_column, *keys), unless_set=lg.seq_column
+            )
+            self._updates[(lg.name, keys)] = cached
+        return cached
+
+    def seal_now(self, *, publish: bool = False) -> int:
+        """Seal everything committed before this call (waiting for another process's round
+        rather than skipping); ``publish``: also publish a checkpoint now if the head moved
+        since the last one. Returns the rows sealed."""
+        sealed = 0
+        for lg in self.logs:
+            with self.db.read() as conn:
+                pending = _has_unsealed(conn, lg)
+            if not pending and not publish:
+                continue
+            while True:
+                done = self.round(lg, wait=True, force=publish)
+                sealed += done.sealed
+                if done.sealed < self.batch:
+                    break
+        return sealed
+
+    # -- the lag --------------------------------------------------------------------------
+
+    def lag(self, conn: Connection, now: float) -> Mapping[str, Lag]:
+        """Per log: rows committed and not sealed, and the oldest one's age."""
+        found = {}
+        for lg in self.logs:
+            table = lg.table
+            count, oldest = conn.execute(
+                select(func.count(), func.min(table.c[lg.time_column])).where(
+                    table.c[lg.seq_column].is_(None)
+                )
+            ).one()
+            age = max(0.0, now - float(oldest)) if oldest is not None else 0.0
+            found[lg.name] = Lag(int(count), age)
+        return found
+
+
+def _has_unsealed(conn: Connection, lg: SequencedLog) -> bool:
+    table = lg.table
+    return (
+        conn.execute(
+            select(table.c[lg.id_column]).where(table.c[lg.seq_column].is_(None)).limit(1)
+        ).first()
+        is not None
+    )
+
+
+def _forget_appended(conn: Connection) -> None:
+    """A rolled-back transaction appended nothing."""
+    conn.info.pop(_APPENDED, None)
