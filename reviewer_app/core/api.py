@@ -15,6 +15,7 @@ import email.utils
 import io
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -212,8 +213,12 @@ def normalise_server_url(url: str) -> str:
 
 
 class ApiClient:
-    """One server, one ``requests.Session``. Not shared between threads: each thread that
-    talks to the server (the UI's worker, the sync engine) makes its own."""
+    """One server, its token and its retry policy. Safe to share between threads: each
+    thread that calls gets its own ``requests.Session`` (requests does not promise a
+    Session is thread-safe: its cookie jar and adapters are shared state), made on its
+    first call and reused after, so the lead workspace's concurrent ops share one client
+    without a lock that would queue a page load behind a long export. ``token`` may be
+    replaced at any time (a new login); a call reads it once."""
 
     def __init__(
         self,
@@ -224,6 +229,7 @@ class ApiClient:
         timeouts: Timeouts | None = None,
         max_reply_bytes: int = 64 * 1024 * 1024,
         user_agent: str = "reviewer-app",
+        on_auth_required: Callable[[AuthenticationRequired], None] | None = None,
     ) -> None:
         self.server_url = normalise_server_url(server_url)
         self.base = self.server_url + API_PREFIX
@@ -232,18 +238,43 @@ class ApiClient:
         self.max_reply_bytes = max_reply_bytes
         #: items the last claim left out because they break the contract: (id, why)
         self.unusable: list[tuple[str, str]] = []
-        self.session = requests.Session()
-        self.session.trust_env = False  # no ~/.netrc credentials, no proxy surprises
-        self.session.verify = str(ca_bundle) if ca_bundle else True
-        self.session.headers.update({"User-Agent": user_agent, "Accept": "application/json"})
-        self.session.mount("http://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
-        self.session.mount("https://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
+        #: told of every 401 (on the calling thread) before it is raised
+        self.on_auth_required = on_auth_required
+        self._verify: str | bool = str(ca_bundle) if ca_bundle else True
+        self._user_agent = user_agent
+        #: one session per thread (by thread id: a pool thread keeps its own across jobs)
+        self._sessions: dict[int, requests.Session] = {}
+        self._sessions_lock = threading.Lock()
+
+    @property
+    def session(self) -> requests.Session:
+        """The calling thread's session."""
+        thread = threading.get_ident()
+        with self._sessions_lock:
+            made = self._sessions.get(thread)
+            if made is None:
+                made = self._sessions[thread] = self._new_session()
+        return made
+
+    def _new_session(self) -> requests.Session:
+        session = requests.Session()
+        session.trust_env = False  # no ~/.netrc credentials, no proxy surprises
+        session.verify = self._verify
+        session.headers.update({"User-Agent": self._user_agent, "Accept": "application/json"})
+        session.mount("http://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
+        session.mount("https://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
         for route in REPEATABLE_POSTS:
             # the longest matching prefix wins, so these routes also retry a POST
-            self.session.mount(self.base + route, HTTPAdapter(max_retries=_retry_policy(None)))
+            session.mount(self.base + route, HTTPAdapter(max_retries=_retry_policy(None)))
+        return session
 
     def close(self) -> None:
-        self.session.close()
+        """Close every thread's session (a later call opens a new one)."""
+        with self._sessions_lock:
+            sessions = list(self._sessions.values())
+            self._sessions.clear()
+        for session in sessions:
+            session.close()
 
     def __enter__(self) -> ApiClient:
         return self
@@ -824,7 +855,10 @@ class ApiClient:
                 detail=f"{what} answered HTTP {status} without a problem document.",
             )
         if status == 401:
-            return AuthenticationRequired(status, problem, retry_after)
+            refused = AuthenticationRequired(status, problem, retry_after)
+            if self.on_auth_required is not None:
+                self.on_auth_required(refused)
+            return refused
         if status == 403:
             return Forbidden(status, problem, retry_after)
         if status in BUSY_STATUSES or status >= 500:

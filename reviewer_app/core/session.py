@@ -138,6 +138,8 @@ class ReviewSession:
         if not offline and not self.memory_only:
             self.store.save_profile(user)
         self._token = token or ""
+        #: the lead workspace's one client (``shared_client``), made when first asked for
+        self._shared: ApiClient | None = None
         self.engine = SyncEngine(
             self.server_url,
             where,
@@ -298,6 +300,14 @@ class ReviewSession:
         thread (a lead's figures, an export); the caller closes it."""
         return ApiClient(self.server_url, token=self._token, ca_bundle=self.ca_bundle)
 
+    def shared_client(self) -> ApiClient:
+        """The one client the lead workspace's ops share, on any thread (it keeps a session
+        per thread): this session's token and the engine's retry policy; a new login gives
+        it the new token. Closed with the session; callers never close it."""
+        if self._shared is None:
+            self._shared = ApiClient(self.server_url, token=self._token, ca_bundle=self.ca_bundle)
+        return self._shared
+
     @property
     def is_lead(self) -> bool:
         """What the server said this user is. The server checks every lead call anyway."""
@@ -313,6 +323,8 @@ class ReviewSession:
         ``log_in_again``) resumes the paused engine; the profile kept here is refreshed."""
         self._token = token
         self.engine.set_token(token)
+        if self._shared is not None:
+            self._shared.token = token
 
     def profile_updated(self, user: User) -> None:
         """The server's word on who this is, after a login (GUI thread: the store's)."""
@@ -326,6 +338,13 @@ class ReviewSession:
         """A clean exit: the engine sends what was decided and gives back the rest."""
         self.engine.stop(release=release)
         self.store.close()
+        self._close_shared()
+
+    def _close_shared(self) -> None:
+        shared, self._shared = self._shared, None
+        if shared is not None:
+            shared.token = None  # an op still running is refused here, never sent
+            shared.close()
 
     def unsent_count(self) -> int:
         """Verdicts saved here and not yet delivered (what clearing local data would lose)."""
@@ -345,6 +364,7 @@ class ReviewSession:
         finally:
             self.credentials.delete(self.server_url, self.user.username)
             self._token = ""
+            self._close_shared()
             kept = self._wipe(keep_unsent=keep_unsent)
         return kept
 

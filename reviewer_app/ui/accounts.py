@@ -40,7 +40,7 @@ from reviewer_app.protocol.accounts import (
 )
 from reviewer_app.protocol.accounts import AuthorStatus as Status
 
-from .background import run_in_background
+from .background import Op, run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
 from .plain import isolate, label, named, set_text
@@ -181,7 +181,8 @@ class LinkedAccountsPanel(QWidget):
         self.author: Author | None = None
         self.accounts: list[LinkedAccount] = []
         self.confirmation: QMessageBox | None = None
-        self._loading_for: str | None = None
+        #: the linked accounts being fetched (for the author shown): dropped when it changes
+        self._linked_op: Op | None = None
         self._busy = False
 
         self.title = label(translate("Accounts", "Accounts sharing signals with this author"))
@@ -263,6 +264,9 @@ class LinkedAccountsPanel(QWidget):
         self.author = author
         if changed:
             set_text(self.status, "")
+            if self._linked_op is not None:  # another author's list: not wanted now
+                self._linked_op.cancel()
+                self._linked_op = None
         self._fill(list(author.linked) if author is not None else [])
         if author is not None and self.lead:
             self.refresh()
@@ -272,7 +276,6 @@ class LinkedAccountsPanel(QWidget):
         if self.author is None or self.client_factory is None:
             return
         author_id = self.author.id
-        self._loading_for = author_id
         factory = self.client_factory
 
         def fetch() -> LinkedAccounts:
@@ -280,25 +283,22 @@ class LinkedAccountsPanel(QWidget):
                 return api.linked_accounts(author_id)
 
         def arrived(found: LinkedAccounts) -> None:
-            if self.author is not None and self.author.id == author_id:
-                self._loading_for = None
-                self._fill(list(found.linked))
+            self._linked_op = None
+            self._fill(list(found.linked))
 
         def failed(err: BaseException) -> None:
-            if self.author is not None and self.author.id == author_id:
-                self._loading_for = None
-                set_text(
-                    self.status,
-                    describe(
-                        err, during=translate("Accounts", "loading the linked accounts")
-                    ).line(),
-                )
+            self._linked_op = None
+            set_text(
+                self.status,
+                describe(err, during=translate("Accounts", "loading the linked accounts")).line(),
+            )
 
-        run_in_background(self, fetch, arrived, failed)
+        # a newer refresh (the same author after an action) supersedes this one
+        self._linked_op = run_op(self, fetch, arrived, failed, key="linked")
 
     @property
     def loading(self) -> bool:
-        return self._loading_for is not None
+        return self._linked_op is not None
 
     def _fill(self, accounts: Sequence[LinkedAccount]) -> None:
         self.accounts = list(accounts)
@@ -441,7 +441,7 @@ class LinkedAccountsPanel(QWidget):
                 + describe(err, during=translate("Accounts", "applying the account action")).line(),
             )
 
-        run_in_background(self, send, done, failed)
+        run_op(self, send, done, failed)
 
     def _on_bulk_clicked(self, *, linked: bool) -> None:
         if self.author is not None and self.lead:

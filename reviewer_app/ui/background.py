@@ -8,7 +8,8 @@ needed by hand before:
 - **stale results dropped**: starting an op with the same ``key`` on the same owner drops
   the older op's result (a search typed over, a page of filters changed meanwhile);
 - **cancel**: ``op.cancel()`` sets a flag the work may check (``op.cancelled``) to stop
-  early; a cancelled op delivers nothing, not even its failure;
+  early; a cancelled op delivers nothing, not even its failure. ``op.stop()`` sets the same
+  flag but still delivers how the work ended (an export that says how far it got);
 - **progress**: ``op.report(value)`` from the work reaches the ``progress`` callback on the
   GUI thread; reports that come faster than the GUI thread takes them are coalesced to the
   newest (thousands of queued callbacks froze Picard's UI: PICARD-3281);
@@ -65,7 +66,8 @@ class Op(QObject):
         self._on_success = success
         self._on_failure = failure
         self._on_progress = progress
-        self._cancel = threading.Event()
+        self._cancel = threading.Event()  # dropped: nothing delivered
+        self._stop = threading.Event()  # asked to stop: the outcome still delivered
         self._owner_gone = False
         self._lock = threading.Lock()
         self._latest: Any = None
@@ -96,10 +98,16 @@ class Op(QObject):
         self._cancel.set()
         self._forget_key()
 
+    def stop(self) -> None:
+        """Ask the work to end early (``cancelled`` turns True); unlike ``cancel``, what it
+        returns or raises then is still delivered."""
+        self._stop.set()
+
     @property
     def cancelled(self) -> bool:
-        """True once cancelled, superseded or orphaned (any thread may ask)."""
-        return self._cancel.is_set()
+        """True once cancelled, stopped, superseded or orphaned (any thread may ask): the
+        work should end soon."""
+        return self._cancel.is_set() or self._stop.is_set()
 
     @property
     def current(self) -> bool:

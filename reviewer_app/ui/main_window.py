@@ -49,7 +49,7 @@ from reviewer_app.protocol import ActionConfig, EscalationReason, Queue, Role
 
 from . import preferences as P
 from .accounts import resolved_words
-from .background import run_in_background
+from .background import run_op
 from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
@@ -393,7 +393,7 @@ class MainWindow(QMainWindow):
         self.modes: QTabWidget | None = None
         if self.session.is_lead:
             self.lead = LeadWorkspace(
-                self.session.client,
+                self.session.shared_client,
                 self.store.queues,
                 settings=self.store.settings,
                 admin=self.session.user.role is Role.admin,
@@ -403,6 +403,7 @@ class MainWindow(QMainWindow):
             self.lead.review_item_requested.connect(self.review_item)
             self.lead.message_posted.connect(self.say)
             self.lead.bulk_requested.connect(self._on_lead_bulk_requested)
+            self.lead.auth_required.connect(self._on_sync_auth_required)  # the same login
             self.lead.set_keys(self.keymap)
             self.modes = QTabWidget()
             named(self.modes, "modes", translate("MainWindow", "Review or lead workspace"))
@@ -851,7 +852,7 @@ class MainWindow(QMainWindow):
                 during = translate("MainWindow", "logging in")
                 dialog.show_error(describe(err, during=during).line())
 
-            run_in_background(dialog, work, done, failed)
+            run_op(dialog, work, done, failed)
 
         dialog = LoginDialog(
             self.prefs,

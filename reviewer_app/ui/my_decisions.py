@@ -41,7 +41,7 @@ from reviewer_app.protocol import (
     Queue,
 )
 
-from .background import run_in_background
+from .background import run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
 from .models import RowsTable
@@ -358,7 +358,7 @@ class MyDecisionsView(QDialog):
                 describe(err, during=translate("MyDecisions", "loading your decisions")).text(),
             )
 
-        run_in_background(self, work, done, failed)
+        run_op(self, work, done, failed, key="load")
 
     def _mark_seen(self, until: datetime) -> None:
         factory = self.factory
@@ -370,7 +370,7 @@ class MyDecisionsView(QDialog):
         def failed(err: BaseException) -> None:
             log.info("could not mark the feedback seen: %s", type(err).__name__)
 
-        run_in_background(self, work, lambda _n: self.seen.emit(), failed)
+        run_op(self, work, lambda _n: self.seen.emit(), failed)
 
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not current.isValid():
@@ -448,4 +448,4 @@ class FeedbackBar(QWidget):
         def failed(err: BaseException) -> None:
             log.info("no feedback notice: %s", type(err).__name__)
 
-        run_in_background(self, work, self.show_notice, failed)
+        run_op(self, work, self.show_notice, failed, key="notice")

@@ -92,6 +92,17 @@ def test_a_cancelled_op_delivers_nothing(qtbot: QtBot, outcome: str) -> None:
     owner.deleteLater()
 
 
+@pytest.fixture
+def four_threads() -> Any:
+    """Room on the pool for the ops one test holds at once (a 2-core machine has 2)."""
+    pool = QThreadPool.globalInstance()
+    before = pool.maxThreadCount()
+    pool.setMaxThreadCount(max(before, 4))
+    yield
+    pool.setMaxThreadCount(before)
+
+
+@pytest.mark.usefixtures("four_threads")
 def test_only_the_newest_op_of_a_key_is_delivered(qtbot: QtBot) -> None:
     owner = QWidget()
     seen = Seen()
@@ -234,4 +245,26 @@ def test_no_progress_after_cancel(qtbot: QtBot) -> None:
     go.set()
     drained(qtbot)
     assert seen.progress == [] and seen.successes == []
+    owner.deleteLater()
+
+
+def test_a_stopped_op_still_delivers_how_it_ended(qtbot: QtBot) -> None:
+    owner = QWidget()
+    seen = Seen()
+    started, go = threading.Event(), threading.Event()
+    op = Op(owner, success=seen.successes.append, failure=seen.failures.append)
+
+    def work() -> None:
+        started.set()
+        assert go.wait(WAIT / 1000)
+        if op.cancelled:
+            raise InterruptedError("stopped after 3")
+
+    op.run(work)
+    assert started.wait(WAIT / 1000)
+    op.stop()
+    go.set()
+    qtbot.waitUntil(lambda: len(seen.failures) == 1, timeout=WAIT)
+    assert str(seen.failures[0]) == "stopped after 3"
+    drained(qtbot)
     owner.deleteLater()

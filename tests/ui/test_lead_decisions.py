@@ -81,13 +81,11 @@ def insert_decisions(
 
 
 def lead_factory(url: str) -> Callable[[], ApiClient]:
+    """The lead's one client, as the workspace shares it (no caller closes it)."""
     with ApiClient(url) as client:
         token = client.login(*LEAD).token
-
-    def make() -> ApiClient:
-        return ApiClient(url, token=token)
-
-    return make
+    shared = ApiClient(url, token=token)
+    return lambda: shared
 
 
 def server_decisions(url: str, order: str = "desc", **filters: Any) -> list[Decision]:

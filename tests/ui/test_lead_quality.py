@@ -38,7 +38,8 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 def factory(url: str) -> Callable[[], ApiClient]:
     with ApiClient(url) as client:
         token = client.login("lead", PASSWORD).token
-    return lambda: ApiClient(url, token=token)
+    shared = ApiClient(url, token=token)  # the lead's one client, as the workspace shares it
+    return lambda: shared
 
 
 def decide(server: LiveServer, name: str, action: str, ms: int, count: int) -> None:

@@ -36,7 +36,7 @@ from reviewer_app.protocol import QueueFileHistory, Role, RunningQueueFile, User
 from reviewer_app.protocol.intake import ApiKeyCreate, ApiKeyCreated, ApiKeyInfo, ApiKeyList
 from reviewer_app.protocol.meta import QueueFileVersion, RoleChange, UserCreate, UserList
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
@@ -267,10 +267,10 @@ class UsersPage(QWidget):
         factory = self.client_factory
 
         def work() -> UserList:
-            with factory() as api:
-                return api.users()
+            api = factory()
+            return api.users()
 
-        run_in_background(self, work, self._show, self._failed("loading the users"))
+        run_op(self, work, self._show, self._failed("loading the users"), key="load")
 
     def _show(self, found: UserList) -> None:
         self.model.set_users(found)
@@ -322,8 +322,8 @@ class UsersPage(QWidget):
         factory = self.client_factory
 
         def work() -> User:
-            with factory() as api:
-                return api.create_user(body)
+            api = factory()
+            return api.create_user(body)
 
         def done(user: User) -> None:
             self.busy = False
@@ -340,7 +340,7 @@ class UsersPage(QWidget):
             )
             self.refresh()
 
-        run_in_background(self, work, done, self._failed("adding the user"))
+        run_op(self, work, done, self._failed("adding the user"))
 
     def change_role(self) -> None:
         username = _selected(self.table, self.model)
@@ -352,8 +352,8 @@ class UsersPage(QWidget):
         factory = self.client_factory
 
         def work() -> User:
-            with factory() as api:
-                return api.change_role(username, body)
+            api = factory()
+            return api.change_role(username, body)
 
         def done(user: User) -> None:
             self.busy = False
@@ -365,7 +365,7 @@ class UsersPage(QWidget):
             )
             self.refresh()
 
-        run_in_background(self, work, done, self._failed("changing the role"))
+        run_op(self, work, done, self._failed("changing the role"))
 
 
 class KeysPage(QWidget):
@@ -439,10 +439,10 @@ class KeysPage(QWidget):
         factory = self.client_factory
 
         def work() -> ApiKeyList:
-            with factory() as api:
-                return api.api_keys()
+            api = factory()
+            return api.api_keys()
 
-        run_in_background(self, work, self._show, self._failed("loading the API keys"))
+        run_op(self, work, self._show, self._failed("loading the API keys"), key="load")
 
     def _show(self, found: ApiKeyList) -> None:
         self.model.set_keys(found)
@@ -483,8 +483,8 @@ class KeysPage(QWidget):
         factory = self.client_factory
 
         def work() -> ApiKeyCreated:
-            with factory() as api:
-                return api.create_api_key(body)
+            api = factory()
+            return api.create_api_key(body)
 
         def done(made: ApiKeyCreated) -> None:
             self.busy = False
@@ -501,7 +501,7 @@ class KeysPage(QWidget):
             )
             self.refresh()
 
-        run_in_background(self, work, done, self._failed("creating the API key"))
+        run_op(self, work, done, self._failed("creating the API key"))
 
     def copy_key(self) -> None:
         QGuiApplication.clipboard().setText(self.key_field.text())
@@ -545,8 +545,8 @@ class KeysPage(QWidget):
         factory = self.client_factory
 
         def work() -> ApiKeyInfo:
-            with factory() as api:
-                return api.revoke_api_key(key.id)
+            api = factory()
+            return api.revoke_api_key(key.id)
 
         def done(info: ApiKeyInfo) -> None:
             self.busy = False
@@ -556,7 +556,7 @@ class KeysPage(QWidget):
             )
             self.refresh()
 
-        run_in_background(self, work, done, self._failed("revoking the API key"))
+        run_op(self, work, done, self._failed("revoking the API key"))
 
 
 class QueueConfigPage(QWidget):
@@ -622,10 +622,10 @@ class QueueConfigPage(QWidget):
         factory = self.client_factory
 
         def work() -> tuple[RunningQueueFile, QueueFileHistory]:
-            with factory() as api:
-                return api.queue_file(), api.queue_file_history()
+            api = factory()
+            return api.queue_file(), api.queue_file_history()
 
-        run_in_background(self, work, self._show, self._failed("loading the queue file"))
+        run_op(self, work, self._show, self._failed("loading the queue file"), key="load")
 
     def _show(self, found: tuple[RunningQueueFile, QueueFileHistory]) -> None:
         running, history = found
@@ -727,7 +727,7 @@ class QueueConfigPage(QWidget):
                 words = describe(err, during=translate("LeadAdmin", "comparing")).line()
             set_text(self.status, words)
 
-        run_in_background(self, work, done, failed)
+        run_op(self, work, done, failed)
 
 
 class AdminView(QTabWidget):

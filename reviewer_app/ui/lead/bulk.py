@@ -44,7 +44,7 @@ from reviewer_app.core.store import HeldBulk, NothingToUndo, Store
 from reviewer_app.protocol import ActionKind, Queue
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..plain import bounded, isolate, label, named, set_text
@@ -169,7 +169,7 @@ class BulkSender(QObject):
                 describe(err, during=translate("Bulk", "sending the bulk decision")).line(),
             )
 
-        run_in_background(self, send, done, failed)
+        run_op(self, send, done, failed)
 
     def _settle(self, bulk_id: str) -> None:
         self._sending.discard(bulk_id)
@@ -604,7 +604,7 @@ def load_author_posts(
             found.more,
         )
 
-    run_in_background(parent, fetch, lambda got: on_loaded(*got), on_failed)
+    run_op(parent, fetch, lambda got: on_loaded(*got), on_failed)
 
 
 __all__ = [

@@ -19,7 +19,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import DecisionNote
 from reviewer_app.protocol.common import MAX_NOTE
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import translate
 from ..messages import describe
 from ..plain import isolate, label, named, set_text
@@ -92,8 +92,8 @@ class DecisionNoteDialog(QDialog):
         factory, decision_id = self.factory, self.decision_id
 
         def work() -> DecisionNote:
-            with factory() as api:
-                return api.add_decision_note(decision_id, note)
+            api = factory()
+            return api.add_decision_note(decision_id, note)
 
         def done(written: DecisionNote) -> None:
             self.sent.emit(written)
@@ -106,4 +106,4 @@ class DecisionNoteDialog(QDialog):
                 describe(err, during=translate("LeadDecisions", "sending the note")).text(),
             )
 
-        run_in_background(self, work, done, failed)
+        run_op(self, work, done, failed)

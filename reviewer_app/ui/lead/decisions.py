@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -56,7 +55,7 @@ from reviewer_app.core.export import replaced_atomically
 from reviewer_app.protocol import Decision, DecisionQuery, Event, QueueList
 
 from ..accounts import status_words
-from ..background import run_in_background
+from ..background import Op, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..plain import bounded, clean, isolate, label, named, set_text, tooltip
@@ -321,9 +320,8 @@ class DecisionsModel(QAbstractTableModel):
         self._exhausted = False
         self._failed = False
         self._loading = False
-        self._generation = 0
-        #: the client between fetches (a fetch owns it while it runs)
-        self._client: ApiClient | None = None
+        #: the page being fetched; a newer one (filters changed) drops its result
+        self._page_op: Op | None = None
 
     # --- the Qt model ------------------------------------------------------------------
 
@@ -399,7 +397,7 @@ class DecisionsModel(QAbstractTableModel):
 
     def reload(self) -> None:
         """Drop every row and load page 1 again (a fetch in flight is forgotten)."""
-        self._generation += 1
+        self._drop_fetch()
         self.beginResetModel()
         self._rows = []
         self._cursor = None
@@ -411,7 +409,7 @@ class DecisionsModel(QAbstractTableModel):
 
     def blank(self) -> None:
         """Show nothing and fetch nothing until ``reload`` (during a blind audit)."""
-        self._generation += 1
+        self._drop_fetch()
         self.beginResetModel()
         self._rows = []
         self._cursor = None
@@ -427,12 +425,14 @@ class DecisionsModel(QAbstractTableModel):
             self._start_fetch()
 
     def close(self) -> None:
-        """Forget any fetch in flight and close the client (the model stays usable)."""
-        self._generation += 1
+        """Forget any fetch in flight (the model stays usable)."""
+        self._drop_fetch()
         self._set_loading(False)
-        client, self._client = self._client, None
-        if client is not None:
-            client.close()
+
+    def _drop_fetch(self) -> None:
+        if self._page_op is not None:
+            self._page_op.cancel()
+            self._page_op = None
 
     # --- fetching ----------------------------------------------------------------------
 
@@ -444,38 +444,20 @@ class DecisionsModel(QAbstractTableModel):
     def _start_fetch(self) -> None:
         if self._loading or self._exhausted:
             return
-        try:
-            client = self._client or self._factory()
-        except Exception as err:  # no session: say so like any other failure
-            self._failed = True
-            self.load_failed.emit(
-                describe(err, during=translate("LeadDecisions", "loading decisions")).text()
-            )
-            return
-        self._client = None
-        generation, filters, cursor, limit = (
-            self._generation,
-            self.filters,
-            self._cursor,
-            self.page_size,
-        )
+        factory, filters, cursor, limit = self._factory, self.filters, self._cursor, self.page_size
         self._set_loading(True)
 
         def arrived(result: tuple[list[Row], str | None]) -> None:
-            if generation != self._generation:
-                client.close()  # the filters changed meanwhile: this page is stale
-                return
-            self._client = client
+            self._page_op = None
             self._on_page_arrived(*result)
 
         def failed(err: BaseException) -> None:
-            if generation != self._generation:
-                client.close()
-                return
-            self._client = client
+            self._page_op = None
             self._on_page_failed(err)
 
-        run_in_background(self, lambda: fetch_page(client, filters, cursor, limit), arrived, failed)
+        self._page_op = run_op(
+            self, lambda: fetch_page(factory(), filters, cursor, limit), arrived, failed, key="page"
+        )
 
     def _on_page_arrived(self, rows: list[Row], next_cursor: str | None) -> None:
         self._cursor = next_cursor
@@ -547,12 +529,6 @@ def fetch_history(client: ApiClient, item_id: str) -> tuple[list[str], bool]:
 # --- the export -------------------------------------------------------------------------
 
 
-class _ExportRelay(QObject):
-    """Carries the export's progress from its thread to the GUI thread (queued)."""
-
-    progressed = Signal(int)
-
-
 def export_to_file(
     client: ApiClient,
     path: Path,
@@ -562,11 +538,8 @@ def export_to_file(
 ) -> int:
     """Stream the export into a temporary file beside ``path`` and rename it over ``path``
     when complete; on any error (and on cancel) no file is left. Runs on a pool thread."""
-    try:
-        with replaced_atomically(path) as out:
-            return client.export_decisions(out, filters, progress=progress, cancelled=cancelled)
-    finally:
-        client.close()
+    with replaced_atomically(path) as out:
+        return client.export_decisions(out, filters, progress=progress, cancelled=cancelled)
 
 
 def export_failure_words(err: BaseException, path: Path) -> str:
@@ -606,11 +579,9 @@ class DecisionsBrowser(QWidget):
         named(self, "decisionsBrowser", translate("LeadDecisions", "Decisions browser"))
         self._factory = client_factory
         self.model = DecisionsModel(client_factory, self)
-        self._export_cancel: threading.Event | None = None
         self._history_item: str | None = None  # the item whose history is wanted
-        self._history_busy = False
-        self._history_client: ApiClient | None = None
-        self._closed = False
+        self._history_op: Op | None = None
+        self._export_op: Op | None = None
 
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_filters())
@@ -916,21 +887,15 @@ class DecisionsBrowser(QWidget):
         self.set_filters(DecisionQuery(reviewer=reviewer))
 
     def _load_queue_names(self) -> None:
-        try:
-            client = self._factory()
-        except Exception:  # the table's own load will say what is wrong
-            return
+        factory = self._factory
 
         def job() -> QueueList:
-            try:
-                return client.queues()
-            finally:
-                client.close()
+            return factory().queues()
 
         def failed(err: BaseException) -> None:
             log.info("queue names for the filter: %s", type(err).__name__)
 
-        run_in_background(self, job, self._on_queue_names_loaded, failed)
+        run_op(self, job, self._on_queue_names_loaded, failed, key="queues")
 
     def _on_queue_names_loaded(self, queues: QueueList) -> None:
         for queue in queues.queues:
@@ -1047,6 +1012,7 @@ class DecisionsBrowser(QWidget):
         self.model.blank()
         self.note_button.setEnabled(False)
         self._history_item = None
+        self._drop_history()
         set_text(self.history_title, translate("LeadDecisions", "History"))
         self.history.setPlainText("")
         set_text(self.status, translate("LeadDecisions", "Hidden while you audit blind."))
@@ -1062,32 +1028,12 @@ class DecisionsBrowser(QWidget):
         self._load_history()
 
     def _load_history(self) -> None:
-        item_id = self._history_item
-        if item_id is None or self._history_busy:
-            return  # the one in flight loads the latest wanted item when it returns
-        try:
-            client = self._history_client or self._factory()
-        except Exception as err:
-            self.history.setPlainText(
-                describe(err, during=translate("LeadDecisions", "loading the history")).text()
-            )
+        item_id, factory = self._history_item, self._factory
+        if item_id is None:
             return
-        self._history_client = None
-        self._history_busy = True
-
-        def done() -> None:
-            self._history_busy = False
-            if self._closed:
-                client.close()
-                return
-            self._history_client = client
-            if self._history_item != item_id:
-                self._load_history()  # another row was selected meanwhile
 
         def arrived(result: tuple[list[str], bool]) -> None:
-            done()
-            if self._history_item != item_id:
-                return
+            self._history_op = None
             lines, more = result
             if more:
                 lines.append(
@@ -1102,13 +1048,21 @@ class DecisionsBrowser(QWidget):
             self.history_shown.emit(item_id)
 
         def failed(err: BaseException) -> None:
-            done()
-            if self._history_item == item_id:
-                self.history.setPlainText(
-                    describe(err, during=translate("LeadDecisions", "loading the history")).text()
-                )
+            self._history_op = None
+            self.history.setPlainText(
+                describe(err, during=translate("LeadDecisions", "loading the history")).text()
+            )
 
-        run_in_background(self, lambda: fetch_history(client, item_id), arrived, failed)
+        # another row selected meanwhile: that one's history supersedes this one
+        self._history_op = run_op(
+            self, lambda: fetch_history(factory(), item_id), arrived, failed, key="history"
+        )
+
+    def _drop_history(self) -> None:
+        self._history_timer.stop()
+        if self._history_op is not None:
+            self._history_op.cancel()
+            self._history_op = None
 
     # --- export ------------------------------------------------------------------------
 
@@ -1124,7 +1078,7 @@ class DecisionsBrowser(QWidget):
 
     @property
     def exporting(self) -> bool:
-        return self._export_cancel is not None
+        return self._export_op is not None
 
     def export_to(self, path: str | os.PathLike[str]) -> bool:
         """Export the decisions matching the applied filters to ``path`` in the background;
@@ -1140,16 +1094,7 @@ class DecisionsBrowser(QWidget):
                 ).format(path=target),
             )
             return False
-        try:
-            client = self._factory()
-        except Exception as err:
-            set_text(self.export_status, export_failure_words(err, target))
-            return False
-        cancel = threading.Event()
-        self._export_cancel = cancel
-        relay = _ExportRelay(self)
-        relay.progressed.connect(self._on_export_progressed)
-        filters = self.model.filters
+        factory, filters = self._factory, self.model.filters
         self.export_button.setEnabled(False)
         self.export_progress.show()
         self.export_cancel_button.show()
@@ -1160,8 +1105,7 @@ class DecisionsBrowser(QWidget):
         )
 
         def finished() -> None:
-            self._export_cancel = None
-            relay.deleteLater()
+            self._export_op = None
             self.export_button.setEnabled(True)
             self.export_progress.hide()
             self.export_cancel_button.hide()
@@ -1182,22 +1126,21 @@ class DecisionsBrowser(QWidget):
             set_text(self.export_status, words)
             self.export_failed.emit(words)
 
-        run_in_background(
-            self,
-            lambda: export_to_file(client, target, filters, relay.progressed.emit, cancel.is_set),
-            succeeded,
-            failed,
+        # Cancel stops the work early and still says how far it got (``Op.stop``)
+        op = self._export_op = Op(
+            self, success=succeeded, failure=failed, progress=self._on_export_progressed
         )
+        op.run(lambda: export_to_file(factory(), target, filters, op.report, lambda: op.cancelled))
         return True
 
     def cancel_export(self) -> None:
-        if self._export_cancel is not None:
-            self._export_cancel.set()
+        if self._export_op is not None:
+            self._export_op.stop()
             self.export_cancel_button.setEnabled(False)
             set_text(self.export_status, translate("LeadDecisions", "Cancelling the export…"))
 
     def _on_export_progressed(self, rows: int) -> None:
-        if self._export_cancel is not None and not self._export_cancel.is_set():
+        if self._export_op is not None and not self._export_op.cancelled:
             set_text(
                 self.export_status,
                 translate("LeadDecisions", "Exporting… {n} decisions written so far.").format(
@@ -1208,14 +1151,10 @@ class DecisionsBrowser(QWidget):
     # --- closing -----------------------------------------------------------------------
 
     def shutdown(self) -> None:
-        """Stop what runs in the background: the export is cancelled, clients closed."""
-        self._closed = True
+        """Stop what runs in the background: the export is stopped, loads dropped."""
         self.cancel_export()
-        self._history_timer.stop()
+        self._drop_history()
         self.model.close()
-        client, self._history_client = self._history_client, None
-        if client is not None:
-            client.close()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import EscalationEntry, QueueStatsReport
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..plain import bounded, fit_columns, isolate, label, named, set_text, tooltip
@@ -241,11 +241,11 @@ class EscalationsView(QWidget):
         self.loading = True
 
         def work() -> tuple[QueueStatsReport, list[EscalationEntry]]:
-            with factory() as api:
-                report = api.queue_stats(until - timedelta(days=1), until)
-                return report, api.all_escalations()
+            api = factory()
+            report = api.queue_stats(until - timedelta(days=1), until)
+            return report, api.all_escalations()
 
-        run_in_background(self, work, self._show, self._failed)
+        run_op(self, work, self._show, self._failed, key="load")
 
     def _show(self, found: tuple[QueueStatsReport, list[EscalationEntry]]) -> None:
         self.loading = False
@@ -383,8 +383,8 @@ class EscalationsView(QWidget):
         factory = self.client_factory
 
         def work() -> EscalationEntry:
-            with factory() as api:
-                return api.assign_escalation(item_id, assignee)
+            api = factory()
+            return api.assign_escalation(item_id, assignee)
 
         def done(entry: EscalationEntry) -> None:
             lead = entry.escalation.assigned_to
@@ -402,7 +402,7 @@ class EscalationsView(QWidget):
             self._say(describe(err, during=during).line())
             self.refresh()
 
-        run_in_background(self, work, done, failed)
+        run_op(self, work, done, failed)
 
     def _say(self, text: str) -> None:
         set_text(self.status, text)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import ExposureReport, HarmKind, ReviewerExposure
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
@@ -182,10 +182,10 @@ class ExposureView(QWidget):
         factory = self.client_factory
 
         def work() -> ExposureReport:
-            with factory() as api:
-                return api.exposure()
+            api = factory()
+            return api.exposure()
 
-        run_in_background(self, work, self._loaded, self._failed)
+        run_op(self, work, self._loaded, self._failed, key="load")
 
     def _loaded(self, report: ExposureReport) -> None:
         self.loading = False

@@ -30,7 +30,7 @@ from reviewer_app.protocol import (
     TrendDay,
 )
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
@@ -200,12 +200,10 @@ class TrendPanel(QWidget):
         factory = self.factory
 
         def work() -> ReviewerTrend:
-            with factory() as api:
-                return api.reviewer_trend(reviewer, since, until)
+            api = factory()
+            return api.reviewer_trend(reviewer, since, until)
 
         def done(trend: ReviewerTrend) -> None:
-            if trend.reviewer != self.wanted:
-                return  # another reviewer was selected meanwhile
             self.model.set_rows(trend.days)
             set_text(
                 self.title,
@@ -219,4 +217,4 @@ class TrendPanel(QWidget):
                 describe(err, during=translate("LeadQuality", "loading the trend")).line(),
             )
 
-        run_in_background(self, work, done, failed)
+        run_op(self, work, done, failed, key="trend")  # another reviewer's: dropped

@@ -40,7 +40,7 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.protocol.search import MAX_QUERY, MAX_VIEW_NAME
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
@@ -178,7 +178,6 @@ class SearchPane(QWidget):
         self.next_cursor: str | None = None
         self.loading = False
         self.views: list[SavedView] = []
-        self._generation = 0  # a result for an older search is dropped
 
         self.kind = QComboBox()  # the app's own words: as wide as the longest
         self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -289,7 +288,6 @@ class SearchPane(QWidget):
         """Show the first page of ``query``'s hits (the field and kind show it too)."""
         self.kind.setCurrentIndex(self.kind.findData(query.kind))
         self.query.setText(query.q)
-        self._generation += 1
         self.searching = query
         self.next_cursor = None
         self.model.clear()
@@ -305,17 +303,14 @@ class SearchPane(QWidget):
         query = self.searching
         assert query is not None
         self.loading = True
-        generation = self._generation
         set_text(self.status, translate("LeadSearch", "Searching…"))
         factory = self.client_factory
 
         def work() -> SearchPage:
-            with factory() as api:
-                return api.search(query.kind, query.q, cursor=cursor, limit=PAGE)
+            api = factory()
+            return api.search(query.kind, query.q, cursor=cursor, limit=PAGE)
 
         def arrived(page: SearchPage) -> None:
-            if generation != self._generation:
-                return
             self.loading = False
             self.model.add(page.hits)
             self.next_cursor = page.next_cursor
@@ -331,12 +326,11 @@ class SearchPane(QWidget):
             self.results_loaded.emit(shown)
 
         def failed(err: BaseException) -> None:
-            if generation != self._generation:
-                return
             self.loading = False
             set_text(self.status, describe(err, during=translate("LeadSearch", "searching")).line())
 
-        run_in_background(self, work, arrived, failed)
+        # a newer search (or page) drops this one's result: one key for both
+        run_op(self, work, arrived, failed, key="search")
 
     def _on_row_activated(self, index: QModelIndex) -> None:
         if index.isValid():
@@ -378,14 +372,14 @@ class SearchPane(QWidget):
         factory = self.client_factory
 
         def work() -> SavedViewList:
-            with factory() as api:
-                return api.saved_views()
+            api = factory()
+            return api.saved_views()
 
         def failed(err: BaseException) -> None:
             message = describe(err, during=translate("LeadSearch", "loading the saved views"))
             set_text(self.status, message.line())
 
-        run_in_background(self, work, self._on_views_arrived, failed)
+        run_op(self, work, self._on_views_arrived, failed, key="views")
 
     def _on_views_arrived(self, found: SavedViewList) -> None:
         self.views = list(found.views)
@@ -449,8 +443,8 @@ class SearchPane(QWidget):
             return
 
         def work() -> SavedView:
-            with factory() as api:
-                return api.save_view(body)
+            api = factory()
+            return api.save_view(body)
 
         def saved(made: SavedView) -> None:
             set_text(
@@ -463,20 +457,20 @@ class SearchPane(QWidget):
             message = describe(err, during=translate("LeadSearch", "saving the view"))
             set_text(self.status, message.line())
 
-        run_in_background(self, work, saved, failed)
+        run_op(self, work, saved, failed)
 
     def delete_view(self, view_id: int) -> None:
         factory = self.client_factory
 
         def work() -> None:
-            with factory() as api:
-                api.delete_view(view_id)
+            api = factory()
+            api.delete_view(view_id)
 
         def failed(err: BaseException) -> None:
             message = describe(err, during=translate("LeadSearch", "deleting the view"))
             set_text(self.status, message.line())
 
-        run_in_background(self, work, lambda _none: self.refresh_views(), failed)
+        run_op(self, work, lambda _none: self.refresh_views(), failed)
 
     def _ask_and_save(self, what: str, view: SearchView | DecisionsView) -> None:
         dialog = SaveViewDialog(what, self)

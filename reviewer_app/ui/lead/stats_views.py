@@ -49,7 +49,7 @@ from reviewer_app.protocol import (
     ReviewerStatsReport,
 )
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
@@ -312,10 +312,10 @@ class _Figures(QWidget):
         factory, fetch = self.client_factory, self.fetch
 
         def work() -> Any:
-            with factory() as api:
-                return fetch(api, since, until)
+            api = factory()
+            return fetch(api, since, until)
 
-        run_in_background(self, work, self._loaded, self._failed)
+        run_op(self, work, self._loaded, self._failed, key="load")
 
     def fetch(self, api: ApiClient, since: datetime, until: datetime) -> Any:
         raise NotImplementedError

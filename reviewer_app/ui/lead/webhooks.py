@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol.webhooks import WebhookEndpoint, WebhookList, WebhookStatus
 
-from ..background import run_in_background
+from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
@@ -150,10 +150,10 @@ class WebhooksView(QWidget):
         factory = self.client_factory
 
         def work() -> WebhookList:
-            with factory() as api:
-                return api.webhooks()
+            api = factory()
+            return api.webhooks()
 
-        run_in_background(self, work, self._show, self._failed)
+        run_op(self, work, self._show, self._failed, key="load")
 
     def _show(self, found: WebhookList) -> None:
         self.loading = False

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import AuthenticationRequired
 from reviewer_app.core.settings import Settings
 from reviewer_app.protocol import DecisionQuery, Queue
 
@@ -27,13 +28,26 @@ from .stats_views import QueuesOverview, ReviewersView
 from .webhooks import WebhooksView
 
 
+class _AuthRelay(QObject):
+    """A 401 seen on a pool thread, to the GUI thread (queued). No parent: the client's
+    hook holds it, so it outlives the workspace rather than die under a running op."""
+
+    refused = Signal(str)
+
+
 class LeadWorkspace(QTabWidget):
-    """Queues, Reviewers, Audits, Escalations, Decisions, Search, Webhooks, Wellbeing."""
+    """Queues, Reviewers, Audits, Escalations, Decisions, Search, Webhooks, Wellbeing.
+
+    Every tab's calls go through one client (``client_factory()`` is asked once: the
+    session's ``shared_client``), with the sync engine's retry policy; no tab closes it.
+    A 401 on any of them is ``auth_required``: the window asks for the login as it does
+    when the engine meets one, and the new token reaches this client too."""
 
     review_queue_requested = Signal(str)
     review_item_requested = Signal(str, str)  # queue id, item id (an escalation picked)
     message_posted = Signal(str)
     bulk_requested = Signal(object)  # list[Candidate]: posts a lead chose to decide together
+    auth_required = Signal(str, bool)  # what the server said; False: not a "server back"
 
     def __init__(
         self,
@@ -47,6 +61,7 @@ class LeadWorkspace(QTabWidget):
     ) -> None:
         super().__init__(parent)
         named(self, "leadWorkspace", translate("LeadWorkspace", "Lead workspace"))
+        client_factory = self._share(client_factory())
         self.queues_view = QueuesOverview(client_factory)
         # the quality flags' thresholds are the lead's own (kept in their settings)
         self.reviewers = ReviewersView(client_factory, settings=settings)
@@ -90,6 +105,21 @@ class LeadWorkspace(QTabWidget):
             key.setAutoRepeat(False)
             key.activated.connect(lambda n=n: self.open_view(n - 1))
             self.view_keys.append(key)
+
+    def _share(self, client: ApiClient) -> Callable[[], ApiClient]:
+        """``client`` for every tab; its 401s told here, on the GUI thread."""
+        self.client = client
+        relay = self._auth_relay = _AuthRelay()
+        relay.refused.connect(self._on_auth_refused)
+
+        def refused(err: AuthenticationRequired) -> None:  # any thread
+            relay.refused.emit(str(err))
+
+        client.on_auth_required = refused
+        return lambda: client
+
+    def _on_auth_refused(self, said: str) -> None:
+        self.auth_required.emit(said, False)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
