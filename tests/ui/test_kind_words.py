@@ -9,7 +9,7 @@ import pytest
 from reviewer_app.protocol import EventKind
 from reviewer_app.protocol.items import QueueReasonKind
 from reviewer_app.ui import context_panels
-from reviewer_app.ui.lead import decisions
+from reviewer_app.ui.lead import decision_history as decisions
 from reviewer_app.ui.plain import isolate
 
 TABLES = {

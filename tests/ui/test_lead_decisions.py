@@ -21,11 +21,8 @@ from reviewer_app.protocol import Decision, DecisionQuery
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, FORMULA_PREFIXES, decision_row
 from reviewer_app.server.demo.replay import DEMO_APPEALS
 from reviewer_app.server.storage.tables import decisions, users
-from reviewer_app.ui.lead.decisions import (
-    COLUMNS,
-    DecisionsBrowser,
-    DecisionsModel,
-)
+from reviewer_app.ui.lead.decisions import DecisionsBrowser
+from reviewer_app.ui.lead.decisions_model import COLUMNS, DecisionsModel
 from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.proxy import FaultProxy

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 from reviewer_app.protocol import Event, EventKind
-from reviewer_app.ui.lead import decisions
+from reviewer_app.ui.lead import decision_history as decisions
 from reviewer_app.ui.plain import isolate
 from reviewer_app.ui.words import code_words, local_time, plural, value_words
 
