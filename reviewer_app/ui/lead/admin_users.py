@@ -1,0 +1,267 @@
+"""Administration: users and their roles (add one, change a role), and what the other
+Administration pages share (roles in words, times, the selected row)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import Role, User
+from reviewer_app.protocol.meta import RoleChange, UserCreate, UserList
+
+from ..background import run_op
+from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import describe
+from ..models import DISPLAY, _Table
+from ..plain import clean, isolate, label, named, set_text
+from .stats_views import SORT, Index, sortable, table_view
+
+USERNAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{1,63}$")
+MIN_PASSWORD = 10
+
+PERSON_ROLES = (Role.reviewer, Role.lead, Role.admin)
+KEY_ROLES = (Role.platform, Role.fact_checker)
+ROLE_WORDS = {
+    Role.reviewer: QT_TRANSLATE_NOOP("LeadAdmin", "reviewer"),
+    Role.lead: QT_TRANSLATE_NOOP("LeadAdmin", "lead"),
+    Role.admin: QT_TRANSLATE_NOOP("LeadAdmin", "admin"),
+    Role.platform: QT_TRANSLATE_NOOP("LeadAdmin", "platform"),
+    Role.fact_checker: QT_TRANSLATE_NOOP("LeadAdmin", "fact-checker"),
+}
+
+
+def role_words(role: str) -> str:
+    try:
+        return translate("LeadAdmin", ROLE_WORDS[Role(role)])
+    except (ValueError, KeyError):
+        return clean(role)
+
+
+def moment(value: datetime | None) -> str:
+    """A time from the wire in local time, to the minute ("" for none)."""
+    return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else ""
+
+
+def selected_value(view: Any, model: _Table) -> Any:
+    """The UserRole value of the selected row (through the sorting proxy), or None."""
+    rows = view.selectionModel().selectedRows() if view.selectionModel() else []
+    if not rows:
+        return None
+    return view.model().mapToSource(rows[0]).siblingAtColumn(0).data(Qt.ItemDataRole.UserRole)
+
+
+class UsersModel(_Table):
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LeadAdmin", "Username"),
+        QT_TRANSLATE_NOOP("LeadAdmin", "Display name"),
+        QT_TRANSLATE_NOOP("LeadAdmin", "Role"),
+    )
+    TR_CONTEXT = "LeadAdmin"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.users: list[User] = []
+
+    def _rows(self) -> Sequence[object]:
+        return self.users
+
+    def set_users(self, found: UserList) -> None:
+        self.beginResetModel()
+        self.users = list(found.users)
+        self.endResetModel()
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.users):
+            return None
+        u = self.users[index.row()]
+        texts = (clean(u.username), isolate(u.display_name), role_words(u.role))
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+            return texts[index.column()]
+        if role == SORT:
+            return (u.username, u.display_name.casefold(), u.role.value)[index.column()]
+        if role == Qt.ItemDataRole.UserRole:
+            return u.username
+        return None
+
+
+class UsersPage(QWidget):
+    """Everyone with an account; add a person; change a person's role."""
+
+    def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
+        super().__init__(parent)
+        named(self, "adminUsers", translate("LeadAdmin", "Users and roles"))
+        self.client_factory = client_factory
+        self.model = UsersModel()
+        self.table = table_view("adminUserTable", translate("LeadAdmin", "Users and their roles"))
+        self.table.setModel(sortable(self.model, self))
+        self.table.selectionModel().selectionChanged.connect(self._selection)
+        self.status = label("")
+        named(self.status, "adminUsersStatus", translate("LeadAdmin", "Users status"))
+
+        self.new_role = QComboBox()
+        named(self.new_role, "adminNewRole", translate("LeadAdmin", "New role"))
+        for r in PERSON_ROLES:
+            self.new_role.addItem(role_words(r), r.value)
+        self.change_button = QPushButton(translate("LeadAdmin", "Change role"))
+        self.change_button.setEnabled(False)
+        self.change_button.clicked.connect(self.change_role)
+        change_row = QHBoxLayout()
+        change_row.addWidget(label(translate("LeadAdmin", "Selected user's role:"), wrap=False))
+        change_row.addWidget(self.new_role)
+        change_row.addWidget(self.change_button)
+        change_row.addStretch(1)
+
+        self.username = named(QLineEdit(), "adminUsername", translate("LeadAdmin", "Username"))
+        self.username.setMaxLength(64)
+        self.display_name = named(
+            QLineEdit(), "adminDisplayName", translate("LeadAdmin", "Display name")
+        )
+        self.display_name.setMaxLength(200)
+        self.role = QComboBox()
+        named(self.role, "adminRole", translate("LeadAdmin", "Role"))
+        for r in PERSON_ROLES:
+            self.role.addItem(role_words(r), r.value)
+        self.password = named(QLineEdit(), "adminPassword", translate("LeadAdmin", "Password"))
+        self.password_again = named(
+            QLineEdit(), "adminPasswordAgain", translate("LeadAdmin", "Password again")
+        )
+        for field in (self.password, self.password_again):
+            field.setEchoMode(QLineEdit.EchoMode.Password)
+            field.setMaxLength(1_024)
+        self.add_button = QPushButton(translate("LeadAdmin", "Add user"))
+        self.add_button.clicked.connect(self.add_user)
+        form = QFormLayout()
+        form.addRow(translate("LeadAdmin", "Username"), self.username)
+        form.addRow(translate("LeadAdmin", "Display name"), self.display_name)
+        form.addRow(translate("LeadAdmin", "Role"), self.role)
+        form.addRow(translate("LeadAdmin", "Password"), self.password)
+        form.addRow(translate("LeadAdmin", "Password again"), self.password_again)
+        form.addRow("", self.add_button)
+        adding = QGroupBox(translate("LeadAdmin", "Add a user"))
+        adding.setLayout(form)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(change_row)
+        layout.addWidget(adding)
+        layout.addWidget(self.status)
+        self.busy = False
+
+    def refresh(self) -> None:
+        factory = self.client_factory
+
+        def work() -> UserList:
+            api = factory()
+            return api.users()
+
+        run_op(self, work, self._show, self._failed("loading the users"), key="load")
+
+    def _show(self, found: UserList) -> None:
+        self.model.set_users(found)
+        self._selection()
+
+    def _failed(self, during: str) -> Callable[[BaseException], None]:
+        def failed(err: BaseException) -> None:
+            self.busy = False
+            self._selection()
+            self.add_button.setEnabled(True)
+            set_text(self.status, describe(err, during=translate("LeadAdmin", during)).line())
+
+        return failed
+
+    def _selection(self, *_: Any) -> None:
+        self.change_button.setEnabled(
+            not self.busy and selected_value(self.table, self.model) is not None
+        )
+
+    def add_user(self) -> None:
+        username = self.username.text().strip()
+        display = self.display_name.text().strip() or None
+        password = self.password.text()
+        problem = ""
+        if not USERNAME.fullmatch(username):
+            problem = translate(
+                "LeadAdmin",
+                "A username is 2 to 64 characters: lower-case letters, digits, '.', '_' or "
+                "'-', starting with a letter or digit.",
+            )
+        elif len(password) < MIN_PASSWORD:
+            problem = translate("LeadAdmin", "The password needs at least {n} characters.").format(
+                n=MIN_PASSWORD
+            )
+        elif password != self.password_again.text():
+            problem = translate("LeadAdmin", "The two passwords differ: type the same twice.")
+        if problem:
+            set_text(self.status, problem)
+            return
+        body = UserCreate(
+            username=username,
+            display_name=display,
+            password=password,
+            role=Role(self.role.currentData()),
+        )
+        self.busy = True
+        self.add_button.setEnabled(False)
+        set_text(self.status, translate("LeadAdmin", "Adding {user}…").format(user=username))
+        factory = self.client_factory
+
+        def work() -> User:
+            api = factory()
+            return api.create_user(body)
+
+        def done(user: User) -> None:
+            self.busy = False
+            self.add_button.setEnabled(True)
+            for field in (self.username, self.display_name, self.password, self.password_again):
+                field.clear()
+            set_text(
+                self.status,
+                translate("LeadAdmin", "Added {user} ({name}) as {role}.").format(
+                    user=clean(user.username),
+                    name=isolate(user.display_name),
+                    role=role_words(user.role),
+                ),
+            )
+            self.refresh()
+
+        run_op(self, work, done, self._failed("adding the user"))
+
+    def change_role(self) -> None:
+        username = selected_value(self.table, self.model)
+        if username is None:
+            return
+        body = RoleChange(role=Role(self.new_role.currentData()))
+        self.busy = True
+        self._selection()
+        factory = self.client_factory
+
+        def work() -> User:
+            api = factory()
+            return api.change_role(username, body)
+
+        def done(user: User) -> None:
+            self.busy = False
+            set_text(
+                self.status,
+                translate("LeadAdmin", "{user} is now {role}.").format(
+                    user=clean(user.username), role=role_words(user.role)
+                ),
+            )
+            self.refresh()
+
+        run_op(self, work, done, self._failed("changing the role"))
