@@ -10,11 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from PySide6.QtCharts import (
-    QChart,
-    QChartView,
-    QDateTimeAxis,
     QLineSeries,
-    QValueAxis,
 )
 from PySide6.QtCore import (
     QDateTime,
@@ -25,7 +21,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QResizeEvent
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -55,6 +51,7 @@ from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import fit_columns, fit_headers, isolate, label, named, rich_escaped, set_text, tooltip
 from ..words import code_words
+from .charts import fit_time_ticks, new_chart, nice_top, time_axes
 from .quality import ThresholdsBar, TrendPanel, flag_words
 
 Index = QModelIndex | QPersistentModelIndex
@@ -341,63 +338,6 @@ class _Figures(QWidget):
         set_text(self.status, message.line())
 
 
-def fit_time_ticks(chart: QChart) -> None:
-    """As many ticks on a time axis as its labels fit side by side in the plot's width
-    (five fixed ticks cut the labels to "…" on a narrow chart)."""
-    width = chart.plotArea().width()
-    for axis in chart.axes(Qt.Orientation.Horizontal):
-        if not isinstance(axis, QDateTimeAxis) or width <= 0:
-            continue
-        metrics = QFontMetrics(axis.labelsFont())
-        label = metrics.horizontalAdvance(axis.max().toString(axis.format())) + 16
-        ticks = max(2, min(7, int(width // label)))
-        if axis.tickCount() != ticks:
-            axis.setTickCount(ticks)
-
-
-class TimeChartView(QChartView):
-    """A chart view that keeps its time axis' labels whole at any width."""
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        QTimer.singleShot(0, self._fit)
-
-    def _fit(self) -> None:
-        chart = self.chart()
-        if chart is not None:
-            fit_time_ticks(chart)
-
-
-def _chart(object_name: str, title: str) -> tuple[QChart, QChartView]:
-    chart = QChart()
-    chart.setTitle(title)
-    chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
-    chart.legend().setShowToolTips(True)  # a name the legend had to shorten, in full
-    view = TimeChartView(chart)
-    view.setRenderHint(QPainter.RenderHint.Antialiasing)
-    view.setMinimumHeight(220)
-    named(view, object_name, title)
-    return chart, view
-
-
-def _nice_top(value: float) -> int:
-    """The y axis' top: a multiple of 4 (five whole-number ticks), at least 4."""
-    return max(4, -(-int(value) // 4) * 4)
-
-
-def _time_axes(chart: QChart, fmt: str) -> tuple[QDateTimeAxis, QValueAxis]:
-    for axis in chart.axes():
-        chart.removeAxis(axis)
-    x = QDateTimeAxis()
-    x.setFormat(fmt)
-    y = QValueAxis()
-    y.setLabelFormat("%d")
-    y.setTickCount(5)
-    chart.addAxis(x, Qt.AlignmentFlag.AlignBottom)
-    chart.addAxis(y, Qt.AlignmentFlag.AlignLeft)
-    return x, y
-
-
 class QueuesOverview(_Figures):
     """Every queue's health now, its throughput over the window and its backlog over the
     time this view has been open (sampled at each refresh)."""
@@ -408,10 +348,10 @@ class QueuesOverview(_Figures):
         self.model = QueueStatsModel()
         self.view = table_view("queueHealth", translate("LeadStats", "Queue health"))
         self.view.setModel(sortable(self.model, self))
-        self.throughput, throughput_view = _chart(
+        self.throughput, throughput_view = new_chart(
             "throughputChart", translate("LeadStats", "Decided per hour")
         )
-        self.backlog_chart, backlog_view = _chart(
+        self.backlog_chart, backlog_view = new_chart(
             "backlogChart", translate("LeadStats", "Waiting posts (sampled while open)")
         )
         self.backlog: dict[str, list[tuple[float, int]]] = {}
@@ -488,7 +428,7 @@ class QueuesOverview(_Figures):
         chart = self.throughput
         chart.removeAllSeries()
         fmt = "dd MMM HH:mm" if report.bucket.value == "hour" else "dd MMM"
-        x, y = _time_axes(chart, fmt)
+        x, y = time_axes(chart, fmt)
         chart.setTitle(
             translate("LeadStats", "Decided per hour")
             if report.bucket.value == "hour"
@@ -508,13 +448,13 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(report.since.timestamp())),
             QDateTime.fromSecsSinceEpoch(int(report.until.timestamp())),
         )
-        y.setRange(0, _nice_top(top))
+        y.setRange(0, nice_top(top))
         QTimer.singleShot(0, lambda: fit_time_ticks(chart))
 
     def _chart_backlog(self, report: QueueStatsReport) -> None:
         chart = self.backlog_chart
         chart.removeAllSeries()
-        x, y = _time_axes(chart, "HH:mm:ss")
+        x, y = time_axes(chart, "HH:mm:ss")
         top, first, last = 1, time.time(), time.time()
         for q in report.queues:
             series = QLineSeries()
@@ -530,7 +470,7 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(first) - 60),
             QDateTime.fromSecsSinceEpoch(int(last) + 60),
         )
-        y.setRange(0, _nice_top(top))
+        y.setRange(0, nice_top(top))
         QTimer.singleShot(0, lambda: fit_time_ticks(chart))
 
     def showEvent(self, event: Any) -> None:

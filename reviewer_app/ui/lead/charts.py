@@ -1,0 +1,75 @@
+"""The lead workspace's time charts: a view that keeps its time axis' labels whole at any
+width, and the axes and scale the figures' charts share."""
+
+from __future__ import annotations
+
+from PySide6.QtCharts import (
+    QChart,
+    QChartView,
+    QDateTimeAxis,
+    QValueAxis,
+)
+from PySide6.QtCore import (
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QFontMetrics, QPainter, QResizeEvent
+
+from ..plain import named
+
+
+def fit_time_ticks(chart: QChart) -> None:
+    """As many ticks on a time axis as its labels fit side by side in the plot's width
+    (five fixed ticks cut the labels to "…" on a narrow chart)."""
+    width = chart.plotArea().width()
+    for axis in chart.axes(Qt.Orientation.Horizontal):
+        if not isinstance(axis, QDateTimeAxis) or width <= 0:
+            continue
+        metrics = QFontMetrics(axis.labelsFont())
+        label = metrics.horizontalAdvance(axis.max().toString(axis.format())) + 16
+        ticks = max(2, min(7, int(width // label)))
+        if axis.tickCount() != ticks:
+            axis.setTickCount(ticks)
+
+
+class TimeChartView(QChartView):
+    """A chart view that keeps its time axis' labels whole at any width."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit)
+
+    def _fit(self) -> None:
+        chart = self.chart()
+        if chart is not None:
+            fit_time_ticks(chart)
+
+
+def new_chart(object_name: str, title: str) -> tuple[QChart, QChartView]:
+    chart = QChart()
+    chart.setTitle(title)
+    chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+    chart.legend().setShowToolTips(True)  # a name the legend had to shorten, in full
+    view = TimeChartView(chart)
+    view.setRenderHint(QPainter.RenderHint.Antialiasing)
+    view.setMinimumHeight(220)
+    named(view, object_name, title)
+    return chart, view
+
+
+def nice_top(value: float) -> int:
+    """The y axis' top: a multiple of 4 (five whole-number ticks), at least 4."""
+    return max(4, -(-int(value) // 4) * 4)
+
+
+def time_axes(chart: QChart, fmt: str) -> tuple[QDateTimeAxis, QValueAxis]:
+    for axis in chart.axes():
+        chart.removeAxis(axis)
+    x = QDateTimeAxis()
+    x.setFormat(fmt)
+    y = QValueAxis()
+    y.setLabelFormat("%d")
+    y.setTickCount(5)
+    chart.addAxis(x, Qt.AlignmentFlag.AlignBottom)
+    chart.addAxis(y, Qt.AlignmentFlag.AlignLeft)
+    return x, y
