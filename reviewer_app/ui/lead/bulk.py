@@ -4,13 +4,8 @@
 action (those every post's queue has), policies and a note, and asks for a confirmation
 that says how many posts in which queues. The request is then held in the local store for
 the undo window, with a countdown and Undo (as a verdict is), and sent by ``BulkSender``
-off the GUI thread. The service records every decision or none: a refusal names the posts
-decided (or taken) meanwhile, which the dialog marks and unchecks.
-
-``BulkSender`` lives as long as the window: a bulk held when the dialog closes is still
-sent when its window passes, and one still held when the app was closed or killed is sent
-at the next start (``resume``). A network failure keeps it held and tries again later;
-the same keys make a second send safe.
+off the GUI thread (bulk_sender.py). The service records every decision or none: a
+refusal names the posts decided (or taken) meanwhile, which the dialog marks and unchecks.
 """
 
 from __future__ import annotations
@@ -19,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -37,144 +32,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer_app.core.api import ApiClient
-from reviewer_app.core.bulk import Candidate, Refusal, answered, new_request, refusal
+from reviewer_app.core.bulk import Candidate, Refusal, new_request
 from reviewer_app.core.settings import UNDO_WINDOW
-from reviewer_app.core.store import HeldBulk, NothingToUndo, Store
 from reviewer_app.protocol import ActionKind, Queue
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
 
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..messages import describe
 from ..plain import bounded, isolate, label, named, set_text
+from .bulk_sender import RETRY_SECONDS, BulkSender, ClientFactory
 
 log = logging.getLogger("ui")
 
-ClientFactory = Callable[[], ApiClient]
-#: seconds before a bulk that could not be sent (network, busy service) is tried again
-RETRY_SECONDS = 30.0
-TICK_MS = 200
 #: actions a bulk decision does not offer: appeals are decided one by one
 NOT_IN_BULK = frozenset({ActionKind.uphold, ActionKind.reverse})
-
-
-class BulkSender(QObject):
-    """Holds a lead's bulk decisions for the undo window, then sends each (off the GUI
-    thread) and says what the service answered."""
-
-    held = Signal(str, float)  # bulk id, seconds left
-    ticked = Signal(str, float)  # bulk id, seconds left
-    undone = Signal(str)
-    sending = Signal(str)
-    recorded = Signal(str, object)  # bulk id, BulkDecisionResults
-    refused = Signal(str, object)  # bulk id, Refusal (nothing of it was recorded)
-    failed = Signal(str, str)  # bulk id, why it was not sent yet (it stays held)
-
-    def __init__(
-        self,
-        store: Store,
-        client_factory: ClientFactory,
-        parent: QObject | None = None,
-        *,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        super().__init__(parent)
-        self.store = store
-        self.client_factory = client_factory
-        self.clock = clock
-        self._due: dict[str, float] = {}  # held bulks: id -> when they are sent
-        self._sending: set[str] = set()
-        self.timer = QTimer(self)
-        self.timer.setInterval(TICK_MS)
-        self.timer.timeout.connect(self._on_timer_timeout)
-
-    def resume(self) -> int:
-        """Bulks held before this start (the app was closed or killed in their window):
-        each sent once its undo window has passed (at once when it already has), as a
-        verdict left in its window is. Returns how many there were."""
-        found = self.store.held_bulks()
-        for bulk in found:
-            self._due[bulk.id] = bulk.due_at
-        if found:
-            log.info("%d bulk decision(s) held from before this start are sent", len(found))
-            self._on_timer_timeout()
-            self.timer.start()
-        return len(found)
-
-    def hold(self, request: BulkDecisionRequest) -> HeldBulk:
-        held = self.store.hold_bulk(request)
-        self._due[held.id] = held.due_at
-        self.held.emit(held.id, max(0.0, held.due_at - self.clock()))
-        self.timer.start()
-        self._on_timer_timeout()
-        return held
-
-    def undo(self, bulk_id: str) -> bool:
-        """Take the bulk back (False: its window has passed, it is being sent)."""
-        try:
-            self.store.undo_bulk(bulk_id)
-        except NothingToUndo:
-            return False
-        self._due.pop(bulk_id, None)
-        self.undone.emit(bulk_id)
-        return True
-
-    @property
-    def waiting(self) -> int:
-        return len(self._due)
-
-    def _on_timer_timeout(self) -> None:
-        now = self.clock()
-        for bulk_id, due in list(self._due.items()):
-            if bulk_id in self._sending:
-                continue
-            if due > now:
-                self.ticked.emit(bulk_id, due - now)
-            else:
-                self._send(bulk_id)
-        if not self._due:
-            self.timer.stop()
-
-    def _send(self, bulk_id: str) -> None:
-        taken = self.store.take_bulk(bulk_id)
-        if taken is None:  # undone, or answered already
-            self._due.pop(bulk_id, None)
-            return
-        self._sending.add(bulk_id)
-        self.sending.emit(bulk_id)
-        factory = self.client_factory
-        request = taken.request
-
-        def send() -> BulkDecisionResults:
-            with factory() as api:
-                return api.bulk_decide(request)
-
-        def done(results: BulkDecisionResults) -> None:
-            self._settle(bulk_id)
-            self.recorded.emit(bulk_id, results)
-
-        def failed(err: BaseException) -> None:
-            self._sending.discard(bulk_id)
-            if answered(err):
-                self._settle(bulk_id)
-                said = refusal(err)
-                assert said is not None
-                self.refused.emit(bulk_id, said)
-                return
-            self._due[bulk_id] = self.clock() + RETRY_SECONDS
-            self.timer.start()
-            self.failed.emit(
-                bulk_id,
-                describe(err, during=translate("Bulk", "sending the bulk decision")).line(),
-            )
-
-        run_op(self, send, done, failed)
-
-    def _settle(self, bulk_id: str) -> None:
-        self._sending.discard(bulk_id)
-        self._due.pop(bulk_id, None)
-        self.store.settle_bulk(bulk_id)
 
 
 COLUMNS = (
@@ -242,35 +113,7 @@ class BulkDecisionDialog(QDialog):
 
         self.intro = label(title)
         named(self.intro, "bulkIntro", translate("Bulk", "What this list is"))
-        self.table = QTableWidget(len(self.candidates), len(COLUMNS), self)
-        named(self.table, "bulkItems", translate("Bulk", "Posts to decide together"))
-        self.table.setHorizontalHeaderLabels([translate("Bulk", c) for c in COLUMNS])
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # fixed sizes
-        for column, width in enumerate((420, 130, 120, 200)):
-            header.resizeSection(column, width)
-        self.table.blockSignals(True)
-        for row, c in enumerate(self.candidates):
-            post = QTableWidgetItem(isolate(c.excerpt or c.item_id))
-            post.setData(Qt.ItemDataRole.UserRole, c.item_id)
-            post.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-            post.setCheckState(Qt.CheckState.Checked)
-            queue = self.queues.get(c.queue_id)
-            cells = [
-                post,
-                QTableWidgetItem("@" + isolate(c.handle.lstrip("@")) if c.handle else ""),
-                QTableWidgetItem(isolate(queue.name if queue else c.queue_id)),
-                QTableWidgetItem(""),
-            ]
-            for column, cell in enumerate(cells):
-                if column:
-                    cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                self.table.setItem(row, column, cell)
-        self.table.blockSignals(False)
-        self.table.itemChanged.connect(self._on_table_item_changed)
+        self._build_table()
 
         self.action = bounded(QComboBox())
         named(self.action, "bulkAction", translate("Bulk", "Action for every checked post"))
@@ -313,6 +156,43 @@ class BulkDecisionDialog(QDialog):
         layout.addWidget(self.policies)
         layout.addLayout(buttons)
 
+        self._follow(sender)
+        self._refill_choices()
+
+    def _build_table(self) -> None:
+        """The posts, each checked, with its author and queue (the last column: outcome)."""
+        self.table = QTableWidget(len(self.candidates), len(COLUMNS), self)
+        named(self.table, "bulkItems", translate("Bulk", "Posts to decide together"))
+        self.table.setHorizontalHeaderLabels([translate("Bulk", c) for c in COLUMNS])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # fixed sizes
+        for column, width in enumerate((420, 130, 120, 200)):
+            header.resizeSection(column, width)
+        self.table.blockSignals(True)
+        for row, c in enumerate(self.candidates):
+            post = QTableWidgetItem(isolate(c.excerpt or c.item_id))
+            post.setData(Qt.ItemDataRole.UserRole, c.item_id)
+            post.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+            post.setCheckState(Qt.CheckState.Checked)
+            queue = self.queues.get(c.queue_id)
+            cells = [
+                post,
+                QTableWidgetItem("@" + isolate(c.handle.lstrip("@")) if c.handle else ""),
+                QTableWidgetItem(isolate(queue.name if queue else c.queue_id)),
+                QTableWidgetItem(""),
+            ]
+            for column, cell in enumerate(cells):
+                if column:
+                    cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                self.table.setItem(row, column, cell)
+        self.table.blockSignals(False)
+        self.table.itemChanged.connect(self._on_table_item_changed)
+
+    def _follow(self, sender: BulkSender) -> None:
+        """What the sender says of a bulk (this dialog's, see ``_mine``)."""
         sender.ticked.connect(self._on_sender_ticked)
         sender.held.connect(self._on_sender_ticked)
         sender.undone.connect(self._on_sender_undone)
@@ -320,7 +200,6 @@ class BulkDecisionDialog(QDialog):
         sender.recorded.connect(self._on_sender_recorded)
         sender.refused.connect(self._on_sender_refused)
         sender.failed.connect(self._on_sender_failed)
-        self._refill_choices()
 
     # --- what is checked, and what it may be decided as ------------------------------------
 

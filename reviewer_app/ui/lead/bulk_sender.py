@@ -1,0 +1,150 @@
+"""Sending a lead's bulk decision: ``BulkSender`` holds it in the local store for the undo
+window, then sends it off the GUI thread.
+
+It lives as long as the window: a bulk held when the dialog closes is still sent when its
+window passes, and one still held when the app was closed or killed is sent at the next
+start (``resume``). A network failure keeps it held and tries again later; the same keys
+make a second send safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.bulk import answered, refusal
+from reviewer_app.core.store import HeldBulk, NothingToUndo, Store
+from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
+
+from ..background import run_op
+from ..i18n import translate
+from ..messages import describe
+
+log = logging.getLogger("ui")
+
+ClientFactory = Callable[[], ApiClient]
+#: seconds before a bulk that could not be sent (network, busy service) is tried again
+RETRY_SECONDS = 30.0
+TICK_MS = 200
+
+
+class BulkSender(QObject):
+    """Holds a lead's bulk decisions for the undo window, then sends each (off the GUI
+    thread) and says what the service answered."""
+
+    held = Signal(str, float)  # bulk id, seconds left
+    ticked = Signal(str, float)  # bulk id, seconds left
+    undone = Signal(str)
+    sending = Signal(str)
+    recorded = Signal(str, object)  # bulk id, BulkDecisionResults
+    refused = Signal(str, object)  # bulk id, Refusal (nothing of it was recorded)
+    failed = Signal(str, str)  # bulk id, why it was not sent yet (it stays held)
+
+    def __init__(
+        self,
+        store: Store,
+        client_factory: ClientFactory,
+        parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.client_factory = client_factory
+        self.clock = clock
+        self._due: dict[str, float] = {}  # held bulks: id -> when they are sent
+        self._sending: set[str] = set()
+        self.timer = QTimer(self)
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(self._on_timer_timeout)
+
+    def resume(self) -> int:
+        """Bulks held before this start (the app was closed or killed in their window):
+        each sent once its undo window has passed (at once when it already has), as a
+        verdict left in its window is. Returns how many there were."""
+        found = self.store.held_bulks()
+        for bulk in found:
+            self._due[bulk.id] = bulk.due_at
+        if found:
+            log.info("%d bulk decision(s) held from before this start are sent", len(found))
+            self._on_timer_timeout()
+            self.timer.start()
+        return len(found)
+
+    def hold(self, request: BulkDecisionRequest) -> HeldBulk:
+        held = self.store.hold_bulk(request)
+        self._due[held.id] = held.due_at
+        self.held.emit(held.id, max(0.0, held.due_at - self.clock()))
+        self.timer.start()
+        self._on_timer_timeout()
+        return held
+
+    def undo(self, bulk_id: str) -> bool:
+        """Take the bulk back (False: its window has passed, it is being sent)."""
+        try:
+            self.store.undo_bulk(bulk_id)
+        except NothingToUndo:
+            return False
+        self._due.pop(bulk_id, None)
+        self.undone.emit(bulk_id)
+        return True
+
+    @property
+    def waiting(self) -> int:
+        return len(self._due)
+
+    def _on_timer_timeout(self) -> None:
+        now = self.clock()
+        for bulk_id, due in list(self._due.items()):
+            if bulk_id in self._sending:
+                continue
+            if due > now:
+                self.ticked.emit(bulk_id, due - now)
+            else:
+                self._send(bulk_id)
+        if not self._due:
+            self.timer.stop()
+
+    def _send(self, bulk_id: str) -> None:
+        taken = self.store.take_bulk(bulk_id)
+        if taken is None:  # undone, or answered already
+            self._due.pop(bulk_id, None)
+            return
+        self._sending.add(bulk_id)
+        self.sending.emit(bulk_id)
+        factory = self.client_factory
+        request = taken.request
+
+        def send() -> BulkDecisionResults:
+            with factory() as api:
+                return api.bulk_decide(request)
+
+        def done(results: BulkDecisionResults) -> None:
+            self._settle(bulk_id)
+            self.recorded.emit(bulk_id, results)
+
+        def failed(err: BaseException) -> None:
+            self._sending.discard(bulk_id)
+            if answered(err):
+                self._settle(bulk_id)
+                said = refusal(err)
+                assert said is not None
+                self.refused.emit(bulk_id, said)
+                return
+            self._due[bulk_id] = self.clock() + RETRY_SECONDS
+            self.timer.start()
+            self.failed.emit(
+                bulk_id,
+                describe(err, during=translate("Bulk", "sending the bulk decision")).line(),
+            )
+
+        run_op(self, send, done, failed)
+
+    def _settle(self, bulk_id: str) -> None:
+        self._sending.discard(bulk_id)
+        self._due.pop(bulk_id, None)
+        self.store.settle_bulk(bulk_id)
