@@ -107,22 +107,7 @@ class DecisionsBrowser(QWidget):
             self.table.setColumnWidth(column, width)
         columns.setStretchLastSection(True)
 
-        self.history = QPlainTextEdit()
-        self.history.setReadOnly(True)
-        named(self.history, "itemHistory", translate("LeadDecisions", "Item history"))
-        self.history.setPlaceholderText(
-            translate("LeadDecisions", "Select a decision to see its item's history.")
-        )
-        self.history.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.history_title = label(translate("LeadDecisions", "Item history"), wrap=False)
-        named(
-            self.history_title, "itemHistoryTitle", translate("LeadDecisions", "Item history title")
-        )
-        detail = QWidget()
-        detail_layout = QVBoxLayout(detail)
-        detail_layout.setContentsMargins(0, 0, 0, 0)
-        detail_layout.addWidget(self.history_title)
-        detail_layout.addWidget(self.history)
+        detail = self._build_history()
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
@@ -163,6 +148,26 @@ class DecisionsBrowser(QWidget):
         self.apply_filters()
 
     # --- building ----------------------------------------------------------------------
+
+    def _build_history(self) -> QWidget:
+        """The selected item's history: a title and the timeline under it."""
+        self.history = QPlainTextEdit()
+        self.history.setReadOnly(True)
+        named(self.history, "itemHistory", translate("LeadDecisions", "Item history"))
+        self.history.setPlaceholderText(
+            translate("LeadDecisions", "Select a decision to see its item's history.")
+        )
+        self.history.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.history_title = label(translate("LeadDecisions", "Item history"), wrap=False)
+        named(
+            self.history_title, "itemHistoryTitle", translate("LeadDecisions", "Item history title")
+        )
+        detail = QWidget()
+        detail_layout = QVBoxLayout(detail)
+        detail_layout.setContentsMargins(0, 0, 0, 0)
+        detail_layout.addWidget(self.history_title)
+        detail_layout.addWidget(self.history)
+        return detail
 
     def _build_filters(self) -> QGridLayout:
         grid = QGridLayout()

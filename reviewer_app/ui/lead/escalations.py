@@ -166,6 +166,32 @@ class EscalationsView(QWidget):
         )
         self.holders = label("")
         named(self.holders, "escalationsHeld", translate("LeadEscalations", "Who holds what"))
+        self._build_table()
+        self.review_button = QPushButton(
+            translate("LeadWorkspace", "Review escalations now (same keys as reviewing)")
+        )
+        self.review_button.clicked.connect(lambda: self.review_requested.emit(ESCALATION_QUEUE))
+        actions = self._build_actions()
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            label(
+                translate(
+                    "LeadWorkspace",
+                    "Posts that reviewers escalated wait here for a lead. They are decided in "
+                    "the review flow, with the same keys, and only leads can lease them.",
+                )
+            )
+        )
+        layout.addWidget(self.summary)
+        layout.addWidget(self.per_queue)
+        layout.addWidget(self.holders)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(actions)
+        layout.addWidget(self.status)
+        layout.addWidget(self.review_button)
+        self._enable()
+
+    def _build_table(self) -> None:
         self.model = EscalationsModel(self)
         self.table = QTableView(self)
         named(self.table, "escalationsTable", translate("LeadEscalations", "Open escalations"))
@@ -179,10 +205,9 @@ class EscalationsView(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.activated.connect(lambda _index: self.review_selected())
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
-        self.review_button = QPushButton(
-            translate("LeadWorkspace", "Review escalations now (same keys as reviewing)")
-        )
-        self.review_button.clicked.connect(lambda: self.review_requested.emit(ESCALATION_QUEUE))
+
+    def _build_actions(self) -> QHBoxLayout:
+        """Review this one, assign it (to me, to a lead, to nobody), refresh."""
         self.pick_button = QPushButton(translate("LeadEscalations", "Review this one now"))
         named(self.pick_button, "reviewEscalation", self.pick_button.text())
         self.pick_button.clicked.connect(self.review_selected)
@@ -210,24 +235,7 @@ class EscalationsView(QWidget):
         actions.addWidget(self.unassign_button)
         actions.addStretch(1)
         actions.addWidget(self.refresh_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(
-            label(
-                translate(
-                    "LeadWorkspace",
-                    "Posts that reviewers escalated wait here for a lead. They are decided in "
-                    "the review flow, with the same keys, and only leads can lease them.",
-                )
-            )
-        )
-        layout.addWidget(self.summary)
-        layout.addWidget(self.per_queue)
-        layout.addWidget(self.holders)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(actions)
-        layout.addWidget(self.status)
-        layout.addWidget(self.review_button)
-        self._enable()
+        return actions
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

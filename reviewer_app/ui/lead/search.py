@@ -179,6 +179,19 @@ class SearchPane(QWidget):
         self.loading = False
         self.views: list[SavedView] = []
 
+        row = self._build_query_row()
+        views_row = self._build_views_row()
+        bottom = self._build_results()
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addLayout(views_row)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(bottom)
+        self._views_loaded_once = False
+        self._show_views()
+
+    def _build_query_row(self) -> QHBoxLayout:
+        """What to search in, what for, and Search."""
         self.kind = QComboBox()  # the app's own words: as wide as the longest
         self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         named(self.kind, "searchKind", translate("LeadSearch", "Search in"))
@@ -198,7 +211,10 @@ class SearchPane(QWidget):
         row.addWidget(self.kind)
         row.addWidget(self.query, 1)
         row.addWidget(go)
+        return row
 
+    def _build_views_row(self) -> QHBoxLayout:
+        """The saved views: pick, open, save this search or the Decisions filter, delete."""
         self.picker = bounded(QComboBox())
         named(self.picker, "savedViews", translate("LeadSearch", "Saved views"))
         self.open_button = QPushButton(translate("LeadSearch", "Open"))
@@ -222,7 +238,10 @@ class SearchPane(QWidget):
         views_row.addWidget(self.picker, 1)
         for button in (self.open_button, save_search, save_filter, self.delete_button):
             views_row.addWidget(button)
+        return views_row
 
+    def _build_results(self) -> QHBoxLayout:
+        """The results table (made here); returns the row under it: status, bulk, more."""
         self.model = SearchResultsModel()
         self.table = table_view("searchResults", translate("LeadSearch", "Search results"))
         self.table.setSortingEnabled(False)  # the service's order: newest first
@@ -251,14 +270,7 @@ class SearchPane(QWidget):
         bottom.addWidget(self.status, 1)
         bottom.addWidget(self.bulk_button)
         bottom.addWidget(self.more)
-
-        layout = QVBoxLayout(self)
-        layout.addLayout(row)
-        layout.addLayout(views_row)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(bottom)
-        self._views_loaded_once = False
-        self._show_views()
+        return bottom
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
