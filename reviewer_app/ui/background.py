@@ -22,13 +22,14 @@ until it looks at the flag or ends; its thread is the pool's, not the GUI's).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 log = logging.getLogger("ui")
 
@@ -123,11 +124,12 @@ class Op(QObject):
 
     def _end(self) -> None:
         self._forget_key()
-        _live.discard(self)
         if shiboken6.isValid(self.owner):
             with contextlib.suppress(RuntimeError, TypeError):  # gone meanwhile: nothing to undo
                 self.owner.destroyed.disconnect(self._on_owner_destroyed)
+        # let go once this delivery is over: a QObject is never freed inside its own slot
         self.deleteLater()
+        QTimer.singleShot(0, functools.partial(_live.discard, self))
 
     def _deliver_success(self, value: Any) -> None:
         current = self.current
