@@ -224,8 +224,10 @@ def main() -> int:
             with ApiClient(base) as login:
                 token = login.login("bench-lead", PASSWORD).token
 
+            shared = ApiClient(base, token=token)  # the workspace's one client
+
             def factory() -> ApiClient:
-                return ApiClient(base, token=token)
+                return shared
 
             probe = Probe()
             gc.callbacks.append(probe.on_gc)
