@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from reviewer_app.protocol import Problem, ProblemDetail
@@ -67,6 +68,16 @@ class ApiError(Exception):
         self.detail = detail
         self.errors = list(errors) if errors is not None else None
         self.headers = dict(headers or {})
+
+
+def token_invalid() -> ApiError:
+    """401 for a bearer token or API key that stands for nobody (now)."""
+    return ApiError(
+        401,
+        "token_invalid",
+        "The token is unknown, expired or revoked; log in again.",
+        headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+    )
 
 
 def problem_response(
@@ -160,6 +171,22 @@ def install_handlers(app: FastAPI) -> None:
             instance=request.url.path,
             headers=headers,
         )
+
+    @app.exception_handler(DBAPIError)
+    async def _on_database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if exc.connection_invalidated:
+            # a pooled connection found dead (the database restarted): the pool has been
+            # renewed, so the same request again gets a live one (see db.PING_IDLE_SECONDS)
+            log.warning("database connection lost on %s %s", request.method, request.url.path)
+            return problem_response(
+                503,
+                "unavailable",
+                "The database connection was lost; try again.",
+                instance=request.url.path,
+                headers={"Retry-After": "1"},
+            )
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return problem_response(500, "internal_error", "The service failed; it has been logged.")
 
     @app.exception_handler(Exception)
     async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -22,6 +22,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 
 log = logging.getLogger("server")
 
@@ -42,6 +43,14 @@ CLAIM_THREADS = {"sqlite": 2, "postgresql": 8}
 # budget, above) take them with everything else.
 INTAKE_THREADS = {"sqlite": 2}
 CONNECT_TIMEOUT_SECONDS = 5
+# A PostgreSQL connection idle in the pool for longer than this is pinged when checked out
+# (one round trip; a dead one is replaced before use). One used more recently is handed out
+# as it is: a ping per checkout (``pool_pre_ping``) cost every request a round trip, under
+# load the commonest of them all. A connection that dies anyway (the server restarted while
+# it was busy) fails its statement with a disconnect error: SQLAlchemy then replaces every
+# pooled connection made before it, the claim tries again (service.py) and other requests
+# answer 503 with Retry-After (problems.py), which clients retry.
+PING_IDLE_SECONDS = 5.0
 # A running service checkpoints SQLite's WAL on its own thread (see ``start_checkpointer``):
 # how often, and the WAL size (pages) at which a committing writer does it itself after all,
 # in case that thread falls behind.
@@ -199,6 +208,25 @@ class WriterTurns:
             self._writer = self._urgent = self._urgent_probe = None
 
 
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection at checkout only when it sat idle ``PING_IDLE_SECONDS``."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < PING_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            # the pool discards this connection and checks out another (or a new one)
+            raise DisconnectionError(f"pooled connection is gone: {exc}") from exc
+
+
 class Database:
     """One engine, write transactions and read transactions. No module globals."""
 
@@ -222,16 +250,17 @@ class Database:
 
     def _make_engine(self, sqlite_synchronous: str) -> Engine:
         if not self.is_sqlite:
-            return create_engine(
+            engine = create_engine(
                 self.url,
                 pool_size=self.pool_size,
                 max_overflow=8,
-                pool_pre_ping=True,
                 isolation_level="READ COMMITTED",
                 # a database that does not answer fails a request (and /readyz) in
                 # seconds instead of holding a worker thread for minutes
                 connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
             )
+            _ping_when_idle(engine)
+            return engine
         database = make_url(self.url).database
         in_memory = not database or database == ":memory:"
         if not in_memory:
