@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from reviewer_app import __version__
 from reviewer_app.protocol import (
@@ -701,24 +701,29 @@ class Service:
         """Lease up to ``request.count`` items of the queue to ``user``, each whole."""
         return LeaseGrant.model_validate_json(self.claim_reply(user, queue_id, request).body)
 
-    def claim_reply(self, user: Principal, queue_id: str, request: LeaseClaim) -> ClaimReply:
+    def claim_reply(
+        self, caller: Principal | str, queue_id: str, request: LeaseClaim
+    ) -> ClaimReply:
         """The claim as the JSON body of a ``LeaseGrant`` (the busiest route), built inside
         the claim's transaction: no lease is committed without the reply that holds it. An
         item that cannot be served is parked and the claim made again without it
-        (claims.py)."""
-        config = self.queue_for(user, queue_id)
+        (claims.py). ``caller``: the user, or their login token, looked up by the claim's
+        own transaction (claims.Caller). A claim whose database connection turned out dead
+        (the database restarted) is made again once on a fresh one."""
+        found = claims.Caller(caller)
+        reconnected = False
         for _ in range(CLAIM_ATTEMPTS):
             try:
-                return self._claim_once(
-                    user,
-                    queue_id,
-                    request,
-                    recuse=config.appeals,
-                    assigned=queue_id == escalations.ESCALATION_QUEUE,
-                )
-            except claims.Unservable as found:
-                parked = self._park_unservable(user, found.reasons)
+                return self._claim_once(found, queue_id, request)
+            except claims.Unservable as unservable:
+                assert found.user is not None  # resolved before any item was read
+                parked = self._park_unservable(found.user, unservable.reasons)
                 log.warning("claim in %s: %d item(s) parked as unservable", queue_id, len(parked))
+            except DBAPIError as exc:
+                if not exc.connection_invalidated or reconnected:
+                    raise
+                reconnected = True
+                log.warning("claim in %s made again: its database connection was lost", queue_id)
         raise ApiError(
             503,
             "unavailable",
@@ -731,21 +736,15 @@ class Service:
             lambda conn: claims.park_unservable(conn, user, reasons, self.clock())
         )
 
-    def _claim_once(
-        self,
-        user: Principal,
-        queue_id: str,
-        request: LeaseClaim,
-        *,
-        recuse: bool = False,
-        assigned: bool = False,
-    ) -> ClaimReply:
+    def _claim_once(self, caller: claims.Caller, queue_id: str, request: LeaseClaim) -> ClaimReply:
         lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
         now = self.clock()
         with self.db.write(urgent=True) as conn:
-            if self.postgres:  # one claim at a time per reviewer, so the cap holds
-                conn.execute(select(users.c.id).where(users.c.id == user.id).with_for_update())
-            held = leasing.held_count(conn, user.id, now)
+            user = caller.resolve(conn, now, postgres=self.postgres)
+            config = self.queue_for(user, queue_id)
+            held, skipped = leasing.held_and_skipped(
+                conn, user.id, queue_id, now, postgres=self.postgres
+            )
             room = self.settings.max_leased_per_reviewer - held
             if room <= 0:
                 raise ApiError(
@@ -761,8 +760,10 @@ class Service:
                 lease_seconds,
                 now,
                 postgres=self.postgres,
-                recuse=recuse,  # an appeals queue: four eyes (appeals.py)
-                assigned=assigned,  # the escalation queue: its assignments (escalations.py)
+                recuse=config.appeals,  # an appeals queue: four eyes (appeals.py)
+                # the escalation queue: its assignments (escalations.py)
+                assigned=queue_id == escalations.ESCALATION_QUEUE,
+                skipped=skipped,
             )
             # The reply is built before the commit (see claims.py).
             return claims.reply(conn, queue_id, lease_seconds, held, claimed)

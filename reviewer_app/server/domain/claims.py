@@ -6,6 +6,23 @@ stored document cannot be served (unreadable JSON, a lone surrogate that has no 
 missing part) fails the claim's transaction, which rolls back whole; the service then
 parks the item (``park_unservable``: state ``unservable``, an ``unservable`` entry in the
 log, counted in the leads' queue figures and on /metrics) and claims again without it.
+
+Who claims is looked up by the claim's own transaction (``Caller``): its first statement
+finds the login token's user and (on PostgreSQL) locks the user's row, so a claim is one
+transaction, not a read for the token and then a write. A revoked session, an expired one
+or a changed role counts from the next claim on, in every process: nothing is cached.
+
+On PostgreSQL that first statement also makes the claim's commit asynchronous
+(``synchronous_commit = off`` for this transaction only): the commit returns without
+waiting for its WAL to reach the disk, which under intake's load was most of a claim's
+wait. What a crash of the database server (not of this service) can lose is the claims
+of its last moments (``wal_writer_delay``, 0.2 s by default, at most three times that):
+those items are pending again, as if the leases had expired, and a reviewer's verdict on
+one is answered "lease lost", like one on an expired lease. Nothing anyone decided is
+lost: verdicts, releases and everything else commit synchronously, and WAL is flushed in
+order, so any transaction that commits after a claim (a verdict on its items, the
+sequencer sealing its ``claimed`` entries) makes the claim durable first. A lost claim
+never leaves a trace in the log that the log does not hold.
 """
 
 from __future__ import annotations
@@ -15,13 +32,16 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, or_, update
+from sqlalchemy import Connection, and_, bindparam, func, or_, select, update
+from sqlalchemy.sql.expression import Select
 
-from reviewer_app.protocol import EventKind
+from reviewer_app.protocol import EventKind, Role
 from reviewer_app.server.domain.assembly import item_documents
 from reviewer_app.server.domain.leasing import Claimed
 from reviewer_app.server.domain.records import Principal, append_events, event_row, iso
-from reviewer_app.server.storage.tables import items, leases
+from reviewer_app.server.domain.security import token_hash
+from reviewer_app.server.problems import token_invalid
+from reviewer_app.server.storage.tables import items, leases, sessions, users
 
 log = logging.getLogger("server")
 
@@ -29,6 +49,57 @@ log = logging.getLogger("server")
 # broken payload: ValueError; a lone surrogate: UnicodeEncodeError, a ValueError; a part
 # missing: KeyError). Database errors are not among them: they fail the claim as before.
 DOCUMENT_ERRORS = (ValueError, TypeError, LookupError, AttributeError)
+
+
+def _caller_statement(postgres: bool, *, by_token: bool) -> Select:
+    """The claiming user (by login token, or by id), their row locked and the commit made
+    asynchronous on PostgreSQL (see the module doc)."""
+    query = select(users.c.id, users.c.username, users.c.display_name, users.c.role)
+    if by_token:  # as service.authenticate
+        query = query.join(sessions, sessions.c.user_id == users.c.id).where(
+            sessions.c.token_hash == bindparam("hash"),
+            sessions.c.revoked_at.is_(None),
+            sessions.c.expires_at > bindparam("now"),
+        )
+    else:
+        query = query.where(users.c.id == bindparam("user"))
+    if postgres:  # one claim at a time per reviewer, so the cap on leases held holds
+        query = query.add_columns(
+            func.set_config("synchronous_commit", "off", True).label("async_commit")
+        ).with_for_update(of=users)
+    return query
+
+
+_CALLER = {
+    (pg, by_token): _caller_statement(pg, by_token=by_token)
+    for pg in (False, True)
+    for by_token in (False, True)
+}
+
+
+class Caller:
+    """Who claims: a user already authenticated, or a login token (``rd1_...``) that the
+    claim's transaction looks up itself."""
+
+    def __init__(self, who: Principal | str) -> None:
+        self.token = who if isinstance(who, str) else None
+        self.user = who if isinstance(who, Principal) else None
+
+    def resolve(self, conn: Connection, now: float, *, postgres: bool) -> Principal:
+        """The claiming user, locked (the claim's first statement); 401 for a token that
+        stands for nobody now."""
+        if self.token is None:
+            assert self.user is not None
+            if postgres:
+                conn.execute(_CALLER[(True, False)], {"user": self.user.id}).all()
+            return self.user
+        found = conn.execute(
+            _CALLER[(postgres, True)], {"hash": token_hash(self.token), "now": now}
+        ).first()
+        if found is None:
+            raise token_invalid()
+        self.user = Principal(found.id, found.username, found.display_name, Role(found.role))
+        return self.user
 
 
 @dataclass(frozen=True)

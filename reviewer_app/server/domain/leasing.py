@@ -29,6 +29,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.sql.expression import Select
@@ -36,10 +37,14 @@ from sqlalchemy.sql.expression import Select
 from reviewer_app.protocol import EventKind, LeaseStatus
 from reviewer_app.protocol.leases import LeaseOutcome
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt
+from reviewer_app.server.storage.bulk import recordset, rows_json
+from reviewer_app.server.storage.eventlog import LOG_NAME
+from reviewer_app.server.storage.sequencer import mark_appended
 from reviewer_app.server.storage.tables import (
     authors,
     config_versions,
     decisions,
+    events,
     items,
     leases,
     skips,
@@ -165,6 +170,11 @@ _HELD = (
         items.c.lease_expires_at >= bindparam("b_now"),
     )
 )
+_skipped_ids = _SKIPPED.subquery("skipped_ids")
+_HELD_AND_SKIPPED = select(
+    _HELD.scalar_subquery().label("held"),
+    select(func.array_agg(_skipped_ids.c.item_id)).scalar_subquery().label("skipped"),
+)
 _RETURN_TO_QUEUE = (
     update(items)
     .where(items.c.id.in_(bindparam("b_ids", expanding=True)))
@@ -175,6 +185,17 @@ _RETURN_TO_QUEUE = (
 # cached by this process): verdicts valid under it stay valid while the lease lives.
 _INSERT_LEASES = insert(leases).values(
     config_version=select(func.max(config_versions.c.version)).scalar_subquery()
+)
+_LEASE_COLUMNS = ("token", "item_id", "queue_id", "user_id", "epoch", "claimed_at", "expires_at")
+_EVENT_COLUMNS = ("at", "kind", "actor", "item_id", "queue_id", "data")
+# On PostgreSQL the leases and their ``claimed`` entries in the log are one statement (one
+# round trip; see bulk.py on json_to_recordset). Names from the tables' metadata only.
+_GRANT = text(
+    f"WITH granted AS (INSERT INTO leases ({', '.join(_LEASE_COLUMNS)}, config_version) "  # noqa: S608
+    f"SELECT {', '.join(_LEASE_COLUMNS)}, (SELECT max(version) FROM config_versions) "
+    f"FROM {recordset(leases, _LEASE_COLUMNS, 'leases')}) "
+    f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) SELECT {', '.join(_EVENT_COLUMNS)} "
+    f"FROM {recordset(events, _EVENT_COLUMNS, 'events')}"
 )
 
 
@@ -199,6 +220,18 @@ def held_count(conn: Connection, user_id: int, now: float) -> int:
     return count
 
 
+def held_and_skipped(
+    conn: Connection, user_id: int, queue_id: str, now: float, *, postgres: bool
+) -> tuple[int, list[str]]:
+    """The live leases ``user_id`` holds, and the items they skipped in the queue that a
+    claim avoids (newest first, at most ``MAX_AVOIDED``): one statement on PostgreSQL."""
+    values = {"b_user": user_id, "b_queue": queue_id, "b_now": now}
+    if postgres:
+        row = conn.execute(_HELD_AND_SKIPPED, values).one()
+        return row.held, list(row.skipped or ())
+    return held_count(conn, user_id, now), [r[0] for r in conn.execute(_SKIPPED, values)]
+
+
 def claim(
     conn: Connection,
     user: Principal,
@@ -210,10 +243,12 @@ def claim(
     postgres: bool,
     recuse: bool = False,
     assigned: bool = False,
+    skipped: list[str] | None = None,
 ) -> list[Claimed]:
     """Lease up to ``count`` of the queue's highest-priority pending items to ``user``
     (``recuse``: an appeals queue, none the user decided before; ``assigned``: the
-    escalation queue, none assigned to another lead and the user's own first)."""
+    escalation queue, none assigned to another lead and the user's own first; ``skipped``:
+    the user's skips in the queue when already read, see ``held_and_skipped``)."""
     return_expired(conn, queue_id, now, postgres=postgres)
     expires = now + lease_seconds
     parameters = {
@@ -224,7 +259,8 @@ def claim(
         "b_expires": expires,
     }
     variant = (postgres, recuse, assigned)
-    skipped = [r[0] for r in conn.execute(_SKIPPED, {**parameters, "b_now": now})]
+    if skipped is None:
+        skipped = [r[0] for r in conn.execute(_SKIPPED, {**parameters, "b_now": now})]
     if skipped:
         avoiding = {**parameters, "b_avoid": skipped}
         found = list(conn.execute(_CLAIM_AVOIDING[variant], avoiding))
@@ -243,35 +279,41 @@ def claim(
         )
     if not rows:
         return []
-    conn.execute(
-        _INSERT_LEASES,
-        [
+    granted = [
+        {
+            "token": r.lease_token,
+            "item_id": r.id,
+            "queue_id": queue_id,
+            "user_id": user.id,
+            "epoch": r.epoch,
+            "claimed_at": now,
+            "expires_at": expires,
+        }
+        for r in rows
+    ]
+    logged = [
+        event_row(
+            now,
+            EventKind.claimed,
+            user.username,
+            item_id=r.id,
+            queue_id=queue_id,
+            lease_expires_at=to_dt(expires).isoformat(),
+        )
+        for r in rows
+    ]
+    if postgres:
+        conn.execute(
+            _GRANT,
             {
-                "token": r.lease_token,
-                "item_id": r.id,
-                "queue_id": queue_id,
-                "user_id": user.id,
-                "epoch": r.epoch,
-                "claimed_at": now,
-                "expires_at": expires,
-            }
-            for r in rows
-        ],
-    )
-    append_events(
-        conn,
-        [
-            event_row(
-                now,
-                EventKind.claimed,
-                user.username,
-                item_id=r.id,
-                queue_id=queue_id,
-                lease_expires_at=to_dt(expires).isoformat(),
-            )
-            for r in rows
-        ],
-    )
+                **rows_json("leases", _LEASE_COLUMNS, granted),
+                **rows_json("events", _EVENT_COLUMNS, logged),
+            },
+        )
+        mark_appended(conn, LOG_NAME)
+    else:
+        conn.execute(_INSERT_LEASES, granted)
+        append_events(conn, logged)
     return [Claimed(r.id, r.lease_token, expires) for r in rows]
 
 

@@ -88,7 +88,9 @@ from reviewer_app.protocol.webhooks import WebhookList
 from reviewer_app.server.domain.claims import ClaimReply
 from reviewer_app.server.domain.records import to_epoch
 from reviewer_app.server.domain.search import DecisionFilter, Order
+from reviewer_app.server.domain.security import is_api_key
 from reviewer_app.server.http.auth import (
+    MAX_TOKEN_LENGTH,
     AdminDep,
     LeadDep,
     ServiceDep,
@@ -244,7 +246,10 @@ async def claim_items(
     """Claim up to ``count`` items for this reviewer, each whole with its lease token."""
 
     def claim() -> ClaimReply:
-        return svc.claim_reply(authenticated_person(svc, token), queue_id, body)
+        if is_api_key(token) or len(token) > MAX_TOKEN_LENGTH:  # refused as on any route
+            return svc.claim_reply(authenticated_person(svc, token), queue_id, body)
+        # a login token: the claim's own transaction looks it up (claims.Caller)
+        return svc.claim_reply(token, queue_id, body)
 
     # Sent as built (inside the claim's transaction): every stored part was validated when
     # it was enqueued.

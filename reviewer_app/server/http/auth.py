@@ -17,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.domain.records import Principal
-from reviewer_app.server.problems import ApiError
+from reviewer_app.server.problems import ApiError, token_invalid
 from reviewer_app.server.service import Service
 
 _bearer = HTTPBearer(
@@ -59,12 +59,7 @@ def authenticated(svc: Service, token: str) -> Principal:
     """The caller the token or API key stands for, whatever its role, or 401 (blocking:
     runs on a worker thread)."""
     if len(token) > MAX_TOKEN_LENGTH or (user := svc.authenticate(token)) is None:
-        raise ApiError(
-            401,
-            "token_invalid",
-            "The token is unknown, expired or revoked; log in again.",
-            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-        )
+        raise token_invalid()
     return user
 
 

@@ -39,10 +39,13 @@ def any_of(column: Column[Any], postgres: bool, name: str = "ids") -> ColumnElem
     return column.in_(bindparam(name, expanding=True))
 
 
-def _rows_json(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """The rows as one JSON array of objects: encoded in C by ``json``, decoded in C by
-    PostgreSQL (psycopg's text arrays escape each element in Python, slow for long texts)."""
-    return {"rows": json.dumps([{n: r.get(n) for n in names} for r in rows])}
+def rows_json(
+    param: str, names: Sequence[str], rows: Sequence[Mapping[str, Any]]
+) -> dict[str, str]:
+    """The rows as one JSON array of objects (the parameter ``param`` of a ``recordset``):
+    encoded in C by ``json``, decoded in C by PostgreSQL (psycopg's text arrays escape
+    each element in Python, slow for long texts)."""
+    return {param: json.dumps([{n: r.get(n) for n in names} for r in rows])}
 
 
 def _tuples(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
@@ -51,9 +54,11 @@ def _tuples(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[tup
     return [tuple(r.get(n) for n in names) for r in rows]
 
 
-def _recordset(table: Table, names: Sequence[str]) -> str:
+def recordset(table: Table, names: Sequence[str], param: str = "rows") -> str:
+    """``json_to_recordset`` of the parameter ``param`` (``rows_json``) as typed rows ``v``
+    with the columns ``names`` of ``table`` (PostgreSQL)."""
     columns = ", ".join(f"{n} {table.c[n].type.compile(dialect=_PG)}" for n in names)
-    return f"json_to_recordset(CAST(:rows AS json)) AS v({columns})"
+    return f"json_to_recordset(CAST(:{param} AS json)) AS v({columns})"
 
 
 class InsertMany:
@@ -74,7 +79,7 @@ class InsertMany:
         self.returning = returning
         names = ", ".join(self.columns)
         # names from the table's own metadata (table.c[...] refuses any other), no input
-        source = _recordset(table, columns)
+        source = recordset(table, columns)
         pg = f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {source}"  # noqa: S608
         if ignore_conflicts:
             pg += " ON CONFLICT DO NOTHING"
@@ -99,7 +104,7 @@ class InsertMany:
         if not rows:
             return []
         if postgres:
-            result = conn.execute(self._pg, _rows_json(self.columns, rows))
+            result = conn.execute(self._pg, rows_json("rows", self.columns, rows))
         elif self.returning is not None:
             result = conn.execute(self._sqlite, list(rows))
         else:
@@ -123,7 +128,7 @@ class UpdateMany:
         sets = ", ".join(f"{c} = v.{c}" for c in self.columns)
         guard = f" AND {table.name}.{table.c[unless_set].name} IS NULL" if unless_set else ""
         self._pg = text(
-            f"UPDATE {table.name} SET {sets} FROM {_recordset(table, names)} "  # noqa: S608
+            f"UPDATE {table.name} SET {sets} FROM {recordset(table, names)} "  # noqa: S608
             f"WHERE {table.name}.{key} = v.{key}{guard}"
         )
         sets = ", ".join(f"{c} = ?" for c in self.columns)
@@ -135,7 +140,7 @@ class UpdateMany:
         if not rows:
             return 0
         if postgres:
-            result = conn.execute(self._pg, _rows_json((self.key, *self.columns), rows))
+            result = conn.execute(self._pg, rows_json("rows", (self.key, *self.columns), rows))
         else:
             result = conn.exec_driver_sql(self._sqlite, _tuples((*self.columns, self.key), rows))
         return int(result.rowcount)
