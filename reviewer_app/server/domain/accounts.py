@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import BindParameter, Connection, bindparam, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.expression import ColumnElement, Select
 
 from reviewer_app.protocol import EventKind, ProblemDetail
 from reviewer_app.protocol.accounts import (
@@ -99,9 +100,16 @@ _OPEN_BY_QUEUE = (
     .where(items.c.author_id.in_(_ids), items.c.state.in_(OPEN_STATES))
     .group_by(items.c.author_id, items.c.queue_id)
 )
-_NAMED_BY = select(author_links.c.author_id, author_links.c.handle).where(
-    author_links.c.author_id.in_(_ids)
-)
+
+
+def named_by_query(among: Callable[[Any], ColumnElement[bool]]) -> Select:
+    """The handles the authors ``among`` picks name (their links)."""
+    return select(author_links.c.author_id, author_links.c.handle).where(
+        among(author_links.c.author_id)
+    )
+
+
+_NAMED_BY = named_by_query(lambda column: column.in_(_ids))
 _NAMING = select(author_links.c.author_id, author_links.c.handle, author_links.c.source).where(
     author_links.c.handle.in_(_ids)
 )
@@ -575,15 +583,20 @@ def replace_links(
 
 
 def linked_ids(
-    conn: Connection, subjects: Mapping[str, tuple[str, str | None]]
+    conn: Connection,
+    subjects: Mapping[str, tuple[str, str | None]],
+    links: Iterable[Any] | None = None,
 ) -> dict[str, list[str]]:
     """The accounts linked to each author (author id -> (handle, source)): those they name
-    and those that name them, on the same platform, themselves left out."""
+    and those that name them, on the same platform, themselves left out (``links``: the
+    links the subjects make, ``named_by_query``, when already read)."""
     if not subjects:
         return {}
     ids = sorted(subjects)
     named: dict[str, set[str]] = defaultdict(set)  # author -> handle keys they name
-    for link in conn.execute(_NAMED_BY, {"ids": ids}):
+    if links is None:
+        links = conn.execute(_NAMED_BY, {"ids": ids})
+    for link in links:
         named[link.author_id].add(link.handle)
     found: dict[str, set[str]] = defaultdict(set)
     own_keys: dict[str, list[str]] = defaultdict(list)  # handle key -> the subjects with it
@@ -638,10 +651,12 @@ def summaries(conn: Connection, author_ids: Iterable[str]) -> dict[str, AccountS
 
 
 def linked_for_items(
-    conn: Connection, subjects: Mapping[str, tuple[str, str | None]]
+    conn: Connection,
+    subjects: Mapping[str, tuple[str, str | None]],
+    links: Iterable[Any] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Each author's linked accounts as ``Author.linked`` documents (for whole items)."""
-    linked = linked_ids(conn, subjects)
+    linked = linked_ids(conn, subjects, links)
     if not linked:
         return {}
     found = summaries(conn, {a for ids in linked.values() for a in ids})

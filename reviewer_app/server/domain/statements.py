@@ -18,12 +18,13 @@ puid and decision id, which the row holds.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy.sql.expression import ColumnElement, Select
 
 from reviewer_app.protocol import Statement
 from reviewer_app.protocol.items import MAX_ITEM_STATEMENTS
@@ -191,18 +192,31 @@ def for_item(conn: Connection, item_id: str) -> list[Statement]:
     return [from_row(r) for r in rows]
 
 
-def documents_for_posts(conn: Connection, post_ids: set[str]) -> dict[str, list[dict[str, Any]]]:
+def documents_query(among: Callable[[Any], ColumnElement[bool]]) -> Select:
+    """The statements given on the posts ``among`` picks, by post and in id order."""
+    return (
+        select(_S.id, _S.post_id, _S.decision_id, _S.payload)
+        .where(among(_S.post_id))
+        .order_by(_S.post_id, _S.id)
+    )
+
+
+_DOCUMENTS = documents_query(lambda column: column.in_(bindparam("ids", expanding=True)))
+
+
+def documents_for_posts(
+    conn: Connection, post_ids: set[str], rows: Iterable[Mapping[Any, Any]] | None = None
+) -> dict[str, list[dict[str, Any]]]:
     """The statements given on each post, oldest first (the newest ``MAX_ITEM_STATEMENTS``),
     as JSON-ready dicts in the shape of ``Statement`` (an item's ``statements``; stored
-    statements were validated when they were made)."""
+    statements were validated when they were made). ``rows``: ``documents_query``'s for
+    these posts, already read."""
     if not post_ids:
         return {}
     found: dict[str, list[dict[str, Any]]] = {}
-    for row in conn.execute(
-        select(_S.id, _S.post_id, _S.decision_id, _S.payload)
-        .where(_S.post_id.in_(sorted(post_ids)))
-        .order_by(_S.post_id, _S.id)
-    ).mappings():
+    if rows is None:
+        rows = conn.execute(_DOCUMENTS, {"ids": sorted(post_ids)}).mappings().all()
+    for row in rows:
         document = json.loads(row["payload"])
         document.update(id=row["id"], puid=puid_of(row["id"]), decision_id=row["decision_id"])
         found.setdefault(row["post_id"], []).append(document)
