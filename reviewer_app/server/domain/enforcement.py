@@ -660,7 +660,8 @@ def _listen(engine: Engine, poke: Callable[[], None]) -> None:
             poke()
 
     def rolled_back(conn: Connection) -> None:
-        conn.info.pop(_SEALED, None)
+        if not conn.invalidated:  # a lost connection's info went with it
+            conn.info.pop(_SEALED, None)
 
     event.listen(engine, "checkin", checked_in)
     event.listen(engine, "rollback", rolled_back)

@@ -361,4 +361,5 @@ def _has_unsealed(conn: Connection, lg: SequencedLog) -> bool:
 
 def _forget_appended(conn: Connection) -> None:
     """A rolled-back transaction appended nothing."""
-    conn.info.pop(_APPENDED, None)
+    if not conn.invalidated:  # a lost connection's info went with it
+        conn.info.pop(_APPENDED, None)
