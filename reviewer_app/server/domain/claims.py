@@ -21,8 +21,8 @@ those items are pending again, as if the leases had expired, and a reviewer's ve
 one is answered "lease lost", like one on an expired lease. Nothing anyone decided is
 lost: verdicts, releases and everything else commit synchronously, and WAL is flushed in
 order, so any transaction that commits after a claim (a verdict on its items, the
-sequencer sealing its ``claimed`` entries) makes the claim durable first. A lost claim
-never leaves a trace in the log that the log does not hold.
+sequencer sealing its ``claimed`` entries) makes the claim durable first: the log never
+seals an entry that a crash then takes away.
 """
 
 from __future__ import annotations

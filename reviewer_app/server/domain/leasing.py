@@ -279,6 +279,21 @@ def claim(
         )
     if not rows:
         return []
+    _grant(conn, user, queue_id, rows, now, expires, postgres=postgres)
+    return [Claimed(r.id, r.lease_token, expires) for r in rows]
+
+
+def _grant(
+    conn: Connection,
+    user: Principal,
+    queue_id: str,
+    rows: list[Any],
+    now: float,
+    expires: float,
+    *,
+    postgres: bool,
+) -> None:
+    """The leases of the claimed ``rows`` and their ``claimed`` entries in the log."""
     granted = [
         {
             "token": r.lease_token,
@@ -314,7 +329,6 @@ def claim(
     else:
         conn.execute(_INSERT_LEASES, granted)
         append_events(conn, logged)
-    return [Claimed(r.id, r.lease_token, expires) for r in rows]
 
 
 _GONE: dict[str, LeaseOutcome] = {"withdrawn": "withdrawn", "resolved": "author_actioned"}
