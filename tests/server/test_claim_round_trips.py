@@ -12,7 +12,7 @@ from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import LeaseClaim, Role, SessionCreate, UserCreate
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.service import Service
 from tests.support.servers import PASSWORD, LiveServer
 
