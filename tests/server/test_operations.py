@@ -378,3 +378,19 @@ def test_workers_get_a_fresh_metrics_directory_removed_on_exit(
         (folder / "counter_1.db").write_bytes(b"")
     assert not folder.exists()
     assert MULTIPROC_ENV not in os.environ
+
+
+def test_metrics_count_the_statements_sent_to_the_database(live_server: LiveServer) -> None:
+    """The capacity model's statements per decided item (benchmarks/capacity.py) come from
+    this counter: every request that reads or writes moves it, and by what it sent."""
+    seed_load_queue(live_server.service, 10)
+    reviewer = live_server.login("statements-reviewer")
+    first = value(scrape(live_server.url), "reviewdesk_db_statements_total")
+    before = value(scrape(live_server.url), "reviewdesk_db_statements_total")
+    scraping = before - first  # a scrape's own reads (its gauges are cached: often none)
+    leased = reviewer.claim(LOAD_QUEUE.id, count=5)
+    after_claim = value(scrape(live_server.url), "reviewdesk_db_statements_total")
+    assert after_claim - before > scraping
+    assert {r["status"] for r in reviewer.decide([verdict(x) for x in leased])} == {"accepted"}
+    after_verdicts = value(scrape(live_server.url), "reviewdesk_db_statements_total")
+    assert after_verdicts - after_claim > scraping + 1  # a verdict batch writes in several

@@ -11,6 +11,9 @@ Counted in each API process, as requests happen:
 - ``reviewdesk_items_leased_total{queue}``: items handed out by claims.
 - ``reviewdesk_rate_limited_requests_total``: requests refused by the per-caller limit.
 - ``reviewdesk_api_processes``: API processes alive (each sets 1; summed).
+- ``reviewdesk_db_statements_total``: SQL statements this process sent to the primary
+  database through its engine (the capacity model's statements per decided item; the
+  SQLite bulk paths that use the driver's ``executemany`` directly are not counted).
 - ``reviewdesk_webhook_attempts_total{endpoint,outcome}``: webhook messages sent by this
   process's dispatcher, ``delivered`` (2xx) or ``failed``.
 
@@ -63,7 +66,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
-from sqlalchemy import distinct, func, select
+from sqlalchemy import distinct, event, func, select
 
 from reviewer_app.protocol.webhooks import WebhookStatus
 from reviewer_app.server.domain import enforcement
@@ -126,8 +129,17 @@ class Metrics:
             registry=r,
             multiprocess_mode="livesum",
         )
+        self.statements = Counter(
+            f"{PREFIX}_db_statements",
+            "SQL statements sent to the primary database by this process",
+            registry=r,
+        )
+        event.listen(service.db.engine, "before_cursor_execute", self._statement_sent)
         self.database = DatabaseGauges(service)
         r.register(self.database)
+
+    def _statement_sent(self, *_args: object) -> None:
+        self.statements.inc()
 
     # -- recording ------------------------------------------------------------------
 
