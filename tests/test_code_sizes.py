@@ -21,8 +21,6 @@ REASON = "Long because"
 KNOWN: frozenset[str] = frozenset(
     {
         "core/api.py",
-        "core/store.py",
-        "core/store.py:settle",
         "core/sync.py",
         "demo.py:_self_test",
         "protocol/verdicts.py:verdict_problems",

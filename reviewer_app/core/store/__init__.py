@@ -1,0 +1,149 @@
+"""The local store: one SQLite file per server and user.
+
+It holds the leased items with their whole context and media, the outbox of verdicts not
+yet delivered, the reviewer's own decision journal (what they decided, when, and what the
+server said), the conflicts, the last known queues and the settings.
+
+A verdict, its journal row and its outbox row are written in one transaction: once
+``record_verdict`` returns, the decision survives a killed or crashed process (the commit is
+in the WAL file, in the operating system's hands). The commit does not wait for the disk
+(``synchronous=NORMAL``): on a slow or busy disk an fsync takes tens of milliseconds, and it
+would be taken on the GUI thread between a keypress and the next post. The sync thread
+writes the WAL through to the disk instead (``write_through``: an fsync, at the start of
+each pass, and a verdict wakes it at once), so a power cut loses at most the verdicts of
+the moment before it. Each thread opens its own ``Store`` on the same file (WAL lets the
+UI read while the sync engine writes). Schema versions by ``PRAGMA user_version``; a file
+that is damaged or is not ours is moved aside with a message, never silently reused.
+
+**Encryption at rest.** Opened with the profile's key (``key=``, from the OS keyring), every
+value that holds user content is sealed with AES-256-GCM (``sealing.RowCipher``), with the
+row's place (``table.column:primary key``) as associated data: ``items.document`` (post,
+author, thread, reports, scores), ``media.data``, ``journal.verdict`` and ``journal.result``
+(a verdict's note, the decision that won), and ``conflicts.item``/``mine``/``theirs``. What
+queries filter and sort on stays plain: ids, queue ids, states, lease tokens, times, the
+chosen action. ``queues.document`` (each queue's decision config: action and policy labels,
+no user content) and ``settings`` stay plain. A store written without a key (schema 2, or
+tools and tests) is encrypted in place, in one transaction, the first time it is opened with
+a key; the file is then vacuumed so no plaintext page is left in it or its WAL. A value
+that does not decrypt is a ``StoreError``, never shown.
+
+**In memory.** With ``in_memory=True`` the store is a SQLite ``memdb`` database named by
+``path``, shared by the connections of this process (the UI's and the sync thread's) and
+gone when the last one closes: for sessions with no keyring to hold a key, nothing of theirs
+is written to disk.
+
+**Files.** The store file is created 0600 (so are its WAL and SHM, which SQLite makes with
+the database's mode) in a folder made 0700; files of an older release are narrowed when
+opened.
+
+**Metadata.** ``meta`` also keeps the last good sync's time (plain: it says nothing of the
+content) and the profile's user (sealed), so a start with no network can show both.
+
+**Retention.** Delivered verdicts leave the worklist with their item and media in the same
+transaction that records the server's answer (``settle``), and their notes are dropped from
+the journal. Nothing cached (items, media, conflicts' copies) is kept longer than
+``cache_retention_hours`` (``purge_expired``: at open and on every sync pass). Verdicts not yet
+delivered are the exception: they are kept, encrypted, until the server has them.
+
+**Modules.** ``schema`` (migrations, names), ``records`` (what the store hands out, its
+errors), ``file`` (opening, checking, migrating, sealing, transactions, settings, metadata),
+``items`` (queues, leased items, media), ``journal`` (verdicts: journal and outbox),
+``retention`` (conflicts, purging, wiping), ``held_bulk`` (a lead's held bulk decisions).
+``Store`` is all of them on one connection; import it from here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .file import StoreFile
+from .held_bulk import HeldBulkStore
+from .items import ItemStore
+from .journal import (
+    HELD_BY_OTHER,
+    RETRY_REJECTED_AFTER,
+    RETRY_REJECTED_SOONEST,
+    RETRYABLE_REJECTIONS,
+    JournalStore,
+)
+from .records import (
+    AlreadyDecided,
+    Conflict,
+    Counts,
+    HeldBulk,
+    JournalEntry,
+    NothingToUndo,
+    OfflineSummary,
+    Outgoing,
+    Pending,
+    Renewal,
+    StoredItem,
+    WorklistRow,
+)
+from .retention import RetentionStore
+from .schema import APPLICATION_ID, MIGRATIONS, PURGED, SCHEMA_VERSION
+
+__all__ = [
+    "APPLICATION_ID",
+    "HELD_BY_OTHER",
+    "MIGRATIONS",
+    "PURGED",
+    "RETRYABLE_REJECTIONS",
+    "RETRY_REJECTED_AFTER",
+    "RETRY_REJECTED_SOONEST",
+    "SCHEMA_VERSION",
+    "AlreadyDecided",
+    "Conflict",
+    "Counts",
+    "HeldBulk",
+    "JournalEntry",
+    "NothingToUndo",
+    "OfflineSummary",
+    "Outgoing",
+    "Pending",
+    "Renewal",
+    "Store",
+    "StoreFile",
+    "StoredItem",
+    "WorklistRow",
+]
+
+
+class Store(ItemStore, JournalStore, RetentionStore, HeldBulkStore):
+    """One connection to the store file. Open one per thread; close it when done."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        key: bytes | None = None,
+        in_memory: bool = False,
+        clock: Callable[[], float] = time.time,
+        check: bool = True,
+        busy_timeout: float = 10.0,
+    ) -> None:
+        """``key``: the profile's 32-byte data key; without one the store is not encrypted
+        (tools and tests; the app always passes one, or uses ``in_memory``). ``in_memory``:
+        ``path`` names a database that lives in this process only (see the module doc).
+        Cached content past its retention is purged as the store opens."""
+        super().__init__(
+            path,
+            key=key,
+            in_memory=in_memory,
+            clock=clock,
+            check=check,
+            busy_timeout=busy_timeout,
+        )
+        self.purge_expired()
+
+    def counts(self) -> Counts:
+        row = self._read(
+            "SELECT (SELECT COUNT(*) FROM outbox), "
+            "(SELECT COUNT(*) FROM outbox WHERE in_flight = 1), "
+            "(SELECT COUNT(*) FROM conflicts WHERE resolution IS NULL), "
+            "(SELECT COUNT(*) FROM journal WHERE status = 'rejected'), "
+            "(SELECT COUNT(retry_reason) FROM outbox)"
+        )[0]
+        return Counts(row[0], row[1], row[2], row[3], self.ready_counts(), row[4])

@@ -1,0 +1,85 @@
+"""A lead's bulk decisions, held here for the undo window before they are sent (sealed,
+as a verdict is; one still here after a crash is sent at the next start)."""
+
+from __future__ import annotations
+
+import uuid
+
+from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest
+
+from ..settings import UNDO_WINDOW
+from .file import StoreFile
+from .records import HeldBulk, NothingToUndo
+
+
+class HeldBulkStore(StoreFile):
+    """Bulk decisions held for the undo window, then taken to be sent, then settled."""
+
+    def hold_bulk(
+        self, request: BulkDecisionRequest, *, undo_window: float | None = None
+    ) -> HeldBulk:
+        """Keep a bulk decision here for the undo window before it is sent (committed as a
+        verdict is: once this returns it survives a killed app)."""
+        window = self.settings.get(UNDO_WINDOW) if undo_window is None else undo_window
+        now = self.clock()
+        bulk_id = str(uuid.uuid4())
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO held_bulk (id, request, item_count, held_at, due_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    bulk_id,
+                    self._seal_text(f"held_bulk.request:{bulk_id}", request.model_dump_json()),
+                    len(request.items),
+                    now,
+                    now + window,
+                ),
+            )
+        return HeldBulk(bulk_id, request, now, now + window)
+
+    def held_bulks(self) -> list[HeldBulk]:
+        """Bulk decisions not yet answered by the service, oldest first."""
+        return [
+            HeldBulk(
+                r["id"],
+                BulkDecisionRequest.model_validate_json(
+                    self._open_text(f"held_bulk.request:{r['id']}", r["request"])
+                ),
+                r["held_at"],
+                r["due_at"],
+            )
+            for r in self._read("SELECT * FROM held_bulk ORDER BY held_at, id")
+        ]
+
+    def undo_bulk(self, bulk_id: str) -> None:
+        """Take back a held bulk decision while it is inside its undo window; raises
+        NothingToUndo once the window has passed (it is being sent, or was)."""
+        with self.transaction() as conn:
+            gone = conn.execute(
+                "DELETE FROM held_bulk WHERE id = ? AND due_at > ?", (bulk_id, self.clock())
+            ).rowcount
+        if not gone:
+            raise NothingToUndo(
+                "That bulk decision can no longer be undone: its undo window has passed."
+            )
+
+    def take_bulk(self, bulk_id: str) -> HeldBulk | None:
+        """The held bulk decision, once its undo window has passed (None before, or when it
+        is gone): from here on it can no longer be undone. It stays held until ``settle_bulk``
+        (a crash while it is sent sends it again, under the same keys)."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT * FROM held_bulk WHERE id = ? AND due_at <= ?", (bulk_id, self.clock())
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute("UPDATE held_bulk SET attempts = attempts + 1 WHERE id = ?", (bulk_id,))
+        request = BulkDecisionRequest.model_validate_json(
+            self._open_text(f"held_bulk.request:{bulk_id}", row["request"])
+        )
+        return HeldBulk(bulk_id, request, row["held_at"], row["due_at"])
+
+    def settle_bulk(self, bulk_id: str) -> None:
+        """The service answered the bulk decision (recorded, or refused whole): forget it."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM held_bulk WHERE id = ?", (bulk_id,))

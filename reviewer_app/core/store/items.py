@@ -1,0 +1,303 @@
+"""What the sync engine leases, as the store keeps it: the queues, the items with their
+leases, and their media."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from reviewer_app.protocol import Item, LeaseGrant, LeaseStatus, Queue
+
+from .file import StoreFile
+from .records import AlreadyDecided, Renewal, StoredItem, WorklistRow
+from .schema import PURGED
+
+
+class ItemStore(StoreFile):
+    """Queues, leased items and media."""
+
+    # --- queues ------------------------------------------------------------------------
+
+    def save_queues(self, queues: Sequence[Queue]) -> None:
+        now = self.clock()
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM queues")
+            conn.executemany(
+                "INSERT INTO queues (id, position, document, fetched_at) VALUES (?, ?, ?, ?)",
+                [(q.id, i, q.model_dump_json(), now) for i, q in enumerate(queues)],
+            )
+
+    def queues(self) -> list[Queue]:
+        rows = self._read("SELECT document FROM queues ORDER BY position")
+        return [Queue.model_validate_json(r["document"]) for r in rows]
+
+    def queue(self, queue_id: str) -> Queue | None:
+        rows = self._read("SELECT document FROM queues WHERE id = ?", (queue_id,))
+        return Queue.model_validate_json(rows[0]["document"]) if rows else None
+
+    # --- items: what the sync engine leases ------------------------------------------
+
+    def add_leased(self, grant: LeaseGrant) -> int:
+        """Keep the items of a claim (replacing older copies of the same items)."""
+        now = self.clock()
+        # serialised before the write lock is taken: the GUI thread's verdicts wait for it
+        # (and sealed there too: the cipher is quick, but the lock is shared)
+        documents = [
+            self._seal_text(f"items.document:{leased.item.id}", leased.item.model_dump_json())
+            for leased in grant.items
+        ]
+        with self.transaction() as conn:
+            seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM items").fetchone()[0]
+            rows = [
+                (
+                    leased.item.id,
+                    grant.queue_id,
+                    seq + offset,
+                    leased.lease_token,
+                    now,
+                    leased.lease_expires_at.timestamp(),
+                    grant.lease_seconds,
+                    1 if leased.item.post.media else 0,
+                    document,
+                    now,
+                )
+                for offset, (leased, document) in enumerate(
+                    zip(grant.items, documents, strict=True), start=1
+                )
+            ]
+            # an item we still hold a verdict for keeps its row (and its decided state)
+            conn.executemany(
+                "INSERT INTO items (id, queue_id, seq, state, lease_token, lease_granted_at, "
+                "lease_expires_at, lease_seconds, media_wanted, document, cached_at) "
+                "VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET queue_id = excluded.queue_id, "
+                "lease_token = excluded.lease_token, lease_lost = 0, "
+                "lease_granted_at = excluded.lease_granted_at, "
+                "lease_expires_at = excluded.lease_expires_at, "
+                "lease_seconds = excluded.lease_seconds, document = excluded.document, "
+                "cached_at = excluded.cached_at, "
+                "state = CASE WHEN items.state = 'decided' THEN 'decided' ELSE 'ready' END",
+                rows,
+            )
+        return len(rows)
+
+    def next_item(
+        self, queue_id: str, *, include_expired: bool = False, first: str | None = None
+    ) -> StoredItem | None:
+        """The item to show next: the oldest ready one whose lease still runs (or, offline,
+        any ready one: its verdict is still sent and the server decides whether it counts);
+        item ``first`` before the others when it is one of them."""
+        query = (
+            "SELECT * FROM items WHERE queue_id = ? AND state = 'ready' AND lease_lost = 0 "
+            "AND lease_expires_at > ? ORDER BY "
+        )
+        after = -math.inf if include_expired else self.clock()
+        if first is None:  # the keypress's path: the order the index gives
+            rows = self._read(query + "seq LIMIT 1", (queue_id, after))
+        else:
+            rows = self._read(query + "id = ? DESC, seq LIMIT 1", (queue_id, after, first))
+        return self._stored(rows[0]) if rows else None
+
+    def stored_item(self, item_id: str) -> StoredItem | None:
+        """The item as cached here; None when it is not (or its content was purged)."""
+        rows = self._read("SELECT * FROM items WHERE id = ?", (item_id,))
+        return self._stored(rows[0]) if rows and rows[0]["document"] != PURGED else None
+
+    def _stored(self, row: sqlite3.Row) -> StoredItem:
+        document = self._open_text(f"items.document:{row['id']}", row["document"])
+        return StoredItem(
+            item=Item.model_validate_json(document),
+            queue_id=row["queue_id"],
+            lease_token=row["lease_token"],
+            lease_expires_at=row["lease_expires_at"],
+            state=row["state"],
+            lease_lost=bool(row["lease_lost"]),
+        )
+
+    def worklist(self, queue_id: str | None = None) -> list[WorklistRow]:
+        """Items held locally, in review order, with the state of their verdict if any."""
+        rows = self._read(
+            "SELECT i.id, i.queue_id, i.state, i.lease_expires_at, i.lease_lost, "
+            "j.status, j.action FROM items i LEFT JOIN journal j ON j.key = ("
+            "  SELECT key FROM journal WHERE item_id = i.id AND status != 'undone' "
+            "  ORDER BY recorded_at DESC LIMIT 1) "
+            "WHERE ? IS NULL OR i.queue_id = ? ORDER BY i.seq",
+            (queue_id, queue_id),
+        )
+        return [WorklistRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
+
+    def ready_counts(self, now: float | None = None) -> dict[str, int]:
+        now = self.clock() if now is None else now
+        rows = self._read(
+            "SELECT queue_id, COUNT(*) FROM items WHERE state = 'ready' AND lease_lost = 0 "
+            "AND lease_expires_at > ? GROUP BY queue_id",
+            (now,),
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def leases_to_renew(self, now: float, limit: int = 500) -> list[Renewal]:
+        """Held leases past a third of their life, with the length each was leased for;
+        decided items count until their verdict is delivered."""
+        rows = self._read(
+            "SELECT i.id, i.lease_token, i.lease_seconds FROM items i WHERE i.lease_lost = 0 "
+            "AND i.state IN ('ready', 'decided') "
+            "AND i.lease_granted_at + (i.lease_expires_at - i.lease_granted_at) / 3.0 <= ? "
+            "AND (i.state = 'ready' OR EXISTS (SELECT 1 FROM journal j WHERE j.item_id = i.id "
+            "     AND j.status = 'pending')) "
+            "ORDER BY i.lease_expires_at LIMIT ?",
+            (now, limit),
+        )
+        return [Renewal(r[0], r[1], int(r[2])) for r in rows]
+
+    def lengthen_leases(self, queue_id: str, seconds: int) -> list[Renewal]:
+        """Items of ``queue_id`` held here (ready, or decided with the verdict not yet
+        delivered) whose lease is shorter than ``seconds`` now have that length: an offline
+        batch's items leased ahead before it are kept as long as the batch. Returns them,
+        to renew now."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                "SELECT i.id, i.lease_token FROM items i WHERE i.queue_id = ? "
+                "AND i.lease_lost = 0 AND i.lease_seconds < ? "
+                "AND (i.state = 'ready' OR (i.state = 'decided' AND EXISTS (SELECT 1 FROM "
+                "     journal j WHERE j.item_id = i.id AND j.status = 'pending')))",
+                (queue_id, seconds),
+            ).fetchall()
+            conn.executemany(
+                "UPDATE items SET lease_seconds = ? WHERE id = ?", [(seconds, r[0]) for r in rows]
+            )
+        return [Renewal(r[0], r[1], seconds) for r in rows]
+
+    def next_renewal_at(self) -> float | None:
+        rows = self._read(
+            "SELECT MIN(lease_granted_at + (lease_expires_at - lease_granted_at) / 3.0) "
+            "FROM items WHERE lease_lost = 0 AND state IN ('ready', 'decided')"
+        )
+        return rows[0][0]
+
+    def expiring(self, now: float, within: float) -> list[tuple[str, float]]:
+        rows = self._read(
+            "SELECT id, lease_expires_at FROM items WHERE state = 'ready' AND lease_lost = 0 "
+            "AND lease_expires_at <= ? ORDER BY lease_expires_at",
+            (now + within,),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def apply_lease_results(self, results: Iterable[LeaseStatus]) -> list[str]:
+        """Record renewals; items whose lease is lost (or whose post the platform withdrew,
+        or that an account action resolved) leave the worklist. Returns their ids."""
+        now = self.clock()
+        lost: list[str] = []
+        with self.transaction() as conn:
+            for result in results:
+                if result.status == "renewed" and result.expires_at is not None:
+                    conn.execute(
+                        "UPDATE items SET lease_granted_at = ?, lease_expires_at = ? "
+                        "WHERE lease_token = ?",
+                        (now, result.expires_at.timestamp(), result.token),
+                    )
+                elif result.status in ("lost", "unknown", "withdrawn", "author_actioned"):
+                    row = conn.execute(
+                        "SELECT id, state FROM items WHERE lease_token = ?", (result.token,)
+                    ).fetchone()
+                    if row is None:
+                        continue
+                    lost.append(row["id"])
+                    if row["state"] == "decided":
+                        # the verdict is still sent; the server decides whether it counts
+                        conn.execute("UPDATE items SET lease_lost = 1 WHERE id = ?", (row["id"],))
+                    else:
+                        self._forget(conn, [row["id"]])
+        return lost
+
+    def skip(self, item_id: str) -> None:
+        """Give the item back: it leaves the worklist and the sync engine releases it."""
+        with self.transaction() as conn:
+            changed = conn.execute(
+                "UPDATE items SET state = 'skipped' WHERE id = ? AND state = 'ready'", (item_id,)
+            ).rowcount
+        if not changed:
+            raise AlreadyDecided(f"Item {item_id} is not waiting for a decision here.")
+
+    def to_release(self, limit: int = 500) -> list[tuple[str, str]]:
+        rows = self._read(
+            "SELECT id, lease_token FROM items WHERE state = 'skipped' LIMIT ?", (limit,)
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def mark_opened(self, item_ids: Sequence[str]) -> None:
+        """The reviewer opened these items (the sync engine writes it, not the GUI thread)."""
+        if not item_ids:
+            return
+        with self.transaction() as conn:
+            conn.executemany(
+                "UPDATE items SET opened = 1 WHERE id = ? AND opened = 0",
+                [(i,) for i in item_ids],
+            )
+
+    def untouched_leases(
+        self, keep_queues: Sequence[str], max_lease_seconds: int, limit: int = 500
+    ) -> list[tuple[str, str]]:
+        """(item id, lease token) of items leased ahead in queues other than
+        ``keep_queues`` that the reviewer never opened nor decided: the prefetch of a queue
+        left, to give back. An offline batch's items (leased for longer than
+        ``max_lease_seconds``) stay: they were asked for to work with no network."""
+        rows = self._read(
+            "SELECT id, lease_token, queue_id FROM items WHERE state = 'ready' "
+            "AND lease_lost = 0 AND opened = 0 AND lease_seconds <= ? ORDER BY seq",
+            (max_lease_seconds,),
+        )
+        keep = set(keep_queues)
+        return [(r[0], r[1]) for r in rows if r[2] not in keep][:limit]
+
+    def ready_leases(self) -> list[tuple[str, str]]:
+        rows = self._read(
+            "SELECT id, lease_token FROM items WHERE state = 'ready' AND lease_lost = 0"
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def forget_items(self, item_ids: Sequence[str]) -> None:
+        with self.transaction() as conn:
+            self._forget(conn, item_ids)
+
+    # --- media ---------------------------------------------------------------------------
+
+    def media_wanted(self, limit: int = 20) -> list[tuple[str, str]]:
+        """(item id, media id) of media not yet fetched, for items still to review."""
+        rows = self._read(
+            "SELECT id, document FROM items WHERE media_wanted = 1 AND state = 'ready' "
+            "ORDER BY seq LIMIT ?",
+            (limit,),
+        )
+        wanted: list[tuple[str, str]] = []
+        for row in rows:
+            document = self._open_text(f"items.document:{row['id']}", row["document"])
+            media_ids = [m["id"] for m in json.loads(document)["post"]["media"]]
+            have = {
+                r[0] for r in self._read("SELECT id FROM media WHERE item_id = ?", (row["id"],))
+            }
+            missing = [(row["id"], m) for m in media_ids if m not in have]
+            if not missing:
+                with self.transaction() as conn:
+                    conn.execute("UPDATE items SET media_wanted = 0 WHERE id = ?", (row["id"],))
+            wanted += missing
+        return wanted
+
+    def save_media(self, item_id: str, media_id: str, content_type: str, data: bytes) -> None:
+        sealed = self._seal_bytes(f"media.data:{media_id}", data)
+        with self.transaction() as conn:
+            if conn.execute(
+                "SELECT 1 FROM items WHERE id = ? AND document != ?", (item_id, PURGED)
+            ).fetchone():
+                conn.execute(
+                    "INSERT OR REPLACE INTO media (id, item_id, content_type, data) "
+                    "VALUES (?, ?, ?, ?)",
+                    (media_id, item_id, content_type, sealed),
+                )
+
+    def media(self, media_id: str) -> tuple[bytes, str] | None:
+        rows = self._read("SELECT data, content_type FROM media WHERE id = ? LIMIT 1", (media_id,))
+        if not rows:
+            return None
+        return self._open_bytes(f"media.data:{media_id}", rows[0][0]), rows[0][1]

@@ -1,0 +1,207 @@
+"""The store's schema: its migrations, in order, and the names its rows are known by.
+
+The schema version is ``PRAGMA user_version``: the number of ``MIGRATIONS`` applied. Each
+migration runs inside the transaction that opens the store (``StoreFile._migrate``), so a
+crash leaves the file as it was or wholly upgraded. A migration, once released, is never
+changed: a new one is added after the last.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+#: "RvDk": marks a SQLite file as this app's store (``PRAGMA application_id``).
+APPLICATION_ID = 0x5276446B
+#: Files larger than this skip ``PRAGMA quick_check`` at open (SQLite still reports damage
+#: when it meets it).
+QUICK_CHECK_LIMIT = 256 * 1024 * 1024
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Statements one by one: ``executescript`` would commit the migration's transaction."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _v1(conn: sqlite3.Connection) -> None:
+    _run_script(
+        conn,
+        """
+        CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE queues (
+            id TEXT PRIMARY KEY, position INTEGER NOT NULL, document TEXT NOT NULL,
+            fetched_at REAL NOT NULL
+        );
+        CREATE TABLE items (
+            id TEXT PRIMARY KEY,
+            queue_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('ready', 'decided', 'skipped')),
+            lease_token TEXT NOT NULL,
+            lease_granted_at REAL NOT NULL,
+            lease_expires_at REAL NOT NULL,
+            lease_lost INTEGER NOT NULL DEFAULT 0,
+            media_wanted INTEGER NOT NULL DEFAULT 0,
+            document TEXT NOT NULL
+        );
+        CREATE INDEX items_worklist ON items (queue_id, state, seq);
+        CREATE INDEX items_lease ON items (lease_expires_at);
+        CREATE TABLE media (
+            id TEXT PRIMARY KEY,
+            item_id TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE INDEX media_item ON media (item_id);
+        CREATE TABLE journal (
+            key TEXT PRIMARY KEY,
+            item_id TEXT NOT NULL,
+            queue_id TEXT NOT NULL,
+            action TEXT NOT NULL,
+            verdict TEXT NOT NULL,
+            recorded_at REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN
+                ('pending', 'accepted', 'duplicate', 'conflict', 'rejected', 'undone')),
+            result TEXT,
+            settled_at REAL
+        );
+        CREATE INDEX journal_recent ON journal (recorded_at);
+        CREATE INDEX journal_item ON journal (item_id);
+        CREATE TABLE outbox (
+            key TEXT PRIMARY KEY REFERENCES journal (key),
+            due_at REAL NOT NULL,
+            in_flight INTEGER NOT NULL DEFAULT 0,
+            attempts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX outbox_due ON outbox (due_at);
+        CREATE TABLE conflicts (
+            key TEXT PRIMARY KEY REFERENCES journal (key),
+            item_id TEXT NOT NULL,
+            item TEXT,
+            mine TEXT NOT NULL,
+            theirs TEXT NOT NULL,
+            found_at REAL NOT NULL,
+            resolution TEXT CHECK (resolution IN ('accepted', 'escalated')),
+            resolved_at REAL
+        );
+        """,
+    )
+
+
+def _v2(conn: sqlite3.Connection) -> None:
+    """Lookups by lease token (renewals of a big offline batch scanned the table once per
+    token), by journal status, and by arrival order."""
+    _run_script(
+        conn,
+        """
+        CREATE INDEX items_token ON items (lease_token);
+        CREATE INDEX items_seq ON items (seq);
+        CREATE INDEX journal_status ON journal (status);
+        """,
+    )
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    """Encryption at rest and retention: ``meta`` holds the key check (a value sealed with the
+    profile's key: present means every content column is sealed); items and conflicts record
+    when their content was cached or stripped. The content itself is sealed by
+    ``Store._seal_existing`` in the same transaction when the store is opened with a key."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+        ALTER TABLE items ADD COLUMN cached_at REAL NOT NULL DEFAULT 0;
+        UPDATE items SET cached_at = lease_granted_at;
+        CREATE INDEX items_cached ON items (cached_at);
+        ALTER TABLE conflicts ADD COLUMN purged_at REAL;
+        """,
+    )
+
+
+def _v4(conn: sqlite3.Connection) -> None:
+    """Media by (media id, item): posts that came in through intake can share an upload,
+    so one media id belongs to several items (keyed by id alone, the second item's copy
+    replaced the first's, which then asked for it again, without end)."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE media_v4 (
+            id TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (id, item_id)
+        );
+        INSERT INTO media_v4 (id, item_id, content_type, data)
+            SELECT id, item_id, content_type, data FROM media;
+        DROP TABLE media;
+        ALTER TABLE media_v4 RENAME TO media;
+        CREATE INDEX media_item ON media (item_id);
+        """,
+    )
+
+
+def _v5(conn: sqlite3.Connection) -> None:
+    """Lease lengths and why a verdict waits: each item keeps the length it was leased for
+    (a renewal asks for that length again: an offline batch's hour stays an hour), and an
+    outbox row refused for now keeps why (``retry_reason``, a reason code) and until when the
+    other reviewer holds its item (``held_until``), so the window can say why it waits."""
+    _run_script(
+        conn,
+        """
+        ALTER TABLE items ADD COLUMN lease_seconds INTEGER NOT NULL DEFAULT 0;
+        UPDATE items SET lease_seconds = MAX(0, CAST(ROUND(lease_expires_at - lease_granted_at)
+            AS INTEGER));
+        ALTER TABLE outbox ADD COLUMN retry_reason TEXT;
+        ALTER TABLE outbox ADD COLUMN held_until REAL
+        """,
+    )
+
+
+def _v6(conn: sqlite3.Connection) -> None:
+    """Which held items the reviewer has opened: leaving a queue gives back the items leased
+    ahead there that were never opened (``untouched_leases``), and keeps the rest."""
+    _run_script(conn, "ALTER TABLE items ADD COLUMN opened INTEGER NOT NULL DEFAULT 0")
+
+
+def _v7(conn: sqlite3.Connection) -> None:
+    """A lead's bulk decisions held for the undo window before they are sent (``held_bulk``:
+    the request sealed, as a verdict is; a bulk still here after a crash is sent at the
+    next start, as a verdict is)."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE held_bulk (
+            id TEXT PRIMARY KEY,
+            request BLOB NOT NULL,
+            item_count INTEGER NOT NULL,
+            held_at REAL NOT NULL,
+            due_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0
+        )
+        """,
+    )
+
+
+#: Migrations in order; the store's schema version is the number of them applied.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _v1,
+    _v2,
+    _v3,
+    _v4,
+    _v5,
+    _v6,
+    _v7,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
+#: ``meta`` row whose presence says the store is encrypted (its value: a sealed check)
+KEY_CHECK = "key_check"
+#: ``meta`` rows: the last good sync (client time, plain) and the profile's user (sealed)
+LAST_SYNC = "last_sync"
+PROFILE = "profile"
+KEY_CHECK_TEXT = b"reviewer-app store key check"
+#: ``items.document`` of an item whose content was purged (its verdict is still unsent)
+PURGED = ""
