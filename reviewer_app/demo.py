@@ -266,7 +266,9 @@ def _self_test(folder: Path, deadline: float) -> dict[str, float]:
                 (
                     a
                     for a in queue.config.actions
-                    if a.key and not review.selection(a).needs and not review.selection(a).refusal
+                    if a.key
+                    and not window.verdicts.selection(a).needs
+                    and not window.verdicts.selection(a).refusal
                 ),
                 None,
             )

@@ -13,6 +13,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +23,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QMainWindow,
@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QSplitter,
     QTableView,
@@ -51,7 +50,6 @@ from . import preferences as P
 from .accounts import resolved_words
 from .background import run_op
 from .bridge import SyncBridge
-from .context_panels import ContextPanels
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
 from .escalation import EscalationDialog
 from .i18n import translate
@@ -69,10 +67,9 @@ from .messages import (
 from .models import QueueListModel, WorklistModel
 from .my_decisions import FeedbackBar, MyDecisionsView
 from .plain import bounded, isolate, label, named, set_text
-from .post_pane import PostPane
-from .review import ReviewController, Selection, needs_prompt
-from .scores import ScoresPanel
-from .verdict_bar import PolicyList, VerdictBar
+from .review import ReviewController, StoreSink
+from .review_pane import ReviewPane
+from .verdict_bar import PolicyList
 from .wellbeing import BreakReminder, BreakScreen
 from .words import plural
 
@@ -94,19 +91,6 @@ def _author_status(entry: JournalEntry) -> str | None:
 def _reason_code(entry: JournalEntry) -> str | None:
     reason = entry.result.reason if entry.result else None
     return reason.code if reason else None
-
-
-def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
-    """``widget`` in a frameless vertical scroll area: on a low screen it scrolls, its
-    bottom is never cut off (the post's media, the last score)."""
-    area = QScrollArea()
-    area.setObjectName(object_name)
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    return area
 
 
 def while_open(method: Callable[..., None]) -> Callable[..., None]:
@@ -237,9 +221,7 @@ class MainWindow(QMainWindow):
         #: the queue on screen when the break began (reviewed again on resume)
         self._break_queue: str | None = None
         self.review = ReviewController(
-            self.store,
-            nudge=lambda: self._later(session.engine.nudge),
-            selection=self._selection,
+            StoreSink(self.store, nudge=lambda: self._later(session.engine.nudge))
         )
         self._build(keyring_note)
         self._connect()
@@ -313,12 +295,18 @@ class MainWindow(QMainWindow):
         self._fit_rows()
         rows.hide()
 
-        self.post = PostPane()
-        self.scores = ScoresPanel()
-        # a lead's Author tab asks for the linked accounts afresh and may act on them
-        self.context = ContextPanels(
-            client_factory=self.session.client if self.session.is_lead else None
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.worklist_view)
+        # the post, its scores and context, and the verdict bar: the audit desk's too
+        self.pane = ReviewPane(
+            self.review,
+            side=left,
+            client_factory=self.session.client if self.session.is_lead else None,
         )
+        self.post, self.scores, self.context = self.pane.post, self.pane.scores, self.pane.context
+        self.verdicts = self.pane.verdicts
+        self.scores_heading = self.pane.scores_heading
+        self.review_split = self.pane.split
         self.context.linked.accounts_actioned.connect(self._on_accounts_actioned)
         self.context.linked.bulk_requested.connect(self._on_linked_bulk_requested)
         # a lead's bulk decisions: held for the undo window, then sent (lead/bulk.py)
@@ -330,43 +318,6 @@ class MainWindow(QMainWindow):
             self.bulk_sender.refused.connect(self._on_bulk_sender_refused)
             # held when the app was closed or killed: sent now (as verdicts in their window)
             QTimer.singleShot(0, self._resume_bulk_decisions)
-        self.verdicts = VerdictBar()
-
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(self.worklist_view)
-        middle = QWidget()
-        middle_layout = QVBoxLayout(middle)
-        middle_layout.setContentsMargins(0, 0, 0, 0)
-        middle_layout.addWidget(scrolled(self.post, "postScroll"), 1)
-        # the scores and their heading above the context: each score has its own lines
-        scores_box = QWidget()
-        scores_layout = QVBoxLayout(scores_box)
-        scores_layout.setContentsMargins(0, 0, 0, 4)
-        self.scores_heading = label(
-            translate("MainWindow", "Classifier scores (bar: score; line: threshold)")
-        )
-        named(self.scores_heading, "scoresHeading", translate("MainWindow", "Classifier scores"))
-        font = self.scores_heading.font()
-        font.setBold(True)
-        self.scores_heading.setFont(font)
-        scores_layout.addWidget(self.scores_heading)
-        scores_layout.addWidget(self.scores)
-        scores_layout.addStretch(1)
-        right = QSplitter(Qt.Orientation.Vertical)
-        named(right, "scoresAndContext", translate("MainWindow", "Scores and context"))
-        right.addWidget(scrolled(scores_box, "scoresScroll"))
-        right.addWidget(self.context)
-        right.setChildrenCollapsible(False)
-        right.setStretchFactor(1, 1)
-        right.setSizes([160, 440])  # three scores, two lines each
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(middle)
-        split.addWidget(right)
-        split.setChildrenCollapsible(False)
-        for index, stretch in enumerate((2, 4, 3)):  # a wider window widens all three
-            split.setStretchFactor(index, stretch)
-        split.setSizes([300, 560, 440])
 
         def break_key() -> str:
             return key_text(self.keymap.keys(Command.BREAK))
@@ -376,7 +327,6 @@ class MainWindow(QMainWindow):
         self.break_reminder.later_requested.connect(self._put_off_break)
         self.break_screen = BreakScreen(break_key)
         self.break_screen.resume_requested.connect(self.end_break)
-        self.review_split = split
         outer.addWidget(self.banner)
         outer.addWidget(self.break_reminder)
         # what reached the reviewer's decisions since they last looked (asked at login)
@@ -385,9 +335,8 @@ class MainWindow(QMainWindow):
         self.feedback_bar.open_requested.connect(lambda: self.show_my_decisions(week=True))
         outer.addWidget(self.feedback_bar)
         outer.addLayout(top)
-        outer.addWidget(split, 1)
+        outer.addWidget(self.pane, 1)
         outer.addWidget(self.break_screen, 1)
-        outer.addWidget(self.verdicts)
         # Leads and admins get a second page; the service refuses its calls to anyone else
         self.lead: LeadWorkspace | None = None
         self.modes: QTabWidget | None = None
@@ -519,14 +468,11 @@ class MainWindow(QMainWindow):
         if self.modes is not None:
             self.modes.currentChanged.connect(lambda _index: self._work_queue())
         self.review.item_changed.connect(self._on_review_item_changed)
-        self.review.input_needed.connect(self._on_review_input_needed)
         self.review.verdict_recorded.connect(self._on_review_verdict_recorded)
         self.review.verdict_undone.connect(self._on_review_verdict_undone)
         self.review.message_posted.connect(self.say)
         self.review.escalation_requested.connect(self._on_review_escalation_requested)
         self.review.item_skipped.connect(lambda _id: self._later(self._refresh_worklist))
-        self.verdicts.action_chosen.connect(self.review.action)
-        self.verdicts.submit_requested.connect(self.review.submit)
         self.post.text.first_painted.connect(self._on_post_first_painted)
         self.worklist_view.row_chosen.connect(self._on_worklist_row_chosen)
         self.keymap.changed.connect(self._on_keymap_changed)
@@ -559,22 +505,9 @@ class MainWindow(QMainWindow):
             return True
         if self.lead is not None and self.modes is not None and self.on_lead_page():
             return self.lead.run_command(binding)
-        if command is Command.ACTION:
-            if binding.action_id is not None:
-                self.review.action(binding.action_id)
-            return True
-        needs = {
-            Command.FOCUS_POLICY: "policy",
-            Command.FOCUS_RATING: "rating",
-            Command.FOCUS_NOTE: "note",
-        }
-        if command in needs:
-            need = needs[command]
-            widget = {"policy": self.verdicts.policies, "rating": self.verdicts.rating}.get(need)
-            if widget is not None and not widget.isVisible():
-                return False
-            self.verdicts.focus_for(need)
-            return True
+        used = self.pane.run_command(binding)  # the keys the audit desk shares
+        if used is not None:
+            return used
         if command in (Command.NEXT_PANE, Command.PREVIOUS_PANE):
             return self._step_pane(1 if command is Command.NEXT_PANE else -1)
         panes = {
@@ -588,12 +521,10 @@ class MainWindow(QMainWindow):
         if command in (Command.NEXT_TAB, Command.PREVIOUS_TAB):
             return self._step_context_tab(1 if command is Command.NEXT_TAB else -1)
         handlers: dict[Command, Callable[[], object]] = {
-            Command.ESCALATE: self.review.escalate,
+            Command.ESCALATE: self.pane.escalate,
             Command.SKIP: self.review.skip,
-            Command.REVEAL: self.post.media.toggle_reveal,
             Command.ENLARGE: self.post.enlarge_media,
             Command.CANCEL: self._cancel,
-            Command.SUBMIT: self.review.submit,
             Command.UNDO: self.review.undo,
             Command.BREAK: lambda: self.take_break(prompted=self.break_reminder.isVisible()),
         }
@@ -618,8 +549,7 @@ class MainWindow(QMainWindow):
         self.review.set_queue(None)
         self.session.engine.set_active_queues([])
         self.session.engine.take_break(record)
-        self.review_split.setVisible(False)
-        self.verdicts.setVisible(False)
+        self.pane.setVisible(False)
         self.break_screen.show_since(record.started_at)
         self.say(translate("MainWindow", "On a break: your posts were given back."))
 
@@ -629,8 +559,7 @@ class MainWindow(QMainWindow):
             return
         self.session.engine.end_break(ended)
         self.break_screen.setVisible(False)
-        self.review_split.setVisible(True)
-        self.verdicts.setVisible(True)
+        self.pane.setVisible(True)
         row = self.queues.row_of(self._break_queue) if self._break_queue else 0
         self._break_queue = None
         if self.queues.rowCount():
@@ -746,7 +675,8 @@ class MainWindow(QMainWindow):
                     )
                 )
                 return
-            self.review.escalate_with(action.id, reason.id, dialog.note_text())
+            chosen = replace(self.verdicts.selection(action), note=dialog.note_text())
+            self.review.escalate_with(chosen, reason.id)
 
         dialog.accepted.connect(chosen)
         dialog.finished.connect(self._on_escalation_dialog_finished)
@@ -761,9 +691,6 @@ class MainWindow(QMainWindow):
     def _cancel(self) -> None:
         self.review.cancel()
         self.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def _selection(self, action: ActionConfig) -> Selection:
-        return self.verdicts.selection(action)
 
     def show_mode(self, index: int) -> None:
         if self.modes is not None:
@@ -1013,19 +940,12 @@ class MainWindow(QMainWindow):
 
     def _on_review_item_changed(self, stored: StoredItem | None) -> None:
         self.paint_started = self.paint_started or time.perf_counter()
-        self.verdicts.set_item(stored.item if stored else None)
-        self.verdicts.mark(None)
         if stored is None:
-            self.post.clear(self._nothing_here())
-            self.scores.show_scores([])
-            self.context.show_item(None)
+            self.pane.show_item(None, self.store.media, self._nothing_here())
         else:
-            item = stored.item
             # opened: kept (not given back) should the reviewer switch queues before deciding
-            self.session.engine.item_opened(item.id)
-            self.post.show_item(item, self.store.media)
-            self.scores.show_scores(item.scores)
-            self.context.show_item(item)
+            self.session.engine.item_opened(stored.item.id)
+            self.pane.show_item(stored.item, self.store.media)
             if stored.lease_expires_at <= time.time():
                 self.say(
                     translate(
@@ -1098,18 +1018,6 @@ class MainWindow(QMainWindow):
         work, self._after_paint = self._after_paint, []
         for step in work:
             step()
-
-    def _on_review_input_needed(self, action_id: str, needs: list[str]) -> None:
-        self.verdicts.mark(action_id or None)
-        if not needs:
-            self.verdicts.ask("")
-            return
-        queue = self.review.queue
-        action = queue.config.action(action_id) if queue else None
-        name = action.label if action else action_id
-        reasons = self.verdicts.reasons(action) if action else []
-        self.verdicts.ask(needs_prompt(isolate(name), needs, reasons=reasons))
-        self.verdicts.focus_for(needs[0])
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
         queue = self.review.queue  # the verdict's own: read from memory, not the store

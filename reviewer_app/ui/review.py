@@ -1,10 +1,15 @@
 """The review flow as a small state machine, so a held or doubled key never decides twice.
 
 States: ``empty`` (nothing to review), ``reviewing`` (an item is shown and keys decide it),
-``input`` (the chosen action needs a policy, a rating or a note, asked for inline). A verdict
-is saved in the local store (one transaction) and the next item is shown at once; verdict
-keys are then ignored for ``guard_seconds``, so a key pressed twice in a row cannot decide
-the next post unseen. Auto-repeat is filtered out before keys get here.
+``input`` (the chosen action needs a policy, a rating or a note, asked for inline). The
+verdict bar pushes what it holds for the chosen action (a ``Selection``); a verdict goes to
+a ``VerdictSink`` and the next item is shown; verdict keys are then ignored for
+``guard_seconds``, so a key pressed twice in a row cannot decide the next post unseen.
+Auto-repeat is filtered out before keys get here.
+
+One controller serves both desks; where the verdict goes is the one difference: the
+reviewer's window saves it in the local store and its outbox (``StoreSink``), the blind
+audit desk sends the judgement to the server (``lead.audits.AuditSink``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal
 
@@ -63,9 +69,11 @@ def needs_prompt(
 
 @dataclass(frozen=True)
 class Selection:
-    """What the verdict bar holds for one action: the verdict's parts, what it still needs
+    """The draft verdict the verdict bar holds for one action (``action``, an id), pushed to
+    the controller when the action is chosen: the verdict's parts, what it still needs
     (``NEEDS``), and why the action cannot be used on this item at all (``refusal``)."""
 
+    action: str
     needs: list[str]
     policies: list[str]
     rating: str | None
@@ -74,10 +82,132 @@ class Selection:
     reasons: list[str] = field(default_factory=list)
 
 
+class NotRecorded(Exception):
+    """A sink did not take the verdict (or could not skip, undo, find an item): ``message``
+    says why to the reviewer; ``move_on``: the item needs no verdict any more."""
+
+    def __init__(self, message: str = "", *, move_on: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.move_on = move_on
+
+
+class VerdictSink(Protocol):
+    """Where the items come from and the verdicts go. Each call raises ``NotRecorded``
+    with a sentence for the reviewer when it cannot do what is asked."""
+
+    #: why this desk cannot escalate (None: it can)
+    escalation_refusal: str | None
+
+    def next_item(
+        self, queue_id: str, *, include_expired: bool, first: str | None
+    ) -> StoredItem | None:
+        """The next item to show in ``queue_id`` (``first`` before the others if here)."""
+        ...
+
+    def stored_item(self, item_id: str) -> StoredItem | None:
+        """One item by id (a post chosen in the worklist)."""
+        ...
+
+    def record(
+        self,
+        shown: StoredItem,
+        action: ActionConfig,
+        chosen: Selection,
+        *,
+        note: str | None,
+        time_spent_ms: int,
+        escalation_reason: str | None,
+    ) -> object:
+        """Take the verdict; returns what ``verdict_recorded`` carries."""
+        ...
+
+    def skip(self, item_id: str) -> None: ...
+
+    def undo(self) -> JournalEntry: ...
+
+
+class StoreSink:
+    """The reviewer's window: verdicts are saved in the local store with their outbox row
+    (one transaction), then ``nudge`` wakes the sync engine."""
+
+    escalation_refusal: str | None = None
+
+    def __init__(self, store: Store, nudge: Callable[[], None]) -> None:
+        self.store = store
+        self.nudge = nudge
+
+    def next_item(
+        self, queue_id: str, *, include_expired: bool, first: str | None
+    ) -> StoredItem | None:
+        try:
+            return self.store.next_item(queue_id, include_expired=include_expired, first=first)
+        except StoreError as err:
+            raise NotRecorded(describe(err).line()) from err
+
+    def stored_item(self, item_id: str) -> StoredItem | None:
+        try:
+            return self.store.stored_item(item_id)
+        except StoreError as err:
+            raise NotRecorded(describe(err).line()) from err
+
+    def record(
+        self,
+        shown: StoredItem,
+        action: ActionConfig,
+        chosen: Selection,
+        *,
+        note: str | None,
+        time_spent_ms: int,
+        escalation_reason: str | None,
+    ) -> JournalEntry:
+        try:
+            entry = self.store.record_verdict(
+                shown.item.id,
+                action=action.id,
+                policies=chosen.policies,
+                rating=chosen.rating,
+                note=note or None,
+                author_action=action.author_action.value if action.author_action else None,
+                time_spent_ms=time_spent_ms,
+                escalation_reason=escalation_reason,
+            )
+        except AlreadyDecided as err:
+            raise NotRecorded(move_on=True) from err
+        except StoreError as err:
+            raise NotRecorded(
+                translate("Review", "The verdict could not be saved.") + " " + describe(err).line()
+            ) from err
+        except ValueError as err:  # the verdict breaks the wire contract (a note too long)
+            log.warning("a verdict on %s was refused here: %s", shown.item.id, err)
+            raise NotRecorded(
+                translate(
+                    "Review",
+                    "The verdict could not be saved: it breaks the rules for verdicts (a note "
+                    "may be too long, or hold characters that are not allowed).",
+                )
+            ) from err
+        self.nudge()
+        return entry
+
+    def skip(self, item_id: str) -> None:
+        try:
+            self.store.skip(item_id)
+        except (AlreadyDecided, StoreError) as err:
+            raise NotRecorded(describe(err).line()) from err
+        self.nudge()
+
+    def undo(self) -> JournalEntry:
+        try:
+            return self.store.undo()
+        except (NothingToUndo, StoreError) as err:
+            raise NotRecorded(describe(err).line()) from err
+
+
 class ReviewController(QObject):
     item_changed = Signal(object)  # StoredItem | None
     input_needed = Signal(str, list)  # action id, needs ("policy", "rating", "note")
-    verdict_recorded = Signal(object)  # JournalEntry
+    verdict_recorded = Signal(object)  # what the sink recorded (a JournalEntry in the store)
     verdict_undone = Signal(object)  # JournalEntry
     item_skipped = Signal(str)
     message_posted = Signal(str)  # a plain sentence for the reviewer
@@ -87,18 +217,14 @@ class ReviewController(QObject):
 
     def __init__(
         self,
-        store: Store,
+        sink: VerdictSink,
         *,
-        nudge: Callable[[], None],
-        selection: Callable[[ActionConfig], Selection],
         guard_seconds: float = 0.25,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
-        self.store = store
-        self.nudge = nudge
-        #: what the verdict bar holds for an action
-        self.selection = selection
+        #: where the items come from and the verdicts go
+        self.sink = sink
         self.guard_seconds = guard_seconds
         self.clock = clock
         self.queue: Queue | None = None
@@ -125,16 +251,16 @@ class ReviewController(QObject):
         self.cancel()
 
     def show_next(self) -> None:
-        """The next local item (at once: it is in the store already); the preferred one
-        first when it is here."""
+        """The next item (at once: the sink has it already); the preferred one first when
+        it is here."""
         item = None
         if self.queue is not None:
             try:
-                item = self.store.next_item(
+                item = self.sink.next_item(
                     self.queue.id, include_expired=not self.online, first=self.preferred
                 )
-            except StoreError as err:
-                self.message_posted.emit(describe(err).line())
+            except NotRecorded as err:
+                self.message_posted.emit(err.message)
         if item is not None and item.item.id == self.preferred:
             self.preferred = None
         self._show(item)
@@ -215,29 +341,31 @@ class ReviewController(QObject):
 
     # --- what the reviewer does --------------------------------------------------------------
 
-    def action(self, action_id: str) -> bool:
-        """A verdict key or button. Returns True when a verdict was recorded."""
+    def decide(self, chosen: Selection) -> bool:
+        """A verdict key or button: the verdict bar's draft for the chosen action. Returns
+        True when a verdict was recorded."""
         if self.state not in ("reviewing", "input") or self.queue is None:
             return False
         if self.clock() < self._guard_until:
             return False  # a doubled key: the new post has not been seen yet
-        action = self.queue.config.action(action_id)
+        action = self.queue.config.action(chosen.action)
         if action is None:
             return False
         if action.kind is ActionKind.escalate:  # a reason first (escalate_with records it)
-            self.escalation_requested.emit(action, self.queue.config.reasons_for_escalation())
+            if self.sink.escalation_refusal:
+                self.message_posted.emit(self.sink.escalation_refusal)
+            else:
+                self.escalation_requested.emit(action, self.queue.config.reasons_for_escalation())
             return False
-        chosen = self.selection(action)
         if chosen.refusal:  # not for this item (a label with no fact-check): say why
             self.message_posted.emit(chosen.refusal)
             return False
-        needs = chosen.needs
-        if needs:
+        if chosen.needs:
             self.pending_action = action
             self._set_state("input")
-            self.input_needed.emit(action.id, needs)
+            self.input_needed.emit(action.id, chosen.needs)
             return False
-        return self._record(action)
+        return self._record(action, chosen)
 
     def open(self, item_id: str) -> bool:
         """Show a post chosen in the worklist instead of the next one in order (a post of
@@ -245,9 +373,9 @@ class ReviewController(QObject):
         if self.queue is None or (self.current is not None and self.current.item.id == item_id):
             return False
         try:
-            stored = self.store.stored_item(item_id)
-        except StoreError as err:
-            self.message_posted.emit(describe(err).line())
+            stored = self.sink.stored_item(item_id)
+        except NotRecorded as err:
+            self.message_posted.emit(err.message)
             return False
         if stored is None or stored.queue_id != self.queue.id:
             return False
@@ -263,30 +391,26 @@ class ReviewController(QObject):
         self._show(stored)
         return True
 
-    def escalate(self) -> bool:
+    def escalation_action(self) -> ActionConfig | None:
+        """The queue's escalation action (E), if it has one; says so when it has none."""
         if self.queue is None:
-            return False
+            return None
         for action in self.queue.config.actions:
             if action.kind is ActionKind.escalate:
-                return self.action(action.id)
+                return action
         self.message_posted.emit(translate("Review", "This queue has no escalation action."))
-        return False
+        return None
 
-    def escalate_with(self, action_id: str, reason: str, note: str) -> bool:
-        """Record the escalation with the reason and note the reviewer gave (the picker that
-        ``escalation_requested`` opened). Returns True when it was recorded."""
+    def escalate_with(self, chosen: Selection, reason: str) -> bool:
+        """Record the escalation with the reason the reviewer gave and the bar's draft (its
+        note the picker's, which ``escalation_requested`` opened). Returns True when it was
+        recorded."""
         if self.state not in ("reviewing", "input") or self.queue is None or self.current is None:
             return False
-        action = self.queue.config.action(action_id)
+        action = self.queue.config.action(chosen.action)
         if action is None or action.kind is not ActionKind.escalate:
             return False
-        return self._record(action, escalation_reason=reason, note=note)
-
-    def submit(self) -> bool:
-        """Ctrl+Enter: record the pending action once it has what it needs."""
-        if self.state == "input" and self.pending_action is not None:
-            return self.action(self.pending_action.id)
-        return False
+        return self._record(action, chosen, escalation_reason=reason)
 
     def cancel(self) -> None:
         if self.state == "input":
@@ -301,69 +425,46 @@ class ReviewController(QObject):
             return
         item_id = self.current.item.id
         try:
-            self.store.skip(item_id)
-        except (AlreadyDecided, StoreError) as err:
-            self.message_posted.emit(describe(err).line())
+            self.sink.skip(item_id)
+        except NotRecorded as err:
+            self.message_posted.emit(err.message)
         else:
             self.item_skipped.emit(item_id)
-            self.nudge()
         self._guard_until = self.clock() + self.guard_seconds
         self.show_next()
 
     def undo(self) -> JournalEntry | None:
         try:
-            entry = self.store.undo()
-        except (NothingToUndo, StoreError) as err:
-            self.message_posted.emit(describe(err).line())
+            entry = self.sink.undo()
+        except NotRecorded as err:
+            self.message_posted.emit(err.message)
             return None
         self.verdict_undone.emit(entry)
         self.show_next()  # the undone item comes back first
         return entry
 
     def _record(
-        self,
-        action: ActionConfig,
-        *,
-        escalation_reason: str | None = None,
-        note: str | None = None,
+        self, action: ActionConfig, chosen: Selection, *, escalation_reason: str | None = None
     ) -> bool:
-        """Save the verdict (``note``: the escalation picker's, instead of the bar's)."""
+        """Hand the verdict to the sink, then show the next item."""
         assert self.current is not None
-        chosen = self.selection(action)
-        policies, rating = chosen.policies, chosen.rating
-        note = chosen.note if note is None else note
         spent = int((self.clock() - self._shown_at) * 1000)
         try:
-            entry = self.store.record_verdict(
-                self.current.item.id,
-                action=action.id,
-                policies=policies,
-                rating=rating,
-                note=note or None,
-                author_action=action.author_action.value if action.author_action else None,
+            recorded = self.sink.record(
+                self.current,
+                action,
+                chosen,
+                note=chosen.note or None,
                 time_spent_ms=spent,
                 escalation_reason=escalation_reason,
             )
-        except AlreadyDecided:
-            self.show_next()
-            return False
-        except StoreError as err:
-            self.message_posted.emit(
-                translate("Review", "The verdict could not be saved.") + " " + describe(err).line()
-            )
-            return False
-        except ValueError as err:  # the verdict breaks the wire contract (a note too long)
-            log.warning("a verdict on %s was refused here: %s", self.current.item.id, err)
-            self.message_posted.emit(
-                translate(
-                    "Review",
-                    "The verdict could not be saved: it breaks the rules for verdicts (a note "
-                    "may be too long, or hold characters that are not allowed).",
-                )
-            )
+        except NotRecorded as err:
+            if err.message:
+                self.message_posted.emit(err.message)
+            if err.move_on:
+                self.show_next()
             return False
         self._guard_until = self.clock() + self.guard_seconds
-        self.verdict_recorded.emit(entry)
-        self.nudge()
+        self.verdict_recorded.emit(recorded)
         self.show_next()
         return True

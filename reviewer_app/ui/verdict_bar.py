@@ -96,7 +96,10 @@ class PolicyList(QListWidget):
 
 
 class VerdictBar(QWidget):
-    action_chosen = Signal(str)
+    """The verdict being made: choosing an action (its key or button) pushes the bar's
+    draft for it (``drafted``, a ``review.Selection``) to the review controller."""
+
+    drafted = Signal(object)  # Selection
     submit_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -108,6 +111,8 @@ class VerdictBar(QWidget):
         self.given: frozenset[str] = frozenset()
         self.preset: str | None = None
         self._tooltips: dict[str, str] = {}
+        #: the action chosen last (bold), whose statement of reasons is shown
+        self.marked: str | None = None
         outer = QVBoxLayout(self)
         self.prompt = label("")
         named(self.prompt, "verdictPrompt", translate("VerdictBar", "What the verdict still needs"))
@@ -117,7 +122,12 @@ class VerdictBar(QWidget):
         self.buttons_row = QGridLayout()
         self._columns = 0
         self.buttons: dict[str, QPushButton] = {}
-        details = QHBoxLayout()
+        outer.addWidget(self.prompt)
+        outer.addLayout(self.buttons_row)
+        outer.addLayout(self._build_details())
+
+    def _build_fields(self) -> None:
+        """The policy codes, the rating with what the fact-checkers said, and the note."""
         self.policies = PolicyList()
         named(
             self.policies,
@@ -150,14 +160,16 @@ class VerdictBar(QWidget):
         )
         self.fact_hint.setMaximumWidth(320)
         self.fact_hint.hide()
-        rating_box = QVBoxLayout()
-        rating_box.addWidget(self.rating)
-        rating_box.addWidget(self.fact_hint)
-        rating_box.addStretch(1)
+        self.rating_box = QVBoxLayout()
+        self.rating_box.addWidget(self.rating)
+        self.rating_box.addWidget(self.fact_hint)
+        self.rating_box.addStretch(1)
+
+    def _build_statement(self) -> None:
+        """The statement of reasons the author will read (read-only, three lines)."""
         # the statement of reasons the author will read for the chosen action, policy codes
         # and note (protocol.draft_statement: the words the service will send), under the
         # note: the bar stays low enough for the post above to keep its space at 1280 x 800
-        self.marked: str | None = None
         self.statement_label = label(
             translate("VerdictBar", "What the author will read (statement of reasons):"),
             wrap=False,
@@ -173,14 +185,20 @@ class VerdictBar(QWidget):
         lines = self.statement.fontMetrics().lineSpacing() * 3
         self.statement.setMaximumHeight(lines + 2 * self.statement.frameWidth() + 8)
         self.statement.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        # three columns, each packed from the top: policy codes, rating, note and statement
+
+    def _build_details(self) -> QHBoxLayout:
+        """Three columns, each packed from the top: policy codes, rating, note and the
+        statement of reasons."""
+        self._build_fields()
+        self._build_statement()
+        details = QHBoxLayout()
         policy_column = QVBoxLayout()
         policy_column.addWidget(self.policy_label)
         policy_column.addWidget(self.policies)
         policy_column.addStretch(1)
         rating_column = QVBoxLayout()
         rating_column.addWidget(self.rating_label)
-        rating_column.addLayout(rating_box)
+        rating_column.addLayout(self.rating_box)
         rating_column.addStretch(1)
         note_column = QVBoxLayout()
         note_column.addWidget(label(translate("VerdictBar", "Note (N):"), wrap=False))
@@ -193,9 +211,7 @@ class VerdictBar(QWidget):
         details.addLayout(note_column, 4)
         self.policies.itemChanged.connect(lambda _item: self.show_statement())
         self.note.textChanged.connect(self.show_statement)
-        outer.addWidget(self.prompt)
-        outer.addLayout(self.buttons_row)
-        outer.addLayout(details)
+        return details
 
     def set_config(self, config: QueueConfig | None, *, keys: dict[str, str] | None = None) -> None:
         """Show ``config``'s actions; ``keys``: each action's key where the reviewer gave
@@ -243,7 +259,7 @@ class VerdictBar(QWidget):
             )
             self._tooltips[action.id] = tooltip(button.accessibleName())  # tooltips guess HTML
             button.setToolTip(self._tooltips[action.id])
-            button.clicked.connect(lambda _=False, a=action.id: self.action_chosen.emit(a))
+            button.clicked.connect(lambda _=False, a=action.id: self.choose(a))
             # what takes a post down or acts on its author looks unlike what does not
             destructive = action.kind in DESTRUCTIVE or action.author_action is not None
             button.setProperty("destructive", destructive)
@@ -456,8 +472,10 @@ class VerdictBar(QWidget):
         return found
 
     def selection(self, action: ActionConfig) -> Selection:
+        """The bar's draft verdict for ``action``, with what it still needs."""
         draft = self.draft(action)
         return Selection(
+            action=action.id,
             needs=self.missing(action),
             policies=draft.policies,
             rating=draft.rating,
@@ -465,6 +483,12 @@ class VerdictBar(QWidget):
             refusal=self.refusal(action),
             reasons=self.reasons(action),
         )
+
+    def choose(self, action_id: str) -> None:
+        """An action's key or button: push the bar's draft for it (``drafted``)."""
+        action = self.config.action(action_id) if self.config is not None else None
+        if action is not None:
+            self.drafted.emit(self.selection(action))
 
     def ask(self, text: str) -> None:
         set_text(self.prompt, text)

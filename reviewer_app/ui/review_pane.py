@@ -1,0 +1,185 @@
+"""The review pane both desks show: the post, its classifier scores and context, and the
+verdict bar under them, wired to one ``review.ReviewController``. The reviewer's window puts
+its worklist at the pane's left (``side``); the blind audit desk shows the pane alone.
+
+The pane owns the keys of the review flow that mean the same on both desks (an action's
+key, the verdict's parts, Ctrl+Enter, Space on media): ``run_command``. What is left
+(escalate, skip, undo, the panes of the window) is each desk's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import Item
+
+from .context_panels import ContextPanels
+from .i18n import translate
+from .keys import Binding, Command
+from .plain import isolate, label, named
+from .post_pane import PostPane
+from .review import ReviewController, needs_prompt
+from .scores import ScoresPanel
+from .verdict_bar import VerdictBar
+
+#: the keys that focus a part of the verdict, and the part
+NEED_KEYS = {
+    Command.FOCUS_POLICY: "policy",
+    Command.FOCUS_RATING: "rating",
+    Command.FOCUS_NOTE: "note",
+}
+
+
+def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
+    """``widget`` in a frameless vertical scroll area: on a low screen it scrolls, its
+    bottom is never cut off (the post's media, the last score)."""
+    area = QScrollArea()
+    area.setObjectName(object_name)
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return area
+
+
+class ReviewPane(QWidget):
+    """Post, scores and context side by side (``split``), the verdict bar below; ``side``
+    (the worklist) goes at the left of the split. ``says_cancel``: the inline prompt ends
+    with "Esc cancels"."""
+
+    def __init__(
+        self,
+        review: ReviewController,
+        *,
+        side: QWidget | None = None,
+        client_factory: Callable[[], ApiClient] | None = None,
+        says_cancel: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.review = review
+        self.says_cancel = says_cancel
+        self.post = PostPane()
+        self.scores = ScoresPanel()
+        # a lead's Author tab asks for the linked accounts afresh and may act on them
+        self.context = ContextPanels(client_factory=client_factory)
+        self.verdicts = VerdictBar()
+        self.split = self._build_split(side)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.split, 1)
+        layout.addWidget(self.verdicts)
+        self.verdicts.drafted.connect(review.decide)
+        self.verdicts.submit_requested.connect(self.submit)
+        review.input_needed.connect(self._on_input_needed)
+
+    def _build_split(self, side: QWidget | None) -> QSplitter:
+        middle = QWidget()
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.addWidget(scrolled(self.post, "postScroll"), 1)
+        # the scores and their heading above the context: each score has its own lines
+        scores_box = QWidget()
+        scores_layout = QVBoxLayout(scores_box)
+        scores_layout.setContentsMargins(0, 0, 0, 4)
+        self.scores_heading = label(
+            translate("MainWindow", "Classifier scores (bar: score; line: threshold)")
+        )
+        named(self.scores_heading, "scoresHeading", translate("MainWindow", "Classifier scores"))
+        font = self.scores_heading.font()
+        font.setBold(True)
+        self.scores_heading.setFont(font)
+        scores_layout.addWidget(self.scores_heading)
+        scores_layout.addWidget(self.scores)
+        scores_layout.addStretch(1)
+        right = QSplitter(Qt.Orientation.Vertical)
+        named(right, "scoresAndContext", translate("MainWindow", "Scores and context"))
+        right.addWidget(scrolled(scores_box, "scoresScroll"))
+        right.addWidget(self.context)
+        right.setChildrenCollapsible(False)
+        right.setStretchFactor(1, 1)
+        right.setSizes([160, 440])  # three scores, two lines each
+        split = QSplitter(Qt.Orientation.Horizontal)
+        panes: list[tuple[QWidget, int, int]] = [(middle, 4, 560), (right, 3, 440)]
+        if side is not None:
+            panes.insert(0, (side, 2, 300))
+        for widget, _stretch, _size in panes:
+            split.addWidget(widget)
+        split.setChildrenCollapsible(False)
+        for index, (_widget, stretch, _size) in enumerate(panes):  # a wider window widens all
+            split.setStretchFactor(index, stretch)
+        split.setSizes([size for _widget, _stretch, size in panes])
+        return split
+
+    # --- what is shown ----------------------------------------------------------------------
+
+    def show_item(self, item: Item | None, load_media: object, empty: str = "") -> None:
+        """``item`` in the post, scores and context panes and a fresh verdict for it (or
+        ``empty``, said in the post pane, with none)."""
+        self.verdicts.set_item(item)
+        self.verdicts.mark(None)
+        if item is None:
+            self.post.clear(empty)
+            self.scores.show_scores([])
+            self.context.show_item(None)
+        else:
+            self.post.show_item(item, load_media)
+            self.scores.show_scores(item.scores)
+            self.context.show_item(item)
+
+    def _on_input_needed(self, action_id: str, needs: list[str]) -> None:
+        """The chosen action needs more: say what inline and focus the first part."""
+        self.verdicts.mark(action_id or None)
+        if not needs:
+            self.verdicts.ask("")
+            return
+        queue = self.review.queue
+        action = queue.config.action(action_id) if queue else None
+        name = action.label if action else action_id
+        reasons = self.verdicts.reasons(action) if action else []
+        self.verdicts.ask(
+            needs_prompt(isolate(name), needs, cancel=self.says_cancel, reasons=reasons)
+        )
+        self.verdicts.focus_for(needs[0])
+
+    # --- the keys ---------------------------------------------------------------------------
+
+    def submit(self) -> None:
+        """Ctrl+Enter: the pending action again, with what the bar holds now."""
+        pending = self.review.pending_action
+        if self.review.state == "input" and pending is not None:
+            self.verdicts.choose(pending.id)
+
+    def escalate(self) -> None:
+        """E: the queue's escalation action, which asks for a reason first."""
+        action = self.review.escalation_action()
+        if action is not None:
+            self.verdicts.choose(action.id)
+
+    def run_command(self, binding: Binding) -> bool | None:
+        """The keys of the review flow both desks share. Returns whether the key was used,
+        or None when it is not one of them (the desk's own)."""
+        command = binding.command
+        if command is Command.ACTION:
+            if binding.action_id is not None:
+                self.verdicts.choose(binding.action_id)
+            return True
+        if command in NEED_KEYS:
+            need = NEED_KEYS[command]
+            widget = {"policy": self.verdicts.policies, "rating": self.verdicts.rating}.get(need)
+            if widget is not None and not widget.isVisible():
+                return False
+            self.verdicts.focus_for(need)
+            return True
+        if command is Command.SUBMIT:
+            self.submit()
+            return True
+        if command is Command.REVEAL:
+            self.post.media.toggle_reveal()
+            return True
+        return None
