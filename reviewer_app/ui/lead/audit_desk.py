@@ -1,0 +1,369 @@
+"""The blind audit desk: a lead judges a sample's items one at a time in the review pane
+reviewers use, with the same keys and the same review flow (``review.ReviewController``, the
+doubled-key guard included). The one difference is where a verdict goes: to the server as
+the audit's judgement (``AuditSink``), not into the local store. Nothing on screen tells the
+original decision until the auditor has decided: the service sends the item without it,
+and the original appears here only in the result of the judgement."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import ApiError
+from reviewer_app.core.store import JournalEntry, StoredItem
+from reviewer_app.protocol import (
+    ActionConfig,
+    ActionKind,
+    AuditJudgement,
+    AuditResult,
+    AuditTask,
+    AuditTaskGrant,
+    MediaKind,
+    Queue,
+)
+
+from ..background import run_in_background
+from ..i18n import translate
+from ..keys import Binding, Command
+from ..messages import describe
+from ..plain import isolate, label, named, set_text
+from ..review import NotRecorded, ReviewController, Selection
+from ..review_pane import ReviewPane
+from ..words import code_words
+
+#: the largest media file fetched with an audit task (the reviewers' are prefetched)
+AUDIT_MEDIA_BYTES = 20 * 1024 * 1024
+
+
+def decision_words(action: str, policies: Sequence[str], reviewer: str) -> str:
+    codes = f" ({', '.join(policies)})" if policies else ""
+    return translate("LeadAudits", "{action} by {reviewer}").format(
+        action=f"{code_words(action)}{codes}", reviewer=isolate(reviewer)
+    )
+
+
+class AuditSink(QObject):
+    """Where the blind audit's judgements go: the server (``record_audit``), off the GUI
+    thread; the items come from the server too, one task at a time (``offer``)."""
+
+    recorded = Signal(object)  # AuditResult
+    failed = Signal(object)  # BaseException
+
+    def __init__(
+        self, client_factory: Callable[[], ApiClient], parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.client_factory = client_factory
+        #: the task fetched and not shown yet, and the one shown
+        self.offered: AuditTask | None = None
+        self.task: AuditTask | None = None
+        self.escalation_refusal: str | None = translate(
+            "LeadAudits", "An audit must decide; it cannot escalate."
+        )
+
+    def offer(self, task: AuditTask | None) -> None:
+        """The task to show next (None: nothing to show)."""
+        self.offered = task
+
+    def next_item(
+        self, queue_id: str, *, include_expired: bool, first: str | None
+    ) -> StoredItem | None:
+        task, self.offered = self.offered, None
+        if task is None or task.item.queue_id != queue_id:
+            return None
+        self.task = task
+        return StoredItem(
+            item=task.item,
+            queue_id=task.item.queue_id,
+            lease_token="",
+            lease_expires_at=float("inf"),
+            state="ready",
+            lease_lost=False,
+        )
+
+    def stored_item(self, item_id: str) -> StoredItem | None:
+        return None  # one task at a time: nothing to choose from
+
+    def record(
+        self,
+        shown: StoredItem,
+        action: ActionConfig,
+        chosen: Selection,
+        *,
+        note: str | None,
+        time_spent_ms: int,
+        escalation_reason: str | None,
+    ) -> AuditJudgement:
+        task, factory = self.task, self.client_factory
+        if task is None or task.item.id != shown.item.id:
+            raise NotRecorded(move_on=True)
+        judgement = AuditJudgement(
+            result="judge",
+            action=action.id,
+            policies=chosen.policies,
+            rating=chosen.rating,
+            author_action=action.author_action,
+            note=note,
+            time_spent_ms=time_spent_ms,
+        )
+
+        def work() -> AuditResult:
+            with factory() as api:
+                return api.record_audit(task.audit_id, judgement)
+
+        run_in_background(self, work, self.recorded.emit, self.failed.emit)
+        return judgement
+
+    def skip(self, item_id: str) -> None:
+        raise NotRecorded(UNDECIDED())
+
+    def undo(self) -> JournalEntry:
+        raise NotRecorded(UNDECIDED())
+
+
+def UNDECIDED() -> str:
+    return translate(
+        "LeadAudits",
+        "An audit decides: it cannot escalate, skip or be undone. Stop auditing to "
+        "leave the sample for later.",
+    )
+
+
+class AuditDesk(QWidget):
+    """The blind review of one sample: the reviewers' pane, keys and review flow (the
+    doubled-key guard too), one item at a time; the judgements go to the server."""
+
+    finished = Signal(int)  # sample id: nothing left to judge
+    message_posted = Signal(str)
+
+    def __init__(
+        self,
+        client_factory: Callable[[], ApiClient],
+        queues: Callable[[], list[Queue]],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        named(self, "blindAudit", translate("LeadAudits", "Blind audit"))
+        self.client_factory = client_factory
+        self.queues = queues
+        #: each action's key in a queue, the reviewer's own where set (``ui.keys``)
+        self.keys_for: Callable[[Queue], dict[str, str]] | None = None
+        self.sample_id: int | None = None
+        self.task: AuditTask | None = None
+        self.queue: Queue | None = None
+        #: fetching the next task or recording a judgement
+        self.busy = False
+        self.task_media: dict[str, tuple[bytes, str]] = {}
+        self.sink = AuditSink(client_factory, self)
+        self.sink.recorded.connect(self._recorded)
+        self.sink.failed.connect(self._judgement_failed)
+        self.review = ReviewController(self.sink)
+        self.review.item_changed.connect(self._on_item_changed)
+        self.review.verdict_recorded.connect(self._on_judging)
+        self.review.message_posted.connect(self._say)
+        self.pane = ReviewPane(self.review, says_cancel=False)
+        self.post, self.scores, self.context = self.pane.post, self.pane.scores, self.pane.context
+        self.verdicts = self.pane.verdicts
+        self._build()
+
+    def _build(self) -> None:
+        self.heading = label("")
+        named(self.heading, "auditProgress", translate("LeadAudits", "Audit progress"))
+        self.heading.setStyleSheet("font-weight: bold")
+        self.outcome = label("")
+        named(self.outcome, "auditOutcome", translate("LeadAudits", "Last audit result"))
+        # never focused (Space reveals media here, it must not stop the audit): Alt+S
+        # (a shortcut, not a mnemonic: no "&" in a button's text, see tests/ui/hostile)
+        self.stop_button = QPushButton(translate("LeadAudits", "Stop auditing (Alt+S)"))
+        self.stop_button.setShortcut(QKeySequence("Alt+S"))
+        self.stop_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.stop_button.clicked.connect(self.stop)
+        top = QHBoxLayout()
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.stop_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(
+            label(
+                translate(
+                    "LeadAudits",
+                    "Decide each post as a reviewer would (same keys). The original decision is "
+                    "hidden until you have decided; the same decision records agreement, "
+                    "another one overturns it and becomes the decision of record.",
+                )
+            )
+        )
+        layout.addWidget(self.pane, 1)
+        layout.addWidget(self.outcome)
+
+    @property
+    def pending_action(self) -> ActionConfig | None:
+        return self.review.pending_action
+
+    # --- the sample -------------------------------------------------------------------------
+
+    def start(self, sample_id: int) -> None:
+        self.sample_id = sample_id
+        set_text(self.outcome, "")
+        self._next()
+
+    def stop(self) -> None:
+        sample_id, self.sample_id = self.sample_id, None
+        self._show(None)
+        if sample_id is not None:
+            self.finished.emit(sample_id)
+
+    def _next(self) -> None:
+        if self.sample_id is None:
+            return
+        sample_id, factory = self.sample_id, self.client_factory
+        self.busy = True
+        set_text(
+            self.heading,
+            translate("LeadAudits", "Sample #{id}: fetching the next post…").format(id=sample_id),
+        )
+
+        def work() -> tuple[AuditTaskGrant, dict[str, tuple[bytes, str]]]:
+            with factory() as api:
+                grant = api.next_audit(sample_id)
+                media: dict[str, tuple[bytes, str]] = {}
+                # an audited item is not in the local store: its media comes with the task
+                for m in grant.task.item.post.media if grant.task else []:
+                    if m.kind is not MediaKind.video and m.size_bytes <= AUDIT_MEDIA_BYTES:
+                        with contextlib.suppress(ApiError):
+                            media[m.id] = api.media(m.id, max_bytes=AUDIT_MEDIA_BYTES)
+                return grant, media
+
+        run_in_background(self, work, self._granted, self._failed)
+
+    def _granted(self, result: tuple[AuditTaskGrant, dict[str, tuple[bytes, str]]]) -> None:
+        grant, media = result
+        self.task_media = media
+        self.busy = False
+        if grant.sample_id != self.sample_id:
+            return  # the lead moved on meanwhile
+        if grant.task is None:
+            set_text(
+                self.heading,
+                translate("LeadAudits", "Sample #{id}: every post is judged.").format(
+                    id=grant.sample_id
+                ),
+            )
+            self.message_posted.emit(
+                translate("LeadAudits", "Audit sample #{id} is complete.").format(
+                    id=grant.sample_id
+                )
+            )
+            self.stop()
+            return
+        set_text(
+            self.heading,
+            translate("LeadAudits", "Sample #{id}: {n} posts left to judge (item {item})").format(
+                id=grant.sample_id, n=grant.remaining, item=grant.task.item.id
+            ),
+        )
+        self._show(grant.task)
+
+    def _failed(self, err: BaseException) -> None:
+        self.busy = False
+        message = describe(err, during=translate("LeadAudits", "auditing"))
+        set_text(self.outcome, message.line())
+        self.message_posted.emit(message.title)
+
+    def _show(self, task: AuditTask | None) -> None:
+        """``task``'s item in the pane, through the review controller (None: none)."""
+        self.task = task
+        item = task.item if task is not None else None
+        self.queue = (
+            next((q for q in self.queues() if q.id == item.queue_id), None) if item else None
+        )
+        keys = self.keys_for(self.queue) if self.keys_for and self.queue else None
+        self.verdicts.set_config(self.queue.config if self.queue else None, keys=keys)
+        self.sink.offer(task)
+        self.review.set_queue(self.queue)
+        if item is not None and self.queue is None:  # shown, but nothing can decide it
+            self.pane.show_item(item, self.task_media.get)
+            set_text(
+                self.outcome,
+                translate("LeadAudits", "The queue {queue} is not known to this app yet.").format(
+                    queue=item.queue_id
+                ),
+            )
+
+    def _on_item_changed(self, stored: StoredItem | None) -> None:
+        if stored is None:
+            if self.sample_id is None:
+                self.pane.show_item(None, None, translate("LeadAudits", "No audit in progress."))
+            return  # judged: the post stays until the next one is here
+        self.pane.show_item(stored.item, self.task_media.get)
+        for action in self.queue.config.actions if self.queue else []:
+            if action.kind is ActionKind.escalate:  # an audit decides; it cannot escalate
+                self.verdicts.buttons[action.id].hide()
+
+    # --- judging ------------------------------------------------------------------------------
+
+    def run_command(self, binding: Binding) -> bool:
+        """A key of the review flow while this desk is on screen."""
+        used = self.pane.run_command(binding)
+        if used is not None:
+            return used
+        command = binding.command
+        if command is Command.CANCEL:
+            self.review.cancel()
+            self.verdicts.mark(None)
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif command in (Command.ESCALATE, Command.SKIP, Command.UNDO):
+            self.message_posted.emit(UNDECIDED())
+        else:
+            return False
+        return True
+
+    def choose(self, action_id: str) -> None:
+        """An action's key or button (as the verdict bar's)."""
+        self.verdicts.choose(action_id)
+
+    def submit(self) -> None:
+        self.pane.submit()
+
+    def _say(self, text: str) -> None:
+        self.message_posted.emit(text)
+        set_text(self.outcome, text)
+
+    def _on_judging(self, _judgement: AuditJudgement) -> None:
+        self.busy = True
+        set_text(self.outcome, translate("LeadAudits", "Recording your judgement…"))
+
+    def _judgement_failed(self, err: BaseException) -> None:
+        """Not recorded: the same post again, to judge once more (or stop)."""
+        self._failed(err)
+        if self.task is not None and self.sample_id is not None:
+            self._show(self.task)
+
+    def _recorded(self, result: AuditResult) -> None:
+        self.busy = False
+        o = result.original
+        mine = result.corrected
+        if result.result.value == "agree":
+            words = translate(
+                "LeadAudits", "Agreed on {item}: the original was {original}."
+            ).format(item=result.item_id, original=decision_words(o.action, o.policies, o.reviewer))
+        else:
+            assert mine is not None
+            words = translate(
+                "LeadAudits",
+                "Overturned on {item}: the original was {original}; yours ({yours}) is now the "
+                "decision of record.",
+            ).format(
+                item=result.item_id,
+                original=decision_words(o.action, o.policies, o.reviewer),
+                yours=decision_words(mine.action, mine.policies, mine.reviewer),
+            )
+        set_text(self.outcome, words)
+        self.message_posted.emit(words)
+        self._next()
