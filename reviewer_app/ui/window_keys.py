@@ -1,0 +1,189 @@
+"""The review window's keys: every key press goes through one table (``keys.Keymap``,
+the user's own keys over it) to a command, with auto-repeat off; the panes and the context
+tabs the keys move between."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QPlainTextEdit,
+    QPushButton,
+    QWidget,
+)
+
+from reviewer_app.protocol import Queue
+
+from .keys import Binding, Command
+from .verdict_bar import PolicyList
+from .window_parts import WindowParts
+
+log = logging.getLogger("ui")
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+class KeyFilter(QObject):
+    """Turns key presses in the window into commands (``keys.Keymap``: one table of every
+    key); repeats of a held key are dropped."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.KeyPress or not self.window.isActiveWindow():
+            return False
+        assert isinstance(event, QKeyEvent)
+        found = self.window.keymap.lookup(event, self.window.keyed_queue())
+        if found is None:
+            return False
+        binding, safe_key = found
+        if event.isAutoRepeat():
+            return True  # a held key decides nothing
+        if not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False
+        focus = self.window.focusWidget()
+        typing = focus is not None and (
+            focus.inherits("QLineEdit")
+            or focus.inherits("QAbstractSpinBox")
+            or focus.inherits("QKeySequenceEdit")
+            or (isinstance(focus, QPlainTextEdit) and not focus.isReadOnly())
+        )
+        spec = binding.spec
+        if typing and not (spec is not None and spec.while_typing and safe_key):
+            return False
+        if binding.command is Command.REVEAL and isinstance(focus, PolicyList | QPushButton):
+            return False  # Space ticks a policy there, and presses a focused button
+        return self.window.run_command(binding)
+
+
+class WindowKeys(WindowParts):
+    """The review window's commands and panes (a part of ``MainWindow``)."""
+
+    def run_command(self, binding: Binding | Command) -> bool:
+        """One command from the key table. Returns True when the key was used."""
+        if isinstance(binding, Command):
+            binding = Binding(binding)
+        command = binding.command
+        if self.tally.on_break is not None:
+            # on a break only the break key (back to work) and the list of keys do anything
+            if command is Command.BREAK:
+                self.end_break()
+            elif command is Command.HELP:
+                self.show_help()
+            return True
+        row = command.queue_row
+        if row is not None:  # from the lead workspace too
+            return self.review_queue_at(row)
+        if command in (Command.NEXT_QUEUE, Command.PREVIOUS_QUEUE):
+            step = 1 if command is Command.NEXT_QUEUE else -1
+            count = self.queues.rowCount()
+            return count > 0 and self.review_queue_at(
+                (self.queue_picker.currentIndex() + step) % count
+            )
+        if command is Command.HELP:
+            self.show_help()
+            return True
+        if self.lead is not None and self.modes is not None and self.on_lead_page():
+            return self.lead.run_command(binding)
+        used = self.pane.run_command(binding)  # the keys the audit desk shares
+        if used is not None:
+            return used
+        if command in (Command.NEXT_PANE, Command.PREVIOUS_PANE):
+            return self._step_pane(1 if command is Command.NEXT_PANE else -1)
+        panes = {
+            Command.FOCUS_WORKLIST: 0,
+            Command.FOCUS_POST: 1,
+            Command.FOCUS_CONTEXT: 2,
+            Command.FOCUS_VERDICTS: 3,
+        }
+        if command in panes:
+            return self._focus_pane(panes[command])
+        if command in (Command.NEXT_TAB, Command.PREVIOUS_TAB):
+            return self._step_context_tab(1 if command is Command.NEXT_TAB else -1)
+        handlers: dict[Command, Callable[[], object]] = {
+            Command.ESCALATE: self.pane.escalate,
+            Command.SKIP: self.review.skip,
+            Command.ENLARGE: self.post.enlarge_media,
+            Command.CANCEL: self._cancel,
+            Command.UNDO: self.review.undo,
+            Command.BREAK: lambda: self.take_break(prompted=self.break_reminder.isVisible()),
+        }
+        handler = handlers.get(command)
+        if handler is None:
+            return False
+        handler()
+        return True
+
+    def on_lead_page(self) -> bool:
+        return self.modes is not None and self.modes.currentWidget() is self.lead
+
+    def keyed_queue(self) -> Queue | None:
+        """The queue whose action keys are in force: the blind audit's on its desk."""
+        if self.lead is not None and self.on_lead_page():
+            return self.lead.keyed_queue()
+        return self.review.queue
+
+    def _pane_widgets(self) -> list[QWidget]:
+        """Where each pane takes the focus: worklist, post, context, verdict bar."""
+        tab = self.context.currentIndex()
+        box = self.context.boxes[self.context.TABS[max(0, tab)][0]]
+        bar = self.verdicts
+        verdict = next((w for w in (bar.policies, bar.rating) if w.isVisibleTo(self)), bar.note)
+        return [self.worklist_view, self.post.text, box, verdict]
+
+    def _focus_pane(self, index: int) -> bool:
+        if index == 0:
+            row = self.worklist.row_of(self.review.current.item.id) if self.review.current else -1
+            if row >= 0:
+                self.worklist_view.setCurrentIndex(self.worklist.index(row, 0))
+        self._pane_widgets()[index].setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
+    def _step_pane(self, step: int) -> bool:
+        widgets = self._pane_widgets()
+        focus = self.focusWidget()
+        at = next(
+            (i for i, w in enumerate(widgets) if focus is w or (focus and w.isAncestorOf(focus))),
+            next(
+                (
+                    i
+                    for i, pane in enumerate((self.worklist_view, self.post, self.context))
+                    if focus is not None and pane.isAncestorOf(focus)
+                ),
+                3 if focus is not None and self.verdicts.isAncestorOf(focus) else -1,
+            ),
+        )
+        start = at if at >= 0 else (-1 if step > 0 else 0)
+        return self._focus_pane((start + step) % len(widgets))
+
+    def _step_context_tab(self, step: int) -> bool:
+        count = self.context.count()
+        self.context.setCurrentIndex((self.context.currentIndex() + step) % count)
+        return True
+
+    def _on_worklist_row_chosen(self, row: int) -> None:
+        """A post chosen in the worklist opens (the ones still waiting for a verdict)."""
+        if 0 <= row < len(self.worklist.rows):
+            self.review.open(self.worklist.rows[row].item_id)
+
+    def _on_keymap_changed(self) -> None:
+        """A key was given to another command: the menu and the verdict bar follow."""
+        self._apply_menu_keys()
+        queue = self.review.queue
+        if queue is not None:
+            self.verdicts.set_config(queue.config, keys=self.keymap.action_keys(queue))
+            self.verdicts.set_item(self.review.current.item if self.review.current else None)
+            self.verdicts.mark(None)
+        if self.lead is not None:
+            self.lead.keys_changed()
+
+    def _cancel(self) -> None:
+        self.review.cancel()
+        self.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -1,0 +1,134 @@
+"""What the review window holds, declared once for its parts (``window_keys``,
+``window_actions``, ``window_sync``): each part is a base of ``main_window.MainWindow``,
+which builds all of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QTableView,
+    QTabWidget,
+)
+
+from reviewer_app.core.session import ReviewSession
+from reviewer_app.core.store import Store
+from reviewer_app.core.wellbeing import ShiftTally
+from reviewer_app.protocol import Queue
+
+from . import preferences as P
+from .bridge import SyncBridge
+from .context_panels import ContextPanels
+from .dialogs import ConflictsView, LoginDialog
+from .escalation import EscalationDialog
+from .keys import Command, Keymap
+from .lead.bulk import BulkDecisionDialog, BulkSender
+from .lead.workspace import LeadWorkspace
+from .models import QueueListModel, WorklistModel
+from .my_decisions import FeedbackBar, MyDecisionsView
+from .post_pane import PostPane
+from .review import ReviewController
+from .review_pane import ReviewPane
+from .scores import ScoresPanel
+from .verdict_bar import VerdictBar
+from .wellbeing import BreakReminder, BreakScreen
+
+
+class WorklistView(QTableView):
+    """The worklist: arrows (or a click) choose a post and that post opens."""
+
+    row_chosen = Signal(int)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        before = self.currentIndex().row()
+        super().keyPressEvent(event)
+        after = self.currentIndex().row()
+        if after >= 0 and (after != before or event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self.row_chosen.emit(after)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        super().mousePressEvent(event)
+        if self.currentIndex().isValid():
+            self.row_chosen.emit(self.currentIndex().row())
+
+
+class WindowParts(QMainWindow):
+    """The review window's state and widgets, and the methods one part calls in another."""
+
+    # the session
+    session: ReviewSession
+    store: Store
+    bridge: SyncBridge
+    prefs: P.Preferences
+    review: ReviewController
+    is_open: bool
+    keymap: Keymap
+    key_filter: QObject
+    _timer: QTimer
+    # the sync engine's word
+    online: bool | None
+    pending: int
+    held: int
+    held_until: float | None
+    needs_login: bool
+    conflict_count: int
+    last_sync: float | None
+    drained: set[str]
+    _banner_kind: str
+    # the open dialogs
+    relogin: LoginDialog | None
+    conflicts_view: ConflictsView | None
+    my_decisions_view: MyDecisionsView | None
+    escalation_dialog: EscalationDialog | None
+    bulk_sender: BulkSender | None
+    bulk_dialog: BulkDecisionDialog | None
+    shift_start: datetime
+    menu_actions: dict[Command, QAction]
+    # breaks
+    tally: ShiftTally
+    break_reminders: bool
+    _break_queue: str | None
+    # the widgets
+    pane: ReviewPane
+    post: PostPane
+    scores: ScoresPanel
+    context: ContextPanels
+    verdicts: VerdictBar
+    queues: QueueListModel
+    queue_picker: QComboBox
+    worklist: WorklistModel
+    worklist_view: WorklistView
+    lead: LeadWorkspace | None
+    modes: QTabWidget | None
+    banner: QLabel
+    progress: QProgressBar
+    break_reminder: BreakReminder
+    break_screen: BreakScreen
+    feedback_bar: FeedbackBar
+    # the methods one part calls in another
+    say: Callable[[str], None]
+    notify: Callable[..., None]
+    _update_status: Callable[[], None]
+    _update_conflicts: Callable[[], None]
+    _later: Callable[[Callable[[], None]], None]
+    _refresh_worklist: Callable[[], None]
+    _select_queue: Callable[[int], None]
+    _nothing_here: Callable[[], str]
+    _apply_menu_keys: Callable[[], None]
+    _check_break_due: Callable[[], None]
+    show_mode: Callable[[int], None]
+    show_help: Callable[[], None]
+    show_conflicts: Callable[[], None]
+    log_in_again: Callable[..., None]
+    media_defaults: Callable[[], None]
+    review_queue_at: Callable[[int], bool]
+    keyed_queue: Callable[[], Queue | None]
+    take_break: Callable[..., None]
+    end_break: Callable[[], None]
