@@ -54,15 +54,6 @@ KNOWN: frozenset[str] = frozenset(
         "server/storage/migrations/versions/0003_lead_workspace.py:upgrade",
         "server/storage/migrations/versions/0006_intake.py:upgrade",
         "server/storage/tables.py",
-        "ui/app.py:run_login",
-        "ui/dialogs.py:__init__",
-        "ui/lead/audits.py",
-        "ui/lead/audits.py:__init__",
-        "ui/main_window.py",
-        "ui/main_window.py:__init__",
-        "ui/main_window.py:_build",
-        "ui/messages.py:describe",
-        "ui/verdict_bar.py:__init__",
     }
 )
 

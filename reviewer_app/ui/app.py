@@ -212,6 +212,52 @@ def log_in_with_key(
     return result, token, key
 
 
+def start_offline(
+    dialog: LoginDialog,
+    login: tuple[str, str, str],
+    why: BaseException,
+    *,
+    prefs: P.Preferences,
+    credentials: Credentials,
+    on_window: Callable[[MainWindow], None],
+    data_root: Path | None,
+) -> None:
+    """The server cannot be reached (``why``): open the work this computer keeps for the
+    ``login``'s server and user (server, user name, password) and start the window offline."""
+    server, username, password = login
+    dialog.show_status(offline_opening())
+
+    def work() -> OfflineStart:
+        return ReviewSession.open_offline(
+            server, username, password, credentials=credentials, data_root=data_root
+        )
+
+    def done(start: OfflineStart) -> None:
+        dialog.show_status(offline_start(start.summary.unsent, start.summary.posts))
+        dialog.succeeded()
+        window = open_window(
+            server,
+            None,
+            None,
+            credentials=credentials,
+            prefs=prefs,
+            data_root=data_root,
+            offline=start,
+        )
+        on_window(window)
+
+    def failed(err: BaseException) -> None:
+        if isinstance(err, WrongPassword):
+            dialog.show_error(offline_wrong_password())
+        elif isinstance(err, NothingSaved):
+            unreachable = describe(why, during=translate("App", "logging in")).title
+            dialog.show_error(f"{unreachable} {offline_nothing_saved(err.logged_out)}")
+        else:
+            dialog.show_error(describe(err).line())
+
+    run_in_background(dialog, work, done, failed)
+
+
 def run_login(
     prefs: P.Preferences,
     credentials: Credentials,
@@ -236,7 +282,15 @@ def run_login(
         def done(value: tuple[LoginResult, str, ProfileKey] | _Unreachable) -> None:
             if isinstance(value, _Unreachable):
                 log.info("login: the server cannot be reached (%s)", type(value.error).__name__)
-                start_offline(server, username, password, value.error)
+                start_offline(
+                    dialog,
+                    (server, username, password),
+                    value.error,
+                    prefs=prefs,
+                    credentials=credentials,
+                    on_window=on_window,
+                    data_root=data_root,
+                )
                 return
             result, token, key = value
             dialog.succeeded()
@@ -264,39 +318,6 @@ def run_login(
                 return
             message = describe(err, during=translate("App", "logging in"))
             dialog.show_error(message.line())
-
-        run_in_background(dialog, work, done, failed)
-
-    def start_offline(server: str, username: str, password: str, why: BaseException) -> None:
-        dialog.show_status(offline_opening())
-
-        def work() -> OfflineStart:
-            return ReviewSession.open_offline(
-                server, username, password, credentials=credentials, data_root=data_root
-            )
-
-        def done(start: OfflineStart) -> None:
-            dialog.show_status(offline_start(start.summary.unsent, start.summary.posts))
-            dialog.succeeded()
-            window = open_window(
-                server,
-                None,
-                None,
-                credentials=credentials,
-                prefs=prefs,
-                data_root=data_root,
-                offline=start,
-            )
-            on_window(window)
-
-        def failed(err: BaseException) -> None:
-            if isinstance(err, WrongPassword):
-                dialog.show_error(offline_wrong_password())
-            elif isinstance(err, NothingSaved):
-                unreachable = describe(why, during=translate("App", "logging in")).title
-                dialog.show_error(f"{unreachable} {offline_nothing_saved(err.logged_out)}")
-            else:
-                dialog.show_error(describe(err).line())
 
         run_in_background(dialog, work, done, failed)
 

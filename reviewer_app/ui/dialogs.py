@@ -118,42 +118,32 @@ class SettingsDialog(QDialog):
             self.shortcuts = ShortcutsPage(keymap, queues)
             self.pages.addTab(self.shortcuts, translate("Dialogs", "Shortcuts"))
         outer.addWidget(self.pages, 1)
+        self._build_general(general)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+
+    def _build_general(self, general: QWidget) -> None:
+        """The General page: the server, what is kept here, the look, the language."""
         form = QFormLayout(general)
         self.server = named(
-            QLineEdit(prefs.get(P.SERVER)), "server", translate("Dialogs", "Server address")
+            QLineEdit(self.prefs.get(P.SERVER)), "server", translate("Dialogs", "Server address")
         )
         self.prefetch = QSpinBox()
         decl = core_settings.PREFETCH
         self.prefetch.setRange(int(decl.minimum or 1), int(decl.maximum or 200))
-        self.prefetch.setValue(store.settings.get(decl))
+        self.prefetch.setValue(self.store.settings.get(decl))
         named(self.prefetch, "prefetch", translate("Dialogs", "Items leased ahead"))
         self.undo = QDoubleSpinBox()
         decl_u = core_settings.UNDO_WINDOW
         self.undo.setRange(float(decl_u.minimum or 0), float(decl_u.maximum or 120))
-        self.undo.setValue(store.settings.get(decl_u))
+        self.undo.setValue(self.store.settings.get(decl_u))
         self.undo.setSuffix(translate("Dialogs", " s"))
         named(self.undo, "undoWindow", translate("Dialogs", "Undo window in seconds"))
-        self.blur = QCheckBox(translate("Dialogs", "Blur media until I reveal it"))
-        self.blur.setChecked(prefs.get(P.BLUR))
-        self.grey = QCheckBox(translate("Dialogs", "Show media in greyscale until I reveal it"))
-        self.grey.setChecked(prefs.get(P.GREY))
-        self.theme = QComboBox()
-        for theme in P.THEMES:
-            self.theme.addItem(theme_name(theme), theme)
-        self.theme.setCurrentIndex(max(0, self.theme.findData(prefs.get(P.THEME))))
-        named(self.theme, "theme", translate("Dialogs", "Theme"))
-        self.text_size = QSpinBox()
-        self.text_size.setRange(7, 32)
-        self.text_size.setValue(prefs.get(P.TEXT_SIZE))
-        named(self.text_size, "textSize", translate("Dialogs", "Text size"))
-        self.language = QComboBox()
-        for language in P.LANGUAGES:
-            self.language.addItem(language_name(language), language)
-        self.language.setCurrentIndex(max(0, self.language.findData(prefs.get(P.LANGUAGE))))
-        named(self.language, "language", translate("Dialogs", "Language"))
-        self.language_note = label(
-            translate("Dialogs", "A new language applies the next time you start the app.")
-        )
+        self._build_look()
         form.addRow(translate("Dialogs", "Server (next login)"), self.server)
         form.addRow(
             translate(
@@ -175,7 +165,7 @@ class SettingsDialog(QDialog):
             translate("Dialogs", "Remind me to take breaks (after the queue's time or posts)")
         )
         named(self.break_reminders, "breakReminders", translate("Dialogs", "Break reminders"))
-        self.break_reminders.setChecked(store.settings.get(core_settings.BREAK_REMINDERS))
+        self.break_reminders.setChecked(self.store.settings.get(core_settings.BREAK_REMINDERS))
         form.addRow(self.blur)
         form.addRow(self.grey)
         form.addRow(self.break_reminders)
@@ -183,12 +173,30 @@ class SettingsDialog(QDialog):
         form.addRow(translate("Dialogs", "Text size (points)"), self.text_size)
         form.addRow(translate("Dialogs", "Language"), self.language)
         form.addRow(self.language_note)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+
+    def _build_look(self) -> None:
+        """Media, theme, text size and language (the user interface's, kept per computer)."""
+        self.blur = QCheckBox(translate("Dialogs", "Blur media until I reveal it"))
+        self.blur.setChecked(self.prefs.get(P.BLUR))
+        self.grey = QCheckBox(translate("Dialogs", "Show media in greyscale until I reveal it"))
+        self.grey.setChecked(self.prefs.get(P.GREY))
+        self.theme = QComboBox()
+        for theme in P.THEMES:
+            self.theme.addItem(theme_name(theme), theme)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(self.prefs.get(P.THEME))))
+        named(self.theme, "theme", translate("Dialogs", "Theme"))
+        self.text_size = QSpinBox()
+        self.text_size.setRange(7, 32)
+        self.text_size.setValue(self.prefs.get(P.TEXT_SIZE))
+        named(self.text_size, "textSize", translate("Dialogs", "Text size"))
+        self.language = QComboBox()
+        for language in P.LANGUAGES:
+            self.language.addItem(language_name(language), language)
+        self.language.setCurrentIndex(max(0, self.language.findData(self.prefs.get(P.LANGUAGE))))
+        named(self.language, "language", translate("Dialogs", "Language"))
+        self.language_note = label(
+            translate("Dialogs", "A new language applies the next time you start the app.")
         )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        outer.addWidget(buttons)
 
     def accept(self) -> None:
         self.prefs.set(P.SERVER, self.server.text().strip())

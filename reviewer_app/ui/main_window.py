@@ -1,6 +1,8 @@
-"""The review window: queue picker, worklist, the post with its context and scores, the
-verdict bar and the status bar. Keys go through one table (``keys.COMMANDS``, with the
-user's own keys over it) with auto-repeat off.
+"""The review window: queue picker, worklist, the review pane (``review_pane``: the post
+with its context and scores, the verdict bar) and the status bar. Its parts: the keys and
+panes (``window_keys``: one table, ``keys.COMMANDS``, with the user's own keys over it,
+auto-repeat off), the menu, dialogs and breaks (``window_actions``), the sync engine's
+events and the status bar (``window_sync``).
 
 Everything here runs on the GUI thread and touches only the local store; the network is
 the sync engine's, whose events arrive through ``SyncBridge`` signals.
@@ -88,46 +90,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         )
         named(self, "reviewWindow", translate("MainWindow", "Review desk"))
         self.resize(1280, 860)
-        self.online: bool | None = None
-        self.pending = 0
-        #: of the pending verdicts, those waiting because another reviewer holds the post
-        self.held = 0
-        self.held_until: float | None = None
-        #: the service wants a login (a 401, or it is back for a session that has none)
-        self.needs_login = False
-        self.relogin: LoginDialog | None = None
-        self.conflict_count = 0
-        #: what the banner shows ("conflicts" while it counts them; "" otherwise)
-        self._banner_kind = ""
-        # the last good sync, from before this start if there was one
-        self.last_sync: float | None = self.store.last_sync()
-        self.paint_started: float | None = None
-        self.conflicts_view: ConflictsView | None = None
-        #: "this shift" in My decisions: since this window opened
-        self.shift_start = datetime.now(UTC)
-        self.my_decisions_view: MyDecisionsView | None = None
-        #: the open escalation reason picker (E), if any
-        self.escalation_dialog: EscalationDialog | None = None
-        #: queues being worked that have nothing for this reviewer (the engine's word)
-        self.drained: set[str] = set()
-        self.is_open = True
-        #: every key in force (the table's, the queues', and the user's own)
-        self.keymap = Keymap(prefs, self)
-        self.menu_actions: dict[Command, QAction] = {}
-
-        # Work a keypress causes beyond showing the next post (waking the sync thread, the
-        # worklist and status bar) waits until that post is painted: ``_later``.
-        self._after_paint: list[Callable[[], None]] = []
-        self._after_paint_timer = QTimer(self)
-        self._after_paint_timer.setSingleShot(True)
-        self._after_paint_timer.timeout.connect(self._run_after_paint)
-        #: this shift's items by kind of harm, for break reminders (the service keeps the
-        #: record the lead sees)
-        self.tally = ShiftTally()
-        #: the reviewer's own setting (read again after Settings)
-        self.break_reminders: bool = session.store.settings.get(core_settings.BREAK_REMINDERS)
-        #: the queue on screen when the break began (reviewed again on resume)
-        self._break_queue: str | None = None
+        self._init_state()
         self.review = ReviewController(
             StoreSink(self.store, nudge=lambda: self._later(session.engine.nudge))
         )
@@ -160,6 +123,72 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         named(self.banner, "banner", translate("MainWindow", "Notice"))
         self.banner.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 6px")
         self.banner.setVisible(False)
+        top = self._build_top()
+        self._build_worklist()
+        self._build_pane()
+        self._build_breaks()
+        outer.addWidget(self.banner)
+        outer.addWidget(self.break_reminder)
+        # what reached the reviewer's decisions since they last looked (asked at login)
+        self.feedback_bar = FeedbackBar(lambda: key_text(self.keymap.keys(Command.MY_DECISIONS)))
+        # feedback may be on decisions of earlier shifts: the notice opens the last 7 days
+        self.feedback_bar.open_requested.connect(lambda: self.show_my_decisions(week=True))
+        outer.addWidget(self.feedback_bar)
+        outer.addLayout(top)
+        outer.addWidget(self.pane, 1)
+        outer.addWidget(self.break_screen, 1)
+        self._build_modes(central)
+        self._build_status_bar()
+        self._build_menu()
+        if keyring_note:
+            self.notify(keyring_note)
+        self._tab_chain()
+
+    def _init_state(self) -> None:
+        """What the window knows before anything is shown."""
+        self.online: bool | None = None
+        self.pending = 0
+        #: of the pending verdicts, those waiting because another reviewer holds the post
+        self.held = 0
+        self.held_until: float | None = None
+        #: the service wants a login (a 401, or it is back for a session that has none)
+        self.needs_login = False
+        self.relogin: LoginDialog | None = None
+        self.conflict_count = 0
+        #: what the banner shows ("conflicts" while it counts them; "" otherwise)
+        self._banner_kind = ""
+        # the last good sync, from before this start if there was one
+        self.last_sync: float | None = self.store.last_sync()
+        self.paint_started: float | None = None
+        self.conflicts_view: ConflictsView | None = None
+        #: "this shift" in My decisions: since this window opened
+        self.shift_start = datetime.now(UTC)
+        self.my_decisions_view: MyDecisionsView | None = None
+        #: the open escalation reason picker (E), if any
+        self.escalation_dialog: EscalationDialog | None = None
+        #: queues being worked that have nothing for this reviewer (the engine's word)
+        self.drained: set[str] = set()
+        self.is_open = True
+        #: every key in force (the table's, the queues', and the user's own)
+        self.keymap = Keymap(self.prefs, self)
+        self.menu_actions: dict[Command, QAction] = {}
+
+        # Work a keypress causes beyond showing the next post (waking the sync thread, the
+        # worklist and status bar) waits until that post is painted: ``_later``.
+        self._after_paint: list[Callable[[], None]] = []
+        self._after_paint_timer = QTimer(self)
+        self._after_paint_timer.setSingleShot(True)
+        self._after_paint_timer.timeout.connect(self._run_after_paint)
+        #: this shift's items by kind of harm, for break reminders (the service keeps the
+        #: record the lead sees)
+        self.tally = ShiftTally()
+        #: the reviewer's own setting (read again after Settings)
+        self.break_reminders: bool = self.store.settings.get(core_settings.BREAK_REMINDERS)
+        #: the queue on screen when the break began (reviewed again on resume)
+        self._break_queue: str | None = None
+
+    def _build_top(self) -> QHBoxLayout:
+        """The queue picker and Work offline."""
         top = QHBoxLayout()
         self.queue_picker = bounded(QComboBox())
         named(self.queue_picker, "queuePicker", translate("MainWindow", "Queue"))
@@ -177,7 +206,10 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         top.addWidget(label(translate("MainWindow", "Queue:"), wrap=False))
         top.addWidget(self.queue_picker, 1)
         top.addWidget(self.offline_button)
+        return top
 
+    def _build_worklist(self) -> None:
+        """The worklist: the posts held here, the one on screen marked."""
         self.worklist = WorklistModel()
         self.worklist_view = WorklistView()
         self.worklist_view.setModel(self.worklist)
@@ -203,6 +235,8 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._fit_rows()
         rows.hide()
 
+    def _build_pane(self) -> None:
+        """The review pane (the worklist at its left) and a lead's bulk decisions."""
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.worklist_view)
         # the post, its scores and context, and the verdict bar: the audit desk's too
@@ -227,6 +261,9 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             # held when the app was closed or killed: sent now (as verdicts in their window)
             QTimer.singleShot(0, self._resume_bulk_decisions)
 
+    def _build_breaks(self) -> None:
+        """The break reminder and the break screen."""
+
         def break_key() -> str:
             return key_text(self.keymap.keys(Command.BREAK))
 
@@ -235,17 +272,9 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self.break_reminder.later_requested.connect(self._put_off_break)
         self.break_screen = BreakScreen(break_key)
         self.break_screen.resume_requested.connect(self.end_break)
-        outer.addWidget(self.banner)
-        outer.addWidget(self.break_reminder)
-        # what reached the reviewer's decisions since they last looked (asked at login)
-        self.feedback_bar = FeedbackBar(lambda: key_text(self.keymap.keys(Command.MY_DECISIONS)))
-        # feedback may be on decisions of earlier shifts: the notice opens the last 7 days
-        self.feedback_bar.open_requested.connect(lambda: self.show_my_decisions(week=True))
-        outer.addWidget(self.feedback_bar)
-        outer.addLayout(top)
-        outer.addWidget(self.pane, 1)
-        outer.addWidget(self.break_screen, 1)
-        # Leads and admins get a second page; the service refuses its calls to anyone else
+
+    def _build_modes(self, central: QWidget) -> None:
+        """Leads and admins get a second page; the service refuses its calls to anyone else."""
         self.lead: LeadWorkspace | None = None
         self.modes: QTabWidget | None = None
         if self.session.is_lead:
@@ -271,11 +300,8 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         else:
             self.setCentralWidget(central)
 
-        self._build_status_bar()
-        self._build_menu()
-        if keyring_note:
-            self.notify(keyring_note)
-        # Tab follows the review flow: read the post, its context, then the verdict's parts
+    def _tab_chain(self) -> None:
+        """Tab follows the review flow: read the post, its context, then the verdict's parts."""
         chain = [
             self.post.text,
             self.post.open_link,

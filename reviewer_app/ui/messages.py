@@ -77,9 +77,9 @@ def server_words(err: ProblemError) -> str:
     return words
 
 
-def describe(err: BaseException, *, during: str = "") -> Message:
-    """The message for an error from the core (or anything else, as a last resort)."""
-    where = " " + translate("Messages", "while {during}").format(during=during) if during else ""
+def _from_server(err: BaseException, where: str) -> Message | None:
+    """The message for a login the server wants, a server of another version, or a busy
+    one; None for any other error."""
     if isinstance(err, AuthenticationRequired):
         if err.code in ("invalid_credentials", "bad_credentials", "wrong_password"):
             return Message(
@@ -126,6 +126,12 @@ def describe(err: BaseException, *, during: str = "") -> Message:
                 "Messages", "Keep working: decisions are saved here and sent when it answers again."
             ),
         )
+    return None
+
+
+def _from_network(err: BaseException, where: str) -> Message | None:
+    """The message for a server that cannot be reached, answers badly, or refuses; None
+    for any other error."""
     if isinstance(err, NetworkError):
         return Message(
             translate("Messages", "The server cannot be reached{where}.").format(where=where),
@@ -173,6 +179,11 @@ def describe(err: BaseException, *, during: str = "") -> Message:
             ),
             said,
         )
+    return None
+
+
+def _from_here(err: BaseException) -> Message | None:
+    """The message for this computer's errors (the store, its key, undo); None for any other."""
     if isinstance(err, StoreError):
         return Message(
             translate("Messages", "The local store cannot be written."),
@@ -248,6 +259,15 @@ def describe(err: BaseException, *, during: str = "") -> Message:
             translate("Messages", "What was written of it is incomplete."),
             "",
         )
+    return None
+
+
+def describe(err: BaseException, *, during: str = "") -> Message:
+    """The message for an error from the core (or anything else, as a last resort)."""
+    where = " " + translate("Messages", "while {during}").format(during=during) if during else ""
+    for found in (_from_server(err, where), _from_network(err, where), _from_here(err)):
+        if found is not None:
+            return found
     log.warning("an unexpected error, shown in general words: %r", err)
     return Message(
         translate("Messages", "Something went wrong{where}.").format(where=where),
