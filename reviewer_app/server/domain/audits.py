@@ -39,12 +39,13 @@ from reviewer_app.protocol import (
     QueueConfig,
     ReviewerAgreement,
     StrikeCount,
+    verdict_problems,
 )
 from reviewer_app.server.domain import accounts, enforcement
 from reviewer_app.server.domain.assembly import decisions_by_id, load_items, reviewer_names
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt, to_epoch
 from reviewer_app.server.domain.stats import check_window, cohen_kappa
-from reviewer_app.server.domain.verdicts import config_problems, item_problems
+from reviewer_app.server.domain.verdicts import item_problems
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import audit_items, audit_samples, decisions, items, strikes
 
@@ -397,8 +398,9 @@ def _overturn(
         raise ApiError(
             422, "overturn_cannot_escalate", "An overturn must decide; it cannot escalate."
         )
-    problems = [
-        p.model_copy(update={"loc": ["body", *p.loc[2:]]}) for p in config_problems(0, body, config)
+    problems = [  # the protocol's rule, as for a verdict (the item's part below)
+        ProblemDetail(loc=["body", p.field], code=p.code, message=p.message)
+        for p in verdict_problems(config, body)
     ]
     row = conn.execute(
         select(items.c.epoch, items.c.payload, items.c.post_id).where(
