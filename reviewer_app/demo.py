@@ -11,6 +11,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import uvicorn
 
@@ -21,6 +22,9 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.seed import is_seeded, seed_demo
 from reviewer_app.server.http.app import create_app
 from reviewer_app.server.service import Service
+
+if TYPE_CHECKING:
+    from reviewer_app.ui.main_window import MainWindow
 
 DEMO_ACCOUNTS = {"reviewer": ("reviewer", "review-desk-demo"), "lead": ("lead", "review-desk-lead")}
 
@@ -208,13 +212,9 @@ def _self_test(folder: Path, deadline: float) -> dict[str, float]:
     import time
 
     from PySide6.QtCore import QSettings
-    from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
 
-    from reviewer_app.core.api import ApiClient
     from reviewer_app.core.credentials import Credentials
     from reviewer_app.core.session import ReviewSession
-    from reviewer_app.core.settings import UNDO_WINDOW
     from reviewer_app.ui import preferences as P
     from reviewer_app.ui.app import application, close_session, open_window
 
@@ -254,43 +254,7 @@ def _self_test(folder: Path, deadline: float) -> dict[str, float]:
             data_root=folder / "client",
         )
         try:
-            # the verdict is sent at once instead of after the undo window
-            window.store.settings.set(UNDO_WINDOW.name, 0.0)
-            window.activateWindow()
-            pump_until(lambda: window.review.current is not None, "the first post")
-            step("first_post")
-            review = window.review
-            queue, shown = review.queue, review.current
-            assert queue is not None and shown is not None
-            action = next(
-                (
-                    a
-                    for a in queue.config.actions
-                    if a.key
-                    and not window.verdicts.selection(a).needs
-                    and not window.verdicts.selection(a).refusal
-                ),
-                None,
-            )
-            if action is None:
-                raise SelfTestFailed(f"queue {queue.id} has no action that needs no input")
-            item_id = shown.item.id
-            # the action's shortcut, a digit 1-9 (protocol), typed into the focused widget
-            QTest.keyClicks(QApplication.focusWidget() or window, action.key or "")
-            if review.current is shown:
-                raise SelfTestFailed(f"the key {action.key!r} ({action.id}) decided nothing")
-            step("decide")
-            pump_until(lambda: window.store.pending_count() == 0, "the verdict to be delivered")
-            step("deliver")
-            with ApiClient(server.url) as api:
-                api.login(*DEMO_ACCOUNTS["lead"])
-                decisions = api.decisions(DecisionQuery(item_id=item_id)).decisions
-            if [d.action for d in decisions] != [action.id]:
-                raise SelfTestFailed(
-                    f"the service holds {[d.action for d in decisions]} for item {item_id}, "
-                    f"not [{action.id!r}]"
-                )
-            step("verify")
+            _decide_one(window, server.url, pump_until, step)
         finally:
             close_session(window)
             window.close()
@@ -299,6 +263,59 @@ def _self_test(folder: Path, deadline: float) -> dict[str, float]:
     _check_video_and_links()
     step("video_links")
     return timings
+
+
+def _decide_one(
+    window: MainWindow,
+    server_url: str,
+    pump_until: Callable[[Callable[[], bool], str], None],
+    step: Callable[[str], None],
+) -> None:
+    """In the open window: the first post shown, decided by its action's key, the verdict
+    delivered, and the service holding that decision (each step timed by ``step``)."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from reviewer_app.core.api import ApiClient
+    from reviewer_app.core.settings import UNDO_WINDOW
+
+    # the verdict is sent at once instead of after the undo window
+    window.store.settings.set(UNDO_WINDOW.name, 0.0)
+    window.activateWindow()
+    pump_until(lambda: window.review.current is not None, "the first post")
+    step("first_post")
+    review = window.review
+    queue, shown = review.queue, review.current
+    assert queue is not None and shown is not None
+    action = next(
+        (
+            a
+            for a in queue.config.actions
+            if a.key
+            and not window.verdicts.selection(a).needs
+            and not window.verdicts.selection(a).refusal
+        ),
+        None,
+    )
+    if action is None:
+        raise SelfTestFailed(f"queue {queue.id} has no action that needs no input")
+    item_id = shown.item.id
+    # the action's shortcut, a digit 1-9 (protocol), typed into the focused widget
+    QTest.keyClicks(QApplication.focusWidget() or window, action.key or "")
+    if review.current is shown:
+        raise SelfTestFailed(f"the key {action.key!r} ({action.id}) decided nothing")
+    step("decide")
+    pump_until(lambda: window.store.pending_count() == 0, "the verdict to be delivered")
+    step("deliver")
+    with ApiClient(server_url) as api:
+        api.login(*DEMO_ACCOUNTS["lead"])
+        decisions = api.decisions(DecisionQuery(item_id=item_id)).decisions
+    if [d.action for d in decisions] != [action.id]:
+        raise SelfTestFailed(
+            f"the service holds {[d.action for d in decisions]} for item {item_id}, "
+            f"not [{action.id!r}]"
+        )
+    step("verify")
 
 
 def _check_video_and_links() -> None:

@@ -27,7 +27,7 @@ from .common import (
     Username,
     WireModel,
 )
-from .queues import ActionConfig, ActionKind, AuthorAction, QueueConfig
+from .queues import ActionConfig, ActionKind, AuthorAction, QueueConfig, RatingConfig
 
 
 class Verdict(WireModel):
@@ -280,6 +280,30 @@ def verdict_problems(
                 "action", "unknown_action", f"Action {verdict.action!r} is not one of this queue's."
             )
         ]
+    rating = next((r for r in config.ratings if r.id == verdict.rating), None)
+    found = _policy_problems(config, action, verdict)
+    found += _rating_problems(action, verdict, rating)
+    noted = bool((verdict.note or "").strip())
+    if action.requires_note and not noted:
+        found.append(VerdictProblem("note", "note_required", f"{action.label} needs a note."))
+    reason_id = getattr(verdict, "escalation_reason", None)  # verdicts have one, drafts may
+    found += _escalation_problems(config, action, reason_id, noted)
+    if verdict.author_action is not None and verdict.author_action not in config.author_actions:
+        found.append(
+            VerdictProblem(
+                "author_action",
+                "author_action_not_allowed",
+                f"Author action {verdict.author_action.value!r} is not allowed in this queue.",
+            )
+        )
+    found += _label_problems(action, verdict, rating, fact_checks, noted)
+    return found
+
+
+def _policy_problems(
+    config: QueueConfig, action: ActionConfig, verdict: DecisionFields
+) -> list[VerdictProblem]:
+    """Each policy code is one of the queue's; an action that requires one has one."""
     found: list[VerdictProblem] = []
     known_policies = {p.code for p in config.policies}
     for policy in verdict.policies:
@@ -295,7 +319,15 @@ def verdict_problems(
                 "policies", "policy_required", f"{action.label} needs at least one policy code."
             )
         )
-    rating = next((r for r in config.ratings if r.id == verdict.rating), None)
+    return found
+
+
+def _rating_problems(
+    action: ActionConfig, verdict: DecisionFields, rating: RatingConfig | None
+) -> list[VerdictProblem]:
+    """The rating (``rating``: the queue's entry for it, None when it has none) is one of the
+    queue's; an action that requires one has one."""
+    found: list[VerdictProblem] = []
     if verdict.rating is not None and rating is None:
         found.append(
             VerdictProblem(
@@ -308,19 +340,19 @@ def verdict_problems(
                 "rating", "rating_required", f"{action.label} needs a fact-check rating."
             )
         )
-    noted = bool((verdict.note or "").strip())
-    if action.requires_note and not noted:
-        found.append(VerdictProblem("note", "note_required", f"{action.label} needs a note."))
-    reason_id = getattr(verdict, "escalation_reason", None)  # verdicts have one, drafts may
-    found += _escalation_problems(config, action, reason_id, noted)
-    if verdict.author_action is not None and verdict.author_action not in config.author_actions:
-        found.append(
-            VerdictProblem(
-                "author_action",
-                "author_action_not_allowed",
-                f"Author action {verdict.author_action.value!r} is not allowed in this queue.",
-            )
-        )
+    return found
+
+
+def _label_problems(
+    action: ActionConfig,
+    verdict: DecisionFields,
+    rating: RatingConfig | None,
+    fact_checks: Collection[str] | None,
+    noted: bool,
+) -> list[VerdictProblem]:
+    """A label does not carry a rating that reduces distribution; with the item's
+    fact-checks known, a label needs one, and a rating none of them gave needs a note."""
+    found: list[VerdictProblem] = []
     if action.kind is ActionKind.label and rating is not None and rating.reduces:
         found.append(
             VerdictProblem(
@@ -330,27 +362,28 @@ def verdict_problems(
                 "reduce distribution.",
             )
         )
-    if fact_checks is not None and action.kind in LABEL_KINDS:
-        if not fact_checks:
-            found.append(
-                VerdictProblem(
-                    "action",
-                    "fact_check_required",
-                    f"{action.label} needs a fact-check: no fact-checker has rated this post.",
-                    on_item=True,
-                )
+    if fact_checks is None or action.kind not in LABEL_KINDS:
+        return found
+    if not fact_checks:
+        found.append(
+            VerdictProblem(
+                "action",
+                "fact_check_required",
+                f"{action.label} needs a fact-check: no fact-checker has rated this post.",
+                on_item=True,
             )
-        elif verdict.rating is not None and verdict.rating not in fact_checks and not noted:
-            name = rating.label if rating else verdict.rating
-            found.append(
-                VerdictProblem(
-                    "rating",
-                    "rating_not_given",
-                    f"No fact-checker gave this post the rating {name}; "
-                    "a rating other than theirs needs a note that says why.",
-                    on_item=True,
-                )
+        )
+    elif verdict.rating is not None and verdict.rating not in fact_checks and not noted:
+        name = rating.label if rating else verdict.rating
+        found.append(
+            VerdictProblem(
+                "rating",
+                "rating_not_given",
+                f"No fact-checker gave this post the rating {name}; "
+                "a rating other than theirs needs a note that says why.",
+                on_item=True,
             )
+        )
     return found
 
 
