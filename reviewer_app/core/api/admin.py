@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from reviewer_app.protocol import (
-    User,
-)
+from reviewer_app.protocol import User
 from reviewer_app.protocol.intake import ApiKeyCreate, ApiKeyCreated, ApiKeyInfo, ApiKeyList
 from reviewer_app.protocol.meta import (
     QueueFileHistory,
@@ -17,9 +15,7 @@ from reviewer_app.protocol.meta import (
     UserList,
 )
 
-from .transport import (
-    HttpClient,
-)
+from .transport import HttpClient
 
 
 class AdminCalls(HttpClient):

@@ -42,11 +42,7 @@ from reviewer_app.protocol.accounts import (
     AccountActionResults,
     LinkedAccounts,
 )
-from reviewer_app.protocol.bulk_decisions import (
-    BulkDecisionRequest,
-    BulkDecisionResults,
-    OpenItems,
-)
+from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults, OpenItems
 from reviewer_app.protocol.search import (
     SavedView,
     SavedViewCreate,
@@ -57,18 +53,8 @@ from reviewer_app.protocol.search import (
 from reviewer_app.protocol.webhooks import WebhookList
 
 from ..decision_csv import copy_decision_csv
-from ..errors import (
-    NetworkError,
-    ProtocolError,
-)
-from .transport import (
-    ANY_DECISION,
-    HttpClient,
-    _ChunkStream,
-    _query_params,
-    _reason,
-    _wire_time,
-)
+from ..errors import NetworkError, ProtocolError
+from .transport import ANY_DECISION, HttpClient, _ChunkStream, _query_params, _reason, _wire_time
 
 
 class LeadCalls(HttpClient):

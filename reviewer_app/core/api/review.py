@@ -33,19 +33,8 @@ from reviewer_app.protocol import (
     VerdictResults,
 )
 
-from ..errors import (
-    AuthenticationRequired,
-    IncompatibleServer,
-    ProtocolError,
-)
-from .transport import (
-    SUPPORTED_MAJORS,
-    HttpClient,
-    _name_of,
-    _summary,
-    _wire_time,
-    log,
-)
+from ..errors import AuthenticationRequired, IncompatibleServer, ProtocolError
+from .transport import SUPPORTED_MAJORS, HttpClient, _name_of, _summary, _wire_time, log
 
 
 class ReviewCalls(HttpClient):

@@ -36,12 +36,7 @@ from urllib3.connectionpool import ConnectionPool
 from urllib3.exceptions import MaxRetryError
 from urllib3.util.retry import Retry
 
-from reviewer_app.protocol import (
-    API_MAJOR,
-    API_PREFIX,
-    DecisionQuery,
-    Problem,
-)
+from reviewer_app.protocol import API_MAJOR, API_PREFIX, DecisionQuery, Problem
 
 from ..errors import (
     ApiError,

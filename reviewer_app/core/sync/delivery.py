@@ -1,0 +1,123 @@
+"""Delivering verdicts: in batches once their undo window has passed, each answer settled
+in the store (a batch the server refuses whole is sent one verdict at a time to find the
+ones it refuses); and the breaks the reviewer took, for the service."""
+
+from __future__ import annotations
+
+from reviewer_app.protocol import (
+    MAX_VERDICTS_PER_BATCH,
+    ProblemDetail,
+    RejectReason,
+    VerdictResult,
+    VerdictStatus,
+)
+from reviewer_app.protocol.accounts import closes_items
+
+from .. import events as ev
+from ..errors import (
+    ApiError,
+    AuthenticationRequired,
+    NetworkError,
+    ProblemError,
+    ProtocolError,
+    ServiceUnavailable,
+)
+from ..settings import BATCH_SIZE
+from ..store import Outgoing
+from .leases import LeaseWork
+from .state import log
+
+
+class Delivery(LeaseWork):
+    """Verdicts and break records, to the service."""
+
+    def _send_breaks(self) -> None:
+        """Tell the service of breaks started or ended; one it refuses is logged and
+        dropped (a break is a figure for the lead, never worth stopping the sync for)."""
+        assert self.api is not None
+        while True:
+            with self._shared.lock:
+                if not self._shared.breaks:
+                    return
+                record = self._shared.breaks[0]
+            try:
+                self.api.record_break(record)
+            except (NetworkError, ServiceUnavailable, AuthenticationRequired, ProtocolError):
+                raise  # kept, and sent again at the next pass
+            except ApiError as err:
+                log.warning("the service refused a break record: %s", err)
+            with self._shared.lock:
+                if self._shared.breaks and self._shared.breaks[0] is record:
+                    self._shared.breaks.pop(0)
+
+    def _deliver(self) -> None:
+        assert self.store is not None
+        cap = self.limits.max_verdicts_per_batch if self.limits else MAX_VERDICTS_PER_BATCH
+        size = int(min(self._setting(BATCH_SIZE), cap))
+        while True:
+            if self._stopping.is_set() and not self._release_on_stop:
+                return  # a hard stop: what is left goes at the next start
+            batch = self.store.take_due(self.clock(), size)
+            if not batch:
+                return
+            self._send(batch)
+            # a long backlog on a slow link: keep the reviewer's next posts coming between
+            # batches (a claim only when half the prefetch is used)
+            self._top_up()
+
+    def _send(self, batch: list[Outgoing]) -> None:
+        """Send one batch and settle what the server said about each verdict."""
+        assert self.store is not None and self.api is not None
+        try:
+            results = self.api.verdicts([o.verdict for o in batch]).results
+        except (AuthenticationRequired, ServiceUnavailable):
+            raise
+        except ProblemError as err:
+            # The server refused the whole batch (4xx): keep the verdicts it names as
+            # rejected with its reason; find any others by sending them one at a time.
+            named = self._invalid(batch, err.problem.errors or []) if err.status == 422 else []
+            if named:
+                results = named  # the rest stay due and go in the next request
+            elif len(batch) > 1:
+                for one in batch:
+                    self._send([one])
+                return
+            else:
+                results = [_rejected(batch[0], err.code, str(err))]
+        settled = self.store.settle(results)
+        self._counts_changed = True
+        self._renew_all |= any(
+            r.status is VerdictStatus.accepted
+            and r.decision is not None
+            and r.decision.author_action is not None
+            and closes_items(r.decision.author_action)
+            for r in results
+        )
+        self._emit(ev.VerdictsSettled(tuple(settled)))
+        if any(e.status == VerdictStatus.conflict for e in settled):
+            self._emit(ev.ConflictsChanged(len(self.store.conflicts())))
+
+    def _invalid(self, batch: list[Outgoing], errors: list[ProblemDetail]) -> list[VerdictResult]:
+        """Verdicts that do not fit their queue's config are rejected with the server's
+        reason; the rest stay in the outbox for the next request."""
+        bad: dict[int, ProblemDetail] = {}
+        for detail in errors:
+            if len(detail.loc) >= 2 and detail.loc[0] == "verdicts":
+                index = detail.loc[1]
+                if isinstance(index, int) and 0 <= index < len(batch):
+                    bad.setdefault(index, detail)
+        return [_rejected(batch[i], d.code or "verdict_invalid", d.message) for i, d in bad.items()]
+
+
+def _rejected(outgoing: Outgoing, code: str, message: str) -> VerdictResult:
+    return VerdictResult(
+        idempotency_key=outgoing.verdict.idempotency_key,
+        item_id=outgoing.verdict.item_id,
+        status=VerdictStatus.rejected,
+        reason=RejectReason(code=_slug(code), message=message[:200]),
+    )
+
+
+def _slug(code: str) -> str:
+    cleaned = "".join(c if c.isalnum() or c in "-_" else "-" for c in code.lower()).strip("-_")
+    return (cleaned or "rejected")[:64]
