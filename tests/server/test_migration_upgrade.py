@@ -23,6 +23,7 @@ from reviewer_app.server.storage import eventlog
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.tables import (
     SEARCH_INDEX_OBJECTS,
+    decision_mix_rollups,
     decision_policies,
     decisions,
     events,
@@ -183,7 +184,7 @@ def _at_first_schema(url: str) -> None:
 def _rollup_rows(conn: object) -> dict[str, list[tuple[object, ...]]]:
     return {
         t.name: sorted(tuple(r) for r in conn.execute(select(t)).all())  # type: ignore[attr-defined]
-        for t in (queue_hourly, reviewer_rollups, handle_time_rollups)
+        for t in (queue_hourly, reviewer_rollups, handle_time_rollups, decision_mix_rollups)
     }
 
 
@@ -210,6 +211,8 @@ def test_a_first_schema_database_upgrades_to_what_a_fresh_one_is(database_url: s
             )
             upgraded = _rollup_rows(conn)
             assert sum(n for *_k, n in upgraded["queue_hourly"]) == DECIDED
+            # migration 0022 counted every decision into the mix rollup, by hour and by day
+            assert sum(n for *_k, n in upgraded["decision_mix_rollups"]) == 2 * DECIDED
             counted = dict(
                 conn.execute(select(items.c.state, func.count()).group_by(items.c.state)).all()
             )

@@ -4,6 +4,10 @@
 - ``reviewer_rollups``: decisions per reviewer and action, by UTC hour and by UTC day.
 - ``handle_time_rollups``: a histogram of time spent per reviewer, by hour and by day,
   in buckets 10% wide (``BOUNDS``), from which median and p90 are estimated.
+- ``decision_mix_rollups``: decisions per reviewer, queue, kind, action and set of
+  policies, by hour and by day (``mix_counts``): the quality signals' action mixes and the
+  exposure figures' harm counts. It counts every kind of decision (the exposure figures
+  count an auditor's overturn too: they saw the item), from ``overturned`` entries as well.
 
 A window is answered from whole days, then whole hours, then the decisions themselves
 for the partial hours at its edges (``split``), so every figure is exact for any window
@@ -39,16 +43,28 @@ import math
 import threading
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from reviewer_app.protocol import EventKind
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.tables import (
+    decision_mix_rollups,
     decisions,
     event_chain,
     events,
@@ -73,8 +89,9 @@ RETRY_SECONDS = 2.0
 # PostgreSQL advisory lock of the roller (the event log's sealer has 7_304_212).
 LOCK_KEY = 7_304_216
 CURSOR_ID = 1
-# The entries that stand for a review decision (data.decision_id): one per decision.
-ROLLED_KINDS = (EventKind.decided.value, EventKind.escalated.value)
+# The entries that stand for a decision (data.decision_id): one per decision (overturned:
+# the auditor's correcting decision, counted in decision_mix_rollups only).
+ROLLED_KINDS = (EventKind.decided.value, EventKind.escalated.value, EventKind.overturned.value)
 # the decision kinds that are throughput (the review flow's verdicts, appeals' included)
 COUNTED_KINDS = ("review", "appeal")
 ID_CHUNK = 5_000
@@ -89,6 +106,25 @@ class Decided:
     action: str
     time_spent_ms: int
     decided_at: float
+    kind: str = "review"
+    policies: str = "[]"
+
+
+_COLUMNS = (
+    decisions.c.queue_id,
+    decisions.c.user_id,
+    decisions.c.action,
+    decisions.c.time_spent_ms,
+    decisions.c.decided_at,
+    decisions.c.kind,
+    decisions.c.policies,
+)
+
+
+def _decided(r: Any) -> Decided:
+    return Decided(
+        r.queue_id, r.user_id, r.action, r.time_spent_ms, r.decided_at, r.kind, r.policies
+    )
 
 
 def bucket_of(ms: int) -> int:
@@ -145,6 +181,57 @@ def split(since: float, until: float) -> Window:
     return Window(raw, [(a, b) for a, b in ((h0, d0), (d1, h1)) if a < b], (d0, d1))
 
 
+def tiers(t: Table, window: Window) -> Iterable[ColumnElement[bool]]:
+    """Conditions on a rollup table (span, start) for the whole days and hours of a window."""
+    if window.days:
+        d0, d1 = window.days
+        yield and_(t.c.span == DAY, t.c.start >= d0, t.c.start < d1)
+    for a, b in window.hours:
+        yield and_(t.c.span == HOUR, t.c.start >= a, t.c.start < b)
+
+
+def mix_counts(
+    conn: Connection,
+    since: float,
+    until: float,
+    by: Sequence[str],
+    *,
+    kinds: Sequence[str] | None = None,
+    user_id: int | None = None,
+) -> Counter[tuple[Any, ...]]:
+    """The decisions of ``kinds`` (None: every kind) made in [since, until), of one user or
+    everyone's, counted by the columns ``by`` (of decisions and decision_mix_rollups alike):
+    whole days and hours from the rollups, what the roller has not counted yet and the
+    window's raw edges from the decisions. Exact, like every figure here."""
+    window = split(since, until)
+    found: Counter[tuple[Any, ...]] = Counter()
+    t = decision_mix_rollups
+    keys = [t.c[name] for name in by]
+    only = [] if user_id is None else [t.c.user_id == user_id]
+    only += [] if kinds is None else [t.c.kind.in_(kinds)]
+    for condition in tiers(t, window):
+        for r in conn.execute(
+            select(*keys, func.sum(t.c.n)).where(condition, *only).group_by(*keys)
+        ):
+            found[tuple(r[:-1])] += int(r[-1])
+    if window.hours or window.days:  # the whole hours' decisions not rolled up yet
+        h0, h1 = ceil_to(since, HOUR), floor_to(until, HOUR)
+        for d in unrolled(conn, h0, h1, kinds):
+            if user_id is None or d.user_id == user_id:
+                found[tuple(getattr(d, name) for name in by)] += 1
+    keys = [decisions.c[name] for name in by]
+    only = [] if user_id is None else [decisions.c.user_id == user_id]
+    only += [] if kinds is None else [decisions.c.kind.in_(kinds)]
+    for a, b in window.raw:
+        for r in conn.execute(
+            select(*keys, func.count())
+            .where(decisions.c.decided_at >= a, decisions.c.decided_at < b, *only)
+            .group_by(*keys)
+        ):
+            found[tuple(r[:-1])] += int(r[-1])
+    return found
+
+
 @functools.cache
 def _upsert_statement(dialect: str, table: Any, keys: tuple[str, ...]) -> Any:
     """Built once per table and database kind: building one costs more than running it."""
@@ -165,35 +252,49 @@ def _upsert(
     conn.execute(statement, rows)
 
 
-def _tally(
-    rows: Iterable[Decided],
-) -> tuple[Counter[tuple[Any, ...]], Counter[tuple[Any, ...]], Counter[tuple[Any, ...]]]:
-    by_queue: Counter[tuple[Any, ...]] = Counter()
-    by_reviewer: Counter[tuple[Any, ...]] = Counter()
-    handle: Counter[tuple[Any, ...]] = Counter()
+Tally = dict[Any, Counter[tuple[Any, ...]]]
+
+# each rollup table and its key columns, in the order _tally counts them
+_KEYS: tuple[tuple[Any, list[str]], ...] = (
+    (queue_hourly, ["queue_id", "hour", "action"]),
+    (reviewer_rollups, ["span", "start", "user_id", "action"]),
+    (handle_time_rollups, ["span", "start", "user_id", "bucket"]),
+    (decision_mix_rollups, ["span", "start", "user_id", "queue_id", "kind", "action", "policies"]),
+)
+
+
+def _tally(rows: Iterable[Decided]) -> Tally:
+    """Per rollup table, its rows' counts: every decision in decision_mix_rollups, the
+    throughput (``COUNTED_KINDS``) in the others."""
+    found: Tally = {table: Counter() for table, _ in _KEYS}
+    by_queue, by_reviewer = found[queue_hourly], found[reviewer_rollups]
+    handle, mixed = found[handle_time_rollups], found[decision_mix_rollups]
     for d in rows:
         hour, day = floor_to(d.decided_at, HOUR), floor_to(d.decided_at, DAY)
+        for span, start in ((HOUR, hour), (DAY, day)):
+            mixed[(span, start, d.user_id, d.queue_id, d.kind, d.action, d.policies)] += 1
+        if d.kind not in COUNTED_KINDS:
+            continue
         bucket = bucket_of(d.time_spent_ms)
         by_queue[(d.queue_id, hour, d.action)] += 1
         by_reviewer[(HOUR, hour, d.user_id, d.action)] += 1
         by_reviewer[(DAY, day, d.user_id, d.action)] += 1
         handle[(HOUR, hour, d.user_id, bucket)] += 1
         handle[(DAY, day, d.user_id, bucket)] += 1
-    return by_queue, by_reviewer, handle
+    return found
 
 
 def add(conn: Connection, rows: Iterable[Decided]) -> None:
     """Count decisions into the rollups (the roller's round; rows written in key order)."""
-    by_queue, by_reviewer, handle = _tally(rows)
-    _upsert(conn, queue_hourly, ["queue_id", "hour", "action"], by_queue)
-    _upsert(conn, reviewer_rollups, ["span", "start", "user_id", "action"], by_reviewer)
-    _upsert(conn, handle_time_rollups, ["span", "start", "user_id", "bucket"], handle)
+    found = _tally(rows)
+    for table, keys in _KEYS:
+        _upsert(conn, table, keys, found[table])
 
 
 def rebuild(conn: Connection) -> None:
     """Recount every rollup from the decisions (after a bulk load, with no verdicts coming
     in): every decision is counted, so the roller's cursor moves past every entry."""
-    for table in (queue_hourly, reviewer_rollups, handle_time_rollups):
+    for table, _ in _KEYS:
         conn.execute(delete(table))
     last_seq, last_id = conn.execute(
         select(func.coalesce(func.max(events.c.seq), 0), func.coalesce(func.max(events.c.id), 0))
@@ -203,39 +304,22 @@ def rebuild(conn: Connection) -> None:
         .where(rollup_cursor.c.id == CURSOR_ID)
         .values(last_seq=last_seq, counted_through_id=last_id)
     )
-    by_queue: Counter[tuple[Any, ...]] = Counter()
-    by_reviewer: Counter[tuple[Any, ...]] = Counter()
-    handle: Counter[tuple[Any, ...]] = Counter()
+    found: Tally = {table: Counter() for table, _ in _KEYS}
     after = 0
-    columns = (
-        decisions.c.id,
-        decisions.c.queue_id,
-        decisions.c.user_id,
-        decisions.c.action,
-        decisions.c.time_spent_ms,
-        decisions.c.decided_at,
-    )
     while True:
         chunk = conn.execute(
-            select(*columns)
-            .where(decisions.c.id > after, decisions.c.kind.in_(COUNTED_KINDS))
+            select(decisions.c.id, *_COLUMNS)
+            .where(decisions.c.id > after)
             .order_by(decisions.c.id)
             .limit(REBUILD_CHUNK)
         ).all()
         if not chunk:
             break
-        q, r, h = _tally(
-            Decided(c.queue_id, c.user_id, c.action, c.time_spent_ms, c.decided_at) for c in chunk
-        )
-        by_queue.update(q)
-        by_reviewer.update(r)
-        handle.update(h)
+        for table, counts in _tally(_decided(c) for c in chunk).items():
+            found[table].update(counts)
         after = chunk[-1].id
-    for table, keys, counts in (
-        (queue_hourly, ["queue_id", "hour", "action"], by_queue),
-        (reviewer_rollups, ["span", "start", "user_id", "action"], by_reviewer),
-        (handle_time_rollups, ["span", "start", "user_id", "bucket"], handle),
-    ):
+    for table, keys in _KEYS:
+        counts = found[table]
         rows = [{**dict(zip(keys, key, strict=True)), "n": n} for key, n in sorted(counts.items())]
         for start in range(0, len(rows), 10_000):
             conn.execute(insert(table), rows[start : start + 10_000])
@@ -255,29 +339,27 @@ _MOVE_CURSOR = (
 _DECIDED_ENTRIES = select(events.c.data).where(
     events.c.kind.in_(ROLLED_KINDS), events.c.id > bindparam("b_counted")
 )
-_DECISIONS = select(
-    decisions.c.queue_id,
-    decisions.c.user_id,
-    decisions.c.action,
-    decisions.c.time_spent_ms,
-    decisions.c.decided_at,
-).where(decisions.c.id.in_(bindparam("b_ids", expanding=True)), decisions.c.kind.in_(COUNTED_KINDS))
+_DECISIONS = select(*_COLUMNS).where(decisions.c.id.in_(bindparam("b_ids", expanding=True)))
 
 
 def _decisions_of(conn: Connection, entries: Iterable[Any]) -> list[Decided]:
-    """The review decisions the decided/escalated entries stand for."""
+    """The decisions the decided/escalated/overturned entries stand for."""
     ids = sorted({int(json.loads(e.data)["decision_id"]) for e in entries})
     found: list[Decided] = []
     for start in range(0, len(ids), ID_CHUNK):
         rows = conn.execute(_DECISIONS, {"b_ids": ids[start : start + ID_CHUNK]})
-        found += [
-            Decided(r.queue_id, r.user_id, r.action, r.time_spent_ms, r.decided_at) for r in rows
-        ]
+        found += [_decided(r) for r in rows]
     return found
 
 
-def unrolled(conn: Connection, since: float, until: float) -> list[Decided]:
-    """The review decisions in [since, until) that the rollups do not hold yet: those of
+def unrolled(
+    conn: Connection,
+    since: float,
+    until: float,
+    kinds: Iterable[str] | None = COUNTED_KINDS,
+) -> list[Decided]:
+    """The decisions of ``kinds`` (None: every kind) in [since, until) that the rollups do
+    not hold yet: those of
     entries sealed after the roller's cursor or not sealed yet. Read in the same snapshot
     as the rollups (``Database.snapshot``), rollups plus these are every decision."""
     cursor = conn.execute(_CURSOR).one()
@@ -286,7 +368,12 @@ def unrolled(conn: Connection, since: float, until: float) -> list[Decided]:
         *conn.execute(_DECIDED_ENTRIES.where(events.c.seq > cursor.last_seq), counted),
         *conn.execute(_DECIDED_ENTRIES.where(events.c.seq.is_(None)), counted),
     ]  # two statements: each has its index (ix_events_seq, the unsealed partial index)
-    return [d for d in _decisions_of(conn, entries) if since <= d.decided_at < until]
+    wanted = None if kinds is None else set(kinds)
+    return [
+        d
+        for d in _decisions_of(conn, entries)
+        if since <= d.decided_at < until and (wanted is None or d.kind in wanted)
+    ]
 
 
 @dataclass(frozen=True)

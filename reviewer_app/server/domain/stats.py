@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Connection, Table, and_, func, select
+from sqlalchemy import ColumnElement, Connection, func, select
 
 from reviewer_app.protocol import (
     MAX_STATS_BUCKETS,
@@ -25,12 +25,12 @@ from reviewer_app.server.domain.rollups import (
     COUNTED_KINDS,
     DAY,
     HOUR,
-    Window,
     bucket_of,
     ceil_to,
     floor_to,
     percentile,
     split,
+    tiers,
     unrolled,
 )
 from reviewer_app.server.domain.verdicts import ESCALATION_QUEUE
@@ -237,15 +237,6 @@ def queue_stats(
 # -- reviewers ------------------------------------------------------------------------------
 
 
-def _tiers(t: Table, window: Window) -> Iterable[ColumnElement[bool]]:
-    """Conditions on a rollup table (span, start) for the whole days and hours of a window."""
-    if window.days:
-        d0, d1 = window.days
-        yield and_(t.c.span == DAY, t.c.start >= d0, t.c.start < d1)
-    for a, b in window.hours:
-        yield and_(t.c.span == HOUR, t.c.start >= a, t.c.start < b)
-
-
 def reviewer_stats(
     conn: Connection, since: float, until: float, user_id: int | None = None
 ) -> list[ReviewerStats]:
@@ -256,7 +247,7 @@ def reviewer_stats(
     def only(column: ColumnElement[int]) -> list[ColumnElement[bool]]:
         return [] if user_id is None else [column == user_id]
 
-    for condition in _tiers(reviewer_rollups, window):
+    for condition in tiers(reviewer_rollups, window):
         for r in conn.execute(
             select(
                 reviewer_rollups.c.user_id,
@@ -267,7 +258,7 @@ def reviewer_stats(
             .group_by(reviewer_rollups.c.user_id, reviewer_rollups.c.action)
         ):
             actions[r[0]][r[1]] += int(r[2])
-    for condition in _tiers(handle_time_rollups, window):
+    for condition in tiers(handle_time_rollups, window):
         for r in conn.execute(
             select(
                 handle_time_rollups.c.user_id,
