@@ -23,7 +23,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, select
 
 from reviewer_app.protocol import (
     QualityFlag,
@@ -33,7 +33,7 @@ from reviewer_app.protocol import (
     TrendDay,
 )
 from reviewer_app.server.domain.records import to_dt
-from reviewer_app.server.domain.rollups import COUNTED_KINDS, DAY, floor_to
+from reviewer_app.server.domain.rollups import COUNTED_KINDS, DAY, floor_to, mix_counts
 from reviewer_app.server.domain.stats import reviewer_stats
 from reviewer_app.server.storage.tables import appeals, audit_items, decisions, users
 
@@ -48,18 +48,11 @@ def total_variation(first: Counter[str], second: Counter[str]) -> float:
 def _queue_mixes(
     conn: Connection, since: float, until: float
 ) -> dict[str, dict[int, Counter[str]]]:
-    """Per queue, per reviewer, their action counts in the window."""
+    """Per queue, per reviewer, their action counts in the window (from the rollups)."""
     found: dict[str, dict[int, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
-    for r in conn.execute(
-        select(decisions.c.queue_id, decisions.c.user_id, decisions.c.action, func.count())
-        .where(
-            decisions.c.decided_at >= since,
-            decisions.c.decided_at < until,
-            decisions.c.kind.in_(COUNTED_KINDS),
-        )
-        .group_by(decisions.c.queue_id, decisions.c.user_id, decisions.c.action)
-    ):
-        found[r[0]][r[1]][r[2]] += int(r[3])
+    counted = mix_counts(conn, since, until, ("queue_id", "user_id", "action"), kinds=COUNTED_KINDS)
+    for (queue_id, user_id, action), n in counted.items():
+        found[queue_id][user_id][action] += n
     return found
 
 

@@ -14,6 +14,7 @@ A shift is a run of a reviewer's activity (decisions, breaks) with no gap of
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from reviewer_app.protocol import (
     is_high_harm,
 )
 from reviewer_app.server.domain.records import Principal, to_dt, to_epoch
+from reviewer_app.server.domain.rollups import mix_counts
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import breaks, decisions, queues, users
 
@@ -175,30 +177,20 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
             continue
         person.shift_start = shift_start(_activity(conn, user_id, week, now, times), now)
     # per reviewer, queue and set of policies cited: the harm rule runs per group, not per
-    # decision; the week's from the decided_at index, a shift's from (user_id, decided_at)
-    groups = (decisions.c.user_id, decisions.c.queue_id, decisions.c.policies)
-    for g in conn.execute(
-        select(*groups, func.count().label("n"))
-        .where(decisions.c.decided_at >= week, decisions.c.decided_at <= now)
-        .group_by(*groups)
-        # SQLite would rather scan every decision in user order to save the grouping's sort
-        # (5x slower on a week out of a month of decisions)
-        .with_hint(decisions, "INDEXED BY ix_decisions_time", "sqlite")
-    ):
-        _count(people.get(g.user_id), configs.get(g.queue_id), g.policies, g.n, shift=False)
+    # decision; counted from the rollups (rollups.mix_counts: whole days and hours), the
+    # decisions up to now included
+    end = math.nextafter(now, math.inf)
+    week_groups = mix_counts(conn, week, end, ("user_id", "queue_id", "policies"))
+    for (user_id, queue_id, policies), n in week_groups.items():
+        _count(people.get(user_id), configs.get(queue_id), policies, n, shift=False)
     for user_id, person in people.items():
         if person.shift_start is None:
             continue
-        for g in conn.execute(
-            select(decisions.c.queue_id, decisions.c.policies, func.count().label("n"))
-            .where(
-                decisions.c.user_id == user_id,
-                decisions.c.decided_at >= person.shift_start,
-                decisions.c.decided_at <= now,
-            )
-            .group_by(decisions.c.queue_id, decisions.c.policies)
-        ):
-            _count(person, configs.get(g.queue_id), g.policies, g.n, shift=True)
+        shift_groups = mix_counts(
+            conn, person.shift_start, end, ("queue_id", "policies"), user_id=user_id
+        )
+        for (queue_id, policies), n in shift_groups.items():
+            _count(person, configs.get(queue_id), policies, n, shift=True)
     return sorted((_figures(p, now) for p in people.values()), key=lambda e: e.reviewer)
 
 
