@@ -17,12 +17,20 @@ from typing import Any
 from sqlalchemy import insert, select
 
 from reviewer_app.protocol import EventKind, QualityThresholds, Role, UserCreate
-from reviewer_app.server import rollups
-from reviewer_app.server.records import append_events, event_row
-from reviewer_app.server.seed import seed_load_queue
+from reviewer_app.server.domain import mix_rollups, rollups
+from reviewer_app.server.domain.records import append_events, event_row
+from reviewer_app.server.feeds.seed import seed_load_queue
 from reviewer_app.server.service import Service
-from reviewer_app.server.tables import decision_mix_rollups, decisions
-from tests.server.test_rollups import PASSWORD, QUEUE, START, _decide, _reviewer, _service
+from reviewer_app.server.storage.tables import decision_mix_rollups, decisions
+from tests.server.test_rollups import (
+    PASSWORD,
+    QUEUE,
+    START,
+    _decide,
+    _decision,
+    _reviewer,
+    _service,
+)
 from tests.support.clock import ManualClock
 
 BY = ("user_id", "queue_id", "kind", "action", "policies")
@@ -80,7 +88,9 @@ def _check_mix(service: Service, until: float, user_ids: list[int]) -> None:
         for kinds in (None, rollups.COUNTED_KINDS):
             for user_id in (None, *user_ids):
                 with service.db.snapshot() as conn:
-                    found = rollups.mix_counts(conn, since, end, BY, kinds=kinds, user_id=user_id)
+                    found = mix_rollups.mix_counts(
+                        conn, since, end, BY, kinds=kinds, user_id=user_id
+                    )
                     rows = conn.execute(
                         select(*(decisions.c[name] for name in BY)).where(
                             decisions.c.decided_at >= since, decisions.c.decided_at < end
@@ -145,5 +155,49 @@ def test_mix_rollups_count_every_kind_and_figures_stay_exact(database_url: str) 
         with service.db.write() as conn:
             rollups.rebuild(conn)
         assert _mix_rows(service) == rolled
+    finally:
+        service.close()
+
+
+def test_a_shift_starts_after_the_last_gap_of_four_hours_however_long_ago(
+    database_url: str,
+) -> None:
+    """Looked for in the last day first, then the week (wellbeing.py): a shift going for
+    60 hours, one that began at the day's edge, one in the last day, and one over."""
+    hour = 3_600.0
+    clock = ManualClock(START + 10 * 86_400)
+    now = clock.now
+    service = _service(database_url, clock)
+    try:
+        plans = {
+            # a gap of 5 hours, then a decision every 3 hours for 60 hours
+            "long": [now - 65 * hour, *(now - 60 * hour + 3 * hour * k for k in range(20))],
+            # a gap of exactly 4 hours ending 24 hours ago, then every hour
+            "edge": [now - 28 * hour, *(now - 24 * hour + hour * k for k in range(24))],
+            # a gap of 10 hours, then a 6-hour shift
+            "day": [now - 16 * hour, *(now - 6 * hour + hour * k for k in range(6))],
+            # the last decision 4 hours ago: off shift
+            "over": [now - 8 * hour, now - 4 * hour],
+        }
+        ids = {}
+        for name, times in plans.items():
+            ids[name] = service.create_user(
+                UserCreate(username=name, password=PASSWORD, role=Role.reviewer)
+            ).id
+            with service.db.write() as conn:
+                for n, at in enumerate(times):
+                    _decision(conn, f"{name}-{n}", ids[name], at)
+        found = {e.reviewer: e for e in service.exposure().reviewers}
+        starts = {
+            name: e.shift_started_at.timestamp() if e.shift_started_at else None
+            for name, e in found.items()
+        }
+        assert starts == {
+            "long": now - 60 * hour,
+            "edge": now - 24 * hour,
+            "day": now - 6 * hour,
+            "over": None,
+        }
+        assert found["long"].shift_items == 20 and found["long"].week_items == 21
     finally:
         service.close()

@@ -32,8 +32,9 @@ from reviewer_app.protocol import (
     ReviewerStats,
     TrendDay,
 )
+from reviewer_app.server.domain.mix_rollups import mix_counts
 from reviewer_app.server.domain.records import to_dt
-from reviewer_app.server.domain.rollups import COUNTED_KINDS, DAY, floor_to, mix_counts
+from reviewer_app.server.domain.rollups import COUNTED_KINDS, DAY, floor_to
 from reviewer_app.server.domain.stats import reviewer_stats
 from reviewer_app.server.storage.tables import appeals, audit_items, decisions, users
 

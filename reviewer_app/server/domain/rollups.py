@@ -43,7 +43,7 @@ import math
 import threading
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,48 +188,6 @@ def tiers(t: Table, window: Window) -> Iterable[ColumnElement[bool]]:
         yield and_(t.c.span == DAY, t.c.start >= d0, t.c.start < d1)
     for a, b in window.hours:
         yield and_(t.c.span == HOUR, t.c.start >= a, t.c.start < b)
-
-
-def mix_counts(
-    conn: Connection,
-    since: float,
-    until: float,
-    by: Sequence[str],
-    *,
-    kinds: Sequence[str] | None = None,
-    user_id: int | None = None,
-) -> Counter[tuple[Any, ...]]:
-    """The decisions of ``kinds`` (None: every kind) made in [since, until), of one user or
-    everyone's, counted by the columns ``by`` (of decisions and decision_mix_rollups alike):
-    whole days and hours from the rollups, what the roller has not counted yet and the
-    window's raw edges from the decisions. Exact, like every figure here."""
-    window = split(since, until)
-    found: Counter[tuple[Any, ...]] = Counter()
-    t = decision_mix_rollups
-    keys = [t.c[name] for name in by]
-    only = [] if user_id is None else [t.c.user_id == user_id]
-    only += [] if kinds is None else [t.c.kind.in_(kinds)]
-    for condition in tiers(t, window):
-        for r in conn.execute(
-            select(*keys, func.sum(t.c.n)).where(condition, *only).group_by(*keys)
-        ):
-            found[tuple(r[:-1])] += int(r[-1])
-    if window.hours or window.days:  # the whole hours' decisions not rolled up yet
-        h0, h1 = ceil_to(since, HOUR), floor_to(until, HOUR)
-        for d in unrolled(conn, h0, h1, kinds):
-            if user_id is None or d.user_id == user_id:
-                found[tuple(getattr(d, name) for name in by)] += 1
-    keys = [decisions.c[name] for name in by]
-    only = [] if user_id is None else [decisions.c.user_id == user_id]
-    only += [] if kinds is None else [decisions.c.kind.in_(kinds)]
-    for a, b in window.raw:
-        for r in conn.execute(
-            select(*keys, func.count())
-            .where(decisions.c.decided_at >= a, decisions.c.decided_at < b, *only)
-            .group_by(*keys)
-        ):
-            found[tuple(r[:-1])] += int(r[-1])
-    return found
 
 
 @functools.cache

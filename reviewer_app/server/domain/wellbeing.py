@@ -9,14 +9,19 @@ with the same rule, for its own break reminders only.
 
 A shift is a run of a reviewer's activity (decisions, breaks) with no gap of
 ``SHIFT_GAP_SECONDS`` or more, still going now. Qt-free.
+
+Read without going through every decision of the week: the counts come from the roller's
+``decision_mix_rollups`` (per reviewer, queue and set of policies; mix_rollups.py, exact
+like the other lead figures), and a shift's start from the decisions that begin or end a
+run (``_runs``), looked for in the last day first.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, func, insert, or_, select, update
@@ -31,13 +36,15 @@ from reviewer_app.protocol import (
     harm_of,
     is_high_harm,
 )
+from reviewer_app.server.domain.mix_rollups import mix_counts, mix_counts_per_user
 from reviewer_app.server.domain.records import Principal, to_dt, to_epoch
-from reviewer_app.server.domain.rollups import mix_counts
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import breaks, decisions, queues, users
 
 SHIFT_GAP_SECONDS = 4 * 3600.0
 WEEK_SECONDS = 7 * 24 * 3600.0
+#: how far back the start of a shift is looked for first (then the week)
+LOOK_BACK_SECONDS = 24 * 3600.0
 
 
 def record_break(conn: Connection, user: Principal, record: BreakRecord) -> BreakRecord:
@@ -80,59 +87,62 @@ class _Reviewer:
     breaks: list[tuple[float, float | None]] = field(default_factory=list)
 
 
-#: decision times read at a time while looking back for the start of a shift
-_PAGE = 2_000
-
-
-def shift_start(times: Iterable[float], now: float, gap: float = SHIFT_GAP_SECONDS) -> float | None:
-    """The start of the run of activity ``times`` (newest first) that is still going at
-    ``now``: the oldest time reached before a gap of ``gap`` or more (None when the newest
-    is that long ago)."""
+def shift_start(
+    runs: Iterable[tuple[float, float]], points: Iterable[float], now: float
+) -> float | None:
+    """The start of the run of activity still going at ``now`` (None when the newest
+    activity is ``SHIFT_GAP_SECONDS`` or more ago): runs of decisions (first, last) and
+    single times (breaks) joined wherever less than the gap lies between them."""
     start: float | None = None
-    for t in times:
-        if start is None:
-            if now - t >= gap:
-                return None
-        elif start - t >= gap:
-            break
-        start = t
+    end: float | None = None
+    for a, b in sorted([*runs, *((t, t) for t in points)]):
+        if end is None or a - end >= SHIFT_GAP_SECONDS:
+            start, end = a, b
+        else:
+            end = max(end, b)
+    if end is None or now - end >= SHIFT_GAP_SECONDS:
+        return None
     return start
 
 
-def _activity(
-    conn: Connection, user_id: int, week: float, now: float, others: list[float]
-) -> Iterator[float]:
-    """A user's decision times in the week, newest first, merged with ``others`` (their
-    break times), read a page at a time through the (user_id, decided_at) index: looking
-    back stops at the shift's start, so an 8-hour shift reads one or two pages."""
-    extra = sorted((t for t in others if week <= t <= now), reverse=True)
-    before = now
-    inclusive = True
-    while True:
-        page = (
-            conn.execute(
-                select(decisions.c.decided_at)
-                .where(
-                    decisions.c.user_id == user_id,
-                    decisions.c.decided_at >= week,
-                    decisions.c.decided_at <= before
-                    if inclusive
-                    else decisions.c.decided_at < before,
-                )
-                .order_by(decisions.c.decided_at.desc())
-                .limit(_PAGE)
-            )
-            .scalars()
-            .all()
+def _runs(
+    conn: Connection, user_ids: list[int], week: float, now: float
+) -> dict[int, list[tuple[float, float]]]:
+    """Each user's runs of decisions in [week, now] (first, last; oldest first: no gap of
+    ``SHIFT_GAP_SECONDS`` or more inside one). One statement over the (user_id,
+    decided_at) index; the database finds the gaps (LAG/LEAD) and returns only the
+    decisions that start or end a run, not every decision of a week-long shift."""
+    at = decisions.c.decided_at
+    user = decisions.c.user_id
+    times = (
+        select(
+            decisions.c.user_id,
+            at.label("at"),
+            func.lag(at).over(partition_by=user, order_by=at).label("prev"),
+            func.lead(at).over(partition_by=user, order_by=at).label("next"),
         )
-        for t in page:
-            while extra and extra[0] > t:
-                yield extra.pop(0)
-            yield t
-        if len(page) < _PAGE:
-            break
-        before, inclusive = page[-1], False
-    yield from extra
+        .where(decisions.c.user_id.in_(user_ids), at >= week, at <= now)
+        .subquery()
+    )
+    gap = SHIFT_GAP_SECONDS
+    found: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for r in conn.execute(
+        select(times)
+        .where(
+            or_(
+                times.c.prev.is_(None),
+                times.c.at - times.c.prev >= gap,
+                times.c.next.is_(None),
+                times.c.next - times.c.at >= gap,
+            )
+        )
+        .order_by(times.c.user_id, times.c.at)
+    ):
+        runs = found[r.user_id]
+        if r.prev is None or r.at - r.prev >= gap:
+            runs.append((r.at, r.at))
+        runs[-1] = (runs[-1][0], r.at)
+    return found
 
 
 def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
@@ -170,12 +180,25 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
             .distinct()
         ).scalars()
     )
+    on_shift: dict[int, list[float]] = {}
     for user_id, person in people.items():
         person.breaks = [(s, _break_end(conn, user_id, s, e, now)) for s, e in person.breaks]
         times = [t for s, e in person.breaks for t in (s, e) if t is not None]
-        if user_id not in active and not any(recent <= t <= now for t in times):
-            continue
-        person.shift_start = shift_start(_activity(conn, user_id, week, now, times), now)
+        if user_id in active or any(recent <= t <= now for t in times):
+            on_shift[user_id] = [t for t in times if week <= t <= now]
+    # the last day first: enough for a shift with a gap before it in that day (most of
+    # them), the week for the others
+    left = on_shift
+    for since in (max(week, now - LOOK_BACK_SECONDS), week):
+        runs = _runs(conn, sorted(left), since, now) if left else {}
+        for user_id, points in left.items():
+            start = shift_start(runs.get(user_id, []), [t for t in points if t >= since], now)
+            people[user_id].shift_start = start
+        left = {
+            u: points
+            for u, points in left.items()
+            if (start := people[u].shift_start) is not None and start - SHIFT_GAP_SECONDS < since
+        }
     # per reviewer, queue and set of policies cited: the harm rule runs per group, not per
     # decision; counted from the rollups (rollups.mix_counts: whole days and hours), the
     # decisions up to now included
@@ -183,14 +206,10 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
     week_groups = mix_counts(conn, week, end, ("user_id", "queue_id", "policies"))
     for (user_id, queue_id, policies), n in week_groups.items():
         _count(people.get(user_id), configs.get(queue_id), policies, n, shift=False)
-    for user_id, person in people.items():
-        if person.shift_start is None:
-            continue
-        shift_groups = mix_counts(
-            conn, person.shift_start, end, ("queue_id", "policies"), user_id=user_id
-        )
-        for (queue_id, policies), n in shift_groups.items():
-            _count(person, configs.get(queue_id), policies, n, shift=True)
+    starts = {u: p.shift_start for u, p in people.items() if p.shift_start is not None}
+    for user_id, groups in mix_counts_per_user(conn, starts, end, ("queue_id", "policies")).items():
+        for (queue_id, policies), n in groups.items():
+            _count(people[user_id], configs.get(queue_id), policies, n, shift=True)
     return sorted((_figures(p, now) for p in people.values()), key=lambda e: e.reviewer)
 
 
