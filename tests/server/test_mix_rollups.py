@@ -102,6 +102,25 @@ def _check_mix(service: Service, until: float, user_ids: list[int]) -> None:
                     if (kinds is None or r.kind in kinds) and user_id in (None, r.user_id)
                 )
                 assert found == expected, (since, end, kinds, user_id)
+        # a window per user, all ending at ``end`` (the exposure figures' shifts)
+        with service.db.snapshot() as conn:
+            rows = conn.execute(
+                select(decisions.c.decided_at, *(decisions.c[name] for name in BY))
+            ).all()
+            # from a decision of theirs on (as a shift starts), or between two
+            starts = {
+                u: min(
+                    (r[0] for r in rows if r.user_id == u and r[0] >= since + 1_700 * n),
+                    default=since,
+                )
+                - (0.5 if n == 1 else 0)
+                for n, u in enumerate(user_ids)
+            }
+            per_user = mix_rollups.mix_counts_per_user(conn, starts, end, BY[1:])
+        assert per_user == {
+            u: Counter(tuple(r[2:]) for r in rows if r.user_id == u and s <= r[0] < end)
+            for u, s in starts.items()
+        }, (since, end)
 
 
 def _lead_figures(service: Service, until: float) -> list[Any]:

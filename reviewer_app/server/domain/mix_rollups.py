@@ -14,12 +14,11 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, func, select
 
 from reviewer_app.server.domain.rollups import (
     DAY,
     HOUR,
-    Window,
     ceil_to,
     floor_to,
     split,
@@ -71,72 +70,54 @@ def mix_counts(
     return found
 
 
-def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    found: list[tuple[int, int]] = []
-    for a, b in sorted(ranges):
-        if found and a <= found[-1][1]:
-            found[-1] = (found[-1][0], max(found[-1][1], b))
-        else:
-            found.append((a, b))
-    return found
-
-
-def _covers(window: Window, span: int, start: int) -> bool:
-    if span == DAY:
-        return window.days is not None and window.days[0] <= start < window.days[1]
-    return any(a <= start < b for a, b in window.hours)
-
-
 def mix_counts_per_user(
     conn: Connection, starts: Mapping[int, float], until: float, by: Sequence[str]
 ) -> dict[int, Counter[tuple[Any, ...]]]:
     """For each user, ``mix_counts`` of their decisions of every kind in
-    [``starts[user]``, ``until``): each rollup row read once for all of them and kept by
-    its user's own window."""
+    [``starts[user]``, ``until``). The users whose windows share a piece (whole days, a
+    run of whole hours, a raw edge ending at the same time: every window ends at
+    ``until``, and shifts begun in the same hour start alike) are read together, in one
+    statement per piece."""
     found: dict[int, Counter[tuple[Any, ...]]] = {u: Counter() for u in starts}
-    if not starts:
-        return found
-    windows = {u: split(s, until) for u, s in starts.items()}
+    days: dict[tuple[int, int], list[int]] = defaultdict(list)
+    hours: dict[tuple[int, int], list[int]] = defaultdict(list)
+    edges: dict[float, list[tuple[int, float]]] = defaultdict(list)  # by end: (user, start)
+    rolled: dict[int, tuple[int, int]] = {}
+    for u, since in starts.items():
+        window = split(since, until)
+        if window.days:
+            days[window.days].append(u)
+        for piece in window.hours:
+            hours[piece].append(u)
+        for a, b in window.raw:
+            edges[b].append((u, a))
+        if window.hours or window.days:
+            rolled[u] = (ceil_to(since, HOUR), floor_to(until, HOUR))
     t = decision_mix_rollups
     keys = [t.c[name] for name in by]
-    days = [w.days for w in windows.values() if w.days]
-    conditions = [
-        and_(t.c.span == HOUR, t.c.start >= a, t.c.start < b)
-        for a, b in _merged([r for w in windows.values() for r in w.hours])
-    ]
-    if days:
-        first, last = min(d[0] for d in days), max(d[1] for d in days)
-        conditions.append(and_(t.c.span == DAY, t.c.start >= first, t.c.start < last))
-    for condition in conditions:
+    pieces = [(DAY, a, b, users) for (a, b), users in days.items()]
+    pieces += [(HOUR, a, b, users) for (a, b), users in hours.items()]
+    for span, a, b, users in pieces:
         for r in conn.execute(
-            select(t.c.user_id, t.c.span, t.c.start, *keys, func.sum(t.c.n))
-            .where(condition, t.c.user_id.in_(sorted(starts)))
-            .group_by(t.c.user_id, t.c.span, t.c.start, *keys)
+            select(t.c.user_id, *keys, func.sum(t.c.n))
+            .where(t.c.span == span, t.c.start >= a, t.c.start < b, t.c.user_id.in_(users))
+            .group_by(t.c.user_id, *keys)
         ):
-            if _covers(windows[r[0]], r[1], r[2]):
-                found[r[0]][tuple(r[3:-1])] += int(r[-1])
-    # the whole hours' decisions not rolled up yet
-    rolled = {u: (ceil_to(starts[u], HOUR), floor_to(until, HOUR)) for u in starts}
-    rolled = {u: ab for u, ab in rolled.items() if windows[u].hours or windows[u].days}
-    if rolled:
+            found[r[0]][tuple(r[1:-1])] += int(r[-1])
+    if rolled:  # the whole hours' decisions not rolled up yet
         low, high = min(a for a, _ in rolled.values()), max(b for _, b in rolled.values())
         for d in unrolled(conn, low, high, None):
             if d.user_id in rolled and rolled[d.user_id][0] <= d.decided_at < rolled[d.user_id][1]:
                 found[d.user_id][tuple(getattr(d, name) for name in by)] += 1
-    # the raw edges: the one every window shares (its end) for all users in a statement,
-    # each user's own (its start) through the (user_id, decided_at) index
-    edges: dict[tuple[float, float], list[int]] = defaultdict(list)
-    for u, w in windows.items():
-        for edge in w.raw:
-            edges[edge].append(u)
     keys = [decisions.c[name] for name in by]
     at = decisions.c.decided_at
-    for (a, b), users in edges.items():
-        user = decisions.c.user_id.in_(users) if len(users) > 1 else decisions.c.user_id == users[0]
+    for b, froms in edges.items():  # at most an hour of these users' decisions each
+        first = dict(froms)
         for r in conn.execute(
-            select(decisions.c.user_id, *keys, func.count())
-            .where(user, at >= a, at < b)
-            .group_by(decisions.c.user_id, *keys)
+            select(decisions.c.user_id, at, *keys).where(
+                decisions.c.user_id.in_(sorted(first)), at >= min(first.values()), at < b
+            )
         ):
-            found[r[0]][tuple(r[1:-1])] += int(r[-1])
+            if r[1] >= first[r[0]]:
+                found[r[0]][tuple(r[2:])] += 1
     return found
