@@ -16,9 +16,10 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 
-def code_version() -> str:
-    """The commit of the code measured, and whether reviewer_app/ had uncommitted changes."""
-    repo = Path(__file__).resolve().parents[1]
+def code_version(repo: Path | None = None) -> str:
+    """The commit of the code measured, and whether reviewer_app/ had uncommitted changes
+    (of this checkout, or of ``repo``: another one whose reviewer_app was imported)."""
+    repo = repo or Path(__file__).resolve().parents[1]
     try:
         head = subprocess.run(
             ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
