@@ -6,11 +6,11 @@ import csv
 import io
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, exists, func, literal_column, select
+from sqlalchemy import ColumnElement, Connection, and_, exists, func, literal_column, select
 
 from reviewer_app.protocol import DecisionPage
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, neutralise
@@ -119,15 +119,25 @@ def page(
     conn: Connection, found: DecisionFilter, after: int | None, limit: int, order: Order
 ) -> DecisionPage:
     platform, joined = _platform_ids(conn)
+    key = decisions.c.id
+    if found.policy is not None:
+        # read from the policy's rows in id order (its primary key), joining each decision:
+        # ``id IN (the policy's ids)`` first gathered every decision with the code
+        with_code = decision_policies.c
+        joined = joined.join(
+            decision_policies, and_(with_code.decision_id == key, with_code.policy == found.policy)
+        )
+        key = with_code.decision_id
+        found = replace(found, policy=None)
     query = select(decisions, *platform).select_from(joined).where(*found.conditions(conn))
     if order is Order.asc:
         if after is not None:
-            query = query.where(decisions.c.id > after)
-        query = query.order_by(decisions.c.id)
+            query = query.where(key > after)
+        query = query.order_by(key)
     else:
         if after is not None:
-            query = query.where(decisions.c.id < after)
-        query = query.order_by(decisions.c.id.desc())
+            query = query.where(key < after)
+        query = query.order_by(key.desc())
     rows = conn.execute(query.limit(limit + 1)).mappings().all()
     more = len(rows) > limit
     rows = rows[:limit]

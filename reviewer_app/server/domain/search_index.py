@@ -8,8 +8,10 @@ domains its links name, its report reasons).
 
 Substring search means the same on both databases: the query and the stored text are
 folded to lower case here, and a row matches when its text contains the query. On SQLite
-an FTS5 trigram table answers (a phrase query of three or more characters is a substring
-query); on PostgreSQL a ``LIKE '%query%'`` that pg_trgm's GIN indexes answer. Either reads
+an FTS5 trigram table answers: the rows holding the query's rarest trigrams, checked with
+``instr`` (a phrase query reads every row of each trigram, and some, such as the ``use``
+of every ``@user...`` handle, are in all rows), or the phrase when every trigram is
+common; on PostgreSQL a ``LIKE '%query%'`` that pg_trgm's GIN indexes answer. Either reads
 the matching rows newest first and stops at a page.
 """
 
@@ -217,30 +219,93 @@ def _problem(detail: str) -> ApiError:
 
 
 _NO_CURSOR = 2**62
-_SUBSTRING = {
-    (postgres, column): text(
+PROBE = 500
+"""Rows read to sample a trigram's frequency (its newest rows, by rowid)."""
+RARE_TERMS = 3
+COMMON = 0.05
+"""A trigram in more than this share of rows is not worth reading when rarer ones are."""
+_PG_SUBSTRING = {
+    column: text(
         f"SELECT id FROM item_search WHERE {column} LIKE :pattern ESCAPE '\\' "  # noqa: S608
         "AND id < :after ORDER BY id DESC LIMIT :limit"
-        if postgres
-        # a phrase of trigrams in one column: the rows whose text holds the query
-        else "SELECT rowid FROM item_search_fts WHERE item_search_fts MATCH :phrase "
-        "AND rowid < :after ORDER BY rowid DESC LIMIT :limit"
     )
-    for postgres in (False, True)
     for column in ("author", "body")
 }
+# a phrase of trigrams in one column: the rows whose text holds the query
+_FTS_PHRASE = text(
+    "SELECT rowid FROM item_search_fts WHERE item_search_fts MATCH :match "
+    "AND rowid < :after ORDER BY rowid DESC LIMIT :limit"
+)
+# the rows holding each of the rare trigrams (a superset), kept when their text holds the query
+_FTS_RARE = {
+    column: text(
+        "SELECT f.rowid FROM item_search_fts f JOIN item_search s ON s.id = f.rowid "  # noqa: S608
+        "WHERE item_search_fts MATCH :match AND f.rowid < :after "
+        f"AND instr(s.{column}, :query) > 0 ORDER BY f.rowid DESC LIMIT :limit"
+    )
+    for column in ("author", "body")
+}
+_FTS_PROBE = text(
+    "SELECT count(*), min(rowid) FROM (SELECT rowid FROM item_search_fts "
+    "WHERE item_search_fts MATCH :match ORDER BY rowid DESC LIMIT :probe)"
+)
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"'
+
+
+def _rare_trigrams(conn: Connection, column: str, query: str) -> list[str]:
+    """The query's rarest trigrams in this column (at most ``RARE_TERMS``), none when the
+    query has one trigram or each is in more than ``COMMON`` of the rows.
+
+    An FTS5 phrase reads every row of each of its trigrams: for ``@user001234`` among
+    100,000 handles, all of ``@us``, ``use`` and ``ser`` (a million rows each). A trigram's
+    share is sampled from its newest ``PROBE`` rows: how many there are over the span of
+    rowids they cover.
+    """
+    grams = list(dict.fromkeys(query[i : i + 3] for i in range(len(query) - 2)))
+    if len(grams) < 2:
+        return []
+    newest = conn.execute(text("SELECT max(id) FROM item_search")).scalar() or 0
+    shares = []
+    for gram in grams:
+        match = f"{column} : {_quoted(gram)}"
+        count, oldest = conn.execute(_FTS_PROBE, {"match": match, "probe": PROBE}).one()
+        if count == 0:
+            return [gram]  # no row holds it: neither the query
+        share = count / (newest - oldest + 1) if count == PROBE else count / max(newest, 1)
+        shares.append((share, gram))
+    shares.sort()
+    if shares[0][0] > COMMON:
+        return []
+    return [gram for share, gram in shares[:RARE_TERMS] if share <= COMMON]
 
 
 def _substring_ids(
     conn: Connection, column: str, query: str, after: int | None, limit: int, postgres: bool
 ) -> list[int]:
+    """The rows whose folded text in ``column`` holds ``query``, newest first.
+
+    PostgreSQL: ``LIKE '%query%'``, pg_trgm's GIN index choosing the rows. SQLite: when
+    some of the query's trigrams are rare, the rows holding all of those (an FTS5 AND,
+    each term's rows read by rowid) are checked with ``instr``: a row holding the query
+    holds each of its trigrams, so none is lost, and ``instr`` keeps just those holding
+    the query (what the phrase matched). When every trigram is common the phrase itself
+    answers: its rows are many, and the newest page comes early.
+    """
     params: dict[str, Any] = {"after": _NO_CURSOR if after is None else after, "limit": limit}
     if postgres:
         escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         params["pattern"] = f"%{escaped}%"
-    else:
-        params["phrase"] = f'{column} : "' + query.replace('"', '""') + '"'
-    return [int(r[0]) for r in conn.execute(_SUBSTRING[postgres, column], params)]
+        return [int(r[0]) for r in conn.execute(_PG_SUBSTRING[column], params)]
+    rare = _rare_trigrams(conn, column, query)
+    if not rare:
+        params["match"] = f"{column} : {_quoted(query)}"
+        return [int(r[0]) for r in conn.execute(_FTS_PHRASE, params)]
+    params["match"] = f"{column} : (" + " AND ".join(_quoted(g) for g in rare) + ")"
+    params["query"] = query
+    return [int(r[0]) for r in conn.execute(_FTS_RARE[column], params)]
 
 
 def _key_ids(
