@@ -256,8 +256,9 @@ def _quoted(value: str) -> str:
 
 
 def _rare_trigrams(conn: Connection, column: str, query: str) -> list[str]:
-    """The query's rarest trigrams in this column (at most ``RARE_TERMS``), none when the
-    query has one trigram or each is in more than ``COMMON`` of the rows.
+    """The query's rarest trigrams in this column (at most ``RARE_TERMS``) when some of its
+    trigrams are in more than ``COMMON`` of the rows and some in fewer; none otherwise (the
+    phrase is as quick) or when the query has one trigram.
 
     An FTS5 phrase reads every row of each of its trigrams: for ``@user001234`` among
     100,000 handles, all of ``@us``, ``use`` and ``ser`` (a million rows each). A trigram's
@@ -277,8 +278,8 @@ def _rare_trigrams(conn: Connection, column: str, query: str) -> list[str]:
         share = count / (newest - oldest + 1) if count == PROBE else count / max(newest, 1)
         shares.append((share, gram))
     shares.sort()
-    if shares[0][0] > COMMON:
-        return []
+    if shares[0][0] > COMMON or shares[-1][0] <= COMMON:
+        return []  # all common (many rows hold the query), or none (the phrase reads few)
     return [gram for share, gram in shares[:RARE_TERMS] if share <= COMMON]
 
 
