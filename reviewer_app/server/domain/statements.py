@@ -5,7 +5,8 @@ own transaction, so a statement exists exactly when its restrictive decision doe
 words come from ``protocol.statements.draft_statement`` (the client previews the same);
 this module stores them and reads them back:
 
-- ``record(conn, drafts)`` -> the stored ``Statement`` of each draft, ids given;
+- ``record(conn, drafts)`` -> the stored ``Statement`` of each draft, ids given
+  (``record_documents``: the same as JSON-ready dicts, what an action's payload carries);
 - ``for_item(conn, item_id)`` -> an item's statements, oldest first (its history);
 - ``rows_between(conn, since, until)`` -> the stored rows decided in [since, until), in
   id order, read in chunks (``server sor export``, sor_export.py).
@@ -29,11 +30,29 @@ from sqlalchemy.sql.expression import ColumnElement, Select
 from reviewer_app.protocol import Statement
 from reviewer_app.protocol.items import MAX_ITEM_STATEMENTS
 from reviewer_app.server.domain.records import dumps
+from reviewer_app.server.storage.bulk import InsertMany
 from reviewer_app.server.storage.tables import statements
 
 PUID_PREFIX = "review-desk-sor-"
 _S = statements.c
 _CHUNK = 1_000
+_COLUMNS = (
+    "created_at",
+    "decision_id",
+    "item_id",
+    "post_id",
+    "author_id",
+    "source",
+    "queue_id",
+    "content_date",
+    "context",
+    "payload",
+)
+# One statement per batch: the ids matched back by decision id (unique, an index says so).
+_INSERT_BY_DECISION = InsertMany(
+    statements, _COLUMNS, returning="id", ignore_conflicts=False, key="decision_id"
+)
+_INSERT_ORDERED = insert(statements).returning(_S.id, sort_by_parameter_order=True)
 
 
 @dataclass(frozen=True)
@@ -88,7 +107,9 @@ def by_decision(conn: Connection, decision_ids: set[int]) -> dict[int, Stored]:
     return {int(r["decision_id"]): Stored(from_row(r), r) for r in rows}
 
 
-def _document(item_payload: str | Mapping[str, Any] | None) -> Mapping[str, Any]:
+def document_of(item_payload: str | Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """An item's document, parsed when it is still its stored text (parse it once and pass
+    the document when several of the functions below need it)."""
     if item_payload is None:
         return {}
     return json.loads(item_payload) if isinstance(item_payload, str) else item_payload
@@ -97,7 +118,7 @@ def _document(item_payload: str | Mapping[str, Any] | None) -> Mapping[str, Any]
 def context_of(item_payload: str | Mapping[str, Any] | None) -> dict[str, Any]:
     """What the export needs of the item: its post's content types (text, image, video),
     its language, and whether user reports (notices) put it up for review."""
-    document = _document(item_payload)
+    document = document_of(item_payload)
     post = document.get("post") or {}
     kinds = ["text"] if post.get("text") else []
     for media in post.get("media") or ():
@@ -116,7 +137,7 @@ def context_of(item_payload: str | Mapping[str, Any] | None) -> dict[str, Any]:
 def automated_detection(item_payload: str | Mapping[str, Any] | None) -> bool:
     """Whether an automated classifier's signal put the item up for review (a queue reason
     of kind ``classifier``)."""
-    document = _document(item_payload)
+    document = document_of(item_payload)
     return any(
         isinstance(r, Mapping) and r.get("kind") == "classifier"
         for r in document.get("reasons") or ()
@@ -125,7 +146,7 @@ def automated_detection(item_payload: str | Mapping[str, Any] | None) -> bool:
 
 def content_date(item_payload: str | Mapping[str, Any] | None) -> float | None:
     """When the item's post was made (None: no item or no date)."""
-    made = (_document(item_payload).get("post") or {}).get("created_at")
+    made = (document_of(item_payload).get("post") or {}).get("created_at")
     if not isinstance(made, str):
         return None
     try:
@@ -138,36 +159,60 @@ def puid_of(statement_id: int) -> str:
     return f"{PUID_PREFIX}{statement_id}"
 
 
+def _insert(conn: Connection, drafts: Sequence[Draft]) -> list[int]:
+    """Store the drafts; their ids, in order. A statement several drafts share (a bulk
+    decision's, drafted once) is encoded once."""
+    payloads: dict[int, str] = {}
+    rows = []
+    for d in drafts:
+        payload = payloads.get(id(d.statement))
+        if payload is None:
+            document = d.statement.model_dump(mode="json", exclude={"id", "puid"})
+            payload = payloads[id(d.statement)] = dumps(document)
+        rows.append(
+            {
+                "created_at": d.created_at,
+                "decision_id": d.decision_id,
+                "item_id": d.item_id,
+                "post_id": d.post_id,
+                "author_id": d.author_id,
+                "source": d.source,
+                "queue_id": d.queue_id,
+                "content_date": d.content_date,
+                "context": dumps(d.context or {}),
+                "payload": payload,
+            }
+        )
+    if all(d.decision_id is not None for d in drafts):
+        ids = _INSERT_BY_DECISION(conn, rows, conn.dialect.name == "postgresql")
+    else:  # a statement of no decision (an account action outside any queue)
+        ids = list(conn.execute(_INSERT_ORDERED, rows).scalars())
+    return [int(i) for i in ids]
+
+
 def record(conn: Connection, drafts: Sequence[Draft]) -> list[Statement]:
     """Store the drafts (in this transaction); their statements with id and puid, in order."""
     if not drafts:
         return []
-    rows = [
-        {
-            "created_at": d.created_at,
-            "decision_id": d.decision_id,
-            "item_id": d.item_id,
-            "post_id": d.post_id,
-            "author_id": d.author_id,
-            "source": d.source,
-            "queue_id": d.queue_id,
-            "content_date": d.content_date,
-            "context": dumps(d.context or {}),
-            "payload": dumps(d.statement.model_dump(mode="json", exclude={"id", "puid"})),
-        }
-        for d in drafts
-    ]
-    ids = (
-        conn.execute(insert(statements).returning(_S.id, sort_by_parameter_order=True), rows)
-        .scalars()
-        .all()
-    )
     return [
-        d.statement.model_copy(
-            update={"id": int(i), "puid": puid_of(int(i)), "decision_id": d.decision_id}
-        )
-        for d, i in zip(drafts, ids, strict=True)
+        d.statement.model_copy(update={"id": i, "puid": puid_of(i), "decision_id": d.decision_id})
+        for d, i in zip(drafts, _insert(conn, drafts), strict=True)
     ]
+
+
+def record_documents(conn: Connection, drafts: Sequence[Draft]) -> list[dict[str, Any]]:
+    """``record``, each statement as ``model_dump(mode="json")`` gives it (an action's
+    payload carries it): a statement several drafts share is dumped once."""
+    if not drafts:
+        return []
+    dumped: dict[int, dict[str, Any]] = {}
+    found = []
+    for d, i in zip(drafts, _insert(conn, drafts), strict=True):
+        document = dumped.get(id(d.statement))
+        if document is None:
+            document = dumped[id(d.statement)] = d.statement.model_dump(mode="json")
+        found.append({**document, "id": i, "puid": puid_of(i), "decision_id": d.decision_id})
+    return found
 
 
 def from_row(row: Mapping[Any, Any]) -> Statement:
