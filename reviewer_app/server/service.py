@@ -107,7 +107,7 @@ from reviewer_app.server.domain import (
     audits,
     bulk_decisions,
     claims,
-    enforcement,
+    enforcement_feed,
     escalations,
     feedback,
     leasing,
@@ -231,7 +231,7 @@ class Service:
         signer = Signer.from_file(settings.log_signing_key) if settings.log_signing_key else None
         self.event_chain = EventChain(signer)
         # The enforcement feed's actions are sealed by the same sequencer (enforcement.py).
-        self.feed = enforcement.Feed(self.db, lambda: self.clock())
+        self.feed = enforcement_feed.Feed(self.db, lambda: self.clock())
         self.sequencer = Sequencer(self.db, [self.event_chain, self.feed.log], lambda: self.clock())
         # The lead figures' rollups, counted from the sealed log off the request path
         # (rollups.py; its thread runs while the app does, app.py).
@@ -1252,7 +1252,7 @@ class Service:
             db, source = self.reads.choose()
             if source.replica:
                 with db.read() as conn:
-                    return enforcement.page(conn, caller.username, after, limit)
+                    return enforcement_feed.page(conn, caller.username, after, limit)
         return self.feed.page(caller.username, after, limit)
 
     # -- webhooks (webhook_endpoints.py; the dispatcher in webhooks.py) ---------------------

@@ -26,7 +26,7 @@ from standardwebhooks.webhooks import Webhook
 
 from reviewer_app.protocol import QueueFile, Role, UserCreate
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.domain import enforcement
+from reviewer_app.server.domain import enforcement_feed
 from reviewer_app.server.service import Service
 from reviewer_app.server.storage.tables import enforcement_actions
 from tests.support.api import ApiSession, verdict
@@ -136,7 +136,7 @@ def test_every_action_arrives_signed_and_in_order_through_kills_and_failures(
                 with setup.db.read() as conn:
                     stored = (
                         conn.execute(
-                            select(*enforcement.COLUMNS, a.post_external_id)
+                            select(*enforcement_feed.COLUMNS, a.post_external_id)
                             .where(a.source == PLATFORM)
                             .order_by(a.id)
                         )
@@ -172,9 +172,9 @@ def test_every_action_arrives_signed_and_in_order_through_kills_and_failures(
         first.setdefault(message.webhook_id, None)
     assert list(first) == wanted_order, "first arrivals in seq order, across kills and retries"
     for row in by_seq:
-        assert documents[f"act_{row['id']}"]["data"] == enforcement.wire_action(row).model_dump(
-            mode="json"
-        )
+        assert documents[f"act_{row['id']}"]["data"] == enforcement_feed.wire_action(
+            row
+        ).model_dump(mode="json")
 
     # per post: its actions first arrived in their order, a restore after what it undoes
     position = {webhook_id: n for n, webhook_id in enumerate(first)}

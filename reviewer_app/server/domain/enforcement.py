@@ -36,23 +36,16 @@ its ``seq`` is given after 8's and 9's, so a reader past them still gets it (the
 trap; see sequencer.py). Seq numbers are one space for the table (every platform's actions
 share it): a platform's own actions have increasing, not consecutive, numbers.
 
-**Long polls** (``FeedWatch``): a reader with nothing new waits on the process's view of
-the sealed head (the largest seq), which one task per process refreshes every
-``POLL_SECONDS`` (actions sealed by another process) and at once when this process's
-sequencer seals actions. Waiting holds no thread.
+**The feed** (reading the sealed actions, long polls): enforcement_feed.py.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, event, func, insert, select
+from sqlalchemy import Connection, func, insert, select
 from sqlalchemy.engine import RowMapping
 
 from reviewer_app.protocol import (
@@ -62,32 +55,27 @@ from reviewer_app.protocol import (
     PolicyConfig,
     QueueConfig,
     Statement,
-    WithdrawalReason,
     draft_statement,
     lift,
     restate,
 )
 from reviewer_app.protocol.enforcement import (
     AUTHOR_KINDS,
-    EnforcementAction,
     EnforcementKind,
-    EnforcementLabel,
-    EnforcementPage,
 )
 from reviewer_app.server.domain import statements
-from reviewer_app.server.domain.records import dumps, to_dt
-from reviewer_app.server.storage.db import Database
+from reviewer_app.server.domain.records import dumps
+from reviewer_app.server.storage.bulk import InsertMany
 from reviewer_app.server.storage.sequencer import Head, SequencedLog, mark_appended
 from reviewer_app.server.storage.tables import authors, enforcement_actions, posts
-
-log = logging.getLogger("server.enforcement")
 
 LOG_NAME = "enforcement"
 # PostgreSQL advisory lock of the actions' sealer (the event log's is 7_304_212).
 LOCK_KEY = 7_304_213
 # How often a process with long-polling readers looks for actions another process sealed.
 POLL_SECONDS = 0.1
-_SEALED = "reviewer_app.enforcement.sealed"
+# set on a connection whose transaction sealed actions (the feed wakes its readers)
+SEALED = "reviewer_app.enforcement.sealed"
 
 # Kinds that change nothing on the platform: overturning one of them restores nothing.
 _NOTHING_DONE = frozenset({EnforcementKind.keep.value, EnforcementKind.withdrawn.value})
@@ -98,6 +86,27 @@ _NO_STATEMENT = frozenset(
 
 _INSERT = insert(enforcement_actions)
 _A = enforcement_actions.c
+# derive's: one statement per batch (bulk.py)
+_INSERT_MANY = InsertMany(
+    enforcement_actions,
+    (
+        "created_at",
+        "kind",
+        "source",
+        "post_id",
+        "post_external_id",
+        "author_id",
+        "author_external_id",
+        "item_id",
+        "decision_id",
+        "queue_id",
+        "config_version",
+        "decided_at",
+        "reverses_action_id",
+        "payload",
+    ),
+    ignore_conflicts=False,
+)
 
 
 # -- deriving -----------------------------------------------------------------------------------
@@ -188,19 +197,14 @@ def _ids_of(
     return _Ids(author_source, None, author_external)
 
 
-def _label(decided: Decided) -> dict[str, Any] | None:
+def _label(decided: Decided, document: Mapping[str, Any]) -> dict[str, Any] | None:
     """The label a label action shows: its rating, that rating's name on the queue's scale,
-    and the fact-check that gave the rating (the first on the item; none when the reviewer
-    overrode the fact-checkers with a note)."""
+    and the fact-check that gave the rating (the first on the item, ``document``; none when
+    the reviewer overrode the fact-checkers with a note)."""
     if decided.kind not in (ActionKind.label, ActionKind.label_and_reduce) or not decided.rating:
         return None
     rating = decided.rating
     names = {r.id: r.label for r in decided.config.ratings}
-    document = (
-        json.loads(decided.item_payload)
-        if isinstance(decided.item_payload, str)
-        else decided.item_payload
-    )
     checks = [f for f in document.get("fact_checks") or () if f.get("rating") == rating]
     label: dict[str, Any] = {"rating": rating, "rating_label": names.get(rating, rating)}
     if checks:
@@ -217,110 +221,141 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
     if not made:
         return
     found = _external_ids(conn, (d.post_id for d, _ in made), (d.author_id for d, _ in made))
-    overturned = sorted({d.overturns for d, _ in made if d.overturns is not None})
-    earlier: dict[int, tuple[int, str]] = {}
-    if overturned:
-        earlier = {
-            r.decision_id: (r.id, r.kind)
-            for r in conn.execute(
-                select(_A.decision_id, _A.id, _A.kind).where(_A.decision_id.in_(overturned))
-            )
-        }
+    earlier = _earlier_actions(conn, {d.overturns for d, _ in made if d.overturns is not None})
     # an appeal's outcome restates the contested decision's statement: an upheld one says
     # the restriction stands, a reversed one (a restore) that it is lifted
-    contested = statements.by_decision(
-        conn,
-        {d.contests for d, _k in made if d.contests},
-    )
+    drafter = _Drafter(statements.by_decision(conn, {d.contests for d, _k in made if d.contests}))
     rows: list[dict[str, Any]] = []
     drafts: list[statements.Draft] = []
     owners: list[int] = []  # the row each draft belongs to
-    for d, kind in made:
+    for d, made_kind in made:
         reverses = earlier.get(d.overturns) if d.overturns is not None else None
+        kind = made_kind
         if (
             reverses is not None
             and kind is EnforcementKind.keep
             and reverses[1] not in _NOTHING_DONE
         ):
             kind = EnforcementKind.restore
-        details: dict[str, Any] = {}
-        if d.policies:
-            details["policies"] = list(d.policies)
-        label = _label(d)
-        if label is not None:
-            details["label"] = label
-        if d.author_action is not None and not kind.value.startswith("author:"):
-            details["author_action"] = d.author_action.value
-        if d.appeal_id is not None:
-            details["appeal_id"] = d.appeal_id
+        document = statements.document_of(d.item_payload)  # parsed once for all that read it
         ids = _ids_of(d.post_id, d.author_id, found)
-        draft = (
-            draft_statement(
+        draft = drafter.draft(d, kind, document, ids)
+        if draft is not None:
+            owners.append(len(rows))
+            drafts.append(draft)
+        rows.append(_action_row(d, kind, ids, reverses, now, _details(d, kind, document)))
+    for index, stored in zip(owners, statements.record_documents(conn, drafts), strict=True):
+        rows[index]["details"]["statement"] = stored
+    for row in rows:
+        row["payload"] = dumps(row.pop("details"))
+    _INSERT_MANY(conn, rows, conn.dialect.name == "postgresql")
+    mark_appended(conn)
+
+
+def _earlier_actions(conn: Connection, overturned: set[int]) -> dict[int, tuple[int, str]]:
+    """The actions of the decisions overturned: decision id -> (action id, kind)."""
+    if not overturned:
+        return {}
+    return {
+        r.decision_id: (r.id, r.kind)
+        for r in conn.execute(
+            select(_A.decision_id, _A.id, _A.kind).where(_A.decision_id.in_(sorted(overturned)))
+        )
+    }
+
+
+def _details(d: Decided, kind: EnforcementKind, document: Mapping[str, Any]) -> dict[str, Any]:
+    """What an action's payload says besides its statement."""
+    details: dict[str, Any] = {}
+    if d.policies:
+        details["policies"] = list(d.policies)
+    label = _label(d, document)
+    if label is not None:
+        details["label"] = label
+    if d.author_action is not None and not kind.value.startswith("author:"):
+        details["author_action"] = d.author_action.value
+    if d.appeal_id is not None:
+        details["appeal_id"] = d.appeal_id
+    return details
+
+
+def _action_row(
+    d: Decided,
+    kind: EnforcementKind,
+    ids: _Ids,
+    reverses: tuple[int, str] | None,
+    now: float,
+    details: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "created_at": now,
+        "kind": kind.value,
+        "source": ids.source,
+        "post_id": d.post_id,
+        "post_external_id": ids.post_external_id,
+        "author_id": d.author_id,
+        "author_external_id": ids.author_external_id,
+        "item_id": d.item_id,
+        "decision_id": d.decision_id,
+        "queue_id": d.queue_id,
+        "config_version": d.config_version,
+        "decided_at": d.decided_at,
+        "reverses_action_id": reverses[0] if reverses is not None else None,
+        "details": details,
+    }
+
+
+class _Drafter:
+    """The statements of one ``derive``: a decision's words depend only on its queue's
+    config, its kind, policies, note, author action and the detection flag, so decisions
+    that share them (a bulk decision's) share one drafted statement."""
+
+    def __init__(self, contested: Mapping[int, statements.Stored]) -> None:
+        self.contested = contested
+        self._drafted: dict[tuple[Any, ...], Statement | None] = {}
+
+    def draft(
+        self, d: Decided, kind: EnforcementKind, document: Mapping[str, Any], ids: _Ids
+    ) -> statements.Draft | None:
+        """The statement the action of ``d`` gives (None: it restricts nothing)."""
+        standing = self.contested.get(d.contests) if d.contests is not None else None
+        shared = d.note if d.config.notes_shareable else None
+        if kind is EnforcementKind.appeal_upheld and standing is not None:
+            restated = restate(standing.statement, UPHELD, shared)
+            return standing.draft(restated, d.decision_id, d.decided_at)
+        if kind is EnforcementKind.restore and standing is not None:
+            return standing.draft(lift(standing.statement, shared), d.decision_id, d.decided_at)
+        if kind in _NO_STATEMENT:
+            return None
+        statement = self._words(d, statements.automated_detection(document))
+        if statement is None:
+            return None
+        return statements.Draft(
+            statement=statement,
+            created_at=d.decided_at,
+            decision_id=d.decision_id,
+            item_id=d.item_id,
+            post_id=d.post_id,
+            author_id=d.author_id,
+            source=ids.source,
+            queue_id=d.queue_id,
+            content_date=statements.content_date(document),
+            context=statements.context_of(document),
+        )
+
+    def _words(self, d: Decided, automated: bool) -> Statement | None:
+        # the config by identity: the Decided hold it, so its id is not reused meanwhile
+        key = (id(d.config), d.kind, tuple(d.policies), d.note, d.author_action, automated)
+        if key not in self._drafted:
+            self._drafted[key] = draft_statement(
                 d.config,
                 d.kind,
                 policies=d.policies,
                 note=d.note,
                 author_action=d.author_action,
-                automated_detection=statements.automated_detection(d.item_payload),
+                automated_detection=automated,
             )
-            if kind not in _NO_STATEMENT
-            else None
-        )
-        standing = contested.get(d.contests) if d.contests is not None else None
-        if kind is EnforcementKind.appeal_upheld and standing is not None:
-            shared = d.note if d.config.notes_shareable else None
-            owners.append(len(rows))
-            drafts.append(
-                standing.draft(
-                    restate(standing.statement, UPHELD, shared), d.decision_id, d.decided_at
-                )
-            )
-        elif kind is EnforcementKind.restore and standing is not None:
-            shared = d.note if d.config.notes_shareable else None
-            owners.append(len(rows))
-            drafts.append(
-                standing.draft(lift(standing.statement, shared), d.decision_id, d.decided_at)
-            )
-        elif draft is not None:
-            owners.append(len(rows))
-            drafts.append(
-                statements.Draft(
-                    statement=draft,
-                    created_at=d.decided_at,
-                    decision_id=d.decision_id,
-                    item_id=d.item_id,
-                    post_id=d.post_id,
-                    author_id=d.author_id,
-                    source=ids.source,
-                    queue_id=d.queue_id,
-                    content_date=statements.content_date(d.item_payload),
-                    context=statements.context_of(d.item_payload),
-                )
-            )
-        rows.append(
-            {
-                "created_at": now,
-                "kind": kind.value,
-                "source": ids.source,
-                "post_id": d.post_id,
-                "post_external_id": ids.post_external_id,
-                "author_id": d.author_id,
-                "author_external_id": ids.author_external_id,
-                "item_id": d.item_id,
-                "decision_id": d.decision_id,
-                "queue_id": d.queue_id,
-                "config_version": d.config_version,
-                "decided_at": d.decided_at,
-                "reverses_action_id": reverses[0] if reverses is not None else None,
-                "details": details,
-            }
-        )
-    for index, stored in zip(owners, statements.record(conn, drafts), strict=True):
-        rows[index]["details"]["statement"] = stored.model_dump(mode="json")
-    for row in rows:
-        row["payload"] = dumps(row.pop("details"))
-    conn.execute(_INSERT, rows)
-    mark_appended(conn)
+        return self._drafted[key]
 
 
 @dataclass(frozen=True)
@@ -471,197 +506,9 @@ class EnforcementLog(SequencedLog):
 
     def store(self, conn: Connection, before: Head, after: Head, now: float, force: bool) -> None:
         if after.seq != before.seq:
-            conn.info[_SEALED] = True  # readers are woken once this round commits
+            conn.info[SEALED] = True  # readers are woken once this round commits
 
 
 def sealed_head(conn: Connection) -> int:
     """The largest seq sealed so far (0: none)."""
     return int(conn.execute(select(func.max(_A.seq))).scalar() or 0)
-
-
-# -- the feed -----------------------------------------------------------------------------------
-
-
-def wire_action(row: Mapping[Any, Any]) -> EnforcementAction:
-    """An action row (``COLUMNS`` at least) as the feed and the webhooks carry it.
-
-    Built without validation (``model_construct``): the row was written by ``derive``,
-    ``withdrawn`` or ``account_action`` from validated values, and a catching-up reader
-    reads tens of thousands a second (validating them again cost half the page's time).
-    The tests validate what the feed sends against the wire model."""
-    details = json.loads(row["payload"]) if row["payload"] not in (None, "{}") else {}
-    label = details.get("label")
-    author_action = details.get("author_action")
-    reason = details.get("reason")
-    return EnforcementAction.model_construct(
-        id=row["id"],
-        seq=row["seq"],
-        kind=EnforcementKind(row["kind"]),
-        post_external_id=row["post_external_id"],
-        author_external_id=row["author_external_id"],
-        item_id=row["item_id"],
-        decision_id=row["decision_id"],
-        queue_id=row["queue_id"],
-        config_version=row["config_version"],
-        decided_at=to_dt(row["decided_at"]),
-        reverses_action_id=row["reverses_action_id"],
-        policies=details.get("policies", []),
-        label=EnforcementLabel.model_construct(
-            rating=label["rating"],
-            rating_label=label["rating_label"],
-            organisation=label.get("organisation"),
-            url=label.get("url"),
-        )
-        if label
-        else None,
-        author_action=AuthorAction(author_action) if author_action else None,
-        reason=WithdrawalReason(reason) if reason else None,
-        appeal_id=details.get("appeal_id"),
-        statement=Statement.model_validate(details["statement"])
-        if "statement" in details
-        else None,
-    )
-
-
-# The columns ``wire_action`` needs.
-COLUMNS = [
-    _A.id,
-    _A.seq,
-    _A.kind,
-    _A.post_external_id,
-    _A.author_external_id,
-    _A.item_id,
-    _A.decision_id,
-    _A.queue_id,
-    _A.config_version,
-    _A.decided_at,
-    _A.reverses_action_id,
-    _A.payload,
-]
-
-
-def page(conn: Connection, source: str, after: int, limit: int) -> tuple[EnforcementPage, int]:
-    """The platform ``source``'s sealed actions after seq ``after``, in seq order, and the
-    sealed head as it was before they were read (for a long poll: nothing of this source
-    up to that head is missing from the page)."""
-    head = sealed_head(conn)
-    rows = (
-        conn.execute(
-            select(*COLUMNS)
-            .where(_A.source == source, _A.seq > after)
-            .order_by(_A.seq)
-            .limit(limit)
-        )
-        .mappings()
-        .all()
-    )
-    actions = [wire_action(r) for r in rows]
-    return EnforcementPage(actions=actions, next_cursor=actions[-1].seq if actions else after), head
-
-
-@dataclass
-class FeedWatch:
-    """Long-polling readers of one process wait here for the sealed head to pass the one
-    they saw. One task refreshes the head while anyone waits: every ``poll`` seconds
-    (actions another process sealed) and at once when ``poke`` says this process sealed
-    some. Readers hold no thread while they wait."""
-
-    read_head: Callable[[], int]  # blocking: run on a worker thread
-    poll: float = POLL_SECONDS
-    head: int = 0
-    _waiting: int = 0
-    _loop: asyncio.AbstractEventLoop | None = None
-    _changed: asyncio.Event | None = None
-    _poked: asyncio.Event | None = None
-    _task: asyncio.Task[None] | None = None
-
-    def poke(self) -> None:
-        """This process sealed actions (any thread)."""
-        loop, poked = self._loop, self._poked
-        if loop is not None and poked is not None and not loop.is_closed():
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(poked.set)
-
-    async def wait_beyond(self, seen: int, timeout: float) -> bool:
-        """Wait until the sealed head is past ``seen`` (True) or ``timeout`` runs out."""
-        loop = asyncio.get_running_loop()
-        if self._loop is not loop:
-            self._loop, self._changed, self._poked, self._task = (
-                loop,
-                asyncio.Event(),
-                asyncio.Event(),
-                None,
-            )
-        deadline = loop.time() + timeout
-        self._waiting += 1
-        try:
-            if self._task is None or self._task.done():
-                self._task = loop.create_task(self._refresh())
-            while self.head <= seen:
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    return False
-                changed = self._changed
-                assert changed is not None
-                try:
-                    await asyncio.wait_for(changed.wait(), remaining)
-                except TimeoutError:
-                    return self.head > seen
-            return True
-        finally:
-            self._waiting -= 1
-
-    async def _refresh(self) -> None:
-        from anyio import to_thread  # the route's threads: the same pool as requests
-
-        poked = self._poked
-        assert poked is not None
-        while self._waiting > 0:
-            poked.clear()
-            try:
-                head = await to_thread.run_sync(self.read_head)
-            except Exception:
-                log.warning("reading the enforcement feed's head failed", exc_info=True)
-                head = self.head
-            if head > self.head:
-                self.head = head
-                changed, self._changed = self._changed, asyncio.Event()
-                assert changed is not None
-                changed.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(poked.wait(), self.poll)
-
-
-class Feed:
-    """The enforcement feed of one service: the log the sequencer seals, and the watch
-    its long polls wait on."""
-
-    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
-        self.db = db
-        self.log = EnforcementLog(clock)
-        self.watch = FeedWatch(self.head)
-        _listen(db.engine, self.watch.poke)
-
-    def head(self) -> int:
-        with self.db.read() as conn:
-            return sealed_head(conn)
-
-    def page(self, source: str, after: int, limit: int) -> tuple[EnforcementPage, int]:
-        with self.db.read() as conn:
-            return page(conn, source, after, limit)
-
-
-def _listen(engine: Engine, poke: Callable[[], None]) -> None:
-    """Poke when a connection whose transaction sealed actions goes back to the pool (after
-    its commit); a rolled-back round sealed nothing."""
-
-    def checked_in(_dbapi_connection: Any, record: Any) -> None:
-        if record is not None and record.info.pop(_SEALED, False):
-            poke()
-
-    def rolled_back(conn: Connection) -> None:
-        if not conn.invalidated:  # a lost connection's info went with it
-            conn.info.pop(_SEALED, None)
-
-    event.listen(engine, "checkin", checked_in)
-    event.listen(engine, "rollback", rolled_back)

@@ -81,7 +81,7 @@ from sqlalchemy import Connection, and_, exists, func, select, update
 from reviewer_app import __version__
 from reviewer_app.protocol.webhooks import MESSAGE_TYPE, WebhookStatus, webhook_id
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.domain import enforcement
+from reviewer_app.server.domain import enforcement_feed
 from reviewer_app.server.domain.records import iso
 from reviewer_app.server.domain.webhook_endpoints import (
     backlog_query,
@@ -119,7 +119,7 @@ def signature(secrets: Sequence[str], msg_id: str, timestamp: int, body: bytes) 
 
 def message_body(row: Any) -> bytes:
     """The POST body of an action row (the feed's columns)."""
-    action = enforcement.wire_action(row)
+    action = enforcement_feed.wire_action(row)
     document = {
         "type": MESSAGE_TYPE,
         "timestamp": iso(action.decided_at.timestamp()),
@@ -429,7 +429,7 @@ class Dispatcher:
     def _next_actions(self, conn: Connection, run: _Run) -> list[Any]:
         return list(
             conn.execute(
-                select(*enforcement.COLUMNS)
+                select(*enforcement_feed.COLUMNS)
                 .where(backlog_query(run.source, run.delivered, run.kinds))
                 .order_by(enforcement_actions.c.seq)
                 .limit(BATCH)

@@ -5,7 +5,7 @@ total order the sequencer gave them (``seq``), a page at a time: ``after`` is th
 of the last action it has processed (``next_cursor`` of the page before; 0 to start).
 With ``wait``, a request that finds nothing new waits up to that many seconds and answers
 as soon as an action of the platform is sealed (an empty page with the same cursor when
-the wait runs out). Waiting holds no worker thread (see enforcement.FeedWatch).
+the wait runs out). Waiting holds no worker thread (see enforcement_feed.FeedWatch).
 """
 
 from __future__ import annotations
