@@ -273,7 +273,10 @@ class QueueConfig(WireModel):
         return self
 
     def action(self, action_id: str) -> ActionConfig | None:
-        return next((a for a in self.actions if a.id == action_id), None)
+        for action in self.actions:  # a loop, not next(generator): asked per verdict, often
+            if action.id == action_id:
+                return action
+        return None
 
     def reasons_for_escalation(self) -> list[EscalationReason]:
         """The reasons an escalation from this queue picks from: the configured ones, or

@@ -10,20 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, select, update
 
 from reviewer_app.protocol import (
     LABEL_KINDS,
     ActionKind,
-    AuthorAction,
     ClassifierScore,
     Decision,
     DecisionFields,
-    DecisionKind,
-    EventKind,
     ProblemDetail,
     QueueConfig,
     RejectReason,
@@ -34,17 +30,13 @@ from reviewer_app.protocol import (
     verdict_problems,
 )
 from reviewer_app.server.domain import accounts, appeals, enforcement
+from reviewer_app.server.domain import verdict_rows as made
 from reviewer_app.server.domain.assembly import decisions_by_id
 from reviewer_app.server.domain.priority import priority
-from reviewer_app.server.domain.records import (
-    Principal,
-    append_events,
-    dumps,
-    event_row,
-    to_dt,
-    to_epoch,
-)
+from reviewer_app.server.domain.records import Principal, append_events, dumps, to_dt, to_epoch
+from reviewer_app.server.domain.verdict_rows import ESCALATION_QUEUE, Pending
 from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.bulk import InsertMany, UpdateMany, any_of
 from reviewer_app.server.storage.tables import (
     config_versions,
     decisions,
@@ -54,37 +46,44 @@ from reviewer_app.server.storage.tables import (
     verdict_keys,
 )
 
-ESCALATION_QUEUE = "escalations"
+__all__ = ["ESCALATION_QUEUE", "VerdictRecorder", "body_hash", "config_problems", "item_problems"]
 
-# Statements are built once: every verdict batch runs them (see assembly.py on why).
-_ids: BindParameter[Any] = bindparam("b_ids", expanding=True)
+# Statements are built once: every verdict batch runs them (see assembly.py on why). Lists
+# of keys go as one array on PostgreSQL and rows as one JSON document (bulk.py): the same
+# statement text whatever the batch's size.
+_PG = (False, True)
 _ITEMS = {
     # On PostgreSQL the items are locked in id order, so concurrent batches cannot deadlock.
     pg: (
-        select(items).where(items.c.id.in_(_ids)).order_by(items.c.id).with_for_update()
+        select(items).where(any_of(items.c.id, pg)).order_by(items.c.id).with_for_update()
         if pg
-        else select(items).where(items.c.id.in_(_ids)).order_by(items.c.id)
+        else select(items).where(any_of(items.c.id, pg)).order_by(items.c.id)
     )
-    for pg in (False, True)
+    for pg in _PG
 }
-_STORED_KEYS = select(verdict_keys).where(verdict_keys.c.key.in_(_ids))
-_LEASES = select(leases).where(leases.c.token.in_(_ids))
-_INSERT_DECISIONS = insert(decisions).returning(decisions.c.id, sort_by_parameter_order=True)
-_MARK_DECIDED = (
-    update(items)
-    .where(items.c.id == bindparam("b_id"))
-    .values(
-        state="decided",
-        decision_id=bindparam("b_decision"),
-        lease_token=None,
-        lease_user_id=None,
-        lease_expires_at=None,
-    )
+_STORED_KEYS = {pg: select(verdict_keys).where(any_of(verdict_keys.c.key, pg)) for pg in _PG}
+_LEASES = {pg: select(leases).where(any_of(leases.c.token, pg)) for pg in _PG}
+# a batch's items are each decided once (a second verdict on one is a conflict, answered
+# after the first's decision is inserted): the ids are matched back by item
+_INSERT_DECISIONS = InsertMany(
+    decisions, made.DECISION_COLUMNS, returning="id", ignore_conflicts=False, key="item_id"
 )
-_END_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
-_INSERT_STRIKES = insert(strikes)
+_MARK_DECIDED = UpdateMany(
+    items, "id", ("state", "decision_id", "lease_token", "lease_user_id", "lease_expires_at")
+)
+_END_LEASES = {
+    pg: update(leases).where(any_of(leases.c.token, pg)).values(ended_at=bindparam("b_now"))
+    for pg in _PG
+}
+_INSERT_STRIKES = InsertMany(
+    strikes, ("author_id", "policy", "at", "decision_id"), ignore_conflicts=False
+)
 _LATEST_VERSION = select(func.max(config_versions.c.version))
-_INSERT_KEYS = insert(verdict_keys)
+_INSERT_KEYS = InsertMany(
+    verdict_keys,
+    ("key", "user_id", "body_hash", "result", "created_at", "status"),
+    ignore_conflicts=False,
+)
 # A stored rejection looked at again gets its new answer (the body hash stays the first's).
 _UPDATE_REJECTED_KEYS = (
     update(verdict_keys)
@@ -169,54 +168,26 @@ class VerdictRecorder:
         self._keys: list[dict[str, Any]] = []
         self._retried_keys: list[dict[str, Any]] = []  # stored rejections answered again
         self._actions: list[enforcement.Decided] = []  # the decisions' enforcement actions
-        self._pending: list[_Pending] = []
+        self._pending: list[Pending] = []
         self._accepted: list[VerdictResult] = []
         self._account_actions: list[accounts.AccountDecision] = []  # see accounts.py
         self._appeal_outcomes: list[appeals.Outcome] = []  # see appeals.py
         self._appeals: dict[str, Any] = {}  # item id -> its open appeal (appeals queues)
         self._recused: set[str] = set()  # appeal items this user decided before
 
-    def record(self, batch: list[Verdict]) -> list[VerdictResult]:
+    def record(
+        self, batch: list[Verdict], known_items: Mapping[str, Mapping[Any, Any]] | None = None
+    ) -> list[VerdictResult]:
+        """The batch's answers, in its order. ``known_items``: the batch's item rows, read
+        (and on PostgreSQL locked) in this transaction already (a bulk decision's)."""
         keys = [str(v.idempotency_key) for v in batch]
         hashes = [body_hash(self.user.id, v) for v in batch]
         first_hash: dict[str, str] = {}
         for key, digest in zip(keys, hashes, strict=True):
             if first_hash.setdefault(key, digest) != digest:
                 raise _key_reused(key)
-
-        item_ids = {"b_ids": sorted({v.item_id for v in batch})}
-        self.items: dict[str, dict[str, Any]] = {
-            r["id"]: dict(r) for r in self.conn.execute(_ITEMS[self.postgres], item_ids).mappings()
-        }
-        appealed = [i for i, r in self.items.items() if self._in_appeals_queue(r["queue_id"])]
-        if appealed:  # four eyes (appeals.py): only items in an appeals queue need asking
-            self._appeals = appeals.open_appeals(self.conn, appealed)
-            self._recused = appeals.recused(self.conn, appealed, self.user.id)
-        stored = {r.key: r for r in self.conn.execute(_STORED_KEYS, {"b_ids": sorted(set(keys))})}
-        for key, digest in zip(keys, hashes, strict=True):
-            if key in stored and stored[key].body_hash != digest:
-                raise _key_reused(key)
-        # A key names its first body whatever the answer was (so a rejected key cannot be
-        # reused for another verdict), but a rejection is not final: the same body is
-        # looked at afresh (the lease may be free now) and its stored answer replaced.
-        retried = {k for k, r in stored.items() if r.status == VerdictStatus.rejected.value}
-        stored = {k: r for k, r in stored.items() if k not in retried}
-        tokens = {"b_ids": sorted({v.lease_token for v in batch})}
-        self.leases = {r.token: r for r in self.conn.execute(_LEASES, tokens)}
-
-        problems: list[ProblemDetail] = []
-        for index, verdict in enumerate(batch):
-            lease = self._own_lease(verdict)
-            if keys[index] not in stored and lease is not None and not self._withdrawn(verdict):
-                problems += self._fit(index, verdict, lease)
-        if problems:
-            raise ApiError(
-                422,
-                "verdict_invalid",
-                "Some verdicts do not fit their queue's decision config; "
-                "nothing in this batch was recorded.",
-                errors=problems,
-            )
+        stored, retried = self._read(batch, keys, hashes, known_items)
+        self._check_fit(batch, keys, stored)
 
         # A result is final at once (rejected, conflict) or, for an accepted verdict, a
         # number standing for its decision until the batch's decisions are inserted.
@@ -240,54 +211,102 @@ class VerdictRecorder:
             key = keys[index]
             if key in first_outcome and first_outcome[key] is outcome and key not in kept:
                 kept.add(key)
-                # Every answer is kept with the key's body hash: a final one so a retry
-                # gets it again, a rejection (e.g. the lease is held by someone else for
-                # now) so the key keeps naming its body while it is looked at afresh.
-                if key in retried:
-                    self._retried_keys.append(
-                        {
-                            "b_key": key,
-                            "b_result": result.model_dump_json(),
-                            "b_status": result.status.value,
-                            "b_created": self.now,
-                        }
-                    )
-                else:
-                    self._keys.append(
-                        {
-                            "key": key,
-                            "user_id": self.user.id,
-                            "body_hash": hashes[index],
-                            "result": result.model_dump_json(),
-                            "created_at": self.now,
-                            "status": result.status.value,
-                        }
-                    )
+                self._keep(key, hashes[index], result, retried)
             elif key in kept:
                 result = _replay(result)
             results.append(result)
         self._flush()
         return results
 
+    def _read(
+        self,
+        batch: list[Verdict],
+        keys: list[str],
+        hashes: list[str],
+        known_items: Mapping[str, Mapping[Any, Any]] | None,
+    ) -> tuple[dict[str, Any], set[str]]:
+        """Read the batch's items, appeals, leases and stored keys; the keys stored with a
+        final answer, and those stored with a rejection (looked at afresh)."""
+        pg = self.postgres
+        if known_items is None:
+            found = self.conn.execute(_ITEMS[pg], {"ids": sorted({v.item_id for v in batch})})
+            known_items = {r["id"]: r for r in found.mappings()}
+        self.items: dict[str, dict[str, Any]] = {i: dict(r) for i, r in known_items.items()}
+        appealed = [i for i, r in self.items.items() if self._in_appeals_queue(r["queue_id"])]
+        if appealed:  # four eyes (appeals.py): only items in an appeals queue need asking
+            self._appeals = appeals.open_appeals(self.conn, appealed)
+            self._recused = appeals.recused(self.conn, appealed, self.user.id)
+        stored = {r.key: r for r in self.conn.execute(_STORED_KEYS[pg], {"ids": sorted(set(keys))})}
+        for key, digest in zip(keys, hashes, strict=True):
+            if key in stored and stored[key].body_hash != digest:
+                raise _key_reused(key)
+        # A key names its first body whatever the answer was (so a rejected key cannot be
+        # reused for another verdict), but a rejection is not final: the same body is
+        # looked at afresh (the lease may be free now) and its stored answer replaced.
+        retried = {k for k, r in stored.items() if r.status == VerdictStatus.rejected.value}
+        tokens = {"ids": sorted({v.lease_token for v in batch})}
+        self.leases = {r.token: r for r in self.conn.execute(_LEASES[pg], tokens)}
+        return {k: r for k, r in stored.items() if k not in retried}, retried
+
+    def _check_fit(self, batch: list[Verdict], keys: list[str], stored: Mapping[str, Any]) -> None:
+        """Refuse the whole batch (422) when a verdict to record does not fit its queue."""
+        problems: list[ProblemDetail] = []
+        for index, verdict in enumerate(batch):
+            lease = self._own_lease(verdict)
+            if keys[index] not in stored and lease is not None and not self._withdrawn(verdict):
+                problems += self._fit(index, verdict, lease)
+        if problems:
+            raise ApiError(
+                422,
+                "verdict_invalid",
+                "Some verdicts do not fit their queue's decision config; "
+                "nothing in this batch was recorded.",
+                errors=problems,
+            )
+
+    def _keep(self, key: str, digest: str, result: VerdictResult, retried: set[str]) -> None:
+        """Every answer is kept with the key's body hash: a final one so a retry gets it
+        again, a rejection (e.g. the lease is held by someone else for now) so the key
+        keeps naming its body while it is looked at afresh."""
+        if key in retried:
+            self._retried_keys.append(
+                {
+                    "b_key": key,
+                    "b_result": result.model_dump_json(),
+                    "b_status": result.status.value,
+                    "b_created": self.now,
+                }
+            )
+        else:
+            self._keys.append(
+                {
+                    "key": key,
+                    "user_id": self.user.id,
+                    "body_hash": digest,
+                    "result": result.model_dump_json(),
+                    "created_at": self.now,
+                    "status": result.status.value,
+                }
+            )
+
     def _flush(self) -> None:
         """The writes every accepted verdict needs, one statement per kind for the batch."""
+        pg = self.postgres
         if self._decided:
-            self.conn.execute(_MARK_DECIDED, self._decided)
+            _MARK_DECIDED(self.conn, self._decided, pg)
         if self._ended_leases:
-            self.conn.execute(_END_LEASES, {"b_ids": self._ended_leases, "b_now": self.now})
+            self.conn.execute(_END_LEASES[pg], {"ids": self._ended_leases, "b_now": self.now})
         if self._appeal_outcomes:
             self._events += appeals.settle(
-                self.conn, self._appeal_outcomes, self.user, self.now, postgres=self.postgres
+                self.conn, self._appeal_outcomes, self.user, self.now, postgres=pg
             )
         if self._account_actions:  # after the items decided here left the open ones
             self._events += accounts.apply(
-                self.conn, self._account_actions, self.now, postgres=self.postgres
+                self.conn, self._account_actions, self.now, postgres=pg
             ).events
-        if self._strikes:
-            self.conn.execute(_INSERT_STRIKES, self._strikes)
+        _INSERT_STRIKES(self.conn, self._strikes, pg)
         enforcement.derive(self.conn, self._actions, self.now)
-        if self._keys:
-            self.conn.execute(_INSERT_KEYS, self._keys)
+        _INSERT_KEYS(self.conn, self._keys, pg)
         if self._retried_keys:
             self.conn.execute(_UPDATE_REJECTED_KEYS, self._retried_keys)
         append_events(self.conn, self._events)  # last: it holds the log's head until commit
@@ -444,7 +463,7 @@ class VerdictRecorder:
                 "This item has no appeal waiting: uphold and reverse decide appeals only.",
             )
         self._pending.append(
-            _Pending(
+            Pending(
                 verdict,
                 item["id"],
                 item["epoch"],
@@ -486,172 +505,40 @@ class VerdictRecorder:
         if not self._pending:
             return
         pending, self._pending = self._pending, []
-        rows = [
-            {
-                "item_id": p.item_id,
-                "epoch": p.epoch,
-                "queue_id": p.queue_id,
-                "user_id": self.user.id,
-                "author_id": p.author_id,
-                "action": p.verdict.action,
-                "policies": json.dumps(p.verdict.policies),
-                "rating": p.verdict.rating,
-                "note": p.verdict.note,
-                "author_action": p.author_action.value if p.author_action else None,
-                "time_spent_ms": p.verdict.time_spent_ms,
-                "decided_at": self.now,
-                "client_decided_at": to_epoch(p.verdict.decided_at),
-                "config_version": p.config_version,
-                "kind": "appeal" if p.appeal is not None else "review",
-                "appeal_of": p.appeal["decision_id"] if p.appeal is not None else None,
-                "overturns_id": p.appeal["decision_id"]
-                if p.appeal is not None and p.kind is ActionKind.reverse
-                else None,
-                "escalation_reason": p.verdict.escalation_reason if p.escalate else None,
-            }
-            for p in pending
-        ]
-        ids = self.conn.execute(_INSERT_DECISIONS, rows).scalars().all()
+        rows = [made.decision_row(p, self.user.id, self.now) for p in pending]
+        ids = _INSERT_DECISIONS(self.conn, rows, self.postgres)
         decided_at = to_dt(self.now)
+        username = self.user.username
         for p, decision_id in zip(pending, ids, strict=True):
-            v = p.verdict
-            appeal = p.appeal
-            upheld = appeal is not None and p.kind is ActionKind.uphold
             if not p.escalate:
-                # an upheld appeal leaves the contested decision the decision of record
-                of_record = int(appeal["decision_id"]) if upheld else decision_id
-                self._decided.append({"b_id": p.item_id, "b_decision": of_record})
-                item = self.items[p.item_id]
-                item["decision_id"] = of_record
-                if appeal is not None:
-                    self._appeal_outcomes.append(
-                        appeals.Outcome(
-                            appeal_id=int(appeal["id"]),
-                            outcome=appeals.UPHELD if upheld else appeals.REVERSED,
-                            decision_id=decision_id,
-                            contested_id=int(appeal["decision_id"]),
-                            item_id=p.item_id,
-                            queue_id=p.queue_id,
-                        )
-                    )
-                self._actions.append(
-                    enforcement.Decided(
-                        decision_id=decision_id,
-                        item_id=p.item_id,
-                        post_id=item.get("post_id"),
-                        author_id=p.author_id,
-                        queue_id=p.queue_id,
-                        config_version=p.config_version,
-                        decided_at=self.now,
-                        kind=p.kind,
-                        config=p.config,
-                        item_payload=item["payload"],
-                        policies=v.policies,
-                        rating=v.rating,
-                        author_action=p.author_action,
-                        overturns=int(appeal["decision_id"])
-                        if appeal is not None and not upheld
-                        else None,
-                        appeal_id=appeal["external_id"] if appeal is not None else None,
-                        note=v.note,
-                        contests=int(appeal["decision_id"]) if appeal is not None else None,
-                    )
-                )
-            if p.author_action is not None and not p.escalate:  # an account-level decision
-                self._account_actions.append(
-                    accounts.AccountDecision(
-                        author_id=p.author_id,
-                        action=p.author_action,
-                        user=self.user,
-                        decision_id=decision_id,
-                        item_id=p.item_id,
-                        queue_id=p.queue_id,
-                        policies=tuple(v.policies),
-                        note=v.note,
-                    )
-                )
+                self._of_record(p, decision_id)
             if p.strike:
-                self._strikes += [
-                    {
-                        "author_id": p.author_id,
-                        "policy": code,
-                        "at": self.now,
-                        "decision_id": decision_id,
-                    }
-                    for code in v.policies
-                ]
-            fields: dict[str, Any] = {
-                "decision_id": decision_id,
-                "action": v.action,
-                "policies": list(v.policies),
+                self._strikes += made.strike_rows(p, decision_id, self.now)
+            self._events.append(made.event(p, decision_id, username, self.now))
+            self._accepted.append(made.accepted(p, decision_id, username, decided_at))
+
+    def _of_record(self, p: Pending, decision_id: int) -> None:
+        """A decision of record: the item is decided, its action (and an account decision's
+        and an appeal's consequences) made with the batch's others."""
+        # an upheld appeal leaves the contested decision the decision of record
+        of_record = int(p.appeal["decision_id"]) if p.upheld else decision_id
+        self._decided.append(
+            {
+                "id": p.item_id,
+                "state": "decided",
+                "decision_id": of_record,
+                "lease_token": None,
+                "lease_user_id": None,
+                "lease_expires_at": None,
             }
-            if p.escalate:
-                fields["to_queue"] = ESCALATION_QUEUE
-                if v.escalation_reason is not None:
-                    reason = p.config.escalation_reason(v.escalation_reason)
-                    fields["reason"] = v.escalation_reason
-                    fields["reason_label"] = reason.label if reason else v.escalation_reason
-            if appeal is not None:
-                fields["appeal_id"] = appeal["external_id"]
-                fields["appeal_outcome"] = appeals.UPHELD if upheld else appeals.REVERSED
-                fields["contested_decision_id"] = int(appeal["decision_id"])
-            self._events.append(
-                event_row(
-                    self.now,
-                    EventKind.escalated if p.escalate else EventKind.decided,
-                    self.user.username,
-                    item_id=p.item_id,
-                    queue_id=p.queue_id,
-                    **fields,
-                )
-            )
-            decision = Decision(
-                id=decision_id,
-                item_id=p.item_id,
-                queue_id=p.queue_id,
-                reviewer=self.user.username,
-                action=v.action,
-                policies=v.policies,
-                rating=v.rating,
-                note=v.note,
-                author_action=p.author_action,
-                time_spent_ms=v.time_spent_ms,
-                decided_at=decided_at,
-                client_decided_at=v.decided_at,
-                config_version=p.config_version,
-                kind=DecisionKind.appeal if appeal is not None else DecisionKind.review,
-                overturns_decision_id=int(appeal["decision_id"])
-                if appeal is not None and not upheld
-                else None,
-                appeal_of_decision_id=int(appeal["decision_id"]) if appeal is not None else None,
-                escalation_reason=v.escalation_reason if p.escalate else None,
-            )
-            self._accepted.append(
-                VerdictResult(
-                    idempotency_key=v.idempotency_key,
-                    item_id=v.item_id,
-                    status=VerdictStatus.accepted,
-                    decision=decision,
-                )
-            )
-
-
-@dataclass(frozen=True)
-class _Pending:
-    """An accepted verdict whose decision row is not inserted yet."""
-
-    verdict: Verdict
-    item_id: str
-    epoch: int
-    author_id: str
-    queue_id: str
-    author_action: AuthorAction | None
-    escalate: bool
-    strike: bool
-    config_version: int
-    kind: ActionKind  # the kind of the queue's action it takes
-    config: QueueConfig  # the configuration it fits
-    appeal: Any = None  # the appeal it decides (its appeals row), if any
+        )
+        item = self.items[p.item_id]
+        item["decision_id"] = of_record
+        if p.appeal is not None:
+            self._appeal_outcomes.append(made.appeal_outcome(p, decision_id))
+        self._actions.append(made.enforced(p, decision_id, item, self.now))
+        if p.author_action is not None:  # an account-level decision
+            self._account_actions.append(made.account_decision(p, decision_id, self.user))
 
 
 def _escalation_priority(config: QueueConfig, payload: Mapping[str, Any], now: float) -> float:
