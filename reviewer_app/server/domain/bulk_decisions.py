@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, select, update
 
 from reviewer_app.protocol import (
     ProblemDetail,
@@ -53,20 +53,39 @@ from reviewer_app.server.domain.assembly import decisions_by_id
 from reviewer_app.server.domain.records import Principal, to_dt
 from reviewer_app.server.domain.verdicts import VerdictRecorder, item_problems
 from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.bulk import InsertMany, any_of
 from reviewer_app.server.storage.tables import authors, items, leases, verdict_keys
 
-_ids: BindParameter[Any] = bindparam("b_ids", expanding=True)
+# Lists of keys go as one array on PostgreSQL, rows as one JSON document (bulk.py).
+_PG = (False, True)
 _ITEMS = {
     pg: (
-        select(items).where(items.c.id.in_(_ids)).order_by(items.c.id).with_for_update()
+        select(items).where(any_of(items.c.id, pg)).order_by(items.c.id).with_for_update()
         if pg
-        else select(items).where(items.c.id.in_(_ids)).order_by(items.c.id)
+        else select(items).where(any_of(items.c.id, pg)).order_by(items.c.id)
     )
-    for pg in (False, True)
+    for pg in _PG
 }
-_STORED_KEYS = select(verdict_keys.c.key).where(verdict_keys.c.key.in_(_ids))
-_INSERT_LEASES = insert(leases)
-_END_OWN_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
+_STORED_KEYS = {pg: select(verdict_keys.c.key).where(any_of(verdict_keys.c.key, pg)) for pg in _PG}
+_INSERT_LEASES = InsertMany(
+    leases,
+    (
+        "token",
+        "item_id",
+        "queue_id",
+        "user_id",
+        "epoch",
+        "claimed_at",
+        "expires_at",
+        "ended_at",
+        "config_version",
+    ),
+    ignore_conflicts=False,
+)
+_END_OWN_LEASES = {
+    pg: update(leases).where(any_of(leases.c.token, pg)).values(ended_at=bindparam("b_now"))
+    for pg in _PG
+}
 
 
 def lease_token(key: str) -> str:
@@ -99,105 +118,18 @@ def decide(
     found = {
         r["id"]: r
         for r in conn.execute(
-            _ITEMS[postgres], {"b_ids": sorted({i.item_id for i in request.items})}
+            _ITEMS[postgres], {"ids": sorted({i.item_id for i in request.items})}
         ).mappings()
     }
-    stored = set(conn.execute(_STORED_KEYS, {"b_ids": keys}).scalars())
-
-    refusals: list[ProblemDetail] = []
-    invalid: list[ProblemDetail] = []
-    decided_ids: dict[int, tuple[int, str]] = {}  # decision id -> (index, item id)
-    new_leases: list[dict[str, Any]] = []
-    own_leases: list[str] = []
+    stored = set(conn.execute(_STORED_KEYS[postgres], {"ids": keys}).scalars())
+    check = _Check(lead, request, configs, now, config_version)
     for index, (wanted, key) in enumerate(zip(request.items, keys, strict=True)):
-        if key in stored:
-            continue  # a retry: the recorder replays it (or refuses a changed body)
-        item_id = wanted.item_id
-        row = found.get(item_id)
-        if row is None:
-            refusals.append(_refusal(index, item_id, "unknown_item", "No such item."))
-            continue
-        config = configs.get(row["queue_id"])
-        state = row["state"]
-        if config is None:
-            refusals.append(
-                _refusal(index, item_id, "queue_closed", "Its queue is no longer open.")
-            )
-        elif wanted.queue_id is not None and wanted.queue_id != row["queue_id"]:
-            refusals.append(
-                _refusal(index, item_id, "moved", f"It moved to the queue {row['queue_id']}.")
-            )
-        elif state == "decided":
-            decided_ids[int(row["decision_id"])] = (index, item_id)
-        elif state == "withdrawn":
-            refusals.append(_refusal(index, item_id, "withdrawn", "Withdrawn by the platform."))
-        elif state == accounts.RESOLVED:
-            refusals.append(
-                _refusal(index, item_id, accounts.AUTHOR_ACTIONED, "Closed by an account action.")
-            )
-        elif (
-            state == "leased"
-            and row["lease_user_id"] != lead.id
-            and row["lease_expires_at"] is not None
-            and row["lease_expires_at"] >= now
-        ):
-            refusals.append(
-                _refusal(
-                    index,
-                    item_id,
-                    "leased_to_other",
-                    "Someone else holds it until "
-                    f"{to_dt(row['lease_expires_at']).isoformat(timespec='seconds')}.",
-                )
-            )
-        else:
-            problems = verdict_problems(config, request) or item_problems(
-                request, config, row["payload"]
-            )
-            if problems:
-                invalid += [_refusal(index, item_id, p.code, p.message) for p in problems]
-                continue
-            if state == "leased" and row["lease_user_id"] == lead.id and row["lease_token"]:
-                own_leases.append(row["lease_token"])
-            new_leases.append(
-                {
-                    "token": lease_token(key),
-                    "item_id": item_id,
-                    "queue_id": row["queue_id"],
-                    "user_id": lead.id,
-                    "epoch": row["epoch"],
-                    "claimed_at": now,
-                    "expires_at": now,
-                    "ended_at": None,
-                    "config_version": config_version,
-                }
-            )
-    if decided_ids:
-        for decision_id, decision in decisions_by_id(conn, set(decided_ids)).items():
-            index, item_id = decided_ids[decision_id]
-            refusals.append(
-                _refusal(
-                    index,
-                    item_id,
-                    "already_decided",
-                    f"Decided meanwhile by {decision.reviewer}: {decision.action}.",
-                )
-            )
-    if refusals:
-        refusals.sort(key=lambda p: int(p.loc[1]))
-        raise _refused(refusals, len(request.items))
-    if invalid:
-        raise ApiError(
-            422,
-            "verdict_invalid",
-            f"The action does not fit the decision config of {len(invalid)} item(s); "
-            "nothing was recorded.",
-            errors=invalid,
-        )
-    if own_leases:
-        conn.execute(_END_OWN_LEASES, {"b_ids": own_leases, "b_now": now})
-    if new_leases:
-        conn.execute(_INSERT_LEASES, new_leases)
+        if key not in stored:  # else a retry: the recorder replays it (or refuses a change)
+            check.item(index, wanted.item_id, key, found.get(wanted.item_id))
+    check.raise_refused(conn)
+    if check.own_leases:
+        conn.execute(_END_OWN_LEASES[postgres], {"ids": check.own_leases, "b_now": now})
+    _INSERT_LEASES(conn, check.new_leases, postgres)
 
     recorder = VerdictRecorder(
         conn,
@@ -223,7 +155,8 @@ def decide(
         )
         for wanted, key in zip(request.items, keys, strict=True)
     ]
-    results = recorder.record(verdicts)
+    # the items as read above: locked (PostgreSQL), and unchanged since (only leases were)
+    results = recorder.record(verdicts, known_items=found)
     turned_down = [
         _refusal(index, r.item_id, *_why(r))
         for index, r in enumerate(results)
@@ -233,6 +166,122 @@ def decide(
         raise _refused(turned_down, len(request.items))  # rolls the transaction back
     queue_ids = sorted({r.decision.queue_id for r in results if r.decision is not None})
     return BulkDecisionResults(results=results, queue_ids=queue_ids[:64])
+
+
+class _Check:
+    """The items of a bulk decision checked before any write: what refuses the request,
+    what does not fit, and the leases to take (and to end: the lead's own)."""
+
+    def __init__(
+        self,
+        lead: Principal,
+        request: BulkDecisionRequest,
+        configs: Mapping[str, QueueConfig],
+        now: float,
+        config_version: int,
+    ) -> None:
+        self.lead = lead
+        self.request = request
+        self.configs = configs
+        self.now = now
+        self.config_version = config_version
+        self.refusals: list[ProblemDetail] = []
+        self.invalid: list[ProblemDetail] = []
+        self.decided_ids: dict[int, tuple[int, str]] = {}  # decision id -> (index, item id)
+        self.new_leases: list[dict[str, Any]] = []
+        self.own_leases: list[str] = []
+
+    def item(self, index: int, item_id: str, key: str, row: Mapping[Any, Any] | None) -> None:
+        refused = self._refusal(index, item_id, row)
+        if refused is not None:
+            self.refusals.append(refused)
+            return
+        assert row is not None
+        if row["state"] == "decided":
+            self.decided_ids[int(row["decision_id"])] = (index, item_id)
+            return
+        config = self.configs[row["queue_id"]]
+        problems = verdict_problems(config, self.request) or item_problems(
+            self.request, config, row["payload"]
+        )
+        if problems:
+            self.invalid += [_refusal(index, item_id, p.code, p.message) for p in problems]
+            return
+        if row["state"] == "leased" and row["lease_user_id"] == self.lead.id and row["lease_token"]:
+            self.own_leases.append(row["lease_token"])
+        self.new_leases.append(
+            {
+                "token": lease_token(key),
+                "item_id": item_id,
+                "queue_id": row["queue_id"],
+                "user_id": self.lead.id,
+                "epoch": row["epoch"],
+                "claimed_at": self.now,
+                "expires_at": self.now,
+                "ended_at": None,
+                "config_version": self.config_version,
+            }
+        )
+
+    def _refusal(
+        self, index: int, item_id: str, row: Mapping[Any, Any] | None
+    ) -> ProblemDetail | None:
+        """Why the item refuses the request (None: it does not; a decided one is said
+        with its decision, read with the others')."""
+        if row is None:
+            return _refusal(index, item_id, "unknown_item", "No such item.")
+        wanted_queue = self.request.items[index].queue_id
+        state = row["state"]
+        if row["queue_id"] not in self.configs:
+            return _refusal(index, item_id, "queue_closed", "Its queue is no longer open.")
+        if wanted_queue is not None and wanted_queue != row["queue_id"]:
+            return _refusal(index, item_id, "moved", f"It moved to the queue {row['queue_id']}.")
+        if state == "decided":
+            return None
+        if state == "withdrawn":
+            return _refusal(index, item_id, "withdrawn", "Withdrawn by the platform.")
+        if state == accounts.RESOLVED:
+            return _refusal(
+                index, item_id, accounts.AUTHOR_ACTIONED, "Closed by an account action."
+            )
+        expires = row["lease_expires_at"]
+        if (
+            state == "leased"
+            and row["lease_user_id"] != self.lead.id
+            and expires is not None
+            and expires >= self.now
+        ):
+            until = to_dt(expires).isoformat(timespec="seconds")
+            return _refusal(
+                index, item_id, "leased_to_other", f"Someone else holds it until {until}."
+            )
+        return None
+
+    def raise_refused(self, conn: Connection) -> None:
+        """Refuse the request (409, 422) when any item does."""
+        refusals = list(self.refusals)
+        if self.decided_ids:
+            for decision_id, decision in decisions_by_id(conn, set(self.decided_ids)).items():
+                index, item_id = self.decided_ids[decision_id]
+                refusals.append(
+                    _refusal(
+                        index,
+                        item_id,
+                        "already_decided",
+                        f"Decided meanwhile by {decision.reviewer}: {decision.action}.",
+                    )
+                )
+        if refusals:
+            refusals.sort(key=lambda p: int(p.loc[1]))
+            raise _refused(refusals, len(self.request.items))
+        if self.invalid:
+            raise ApiError(
+                422,
+                "verdict_invalid",
+                f"The action does not fit the decision config of {len(self.invalid)} "
+                "item(s); nothing was recorded.",
+                errors=self.invalid,
+            )
 
 
 def _why(result: VerdictResult) -> tuple[str, str]:
