@@ -27,6 +27,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,13 @@ from reviewer_app.server.storage.eventlog import verify
 from reviewer_app.server.storage.tables import queue_hourly, strikes
 from tests.support.chaos_proxy import ChaosProxy
 from tests.support.client import all_decisions, fast_settings
-from tests.support.servers import PASSWORD, ServerProcess
+from tests.support.servers import (
+    PASSWORD,
+    PG_ENV,
+    ServerProcess,
+    fresh_pg_database,
+    pg_admin_url,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DECISIONS = int(os.environ.get("CHAOS_DECISIONS", "3000"))
@@ -76,6 +83,7 @@ CHAOS_LIMIT = 420.0
 class Figures:
     seed: int
     kill_service: bool
+    processes: int = 1
     decisions: int = 0
     client_kills: int = 0
     client_starts: int = 0
@@ -97,7 +105,8 @@ class Figures:
         faults = ", ".join(f"{k} {v}" for k, v in sorted(self.faults.items()))
         statuses = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
         return (
-            f"chaos run (seed {self.seed}, service killed too: {self.kill_service}): "
+            f"chaos run (seed {self.seed}, {self.processes} API process(es), service killed "
+            f"too: {self.kill_service}): "
             f"{self.decisions} decisions recorded by {CLIENTS} clients; journal: {statuses}; "
             f"{self.server_decisions} decisions on the server; "
             f"{self.requests} requests through the proxy, faults: {faults} "
@@ -312,23 +321,54 @@ def check_effects(conn: Connection, decisions: list[Decision], figures: Figures)
         figures.duplicated.append(f"the hourly rollups count {counted} decisions")
 
 
+@contextmanager
+def _service_database(kind: str, tmp_path: Path) -> Iterator[str]:
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'service.db'}"
+        return
+    if not pg_admin_url():
+        pytest.skip(f"the PostgreSQL form needs PostgreSQL's server programs or {PG_ENV}")
+    with fresh_pg_database() as url:
+        yield url
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
+@pytest.mark.parametrize(
+    ("database", "processes"),
+    [("sqlite", 1), ("postgresql", 2)],
+    ids=["sqlite-1-process", "postgresql-2-processes"],
+)
 @pytest.mark.parametrize("kill_service", [False, True], ids=["clients-killed", "service-killed"])
 def test_chaos_loses_doubles_and_invents_no_decision(
     tmp_path: Path,
+    database: str,
+    processes: int,
     kill_service: bool,
     restartable_env: None,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The SQLite form with one API process; the PostgreSQL form with two processes behind
+    one port, so that retries, doubled requests and a client's restart land on either
+    process, and a service kill takes down both (their process group) at once."""
+    with _service_database(database, tmp_path) as db_url:
+        _run_chaos(tmp_path, db_url, processes, kill_service, capsys)
+
+
+def _run_chaos(
+    tmp_path: Path,
+    db_url: str,
+    processes: int,
+    kill_service: bool,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Long because it is one scenario told in order: chaos, a clean drain, the ledger."""
     began = time.monotonic()
     seed = SEED + (1 if kill_service else 0)
-    figures = Figures(seed, kill_service)
+    figures = Figures(seed, kill_service, processes)
     rng = random.Random(seed)
-    db_path = tmp_path / "service.db"
-    db_url = f"sqlite:///{db_path}"
     _prepare_service(db_url, DECISIONS * 2 + 500)
-    server = ServerProcess(db_url)
+    server = ServerProcess(db_url, workers=processes)
     service_starts = 0
     _start_service(server, tmp_path, service_starts)
     # a proxy per client (each with its own seed), so that one client's network can go
@@ -392,9 +432,7 @@ def test_chaos_loses_doubles_and_invents_no_decision(
                 proxies[outage_client].online()
                 outage_until = math.inf
             if kill_service and now >= next_service_kill:
-                assert server.proc is not None
-                server.proc.kill()
-                server.proc.wait(30)
+                server.kill()
                 figures.service_kills += 1
                 time.sleep(rng.uniform(*SERVICE_DOWN))
                 service_starts += 1

@@ -4,6 +4,7 @@ or in a separate process, and throwaway PostgreSQL databases."""
 from __future__ import annotations
 
 import os
+import signal
 import secrets
 import socket
 import subprocess
@@ -167,6 +168,7 @@ class ServerProcess:
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: kill() takes its workers too
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -179,6 +181,16 @@ class ServerProcess:
                 pass  # not listening yet, or still starting on a busy machine
             time.sleep(0.1)
         raise RuntimeError("server process did not answer in 60 s")
+
+    def kill(self) -> None:
+        """SIGKILL the server and every worker process it started (its process group), as a
+        crash or an OOM kill of the whole service would, and wait for the main one."""
+        assert self.proc is not None
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # gone already
+        self.proc.wait(30)
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
