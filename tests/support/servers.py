@@ -4,15 +4,15 @@ or in a separate process, and throwaway PostgreSQL databases."""
 from __future__ import annotations
 
 import os
-import signal
 import secrets
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -186,10 +186,8 @@ class ServerProcess:
         """SIGKILL the server and every worker process it started (its process group), as a
         crash or an OOM kill of the whole service would, and wait for the main one."""
         assert self.proc is not None
-        try:
+        with suppress(ProcessLookupError):  # gone already
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass  # gone already
         self.proc.wait(30)
 
     def stop(self) -> None:
