@@ -16,6 +16,7 @@ from fastapi.openapi.utils import get_openapi
 from reviewer_app import __version__
 from reviewer_app.protocol import API_VERSION, MAX_MEDIA_BYTES
 from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.facade.base import Clock
 from reviewer_app.server.http.accounts import router as accounts_router
 from reviewer_app.server.http.admin import router as admin_router
 from reviewer_app.server.http.api import router
@@ -28,7 +29,7 @@ from reviewer_app.server.ops.observe import Observe
 from reviewer_app.server.ops.operations import router as operations_router
 from reviewer_app.server.ops.ratelimit import RateLimit
 from reviewer_app.server.problems import PROBLEM_JSON, install_handlers, problem_response
-from reviewer_app.server.service import Clock, Service
+from reviewer_app.server.service import Service
 
 log = logging.getLogger("server")
 

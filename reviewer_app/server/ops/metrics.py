@@ -70,7 +70,8 @@ from sqlalchemy import distinct, event, func, select
 
 from reviewer_app.protocol.webhooks import WebhookStatus
 from reviewer_app.server.domain import enforcement
-from reviewer_app.server.service import Service, open_item_counts
+from reviewer_app.server.domain.queues import open_item_counts
+from reviewer_app.server.service import Service
 from reviewer_app.server.storage.tables import items
 
 __all__ = ["CONTENT_TYPE_LATEST", "Metrics"]

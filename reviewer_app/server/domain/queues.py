@@ -1,0 +1,132 @@
+"""The running queues as reviewers see them: each with its counts and its configuration."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Connection, func, select
+
+from reviewer_app.protocol import Queue, QueueConfig, QueueCounts, QueueList
+from reviewer_app.server.domain import queueapply
+from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.domain.stats import QueueInfo
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import decisions, items, queues
+
+
+def listing(conn: Connection, user: Principal, now: float) -> QueueList:
+    """The running queues the user may work, in their order, with their counts."""
+    midnight = (
+        datetime.fromtimestamp(now, tz=UTC)
+        .replace(hour=0, minute=0, second=0, microsecond=0)
+        .timestamp()
+    )
+    rows = (
+        conn.execute(
+            select(queues)
+            .where(queues.c.retired_at.is_(None))
+            .order_by(queues.c.position, queues.c.id)
+        )
+        .mappings()
+        .all()
+    )
+    by_state: dict[tuple[str, str], int] = {}
+    for (queue_id, state), n in open_item_counts(conn, now).items():
+        state = "pending" if state == "expired" else state  # as good as pending
+        by_state[(queue_id, state)] = by_state.get((queue_id, state), 0) + n
+    decided: dict[str, int] = dict(
+        conn.execute(
+            select(decisions.c.queue_id, func.count())
+            .where(decisions.c.decided_at >= midnight)
+            .group_by(decisions.c.queue_id)
+        ).all()
+    )
+    # the oldest undecided item, leased or not: the SLA runs until a decision
+    oldest = dict(
+        conn.execute(
+            select(items.c.queue_id, func.min(items.c.enqueued_at))
+            .where(items.c.state.in_(("pending", "leased")))
+            .group_by(items.c.queue_id)
+        ).all()
+    )
+    result = []
+    for r in rows:
+        config = QueueConfig.model_validate_json(r["config"])
+        if config.lead_only and not user.is_lead:
+            continue
+        first = oldest.get(r["id"])
+        result.append(
+            Queue(
+                id=r["id"],
+                name=r["name"],
+                description=r["description"],
+                config=config,
+                config_version=r["config_version"],
+                counts=QueueCounts(
+                    pending=by_state.get((r["id"], "pending"), 0),
+                    leased=by_state.get((r["id"], "leased"), 0),
+                    decided_today=decided.get(r["id"], 0),
+                    oldest_pending_age_seconds=max(0, int(now - first)) if first else None,
+                ),
+            )
+        )
+    return QueueList(queues=result)
+
+
+def open_item_counts(conn: Connection, now: float) -> dict[tuple[str, str], int]:
+    """Undecided items by queue and state: ``pending``, ``leased`` (a live lease) and
+    ``expired`` (leased, but the lease has run out: claimable again)."""
+    expired = (items.c.lease_expires_at < now).label("expired")
+    rows = conn.execute(
+        select(items.c.queue_id, items.c.state, expired, func.count().label("n"))
+        .where(items.c.state != "decided")
+        .group_by(items.c.queue_id, items.c.state, expired)
+    )
+    counts: dict[tuple[str, str], int] = {}
+    for r in rows:
+        state = "expired" if r.state == "leased" and r.expired else r.state
+        counts[(r.queue_id, state)] = counts.get((r.queue_id, state), 0) + r.n
+    return counts
+
+
+def running_configs(conn: Connection) -> tuple[int, dict[str, QueueConfig]]:
+    """The configuration version and the running queues' configs, in their order."""
+    version = queueapply.current_version(conn)[0]
+    rows = conn.execute(
+        select(queues.c.id, queues.c.config)
+        .where(queues.c.retired_at.is_(None))
+        .order_by(queues.c.position, queues.c.id)
+    ).all()
+    return version, {r.id: QueueConfig.model_validate_json(r.config) for r in rows}
+
+
+def item_queues(conn: Connection, item_id: str) -> tuple[str, str]:
+    """The item's queue and the queue it came from (404 for an unknown item)."""
+    item = conn.execute(
+        select(items.c.queue_id, items.c.origin_queue_id).where(items.c.id == item_id)
+    ).first()
+    if item is None:
+        raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
+    return item.queue_id, item.origin_queue_id
+
+
+def item_states(conn: Connection) -> dict[str, int]:
+    """How many items are in each state."""
+    return dict(conn.execute(select(items.c.state, func.count()).group_by(items.c.state)).all())
+
+
+def for_stats(conn: Connection, queue_id: str | None) -> list[QueueInfo]:
+    """Every running queue, or the one asked for (a retired queue by its name only)."""
+    rows = conn.execute(
+        select(queues.c.id, queues.c.name, queues.c.config, queues.c.retired_at).order_by(
+            queues.c.position, queues.c.id
+        )
+    ).all()
+    chosen = [
+        QueueInfo(r.id, r.name, QueueConfig.model_validate_json(r.config))
+        for r in rows
+        if (r.id == queue_id if queue_id is not None else r.retired_at is None)
+    ]
+    if queue_id is not None and not chosen:
+        raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
+    return chosen

@@ -1,0 +1,260 @@
+"""The Service's review path: queues, leases, items and their media and history, verdicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
+
+from reviewer_app.protocol import (
+    EventPage,
+    Item,
+    LeaseClaim,
+    LeaseGrant,
+    LeaseResults,
+    QueueConfig,
+    QueueFile,
+    QueueList,
+    StatementList,
+    Verdict,
+    VerdictResults,
+)
+from reviewer_app.server.domain import (
+    claims,
+    escalations,
+    history,
+    leasing,
+    media,
+    queueapply,
+    queues,
+    statements,
+)
+from reviewer_app.server.domain.assembly import load_items
+from reviewer_app.server.domain.claims import ClaimReply
+from reviewer_app.server.domain.queuefile import check_queue_file
+from reviewer_app.server.domain.records import Principal, decode_cursor
+from reviewer_app.server.domain.users import leased_tokens, principal
+from reviewer_app.server.domain.verdicts import VerdictRecorder
+from reviewer_app.server.facade.base import CLAIM_ATTEMPTS, ServiceBase, log
+from reviewer_app.server.problems import ApiError
+
+
+class ReviewFacade(ServiceBase):
+    """What reviewers do (each call its own transaction)."""
+
+    def apply_queue_file(
+        self,
+        queue_file: QueueFile,
+        actor: str | None,
+        drain_to: str | None = None,
+        dry_run: bool = False,
+    ) -> queueapply.ApplyResult:
+        """Make ``queue_file`` the running configuration in one write transaction: a new
+        configuration version, unless the file is the current one (see queueapply.py).
+        Raises ``QueueFileError`` for a file that breaks the rules, ``ApiError`` for one
+        that cannot be applied now (open items in a removed queue); nothing is changed then,
+        nor by a ``dry_run``."""
+        check_queue_file(queue_file)
+        try:
+            with self.db.write() as conn:
+                result = queueapply.apply(
+                    conn,
+                    queue_file,
+                    actor=actor,
+                    now=self.clock(),
+                    drain_to=drain_to,
+                    dry_run=dry_run,
+                )
+        except queueapply.DryRun as run:
+            return run.result
+        self.forget_configs()
+        if result.applied:
+            log.info(
+                "queue configuration version %d applied by %s: %s",
+                result.version,
+                actor or "the service",
+                result.summary(),
+            )
+        return result
+
+    def running_queue_file(self) -> QueueFile | None:
+        """The running configuration as a queue file (``queues export``)."""
+        with self.db.read() as conn:
+            return queueapply.running_file(conn)
+
+    def config_versions(self) -> list[dict[str, Any]]:
+        """Every configuration version, newest first (``queues versions``)."""
+        with self.db.read() as conn:
+            return queueapply.versions(conn)
+
+    def queue_for(self, user: Principal, queue_id: str) -> QueueConfig:
+        config = self.configs().get(queue_id)
+        if config is None:
+            raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
+        if config.lead_only and not user.is_lead:
+            raise ApiError(403, "lead_only_queue", "Only leads may work this queue.")
+        return config
+
+    def list_queues(self, user: Principal) -> QueueList:
+        with self.db.read() as conn:
+            return queues.listing(conn, user, self.clock())
+
+    def claim(self, user: Principal, queue_id: str, request: LeaseClaim) -> LeaseGrant:
+        """Lease up to ``request.count`` items of the queue to ``user``, each whole."""
+        return LeaseGrant.model_validate_json(self.claim_reply(user, queue_id, request).body)
+
+    def claim_reply(
+        self, caller: Principal | str, queue_id: str, request: LeaseClaim
+    ) -> ClaimReply:
+        """The claim as the JSON body of a ``LeaseGrant`` (the busiest route), built inside
+        the claim's transaction: no lease is committed without the reply that holds it. An
+        item that cannot be served is parked and the claim made again without it
+        (claims.py). ``caller``: the user, or their login token, looked up by the claim's
+        own transaction (claims.Caller). A claim whose database connection turned out dead
+        (the database restarted) is made again once on a fresh one."""
+        found = claims.Caller(caller)
+        reconnected = False
+        for _ in range(CLAIM_ATTEMPTS):
+            try:
+                return self._claim_once(found, queue_id, request)
+            except claims.Unservable as unservable:
+                assert found.user is not None  # resolved before any item was read
+                parked = self._park_unservable(found.user, unservable.reasons)
+                log.warning("claim in %s: %d item(s) parked as unservable", queue_id, len(parked))
+            except DBAPIError as exc:
+                if not exc.connection_invalidated or reconnected:
+                    raise
+                reconnected = True
+                log.warning("claim in %s made again: its database connection was lost", queue_id)
+        raise ApiError(
+            503,
+            "unavailable",
+            "Items of this queue cannot be served; try again.",
+            headers={"Retry-After": "1"},
+        )
+
+    def _park_unservable(self, user: Principal, reasons: dict[str, str]) -> list[str]:
+        return self._write_retrying(
+            lambda conn: claims.park_unservable(conn, user, reasons, self.clock())
+        )
+
+    def _claim_once(self, caller: claims.Caller, queue_id: str, request: LeaseClaim) -> ClaimReply:
+        lease_seconds = min(request.lease_seconds, self.settings.max_lease_seconds)
+        now = self.clock()
+        with self.db.write(urgent=True) as conn:
+            user = caller.resolve(conn, now, postgres=self.postgres)
+            config = self.queue_for(user, queue_id)
+            held, skipped = leasing.held_and_skipped(
+                conn, user.id, queue_id, now, postgres=self.postgres
+            )
+            room = self.settings.max_leased_per_reviewer - held
+            if room <= 0:
+                raise ApiError(
+                    409,
+                    "too_many_leases",
+                    f"You already hold {held} items; decide or release some first.",
+                )
+            claimed = leasing.claim(
+                conn,
+                user,
+                queue_id,
+                min(request.count, room),
+                lease_seconds,
+                now,
+                postgres=self.postgres,
+                recuse=config.appeals,  # an appeals queue: four eyes (appeals.py)
+                # the escalation queue: its assignments (escalations.py)
+                assigned=queue_id == escalations.ESCALATION_QUEUE,
+                skipped=skipped,
+            )
+            # The reply is built before the commit (see claims.py).
+            return claims.reply(conn, queue_id, lease_seconds, held, claimed)
+
+    def renew(self, user: Principal, tokens: list[str], lease_seconds: int) -> LeaseResults:
+        seconds = min(lease_seconds, self.settings.max_lease_seconds)
+        return self._write_retrying(
+            lambda conn: LeaseResults(
+                results=leasing.renew(
+                    conn, user, tokens, seconds, self.clock(), postgres=self.postgres
+                )
+            )
+        )
+
+    def release(self, user: Principal, tokens: list[str], *, skipped: bool = False) -> LeaseResults:
+        """Give leases back; ``skipped``: the reviewer skipped these items (remembered for
+        ``skip_memory_seconds``: their claims prefer other items, leasing.py)."""
+        memory = float(self.settings.skip_memory_seconds) if skipped else 0.0
+        return self._write_retrying(
+            lambda conn: LeaseResults(
+                results=leasing.release(
+                    conn, user, tokens, self.clock(), postgres=self.postgres, skipped_for=memory
+                )
+            )
+        )
+
+    def release_everything_held(self, username: str) -> int:
+        """Give back every lease ``username`` holds (the demo's start: a demo that was
+        killed left its prefetched items leased to its own account, shown as "being
+        reviewed" by nobody). Returns how many were released."""
+        with self.db.read() as conn:
+            holder = principal(conn, username)
+            tokens = leased_tokens(conn, holder.id) if holder is not None else []
+        if holder is None or not tokens:
+            return 0
+        answers = self.release(holder, tokens).results
+        return sum(1 for a in answers if a.status == "released")
+
+    def item(self, user: Principal, item_id: str) -> Item:
+        with self.db.read() as conn:
+            found = load_items(conn, [item_id]).get(item_id)
+        if found is None:
+            raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
+        self._may_see(user, found.queue_id, found.origin_queue_id)
+        return found
+
+    def media(self, user: Principal, media_id: str) -> tuple[bytes, str]:
+        with self.db.read() as conn:
+            row = media.of_item(conn, media_id)
+        if row is not None:
+            self._may_see(user, row.queue_id, row.origin_queue_id)
+            return bytes(row.content), row.mime_type
+        # An intake upload: anyone who may see an item of a post that names it.
+        with self.db.read() as conn:
+            upload, seen_in = media.upload(conn, media_id)
+        if not user.is_lead:
+            configs = self.configs()
+            visible = [q for r in seen_in for q in (r.queue_id, r.origin_queue_id) if q in configs]
+            if visible and all(configs[q].lead_only for q in visible):
+                raise ApiError(403, "lead_only_queue", "Only leads may see this item.")
+        return bytes(upload.content), upload.mime_type
+
+    def history(self, user: Principal, item_id: str, cursor: str | None, limit: int) -> EventPage:
+        after = decode_cursor(cursor)
+        with self.db.read() as conn:
+            self._may_see_item(conn, user, item_id)
+            return history.item_page(conn, item_id, after, limit)
+
+    def item_statements(self, user: Principal, item_id: str) -> StatementList:
+        """The item's statements of reasons, oldest first (who may see its history may
+        see them)."""
+        with self.db.read() as conn:
+            self._may_see_item(conn, user, item_id)
+            return StatementList(statements=statements.for_item(conn, item_id))
+
+    def verdicts(self, user: Principal, batch: list[Verdict]) -> VerdictResults:
+        version, configs = self._config_snapshot()
+
+        def record(conn: Connection) -> VerdictResults:
+            recorder = VerdictRecorder(
+                conn,
+                user,
+                configs,
+                self.clock(),
+                postgres=self.postgres,
+                config_version=version,
+                configs_at=self.configs_at,
+            )
+            return VerdictResults(results=recorder.record(batch))
+
+        return self._write_retrying(record)
