@@ -15,8 +15,8 @@ from reviewer_app.protocol.accounts import (
     LinkedAccounts,
 )
 from reviewer_app.protocol.bulk_decisions import OpenItems
-from reviewer_app.server.http.api import AUTHED, json_response, problems
 from reviewer_app.server.http.auth import LeadDep, ServiceDep
+from reviewer_app.server.http.common import AUTHED, json_response, problems
 
 AuthorId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:@+=-]{1,200}$")]
 

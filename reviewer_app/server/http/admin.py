@@ -12,8 +12,8 @@ from fastapi import APIRouter, Response
 from reviewer_app.protocol import API_PREFIX
 from reviewer_app.protocol.meta import QueueFileHistory, QueueFileVersion, RunningQueueFile
 from reviewer_app.server.cli.queues import export_text
-from reviewer_app.server.http.api import AUTHED, json_response, problems
 from reviewer_app.server.http.auth import AdminDep, ServiceDep
+from reviewer_app.server.http.common import AUTHED, json_response, problems
 
 router = APIRouter(prefix=API_PREFIX + "/admin", tags=["admin"])
 

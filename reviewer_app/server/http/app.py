@@ -19,11 +19,15 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.facade.base import Clock
 from reviewer_app.server.http.accounts import router as accounts_router
 from reviewer_app.server.http.admin import router as admin_router
-from reviewer_app.server.http.api import router
+from reviewer_app.server.http.audits import router as audits_router
 from reviewer_app.server.http.bulk import router as bulk_router
 from reviewer_app.server.http.enforcement import router as enforcement_router
+from reviewer_app.server.http.feedback import router as feedback_router
 from reviewer_app.server.http.intake import MEDIA_PATH
 from reviewer_app.server.http.intake import router as intake_router
+from reviewer_app.server.http.lead import router as lead_router
+from reviewer_app.server.http.review import router as review_router
+from reviewer_app.server.http.users import router as users_router
 from reviewer_app.server.ops.metrics import Metrics
 from reviewer_app.server.ops.observe import Observe
 from reviewer_app.server.ops.operations import router as operations_router
@@ -120,6 +124,9 @@ class NoStore:
         await self.app(scope, receive, send_with_header if scope["type"] == "http" else send)
 
 
+API_ROUTERS = (review_router, lead_router, feedback_router, audits_router, users_router)
+
+
 def create_app(
     settings: ServerSettings, *, clock: Clock | None = None, service: Service | None = None
 ) -> FastAPI:
@@ -154,7 +161,9 @@ def create_app(
     app.state.service = svc
     app.state.metrics = metrics
     install_handlers(app)
-    app.include_router(router)
+    # the wire contract (v1) by who uses it
+    for api_router in API_ROUTERS:
+        app.include_router(api_router)
     app.include_router(intake_router)
     app.include_router(accounts_router)
     app.include_router(admin_router)
@@ -179,7 +188,7 @@ def create_app(
         Observe,
         metrics=metrics,
         routes=[
-            *router.routes,
+            *(route for api_router in API_ROUTERS for route in api_router.routes),
             *intake_router.routes,
             *accounts_router.routes,
             *bulk_router.routes,

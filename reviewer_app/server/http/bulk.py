@@ -7,8 +7,8 @@ from fastapi import APIRouter, Response
 
 from reviewer_app.protocol import API_PREFIX
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
-from reviewer_app.server.http.api import AUTHED, MetricsDep, json_response, problems
 from reviewer_app.server.http.auth import LeadDep, ServiceDep
+from reviewer_app.server.http.common import AUTHED, MetricsDep, json_response, problems
 
 router = APIRouter(prefix=API_PREFIX, tags=["lead"])
 

@@ -21,8 +21,8 @@ from reviewer_app.protocol.enforcement import (
     MAX_ENFORCEMENT_WAIT_SECONDS,
     EnforcementPage,
 )
-from reviewer_app.server.http.api import json_response
 from reviewer_app.server.http.auth import PlatformDep, ServiceDep, TokenDep, authenticated
+from reviewer_app.server.http.common import json_response
 
 _DESCRIPTIONS = {
     401: "Missing, expired or revoked key",

@@ -37,8 +37,8 @@ from reviewer_app.protocol.intake import (
     WithdrawalBatch,
 )
 from reviewer_app.server.domain.mediasniff import MIME_TYPES
-from reviewer_app.server.http.api import json_response
 from reviewer_app.server.http.auth import FactCheckerDep, PlatformDep, ServiceDep
+from reviewer_app.server.http.common import json_response
 
 MEDIA_PATH = API_PREFIX + "/intake/media"
 
