@@ -15,7 +15,7 @@ from sqlalchemy import select, text
 from reviewer_app.core import events as ev
 from reviewer_app.core.store import JournalEntry, Store
 from reviewer_app.protocol import Role
-from reviewer_app.server.domain.intake import post_id_for
+from reviewer_app.server.domain.intake.rows import post_id_for
 from reviewer_app.server.storage.tables import items
 from tests.support.api import verdict
 from tests.support.client import EventLog, engine_for, fast_settings, login

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import func, select, text
 
 from reviewer_app.protocol import Role
-from reviewer_app.server.domain.intake import author_id_for, post_id_for
+from reviewer_app.server.domain.intake.rows import author_id_for, post_id_for
 from reviewer_app.server.storage.tables import account_actions, held_posts, items, leases, posts
 from tests.support.api import ApiSession, verdict
 from tests.support.intake import (

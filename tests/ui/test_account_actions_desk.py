@@ -23,7 +23,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server.domain.intake import author_id_for
+from reviewer_app.server.domain.intake.rows import author_id_for
 from tests.support.api import ApiSession, verdict
 from tests.support.intake import (
     HATE,

@@ -24,7 +24,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.core.bulk import Candidate, new_request
 from reviewer_app.core.store import Store
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server.domain.intake import author_id_for
+from reviewer_app.server.domain.intake.rows import author_id_for
 from reviewer_app.ui.lead.bulk import BulkSender
 from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, verdict

@@ -57,15 +57,14 @@ from reviewer_app.protocol import (
 from reviewer_app.protocol.accounts import AuthorStatus
 from reviewer_app.protocol.enforcement import EnforcementKind
 from reviewer_app.server.domain import accounts
-from reviewer_app.server.domain.intake import (
+from reviewer_app.server.domain.intake.items import (
     Context,
-    _lock_posts,
-    _rejected,
-    _replayed,
-    _result,
-    author_id_for,
-    post_id_for,
+    element_result,
+    lock_posts,
+    rejected_result,
+    replayed_result,
 )
+from reviewer_app.server.domain.intake.rows import author_id_for, post_id_for
 from reviewer_app.server.domain.priority import priority_value
 from reviewer_app.server.domain.records import Principal, dumps, event_row
 from reviewer_app.server.storage.tables import (
@@ -130,7 +129,7 @@ def intake_appeals(ctx: Context, batch: Sequence[Appeal]) -> list[IntakeResult]:
     results: list[IntakeResult] = []
     for appeal in batch:
         if appeal.id in first:
-            results.append(_replayed(first[appeal.id]))
+            results.append(replayed_result(first[appeal.id]))
             continue
         result = _intake_one(ctx, appeal, queue_id)
         first[appeal.id] = result
@@ -147,12 +146,14 @@ def _intake_one(ctx: Context, appeal: Appeal, queue_id: str | None) -> IntakeRes
     ).first()
     if stored is not None:
         if stored.body_hash != digest:
-            return _rejected(
+            return rejected_result(
                 appeal.id, "id_reused", "This id was sent before with another body; it counts once."
             )
-        return _result(appeal.id, IntakeStatus.unchanged, ([stored.item_id], [stored.queue_id]))
+        return element_result(
+            appeal.id, IntakeStatus.unchanged, ([stored.item_id], [stored.queue_id])
+        )
     if queue_id is None:
-        return _rejected(
+        return rejected_result(
             appeal.id, "no_appeals_queue", "This service has no appeals queue (appeals = true)."
         )
     try:
@@ -162,9 +163,9 @@ def _intake_one(ctx: Context, appeal: Appeal, queue_id: str | None) -> IntakeRes
             else _contested_account(ctx, appeal.author_external_id or "", queue_id)
         )
     except _Refused as refused:
-        return _rejected(appeal.id, refused.code, refused.message)
+        return rejected_result(appeal.id, refused.code, refused.message)
     _open_appeal(ctx, appeal, digest, contested, queue_id)
-    return _result(appeal.id, IntakeStatus.created, ([contested.item["id"]], [queue_id]))
+    return element_result(appeal.id, IntakeStatus.created, ([contested.item["id"]], [queue_id]))
 
 
 def _lock_items(ctx: Context, condition: Any) -> list[Mapping[Any, Any]]:
@@ -186,7 +187,7 @@ def _refuse_if_open(found: Sequence[Mapping[Any, Any]], queue_id: str) -> None:
 
 def _contested_post(ctx: Context, external_id: str, queue_id: str) -> _Contested:
     post_id = post_id_for(ctx.actor, external_id)
-    if post_id not in _lock_posts(ctx, [post_id]):
+    if post_id not in lock_posts(ctx, [post_id]):
         raise _Refused("unknown_post", "No post with this id was sent by this account.")
     found = _lock_items(ctx, items.c.post_id == post_id)
     _refuse_if_open(found, queue_id)

@@ -22,7 +22,7 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import enforcement_feed, queueapply, queues, rollups
-from reviewer_app.server.domain.intake import IntakeDesk
+from reviewer_app.server.domain.intake.desk import IntakeDesk
 from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.domain.security import password_hasher
 from reviewer_app.server.domain.webhooks import Dispatcher

@@ -1,0 +1,196 @@
+"""Fact-checks from fact-checker accounts: ratings stored and sent on as signals, and the
+fact-checker's own ratings read back a page at a time."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, bindparam, select
+
+from reviewer_app.protocol import (
+    FactCheckPage,
+    FactCheckRating,
+    FactCheckRecord,
+    IntakeResult,
+    IntakeStatus,
+)
+from reviewer_app.server.domain.intake.items import (
+    Context,
+    PostRow,
+    element_result,
+    rejected_result,
+    replayed_result,
+)
+from reviewer_app.server.domain.intake.rows import (
+    INSERT_RATINGS,
+    LIVE,
+    POSTS_BY_EXTERNAL_ID,
+    SHARE_AUTHORS_OF_EXTERNAL_IDS,
+    STORED_RATINGS,
+    canonical_hash,
+    compact_json,
+    rating_signal_id,
+)
+from reviewer_app.server.domain.intake.signals import (
+    PreparedSignal,
+    id_reused_result,
+    store_signals,
+)
+from reviewer_app.server.domain.records import (
+    Principal,
+    decode_cursor,
+    encode_cursor,
+    iso,
+)
+from reviewer_app.server.storage.tables import (
+    fact_check_ratings,
+)
+
+
+def intake_fact_checks(
+    ctx: Context, caller: Principal, batch: Sequence[FactCheckRating]
+) -> list[IntakeResult]:
+    """Store a fact-checker's ratings and put each on the posts it names (see
+    ``FactCheckRating``), as a fact-check signal of the fact-checker's own."""
+    conn = ctx.conn
+    organisation = caller.display_name
+    documents = [{**r.model_dump(mode="json"), "organisation": organisation} for r in batch]
+    hashes = [canonical_hash(d) for d in documents]
+    first: dict[str, int] = {}
+    copy_of: dict[int, int] = {}
+    fresh: list[int] = []
+    for i, rating in enumerate(batch):
+        j = first.setdefault(rating.id, i)
+        if j != i:
+            copy_of[i] = j
+        else:
+            fresh.append(i)
+    known_ratings = ctx.known_ratings
+    candidates = [i for i in fresh if batch[i].rating in known_ratings]
+    inserted: set[str] = set()
+    if candidates:
+        inserted = set(
+            conn.execute(
+                INSERT_RATINGS[ctx.postgres],
+                [
+                    {
+                        "user_id": caller.id,
+                        "external_id": batch[i].id,
+                        "body_hash": hashes[i],
+                        "payload": compact_json(documents[i]),
+                        "received_at": ctx.now,
+                    }
+                    for i in candidates
+                ],
+            ).scalars()
+        )
+    others = [batch[i].id for i in fresh if batch[i].id not in inserted]
+    stored = (
+        {
+            r.external_id: r.body_hash
+            for r in conn.execute(STORED_RATINGS, {"user": caller.id, "ids": others})
+        }
+        if others
+        else {}
+    )
+    new = [i for i in fresh if batch[i].id in inserted]
+    named = sorted({pid for i in new for pid in batch[i].post_external_ids})
+    rows: dict[str, PostRow] = {}
+    if named:
+        if ctx.postgres:  # authors before posts (see SHARE_AUTHORS_OF_POSTS)
+            conn.execute(SHARE_AUTHORS_OF_EXTERNAL_IDS, {"ids": named}).all()
+        rows = {
+            r.id: PostRow.from_row(r)
+            for r in conn.execute(POSTS_BY_EXTERNAL_ID[ctx.postgres], {"ids": named})
+        }
+    by_external: dict[str, list[PostRow]] = {}
+    for post in rows.values():
+        by_external.setdefault(post.external_id, []).append(post)
+    prepared: list[PreparedSignal] = []
+    for i in new:
+        rating = batch[i]
+        for external_id in dict.fromkeys(rating.post_external_ids):
+            for post in by_external.get(external_id, []):
+                if post.state != LIVE or (rating.source and post.source != rating.source):
+                    continue
+                signal_id = rating_signal_id(rating.id, post.id)
+                payload = {
+                    "kind": "fact_check",
+                    "id": signal_id,
+                    "post_external_id": post.external_id,
+                    "organisation": organisation,
+                    "rating": rating.rating,
+                    "claim": rating.claim,
+                    "url": rating.url,
+                    "published_at": documents[i]["published_at"],
+                    "fact_check_id": rating.id,
+                }
+                prepared.append(
+                    PreparedSignal(
+                        i,
+                        signal_id,
+                        post.id,
+                        "fact_check",
+                        payload,
+                        canonical_hash(payload),
+                        rating.rating,
+                    )
+                )
+    _new_signals, settled = store_signals(ctx, caller.username, prepared, rows)
+    touched: dict[int, tuple[list[str], list[str]]] = {}
+    for s in prepared:
+        item_ids, queue_ids = settled.get(s.post_id, ([], []))
+        have = touched.setdefault(s.index, ([], []))
+        have[0].extend(x for x in item_ids if x not in have[0])
+        have[1].extend(queue_ids)
+    results: dict[int, IntakeResult] = {}
+    for i in fresh:
+        rating = batch[i]
+        if rating.id in inserted:
+            results[i] = element_result(rating.id, IntakeStatus.created, touched.get(i))
+        elif rating.id in stored:
+            results[i] = (
+                element_result(rating.id, IntakeStatus.unchanged)
+                if stored[rating.id] == hashes[i]
+                else id_reused_result(rating.id)
+            )
+        else:
+            results[i] = rejected_result(
+                rating.id,
+                "unknown_rating",
+                f"Rating {rating.rating!r} is not on any queue's scale.",
+            )
+    for i, j in copy_of.items():
+        results[i] = (
+            replayed_result(results[j]) if hashes[i] == hashes[j] else id_reused_result(batch[i].id)
+        )
+    return [results[i] for i in range(len(batch))]
+
+
+_RATINGS_PAGE = select(
+    fact_check_ratings.c.id, fact_check_ratings.c.payload, fact_check_ratings.c.received_at
+).where(fact_check_ratings.c.user_id == bindparam("user"))
+
+
+def fact_check_page(
+    conn: Connection, caller: Principal, cursor: str | None, limit: int
+) -> FactCheckPage:
+    after = decode_cursor(cursor)
+    query = _RATINGS_PAGE
+    if after is not None:
+        query = query.where(fact_check_ratings.c.id > after)
+    rows = conn.execute(
+        query.order_by(fact_check_ratings.c.id).limit(limit + 1), {"user": caller.id}
+    ).all()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return FactCheckPage(
+        ratings=[
+            FactCheckRecord.model_validate(
+                {**json.loads(r.payload), "received_at": iso(r.received_at)}
+            )
+            for r in rows
+        ],
+        next_cursor=encode_cursor(rows[-1].id) if more and rows else None,
+    )

@@ -1,0 +1,307 @@
+"""Signals and withdrawals: classifier scores, user reports and fact-checks added to a post's
+summary (idempotent by their own id), and posts withdrawn upstream."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reviewer_app.protocol import (
+    EventKind,
+    FactCheckSignal,
+    IntakeResult,
+    IntakeStatus,
+    ReportSignal,
+    Signal,
+    Withdrawal,
+)
+from reviewer_app.server.domain import enforcement
+from reviewer_app.server.domain.intake.items import (
+    Context,
+    PostRow,
+    Touch,
+    element_result,
+    lock_posts,
+    rejected_result,
+    replayed_result,
+    settle,
+    write_summaries,
+)
+from reviewer_app.server.domain.intake.rows import (
+    END_LEASES,
+    INSERT_SIGNALS,
+    LIVE,
+    OPEN_ITEMS,
+    STORED_SIGNALS,
+    WITHDRAW_ITEMS,
+    WITHDRAW_POST,
+    canonical_hash,
+    compact_json,
+    post_id_for,
+)
+from reviewer_app.server.domain.records import (
+    event_row,
+    iso,
+)
+
+
+@dataclass
+class PreparedSignal:
+    index: int
+    external_id: str
+    post_id: str
+    kind: str
+    payload: dict[str, Any]
+    body_hash: str
+    rating: str | None = None
+
+
+def _prepare_signal(
+    index: int, signal: Signal, source: str, reporter_key: bytes | None
+) -> PreparedSignal:
+    payload = signal.model_dump(mode="json")
+    rating = None
+    if isinstance(signal, ReportSignal):
+        reporter = payload.pop("reporter_id")
+        if reporter is not None:
+            assert reporter_key is not None
+            payload["reporter_hash"] = hmac.new(
+                reporter_key, f"{source}\x00{reporter}".encode(), hashlib.sha256
+            ).hexdigest()
+    elif isinstance(signal, FactCheckSignal):
+        rating = signal.rating
+    return PreparedSignal(
+        index,
+        signal.id,
+        post_id_for(source, signal.post_external_id),
+        signal.kind,
+        payload,
+        canonical_hash(payload),
+        rating,
+    )
+
+
+def _apply_signal(post: PostRow, s: PreparedSignal, now: float) -> dict[str, Any]:
+    """Add the signal to the post's summary; the event data that says so."""
+    p = s.payload
+    data: dict[str, Any] = {"signal": s.external_id, "signal_kind": s.kind}
+    if s.kind == "classifier":
+        post.summary.add_score(
+            {
+                "model": p["model"],
+                "model_version": p["model_version"],
+                "label": p["label"],
+                "score": p["score"],
+                "threshold": p["threshold"],
+                "spans": p["spans"],
+            }
+        )
+        data.update(model=p["model"], label=p["label"], score=p["score"])
+    elif s.kind == "report":
+        post.summary.add_report(p["reason"], p["note"], p.get("created_at") or iso(now))
+        data.update(reason=p["reason"])
+    else:
+        post.summary.add_fact_check(
+            {
+                "rating": p["rating"],
+                "organisation": p["organisation"],
+                "url": p["url"],
+                "claim": p["claim"],
+                "published_at": p["published_at"],
+            },
+            now,
+        )
+        data.update(rating=p["rating"], organisation=p["organisation"])
+    return data
+
+
+def store_signals(
+    ctx: Context,
+    source: str,
+    prepared: list[PreparedSignal],
+    rows: Mapping[str, PostRow],
+) -> tuple[list[PreparedSignal], dict[str, tuple[list[str], list[str]]]]:
+    """Insert the signals (a conflict is a replay), add the new ones to their posts and
+    settle the posts. Returns the new signals and what settling touched per post."""
+    if not prepared:
+        return [], {}
+    inserted = set(
+        INSERT_SIGNALS(
+            ctx.conn,
+            [
+                {
+                    "source": source,
+                    "external_id": s.external_id,
+                    "post_id": s.post_id,
+                    "kind": s.kind,
+                    "body_hash": s.body_hash,
+                    "payload": compact_json(s.payload),
+                    "received_at": ctx.now,
+                }
+                for s in prepared
+            ],
+            ctx.postgres,
+        )
+    )
+    new = [s for s in prepared if s.external_id in inserted]
+    touched: dict[str, Touch] = {}
+    for s in new:
+        touch = touched.setdefault(s.post_id, Touch(route=True))
+        touch.signals.append(_apply_signal(rows[s.post_id], s, ctx.now))
+    write_summaries(ctx, rows, touched)
+    return new, settle(ctx, rows, touched)
+
+
+def prepare_signals(
+    batch: Sequence[Signal], source: str, reporter_key: bytes | None
+) -> list[PreparedSignal]:
+    """What the signals are as stored (ids, payloads, hashes): worked out before the write
+    transaction, which then holds the writer (SQLite) and the posts' locks for less."""
+    return [_prepare_signal(i, s, source, reporter_key) for i, s in enumerate(batch)]
+
+
+def intake_signals(ctx: Context, prepared: Sequence[PreparedSignal]) -> dict[int, IntakeResult]:
+    """Apply prepared signals (any part of a batch holding every copy of each id sent);
+    the results by the signals' places in the batch."""
+    source = ctx.actor
+    by_index = {s.index: s for s in prepared}
+    copy_of: dict[int, int] = {}
+    first: dict[str, int] = {}
+    fresh: list[PreparedSignal] = []
+    for s in prepared:
+        j = first.setdefault(s.external_id, s.index)
+        if j != s.index:
+            copy_of[s.index] = j
+        else:
+            fresh.append(s)
+    rows = lock_posts(ctx, [s.post_id for s in fresh])
+    known_ratings = ctx.known_ratings
+
+    def refusal(s: PreparedSignal) -> tuple[str, str] | None:
+        post = rows.get(s.post_id)
+        if post is None:
+            return "unknown_post", "No post with this id was sent by this account."
+        if post.state != LIVE:
+            return "post_withdrawn", f"The post was withdrawn upstream ({post.state})."
+        if s.rating is not None and s.rating not in known_ratings:
+            return "unknown_rating", f"Rating {s.rating!r} is not on any queue's scale."
+        return None
+
+    refused = {s.index: why for s in fresh if (why := refusal(s)) is not None}
+    new, settled = store_signals(ctx, source, [s for s in fresh if s.index not in refused], rows)
+    new_ids = {s.external_id for s in new}
+    others = [s for s in fresh if s.external_id not in new_ids]
+    stored = (
+        {
+            r.external_id: r.body_hash
+            for r in ctx.conn.execute(
+                STORED_SIGNALS, {"source": source, "ids": [s.external_id for s in others]}
+            )
+        }
+        if others
+        else {}
+    )
+    results: dict[int, IntakeResult] = {}
+    for s in fresh:
+        if s.external_id in new_ids:
+            results[s.index] = element_result(
+                s.external_id, IntakeStatus.created, settled.get(s.post_id)
+            )
+        elif s.external_id in stored:
+            results[s.index] = (
+                element_result(s.external_id, IntakeStatus.unchanged)
+                if stored[s.external_id] == s.body_hash
+                else id_reused_result(s.external_id)
+            )
+        else:
+            code, message = refused[s.index]
+            results[s.index] = rejected_result(s.external_id, code, message)
+    for index, j in copy_of.items():
+        results[index] = (
+            replayed_result(results[j])
+            if by_index[index].body_hash == by_index[j].body_hash
+            else id_reused_result(by_index[index].external_id)
+        )
+    return results
+
+
+def id_reused_result(external_id: str) -> IntakeResult:
+    return rejected_result(
+        external_id, "id_reused", "This id was sent before with another body; it counts once."
+    )
+
+
+def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[IntakeResult]:
+    conn = ctx.conn
+    rows = lock_posts(ctx, [post_id_for(ctx.actor, w.post_external_id) for w in batch])
+    results: list[IntakeResult] = []
+    withdrawn: dict[str, str] = {}
+    for w in batch:
+        post = rows.get(post_id_for(ctx.actor, w.post_external_id))
+        if post is None:
+            results.append(
+                rejected_result(
+                    w.post_external_id,
+                    "unknown_post",
+                    "No post with this id was sent by this account.",
+                )
+            )
+        elif post.state != LIVE:
+            results.append(element_result(w.post_external_id, IntakeStatus.unchanged))
+        else:
+            post.state = w.reason.value
+            withdrawn[post.id] = w.reason.value
+            results.append(element_result(w.post_external_id, IntakeStatus.updated))
+    if not withdrawn:
+        return results
+    conn.execute(
+        WITHDRAW_POST,
+        [{"b_id": pid, "b_state": state, "b_now": ctx.now} for pid, state in withdrawn.items()],
+    )
+    open_items = conn.execute(OPEN_ITEMS[ctx.postgres], {"ids": sorted(withdrawn)}).all()
+    if open_items:
+        conn.execute(WITHDRAW_ITEMS, {"ids": [r.id for r in open_items]})
+        tokens = [r.lease_token for r in open_items if r.lease_token]
+        if tokens:
+            conn.execute(END_LEASES, {"ids": tokens, "b_now": ctx.now})
+        ctx.events += [
+            event_row(
+                ctx.now,
+                EventKind.withdrawn,
+                ctx.actor,
+                item_id=r.id,
+                queue_id=r.queue_id,
+                post=rows[r.post_id].external_id,
+                reason=withdrawn[r.post_id],
+                lease_ended=r.lease_token is not None,
+            )
+            for r in open_items
+        ]
+        # review ended without a decision: the platform is told so (enforcement.py)
+        enforcement.withdrawn(
+            conn,
+            [
+                enforcement.Withdrawn(
+                    r.id, r.post_id, rows[r.post_id].author_id, r.queue_id, withdrawn[r.post_id]
+                )
+                for r in open_items
+            ],
+            ctx.now,
+        )
+    by_post: dict[str, tuple[list[str], list[str]]] = {
+        r.post_id: ([r.id], [r.queue_id]) for r in open_items
+    }
+    return [
+        r.model_copy(
+            update={
+                "item_ids": by_post.get(post_id_for(ctx.actor, r.external_id), ([], []))[0],
+                "queue_ids": by_post.get(post_id_for(ctx.actor, r.external_id), ([], []))[1],
+            }
+        )
+        if r.status is IntakeStatus.updated
+        else r
+        for r in results
+    ]
