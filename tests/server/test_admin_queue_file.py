@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from reviewer_app.protocol import QueueFileHistory, Role, RunningQueueFile
-from reviewer_app.server.domain.queuefile import parse_queue_file
+from reviewer_app.server.domain.queuefile.parse import parse_queue_file
 from tests.server.test_queue_file import base, spam_with_quarantine
 from tests.support.servers import LiveServer
 

@@ -21,7 +21,7 @@ from reviewer_app.server.demo.files import POSTS_FILE, demo_file, media_file
 from reviewer_app.server.demo.queues import DEMO_QUEUES, demo_queue_file
 from reviewer_app.server.demo.records import SOURCE
 from reviewer_app.server.demo.replay import DEMO_APPEALS, DemoSeeded, seed_demo
-from reviewer_app.server.domain.queuefile import parse_queue_file
+from reviewer_app.server.domain.queuefile.parse import parse_queue_file
 from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.feeds.seed_types import Dataset
 from reviewer_app.server.service import Service

@@ -27,12 +27,9 @@ from reviewer_app.protocol import (
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.demo.queues import DEMO_QUEUES
 from reviewer_app.server.domain.queueapply import item_priority
-from reviewer_app.server.domain.queuefile import (
-    QueueFileError,
-    dump_queue_file,
-    key_lines,
-    parse_queue_file,
-)
+from reviewer_app.server.domain.queuefile.errors import QueueFileError
+from reviewer_app.server.domain.queuefile.parse import parse_queue_file
+from reviewer_app.server.domain.queuefile.text import dump_queue_file, key_lines
 from reviewer_app.server.feeds.seed import seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.problems import ApiError

@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 from reviewer_app.protocol import QueueFile, Role, Statement
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.domain import statements as stored_statements
-from reviewer_app.server.domain.queuefile import QueueFileError, parse_queue_file
+from reviewer_app.server.domain.queuefile.errors import QueueFileError
+from reviewer_app.server.domain.queuefile.parse import parse_queue_file
 from reviewer_app.server.storage.tables import statements
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.enforcement import queue_file, queue_posts, read_all

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from reviewer_app.protocol import ActionConfig, ActionKind, QueueFile, Role
-from reviewer_app.server.domain.queuefile import parse_queue_file
+from reviewer_app.server.domain.queuefile.parse import parse_queue_file
 from reviewer_app.server.feeds.seed import seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.ui.plain import isolate

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from reviewer_app.core.settings import BREAK_REMINDERS
 from reviewer_app.protocol import Role
-from reviewer_app.server.domain.queuefile import parse_queue_file
+from reviewer_app.server.domain.queuefile.parse import parse_queue_file
 from reviewer_app.server.feeds.seed import seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.storage.tables import breaks, leases, users

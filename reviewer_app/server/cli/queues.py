@@ -13,7 +13,9 @@ from typing import Any
 
 from reviewer_app.protocol import QueueFile
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.domain.queuefile import QueueFileError, dump_queue_file, parse_queue_file
+from reviewer_app.server.domain.queuefile.errors import QueueFileError
+from reviewer_app.server.domain.queuefile.parse import parse_queue_file
+from reviewer_app.server.domain.queuefile.text import dump_queue_file
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
 

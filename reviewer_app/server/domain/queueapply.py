@@ -34,7 +34,7 @@ from reviewer_app.protocol import (
     QueueFile,
 )
 from reviewer_app.server.domain.priority import priority_value
-from reviewer_app.server.domain.queuefile import canonical_json
+from reviewer_app.server.domain.queuefile.text import canonical_json
 from reviewer_app.server.domain.records import append_events, chunks, event_row
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import config_versions, items, queues

@@ -32,7 +32,7 @@ from reviewer_app.server.domain import (
 )
 from reviewer_app.server.domain.assembly import load_items
 from reviewer_app.server.domain.claims import ClaimReply
-from reviewer_app.server.domain.queuefile import check_queue_file
+from reviewer_app.server.domain.queuefile.parse import check_queue_file
 from reviewer_app.server.domain.records import Principal, decode_cursor
 from reviewer_app.server.domain.users import leased_tokens, principal
 from reviewer_app.server.domain.verdicts import VerdictRecorder
