@@ -22,7 +22,6 @@ KNOWN: frozenset[str] = frozenset(
     {
         "server/cli/webhooks.py:add_parser",
         "server/demo/authors.py:build_authors",
-        "server/domain/accounts.py",
         "server/domain/accounts.py:apply",
         "server/domain/audits.py:_overturn",
         "server/domain/audits.py:create_sample",

@@ -33,33 +33,26 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, delete, func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import BindParameter, Connection, bindparam, insert, select, update
 from sqlalchemy.sql.expression import ColumnElement, Select
 
 from reviewer_app.protocol import EventKind, ProblemDetail
 from reviewer_app.protocol.accounts import (
     CLOSING_STATUSES,
-    MAX_LINKED,
     STATUS_OF_ACTION,
     AccountActionRequest,
     AccountActionResult,
-    AccountSummary,
     AuthorStatus,
-    HeldBack,
-    LinkedAccount,
-    LinkedAccounts,
     status_after,
 )
 from reviewer_app.protocol.queues import AuthorAction, PolicyConfig
 from reviewer_app.server.domain import enforcement
-from reviewer_app.server.domain.records import Principal, event_row, to_dt
+from reviewer_app.server.domain.records import Principal, event_row
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import (
     account_actions,
     author_links,
     authors,
-    held_posts,
     items,
     leases,
 )
@@ -70,11 +63,10 @@ RESOLVED = "resolved"
 #: action closed
 AUTHOR_ACTIONED = "author_actioned"
 MAX_QUEUES_SHOWN = 64
-
-_ids: BindParameter[Any] = bindparam("ids", expanding=True)
+ids_param: BindParameter[Any] = bindparam("ids", expanding=True)
 _LOCK_AUTHORS = (
     select(authors.c.id, authors.c.handle, authors.c.status, authors.c.source)
-    .where(authors.c.id.in_(_ids))
+    .where(authors.c.id.in_(ids_param))
     .order_by(authors.c.id)
 )
 _SET_STATUS = (
@@ -89,17 +81,14 @@ _OPEN_OF_AUTHOR = (
 )
 _RESOLVE = (
     update(items)
-    .where(items.c.id.in_(_ids), items.c.state.in_(OPEN_STATES))
+    .where(items.c.id.in_(ids_param), items.c.state.in_(OPEN_STATES))
     .values(state=RESOLVED, lease_token=None, lease_user_id=None, lease_expires_at=None)
 )
-_END_LEASES = update(leases).where(leases.c.token.in_(_ids)).values(ended_at=bindparam("b_now"))
-_INSERT_ACTION = insert(account_actions).returning(account_actions.c.id)
-_STATUSES = select(authors.c.id, authors.c.status).where(authors.c.id.in_(_ids))
-_OPEN_BY_QUEUE = (
-    select(items.c.author_id, items.c.queue_id, func.count().label("n"))
-    .where(items.c.author_id.in_(_ids), items.c.state.in_(OPEN_STATES))
-    .group_by(items.c.author_id, items.c.queue_id)
+_END_LEASES = (
+    update(leases).where(leases.c.token.in_(ids_param)).values(ended_at=bindparam("b_now"))
 )
+_INSERT_ACTION = insert(account_actions).returning(account_actions.c.id)
+_STATUSES = select(authors.c.id, authors.c.status).where(authors.c.id.in_(ids_param))
 
 
 def named_by_query(among: Callable[[Any], ColumnElement[bool]]) -> Select:
@@ -109,20 +98,12 @@ def named_by_query(among: Callable[[Any], ColumnElement[bool]]) -> Select:
     )
 
 
-_NAMED_BY = named_by_query(lambda column: column.in_(_ids))
+_NAMED_BY = named_by_query(lambda column: column.in_(ids_param))
 _NAMING = select(author_links.c.author_id, author_links.c.handle, author_links.c.source).where(
-    author_links.c.handle.in_(_ids)
+    author_links.c.handle.in_(ids_param)
 )
 _BY_HANDLE = select(authors.c.id, authors.c.handle, authors.c.source).where(
-    authors.c.handle.in_(_ids)
-)
-_SUMMARY_COLUMNS = (
-    authors.c.id,
-    authors.c.handle,
-    authors.c.source,
-    authors.c.status,
-    authors.c.status_at,
-    authors.c.payload,
+    authors.c.handle.in_(ids_param)
 )
 
 
@@ -134,9 +115,6 @@ def handle_key(handle: str) -> str:
 def _handle_forms(keys: Iterable[str]) -> list[str]:
     """The ways ``keys`` may be stored as handles (with and without the ``@``)."""
     return sorted({form for k in keys if k for form in (k, "@" + k)})
-
-
-# -- applying account-level decisions ------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -452,9 +430,6 @@ def _refusal(
     )
 
 
-# -- what a renewal or a verdict on a resolved item is told --------------------------------
-
-
 def statuses(conn: Connection, author_ids: Iterable[str]) -> dict[str, AuthorStatus]:
     ids = sorted(set(author_ids))
     if not ids:
@@ -474,112 +449,6 @@ def statuses_for_routing(
     if postgres:
         query = query.with_for_update(read=True)
     return {r.id: AuthorStatus(r.status) for r in conn.execute(query, {"ids": ids})}
-
-
-# -- held-back posts -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Held:
-    post_id: str
-    post_external_id: str
-    author_id: str
-    source: str
-    queue_id: str
-    rule: str
-    status: AuthorStatus
-
-
-def hold_back(
-    conn: Connection, held: Sequence[Held], now: float, actor: str, *, postgres: bool
-) -> list[dict[str, Any]]:
-    """Record posts that met a routing rule while their author is suspended or inauthentic
-    (once per post); the events to append (``held_back``, one per newly held post)."""
-    if not held:
-        return []
-    statement = (postgresql.insert if postgres else sqlite.insert)(held_posts)
-    new = set(
-        conn.execute(
-            statement.on_conflict_do_nothing().returning(held_posts.c.post_id),
-            [
-                {
-                    "post_id": h.post_id,
-                    "author_id": h.author_id,
-                    "source": h.source,
-                    "queue_id": h.queue_id,
-                    "author_status": h.status.value,
-                    "held_at": now,
-                }
-                for h in held
-            ],
-        ).scalars()
-    )
-    return [
-        event_row(
-            now,
-            EventKind.held_back,
-            actor,
-            queue_id=h.queue_id,
-            post=h.post_external_id,
-            source=h.source,
-            author_id=h.author_id,
-            status=h.status.value,
-            rule=h.rule,
-        )
-        for h in held
-        if h.post_id in new
-    ]
-
-
-def held_back(conn: Connection, since: float, until: float) -> HeldBack:
-    """Held-back posts (all, and within the window) and the accounts they belong to."""
-    total = conn.execute(select(func.count()).select_from(held_posts)).scalar() or 0
-    window = (
-        conn.execute(
-            select(func.count())
-            .select_from(held_posts)
-            .where(held_posts.c.held_at >= since, held_posts.c.held_at < until)
-        ).scalar()
-        or 0
-    )
-    actioned = (
-        conn.execute(
-            select(func.count())
-            .select_from(authors)
-            .where(authors.c.status.in_([s.value for s in CLOSING_STATUSES]))
-        ).scalar()
-        or 0
-    )
-    return HeldBack(posts=total, posts_in_window=window, accounts=actioned)
-
-
-# -- linked accounts -------------------------------------------------------------------------
-
-
-def link_rows(
-    author_id: str, source: str | None, payload: Mapping[str, Any]
-) -> list[dict[str, Any]]:
-    """The ``author_links`` rows of an author document (its account signals' handles)."""
-    signals = payload.get("signals") or {}
-    keys = {handle_key(h) for h in signals.get("shared_signal_accounts") or () if handle_key(h)}
-    return [{"author_id": author_id, "handle": k[:200], "source": source} for k in sorted(keys)]
-
-
-def replace_links(
-    conn: Connection, documents: Mapping[str, tuple[str | None, Mapping[str, Any]]]
-) -> None:
-    """Make ``author_links`` say what these authors' documents (author id -> (source,
-    document)) name now."""
-    if not documents:
-        return
-    conn.execute(delete(author_links).where(author_links.c.author_id.in_(sorted(documents))))
-    rows = [
-        row
-        for author_id, (source, doc) in sorted(documents.items())
-        for row in link_rows(author_id, source, doc)
-    ]
-    if rows:
-        conn.execute(insert(author_links), rows)
 
 
 def linked_ids(
@@ -617,77 +486,3 @@ def linked_ids(
             for k in keys:
                 found[subject].update(a for a in by_key.get((k, source), ()) if a != subject)
     return {subject: sorted(found[subject]) for subject in ids if found.get(subject)}
-
-
-def summaries(conn: Connection, author_ids: Iterable[str]) -> dict[str, AccountSummary]:
-    """Accounts as a lead sees them: status, open items and their queues, held-back posts."""
-    ids = sorted(set(author_ids))
-    if not ids:
-        return {}
-    open_items: dict[str, dict[str, int]] = defaultdict(dict)
-    for r in conn.execute(_OPEN_BY_QUEUE, {"ids": ids}):
-        open_items[r.author_id][r.queue_id] = r.n
-    held: dict[str, int] = dict(
-        conn.execute(
-            select(held_posts.c.author_id, func.count())
-            .where(held_posts.c.author_id.in_(ids))
-            .group_by(held_posts.c.author_id)
-        ).all()
-    )
-    found = {}
-    for r in conn.execute(select(*_SUMMARY_COLUMNS).where(authors.c.id.in_(ids))):
-        per_queue = open_items.get(r.id, {})
-        found[r.id] = AccountSummary(
-            author_id=r.id,
-            handle=r.handle,
-            display_name=str(json.loads(r.payload).get("display_name") or "")[:200],
-            status=AuthorStatus(r.status),
-            status_changed_at=to_dt(r.status_at) if r.status_at is not None else None,
-            open_items=sum(per_queue.values()),
-            queue_ids=sorted(per_queue)[:MAX_QUEUES_SHOWN],
-            held_posts=held.get(r.id, 0),
-        )
-    return found
-
-
-def linked_for_items(
-    conn: Connection,
-    subjects: Mapping[str, tuple[str, str | None]],
-    links: Iterable[Any] | None = None,
-) -> dict[str, list[dict[str, Any]]]:
-    """Each author's linked accounts as ``Author.linked`` documents (for whole items)."""
-    linked = linked_ids(conn, subjects, links)
-    if not linked:
-        return {}
-    found = summaries(conn, {a for ids in linked.values() for a in ids})
-    result: dict[str, list[dict[str, Any]]] = {}
-    for subject, ids in linked.items():
-        accounts = sorted(
-            (found[a] for a in ids if a in found), key=lambda s: (s.handle, s.author_id)
-        )
-        result[subject] = [
-            LinkedAccount(
-                author_id=s.author_id,
-                handle=s.handle,
-                status=s.status,
-                open_items=s.open_items,
-                queue_ids=s.queue_ids,
-            ).model_dump(mode="json")
-            for s in accounts[:MAX_LINKED]
-        ]
-    return result
-
-
-def linked_accounts(conn: Connection, author_id: str) -> LinkedAccounts:
-    """``GET /authors/{author_id}/linked``."""
-    row = conn.execute(
-        select(authors.c.id, authors.c.handle, authors.c.source).where(authors.c.id == author_id)
-    ).first()
-    if row is None:
-        raise ApiError(404, "unknown_author", f"No author {author_id!r}.")
-    linked = linked_ids(conn, {row.id: (row.handle, row.source)}).get(row.id, [])
-    found = summaries(conn, [row.id, *linked])
-    accounts = sorted(
-        (found[a] for a in linked if a in found), key=lambda s: (s.handle, s.author_id)
-    )
-    return LinkedAccounts(author=found[row.id], linked=accounts[:MAX_LINKED])

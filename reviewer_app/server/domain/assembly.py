@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.sql.expression import ColumnElement, Join, Select
 
 from reviewer_app.protocol import Decision, Item
-from reviewer_app.server.domain import accounts, escalations
+from reviewer_app.server.domain import account_links, accounts, escalations
 from reviewer_app.server.domain.records import decision_from_row, event_documents, iso
 from reviewer_app.server.domain.statements import documents_for_posts, documents_query
 from reviewer_app.server.storage.tables import (
@@ -304,7 +304,7 @@ def _author_parts(conn: Connection, parts: _Parts) -> dict[str, dict[str, Any]]:
         payload["status"] = row.status
         result[row.id] = payload
         subjects[row.id] = (row.handle, row.source)
-    for author_id, linked in accounts.linked_for_items(conn, subjects, parts.named).items():
+    for author_id, linked in account_links.linked_for_items(conn, subjects, parts.named).items():
         result[author_id]["linked"] = linked
     for row in parts.strikes:
         if row.author_id in result:

@@ -19,7 +19,7 @@ from reviewer_app.protocol.accounts import (
     AccountActionResults,
     LinkedAccounts,
 )
-from reviewer_app.server.domain import accounts, apikeys, users
+from reviewer_app.server.domain import account_links, accounts, apikeys, users
 from reviewer_app.server.domain.records import Principal, append_events
 from reviewer_app.server.facade.base import ServiceBase
 
@@ -81,7 +81,7 @@ class AccountsFacade(ServiceBase):
     def linked_accounts(self, author_id: str) -> LinkedAccounts:
         """The author and the accounts linked to them (shared account signals)."""
         with self.db.read() as conn:
-            return accounts.linked_accounts(conn, author_id)
+            return account_links.linked_accounts(conn, author_id)
 
     def account_action(
         self, lead: Principal, request: AccountActionRequest

@@ -46,7 +46,6 @@ from reviewer_app.protocol.search import (
     SearchPage,
 )
 from reviewer_app.server.domain import (
-    accounts,
     audits,
     bulk_decisions,
     escalations,
@@ -61,6 +60,7 @@ from reviewer_app.server.domain import (
     views,
     wellbeing,
 )
+from reviewer_app.server.domain import held_back as held_back_posts
 from reviewer_app.server.domain.records import Principal, decode_cursor, encode_cursor, to_dt
 from reviewer_app.server.domain.search import DecisionFilter, Order
 from reviewer_app.server.facade.base import DAY_SECONDS, DEFAULT_WINDOW_SECONDS, ServiceBase, log
@@ -137,7 +137,7 @@ class LeadFacade(ServiceBase):
         with self.reads.snapshot() as (conn, source):
             chosen = queues.for_stats(conn, queue_id)
             found = stats.queue_stats(conn, chosen, start, end, bucket, now)
-            held_back = accounts.held_back(conn, start, end)
+            held_back = held_back_posts.held_back(conn, start, end)
         return QueueStatsReport(
             since=to_dt(start),
             until=to_dt(end),

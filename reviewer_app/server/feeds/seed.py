@@ -36,7 +36,7 @@ from reviewer_app.protocol import (
     StatementCategory,
     Thread,
 )
-from reviewer_app.server.domain import accounts, queueapply, search_index
+from reviewer_app.server.domain import account_links, queueapply, search_index
 from reviewer_app.server.domain.priority import priority
 from reviewer_app.server.domain.records import append_events, chunks, dumps, event_row
 from reviewer_app.server.feeds.seed_types import Dataset, SeedAuthor, SeedItem, SeedQueue
@@ -139,7 +139,7 @@ def insert_authors(conn: Connection, seed_authors: Iterable[SeedAuthor]) -> None
             "signals": a.signals.model_dump(mode="json"),
         }
         author_rows.append({"id": a.id, "handle": a.handle, "payload": dumps(payload)})
-        link_rows += accounts.link_rows(a.id, None, payload)
+        link_rows += account_links.link_rows(a.id, None, payload)
         strike_rows += [
             {"author_id": a.id, "policy": p, "at": at.timestamp(), "decision_id": None}
             for p, at in a.prior_strikes

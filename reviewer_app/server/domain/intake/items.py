@@ -21,7 +21,7 @@ from reviewer_app.protocol import (
     QueueConfig,
 )
 from reviewer_app.protocol.accounts import CLOSING_STATUSES, AuthorStatus
-from reviewer_app.server.domain import accounts, search_index
+from reviewer_app.server.domain import held_back, search_index
 from reviewer_app.server.domain.intake.rows import (
     AUTHORS_FOR_ROUTING,
     DECIDED_ITEMS,
@@ -342,7 +342,7 @@ def _route(
     if matches and not ctx.account_rules:
         _, status = _authors_for_routing(ctx, {rows[pid].author_id for pid in matches})
     # suspended and inauthentic authors' posts are held back, not queued (accounts.py)
-    held: list[accounts.Held] = []
+    held: list[held_back.Held] = []
     new_items: list[dict[str, Any]] = []
     out: dict[str, tuple[list[str], list[str]]] = {}
     for pid, match in matches.items():
@@ -351,7 +351,7 @@ def _route(
         if author_status in CLOSING_STATUSES:
             assert author_status is not None
             held.append(
-                accounts.Held(
+                held_back.Held(
                     post.id,
                     post.external_id,
                     post.author_id,
@@ -365,7 +365,7 @@ def _route(
             new_items.append(_open_item(ctx, post, match))
             out[pid] = ([new_items[-1]["id"]], [match.queue_id])
     INSERT_ITEMS(conn, new_items, ctx.postgres)
-    ctx.events += accounts.hold_back(conn, held, ctx.now, ctx.actor, postgres=ctx.postgres)
+    ctx.events += held_back.hold_back(conn, held, ctx.now, ctx.actor, postgres=ctx.postgres)
     return out
 
 

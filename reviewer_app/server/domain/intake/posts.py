@@ -14,7 +14,7 @@ from reviewer_app.protocol import (
     IntakeResult,
     IntakeStatus,
 )
-from reviewer_app.server.domain import accounts
+from reviewer_app.server.domain import account_links
 from reviewer_app.server.domain.intake.items import (
     Context,
     Touch,
@@ -257,7 +257,7 @@ def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
                 if after.get("signals") != before.get("signals"):
                     relinked[r.id] = (ctx.actor, after)
         UPDATE_AUTHOR(conn, changes, ctx.postgres)
-    accounts.replace_links(conn, relinked)
+    account_links.replace_links(conn, relinked)
     wanted = {
         (author_id, s.policy, s.at.timestamp())
         for author_id, author in sent
