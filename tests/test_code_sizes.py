@@ -33,7 +33,6 @@ KNOWN: frozenset[str] = frozenset(
         "server/domain/queuefile/rules.py:semantic_problems",
         "server/domain/stats.py:queue_stats",
         "server/domain/stats.py:reviewer_stats",
-        "server/domain/webhooks.py",
         "server/storage/eventlog.py:verify",
         "server/storage/migrations/versions/0001_initial_schema.py:upgrade",
         "server/storage/migrations/versions/0003_lead_workspace.py:upgrade",

@@ -26,12 +26,7 @@ from reviewer_app.server.domain.accounts import (
 )
 from reviewer_app.server.domain.records import to_dt
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.storage.tables import (
-    author_links,
-    authors,
-    held_posts,
-    items,
-)
+from reviewer_app.server.storage.tables import author_links, authors, held_posts, items
 
 _OPEN_BY_QUEUE = (
     select(items.c.author_id, items.c.queue_id, func.count().label("n"))

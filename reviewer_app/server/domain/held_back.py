@@ -11,16 +11,9 @@ from sqlalchemy import Connection, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from reviewer_app.protocol import EventKind
-from reviewer_app.protocol.accounts import (
-    CLOSING_STATUSES,
-    AuthorStatus,
-    HeldBack,
-)
+from reviewer_app.protocol.accounts import CLOSING_STATUSES, AuthorStatus, HeldBack
 from reviewer_app.server.domain.records import event_row
-from reviewer_app.server.storage.tables import (
-    authors,
-    held_posts,
-)
+from reviewer_app.server.storage.tables import authors, held_posts
 
 
 @dataclass(frozen=True)

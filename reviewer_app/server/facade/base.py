@@ -25,7 +25,7 @@ from reviewer_app.server.domain import enforcement_feed, queueapply, queues, rol
 from reviewer_app.server.domain.intake.desk import IntakeDesk
 from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.domain.security import password_hasher
-from reviewer_app.server.domain.webhooks import Dispatcher
+from reviewer_app.server.domain.webhooks.dispatcher import Dispatcher
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.checkpoints import Signer
 from reviewer_app.server.storage.db import Database

@@ -42,16 +42,10 @@ from reviewer_app.server.domain.intake.signals import (
     prepare_signals,
 )
 from reviewer_app.server.domain.mediasniff import normalise_declared, sniff
-from reviewer_app.server.domain.records import (
-    Principal,
-    append_events,
-)
+from reviewer_app.server.domain.records import Principal, append_events
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.db import Database
-from reviewer_app.server.storage.tables import (
-    media,
-    server_secrets,
-)
+from reviewer_app.server.storage.tables import media, server_secrets
 
 
 class IntakeDesk:
@@ -222,10 +216,7 @@ class IntakeDesk:
         digest = hashlib.sha256(content).hexdigest()
         media_id = media_id_for(caller.username, digest)
         uploaded = MediaUploaded(
-            media_id=media_id,
-            mime_type=found.mime_type,
-            size_bytes=len(content),
-            sha256=digest,
+            media_id=media_id, mime_type=found.mime_type, size_bytes=len(content), sha256=digest
         )
         with self.db.read() as conn:
             if conn.execute(select(media.c.id).where(media.c.id == media_id)).first():

@@ -37,15 +37,8 @@ from reviewer_app.server.domain.intake.signals import (
     id_reused_result,
     store_signals,
 )
-from reviewer_app.server.domain.records import (
-    Principal,
-    decode_cursor,
-    encode_cursor,
-    iso,
-)
-from reviewer_app.server.storage.tables import (
-    fact_check_ratings,
-)
+from reviewer_app.server.domain.records import Principal, decode_cursor, encode_cursor, iso
+from reviewer_app.server.storage.tables import fact_check_ratings
 
 
 def intake_fact_checks(

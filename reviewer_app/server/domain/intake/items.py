@@ -38,9 +38,7 @@ from reviewer_app.server.domain.intake.rows import (
     new_item_id,
 )
 from reviewer_app.server.domain.priority import priority_value
-from reviewer_app.server.domain.records import (
-    event_row,
-)
+from reviewer_app.server.domain.records import event_row
 from reviewer_app.server.domain.routing import Earlier, Match, Summary, route
 
 
@@ -175,9 +173,7 @@ class Context:
 
 
 def element_result(
-    external_id: str,
-    status: IntakeStatus,
-    touched: tuple[list[str], list[str]] | None = None,
+    external_id: str, status: IntakeStatus, touched: tuple[list[str], list[str]] | None = None
 ) -> IntakeResult:
     item_ids, queue_ids = touched or ([], [])
     return IntakeResult(

@@ -8,12 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reviewer_app.protocol import (
-    IntakeAuthor,
-    IntakePost,
-    IntakeResult,
-    IntakeStatus,
-)
+from reviewer_app.protocol import IntakeAuthor, IntakePost, IntakeResult, IntakeStatus
 from reviewer_app.server.domain import account_links
 from reviewer_app.server.domain.intake.items import (
     Context,

@@ -214,19 +214,13 @@ PRIOR_STRIKES = select(strikes.c.author_id, strikes.c.policy, strikes.c.at).wher
     strikes.c.author_id.in_(_ids), strikes.c.decision_id.is_(None)
 )
 MEDIA_OF_SOURCE = select(
-    media.c.id,
-    media.c.kind,
-    media.c.mime_type,
-    media.c.size_bytes,
-    media.c.width,
-    media.c.height,
+    media.c.id, media.c.kind, media.c.mime_type, media.c.size_bytes, media.c.width, media.c.height
 ).where(media.c.id.in_(_ids), media.c.source == bindparam("source"))
 STORED_SIGNALS = select(signals.c.external_id, signals.c.body_hash).where(
     signals.c.source == bindparam("source"), signals.c.external_id.in_(_ids)
 )
 STORED_RATINGS = select(fact_check_ratings.c.external_id, fact_check_ratings.c.body_hash).where(
-    fact_check_ratings.c.user_id == bindparam("user"),
-    fact_check_ratings.c.external_id.in_(_ids),
+    fact_check_ratings.c.user_id == bindparam("user"), fact_check_ratings.c.external_id.in_(_ids)
 )
 OPEN_ITEMS = {
     pg: _locking(

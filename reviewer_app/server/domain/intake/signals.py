@@ -42,10 +42,7 @@ from reviewer_app.server.domain.intake.rows import (
     compact_json,
     post_id_for,
 )
-from reviewer_app.server.domain.records import (
-    event_row,
-    iso,
-)
+from reviewer_app.server.domain.records import event_row, iso
 
 
 @dataclass
@@ -119,10 +116,7 @@ def _apply_signal(post: PostRow, s: PreparedSignal, now: float) -> dict[str, Any
 
 
 def store_signals(
-    ctx: Context,
-    source: str,
-    prepared: list[PreparedSignal],
-    rows: Mapping[str, PostRow],
+    ctx: Context, source: str, prepared: list[PreparedSignal], rows: Mapping[str, PostRow]
 ) -> tuple[list[PreparedSignal], dict[str, tuple[list[str], list[str]]]]:
     """Insert the signals (a conflict is a replay), add the new ones to their posts and
     settle the posts. Returns the new signals and what settling touched per post."""

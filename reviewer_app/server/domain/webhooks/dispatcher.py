@@ -1,192 +1,51 @@
-"""The webhook dispatcher: each endpoint's enforcement actions, POSTed in order, signed.
-
-**Messages** follow the Standard Webhooks specification: one POST per action, the body
-``{"type": "enforcement.action", "timestamp": <decided at>, "data": <the action as the feed
-gives it>}`` (compact JSON), and the headers ``webhook-id`` (``act_<action id>``: the same
-on every attempt and replay, the receiver's idempotency key), ``webhook-timestamp`` (this
-attempt's time, epoch seconds) and ``webhook-signature``: ``v1,`` and the base64 of
-HMAC-SHA256 over ``<id>.<timestamp>.<body>`` keyed with the secret's bytes; during a secret
-rotation one such signature per secret, space-separated.
-
-**Order and at least once.** An endpoint's actions go out one at a time in seq order (the
-feed's order), and the next only after the one before was acknowledged with a 2xx: a
-``restore`` never overtakes the ``remove`` it undoes. The endpoint's cursor
-(``webhook_state.delivered_seq``) moves only past acknowledged actions, and is written a
-moment after (every ``COMMIT_EVERY_SECONDS`` while a run of deliveries goes on, at once
-after a retry succeeds, and before anything else is written): a process killed between a
-2xx and that write sends those actions again when the endpoint is next delivered. Receivers
-deduplicate by ``webhook-id``.
-
-**Lanes.** With ``webhook_lanes`` N > 1 a round's actions are spread over N connections
-by author (``_lane_key``): each lane sends its actions in seq order, the next after the one
-before was acknowledged, and stops at its first failure; the cursor then moves past the
-acknowledged prefix in seq order, so after a failure the actions after it (other lanes'
-too) go again: per author the order holds, across rounds and restarts, and a receiver far
-away is not held to one action per round trip.
-
-**Failures.** A timeout, a connection error, a 3xx (redirects are not followed), a 5xx or a
-429 is retried after a random wait up to ``backoff_base * 2**(attempt - 1)``, capped at
-``backoff_max`` (exponential backoff with full jitter), or after ``Retry-After`` (seconds
-or an HTTP date) when the receiver says. Any other 4xx is retried the same way, since a
-receiver's bad deploy is as likely as a bad message and dropping an enforcement action
-is never right, but marks the endpoint ``failing`` at once: it needs a person. ``410 Gone``
-disables the endpoint (the receiver says it wants no more). A message still failing
-``retry_window`` (24 h) after its first failure disables the endpoint with the reason;
-nothing after it is sent, so order holds, and ``webhook enable`` starts it again from that
-message. ``failing_after`` consecutive failures mark an endpoint ``failing``; a success
-makes it ``active``.
-
-**One dispatcher per endpoint, across processes.** Every API process runs a dispatcher: a
-thread that looks every ``poll`` seconds for endpoints with actions after their cursor
-whose next attempt is due, and a few worker threads that deliver them (one endpoint per
-thread at a time: a slow receiver holds its own thread, not the others). An endpoint is
-delivered only under a lease on its state row: ``UPDATE webhook_state SET lease_owner =
-<this dispatcher>, lease_until = now + lease WHERE endpoint_id = ? AND (lease_owner IS NULL
-OR lease_until < now)``, which one process wins (PostgreSQL re-checks the condition on the
-row a concurrent winner committed; SQLite has one writer). The holder renews it while it
-delivers, and every write of the cursor names the owner and the state's ``version``: a
-dispatcher that lost its lease (paused past its expiry) or whose endpoint an operator
-changed (replay, disable) writes nothing and stops. A message is sent only while the lease
-outlasts the request (it is renewed first when it might not), so two processes never send
-to one endpoint at once.
-
-**A process of its own.** The dispatcher shares its process, and the GIL, with the API: a
-busy API process gets through fewer messages a second than the decisions it records.
-``reviewer-app server webhook run`` runs a dispatcher alone (webhook_cli.py); API processes
-started with ``webhook_workers = 0`` then deliver nothing themselves.
-"""
+"""The dispatcher: a thread that finds endpoints with actions due, workers that deliver each
+under a lease on its state row, in seq order (by lane), and record what became of it."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import json
-import logging
 import os
 import queue
-import random
 import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import urllib3
-from sqlalchemy import Connection, and_, exists, func, select, update
+from sqlalchemy import Connection, and_, select, update
 
 from reviewer_app import __version__
-from reviewer_app.protocol.webhooks import MESSAGE_TYPE, WebhookStatus, webhook_id
+from reviewer_app.protocol.webhooks import WebhookStatus, webhook_id
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import enforcement_feed
-from reviewer_app.server.domain.records import iso
 from reviewer_app.server.domain.webhook_endpoints import (
     backlog_query,
     dispatcher_disable,
     kinds_of,
-    secret_key,
     signing_secrets,
+)
+from reviewer_app.server.domain.webhooks.messages import (
+    BATCH,
+    COMMIT_EVERY_SECONDS,
+    IDLE_HOLD_SECONDS,
+    MAX_RESPONSE_BYTES,
+    RETRY_SECONDS,
+    Outcome,
+    Run,
+    cause,
+    due,
+    full_jitter,
+    hours,
+    lane_key,
+    log,
+    message_body,
+    newest,
+    pool,
+    retry_after,
+    signature,
 )
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.tables import enforcement_actions, webhook_endpoints, webhook_state
-
-log = logging.getLogger("server.webhooks")
-
-#: actions read per round of one endpoint
-BATCH = 200
-#: while deliveries succeed, the cursor is written at most this often (and when a run ends)
-COMMIT_EVERY_SECONDS = 0.2
-#: an endpoint with nothing more to send is held (and polled) this long before its lease
-#: is given back, so a steady trickle of actions does not take and release it every time
-IDLE_HOLD_SECONDS = 2.0
-#: bytes of a response body read (so the connection can be reused); the rest is dropped
-MAX_RESPONSE_BYTES = 65_536
-#: after a failed scheduling round (the database away, say)
-RETRY_SECONDS = 1.0
-
-
-def signature(secrets: Sequence[str], msg_id: str, timestamp: int, body: bytes) -> str:
-    """The ``webhook-signature`` header: ``v1,<base64 HMAC-SHA256>`` per secret."""
-    signed = f"{msg_id}.{timestamp}.".encode() + body
-    return " ".join(
-        "v1," + base64.b64encode(hmac.new(secret_key(s), signed, hashlib.sha256).digest()).decode()
-        for s in secrets
-    )
-
-
-def message_body(row: Any) -> bytes:
-    """The POST body of an action row (the feed's columns)."""
-    action = enforcement_feed.wire_action(row)
-    document = {
-        "type": MESSAGE_TYPE,
-        "timestamp": iso(action.decided_at.timestamp()),
-        "data": action.model_dump(mode="json"),
-    }
-    return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def full_jitter(attempt: int, base: float, cap: float) -> float:
-    """A random wait before retry ``attempt`` (1 = the first retry): uniform over
-    ``[0, min(cap, base * 2**(attempt - 1))]``."""
-    return random.uniform(0.0, min(cap, base * 2.0 ** min(attempt - 1, 62)))
-
-
-def retry_after(value: str | None, now: float) -> float | None:
-    """Seconds a ``Retry-After`` header asks for (delay-seconds or an HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, when.timestamp() - now)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one attempt came to."""
-
-    ok: bool
-    status: int | None = None  # the HTTP status, None when no answer came
-    error: str | None = None  # in words, for people (never a secret, never the body)
-    retry_after: float | None = None
-
-    @property
-    def gone(self) -> bool:
-        return self.status == 410
-
-    @property
-    def needs_a_person(self) -> bool:
-        """A 4xx other than 410 and 429: the receiver refuses the message itself."""
-        return self.status is not None and 400 <= self.status < 500 and self.status != 429
-
-
-@dataclass
-class _Run:
-    """What a worker knows of the endpoint it holds (read under its lease)."""
-
-    endpoint_id: int
-    url: str
-    source: str
-    kinds: list[str] | None
-    status: str
-    secrets: list[str]
-    version: int
-    delivered: int
-    message_seq: int | None
-    attempts: int
-    first_failure_at: float | None
-    consecutive_failures: int
-    next_attempt_at: float
-    lease_until: float  # as this dispatcher last wrote it
 
 
 class Dispatcher:
@@ -275,7 +134,7 @@ class Dispatcher:
         if free <= 0:
             return 0
         with self.db.read() as conn:
-            candidates = [r for r in _due(conn, now, self.owner) if r.id not in busy][:free]
+            candidates = [r for r in due(conn, now, self.owner) if r.id not in busy][:free]
         taken = 0
         for row in candidates:
             if not self._take(row.id, now):
@@ -295,7 +154,7 @@ class Dispatcher:
         return taken
 
     def _work_loop(self) -> None:
-        session = _pool(self.proxy, self.timeout, self.lanes)
+        session = pool(self.proxy, self.timeout, self.lanes)
         try:
             while True:
                 endpoint_id = self._jobs.get()
@@ -306,7 +165,7 @@ class Dispatcher:
                 except Exception:
                     log.warning("delivering to webhook %d failed", endpoint_id, exc_info=True)
                     session.clear()
-                    session = _pool(self.proxy, self.timeout, self.lanes)
+                    session = pool(self.proxy, self.timeout, self.lanes)
                     try:
                         self._release(endpoint_id)
                     except Exception:
@@ -343,7 +202,7 @@ class Dispatcher:
                 .values(lease_owner=None, lease_until=None)
             )
 
-    def _held(self, run: _Run) -> Any:
+    def _held(self, run: Run) -> Any:
         """The condition under which this dispatcher may write the endpoint's state."""
         ws = webhook_state.c
         return and_(
@@ -368,7 +227,7 @@ class Dispatcher:
                     rows = self._next_actions(conn, run)
                     # the account's newest seq, when none after the cursor is of the kinds
                     # the endpoint takes: they need no message, the cursor may pass them
-                    passed = _newest(conn, run.source) if not rows and run.kinds else 0
+                    passed = newest(conn, run.source) if not rows and run.kinds else 0
                 if passed > run.delivered:
                     if not self._pass(run, passed):
                         return
@@ -389,7 +248,7 @@ class Dispatcher:
         finally:
             self._release(endpoint_id)
 
-    def _read(self, conn: Connection, endpoint_id: int) -> _Run | None:
+    def _read(self, conn: Connection, endpoint_id: int) -> Run | None:
         """The endpoint under this dispatcher's lease, None when it is not to be delivered
         now (lease lost, disabled, next attempt not due)."""
         now = self.clock()
@@ -409,7 +268,7 @@ class Dispatcher:
             or row["next_attempt_at"] > now
         ):
             return None
-        return _Run(
+        return Run(
             endpoint_id=endpoint_id,
             url=row["url"],
             source=row["source"],
@@ -426,7 +285,7 @@ class Dispatcher:
             lease_until=row["lease_until"] or 0.0,
         )
 
-    def _next_actions(self, conn: Connection, run: _Run) -> list[Any]:
+    def _next_actions(self, conn: Connection, run: Run) -> list[Any]:
         return list(
             conn.execute(
                 select(*enforcement_feed.COLUMNS)
@@ -438,7 +297,7 @@ class Dispatcher:
             .all()
         )
 
-    def _send_run(self, run: _Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
+    def _send_run(self, run: Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
         """Send ``rows`` in order; True when all were acknowledged and the cursor written."""
         if self.lanes > 1 and len(rows) > 1:
             return self._send_lanes(run, rows, session)
@@ -468,7 +327,7 @@ class Dispatcher:
             return False
         return not self._stopping.is_set()
 
-    def _send_lanes(self, run: _Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
+    def _send_lanes(self, run: Run, rows: Sequence[Any], session: urllib3.PoolManager) -> bool:
         """Send ``rows`` on up to ``lanes`` connections at once: each author's actions in
         seq order on one lane, the next only after the one before was acknowledged, and a
         lane stops at its first failure. The cursor then moves past the acknowledged
@@ -477,7 +336,7 @@ class Dispatcher:
         author's actions never arrive out of their order, across rounds too."""
         lanes: dict[int, list[Any]] = {}
         for row in rows:
-            lanes.setdefault(hash(_lane_key(row)) % self.lanes, []).append(row)
+            lanes.setdefault(hash(lane_key(row)) % self.lanes, []).append(row)
         outcomes: dict[int, Outcome] = {}  # by seq: what was attempted
         lease = threading.Lock()
         lost = threading.Event()
@@ -521,7 +380,7 @@ class Dispatcher:
             return False
         return not self._stopping.is_set()
 
-    def _attempt(self, session: urllib3.PoolManager, run: _Run, row: Any) -> Outcome:
+    def _attempt(self, session: urllib3.PoolManager, run: Run, row: Any) -> Outcome:
         body = message_body(row)
         msg_id = webhook_id(int(row["id"]))
         timestamp = int(self.clock())
@@ -534,17 +393,12 @@ class Dispatcher:
         }
         try:
             response = session.urlopen(
-                "POST",
-                run.url,
-                body=body,
-                headers=headers,
-                redirect=False,
-                preload_content=False,
+                "POST", run.url, body=body, headers=headers, redirect=False, preload_content=False
             )
         except urllib3.exceptions.TimeoutError:
             return Outcome(False, error=f"no answer within {self.timeout:g} s")
         except urllib3.exceptions.HTTPError as exc:
-            return Outcome(False, error=f"connection failed ({_cause(exc)})")
+            return Outcome(False, error=f"connection failed ({cause(exc)})")
         except (OSError, ValueError) as exc:  # a URL it cannot use, say
             return Outcome(False, error=f"request failed ({type(exc).__name__})")
         try:
@@ -565,7 +419,7 @@ class Dispatcher:
             retry_after=retry_after(response.headers.get("retry-after"), self.clock()),
         )
 
-    def _advance(self, run: _Run, seq: int, count: int) -> bool:
+    def _advance(self, run: Run, seq: int, count: int) -> bool:
         """Write the cursor past acknowledged actions (renewing the lease); False when the
         lease or the version was lost meanwhile."""
         now = self.clock()
@@ -604,7 +458,7 @@ class Dispatcher:
         run.status = WebhookStatus.active.value
         return True
 
-    def _pass(self, run: _Run, seq: int) -> bool:
+    def _pass(self, run: Run, seq: int) -> bool:
         """Move the cursor over actions of kinds the endpoint does not take."""
         with self.db.write() as conn:
             moved = conn.execute(
@@ -614,7 +468,7 @@ class Dispatcher:
             run.delivered = seq
         return bool(moved)
 
-    def _renew(self, run: _Run) -> bool:
+    def _renew(self, run: Run) -> bool:
         now = self.clock()
         with self.db.write() as conn:
             renewed = conn.execute(
@@ -626,7 +480,7 @@ class Dispatcher:
             run.lease_until = now + self.lease_seconds
         return bool(renewed)
 
-    def _failed(self, run: _Run, row: Any, outcome: Outcome) -> None:
+    def _failed(self, run: Run, row: Any, outcome: Outcome) -> None:
         """Record a failed attempt of ``row``: when to try again (and give the lease back),
         or disable the endpoint (410; the retry window spent)."""
         now = self.clock()
@@ -643,7 +497,7 @@ class Dispatcher:
         if now - first >= self.retry_window:
             self._give_up(
                 run,
-                f"{msg_id} failed for {_hours(now - first)} ({attempts} attempts; last: {error})",
+                f"{msg_id} failed for {hours(now - first)} ({attempts} attempts; last: {error})",
                 now,
             )
             return
@@ -687,79 +541,8 @@ class Dispatcher:
                 next_at - now,
             )
 
-    def _give_up(self, run: _Run, reason: str, now: float) -> None:
+    def _give_up(self, run: Run, reason: str, now: float) -> None:
         with self.db.write() as conn:
             done = dispatcher_disable(conn, run.endpoint_id, run.version, self.owner, reason, now)
         if done:
             log.warning("webhook %d (%s) disabled: %s", run.endpoint_id, run.url, reason)
-
-
-def _due(conn: Connection, now: float, owner: str) -> list[Any]:
-    """Endpoints with work a dispatcher may take now: not disabled, the next attempt due,
-    not leased by another dispatcher (or its lease run out), and an action of its account
-    after its cursor (of any kind: the worker applies the endpoint's kinds)."""
-    ws = webhook_state.c
-    ea = enforcement_actions.c
-    work = exists().where(ea.source == webhook_endpoints.c.source, ea.seq > ws.delivered_seq)
-    return list(
-        conn.execute(
-            select(webhook_endpoints.c.id)
-            .join(webhook_state, ws.endpoint_id == webhook_endpoints.c.id)
-            .where(
-                webhook_endpoints.c.status != WebhookStatus.disabled.value,
-                ws.next_attempt_at <= now,
-                (ws.lease_owner.is_(None)) | (ws.lease_until < now) | (ws.lease_owner == owner),
-                work,
-            )
-            .order_by(ws.next_attempt_at)
-        ).all()
-    )
-
-
-def _lane_key(row: Any) -> str:
-    """What an action's order is kept within when it goes out on lanes: its author (so
-    its post too), else its post."""
-    author = row["author_external_id"]
-    return f"a:{author}" if author else f"p:{row['post_external_id'] or row['item_id']}"
-
-
-def _newest(conn: Connection, source: str) -> int:
-    """The account's newest sealed seq (0: none). Seq numbers are given in increasing
-    order to committed actions only, so nothing sealed later can come before it."""
-    ea = enforcement_actions.c
-    return int(conn.execute(select(func.max(ea.seq)).where(ea.source == source)).scalar() or 0)
-
-
-def _pool(proxy: str, timeout: float, lanes: int = 1) -> urllib3.PoolManager:
-    """The HTTP connections of one worker thread, kept alive between messages: urllib3
-    (requests' own HTTP layer) directly, at less than half of requests' CPU per message
-    (the dispatcher shares its process with the API). No retries (the dispatcher retries,
-    in order), no redirects, TLS certificates verified, a timeout to connect and to read;
-    nothing from the environment (no proxy variables, no ``.netrc`` credentials)."""
-    options: dict[str, Any] = {
-        "num_pools": 8,
-        "maxsize": lanes,  # a connection per lane, kept alive
-        "retries": False,
-        "timeout": urllib3.Timeout(connect=timeout, read=timeout),
-    }
-    if proxy:
-        return urllib3.ProxyManager(proxy, **options)
-    return urllib3.PoolManager(**options)
-
-
-def _cause(exc: BaseException) -> str:
-    """A connection error in a few words: the innermost cause's ("Connection refused",
-    "Connection reset by peer"), else its type."""
-    seen = exc
-    for _ in range(8):
-        inner = seen.__cause__ or next((a for a in seen.args if isinstance(a, BaseException)), None)
-        if inner is None or inner is seen:
-            break
-        seen = inner
-    if isinstance(seen, OSError) and seen.strerror:
-        return str(seen.strerror)
-    return type(seen).__name__
-
-
-def _hours(seconds: float) -> str:
-    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds:.0f} s"
