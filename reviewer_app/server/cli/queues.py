@@ -7,15 +7,12 @@ import getpass
 import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from reviewer_app.protocol import QueueFile
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain.queuefile.errors import QueueFileError
 from reviewer_app.server.domain.queuefile.parse import parse_queue_file
-from reviewer_app.server.domain.queuefile.text import dump_queue_file
+from reviewer_app.server.domain.queuefile.text import applied_when, export_text
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
 
@@ -118,19 +115,6 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         service.close()
 
 
-def export_text(queue_file: QueueFile, newest: dict[str, Any] | None) -> str:
-    """The running queue file as TOML, headed by its version: what ``queues export`` writes
-    and what an admin sees in the app (``GET /admin/queue-file``)."""
-    header = "Queue configuration of the review desk"
-    if newest is not None:
-        header += (
-            f": version {newest['version']}, applied {_when(newest['applied_at'])}"
-            f" by {newest['applied_by'] or 'the service'}"
-        )
-    header += ".\nApply it with: reviewer-app server queues apply FILE"
-    return dump_queue_file(queue_file, header)
-
-
 def _export(service: Service, output: Path | None) -> int:
     queue_file = service.running_queue_file()
     if queue_file is None:
@@ -156,11 +140,7 @@ def _versions(service: Service, *, as_json: bool) -> int:
     print(f"{'version':>7}  {'applied (UTC)':<20} {'by':<20} {'queues':>6}  sha256")
     for v in found:
         print(
-            f"{v['version']:>7}  {_when(v['applied_at']):<20} "
+            f"{v['version']:>7}  {applied_when(v['applied_at']):<20} "
             f"{v['applied_by'] or '-':<20} {len(v['queues']):>6}  {v['sha256']}"
         )
     return 0
-
-
-def _when(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Response
 
 from reviewer_app.protocol import API_PREFIX
 from reviewer_app.protocol.meta import QueueFileHistory, QueueFileVersion, RunningQueueFile
-from reviewer_app.server.cli.queues import export_text
+from reviewer_app.server.domain.queuefile.text import export_text
 from reviewer_app.server.http.auth import AdminDep, ServiceDep
 from reviewer_app.server.http.common import AUTHED, json_response, problems
 

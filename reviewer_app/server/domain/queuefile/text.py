@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from reviewer_app.protocol import QueueFile
@@ -282,3 +283,21 @@ def canonical_json(queue_file: QueueFile) -> str:
         separators=(",", ":"),
         ensure_ascii=False,
     )
+
+
+def export_text(queue_file: QueueFile, newest: dict[str, Any] | None) -> str:
+    """The running queue file as TOML, headed by its version: what ``queues export`` writes
+    and what an admin sees in the app (``GET /admin/queue-file``)."""
+    header = "Queue configuration of the review desk"
+    if newest is not None:
+        header += (
+            f": version {newest['version']}, applied {applied_when(newest['applied_at'])}"
+            f" by {newest['applied_by'] or 'the service'}"
+        )
+    header += ".\nApply it with: reviewer-app server queues apply FILE"
+    return dump_queue_file(queue_file, header)
+
+
+def applied_when(epoch: float) -> str:
+    """An applied_at time as the CLI and the export show it (UTC)."""
+    return datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
