@@ -34,9 +34,6 @@ KNOWN: frozenset[str] = frozenset(
         "server/domain/stats.py:queue_stats",
         "server/domain/stats.py:reviewer_stats",
         "server/storage/eventlog.py:verify",
-        "server/storage/migrations/versions/0001_initial_schema.py:upgrade",
-        "server/storage/migrations/versions/0003_lead_workspace.py:upgrade",
-        "server/storage/migrations/versions/0006_intake.py:upgrade",
         "server/storage/tables.py",
     }
 )

@@ -25,6 +25,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    """Long because a migration is a frozen snapshot of the schema at its version."""
     with op.batch_alter_table("decisions", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("kind", sa.String(length=16), server_default="review", nullable=False)

@@ -19,6 +19,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    """Long because a migration is a frozen snapshot of the schema at its version."""
     with op.batch_alter_table("authors", schema=None) as batch_op:
         batch_op.add_column(sa.Column("source", sa.String(length=64), nullable=True))
         batch_op.add_column(sa.Column("external_id", sa.String(length=200), nullable=True))
