@@ -38,6 +38,14 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
         "database it reads.",
     )
     commands = webhook.add_subparsers(dest="webhook_command", required=True)
+    _add_endpoint_commands(commands, common)
+    _add_delivery_commands(commands, common)
+
+
+def _add_endpoint_commands(
+    commands: argparse._SubParsersAction, common: argparse.ArgumentParser
+) -> None:
+    """add, list, disable, enable."""
     kinds = ", ".join(k.value for k in EnforcementKind)
     add = commands.add_parser(
         "add",
@@ -64,6 +72,12 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
     ):
         command = commands.add_parser(name, parents=[common], help=text)
         command.add_argument("id", type=int)
+
+
+def _add_delivery_commands(
+    commands: argparse._SubParsersAction, common: argparse.ArgumentParser
+) -> None:
+    """rotate-secret, replay, run."""
     rotate = commands.add_parser(
         "rotate-secret",
         parents=[common],
