@@ -30,8 +30,6 @@ KNOWN: frozenset[str] = frozenset(
         "server/domain/intake/fact_checks.py:intake_fact_checks",
         "server/domain/queueapply.py:apply",
         "server/domain/queuefile/rules.py:semantic_problems",
-        "server/domain/stats.py:queue_stats",
-        "server/domain/stats.py:reviewer_stats",
         "server/storage/eventlog.py:verify",
         "server/storage/tables.py",
     }

@@ -166,6 +166,46 @@ def queue_stats(
         ).all()
     )
 
+    series, mix = _decided_by_queue(conn, ids, live, since, until, span)
+    starts = range(floor_to(since, span), math.ceil(until), span)
+    result = []
+    for q in queues:
+        waiting, leased, oldest, unservable = live[q.id]
+        sla = q.config.sla_minutes * 60
+        age = max(0, int(now - oldest)) if oldest is not None else None
+        open_escalations = waiting + leased if q.id == ESCALATION_QUEUE else escalated.get(q.id, 0)
+        result.append(
+            QueueStats(
+                queue_id=q.id,
+                name=q.name,
+                backlog=waiting,
+                leased=leased,
+                oldest_pending_age_seconds=age,
+                sla_seconds=sla,
+                sla_breached=age is not None and age > sla,
+                pending_over_sla=_over_sla(conn, q.id, now - sla) if waiting + leased else 0,
+                decided=sum(mix[q.id].values()),
+                decided_series=[
+                    ThroughputPoint(start=to_dt(s), decided=series[q.id][s]) for s in starts
+                ],
+                action_mix=_mix(mix[q.id]),
+                escalations_open=open_escalations,
+                unservable=unservable,
+            )
+        )
+    return result
+
+
+def _decided_by_queue(
+    conn: Connection,
+    ids: Sequence[str],
+    live: Mapping[str, tuple[int, int, float | None, int]],
+    since: float,
+    until: float,
+    span: int,
+) -> tuple[dict[str, Counter[int]], dict[str, Counter[str]]]:
+    """Decisions per queue in the window: by bucket start and by action. Whole hours come
+    from the rollups (and the decisions not rolled up yet), the edges from the decisions."""
     series: dict[str, Counter[int]] = defaultdict(Counter)
     mix: dict[str, Counter[str]] = defaultdict(Counter)
     h0, h1 = ceil_to(since, HOUR), floor_to(until, HOUR)
@@ -204,48 +244,24 @@ def queue_stats(
         ):
             series[r.queue_id][floor_to(a, span)] += r.n
             mix[r.queue_id][r.action] += r.n
-
-    starts = range(floor_to(since, span), math.ceil(until), span)
-    result = []
-    for q in queues:
-        waiting, leased, oldest, unservable = live[q.id]
-        sla = q.config.sla_minutes * 60
-        age = max(0, int(now - oldest)) if oldest is not None else None
-        open_escalations = waiting + leased if q.id == ESCALATION_QUEUE else escalated.get(q.id, 0)
-        result.append(
-            QueueStats(
-                queue_id=q.id,
-                name=q.name,
-                backlog=waiting,
-                leased=leased,
-                oldest_pending_age_seconds=age,
-                sla_seconds=sla,
-                sla_breached=age is not None and age > sla,
-                pending_over_sla=_over_sla(conn, q.id, now - sla) if waiting + leased else 0,
-                decided=sum(mix[q.id].values()),
-                decided_series=[
-                    ThroughputPoint(start=to_dt(s), decided=series[q.id][s]) for s in starts
-                ],
-                action_mix=_mix(mix[q.id]),
-                escalations_open=open_escalations,
-                unservable=unservable,
-            )
-        )
-    return result
+    return series, mix
 
 
 # -- reviewers ------------------------------------------------------------------------------
 
 
-def reviewer_stats(
-    conn: Connection, since: float, until: float, user_id: int | None = None
-) -> list[ReviewerStats]:
+def _only(user_id: int | None, column: ColumnElement[int]) -> list[ColumnElement[bool]]:
+    return [] if user_id is None else [column == user_id]
+
+
+def _decisions_by_reviewer(
+    conn: Connection, since: float, until: float, user_id: int | None
+) -> tuple[dict[int, Counter[str]], dict[int, Counter[int]]]:
+    """Each reviewer's decisions in the window by action and by handle-time bucket: the
+    rollups' tiers, the whole hours not rolled up yet, and the decisions at the edges."""
     window = split(since, until)
     actions: dict[int, Counter[str]] = defaultdict(Counter)
     handle: dict[int, Counter[int]] = defaultdict(Counter)
-
-    def only(column: ColumnElement[int]) -> list[ColumnElement[bool]]:
-        return [] if user_id is None else [column == user_id]
 
     for condition in tiers(reviewer_rollups, window):
         for r in conn.execute(
@@ -254,7 +270,7 @@ def reviewer_stats(
                 reviewer_rollups.c.action,
                 func.sum(reviewer_rollups.c.n),
             )
-            .where(condition, *only(reviewer_rollups.c.user_id))
+            .where(condition, *_only(user_id, reviewer_rollups.c.user_id))
             .group_by(reviewer_rollups.c.user_id, reviewer_rollups.c.action)
         ):
             actions[r[0]][r[1]] += int(r[2])
@@ -265,7 +281,7 @@ def reviewer_stats(
                 handle_time_rollups.c.bucket,
                 func.sum(handle_time_rollups.c.n),
             )
-            .where(condition, *only(handle_time_rollups.c.user_id))
+            .where(condition, *_only(user_id, handle_time_rollups.c.user_id))
             .group_by(handle_time_rollups.c.user_id, handle_time_rollups.c.bucket)
         ):
             handle[r[0]][r[1]] += int(r[2])
@@ -281,12 +297,19 @@ def reviewer_stats(
                 decisions.c.decided_at >= a,
                 decisions.c.decided_at < b,
                 decisions.c.kind.in_(COUNTED_KINDS),
-                *only(decisions.c.user_id),
+                *_only(user_id, decisions.c.user_id),
             )
         ):
             actions[r.user_id][r.action] += 1
             handle[r.user_id][bucket_of(r.time_spent_ms)] += 1
+    return actions, handle
 
+
+def _audits_by_reviewer(
+    conn: Connection, since: float, until: float, user_id: int | None
+) -> tuple[dict[int, list[tuple[str, str, str]]], dict[int, int]]:
+    """Each reviewer's audited decisions (action, final action, result) and verdict
+    conflicts in the window."""
     audits: dict[int, list[tuple[str, str, str]]] = defaultdict(list)
     for a_row in conn.execute(
         select(
@@ -298,7 +321,7 @@ def reviewer_stats(
             audit_items.c.result.is_not(None),
             audit_items.c.decided_at >= since,
             audit_items.c.decided_at < until,
-            *only(audit_items.c.reviewer_id),
+            *_only(user_id, audit_items.c.reviewer_id),
         )
     ):
         audits[a_row.reviewer_id].append((a_row.action, a_row.final_action, a_row.result))
@@ -310,11 +333,19 @@ def reviewer_stats(
                 verdict_keys.c.status == "conflict",
                 verdict_keys.c.created_at >= since,
                 verdict_keys.c.created_at < until,
-                *only(verdict_keys.c.user_id),
+                *_only(user_id, verdict_keys.c.user_id),
             )
             .group_by(verdict_keys.c.user_id)
         )
     }
+    return audits, conflicts
+
+
+def reviewer_stats(
+    conn: Connection, since: float, until: float, user_id: int | None = None
+) -> list[ReviewerStats]:
+    actions, handle = _decisions_by_reviewer(conn, since, until, user_id)
+    audits, conflicts = _audits_by_reviewer(conn, since, until, user_id)
 
     # appeals of the window's decisions: a reversed one overturned its reviewer, an upheld
     # one did not (appeals.py)
