@@ -24,7 +24,6 @@ KNOWN: frozenset[str] = frozenset(
         "server/domain/accounts.py:apply",
         "server/domain/audits.py:_overturn",
         "server/domain/audits.py:create_sample",
-        "server/domain/feedback.py:my_decisions",
         "server/domain/intake/posts.py:_posts_round",
         "server/domain/intake/items.py:_route",
         "server/domain/intake/fact_checks.py:intake_fact_checks",

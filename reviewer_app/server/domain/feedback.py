@@ -60,50 +60,82 @@ def my_decisions(
     more = len(rows) > limit
     rows = rows[:limit]
     ids = [r["id"] for r in rows]
+    audit_rows, appeal_rows, note_rows = _feedback_rows(conn, ids) if ids else ([], [], [])
+    found, outcome = _feedback(conn, audit_rows, appeal_rows, note_rows)
+    return MyDecisionPage(
+        decisions=[
+            MyDecision(
+                id=r["id"],
+                item_id=r["item_id"],
+                queue_id=r["queue_id"],
+                action=r["action"],
+                policies=json.loads(r["policies"] or "[]"),
+                rating=r["rating"],
+                time_spent_ms=r["time_spent_ms"],
+                decided_at=to_dt(r["decided_at"]),
+                outcome=outcome.get(r["id"], DecisionOutcome.accepted),
+                feedback=sorted(found.get(r["id"], []), key=lambda f: f.at),
+            )
+            for r in rows
+        ],
+        next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
+    )
+
+
+def _feedback_rows(conn: Connection, ids: list[int]) -> tuple[list[Any], list[Any], list[Any]]:
+    """What became of the decisions: their audit results, appeals and leads' notes."""
+    audit_rows = list(
+        conn.execute(
+            select(
+                audit_items.c.decision_id,
+                audit_items.c.result,
+                audit_items.c.auditor_id,
+                audit_items.c.final_action,
+                audit_items.c.note,
+                audit_items.c.recorded_at,
+            ).where(audit_items.c.decision_id.in_(ids), audit_items.c.result.is_not(None))
+        )
+    )
+    appeal_rows = list(
+        conn.execute(
+            select(
+                appeals.c.decision_id,
+                appeals.c.outcome,
+                appeals.c.outcome_decision_id,
+                appeals.c.received_at,
+                appeals.c.decided_at,
+            ).where(appeals.c.decision_id.in_(ids))
+        )
+    )
+    note_rows = list(
+        conn.execute(
+            select(decision_notes)
+            .where(decision_notes.c.decision_id.in_(ids))
+            .order_by(decision_notes.c.id)
+        )
+    )
+    return audit_rows, appeal_rows, note_rows
+
+
+def _feedback(
+    conn: Connection, audit_rows: list[Any], appeal_rows: list[Any], note_rows: list[Any]
+) -> tuple[dict[int, list[Feedback]], dict[int, DecisionOutcome]]:
+    """Each decision's feedback (oldest first once sorted) and its outcome, with who gave
+    it."""
     found: dict[int, list[Feedback]] = defaultdict(list)
     outcome: dict[int, DecisionOutcome] = {}
     people: set[int] = set()
-    audit_rows: list[Any] = []
-    appeal_rows: list[Any] = []
-    note_rows: list[Any] = []
-    if ids:
-        audit_rows = list(
-            conn.execute(
-                select(
-                    audit_items.c.decision_id,
-                    audit_items.c.result,
-                    audit_items.c.auditor_id,
-                    audit_items.c.final_action,
-                    audit_items.c.note,
-                    audit_items.c.recorded_at,
-                ).where(audit_items.c.decision_id.in_(ids), audit_items.c.result.is_not(None))
-            )
-        )
-        appeal_rows = list(
-            conn.execute(
-                select(
-                    appeals.c.decision_id,
-                    appeals.c.outcome,
-                    appeals.c.outcome_decision_id,
-                    appeals.c.received_at,
-                    appeals.c.decided_at,
-                ).where(appeals.c.decision_id.in_(ids))
-            )
-        )
-        note_rows = list(
-            conn.execute(
-                select(decision_notes)
-                .where(decision_notes.c.decision_id.in_(ids))
-                .order_by(decision_notes.c.id)
-            )
-        )
     people |= {r.auditor_id for r in audit_rows if r.auditor_id is not None}
     people |= {r.author_id for r in note_rows}
     reversal_ids = {r.outcome_decision_id for r in appeal_rows if r.outcome_decision_id}
     reversals = (
         {
             r.id: (r.action, r.user_id)
-            for r in conn.execute(select(d.id, d.action, d.user_id).where(d.id.in_(reversal_ids)))
+            for r in conn.execute(
+                select(decisions.c.id, decisions.c.action, decisions.c.user_id).where(
+                    decisions.c.id.in_(reversal_ids)
+                )
+            )
         }
         if reversal_ids
         else {}
@@ -160,24 +192,7 @@ def my_decisions(
         found[r.decision_id].append(
             Feedback(kind=FeedbackKind.note, at=to_dt(r.created_at), note=r.note, **by(r.author_id))
         )
-    return MyDecisionPage(
-        decisions=[
-            MyDecision(
-                id=r["id"],
-                item_id=r["item_id"],
-                queue_id=r["queue_id"],
-                action=r["action"],
-                policies=json.loads(r["policies"] or "[]"),
-                rating=r["rating"],
-                time_spent_ms=r["time_spent_ms"],
-                decided_at=to_dt(r["decided_at"]),
-                outcome=outcome.get(r["id"], DecisionOutcome.accepted),
-                feedback=sorted(found.get(r["id"], []), key=lambda f: f.at),
-            )
-            for r in rows
-        ],
-        next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
-    )
+    return found, outcome
 
 
 def _decision_owner(conn: Connection, decision_id: int) -> int:
