@@ -27,7 +27,6 @@ KNOWN: frozenset[str] = frozenset(
         "server/domain/intake/posts.py:_posts_round",
         "server/domain/intake/items.py:_route",
         "server/domain/intake/fact_checks.py:intake_fact_checks",
-        "server/domain/queueapply.py:apply",
         "server/domain/queuefile/rules.py:semantic_problems",
         "server/storage/eventlog.py:verify",
         "server/storage/tables.py",

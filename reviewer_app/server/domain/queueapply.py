@@ -348,16 +348,7 @@ def apply(
     restored = tuple(i for i in added if i in known)
     removed = tuple(i for i in old if i not in new_ids)
     strays = tuple(i for i in _retired_with_open_items(conn) if i not in new_ids)
-    # a queue's place among those in both, so adding or removing one moves no other
-    before = [i for i in old if i in new_ids]
-    after = [i for i in new_ids if i in old]
-    changed: list[QueueChange] = []
-    for queue in queue_file.queues:
-        if queue.id in old:
-            place = (before.index(queue.id), after.index(queue.id))
-            change = diff_queue(old[queue.id], queue, *place)
-            if change:
-                changed.append(change)
+    changed = _changes(old, queue_file)
 
     # The writes, in order: a refusal further down rolls all of them back.
     conn.execute(
@@ -365,25 +356,7 @@ def apply(
             version=version, applied_at=now, applied_by=actor, document=document, sha256=sha
         )
     )
-    for position, queue in enumerate(queue_file.queues):
-        values = {
-            "name": queue.name,
-            "description": queue.description,
-            "position": position,
-            "config": json.dumps(queue.config.model_dump(mode="json")),
-            "config_version": version,
-            "retired_at": None,
-        }
-        if queue.id in known:
-            conn.execute(update(queues).where(queues.c.id == queue.id).values(**values))
-        else:
-            conn.execute(insert(queues).values(id=queue.id, **values))
-    if removed:
-        conn.execute(
-            update(queues)
-            .where(queues.c.id.in_(removed))
-            .values(retired_at=now, config_version=version)
-        )
+    _write_queues(conn, queue_file, known, removed, version, now)
 
     configs = {q.id: q.config for q in queue_file.queues}
     drained = [
@@ -409,21 +382,75 @@ def apply(
         reprioritised=reprioritised,
         dry_run=dry_run,
     )
-    data: dict[str, Any] = {
-        "version": version,
-        "previous_version": previous,
-        "sha256": sha,
-        "queues": len(new_ids),
-        "added": list(added),
-        "removed": list(removed),
-        "changed": [c.queue_id for c in changed],
-        "drained": [f"{d.queue_id}>{d.to_queue}" for d in result.drained],
-        **{f"{name}_count": n for name, n in result.summary().items()},
-    }
-    append_events(conn, [event_row(now, EventKind.config_applied, actor, **data)])
+    append_events(conn, [_applied_event(result, len(new_ids), actor, now)])
     if dry_run:
         raise DryRun(result)
     return result
+
+
+def _changes(old: Mapping[str, QueueDefinition], queue_file: QueueFile) -> list[QueueChange]:
+    """What changed in each queue in both the running configuration and the file."""
+    new_ids = [q.id for q in queue_file.queues]
+    # a queue's place among those in both, so adding or removing one moves no other
+    before = [i for i in old if i in new_ids]
+    after = [i for i in new_ids if i in old]
+    changed: list[QueueChange] = []
+    for queue in queue_file.queues:
+        if queue.id in old:
+            place = (before.index(queue.id), after.index(queue.id))
+            change = diff_queue(old[queue.id], queue, *place)
+            if change:
+                changed.append(change)
+    return changed
+
+
+def _write_queues(
+    conn: Connection,
+    queue_file: QueueFile,
+    known: set[str],
+    removed: tuple[str, ...],
+    version: int,
+    now: float,
+) -> None:
+    """The file's queues in its order (a queue known before is updated, even retired: it
+    is restored), and the removed ones retired."""
+    for position, queue in enumerate(queue_file.queues):
+        values = {
+            "name": queue.name,
+            "description": queue.description,
+            "position": position,
+            "config": json.dumps(queue.config.model_dump(mode="json")),
+            "config_version": version,
+            "retired_at": None,
+        }
+        if queue.id in known:
+            conn.execute(update(queues).where(queues.c.id == queue.id).values(**values))
+        else:
+            conn.execute(insert(queues).values(id=queue.id, **values))
+    if removed:
+        conn.execute(
+            update(queues)
+            .where(queues.c.id.in_(removed))
+            .values(retired_at=now, config_version=version)
+        )
+
+
+def _applied_event(
+    result: ApplyResult, queue_count: int, actor: str | None, now: float
+) -> dict[str, Any]:
+    """The ``config_applied`` event of an applied version."""
+    data: dict[str, Any] = {
+        "version": result.version,
+        "previous_version": result.previous_version,
+        "sha256": result.sha256,
+        "queues": queue_count,
+        "added": list(result.added),
+        "removed": list(result.removed),
+        "changed": [c.queue_id for c in result.changed],
+        "drained": [f"{d.queue_id}>{d.to_queue}" for d in result.drained],
+        **{f"{name}_count": n for name, n in result.summary().items()},
+    }
+    return event_row(now, EventKind.config_applied, actor, **data)
 
 
 def add_queues(
