@@ -360,6 +360,45 @@ def _entries(conn: Connection) -> Iterator[RowMapping]:
         after = chunk[-1]["seq"]
 
 
+def _entry_problem(
+    row: Any, seq: int, prev_hash: str, prev_seq: int, logged_at: float
+) -> tuple[str, str] | None:
+    """What does not hold about one entry after the one before (problem, detail), if any."""
+    if row["prev_hash"] != prev_hash:
+        if seq != prev_seq + 1 and prev_seq:
+            gone = (
+                f"entry {prev_seq + 1} is"
+                if seq == prev_seq + 2
+                else f"entries {prev_seq + 1}..{seq - 1} are"
+            )
+            return (
+                "missing_entries",
+                f"{gone} missing (deleted?): its prev_hash does not match entry {prev_seq}",
+            )
+        where = f"entry {prev_seq}" if prev_seq else "the start of the log"
+        return (
+            "broken_link",
+            f"its prev_hash does not match {where} (an entry was deleted, moved or reordered)",
+        )
+    if seq != prev_seq + 1:
+        return (
+            "renumbered",
+            f"it follows entry {prev_seq} in the chain but is numbered {seq}",
+        )
+    if row["hash"] != entry_hash(row, prev_hash):
+        return (
+            "hash_mismatch",
+            "its content does not match its hash (edited, or moved from another id)",
+        )
+    if row["logged_at"] is None or float(row["logged_at"]) != logged_at:
+        return (
+            "time_mismatch",
+            f"its log time is {row['logged_at']}, the log's times make it {logged_at} "
+            "(the later of its own time and the entry before's)",
+        )
+    return None
+
+
 def verify(conn: Connection, public_key: Ed25519PublicKey | None = None) -> Verification:
     """Walk the chain from the first entry in seq order and then the published checkpoints;
     stop at the first thing that does not hold. With ``public_key``, checkpoints signed by
@@ -373,49 +412,10 @@ def verify(conn: Connection, public_key: Ed25519PublicKey | None = None) -> Veri
 
     for row in _entries(conn):
         seq, entry_id = int(row["seq"]), int(row["id"])
-        if row["prev_hash"] != prev_hash:
-            if seq != prev_seq + 1 and prev_seq:
-                gone = (
-                    f"entry {prev_seq + 1} is"
-                    if seq == prev_seq + 2
-                    else f"entries {prev_seq + 1}..{seq - 1} are"
-                )
-                return broken(
-                    seq,
-                    entry_id,
-                    "missing_entries",
-                    f"{gone} missing (deleted?): its prev_hash does not match entry {prev_seq}",
-                )
-            where = f"entry {prev_seq}" if prev_seq else "the start of the log"
-            return broken(
-                seq,
-                entry_id,
-                "broken_link",
-                f"its prev_hash does not match {where} (an entry was deleted, moved or reordered)",
-            )
-        if seq != prev_seq + 1:
-            return broken(
-                seq,
-                entry_id,
-                "renumbered",
-                f"it follows entry {prev_seq} in the chain but is numbered {seq}",
-            )
-        if row["hash"] != entry_hash(row, prev_hash):
-            return broken(
-                seq,
-                entry_id,
-                "hash_mismatch",
-                "its content does not match its hash (edited, or moved from another id)",
-            )
         logged_at = max(float(row["at"]), prev_at)
-        if row["logged_at"] is None or float(row["logged_at"]) != logged_at:
-            return broken(
-                seq,
-                entry_id,
-                "time_mismatch",
-                f"its log time is {row['logged_at']}, the log's times make it {logged_at} "
-                "(the later of its own time and the entry before's)",
-            )
+        problem = _entry_problem(row, seq, prev_hash, prev_seq, logged_at)
+        if problem is not None:
+            return broken(seq, entry_id, *problem)
         while pending is not None and pending.size <= seq:
             problem = cps.check(pending, row if pending.size == seq else None)
             if problem is not None:
