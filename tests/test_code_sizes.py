@@ -21,7 +21,6 @@ REASON = "Long because"
 KNOWN: frozenset[str] = frozenset(
     {
         "server/demo/authors.py:build_authors",
-        "server/domain/accounts.py:apply",
         "server/domain/audits.py:_overturn",
         "server/domain/audits.py:create_sample",
         "server/domain/intake/posts.py:_posts_round",

@@ -204,25 +204,49 @@ def apply(
             if tokens:
                 conn.execute(_END_LEASES, {"ids": tokens, "b_now": now})
         handle = row.handle
-        outcome.events.append(
-            event_row(
-                now,
-                EventKind.account_actioned,
-                d.user.username,
-                item_id=d.item_id,
-                queue_id=d.queue_id,
-                author=handle,
-                author_id=d.author_id,
-                author_action=d.action.value,
-                status_before=before.value,
-                status=after.value,
-                account_action_id=action_id,
-                decision_id=d.decision_id,
-                policies=list(d.policies),
-                closed_items=len(closed),
+        outcome.events += _applied_events(d, handle, before, after, action_id, closed, now)
+        outcome.applied.append(
+            Applied(
+                action_id,
+                d.author_id,
+                handle,
+                d.action,
+                before,
+                after,
+                [(r.id, r.queue_id) for r in closed],
             )
         )
-        outcome.events += [
+    return outcome
+
+
+def _applied_events(
+    d: AccountDecision,
+    handle: str,
+    before: AuthorStatus,
+    after: AuthorStatus,
+    action_id: int,
+    closed: Sequence[Any],
+    now: float,
+) -> list[dict[str, Any]]:
+    """The decision's ``account_actioned`` event and a ``resolved`` one per item it closed."""
+    return [
+        event_row(
+            now,
+            EventKind.account_actioned,
+            d.user.username,
+            item_id=d.item_id,
+            queue_id=d.queue_id,
+            author=handle,
+            author_id=d.author_id,
+            author_action=d.action.value,
+            status_before=before.value,
+            status=after.value,
+            account_action_id=action_id,
+            decision_id=d.decision_id,
+            policies=list(d.policies),
+            closed_items=len(closed),
+        ),
+        *[
             event_row(
                 now,
                 EventKind.resolved,
@@ -237,19 +261,8 @@ def apply(
                 lease_ended=r.lease_token is not None,
             )
             for r in closed
-        ]
-        outcome.applied.append(
-            Applied(
-                action_id,
-                d.author_id,
-                handle,
-                d.action,
-                before,
-                after,
-                [(r.id, r.queue_id) for r in closed],
-            )
-        )
-    return outcome
+        ],
+    ]
 
 
 REINSTATE = "reinstate"
