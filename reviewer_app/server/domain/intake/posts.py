@@ -79,14 +79,16 @@ def intake_posts(
     return [r for r in results if r is not None]
 
 
-def _posts_round(
+def _prepare_posts(
     ctx: Context,
     batch: list[tuple[int, IntakePost]],
     documents: Sequence[tuple[dict[str, Any], str]] | None,
-) -> dict[int, IntakeResult]:
+    results: dict[int, IntakeResult],
+) -> list[_PreparedPost]:
+    """The batch's posts with their ids, documents and uploads' details; a post naming
+    media this account did not upload is rejected (in ``results``)."""
     conn = ctx.conn
     source = ctx.actor
-    results: dict[int, IntakeResult] = {}
     wanted_media = sorted({m.media_id for _, p in batch for m in p.media})
     known_media = (
         {r.id: r for r in conn.execute(MEDIA_OF_SOURCE, {"ids": wanted_media, "source": source})}
@@ -125,6 +127,18 @@ def _posts_round(
                 content_hash,
             )
         )
+    return prepared
+
+
+def _posts_round(
+    ctx: Context,
+    batch: list[tuple[int, IntakePost]],
+    documents: Sequence[tuple[dict[str, Any], str]] | None,
+) -> dict[int, IntakeResult]:
+    conn = ctx.conn
+    source = ctx.actor
+    results: dict[int, IntakeResult] = {}
+    prepared = _prepare_posts(ctx, batch, documents, results)
     if not prepared:
         return results
     _upsert_authors(ctx, [(p.author_id, p.post.author) for p in prepared])
