@@ -278,10 +278,12 @@ def _action_kind(ctx: Context, queue_id: str, action: str) -> ActionKind | None:
     return found.kind if found is not None else None
 
 
-def _route(
-    ctx: Context, rows: Mapping[str, PostRow], post_ids: list[str]
-) -> dict[str, tuple[list[str], list[str]]]:
-    """Open an item for each post a routing or re-review rule takes (none is open)."""
+def _decided_before(
+    ctx: Context, post_ids: list[str]
+) -> tuple[set[str], dict[str, dict[str, Any]], dict[str, int]]:
+    """What the posts' decided items say: the posts removed (never routed again), each
+    post's newest decided item per queue, and the reports a kept item showed when decided
+    (for "new reports since")."""
     conn = ctx.conn
     removed: set[str] = set()
     latest: dict[str, dict[str, Any]] = {}  # post -> queue -> its newest decided item
@@ -307,6 +309,15 @@ def _route(
     if kept_ids:
         for kept in conn.execute(ITEM_PAYLOADS[ctx.postgres], {"ids": kept_ids}):
             reports_then[kept.id] = int(json.loads(kept.payload)["reports"]["total"])
+    return removed, latest, reports_then
+
+
+def _route(
+    ctx: Context, rows: Mapping[str, PostRow], post_ids: list[str]
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Open an item for each post a routing or re-review rule takes (none is open)."""
+    conn = ctx.conn
+    removed, latest, reports_then = _decided_before(ctx, post_ids)
     candidates = [pid for pid in post_ids if pid not in removed]
     # The authors are read for the rules on their accounts (when a queue has one) and for
     # the posts a rule takes (their status): most signals route nothing new.
