@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, select
 
@@ -39,6 +40,60 @@ from reviewer_app.server.domain.intake.signals import (
 )
 from reviewer_app.server.domain.records import Principal, decode_cursor, encode_cursor, iso
 from reviewer_app.server.storage.tables import fact_check_ratings
+
+
+def _rating_signals(
+    ctx: Context,
+    batch: Sequence[FactCheckRating],
+    new: list[int],
+    documents: list[dict[str, Any]],
+) -> tuple[list[PreparedSignal], dict[str, PostRow]]:
+    """The fact-check signal each new rating becomes on each live post it names (of the
+    rating's source, when it names one), and those posts' rows."""
+    conn = ctx.conn
+    named = sorted({pid for i in new for pid in batch[i].post_external_ids})
+    rows: dict[str, PostRow] = {}
+    if named:
+        if ctx.postgres:  # authors before posts (see SHARE_AUTHORS_OF_POSTS)
+            conn.execute(SHARE_AUTHORS_OF_EXTERNAL_IDS, {"ids": named}).all()
+        rows = {
+            r.id: PostRow.from_row(r)
+            for r in conn.execute(POSTS_BY_EXTERNAL_ID[ctx.postgres], {"ids": named})
+        }
+    by_external: dict[str, list[PostRow]] = {}
+    for post in rows.values():
+        by_external.setdefault(post.external_id, []).append(post)
+    prepared: list[PreparedSignal] = []
+    for i in new:
+        rating = batch[i]
+        for external_id in dict.fromkeys(rating.post_external_ids):
+            for post in by_external.get(external_id, []):
+                if post.state != LIVE or (rating.source and post.source != rating.source):
+                    continue
+                signal_id = rating_signal_id(rating.id, post.id)
+                payload = {
+                    "kind": "fact_check",
+                    "id": signal_id,
+                    "post_external_id": post.external_id,
+                    "organisation": documents[i]["organisation"],
+                    "rating": rating.rating,
+                    "claim": rating.claim,
+                    "url": rating.url,
+                    "published_at": documents[i]["published_at"],
+                    "fact_check_id": rating.id,
+                }
+                prepared.append(
+                    PreparedSignal(
+                        i,
+                        signal_id,
+                        post.id,
+                        "fact_check",
+                        payload,
+                        canonical_hash(payload),
+                        rating.rating,
+                    )
+                )
+    return prepared, rows
 
 
 def intake_fact_checks(
@@ -88,48 +143,7 @@ def intake_fact_checks(
         else {}
     )
     new = [i for i in fresh if batch[i].id in inserted]
-    named = sorted({pid for i in new for pid in batch[i].post_external_ids})
-    rows: dict[str, PostRow] = {}
-    if named:
-        if ctx.postgres:  # authors before posts (see SHARE_AUTHORS_OF_POSTS)
-            conn.execute(SHARE_AUTHORS_OF_EXTERNAL_IDS, {"ids": named}).all()
-        rows = {
-            r.id: PostRow.from_row(r)
-            for r in conn.execute(POSTS_BY_EXTERNAL_ID[ctx.postgres], {"ids": named})
-        }
-    by_external: dict[str, list[PostRow]] = {}
-    for post in rows.values():
-        by_external.setdefault(post.external_id, []).append(post)
-    prepared: list[PreparedSignal] = []
-    for i in new:
-        rating = batch[i]
-        for external_id in dict.fromkeys(rating.post_external_ids):
-            for post in by_external.get(external_id, []):
-                if post.state != LIVE or (rating.source and post.source != rating.source):
-                    continue
-                signal_id = rating_signal_id(rating.id, post.id)
-                payload = {
-                    "kind": "fact_check",
-                    "id": signal_id,
-                    "post_external_id": post.external_id,
-                    "organisation": organisation,
-                    "rating": rating.rating,
-                    "claim": rating.claim,
-                    "url": rating.url,
-                    "published_at": documents[i]["published_at"],
-                    "fact_check_id": rating.id,
-                }
-                prepared.append(
-                    PreparedSignal(
-                        i,
-                        signal_id,
-                        post.id,
-                        "fact_check",
-                        payload,
-                        canonical_hash(payload),
-                        rating.rating,
-                    )
-                )
+    prepared, rows = _rating_signals(ctx, batch, new, documents)
     _new_signals, settled = store_signals(ctx, caller.username, prepared, rows)
     touched: dict[int, tuple[list[str], list[str]]] = {}
     for s in prepared:
