@@ -95,7 +95,6 @@ def semantic_problems(data: Any) -> list[FileProblem]:
         problems += _duplicates(ratings, "id", (*base, "ratings"), "rating")
         routing = _list(config.get("routing"))
         problems += _duplicates(routing, "name", (*base, "routing"), "rule name")
-        allowed = {a for a in _list(config.get("author_actions")) if isinstance(a, str)}
         kinds = {_dict(a).get("kind") for a in actions}
         reasons = _list(config.get("escalation_reasons"))
         problems += _duplicates(reasons, "id", (*base, "escalation_reasons"), "escalation reason")
@@ -109,109 +108,12 @@ def semantic_problems(data: Any) -> list[FileProblem]:
                 )
             )
         for ai, action in enumerate(map(_dict, actions)):
-            at: Loc = (*base, "actions", ai)
-            kind = action.get("kind")
-            label_kind = kind in ("label", "label_and_reduce")  # protocol.takes_rating
-            if (action.get("requires_rating") is True or label_kind) and not ratings:
-                problems.append(
-                    FileProblem(
-                        (*at, "requires_rating" if "requires_rating" in action else "kind"),
-                        "this action needs a fact-check rating, and the queue has no "
-                        "[[queues.config.ratings]]",
-                        code="no_ratings",
-                    )
-                )
-            reducing = any(r.get("reduces") is True for r in ratings)
-            if kind == "label_and_reduce" and ratings and not reducing:
-                problems.append(
-                    FileProblem(
-                        (*at, "kind"),
-                        "label_and_reduce gives a rating that reduces distribution, and none "
-                        "of this queue's ratings has reduces = true",
-                        code="no_reducing_rating",
-                    )
-                )
-            if action.get("requires_policy") is True and not _list(config.get("policies")):
-                problems.append(
-                    FileProblem(
-                        (*at, "requires_policy"),
-                        "this action needs a policy code, and the queue has no "
-                        "[[queues.config.policies]]",
-                        code="no_policies",
-                    )
-                )
-            author_action = action.get("author_action")
-            if isinstance(author_action, str) and author_action not in allowed:
-                problems.append(
-                    FileProblem(
-                        (*at, "author_action"),
-                        f"author action {author_action!r} is not in this queue's "
-                        f"author_actions {sorted(allowed)}",
-                        code="author_action_not_allowed",
-                    )
-                )
-            if kind == "escalate":
-                escalates = True
-                if queue.get("id") == ESCALATION_QUEUE:
-                    problems.append(
-                        FileProblem(
-                            (*at, "kind"),
-                            f"an escalate action in the {ESCALATION_QUEUE!r} queue would send "
-                            "items back into the same queue",
-                            code="escalation_loop",
-                        )
-                    )
-                elif ESCALATION_QUEUE not in ids:
-                    problems.append(
-                        FileProblem(
-                            (*at, "kind"),
-                            f"escalate moves the item to the {ESCALATION_QUEUE!r} queue, "
-                            "and the file has none",
-                            code="no_escalation_queue",
-                        )
-                    )
-        for ri, rating in enumerate(ratings):
-            if rating.get("reduces") is True and "label_and_reduce" not in kinds:
-                problems.append(
-                    FileProblem(
-                        (*base, "ratings", ri, "reduces"),
-                        f"rating {rating.get('id')!r} reduces distribution, so it is given "
-                        "with a label_and_reduce action, and this queue has none",
-                        code="no_label_and_reduce",
-                    )
-                )
-        for ri, rule in enumerate(map(_dict, routing)):
-            names = _list(_dict(rule.get("fact_check")).get("ratings"))
-            for ni, name in enumerate(names):
-                if isinstance(name, str) and name not in scale:
-                    problems.append(
-                        FileProblem(
-                            (*base, "routing", ri, "fact_check", "ratings", ni),
-                            f"rating {name!r} is in no queue's rating scale "
-                            f"({', '.join(sorted(str(s) for s in scale)) or 'none'})",
-                            code="unknown_rating",
-                        )
-                    )
-        if isinstance(config.get("rereview"), dict):
-            rereview = config["rereview"]
-            if rereview.get("new_reports") is None and not _list(rereview.get("new_ratings")):
-                problems.append(
-                    FileProblem(
-                        (*base, "rereview"),
-                        "a re-review rule needs new_reports or new_ratings (it would never "
-                        "bring a post back)",
-                        code="rereview_never",
-                    )
-                )
-            for ni, name in enumerate(_list(rereview.get("new_ratings"))):
-                if isinstance(name, str) and name not in scale:
-                    problems.append(
-                        FileProblem(
-                            (*base, "rereview", "new_ratings", ni),
-                            f"rating {name!r} is in no queue's rating scale",
-                            code="unknown_rating",
-                        )
-                    )
+            problems += _action_problems(
+                (*base, "actions", ai), action, queue, config, ratings, ids
+            )
+        if "escalate" in kinds:
+            escalates = True
+        problems += _scale_problems(base, config, ratings, routing, kinds, scale)
     if escalates and escalation is not None and escalation[1].get("lead_only") is not True:
         problems.append(
             FileProblem(
@@ -222,6 +124,133 @@ def semantic_problems(data: Any) -> list[FileProblem]:
             )
         )
     return problems
+
+
+def _action_problems(
+    at: Loc,
+    action: dict[str, Any],
+    queue: dict[str, Any],
+    config: dict[str, Any],
+    ratings: list[dict[str, Any]],
+    ids: set[Any],
+) -> list[FileProblem]:
+    """One action against its queue: the ratings, policies and author actions it needs,
+    and where an escalation goes."""
+    found: list[FileProblem] = []
+    allowed = {a for a in _list(config.get("author_actions")) if isinstance(a, str)}
+    kind = action.get("kind")
+    label_kind = kind in ("label", "label_and_reduce")  # protocol.takes_rating
+    if (action.get("requires_rating") is True or label_kind) and not ratings:
+        found.append(
+            FileProblem(
+                (*at, "requires_rating" if "requires_rating" in action else "kind"),
+                "this action needs a fact-check rating, and the queue has no "
+                "[[queues.config.ratings]]",
+                code="no_ratings",
+            )
+        )
+    reducing = any(r.get("reduces") is True for r in ratings)
+    if kind == "label_and_reduce" and ratings and not reducing:
+        found.append(
+            FileProblem(
+                (*at, "kind"),
+                "label_and_reduce gives a rating that reduces distribution, and none "
+                "of this queue's ratings has reduces = true",
+                code="no_reducing_rating",
+            )
+        )
+    if action.get("requires_policy") is True and not _list(config.get("policies")):
+        found.append(
+            FileProblem(
+                (*at, "requires_policy"),
+                "this action needs a policy code, and the queue has no [[queues.config.policies]]",
+                code="no_policies",
+            )
+        )
+    author_action = action.get("author_action")
+    if isinstance(author_action, str) and author_action not in allowed:
+        found.append(
+            FileProblem(
+                (*at, "author_action"),
+                f"author action {author_action!r} is not in this queue's "
+                f"author_actions {sorted(allowed)}",
+                code="author_action_not_allowed",
+            )
+        )
+    if kind == "escalate" and queue.get("id") == ESCALATION_QUEUE:
+        found.append(
+            FileProblem(
+                (*at, "kind"),
+                f"an escalate action in the {ESCALATION_QUEUE!r} queue would send "
+                "items back into the same queue",
+                code="escalation_loop",
+            )
+        )
+    elif kind == "escalate" and ESCALATION_QUEUE not in ids:
+        found.append(
+            FileProblem(
+                (*at, "kind"),
+                f"escalate moves the item to the {ESCALATION_QUEUE!r} queue, and the file has none",
+                code="no_escalation_queue",
+            )
+        )
+    return found
+
+
+def _scale_problems(
+    base: Loc,
+    config: dict[str, Any],
+    ratings: list[dict[str, Any]],
+    routing: list[Any],
+    kinds: set[Any],
+    scale: set[Any],
+) -> list[FileProblem]:
+    """A queue's ratings against its actions, and its routing and re-review rules against
+    the rating scale."""
+    found: list[FileProblem] = []
+    for ri, rating in enumerate(ratings):
+        if rating.get("reduces") is True and "label_and_reduce" not in kinds:
+            found.append(
+                FileProblem(
+                    (*base, "ratings", ri, "reduces"),
+                    f"rating {rating.get('id')!r} reduces distribution, so it is given "
+                    "with a label_and_reduce action, and this queue has none",
+                    code="no_label_and_reduce",
+                )
+            )
+    for ri, rule in enumerate(map(_dict, routing)):
+        names = _list(_dict(rule.get("fact_check")).get("ratings"))
+        for ni, name in enumerate(names):
+            if isinstance(name, str) and name not in scale:
+                found.append(
+                    FileProblem(
+                        (*base, "routing", ri, "fact_check", "ratings", ni),
+                        f"rating {name!r} is in no queue's rating scale "
+                        f"({', '.join(sorted(str(s) for s in scale)) or 'none'})",
+                        code="unknown_rating",
+                    )
+                )
+    if isinstance(config.get("rereview"), dict):
+        rereview = config["rereview"]
+        if rereview.get("new_reports") is None and not _list(rereview.get("new_ratings")):
+            found.append(
+                FileProblem(
+                    (*base, "rereview"),
+                    "a re-review rule needs new_reports or new_ratings (it would never "
+                    "bring a post back)",
+                    code="rereview_never",
+                )
+            )
+        for ni, name in enumerate(_list(rereview.get("new_ratings"))):
+            if isinstance(name, str) and name not in scale:
+                found.append(
+                    FileProblem(
+                        (*base, "rereview", "new_ratings", ni),
+                        f"rating {name!r} is in no queue's rating scale",
+                        code="unknown_rating",
+                    )
+                )
+    return found
 
 
 def _appeals_queue_problems(
