@@ -1,4 +1,4 @@
-"""The queue service's operations, each in its own transaction. HTTP lives in ``api``."""
+"""The queue service's operations, each in its own transaction. HTTP lives in ``http``."""
 
 from __future__ import annotations
 
