@@ -37,6 +37,7 @@ from .keys import Keymap, shortcut_rows
 from .models import ConflictsModel
 from .plain import isolate, label, named, set_text
 from .shortcuts_page import ShortcutsPage
+from .theme import Tone, set_tone
 
 
 def theme_name(theme: str) -> str:
@@ -403,7 +404,7 @@ class LoginDialog(QDialog):
         self.status = named(label(""), "loginStatus", translate("Dialogs", "What is happening"))
         self.status.hide()
         self.error = named(label(""), "loginProblem", translate("Dialogs", "Login problem"))
-        self.error.setStyleSheet("color: #b00020")
+        set_tone(self.error, Tone.error)
         self.error.hide()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

@@ -25,6 +25,7 @@ from reviewer_app.protocol.common import MAX_NOTE
 
 from .i18n import translate
 from .plain import ago, isolate, label, named, set_text, tooltip
+from .theme import Tone, set_tone
 
 _DIGITS = {getattr(Qt.Key, f"Key_{n}").value: n for n in range(1, 10)}
 
@@ -71,7 +72,7 @@ class EscalationDialog(QDialog):
         self.note.setText(note)
         self.problem = label("")
         named(self.problem, "escalationProblem", translate("Escalation", "What is missing"))
-        self.problem.setStyleSheet("color: #9b1c1c")
+        set_tone(self.problem, Tone.error)
         self.problem.hide()
         buttons = QDialogButtonBox(self)
         self.ok = buttons.addButton(

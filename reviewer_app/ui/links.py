@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from .i18n import translate
 from .plain import clean, isolate, label, named, set_text
+from .theme import Tone, TypeRole, set_tone, set_type
 
 log = logging.getLogger("ui")
 
@@ -230,10 +231,7 @@ class LinkDialog(QDialog):
         )
         host = label(translate("Links", "Host: {host}").format(host=isolate(facts.host_unicode)))
         named(host, "linkHost", translate("Links", "Host"))
-        font = host.font()
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        host.setFont(font)
+        set_type(host, TypeRole.figure)
         layout.addWidget(host)
         self.ascii_host = label(
             translate("Links", "As the browser sends it: {host}").format(host=facts.host_ascii)
@@ -243,7 +241,7 @@ class LinkDialog(QDialog):
         layout.addWidget(self.ascii_host)
         self.warnings = label("\n".join(f"⚠ {w}" for w in facts.warnings))
         named(self.warnings, "linkWarnings", translate("Links", "Warnings about this link"))
-        self.warnings.setStyleSheet("QLabel { color: #b3261e; font-weight: bold; }")
+        set_tone(self.warnings, Tone.alarm)
         self.warnings.setVisible(bool(facts.warnings))
         layout.addWidget(self.warnings)
         layout.addWidget(label(translate("Links", "The whole address:")))
@@ -257,7 +255,7 @@ class LinkDialog(QDialog):
         layout.addWidget(self.address)
         self.problem = label()
         named(self.problem, "linkProblem", translate("Links", "What went wrong"))
-        self.problem.setStyleSheet("QLabel { color: #b3261e; }")
+        set_tone(self.problem, Tone.error)
         self.problem.hide()
         layout.addWidget(self.problem)
         buttons = QDialogButtonBox()
@@ -285,7 +283,7 @@ class LinkDialog(QDialog):
         clipboard.setText(self.facts.address)
         self.outcome = "copied"
         set_text(self.problem, translate("Links", "Copied. Paste it where you can check it."))
-        self.problem.setStyleSheet("")
+        set_tone(self.problem, None)
         self.problem.show()
 
     def _open(self) -> None:
@@ -303,6 +301,6 @@ class LinkDialog(QDialog):
                 "where you can.",
             ),
         )
-        self.problem.setStyleSheet("QLabel { color: #b3261e; }")
+        set_tone(self.problem, Tone.error)
         self.problem.show()
         self.copy.setFocus()

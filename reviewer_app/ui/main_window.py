@@ -50,6 +50,7 @@ from .my_decisions import FeedbackBar, MyDecisionsView
 from .plain import bounded, isolate, label, named
 from .review import ReviewController, StoreSink
 from .review_pane import ReviewPane
+from .theme import Tone, set_tone
 from .wellbeing import BreakReminder, BreakScreen
 from .window_actions import WindowActions
 from .window_keys import KeyFilter, WindowKeys
@@ -121,7 +122,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         outer = QVBoxLayout(central)
         self.banner = label("")
         named(self.banner, "banner", translate("MainWindow", "Notice"))
-        self.banner.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 6px")
+        set_tone(self.banner, Tone.notice)
         self.banner.setVisible(False)
         top = self._build_top()
         self._build_worklist()

@@ -46,6 +46,7 @@ from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
 from .models import RowsTable
 from .plain import isolate, label, named, set_text
+from .theme import Tone, set_tone, space
 
 log = logging.getLogger("ui")
 
@@ -424,11 +425,11 @@ class FeedbackBar(QWidget):
         for button in (self.open_button, dismiss):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         row = QHBoxLayout(self)
-        row.setContentsMargins(6, 2, 6, 2)
+        row.setContentsMargins(space(2), space(1) // 2, space(2), space(1) // 2)
         row.addWidget(self.text, 1)
         row.addWidget(self.open_button)
         row.addWidget(dismiss)
-        self.setStyleSheet("background: #e7f1ff; color: #0b3a6e")
+        set_tone(self, Tone.info)
         self.hide()
 
     def show_notice(self, notice: FeedbackNotice) -> None:

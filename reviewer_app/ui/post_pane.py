@@ -34,6 +34,7 @@ from .longtext import BATCH, QtText, cut, fill
 from .media import MediaStrip
 from .media_viewer import MediaViewer
 from .plain import ago, clean, count, hidden_count, isolate, label, named, set_text, tooltip
+from .theme import Tone, set_tone
 from .words import code_words, local_time
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
@@ -43,10 +44,6 @@ DISPLAY_LIMIT = 20_000
 #: (up to DISPLAY_LIMIT) is added right after that paint (about what a screen shows)
 FIRST_SCREEN = 3_000
 HIGHLIGHT = QColor(255, 214, 102, 160)
-ACTIONED_STYLE = (
-    "QLabel { background: #b3261e; color: white; font-weight: bold; padding: 3px 8px; }"
-)
-WARNED_STYLE = "QLabel { background: #f9c74f; color: black; padding: 3px 8px; }"
 
 
 def safe_link(url: str) -> QUrl | None:
@@ -281,16 +278,14 @@ class PostPane(QWidget):
         # an escalated item: who sent it up, when and why, at the top (escalation.py)
         self.escalation = label("")
         named(self.escalation, "escalationBanner", translate("PostPane", "Why it was escalated"))
-        self.escalation.setStyleSheet(
-            "QLabel { background: #fdecd2; color: #4a2a00; padding: 6px; }"
-        )
+        set_tone(self.escalation, Tone.escalation)
         # an appeal: the contested decision and the user's statement, above the post
         self.appeal = QPlainTextEdit(self)
         self.appeal.setReadOnly(True)
         self.appeal.setUndoRedoEnabled(False)
         self.appeal.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.appeal.setMaximumHeight(220)
-        self.appeal.setStyleSheet("QPlainTextEdit { background: #eef3fb; color: black; }")
+        set_tone(self.appeal, Tone.appeal)
         named(self.appeal, "appealBox", translate("PostPane", "The appeal"))
         self.text = PostText(self)
         self.more = QPushButton(translate("PostPane", "Show the whole text"))
@@ -425,9 +420,7 @@ class PostPane(QWidget):
         words = banner_words(status) if status else ""
         set_text(self.account, words)
         closing = status in ("suspended", "inauthentic")
-        style = ACTIONED_STYLE if closing else WARNED_STYLE if words else ""
-        if self.account.styleSheet() != style:
-            self.account.setStyleSheet(style)
+        set_tone(self.account, Tone.actioned if closing else Tone.warned if words else None)
         self.account.setVisible(bool(words))
 
     def _show_escalation(self, escalation: ItemEscalation | None) -> None:

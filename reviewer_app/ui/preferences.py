@@ -10,6 +10,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
+from .theme import refresh as refresh_look
+
 
 @dataclass(frozen=True)
 class Preference:
@@ -151,3 +153,4 @@ def apply_look(prefs: Preferences) -> None:
         sheet = widget.styleSheet()
         if sheet:
             widget.setStyleSheet(sheet)
+    refresh_look()  # tones for the palette, type roles for the size

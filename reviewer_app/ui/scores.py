@@ -11,6 +11,7 @@ from reviewer_app.protocol import ClassifierScore
 
 from .i18n import translate
 from .plain import ElidedLabel, isolate, label, named, set_text, tooltip
+from .theme import Tone, TypeRole, plain_type, set_tone, set_type
 
 OVER = QColor("#c62828")
 UNDER = QColor("#5c7cfa")
@@ -78,11 +79,11 @@ class ScoresPanel(QWidget):
             bar.score, bar.threshold = score.score, score.threshold
             bar.update()
             if figure.property("over") != over:  # a style sheet is costly to apply
-                font = figure.font()
-                font.setBold(over)
-                figure.setFont(font)
-                name.setFont(font)
-                figure.setStyleSheet(f"color: {OVER.name()}" if over else "")
+                if over:
+                    set_type(name, TypeRole.strong)
+                else:
+                    plain_type(name)
+                set_tone(figure, Tone.over if over else None)
                 figure.setProperty("over", over)
             words = (
                 translate(

@@ -26,6 +26,7 @@ from reviewer_app.protocol import Queue
 from .i18n import translate
 from .keys import COMMANDS, Command, KeyClash, Keymap, action_what, key_text, what
 from .plain import isolate, label, named, set_text
+from .theme import Tone, set_tone
 
 #: a row: ("command", Command) or ("action", queue id, action id)
 Row = tuple[str, ...]
@@ -188,7 +189,7 @@ class ShortcutsPage(QWidget):
             self.edit.clear()
             self._refused(clash)
             return False
-        self.status.setStyleSheet("")
+        set_tone(self.status, None)
         set_text(
             self.status,
             translate("Shortcuts", "{key} is now the key of “{command}”.").format(
@@ -201,7 +202,7 @@ class ShortcutsPage(QWidget):
         return True
 
     def _refused(self, clash: KeyClash) -> None:
-        self.status.setStyleSheet("color: #b00020")
+        set_tone(self.status, Tone.error)
         set_text(self.status, clash.message + " " + translate("Shortcuts", "Nothing was changed."))
 
     def reset_current(self) -> None:
@@ -216,7 +217,7 @@ class ShortcutsPage(QWidget):
         except KeyClash as clash:
             self._refused(clash)
             return
-        self.status.setStyleSheet("")
+        set_tone(self.status, None)
         set_text(
             self.status,
             translate("Shortcuts", "“{command}” has its default key again.").format(
@@ -227,6 +228,6 @@ class ShortcutsPage(QWidget):
 
     def reset_all(self) -> None:
         self.keymap.reset_all()
-        self.status.setStyleSheet("")
+        set_tone(self.status, None)
         set_text(self.status, translate("Shortcuts", "Every key is back to its default."))
         self.fill()

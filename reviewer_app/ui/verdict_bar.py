@@ -45,12 +45,11 @@ from reviewer_app.protocol import (
 from .i18n import translate
 from .plain import ElidedButton, bounded, clean, isolate, label, named, set_text, tooltip
 from .review import NEEDS, Selection
+from .theme import Tone, set_tone
 
 #: Actions that take a post down or act on its author: their buttons look different
 DESTRUCTIVE = frozenset({ActionKind.remove, ActionKind.author})
-#: ... in red type with a red edge, in light and dark palettes alike
-DESTRUCTIVE_STYLE = "QPushButton { color: #c62828; border: 1px solid #c62828; padding: 4px 8px; }"
-DESTRUCTIVE_STYLE_DARK = DESTRUCTIVE_STYLE.replace("#c62828", "#ff8a80")
+#: ... in red type with a red edge, in light and dark palettes alike (theme.Tone.destructive)
 
 #: What the reviewer can give for each problem code of the rule (the rest are refusals or
 #: a config the reviewer cannot change).
@@ -116,7 +115,7 @@ class VerdictBar(QWidget):
         outer = QVBoxLayout(self)
         self.prompt = label("")
         named(self.prompt, "verdictPrompt", translate("VerdictBar", "What the verdict still needs"))
-        self.prompt.setStyleSheet("font-weight: bold; color: #b35900")
+        set_tone(self.prompt, Tone.prompt)
         self.prompt.hide()
         #: the action buttons, in as many rows as the bar's width needs (``_arrange``)
         self.buttons_row = QGridLayout()
@@ -264,8 +263,7 @@ class VerdictBar(QWidget):
             destructive = action.kind in DESTRUCTIVE or action.author_action is not None
             button.setProperty("destructive", destructive)
             if destructive:
-                dark = self.palette().window().color().lightness() < 128
-                button.setStyleSheet(DESTRUCTIVE_STYLE_DARK if dark else DESTRUCTIVE_STYLE)
+                set_tone(button, Tone.destructive)
             self.buttons[action.id] = button
         self._columns = 0
         self._arrange()

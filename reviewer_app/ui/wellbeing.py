@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWi
 from reviewer_app.core.wellbeing import Due
 
 from .plain import label, named, set_text
+from .theme import Tone, TypeRole, set_tone, set_type, space
 
 translate = QCoreApplication.translate
 
@@ -35,9 +36,9 @@ class BreakReminder(QFrame):
         super().__init__(parent)
         self.key = key
         named(self, "breakReminder", translate("Wellbeing", "Break reminder"))
-        self.setStyleSheet("QFrame#breakReminder { background: #e3f2fd; color: #0d3c61; }")
+        set_tone(self, Tone.info)
         row = QHBoxLayout(self)
-        row.setContentsMargins(8, 4, 8, 4)
+        row.setContentsMargins(space(2), space(1), space(2), space(1))
         self.text = label("")
         named(self.text, "breakReminderText", translate("Wellbeing", "Break reminder"))
         self.take = _button(translate("Wellbeing", "Take a break (B)"), "breakReminderTake")
@@ -77,9 +78,7 @@ class BreakScreen(QFrame):
         column = QVBoxLayout(self)
         column.addStretch(1)
         self.title = label(translate("Wellbeing", "On a break"))
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        self.title.setFont(font)
+        set_type(self.title, TypeRole.title)
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.text = label("")
         named(self.text, "breakScreenText", translate("Wellbeing", "On a break"))

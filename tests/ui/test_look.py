@@ -5,14 +5,21 @@ actions that take a post down or act on its author are marked unlike "no violati
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFrame, QLabel
 
+import reviewer_app.ui
 from reviewer_app.ui import preferences as P
+from reviewer_app.ui import theme
 from tests.support.servers import LiveServer
+
+UI = Path(reviewer_app.ui.__file__).parent
 
 
 @pytest.fixture
@@ -93,3 +100,76 @@ def test_destructive_actions_are_marked(demo_server: LiveServer, desk_factory) -
     remove = next(iter(marked))
     # it looks different: another text colour than "no violation"
     assert buttons[remove].styleSheet() and not buttons[keep].styleSheet()
+
+
+def test_tones_follow_the_theme(demo_server: LiveServer, desk_factory, restore_look) -> None:
+    """A destructive button and an error are readable on either palette: their colours come
+    from the theme's tone, in its dark form on a dark palette, and back again."""
+    desk = desk_factory(demo_server.url, queue="hate-harassment")
+    queue = desk.window.review.queue
+    assert queue is not None
+    remove = next(a.id for a in queue.config.actions if a.kind.value == "remove")
+    button = desk.window.verdicts.buttons[remove]
+    error = QLabel("refused")
+    theme.set_tone(error, theme.Tone.error)
+    assert theme.Tone.destructive.light.text in button.styleSheet()
+    assert theme.Tone.error.light.text in error.styleSheet()
+    prefs = desk.window.prefs
+    prefs.set(P.THEME, "dark")
+    P.apply_look(prefs)
+    assert theme.Tone.destructive.dark.text in button.styleSheet()
+    assert theme.Tone.error.dark.text in error.styleSheet()
+    prefs.set(P.THEME, "light")
+    P.apply_look(prefs)
+    assert theme.Tone.error.light.text in error.styleSheet()
+
+
+def test_a_strip_tone_leaves_what_is_inside_it_alone(qtbot) -> None:
+    """A toned strip (the feedback notice, the break reminder) colours itself, not the labels
+    and buttons inside it: those keep the palette's text colour on either theme."""
+
+    class Strip(QFrame):
+        pass
+
+    strip = Strip()
+    inside = QLabel("inside", strip)
+    qtbot.addWidget(strip)
+    theme.set_tone(strip, theme.Tone.info)
+    strip.ensurePolished()
+    inside.ensurePolished()
+    assert strip.styleSheet().startswith("Strip {")
+    words = inside.palette().color(QPalette.ColorRole.WindowText).name()
+    assert words != theme.Tone.info.light.text, words
+
+
+def test_type_roles_grow_with_the_text_size(qtbot, restore_look, tmp_path: Path) -> None:
+    """A title, a heading and a figure keep their step of the type scale at any text size
+    (a title set at 10 pt was 16 pt for good: it did not grow)."""
+    prefs = P.Preferences(QSettings(str(tmp_path / "look.ini"), QSettings.Format.IniFormat))
+    title, heading = QLabel("On a break"), QLabel("Sample")
+    qtbot.addWidget(title)
+    qtbot.addWidget(heading)
+    theme.set_type(title, theme.TypeRole.title)
+    theme.set_type(heading, theme.TypeRole.heading)
+    for size in (10, 16):
+        prefs.set(P.TEXT_SIZE, size)
+        P.apply_look(prefs)
+        assert title.font().pointSizeF() == pytest.approx(size * 1.6)
+        assert heading.font().pointSizeF() == pytest.approx(size * 1.15)
+        assert heading.font().bold()
+        assert theme.space(1) == round(4 * size / 10)
+
+
+def test_colours_and_sizes_come_from_the_theme_only() -> None:
+    """No widget module writes a colour, a point size or a style sheet of its own: one scale,
+    one set of meaning colours (ui/theme.py). The palettes (preferences.py), the drawn
+    placeholders (media.py) and the score bars (scores.py) paint, they do not style."""
+    painting = {"theme.py", "preferences.py", "media.py", "scores.py"}
+    found = []
+    for path in sorted(UI.rglob("*.py")):
+        if path.name in painting:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"#[0-9a-fA-F]{6}\b|setPointSize|setStyleSheet\(\"[^\"]", line):
+                found.append(f"{path.relative_to(UI)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)

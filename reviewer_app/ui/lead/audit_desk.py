@@ -35,6 +35,7 @@ from ..messages import describe
 from ..plain import isolate, label, named, set_text
 from ..review import NotRecorded, ReviewController, Selection
 from ..review_pane import ReviewPane
+from ..theme import TypeRole, set_type
 from ..words import code_words
 
 #: the largest media file fetched with an audit task (the reviewers' are prefetched)
@@ -175,7 +176,7 @@ class AuditDesk(QWidget):
     def _build(self) -> None:
         self.heading = label("")
         named(self.heading, "auditProgress", translate("LeadAudits", "Audit progress"))
-        self.heading.setStyleSheet("font-weight: bold")
+        set_type(self.heading, TypeRole.heading)
         self.outcome = label("")
         named(self.outcome, "auditOutcome", translate("LeadAudits", "Last audit result"))
         # never focused (Space reveals media here, it must not stop the audit): Alt+S

@@ -50,6 +50,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import fit_columns, fit_headers, isolate, label, named, rich_escaped, set_text, tooltip
+from ..theme import Tone, set_tone
 from ..words import code_words
 from .charts import fit_time_ticks, new_chart, nice_top, time_axes
 from .quality import ThresholdsBar, TrendPanel, flag_words
@@ -406,7 +407,7 @@ class QueuesOverview(_Figures):
             if breached
             else translate("LeadStats", "Every queue is within its SLA."),
         )
-        self.breaches.setStyleSheet("color: #b71c1c; font-weight: bold" if breached else "")
+        set_tone(self.breaches, Tone.alarm if breached else None)
         held = report.held_back
         set_text(
             self.held_back,
