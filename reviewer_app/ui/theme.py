@@ -52,8 +52,8 @@ class TypeRole(Enum):
 
 @dataclass(frozen=True)
 class _Colours:
-    text: str
-    background: str | None = None
+    fg: str  # the text's colour
+    bg: str | None = None  # a strip's background
 
 
 class Tone(Enum):
@@ -112,13 +112,13 @@ def tone_sheet(widget: QWidget, tone: Tone, dark: bool) -> str:
     """The style sheet that gives ``widget`` ``tone`` (for its own class only, so that the
     widgets inside a toned strip keep their own look)."""
     colours = tone.dark if dark else tone.light
-    rules = [f"color: {colours.text};"]
-    if colours.background:
-        rules.append(f"background: {colours.background};")
+    rules = [f"color: {colours.fg};"]
+    if colours.bg:
+        rules.append(f"background: {colours.bg};")
     if tone.bold:
         rules.append("font-weight: bold;")
     if tone is Tone.destructive:
-        rules.append(f"border: 1px solid {colours.text}; padding: {space(1)}px {space(2)}px;")
+        rules.append(f"border: 1px solid {colours.fg}; padding: {space(1)}px {space(2)}px;")
     elif tone.strip:
         rules.append(f"padding: {space(1)}px {space(2)}px;")
     # by the widget's own class: a strip's labels and buttons keep their own look
@@ -134,7 +134,7 @@ def set_tone(widget: QWidget, tone: Tone | None) -> None:
     """Give ``widget`` a tone (None: its plain look). Cheap when nothing changes: a style
     sheet is costly to apply, and scores and banners change tone between posts."""
     dark = is_dark()
-    key = None if tone is None else f"{tone.name}:{int(dark)}:{space(1)}"
+    key = None if tone is None else ":".join((tone.name, str(int(dark)), str(space(1))))
     if widget.property("tone") == key:
         return
     widget.setProperty("tone", key)

@@ -112,16 +112,16 @@ def test_tones_follow_the_theme(demo_server: LiveServer, desk_factory, restore_l
     button = desk.window.verdicts.buttons[remove]
     error = QLabel("refused")
     theme.set_tone(error, theme.Tone.error)
-    assert theme.Tone.destructive.light.text in button.styleSheet()
-    assert theme.Tone.error.light.text in error.styleSheet()
+    assert theme.Tone.destructive.light.fg in button.styleSheet()
+    assert theme.Tone.error.light.fg in error.styleSheet()
     prefs = desk.window.prefs
     prefs.set(P.THEME, "dark")
     P.apply_look(prefs)
-    assert theme.Tone.destructive.dark.text in button.styleSheet()
-    assert theme.Tone.error.dark.text in error.styleSheet()
+    assert theme.Tone.destructive.dark.fg in button.styleSheet()
+    assert theme.Tone.error.dark.fg in error.styleSheet()
     prefs.set(P.THEME, "light")
     P.apply_look(prefs)
-    assert theme.Tone.error.light.text in error.styleSheet()
+    assert theme.Tone.error.light.fg in error.styleSheet()
 
 
 def test_a_strip_tone_leaves_what_is_inside_it_alone(qtbot) -> None:
@@ -139,7 +139,7 @@ def test_a_strip_tone_leaves_what_is_inside_it_alone(qtbot) -> None:
     inside.ensurePolished()
     assert strip.styleSheet().startswith("Strip {")
     words = inside.palette().color(QPalette.ColorRole.WindowText).name()
-    assert words != theme.Tone.info.light.text, words
+    assert words != theme.Tone.info.light.fg, words
 
 
 def test_type_roles_grow_with_the_text_size(qtbot, restore_look, tmp_path: Path) -> None:
