@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -44,6 +44,7 @@ from .background import Op, run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
 from .plain import isolate, label, named, set_text
+from .words import plural
 
 log = logging.getLogger("ui")
 
@@ -103,36 +104,21 @@ class Selection:
 
 def confirmation_question(action: AuthorAction, chosen: Selection) -> str:
     """'Suspend 4 accounts (12 open items in 3 queues)?'"""
-    n = len(chosen.author_ids)
-    many = n != 1
+    n, items, queues = len(chosen.author_ids), chosen.open_items, chosen.queues
+    accounts = plural(QCoreApplication.translate("Accounts", "%Ln account(s)", None, n), n)
+    open_items = plural(
+        QCoreApplication.translate("Accounts", "%Ln open item(s)", None, items), items
+    )
+    in_queues = plural(QCoreApplication.translate("Accounts", "%Ln queue(s)", None, queues), queues)
     questions = {
-        AuthorAction.suspend: (
-            translate("Accounts", "Suspend {n} accounts ({items} open items in {queues} queues)?")
-            if many
-            else translate("Accounts", "Suspend 1 account ({items} open items in {queues} queues)?")
+        AuthorAction.suspend: translate("Accounts", "Suspend {accounts} ({items} in {queues})?"),
+        AuthorAction.mark_inauthentic: translate(
+            "Accounts", "Mark {accounts} inauthentic ({items} in {queues})?"
         ),
-        AuthorAction.mark_inauthentic: (
-            translate(
-                "Accounts",
-                "Mark {n} accounts inauthentic ({items} open items in {queues} queues)?",
-            )
-            if many
-            else translate(
-                "Accounts", "Mark 1 account inauthentic ({items} open items in {queues} queues)?"
-            )
-        ),
-        AuthorAction.restrict: (
-            translate("Accounts", "Restrict {n} accounts?")
-            if many
-            else translate("Accounts", "Restrict 1 account?")
-        ),
-        AuthorAction.warn: (
-            translate("Accounts", "Warn {n} accounts?")
-            if many
-            else translate("Accounts", "Warn 1 account?")
-        ),
+        AuthorAction.restrict: translate("Accounts", "Restrict {accounts}?"),
+        AuthorAction.warn: translate("Accounts", "Warn {accounts}?"),
     }
-    return questions[action].format(n=n, items=chosen.open_items, queues=chosen.queues)
+    return questions[action].format(accounts=accounts, items=open_items, queues=in_queues)
 
 
 def consequence(action: AuthorAction) -> str:
@@ -153,8 +139,10 @@ def consequence(action: AuthorAction) -> str:
 def done_words(action: AuthorAction, results: AccountActionResults) -> str:
     closed = sum(len(r.closed_item_ids) for r in results.results)
     n = len(results.results)
-    return translate("Accounts", "{action}: {n} accounts done; {items} open items closed.").format(
-        action=translate("Accounts", ACTION_WORDS[action]), n=n, items=closed
+    accounts = plural(QCoreApplication.translate("Accounts", "%Ln account(s)", None, n), n)
+    items = plural(QCoreApplication.translate("Accounts", "%Ln open item(s)", None, closed), closed)
+    return translate("Accounts", "{action}: {accounts} done; {items} closed.").format(
+        action=translate("Accounts", ACTION_WORDS[action]), accounts=accounts, items=items
     )
 
 

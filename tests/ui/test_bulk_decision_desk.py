@@ -156,7 +156,7 @@ def test_decide_together_confirms_undoes_refuses_and_records(
     box = confirm(desk, dialog)
     assert (
         box.text()
-        == f"{isolate('No violation')}: 2 posts in 1 queues ({isolate('Misinformation')})?"
+        == f"{isolate('No violation')}: 2 posts in 1 queue ({isolate('Misinformation')})?"
     )
     box.button(QMessageBox.StandardButton.Yes).click()
     desk.wait(lambda: dialog.status.text().startswith("Done:"), timeout=15_000)

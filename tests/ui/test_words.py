@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from reviewer_app.protocol import Event, EventKind
+from reviewer_app.protocol import AuthorAction, Event, EventKind
+from reviewer_app.ui.accounts import Selection, confirmation_question
 from reviewer_app.ui.lead import decision_history as decisions
 from reviewer_app.ui.plain import isolate
 from reviewer_app.ui.words import code_words, local_time, plural, value_words
@@ -59,3 +60,19 @@ def test_a_timeline_line_has_no_iso_stamp_and_no_raw_code() -> None:
     assert STAMP not in line and "false_information" not in line, line
     assert f"lease until: {local_time(STAMP)}" in line
     assert "rating: false information" in line
+
+
+def test_counts_in_sentences_take_their_own_plural_forms(qapp) -> None:
+    """Each count in a sentence takes its own form ('1 open item in 2 queues'), never the
+    form of another count or a fixed plural ('1 queues')."""
+    one = Selection(author_ids=("a-1",), open_items=1, queues=1)
+    assert confirmation_question(AuthorAction.warn, one) == "Warn 1 account?"
+    assert (
+        confirmation_question(AuthorAction.suspend, one)
+        == "Suspend 1 account (1 open item in 1 queue)?"
+    )
+    many = Selection(author_ids=("a-1", "a-2"), open_items=1, queues=2)
+    assert (
+        confirmation_question(AuthorAction.mark_inauthentic, many)
+        == "Mark 2 accounts inauthentic (1 open item in 2 queues)?"
+    )

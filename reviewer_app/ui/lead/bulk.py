@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -40,6 +40,7 @@ from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisi
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..plain import bounded, isolate, label, named, set_text
+from ..words import plural
 from .bulk_sender import RETRY_SECONDS, BulkSender, ClientFactory
 
 log = logging.getLogger("ui")
@@ -308,8 +309,14 @@ class BulkDecisionDialog(QDialog):
         chosen = self.checked()
         queues = self.checked_queues()
         names = ", ".join(isolate(q.name) for q in queues)
-        return translate("Bulk", "{action}: {n} posts in {q} queues ({names})?").format(
-            action=isolate(self.action.currentText()), n=len(chosen), q=len(queues), names=names
+        posts = plural(
+            QCoreApplication.translate("Bulk", "%Ln post(s)", None, len(chosen)), len(chosen)
+        )
+        where = plural(
+            QCoreApplication.translate("Bulk", "%Ln queue(s)", None, len(queues)), len(queues)
+        )
+        return translate("Bulk", "{action}: {posts} in {queues} ({names})?").format(
+            action=isolate(self.action.currentText()), posts=posts, queues=where, names=names
         )
 
     def _on_decide_clicked(self) -> None:
@@ -373,9 +380,12 @@ class BulkDecisionDialog(QDialog):
             n = len(self.last_request.items) if self.last_request else 0
             set_text(
                 self.status,
-                translate("Bulk", "Sending {n} decisions in {s} s… (Undo takes them back)").format(
-                    n=n, s=max(1, int(left + 0.999))
-                ),
+                plural(
+                    QCoreApplication.translate(
+                        "Bulk", "Sending %Ln decision(s) in {s} s… (Undo takes them back)", None, n
+                    ),
+                    n,
+                ).format(s=max(1, int(left + 0.999))),
             )
 
     def _on_sender_undone(self, bulk_id: str) -> None:
@@ -406,9 +416,12 @@ class BulkDecisionDialog(QDialog):
         )
         set_text(
             self.status,
-            translate("Bulk", "Done: {n} decisions recorded ({names}).").format(
-                n=len(results.results), names=names
-            ),
+            plural(
+                QCoreApplication.translate(
+                    "Bulk", "Done: %Ln decision(s) recorded ({names}).", None, len(results.results)
+                ),
+                len(results.results),
+            ).format(names=names),
         )
         self._update_buttons()
         self.decide.setEnabled(False)

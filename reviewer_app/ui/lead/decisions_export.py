@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import (
+    QCoreApplication,
     Signal,
 )
 from PySide6.QtWidgets import (
@@ -29,6 +30,7 @@ from ..background import Op
 from ..i18n import translate
 from ..messages import describe
 from ..plain import label, named, set_text
+from ..words import plural
 
 log = logging.getLogger("ui")
 
@@ -143,9 +145,12 @@ class ExportBar(QWidget):
             self._show_running(False)
             set_text(
                 self.status,
-                translate("LeadDecisions", "Exported {n} decisions to {path}.").format(
-                    n=f"{rows:,}", path=target
-                ),
+                plural(
+                    QCoreApplication.translate(
+                        "LeadDecisions", "Exported %Ln decision(s) to {path}.", None, rows
+                    ),
+                    rows,
+                ).format(path=target),
             )
             self.finished.emit(rows, str(target))
 
@@ -178,7 +183,10 @@ class ExportBar(QWidget):
         if self._op is not None and not self._op.cancelled:
             set_text(
                 self.status,
-                translate("LeadDecisions", "Exporting… {n} decisions written so far.").format(
-                    n=f"{rows:,}"
+                plural(
+                    QCoreApplication.translate(
+                        "LeadDecisions", "Exporting… %Ln decision(s) written so far.", None, rows
+                    ),
+                    rows,
                 ),
             )

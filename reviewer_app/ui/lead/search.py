@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -45,6 +45,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import LABEL_WIDTH, bounded, clean, isolate, label, named, set_text, tooltip
+from ..words import plural
 from .stats_views import Index, table_view
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
@@ -331,10 +332,20 @@ class SearchPane(QWidget):
             if not shown:
                 words = translate("LeadSearch", "Nothing found.")
             elif page.next_cursor:
-                words = translate("LeadSearch", "{n} items shown, newest first; more below.")
+                words = plural(
+                    QCoreApplication.translate(
+                        "LeadSearch", "%Ln item(s) shown, newest first; more below.", None, shown
+                    ),
+                    shown,
+                )
             else:
-                words = translate("LeadSearch", "{n} items found, newest first.")
-            set_text(self.status, words.format(n=f"{shown:,}"))
+                words = plural(
+                    QCoreApplication.translate(
+                        "LeadSearch", "%Ln item(s) found, newest first.", None, shown
+                    ),
+                    shown,
+                )
+            set_text(self.status, words)
             self.results_loaded.emit(shown)
 
         def failed(err: BaseException) -> None:
@@ -372,8 +383,14 @@ class SearchPane(QWidget):
         if closed:
             set_text(
                 self.status,
-                translate("LeadSearch", "{n} selected posts are decided already: left out.").format(
-                    n=closed
+                plural(
+                    QCoreApplication.translate(
+                        "LeadSearch",
+                        "%Ln selected post(s) decided already: left out.",
+                        None,
+                        closed,
+                    ),
+                    closed,
                 ),
             )
         self.bulk_requested.emit(found)
