@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
@@ -24,7 +24,7 @@ from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
 from .plain import ago, clean, count, isolate, named
-from .words import code_words, local_time
+from .words import code_words, local_time, plural
 
 #: a post, note, bio or claim in a tab shows this much; the rest on request (a
 #: 100,000-character thread reply held the window for over a second as one paragraph)
@@ -189,7 +189,9 @@ def reports_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None 
     r = item.reports
     if not r.total and not r.notes:
         return translate("ContextPanels", "No user reports.")
-    lines = [translate("ContextPanels", "{n} reports").format(n=r.total)]
+    lines = [
+        plural(QCoreApplication.translate("ContextPanels", "%Ln report(s)", None, r.total), r.total)
+    ]
     lines += [f"  {x.reason.replace('-', ' ')}: {x.count}" for x in r.by_reason]
     if r.notes:
         lines.append(translate("ContextPanels", "What reporters wrote:"))

@@ -12,6 +12,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
+
 from reviewer_app.core.credentials import KeyringProblem
 from reviewer_app.core.decision_csv import ExportCancelled
 from reviewer_app.core.errors import (
@@ -32,6 +34,7 @@ from reviewer_app.core.store import AlreadyDecided, NothingToUndo
 
 from .i18n import translate
 from .plain import clean, isolate
+from .words import plural
 
 log = logging.getLogger("ui")
 
@@ -253,8 +256,11 @@ def _from_here(err: BaseException) -> Message | None:
         )
     if isinstance(err, ExportCancelled):
         return Message(
-            translate("Messages", "The export was cancelled after {n} decisions.").format(
-                n=f"{err.rows:,}"
+            plural(
+                QCoreApplication.translate(
+                    "Messages", "The export was cancelled after %Ln decision(s).", None, err.rows
+                ),
+                err.rows,
             ),
             translate("Messages", "What was written of it is incomplete."),
             "",
@@ -341,8 +347,11 @@ def offline_batch_ended(done: int, total: int, kind: FailureKind | str | None) -
             "Only {done} of {total} items could be leased: the queue has no more for you, or "
             "you reached the server's limit of items held at once.",
         ).format(done=done, total=total)
-    return translate("Messages", "Ready to work offline: {n} posts are on this computer.").format(
-        n=done
+    return plural(
+        QCoreApplication.translate(
+            "Messages", "Ready to work offline: %Ln post(s) on this computer.", None, done
+        ),
+        done,
     )
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -33,8 +33,21 @@ from .messages import (
 from .my_decisions import MyDecisionsView
 from .window_parts import WindowParts
 from .window_sync import while_open
+from .words import plural
 
 log = logging.getLogger("ui")
+
+
+def posts_in_queues(posts: int, queues: int) -> dict[str, str]:
+    """'3 posts' and '1 queue', each count in its own form."""
+    return {
+        "posts": plural(
+            QCoreApplication.translate("MainWindow", "%Ln post(s)", None, posts), posts
+        ),
+        "queues": plural(
+            QCoreApplication.translate("MainWindow", "%Ln queue(s)", None, queues), queues
+        ),
+    }
 
 
 class WindowActions(WindowParts):
@@ -297,15 +310,21 @@ class WindowActions(WindowParts):
             title = (
                 translate(
                     "MainWindow",
-                    "Open posts by the author and the linked accounts: {n} in {q} queues.",
+                    "Open posts by the author and the linked accounts: {posts} in {queues}.",
                 )
                 if linked
-                else translate("MainWindow", "Open posts by the author: {n} in {q} queues.")
-            ).format(n=len(found), q=queues)
+                else translate("MainWindow", "Open posts by the author: {posts} in {queues}.")
+            ).format(**posts_in_queues(len(found), queues))
             if left_out:
-                title += " " + translate(
-                    "MainWindow", "{n} more are not listed (the oldest come first)."
-                ).format(n=left_out)
+                title += " " + plural(
+                    QCoreApplication.translate(
+                        "MainWindow",
+                        "%Ln more not listed (the oldest come first).",
+                        None,
+                        left_out,
+                    ),
+                    left_out,
+                )
             self.open_bulk_dialog(found, title)
 
         def failed(err: BaseException) -> None:
@@ -322,9 +341,9 @@ class WindowActions(WindowParts):
     def _on_lead_bulk_requested(self, candidates: list[Candidate]) -> None:
         """Posts a lead selected in the search results: the Decide together dialog."""
         queues = len({c.queue_id for c in candidates})
-        title = translate("MainWindow", "Posts selected in the search: {n} in {q} queues.").format(
-            n=len(candidates), q=queues
-        )
+        title = translate(
+            "MainWindow", "Posts selected in the search: {posts} in {queues}."
+        ).format(**posts_in_queues(len(candidates), queues))
         self.open_bulk_dialog(candidates, title)
 
     def open_bulk_dialog(self, candidates: Sequence[Candidate], title: str = "") -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
@@ -36,7 +36,7 @@ from ..plain import isolate, label, named, set_text
 from ..review import NotRecorded, ReviewController, Selection
 from ..review_pane import ReviewPane
 from ..theme import TypeRole, set_type
-from ..words import code_words
+from ..words import code_words, plural
 
 #: the largest media file fetched with an audit task (the reviewers' are prefetched)
 AUDIT_MEDIA_BYTES = 20 * 1024 * 1024
@@ -265,9 +265,15 @@ class AuditDesk(QWidget):
             return
         set_text(
             self.heading,
-            translate("LeadAudits", "Sample #{id}: {n} posts left to judge (item {item})").format(
-                id=grant.sample_id, n=grant.remaining, item=grant.task.item.id
-            ),
+            plural(
+                QCoreApplication.translate(
+                    "LeadAudits",
+                    "Sample #{id}: %Ln post(s) left to judge (item {item})",
+                    None,
+                    grant.remaining,
+                ),
+                grant.remaining,
+            ).format(id=grant.sample_id, item=grant.task.item.id),
         )
         self._show(grant.task)
 
