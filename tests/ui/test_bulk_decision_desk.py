@@ -104,7 +104,7 @@ def test_decide_together_confirms_undoes_refuses_and_records(
     desk.wait(lambda: window.bulk_dialog is not None)
     dialog = window.bulk_dialog
     assert dialog is not None
-    assert dialog.intro.text() == "Open posts by the author: 3 in 2 queues."
+    assert dialog.intro.text() == "Open posts by the author: 3 posts in 2 queues."
     assert sorted(c.queue_id for c in dialog.candidates) == [HATE, MISINFO, MISINFO]
     assert all(dialog.table.item(r, 0).text() for r in range(3))  # the excerpts
     # a post's text is plain text with its bidi controls shown, never obeyed
