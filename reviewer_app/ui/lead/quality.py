@@ -12,6 +12,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
+    QHeaderView,
     QSpinBox,
     QTableView,
     QVBoxLayout,
@@ -184,7 +185,12 @@ class TrendPanel(QWidget):
         self.table.setModel(self.model)
         named(self.table, "reviewerTrend", translate("LeadQuality", "Reviewer's trend by day"))
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        # each column as wide as its title and cells at any text size (a default section
+        # cut "Median handle" once an earlier window had grown the text)
+        for column in range(len(TrendModel.HEADERS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
