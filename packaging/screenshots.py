@@ -35,6 +35,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox  # noqa: E402
 from reviewer_app.core.api import ApiClient  # noqa: E402
 from reviewer_app.core.credentials import Credentials  # noqa: E402
 from reviewer_app.core.session import ReviewSession  # noqa: E402
+from reviewer_app.protocol import SearchKind  # noqa: E402
 from reviewer_app.server.feeds.seed import seed_demo  # noqa: E402
 from reviewer_app.ui import preferences as P  # noqa: E402
 from reviewer_app.ui.app import (  # noqa: E402
@@ -346,7 +347,8 @@ def decide_some(session: ApiSession, rng: random.Random, count: int) -> None:
 
 
 def lead_screenshots(server: LiveServer, work: Path) -> None:
-    """The Lead workspace: queue health, reviewer figures, a blind audit, decisions."""
+    """The Lead workspace: queue health, reviewer figures, decisions, escalations,
+    wellbeing, search and a blind audit."""
     credentials = Credentials(memory_only=True)
     result, token = ReviewSession.log_in(
         server.url, "lead", "review-desk-lead", credentials=credentials
@@ -365,12 +367,23 @@ def lead_screenshots(server: LiveServer, work: Path) -> None:
         (lead.queues_view, "lead-queues.png"),
         (lead.reviewers, "lead-reviewers.png"),
         (lead.decisions, "lead-decisions.png"),
+        (lead.escalations, "lead-escalations.png"),
+        (lead.exposure, "lead-wellbeing.png"),
+        (lead.search, "lead-search.png"),
     ):
         lead.setCurrentWidget(tab)
         pump(2.5)
         if tab is lead.decisions:
             lead.decisions.table.selectRow(0)
             pump(1.5)
+        if tab is lead.escalations:
+            lead.escalations.table.selectRow(0)
+            pump(0.5)
+        if tab is lead.search:
+            lead.search.kind.setCurrentIndex(lead.search.kind.findData(SearchKind.text))
+            lead.search.query.setText("cure")
+            lead.search.search()
+            pump(2.5)
         window.grab().save(str(OUT / name))
     lead.setCurrentWidget(lead.audits)
     pump(1.0)
