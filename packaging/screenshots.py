@@ -127,7 +127,7 @@ def main() -> int:
     )
     window.store.settings.set("undo_window_seconds", 0.0)
     window.review.guard_seconds = 0
-    window.review.action("no-violation")
+    window.verdicts.choose("no-violation")
     deadline = time.monotonic() + 30
     while window.store.counts().conflicts_open == 0 and time.monotonic() < deadline:
         window.session.engine.nudge()
@@ -230,9 +230,11 @@ def decide_plainly(window: MainWindow, count: int) -> None:
         action = next(
             a
             for a in queue.config.actions
-            if a.key and not review.selection(a).needs and not review.selection(a).refusal
+            if a.key
+            and not window.verdicts.selection(a).needs
+            and not window.verdicts.selection(a).refusal
         )
-        review.action(action.id)
+        window.verdicts.choose(action.id)
         pump(0.2)
 
 

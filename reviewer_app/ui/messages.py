@@ -255,17 +255,21 @@ def _from_here(err: BaseException) -> Message | None:
             translate("Messages", "Connect to the server so they are sent, then try again."),
         )
     if isinstance(err, ExportCancelled):
-        return Message(
-            plural(
-                QCoreApplication.translate(
-                    "Messages", "The export was cancelled after %Ln decision(s).", None, err.rows
-                ),
-                err.rows,
-            ),
-            translate("Messages", "What was written of it is incomplete."),
-            "",
-        )
+        return _export_cancelled(err.rows)
     return None
+
+
+def _export_cancelled(rows: int) -> Message:
+    return Message(
+        plural(
+            QCoreApplication.translate(
+                "Messages", "The export was cancelled after %Ln decision(s).", None, rows
+            ),
+            rows,
+        ),
+        translate("Messages", "What was written of it is incomplete."),
+        "",
+    )
 
 
 def describe(err: BaseException, *, during: str = "") -> Message:
