@@ -249,6 +249,13 @@ def fit_columns(view: QTableView | QAbstractItemView) -> None:
             header.resizeSection(column, LABEL_WIDTH)
 
 
+def stretch_column(view: QTableView, column: int) -> None:
+    """``column`` (the post's text, say) takes the table's spare width, not the last one."""
+    header = view.horizontalHeader()
+    header.setStretchLastSection(False)
+    header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+
+
 def fit_headers(view: QTableView) -> None:
     """Widens each column that is narrower than its header's title (a section's default
     width cut "Decision of record" to "ecision of reco")."""

@@ -33,7 +33,16 @@ from reviewer_app.protocol import EscalationEntry, QueueStatsReport
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..plain import bounded, fit_columns, isolate, label, named, set_text, tooltip
+from ..plain import (
+    bounded,
+    fit_columns,
+    isolate,
+    label,
+    named,
+    set_text,
+    stretch_column,
+    tooltip,
+)
 from .stats_views import duration
 
 ESCALATION_QUEUE = "escalations"
@@ -202,7 +211,7 @@ class EscalationsView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        stretch_column(self.table, COLUMNS.index("Post"))  # the excerpt takes the spare width
         self.table.activated.connect(lambda _index: self.review_selected())
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
 

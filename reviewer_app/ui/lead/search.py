@@ -44,7 +44,17 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import LABEL_WIDTH, bounded, clean, isolate, label, named, set_text, tooltip
+from ..plain import (
+    LABEL_WIDTH,
+    bounded,
+    clean,
+    isolate,
+    label,
+    named,
+    set_text,
+    stretch_column,
+    tooltip,
+)
 from ..words import plural
 from .stats_views import Index, table_view
 
@@ -251,6 +261,7 @@ class SearchPane(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         for column, width in enumerate((120, 110, 80, 200, LABEL_WIDTH, 100, 100, 130)):
             self.table.setColumnWidth(column, width)
+        stretch_column(self.table, SearchResultsModel.HEADERS.index("Post"))
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.activated.connect(self._on_row_activated)
         self.table.doubleClicked.connect(self._on_row_activated)
