@@ -308,6 +308,8 @@ class ContextPanels(QTabWidget):
             self.addTab(page, tab_title(title))
         self.item: Item | None = None
         self._stale: set[int] = set()
+        #: ``prepare``'s work: (item, tab index, its text as the box takes it, its cuts)
+        self._prepared: tuple[Item, int, str, Cuts] | None = None
         self._stop_filling: Callable[[], None] = _nothing
         #: the tab whose whole text is being added to its box, batch by batch
         self.filling: str | None = None
@@ -352,6 +354,15 @@ class ContextPanels(QTabWidget):
                 )
         self._render(self.currentIndex())
 
+    def prepare(self, item: Item) -> None:
+        """Render the open tab's text for ``item`` now (while the reviewer reads the post
+        before it): ``show_item`` of this very item (the same parsed object) then only sets
+        it. Any other item drops it."""
+        index = self.currentIndex()
+        _title, render = self.TABS[index]
+        cuts: Cuts = []
+        self._prepared = (item, index, QtText(render(item, FIELD_LIMIT, cuts)).text, cuts)
+
     def text_of(self, title: str) -> str:
         """The text of one tab, filled in if it was not yet."""
         self._render(next(i for i, (t, _r) in enumerate(self.TABS) if t == title))
@@ -378,9 +389,14 @@ class ContextPanels(QTabWidget):
             return
         self._stale.discard(index)
         title, render = self.TABS[index]
-        cuts: Cuts = []
-        text = render(self.item, FIELD_LIMIT, cuts) if self.item is not None else ""
-        self.boxes[title].setPlainText(QtText(text).text)
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared[0] is self.item and prepared[1] == index:
+            _item, _index, text, cuts = prepared
+        else:
+            cuts = []
+            text = render(self.item, FIELD_LIMIT, cuts) if self.item is not None else ""
+            text = QtText(text).text
+        self.boxes[title].setPlainText(text)
         self.more[title].setVisible(bool(cuts))
         if cuts:
             self.more[title].setText(

@@ -4,6 +4,7 @@ own direction), highlighted spans from the classifiers, the link preview as text
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -56,6 +57,16 @@ def safe_link(url: str) -> QUrl | None:
 
 def _nothing() -> None:
     pass
+
+
+@dataclass(frozen=True)
+class PreparedPost:
+    """What ``PostPane.prepare`` worked out for ``item`` ahead of its keypress."""
+
+    item: Item
+    shown: QtText
+    rest: int
+    hidden: int
 
 
 class _AfterPaint:
@@ -340,7 +351,18 @@ class PostPane(QWidget):
         self.open_link.hide()
         self.media.show_media([], None)
 
-    def show_item(self, item: Item, load_media: object) -> None:
+    @staticmethod
+    def prepare(item: Item) -> PreparedPost:
+        """The costly part of showing ``item`` (its cut text cleaned for Qt, its hidden
+        characters counted), for while the reviewer reads the post before it."""
+        shown, rest = cut(item.post.text, DISPLAY_LIMIT)
+        return PreparedPost(item, QtText(shown), rest, hidden_count(item.post.text))
+
+    def show_item(
+        self, item: Item, load_media: object, prepared: PreparedPost | None = None
+    ) -> None:
+        """Show ``item``; ``prepared``: ``prepare``'s work, used when it is of this very
+        item (the same parsed object: any other is ignored)."""
         post, author = item.post, item.author
         self._show_account(author.status.value)
         self._show_appeal(item.appeal, item.statements)
@@ -366,16 +388,24 @@ class PostPane(QWidget):
             growth=f"{reach.growth_per_hour:+.0%}",
         )
         set_text(self.facts, facts)
-        # counting them takes a pass over the whole text (a millisecond at 50,000
-        # characters): right after the post is painted, not between keypress and paint
         self._stop_warning()
-        self._stop_warning = self.text.after_paint(lambda: self._warn_hidden(facts, post.text))
+        self._stop_warning = _nothing
+        if prepared is not None and prepared.item is item:  # worked out while idle
+            text, rest = prepared.shown, prepared.rest
+            self._warn_hidden(facts, prepared.hidden)
+        else:
+            # counting them takes a pass over the whole text (a millisecond at 50,000
+            # characters): right after the post is painted, not between keypress and paint
+            self._stop_warning = self.text.after_paint(
+                lambda: self._warn_hidden(facts, hidden_count(post.text))
+            )
+            shown, rest = cut(post.text, DISPLAY_LIMIT)
+            text = QtText(shown)
         self._full = post.text
         self._spans = [(s.start, s.end, s.label) for score in item.scores for s in score.spans]
         language = post.language.split("-")[0].lower()
         self._rtl = True if language in RTL_LANGUAGES else None
-        shown, rest = cut(self._full, DISPLAY_LIMIT)
-        self.text.show_text(QtText(shown), self._spans, self._rtl)
+        self.text.show_text(text, self._spans, self._rtl)
         self.more.setVisible(rest > 0)
         self.more.setText(
             translate("PostPane", "Show the whole text ({n} more characters)").format(n=f"{rest:,}")
@@ -404,9 +434,8 @@ class PostPane(QWidget):
         self.open_link.setVisible(self._link is not None)
         self.media.show_media(post.media, load_media)
 
-    def _warn_hidden(self, facts: str, text: str) -> None:
+    def _warn_hidden(self, facts: str, hidden: int) -> None:
         self._stop_warning = _nothing
-        hidden = hidden_count(text)
         if hidden:
             warning = translate(
                 "PostPane", "The text holds {n} invisible or direction-changing characters."

@@ -190,6 +190,15 @@ class StoreSink:
         self.nudge()
         return entry
 
+    def next_after(
+        self, queue_id: str, item_id: str, *, include_expired: bool
+    ) -> StoredItem | None:
+        """The item to show once ``item_id`` is decided (to prepare while it is shown)."""
+        try:
+            return self.store.next_after(queue_id, item_id, include_expired=include_expired)
+        except StoreError as err:
+            raise NotRecorded(describe(err).line()) from err
+
     def skip(self, item_id: str) -> None:
         try:
             self.store.skip(item_id)
@@ -264,6 +273,20 @@ class ReviewController(QObject):
         if item is not None and item.item.id == self.preferred:
             self.preferred = None
         self._show(item)
+
+    def peek_next(self) -> StoredItem | None:
+        """The item likely shown after the one on screen is decided, for the pane to
+        prepare while the reviewer reads (None: not known; a sink without ``next_after``,
+        a preferred item waiting). Only a guess: the keypress asks the sink afresh, and the
+        pane uses what it prepared only for that very item."""
+        peek = getattr(self.sink, "next_after", None)
+        if peek is None or self.queue is None or self.current is None or self.preferred:
+            return None
+        try:
+            found = peek(self.queue.id, self.current.item.id, include_expired=not self.online)
+        except NotRecorded:
+            return None
+        return found if isinstance(found, StoredItem) else None
 
     def prefer(self, item_id: str | None) -> None:
         """Show this item before the others once it is in the store."""

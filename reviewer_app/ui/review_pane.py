@@ -21,7 +21,7 @@ from .context_panels import ContextPanels
 from .i18n import translate
 from .keys import Binding, Command
 from .plain import isolate, label, named
-from .post_pane import PostPane
+from .post_pane import PostPane, PreparedPost
 from .review import ReviewController, needs_prompt
 from .scores import ScoresPanel
 from .verdict_bar import VerdictBar
@@ -32,6 +32,10 @@ NEED_KEYS = {
     Command.FOCUS_RATING: "rating",
     Command.FOCUS_NOTE: "note",
 }
+
+
+def _nothing() -> None:
+    pass
 
 
 def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
@@ -69,6 +73,9 @@ class ReviewPane(QWidget):
         # a lead's Author tab asks for the linked accounts afresh and may act on them
         self.context = ContextPanels(client_factory=client_factory)
         self.verdicts = VerdictBar()
+        #: the next post's display work, done after this one was painted (``_prepare_next``)
+        self._prepared: PreparedPost | None = None
+        self._stop_preparing: Callable[[], None] = _nothing
         self.split = self._build_split(side)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -123,14 +130,30 @@ class ReviewPane(QWidget):
         ``empty``, said in the post pane, with none)."""
         self.verdicts.set_item(item)
         self.verdicts.mark(None)
+        prepared, self._prepared = self._prepared, None  # of this item, or of no use now
         if item is None:
             self.post.clear(empty)
             self.scores.show_scores([])
             self.context.show_item(None)
         else:
-            self.post.show_item(item, load_media)
+            self.post.show_item(item, load_media, prepared)
             self.scores.show_scores(item.scores)
             self.context.show_item(item)
+        self._stop_preparing()
+        self._stop_preparing = (
+            self.post.text.after_paint(self._prepare_next) if item is not None else _nothing
+        )
+
+    def _prepare_next(self) -> None:
+        """After the post is painted: the next post's costly display work (its parse, its
+        text cleaned and counted, its open context tab), so its keypress only sets it. A
+        guess the keypress checks: it is used only for the very item then shown."""
+        self._stop_preparing = _nothing
+        upcoming = self.review.peek_next()
+        if upcoming is None:
+            return
+        self._prepared = self.post.prepare(upcoming.item)
+        self.context.prepare(upcoming.item)
 
     def _on_input_needed(self, action_id: str, needs: list[str]) -> None:
         """The chosen action needs more: say what inline and focus the first part."""

@@ -3,6 +3,7 @@ leases, and their media."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sqlite3
@@ -14,9 +15,15 @@ from .file import StoreFile
 from .records import AlreadyDecided, Renewal, StoredItem, WorklistRow
 from .schema import PURGED
 
+#: parsed items kept by ``_item_of`` (the one on screen, the next, a few the worklist opened)
+PARSED_KEPT = 8
+
 
 class ItemStore(StoreFile):
     """Queues, leased items and media."""
+
+    #: item id -> (its stored document, the item parsed from it): see ``_item_of``
+    _parsed: dict[str, tuple[object, Item]]
 
     # --- queues ------------------------------------------------------------------------
 
@@ -105,10 +112,40 @@ class ItemStore(StoreFile):
         rows = self._read("SELECT * FROM items WHERE id = ?", (item_id,))
         return self._stored(rows[0]) if rows and rows[0]["document"] != PURGED else None
 
+    def next_after(
+        self, queue_id: str, item_id: str, *, include_expired: bool = False
+    ) -> StoredItem | None:
+        """The item ``next_item`` would give once ``item_id`` is decided (the post to
+        prepare while ``item_id`` is on screen). Reading it parses it, so the keypress that
+        then asks ``next_item`` for it finds it parsed (``_parsed``)."""
+        after = -math.inf if include_expired else self.clock()
+        rows = self._read(
+            "SELECT * FROM items WHERE queue_id = ? AND state = 'ready' AND lease_lost = 0 "
+            "AND lease_expires_at > ? AND id != ? ORDER BY seq LIMIT 1",
+            (queue_id, after, item_id),
+        )
+        return self._stored(rows[0]) if rows else None
+
+    def _item_of(self, item_id: str, stored: object) -> Item:
+        """The item of a row's ``stored`` document, parsed (and opened) once: the last few
+        are kept by id with the stored value they came from, so a row that changed (a new
+        lease of the item, a purge) is parsed afresh. Items are frozen models."""
+        parsed = getattr(self, "_parsed", None)
+        if parsed is None:
+            parsed = self._parsed = {}
+        kept = parsed.get(item_id)
+        if kept is not None and kept[0] == stored:
+            return kept[1]
+        item = Item.model_validate_json(self._open_text(f"items.document:{item_id}", stored))
+        if len(parsed) >= PARSED_KEPT:  # the oldest goes (the sync thread reads too)
+            with contextlib.suppress(KeyError, StopIteration, RuntimeError):
+                parsed.pop(next(iter(parsed)))
+        parsed[item_id] = (stored, item)
+        return item
+
     def _stored(self, row: sqlite3.Row) -> StoredItem:
-        document = self._open_text(f"items.document:{row['id']}", row["document"])
         return StoredItem(
-            item=Item.model_validate_json(document),
+            item=self._item_of(row["id"], row["document"]),
             queue_id=row["queue_id"],
             lease_token=row["lease_token"],
             lease_expires_at=row["lease_expires_at"],

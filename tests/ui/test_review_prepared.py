@@ -1,0 +1,67 @@
+"""The next post is prepared while the reviewer reads (``ReviewPane._prepare_next``): the
+keypress uses that work only for the very post it then shows. When the worklist changed
+between the preparation and the key, the prepared post is dropped and the right one shown."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from reviewer_app.ui.longtext import QtText
+from reviewer_app.ui.post_pane import DISPLAY_LIMIT
+from tests.support.servers import LiveServer
+from tests.ui.conftest import Desk
+
+K = Qt.Key
+
+
+def prepared_id(desk: Desk) -> str | None:
+    prepared = desk.window.pane._prepared
+    return prepared.item.id if prepared is not None else None
+
+
+def shown_text(desk: Desk) -> str:
+    """The post's text as the box holds it once it is all in."""
+    box = desk.window.pane.post.text
+    desk.wait(lambda: not box.filling, 10_000)
+    return box.toPlainText()
+
+
+def expected_text(desk: Desk) -> str:
+    current = desk.window.review.current
+    assert current is not None
+    return QtText(current.item.post.text[:DISPLAY_LIMIT]).text
+
+
+def test_the_prepared_post_is_the_one_a_key_shows(demo_server: LiveServer, desk_factory) -> None:
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    desk.window.show()
+    desk.wait(lambda: prepared_id(desk) is not None, 10_000)
+    upcoming = prepared_id(desk)
+    first = desk.current_id()
+    assert upcoming != first
+    desk.qtbot.wait(60)  # past the doubled-key guard
+    desk.press(K.Key_1)
+    assert desk.current_id() == upcoming
+    assert desk.window.pane._prepared is None  # used up
+    assert shown_text(desk) == expected_text(desk)
+
+
+def test_a_prepared_post_no_longer_next_is_dropped(demo_server: LiveServer, desk_factory) -> None:
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    desk.window.show()
+    desk.wait(lambda: prepared_id(desk) is not None, 10_000)
+    stale = prepared_id(desk)
+    current = desk.current_id()
+    assert stale is not None and current is not None
+    store = desk.window.store
+    store.skip(stale)  # the worklist changes after the preparation, before the key
+    queue = desk.window.review.queue
+    assert queue is not None
+    truth = store.next_after(queue.id, current)
+    assert truth is not None and truth.item.id != stale
+    desk.qtbot.wait(60)
+    desk.press(K.Key_1)
+    assert desk.current_id() == truth.item.id
+    assert shown_text(desk) == expected_text(desk)
+    # and the pane prepares afresh for the post now on screen
+    desk.wait(lambda: prepared_id(desk) not in (None, stale), 10_000)
