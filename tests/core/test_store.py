@@ -225,3 +225,27 @@ def test_a_store_of_an_older_schema_is_migrated_in_place(tmp_path: Path) -> None
         held = {r[1] for r in store.conn.execute("PRAGMA table_info(held_bulk)")}
         assert {"request", "due_at"} <= held
         assert store.settings.get(S.PREFETCH) == 33
+
+
+def test_the_next_item_is_read_ahead_and_a_changed_row_is_parsed_afresh(store: Store) -> None:
+    """``next_after`` gives what ``next_item`` will once the shown item is decided, already
+    parsed (the same object: the UI's prepared work is for it); a row whose document
+    changed since (a new lease of the item) gives a new item, not the kept one."""
+    shown = store.next_item(QUEUE)
+    assert shown is not None
+    ahead = store.next_after(QUEUE, shown.item.id)
+    assert ahead is not None and ahead.item.id != shown.item.id
+    store.record_verdict(shown.item.id, action="keep")
+    after = store.next_item(QUEUE)
+    assert after is not None and after.item is ahead.item
+    changed = ahead.item.model_copy(
+        update={"post": ahead.item.post.model_copy(update={"text": "changed since"})}
+    )
+    with store.transaction() as conn:
+        conn.execute(
+            "UPDATE items SET document = ? WHERE id = ?",
+            (changed.model_dump_json(), ahead.item.id),
+        )
+    again = store.next_item(QUEUE)
+    assert again is not None and again.item is not ahead.item
+    assert again.item.post.text == "changed since"
