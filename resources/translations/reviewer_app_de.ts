@@ -69,38 +69,6 @@
         <translation>der Autor wurde gesperrt oder als unecht markiert</translation>
     </message>
     <message>
-        <source>Suspend {n} accounts ({items} open items in {queues} queues)?</source>
-        <translation>{n} Konten sperren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
-    </message>
-    <message>
-        <source>Suspend 1 account ({items} open items in {queues} queues)?</source>
-        <translation>1 Konto sperren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
-    </message>
-    <message>
-        <source>Mark {n} accounts inauthentic ({items} open items in {queues} queues)?</source>
-        <translation>{n} Konten als unecht markieren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
-    </message>
-    <message>
-        <source>Mark 1 account inauthentic ({items} open items in {queues} queues)?</source>
-        <translation>1 Konto als unecht markieren ({items} offene Einträge in {queues} Warteschlangen)?</translation>
-    </message>
-    <message>
-        <source>Restrict {n} accounts?</source>
-        <translation>{n} Konten einschränken?</translation>
-    </message>
-    <message>
-        <source>Restrict 1 account?</source>
-        <translation>1 Konto einschränken?</translation>
-    </message>
-    <message>
-        <source>Warn {n} accounts?</source>
-        <translation>{n} Konten verwarnen?</translation>
-    </message>
-    <message>
-        <source>Warn 1 account?</source>
-        <translation>1 Konto verwarnen?</translation>
-    </message>
-    <message>
         <source>Each account is one account-level decision and one action sent to the platform. Their open items close in every queue without a verdict; reviewers holding one are told why. Their new posts will not be queued.</source>
         <translation>Jedes Konto ist eine Entscheidung auf Kontoebene und eine an die Plattform gesendete Maßnahme. Ihre offenen Einträge werden in allen Warteschlangen ohne Entscheidung geschlossen; wer einen davon hält, erfährt warum. Ihre neuen Beiträge kommen in keine Warteschlange.</translation>
     </message>
@@ -109,8 +77,36 @@
         <translation>Jedes Konto ist eine Entscheidung auf Kontoebene und eine an die Plattform gesendete Maßnahme. Ihre offenen Einträge bleiben in der Prüfung.</translation>
     </message>
     <message>
-        <source>{action}: {n} accounts done; {items} open items closed.</source>
-        <translation>{action}: {n} Konten erledigt; {items} offene Einträge geschlossen.</translation>
+        <source>%Ln account(s)</source>
+        <translation>%Ln Konto|%Ln Konten</translation>
+    </message>
+    <message>
+        <source>%Ln open item(s)</source>
+        <translation>%Ln offener Eintrag|%Ln offene Einträge</translation>
+    </message>
+    <message>
+        <source>%Ln queue(s)</source>
+        <translation>%Ln Warteschlange|%Ln Warteschlangen</translation>
+    </message>
+    <message>
+        <source>Suspend {accounts} ({items} in {queues})?</source>
+        <translation>{accounts} sperren ({items} in {queues})?</translation>
+    </message>
+    <message>
+        <source>Mark {accounts} inauthentic ({items} in {queues})?</source>
+        <translation>{accounts} als unecht markieren ({items} in {queues})?</translation>
+    </message>
+    <message>
+        <source>Restrict {accounts}?</source>
+        <translation>{accounts} einschränken?</translation>
+    </message>
+    <message>
+        <source>Warn {accounts}?</source>
+        <translation>{accounts} verwarnen?</translation>
+    </message>
+    <message>
+        <source>{action}: {accounts} done; {items} closed.</source>
+        <translation>{action}: {accounts} erledigt; {items} geschlossen.</translation>
     </message>
     <message>
         <source>Account</source>
@@ -135,6 +131,7 @@
     </message>
     <message>
         <source>Accounts sharing signals with this author</source>
+        <extracomment>the linked accounts being fetched (for the author shown): dropped when it changes</extracomment>
         <translation>Konten, die Signale mit diesem Autor teilen</translation>
     </message>
     <message>
@@ -262,11 +259,12 @@
     <name>Bulk</name>
     <message>
         <source>sending the bulk decision</source>
-        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again actions a bulk decision does not offer: appeals are decided one by one</extracomment>
+        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again</extracomment>
         <translation>Senden der gemeinsamen Entscheidung</translation>
     </message>
     <message>
         <source>Post</source>
+        <extracomment>actions a bulk decision does not offer: appeals are decided one by one</extracomment>
         <translation>Beitrag</translation>
     </message>
     <message>
@@ -350,8 +348,20 @@
         <translation>Eine Notiz schreiben: Diese Aktion erfordert eine.</translation>
     </message>
     <message>
-        <source>{action}: {n} posts in {q} queues ({names})?</source>
-        <translation>{action}: {n} Beiträge in {q} Warteschlangen ({names})?</translation>
+        <source>%Ln post(s)</source>
+        <translation>%Ln Beitrag|%Ln Beiträge</translation>
+    </message>
+    <message>
+        <source>%Ln queue(s)</source>
+        <translation>%Ln Warteschlange|%Ln Warteschlangen</translation>
+    </message>
+    <message>
+        <source>{action}: {posts} in {queues} ({names})?</source>
+        <translation>{action}: {posts} in {queues} ({names})?</translation>
+    </message>
+    <message>
+        <source>Sending %Ln decision(s) in {s} s… (Undo takes them back)</source>
+        <translation>%Ln Entscheidung wird in {s} s gesendet… (Rückgängig nimmt sie zurück)|%Ln Entscheidungen werden in {s} s gesendet… (Rückgängig nimmt sie zurück)</translation>
     </message>
     <message>
         <source>Each post becomes its own decision, with its own action sent to the platform. They are sent in {seconds} s; until then you can undo. If any of them was decided or taken by someone else meanwhile, none is decided.</source>
@@ -370,10 +380,6 @@
         <translation>Zu spät zum Rückgängigmachen: Die Entscheidungen werden gesendet.</translation>
     </message>
     <message>
-        <source>Sending {n} decisions in {s} s… (Undo takes them back)</source>
-        <translation>{n} Entscheidungen werden in {s} s gesendet… (Rückgängig nimmt sie zurück)</translation>
-    </message>
-    <message>
         <source>Undone: nothing was sent.</source>
         <translation>Rückgängig gemacht: Nichts wurde gesendet.</translation>
     </message>
@@ -386,8 +392,8 @@
         <translation>gerade entschieden</translation>
     </message>
     <message>
-        <source>Done: {n} decisions recorded ({names}).</source>
-        <translation>Fertig: {n} Entscheidungen erfasst ({names}).</translation>
+        <source>Done: %Ln decision(s) recorded ({names}).</source>
+        <translation>Fertig: %Ln Entscheidung gespeichert ({names}).|Fertig: %Ln Entscheidungen gespeichert ({names}).</translation>
     </message>
     <message>
         <source>Nothing was decided: {n} of these posts were decided or taken by someone else meanwhile (marked below and unchecked). Decide again to decide the rest.</source>
@@ -619,8 +625,8 @@
         <translation>Keine Nutzermeldungen.</translation>
     </message>
     <message>
-        <source>{n} reports</source>
-        <translation>{n} Meldungen</translation>
+        <source>%Ln report(s)</source>
+        <translation>%Ln Meldung|%Ln Meldungen</translation>
     </message>
     <message>
         <source>What reporters wrote:</source>
@@ -1106,7 +1112,6 @@
     <name>LeadAdmin</name>
     <message>
         <source>reviewer</source>
-        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
         <translation>Prüfer</translation>
     </message>
     <message>
@@ -1167,6 +1172,7 @@
     </message>
     <message>
         <source>Version</source>
+        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
         <translation>Version</translation>
     </message>
     <message>
@@ -1410,7 +1416,6 @@
     <name>LeadAudits</name>
     <message>
         <source>random</source>
-        <extracomment>the largest media file fetched with an audit task (the reviewers&apos; are prefetched)</extracomment>
         <translation>zufällig</translation>
     </message>
     <message>
@@ -1431,6 +1436,7 @@
     </message>
     <message>
         <source>{action} by {reviewer}</source>
+        <extracomment>the largest media file fetched with an audit task (the reviewers&apos; are prefetched)</extracomment>
         <translation>{action} von {reviewer}</translation>
     </message>
     <message>
@@ -1523,7 +1529,7 @@
     </message>
     <message>
         <source>Audit progress</source>
-        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``)</extracomment>
+        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``) fetching the next task or recording a judgement</extracomment>
         <translation>Fortschritt der Prüfung</translation>
     </message>
     <message>
@@ -1533,10 +1539,6 @@
     <message>
         <source>Stop auditing (Alt+S)</source>
         <translation>Audit beenden (Alt+S)</translation>
-    </message>
-    <message>
-        <source>Classifier scores (bar: score; line: threshold)</source>
-        <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
     </message>
     <message>
         <source>Decide each post as a reviewer would (same keys). The original decision is hidden until you have decided; the same decision records agreement, another one overturns it and becomes the decision of record.</source>
@@ -1555,8 +1557,8 @@
         <translation>Prüfstichprobe #{id} ist abgeschlossen.</translation>
     </message>
     <message>
-        <source>Sample #{id}: {n} posts left to judge (item {item})</source>
-        <translation>Stichprobe #{id}: noch {n} Beiträge zu beurteilen (Eintrag {item})</translation>
+        <source>Sample #{id}: %Ln post(s) left to judge (item {item})</source>
+        <translation>Stichprobe #{id}: noch %Ln Beitrag zu beurteilen (Eintrag {item})|Stichprobe #{id}: noch %Ln Beiträge zu beurteilen (Eintrag {item})</translation>
     </message>
     <message>
         <source>auditing</source>
@@ -1576,6 +1578,7 @@
     </message>
     <message>
         <source>An audit must decide; it cannot escalate.</source>
+        <extracomment>the task fetched and not shown yet, and the one shown</extracomment>
         <translation>Eine Prüfung muss entscheiden; sie kann nicht eskalieren.</translation>
     </message>
     <message>
@@ -1679,6 +1682,10 @@
         <translation>Stichprobe #{id}: {n} Entscheidungen gezogen (weniger als {requested}: der Zeitraum hat nicht mehr).</translation>
     </message>
     <message>
+        <source>Sample #{id}: %n decision(s) drawn.</source>
+        <translation>Stichprobe #{id}: %n Entscheidung gezogen.|Stichprobe #{id}: %n Entscheidungen gezogen.</translation>
+    </message>
+    <message>
         <source>Select a sample first.</source>
         <translation>Wählen Sie zuerst eine Stichprobe.</translation>
     </message>
@@ -1691,7 +1698,6 @@
     <name>LeadDecisions</name>
     <message>
         <source>Audited or not</source>
-        <extracomment>decisions asked for per page (the service allows up to 500); small pages keep the worker&apos;s hold on the GIL short while the view paints events of one item&apos;s history shown at most (pages of 100) characters of a note&apos;s first line shown in the table</extracomment>
         <translation>Geprüft oder nicht</translation>
     </message>
     <message>
@@ -1704,6 +1710,7 @@
     </message>
     <message>
         <source>entered the queue</source>
+        <extracomment>events of one item&apos;s history shown at most (pages of 100)</extracomment>
         <translation>in die Warteschlange aufgenommen</translation>
     </message>
     <message>
@@ -2080,6 +2087,7 @@
     </message>
     <message>
         <source>Decided at</source>
+        <extracomment>decisions asked for per page (the service allows up to 500); small pages keep the worker&apos;s hold on the GIL short while the view paints characters of a note&apos;s first line shown in the table</extracomment>
         <translation>Entschieden am</translation>
     </message>
     <message>
@@ -2140,7 +2148,7 @@
     </message>
     <message>
         <source>loading decisions</source>
-        <extracomment>the client between fetches (a fetch owns it while it runs)</extracomment>
+        <extracomment>the page being fetched; a newer one (filters changed) drops its result</extracomment>
         <translation>des Ladens der Entscheidungen</translation>
     </message>
     <message>
@@ -2190,11 +2198,11 @@
     </message>
     <message>
         <source>%Ln decision(s), all shown.</source>
-        <translation>%Ln Entscheidung(en), alle angezeigt.</translation>
+        <translation>%Ln Entscheidung, alle angezeigt.|%Ln Entscheidungen, alle angezeigt.</translation>
     </message>
     <message>
         <source>%Ln decision(s) loaded so far; scroll down for more.</source>
-        <translation>%Ln Entscheidung(en) bisher geladen; für mehr nach unten scrollen.</translation>
+        <translation>%Ln Entscheidung bisher geladen; für mehr nach unten scrollen.|%Ln Entscheidungen bisher geladen; für mehr nach unten scrollen.</translation>
     </message>
     <message>
         <source>Item history</source>
@@ -2329,6 +2337,14 @@
         <translation>Den Export abbrechen</translation>
     </message>
     <message>
+        <source>Exported %Ln decision(s) to {path}.</source>
+        <translation>%Ln Entscheidung nach {path} exportiert.|%Ln Entscheidungen nach {path} exportiert.</translation>
+    </message>
+    <message>
+        <source>Exporting… %Ln decision(s) written so far.</source>
+        <translation>Export läuft… bisher %Ln Entscheidung geschrieben.|Export läuft… bisher %Ln Entscheidungen geschrieben.</translation>
+    </message>
+    <message>
         <source>Note to reviewer…</source>
         <translation>Notiz an Prüfer…</translation>
     </message>
@@ -2401,16 +2417,8 @@
         <translation>Export nach {path}…</translation>
     </message>
     <message>
-        <source>Exported {n} decisions to {path}.</source>
-        <translation>{n} Entscheidungen nach {path} exportiert.</translation>
-    </message>
-    <message>
         <source>Cancelling the export…</source>
         <translation>Export wird abgebrochen…</translation>
-    </message>
-    <message>
-        <source>Exporting… {n} decisions written so far.</source>
-        <translation>Export läuft… {n} Entscheidungen bisher geschrieben.</translation>
     </message>
     <message>
         <source>Note to reviewer</source>
@@ -2835,12 +2843,16 @@
         <translation>Nichts gefunden.</translation>
     </message>
     <message>
-        <source>{n} items shown, newest first; more below.</source>
-        <translation>{n} Einträge angezeigt, neueste zuerst; weitere unten.</translation>
+        <source>%Ln item(s) shown, newest first; more below.</source>
+        <translation>%Ln Eintrag angezeigt, neueste zuerst; weitere unten.|%Ln Einträge angezeigt, neueste zuerst; weitere unten.</translation>
     </message>
     <message>
-        <source>{n} items found, newest first.</source>
-        <translation>{n} Einträge gefunden, neueste zuerst.</translation>
+        <source>%Ln item(s) found, newest first.</source>
+        <translation>%Ln Eintrag gefunden, neueste zuerst.|%Ln Einträge gefunden, neueste zuerst.</translation>
+    </message>
+    <message>
+        <source>%Ln selected post(s) decided already: left out.</source>
+        <translation>%Ln ausgewählter Beitrag ist schon entschieden: ausgelassen.|%Ln ausgewählte Beiträge sind schon entschieden: ausgelassen.</translation>
     </message>
     <message>
         <source>searching</source>
@@ -2849,10 +2861,6 @@
     <message>
         <source>Select open posts first (Ctrl or Shift and click): decided posts are changed by an audit, not decided again.</source>
         <translation>Zuerst offene Beiträge auswählen (Ctrl oder Shift und klicken): Entschiedene Beiträge werden durch ein Audit geändert, nicht erneut entschieden.</translation>
-    </message>
-    <message>
-        <source>{n} selected posts are decided already: left out.</source>
-        <translation>{n} ausgewählte Beiträge sind bereits entschieden: ausgelassen.</translation>
     </message>
     <message>
         <source>loading the saved views</source>
@@ -3395,11 +3403,11 @@
     </message>
     <message>
         <source>Notice</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Hinweis</translation>
     </message>
     <message>
         <source>Queue</source>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Warteschlange</translation>
     </message>
     <message>
@@ -3416,6 +3424,7 @@
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
+        <extracomment>the keys that focus a part of the verdict, and the part</extracomment>
         <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
     </message>
     <message>
@@ -3440,6 +3449,7 @@
     </message>
     <message>
         <source>starting…</source>
+        <extracomment>The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic)</extracomment>
         <translation>startet…</translation>
     </message>
     <message>
@@ -3503,6 +3513,22 @@
         <translation>Beenden</translation>
     </message>
     <message>
+        <source>Open posts by the author and the linked accounts: {posts} in {queues}.</source>
+        <translation>Offene Beiträge der Person und der verknüpften Konten: {posts} in {queues}.</translation>
+    </message>
+    <message>
+        <source>Open posts by the author: {posts} in {queues}.</source>
+        <translation>Offene Beiträge der Person: {posts} in {queues}.</translation>
+    </message>
+    <message>
+        <source>%Ln more not listed (the oldest come first).</source>
+        <translation>%Ln weiterer nicht aufgeführt (die ältesten zuerst).|%Ln weitere nicht aufgeführt (die ältesten zuerst).</translation>
+    </message>
+    <message>
+        <source>Posts selected in the search: {posts} in {queues}.</source>
+        <translation>In der Suche ausgewählte Beiträge: {posts} in {queues}.</translation>
+    </message>
+    <message>
         <source>On a break: your posts were given back.</source>
         <translation>Pause: Die reservierten Beiträge wurden zurückgegeben.</translation>
     </message>
@@ -3517,6 +3543,14 @@
     <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
         <translation>Die Warteschlange {queue} ist noch nicht in Ihrer Liste; versuchen Sie es gleich noch einmal.</translation>
+    </message>
+    <message>
+        <source>%Ln post(s)</source>
+        <translation>%Ln Beitrag|%Ln Beiträge</translation>
+    </message>
+    <message>
+        <source>%Ln queue(s)</source>
+        <translation>%Ln Warteschlange|%Ln Warteschlangen</translation>
     </message>
     <message>
         <source>Logged in again: your verdicts are being sent.</source>
@@ -3675,24 +3709,8 @@
         <translation>Der Autor hat keine offenen Beiträge.</translation>
     </message>
     <message>
-        <source>Open posts by the author and the linked accounts: {n} in {q} queues.</source>
-        <translation>Offene Beiträge des Autors und der verknüpften Konten: {n} in {q} Warteschlangen.</translation>
-    </message>
-    <message>
-        <source>Open posts by the author: {n} in {q} queues.</source>
-        <translation>Offene Beiträge des Autors: {n} in {q} Warteschlangen.</translation>
-    </message>
-    <message>
-        <source>{n} more are not listed (the oldest come first).</source>
-        <translation>{n} weitere sind nicht aufgeführt (die ältesten zuerst).</translation>
-    </message>
-    <message>
         <source>looking up the author&apos;s open posts</source>
         <translation>Suchen der offenen Beiträge des Autors</translation>
-    </message>
-    <message>
-        <source>Posts selected in the search: {n} in {q} queues.</source>
-        <translation>In der Suche ausgewählte Beiträge: {n} in {q} Warteschlangen.</translation>
     </message>
     <message>
         <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
@@ -3737,6 +3755,10 @@
     <message>
         <source>● Online</source>
         <translation>● Online</translation>
+    </message>
+    <message>
+        <source>%n conflict(s)</source>
+        <translation>%n Konflikt|%n Konflikte</translation>
     </message>
     <message>
         <source>never synced</source>
@@ -4071,6 +4093,10 @@
         <translation>Melden Sie sich an, sobald der Server erreichbar ist: Die App legt einen neuen Speicher an und bewahrt den alten für den Support auf.</translation>
     </message>
     <message>
+        <source>The export was cancelled after %Ln decision(s).</source>
+        <translation>Der Export wurde nach %Ln Entscheidung abgebrochen.|Der Export wurde nach %Ln Entscheidungen abgebrochen.</translation>
+    </message>
+    <message>
         <source>The server cannot be reached.</source>
         <translation>Der Server ist nicht erreichbar.</translation>
     </message>
@@ -4103,8 +4129,8 @@
         <translation>Nur {done} von {total} Einträgen konnten reserviert werden: Die Warteschlange hat keine weiteren für Sie, oder Sie haben die Höchstzahl gleichzeitig gehaltener Einträge des Servers erreicht.</translation>
     </message>
     <message>
-        <source>Ready to work offline: {n} posts are on this computer.</source>
-        <translation>Bereit für Offline-Arbeit: {n} Beiträge sind auf diesem Computer.</translation>
+        <source>Ready to work offline: %Ln post(s) on this computer.</source>
+        <translation>Bereit für die Offline-Arbeit: %Ln Beitrag auf diesem Computer.|Bereit für die Offline-Arbeit: %Ln Beiträge auf diesem Computer.</translation>
     </message>
     <message>
         <source>this session keeps its login in memory only</source>
@@ -4233,10 +4259,6 @@
     <message>
         <source>Connect to the server so they are sent, then try again.</source>
         <translation>Verbinden Sie sich mit dem Server, damit sie gesendet werden, und versuchen Sie es dann erneut.</translation>
-    </message>
-    <message>
-        <source>The export was cancelled after {n} decisions.</source>
-        <translation>Der Export wurde nach {n} Entscheidungen abgebrochen.</translation>
     </message>
     <message>
         <source>What was written of it is incomplete.</source>
@@ -4718,7 +4740,7 @@
     </message>
     <message>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
-        <extracomment>E (or the escalate button): the window asks for a reason (ActionConfig, reasons) what the verdict bar holds for an action an item to show before the others once it is here (a lead&apos;s picked escalation)</extracomment>
+        <extracomment>E (or the escalate button): the window asks for a reason (ActionConfig, reasons) where the items come from and the verdicts go an item to show before the others once it is here (a lead&apos;s picked escalation)</extracomment>
         <translation>Der Beitrag, den Sie angesehen haben, wurde vom Server zurückgenommen (seine Reservierung endete und jemand anderes hat ihn jetzt). Hier ist der nächste.</translation>
     </message>
     <message>
@@ -4739,6 +4761,7 @@
     </message>
     <message>
         <source>The verdict could not be saved.</source>
+        <extracomment>why this desk cannot escalate (None: it can)</extracomment>
         <translation>Die Entscheidung konnte nicht gespeichert werden.</translation>
     </message>
     <message>
@@ -5008,12 +5031,12 @@
     <name>VerdictBar</name>
     <message>
         <source>Verdict</source>
-        <extracomment>Actions that take a post down or act on its author: their buttons look different ... in red type with a red edge, in light and dark palettes alike What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
+        <extracomment>Actions that take a post down or act on its author: their buttons look different ... in red type with a red edge, in light and dark palettes alike (theme.Tone.destructive) What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
         <translation>Entscheidung</translation>
     </message>
     <message>
         <source>What the verdict still needs</source>
-        <extracomment>the ratings fact-checkers gave the item on screen, and the one the rating starts at</extracomment>
+        <extracomment>the ratings fact-checkers gave the item on screen, and the one the rating starts at the action chosen last (bold), whose statement of reasons is shown</extracomment>
         <translation>Was der Entscheidung noch fehlt</translation>
     </message>
     <message>

@@ -69,38 +69,6 @@
         <translation>el autor fue suspendido o marcado como no auténtico</translation>
     </message>
     <message>
-        <source>Suspend {n} accounts ({items} open items in {queues} queues)?</source>
-        <translation>¿Suspender {n} cuentas ({items} elementos abiertos en {queues} colas)?</translation>
-    </message>
-    <message>
-        <source>Suspend 1 account ({items} open items in {queues} queues)?</source>
-        <translation>¿Suspender 1 cuenta ({items} elementos abiertos en {queues} colas)?</translation>
-    </message>
-    <message>
-        <source>Mark {n} accounts inauthentic ({items} open items in {queues} queues)?</source>
-        <translation>¿Marcar {n} cuentas como no auténticas ({items} elementos abiertos en {queues} colas)?</translation>
-    </message>
-    <message>
-        <source>Mark 1 account inauthentic ({items} open items in {queues} queues)?</source>
-        <translation>¿Marcar 1 cuenta como no auténtica ({items} elementos abiertos en {queues} colas)?</translation>
-    </message>
-    <message>
-        <source>Restrict {n} accounts?</source>
-        <translation>¿Restringir {n} cuentas?</translation>
-    </message>
-    <message>
-        <source>Restrict 1 account?</source>
-        <translation>¿Restringir 1 cuenta?</translation>
-    </message>
-    <message>
-        <source>Warn {n} accounts?</source>
-        <translation>¿Advertir a {n} cuentas?</translation>
-    </message>
-    <message>
-        <source>Warn 1 account?</source>
-        <translation>¿Advertir a 1 cuenta?</translation>
-    </message>
-    <message>
         <source>Each account is one account-level decision and one action sent to the platform. Their open items close in every queue without a verdict; reviewers holding one are told why. Their new posts will not be queued.</source>
         <translation>Cada cuenta es una decisión a nivel de cuenta y una acción enviada a la plataforma. Sus elementos abiertos se cierran en todas las colas sin veredicto; a quien tenga uno se le dice por qué. Sus nuevas publicaciones no entrarán en ninguna cola.</translation>
     </message>
@@ -109,8 +77,36 @@
         <translation>Cada cuenta es una decisión a nivel de cuenta y una acción enviada a la plataforma. Sus elementos abiertos siguen en revisión.</translation>
     </message>
     <message>
-        <source>{action}: {n} accounts done; {items} open items closed.</source>
-        <translation>{action}: {n} cuentas hechas; {items} elementos abiertos cerrados.</translation>
+        <source>%Ln account(s)</source>
+        <translation>%Ln cuenta|%Ln cuentas</translation>
+    </message>
+    <message>
+        <source>%Ln open item(s)</source>
+        <translation>%Ln elemento abierto|%Ln elementos abiertos</translation>
+    </message>
+    <message>
+        <source>%Ln queue(s)</source>
+        <translation>%Ln cola|%Ln colas</translation>
+    </message>
+    <message>
+        <source>Suspend {accounts} ({items} in {queues})?</source>
+        <translation>¿Suspender {accounts} ({items} en {queues})?</translation>
+    </message>
+    <message>
+        <source>Mark {accounts} inauthentic ({items} in {queues})?</source>
+        <translation>¿Marcar {accounts} como no auténticas ({items} en {queues})?</translation>
+    </message>
+    <message>
+        <source>Restrict {accounts}?</source>
+        <translation>¿Restringir {accounts}?</translation>
+    </message>
+    <message>
+        <source>Warn {accounts}?</source>
+        <translation>¿Advertir a {accounts}?</translation>
+    </message>
+    <message>
+        <source>{action}: {accounts} done; {items} closed.</source>
+        <translation>{action}: {accounts} hecho; {items} cerrados.</translation>
     </message>
     <message>
         <source>Account</source>
@@ -135,6 +131,7 @@
     </message>
     <message>
         <source>Accounts sharing signals with this author</source>
+        <extracomment>the linked accounts being fetched (for the author shown): dropped when it changes</extracomment>
         <translation>Cuentas que comparten señales con este autor</translation>
     </message>
     <message>
@@ -262,11 +259,12 @@
     <name>Bulk</name>
     <message>
         <source>sending the bulk decision</source>
-        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again actions a bulk decision does not offer: appeals are decided one by one</extracomment>
+        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again</extracomment>
         <translation>enviando la decisión en bloque</translation>
     </message>
     <message>
         <source>Post</source>
+        <extracomment>actions a bulk decision does not offer: appeals are decided one by one</extracomment>
         <translation>Publicación</translation>
     </message>
     <message>
@@ -350,8 +348,20 @@
         <translation>Escribir una nota: esta acción la requiere.</translation>
     </message>
     <message>
-        <source>{action}: {n} posts in {q} queues ({names})?</source>
-        <translation>{action}: ¿{n} publicaciones en {q} colas ({names})?</translation>
+        <source>%Ln post(s)</source>
+        <translation>%Ln publicación|%Ln publicaciones</translation>
+    </message>
+    <message>
+        <source>%Ln queue(s)</source>
+        <translation>%Ln cola|%Ln colas</translation>
+    </message>
+    <message>
+        <source>{action}: {posts} in {queues} ({names})?</source>
+        <translation>¿{action}: {posts} en {queues} ({names})?</translation>
+    </message>
+    <message>
+        <source>Sending %Ln decision(s) in {s} s… (Undo takes them back)</source>
+        <translation>Enviando %Ln decisión en {s} s… (Deshacer la retira)|Enviando %Ln decisiones en {s} s… (Deshacer las retira)</translation>
     </message>
     <message>
         <source>Each post becomes its own decision, with its own action sent to the platform. They are sent in {seconds} s; until then you can undo. If any of them was decided or taken by someone else meanwhile, none is decided.</source>
@@ -370,10 +380,6 @@
         <translation>Demasiado tarde para deshacer: las decisiones se están enviando.</translation>
     </message>
     <message>
-        <source>Sending {n} decisions in {s} s… (Undo takes them back)</source>
-        <translation>Enviando {n} decisiones en {s} s… (Deshacer las retira)</translation>
-    </message>
-    <message>
         <source>Undone: nothing was sent.</source>
         <translation>Deshecho: no se envió nada.</translation>
     </message>
@@ -386,8 +392,8 @@
         <translation>decidida ahora</translation>
     </message>
     <message>
-        <source>Done: {n} decisions recorded ({names}).</source>
-        <translation>Hecho: {n} decisiones registradas ({names}).</translation>
+        <source>Done: %Ln decision(s) recorded ({names}).</source>
+        <translation>Hecho: %Ln decisión registrada ({names}).|Hecho: %Ln decisiones registradas ({names}).</translation>
     </message>
     <message>
         <source>Nothing was decided: {n} of these posts were decided or taken by someone else meanwhile (marked below and unchecked). Decide again to decide the rest.</source>
@@ -619,8 +625,8 @@
         <translation>Sin denuncias de usuarios.</translation>
     </message>
     <message>
-        <source>{n} reports</source>
-        <translation>{n} denuncias</translation>
+        <source>%Ln report(s)</source>
+        <translation>%Ln denuncia|%Ln denuncias</translation>
     </message>
     <message>
         <source>What reporters wrote:</source>
@@ -1106,7 +1112,6 @@
     <name>LeadAdmin</name>
     <message>
         <source>reviewer</source>
-        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
         <translation>revisor</translation>
     </message>
     <message>
@@ -1167,6 +1172,7 @@
     </message>
     <message>
         <source>Version</source>
+        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
         <translation>Versión</translation>
     </message>
     <message>
@@ -1410,7 +1416,6 @@
     <name>LeadAudits</name>
     <message>
         <source>random</source>
-        <extracomment>the largest media file fetched with an audit task (the reviewers&apos; are prefetched)</extracomment>
         <translation>al azar</translation>
     </message>
     <message>
@@ -1431,6 +1436,7 @@
     </message>
     <message>
         <source>{action} by {reviewer}</source>
+        <extracomment>the largest media file fetched with an audit task (the reviewers&apos; are prefetched)</extracomment>
         <translation>{action} de {reviewer}</translation>
     </message>
     <message>
@@ -1523,7 +1529,7 @@
     </message>
     <message>
         <source>Audit progress</source>
-        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``)</extracomment>
+        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``) fetching the next task or recording a judgement</extracomment>
         <translation>Progreso de la auditoría</translation>
     </message>
     <message>
@@ -1533,10 +1539,6 @@
     <message>
         <source>Stop auditing (Alt+S)</source>
         <translation>Dejar de auditar (Alt+S)</translation>
-    </message>
-    <message>
-        <source>Classifier scores (bar: score; line: threshold)</source>
-        <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
     </message>
     <message>
         <source>Decide each post as a reviewer would (same keys). The original decision is hidden until you have decided; the same decision records agreement, another one overturns it and becomes the decision of record.</source>
@@ -1555,8 +1557,8 @@
         <translation>La muestra de auditoría #{id} está completa.</translation>
     </message>
     <message>
-        <source>Sample #{id}: {n} posts left to judge (item {item})</source>
-        <translation>Muestra #{id}: quedan {n} publicaciones por evaluar (elemento {item})</translation>
+        <source>Sample #{id}: %Ln post(s) left to judge (item {item})</source>
+        <translation>Muestra #{id}: queda %Ln publicación por evaluar (elemento {item})|Muestra #{id}: quedan %Ln publicaciones por evaluar (elemento {item})</translation>
     </message>
     <message>
         <source>auditing</source>
@@ -1576,6 +1578,7 @@
     </message>
     <message>
         <source>An audit must decide; it cannot escalate.</source>
+        <extracomment>the task fetched and not shown yet, and the one shown</extracomment>
         <translation>Una auditoría debe decidir; no puede escalar.</translation>
     </message>
     <message>
@@ -1679,6 +1682,10 @@
         <translation>Muestra #{id}: {n} decisiones extraídas (menos de {requested}: el periodo no tiene más).</translation>
     </message>
     <message>
+        <source>Sample #{id}: %n decision(s) drawn.</source>
+        <translation>Muestra #{id}: %n decisión extraída.|Muestra #{id}: %n decisiones extraídas.</translation>
+    </message>
+    <message>
         <source>Select a sample first.</source>
         <translation>Seleccione primero una muestra.</translation>
     </message>
@@ -1691,7 +1698,6 @@
     <name>LeadDecisions</name>
     <message>
         <source>Audited or not</source>
-        <extracomment>decisions asked for per page (the service allows up to 500); small pages keep the worker&apos;s hold on the GIL short while the view paints events of one item&apos;s history shown at most (pages of 100) characters of a note&apos;s first line shown in the table</extracomment>
         <translation>Auditadas o no</translation>
     </message>
     <message>
@@ -1704,6 +1710,7 @@
     </message>
     <message>
         <source>entered the queue</source>
+        <extracomment>events of one item&apos;s history shown at most (pages of 100)</extracomment>
         <translation>entró en la cola</translation>
     </message>
     <message>
@@ -2080,6 +2087,7 @@
     </message>
     <message>
         <source>Decided at</source>
+        <extracomment>decisions asked for per page (the service allows up to 500); small pages keep the worker&apos;s hold on the GIL short while the view paints characters of a note&apos;s first line shown in the table</extracomment>
         <translation>Decidido el</translation>
     </message>
     <message>
@@ -2140,7 +2148,7 @@
     </message>
     <message>
         <source>loading decisions</source>
-        <extracomment>the client between fetches (a fetch owns it while it runs)</extracomment>
+        <extracomment>the page being fetched; a newer one (filters changed) drops its result</extracomment>
         <translation>cargar las decisiones</translation>
     </message>
     <message>
@@ -2190,11 +2198,11 @@
     </message>
     <message>
         <source>%Ln decision(s), all shown.</source>
-        <translation>%Ln decisión(es), todas mostradas.</translation>
+        <translation>%Ln decisión, mostrada.|%Ln decisiones, todas mostradas.</translation>
     </message>
     <message>
         <source>%Ln decision(s) loaded so far; scroll down for more.</source>
-        <translation>%Ln decisión(es) cargadas hasta ahora; desplazarse hacia abajo para ver más.</translation>
+        <translation>%Ln decisión cargada hasta ahora; desplazarse hacia abajo para ver más.|%Ln decisiones cargadas hasta ahora; desplazarse hacia abajo para ver más.</translation>
     </message>
     <message>
         <source>Item history</source>
@@ -2329,6 +2337,14 @@
         <translation>Cancelar la exportación</translation>
     </message>
     <message>
+        <source>Exported %Ln decision(s) to {path}.</source>
+        <translation>%Ln decisión exportada a {path}.|%Ln decisiones exportadas a {path}.</translation>
+    </message>
+    <message>
+        <source>Exporting… %Ln decision(s) written so far.</source>
+        <translation>Exportando… %Ln decisión escrita hasta ahora.|Exportando… %Ln decisiones escritas hasta ahora.</translation>
+    </message>
+    <message>
         <source>Note to reviewer…</source>
         <translation>Nota al revisor…</translation>
     </message>
@@ -2401,16 +2417,8 @@
         <translation>Exportando a {path}…</translation>
     </message>
     <message>
-        <source>Exported {n} decisions to {path}.</source>
-        <translation>Se exportaron {n} decisiones a {path}.</translation>
-    </message>
-    <message>
         <source>Cancelling the export…</source>
         <translation>Cancelando la exportación…</translation>
-    </message>
-    <message>
-        <source>Exporting… {n} decisions written so far.</source>
-        <translation>Exportando… {n} decisiones escritas hasta ahora.</translation>
     </message>
     <message>
         <source>Note to reviewer</source>
@@ -2835,12 +2843,16 @@
         <translation>No se encontró nada.</translation>
     </message>
     <message>
-        <source>{n} items shown, newest first; more below.</source>
-        <translation>{n} elementos mostrados, los más recientes primero; hay más abajo.</translation>
+        <source>%Ln item(s) shown, newest first; more below.</source>
+        <translation>%Ln elemento mostrado, los más recientes primero; hay más abajo.|%Ln elementos mostrados, los más recientes primero; hay más abajo.</translation>
     </message>
     <message>
-        <source>{n} items found, newest first.</source>
-        <translation>{n} elementos encontrados, los más recientes primero.</translation>
+        <source>%Ln item(s) found, newest first.</source>
+        <translation>%Ln elemento encontrado, los más recientes primero.|%Ln elementos encontrados, los más recientes primero.</translation>
+    </message>
+    <message>
+        <source>%Ln selected post(s) decided already: left out.</source>
+        <translation>%Ln publicación seleccionada ya decidida: se omite.|%Ln publicaciones seleccionadas ya decididas: se omiten.</translation>
     </message>
     <message>
         <source>searching</source>
@@ -2849,10 +2861,6 @@
     <message>
         <source>Select open posts first (Ctrl or Shift and click): decided posts are changed by an audit, not decided again.</source>
         <translation>Seleccionar primero publicaciones abiertas (Ctrl o Shift y clic): las publicaciones decididas se cambian mediante una auditoría, no se deciden de nuevo.</translation>
-    </message>
-    <message>
-        <source>{n} selected posts are decided already: left out.</source>
-        <translation>{n} publicaciones seleccionadas ya están decididas: se omiten.</translation>
     </message>
     <message>
         <source>loading the saved views</source>
@@ -3395,11 +3403,11 @@
     </message>
     <message>
         <source>Notice</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Aviso</translation>
     </message>
     <message>
         <source>Queue</source>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Cola</translation>
     </message>
     <message>
@@ -3416,6 +3424,7 @@
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
+        <extracomment>the keys that focus a part of the verdict, and the part</extracomment>
         <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
     </message>
     <message>
@@ -3440,6 +3449,7 @@
     </message>
     <message>
         <source>starting…</source>
+        <extracomment>The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic)</extracomment>
         <translation>iniciando…</translation>
     </message>
     <message>
@@ -3503,6 +3513,22 @@
         <translation>Salir</translation>
     </message>
     <message>
+        <source>Open posts by the author and the linked accounts: {posts} in {queues}.</source>
+        <translation>Publicaciones abiertas de la autora o el autor y de las cuentas vinculadas: {posts} en {queues}.</translation>
+    </message>
+    <message>
+        <source>Open posts by the author: {posts} in {queues}.</source>
+        <translation>Publicaciones abiertas de la autora o el autor: {posts} en {queues}.</translation>
+    </message>
+    <message>
+        <source>%Ln more not listed (the oldest come first).</source>
+        <translation>%Ln más sin listar (primero las más antiguas).|%Ln más sin listar (primero las más antiguas).</translation>
+    </message>
+    <message>
+        <source>Posts selected in the search: {posts} in {queues}.</source>
+        <translation>Publicaciones seleccionadas en la búsqueda: {posts} en {queues}.</translation>
+    </message>
+    <message>
         <source>On a break: your posts were given back.</source>
         <translation>En pausa: las publicaciones reservadas se devolvieron.</translation>
     </message>
@@ -3517,6 +3543,14 @@
     <message>
         <source>The queue {queue} is not in your queue list yet; try again shortly.</source>
         <translation>La cola {queue} aún no está en su lista de colas; inténtelo de nuevo en breve.</translation>
+    </message>
+    <message>
+        <source>%Ln post(s)</source>
+        <translation>%Ln publicación|%Ln publicaciones</translation>
+    </message>
+    <message>
+        <source>%Ln queue(s)</source>
+        <translation>%Ln cola|%Ln colas</translation>
     </message>
     <message>
         <source>Logged in again: your verdicts are being sent.</source>
@@ -3675,24 +3709,8 @@
         <translation>El autor no tiene publicaciones abiertas.</translation>
     </message>
     <message>
-        <source>Open posts by the author and the linked accounts: {n} in {q} queues.</source>
-        <translation>Publicaciones abiertas del autor y de las cuentas vinculadas: {n} en {q} colas.</translation>
-    </message>
-    <message>
-        <source>Open posts by the author: {n} in {q} queues.</source>
-        <translation>Publicaciones abiertas del autor: {n} en {q} colas.</translation>
-    </message>
-    <message>
-        <source>{n} more are not listed (the oldest come first).</source>
-        <translation>{n} más no se muestran (primero las más antiguas).</translation>
-    </message>
-    <message>
         <source>looking up the author&apos;s open posts</source>
         <translation>buscando las publicaciones abiertas del autor</translation>
-    </message>
-    <message>
-        <source>Posts selected in the search: {n} in {q} queues.</source>
-        <translation>Publicaciones seleccionadas en la búsqueda: {n} en {q} colas.</translation>
     </message>
     <message>
         <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
@@ -3737,6 +3755,10 @@
     <message>
         <source>● Online</source>
         <translation>● En línea</translation>
+    </message>
+    <message>
+        <source>%n conflict(s)</source>
+        <translation>%n conflicto|%n conflictos</translation>
     </message>
     <message>
         <source>never synced</source>
@@ -4071,6 +4093,10 @@
         <translation>Inicie sesión cuando el servidor esté accesible: la aplicación crea un almacén nuevo y guarda el antiguo aparte para el soporte.</translation>
     </message>
     <message>
+        <source>The export was cancelled after %Ln decision(s).</source>
+        <translation>La exportación se canceló tras %Ln decisión.|La exportación se canceló tras %Ln decisiones.</translation>
+    </message>
+    <message>
         <source>The server cannot be reached.</source>
         <translation>No se puede contactar con el servidor.</translation>
     </message>
@@ -4103,8 +4129,8 @@
         <translation>Solo se pudieron reservar {done} de {total} elementos: la cola no tiene más para usted, o alcanzó el límite del servidor de elementos retenidos a la vez.</translation>
     </message>
     <message>
-        <source>Ready to work offline: {n} posts are on this computer.</source>
-        <translation>Listo para trabajar sin conexión: hay {n} publicaciones en este equipo.</translation>
+        <source>Ready to work offline: %Ln post(s) on this computer.</source>
+        <translation>Listo para trabajar sin conexión: %Ln publicación en este equipo.|Listo para trabajar sin conexión: %Ln publicaciones en este equipo.</translation>
     </message>
     <message>
         <source>this session keeps its login in memory only</source>
@@ -4233,10 +4259,6 @@
     <message>
         <source>Connect to the server so they are sent, then try again.</source>
         <translation>Conéctese al servidor para que se envíen y vuelva a intentarlo.</translation>
-    </message>
-    <message>
-        <source>The export was cancelled after {n} decisions.</source>
-        <translation>La exportación se canceló tras {n} decisiones.</translation>
     </message>
     <message>
         <source>What was written of it is incomplete.</source>
@@ -4718,7 +4740,7 @@
     </message>
     <message>
         <source>The post you were looking at was taken back by the server (its lease ended and someone else has it now). Here is the next one.</source>
-        <extracomment>E (or the escalate button): the window asks for a reason (ActionConfig, reasons) what the verdict bar holds for an action an item to show before the others once it is here (a lead&apos;s picked escalation)</extracomment>
+        <extracomment>E (or the escalate button): the window asks for a reason (ActionConfig, reasons) where the items come from and the verdicts go an item to show before the others once it is here (a lead&apos;s picked escalation)</extracomment>
         <translation>El servidor retiró la publicación que estaba viendo (su reserva terminó y ahora la tiene otra persona). Aquí está la siguiente.</translation>
     </message>
     <message>
@@ -4739,6 +4761,7 @@
     </message>
     <message>
         <source>The verdict could not be saved.</source>
+        <extracomment>why this desk cannot escalate (None: it can)</extracomment>
         <translation>No se pudo guardar el veredicto.</translation>
     </message>
     <message>
@@ -5008,12 +5031,12 @@
     <name>VerdictBar</name>
     <message>
         <source>Verdict</source>
-        <extracomment>Actions that take a post down or act on its author: their buttons look different ... in red type with a red edge, in light and dark palettes alike What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
+        <extracomment>Actions that take a post down or act on its author: their buttons look different ... in red type with a red edge, in light and dark palettes alike (theme.Tone.destructive) What the reviewer can give for each problem code of the rule (the rest are refusals or a config the reviewer cannot change).</extracomment>
         <translation>Veredicto</translation>
     </message>
     <message>
         <source>What the verdict still needs</source>
-        <extracomment>the ratings fact-checkers gave the item on screen, and the one the rating starts at</extracomment>
+        <extracomment>the ratings fact-checkers gave the item on screen, and the one the rating starts at the action chosen last (bold), whose statement of reasons is shown</extracomment>
         <translation>Lo que aún necesita el veredicto</translation>
     </message>
     <message>

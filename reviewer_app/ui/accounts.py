@@ -105,11 +105,9 @@ class Selection:
 def confirmation_question(action: AuthorAction, chosen: Selection) -> str:
     """'Suspend 4 accounts (12 open items in 3 queues)?'"""
     n, items, queues = len(chosen.author_ids), chosen.open_items, chosen.queues
-    accounts = plural(QCoreApplication.translate("Accounts", "%Ln account(s)", None, n), n)
-    open_items = plural(
-        QCoreApplication.translate("Accounts", "%Ln open item(s)", None, items), items
-    )
-    in_queues = plural(QCoreApplication.translate("Accounts", "%Ln queue(s)", None, queues), queues)
+    accounts = plural(QCoreApplication.translate("Accounts", "%Ln account(s)"), n)
+    open_items = plural(QCoreApplication.translate("Accounts", "%Ln open item(s)"), items)
+    in_queues = plural(QCoreApplication.translate("Accounts", "%Ln queue(s)"), queues)
     questions = {
         AuthorAction.suspend: translate("Accounts", "Suspend {accounts} ({items} in {queues})?"),
         AuthorAction.mark_inauthentic: translate(
@@ -139,8 +137,8 @@ def consequence(action: AuthorAction) -> str:
 def done_words(action: AuthorAction, results: AccountActionResults) -> str:
     closed = sum(len(r.closed_item_ids) for r in results.results)
     n = len(results.results)
-    accounts = plural(QCoreApplication.translate("Accounts", "%Ln account(s)", None, n), n)
-    items = plural(QCoreApplication.translate("Accounts", "%Ln open item(s)", None, closed), closed)
+    accounts = plural(QCoreApplication.translate("Accounts", "%Ln account(s)"), n)
+    items = plural(QCoreApplication.translate("Accounts", "%Ln open item(s)"), closed)
     return translate("Accounts", "{action}: {accounts} done; {items} closed.").format(
         action=translate("Accounts", ACTION_WORDS[action]), accounts=accounts, items=items
     )

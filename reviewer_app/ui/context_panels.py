@@ -189,9 +189,8 @@ def reports_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None 
     r = item.reports
     if not r.total and not r.notes:
         return translate("ContextPanels", "No user reports.")
-    lines = [
-        plural(QCoreApplication.translate("ContextPanels", "%Ln report(s)", None, r.total), r.total)
-    ]
+    n = r.total  # a name: lupdate reads no attribute as the count
+    lines = [plural(QCoreApplication.translate("ContextPanels", "%Ln report(s)"), n)]
     lines += [f"  {x.reason.replace('-', ' ')}: {x.count}" for x in r.by_reason]
     if r.notes:
         lines.append(translate("ContextPanels", "What reporters wrote:"))

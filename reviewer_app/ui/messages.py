@@ -263,7 +263,7 @@ def _export_cancelled(rows: int) -> Message:
     return Message(
         plural(
             QCoreApplication.translate(
-                "Messages", "The export was cancelled after %Ln decision(s).", None, rows
+                "Messages", "The export was cancelled after %Ln decision(s)."
             ),
             rows,
         ),
@@ -353,7 +353,7 @@ def offline_batch_ended(done: int, total: int, kind: FailureKind | str | None) -
         ).format(done=done, total=total)
     return plural(
         QCoreApplication.translate(
-            "Messages", "Ready to work offline: %Ln post(s) on this computer.", None, done
+            "Messages", "Ready to work offline: %Ln post(s) on this computer."
         ),
         done,
     )

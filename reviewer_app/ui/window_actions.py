@@ -41,12 +41,8 @@ log = logging.getLogger("ui")
 def posts_in_queues(posts: int, queues: int) -> dict[str, str]:
     """'3 posts' and '1 queue', each count in its own form."""
     return {
-        "posts": plural(
-            QCoreApplication.translate("MainWindow", "%Ln post(s)", None, posts), posts
-        ),
-        "queues": plural(
-            QCoreApplication.translate("MainWindow", "%Ln queue(s)", None, queues), queues
-        ),
+        "posts": plural(QCoreApplication.translate("MainWindow", "%Ln post(s)"), posts),
+        "queues": plural(QCoreApplication.translate("MainWindow", "%Ln queue(s)"), queues),
     }
 
 
@@ -320,8 +316,6 @@ class WindowActions(WindowParts):
                     QCoreApplication.translate(
                         "MainWindow",
                         "%Ln more not listed (the oldest come first).",
-                        None,
-                        left_out,
                     ),
                     left_out,
                 )

@@ -379,12 +379,11 @@ class SyncEvents(WindowParts):
             else None
         )
         self.pending_label.setToolTip(held_until_words(self.held, until))
+        conflicts = self.conflict_count  # a name: lupdate reads no attribute as the count
         self.conflicts_button.setText(
             plural(
-                QCoreApplication.translate(
-                    "MainWindow", "%n conflict(s)", None, self.conflict_count
-                ),
-                self.conflict_count,
+                QCoreApplication.translate("MainWindow", "%n conflict(s)"),
+                conflicts,
             )
         )
         if self.last_sync is None:

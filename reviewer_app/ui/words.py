@@ -9,6 +9,8 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
+from PySide6.QtCore import QLocale
+
 from .plain import isolate
 
 #: a time as every table, timeline and pane shows it: local, to the minute
@@ -62,10 +64,16 @@ def value_words(value: object, labels: Mapping[str, str] | None = None) -> str:
 
 
 def plural(shown: str, n: int) -> str:
-    """A count in the plural form ``n`` takes. Call with Qt's numerus translation, literal
-    so lupdate finds it: ``plural(QCoreApplication.translate("Ctx", "%Ln decision(s)", None,
-    n), n)``. A catalogue gives each language its forms; with none (English, the source
-    language) Qt leaves "(s)" as written, and it is resolved here: one or many."""
+    """A counted string in the form ``n`` takes, with ``n`` written in: ``plural(
+    QCoreApplication.translate("Ctx", "%Ln decision(s)"), n)`` ("%Ln": the count in the
+    user's locale, "%n": as digits). The count is not given to Qt: its numerus lookup
+    needs numerus messages, which pyside6-lupdate never writes for Python (a translated
+    "2 Konten" came back as the English "2 accounts"). A catalogue gives the one and the
+    many form in one translation split by "|" ("%Ln Konto|%Ln Konten"); the English source
+    says "(s)". Both are resolved here: one or many."""
+    if "|" in shown:
+        forms = shown.split("|")
+        shown = forms[0] if n == 1 else forms[-1]
     if "(s)" in shown:
         shown = shown.replace("(s)", "" if n == 1 else "s")
-    return shown
+    return shown.replace("%Ln", QLocale().toString(n)).replace("%n", str(n))

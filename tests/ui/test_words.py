@@ -46,6 +46,15 @@ def test_plural_forms_without_a_catalogue() -> None:
     assert plural("0 decision(s)", 0) == "0 decisions"
 
 
+def test_plural_forms_from_a_catalogue_one_and_many() -> None:
+    """A translation gives both forms split by '|' (lupdate marks no Python call numerus)."""
+    assert plural("1 Entscheidung|1 Entscheidungen", 1) == "1 Entscheidung"
+    assert plural("3 Entscheidungen wurden|3 Entscheidungen wurden", 3) == "3 Entscheidungen wurden"
+    assert plural("2 cuenta|2 cuentas", 2) == "2 cuentas"
+    assert plural("%Ln Entscheidung|%Ln Entscheidungen", 2500) == "2,500 Entscheidungen"
+    assert plural("%n decision(s)", 1) == "1 decision"
+
+
 def test_a_timeline_line_has_no_iso_stamp_and_no_raw_code() -> None:
     event = Event(
         id=3,

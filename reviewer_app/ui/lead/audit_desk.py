@@ -263,16 +263,15 @@ class AuditDesk(QWidget):
             )
             self.stop()
             return
+        left = grant.remaining  # a name: lupdate reads no attribute as the count
         set_text(
             self.heading,
             plural(
                 QCoreApplication.translate(
                     "LeadAudits",
                     "Sample #{id}: %Ln post(s) left to judge (item {item})",
-                    None,
-                    grant.remaining,
                 ),
-                grant.remaining,
+                left,
             ).format(id=grant.sample_id, item=grant.task.item.id),
         )
         self._show(grant.task)

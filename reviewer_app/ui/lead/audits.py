@@ -320,6 +320,7 @@ class AuditsView(QWidget):
 
         def done(sample: AuditSample) -> None:
             self.create_button.setEnabled(True)
+            drawn = sample.size  # a name: lupdate reads no attribute as the count
             self._say(
                 (
                     translate(
@@ -330,9 +331,9 @@ class AuditsView(QWidget):
                     if sample.size < sample.requested_size
                     else plural(
                         QCoreApplication.translate(
-                            "LeadAudits", "Sample #{id}: %n decision(s) drawn.", None, sample.size
+                            "LeadAudits", "Sample #{id}: %n decision(s) drawn."
                         ),
-                        sample.size,
+                        drawn,
                     )
                 ).format(id=sample.id, n=sample.size, requested=sample.requested_size)
             )

@@ -309,12 +309,9 @@ class BulkDecisionDialog(QDialog):
         chosen = self.checked()
         queues = self.checked_queues()
         names = ", ".join(isolate(q.name) for q in queues)
-        posts = plural(
-            QCoreApplication.translate("Bulk", "%Ln post(s)", None, len(chosen)), len(chosen)
-        )
-        where = plural(
-            QCoreApplication.translate("Bulk", "%Ln queue(s)", None, len(queues)), len(queues)
-        )
+        n, q = len(chosen), len(queues)  # names: lupdate reads no expression as the count
+        posts = plural(QCoreApplication.translate("Bulk", "%Ln post(s)"), n)
+        where = plural(QCoreApplication.translate("Bulk", "%Ln queue(s)"), q)
         return translate("Bulk", "{action}: {posts} in {queues} ({names})?").format(
             action=isolate(self.action.currentText()), posts=posts, queues=where, names=names
         )
@@ -382,7 +379,7 @@ class BulkDecisionDialog(QDialog):
                 self.status,
                 plural(
                     QCoreApplication.translate(
-                        "Bulk", "Sending %Ln decision(s) in {s} s… (Undo takes them back)", None, n
+                        "Bulk", "Sending %Ln decision(s) in {s} s… (Undo takes them back)"
                     ),
                     n,
                 ).format(s=max(1, int(left + 0.999))),
@@ -414,13 +411,12 @@ class BulkDecisionDialog(QDialog):
         names = ", ".join(
             isolate(self.queues[q].name if q in self.queues else q) for q in results.queue_ids
         )
+        count = len(results.results)  # a name: lupdate reads no expression as the count
         set_text(
             self.status,
             plural(
-                QCoreApplication.translate(
-                    "Bulk", "Done: %Ln decision(s) recorded ({names}).", None, len(results.results)
-                ),
-                len(results.results),
+                QCoreApplication.translate("Bulk", "Done: %Ln decision(s) recorded ({names})."),
+                count,
             ).format(names=names),
         )
         self._update_buttons()

@@ -430,9 +430,7 @@ class DecisionsBrowser(QWidget):
             set_text(
                 self.status,
                 plural(
-                    QCoreApplication.translate(
-                        "LeadDecisions", "%Ln decision(s), all shown.", None, rows
-                    ),
+                    QCoreApplication.translate("LeadDecisions", "%Ln decision(s), all shown."),
                     rows,
                 ),
             )
@@ -443,8 +441,6 @@ class DecisionsBrowser(QWidget):
                     QCoreApplication.translate(
                         "LeadDecisions",
                         "%Ln decision(s) loaded so far; scroll down for more.",
-                        None,
-                        rows,
                     ),
                     rows,
                 ),

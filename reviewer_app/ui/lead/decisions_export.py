@@ -147,7 +147,7 @@ class ExportBar(QWidget):
                 self.status,
                 plural(
                     QCoreApplication.translate(
-                        "LeadDecisions", "Exported %Ln decision(s) to {path}.", None, rows
+                        "LeadDecisions", "Exported %Ln decision(s) to {path}."
                     ),
                     rows,
                 ).format(path=target),
@@ -185,7 +185,7 @@ class ExportBar(QWidget):
                 self.status,
                 plural(
                     QCoreApplication.translate(
-                        "LeadDecisions", "Exporting… %Ln decision(s) written so far.", None, rows
+                        "LeadDecisions", "Exporting… %Ln decision(s) written so far."
                     ),
                     rows,
                 ),

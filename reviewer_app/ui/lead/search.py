@@ -345,15 +345,13 @@ class SearchPane(QWidget):
             elif page.next_cursor:
                 words = plural(
                     QCoreApplication.translate(
-                        "LeadSearch", "%Ln item(s) shown, newest first; more below.", None, shown
+                        "LeadSearch", "%Ln item(s) shown, newest first; more below."
                     ),
                     shown,
                 )
             else:
                 words = plural(
-                    QCoreApplication.translate(
-                        "LeadSearch", "%Ln item(s) found, newest first.", None, shown
-                    ),
+                    QCoreApplication.translate("LeadSearch", "%Ln item(s) found, newest first."),
                     shown,
                 )
             set_text(self.status, words)
@@ -398,8 +396,6 @@ class SearchPane(QWidget):
                     QCoreApplication.translate(
                         "LeadSearch",
                         "%Ln selected post(s) decided already: left out.",
-                        None,
-                        closed,
                     ),
                     closed,
                 ),
