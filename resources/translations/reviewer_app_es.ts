@@ -699,7 +699,7 @@
     </message>
     <message>
         <source>Author: {status}</source>
-        <extracomment>the tab whose whole text is being added to its box, batch by batch</extracomment>
+        <extracomment>``prepare``&apos;s work: (item, tab index, its text as the box takes it, its cuts) the tab whose whole text is being added to its box, batch by batch</extracomment>
         <translation>Autor: {status}</translation>
     </message>
     <message>
@@ -3424,7 +3424,7 @@
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
-        <extracomment>the keys that focus a part of the verdict, and the part</extracomment>
+        <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``)</extracomment>
         <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
     </message>
     <message>
