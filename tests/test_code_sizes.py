@@ -23,7 +23,6 @@ KNOWN: frozenset[str] = frozenset(
         "server/demo/authors.py:build_authors",
         "server/domain/audits.py:_overturn",
         "server/domain/audits.py:create_sample",
-        "server/storage/tables.py",
     }
 )
 

@@ -27,7 +27,7 @@ def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
                 opts={"include_name": lambda name, *_: name not in SEARCH_INDEX_OBJECTS},
             )
             diff = compare_metadata(context, metadata)
-        assert diff == [], f"tables.py and the migrations disagree: {diff}"
+        assert diff == [], f"the tables (storage/tables/) and the migrations disagree: {diff}"
     finally:
         db.dispose()
 
