@@ -133,6 +133,11 @@ def _unique(handle: str, taken: set[str]) -> str:
 
 
 def build_authors(rng: random.Random, now: datetime) -> AuthorPool:
+    """The demo's cast: influencers, regulars, trolls, spammers and two networks.
+
+    Long because it is one recipe read top to bottom: every draw from ``rng`` comes in a
+    fixed order that the demo's posts, routing and tests depend on; split, the order would
+    be as fixed but harder to see."""
     taken: set[str] = set()
     specs: list[tuple[str, str, str]] = []  # kind, handle, display name
 

@@ -17,10 +17,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, literal, select, update
+from sqlalchemy import Connection, func, insert, literal, select, update
 
 from reviewer_app.protocol import (
-    ActionKind,
     AuditAgree,
     AuditJudgement,
     AuditMethod,
@@ -35,17 +34,14 @@ from reviewer_app.protocol import (
     Decision,
     EventKind,
     Item,
-    ProblemDetail,
     QueueConfig,
     ReviewerAgreement,
     StrikeCount,
-    verdict_problems,
 )
-from reviewer_app.server.domain import accounts, enforcement
 from reviewer_app.server.domain.assembly import decisions_by_id, load_items, reviewer_names
+from reviewer_app.server.domain.audit_overturns import overturn
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt, to_epoch
 from reviewer_app.server.domain.stats import check_window, cohen_kappa
-from reviewer_app.server.domain.verdicts import item_problems
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import audit_items, audit_samples, decisions, items, strikes
 
@@ -71,6 +67,20 @@ def create_sample(
     check_window(since, until)
     if request.queue_id is not None and request.queue_id not in configs:
         raise ApiError(404, "unknown_queue", f"No queue {request.queue_id!r}.")
+    picked = _draw(conn, request, since, until)
+    if not picked:
+        raise ApiError(
+            422, "empty_sample", "No decisions in that window can be audited (none, or all taken)."
+        )
+    random.shuffle(picked)
+    return _store_sample(conn, lead, request, picked, since, until, now)
+
+
+def _draw(
+    conn: Connection, request: AuditSampleCreate, since: float, until: float
+) -> list[dict[str, Any]]:
+    """The decisions of record in the window not sampled before: at random, or the same
+    number per reviewer or per action (``_equal_allocation``)."""
     d = decisions.c
     stratum: Any = {
         AuditMethod.random: literal(0),
@@ -109,11 +119,19 @@ def create_sample(
         )
         rows = conn.execute(select(ranked).where(ranked.c.rn <= request.size)).mappings().all()
         picked = _equal_allocation([dict(r) for r in rows], request.size)
-    if not picked:
-        raise ApiError(
-            422, "empty_sample", "No decisions in that window can be audited (none, or all taken)."
-        )
-    random.shuffle(picked)
+    return picked
+
+
+def _store_sample(
+    conn: Connection,
+    lead: Principal,
+    request: AuditSampleCreate,
+    picked: list[dict[str, Any]],
+    since: float,
+    until: float,
+    now: float,
+) -> int:
+    """The sample, its items in the drawn order and its log entry; the sample's id."""
     sample_id = int(
         conn.execute(
             insert(audit_samples)
@@ -332,7 +350,7 @@ def record_result(
     }
     kind = EventKind.audited
     if isinstance(body, AuditOverturn):
-        new_id = _overturn(conn, lead, original, body, own_note, configs, now, config_version)
+        new_id = overturn(conn, lead, original, body, own_note, configs, now, config_version)
         changes.update(final_action=body.action, overturn_decision_id=new_id)
         fields.update(
             overturned_decision_id=original["id"],
@@ -376,151 +394,6 @@ def judged(original: Mapping[Any, Any], body: AuditJudgement) -> AuditAgree | Au
         note=body.note or f"Blind audit: the auditor decided {body.action}.",
         time_spent_ms=body.time_spent_ms,
     )
-
-
-def _overturn(
-    conn: Connection,
-    lead: Principal,
-    original: Mapping[Any, Any],
-    body: AuditOverturn,
-    own_note: str | None,
-    configs: Mapping[str, QueueConfig],
-    now: float,
-    config_version: int = 0,
-) -> int:
-    """The corrected decision, checked as a verdict is (config and item rules); a rating
-    other than the fact-checkers' is overridden by the auditor's own note only."""
-    config = configs.get(original["queue_id"])
-    if config is None:
-        raise ApiError(409, "unknown_queue", "The decision's queue no longer exists.")
-    action = config.action(body.action)
-    if action is not None and action.kind is ActionKind.escalate:
-        raise ApiError(
-            422, "overturn_cannot_escalate", "An overturn must decide; it cannot escalate."
-        )
-    problems = [  # the protocol's rule, as for a verdict (the item's part below)
-        ProblemDetail(loc=["body", p.field], code=p.code, message=p.message)
-        for p in verdict_problems(config, body)
-    ]
-    row = conn.execute(
-        select(items.c.epoch, items.c.payload, items.c.post_id).where(
-            items.c.id == original["item_id"]
-        )
-    ).one()
-    if not problems:
-        problems = [
-            ProblemDetail(loc=["body", p.field], code=p.code, message=p.message)
-            for p in item_problems(body.model_copy(update={"note": own_note}), config, row.payload)
-        ]
-    if problems:
-        raise ApiError(
-            422,
-            "overturn_invalid",
-            "The corrected decision does not fit the queue's decision config.",
-            errors=problems,
-        )
-    assert action is not None
-    item = row.epoch
-    author_action = body.author_action or action.author_action
-    new_id = int(
-        conn.execute(
-            insert(decisions)
-            .values(
-                item_id=original["item_id"],
-                epoch=item + 1,
-                queue_id=original["queue_id"],
-                user_id=lead.id,
-                author_id=original["author_id"],
-                action=body.action,
-                policies=json.dumps(list(body.policies)),
-                rating=body.rating,
-                note=body.note,
-                author_action=author_action.value if author_action else None,
-                time_spent_ms=body.time_spent_ms,
-                decided_at=now,
-                client_decided_at=now,
-                kind="overturn",
-                overturns_id=original["id"],
-                config_version=config_version,
-            )
-            .returning(decisions.c.id)
-        ).scalar_one()
-    )
-    conn.execute(
-        update(items)
-        .where(items.c.id == original["item_id"])
-        .values(decision_id=new_id, epoch=item + 1)
-    )
-    # The overturn's enforcement action replaces the overturned decision's (enforcement.py).
-    enforcement.derive(
-        conn,
-        [
-            enforcement.Decided(
-                decision_id=new_id,
-                item_id=original["item_id"],
-                post_id=row.post_id,
-                author_id=original["author_id"],
-                queue_id=original["queue_id"],
-                config_version=config_version,
-                decided_at=now,
-                kind=action.kind,
-                config=config,
-                item_payload=row.payload,
-                policies=body.policies,
-                rating=body.rating,
-                author_action=author_action,
-                overturns=int(original["id"]),
-                note=body.note,
-            )
-        ],
-        now,
-    )
-    # what the overturned decision did to the account is undone, then the overturn's own
-    # author action (if any) is an account-level decision too (accounts.py)
-    postgres = conn.dialect.name == "postgresql"
-    append_events(
-        conn,
-        accounts.reverse_for_overturn(
-            conn,
-            int(original["id"]),
-            lead,
-            new_id,
-            original["item_id"],
-            original["queue_id"],
-            now,
-            postgres=postgres,
-        ),
-    )
-    if author_action is not None:
-        applied = accounts.apply(
-            conn,
-            [
-                accounts.AccountDecision(
-                    author_id=original["author_id"],
-                    action=author_action,
-                    user=lead,
-                    decision_id=new_id,
-                    item_id=original["item_id"],
-                    queue_id=original["queue_id"],
-                    policies=tuple(body.policies),
-                    note=body.note,
-                )
-            ],
-            now,
-            postgres=postgres,
-        )
-        append_events(conn, applied.events)
-    # The strikes follow the decision of record.
-    conn.execute(delete(strikes).where(strikes.c.decision_id == original["id"]))
-    if action.strike and body.policies:
-        conn.execute(
-            insert(strikes),
-            [
-                {"author_id": original["author_id"], "policy": p, "at": now, "decision_id": new_id}
-                for p in body.policies
-            ],
-        )
-    return new_id
 
 
 def result_of(conn: Connection, audit: Mapping[Any, Any]) -> AuditResult:

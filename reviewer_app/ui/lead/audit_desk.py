@@ -115,8 +115,8 @@ class AuditSink(QObject):
         )
 
         def work() -> AuditResult:
-            with factory() as api:
-                return api.record_audit(task.audit_id, judgement)
+            api = factory()  # the workspace's shared client: never closed here
+            return api.record_audit(task.audit_id, judgement)
 
         run_in_background(self, work, self.recorded.emit, self.failed.emit)
         return judgement
@@ -231,15 +231,15 @@ class AuditDesk(QWidget):
         )
 
         def work() -> tuple[AuditTaskGrant, dict[str, tuple[bytes, str]]]:
-            with factory() as api:
-                grant = api.next_audit(sample_id)
-                media: dict[str, tuple[bytes, str]] = {}
-                # an audited item is not in the local store: its media comes with the task
-                for m in grant.task.item.post.media if grant.task else []:
-                    if m.kind is not MediaKind.video and m.size_bytes <= AUDIT_MEDIA_BYTES:
-                        with contextlib.suppress(ApiError):
-                            media[m.id] = api.media(m.id, max_bytes=AUDIT_MEDIA_BYTES)
-                return grant, media
+            api = factory()  # the workspace's shared client: never closed here
+            grant = api.next_audit(sample_id)
+            media: dict[str, tuple[bytes, str]] = {}
+            # an audited item is not in the local store: its media comes with the task
+            for m in grant.task.item.post.media if grant.task else []:
+                if m.kind is not MediaKind.video and m.size_bytes <= AUDIT_MEDIA_BYTES:
+                    with contextlib.suppress(ApiError):
+                        media[m.id] = api.media(m.id, max_bytes=AUDIT_MEDIA_BYTES)
+            return grant, media
 
         run_in_background(self, work, self._granted, self._failed)
 

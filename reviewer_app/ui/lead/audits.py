@@ -286,8 +286,8 @@ class AuditsView(QWidget):
         factory = self.client_factory
 
         def work() -> list[AuditSample]:
-            with factory() as api:
-                return list(api.samples().samples)
+            api = factory()  # the workspace's shared client: never closed here
+            return list(api.samples().samples)
 
         def done(samples: list[AuditSample]) -> None:
             self.samples.set_rows(samples)
@@ -315,8 +315,8 @@ class AuditsView(QWidget):
         self._say(translate("LeadAudits", "Drawing the sample…"))
 
         def work() -> AuditSample:
-            with factory() as api:
-                return api.create_sample(body)
+            api = factory()  # the workspace's shared client: never closed here
+            return api.create_sample(body)
 
         def done(sample: AuditSample) -> None:
             self.create_button.setEnabled(True)
@@ -379,8 +379,8 @@ class AuditsView(QWidget):
         factory = self.client_factory
 
         def work() -> AuditResults:
-            with factory() as api:
-                return api.audit_results(sample_id)
+            api = factory()  # the workspace's shared client: never closed here
+            return api.audit_results(sample_id)
 
         def done(results: AuditResults) -> None:
             self.results.set_rows(results.results)
