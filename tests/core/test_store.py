@@ -249,3 +249,12 @@ def test_the_next_item_is_read_ahead_and_a_changed_row_is_parsed_afresh(store: S
     again = store.next_item(QUEUE)
     assert again is not None and again.item is not ahead.item
     assert again.item.post.text == "changed since"
+
+
+def test_a_read_after_close_is_a_store_error(tmp_path: Path) -> None:
+    """A late reader (the next post's preparation as the window closes) gets the store's
+    own error, which its callers handle, not sqlite3's ProgrammingError."""
+    store = Store(tmp_path / "store.sqlite3")
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.next_after("q", "i-1", include_expired=False)

@@ -260,7 +260,13 @@ def test_an_audited_post_shows_its_media(demo_server: LiveServer, desk_factory, 
         assert view.task is not None
         if view.task.item.post.media:
             break
+        judged = view.task.audit_id
+        qtbot.wait(100)  # past the doubled-key guard (0.05 s in tests): a key, not a double
         view.choose("no-violation")
+        qtbot.waitUntil(
+            lambda judged=judged: view.task is None or view.task.audit_id != judged,
+            timeout=20_000,
+        )
     media = view.task.item.post.media
     assert media, "no audited post with media"
     tiles = view.post.media.tiles

@@ -389,6 +389,8 @@ class StoreFile:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.OperationalError as err:
             raise StoreError(f"The local store could not be read: {err}") from err
+        except sqlite3.ProgrammingError as err:  # closed: a late reader as a window closes
+            raise StoreError(f"The local store is closed: {err}") from err
 
     # --- settings and queues -----------------------------------------------------------
 
