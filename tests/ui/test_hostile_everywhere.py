@@ -300,6 +300,7 @@ def test_every_lead_widget_shows_hostile_replies_literally(
             qtbot.waitUntil(
                 lambda: desk_view.task is not None and not desk_view.busy, timeout=20_000
             )
+            qtbot.wait(100)  # past the doubled-key guard (0.05 s in tests): a key, not a double
             desk.press(Qt.Key.Key_1)
             qtbot.waitUntil(lambda: not desk_view.busy, timeout=20_000)
         qtbot.waitUntil(lambda: not audits.auditing, timeout=20_000)

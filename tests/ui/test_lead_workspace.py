@@ -183,6 +183,7 @@ def test_a_blind_audit_hides_the_original_until_the_auditor_decides(
         # The same keys as reviewing: 1 is this queue's "no violation" (an overturn here).
         window.activateWindow()
         desk_view.setFocus()
+        qtbot.wait(100)  # past the doubled-key guard (0.05 s in tests): a key, not a double
         desk.press(K.Key_1)
         qtbot.waitUntil(
             lambda before=outcome_before: desk_view.outcome.text() not in (before, RECORDING),
