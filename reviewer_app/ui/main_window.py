@@ -440,10 +440,14 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
                         "This post's lease ran out while offline; your verdict may conflict.",
                     )
                 )
-        self.worklist.set_current(stored.item.id if stored else None)
+        self._later(self._mark_current)  # the worklist's marker follows once it is painted
         # choosing in the worklist stays there; the Lead workspace keeps its focus
         if not self.worklist_view.hasFocus() and not self.on_lead_page():
             self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _mark_current(self) -> None:
+        current = self.review.current
+        self.worklist.set_current(current.item.id if current else None)
 
     def _nothing_here(self) -> str:
         """What the post pane says with no post to show: an empty queue says so and names
@@ -507,15 +511,17 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             step()
 
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
+        # the next post is shown right after this: what follows waits for its paint (a
+        # timer of 0 here ran the worklist's query before the paint, inside the keypress)
+        self.paint_started = self.paint_started or time.perf_counter()
         queue = self.review.queue  # the verdict's own: read from memory, not the store
         if queue is not None and queue.id == entry.queue_id:
             self.tally.decided(entry.key, queue.config, entry.verdict.policies)
             self._check_break_due()
-        self.say(
-            translate(
-                "MainWindow", "Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds."
-            ).format(action=entry.action, item=entry.item_id)
-        )
+        self._saying = translate(
+            "MainWindow", "Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds."
+        ).format(action=entry.action, item=entry.item_id)
+        self._later(self._say_saved)
         self._later(self._count_pending)
         self._later(self._refresh_worklist)
 

@@ -333,6 +333,7 @@ class PostPane(QWidget):
         # the open link dialog, if any
         self.link_dialog: LinkDialog | None = None
         self._stop_warning: Callable[[], None] = _nothing
+        self._appeal_shown: str | None = None
         self.clear()
 
     def clear(self, message: str | None = None) -> None:
@@ -407,9 +408,12 @@ class PostPane(QWidget):
         self._rtl = True if language in RTL_LANGUAGES else None
         self.text.show_text(text, self._spans, self._rtl)
         self.more.setVisible(rest > 0)
-        self.more.setText(
-            translate("PostPane", "Show the whole text ({n} more characters)").format(n=f"{rest:,}")
-        )
+        if rest > 0:
+            self.more.setText(
+                translate("PostPane", "Show the whole text ({n} more characters)").format(
+                    n=f"{rest:,}"
+                )
+            )
         preview = post.link_preview
         if preview is not None:
             set_text(
@@ -459,7 +463,9 @@ class PostPane(QWidget):
 
     def _show_appeal(self, appeal: ItemAppeal | None, statements: Sequence[Statement] = ()) -> None:
         shown = appeal_text(appeal, statements) if appeal is not None else ""
-        self.appeal.setPlainText(shown)  # never HTML
+        if shown != self._appeal_shown:  # most posts have none: no text to set and lay out
+            self._appeal_shown = shown
+            self.appeal.setPlainText(shown)  # never HTML
         self.appeal.setVisible(appeal is not None)
 
     def _show_all(self) -> None:

@@ -112,6 +112,8 @@ class WindowParts(QMainWindow):
     break_reminder: BreakReminder
     break_screen: BreakScreen
     feedback_bar: FeedbackBar
+    #: a verdict's "Saved" still to be said, once the next post is painted
+    _saying: str | None
     # the methods one part calls in another
     say: Callable[[str], None]
     notify: Callable[..., None]

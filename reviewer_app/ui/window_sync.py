@@ -86,6 +86,7 @@ class SyncEvents(WindowParts):
         self.progress.setMaximumWidth(220)
         self.progress.hide()
         self.message = label("", wrap=False)
+        self._saying = None
         named(self.message, "message", translate("MainWindow", "Last message"))
         # Status texts change on every keypress: not selectable (a selectable label keeps a
         # text document to lay out), and the message does not resize the bar around it.
@@ -396,7 +397,14 @@ class SyncEvents(WindowParts):
             )
 
     def say(self, text: str) -> None:
+        self._saying = None  # a later word than a verdict's "Saved" still to come
         set_text(self.message, text)
+
+    def _say_saved(self) -> None:
+        """The verdict's "Saved", said once the next post is painted (unless something was
+        said meanwhile)."""
+        if self._saying is not None:
+            self.say(self._saying)
 
     def notify(self, text: str, *, kind: str = "") -> None:
         """A notice that stays until the next one (errors the reviewer must not miss);
