@@ -150,7 +150,8 @@ class SyncEvents(WindowParts):
     @while_open
     def _on_sync_synced(self, at: float) -> None:
         self.last_sync = at
-        self._update_status()
+        # a sync round often ends just after a keypress: its figures wait for the paint
+        self._later(self._update_status)
 
     @while_open
     def _on_sync_conflicts_changed(self, count: int) -> None:
