@@ -372,10 +372,13 @@ class VerdictBar(QWidget):
 
     def reset(self) -> None:
         for index in range(self.policies.count()):
-            self.policies.item(index).setCheckState(Qt.CheckState.Unchecked)
+            item = self.policies.item(index)
+            if item.checkState() != Qt.CheckState.Unchecked:
+                item.setCheckState(Qt.CheckState.Unchecked)
         self.policies.setCurrentRow(0 if self.policies.count() else -1)
         self.rating.setCurrentIndex(max(0, self.rating.findData(self.preset)))
-        self.note.clear()
+        if not self.note.document().isEmpty():  # clearing an empty note still lays it out
+            self.note.clear()
         self.ask("")
         self.show_statement()
 
