@@ -83,6 +83,9 @@ def test_undo_inside_the_window_leaves_nothing_on_the_server(
     first = decide_keep(desk)
     desk.press(K.Key_Z, CTRL)
     assert desk.current_id() == first, "the undone post is shown again"
+    # the verdict's "Saved" waits for the next post's paint; the undo said later stands
+    desk.qtbot.wait(250)
+    assert desk.window.message.text().startswith("Undone:"), desk.window.message.text()
     assert desk.window.store.counts().pending == 0
     desk.qtbot.wait(2_500)
     assert all_decisions(desk.lead(), "reviewer") == []
@@ -90,6 +93,7 @@ def test_undo_inside_the_window_leaves_nothing_on_the_server(
     desk.qtbot.wait(60)
     again = decide_keep(desk)
     assert again == first
+    desk.wait(lambda: desk.window.message.text().startswith("Saved:"))
     desk.qtbot.wait(2_300)
     desk.press(K.Key_Z, CTRL)  # too late: its undo window has passed
     assert "no verdict left to undo" in desk.window.message.text()
