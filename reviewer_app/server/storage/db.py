@@ -30,13 +30,13 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # Connections kept per process: as many as the worker threads that use them (see app.py:
 # the routes' threads and the claims' own), so connections are reused instead of opened
 # and closed under load.
-POOL_SIZE = {"sqlite": 4, "postgresql": 16}
+POOL_SIZE = {"sqlite": 4, "postgresql": 24}
 # Worker threads for routes other than claims, and for claims (api.py): together no more
 # than the pool's connections (pool size + overflow 8). SQLite has one writer at a time
 # and each process one GIL: more threads only make every request wait longer for both.
 # PostgreSQL takes concurrent claims (SKIP LOCKED); they wait on row locks, not the GIL.
-WORKER_THREADS = {"sqlite": 2}
-CLAIM_THREADS = {"sqlite": 2, "postgresql": 8}
+WORKER_THREADS = {"sqlite": 2, "postgresql": 14}
+CLAIM_THREADS = {"sqlite": 2, "postgresql": 6}
 # Intake batches at once per process, on threads of their own (intake_api.py's lane), on
 # SQLite: two, so while one holds the writer the other does its Python work (one: 10-20%
 # fewer signals/s in benchmarks/intake.py). On PostgreSQL the worker threads (the pool's
