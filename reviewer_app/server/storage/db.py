@@ -31,6 +31,8 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # the routes' threads and the claims' own), so connections are reused instead of opened
 # and closed under load.
 POOL_SIZE = {"sqlite": 4, "postgresql": 24}
+# Connections opened beyond the pool in a burst (closed again when given back).
+MAX_OVERFLOW = 8
 # Worker threads for routes other than claims, and for claims (api.py): on PostgreSQL
 # together fewer than the pool's connections, which leaves a few for the background threads
 # (sequencer, roller, webhooks): in use under load, all stay open. (16 and 8 threads with a
@@ -256,7 +258,7 @@ class Database:
             engine = create_engine(
                 self.url,
                 pool_size=self.pool_size,
-                max_overflow=8,
+                max_overflow=MAX_OVERFLOW,
                 isolation_level="READ COMMITTED",
                 # a database that does not answer fails a request (and /readyz) in
                 # seconds instead of holding a worker thread for minutes
@@ -268,7 +270,9 @@ class Database:
         in_memory = not database or database == ":memory:"
         if not in_memory:
             Path(database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
-        pool: dict[str, int] = {} if in_memory else {"pool_size": self.pool_size, "max_overflow": 8}
+        pool: dict[str, int] = (
+            {} if in_memory else {"pool_size": self.pool_size, "max_overflow": MAX_OVERFLOW}
+        )
         engine = create_engine(
             self.url,
             connect_args={"check_same_thread": False, "timeout": 30},
