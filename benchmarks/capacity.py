@@ -204,7 +204,7 @@ def model(costs: dict[str, Any], reviewers: int, items_per_hour: float) -> dict[
     per_process = max(0.05, UTILISATION - costs["idle_api_cpu_share"])
     processes = math.ceil(api_cores / per_process)
     pg_cores = rate * costs["postgres_cpu_ms"] / 1000 / UTILISATION
-    pool = POOL_SIZE["postgresql"] + MAX_OVERFLOW  # at most, per process
+    pool = POOL_SIZE["postgresql"] + MAX_OVERFLOW["postgresql"]  # at most, per process
     sealed = stored_results("enforcement_feed").get("postgresql, 1 reader(s)", {})
     sealing = float(str(sealed.get("sealed_per_second", "nan")))
     walls = [

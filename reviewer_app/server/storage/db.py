@@ -30,9 +30,11 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # Connections kept per process: as many as the worker threads that use them (see app.py:
 # the routes' threads and the claims' own), so connections are reused instead of opened
 # and closed under load.
-POOL_SIZE = {"sqlite": 4, "postgresql": 24}
-# Connections opened beyond the pool in a burst (closed again when given back).
-MAX_OVERFLOW = 8
+POOL_SIZE = {"sqlite": 4, "postgresql": 22}
+# Connections opened beyond the pool in a burst (closed again when given back). On
+# PostgreSQL pool + overflow is 24 a process at most: four processes within PostgreSQL's
+# default max_connections of 100.
+MAX_OVERFLOW = {"sqlite": 8, "postgresql": 2}
 # Worker threads for routes other than claims, and for claims (api.py): on PostgreSQL
 # together fewer than the pool's connections, which leaves a few for the background threads
 # (sequencer, roller, webhooks): in use under load, all stay open. (16 and 8 threads with a
@@ -258,7 +260,7 @@ class Database:
             engine = create_engine(
                 self.url,
                 pool_size=self.pool_size,
-                max_overflow=MAX_OVERFLOW,
+                max_overflow=MAX_OVERFLOW["postgresql"],
                 isolation_level="READ COMMITTED",
                 # a database that does not answer fails a request (and /readyz) in
                 # seconds instead of holding a worker thread for minutes
@@ -271,7 +273,9 @@ class Database:
         if not in_memory:
             Path(database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
         pool: dict[str, int] = (
-            {} if in_memory else {"pool_size": self.pool_size, "max_overflow": MAX_OVERFLOW}
+            {}
+            if in_memory
+            else {"pool_size": self.pool_size, "max_overflow": MAX_OVERFLOW["sqlite"]}
         )
         engine = create_engine(
             self.url,
