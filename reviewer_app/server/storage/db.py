@@ -39,7 +39,7 @@ MAX_OVERFLOW = {"sqlite": 8, "postgresql": 2}
 # together fewer than the pool's connections, which leaves a few for the background threads
 # (sequencer, roller, webhooks): in use under load, all stay open. (16 and 8 threads with a
 # pool of 16 kept 8 overflow connections being opened and closed: each new one planned
-# every statement afresh, and PostgreSQL's CPU per decided item was 1.5 ms, not 0.85.)
+# every statement afresh, which cost PostgreSQL more CPU per decided item than running them.)
 # SQLite has one writer at a time and each process one GIL: more threads only make every
 # request wait longer for both. PostgreSQL takes concurrent claims (SKIP LOCKED).
 WORKER_THREADS = {"sqlite": 2, "postgresql": 14}
