@@ -7,8 +7,11 @@ session. The service runs as another process on a SQLite file seeded here first;
 its sync engine and ``MainWindow``. Each decision is the verdict key "1" sent to the focused
 widget the moment the previous post is painted; the time from the key to the first paint of
 the next post is recorded (only when a post was ready, so a queue momentarily empty is not
-counted as latency). Prints one JSON line: per-window p50/p99, RSS at decision 1,000 and at
-the end, and the count of decisions the server holds.
+counted as latency), with the GUI thread's CPU time over the same span and over the key's
+own handling. Prints one JSON line: p50/p99 of the first window, of the baseline window
+(after the warm-up, whose keypresses are cheaper) and of the last one, the GUI thread's CPU
+per keypress for every window, RSS at decision 1,000 and at the end,
+and the count of decisions the server holds.
 """
 
 from __future__ import annotations
@@ -58,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=30_000)
     parser.add_argument("--window", type=int, default=1_000, help="decisions per window")
+    parser.add_argument(
+        "--warm-up",
+        type=int,
+        default=500,
+        help="decisions before the baseline window (the journal list fills, caches warm)",
+    )
     parser.add_argument("--dir", type=Path, default=None)
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -85,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     assert isinstance(app, QApplication)
     latencies: list[float] = []
     cpu: list[float] = []  # the GUI thread's own CPU time over the same span
+    key_cpu: list[float] = []  # and over the key's own handling, without the paint
     rss_at: dict[int, float] = {}
     painted: list[tuple[float, float]] = []
     try:
@@ -131,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             target = QApplication.focusWidget() or window
             pressed, pressed_cpu = time.perf_counter(), time.thread_time()
             QTest.keyClick(target, Qt.Key.Key_1)
+            handled_cpu = time.thread_time()
             if window.review.current is current:
                 raise RuntimeError(f"decision {n} was not recorded")
             if window.review.current is not None:
@@ -138,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise RuntimeError(f"the post after decision {n} was never painted")
                 latencies.append((painted[-1][0] - pressed) * 1000)
                 cpu.append((painted[-1][1] - pressed_cpu) * 1000)
+                key_cpu.append((handled_cpu - pressed_cpu) * 1000)
             if n + 1 == args.window:
                 rss_at[n + 1] = rss_mb()
         rss_at[args.decisions] = rss_mb()
@@ -158,11 +170,20 @@ def main(argv: list[str] | None = None) -> int:
                 name: {"p50": statistics.median(part), "p99": percentile(part, 99)}
                 for name, part in (
                     ("first", latencies[:w]),
+                    ("baseline", latencies[args.warm_up : args.warm_up + w]),
                     ("last", latencies[-w:]),
                     ("first_cpu", cpu[:w]),
+                    ("baseline_cpu", cpu[args.warm_up : args.warm_up + w]),
                     ("last_cpu", cpu[-w:]),
+                    ("first_key_cpu", key_cpu[:w]),
+                    ("baseline_key_cpu", key_cpu[args.warm_up : args.warm_up + w]),
+                    ("last_key_cpu", key_cpu[-w:]),
                 )
             },
+            "windows_cpu": [
+                {"p50": round(statistics.median(part), 2), "p99": round(percentile(part, 99), 2)}
+                for part in (cpu[i : i + w] for i in range(0, len(cpu), w))
+            ],
             "rss_mb": {str(k): round(v, 1) for k, v in rss_at.items()},
             "decided_today_on_server": queue.counts.decided_today,
         }

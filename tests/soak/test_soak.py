@@ -18,8 +18,18 @@ ROOT = Path(__file__).resolve().parents[2]
 DECISIONS = int(os.environ.get("REVIEWER_APP_SOAK_DECISIONS", "3000"))
 #: the issue's bound on growth from decision 1,000 to the end of the shift
 RSS_GROWTH_MB = 50.0
-#: p99 keypress-to-paint of the last 1,000 decisions against the first 1,000
+#: p99 keypress-to-paint of the last 1,000 decisions against the baseline's 1,000 (decisions
+#: 500 to 1,500: the first few hundred keypresses are cheaper, so measuring from decision 1
+#: read that warm-up as creep), on a quiet machine (`make soak`)
 P99_RATIO = 1.2
+#: the same bound for the GUI thread's CPU in the suite, on a shared two-core CI machine: there
+#: one window's CPU per keypress differs from another's by up to a quarter with no change in
+#: the work (the service and the sync thread share the cores), while a per-keypress cost that
+#: grows with the shift (a scan of the journal, a list that is never trimmed) grows far more
+SUITE_RATIO = 1.5
+#: the median CPU of the key's own handling (verdict recorded, next post set, no paint and no
+#: other event): steady on a shared machine, so it keeps the tight bound everywhere
+KEY_RATIO = 1.2
 
 
 @pytest.mark.slow
@@ -47,8 +57,11 @@ def test_a_long_shift_stays_fast_and_flat(tmp_path: Path) -> None:
     rss = figures["rss_mb"]
     assert rss[str(DECISIONS)] - rss["1000"] < RSS_GROWTH_MB
     # The work a keypress costs must not grow over the shift: the GUI thread's own CPU time
-    # per keypress, which other jobs on a shared CI machine cannot inflate.
-    assert figures["last_cpu"]["p99"] <= P99_RATIO * figures["first_cpu"]["p99"], figures
+    # per keypress, which other jobs on the machine inflate far less than the wall time.
+    ratio = P99_RATIO if os.environ.get("REVIEWER_APP_SOAK_STRICT") else SUITE_RATIO
+    for stat in ("p50", "p99"):
+        assert figures["last_cpu"][stat] <= ratio * figures["baseline_cpu"][stat], figures
+    assert figures["last_key_cpu"]["p50"] <= KEY_RATIO * figures["baseline_key_cpu"]["p50"]
     if os.environ.get("REVIEWER_APP_SOAK_STRICT"):  # `make soak`, on a quiet machine
         # and the wall time from key to paint, which also counts waiting for a core
-        assert figures["last"]["p99"] <= P99_RATIO * figures["first"]["p99"], figures
+        assert figures["last"]["p99"] <= P99_RATIO * figures["baseline"]["p99"], figures
