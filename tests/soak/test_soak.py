@@ -61,7 +61,8 @@ def test_a_long_shift_stays_fast_and_flat(tmp_path: Path) -> None:
     ratio = P99_RATIO if os.environ.get("REVIEWER_APP_SOAK_STRICT") else SUITE_RATIO
     for stat in ("p50", "p99"):
         assert figures["last_cpu"][stat] <= ratio * figures["baseline_cpu"][stat], figures
-    assert figures["last_key_cpu"]["p50"] <= KEY_RATIO * figures["baseline_key_cpu"]["p50"]
+    key = figures["last_key_cpu"]["p50"], figures["baseline_key_cpu"]["p50"]
+    assert key[0] <= KEY_RATIO * key[1], figures
     if os.environ.get("REVIEWER_APP_SOAK_STRICT"):  # `make soak`, on a quiet machine
         # and the wall time from key to paint, which also counts waiting for a core
         assert figures["last"]["p99"] <= P99_RATIO * figures["baseline"]["p99"], figures
