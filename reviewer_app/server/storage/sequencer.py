@@ -46,8 +46,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Table, event, func, select
+from sqlalchemy import Connection, Table, event, func, select, text
 from sqlalchemy.engine import RowMapping
+from sqlalchemy.sql.expression import Executable
 
 from reviewer_app.server.storage.bulk import UpdateMany
 from reviewer_app.server.storage.db import Database
@@ -117,6 +118,11 @@ class SequencedLog(ABC):
     seq_column: str = "seq"
     time_column: str = "at"
 
+    @property
+    def unsealed_index(self) -> str:
+        """The partial index of the rows not sealed yet (``id WHERE seq IS NULL``)."""
+        return f"ix_{self.table.name}_unsealed"
+
     @abstractmethod
     def head(self, conn: Connection) -> Head:
         """The sealed part's head, read inside the round (after the lock)."""
@@ -160,6 +166,9 @@ class Sequencer:
         self._appended: set[str] = set()  # logs this process appended to since the last round
         self._appended_lock = threading.Lock()
         self._updates: dict[tuple[str, tuple[str, ...]], UpdateMany] = {}
+        self._unsealed = {
+            lg.name: unsealed_statement(lg, batch, sqlite=db.is_sqlite) for lg in self.logs
+        }
         event.listen(db.engine, "rollback", _forget_appended)
         event.listen(db.engine, "checkin", self._checked_in)
 
@@ -272,17 +281,7 @@ class Sequencer:
                 if not wait and not got:
                     return Round(lg.name, busy=True)
             before = lg.head(conn)
-            table = lg.table
-            rows = (
-                conn.execute(
-                    select(table)
-                    .where(table.c[lg.seq_column].is_(None))
-                    .order_by(table.c[lg.id_column])
-                    .limit(self.batch)
-                )
-                .mappings()
-                .all()
-            )
+            rows = conn.execute(self._unsealed[lg.name]).mappings().all()
             seq, state, updates = before.seq, before.state, []
             for row in rows:
                 seq += 1
@@ -347,6 +346,27 @@ class Sequencer:
             age = max(0.0, now - float(oldest)) if oldest is not None else 0.0
             found[lg.name] = Lag(int(count), age)
         return found
+
+
+def unsealed_statement(lg: SequencedLog, batch: int, *, sqlite: bool) -> Executable:
+    """The next ``batch`` rows not sealed yet, in id order, read by the log's partial index.
+
+    SQLite is told to use the index (``INDEXED BY``; SQLAlchemy renders no table hints for
+    SQLite, so the statement is written out, typed by the table's columns): left to itself
+    it walks the whole table in id order (the rowid) and tests every row's seq, a cost
+    that grows with the log (5 ms a round at 27,000 entries, most of a core under load)
+    instead of with what is left to seal. A missing index is an error, not a slow scan."""
+    table = lg.table
+    if lg.unsealed_index not in {index.name for index in table.indexes}:
+        raise ValueError(f"log {lg.name}: its table has no index {lg.unsealed_index}")
+    seq, ident = table.c[lg.seq_column], table.c[lg.id_column]
+    if sqlite:
+        # names from the table's own definition, nothing from outside
+        columns = ", ".join(f'"{c.name}"' for c in table.c)
+        source = f'"{table.name}" INDEXED BY "{lg.unsealed_index}"'
+        where = f'"{seq.name}" IS NULL ORDER BY "{ident.name}" LIMIT {int(batch)}'
+        return text(f"SELECT {columns} FROM {source} WHERE {where}").columns(*table.c)  # noqa: S608
+    return select(table).where(seq.is_(None)).order_by(ident).limit(batch)
 
 
 def _has_unsealed(conn: Connection, lg: SequencedLog) -> bool:
