@@ -20,7 +20,7 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import event, func, insert, select
 
 from reviewer_app.protocol import (
     EventKind,
@@ -33,6 +33,7 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain.records import Principal, append_events, event_row
+from reviewer_app.server.domain.rollups import LOCK_KEY
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.service import Service
 from reviewer_app.server.storage.tables import decisions, queue_hourly, reviewer_rollups, users
@@ -263,3 +264,37 @@ def test_rollers_of_two_services_count_every_decision_once(database_url: str) ->
     finally:
         one.close()
         two.close()
+
+
+def test_a_roller_that_does_not_get_the_lock_reads_nothing(pg_url: str) -> None:
+    """With several API processes, only the one holding the advisory lock reads the
+    entries and decisions to count: the others' rounds are one statement (the try for
+    the lock). When every roller read first, each process did the whole round's reading
+    for nothing but one, work that grew with the processes."""
+    service = _service(pg_url)
+    try:
+        seed_load_queue(service, 1)
+        ana = _reviewer(service, "ana")
+        with service.db.write() as conn:
+            for n in range(20):
+                _decision(conn, f"item-{n}", ana.id, START + n)
+        service.seal_now()
+        statements: list[str] = []
+
+        def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+            statements.append(statement)
+
+        with service.db.engine.connect() as other:  # another process's round, under way
+            other.execute(select(func.pg_advisory_lock(LOCK_KEY)))
+            event.listen(service.db.engine, "before_cursor_execute", count)
+            try:
+                assert service.roller.round().busy
+            finally:
+                event.remove(service.db.engine, "before_cursor_execute", count)
+            other.execute(select(func.pg_advisory_unlock(LOCK_KEY)))
+        assert len(statements) == 1 and "pg_try_advisory_xact_lock" in statements[0], statements
+        assert _rolled(service) == (0, 0)
+        assert service.roller.round().decisions == 20
+        assert _rolled(service) == (20, 20)
+    finally:
+        service.close()

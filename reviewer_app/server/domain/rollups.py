@@ -60,6 +60,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Row
 
 from reviewer_app.protocol import EventKind
 from reviewer_app.server.storage.db import Database
@@ -398,34 +399,55 @@ class Roller:
                 return counted
 
     def round(self, *, wait: bool = False) -> Rolled:
-        """Count the decisions of up to ``batch`` sealed entries after the cursor. Read
-        first, then written in a short transaction (on SQLite the writer lock is held for
-        the upserts only): sealed entries and decisions never change, so what was read
-        still holds if the cursor has not moved meanwhile (else another roller counted
-        them: nothing is written)."""
+        """Count the decisions of up to ``batch`` sealed entries after the cursor.
+
+        PostgreSQL: the round's transaction takes the advisory lock first and reads and
+        writes under it, so a process that does not get it reads nothing (with the read
+        first, every API process read the same entries and decisions each round and all
+        but one threw them away: work that grew with the processes). SQLite: read first,
+        then written in a short transaction (the writer lock is held for the upserts
+        only); sealed entries and decisions never change, so what was read still holds if
+        the cursor has not moved meanwhile (else another roller counted them: nothing is
+        written)."""
         with self._one_at_a_time:
-            with self.db.read() as conn:
-                cursor = conn.execute(_CURSOR).one()
-                head = int(conn.execute(_SEALED_HEAD).scalar() or 0)
-                upto = min(head, cursor.last_seq + self.batch)
-                if upto <= cursor.last_seq:
-                    return Rolled()
-                entries = conn.execute(
-                    _DECIDED_ENTRIES.where(events.c.seq > cursor.last_seq, events.c.seq <= upto),
-                    {"b_counted": cursor.counted_through_id},
-                ).all()
-                found = _decisions_of(conn, entries)
-            with self.db.write() as conn:
-                if not self.db.is_sqlite:
+            if not self.db.is_sqlite:
+                with self.db.write() as conn:
                     lock = func.pg_advisory_xact_lock if wait else func.pg_try_advisory_xact_lock
                     got = conn.execute(select(lock(LOCK_KEY))).scalar()
-                    if not wait and not got:
+                    if not wait and not got:  # (the waiting lock returns nothing)
                         return Rolled(busy=True)
+                    read = self._read(conn)
+                    if read is None:
+                        return Rolled()
+                    cursor, upto, found = read
+                    add(conn, found)
+                    conn.execute(_MOVE_CURSOR, {"b_seq": upto, "b_at": self.clock()})
+                return Rolled(upto - cursor.last_seq, len(found))
+            with self.db.read() as conn:
+                read = self._read(conn)
+            if read is None:
+                return Rolled()
+            cursor, upto, found = read
+            with self.db.write() as conn:
                 if conn.execute(_CURSOR).one().last_seq != cursor.last_seq:
                     return Rolled(busy=True)  # another roller counted them
                 add(conn, found)
                 conn.execute(_MOVE_CURSOR, {"b_seq": upto, "b_at": self.clock()})
             return Rolled(upto - cursor.last_seq, len(found))
+
+    def _read(self, conn: Connection) -> tuple[Row[Any, Any], int, list[Decided]] | None:
+        """The cursor, how far this round goes and the decisions to count (None: nothing
+        sealed after the cursor)."""
+        cursor = conn.execute(_CURSOR).one()
+        head = int(conn.execute(_SEALED_HEAD).scalar() or 0)
+        upto = min(head, cursor.last_seq + self.batch)
+        if upto <= cursor.last_seq:
+            return None
+        entries = conn.execute(
+            _DECIDED_ENTRIES.where(events.c.seq > cursor.last_seq, events.c.seq <= upto),
+            {"b_counted": cursor.counted_through_id},
+        ).all()
+        return cursor, upto, _decisions_of(conn, entries)
 
     def lag(self, conn: Connection) -> int:
         """Sealed entries the roller has not moved past yet."""
