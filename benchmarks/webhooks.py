@@ -10,7 +10,11 @@ records when each message arrived:
    intake for ``--duration`` seconds; each decision's action is POSTed to one endpoint of
    the platform. Figures: the time from each action's ``decided_at`` (stamped in the
    verdict's transaction, just before it commits) to its arrival, p50/p90/p99/max
-   (target p99 < 1 s), decisions/s and deliveries/s.
+   (target p99 < 1 s), decisions/s and deliveries/s. With ``--producer lead`` a lead
+   decides instead (``POST /decisions/bulk``, ``--bulk`` items at a time, paced to
+   ``--rate`` decisions/s: 1,000 by default): each item its own decision and action, as a
+   reviewer's verdict makes, at a fraction of the API's CPU, so the dispatcher can be
+   measured at a rate the reviewers' path cannot reach on a small machine.
 2. backlog: ``--backlog`` actions (1,000,000) are written and sealed before the server
    starts, the endpoint's cursor at 0; the server drains them while its resident memory
    (the server process and its workers) is sampled every second. Figures: actions/s and
@@ -64,9 +68,11 @@ from common import (  # benchmarks/common.py
     stored_results,
     write_page_section,
 )
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
-from reviewer_app.protocol import QueueConfig, Role, RoutingRule, UserCreate
+from reviewer_app.core.api import ApiClient
+from reviewer_app.core.bulk import Candidate, new_request
+from reviewer_app.protocol import QueueConfig, Role, RoutingRule, UserCreate, VerdictStatus
 from reviewer_app.protocol.intake import ClassifierSignal, IntakePost
 from reviewer_app.protocol.queues import ClassifierCondition
 from reviewer_app.server.config import ServerSettings
@@ -74,10 +80,11 @@ from reviewer_app.server.domain.records import dumps
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues
 from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
-from reviewer_app.server.storage.tables import enforcement_actions
+from reviewer_app.server.storage.tables import enforcement_actions, items
 
 PASSWORD = "bench-password-not-secret"
 PLATFORM = "bench-platform"
+LEAD = "bench-lead"
 MODEL, LABEL = "spam-gbdt", "scam"
 INTAKE_BATCH = 500
 
@@ -193,15 +200,18 @@ class Receiver:
 # -- phase 1: latency at the reviewers' pace --------------------------------------------------
 
 
-def prepare_latency(url: str, reviewers: int, posts: int, receiver_url: str) -> list[str]:
-    """Reviewers, the platform account and its endpoint, ``posts`` posts through intake,
-    each queued by a spam score. The reviewers' names."""
+def prepare_latency(
+    url: str, reviewers: int, posts: int, receiver_url: str
+) -> tuple[list[str], list[str]]:
+    """Reviewers, a lead, the platform account and its endpoint, ``posts`` posts through
+    intake, each queued by a spam score. The reviewers' names and the queued items' ids."""
     service = Service(ServerSettings(database_url=url, password_hash_profile="fast"))
     service.start()
     try:
         names = [f"bench-reviewer-{i:04d}" for i in range(reviewers)]
         for name in names:
             service.create_user(UserCreate(username=name, password=PASSWORD))
+        service.create_user(UserCreate(username=LEAD, password=PASSWORD, role=Role.lead))
         with service.db.write() as conn:
             insert_queues(conn, [REVIEW_QUEUE])
         service.forget_configs()
@@ -214,9 +224,18 @@ def prepare_latency(url: str, reviewers: int, posts: int, receiver_url: str) -> 
             service.intake_signals(platform, [score(n) for n in numbers])
         print(f"  {posts} posts through intake in {time.perf_counter() - started:.1f} s")
         service.add_webhook(receiver_url, PLATFORM, None, "bench")
+        service.seal_now()
+        with service.db.read() as conn:
+            queued = list(
+                conn.execute(
+                    select(items.c.id)
+                    .where(items.c.queue_id == REVIEW_QUEUE.id, items.c.state == "pending")
+                    .order_by(items.c.id)
+                ).scalars()
+            )
     finally:
         service.close()
-    return names
+    return names, queued
 
 
 def post(n: int, now: datetime) -> IntakePost:
@@ -274,6 +293,45 @@ async def run_reviewers(
     return figures, wall, {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
 
 
+def run_lead(
+    server: Services, queued: list[str], args: argparse.Namespace
+) -> tuple[int, float, dict[str, float], list[float]]:
+    """A lead decides ``args.bulk`` items at a time, one bulk every ``bulk / rate`` seconds
+    (a late bulk is sent at once: the pace is kept on average), for ``args.duration``.
+    Returns the items decided, the seconds it took, the CPU used and each bulk's seconds."""
+    client = ApiClient(server.base)
+    client.login(LEAD, PASSWORD)
+    interval = args.bulk / args.rate
+    cpu_before = cpu_snapshot(server)
+    started = time.perf_counter()
+    deadline = started + args.duration
+    due = started
+    decided, position, seconds = 0, 0, []
+    try:
+        while time.perf_counter() < deadline and position < len(queued):
+            wait = due - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            batch = queued[position : position + args.bulk]
+            position += len(batch)
+            request = new_request(
+                [Candidate(i, REVIEW_QUEUE.id) for i in batch],
+                "remove",
+                policies=["SPAM.SCAM"],
+                at=time.time(),
+            )
+            sent = time.perf_counter()
+            results = client.bulk_decide(request)
+            seconds.append(time.perf_counter() - sent)
+            decided += sum(r.status is VerdictStatus.accepted for r in results.results)
+            due += interval
+    finally:
+        client.close()
+    wall = time.perf_counter() - started
+    cpu_after = cpu_snapshot(server)
+    return decided, wall, {k: cpu_after[k] - cpu_before[k] for k in cpu_after}, seconds
+
+
 class Services:
     """The API process(es), and with ``--dispatcher-process`` a process of its own that
     only delivers webhooks (``reviewer-app server webhook run``; the API processes run
@@ -310,11 +368,17 @@ class Services:
                         "webhook",
                         "run",
                         "--log-level",
-                        "warning",
+                        "info",
                     ],
                     stdout=out,
                     stderr=subprocess.STDOUT,
                 )
+            # the decisions start once it delivers (its start is not what is measured)
+            deadline = time.monotonic() + 120
+            while "delivering webhooks" not in self.log.read_text(errors="replace"):
+                if self.dispatcher.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the dispatcher did not start: see {self.log}")
+                time.sleep(0.1)
 
     @property
     def base(self) -> str:
@@ -333,14 +397,25 @@ class Services:
 def latency_phase(url: str, args: argparse.Namespace, logs: Path) -> dict[str, Any]:
     receiver = Receiver(record=True, delay_ms=args.receiver_delay_ms)
     try:
-        posts = args.posts or int(args.duration * 1_300) + 2_000
-        print(f"phase 1: {args.reviewers} reviewers, {posts} posts ...", flush=True)
-        names = prepare_latency(url, args.reviewers, posts, receiver.url)
+        posts = args.posts or int(args.duration * max(1_300, args.rate * 1.1)) + 2_000
+        lead = args.producer == "lead"
+        who = (
+            f"a lead at {args.rate:g} decisions/s in bulks of {args.bulk}"
+            if lead
+            else f"{args.reviewers} reviewers"
+        )
+        print(f"phase 1: {who}, {posts} posts ...", flush=True)
+        names, queued = prepare_latency(url, 0 if lead else args.reviewers, posts, receiver.url)
         server = Services(url, args, logs / "latency-server.log")
+        figures = ReviewerFigures()
+        bulk_seconds: list[float] = []
         try:
             server.start()
-            figures, wall, cpu = asyncio.run(run_reviewers(server, names, args))
-            decided = figures.statuses.get("accepted", 0)
+            if lead:
+                decided, wall, cpu, bulk_seconds = run_lead(server, queued, args)
+            else:
+                figures, wall, cpu = asyncio.run(run_reviewers(server, names, args))
+                decided = figures.statuses.get("accepted", 0)
             print(f"  {decided} decided in {wall:.1f} s; waiting for the deliveries ...")
             deadline = time.monotonic() + 120
             while receiver.stats()["distinct"] < decided and time.monotonic() < deadline:
@@ -359,9 +434,32 @@ def latency_phase(url: str, args: argparse.Namespace, logs: Path) -> dict[str, A
         latencies.append(at - datetime.fromisoformat(decided_at).timestamp())
     times = [a[0] for a in arrivals]
     span = max(times) - min(times) if times else 0.0
+    # how the latency went over the run: the p99 of each tenth of the arrivals in order
+    tenth = max(1, len(latencies) // 10)
+    by_tenth = [
+        round(1000 * percentile(latencies[i : i + tenth], 99))
+        for i in range(0, tenth * 10, tenth)
+        if latencies[i : i + tenth]
+    ]
+    producer: dict[str, Any] = (
+        {
+            "producer": "lead",
+            "rate_asked": args.rate,
+            "bulk": args.bulk,
+            "bulk_ms_p50": round(1000 * percentile(bulk_seconds, 50), 1),
+            "bulk_ms_p99": round(1000 * percentile(bulk_seconds, 99), 1),
+        }
+        if args.producer == "lead"
+        else {
+            "producer": "reviewers",
+            "reviewers": args.reviewers,
+            "think_ms": args.think_ms,
+            "reviewer_errors": sum(figures.errors.values()),
+            "claim_ms_p99": round(percentile(figures.claim_ms, 99), 1),
+        }
+    )
     return {
-        "reviewers": args.reviewers,
-        "think_ms": args.think_ms,
+        **producer,
         "decided": decided,
         "decided_per_second": round(decided / wall, 1) if wall else 0.0,
         "delivered": len(first),
@@ -372,8 +470,7 @@ def latency_phase(url: str, args: argparse.Namespace, logs: Path) -> dict[str, A
         "latency_ms_p90": round(1000 * percentile(latencies, 90), 1),
         "latency_ms_p99": round(1000 * percentile(latencies, 99), 1),
         "latency_ms_max": round(1000 * max(latencies, default=0.0), 1),
-        "reviewer_errors": sum(figures.errors.values()),
-        "claim_ms_p99": round(percentile(figures.claim_ms, 99), 1),
+        "latency_ms_p99_by_tenth": by_tenth,
         **{f"latency_{k}": v for k, v in cpu_percentages(cpu, wall).items()},
     }
 
@@ -484,6 +581,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--workers", type=int, default=1, help="API processes")
+    parser.add_argument(
+        "--producer",
+        choices=("reviewers", "lead"),
+        default="reviewers",
+        help="who decides in phase 1: simulated reviewers, or a lead's bulk decisions",
+    )
+    parser.add_argument("--rate", type=float, default=1_000.0, help="lead: decisions/s")
+    parser.add_argument("--bulk", type=int, default=50, help="lead: items per bulk decision")
     parser.add_argument("--reviewers", type=int, default=200)
     parser.add_argument("--claim", type=int, default=10)
     parser.add_argument("--think-ms", type=float, default=180.0, help="reviewers' ms per item")
@@ -558,8 +663,11 @@ def write_markdown() -> None:
         "webhooks",
         "## Webhooks\n\n`benchmarks/webhooks.py`: 200 reviewers (claim 10, 180 ms per item: "
         "about 1,000 decisions/s) decide posts from intake; every action is POSTed to one "
-        "endpoint (a receiver process answering 204). Latency is from the action's "
-        "`decided_at` (in the verdict's transaction) to its arrival (target p99 < 1 s). "
+        "endpoint (a receiver process answering 204). Rows marked *a lead at 1000/s*: a "
+        "lead's bulk decisions (`POST /decisions/bulk`, 100 items a bulk, paced to 1,000 "
+        "decisions/s; each item its own decision and action) instead of the reviewers, whose "
+        "path cannot reach 1,000/s on this machine. Latency is from the action's "
+        "`decided_at` (in the decision's transaction) to its arrival (target p99 < 1 s). "
         "Then a backlog of actions, sealed before the server starts, is drained while the "
         "server's RSS is sampled. The latest run per database and process count.\n\n" + table,
     )
@@ -613,6 +721,8 @@ def main(argv: list[str] | None = None) -> int:
             where += f", {args.lanes} lanes"
         if args.receiver_delay_ms:
             where += f", receiver +{args.receiver_delay_ms:g} ms"
+        if args.producer == "lead":
+            where += f", a lead at {args.rate:g}/s"
         record_result("webhooks", f"{backend}, {args.workers}{where}", out)
         write_markdown()
     return 0
