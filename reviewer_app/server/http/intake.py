@@ -64,20 +64,16 @@ BATCH = (400, 401, 403, 413, 422, 429, 503)
 router = APIRouter(prefix=API_PREFIX + "/intake", tags=["intake"])
 
 
-# On SQLite intake batches run on threads of their own, at most ``Database.intake_threads``
-# at once: a platform sending flat out then never holds the worker threads that verdict
-# batches wait for (claims have their own lane too, api.py), nor has more than two batches'
+# Intake batches run on threads of their own, at most ``Database.intake_threads`` at once:
+# a platform sending flat out then never holds the worker threads that verdict batches
+# wait for (claims have their own lane too, common.py), nor has more than two batches'
 # Python work competing with claims for the process's GIL. A batch waiting for its turn
-# waits in the event loop, holding no thread. (PostgreSQL: the worker threads.)
+# waits in the event loop, holding no thread.
 async def intake_lane(request: Request) -> anyio.CapacityLimiter:
     lane: anyio.CapacityLimiter | None = getattr(request.app.state, "intake_lane", None)
     if lane is None:
         threads = request.app.state.service.db.intake_threads
-        lane = request.app.state.intake_lane = (
-            anyio.CapacityLimiter(threads)
-            if threads is not None
-            else anyio.to_thread.current_default_thread_limiter()
-        )
+        lane = request.app.state.intake_lane = anyio.CapacityLimiter(threads)
     return lane
 
 

@@ -35,20 +35,23 @@ POOL_SIZE = {"sqlite": 4, "postgresql": 22}
 # PostgreSQL pool + overflow is 24 a process at most: four processes within PostgreSQL's
 # default max_connections of 100.
 MAX_OVERFLOW = {"sqlite": 8, "postgresql": 2}
-# Worker threads for routes other than claims, and for claims (api.py): on PostgreSQL
-# together fewer than the pool's connections, which leaves a few for the background threads
-# (sequencer, roller, webhooks): in use under load, all stay open. (16 and 8 threads with a
-# pool of 16 kept 8 overflow connections being opened and closed: each new one planned
-# every statement afresh, which cost PostgreSQL more CPU per decided item than running them.)
-# SQLite has one writer at a time and each process one GIL: more threads only make every
-# request wait longer for both. PostgreSQL takes concurrent claims (SKIP LOCKED).
-WORKER_THREADS = {"sqlite": 2, "postgresql": 14}
+# Worker threads for routes other than claims, and for claims (common.py's claim lane).
+# Each process has one GIL: threads beyond the few that keep the database busy only wait
+# for it, and a claim (a reviewer waiting) then waits behind every verdict batch that runs.
+# A request waiting for a thread waits in the event loop, holding none. SQLite has one
+# writer at a time besides. PostgreSQL takes concurrent claims (SKIP LOCKED): more claim
+# threads than route threads, so a burst of verdict batches queues while claims go on.
+# (With 14 route threads on PostgreSQL, 200 reviewers at the issue-2 pace waited seconds
+# for a claim, behind a dozen verdict batches sharing the GIL: benchmarks/README.md,
+# "Intake".) Together fewer than the pool's connections, which leaves some for the
+# background threads (sequencer, roller, webhooks).
+WORKER_THREADS = {"sqlite": 2, "postgresql": 2}
 CLAIM_THREADS = {"sqlite": 2, "postgresql": 6}
-# Intake batches at once per process, on threads of their own (intake_api.py's lane), on
-# SQLite: two, so while one holds the writer the other does its Python work (one: 10-20%
-# fewer signals/s in benchmarks/intake.py). On PostgreSQL the worker threads (the pool's
-# budget, above) take them with everything else.
-INTAKE_THREADS = {"sqlite": 2}
+# Intake batches at once per process, on threads of their own (intake.py's lane): two, so
+# while one waits for the database (on SQLite: the writer) the other does its Python work
+# (one: fewer signals/s in benchmarks/intake.py); a platform sending flat out never holds
+# the threads verdict batches wait for.
+INTAKE_THREADS = {"sqlite": 2, "postgresql": 2}
 CONNECT_TIMEOUT_SECONDS = 5
 # A PostgreSQL connection idle in the pool for longer than this is pinged when checked out
 # (one round trip; a dead one is replaced before use). One used more recently is handed out
@@ -248,7 +251,7 @@ class Database:
         self.pool_size = POOL_SIZE.get(self.dialect, 8)
         self.worker_threads = WORKER_THREADS.get(self.dialect, self.pool_size)
         self.claim_threads = CLAIM_THREADS.get(self.dialect, 4)
-        self.intake_threads: int | None = INTAKE_THREADS.get(self.dialect)
+        self.intake_threads = INTAKE_THREADS.get(self.dialect, 2)
         self._head: str | None = None
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpointer = threading.Event()
