@@ -588,7 +588,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="who decides in phase 1: simulated reviewers, or a lead's bulk decisions",
     )
     parser.add_argument("--rate", type=float, default=1_000.0, help="lead: decisions/s")
-    parser.add_argument("--bulk", type=int, default=50, help="lead: items per bulk decision")
+    parser.add_argument("--bulk", type=int, default=100, help="lead: items per bulk decision")
     parser.add_argument("--reviewers", type=int, default=200)
     parser.add_argument("--claim", type=int, default=10)
     parser.add_argument("--think-ms", type=float, default=180.0, help="reviewers' ms per item")
