@@ -8,10 +8,11 @@ its sync engine and ``MainWindow``. Each decision is the verdict key "1" sent to
 widget the moment the previous post is painted; the time from the key to the first paint of
 the next post is recorded (only when a post was ready, so a queue momentarily empty is not
 counted as latency), with the GUI thread's CPU time over the same span and over the key's
-own handling. Prints one JSON line: p50/p99 of each of the three in the first window, the
-baseline window (after the warm-up, whose keypresses are cheaper) and the last one; the GUI
-thread's CPU per keypress for every window; RSS at decision 1,000 and at the end; and the
-count of decisions the server holds.
+own handling, and the CPU time of a fixed reference work run after each paint (what the
+machine made of this thread's time then). Prints one JSON line: p50/p99 of each of the
+four in the first window, the baseline window (after the warm-up, whose keypresses are
+cheaper) and the last one; the GUI thread's CPU per keypress for every window; RSS at
+decision 1,000 and at the end; and the count of decisions the server holds.
 """
 
 from __future__ import annotations
@@ -40,6 +41,24 @@ def rss_mb() -> float:
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+#: the fixed work ``reference`` does: about what a keypress does in Python (a post's worth of
+#: JSON parsed and written, a dict and a list built), with no state that grows
+REFERENCE_PAYLOAD = json.dumps(
+    {"items": [{"id": f"item-{n}", "text": "word " * 60, "scores": [0.5] * 8} for n in range(6)]}
+)
+
+
+def reference() -> float:
+    """The GUI thread's CPU time, in ms, of the same fixed work every time: measured beside
+    every keypress, so that a window in which the machine runs this thread slower (another
+    job on the core's sibling, a lower clock) is told from work per keypress that grew."""
+    started = time.thread_time()
+    for _ in range(3):
+        parsed = json.loads(REFERENCE_PAYLOAD)
+        json.dumps({item["id"]: sorted(item["scores"]) for item in parsed["items"]})
+    return (time.thread_time() - started) * 1000
 
 
 def seed(url: str, count: int) -> None:
@@ -95,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     latencies: list[float] = []
     cpu: list[float] = []  # the GUI thread's own CPU time over the same span
     key_cpu: list[float] = []  # and over the key's own handling, without the paint
+    ref_cpu: list[float] = []  # and the fixed reference work's, run after each paint
     rss_at: dict[int, float] = {}
     painted: list[tuple[float, float]] = []
     try:
@@ -150,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                 latencies.append((painted[-1][0] - pressed) * 1000)
                 cpu.append((painted[-1][1] - pressed_cpu) * 1000)
                 key_cpu.append((handled_cpu - pressed_cpu) * 1000)
+                ref_cpu.append(reference())
             if n + 1 == args.window:
                 rss_at[n + 1] = rss_mb()
         rss_at[args.decisions] = rss_mb()
@@ -176,7 +197,12 @@ def main(argv: list[str] | None = None) -> int:
                     ("baseline", slice(args.warm_up, args.warm_up + w)),
                     ("last", slice(-w, None)),
                 )
-                for suffix, values in (("", latencies), ("_cpu", cpu), ("_key_cpu", key_cpu))
+                for suffix, values in (
+                    ("", latencies),
+                    ("_cpu", cpu),
+                    ("_key_cpu", key_cpu),
+                    ("_ref_cpu", ref_cpu),
+                )
             },
             "windows_cpu": [
                 {"p50": round(statistics.median(part), 2), "p99": round(percentile(part, 99), 2)}

@@ -28,7 +28,8 @@ P99_RATIO = 1.2
 #: grows with the shift (a scan of the journal, a list that is never trimmed) grows far more
 SUITE_RATIO = 1.5
 #: the median CPU of the key's own handling (verdict recorded, next post set, no paint and no
-#: other event): steady on a shared machine, so it keeps the tight bound everywhere
+#: other event), as a share of a fixed reference work's measured beside it: steady on a
+#: shared machine, so it keeps the tight bound everywhere
 KEY_RATIO = 1.2
 
 
@@ -61,8 +62,12 @@ def test_a_long_shift_stays_fast_and_flat(tmp_path: Path) -> None:
     ratio = P99_RATIO if os.environ.get("REVIEWER_APP_SOAK_STRICT") else SUITE_RATIO
     for stat in ("p50", "p99"):
         assert figures["last_cpu"][stat] <= ratio * figures["baseline_cpu"][stat], figures
-    key = figures["last_key_cpu"]["p50"], figures["baseline_key_cpu"]["p50"]
-    assert key[0] <= KEY_RATIO * key[1], figures
+    # the key's own handling against the same fixed work measured beside each key: a window in
+    # which the machine ran the GUI thread slower (a neighbour on the core's sibling, a lower
+    # clock) slows both; work per keypress that grew with the shift slows the key alone
+    key = figures["last_key_cpu"]["p50"] / figures["baseline_key_cpu"]["p50"]
+    machine = figures["last_ref_cpu"]["p50"] / figures["baseline_ref_cpu"]["p50"]
+    assert key / machine <= KEY_RATIO, figures
     if os.environ.get("REVIEWER_APP_SOAK_STRICT"):  # `make soak`, on a quiet machine
         # and the wall time from key to paint, which also counts waiting for a core
         assert figures["last"]["p99"] <= P99_RATIO * figures["baseline"]["p99"], figures
