@@ -312,6 +312,10 @@ class ContextPanels(QTabWidget):
         self._stop_filling: Callable[[], None] = _nothing
         #: the tab whose whole text is being added to its box, batch by batch
         self.filling: str | None = None
+        #: runs work once the post is painted and returns what cancels it (the review
+        #: pane's ``PostText.after_paint``); None: at once
+        self.later: Callable[[Callable[[], None]], Callable[[], None]] | None = None
+        self._stop_titles: Callable[[], None] = _nothing
         self.currentChanged.connect(self._render)
 
     def minimumSizeHint(self) -> QSize:
@@ -324,11 +328,26 @@ class ContextPanels(QTabWidget):
 
     def show_item(self, item: Item | None) -> None:
         """Show ``item``'s context. Only the open tab is filled now (on every keypress);
-        the others when they are opened. Their titles carry counts at once."""
+        the others when they are opened. Their titles carry counts: set at once, or once
+        the post is painted when ``later`` is set (a title that changes width lays out and
+        repaints the whole panel, about as long as showing the post itself)."""
         self._stop_filling()
         self.filling = None
         self.item = item
         self._stale = set(range(len(self.TABS)))
+        self._stop_titles()
+        if self.later is None:
+            self._title(item)
+        else:
+            self._stop_titles = self.later(lambda: self._title(item))
+        self._render(self.currentIndex())
+
+    def _title(self, item: Item | None) -> None:
+        """Each tab's title with its count for ``item``."""
+        self._stop_titles = _nothing
+        if item is not self.item:
+            return
+        width = self.tabBar().sizeHint().width()
         for index, (title, _render) in enumerate(self.TABS):
             extra = ""
             if item is not None:
@@ -342,7 +361,6 @@ class ContextPanels(QTabWidget):
             shown = tab_title(title) + extra
             if self.tabText(index) != shown:
                 self.setTabText(index, shown)
-                self.updateGeometry()  # its minimum width is its tabs
                 self.setTabToolTip(
                     index,
                     translate("ContextPanels", "Author: {status}").format(
@@ -351,7 +369,8 @@ class ContextPanels(QTabWidget):
                     if extra and title == "Author" and item is not None
                     else "",
                 )
-        self._render(self.currentIndex())
+        if self.tabBar().sizeHint().width() != width:
+            self.updateGeometry()  # its minimum width is its tabs
 
     def prepare(self, item: Item) -> None:
         """Render the open tab's text for ``item`` now (while the reviewer reads the post

@@ -426,7 +426,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self.session.engine.set_active_queues([queue.id] if queue and reviewing else [])
 
     def _on_review_item_changed(self, stored: StoredItem | None) -> None:
-        self.paint_started = self.paint_started or time.perf_counter()
+        self._paint_coming()
         if stored is None:
             self.pane.show_item(None, self.store.media, self._nothing_here())
         else:
@@ -497,6 +497,14 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         if self._after_paint:
             self._after_paint_timer.start(0)  # once this paint is on screen
 
+    def _paint_coming(self) -> None:
+        """A post is about to be painted: work already waiting (the sync thread's news from
+        just before the key, whose timer of 0 would run before the paint) waits for it too."""
+        if self.paint_started is None:
+            self.paint_started = time.perf_counter()
+            if self._after_paint_timer.isActive():
+                self._after_paint_timer.start(AFTER_PAINT_MS)
+
     def _later(self, work: Callable[[], None]) -> None:
         """Run ``work`` once the next post is painted (or at the latest in 100 ms, should
         nothing be painted); the same work asked for twice runs once."""
@@ -513,7 +521,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
     def _on_review_verdict_recorded(self, entry: JournalEntry) -> None:
         # the next post is shown right after this: what follows waits for its paint (a
         # timer of 0 here ran the worklist's query before the paint, inside the keypress)
-        self.paint_started = self.paint_started or time.perf_counter()
+        self._paint_coming()
         queue = self.review.queue  # the verdict's own: read from memory, not the store
         if queue is not None and queue.id == entry.queue_id:
             self.tally.decided(entry.key, queue.config, entry.verdict.policies)

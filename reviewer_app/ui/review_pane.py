@@ -72,6 +72,7 @@ class ReviewPane(QWidget):
         self.scores = ScoresPanel()
         # a lead's Author tab asks for the linked accounts afresh and may act on them
         self.context = ContextPanels(client_factory=client_factory)
+        self.context.later = self.post.text.after_paint  # its tab titles follow the post
         self.verdicts = VerdictBar()
         #: the next post's display work, done after this one was painted (``_prepare_next``)
         self._prepared: PreparedPost | None = None

@@ -123,7 +123,8 @@ def test_a_reviewer_sees_why_the_posts_of_a_suspended_author_left(
         for i in range(window.context.count())
         if window.context.widget(i).objectName() == "authorPage"
     )
-    assert "⚠" in window.context.tabText(author_tab)  # the status in words in its tip
+    # the tab titles follow once the post is painted
+    desk.wait(lambda: "⚠" in window.context.tabText(author_tab))  # the status in words in its tip
     assert "restricted" in window.context.tabToolTip(author_tab)
     assert "restricted" in window.context.text_of("Author")
 
