@@ -8,6 +8,7 @@ there is a session, and the sync engine starts with it.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
@@ -15,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QApplication, QMessageBox, QProgressBar, QVBoxLayout, QWidget
 
@@ -167,9 +168,36 @@ def open_window(
     session.start()
     window.show()
     window.destroyed.connect(lambda *_: session.engine.stop())
+    _freeze_after_first_post(window)
     if os.environ.get(STARTUP_PROBE_ENV):
         _probe_startup(window)
     return window
+
+
+def _freeze_after_first_post(window: MainWindow) -> None:
+    """Once the first post is on screen, what the start made (modules, Qt wrappers, the
+    window) is moved out of the cyclic collector's sight (``gc.freeze``): a full
+    collection otherwise walks all of it again, a pause of tens of milliseconds that
+    lands on some keypress of the shift. Once a process: what later windows make is the
+    collector's as usual."""
+    if _frozen:
+        return
+
+    def on_painted() -> None:
+        window.post.text.first_painted.disconnect(on_painted)
+        QTimer.singleShot(0, _freeze)
+
+    window.post.text.first_painted.connect(on_painted)
+
+
+_frozen: list[bool] = []
+
+
+def _freeze() -> None:
+    if not _frozen:
+        _frozen.append(True)
+        gc.collect()
+        gc.freeze()
 
 
 def _probe_startup(window: MainWindow) -> None:
