@@ -254,7 +254,9 @@ class FitLabel(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
     def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), max(self.minimumHeight(), 1))
+        # its width is the layout's to give (the Ignored policy): not QLabel's, which tries
+        # several widths for a wrapped text, a third of a millisecond on every post
+        return QSize(self.minimumWidth(), max(self.minimumHeight(), 1))
 
     def fit(self) -> None:
         # the wrapped text's own height at this width (QLabel's heightForWidth answered for
