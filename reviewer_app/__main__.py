@@ -30,8 +30,8 @@ def _subcommand(argv: list[str]) -> str | None:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line. The server's arguments come from the server package, which is
-    imported only when ``command`` may need it: ``export`` stays free of the server and
-    of Qt."""
+    imported only when ``command`` is ``server``: ``export`` stays free of the server and
+    of Qt, and the app's start does not wait for the server's command-line modules."""
     from reviewer_app.core.export import add_parser as add_export_parser
 
     parser = argparse.ArgumentParser(
@@ -60,12 +60,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         ),
     )
     subparsers = parser.add_subparsers(dest="command")
-    if command == "export":
-        subparsers.add_parser("server", help=SERVER_HELP)
-    else:
+    if command == "server":
         from reviewer_app.server.cli.main import add_parser as add_server_parser
 
         add_server_parser(subparsers)
+    else:  # its arguments for `reviewer-app server ...` only: they import the whole CLI
+        subparsers.add_parser("server", help=SERVER_HELP)
     add_export_parser(subparsers)
     return parser
 
