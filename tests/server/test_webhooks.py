@@ -7,6 +7,7 @@ the endpoint failing; endpoint health on GET /webhooks and /metrics; replay; kin
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +50,25 @@ def server(database_url: str) -> Iterator[LiveServer]:
 def receiver() -> Iterator[Receiver]:
     with Receiver() as found:
         yield found
+
+
+def test_the_receiver_takes_no_message_from_a_sender_that_died_inside_its_body(
+    receiver: Receiver,
+) -> None:
+    """The chaos test SIGKILLs the service; urllib3 sends a request's head and its body
+    apart, so a kill between them leaves a head and a short body: that is no message (an
+    HTTP server drops it), and the receiver must not record it as one."""
+    head = b"POST /hook HTTP/1.1\r\nhost: t\r\nwebhook-id: msg_1\r\ncontent-length: 40\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", receiver.port)) as cut:
+        cut.sendall(head + b'{"type": "enforcement')
+        cut.shutdown(socket.SHUT_WR)  # what a killed process's socket does
+        cut.recv(1)  # the receiver closes its side once it gave up on the body
+    whole = b'{"type": "enforcement.action.created"}'
+    with socket.create_connection(("127.0.0.1", receiver.port)) as ok:
+        ok.sendall(head.replace(b"40", str(len(whole)).encode()) + whole)
+        assert ok.recv(100).startswith(b"HTTP/1.1 204")
+    assert receiver.cut == 1
+    assert [r.body for r in receiver.snapshot()] == [whole]
 
 
 def platform(server: LiveServer, name: str = PLATFORM) -> tuple[ApiSession, str]:

@@ -60,6 +60,7 @@ class Receiver:
         self.keep = keep
         self.received: list[Received] = []
         self.count = 0
+        self.cut = 0  # requests whose body ended early (not recorded)
         self.lock = threading.Lock()
         self.in_flight: dict[str, int] = {}
         self.max_in_flight: dict[str, int] = {}
@@ -75,6 +76,12 @@ class Receiver:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length)
+                if len(body) < length:
+                    # the sender went away inside its body (a SIGKILLed service): no request
+                    # arrived, as for any HTTP server; what did come is not a message
+                    receiver._cut()
+                    self.close_connection = True
+                    return
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 receiver._enter(self.path)
                 try:
@@ -136,6 +143,10 @@ class Receiver:
     def _leave(self, path: str) -> None:
         with self.lock:
             self.in_flight[path] -= 1
+
+    def _cut(self) -> None:
+        with self.lock:
+            self.cut += 1
 
     def _record(self, got: Received) -> None:
         with self.lock:

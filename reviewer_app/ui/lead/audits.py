@@ -38,7 +38,7 @@ from reviewer_app.protocol import (
     ReviewerAgreement,
 )
 
-from ..background import run_in_background
+from ..background import run_in_background, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
@@ -298,7 +298,9 @@ class AuditsView(QWidget):
             elif not samples:
                 self._say(translate("LeadAudits", "No samples yet: draw one above."))
 
-        run_in_background(self, work, done, self._failed)
+        # keyed: the list opened before a sample was drawn must not answer after the list
+        # that holds it (nor say "no samples" over "sample drawn")
+        run_op(self, work, done, self._failed, key="samples")
 
     def create_sample(self) -> None:
         until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
@@ -393,4 +395,4 @@ class AuditsView(QWidget):
                 ),
             )
 
-        run_in_background(self, work, done, self._failed)
+        run_op(self, work, done, self._failed, key="results")  # the newest selection's
