@@ -9,15 +9,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from reviewer_app.server.config import ENV_PREFIX
+
 
 def add_user(database: Path, *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "REVIEWER_APP_DATABASE_URL": f"sqlite:///{database}"}
+    env = {**os.environ, f"{ENV_PREFIX}DATABASE_URL": f"sqlite:///{database}"}
     return subprocess.run(
         [sys.executable, "-m", "reviewer_app", "server", "add-user", *args],
         input=stdin,
         capture_output=True,
         text=True,
         env=env,
+        cwd=database.parent,  # the default database is a file in the working folder
         timeout=60,
         check=False,
     )
