@@ -10,6 +10,7 @@ import sys
 from reviewer_app import __version__
 
 SERVER_HELP = "run or administer the reference queue service"
+EXPORT_HELP = "export decisions to a CSV file (leads and admins)"
 #: top-level options that take a value (skipped when looking for the subcommand)
 _VALUED_OPTIONS = frozenset({"--role", "--port"})
 QPA = "QT_QPA_PLATFORM"
@@ -29,11 +30,9 @@ def _subcommand(argv: list[str]) -> str | None:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line. The server's arguments come from the server package, which is
-    imported only when ``command`` is ``server``: ``export`` stays free of the server and
-    of Qt, and the app's start does not wait for the server's command-line modules."""
-    from reviewer_app.core.export import add_parser as add_export_parser
-
+    """The command line. A subcommand's arguments come from its own module, imported only
+    when ``command`` names it: ``export`` stays free of the server and of Qt, and the app's
+    start waits for neither the server's command-line modules nor the export's."""
     parser = argparse.ArgumentParser(
         prog="reviewer-app",
         description="The review desk: decide flagged posts one keypress at a time.",
@@ -66,7 +65,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         add_server_parser(subparsers)
     else:  # its arguments for `reviewer-app server ...` only: they import the whole CLI
         subparsers.add_parser("server", help=SERVER_HELP)
-    add_export_parser(subparsers)
+    if command == "export":
+        from reviewer_app.core.export import add_parser as add_export_parser
+
+        add_export_parser(subparsers, EXPORT_HELP)
+    else:
+        subparsers.add_parser("export", help=EXPORT_HELP)
     return parser
 
 

@@ -74,10 +74,11 @@ class ExportOutcome:
     logged_in: bool
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction, summary: str) -> None:
+    """``export`` and its arguments; ``summary`` is its line in ``reviewer-app --help``."""
     export = subparsers.add_parser(
         "export",
-        help="export decisions to a CSV file (leads and admins)",
+        help=summary,
         description="Export the decisions of a time window to a CSV file a spreadsheet can "
         "open safely. Uses the login the app saved for this server and user, or asks for "
         "the password. Exit codes: 1 file not written, 2 usage, 3 not allowed, "
