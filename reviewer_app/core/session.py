@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -170,6 +171,44 @@ class ReviewSession:
             info = api.login(username, password)
         saved = credentials.save(url, info.user.username, info.token)
         return LoginResult(info.user, meta, saved), info.token
+
+    @staticmethod
+    def log_in_with_key(
+        server_url: str,
+        username: str,
+        password: str,
+        *,
+        credentials: Credentials,
+        data_root: Path | None = None,
+    ) -> tuple[LoginResult, str, ProfileKey]:
+        """``log_in``, then ``profile_key``; when this profile keeps its key wrapped under
+        the password, the key file's KDF runs beside the login instead of after it.
+        Opening the key file changes nothing, and its result is used only for a login the
+        server accepted, under the same user name: a password the file does not open is
+        then dealt with by ``profile_key``, as after any login. Network and a KDF: not on
+        the GUI thread."""
+        url = normalise_server_url(server_url)
+        wrapped = keyfile.key_file_path(store_path(url, username, data_root))
+        early: Future[bytes] | None = None
+        if keyfile.exists(wrapped):
+            with ThreadPoolExecutor(1, thread_name_prefix="key-file") as pool:
+                early = pool.submit(keyfile.unlock, wrapped, password, url, username)
+                result, token = ReviewSession.log_in(
+                    server_url, username, password, credentials=credentials
+                )
+        else:
+            result, token = ReviewSession.log_in(
+                server_url, username, password, credentials=credentials
+            )
+        if early is not None and result.user.username == username:
+            try:
+                return result, token, ProfileKey(early.result(), KeyMode.password)
+            except (keyfile.WrongPassword, keyfile.KeyFileUnusable, OSError):
+                pass  # as for any accepted login, below
+        key = ReviewSession.profile_key(
+            server_url, result.user.username, password, credentials=credentials, data_root=data_root
+        )
+        return result, token, key
 
     @staticmethod
     def profile_key(

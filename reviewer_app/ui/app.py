@@ -233,11 +233,9 @@ def log_in_with_key(
     data_root: Path | None = None,
 ) -> tuple[LoginResult, str, ProfileKey]:
     """Log in and prepare the store's key (network and a KDF: a worker thread's work)."""
-    result, token = ReviewSession.log_in(server, username, password, credentials=credentials)
-    key = ReviewSession.profile_key(
-        server, result.user.username, password, credentials=credentials, data_root=data_root
+    return ReviewSession.log_in_with_key(
+        server, username, password, credentials=credentials, data_root=data_root
     )
-    return result, token, key
 
 
 def start_offline(
@@ -403,9 +401,11 @@ def start_with_login(
     on_failure: Callable[[BaseException], None],
     data_root: Path | None = None,
     demo: bool = False,
+    ready: Callable[[], None] | None = None,
 ) -> None:
     """Log in with known credentials (the demo) in the background, then open the window;
-    a small window says so meanwhile.
+    a small window says so meanwhile. ``ready``, when given, is waited for first, in the
+    background too (the demo's service starting in its own process).
 
     The demo's login is in memory only (it has no place in the reviewer's keyring) and its
     store lives in its own data folder (``data_root``) under a key wrapped with its
@@ -416,6 +416,8 @@ def start_with_login(
     holder.show()
 
     def work() -> tuple[LoginResult, str, ProfileKey]:
+        if ready is not None:
+            ready()
         return log_in_with_key(
             server_url, username, password, credentials=credentials, data_root=data_root
         )
@@ -452,9 +454,10 @@ def run_with_login(
     *,
     data_root: Path | None = None,
     demo: bool = False,
+    ready: Callable[[], None] | None = None,
 ) -> int:
     """Log in with known credentials (the demo), then the review window; the login runs in
-    the background while the event loop runs."""
+    the background while the event loop runs (after ``ready``, when given, returns)."""
     app = application()
     prefs = P.Preferences()
     P.apply_look(prefs)
@@ -475,6 +478,7 @@ def run_with_login(
         on_failure=failed,
         data_root=data_root,
         demo=demo,
+        ready=ready,
     )
     code = app.exec()
     for window in windows:
