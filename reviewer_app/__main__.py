@@ -14,6 +14,8 @@ EXPORT_HELP = "export decisions to a CSV file (leads and admins)"
 #: top-level options that take a value (skipped when looking for the subcommand)
 _VALUED_OPTIONS = frozenset({"--role", "--port"})
 QPA = "QT_QPA_PLATFORM"
+#: ``reviewer_app.demo.SERVICE_PROCESS``, without importing it for every command
+DEMO_SERVICE_PROCESS = "--demo-service-process"
 
 
 def _subcommand(argv: list[str]) -> str | None:
@@ -76,6 +78,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [DEMO_SERVICE_PROCESS]:  # started by `--demo` (reviewer_app.demo)
+        from reviewer_app.demo import serve_process
+
+        return serve_process(argv[1:])
     command = _subcommand(argv)
     parser = build_parser(command)
     args = parser.parse_args(argv)

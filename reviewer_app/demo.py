@@ -1,27 +1,24 @@
 """``reviewer-app --demo``: the embedded reference service on 127.0.0.1, seeded once.
 
-The one module allowed to join ``server`` and the client: it starts the service on a
-background thread and opens the review window on it, logged in as a demo account.
+The one module allowed to join ``server`` and the client. ``--demo`` runs the service in a
+process of its own (``DemoProcess``), started before the app imports Qt, and opens the
+review window on it, logged in as a demo account; the self-test and the tests run it on a
+background thread (``DemoServer``). The service's modules are imported only where it runs.
 """
 
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import uvicorn
-
 from reviewer_app.core.paths import data_dir as client_data_dir
 from reviewer_app.core.paths import private_folder
-from reviewer_app.protocol import DecisionQuery
-from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.feeds.seed import is_seeded, seed_demo
-from reviewer_app.server.http.app import create_app
-from reviewer_app.server.service import Service
 
 if TYPE_CHECKING:
     from reviewer_app.ui.main_window import MainWindow
@@ -56,6 +53,13 @@ class DemoServer:
     """The demo service on a background thread (127.0.0.1 only)."""
 
     def __init__(self, database: Path, port: int = 0) -> None:
+        import uvicorn
+
+        from reviewer_app.server.config import ServerSettings
+        from reviewer_app.server.feeds.seed import is_seeded, seed_demo
+        from reviewer_app.server.http.app import create_app
+        from reviewer_app.server.service import Service
+
         self.settings = ServerSettings(database_url=f"sqlite:///{database}")
         self.port = port or free_port()
         self.service = Service(self.settings)
@@ -127,24 +131,147 @@ def start_demo_server(database: Path, port: int = 0) -> DemoServer:
     port, same = demo_port(database.parent, port)
     server = DemoServer(database, port)
     if not same:
-        for user, _ in DEMO_ACCOUNTS.values():
-            server.service.release_everything_held(user)
+        _release_held(server)
     server.start()
     return server
 
 
-def run_demo(role: str = "reviewer", port: int = 0) -> int:
-    """Start the seeded demo service on 127.0.0.1 and open the review window on it."""
-    from reviewer_app.ui.app import run_with_login
+def _release_held(server: DemoServer) -> None:
+    for user, _ in DEMO_ACCOUNTS.values():
+        server.service.release_everything_held(user)
 
-    database = demo_database()
-    server = start_demo_server(database, port)
-    user, password = DEMO_ACCOUNTS[role]
-    print(f"Demo queue service on {server.url}/api/v1 (database {database}); logged in as {user}")
-    try:
-        return run_with_login(server.url, user, password, demo=True, data_root=demo_client_root())
-    finally:
+
+#: the first argument of ``reviewer-app`` that makes it the demo's service process (started
+#: by ``DemoProcess``; not a command for people, so not in ``--help``)
+SERVICE_PROCESS = "--demo-service-process"
+#: the line the service process prints once it serves
+READY = "ready"
+#: how long the app waits for its demo service (the first start seeds the database)
+READY_TIMEOUT_SECONDS = 180.0
+
+
+def service_command(database: Path, port: int, *, release_held: bool) -> list[str]:
+    """The command that runs the demo's service process, from a checkout, a wheel or the
+    bundle (whose executable is the app itself)."""
+    program = [sys.executable]
+    if not getattr(sys, "frozen", False):
+        program += ["-m", "reviewer_app"]
+    held = "release" if release_held else "keep"
+    return [*program, SERVICE_PROCESS, str(database), str(port), held]
+
+
+class DemoProcess:
+    """The demo service in a process of its own, started before the app imports Qt. Its
+    imports and start (FastAPI's routes, the protocol's models, SQLAlchemy: most of what
+    the demo's start used to wait for) run on another core while the app imports Qt and
+    shows its first window. It prints ``READY`` once it serves, and ends when its input
+    closes: when the app stops it, and when the app dies."""
+
+    def __init__(self, database: Path, port: int, *, release_held: bool) -> None:
+        self.port = port
+        self._said_ready = threading.Event()
+        self._proc = subprocess.Popen(  # noqa: S603 (this program, its own arguments)
+            service_command(database, port, release_held=release_held),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        threading.Thread(target=self._read, name="demo-service-output", daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    @property
+    def exit_code(self) -> int | None:
+        """None while it runs."""
+        return self._proc.poll()
+
+    def _read(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            if line.strip() == READY:
+                self._said_ready.set()
+        self._said_ready.set()  # its output ended: it did too (``wait_ready`` says so)
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT_SECONDS) -> None:
+        """Block until the service serves (a worker thread's wait); raise when it ended
+        first or took longer than ``timeout``."""
+        if not self._said_ready.wait(timeout):
+            raise RuntimeError(f"The demo service did not start within {timeout:g} s.")
+        if self._proc.poll() is not None:
+            raise RuntimeError(
+                f"The demo service stopped (exit code {self._proc.returncode}) before it "
+                "served; its messages are in the terminal."
+            )
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self._proc.stdin is not None:
+            with suppress(OSError):
+                self._proc.stdin.close()
+        try:
+            self._proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+
+
+def serve_process(argv: list[str]) -> int:
+    """``reviewer-app --demo-service-process DATABASE PORT release|keep``: the demo's
+    service on 127.0.0.1:PORT (``DemoProcess``), until its input closes."""
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    database, port, held = Path(argv[0]), int(argv[1]), argv[2]
+    server = DemoServer(database, port)
+    if held == "release":
+        _release_held(server)
+    server.start()
+    print(READY, flush=True)
+
+    def stop_at_end_of_input() -> None:
+        while sys.stdin.buffer.read(4096):
+            pass  # the app writes nothing: the read ends when it closes its end or dies
         server.stop()
+
+    threading.Thread(target=stop_at_end_of_input, name="demo-app-watch", daemon=True).start()
+    try:
+        server.wait()
+    except KeyboardInterrupt:  # Ctrl+C in the terminal reaches both processes
+        server.stop()
+    return 0
+
+
+def run_demo(role: str = "reviewer", port: int = 0) -> int:
+    """Start the seeded demo service on 127.0.0.1 in its own process and open the review
+    window on it; the app's imports run while the service's do."""
+    database = demo_database()
+    port, same = demo_port(database.parent, port)
+    service = DemoProcess(database, port, release_held=not same)
+    try:
+        from reviewer_app.ui.app import run_with_login
+
+        user, password = DEMO_ACCOUNTS[role]
+        print(
+            f"Demo queue service on {service.url}/api/v1 (database {database}); "
+            f"logging in as {user}",
+            flush=True,
+        )
+        return run_with_login(
+            service.url,
+            user,
+            password,
+            demo=True,
+            data_root=demo_client_root(),
+            ready=service.wait_ready,
+        )
+    finally:
+        service.stop()
 
 
 #: how long ``--self-test`` may take before it fails (seconds)
@@ -307,6 +434,8 @@ def _decide_one(
     step("decide")
     pump_until(lambda: window.store.pending_count() == 0, "the verdict to be delivered")
     step("deliver")
+    from reviewer_app.protocol import DecisionQuery
+
     with ApiClient(server_url) as api:
         api.login(*DEMO_ACCOUNTS["lead"])
         decisions = api.decisions(DecisionQuery(item_id=item_id)).decisions

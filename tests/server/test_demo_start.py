@@ -6,11 +6,23 @@ again; when that port is taken it starts on another, and releases what the last 
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
-from reviewer_app.demo import DEMO_ACCOUNTS, DemoServer, demo_port, start_demo_server
+import pytest
+import requests
+
+from reviewer_app.demo import (
+    DEMO_ACCOUNTS,
+    DemoProcess,
+    DemoServer,
+    demo_port,
+    start_demo_server,
+)
 from reviewer_app.protocol import LeaseClaim, SessionCreate
 from reviewer_app.server.domain.records import Principal
+from tests.support.client import wait_until
 
 
 def _reviewer(server: DemoServer) -> Principal:
@@ -60,3 +72,67 @@ def test_a_port_given_is_used_and_remembered(tmp_path: Path) -> None:
     assert demo_port(tmp_path, asked) == (asked, False)
     assert (tmp_path / "demo-port").read_text().strip() == str(asked)
     assert demo_port(tmp_path) == (asked, True)
+
+
+def _gone(pid: int) -> bool:
+    """The process ended (a zombie no one has reaped yet counts as ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+def test_the_service_process_serves_then_ends_when_the_app_closes_its_end(
+    tmp_path: Path,
+) -> None:
+    """`--demo` starts the service in a process of its own (``DemoProcess``): it is ready
+    when it says so, serves the API, and ends cleanly when the app stops it."""
+    port, _same = demo_port(tmp_path)
+    service = DemoProcess(tmp_path / "demo-server.db", port, release_held=False)
+    try:
+        service.wait_ready(120)
+        meta = requests.get(f"{service.url}/api/v1/meta", timeout=10)
+        assert meta.status_code == 200 and meta.json()["api_version"]
+        assert service.exit_code is None
+    finally:
+        service.stop()
+    assert service.exit_code == 0
+
+
+APP_THAT_DIES = """
+import os, sys
+from pathlib import Path
+from reviewer_app.demo import DemoProcess, demo_port
+folder = Path(sys.argv[1])
+port, _ = demo_port(folder)
+service = DemoProcess(folder / "demo-server.db", port, release_held=False)
+service.wait_ready(120)
+print(service.pid, flush=True)
+os._exit(9)  # no stop(): as an app killed or crashed
+"""
+
+
+def test_the_service_process_ends_when_the_app_dies(tmp_path: Path) -> None:
+    app = subprocess.run(
+        [sys.executable, "-c", APP_THAT_DIES, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert app.returncode == 9, app.stderr
+    pid = int(app.stdout.split()[-1])
+    wait_until(lambda: _gone(pid), 30, "the orphaned demo service to end")
+
+
+def test_a_service_that_cannot_start_says_so(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    port, _same = demo_port(tmp_path)
+    service = DemoProcess(blocker / "demo-server.db", port, release_held=False)
+    try:
+        with pytest.raises(RuntimeError, match="stopped"):
+            service.wait_ready(120)
+    finally:
+        service.stop()
+    assert service.exit_code not in (None, 0)
