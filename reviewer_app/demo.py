@@ -225,7 +225,10 @@ def serve_process(argv: list[str]) -> int:
     """``reviewer-app --demo-service-process DATABASE PORT release|keep``: the demo's
     service on 127.0.0.1:PORT (``DemoProcess``), until its input closes."""
     import logging
+    import signal
 
+    # Ctrl+C in the terminal reaches both processes: the app's ending ends this one
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     database, port, held = Path(argv[0]), int(argv[1]), argv[2]
     server = DemoServer(database, port)
@@ -240,10 +243,8 @@ def serve_process(argv: list[str]) -> int:
         server.stop()
 
     threading.Thread(target=stop_at_end_of_input, name="demo-app-watch", daemon=True).start()
-    try:
-        server.wait()
-    except KeyboardInterrupt:  # Ctrl+C in the terminal reaches both processes
-        server.stop()
+    server.wait()
+    server.service.close()
     return 0
 
 

@@ -5,9 +5,12 @@ again; when that port is taken it starts on another, and releases what the last 
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -87,13 +90,18 @@ def test_the_service_process_serves_then_ends_when_the_app_closes_its_end(
     tmp_path: Path,
 ) -> None:
     """`--demo` starts the service in a process of its own (``DemoProcess``): it is ready
-    when it says so, serves the API, and ends cleanly when the app stops it."""
+    when it says so, serves the API, outlives a Ctrl+C, and ends cleanly when the app
+    stops it."""
     port, _same = demo_port(tmp_path)
     service = DemoProcess(tmp_path / "demo-server.db", port, release_held=False)
     try:
         service.wait_ready(120)
         meta = requests.get(f"{service.url}/api/v1/meta", timeout=10)
         assert meta.status_code == 200 and meta.json()["api_version"]
+        # Ctrl+C in a terminal reaches both processes: the app decides when this one ends
+        os.kill(service.pid, signal.SIGINT)
+        time.sleep(0.5)
+        assert requests.get(f"{service.url}/api/v1/meta", timeout=10).status_code == 200
         assert service.exit_code is None
     finally:
         service.stop()
