@@ -62,8 +62,9 @@ package-check: package
 	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1), no psycopg"
 
 ## Build the wheel, install it into a fresh venv (no checkout on its path) and run, from an
-## empty folder, the app's --self-test, the service's demo seed and the statements export
-## (its schema is package data): what a new user meets.
+## empty folder, the app's --self-test, the demo (its service in a process of its own, until
+## the first post is painted), the service's demo seed and the statements export (its
+## schema is package data): what a new user meets.
 WHEEL_DIR := build/wheel-check
 wheel-check: $(VENV)/.dev
 	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)/run
@@ -73,14 +74,19 @@ wheel-check: $(VENV)/.dev
 	cd $(WHEEL_DIR)/run && env -u PYTHONPATH QT_QPA_PLATFORM=offscreen \
 		XDG_DATA_HOME=$(CURDIR)/$(WHEEL_DIR)/run/data \
 		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app --self-test
+	cd $(WHEEL_DIR)/run && env -u PYTHONPATH -u DISPLAY -u WAYLAND_DISPLAY \
+		QT_QPA_PLATFORM=offscreen REVIEWER_APP_STARTUP_PROBE=1 \
+		REVIEWER_APP_DATA_DIR=$(CURDIR)/$(WHEEL_DIR)/run/demo-data \
+		XDG_CONFIG_HOME=$(CURDIR)/$(WHEEL_DIR)/run/config \
+		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app --demo | grep '^first-post-painted'
 	cd $(WHEEL_DIR)/run && env -u PYTHONPATH \
-		REVIEWER_APP_DATABASE_URL=sqlite:///$(CURDIR)/$(WHEEL_DIR)/run/demo.db \
+		REVIEWER_SERVER_DATABASE_URL=sqlite:///$(CURDIR)/$(WHEEL_DIR)/run/demo.db \
 		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app server seed --demo
 	cd $(WHEEL_DIR)/run && env -u PYTHONPATH \
-		REVIEWER_APP_DATABASE_URL=sqlite:///$(CURDIR)/$(WHEEL_DIR)/run/demo.db \
+		REVIEWER_SERVER_DATABASE_URL=sqlite:///$(CURDIR)/$(WHEEL_DIR)/run/demo.db \
 		$(CURDIR)/$(WHEEL_DIR)/venv/bin/reviewer-app server sor export \
 		--since 2000-01-01T00:00:00Z --until 2100-01-01T00:00:00Z -o statements.jsonl
-	@echo "wheel $$(ls $(WHEEL_DIR)/*.whl): self-test, demo seed and sor export pass from a fresh venv"
+	@echo "wheel $$(ls $(WHEEL_DIR)/*.whl): self-test, demo, demo seed and sor export pass from a fresh venv"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
