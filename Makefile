@@ -53,10 +53,17 @@ package: $(VENV)/.dev
 	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1)" \
 		"($$(find dist/reviewer-app -type f | wc -l) files)"
 
-## Build the bundle, then run it: --version and --self-test (offscreen); no PostgreSQL driver.
+## Build the bundle, then run it: --version, --self-test and the demo until its first post
+## is painted (offscreen; the demo's service is the bundle's own executable in a process of
+## its own); no PostgreSQL driver.
 package-check: package
 	dist/reviewer-app/reviewer-app --version
 	QT_QPA_PLATFORM=offscreen dist/reviewer-app/reviewer-app --self-test
+	rm -rf build/package-check && env -u DISPLAY -u WAYLAND_DISPLAY \
+		QT_QPA_PLATFORM=offscreen REVIEWER_APP_STARTUP_PROBE=1 \
+		REVIEWER_APP_DATA_DIR=$(CURDIR)/build/package-check/data \
+		XDG_CONFIG_HOME=$(CURDIR)/build/package-check/config \
+		dist/reviewer-app/reviewer-app --demo | grep '^first-post-painted'
 	@found="$$(find dist/reviewer-app -iname '*psycopg*')"; \
 		if [ -n "$$found" ]; then echo "the bundle holds psycopg: $$found"; exit 1; fi
 	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1), no psycopg"

@@ -169,7 +169,8 @@ class DemoProcess:
 
     def __init__(self, database: Path, port: int, *, release_held: bool) -> None:
         self.port = port
-        self._said_ready = threading.Event()
+        self._said_ready = False
+        self._answered = threading.Event()  # it said it serves, or its output ended
         self._proc = subprocess.Popen(  # noqa: S603 (this program, its own arguments)
             service_command(database, port, release_held=release_held),
             stdin=subprocess.PIPE,
@@ -195,16 +196,22 @@ class DemoProcess:
     def _read(self) -> None:
         assert self._proc.stdout is not None
         for line in self._proc.stdout:
-            if line.strip() == READY:
-                self._said_ready.set()
-        self._said_ready.set()  # its output ended: it did too (``wait_ready`` says so)
+            if not self._said_ready and line.strip() == READY:
+                self._said_ready = True
+                self._answered.set()
+            else:  # anything else it prints is the terminal's
+                sys.stdout.write(line)
+                sys.stdout.flush()
+        self._answered.set()  # its output ended: it did too
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_SECONDS) -> None:
         """Block until the service serves (a worker thread's wait); raise when it ended
         first or took longer than ``timeout``."""
-        if not self._said_ready.wait(timeout):
+        if not self._answered.wait(timeout):
             raise RuntimeError(f"The demo service did not start within {timeout:g} s.")
-        if self._proc.poll() is not None:
+        if not self._said_ready or self._proc.poll() is not None:
+            with suppress(subprocess.TimeoutExpired):
+                self._proc.wait(5)
             raise RuntimeError(
                 f"The demo service stopped (exit code {self._proc.returncode}) before it "
                 "served; its messages are in the terminal."
