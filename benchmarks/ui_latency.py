@@ -756,48 +756,89 @@ def summarise_case(raw: dict[str, Any]) -> dict[str, Any]:
 def run_startup(args: argparse.Namespace, folder: Path) -> list[dict[str, Any]]:
     """``python -m reviewer_app --demo`` once cold (seeds the demo database), then
     ``--startup-runs`` times warm, each timed from just before the process starts to the
-    first paint of a post (printed by the app's startup probe)."""
-    data = folder / "demo-data"
+    first paint of a post (printed by the app's startup probe). With
+    ``--startup-baseline REV`` each warm run of this code alternates with one of REV's
+    (a git worktree, its own demo folder): the machine's state moves this figure by a
+    third from one hour to the next, so only runs taken side by side compare."""
+    code = {"this code": ROOT}
+    worktree: Path | None = None
+    if args.startup_baseline:
+        worktree = folder / "baseline"
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "worktree",
+                "add",
+                "--detach",
+                "--quiet",
+                str(worktree),
+                args.startup_baseline,
+            ],
+            check=True,
+        )
+        code[f"baseline {args.startup_baseline}"] = worktree
+    runs: list[dict[str, Any]] = []
+    try:
+        for index in range(1 + args.startup_runs):
+            for label, root in code.items():
+                runs.append(_start_once(args, folder, label, root, cold=index == 0))
+    finally:
+        if worktree is not None:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
+                check=False,
+            )
+    return runs
+
+
+def _start_once(
+    args: argparse.Namespace, folder: Path, label: str, root: Path, *, cold: bool
+) -> dict[str, Any]:
+    slug = "demo" if root == ROOT else "baseline-demo"
     env = {
         **child_env(args),
-        "REVIEWER_APP_DATA_DIR": str(data),
-        "XDG_CONFIG_HOME": str(folder / "demo-config"),  # QSettings: not the user's own
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+        "REVIEWER_APP_DATA_DIR": str(folder / f"{slug}-data"),
+        "XDG_CONFIG_HOME": str(folder / f"{slug}-config"),  # QSettings: not the user's own
         PROBE_ENV: "1",
     }
     # as an installed app starts: with its modules' bytecode cached (a wheel's install
     # compiles it; a checkout writes it on the cold run), not compiled again at every start
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    runs: list[dict[str, Any]] = []
-    for index in range(1 + args.startup_runs):
-        launched = time.time()
-        done = subprocess.run(
-            [sys.executable, "-m", "reviewer_app", "--demo"],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=180,
+    launched = time.time()
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewer_app", "--demo"],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    exited = time.time()
+    painted = [ln.split()[1] for ln in done.stdout.splitlines() if ln.startswith("first-post")]
+    if done.returncode != 0 or not painted:
+        raise RuntimeError(
+            f"the demo app ({label}) did not report a first post ({done.returncode}):\n"
+            f"{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
         )
-        exited = time.time()
-        painted = [ln.split()[1] for ln in done.stdout.splitlines() if ln.startswith("first-post")]
-        if done.returncode != 0 or not painted:
-            raise RuntimeError(
-                f"the demo app did not report a first post ({done.returncode}):\n"
-                f"{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-            )
-        runs.append(
-            {
-                "run": "cold (seeds the demo database)" if index == 0 else "warm",
-                "first_post_s": round(float(painted[0]) - launched, 3),
-                "process_s": round(exited - launched, 3),
-            }
-        )
-        print(
-            f"   {runs[-1]['run']}: first post painted {runs[-1]['first_post_s']:.3f} s after "
-            f"launch (process ended after {runs[-1]['process_s']:.2f} s)",
-            flush=True,
-        )
-    return runs
+    run = {
+        "run": "cold (seeds the demo database)" if cold else "warm",
+        "code": label,
+        "first_post_s": round(float(painted[0]) - launched, 3),
+        "process_s": round(exited - launched, 3),
+    }
+    print(
+        f"   {label}, {run['run']}: first post painted {run['first_post_s']:.3f} s after "
+        f"launch (process ended after {run['process_s']:.2f} s)",
+        flush=True,
+    )
+    return run
+
+
+def warm_starts(runs: list[dict[str, Any]], label: str = "this code") -> list[float]:
+    return [r["first_post_s"] for r in runs if r["run"] == "warm" and r.get("code", label) == label]
 
 
 # -- the run ----------------------------------------------------------------------------------
@@ -1041,7 +1082,7 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
         )
     startup = out.get("startup")
     if startup:
-        warm = [r["first_post_s"] for r in startup[1:]]
+        warm = warm_starts(startup)
         median = statistics.median(warm) if warm else math.nan
         ok["startup"] = median < TARGET_STARTUP_S
         rows += [
@@ -1055,6 +1096,17 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                 + "]",
             ),
         ]
+        for label in sorted({r.get("code", "this code") for r in startup} - {"this code"}):
+            theirs = warm_starts(startup, label)
+            rows.append(
+                (
+                    f"   side by side: {label}",
+                    "warm "
+                    + ", ".join(f"{w:.3f}" for w in theirs)
+                    + f" s (median {statistics.median(theirs):.3f} s; this code "
+                    + f"{median:.3f} s, runs alternating)",
+                )
+            )
     out["targets_met"] = ok
     width = max(len(name) for name, _ in rows)
     print()
@@ -1078,13 +1130,18 @@ def record_markdown(out: dict[str, Any]) -> None:
         for name, c in out["cases"].items()
     }
     startup = out.get("startup") or []
-    warm = [r["first_post_s"] for r in startup[1:]]
+    warm = warm_starts(startup)
+    baselines = {
+        label: round(statistics.median(warm_starts(startup, label)), 3)
+        for label in {r.get("code", "this code") for r in startup} - {"this code"}
+    }
     record_result(
         "ui_latency",
         key,
         {
             "cases": cases,
             "warm_start_s": round(statistics.median(warm), 3) if warm else None,
+            "warm_start_side_by_side": baselines,
             "load_average_before": out["load_average_before"],
             "platform": out["qpa"],
             "code": out["code"],
@@ -1102,7 +1159,7 @@ def record_markdown(out: dict[str, Any]) -> None:
                     mode,
                     f"{c['p50']:.1f} / {c['p99']:.1f}",
                     f"{c['cpu_p99']:.2f}",
-                    "-" if row["warm_start_s"] is None else f"{row['warm_start_s']:.2f}",
+                    _warm_cell(row),
                     ", ".join(f"{x:g}" for x in row["load_average_before"]),  # type: ignore[union-attr]
                     row["platform"],
                     row["code"],
@@ -1115,7 +1172,9 @@ def record_markdown(out: dict[str, Any]) -> None:
         "to every request; `--load N` keeps N busy-loop processes running, `--slow-fsync MS` "
         "slows every fsync of the UI process. Targets: keypress -> paint p99 < 16 ms, "
         "GUI-thread CPU per keypress p99 <= 3 ms, warm demo start < 1.5 s, with `--load 1` "
-        "on the 2-core machine. The latest run per load and disk.\n\n"
+        "on the 2-core machine. The latest run per load and disk; beside a warm start, the "
+        "median of another revision's demo started alternately with it "
+        "(`--startup-baseline REV`).\n\n"
     )
     text += markdown_table(
         [
@@ -1133,6 +1192,15 @@ def record_markdown(out: dict[str, Any]) -> None:
         rows,
     )
     write_page_section("ui_latency", text)
+
+
+def _warm_cell(row: dict[str, Any]) -> str:
+    if row["warm_start_s"] is None:
+        return "-"
+    side = row.get("warm_start_side_by_side") or {}
+    return f"{row['warm_start_s']:.2f}" + "".join(
+        f" ({label}: {seconds:.2f})" for label, seconds in sorted(side.items())
+    )
 
 
 def fmt_phases(phases: dict[str, float]) -> str:
@@ -1171,6 +1239,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--undo", type=float, default=None, help="undo window s (default 5)")
     parser.add_argument(
         "--startup-runs", type=int, default=3, help="warm demo starts after the cold one (3)"
+    )
+    parser.add_argument(
+        "--startup-baseline",
+        metavar="REV",
+        default=None,
+        help="also start the demo of git revision REV (a worktree), each warm run "
+        "alternating with this code's, and print both medians",
     )
     parser.add_argument("--skip-latency", action="store_true", help="only the startup figure")
     parser.add_argument("--skip-startup", action="store_true", help="no demo startup figure")
