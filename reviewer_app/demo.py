@@ -152,12 +152,28 @@ READY_TIMEOUT_SECONDS = 180.0
 
 def service_command(database: Path, port: int, *, release_held: bool) -> list[str]:
     """The command that runs the demo's service process, from a checkout, a wheel or the
-    bundle (whose executable is the app itself)."""
+    bundle (whose executable is the app itself). ``-P``: not the working folder's
+    ``reviewer_app`` (another checkout there) but this one (``service_env``)."""
     program = [sys.executable]
     if not getattr(sys, "frozen", False):
-        program += ["-m", "reviewer_app"]
+        program += ["-P", "-m", "reviewer_app"]
     held = "release" if release_held else "keep"
     return [*program, SERVICE_PROCESS, str(database), str(port), held]
+
+
+def service_env() -> dict[str, str]:
+    """The app's environment, with this ``reviewer_app``'s folder first on the service's
+    path (the same code as the app's) and UTF-8 on its pipes."""
+    import os
+
+    import reviewer_app
+
+    env = dict(os.environ)
+    env["PYTHONIOENCODING"] = "utf-8"
+    if not getattr(sys, "frozen", False):
+        home = str(Path(reviewer_app.__file__).resolve().parents[1])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (home, env.get("PYTHONPATH")) if p)
+    return env
 
 
 class DemoProcess:
@@ -175,8 +191,10 @@ class DemoProcess:
             service_command(database, port, release_held=release_held),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            env=service_env(),
             text=True,
             encoding="utf-8",
+            errors="replace",
         )
         threading.Thread(target=self._read, name="demo-service-output", daemon=True).start()
 
@@ -195,14 +213,19 @@ class DemoProcess:
 
     def _read(self) -> None:
         assert self._proc.stdout is not None
-        for line in self._proc.stdout:
-            if not self._said_ready and line.strip() == READY:
-                self._said_ready = True
-                self._answered.set()
-            else:  # anything else it prints is the terminal's
-                sys.stdout.write(line)
-                sys.stdout.flush()
-        self._answered.set()  # its output ended: it did too
+        try:
+            for line in self._proc.stdout:
+                if not self._said_ready and line.strip() == READY:
+                    self._said_ready = True
+                    self._answered.set()
+                else:  # anything else it prints is the terminal's, when there is one
+                    with suppress(OSError, ValueError):
+                        sys.stdout.write(line)
+                        sys.stdout.flush()
+        finally:
+            with suppress(OSError):
+                self._proc.stdout.close()
+            self._answered.set()  # its output ended: it did too
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_SECONDS) -> None:
         """Block until the service serves (a worker thread's wait); raise when it ended
@@ -218,11 +241,14 @@ class DemoProcess:
             )
 
     def stop(self, timeout: float = 10.0) -> None:
+        """Close its input and wait for it to end; killed after ``timeout``, or after
+        ``READY_TIMEOUT_SECONDS`` while it has not said it serves (a first start seeds
+        the database, and the seed is not cut short)."""
         if self._proc.stdin is not None:
             with suppress(OSError):
                 self._proc.stdin.close()
         try:
-            self._proc.wait(timeout)
+            self._proc.wait(timeout if self._said_ready else READY_TIMEOUT_SECONDS)
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
@@ -238,20 +264,36 @@ def serve_process(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     database, port, held = Path(argv[0]), int(argv[1]), argv[2]
-    server = DemoServer(database, port)
-    if held == "release":
-        _release_held(server)
-    server.start()
-    print(READY, flush=True)
+    app_gone = threading.Event()
+    started: list[DemoServer] = []
 
-    def stop_at_end_of_input() -> None:
+    def watch_the_app() -> None:
         while sys.stdin.buffer.read(4096):
             pass  # the app writes nothing: the read ends when it closes its end or dies
-        server.stop()
+        app_gone.set()
+        if started:
+            started[0].stop()
 
-    threading.Thread(target=stop_at_end_of_input, name="demo-app-watch", daemon=True).start()
-    server.wait()
-    server.service.close()
+    # watched from the start: an app gone while this one seeds or starts ends it too
+    threading.Thread(target=watch_the_app, name="demo-app-watch", daemon=True).start()
+    server = DemoServer(database, port)
+    try:
+        if held == "release":
+            _release_held(server)
+        if app_gone.is_set():
+            return 0
+        server.start()
+        started.append(server)
+        if app_gone.is_set():
+            server.stop()
+        else:
+            try:
+                print(READY, flush=True)
+            except OSError:  # the app went while this one started
+                server.stop()
+        server.wait()
+    finally:
+        server.service.close()
     return 0
 
 

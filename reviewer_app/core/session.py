@@ -191,11 +191,14 @@ class ReviewSession:
         wrapped = keyfile.key_file_path(store_path(url, username, data_root))
         early: Future[bytes] | None = None
         if keyfile.exists(wrapped):
-            with ThreadPoolExecutor(1, thread_name_prefix="key-file") as pool:
+            pool = ThreadPoolExecutor(1, thread_name_prefix="key-file")
+            try:
                 early = pool.submit(keyfile.unlock, wrapped, password, url, username)
                 result, token = ReviewSession.log_in(
                     server_url, username, password, credentials=credentials
                 )
+            finally:
+                pool.shutdown(wait=False)  # a refused login does not wait for the KDF
         else:
             result, token = ReviewSession.log_in(
                 server_url, username, password, credentials=credentials

@@ -80,6 +80,10 @@ def test_a_port_given_is_used_and_remembered(tmp_path: Path) -> None:
 def _gone(pid: int) -> bool:
     """The process ended (a zombie no one has reaped yet counts as ended)."""
     try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
         status = Path(f"/proc/{pid}/status").read_text()
     except FileNotFoundError:
         return True
@@ -115,20 +119,28 @@ from reviewer_app.demo import DemoProcess, demo_port
 folder = Path(sys.argv[1])
 port, _ = demo_port(folder)
 service = DemoProcess(folder / "demo-server.db", port, release_held=False)
-service.wait_ready(120)
+if sys.argv[2] == "after":
+    service.wait_ready(120)
 print(service.pid, flush=True)
 os._exit(9)  # no stop(): as an app killed or crashed
 """
 
 
-def test_the_service_process_ends_when_the_app_dies(tmp_path: Path) -> None:
-    app = subprocess.run(
-        [sys.executable, "-c", APP_THAT_DIES, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert app.returncode == 9, app.stderr
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_the_service_process_ends_when_the_app_dies(tmp_path: Path, when: str) -> None:
+    """Whether the app dies while its service starts (and seeds) or once it serves."""
+    # the app's messages in a file: the service inherits it, and a pipe would make the
+    # run wait for the service too
+    errors = tmp_path / "app-stderr.txt"
+    with errors.open("w") as stderr:
+        app = subprocess.run(
+            [sys.executable, "-c", APP_THAT_DIES, str(tmp_path), when],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            timeout=180,
+        )
+    assert app.returncode == 9, errors.read_text()
     pid = int(app.stdout.split()[-1])
     wait_until(lambda: _gone(pid), 30, "the orphaned demo service to end")
 
@@ -144,3 +156,26 @@ def test_a_service_that_cannot_start_says_so(tmp_path: Path) -> None:
     finally:
         service.stop()
     assert service.exit_code not in (None, 0)
+
+
+def test_the_service_process_runs_the_apps_own_code_whatever_the_working_folder(
+    tmp_path: Path,
+) -> None:
+    """Started from a folder holding another ``reviewer_app`` (another checkout), the
+    service is still the app's own."""
+    impostor = tmp_path / "reviewer_app"
+    impostor.mkdir()
+    (impostor / "__init__.py").write_text("")
+    (impostor / "__main__.py").write_text("raise SystemExit(7)\n")
+    port, _same = demo_port(tmp_path)
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        service = DemoProcess(tmp_path / "demo-server.db", port, release_held=False)
+    finally:
+        os.chdir(here)
+    try:
+        service.wait_ready(120)
+        assert requests.get(f"{service.url}/api/v1/meta", timeout=10).status_code == 200
+    finally:
+        service.stop()
