@@ -231,7 +231,9 @@ class ReviewFacade(ServiceBase):
 
     def history(self, user: Principal, item_id: str, cursor: str | None, limit: int) -> EventPage:
         after = decode_cursor(cursor)
-        with self.db.read() as conn:
+        # one snapshot: the sealed entries, then those not sealed yet; read committed, an
+        # entry the sequencer sealed between the two reads would be in neither
+        with self.db.snapshot() as conn:
             self._may_see_item(conn, user, item_id)
             return history.item_page(conn, item_id, after, limit)
 
