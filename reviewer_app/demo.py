@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from contextlib import suppress
+from contextlib import closing, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,16 +56,21 @@ class DemoServer:
         import uvicorn
 
         from reviewer_app.server.config import ServerSettings
-        from reviewer_app.server.feeds.seed import is_seeded, seed_demo
+        from reviewer_app.server.feeds.seed import is_seeded
         from reviewer_app.server.http.app import create_app
         from reviewer_app.server.service import Service
 
         self.settings = ServerSettings(database_url=f"sqlite:///{database}")
         self.port = port or free_port()
+        if not database.exists():
+            _seed_whole(database)
         self.service = Service(self.settings)
         self.service.start()
-        if not is_seeded(self.service):
-            seed_demo(self.service)
+        if not is_seeded(self.service):  # a seed an older version left half done
+            self.service.close()
+            _seed_whole(database)
+            self.service = Service(self.settings)
+            self.service.start()
         app = create_app(self.settings, service=self.service)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False
@@ -92,6 +97,62 @@ class DemoServer:
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(10)
+
+
+#: where a first start seeds the demo's database before it takes the database's name
+SEEDING_SUFFIX = ".seeding"
+#: what a database with no queues (a seed an older version left half done) is moved to
+UNFINISHED_SUFFIX = ".unfinished"
+
+
+def _seed_whole(database: Path) -> None:
+    """Seed the demo into a database of its own beside ``database`` and give it the name
+    once the seed is whole: a demo killed while it seeds (users, queue file, posts through
+    intake, appeals: several transactions) leaves no half-seeded database that a later
+    start would take for a seeded one, or fail to seed again. A database there without a
+    queue is moved aside (``UNFINISHED_SUFFIX``), not deleted."""
+    import os
+    import sqlite3
+
+    from reviewer_app.server.config import ServerSettings
+    from reviewer_app.server.feeds.seed import seed_demo
+    from reviewer_app.server.service import Service
+
+    seeding = database.with_name(database.name + SEEDING_SUFFIX)
+    for leftover in _sqlite_files(seeding):
+        leftover.unlink(missing_ok=True)  # a seed that was cut short: started again
+    service = Service(ServerSettings(database_url=f"sqlite:///{seeding}"))
+    service.start()
+    try:
+        seed_demo(service)
+    finally:
+        service.close()
+    # everything in the main file before it is renamed: its write-ahead log stays behind
+    with closing(sqlite3.connect(seeding)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA journal_mode=DELETE")
+    aside = database.with_name(database.name + UNFINISHED_SUFFIX)
+    for part, moved in zip(_sqlite_files(database), _sqlite_files(aside), strict=True):
+        if part.exists():
+            os.replace(part, moved)
+    os.replace(seeding, database)
+    for lock in database.parent.glob(f"{seeding.name}.*-lock"):
+        lock.unlink(missing_ok=True)  # the seeding service's writer locks
+    if hasattr(os, "O_DIRECTORY"):  # the rename itself on disk (POSIX)
+        folder = os.open(database.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+def _sqlite_files(database: Path) -> tuple[Path, Path, Path]:
+    """A SQLite database's file, its write-ahead log and its shared-memory index."""
+    return (
+        database,
+        database.with_name(database.name + "-wal"),
+        database.with_name(database.name + "-shm"),
+    )
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:

@@ -18,6 +18,8 @@ import requests
 
 from reviewer_app.demo import (
     DEMO_ACCOUNTS,
+    SEEDING_SUFFIX,
+    UNFINISHED_SUFFIX,
     DemoProcess,
     DemoServer,
     demo_port,
@@ -179,3 +181,71 @@ def test_the_service_process_runs_the_apps_own_code_whatever_the_working_folder(
         assert requests.get(f"{service.url}/api/v1/meta", timeout=10).status_code == 200
     finally:
         service.stop()
+
+
+def _sizes(database: Path) -> int:
+    parts = (database, database.with_name(database.name + "-wal"))
+    return sum(p.stat().st_size for p in parts if p.exists())
+
+
+def _seeded_counts(database: Path) -> tuple[dict[str, int], int]:
+    server = DemoServer(database)
+    try:
+        return server.service.count_items(), _leased(server)
+    finally:
+        server.service.close()
+
+
+def test_a_demo_killed_while_it_seeds_seeds_whole_next_time(tmp_path: Path) -> None:
+    """The first start seeds in several transactions (people, queue file, posts through
+    intake, appeals); a service killed meanwhile leaves no database the next start would
+    take for a seeded one: that start seeds the whole demo again."""
+    folder = tmp_path / "killed"
+    folder.mkdir()
+    database = folder / "demo-server.db"
+    seeding = folder / f"demo-server.db{SEEDING_SUFFIX}"
+    port, _same = demo_port(folder)
+    service = DemoProcess(database, port, release_held=False)
+    try:
+        wait_until(lambda: _sizes(seeding) > 1_000_000, 120, "the seed to be under way")
+        os.kill(service.pid, signal.SIGKILL)
+        wait_until(lambda: service.exit_code is not None, 30, "the killed service to end")
+    finally:
+        service.stop()
+    assert not database.exists()
+
+    again = DemoProcess(database, port, release_held=False)
+    try:
+        again.wait_ready(120)
+        user, password = DEMO_ACCOUNTS["reviewer"]
+        login = requests.post(
+            f"{again.url}/api/v1/sessions",
+            json={"username": user, "password": password},
+            timeout=10,
+        )
+        assert login.status_code == 201, login.text
+    finally:
+        again.stop()
+    assert sorted(p.name for p in folder.iterdir() if "seeding" in p.name) == []
+    assert _seeded_counts(database) == _seeded_counts(tmp_path / "fresh" / "demo-server.db")
+
+
+def test_a_half_seeded_database_from_before_is_moved_aside_and_seeded_whole(
+    tmp_path: Path,
+) -> None:
+    """A database with the demo's people but no queue (a seed cut short by an older
+    version) is kept aside, not deleted, and the demo is seeded whole."""
+    from reviewer_app.server.config import ServerSettings
+    from reviewer_app.server.demo.replay import create_demo_users
+    from reviewer_app.server.service import Service
+
+    database = tmp_path / "demo-server.db"
+    half = Service(ServerSettings(database_url=f"sqlite:///{database}"))
+    half.start()
+    create_demo_users(half)
+    half.close()
+
+    counts = _seeded_counts(database)
+    assert counts[0]["pending"] > 0
+    assert (tmp_path / f"demo-server.db{UNFINISHED_SUFFIX}").exists()
+    assert counts == _seeded_counts(tmp_path / "fresh" / "demo-server.db")
