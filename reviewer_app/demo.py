@@ -289,17 +289,17 @@ class DemoProcess:
             self._answered.set()  # its output ended: it did too
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_SECONDS) -> None:
-        """Block until the service serves (a worker thread's wait); raise when it ended
-        first or took longer than ``timeout``."""
+        """Block until the service serves (a worker thread's wait); ``LocalServiceFailed``
+        when it ended first or took longer than ``timeout``."""
+        # here, not at the top: the protocol it imports is not for before the service starts
+        from reviewer_app.core.errors import LocalServiceFailed
+
         if not self._answered.wait(timeout):
-            raise RuntimeError(f"The demo service did not start within {timeout:g} s.")
+            raise LocalServiceFailed(timeout=timeout)
         if not self._said_ready or self._proc.poll() is not None:
             with suppress(subprocess.TimeoutExpired):
                 self._proc.wait(5)
-            raise RuntimeError(
-                f"The demo service stopped (exit code {self._proc.returncode}) before it "
-                "served; its messages are in the terminal."
-            )
+            raise LocalServiceFailed(exit_code=self._proc.returncode)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Close its input and wait for it to end; killed after ``timeout``, or after

@@ -699,7 +699,7 @@
     </message>
     <message>
         <source>Author: {status}</source>
-        <extracomment>``prepare``&apos;s work: (item, tab index, its text as the box takes it, its cuts) the tab whose whole text is being added to its box, batch by batch</extracomment>
+        <extracomment>``prepare``&apos;s work: (item, tab index, its text as the box takes it, its cuts) the tab whose whole text is being added to its box, batch by batch runs work once the post is painted and returns what cancels it (the review pane&apos;s ``PostText.after_paint``); None: at once</extracomment>
         <translation>Autor: {status}</translation>
     </message>
     <message>
@@ -4051,6 +4051,22 @@
     <message>
         <source>Change what it refused and try again, or ask your administrator.</source>
         <translation>Ändern Sie, was abgelehnt wurde, und versuchen Sie es erneut, oder fragen Sie Ihre Administration.</translation>
+    </message>
+    <message>
+        <source>The demo&apos;s service did not start.</source>
+        <translation>Der Dienst der Demo ist nicht gestartet.</translation>
+    </message>
+    <message>
+        <source>The demo&apos;s service stopped before it served (exit code {code}).</source>
+        <translation>Der Dienst der Demo hat sich beendet, bevor er bereit war (Exit-Code {code}).</translation>
+    </message>
+    <message>
+        <source>What it said is in the terminal the demo was started from.</source>
+        <translation>Seine Meldungen stehen im Terminal, aus dem die Demo gestartet wurde.</translation>
+    </message>
+    <message>
+        <source>Start the demo from a terminal to read it; if another demo is running, close it first.</source>
+        <translation>Starten Sie die Demo aus einem Terminal, um sie zu lesen; läuft schon eine andere Demo, schließen Sie diese zuerst.</translation>
     </message>
     <message>
         <source>This password does not open the work saved on this computer.</source>

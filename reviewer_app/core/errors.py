@@ -119,3 +119,20 @@ class UnsentVerdicts(CoreError):
             f"{'ve' if count != 1 else 's'} not been sent yet and would be lost."
         )
         self.count = count
+
+
+class LocalServiceFailed(CoreError, RuntimeError):
+    """The service this app started on this computer (the demo's) did not serve: it ended
+    first (``exit_code``) or did not answer within ``timeout`` seconds."""
+
+    def __init__(self, *, exit_code: int | None = None, timeout: float | None = None) -> None:
+        if timeout is not None:
+            said = f"The demo service did not start within {timeout:g} s."
+        else:
+            said = (
+                f"The demo service stopped (exit code {exit_code}) before it served; its "
+                "messages are in the terminal."
+            )
+        super().__init__(said)
+        self.exit_code = exit_code
+        self.timeout = timeout

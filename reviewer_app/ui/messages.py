@@ -21,6 +21,7 @@ from reviewer_app.core.errors import (
     FailureKind,
     Forbidden,
     IncompatibleServer,
+    LocalServiceFailed,
     NetworkError,
     ProblemError,
     ProtocolError,
@@ -198,6 +199,20 @@ def _from_here(err: BaseException) -> Message | None:
             translate(
                 "Messages",
                 "Check free disk space and the data folder's permissions, then restart the app.",
+            ),
+        )
+    if isinstance(err, LocalServiceFailed):
+        return Message(
+            translate("Messages", "The demo's service did not start.")
+            if err.timeout is not None
+            else translate(
+                "Messages", "The demo's service stopped before it served (exit code {code})."
+            ).format(code=err.exit_code),
+            translate("Messages", "What it said is in the terminal the demo was started from."),
+            translate(
+                "Messages",
+                "Start the demo from a terminal to read it; if another demo is running, close "
+                "it first.",
             ),
         )
     if isinstance(err, WrongPassword):

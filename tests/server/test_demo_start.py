@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from reviewer_app.core.errors import LocalServiceFailed
 from reviewer_app.demo import (
     DEMO_ACCOUNTS,
     SEEDING_SUFFIX,
@@ -153,11 +154,12 @@ def test_a_service_that_cannot_start_says_so(tmp_path: Path) -> None:
     port, _same = demo_port(tmp_path)
     service = DemoProcess(blocker / "demo-server.db", port, release_held=False)
     try:
-        with pytest.raises(RuntimeError, match="stopped"):
+        with pytest.raises(LocalServiceFailed, match="stopped") as failed:
             service.wait_ready(120)
     finally:
         service.stop()
     assert service.exit_code not in (None, 0)
+    assert failed.value.exit_code == service.exit_code  # the window's message names it
 
 
 def test_the_service_process_runs_the_apps_own_code_whatever_the_working_folder(
