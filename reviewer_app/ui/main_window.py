@@ -20,7 +20,6 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -98,9 +97,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._build(keyring_note)
         self._connect()
         self.key_filter = KeyFilter(self)
-        app = QApplication.instance()
-        assert app is not None
-        app.installEventFilter(self.key_filter)  # sees keys before the focused widget does
+        self.key_filter.attach()  # sees keys before the focused widget does
         self.queues.set_queues(self.store.queues())
         self.media_defaults()
         self._timer = QTimer(self)

@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 import regex
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QEnterEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -114,15 +114,36 @@ def rich_escaped(text: str, limit: int = 40) -> str:
     return html.escape(FSI + body + PDI)
 
 
+class SelectableLabel(QLabel):
+    """A label whose text the mouse can select, made selectable when the pointer comes over
+    it. A selectable QLabel keeps its text in a rich-text document that is filled, laid
+    out and measured again at every change of text (about a third of the window's layout
+    after a verdict key, with the post's labels); a plain one draws its line directly.
+    Nothing selects a label's text but the mouse, so it is plain until the pointer is on
+    it, and again once the pointer leaves with nothing selected."""
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        if self.textInteractionFlags() != _SELECTABLE:
+            self.setTextInteractionFlags(_SELECTABLE)
+        super().enterEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        super().leaveEvent(event)
+        if not self.hasSelectedText():
+            self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+
+
+_SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
+
+
 def label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
-    """A QLabel that never interprets its text."""
-    widget = QLabel(parent)
+    """A QLabel that never interprets its text; the mouse can select it (SelectableLabel)."""
+    widget = SelectableLabel(parent)
     widget.setTextFormat(Qt.TextFormat.PlainText)
     widget.setWordWrap(wrap)
     if wrap:  # a long text wraps; it must not widen the layout around it
         widget.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         widget.setMinimumWidth(60)
-    widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     widget.setText(clean(text))
     return widget
 

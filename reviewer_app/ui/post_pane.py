@@ -17,7 +17,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -34,7 +33,18 @@ from .links import LinkDialog, examine
 from .longtext import BATCH, QtText, cut, fill
 from .media import MediaStrip
 from .media_viewer import MediaViewer
-from .plain import ago, clean, count, hidden_count, isolate, label, named, set_text, tooltip
+from .plain import (
+    SelectableLabel,
+    ago,
+    clean,
+    count,
+    hidden_count,
+    isolate,
+    label,
+    named,
+    set_text,
+    tooltip,
+)
 from .theme import Tone, set_tone
 from .words import code_words, local_time
 
@@ -241,7 +251,7 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
     return "\n".join(lines)
 
 
-class FitLabel(QLabel):
+class FitLabel(SelectableLabel):
     """A wrapped plain-text label that keeps the height its lines need at its width (the
     post's text box gives way, not the link preview's last line)."""
 
@@ -251,7 +261,6 @@ class FitLabel(QLabel):
         self.setWordWrap(True)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(60)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
     def sizeHint(self) -> QSize:
         # its width is the layout's to give (the Ignored policy): not QLabel's, which tries

@@ -13,7 +13,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
-    QApplication,
     QMessageBox,
 )
 
@@ -434,16 +433,12 @@ class WindowActions(WindowParts):
         ended = self.tally.end_break()  # closing the app ends a break (sent on the way out)
         if ended is not None:
             self.session.engine.end_break(ended)
-        app = QApplication.instance()
-        if app is not None:
-            app.removeEventFilter(self.key_filter)
+        self.key_filter.detach()
         self.session.close(release=True)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._timer.stop()
-        app = QApplication.instance()
-        if app is not None:
-            app.removeEventFilter(self.key_filter)
+        self.key_filter.detach()
         if self.is_open and self.pending and self.online is False:
             answer = QMessageBox.question(
                 self,
@@ -465,7 +460,6 @@ class WindowActions(WindowParts):
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 self._timer.start()
-                if app is not None:
-                    app.installEventFilter(self.key_filter)
+                self.key_filter.attach()
                 return
         super().closeEvent(event)

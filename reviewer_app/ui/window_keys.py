@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QPlainTextEdit,
     QPushButton,
     QWidget,
@@ -30,11 +31,49 @@ if TYPE_CHECKING:
 
 class KeyFilter(QObject):
     """Turns key presses in the window into commands (``keys.Keymap``: one table of every
-    key); repeats of a held key are dropped."""
+    key); repeats of a held key are dropped.
+
+    It watches the window and the widget that has the keyboard focus in it (it follows the
+    focus), where every key press of the window arrives before that widget handles it; not
+    the whole application, where every event of every widget (each paint, each layout)
+    would be a call into Python."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
+        self._attached = False
+
+    def attach(self) -> None:
+        """Start watching the window's keys (again)."""
+        if self._attached:
+            return
+        self._attached = True
+        self.window.installEventFilter(self)
+        focus = self.window.focusWidget()
+        if focus is not None:
+            focus.installEventFilter(self)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._follow_focus)
+
+    def detach(self) -> None:
+        """Stop watching (the window closes)."""
+        if not self._attached:
+            return
+        self._attached = False
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.disconnect(self._follow_focus)
+        focus = self.window.focusWidget()
+        if focus is not None:
+            focus.removeEventFilter(self)
+        self.window.removeEventFilter(self)
+
+    def _follow_focus(self, old: QWidget | None, new: QWidget | None) -> None:
+        if old is not None and old is not self.window:
+            old.removeEventFilter(self)
+        if new is not None and new is not self.window and new.window() is self.window:
+            new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.KeyPress or not self.window.isActiveWindow():

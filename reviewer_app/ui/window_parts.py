@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -40,6 +41,9 @@ from .scores import ScoresPanel
 from .verdict_bar import VerdictBar
 from .wellbeing import BreakReminder, BreakScreen
 
+if TYPE_CHECKING:
+    from .window_keys import KeyFilter
+
 
 class WorklistView(QTableView):
     """The worklist: arrows (or a click) choose a post and that post opens."""
@@ -70,7 +74,7 @@ class WindowParts(QMainWindow):
     review: ReviewController
     is_open: bool
     keymap: Keymap
-    key_filter: QObject
+    key_filter: KeyFilter
     _timer: QTimer
     # the sync engine's word
     online: bool | None

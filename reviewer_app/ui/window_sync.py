@@ -88,10 +88,8 @@ class SyncEvents(WindowParts):
         self.message = label("", wrap=False)
         self._saying = None
         named(self.message, "message", translate("MainWindow", "Last message"))
-        # Status texts change on every keypress: not selectable (a selectable label keeps a
-        # text document to lay out), and the message does not resize the bar around it.
-        for plain in (self.net_label, self.pending_label, self.sync_label, self.message):
-            plain.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        # status texts change on every keypress: the message does not resize the bar around
+        # it (and, as every label, is plain until the pointer is on it: plain.SelectableLabel)
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         for widget in (self.net_label, self.pending_label, self.conflicts_button, self.sync_label):
             status.addPermanentWidget(widget)

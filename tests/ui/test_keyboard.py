@@ -357,3 +357,29 @@ def test_a_queues_action_takes_another_key_in_that_queue_only(
     desk.wait(lambda: desk.current_id() != shown)
     decided = next(r for r in window.store.worklist(MISINFO) if r.item_id == shown)
     assert decided.state == "decided" and decided.action == "no-violation"
+
+
+def test_keys_reach_the_window_from_whichever_widget_has_the_focus(
+    demo_server: LiveServer, desks
+) -> None:
+    """The window's key filter watches the window and the widget with the focus (it follows
+    the focus, moved by a key or by the program), not every event of the application;
+    detached (the window closing), the keys are the widgets' own again."""
+    desk = desks(demo_server.url)
+    window = desk.window
+    window.worklist_view.setFocus()  # a widget that takes the focus after the window opened
+    desk.wait(lambda: QApplication.focusWidget() is window.worklist_view)
+    desk.press(K.Key_T)
+    desk.wait(lambda: QApplication.focusWidget() is window.post.text)
+    tabs = window.context
+    first = tabs.currentIndex()
+    desk.press(K.Key_BracketRight)
+    assert tabs.currentIndex() == (first + 1) % tabs.count()
+    window.key_filter.detach()
+    try:
+        desk.press(K.Key_BracketRight)
+        assert tabs.currentIndex() == (first + 1) % tabs.count()
+    finally:
+        window.key_filter.attach()
+    desk.press(K.Key_BracketRight)
+    assert tabs.currentIndex() == (first + 2) % tabs.count()

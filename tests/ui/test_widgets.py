@@ -259,3 +259,51 @@ def test_context_tabs_fill_the_open_tab_now_and_the_others_when_opened(
     assert panels.boxes["Author"].toPlainText() == author_text(second)
     panels.show_item(None)
     assert panels.text_of("Thread") == "" and panels.boxes["Author"].toPlainText() == ""
+
+
+def test_a_label_turns_selectable_under_the_pointer_and_plain_again(qtbot) -> None:
+    """The app's labels (``plain.label``) are selectable with the mouse: they turn so when
+    the pointer comes over them, and plain again (cheap to lay out) when it leaves with
+    nothing selected; a selection made stays until the next text."""
+    from PySide6.QtCore import QEvent, QPoint, QPointF
+    from PySide6.QtGui import QEnterEvent
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from reviewer_app.ui.plain import label
+
+    def selectable() -> bool:
+        return bool(shown.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    shown = label("@someone: a post's first words, to copy", wrap=False)
+    assert not selectable()
+    qtbot.addWidget(shown)
+    shown.show()
+    qtbot.waitExposed(shown)  # (the pointer may be over it now: the window is at 0, 0)
+
+    def enter() -> None:
+        at = QPointF(2, 2)
+        QApplication.sendEvent(shown, QEnterEvent(at, at, shown.mapToGlobal(at)))
+
+    def leave() -> None:
+        QApplication.sendEvent(shown, QEvent(QEvent.Type.Leave))
+
+    enter()
+    assert selectable()
+    leave()
+    assert not selectable()
+    assert not shown.hasSelectedText()
+
+    enter()  # then the mouse selects (a drag along the text)
+    middle = shown.height() // 2
+    QTest.mousePress(shown, Qt.MouseButton.LeftButton, pos=QPoint(1, middle))
+    QTest.mouseMove(shown, QPoint(shown.width() // 2, middle))
+    QTest.mouseRelease(shown, Qt.MouseButton.LeftButton, pos=QPoint(shown.width() // 2, middle))
+    assert shown.hasSelectedText() and shown.selectedText().startswith("@some")
+    leave()
+    assert selectable()  # the selection is kept
+    assert shown.hasSelectedText()
+    shown.setText("the next post's words")
+    enter()
+    leave()
+    assert not selectable()
