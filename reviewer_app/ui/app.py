@@ -224,20 +224,6 @@ class _Unreachable:
         self.error = error
 
 
-def log_in_with_key(
-    server: str,
-    username: str,
-    password: str,
-    *,
-    credentials: Credentials,
-    data_root: Path | None = None,
-) -> tuple[LoginResult, str, ProfileKey]:
-    """Log in and prepare the store's key (network and a KDF: a worker thread's work)."""
-    return ReviewSession.log_in_with_key(
-        server, username, password, credentials=credentials, data_root=data_root
-    )
-
-
 def start_offline(
     dialog: LoginDialog,
     login: tuple[str, str, str],
@@ -299,7 +285,7 @@ def run_login(
     def attempt(server: str, username: str, password: str) -> None:
         def work() -> tuple[LoginResult, str, ProfileKey] | _Unreachable:
             try:
-                return log_in_with_key(
+                return ReviewSession.log_in_with_key(
                     server, username, password, credentials=credentials, data_root=data_root
                 )
             except UNREACHABLE as err:
@@ -418,7 +404,7 @@ def start_with_login(
     def work() -> tuple[LoginResult, str, ProfileKey]:
         if ready is not None:
             ready()
-        return log_in_with_key(
+        return ReviewSession.log_in_with_key(
             server_url, username, password, credentials=credentials, data_root=data_root
         )
 
