@@ -40,7 +40,6 @@ from reviewer_app.server.feeds.seed import seed_demo  # noqa: E402
 from reviewer_app.ui import preferences as P  # noqa: E402
 from reviewer_app.ui.app import (  # noqa: E402
     application,
-    log_in_with_key,
     open_window,
     run_login,
 )
@@ -160,7 +159,7 @@ def size_screenshots(work: Path) -> None:
     credentials = Credentials(memory_only=True)
     # as `reviewer-app --demo` opens it: the store on disk under a key from the password,
     # so the window shows what a reviewer meets (no memory-only banner)
-    result, token, key = log_in_with_key(
+    result, token, key = ReviewSession.log_in_with_key(
         server.url,
         "reviewer",
         "review-desk-demo",
