@@ -15,12 +15,13 @@ from typing import TypeVar
 
 import regex
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QEnterEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QContextMenuEvent, QEnterEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHeaderView,
     QLabel,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QStyle,
@@ -120,7 +121,10 @@ class SelectableLabel(QLabel):
     out and measured again at every change of text (about a third of the window's layout
     after a verdict key, with the post's labels); a plain one draws its line directly.
     Nothing selects a label's text but the mouse, so it is plain until the pointer is on
-    it, and again once the pointer leaves with nothing selected."""
+    it, and again once the pointer leaves with nothing selected (not while its context
+    menu, whose actions work on that document, is open)."""
+
+    _in_menu = False
 
     def enterEvent(self, event: QEnterEvent) -> None:
         if self.textInteractionFlags() != _SELECTABLE:
@@ -129,16 +133,32 @@ class SelectableLabel(QLabel):
 
     def leaveEvent(self, event: QEvent) -> None:
         super().leaveEvent(event)
-        if not self.hasSelectedText():
+        if not self._in_menu and not self.hasSelectedText():
             self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        super().contextMenuEvent(event)  # pops the menu up (and returns) when selectable
+        # the menu takes the pointer (a leave): selectable until the menu is gone
+        for menu in self.findChildren(QMenu):
+            if menu.isVisible():
+                self._in_menu = True
+                menu.destroyed.connect(self._menu_gone)  # (deleted once closed)
+
+    def _menu_gone(self) -> None:
+        self._in_menu = False
 
 
 _SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse
 
 
-def label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
-    """A QLabel that never interprets its text; the mouse can select it (SelectableLabel)."""
-    widget = SelectableLabel(parent)
+def label(
+    text: str = "", parent: QWidget | None = None, *, wrap: bool = True, selectable: bool = True
+) -> QLabel:
+    """A QLabel that never interprets its text; the mouse can select it (SelectableLabel)
+    unless ``selectable`` is False."""
+    widget = SelectableLabel(parent) if selectable else QLabel(parent)
+    if not selectable:
+        widget.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
     widget.setTextFormat(Qt.TextFormat.PlainText)
     widget.setWordWrap(wrap)
     if wrap:  # a long text wraps; it must not widen the layout around it

@@ -70,26 +70,26 @@ class SyncEvents(WindowParts):
     def _build_status_bar(self) -> None:
         """The status bar: connection, pending, conflicts, last sync, progress, message."""
         status = self.statusBar()
-        self.net_label = label(translate("MainWindow", "starting…"), wrap=False)
+        self.net_label = label(translate("MainWindow", "starting…"), wrap=False, selectable=False)
         named(self.net_label, "connection", translate("MainWindow", "Connection"))
-        self.pending_label = label("", wrap=False)
+        self.pending_label = label("", wrap=False, selectable=False)
         named(self.pending_label, "pending", translate("MainWindow", "Verdicts waiting to be sent"))
         self.conflicts_button = QPushButton("")
         named(self.conflicts_button, "conflicts", translate("MainWindow", "Conflicts (Ctrl+K)"))
         self.conflicts_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.conflicts_button.setFlat(True)
         self.conflicts_button.clicked.connect(self.show_conflicts)
-        self.sync_label = label("", wrap=False)
+        self.sync_label = label("", wrap=False, selectable=False)
         named(self.sync_label, "lastSync", translate("MainWindow", "Last sync"))
         self.progress = QProgressBar()
         named(self.progress, "offlineProgress", translate("MainWindow", "Work offline progress"))
         self.progress.setMaximumWidth(220)
         self.progress.hide()
-        self.message = label("", wrap=False)
+        self.message = label("", wrap=False, selectable=False)
         self._saying = None
         named(self.message, "message", translate("MainWindow", "Last message"))
-        # status texts change on every keypress: the message does not resize the bar around
-        # it (and, as every label, is plain until the pointer is on it: plain.SelectableLabel)
+        # status texts change on every keypress: not selectable (a selectable label keeps a
+        # text document to lay out), and the message does not resize the bar around it
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         for widget in (self.net_label, self.pending_label, self.conflicts_button, self.sync_label):
             status.addPermanentWidget(widget)

@@ -266,9 +266,9 @@ def test_a_label_turns_selectable_under_the_pointer_and_plain_again(qtbot) -> No
     the pointer comes over them, and plain again (cheap to lay out) when it leaves with
     nothing selected; a selection made stays until the next text."""
     from PySide6.QtCore import QEvent, QPoint, QPointF
-    from PySide6.QtGui import QEnterEvent
+    from PySide6.QtGui import QContextMenuEvent, QEnterEvent
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QMenu
 
     from reviewer_app.ui.plain import label
 
@@ -307,3 +307,19 @@ def test_a_label_turns_selectable_under_the_pointer_and_plain_again(qtbot) -> No
     enter()
     leave()
     assert not selectable()
+
+    # its context menu (Copy, Select All) works: the menu takes the pointer, a leave that
+    # must not take away the text the menu's actions work on
+    enter()
+    at = QPoint(3, middle)
+    QApplication.sendEvent(
+        shown, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at, shown.mapToGlobal(at))
+    )
+    menus = [m for m in shown.findChildren(QMenu) if m.isVisible()]
+    assert len(menus) == 1
+    leave()
+    chosen = next(a for a in menus[0].actions() if "Select All" in a.text().replace("&", ""))
+    chosen.trigger()
+    menus[0].close()
+    qtbot.waitUntil(lambda: not shown.findChildren(QMenu))  # (the menu deletes itself)
+    assert shown.selectedText() == "the next post's words"
