@@ -12,8 +12,8 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
-from contextlib import closing, suppress
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +21,8 @@ from reviewer_app.core.paths import data_dir as client_data_dir
 from reviewer_app.core.paths import private_folder
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from reviewer_app.ui.main_window import MainWindow
 
 DEMO_ACCOUNTS = {"reviewer": ("reviewer", "review-desk-demo"), "lead": ("lead", "review-desk-lead")}
@@ -56,21 +58,16 @@ class DemoServer:
         import uvicorn
 
         from reviewer_app.server.config import ServerSettings
-        from reviewer_app.server.feeds.seed import is_seeded
         from reviewer_app.server.http.app import create_app
         from reviewer_app.server.service import Service
 
         self.settings = ServerSettings(database_url=f"sqlite:///{database}")
         self.port = port or free_port()
-        if not database.exists():
-            _seed_whole(database)
+        with _seed_lock(database):  # another demo's first start may be seeding it now
+            if not _seeded(database):
+                _seed_whole(database)
         self.service = Service(self.settings)
         self.service.start()
-        if not is_seeded(self.service):  # a seed an older version left half done
-            self.service.close()
-            _seed_whole(database)
-            self.service = Service(self.settings)
-            self.service.start()
         app = create_app(self.settings, service=self.service)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False
@@ -110,9 +107,8 @@ def _seed_whole(database: Path) -> None:
     once the seed is whole: a demo killed while it seeds (users, queue file, posts through
     intake, appeals: several transactions) leaves no half-seeded database that a later
     start would take for a seeded one, or fail to seed again. A database there without a
-    queue is moved aside (``UNFINISHED_SUFFIX``), not deleted."""
+    queue is moved aside (``UNFINISHED_SUFFIX``), not deleted. Under ``_seed_lock``."""
     import os
-    import sqlite3
 
     from reviewer_app.server.config import ServerSettings
     from reviewer_app.server.feeds.seed import seed_demo
@@ -128,10 +124,14 @@ def _seed_whole(database: Path) -> None:
     finally:
         service.close()
     # everything in the main file before it is renamed: its write-ahead log stays behind
-    with closing(sqlite3.connect(seeding)) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("PRAGMA journal_mode=DELETE")
+    with closing(_connect(seeding)) as conn:
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        mode = conn.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
+    if busy or str(mode).lower() != "delete":
+        raise RuntimeError(f"The demo's new database {seeding} could not be finished.")
     aside = database.with_name(database.name + UNFINISHED_SUFFIX)
+    for old in _sqlite_files(aside):
+        old.unlink(missing_ok=True)  # one set of files aside: never another's log with it
     for part, moved in zip(_sqlite_files(database), _sqlite_files(aside), strict=True):
         if part.exists():
             os.replace(part, moved)
@@ -144,6 +144,45 @@ def _seed_whole(database: Path) -> None:
             os.fsync(folder)
         finally:
             os.close(folder)
+
+
+def _connect(database: Path) -> sqlite3.Connection:
+    """An existing SQLite file (never one made by opening a name that is not there)."""
+    import sqlite3
+
+    return sqlite3.connect(f"{database.as_uri()}?mode=rw", uri=True)
+
+
+def _seeded(database: Path) -> bool:
+    """``database`` holds the demo's queues (a whole seed: see ``_seed_whole``)."""
+    import sqlite3
+
+    if not database.exists():
+        return False
+    try:
+        with closing(_connect(database)) as conn:
+            return bool(conn.execute("SELECT count(*) FROM queues").fetchone()[0])
+    except sqlite3.Error:  # no queues table: not a seeded database
+        return False
+
+
+@contextmanager
+def _seed_lock(database: Path) -> Iterator[None]:
+    """Held while a demo decides whether to seed ``database`` and seeds it: two demos
+    started at once on one folder seed it once. (No lock where ``fcntl`` is missing, as
+    for the service's own writer turns.)"""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    database.parent.mkdir(parents=True, exist_ok=True)
+    with open(database.with_name(database.name + ".seed-lock"), "ab") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _sqlite_files(database: Path) -> tuple[Path, Path, Path]:

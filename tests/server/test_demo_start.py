@@ -24,6 +24,7 @@ from reviewer_app.demo import (
     DemoProcess,
     DemoServer,
     demo_port,
+    free_port,
     start_demo_server,
 )
 from reviewer_app.protocol import LeaseClaim, SessionCreate
@@ -251,3 +252,18 @@ def test_a_half_seeded_database_from_before_is_moved_aside_and_seeded_whole(
     assert counts[0]["pending"] > 0
     assert (tmp_path / f"demo-server.db{UNFINISHED_SUFFIX}").exists()
     assert counts == _seeded_counts(tmp_path / "fresh" / "demo-server.db")
+
+
+def test_two_demos_started_at_once_on_one_folder_seed_it_once(tmp_path: Path) -> None:
+    database = tmp_path / "demo-server.db"
+    first = DemoProcess(database, free_port(), release_held=False)
+    second = DemoProcess(database, free_port(), release_held=False)
+    try:
+        first.wait_ready(180)
+        second.wait_ready(180)
+    finally:
+        first.stop()
+        second.stop()
+    left = [p.name for p in tmp_path.iterdir() if SEEDING_SUFFIX in p.name]
+    assert left == [] and not (tmp_path / f"demo-server.db{UNFINISHED_SUFFIX}").exists()
+    assert _seeded_counts(database) == _seeded_counts(tmp_path / "fresh" / "demo-server.db")
