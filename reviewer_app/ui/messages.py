@@ -186,6 +186,23 @@ def _from_network(err: BaseException, where: str) -> Message | None:
     return None
 
 
+def _local_service_failed(err: LocalServiceFailed) -> Message:
+    """The demo's service, started by this app, did not serve."""
+    return Message(
+        translate("Messages", "The demo's service did not start.")
+        if err.timeout is not None
+        else translate(
+            "Messages", "The demo's service stopped before it served (exit code {code})."
+        ).format(code=err.exit_code),
+        translate("Messages", "What it said is in the terminal the demo was started from."),
+        translate(
+            "Messages",
+            "Start the demo from a terminal to read it; if another demo is running, close "
+            "it first.",
+        ),
+    )
+
+
 def _from_here(err: BaseException) -> Message | None:
     """The message for this computer's errors (the store, its key, undo); None for any other."""
     if isinstance(err, StoreError):
@@ -202,19 +219,7 @@ def _from_here(err: BaseException) -> Message | None:
             ),
         )
     if isinstance(err, LocalServiceFailed):
-        return Message(
-            translate("Messages", "The demo's service did not start.")
-            if err.timeout is not None
-            else translate(
-                "Messages", "The demo's service stopped before it served (exit code {code})."
-            ).format(code=err.exit_code),
-            translate("Messages", "What it said is in the terminal the demo was started from."),
-            translate(
-                "Messages",
-                "Start the demo from a terminal to read it; if another demo is running, close "
-                "it first.",
-            ),
-        )
+        return _local_service_failed(err)
     if isinstance(err, WrongPassword):
         return Message(
             translate("Messages", "This password does not open the work saved on this computer."),

@@ -19,8 +19,6 @@ import requests
 from reviewer_app.core.errors import LocalServiceFailed
 from reviewer_app.demo import (
     DEMO_ACCOUNTS,
-    SEEDING_SUFFIX,
-    UNFINISHED_SUFFIX,
     DemoProcess,
     DemoServer,
     demo_port,
@@ -28,6 +26,7 @@ from reviewer_app.demo import (
     start_demo_server,
 )
 from reviewer_app.protocol import LeaseClaim, SessionCreate
+from reviewer_app.server.demo.whole import SEEDING_SUFFIX, UNFINISHED_SUFFIX
 from reviewer_app.server.domain.records import Principal
 from tests.support.client import wait_until
 
