@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     BindParameter,
     Connection,
@@ -298,7 +298,7 @@ def _author_parts(conn: Connection, parts: _Parts) -> dict[str, dict[str, Any]]:
     result: dict[str, dict[str, Any]] = {}
     subjects: dict[str, tuple[str, str | None]] = {}
     for row in parts.authors:
-        payload = json.loads(row.payload)
+        payload = orjson.loads(row.payload)
         payload["strikes"] = []
         payload["recent_decisions"] = []
         payload["status"] = row.status
@@ -317,7 +317,7 @@ def _author_parts(conn: Connection, parts: _Parts) -> dict[str, dict[str, Any]]:
                 {
                     "item_id": recent.item_id,
                     "action": recent.action,
-                    "policies": json.loads(recent.policies),
+                    "policies": orjson.loads(recent.policies),
                     "decided_at": iso(recent.decided_at),
                 }
             )
@@ -367,7 +367,7 @@ def item_documents(conn: Connection, item_ids: Sequence[str]) -> dict[str, dict[
 
     result: dict[str, dict[str, Any]] = {}
     for r in rows:
-        payload = json.loads(r["payload"])
+        payload = orjson.loads(r["payload"])
         # seeded items have their media rows; intake items carry theirs in the payload
         # (uploads belong to a post, not to one item: see intake.py)
         payload["post"]["media"] = media_by_item.get(r["id"]) or payload["post"].get("media", [])

@@ -27,11 +27,11 @@ seals an entry that a crash then takes away.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, and_, bindparam, func, or_, select, update
 from sqlalchemy.sql.expression import Select
 
@@ -45,9 +45,10 @@ from reviewer_app.server.storage.tables import items, leases, sessions, users
 
 log = logging.getLogger("server")
 
-# What a stored document that cannot be turned into the reply raises (json.loads of a
-# broken payload: ValueError; a lone surrogate: UnicodeEncodeError, a ValueError; a part
-# missing: KeyError). Database errors are not among them: they fail the claim as before.
+# What a stored document that cannot be turned into the reply raises (orjson.loads of a
+# broken payload: JSONDecodeError, a ValueError; orjson.dumps of a lone surrogate:
+# JSONEncodeError, a TypeError; a part missing: KeyError). Database errors are not among
+# them: they fail the claim as before.
 DOCUMENT_ERRORS = (ValueError, TypeError, LookupError, AttributeError)
 
 
@@ -138,7 +139,7 @@ def reply(
                 "lease_expires_at": iso(c.expires_at),
                 "item": document,
             }
-            parts.append(json.dumps(entry, ensure_ascii=False).encode())
+            parts.append(orjson.dumps(entry))
         except DOCUMENT_ERRORS as exc:
             reasons[c.item_id] = type(exc).__name__
             log.warning(
@@ -150,10 +151,10 @@ def reply(
             )
     if reasons:
         raise Unservable(reasons)
-    head = json.dumps(
+    head = orjson.dumps(
         {"queue_id": queue_id, "lease_seconds": lease_seconds, "leased_total": held + len(parts)}
     )
-    body = head[:-1].encode() + b', "items": [' + b", ".join(parts) + b"]}"
+    body = head[:-1] + b', "items": [' + b", ".join(parts) + b"]}"
     return ClaimReply(body, len(parts))
 
 

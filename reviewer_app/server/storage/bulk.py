@@ -19,10 +19,10 @@ The statements are built once per (table, columns) and kept (see assembly.py on 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
 from sqlalchemy import BindParameter, Column, Connection, Table, any_, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
@@ -43,9 +43,10 @@ def rows_json(
     param: str, names: Sequence[str], rows: Sequence[Mapping[str, Any]]
 ) -> dict[str, str]:
     """The rows as one JSON array of objects (the parameter ``param`` of a ``recordset``):
-    encoded in C by ``json``, decoded in C by PostgreSQL (psycopg's text arrays escape
-    each element in Python, slow for long texts)."""
-    return {param: json.dumps([{n: r.get(n) for n in names} for r in rows])}
+    encoded by orjson, decoded in C by PostgreSQL (psycopg's text arrays escape each element
+    in Python, slow for long texts). A string that is not Unicode (a lone surrogate) is
+    refused here, as PostgreSQL would refuse its escape."""
+    return {param: orjson.dumps([{n: r.get(n) for n in names} for r in rows]).decode()}
 
 
 def _tuples(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:

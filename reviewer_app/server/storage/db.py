@@ -17,6 +17,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
     fcntl = None  # type: ignore[assignment]
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
@@ -268,6 +269,9 @@ class Database:
                 # a database that does not answer fails a request (and /readyz) in
                 # seconds instead of holding a worker thread for minutes
                 connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+                # json and jsonb results (a claim's parts come as one JSON document) parsed
+                # by orjson: PostgreSQL holds only valid JSON, which both parse alike
+                json_deserializer=orjson.loads,
             )
             _ping_when_idle(engine)
             return engine
