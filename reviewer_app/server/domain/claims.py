@@ -139,7 +139,7 @@ def reply(
                 "lease_expires_at": iso(c.expires_at),
                 "item": document,
             }
-            parts.append(orjson.dumps(entry))
+            parts.append(orjson.dumps(entry, option=orjson.OPT_NON_STR_KEYS))
         except DOCUMENT_ERRORS as exc:
             reasons[c.item_id] = type(exc).__name__
             log.warning(

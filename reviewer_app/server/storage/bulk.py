@@ -46,7 +46,8 @@ def rows_json(
     encoded by orjson, decoded in C by PostgreSQL (psycopg's text arrays escape each element
     in Python, slow for long texts). A string that is not Unicode (a lone surrogate) is
     refused here, as PostgreSQL would refuse its escape."""
-    return {param: orjson.dumps([{n: r.get(n) for n in names} for r in rows]).decode()}
+    rows_as_objects = [{n: r.get(n) for n in names} for r in rows]
+    return {param: orjson.dumps(rows_as_objects, option=orjson.OPT_NON_STR_KEYS).decode()}
 
 
 def _tuples(names: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
