@@ -198,7 +198,8 @@ class QualityReport(WireModel):
     since: Timestamp
     until: Timestamp
     previous_since: Timestamp = Field(
-        description="the window before: as long as this one, ending where it starts"
+        description="the window before: as long as this one, ending where it starts "
+        "(from 1971-01-01 at the earliest)"
     )
     thresholds: QualityThresholds
     generated_at: Timestamp

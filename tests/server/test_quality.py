@@ -170,3 +170,19 @@ def test_quality_refuses_bad_thresholds_and_reviewers(server: LiveServer) -> Non
         422,
         "window_too_long",
     )
+
+
+def test_a_window_from_1971_has_a_shorter_one_before_it(server: LiveServer) -> None:
+    """The window before is as long as the one asked for, unless that would start before
+    the wire's earliest time (1971): then it starts there. Found by schemathesis: a window
+    from 1971 to now put the one before in 1916 and answered 500."""
+    lead = server.login("lead", Role.lead)
+    since = "1971-08-22T20:04:01Z"
+    response = lead.get("/stats/quality", params={"since": since, "until": iso(T0)})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert report["previous_since"] == "1971-01-01T00:00:00Z", report
+    assert report["since"].startswith("1971-08-22T20:04:01"), report
+
+    day = lead.get("/stats/quality", params={"since": iso(T0 - DAY), "until": iso(T0)}).json()
+    assert day["previous_since"] == iso(T0 - 2 * DAY), day

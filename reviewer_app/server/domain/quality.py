@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from datetime import UTC, datetime
 
 from sqlalchemy import Connection, select
 
@@ -32,6 +33,7 @@ from reviewer_app.protocol import (
     ReviewerStats,
     TrendDay,
 )
+from reviewer_app.protocol.common import MIN_YEAR
 from reviewer_app.server.domain.mix_rollups import mix_counts
 from reviewer_app.server.domain.records import to_dt
 from reviewer_app.server.domain.rollups import COUNTED_KINDS, DAY, floor_to
@@ -79,11 +81,21 @@ def _mix_distances(
     return best
 
 
+# The earliest time the wire carries (``protocol.common.MIN_YEAR``): nothing is stored before it.
+EARLIEST = datetime(MIN_YEAR, 1, 1, tzinfo=UTC).timestamp()
+
+
+def previous_since(since: float, until: float) -> float:
+    """The start of the window before ``since``..``until``: as long, ending where it starts,
+    and cut at the wire's earliest time (a window from 1971 has a shorter one before it)."""
+    return max(since - (until - since), EARLIEST)
+
+
 def quality(
     conn: Connection, since: float, until: float, thresholds: QualityThresholds
 ) -> list[ReviewerQuality]:
     now_stats = {s.reviewer: s for s in reviewer_stats(conn, since, until)}
-    before = {s.reviewer: s for s in reviewer_stats(conn, since - (until - since), since)}
+    before = {s.reviewer: s for s in reviewer_stats(conn, previous_since(since, until), since)}
     user_ids = {
         r.username: r.id
         for r in conn.execute(

@@ -177,7 +177,7 @@ class LeadFacade(ServiceBase):
         return QualityReport(
             since=to_dt(start),
             until=to_dt(end),
-            previous_since=to_dt(start - (end - start)),
+            previous_since=to_dt(quality.previous_since(start, end)),
             thresholds=thresholds,
             generated_at=to_dt(self.clock()),
             reviewers=found,
