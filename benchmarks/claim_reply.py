@@ -59,6 +59,7 @@ def child(args: argparse.Namespace) -> None:
         raise SystemExit(f"measuring {args.root} imported {reviewer_app.__file__}")
     with bench_database(args.database_url, keep=False, prefix="bench-reply-") as url:
         service = Service(ServerSettings(database_url=url))
+        service.start()  # its schema made, as the server's start makes it
         try:
             seed_load_queue(service, args.items)
             with service.db.read() as conn:
