@@ -99,6 +99,8 @@ class Runner:
         )
         assert self.proc.stdout is not None
         if self.proc.stdout.readline().strip() != "ready":
+            self.proc.kill()
+            self.proc.wait()
             raise RuntimeError(f"the measuring process for {root} did not start")
 
     def round(self) -> float:
@@ -110,10 +112,20 @@ class Runner:
     def close(self) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
-        self.proc.wait(timeout=120)
+        try:
+            self.proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def backend(url: str | None) -> str:
+    return "sqlite" if url is None or url.startswith("sqlite") else "postgresql"
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
+    if backend(args.database_url) == "sqlite" and args.database_url:
+        raise SystemExit("SQLite: leave out --database-url (each process makes its own file)")
     load = os.getloadavg()[0]
     codes = {"this code": ROOT}
     with tempfile.TemporaryDirectory(prefix="claim-reply-") as folder:
@@ -149,7 +161,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         for label, values in rounds.items()
     }
     return {
-        "database": "postgresql" if args.database_url else "sqlite",
+        "database": backend(args.database_url),
         "claim": args.claim,
         "claims_per_round": args.claims,
         "rounds": args.rounds,

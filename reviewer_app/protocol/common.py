@@ -84,10 +84,16 @@ def _json_int_only(value: Any) -> Any:
 
 
 def _utc_within_range(value: datetime) -> datetime:
-    """Times are kept as UTC epoch seconds: refuse years no clock of ours can mean."""
-    if not MIN_YEAR <= value.year <= MAX_YEAR:
-        raise ValueError(f"date-time must be between the years {MIN_YEAR} and {MAX_YEAR}")
-    return value.astimezone(UTC)
+    """Times are kept as UTC epoch seconds: refuse years no clock of ours can mean (the
+    year in UTC: 1971-01-01T00:30+01:00 is still 1970)."""
+    problem = f"date-time must be between the years {MIN_YEAR} and {MAX_YEAR}"
+    try:
+        utc = value.astimezone(UTC)
+    except OverflowError:  # year 1 at +14:00, say: before any year Python counts
+        raise ValueError(problem) from None
+    if not MIN_YEAR <= utc.year <= MAX_YEAR:
+        raise ValueError(problem)
+    return utc
 
 
 Timestamp = Annotated[

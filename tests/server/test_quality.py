@@ -186,3 +186,15 @@ def test_a_window_from_1971_has_a_shorter_one_before_it(server: LiveServer) -> N
 
     day = lead.get("/stats/quality", params={"since": iso(T0 - DAY), "until": iso(T0)}).json()
     assert day["previous_since"] == iso(T0 - 2 * DAY), day
+
+
+def test_no_window_reaches_before_1971(server: LiveServer) -> None:
+    """A time's year is the wire's in UTC (00:30 on the first of 1971 at +01:00 is still
+    1970: refused), and the default window (a day before ``until``) starts in 1971 at the
+    earliest: a report never carries a time the wire cannot."""
+    lead = server.login("lead", Role.lead)
+    expect_problem(lead.get("/stats/quality", params={"since": "1971-01-01T00:30:00+01:00"}), 422)
+    response = lead.get("/stats/quality", params={"until": "1971-01-01T12:00:00Z"})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert report["since"] == report["previous_since"] == "1971-01-01T00:00:00Z", report

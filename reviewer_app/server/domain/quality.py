@@ -87,8 +87,9 @@ EARLIEST = datetime(MIN_YEAR, 1, 1, tzinfo=UTC).timestamp()
 
 def previous_since(since: float, until: float) -> float:
     """The start of the window before ``since``..``until``: as long, ending where it starts,
-    and cut at the wire's earliest time (a window from 1971 has a shorter one before it)."""
-    return max(since - (until - since), EARLIEST)
+    and cut at the wire's earliest time (a window from 1971 has a shorter one before it,
+    and one that starts before 1971 an empty one)."""
+    return min(max(since - (until - since), EARLIEST), since)
 
 
 def quality(

@@ -121,7 +121,7 @@ class LeadFacade(ServiceBase):
     def window(self, since: float | None, until: float | None) -> tuple[float, float]:
         """A stats window (epoch seconds): the last 24 hours unless told otherwise."""
         end = until if until is not None else self.clock()
-        start = since if since is not None else end - DEFAULT_WINDOW_SECONDS
+        start = since if since is not None else max(end - DEFAULT_WINDOW_SECONDS, quality.EARLIEST)
         return start, end
 
     def queue_stats(

@@ -7,7 +7,7 @@ instead of ``IN (a, b, ...)``. The statement's text is the same whatever the bat
 so psycopg parses it once and prepares it (an ``IN`` list or a multi-row ``VALUES`` is a
 new text for each size, parsed in Python every time), and a batch of 200 rows is one round
 trip and one plan instead of 200 pipelined statements, each with its parameters converted
-in Python. (JSON rather than one array per column: ``json`` encodes in C, while psycopg
+in Python. (JSON rather than one array per column: orjson encodes in Rust, while psycopg
 escapes each element of a text array in Python, slow for long texts such as payloads.)
 
 On SQLite (in process: no round trips) the same calls run sqlite3's ``executemany`` with
