@@ -124,7 +124,19 @@ class NoStore:
         await self.app(scope, receive, send_with_header if scope["type"] == "http" else send)
 
 
-API_ROUTERS = (review_router, lead_router, feedback_router, audits_router, users_router)
+ROUTERS = (
+    review_router,
+    lead_router,
+    feedback_router,
+    audits_router,
+    users_router,
+    intake_router,
+    accounts_router,
+    admin_router,
+    bulk_router,
+    enforcement_router,
+    operations_router,
+)
 
 
 def create_app(
@@ -161,15 +173,12 @@ def create_app(
     app.state.service = svc
     app.state.metrics = metrics
     install_handlers(app)
-    # the wire contract (v1) by who uses it
-    for api_router in API_ROUTERS:
-        app.include_router(api_router)
-    app.include_router(intake_router)
-    app.include_router(accounts_router)
-    app.include_router(admin_router)
-    app.include_router(bulk_router)
-    app.include_router(enforcement_router)
-    app.include_router(operations_router)
+    # The wire contract (v1) by who uses it: the routers' own routes, added to the app as
+    # they are. Each router already made its routes whole (full path, tags, fields) when
+    # its module was imported; ``include_router`` would make every one again, per app, on
+    # the first request that reaches its router (the demo's first requests waited for it).
+    routes = [route for router in ROUTERS for route in router.routes]
+    app.router.routes.extend(routes)
     app.add_middleware(NoStore)
     app.add_middleware(
         BodySizeLimit,
@@ -188,12 +197,7 @@ def create_app(
         Observe,
         metrics=metrics,
         routes=[
-            *(route for api_router in API_ROUTERS for route in api_router.routes),
-            *intake_router.routes,
-            *accounts_router.routes,
-            *bulk_router.routes,
-            *enforcement_router.routes,
-            *operations_router.routes,
+            route for router in ROUTERS if router is not admin_router for route in router.routes
         ],
     )
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
