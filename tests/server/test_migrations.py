@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
 from reviewer_app.protocol import EventKind
 from reviewer_app.server.domain.records import append_events, event_row
-from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.db import MIGRATIONS, Database
+from reviewer_app.server.storage.migrations import HEAD
 from reviewer_app.server.storage.tables import SEARCH_INDEX_OBJECTS, metadata
 
 
@@ -28,6 +33,21 @@ def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
             )
             diff = compare_metadata(context, metadata)
         assert diff == [], f"the tables (storage/tables/) and the migrations disagree: {diff}"
+    finally:
+        db.dispose()
+
+
+def test_the_code_names_the_newest_migration_as_its_head(tmp_path: Path) -> None:
+    """A service whose database is at ``HEAD`` starts without running alembic: ``HEAD``
+    must be the newest script's revision, or a database would stay behind."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+    db = Database(f"sqlite:///{tmp_path / 'new.db'}")
+    try:
+        assert db.schema_revision_or_none() is None  # a new database: alembic makes it
+        db.migrate()
+        assert db.schema_revision() == HEAD
     finally:
         db.dispose()
 
