@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
@@ -180,9 +181,11 @@ class ReviewSession:
         *,
         credentials: Credentials,
         data_root: Path | None = None,
+        first: Callable[[], None] | None = None,
     ) -> tuple[LoginResult, str, ProfileKey]:
         """``log_in``, then ``profile_key``; when this profile keeps its key wrapped under
-        the password, the key file's KDF runs beside the login instead of after it.
+        the password, the key file's KDF runs beside the login instead of after it, and
+        beside ``first`` (the demo's wait for its service to start) when given.
         Opening the key file changes nothing, and its result is used only for a login the
         server accepted, under the same user name: a password the file does not open is
         then dealt with by ``profile_key``, as after any login. Network and a KDF: not on
@@ -190,19 +193,17 @@ class ReviewSession:
         url = normalise_server_url(server_url)
         wrapped = keyfile.key_file_path(store_path(url, username, data_root))
         early: Future[bytes] | None = None
-        if keyfile.exists(wrapped):
-            pool = ThreadPoolExecutor(1, thread_name_prefix="key-file")
-            try:
+        pool = ThreadPoolExecutor(1, thread_name_prefix="key-file")
+        try:
+            if keyfile.exists(wrapped):
                 early = pool.submit(keyfile.unlock, wrapped, password, url, username)
-                result, token = ReviewSession.log_in(
-                    server_url, username, password, credentials=credentials
-                )
-            finally:
-                pool.shutdown(wait=False)  # a refused login does not wait for the KDF
-        else:
+            if first is not None:
+                first()
             result, token = ReviewSession.log_in(
                 server_url, username, password, credentials=credentials
             )
+        finally:
+            pool.shutdown(wait=False)  # a refused login does not wait for the KDF
         if early is not None and result.user.username == username:
             try:
                 return result, token, ProfileKey(early.result(), KeyMode.password)

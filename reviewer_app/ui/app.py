@@ -402,10 +402,13 @@ def start_with_login(
     holder.show()
 
     def work() -> tuple[LoginResult, str, ProfileKey]:
-        if ready is not None:
-            ready()
         return ReviewSession.log_in_with_key(
-            server_url, username, password, credentials=credentials, data_root=data_root
+            server_url,
+            username,
+            password,
+            credentials=credentials,
+            data_root=data_root,
+            first=ready,  # the store key's KDF runs while the service starts
         )
 
     def done(value: tuple[LoginResult, str, ProfileKey]) -> None:

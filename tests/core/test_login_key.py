@@ -98,3 +98,31 @@ def test_a_refused_login_changes_no_file(live: LiveServer, tmp_path: Path) -> No
     with pytest.raises(ApiError):
         _login(live, "not the password", data)
     assert _digest(data) == before
+
+
+def test_the_key_file_is_opened_while_the_service_is_waited_for(
+    live: LiveServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo waits for its service's start (``first``) before the login: the KDF runs
+    during that wait, not after it."""
+    data = tmp_path / "data"
+    _token, _aside, key = _login(live, PASSWORD, data)
+    started = threading.Event()
+    unlock = keyfile.unlock
+
+    def watched(*args: object) -> bytes:
+        started.set()
+        return unlock(*args)  # type: ignore[arg-type]
+
+    waited: list[bool] = []
+    monkeypatch.setattr(keyfile, "unlock", watched)
+    _result, _token, again = ReviewSession.log_in_with_key(
+        live.url,
+        "ines",
+        PASSWORD,
+        credentials=Credentials(fail.Keyring()),
+        data_root=data,
+        first=lambda: waited.append(started.wait(30)),
+    )
+    assert waited == [True]  # the KDF had started before the wait was over
+    assert again.key == key and again.mode is KeyMode.password
