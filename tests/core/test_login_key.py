@@ -122,7 +122,7 @@ def test_the_key_file_is_opened_while_the_service_is_waited_for(
         PASSWORD,
         credentials=Credentials(fail.Keyring()),
         data_root=data,
-        first=lambda: waited.append(started.wait(30)),
+        first=lambda: waited.append(started.wait(10)),
     )
     assert waited == [True]  # the KDF had started before the wait was over
     assert again.key == key and again.mode is KeyMode.password

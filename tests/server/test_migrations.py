@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,26 @@ def test_the_code_names_the_newest_migration_as_its_head(tmp_path: Path) -> None
         assert db.schema_revision() == HEAD
     finally:
         db.dispose()
+
+
+def test_a_current_database_starts_without_loading_alembic(tmp_path: Path) -> None:
+    """What the skip is for: a service on a database at ``HEAD`` never imports alembic
+    (in a process of its own: this one has alembic loaded already)."""
+    url = f"sqlite:///{tmp_path / 'current.db'}"
+    db = Database(url)
+    try:
+        db.migrate()
+    finally:
+        db.dispose()
+    probe = (
+        "import sys; from reviewer_app.server.storage.db import Database; "
+        f"db = Database({url!r}); db.migrate(); db.dispose(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
 def test_the_lease_indexes_hold_leased_items_only(database_url: str) -> None:

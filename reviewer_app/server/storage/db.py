@@ -18,9 +18,9 @@ except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
     fcntl = None  # type: ignore[assignment]
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DisconnectionError
 
 from reviewer_app.server.storage.migrations import HEAD
 
@@ -429,11 +429,12 @@ class Database:
         return HEAD
 
     def schema_revision_or_none(self) -> str | None:
-        """The schema's revision; None when the database has none yet (a new one)."""
-        try:
-            return self.schema_revision()
-        except DBAPIError:
-            return None
+        """The schema's revision; None when the database has none yet (a new one). A
+        database that cannot be reached raises, as for ``schema_revision``."""
+        with self.engine.connect() as conn:
+            if not inspect(conn).has_table("alembic_version"):
+                return None
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
     def schema_revision(self) -> str | None:
         """The migration the database is at (one cheap round trip; raises when the database
