@@ -166,9 +166,12 @@ class Sequencer:
         self._appended: set[str] = set()  # logs this process appended to since the last round
         self._appended_lock = threading.Lock()
         self._updates: dict[tuple[str, tuple[str, ...]], UpdateMany] = {}
-        self._unsealed = {
-            lg.name: unsealed_statement(lg, batch, sqlite=db.is_sqlite) for lg in self.logs
+        sqlite = db.is_sqlite
+        self._unsealed = {lg.name: unsealed_statement(lg, batch, sqlite=sqlite) for lg in self.logs}
+        self._first_unsealed = {
+            lg.name: first_unsealed_statement(lg, sqlite=sqlite) for lg in self.logs
         }
+        self._lag = {lg.name: lag_statement(lg, sqlite=sqlite) for lg in self.logs}
         event.listen(db.engine, "rollback", _forget_appended)
         event.listen(db.engine, "checkin", self._checked_in)
 
@@ -259,7 +262,7 @@ class Sequencer:
         if look and rest:
             now = self.clock()
             with self.db.read() as conn:
-                work += [lg for lg in rest if _has_unsealed(conn, lg) or lg.due(conn, now)]
+                work += [lg for lg in rest if self._has_unsealed(conn, lg) or lg.due(conn, now)]
         more: set[str] = set()
         busy: set[str] = set()
         for lg in self.logs:
@@ -321,7 +324,7 @@ class Sequencer:
         sealed = 0
         for lg in self.logs:
             with self.db.read() as conn:
-                pending = _has_unsealed(conn, lg)
+                pending = self._has_unsealed(conn, lg)
             if not pending and not publish:
                 continue
             while True:
@@ -331,18 +334,16 @@ class Sequencer:
                     break
         return sealed
 
+    def _has_unsealed(self, conn: Connection, lg: SequencedLog) -> bool:
+        return conn.execute(self._first_unsealed[lg.name]).first() is not None
+
     # -- the lag --------------------------------------------------------------------------
 
     def lag(self, conn: Connection, now: float) -> Mapping[str, Lag]:
         """Per log: rows committed and not sealed, and the oldest one's age."""
         found = {}
         for lg in self.logs:
-            table = lg.table
-            count, oldest = conn.execute(
-                select(func.count(), func.min(table.c[lg.time_column])).where(
-                    table.c[lg.seq_column].is_(None)
-                )
-            ).one()
+            count, oldest = conn.execute(self._lag[lg.name]).one()
             age = max(0.0, now - float(oldest)) if oldest is not None else 0.0
             found[lg.name] = Lag(int(count), age)
         return found
@@ -369,14 +370,34 @@ def unsealed_statement(lg: SequencedLog, batch: int, *, sqlite: bool) -> Executa
     return select(table).where(seq.is_(None)).order_by(ident).limit(batch)
 
 
-def _has_unsealed(conn: Connection, lg: SequencedLog) -> bool:
+def first_unsealed_statement(lg: SequencedLog, *, sqlite: bool) -> Executable:
+    """The first row not sealed yet: the round's statement for one row. In id order, so
+    that PostgreSQL reads it by the partial index even when its figures (taken while a
+    bulk load was unsealed) say that every row is unsealed: without an order it then
+    planned a scan of the whole table for a row it expected at once. The whole row, not its
+    id: an index-only scan does not mark the index entries of rows sealed (dead) since the
+    last VACUUM as dead, and would step over all of them at every look."""
+    return unsealed_statement(lg, 1, sqlite=sqlite)
+
+
+def lag_statement(lg: SequencedLog, *, sqlite: bool) -> Executable:
+    """How many rows are not sealed yet, and the oldest one's time, read by the partial
+    index (see ``first_unsealed_statement``: with the figures of a bulk load, a plain
+    count planned a scan of the whole table at every scrape of the lag)."""
     table = lg.table
-    return (
-        conn.execute(
-            select(table.c[lg.id_column]).where(table.c[lg.seq_column].is_(None)).limit(1)
-        ).first()
-        is not None
+    if sqlite:  # names from the table's own definition, nothing from outside
+        source = f'"{table.name}" INDEXED BY "{lg.unsealed_index}"'
+        return text(
+            f'SELECT count(*), min("{lg.time_column}") FROM {source} '  # noqa: S608
+            f'WHERE "{lg.seq_column}" IS NULL'
+        )
+    unsealed = (
+        select(table.c[lg.time_column].label("t"))
+        .where(table.c[lg.seq_column].is_(None))
+        .order_by(table.c[lg.id_column])
+        .subquery()
     )
+    return select(func.count(), func.min(unsealed.c.t))
 
 
 def _forget_appended(conn: Connection) -> None:
