@@ -10,6 +10,7 @@ nothing (figures of speed live in benchmarks, not in timed tests).
     python benchmarks/claim_decide.py --database-url postgresql://u:pw@127.0.0.1/db --workers 2
     python benchmarks/claim_decide.py --py-spy /tmp/server.folded   # profile the server too
     python benchmarks/claim_decide.py --database-url postgresql://... --sample-locks --bare
+    python benchmarks/claim_decide.py --database-url postgresql://... --warmup 10
 
 ``--sample-locks`` (PostgreSQL) samples ``pg_stat_activity`` of the run's database every
 100 ms and prints what the busy sessions were waiting on (the share waiting on a lock, by
@@ -64,6 +65,7 @@ from reviewer_app.protocol import UserCreate
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.service import Service
+from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.tables import decisions
 
 API = "/api/v1"
@@ -479,6 +481,26 @@ async def run_reviewers(
     return figures, wall, {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
 
 
+def warm_up(
+    server: ServerProcess, url: str, usernames: list[str], args: argparse.Namespace
+) -> None:
+    """The same reviewers for ``--warmup`` seconds, not measured, then ANALYZE: the tables a
+    run fills (decisions, leases, verdict keys, enforcement actions) start empty, and the
+    plans a process prepares while they are small (a scan of the whole table is then the
+    cheapest) stay in use until autovacuum analyzes the table, which in a deployment in use
+    happens within its first minute. Without it, the claims of a 20 s run on PostgreSQL
+    were seen (auto_explain) reading the whole decisions table once per author."""
+    print(f"warming up for {args.warmup:g} s, then ANALYZE ...", flush=True)
+    warm = argparse.Namespace(**{**vars(args), "duration": args.warmup})
+    figures, _wall, _cpu = asyncio.run(run_reviewers(server, usernames, warm))
+    db = Database(url)
+    try:
+        db.analyze()
+    finally:
+        db.dispose()
+    print(f"  warm-up: {figures.statuses['accepted']} verdicts accepted", flush=True)
+
+
 def _ticks(pid: int | str) -> int:
     """CPU ticks of a process and of its children that ended and were waited for (so
     PostgreSQL backends that came and went during the run are counted, by the postmaster)."""
@@ -639,6 +661,7 @@ def report(
         "think_ms": args.think_ms,
         "ramp_seconds": args.ramp,
         "analyzed": args.analyze,
+        "warmup_seconds": args.warmup,
         "items_seeded": args.items,
         "seed_seconds": round(prep.seed_seconds, 2),
         "users_seconds": round(prep.users_seconds, 2),
@@ -676,6 +699,7 @@ def report(
         ("API processes", args.workers),
         ("reviewers", f"{args.reviewers} (claim {args.claim}, think {args.think_ms:g} ms/item)"),
         ("extra ANALYZE (--analyze)", "yes" if args.analyze else "no"),
+        ("warm-up before the run", f"{args.warmup:g} s, then ANALYZE" if args.warmup else "none"),
         ("seeding", f"{args.items} items in {prep.seed_seconds:.1f} s"),
         ("items decided", decided),
         ("wall seconds", f"{wall:.1f}" + ("  (queue emptied)" if out["queue_emptied"] else "")),
@@ -768,6 +792,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=0.0,
         help="start the reviewers at random moments over this many seconds (default: all at "
         "once flat out; over one batch's think time with --think-ms)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="seconds of the same load before the measured run, then ANALYZE (as autovacuum "
+        "does in a deployment in use); default 0: measured from the start, on tables that "
+        "start empty",
     )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per HTTP request")
     parser.add_argument(
@@ -892,6 +924,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.sample_locks and backend == "postgresql":
                 sampler = LockSampler(url)
                 sampler.start()
+            if args.warmup > 0:
+                warm_up(server, url, prep.usernames, args)
             load = os.getloadavg()[0]
             figures, wall, cpu = asyncio.run(run_reviewers(server, prep.usernames, args))
             if sampler is not None:
