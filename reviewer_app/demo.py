@@ -55,12 +55,11 @@ class DemoServer:
     def __init__(self, database: Path, port: int = 0) -> None:
         import uvicorn
 
-        from reviewer_app.server.config import ServerSettings
-        from reviewer_app.server.demo.whole import seed_lock, seed_whole, seeded
+        from reviewer_app.server.demo.whole import demo_settings, seed_lock, seed_whole, seeded
         from reviewer_app.server.http.app import create_app
         from reviewer_app.server.service import Service
 
-        self.settings = ServerSettings(database_url=f"sqlite:///{database}")
+        self.settings = demo_settings(database)
         self.port = port or free_port()
         with seed_lock(database):  # another demo's first start may be seeding it now
             if not seeded(database):

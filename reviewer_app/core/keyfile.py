@@ -69,6 +69,9 @@ class KdfParams:
 DEFAULT_PARAMS = KdfParams()
 #: lowest costs a file may name (a file naming less was not written by this app)
 _FLOOR = KdfParams(time_cost=1, memory_cost=8 * 1024, parallelism=1)
+#: what a key wrapped under a published password uses (the demo's: its key protects
+#: nothing against a reader of the disk, so a costly KDF would only slow its start)
+PUBLISHED_PASSWORD_PARAMS = _FLOOR
 _CEILING = KdfParams(time_cost=16, memory_cost=1024 * 1024, parallelism=16)
 
 

@@ -182,10 +182,12 @@ class ReviewSession:
         credentials: Credentials,
         data_root: Path | None = None,
         first: Callable[[], None] | None = None,
+        kdf: keyfile.KdfParams = keyfile.DEFAULT_PARAMS,
     ) -> tuple[LoginResult, str, ProfileKey]:
         """``log_in``, then ``profile_key``; when this profile keeps its key wrapped under
         the password, the key file's KDF runs beside the login instead of after it, and
-        beside ``first`` (the demo's wait for its service to start) when given.
+        beside ``first`` (the demo's wait for its service to start) when given. ``kdf``:
+        the costs of a key file made now (an existing one keeps its own).
         Opening the key file changes nothing, and its result is used only for a login the
         server accepted, under the same user name: a password the file does not open is
         then dealt with by ``profile_key``, as after any login. Network and a KDF: not on
@@ -210,7 +212,12 @@ class ReviewSession:
             except (keyfile.WrongPassword, keyfile.KeyFileUnusable, OSError):
                 pass  # as for any accepted login, below
         key = ReviewSession.profile_key(
-            server_url, result.user.username, password, credentials=credentials, data_root=data_root
+            server_url,
+            result.user.username,
+            password,
+            credentials=credentials,
+            data_root=data_root,
+            kdf=kdf,
         )
         return result, token, key
 
@@ -222,12 +229,14 @@ class ReviewSession:
         *,
         credentials: Credentials,
         data_root: Path | None = None,
+        kdf: keyfile.KdfParams = keyfile.DEFAULT_PARAMS,
     ) -> ProfileKey:
         """The store's key for a login the server just accepted: the one wrapped under the
         password beside the store when this profile has such a file; else the keyring's;
-        else (no usable keyring) a new one wrapped under the password. A key file the
-        accepted password does not open (the password changed since it was made) is moved
-        aside with its store, and a new one made. Runs a KDF: not on the GUI thread."""
+        else (no usable keyring) a new one wrapped under the password (with the costs
+        ``kdf``). A key file the accepted password does not open (the password changed
+        since it was made) is moved aside with its store, and a new one made. Runs a KDF:
+        not on the GUI thread."""
         url = normalise_server_url(server_url)
         path = store_path(url, username, data_root)
         wrapped = keyfile.key_file_path(path)
@@ -239,14 +248,16 @@ class ReviewSession:
             except (keyfile.WrongPassword, keyfile.KeyFileUnusable) as err:
                 log.warning("the saved work here does not open with this login: %s", err)
                 aside = _move_profile_aside(path)
-                fresh = keyfile.create(wrapped, password, url, username)
+                fresh = keyfile.create(wrapped, password, url, username, params=kdf)
                 return ProfileKey(fresh, KeyMode.password, moved_aside=aside)
         kept = credentials.store_key(url, username)
         if kept is not None:
             return ProfileKey(kept, KeyMode.keyring)
         log.info("no keyring: the local store key is kept wrapped under the password")
         private_folder(path.parent, within=data_root or data_dir())
-        return ProfileKey(keyfile.create(wrapped, password, url, username), KeyMode.password)
+        return ProfileKey(
+            keyfile.create(wrapped, password, url, username, params=kdf), KeyMode.password
+        )
 
     @staticmethod
     def open_offline(

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QProgressBar, QVBoxLayo
 
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.errors import NetworkError, ProtocolError, ServiceUnavailable
-from reviewer_app.core.keyfile import WrongPassword
+from reviewer_app.core.keyfile import DEFAULT_PARAMS, PUBLISHED_PASSWORD_PARAMS, WrongPassword
 from reviewer_app.core.session import (
     KeyMode,
     LoginResult,
@@ -409,6 +409,8 @@ def start_with_login(
             credentials=credentials,
             data_root=data_root,
             first=ready,  # the store key's KDF runs while the service starts
+            # the demo's password is published: its key file's KDF at the least cost
+            kdf=PUBLISHED_PASSWORD_PARAMS if demo else DEFAULT_PARAMS,
         )
 
     def done(value: tuple[LoginResult, str, ProfileKey]) -> None:

@@ -7,6 +7,7 @@ changes no file."""
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -126,3 +127,42 @@ def test_the_key_file_is_opened_while_the_service_is_waited_for(
     )
     assert waited == [True]  # the KDF had started before the wait was over
     assert again.key == key and again.mode is KeyMode.password
+
+
+def test_a_key_file_made_now_has_the_costs_asked_for_and_an_old_one_keeps_its_own(
+    live: LiveServer, tmp_path: Path
+) -> None:
+    """The demo (a published password) asks for the KDF's least costs; a key file that is
+    there already keeps the costs it was made with, whatever a later login asks for."""
+    data = tmp_path / "data"
+    no_keyring = Credentials(fail.Keyring())
+    _result, _token, made = ReviewSession.log_in_with_key(
+        live.url,
+        "ines",
+        PASSWORD,
+        credentials=no_keyring,
+        data_root=data,
+        kdf=keyfile.PUBLISHED_PASSWORD_PARAMS,
+    )
+    wrapped = keyfile.key_file_path(store_path(normalise_server_url(live.url), "ines", data))
+    document = json.loads(wrapped.read_text(encoding="ascii"))
+    assert (document["time_cost"], document["memory_cost"], document["parallelism"]) == (
+        1,
+        8 * 1024,
+        1,
+    )
+    _result, _token, again = ReviewSession.log_in_with_key(
+        live.url, "ines", PASSWORD, credentials=no_keyring, data_root=data
+    )
+    assert again.key == made.key and again.moved_aside is None
+    assert json.loads(wrapped.read_text(encoding="ascii")) == document
+
+    other = tmp_path / "other"  # the default: RFC 9106's second recommended setting
+    _token, _aside, _key = _login(live, PASSWORD, other)
+    path = keyfile.key_file_path(store_path(normalise_server_url(live.url), "ines", other))
+    document = json.loads(path.read_text(encoding="ascii"))
+    assert (document["time_cost"], document["memory_cost"], document["parallelism"]) == (
+        3,
+        64 * 1024,
+        4,
+    )

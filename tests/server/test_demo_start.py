@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 import requests
+from argon2 import PasswordHasher
+from argon2.profiles import RFC_9106_LOW_MEMORY
+from sqlalchemy import select, update
 
 from reviewer_app.core.errors import LocalServiceFailed
 from reviewer_app.demo import (
@@ -28,6 +31,8 @@ from reviewer_app.demo import (
 from reviewer_app.protocol import LeaseClaim, SessionCreate
 from reviewer_app.server.demo.whole import SEEDING_SUFFIX, UNFINISHED_SUFFIX
 from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.tables import users
 from tests.support.client import wait_until
 
 
@@ -266,3 +271,25 @@ def test_two_demos_started_at_once_on_one_folder_seed_it_once(tmp_path: Path) ->
     left = [p.name for p in tmp_path.iterdir() if SEEDING_SUFFIX in p.name]
     assert left == [] and not (tmp_path / f"demo-server.db{UNFINISHED_SUFFIX}").exists()
     assert _seeded_counts(database) == _seeded_counts(tmp_path / "fresh" / "demo-server.db")
+
+
+def test_the_demo_hashes_its_published_passwords_at_the_least_cost(tmp_path: Path) -> None:
+    """The demo's passwords are in the README: argon2id at its least cost (about 0.15 s
+    less for every demo start's login). A database an older version seeded keeps its
+    hashes, checked at the cost each was made with."""
+    database = tmp_path / "demo-server.db"
+    server = DemoServer(database)
+    try:
+        with server.service.db.read() as conn:
+            hashes = dict(conn.execute(select(users.c.username, users.c.password_hash)).all())
+        for username, _password in DEMO_ACCOUNTS.values():
+            assert hashes[username].startswith("$argon2id$v=19$m=8,t=1,p=1$"), username
+        user, password = DEMO_ACCOUNTS["reviewer"]
+        costly = PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY).hash(password)
+        with server.service.db.write() as conn:  # as an older version seeded it
+            conn.execute(update(users).where(users.c.username == user).values(password_hash=costly))
+        assert server.service.login(SessionCreate(username=user, password=password)).token
+        with pytest.raises(ApiError):
+            server.service.login(SessionCreate(username=user, password=password + "x"))
+    finally:
+        server.service.close()

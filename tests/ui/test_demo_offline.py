@@ -5,6 +5,7 @@ store survives a restart of the demo."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -58,7 +59,12 @@ def test_the_demo_works_offline_without_an_alarming_banner(
         assert "Nothing you review is kept" not in window.message.text()
         path = store_path(session.server_url, "reviewer", demo_client_root(folder))
         assert session.path == path and path.exists()
-        assert keyfile.exists(keyfile.key_file_path(path)), "the key wrapped beside the store"
+        wrapped = keyfile.key_file_path(path)
+        assert keyfile.exists(wrapped), "the key wrapped beside the store"
+        # under the published password, at the KDF's least costs (the demo's start waits
+        # for nothing a costly KDF would protect)
+        costs = json.loads(wrapped.read_text(encoding="ascii"))
+        assert (costs["time_cost"], costs["memory_cost"], costs["parallelism"]) == (1, 8192, 1)
         if os.name == "posix":
             assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
