@@ -481,9 +481,7 @@ async def run_reviewers(
     return figures, wall, {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
 
 
-def warm_up(
-    server: ServerProcess, url: str, usernames: list[str], args: argparse.Namespace
-) -> None:
+def warm_up(server: ServerProcess, url: str, usernames: list[str], args: argparse.Namespace) -> int:
     """The same reviewers for ``--warmup`` seconds, not measured, then ANALYZE: the tables a
     run fills (decisions, leases, verdict keys, enforcement actions) start empty, and the
     plans a process prepares while they are small (a scan of the whole table is then the
@@ -498,7 +496,11 @@ def warm_up(
         db.analyze()
     finally:
         db.dispose()
-    print(f"  warm-up: {figures.statuses['accepted']} verdicts accepted", flush=True)
+    accepted = figures.statuses["accepted"]
+    print(f"  warm-up: {accepted} verdicts accepted", flush=True)
+    if figures.empty_claims:
+        print("  the warm-up emptied the queue: seed more items (--items)", file=sys.stderr)
+    return accepted
 
 
 def _ticks(pid: int | str) -> int:
@@ -748,7 +750,13 @@ def report(
         ),
         (
             "database check",
-            f"{db['decisions']} decisions, {db['decided_twice']} items decided twice",
+            f"{db['decisions']} decisions"
+            + (
+                f" ({getattr(args, 'warmup_decided', 0)} of them in the warm-up)"
+                if args.warmup
+                else ""
+            )
+            + f", {db['decided_twice']} items decided twice",
         ),
     ]
     width = max(len(name) for name, _ in rows)
@@ -917,6 +925,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{args.reviewers} reviewers for up to {args.duration:g} s ...",
                 flush=True,
             )
+            if args.warmup > 0:  # before the profile and the sampler: not measured
+                args.warmup_decided = warm_up(server, url, prep.usernames, args)
             if args.py_spy:
                 spy = start_py_spy(
                     server.proc.pid if server.proc else 0, args.py_spy, args.py_spy_args
@@ -924,8 +934,6 @@ def main(argv: list[str] | None = None) -> int:
             if args.sample_locks and backend == "postgresql":
                 sampler = LockSampler(url)
                 sampler.start()
-            if args.warmup > 0:
-                warm_up(server, url, prep.usernames, args)
             load = os.getloadavg()[0]
             figures, wall, cpu = asyncio.run(run_reviewers(server, prep.usernames, args))
             if sampler is not None:

@@ -62,7 +62,8 @@ class ServerSettings(BaseModel):
     rate_limit_burst: int = 1_000
     """Requests one caller may send at once before ``rate_limit_per_minute`` applies."""
     password_hash_profile: str = "default"  # noqa: S105
-    """``default`` (RFC 9106 low-memory argon2id) or ``fast`` (for tests and benchmarks only)."""
+    """``default`` (RFC 9106 low-memory argon2id) or ``fast`` (argon2id at its least cost: for
+    tests, benchmarks and the demo, whose passwords are published)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite ``synchronous`` pragma (WAL + NORMAL is durable against process crashes)."""
     log_format: str = "text"

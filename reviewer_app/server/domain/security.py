@@ -13,7 +13,7 @@ from argon2.profiles import CHEAPEST, RFC_9106_LOW_MEMORY
 
 
 def password_hasher(profile: str) -> PasswordHasher:
-    if profile == "fast":  # tests and benchmarks: still argon2id, with tiny costs
+    if profile == "fast":  # tests, benchmarks, the demo: still argon2id, with tiny costs
         return PasswordHasher.from_parameters(CHEAPEST)
     if profile == "default":
         return PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)

@@ -385,6 +385,8 @@ def lag_statement(lg: SequencedLog, *, sqlite: bool) -> Executable:
     index (see ``first_unsealed_statement``: with the figures of a bulk load, a plain
     count planned a scan of the whole table at every scrape of the lag)."""
     table = lg.table
+    if lg.unsealed_index not in {index.name for index in table.indexes}:
+        raise ValueError(f"log {lg.name}: its table has no index {lg.unsealed_index}")
     if sqlite:  # names from the table's own definition, nothing from outside
         source = f'"{table.name}" INDEXED BY "{lg.unsealed_index}"'
         return text(
