@@ -349,6 +349,13 @@ class Sequencer:
         return found
 
 
+def _checked_index(lg: SequencedLog) -> str:
+    """The log's partial index of its unsealed rows; its absence is an error."""
+    if lg.unsealed_index not in {index.name for index in lg.table.indexes}:
+        raise ValueError(f"log {lg.name}: its table has no index {lg.unsealed_index}")
+    return lg.unsealed_index
+
+
 def unsealed_statement(lg: SequencedLog, batch: int, *, sqlite: bool) -> Executable:
     """The next ``batch`` rows not sealed yet, in id order, read by the log's partial index.
 
@@ -358,13 +365,12 @@ def unsealed_statement(lg: SequencedLog, batch: int, *, sqlite: bool) -> Executa
     that grows with the log (5 ms a round at 27,000 entries, most of a core under load)
     instead of with what is left to seal. A missing index is an error, not a slow scan."""
     table = lg.table
-    if lg.unsealed_index not in {index.name for index in table.indexes}:
-        raise ValueError(f"log {lg.name}: its table has no index {lg.unsealed_index}")
+    index = _checked_index(lg)
     seq, ident = table.c[lg.seq_column], table.c[lg.id_column]
     if sqlite:
         # names from the table's own definition, nothing from outside
         columns = ", ".join(f'"{c.name}"' for c in table.c)
-        source = f'"{table.name}" INDEXED BY "{lg.unsealed_index}"'
+        source = f'"{table.name}" INDEXED BY "{index}"'
         where = f'"{seq.name}" IS NULL ORDER BY "{ident.name}" LIMIT {int(batch)}'
         return text(f"SELECT {columns} FROM {source} WHERE {where}").columns(*table.c)  # noqa: S608
     return select(table).where(seq.is_(None)).order_by(ident).limit(batch)
@@ -374,9 +380,8 @@ def first_unsealed_statement(lg: SequencedLog, *, sqlite: bool) -> Executable:
     """The first row not sealed yet: the round's statement for one row. In id order, so
     that PostgreSQL reads it by the partial index even when its figures (taken while a
     bulk load was unsealed) say that every row is unsealed: without an order it then
-    planned a scan of the whole table for a row it expected at once. The whole row, not its
-    id: an index-only scan does not mark the index entries of rows sealed (dead) since the
-    last VACUUM as dead, and would step over all of them at every look."""
+    planned a scan of the whole table for a row it expected at once (and SQLite is told
+    the index, as for the round)."""
     return unsealed_statement(lg, 1, sqlite=sqlite)
 
 
@@ -384,11 +389,9 @@ def lag_statement(lg: SequencedLog, *, sqlite: bool) -> Executable:
     """How many rows are not sealed yet, and the oldest one's time, read by the partial
     index (see ``first_unsealed_statement``: with the figures of a bulk load, a plain
     count planned a scan of the whole table at every scrape of the lag)."""
-    table = lg.table
-    if lg.unsealed_index not in {index.name for index in table.indexes}:
-        raise ValueError(f"log {lg.name}: its table has no index {lg.unsealed_index}")
+    table, index = lg.table, _checked_index(lg)
     if sqlite:  # names from the table's own definition, nothing from outside
-        source = f'"{table.name}" INDEXED BY "{lg.unsealed_index}"'
+        source = f'"{table.name}" INDEXED BY "{index}"'
         return text(
             f'SELECT count(*), min("{lg.time_column}") FROM {source} '  # noqa: S608
             f'WHERE "{lg.seq_column}" IS NULL'
