@@ -104,6 +104,15 @@ class LeasesExpiring:
 
 
 @dataclass(frozen=True)
+class MediaSaved:
+    """Media of items held here is now in the store: a post on screen whose tiles said
+    "not downloaded yet" shows it (the worklist is reported as soon as a claim is stored,
+    before its media is fetched)."""
+
+    media_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class QueuesChanged:
     queues: tuple[Queue, ...]
 
@@ -157,6 +166,7 @@ SyncEvent = (
     | ItemsWithdrawn
     | ItemsResolved
     | LeasesExpiring
+    | MediaSaved
     | QueuesChanged
     | Progress
     | AuthRequired

@@ -28,6 +28,7 @@ class SyncBridge(QObject):
     items_withdrawn = Signal(object)  # tuple of item ids the platform withdrew
     items_resolved = Signal(object)  # tuple of (item id, author status): account actions
     leases_expiring = Signal(object)  # tuple of (item id, expires at)
+    media_saved = Signal(object)  # tuple of media ids now in the store
     queues_changed = Signal(object)  # tuple[Queue, ...]
     # task, done, total, finished, FailureKind that stopped it ("" when none)
     progress_changed = Signal(str, int, int, bool, str)
@@ -61,6 +62,8 @@ class SyncBridge(QObject):
                 self.items_resolved.emit(author_status)
             case ev.LeasesExpiring(items):
                 self.leases_expiring.emit(items)
+            case ev.MediaSaved(media_ids):
+                self.media_saved.emit(media_ids)
             case ev.QueuesChanged(queues):
                 self.queues_changed.emit(queues)
             case ev.Progress(task, done, total, finished, _error, kind):

@@ -136,6 +136,11 @@ def placeholder(text: str) -> QImage:
     return image
 
 
+def not_downloaded() -> str:
+    """A tile's words while its media is not in the store yet."""
+    return translate("Media", "Media not downloaded yet")
+
+
 class MediaTile(QLabel):
     clicked = Signal()
 
@@ -155,6 +160,8 @@ class MediaTile(QLabel):
         self.video: VideoFrames | None = None
         # our words painted over the (obscured) media: a video's duration
         self.badge = ""
+        #: the media was not in the store when the tile was made (``MediaStrip.arrived``)
+        self.waiting = False
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
@@ -221,6 +228,7 @@ class MediaStrip(QWidget):
             )
             tile.media = item
             tile.original, tile.problem = self._decode(item, load)
+            tile.waiting = tile.problem == not_downloaded()
             known = self.videos.get(item.id) if item.kind is MediaKind.video else None
             if isinstance(known, VideoFrames):
                 tile.video = known
@@ -241,7 +249,7 @@ class MediaStrip(QWidget):
         """The tile's image, and why it is a placeholder (None when it is the media)."""
         found = load(item.id) if callable(load) else None
         if not found:
-            words = translate("Media", "Media not downloaded yet")
+            words = not_downloaded()
             return placeholder(words), words
         data, _kind = found  # the declared type is not trusted: the content decides
         if item.kind is MediaKind.video:
@@ -295,6 +303,24 @@ class MediaStrip(QWidget):
             else:
                 tile.original, tile.problem, tile.video = placeholder(result), result, None
                 tile.setAccessibleName(number.format(n=index + 1, what=result))
+            changed = True
+        if changed:
+            self._apply()
+            self.tiles_changed.emit()
+
+    def arrived(self, media_ids: set[str], load: object) -> None:
+        """Media just stored (``load`` reads it): the tiles that were waiting for it show
+        it, as blurred or revealed as the rest of the post."""
+        changed = False
+        for index, tile in enumerate(self.tiles):
+            if tile.media is None or tile.media.id not in media_ids or not tile.waiting:
+                continue
+            tile.original, tile.problem = self._decode(tile.media, load)
+            tile.waiting = tile.problem == not_downloaded()
+            what = tile.problem or kind_word(tile.media.kind)
+            tile.setAccessibleName(
+                translate("Media", "Media {n}: {what}").format(n=index + 1, what=what)
+            )
             changed = True
         if changed:
             self._apply()

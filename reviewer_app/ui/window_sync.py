@@ -106,6 +106,7 @@ class SyncEvents(WindowParts):
         b.worklist_changed.connect(self._on_sync_worklist_changed)
         b.queues_drained.connect(self._on_sync_queues_drained)
         b.leases_lost.connect(self._on_sync_leases_lost)
+        b.media_saved.connect(self._on_sync_media_saved)
         b.items_withdrawn.connect(self._on_sync_items_withdrawn)
         b.items_resolved.connect(self._on_sync_items_resolved)
         b.queues_changed.connect(self._on_sync_queues_changed)
@@ -194,6 +195,11 @@ class SyncEvents(WindowParts):
         self.drained = set(queue_ids)
         if self.review.current is None:
             self.post.clear(self._nothing_here())
+
+    @while_open
+    def _on_sync_media_saved(self, media_ids: tuple[str, ...]) -> None:
+        """The post on screen may have been shown before its media was fetched."""
+        self.post.media.arrived(set(media_ids), self.store.media)
 
     @while_open
     def _on_sync_leases_lost(self, item_ids: tuple[str, ...]) -> None:

@@ -5,7 +5,10 @@ passed (in batches), gives back skipped items, renews leases past a third of the
 runs a "work offline" batch when one was asked for, keeps up to ``prefetch_target`` items
 leased ahead in the queue being worked (one in a lead-only queue; refilled in one claim when
 half are used), gives back what was leased ahead in a queue the reviewer left and never
-opened, fetches their media, and refreshes the queue list now and then.
+opened, fetches their media, and refreshes the queue list now and then. What a claim
+brings is reported (``WorklistChanged``) as soon as it is stored, so the next post is shown
+before this pass fetches its media; each file fetched is reported (``MediaSaved``) for a
+post already on screen, and a file that several posts show is fetched once.
 
 A failed pass backs off exponentially with full jitter (capped), or as long as the server's
 ``Retry-After`` says; the first pass that works resets it. A 401 pauses the engine, keeping

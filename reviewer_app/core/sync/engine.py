@@ -24,7 +24,6 @@ from .delivery import Delivery
 from .state import (
     BACKOFF_BASE,
     COUNTS_REFRESH,
-    EXPIRY_WARNING,
     IDLE_WAIT,
     LAST_SYNC_SAVE_EVERY,
     _OfflineRequest,
@@ -340,26 +339,6 @@ class SyncEngine(Delivery):
         log.info("sync failed (%d in a row), next try in %.1f s: %s", self.failures, wait, reason)
         self.online = False
         self._emit(ev.OnlineChanged(False, reason, wait, kind))
-
-    def _report_local(self) -> None:
-        """Tell the listener about local state that changed since it was last told."""
-        if self.store is None:
-            return
-        try:
-            counts = self.store.counts()
-            expiring = (
-                () if self.online else tuple(self.store.expiring(self.clock(), EXPIRY_WARNING))
-            )
-        except StoreError as err:
-            self._emit(ev.Problem(str(err), err.kind))
-            return
-        self._emit_changed(
-            "pending", ev.PendingChanged(counts.pending, counts.in_flight, counts.held)
-        )
-        self._emit_changed("conflicts", ev.ConflictsChanged(counts.conflicts_open))
-        self._emit_changed("ready", ev.WorklistChanged(counts.ready))
-        if expiring:
-            self._emit_changed("expiring", ev.LeasesExpiring(expiring))
 
     def _next_pass_in(self) -> float:
         assert self.store is not None

@@ -118,7 +118,12 @@ class LeaseWork(SyncState):
                     queue_id=queue_id,
                 )
             )
-        return self.store.add_leased(grant)
+        added = self.store.add_leased(grant)
+        if added:
+            # the reviewer's next post now, not after this pass has fetched every media
+            # file of the claim and refreshed the queues (a round trip each)
+            self._report_local()
+        return added
 
     def _top_up(self) -> None:
         assert self.store is not None
@@ -212,14 +217,21 @@ class LeaseWork(SyncState):
                 return  # all fetched (and never the same one twice in a pass)
             fetched.update(wanted)
             for item_id, media_id in wanted:
-                try:
-                    data, kind = self.api.media(media_id)
-                except ProblemError as err:
-                    if err.status in (404, 410):
-                        data, kind = b"", "application/x-missing"
-                    else:
-                        raise
+                # one upload shown by several posts is fetched once: each item then keeps
+                # a copy of what another item's fetch stored
+                held = self.store.media(media_id)
+                if held is not None:
+                    data, kind = held
+                else:
+                    try:
+                        data, kind = self.api.media(media_id)
+                    except ProblemError as err:
+                        if err.status in (404, 410):
+                            data, kind = b"", "application/x-missing"
+                        else:
+                            raise
                 self.store.save_media(item_id, media_id, kind, data)
+                self._emit(ev.MediaSaved((media_id,)))
             if limit is not None:
                 return
 

@@ -16,6 +16,7 @@ from reviewer_app.protocol import MAX_LEASE_SECONDS, BreakRecord, Limits
 
 from .. import events as ev
 from ..api import ApiClient
+from ..errors import StoreError
 from ..store import Store
 
 log = logging.getLogger("sync")
@@ -125,6 +126,26 @@ class SyncState:
         cap = self.limits.max_lease_seconds if self.limits else MAX_LEASE_SECONDS
         wanted = asked if asked is not None else self._setting(setting)
         return int(max(30, min(wanted, cap, MAX_LEASE_SECONDS)))
+
+    def _report_local(self) -> None:
+        """Tell the listener about local state that changed since it was last told."""
+        if self.store is None:
+            return
+        try:
+            counts = self.store.counts()
+            expiring = (
+                () if self.online else tuple(self.store.expiring(self.clock(), EXPIRY_WARNING))
+            )
+        except StoreError as err:
+            self._emit(ev.Problem(str(err), err.kind))
+            return
+        self._emit_changed(
+            "pending", ev.PendingChanged(counts.pending, counts.in_flight, counts.held)
+        )
+        self._emit_changed("conflicts", ev.ConflictsChanged(counts.conflicts_open))
+        self._emit_changed("ready", ev.WorklistChanged(counts.ready))
+        if expiring:
+            self._emit_changed("expiring", ev.LeasesExpiring(expiring))
 
     def _emit_changed(self, name: str, event: ev.SyncEvent) -> None:
         if self._last.get(name) != event:
