@@ -56,10 +56,12 @@ import os
 import random
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -223,13 +225,37 @@ def queue_id(size: int) -> str:
     return f"ui-{size}"
 
 
+def small_png(width: int, height: int) -> bytes:
+    """A real greyscale PNG (a gradient) of this size."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    rows = b"".join(b"\x00" + bytes((x + y) % 256 for x in range(width)) for y in range(height))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
 def prepare_database(
-    url: str, sizes: list[int], per_queue: int, usernames: list[str], *, one_paragraph: bool
+    url: str,
+    sizes: list[int],
+    per_queue: int,
+    usernames: list[str],
+    *,
+    one_paragraph: bool,
+    media: int = 0,
 ) -> float:
     """A queue per post length (the load-test queue's decision config) with ``per_queue``
     items, and the reviewer users; written before the service starts. Returns seconds.
     With ``one_paragraph`` each post is a single paragraph (a wall of text: the text widget
-    lays a paragraph out whole, so this is its worst case)."""
+    lays a paragraph out whole, so this is its worst case); ``media``: images per post (a
+    file of its own each, fetched by the client's sync engine)."""
     from datetime import UTC, datetime
 
     from sqlalchemy import select
@@ -245,6 +271,7 @@ def prepare_database(
     )
     from reviewer_app.server.service import Service
     from reviewer_app.server.storage.tables import authors
+    from reviewer_app.server.storage.tables import media as media_table
 
     started = time.perf_counter()
     source = corpus(2 * max(sizes) + 50_000)
@@ -264,10 +291,10 @@ def prepare_database(
                 description="Synthetic items for benchmarks/ui_latency.py",
             )
             seed_authors, items = synthetic_items(per_queue, queue.id, now, seed=size)
-            long_items = (
+            long_items = [
                 replace(it, post=it.post.model_copy(update={"text": post_text(source, i, size)}))
                 for i, it in enumerate(items)
-            )
+            ]
             with service.db.write() as conn:
                 insert_queues(conn, [queue])
                 have = set(
@@ -277,6 +304,28 @@ def prepare_database(
                 )
                 insert_authors(conn, [a for a in seed_authors if a.id not in have])
                 insert_items(conn, long_items, {queue.id: queue.config})
+                if media:
+                    image = small_png(160, 120)
+                    conn.execute(
+                        media_table.insert(),
+                        [
+                            {
+                                "id": f"m-{it.id}-{k}",
+                                "item_id": it.id,
+                                "position": k,
+                                "kind": "image",
+                                "mime_type": "image/png",
+                                "size_bytes": len(image),
+                                "width": 160,
+                                "height": 120,
+                                "alt_text": f"image {k + 1}",
+                                "sensitive": False,
+                                "content": image,
+                            }
+                            for it in long_items
+                            for k in range(media)
+                        ],
+                    )
         service.forget_configs()
         service.db.analyze()
     finally:
@@ -364,6 +413,7 @@ def ui_child(args: argparse.Namespace) -> int:
             store.settings.set(PREFETCH, args.prefetch)
         prefetch = int(store.settings.get(PREFETCH))
         report["settings"] = {decl.name: value for decl, value in store.settings}
+    opening = time.perf_counter()
     window = open_window(
         args.server_url, result, token, credentials=credentials, prefs=prefs, data_root=folder
     )
@@ -381,6 +431,9 @@ def ui_child(args: argparse.Namespace) -> int:
         return current is not None and current.queue_id == args.queue
 
     wait_until(on_queue, "the first post of the queue")
+    # the window's open to its first post (the engine's first pass: a claim, and whatever
+    # else it waited for before the post was shown; polled every 10 ms)
+    report["first_post_ms"] = round((time.perf_counter() - opening) * 1000, 1)
     wait_until(
         lambda: window.store.ready_counts().get(args.queue, 0) >= prefetch,
         f"{prefetch} posts leased ahead",
@@ -746,6 +799,7 @@ def summarise_case(raw: dict[str, Any]) -> dict[str, Any]:
             "slowest_1pct_gc_ms": [s.get("gc_ms", 0.0) for s in tail],
         },
         "running_dry": raw.get("running_dry", []),
+        "first_post_ms": raw.get("first_post_ms"),
         "ready_before_min": min((s["ready_before"] for s in samples), default=None),
     }
 
@@ -871,6 +925,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "warmup": args.warmup,
         "interval_s": args.interval,
         "one_paragraph": args.one_paragraph,
+        "media_per_post": args.media,
         "latency_s": args.latency,
         "cases": {},
     }
@@ -908,7 +963,12 @@ def measure(
         )
         out["seed_seconds"] = round(
             prepare_database(
-                db_url, args.sizes, per_queue, users, one_paragraph=args.one_paragraph
+                db_url,
+                args.sizes,
+                per_queue,
+                users,
+                one_paragraph=args.one_paragraph,
+                media=args.media,
             ),
             1,
         )
@@ -966,6 +1026,7 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
     if cases:
         first = next(iter(cases.values()))
         settings = first["settings"]
+        images = f", {out['media_per_post']} images each" if out.get("media_per_post") else ""
         rows += [
             (
                 "setup",
@@ -974,7 +1035,8 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                 f"guard 0; prefetch_target {settings['prefetch_target']}, undo window "
                 f"{settings['undo_window_seconds']:g} s; slow = +{out['latency_s'] * 1000:.0f} ms "
                 f"on every request; posts "
-                f"{'one paragraph each' if out['one_paragraph'] else 'in paragraphs'}; "
+                f"{'one paragraph each' if out['one_paragraph'] else 'in paragraphs'}"
+                f"{images}; "
                 f"window platform {first['platform']}"
                 + ("" if first["window_active"] else " (WINDOW NOT ACTIVE)"),
             ),
@@ -1007,6 +1069,13 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                         "  (the rest: waiting for a core, the GIL or the disk)",
                     )
                 )
+                if case.get("first_post_ms") is not None:
+                    rows.append(
+                        (
+                            "      first post after the window opens",
+                            f"{case['first_post_ms']:,.0f} ms (once, before the keys)",
+                        )
+                    )
             if healthy and slow:
                 ratio = slow["total_ms"]["p99"] / healthy["total_ms"]["p99"]
                 out.setdefault("ratios", {})[str(size)] = round(ratio, 2)
@@ -1228,6 +1297,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="posts without paragraph breaks (the text widget's worst case); by default "
         "they have a paragraph break every few sentences",
+    )
+    parser.add_argument(
+        "--media",
+        type=int,
+        default=0,
+        help="images per post (each its own file the client fetches; default 0)",
     )
     parser.add_argument(
         "--modes",
