@@ -14,6 +14,8 @@ placeholder tile that says so in plain words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QImageReader, QMouseEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
@@ -172,12 +174,30 @@ class MediaTile(QLabel):
     def show_image(self, image: QImage, badge: str = "") -> None:
         """``image`` fitted to the tile, with ``badge`` (our words) painted over its foot."""
         self.shown = image
-        fitted = image.scaled(
-            THUMB,
-            Qt.AspectRatioMode.KeepAspectRatio,
-            Qt.TransformationMode.SmoothTransformation,
-        )
-        self.setPixmap(QPixmap.fromImage(badged(fitted, badge) if badge else fitted))
+        self.setPixmap(tile_pixmap(image, badge))
+
+
+def tile_pixmap(image: QImage, badge: str = "") -> QPixmap:
+    """What a tile shows of ``image``: fitted to it, with ``badge`` over its foot."""
+    fitted = image.scaled(
+        THUMB,
+        Qt.AspectRatioMode.KeepAspectRatio,
+        Qt.TransformationMode.SmoothTransformation,
+    )
+    return QPixmap.fromImage(badged(fitted, badge) if badge else fitted)
+
+
+@dataclass(frozen=True)
+class _Ahead:
+    """An image of the next post, decoded and drawn as its tile will show it (``prepare``)."""
+
+    original: QImage
+    problem: str | None
+    blur: bool
+    grey: bool
+    #: the obscured image and the tile's pixmap of it (None for a placeholder)
+    shown: QImage | None
+    pixmap: QPixmap | None
 
 
 class MediaStrip(QWidget):
@@ -200,6 +220,8 @@ class MediaStrip(QWidget):
         self.tiles: list[MediaTile] = []
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.videos = VideoCache()
+        #: the next post's images by media id, worked out while the reviewer reads this one
+        self._ahead: dict[str, _Ahead] = {}
         # media ids of videos being read off the GUI thread
         self.pending: set[str] = set()
 
@@ -227,7 +249,11 @@ class MediaStrip(QWidget):
                 )
             )
             tile.media = item
-            tile.original, tile.problem = self._decode(item, load)
+            ahead = self._ahead.get(item.id) if item.kind is not MediaKind.video else None
+            if ahead is not None:
+                tile.original, tile.problem = ahead.original, ahead.problem
+            else:
+                tile.original, tile.problem = self._decode(item, load)
             tile.waiting = tile.problem == not_downloaded()
             known = self.videos.get(item.id) if item.kind is MediaKind.video else None
             if isinstance(known, VideoFrames):
@@ -243,7 +269,24 @@ class MediaStrip(QWidget):
             self._layout.insertWidget(index, tile)
             self.tiles.append(tile)
         self._apply()
+        self._ahead = {}
         self.setVisible(bool(media))
+
+    def prepare(self, media: list[Media], load: object) -> None:
+        """The next post's images decoded, obscured and fitted as its tiles will show them,
+        while the reviewer reads this post (its keypress then only places them). Only
+        images already in the store; videos are read off the GUI thread when shown."""
+        ahead: dict[str, _Ahead] = {}
+        for item in media:
+            if item.kind is MediaKind.video:
+                continue
+            original, problem = self._decode(item, load)
+            if problem == not_downloaded():
+                continue  # it may arrive before the post is shown
+            shown = None if problem else self.shown(original)
+            pixmap = None if shown is None else tile_pixmap(shown)
+            ahead[item.id] = _Ahead(original, problem, self.blur, self.grey, shown, pixmap)
+        self._ahead = ahead
 
     def _decode(self, item: Media, load: object) -> tuple[QImage, str | None]:
         """The tile's image, and why it is a placeholder (None when it is the media)."""
@@ -345,6 +388,18 @@ class MediaStrip(QWidget):
         for tile in self.tiles:
             if tile.problem:  # a placeholder's words are ours: never blurred
                 tile.show_image(tile.original)
+                continue
+            ahead = self._ahead.get(tile.media.id) if tile.media is not None else None
+            if (
+                ahead is not None
+                and ahead.original is tile.original
+                and ahead.shown is not None
+                and ahead.pixmap is not None
+                and not self.revealed
+                and (ahead.blur, ahead.grey) == (self.blur, self.grey)
+            ):  # drawn ahead, as the reviewer's settings show it now
+                tile.shown = ahead.shown
+                tile.setPixmap(ahead.pixmap)
                 continue
             badge = video_badge(tile.video) if tile.video is not None else ""
             tile.show_image(self.shown(tile.original), badge)

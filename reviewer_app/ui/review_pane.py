@@ -76,6 +76,8 @@ class ReviewPane(QWidget):
         self.verdicts = VerdictBar()
         #: the next post's display work, done after this one was painted (``_prepare_next``)
         self._prepared: PreparedPost | None = None
+        #: what reads a medium from the local store (``show_item``'s)
+        self._load_media: object = None
         self._stop_preparing: Callable[[], None] = _nothing
         self.split = self._build_split(side)
         layout = QVBoxLayout(self)
@@ -132,6 +134,7 @@ class ReviewPane(QWidget):
         self.verdicts.set_item(item)
         self.verdicts.mark(None)
         prepared, self._prepared = self._prepared, None  # of this item, or of no use now
+        self._load_media = load_media
         if item is None:
             self.post.clear(empty)
             self.scores.show_scores([])
@@ -147,14 +150,16 @@ class ReviewPane(QWidget):
 
     def _prepare_next(self) -> None:
         """After the post is painted: the next post's costly display work (its parse, its
-        text cleaned and counted, its open context tab), so its keypress only sets it. A
-        guess the keypress checks: it is used only for the very item then shown."""
+        text cleaned and counted, its open context tab, its images decoded and obscured), so
+        its keypress only sets it. A guess the keypress checks: it is used only for the very
+        item then shown."""
         self._stop_preparing = _nothing
         upcoming = self.review.peek_next()
         if upcoming is None:
             return
         self._prepared = self.post.prepare(upcoming.item)
         self.context.prepare(upcoming.item)
+        self.post.media.prepare(upcoming.item.post.media, self._load_media)
 
     def _on_input_needed(self, action_id: str, needs: list[str]) -> None:
         """The chosen action needs more: say what inline and focus the first part."""

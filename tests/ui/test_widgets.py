@@ -69,6 +69,48 @@ def test_media_is_blurred_and_greyscaled_until_revealed(qtbot) -> None:
     assert pixel_stats(strip.tiles[0].pixmap().toImage())[0] <= 2
 
 
+def test_the_next_posts_images_are_drawn_ahead_and_placed_as_drawn(qtbot) -> None:
+    """``prepare`` (run while the reviewer reads a post) decodes and obscures the next
+    post's images; showing that post then reads nothing and draws the same pixels. Drawn
+    for other settings, or not yet in the store when prepared, they are drawn at the show."""
+    strip = MediaStrip()
+    qtbot.addWidget(strip)
+    data = checkerboard_png()
+    reads: list[str] = []
+
+    def load(media_id: str) -> tuple[bytes, str] | None:
+        reads.append(media_id)
+        return None if media_id == "late" else (data, "image/png")
+
+    media = [
+        Media(id=n, kind=MediaKind.image, mime_type="image/png", size_bytes=1)
+        for n in ("a", "b", "late")
+    ]
+    strip.prepare(media, load)
+    assert reads == ["a", "b", "late"]
+    strip.show_media(media, load)
+    assert reads == ["a", "b", "late", "late"], "only the one not prepared is read again"
+    drawn = [t.pixmap().toImage() for t in strip.tiles[:2]]
+
+    fresh = MediaStrip()
+    qtbot.addWidget(fresh)
+    fresh.show_media(media[:2], lambda _id: (data, "image/png"))
+    assert [t.pixmap().toImage() for t in fresh.tiles] == drawn
+    assert pixel_stats(drawn[0])[0] <= 2, "greyscale"
+    assert strip.tiles[2].waiting
+
+    strip.prepare(media[:1], load)
+    strip.set_defaults(blur=False, grey=False)  # the settings changed before the post
+    reads.clear()
+    strip.show_media(media[:1], load)
+    assert reads == [], "decoded ahead"
+    colour, detail = pixel_stats(strip.tiles[0].pixmap().toImage())
+    assert colour > 150 and detail > 20, "drawn for the settings now, not the old ones"
+
+    strip.show_media(media[:1], load)  # not prepared: read and drawn at the show
+    assert reads == ["a"]
+
+
 def test_video_and_gif_never_play(qtbot) -> None:
     strip = MediaStrip()
     qtbot.addWidget(strip)
