@@ -228,12 +228,21 @@ class MediaStrip(QWidget):
     def show_media(self, media: list[Media], load: object) -> None:
         """``load(media_id) -> (bytes, content type) | None`` reads the local store."""
         self.revealed = False
-        for tile in self.tiles:
+        # tiles are kept from post to post (making and placing widgets for every post was a
+        # visible share of its keypress); those beyond this post's media go
+        for tile in self.tiles[len(media) :]:
             tile.deleteLater()
-        self.tiles = []
+        del self.tiles[len(media) :]
         for index, item in enumerate(media):
-            tile = MediaTile(self)
-            tile.setObjectName(f"media{index + 1}")
+            if index < len(self.tiles):
+                tile = self.tiles[index]
+                tile.video, tile.badge = None, ""
+            else:
+                tile = MediaTile(self)
+                tile.setObjectName(f"media{index + 1}")
+                tile.clicked.connect(lambda n=index: self.enlarge_requested.emit(n))
+                self._layout.insertWidget(index, tile)
+                self.tiles.append(tile)
             number = translate("Media", "Media {n}: {what}")
             tile.setAccessibleName(number.format(n=index + 1, what=kind_word(item.kind)))
             description = (
@@ -265,9 +274,6 @@ class MediaStrip(QWidget):
                 )
             if tile.problem:
                 tile.setAccessibleName(number.format(n=index + 1, what=tile.problem))
-            tile.clicked.connect(lambda n=index: self.enlarge_requested.emit(n))
-            self._layout.insertWidget(index, tile)
-            self.tiles.append(tile)
         self._apply()
         self._ahead = {}
         self.setVisible(bool(media))
