@@ -289,7 +289,8 @@ class MediaStrip(QWidget):
             original, problem = self._decode(item, load)
             if problem == not_downloaded():
                 continue  # it may arrive before the post is shown
-            shown = None if problem else self.shown(original)
+            # as a post is first shown: obscured, whatever the reviewer revealed of this one
+            shown = None if problem else obscured(original, blur=self.blur, grey=self.grey)
             pixmap = None if shown is None else tile_pixmap(shown)
             ahead[item.id] = _Ahead(original, problem, self.blur, self.grey, shown, pixmap)
         self._ahead = ahead

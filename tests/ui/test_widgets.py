@@ -110,6 +110,15 @@ def test_the_next_posts_images_are_drawn_ahead_and_placed_as_drawn(qtbot) -> Non
     strip.show_media(media[:1], load)  # not prepared: read and drawn at the show
     assert reads == ["a"]
 
+    strip.set_defaults(blur=True, grey=True)
+    strip.toggle_reveal()  # the reviewer looks at this post's image...
+    assert pixel_stats(strip.tiles[0].pixmap().toImage())[0] > 150
+    strip.prepare(media[:1], load)  # ...while the next one's is drawn
+    strip.show_media(media[:1], load)
+    assert not strip.revealed
+    colour, detail = pixel_stats(strip.tiles[0].pixmap().toImage())
+    assert colour <= 2 and detail < 8, "the next post's image is obscured"
+
 
 def test_video_and_gif_never_play(qtbot) -> None:
     strip = MediaStrip()
