@@ -17,8 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QImageReader, QMouseEvent, QPainter, QPixmap
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtGui import (
+    QColor,
+    QImage,
+    QImageReader,
+    QMouseEvent,
+    QPainter,
+    QPixmap,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
 from reviewer_app.protocol import Media, MediaKind
 
@@ -214,9 +222,15 @@ class MediaStrip(QWidget):
         self.blur = True
         self.grey = True
         self.revealed = False
-        self._layout = QHBoxLayout(self)
+        # tiles in rows: as many a row as the pane's width takes (two side by side wanted
+        # more than the post's column has at 1280 px, and cut the post's text off)
+        self._layout = QGridLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.addStretch(1)
+        self._layout.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._columns = 0
+        # one tile's width at the least, however many a row holds now (the rows follow the
+        # width, never the other way round)
+        self.setMinimumWidth(THUMB.width())
         self.tiles: list[MediaTile] = []
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.videos = VideoCache()
@@ -231,6 +245,8 @@ class MediaStrip(QWidget):
         # tiles are kept from post to post (making and placing widgets for every post was a
         # visible share of its keypress); those beyond this post's media go
         for tile in self.tiles[len(media) :]:
+            self._layout.removeWidget(tile)
+            tile.hide()
             tile.deleteLater()
         del self.tiles[len(media) :]
         for index, item in enumerate(media):
@@ -241,8 +257,8 @@ class MediaStrip(QWidget):
                 tile = MediaTile(self)
                 tile.setObjectName(f"media{index + 1}")
                 tile.clicked.connect(lambda n=index: self.enlarge_requested.emit(n))
-                self._layout.insertWidget(index, tile)
                 self.tiles.append(tile)
+                self._columns = 0  # placed below
             number = translate("Media", "Media {n}: {what}")
             tile.setAccessibleName(number.format(n=index + 1, what=kind_word(item.kind)))
             description = (
@@ -276,7 +292,27 @@ class MediaStrip(QWidget):
                 tile.setAccessibleName(number.format(n=index + 1, what=tile.problem))
         self._apply()
         self._ahead = {}
+        self._place()
         self.setVisible(bool(media))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(THUMB.width(), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place()
+
+    def _place(self) -> None:
+        """The tiles in as many columns as the strip's width takes (at least one)."""
+        spacing = max(0, self._layout.horizontalSpacing())
+        columns = max(1, (self.width() + spacing) // (THUMB.width() + spacing))
+        if columns == self._columns and all(self._layout.indexOf(t) >= 0 for t in self.tiles):
+            return
+        self._columns = columns
+        for tile in self.tiles:
+            self._layout.removeWidget(tile)
+        for index, tile in enumerate(self.tiles):
+            self._layout.addWidget(tile, index // columns, index % columns)
 
     def prepare(self, media: list[Media], load: object) -> None:
         """The next post's images decoded, obscured and fitted as its tiles will show them,

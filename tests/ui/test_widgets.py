@@ -18,7 +18,7 @@ from reviewer_app.core.store import WorklistRow
 from reviewer_app.protocol import Media, MediaKind, Problem
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.dialogs import LoginDialog
-from reviewer_app.ui.media import MediaStrip
+from reviewer_app.ui.media import THUMB, MediaStrip
 from reviewer_app.ui.messages import describe
 from reviewer_app.ui.models import QueueListModel, WorklistModel
 from tests.support.servers import LiveServer
@@ -118,6 +118,31 @@ def test_the_next_posts_images_are_drawn_ahead_and_placed_as_drawn(qtbot) -> Non
     assert not strip.revealed
     colour, detail = pixel_stats(strip.tiles[0].pixmap().toImage())
     assert colour <= 2 and detail < 8, "the next post's image is obscured"
+
+
+def test_media_tiles_wrap_to_the_width_the_post_has(qtbot) -> None:
+    """Two tiles side by side wanted more than the post's column has at 1280 px and cut
+    the post's words off: the strip asks for one tile's width and puts the rest below."""
+    strip = MediaStrip()
+    qtbot.addWidget(strip)
+    data = checkerboard_png()
+    media = [
+        Media(id=n, kind=MediaKind.image, mime_type="image/png", size_bytes=1)
+        for n in ("a", "b", "c")
+    ]
+    strip.show_media(media, lambda _id: (data, "image/png"))
+    assert strip.minimumSizeHint().width() <= THUMB.width()
+    strip.resize(340, strip.sizeHint().height())
+    strip.show()
+    qtbot.waitUntil(lambda: strip._columns == 1)
+    qtbot.waitUntil(lambda: strip.height() >= 3 * THUMB.height())
+    assert len({t.y() for t in strip.tiles}) == 3, "one a row"
+    assert all(t.geometry().right() < strip.width() for t in strip.tiles)
+    strip.resize(3 * THUMB.width() + 40, strip.height())
+    qtbot.waitUntil(lambda: len({t.y() for t in strip.tiles}) == 1)
+    strip.show_media(media[:1], lambda _id: (data, "image/png"))  # fewer: the rest go
+    assert len(strip.tiles) == 1
+    assert strip.sizeHint().height() <= THUMB.height() + 10, "one row asked for"
 
 
 def test_video_and_gif_never_play(qtbot) -> None:
