@@ -42,7 +42,8 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -342,11 +343,30 @@ class Sequencer:
     def lag(self, conn: Connection, now: float) -> Mapping[str, Lag]:
         """Per log: rows committed and not sealed, and the oldest one's age."""
         found = {}
-        for lg in self.logs:
-            count, oldest = conn.execute(self._lag[lg.name]).one()
-            age = max(0.0, now - float(oldest)) if oldest is not None else 0.0
-            found[lg.name] = Lag(int(count), age)
+        with by_index(conn):
+            for lg in self.logs:
+                count, oldest = conn.execute(self._lag[lg.name]).one()
+                age = max(0.0, now - float(oldest)) if oldest is not None else 0.0
+                found[lg.name] = Lag(int(count), age)
         return found
+
+
+@contextmanager
+def by_index(conn: Connection) -> Iterator[None]:
+    """PostgreSQL plans the statements run inside without a scan of a whole table where an
+    index serves (``enable_seqscan`` off for them, in this transaction only, then as it
+    was). The lag's count reads every unsealed row: with the planner's figures of a bulk
+    load (every row unsealed, until autovacuum analyzes the table) its plan was a scan and
+    sort of the whole log or the partial index, whichever the figures and the index's size
+    on disk at that moment made cheaper. SQLite is told the index in the statement."""
+    if conn.dialect.name != "postgresql":
+        yield
+        return
+    was = conn.execute(
+        text("SELECT current_setting('enable_seqscan'), set_config('enable_seqscan', 'off', true)")
+    ).scalar_one()
+    yield  # on an error the transaction rolls back, and the setting with it
+    conn.execute(text("SELECT set_config('enable_seqscan', :was, true)"), {"was": was})
 
 
 def _checked_index(lg: SequencedLog) -> str:
