@@ -257,8 +257,7 @@ class MediaStrip(QWidget):
                 tile = MediaTile(self)
                 tile.setObjectName(f"media{index + 1}")
                 tile.clicked.connect(lambda n=index: self.enlarge_requested.emit(n))
-                self.tiles.append(tile)
-                self._columns = 0  # placed below
+                self.tiles.append(tile)  # placed by _place below
             number = translate("Media", "Media {n}: {what}")
             tile.setAccessibleName(number.format(n=index + 1, what=kind_word(item.kind)))
             description = (
