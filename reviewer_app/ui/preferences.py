@@ -10,6 +10,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
+from .style import FlatScrollBars, make_style, style_name
 from .theme import refresh as refresh_look
 
 
@@ -136,13 +137,17 @@ def apply_look(prefs: Preferences) -> None:
     }.get(theme, Qt.ColorScheme.Unknown)
     QGuiApplication.styleHints().setColorScheme(scheme)
     if not _started_style:
-        _started_style.append(app.style().name())
+        _started_style.append(style_name(app.style()))
     if wants_dark(theme):
-        app.setStyle("Fusion")
+        app.setStyle(make_style("Fusion") or "Fusion")
         app.setPalette(dark_palette())
     elif app.property("darkLook"):
-        app.setStyle(_started_style[0])
+        app.setStyle(make_style(_started_style[0]) or _started_style[0])
         app.setPalette(app.style().standardPalette())
+    elif not isinstance(app.style(), FlatScrollBars):
+        flat = make_style(_started_style[0])
+        if isinstance(flat, FlatScrollBars):  # the platform's palette stays
+            app.setStyle(flat)
     app.setProperty("darkLook", wants_dark(theme))
     font = QFont(app.font())
     font.setPointSize(max(7, min(32, prefs.get(TEXT_SIZE))))
