@@ -174,20 +174,21 @@ def test_a_long_thread_reply_is_cut_and_the_whole_text_stays_reachable(
 def test_a_long_post_shows_its_first_screen_at_once_and_the_rest_after_the_paint(
     items: list[Item], qtbot
 ) -> None:
-    """More than a screen of text: the first FIRST_SCREEN characters (with their highlights)
-    are in the box when the post is painted; the rest, up to the display limit, and the
-    highlights in it, right after that paint."""
-    from reviewer_app.ui.post_pane import DISPLAY_LIMIT, FIRST_SCREEN
+    """More than a screen of text: the first screen (``first_screen``: what fills the box,
+    with its highlights) is in the box when the post is painted; the rest, up to the display
+    limit, and the highlights in it, right after that paint."""
+    from reviewer_app.ui.post_pane import DISPLAY_LIMIT
 
     pane = PostPane()
     qtbot.addWidget(pane)
     pane.show()
     qtbot.waitExposed(pane)
+    first = pane.text.first_screen()
     item = items[0]
     words = "".join(f"word{n} " for n in range(4_000))[: DISPLAY_LIMIT - 100] + "\u202e😀"
     early = words.index("word10 ")
     late = words.index("word1500 ")
-    assert late > FIRST_SCREEN
+    assert early + 6 < first < late
     score = item.scores[0]
     spans = [
         {"start": early, "end": early + 6, "label": "x"},
@@ -200,15 +201,56 @@ def test_a_long_post_shows_its_first_screen_at_once_and_the_rest_after_the_paint
         lambda: painted.append((len(pane.text.toPlainText()), highlighted(pane)))
     )
     pane.show_item(item.model_copy(update={"post": post, "scores": [scored]}), lambda _id: None)
-    assert len(pane.text.toPlainText()) == FIRST_SCREEN and pane.text.filling
+    assert len(pane.text.toPlainText()) == first and pane.text.filling
     qtbot.waitUntil(lambda: not pane.text.filling, timeout=5_000)
-    assert painted == [(FIRST_SCREEN, "word10")]
+    assert painted == [(first, "word10")]
     assert pane.text.toPlainText() == words
     assert highlighted(pane) == "word10word1500"
     # a new post before the rest came: the old rest never lands in the new post's box
     pane.show_item(item.model_copy(update={"post": post}), lambda _id: None)
     pane.show_item(items[1], lambda _id: None)
     qtbot.wait(100)
-    assert pane.text.toPlainText() == items[1].post.text[:FIRST_SCREEN] or (
+    assert pane.text.toPlainText() == items[1].post.text[:first] or (
         pane.text.toPlainText() == items[1].post.text
     )
+
+
+@pytest.mark.parametrize(
+    "kind", ["words", "narrow letters", "paragraphs", "one long word", "wide letters"]
+)
+def test_the_first_screen_fills_the_box(items: list[Item], qtbot, kind: str) -> None:
+    """What is in the box at the first paint of a long post covers the box to its bottom
+    line whatever the text's letters (the rest comes right after that paint), and is no
+    more than a few screens: in a box of the window's size, less than FIRST_SCREEN."""
+    from reviewer_app.ui.post_pane import FIRST_SCREEN
+
+    text = {
+        "words": "".join(f"word{n} " for n in range(2_000)),
+        "narrow letters": "il1.| " * 2_000,
+        "paragraphs": "A short line.\n" * 1_000,
+        "one long word": "i" * 9_000,
+        "wide letters": "WM漢字" * 2_000,
+    }[kind]
+    pane = PostPane()
+    qtbot.addWidget(pane)
+    pane.resize(300, 700)
+    pane.show()
+    qtbot.waitExposed(pane)
+    box = pane.text
+    # the post before it: the box as the pane's byline, facts and link leave it
+    pane.show_item(items[1], lambda _id: None)
+    qtbot.waitUntil(lambda: not box.filling)
+    qtbot.wait(50)
+    first = box.first_screen()
+    assert first < FIRST_SCREEN, first
+    at_paint: list[bool] = []
+
+    def covered() -> None:  # more text than the box shows: it scrolls
+        at_paint.append(box.verticalScrollBar().maximum() > 0)
+
+    box.first_painted.connect(covered)
+    post = items[0].post.model_copy(update={"text": text})
+    pane.show_item(items[0].model_copy(update={"post": post, "scores": []}), lambda _id: None)
+    assert len(box.toPlainText()) == first
+    qtbot.waitUntil(lambda: not box.filling, timeout=5_000)
+    assert at_paint == [True]
