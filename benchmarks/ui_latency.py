@@ -347,7 +347,14 @@ def ui_child(args: argparse.Namespace) -> int:
     from collections import defaultdict
     from collections.abc import Callable
 
-    from PySide6.QtCore import QEvent, QEventLoop, QObject, QSettings, Qt, QTimer
+    from PySide6.QtCore import (
+        QEvent,
+        QEventLoop,
+        QObject,
+        QSettings,
+        Qt,
+        QTimer,
+    )
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -449,25 +456,47 @@ def ui_child(args: argparse.Namespace) -> int:
         "update": None,
         "post_paint": None,
         "cpu_painted": None,
+        "frame": None,
+        "cpu_frame": None,
     }
     wait_loop = QEventLoop()
+    repainting = [False]  # inside the window's update request (Marker)
+
+    def frame_over() -> None:
+        marks["frame"] = time.perf_counter()
+        marks["cpu_frame"] = time.thread_time()
+        if wait_loop.isRunning():
+            wait_loop.quit()
 
     def on_painted() -> None:
         marks["painted"] = time.perf_counter()
         marks["cpu_painted"] = time.thread_time()
-        if wait_loop.isRunning():
-            wait_loop.quit()
+        if not repainting[0]:  # painted outside a window repaint (never seen): no more
+            frame_over()
 
     window.post.text.first_painted.connect(on_painted)
 
     class Marker(QObject):
-        """Notes when the window's update request and the post's paint event begin."""
+        """Notes when the window's update request and the post's paint event begin, and
+        runs the window's repaints itself to note when the one that painted the post is
+        over: every widget of that frame painted and the window flushed."""
 
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             kind = event.type()
-            if kind == QEvent.Type.UpdateRequest and marks["update"] is None:
-                marks["update"] = time.perf_counter()
-            elif kind == QEvent.Type.Paint and marks["post_paint"] is None:
+            if kind == QEvent.Type.UpdateRequest and watched is window:
+                if marks["update"] is None:
+                    marks["update"] = time.perf_counter()
+                if marks["frame"] is not None or repainting[0]:
+                    return False
+                repainting[0] = True
+                try:
+                    window.event(event)  # the repaint, here rather than after the filter
+                finally:
+                    repainting[0] = False
+                if marks["painted"] is not None:
+                    frame_over()
+                return True
+            if kind == QEvent.Type.Paint and marks["post_paint"] is None:
                 marks["post_paint"] = time.perf_counter()
             return False
 
@@ -580,7 +609,9 @@ def ui_child(args: argparse.Namespace) -> int:
             starved_at.append([round(time.perf_counter() - started_run, 2), ready_before])
         target = QApplication.focusWidget() or window
         decided_before = counts["verdicts"]
-        marks.update(painted=None, update=None, post_paint=None, cpu_painted=None)
+        marks.update(
+            painted=None, update=None, post_paint=None, cpu_painted=None, frame=None, cpu_frame=None
+        )
         phases.clear()
         gc_marks.update(ms=0.0, gens=[])
         if profiler is not None:
@@ -591,12 +622,10 @@ def ui_child(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         QTest.keyClick(target, Qt.Key.Key_1)
         t_sync = time.perf_counter()
-        if marks["painted"] is None:
+        if marks["frame"] is None:
             timeout.start(10_000)
-            wait_loop.exec()  # returns once the event that painted the post is done
+            wait_loop.exec()
             timeout.stop()
-        # the whole frame: every widget the key changed painted and the window flushed
-        t_frame, cpu_frame = time.perf_counter(), time.thread_time()
         tracing[0] = False
         engine1 = engine_cpu()
         if profiler is not None:
@@ -604,7 +633,7 @@ def ui_child(args: argparse.Namespace) -> int:
         if counts["verdicts"] == decided_before:
             problems["not_recorded"] += 1
             continue
-        if marks["painted"] is None:
+        if marks["painted"] is None or marks["frame"] is None:
             problems["timeouts"] += 1
             continue
         current = review.current
@@ -615,8 +644,8 @@ def ui_child(args: argparse.Namespace) -> int:
             continue
         samples.append(
             {
-                "total": ms(t0, t_frame),
-                "gui_thread_cpu": ms(cpu0, cpu_frame),
+                "total": ms(t0, marks["frame"]),
+                "gui_thread_cpu": ms(cpu0, marks["cpu_frame"]),
                 "text_painted": ms(t0, marks["painted"]),
                 "gui_thread_cpu_text": ms(cpu0, marks["cpu_painted"]),
                 "sync_thread_cpu": ms(engine0, engine1),
@@ -624,7 +653,7 @@ def ui_child(args: argparse.Namespace) -> int:
                 "to_update_request": ms(t_sync, marks["update"]),
                 "to_post_paint": ms(t_sync, marks["post_paint"]),
                 "post_paint": ms(marks["post_paint"], marks["painted"]),
-                "rest_of_frame": ms(marks["painted"], t_frame),
+                "rest_of_frame": ms(marks["painted"], marks["frame"]),
                 "phases": {k: round(v * 1000, 3) for k, v in phases.items()},
                 "ready_before": ready_before,
                 "gc_ms": round(gc_marks["ms"], 3),
