@@ -410,22 +410,31 @@ class VerdictBar(QWidget):
             author_action=action.author_action,
         )
 
-    def problems(self, action: ActionConfig) -> list[VerdictProblem]:
-        """Why the bar's verdict for ``action`` cannot be recorded (the service's rule,
-        with the fact-checks of the item on screen)."""
+    def problems(
+        self, action: ActionConfig, draft: DraftVerdict | None = None
+    ) -> list[VerdictProblem]:
+        """Why the bar's verdict for ``action`` (``draft``, when it is already made) cannot
+        be recorded (the service's rule, with the fact-checks of the item on screen)."""
         if self.config is None:
             return []
         given = self.given if self.item is not None else None
-        return verdict_problems(self.config, self.draft(action), given)
+        return verdict_problems(self.config, draft or self.draft(action), given)
 
-    def missing(self, action: ActionConfig) -> list[str]:
-        """What the reviewer still has to give: "policy", "rating", "note"."""
-        codes = {NEED_OF.get(p.code) for p in self.problems(action)}
+    def missing(
+        self, action: ActionConfig, problems: list[VerdictProblem] | None = None
+    ) -> list[str]:
+        """What the reviewer still has to give: "policy", "rating", "note" (``problems``:
+        ``problems(action)``, when already known)."""
+        found = self.problems(action) if problems is None else problems
+        codes = {NEED_OF.get(p.code) for p in found}
         return [need for need in NEEDS if need in codes]
 
-    def refusal(self, action: ActionConfig) -> str | None:
+    def refusal(
+        self, action: ActionConfig, problems: list[VerdictProblem] | None = None
+    ) -> str | None:
         """Why ``action`` cannot be used on this item at all (None: it can)."""
-        if any(p.code == "fact_check_required" for p in self.problems(action)):
+        found = self.problems(action) if problems is None else problems
+        if any(p.code == "fact_check_required" for p in found):
             return translate(
                 "VerdictBar",
                 "{action} is not available: no fact-checker has rated this post, and a label "
@@ -433,14 +442,16 @@ class VerdictBar(QWidget):
             ).format(action=isolate(action.label))
         return None
 
-    def reasons(self, action: ActionConfig) -> list[str]:
+    def reasons(
+        self, action: ActionConfig, problems: list[VerdictProblem] | None = None
+    ) -> list[str]:
         """Why the bar asks for more than the action's own needs (the fact-check rules)."""
         if self.config is None:
             return []
         found = []
         names = {r.id: isolate(r.label) for r in self.config.ratings}
         rating = self.selected_rating()
-        for problem in self.problems(action):
+        for problem in self.problems(action) if problems is None else problems:
             if problem.code == "rating_needs_reduce" and rating:
                 both = next(
                     (a for a in self.config.actions if a.kind is ActionKind.label_and_reduce),
@@ -473,16 +484,18 @@ class VerdictBar(QWidget):
         return found
 
     def selection(self, action: ActionConfig) -> Selection:
-        """The bar's draft verdict for ``action``, with what it still needs."""
+        """The bar's draft verdict for ``action``, with what it still needs (the draft made
+        and checked once: this runs at every verdict key)."""
         draft = self.draft(action)
+        problems = self.problems(action, draft)
         return Selection(
             action=action.id,
-            needs=self.missing(action),
+            needs=self.missing(action, problems),
             policies=draft.policies,
             rating=draft.rating,
             note=draft.note or "",
-            refusal=self.refusal(action),
-            reasons=self.reasons(action),
+            refusal=self.refusal(action, problems),
+            reasons=self.reasons(action, problems),
         )
 
     def choose(self, action_id: str) -> None:
