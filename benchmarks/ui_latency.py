@@ -1287,13 +1287,15 @@ def record_markdown(out: dict[str, Any]) -> None:
                 ]
             )
     text = (
-        "## Keypress to next post\n\n`benchmarks/ui_latency.py`: the real review window, a "
-        "verdict key, the time until the next post is painted; healthy and with 300 ms added "
-        "to every request; `--load N` keeps N busy-loop processes running, `--slow-fsync MS` "
+        "## Keypress to next post\n\n"
+        "`benchmarks/ui_latency.py`: the real review window, a verdict key, the time "
+        "until the window's repaint that paints the next post is over (since 2026-12-04; "
+        "until then, until the post's text was painted); healthy and with 300 ms added to "
+        "every request; `--load N` keeps N busy-loop processes running, `--slow-fsync MS` "
         "slows every fsync of the UI process. Targets: keypress -> paint p99 < 16 ms, "
-        "GUI-thread CPU per keypress p99 <= 3 ms, warm demo start < 1.5 s, with `--load 1` "
-        "on the 2-core machine. The latest run per load and disk; beside a warm start, the "
-        "median of another revision's demo started alternately with it "
+        "GUI-thread CPU per keypress p99 <= 3 ms, warm demo start < 1.5 s, with `--load "
+        "1` on the 2-core machine. The latest run per load and disk; beside a warm start, "
+        "the median of another revision's demo started alternately with it "
         "(`--startup-baseline REV`).\n\n"
     )
     text += markdown_table(

@@ -186,9 +186,7 @@ def _bar_pixels(value: int) -> tuple[QImage, QScrollBar]:
 
 
 @pytest.mark.parametrize("dark", [False, True])
-def test_scroll_bars_are_flat_and_readable(
-    qtbot, tmp_path: Path, restore_look, dark: bool
-) -> None:
+def test_scroll_bars_are_flat_and_readable(qtbot, tmp_path: Path, restore_look, dark: bool) -> None:
     """Fusion's scroll bars are drawn flat (a gradient groove took about 0.5 ms a paint, at
     every verdict key): the handle stands out from its groove on either palette, sits where
     the value says, and the arrow buttons are still drawn."""
