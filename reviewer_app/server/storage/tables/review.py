@@ -56,7 +56,15 @@ items = Table(
     # one place instead of also moving ten NULL entries at random places (fewer pages
     # written per transaction). Every query on them compares the column, which implies
     # "IS NOT NULL" to SQLite's and PostgreSQL's planners.
-    _leased_only("ix_items_lease_expiry", "state", "lease_expires_at", column="lease_expires_at"),
+    # a claim's look for its queue's expired leases: the queue first (migration 0023), so
+    # every condition bounds the range whatever the planner's statistics say
+    _leased_only(
+        "ix_items_lease_expiry",
+        "queue_id",
+        "state",
+        "lease_expires_at",
+        column="lease_expires_at",
+    ),
     # a reviewer's live leases (the per-reviewer cap): equality on the user first, so the
     # count reads that reviewer's few rows, not every lease in the service
     _leased_only(
