@@ -112,6 +112,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             str(args.workers),
             "--items",
             str(args.items),
+            "--warmup",
+            str(args.warmup),
         ]
     )
     with bench_database(args.database_url, keep=False, prefix="capacity-") as url:
@@ -121,6 +123,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         sampler = claim_decide.LockSampler(url)
         try:
             server.start()
+            if args.warmup > 0:  # plans made on full tables, as in a deployment in use
+                claim_decide.warm_up(server, url, prep.usernames, bench)
             load = os.getloadavg()[0]
             time.sleep(1.0)  # statistics of the start flushed
             # the background's own rate first (the sequencer, the rollups, the dispatcher
@@ -167,6 +171,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "api_processes": args.workers,
         "reviewers": args.reviewers,
         "think_ms": args.think_ms,
+        "warmup_seconds": args.warmup,
         "decided": decided,
         "decided_per_second": round(decided / wall, 1),
         "claim_ms_p99": round(claim_decide.percentile(figures.claim_ms, 99), 1),
@@ -357,6 +362,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--idle", type=float, default=10.0, help="seconds of the idle baseline before the run"
     )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="seconds of the same load before the idle baseline and the run, then ANALYZE "
+        "(claim_decide.py --warmup); default 0: tables that start empty",
+    )
     parser.add_argument("--items", type=int, default=60_000)
     parser.add_argument("--target-reviewers", type=int, default=15_000)
     parser.add_argument("--items-per-hour", type=float, default=1_000.0)
@@ -376,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         record_result(
             "capacity",
-            f"{args.workers} process(es), {args.reviewers} reviewers, {args.think_ms:g} ms/item",
+            f"{args.workers} process(es), {args.reviewers} reviewers, {args.think_ms:g} ms/item"
+            + (f", {args.warmup:g} s warm-up" if args.warmup > 0 else ""),
             costs,
         )
         write_markdown()
