@@ -545,12 +545,10 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         queue = self.review.queue
         rows = self.store.worklist(queue.id) if queue else []
         # each item's author and first words, read from the store once while it is listed
-        for row in rows:
-            if row.item_id not in self.worklist.labels:
-                stored = self.store.stored_item(row.item_id)
-                if stored is not None:
-                    post = stored.item
-                    self.worklist.describe(row.item_id, post.author.handle, post.post.text)
+        new = [row.item_id for row in rows if row.item_id not in self.worklist.labels]
+        if new:
+            for item_id, (handle, text) in self.store.item_summaries(new).items():
+                self.worklist.describe(item_id, handle, text)
         self.worklist.set_rows(rows)
 
     # --- what the sync engine says ----------------------------------------------------------------

@@ -443,3 +443,27 @@ def test_clear_keeps_only_unsent_verdicts_and_rewrites_the_file(
     assert store.worklist() == [] and store.journal() == []
     assert os.path.getsize(str(store.path) + "-wal") == 0
     assert _files_with(folder, [n for t in texts for n in forms(t)]) == []
+
+
+def test_item_summaries_read_the_worklists_words_without_parsing_items(
+    store: Store, client: ApiClient
+) -> None:
+    """``item_summaries`` (the worklist's "@handle: first words") opens each stored document
+    and leaves the store's kept parsed items alone: the next post parsed for its keypress
+    stays the very object that keypress gets."""
+    first = store.next_item(QUEUE)
+    assert first is not None
+    upcoming = store.next_after(QUEUE, first.item.id)
+    assert upcoming is not None
+    store.add_leased(client.claim(QUEUE, 20, 600))  # a refill for the worklist to describe
+    ids = [row.item_id for row in store.worklist(QUEUE)]
+    summaries = store.item_summaries([*ids, "not-held"])
+    assert sorted(summaries) == sorted(ids) and len(ids) == 30
+    again = store.next_after(QUEUE, first.item.id)
+    assert again is not None and again.item is upcoming.item  # not parsed afresh
+    for item_id in ids:
+        stored = store.stored_item(item_id)
+        assert stored is not None
+        assert summaries[item_id] == (stored.item.author.handle, stored.item.post.text)
+    store.forget_items([ids[-1]])
+    assert ids[-1] not in store.item_summaries(ids)

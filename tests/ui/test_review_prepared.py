@@ -65,3 +65,34 @@ def test_a_prepared_post_no_longer_next_is_dropped(demo_server: LiveServer, desk
     assert shown_text(desk) == expected_text(desk)
     # and the pane prepares afresh for the post now on screen
     desk.wait(lambda: prepared_id(desk) not in (None, stale), 10_000)
+
+
+def test_describing_a_refill_in_the_worklist_keeps_the_prepared_post(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    """The worklist describes each item it lists by its author and first words without
+    parsing it into the store's few kept items: describing a refill of ten used to push
+    out the next post parsed (and prepared) while the one before was read, so its key made
+    it again. Every key here, across refills, shows the very item prepared for it."""
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    desk.window.show()
+    pane, store = desk.window.pane, desk.window.store
+    used: list[bool] = []
+    show = pane.post.show_item
+
+    def recording(item, load_media, prepared=None):  # type: ignore[no-untyped-def]
+        used.append(prepared is not None and prepared.item is item)
+        show(item, load_media, prepared)
+
+    pane.post.show_item = recording  # type: ignore[method-assign]
+    listed = desk.window.worklist.labels
+    for _ in range(14):
+        desk.wait(lambda: prepared_id(desk) is not None, 10_000)
+        queue = desk.window.review.queue
+        assert queue is not None
+        # the worklist has described every item held, refills included
+        desk.wait(lambda q=queue: all(r.item_id in listed for r in store.worklist(q.id)))
+        desk.qtbot.wait(60)  # past the doubled-key guard
+        desk.press(K.Key_1)
+        assert desk.current_id() is not None
+    assert len(used) == 14 and all(used), used

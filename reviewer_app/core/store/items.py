@@ -15,7 +15,8 @@ from .file import StoreFile
 from .records import AlreadyDecided, Renewal, StoredItem, WorklistRow
 from .schema import PURGED
 
-#: parsed items kept by ``_item_of`` (the one on screen, the next, a few the worklist opened)
+#: parsed items kept by ``_item_of`` (the one on screen, the next, a few opened from the
+#: worklist; the worklist's own descriptions are read without parsing: ``item_summaries``)
 PARSED_KEPT = 8
 
 
@@ -111,6 +112,33 @@ class ItemStore(StoreFile):
         """The item as cached here; None when it is not (or its content was purged)."""
         rows = self._read("SELECT * FROM items WHERE id = ?", (item_id,))
         return self._stored(rows[0]) if rows and rows[0]["document"] != PURGED else None
+
+    def item_summaries(self, item_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """Of the items held here among ``item_ids``: each one's author handle and post text
+        (what the worklist describes it by), read from its stored document without making
+        an ``Item`` of it and without keeping it among the parsed items: describing a
+        refill of the worklist used to push out the parsed next post, whose display had
+        been prepared for its keypress (``next_after``), so that keypress did it again."""
+        found: dict[str, tuple[str, str]] = {}
+        wanted = list(dict.fromkeys(item_ids))
+        for start in range(0, len(wanted), 500):  # within SQLite's limit of parameters
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._read(
+                f"SELECT id, document FROM items WHERE id IN ({marks})",  # noqa: S608
+                chunk,
+            )
+            for row in rows:
+                if row["document"] == PURGED:
+                    continue
+                document = json.loads(
+                    self._open_text(f"items.document:{row['id']}", row["document"])
+                )
+                found[row["id"]] = (
+                    str(document["author"]["handle"]),
+                    str(document["post"]["text"]),
+                )
+        return found
 
     def next_after(
         self, queue_id: str, item_id: str, *, include_expired: bool = False
