@@ -64,6 +64,7 @@ from sqlalchemy.engine import Row
 
 from reviewer_app.protocol import EventKind
 from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.leader import Leadership
 from reviewer_app.server.storage.tables import (
     decision_mix_rollups,
     decisions,
@@ -346,7 +347,8 @@ class Rolled:
 
 class Roller:
     """Keeps the rollups from the sealed event log (see the module's text): a thread per
-    API process, one round at a time across all of them."""
+    API process, one round at a time across all of them; the thread of the process that
+    leads the background rounds (leader.py) does them, the others stand by."""
 
     def __init__(
         self,
@@ -355,8 +357,11 @@ class Roller:
         *,
         interval: float = ROLL_SECONDS,
         batch: int = ROLL_BATCH,
+        leader: Leadership | None = None,
     ) -> None:
+        """``leader``: the thread's rounds wait for it to lead (None: they never wait)."""
         self.db = db
+        self.leader = leader
         self.clock = clock
         self.interval = interval
         self.batch = batch
@@ -380,6 +385,8 @@ class Roller:
 
     def _run(self) -> None:
         while not self._stopping.wait(self.interval):
+            if self.leader is not None and not self.leader.leading:
+                continue  # another process does the rounds (leader.py)
             try:
                 while self.round().entries >= self.batch and not self._stopping.is_set():
                     pass  # a full round: more is waiting

@@ -30,6 +30,7 @@ from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.checkpoints import Signer
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.eventlog import EventChain
+from reviewer_app.server.storage.leader import Leadership
 from reviewer_app.server.storage.replica import Reads
 from reviewer_app.server.storage.sequencer import Lag, Sequencer
 
@@ -78,10 +79,18 @@ class ServiceBase:
         self.event_chain = EventChain(signer)
         # The enforcement feed's actions are sealed by the same sequencer (enforcement.py).
         self.feed = enforcement_feed.Feed(self.db, lambda: self.clock())
-        self.sequencer = Sequencer(self.db, [self.event_chain, self.feed.log], lambda: self.clock())
+        # One API process leads the background rounds (leader.py): its sequencer and
+        # roller threads do them, the others' stand by.
+        self.leadership = Leadership(self.db)
+        self.sequencer = Sequencer(
+            self.db,
+            [self.event_chain, self.feed.log],
+            lambda: self.clock(),
+            leader=self.leadership,
+        )
         # The lead figures' rollups, counted from the sealed log off the request path
         # (rollups.py; its thread runs while the app does, app.py).
-        self.roller = rollups.Roller(self.db, lambda: self.clock())
+        self.roller = rollups.Roller(self.db, lambda: self.clock(), leader=self.leadership)
         # Reads that may be a little behind go to a replica when one is configured.
         self.reads = Reads(self.db, settings.read_database_url, settings.read_max_staleness_seconds)
         # Webhooks (webhooks.py): a dispatcher per process, its thread run by the app.
@@ -98,6 +107,7 @@ class ServiceBase:
         self.roller.stop()
         self.reads.close()
         self.sequencer.stop()  # a running sequencer seals what is left first
+        self.leadership.stop()  # another process takes over
         self.db.dispose()
 
     def seal_now(self, *, publish: bool = False) -> int:

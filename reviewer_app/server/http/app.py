@@ -151,7 +151,9 @@ def create_app(
         anyio.to_thread.current_default_thread_limiter().total_tokens = svc.db.worker_threads
         svc.start()
         svc.db.start_checkpointer()
-        svc.sequencer.start()  # seals the event log (every process runs one; one seals at a time)
+        svc.leadership.on_change = metrics.leading
+        svc.leadership.start()  # one process leads the sequencer's and roller's rounds
+        svc.sequencer.start()  # seals the event log (one process at a time: the leader)
         svc.roller.start()  # counts sealed decisions into the lead figures' rollups (likewise)
         svc.dispatcher.on_attempt = metrics.webhook_attempt
         svc.dispatcher.start()  # delivers webhooks (one process per endpoint at a time)

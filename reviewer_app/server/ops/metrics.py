@@ -130,6 +130,13 @@ class Metrics:
             registry=r,
             multiprocess_mode="livesum",
         )
+        self.leaders = Gauge(
+            f"{PREFIX}_background_leaders",
+            "API processes leading the background rounds (sealing the log, rollups): 1, "
+            "or 0 for the moment between a leader's end and another's start",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
         self.statements = Counter(
             f"{PREFIX}_db_statements",
             "SQL statements sent to the primary database by this process",
@@ -162,6 +169,9 @@ class Metrics:
 
     def webhook_attempt(self, endpoint_id: int, delivered: bool) -> None:
         self.webhook_attempts.labels(str(endpoint_id), "delivered" if delivered else "failed").inc()
+
+    def leading(self, leads: bool) -> None:
+        self.leaders.set(1 if leads else 0)
 
     def process_started(self) -> None:
         self.processes.set(1)

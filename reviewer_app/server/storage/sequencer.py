@@ -20,16 +20,18 @@ outbox trap). Selecting ``seq IS NULL`` finds it in the next round, and it is se
 ``seq > cursor`` therefore never misses a row either: seq is only ever given to committed
 rows, densely and in increasing order, each round's numbers becoming visible at once.
 
-Each API process runs a sequencer thread (``start``/``stop``, from the app's lifespan).
-A local commit that appended rows pokes it (``mark_appended`` flags the connection with the
-log's name; the flag is read when the connection returns to the pool after a commit, and
-dropped on rollback): the next round seals that log without first asking whether it has
-unsealed rows. Rounds start at least ``MIN_GAP_SECONDS`` apart, so under load one round
-seals the entries of many commits; every ``interval`` seconds the thread also looks at
-every log (rows another process committed, checkpoints due). A log another process was
-sealing (its lock taken) is tried again at the next round. Tests and read barriers call
-``seal_now``: it waits for the lock instead of skipping, so everything committed before
-the call is sealed when it returns.
+Each API process runs a sequencer thread (``start``/``stop``, from the app's lifespan),
+and the one of the process that leads the background rounds (leader.py) does the rounds;
+the others stand by until their process leads. A local commit that appended rows pokes it
+(``mark_appended`` flags the connection with the log's name; the flag is read when the
+connection returns to the pool after a commit, and dropped on rollback): the next round
+seals that log without first asking whether it has unsealed rows. Rounds start at least
+``MIN_GAP_SECONDS`` apart, so under load one round seals the entries of many commits;
+every ``interval`` seconds the thread also looks at every log (rows other processes
+committed, checkpoints due). A log another process was sealing (its lock taken: two
+processes leading for a moment, or a read barrier) is tried again at the next round.
+Tests and read barriers call ``seal_now``: it waits for the lock instead of skipping, so
+everything committed before the call is sealed when it returns.
 
 A log is described by a ``SequencedLog``: its table, id and seq columns, a time column (for
 the lag), an advisory lock key, and the callbacks ``head``, ``seal`` and ``store``. The
@@ -53,6 +55,7 @@ from sqlalchemy.sql.expression import Executable
 
 from reviewer_app.server.storage.bulk import UpdateMany
 from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.leader import Leadership
 
 log = logging.getLogger("server.sequencer")
 
@@ -154,8 +157,11 @@ class Sequencer:
         *,
         interval: float = INTERVAL_SECONDS,
         batch: int = BATCH,
+        leader: Leadership | None = None,
     ) -> None:
+        """``leader``: the thread's rounds wait for it to lead (None: they never wait)."""
         self.db = db
+        self.leader = leader
         self.logs = list(logs)
         self.clock = clock
         self.interval = interval
@@ -209,8 +215,11 @@ class Sequencer:
 
     def _checked_in(self, _dbapi_connection: Any, record: Any) -> None:
         names = record.info.pop(_APPENDED, None) if record is not None else None
-        if names:
+        if names and self._leads():  # standing by: the leader's looks find them
             self._note(names, poke=True)
+
+    def _leads(self) -> bool:
+        return self.leader is None or self.leader.leading
 
     def _note(self, names: set[str], *, poke: bool) -> None:
         with self._appended_lock:
@@ -221,6 +230,13 @@ class Sequencer:
     def _run(self) -> None:
         last_round = last_look = -float("inf")
         while not self._stopping.is_set():
+            if not self._leads():  # another process does the rounds
+                with self._appended_lock:
+                    self._appended = set()
+                self._poked.clear()
+                if self.leader is not None:
+                    self.leader.wait(self.interval)
+                continue
             self._poked.wait(self.interval)
             if self._stopping.is_set():
                 return
