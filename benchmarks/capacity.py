@@ -44,7 +44,7 @@ from common import (  # benchmarks/common.py
 )
 from sqlalchemy.engine import make_url
 
-from reviewer_app.server.storage.db import MAX_OVERFLOW, POOL_SIZE
+from reviewer_app.server.storage.db import LEADER_CONNECTIONS, MAX_OVERFLOW, POOL_SIZE
 
 #: what a resource may be busy on average before it is called full (headroom for peaks)
 UTILISATION = 0.6
@@ -209,7 +209,8 @@ def model(costs: dict[str, Any], reviewers: int, items_per_hour: float) -> dict[
     per_process = max(0.05, UTILISATION - costs["idle_api_cpu_share"])
     processes = math.ceil(api_cores / per_process)
     pg_cores = rate * costs["postgres_cpu_ms"] / 1000 / UTILISATION
-    pool = POOL_SIZE["postgresql"] + MAX_OVERFLOW["postgresql"]  # at most, per process
+    # at most, per process
+    pool = POOL_SIZE["postgresql"] + MAX_OVERFLOW["postgresql"] + LEADER_CONNECTIONS["postgresql"]
     sealed = stored_results("enforcement_feed").get("postgresql, 1 reader(s)", {})
     sealing = float(str(sealed.get("sealed_per_second", "nan")))
     walls = [

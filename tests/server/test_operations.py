@@ -181,6 +181,7 @@ def test_metrics_count_requests_by_route_template_and_match_queue_counts(
     assert value(metrics, "reviewdesk_verdicts_total", status="duplicate") == 2
     assert value(metrics, "reviewdesk_items_leased_total", queue=LOAD_QUEUE.id) == 10
     assert value(metrics, "reviewdesk_api_processes") == 1
+    assert value(metrics, "reviewdesk_background_leaders") == 1  # a lone process leads
     assert value(metrics, "reviewdesk_database_up") == 1
     assert value(metrics, "reviewdesk_lease_holders") == 1
 
@@ -274,6 +275,7 @@ def test_metrics_from_any_worker_count_all_workers(pg_url: str, tmp_path: Path) 
             metrics = scrape(server.url)
             assert value(metrics, "reviewdesk_http_requests_total", **meta) == before + 40
             assert value(metrics, "reviewdesk_api_processes") == 2
+            assert value(metrics, "reviewdesk_background_leaders") == 1  # one of the two
             assert value(metrics, "reviewdesk_items_leased_total", queue=LOAD_QUEUE.id) == 5
             depth = "reviewdesk_queue_items"
             assert value(metrics, depth, queue=LOAD_QUEUE.id, state="pending") == 15

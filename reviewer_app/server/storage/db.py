@@ -35,9 +35,13 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # and closed under load.
 POOL_SIZE = {"sqlite": 4, "postgresql": 22}
 # Connections opened beyond the pool in a burst (closed again when given back). On
-# PostgreSQL pool + overflow is 24 a process at most: four processes within PostgreSQL's
-# default max_connections of 100.
-MAX_OVERFLOW = {"sqlite": 8, "postgresql": 2}
+# PostgreSQL pool + overflow + the lead's own connection (leader.py) is 24 a process at
+# most: four processes within PostgreSQL's default max_connections of 100 (less the 3 it
+# keeps for superusers).
+MAX_OVERFLOW = {"sqlite": 8, "postgresql": 1}
+# Beside the pool: the connection that holds (or asks for) the lead of the background
+# rounds (leader.py).
+LEADER_CONNECTIONS = {"sqlite": 0, "postgresql": 1}
 # Worker threads for routes other than claims, and for claims (common.py's claim lane).
 # Each process has one GIL: threads beyond the few that keep the database busy only wait
 # for it, and a claim (a reviewer waiting) then waits behind every verdict batch that runs.
