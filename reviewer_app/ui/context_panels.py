@@ -23,7 +23,7 @@ from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_w
 from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
-from .plain import ago, clean, count, isolate, named
+from .plain import ago, clean, count, isolate, named, scrolled
 from .words import code_words, local_time, plural
 
 #: a post, note, bio or claim in a tab shows this much; the rest on request (a
@@ -300,7 +300,9 @@ class ContextPanels(QTabWidget):
                 split = QSplitter(Qt.Orientation.Vertical)
                 named(split, "authorPage", tab_title(title))
                 split.addWidget(page)
-                split.addWidget(self.linked)
+                # scrolled: a lead's table and buttons made the whole window taller than a
+                # 768 px screen allows (the tabs' pages all set the panel's least height)
+                split.addWidget(scrolled(self.linked, "linkedScroll"))
                 split.setChildrenCollapsible(False)
                 split.setSizes([300, 200])
                 page = split

@@ -89,6 +89,8 @@ class ShortcutsDialog(QDialog):
         area.setMinimumWidth(wanted.width() + area.verticalScrollBar().sizeHint().width())
         screen = self.screen().availableGeometry() if self.screen() else None
         room = screen.height() - 120 if screen is not None else 600
+        if parent is not None:  # no taller than the window it belongs to
+            room = min(room, parent.window().height())
         self.resize(self.sizeHint().width(), min(wanted.height() + 80, max(room, 300)))
 
 

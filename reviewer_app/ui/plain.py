@@ -19,10 +19,12 @@ from PySide6.QtGui import QContextMenuEvent, QEnterEvent, QPainter, QPaintEvent,
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFrame,
     QHeaderView,
     QLabel,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QStyle,
     QStyleOptionButton,
@@ -343,3 +345,16 @@ def count(value: int | float) -> str:
     if value >= 10_000:
         return f"{value / 1_000:.0f} k"
     return f"{value:,.0f}"
+
+
+def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
+    """``widget`` in a frameless vertical scroll area: on a low screen it scrolls, its
+    bottom is never cut off (the post's media, the last score)."""
+    area = QScrollArea()
+    area.setObjectName(object_name)
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return area

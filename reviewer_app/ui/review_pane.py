@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Item
@@ -20,7 +20,7 @@ from reviewer_app.protocol import Item
 from .context_panels import ContextPanels
 from .i18n import translate
 from .keys import Binding, Command
-from .plain import isolate, label, named
+from .plain import isolate, label, named, scrolled
 from .post_pane import PostPane, PreparedPost
 from .review import ReviewController, needs_prompt
 from .scores import ScoresPanel
@@ -36,19 +36,6 @@ NEED_KEYS = {
 
 def _nothing() -> None:
     pass
-
-
-def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
-    """``widget`` in a frameless vertical scroll area: on a low screen it scrolls, its
-    bottom is never cut off (the post's media, the last score)."""
-    area = QScrollArea()
-    area.setObjectName(object_name)
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    return area
 
 
 class ReviewPane(QWidget):

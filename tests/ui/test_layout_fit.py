@@ -7,14 +7,19 @@ screen with room for a title bar and a desktop panel."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from reviewer_app.ui import preferences as P
 from reviewer_app.ui.dialogs import ShortcutsDialog
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD
 from tests.ui.fit import text_problems
 from tests.ui.test_lead_workspace import reviewer_decides
+from tests.ui.test_look import restore_look  # noqa: F401 - a fixture
 
 #: screen sizes, and what a title bar and a desktop panel take of the height
 SCREENS = ((1280, 800), (1366, 768), (1920, 1080))
@@ -28,8 +33,16 @@ def settle(qtbot, ms: int = 120) -> None:
 
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_text_fits_at_each_screen_size(
-    demo_server: LiveServer, desk_factory, screen: tuple[int, int]
+    demo_server: LiveServer,
+    desk_factory,
+    screen: tuple[int, int],
+    restore_look,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
+    # the look the app starts with, before its windows (its style, text size and theme):
+    # Qt's own default font is smaller than the app's 11 points, and hid what did not fit
+    P.apply_look(P.Preferences(QSettings(str(tmp_path / "look.ini"), QSettings.Format.IniFormat)))
+    assert QApplication.font().pointSize() == P.TEXT_SIZE.default
     reviewer_decides(demo_server, 3)  # rows for the Reviewers, Decisions and Audits tables
     desk = desk_factory(demo_server.url, user=LEAD, queue="misinformation")
     window, qtbot = desk.window, desk.qtbot
@@ -47,6 +60,13 @@ def test_every_text_fits_at_each_screen_size(
     def look(where: str, root=window) -> None:
         settle(qtbot)
         problems.extend(f"{where}: {p}" for p in text_problems(root))
+        if root is window and (window.width(), window.height()) != (width, height):
+            problems.append(
+                f"{where}: the window grew to {window.width()} x {window.height()} (its "
+                f"minimum {window.minimumSizeHint().width()} x "
+                f"{window.minimumSizeHint().height()})"
+            )
+            window.resize(width, height)
 
     for row in range(window.queues.rowCount()):
         window.queue_picker.setCurrentIndex(row)
