@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 import regex
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QContextMenuEvent, QEnterEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -281,15 +281,16 @@ def bounded(combo: QComboBox) -> QComboBox:
 
 
 def fit_columns(view: QTableView | QAbstractItemView) -> None:
-    """Columns as wide as their contents, at most LABEL_WIDTH (cells elide; their tooltips
-    carry the whole text)."""
+    """Columns as wide as their contents, at most LABEL_WIDTH or their title's width (cells
+    elide, their tooltips carry the whole text; titles stay whole)."""
     if not isinstance(view, QTableView):
         return
     view.resizeColumnsToContents()
     header: QHeaderView = view.horizontalHeader()
     for column in range(header.count()):
-        if header.sectionSize(column) > LABEL_WIDTH:
-            header.resizeSection(column, LABEL_WIDTH)
+        most = max(LABEL_WIDTH, header.sectionSizeHint(column))
+        if header.sectionSize(column) > most:
+            header.resizeSection(column, most)
 
 
 def stretch_column(view: QTableView, column: int) -> None:
@@ -307,6 +308,29 @@ def fit_headers(view: QTableView) -> None:
         wanted = header.sectionSizeHint(column)
         if header.sectionSize(column) < wanted:
             header.resizeSection(column, wanted)
+
+
+class _HeadersFit(QObject):
+    """Fits ``view``'s columns to their titles whenever its columns or its font change."""
+
+    def __init__(self, view: QTableView) -> None:
+        super().__init__(view)
+        self.view = view
+        header = view.horizontalHeader()
+        header.sectionCountChanged.connect(lambda _old, _new: fit_headers(view))
+        header.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FontChange:  # the reviewer's text size, changed
+            fit_headers(self.view)
+        return False
+
+
+def keep_headers_fit(view: QTableView) -> None:
+    """Every column of ``view`` at least as wide as its title, once the model gives the
+    columns and again at every new text size (columns fitted at 11 points cut their titles
+    at 16)."""
+    _HeadersFit(view)
 
 
 def set_text(widget: QLabel, text: str) -> None:

@@ -19,6 +19,8 @@ from reviewer_app.ui import preferences as P
 from reviewer_app.ui import theme
 from reviewer_app.ui.style import FlatScrollBars, make_style, style_name
 from tests.support.servers import LiveServer
+from tests.ui.conftest import LEAD
+from tests.ui.fit import text_problems
 
 UI = Path(reviewer_app.ui.__file__).parent
 
@@ -64,6 +66,32 @@ def test_text_size_grows_banner_scores_and_rows(
     assert before[:3] == (10, 10, 10), before
     assert after[:3] == (16, 16, 16), after
     assert after[3] > before[3] + 4, (before, after)  # the rows grow with the text
+
+
+def test_a_leads_tables_keep_their_titles_whole_at_a_new_text_size(
+    demo_server: LiveServer, desk_factory, restore_look
+) -> None:
+    """Columns are fitted to their titles when made: the reviewer's text size, changed in
+    Settings, made them too narrow ("Decision of record" cut at 16 points)."""
+    desk = desk_factory(demo_server.url, user=LEAD, queue="misinformation")
+    window, qtbot = desk.window, desk.qtbot
+    lead = window.lead
+    assert lead is not None
+    prefs = window.prefs
+    window.resize(1920, 1016)
+    window.show()
+    window.show_mode(1)
+    for size in (11, 16):
+        prefs.set(P.TEXT_SIZE, size)
+        P.apply_look(prefs)
+        cut: list[str] = []
+        for tab in range(lead.count()):
+            lead.setCurrentIndex(tab)
+            qtbot.wait(150)
+            QApplication.processEvents()
+            cut += [p for p in text_problems(lead.currentWidget()) if "header" in p]
+        assert not cut, f"at {size} points: {cut}"
+    window.show_mode(0)
 
 
 def test_dark_theme_applies_a_dark_palette(

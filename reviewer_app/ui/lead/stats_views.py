@@ -49,7 +49,16 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import fit_columns, fit_headers, isolate, label, named, rich_escaped, set_text, tooltip
+from ..plain import (
+    fit_columns,
+    isolate,
+    keep_headers_fit,
+    label,
+    named,
+    rich_escaped,
+    set_text,
+    tooltip,
+)
 from ..theme import Tone, set_tone
 from ..words import code_words
 from .charts import fit_time_ticks, new_chart, nice_top, time_axes
@@ -265,9 +274,7 @@ def table_view(object_name: str, name: str) -> QTableView:
     view.verticalHeader().hide()
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setStretchLastSection(True)
-    header = view.horizontalHeader()
-    # every column at least as wide as its title, once the model gives the columns
-    header.sectionCountChanged.connect(lambda _old, _new: fit_headers(view))
+    keep_headers_fit(view)
     return view
 
 
