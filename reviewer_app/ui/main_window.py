@@ -219,15 +219,9 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self.worklist_view.setTabKeyNavigation(False)  # Tab leaves it, as in the other panes
         header = self.worklist_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never ResizeToContents
-        # the Item column (author and first words) takes what the others leave; they are as
-        # wide as their header and their longest usual word, in the font in use
-        metrics = self.worklist_view.fontMetrics()
-        for column, sample in ((1, "to review"), (2, "99:59"), (3, "sent")):
-            title = str(self.worklist.headerData(column, Qt.Orientation.Horizontal))
-            wide = max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(sample))
-            header.resizeSection(column, wide + 14)
+        # the Item column (author and first words) takes what the others leave
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setMinimumSectionSize(metrics.horizontalAdvance("Item") + 28)
+        self.worklist_view.fit_columns()
         rows = self.worklist_view.verticalHeader()
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self._fit_rows()

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -45,10 +45,48 @@ if TYPE_CHECKING:
     from .window_keys import KeyFilter
 
 
+#: what a worklist column has beside its text (the cell's margins and a little air)
+PADDING = 10
+
+
 class WorklistView(QTableView):
     """The worklist: arrows (or a click) choose a post and that post opens."""
 
     row_chosen = Signal(int)
+    #: the narrow columns (state, lease, sync) and the longest word each usually shows
+    NARROW = ((1, "to review"), (2, "99:59"), (3, "sent"))
+
+    def fit_columns(self) -> None:
+        """The narrow columns as wide as their title and their longest usual word in the
+        font in use (again when the reviewer changes the text size); the Item column takes
+        what they leave, at the least its title's width."""
+        model, header, metrics = self.model(), self.horizontalHeader(), self.fontMetrics()
+        for column, sample in self.NARROW:
+            title = str(model.headerData(column, Qt.Orientation.Horizontal))
+            wide = max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(sample))
+            header.resizeSection(column, wide + PADDING)
+        header.setMinimumSectionSize(metrics.horizontalAdvance("Item") + 2 * PADDING)
+        self.updateGeometry()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self.model() is not None:
+            self.fit_columns()
+
+    def minimumSizeHint(self) -> QSize:
+        """Never narrower than its columns: the Item column's least width beside the
+        others (a splitter squeezed the list until the Sync column went off its side,
+        behind a scroll bar, at 1280 px)."""
+        hint = super().minimumSizeHint()
+        header = self.horizontalHeader()
+        narrow = sum(header.sectionSize(c) for c, _sample in self.NARROW if c < header.count())
+        wide = (
+            narrow
+            + header.minimumSectionSize()
+            + self.verticalScrollBar().sizeHint().width()
+            + 2 * self.frameWidth()
+        )
+        return QSize(max(hint.width(), wide), hint.height())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         before = self.currentIndex().row()

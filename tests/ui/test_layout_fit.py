@@ -72,6 +72,8 @@ def test_every_text_fits_at_each_screen_size(
         window.queue_picker.setCurrentIndex(row)
         settle(qtbot, 700)  # a post where the queue has one
         look(f"queue {window.queue_picker.itemText(row)[:20]!r}")
+    if window.worklist_view.horizontalScrollBar().maximum() > 0:  # a column off the side
+        problems.append(f"the worklist scrolls sideways ({window.worklist_view.width()} px)")
     context = window.context
     for tab in range(context.count()):
         context.setCurrentIndex(tab)

@@ -53,6 +53,7 @@ def test_text_size_grows_banner_scores_and_rows(
         figure.fontInfo().pointSize(),
         name.fontInfo().pointSize(),
         window.worklist_view.verticalHeader().defaultSectionSize(),
+        window.worklist_view.horizontalHeader().sectionSize(1),  # the State column
     )
     prefs.set(P.TEXT_SIZE, 16)
     P.apply_look(prefs)
@@ -62,10 +63,13 @@ def test_text_size_grows_banner_scores_and_rows(
         figure.fontInfo().pointSize(),
         name.fontInfo().pointSize(),
         window.worklist_view.verticalHeader().defaultSectionSize(),
+        window.worklist_view.horizontalHeader().sectionSize(1),
     )
     assert before[:3] == (10, 10, 10), before
     assert after[:3] == (16, 16, 16), after
     assert after[3] > before[3] + 4, (before, after)  # the rows grow with the text
+    state = window.worklist_view.fontMetrics().horizontalAdvance("to review")
+    assert after[4] > before[4] and after[4] >= state, (before, after)  # so do the columns
 
 
 def test_a_leads_tables_keep_their_titles_whole_at_a_new_text_size(
