@@ -64,6 +64,8 @@ def pump(seconds: float) -> None:
 def main() -> int:
     app = application()
     work = Path(tempfile.mkdtemp(prefix="screenshots-"))
+    # the look the app starts with (its style and 11-point text), as `reviewer-app` does
+    P.apply_look(P.Preferences(QSettings(str(work / "look.ini"), QSettings.Format.IniFormat)))
     OUT.mkdir(parents=True, exist_ok=True)
     if sys.argv[1:] == ["sizes"]:
         size_screenshots(work)

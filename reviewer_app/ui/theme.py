@@ -30,6 +30,20 @@ from shiboken6 import isValid
 #: the base of the spacing scale at 10 pt, in pixels
 UNIT_AT_10PT = 4
 
+#: one colour a queue (Okabe and Ito's, told apart with most colour-vision deficiencies,
+#: legible on the light and the dark theme): the chart theme's five repeated on a sixth
+#: queue, so Escalations and Appeals drew the same blue
+SERIES_COLOURS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#8C6D31",
+    "#7F7F7F",
+)
+
 
 def space(step: int) -> int:
     """``step`` units of the spacing scale at the current text size, in pixels."""

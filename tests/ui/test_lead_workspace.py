@@ -116,6 +116,12 @@ def test_queue_health_reviewer_figures_and_drill_down(
     assert sum(len(s.points()) for s in overview.throughput.series()) > 0
     assert len(overview.backlog_chart.series()) == overview.model.rowCount()
     assert overview.findChildren(QChartView)
+    for chart in (overview.throughput, overview.backlog_chart):  # a colour a queue, the same
+        colours = [s.color().name() for s in chart.series()]  # in both charts
+        assert len(colours) >= 6 and len(set(colours)) == len(colours), colours
+    assert [s.color() for s in overview.throughput.series()] == [
+        s.color() for s in overview.backlog_chart.series()
+    ]
     breached = [
         r for r in range(overview.model.rowCount()) if overview.model.queues[r].sla_breached
     ]

@@ -7,15 +7,21 @@ from PySide6.QtCharts import (
     QChart,
     QChartView,
     QDateTimeAxis,
+    QLineSeries,
     QValueAxis,
 )
 from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QFontMetrics, QPainter, QResizeEvent
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen, QResizeEvent
 
 from ..plain import named
+from ..theme import SERIES_COLOURS
+
+#: a chart view's least height; and what a chart takes beside its legend's rows (title,
+#: margins), and a legend row beside its text
+MIN_HEIGHT, CHROME, ROW_SPACING = 220, 96, 10
 
 
 def fit_time_ticks(chart: QChart) -> None:
@@ -48,11 +54,12 @@ class TimeChartView(QChartView):
 def new_chart(object_name: str, title: str) -> tuple[QChart, QChartView]:
     chart = QChart()
     chart.setTitle(title)
-    chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+    # a column beside the plot: in a row under it six queue names were cut to "Misinfor..."
+    chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight)
     chart.legend().setShowToolTips(True)  # a name the legend had to shorten, in full
     view = TimeChartView(chart)
     view.setRenderHint(QPainter.RenderHint.Antialiasing)
-    view.setMinimumHeight(220)
+    view.setMinimumHeight(MIN_HEIGHT)
     named(view, object_name, title)
     return chart, view
 
@@ -73,3 +80,23 @@ def time_axes(chart: QChart, fmt: str) -> tuple[QDateTimeAxis, QValueAxis]:
     chart.addAxis(x, Qt.AlignmentFlag.AlignBottom)
     chart.addAxis(y, Qt.AlignmentFlag.AlignLeft)
     return x, y
+
+
+def colour_series(series: QLineSeries, index: int) -> None:
+    """The ``index``th series of a chart in its own colour (SERIES_COLOURS, then again)."""
+    pen = QPen(QColor(SERIES_COLOURS[index % len(SERIES_COLOURS)]))
+    pen.setWidth(2)
+    series.setPen(pen)
+
+
+def fit_legend(chart: QChart) -> None:
+    """``chart``'s view tall enough for its legend's column, a row a series (a row too few
+    and the last queue was left out of the legend)."""
+    scene = chart.scene()
+    if scene is None:
+        return
+    line = QFontMetrics(chart.legend().font()).height() + ROW_SPACING
+    wanted = max(MIN_HEIGHT, len(chart.series()) * line + CHROME)
+    for view in scene.views():
+        if view.minimumHeight() != wanted:
+            view.setMinimumHeight(wanted)

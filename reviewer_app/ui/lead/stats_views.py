@@ -61,7 +61,7 @@ from ..plain import (
 )
 from ..theme import Tone, set_tone
 from ..words import code_words
-from .charts import fit_time_ticks, new_chart, nice_top, time_axes
+from .charts import colour_series, fit_legend, fit_time_ticks, new_chart, nice_top, time_axes
 from .quality import ThresholdsBar, TrendPanel, flag_words
 
 Index = QModelIndex | QPersistentModelIndex
@@ -443,9 +443,10 @@ class QueuesOverview(_Figures):
             else translate("LeadStats", "Decided per day")
         )
         top = 1
-        for q in report.queues:
+        for index, q in enumerate(report.queues):
             series = QLineSeries()
             series.setName(rich_escaped(q.name))  # legends render HTML
+            colour_series(series, index)
             for point in q.decided_series:
                 series.append(point.start.timestamp() * 1000, point.decided)
                 top = max(top, point.decided)
@@ -457,6 +458,7 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(report.until.timestamp())),
         )
         y.setRange(0, nice_top(top))
+        fit_legend(chart)
         QTimer.singleShot(0, lambda: fit_time_ticks(chart))
 
     def _chart_backlog(self, report: QueueStatsReport) -> None:
@@ -464,9 +466,10 @@ class QueuesOverview(_Figures):
         chart.removeAllSeries()
         x, y = time_axes(chart, "HH:mm:ss")
         top, first, last = 1, time.time(), time.time()
-        for q in report.queues:
+        for index, q in enumerate(report.queues):
             series = QLineSeries()
             series.setName(rich_escaped(q.name))  # legends render HTML
+            colour_series(series, index)  # the same colour a queue as in the other chart
             series.setPointsVisible(True)  # the first sample is a point, not yet a line
             for at, backlog in self.backlog.get(q.queue_id, []):
                 series.append(at * 1000, backlog)
@@ -479,6 +482,7 @@ class QueuesOverview(_Figures):
             QDateTime.fromSecsSinceEpoch(int(last) + 60),
         )
         y.setRange(0, nice_top(top))
+        fit_legend(chart)
         QTimer.singleShot(0, lambda: fit_time_ticks(chart))
 
     def showEvent(self, event: Any) -> None:
