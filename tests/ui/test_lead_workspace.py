@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from PySide6.QtCharts import QChartView
+from PySide6.QtCharts import QChartView, QLineSeries
 from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.ui.lead.audits import decision_words
+from reviewer_app.ui.lead.charts import COLUMN_ROWS, fit_legend, new_chart
 from reviewer_app.ui.lead.stats_views import QueuesOverview
 from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, claim, verdict
@@ -279,3 +280,22 @@ def test_an_audited_post_shows_its_media(demo_server: LiveServer, desk_factory, 
     tiles = view.post.media.tiles
     assert len(tiles) == len(media)
     assert all(t.problem is None and not t.original.isNull() for t in tiles)
+
+
+def test_a_chart_legend_never_makes_the_window_taller_with_more_queues(qtbot) -> None:
+    """Up to six queues the legend is a column beside the plot, the view tall enough for
+    it; with more, rows under the plot at the least height: the window's least height does
+    not grow with the number of queues."""
+    heights = {}
+    for queues in (3, 6, 7, 40):
+        chart, view = new_chart(f"chart{queues}", "Decided per hour")
+        qtbot.addWidget(view)
+        for n in range(queues):
+            series = QLineSeries()
+            series.setName(f"queue {n}")
+            chart.addSeries(series)
+        fit_legend(chart)
+        heights[queues] = view.minimumHeight()
+        beside = chart.legend().alignment() == Qt.AlignmentFlag.AlignRight
+        assert beside == (queues <= COLUMN_ROWS), queues
+    assert heights[3] <= heights[6] and heights[7] == heights[40] <= heights[6], heights

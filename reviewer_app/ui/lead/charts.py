@@ -22,6 +22,10 @@ from ..theme import SERIES_COLOURS
 #: a chart view's least height; and what a chart takes beside its legend's rows (title,
 #: margins), and a legend row beside its text
 MIN_HEIGHT, CHROME, ROW_SPACING = 220, 96, 10
+#: the most series a legend lists in a column beside the plot; more go in rows under it
+#: (names shortened, whole in their tooltips), so the window's least height never grows
+#: with the number of queues
+COLUMN_ROWS = 6
 
 
 def fit_time_ticks(chart: QChart) -> None:
@@ -90,13 +94,19 @@ def colour_series(series: QLineSeries, index: int) -> None:
 
 
 def fit_legend(chart: QChart) -> None:
-    """``chart``'s view tall enough for its legend's column, a row a series (a row too few
-    and the last queue was left out of the legend)."""
+    """``chart``'s legend in a column beside the plot and its view tall enough for it, a row
+    a series (a row too few and the last queue was left out of the legend); beyond
+    COLUMN_ROWS series, in rows under the plot at the least height."""
     scene = chart.scene()
     if scene is None:
         return
+    rows = len(chart.series())
+    column = rows <= COLUMN_ROWS
+    chart.legend().setAlignment(
+        Qt.AlignmentFlag.AlignRight if column else Qt.AlignmentFlag.AlignBottom
+    )
     line = QFontMetrics(chart.legend().font()).height() + ROW_SPACING
-    wanted = max(MIN_HEIGHT, len(chart.series()) * line + CHROME)
+    wanted = max(MIN_HEIGHT, rows * line + CHROME) if column else MIN_HEIGHT
     for view in scene.views():
         if view.minimumHeight() != wanted:
             view.setMinimumHeight(wanted)
