@@ -373,6 +373,7 @@ def ui_child(args: argparse.Namespace) -> int:
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval)
     events: dict[str, list[float]] = {}  # (depth, event type, receiver class) -> [ms, count]
+    key_events: dict[str, list[float]] = {}  # the same, of the keypress being measured
     tracing = [False, 0]  # on, depth
     if args.trace_events:
 
@@ -392,9 +393,11 @@ def ui_child(args: argparse.Namespace) -> int:
                     return super().notify(receiver, event)
                 finally:
                     tracing[1] -= 1
-                    entry = events.setdefault(name, [0.0, 0])
-                    entry[0] += (time.perf_counter() - started) * 1000
-                    entry[1] += 1
+                    spent = (time.perf_counter() - started) * 1000
+                    for table in (events, key_events):
+                        entry = table.setdefault(name, [0.0, 0])
+                        entry[0] += spent
+                        entry[1] += 1
 
         tracing_app = TracingApplication([sys.argv[0]])
     app = application([sys.argv[0]])
@@ -613,6 +616,7 @@ def ui_child(args: argparse.Namespace) -> int:
             painted=None, update=None, post_paint=None, cpu_painted=None, frame=None, cpu_frame=None
         )
         phases.clear()
+        key_events.clear()
         gc_marks.update(ms=0.0, gens=[])
         if profiler is not None:
             profiler.enable()
@@ -658,6 +662,7 @@ def ui_child(args: argparse.Namespace) -> int:
                 "ready_before": ready_before,
                 "gc_ms": round(gc_marks["ms"], 3),
                 "gc_generations": list(gc_marks["gens"]),
+                "events": {k: [round(v[0], 3), v[1]] for k, v in key_events.items()},
             }
         )
     run_seconds = time.perf_counter() - started_run
@@ -758,6 +763,26 @@ def request_summary(seen: list[str]) -> dict[str, Any]:
     return {"by_kind": dict(sorted(kinds.items())), "longest_verdict_run": longest}
 
 
+def slowest_events(samples: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """With ``--trace-events``: the events of the 1 % of keypresses that took the most
+    GUI-thread CPU, per keypress (ms, count), the costliest first: what the tail adds."""
+    traced = sorted(
+        (s for s in samples if s.get("events") and s["gui_thread_cpu"] is not None),
+        key=lambda s: s["gui_thread_cpu"],
+    )
+    tail = traced[-max(1, len(traced) // 100) :] if traced else []
+    totals: dict[str, list[float]] = {}
+    for sample in tail:
+        for name, (ms, count) in sample["events"].items():
+            entry = totals.setdefault(name, [0.0, 0.0])
+            entry[0] += ms / len(tail)
+            entry[1] += count / len(tail)
+    return {
+        name: [round(ms, 3), round(count, 2)]
+        for name, (ms, count) in sorted(totals.items(), key=lambda kv: -kv[1][0])
+    }
+
+
 def summarise_case(raw: dict[str, Any]) -> dict[str, Any]:
     samples = raw["samples"]
 
@@ -825,6 +850,7 @@ def summarise_case(raw: dict[str, Any]) -> dict[str, Any]:
         "worklist_rows_at_end": raw["worklist_rows_at_end"],
         "stderr_tail": raw["stderr_tail"],
         "events": raw.get("events", {}),
+        "slowest_events": slowest_events(samples),
         "gc": {
             "objects_tracked_at_start": raw.get("gc_objects_at_start"),
             "keypresses_with_a_full_collection": sum(
@@ -1181,6 +1207,8 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                 )
             for name, (ms, count) in list(case["events"].items())[:18]:
                 rows.append(("      event (depth type -> to)", f"{name}: {ms:.2f} ms, {count}x"))
+            for name, (ms, count) in list(case.get("slowest_events", {}).items())[:12]:
+                rows.append(("      slowest 1 %: event", f"{name}: {ms:.2f} ms, {count}x"))
         peaks = {k: c["peak_rss_mb"] for k, c in cases.items()}
         worst = max(peaks.values())
         rows += [
