@@ -495,6 +495,9 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             self.paint_started = time.perf_counter()
             if self._after_paint_timer.isActive():
                 self._after_paint_timer.start(AFTER_PAINT_MS)
+        # the worklist's repaint, if one is due, in the frame after the post's
+        self.worklist_view.hold_paint()
+        self._later(self.worklist_view.release_paint)
 
     def _later(self, work: Callable[[], None]) -> None:
         """Run ``work`` once the next post is painted (or at the latest in 100 ms, should

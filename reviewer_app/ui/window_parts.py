@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractItemModel, QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -55,6 +55,58 @@ class WorklistView(QTableView):
     row_chosen = Signal(int)
     #: the narrow columns (state, lease, sync) and the longest word each usually shows
     NARROW = ((1, "to review"), (2, "99:59"), (3, "sent"))
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: the model changed since the list was last painted (its repaint is due)
+        self.paint_due = False
+        #: ``hold_paint`` held that repaint back
+        self.held = False
+        self.viewport().installEventFilter(self)
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        super().setModel(model)
+        if model is None:
+            return
+        for signal in (
+            model.dataChanged,
+            model.rowsInserted,
+            model.rowsRemoved,
+            model.rowsMoved,
+            model.layoutChanged,
+            model.modelReset,
+        ):
+            signal.connect(self._due)
+
+    def _due(self, *_args: object) -> None:
+        self.paint_due = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and watched is self.viewport():
+            if self.held:  # what is on screen stays until release_paint
+                return True
+            self.paint_due = False
+        return False
+
+    def hold_paint(self) -> None:
+        """Keep a repaint that is due out of the next frame, until ``release_paint``: a
+        keypress's frame paints the next post, and the list's repaint (every row through
+        Python, 2-4 ms: the lease countdown changes a column a second) waits for the frame
+        after it, the list as it was on screen meanwhile. Nothing is held when no repaint
+        is due (releasing repaints it all).
+
+        Disabling updates would not do: Qt still paints what was marked dirty before. The
+        paint event is dropped instead, the viewport opaque meanwhile so that Qt fills no
+        background under it and the rows on screen stay as they were."""
+        if self.paint_due and not self.held:
+            self.held = True
+            self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+
+    def release_paint(self) -> None:
+        if self.held:
+            self.held = False
+            self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)
+            self.viewport().update()
 
     def fit_columns(self) -> None:
         """The narrow columns as wide as their title and their longest usual word in the

@@ -96,3 +96,45 @@ def test_describing_a_refill_in_the_worklist_keeps_the_prepared_post(
         desk.press(K.Key_1)
         assert desk.current_id() is not None
     assert len(used) == 14 and all(used), used
+
+
+def test_a_worklist_repaint_due_at_a_key_waits_for_the_next_post(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    """The lease countdown repaints the worklist's rows once a second (2-4 ms: every cell
+    through Python). A key pressed while that repaint is due used to paint it in the same
+    frame as the next post; now the list keeps what is on screen until the post is painted,
+    then is repainted with the rows as they are."""
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    desk.window.show()
+    window = desk.window
+    view, model = window.worklist_view, window.worklist
+    desk.wait(lambda: prepared_id(desk) is not None, 10_000)
+    desk.wait(lambda: model.rowCount() > 0 and not view.paint_due)
+    events: list[str] = []
+    window.post.text.first_painted.connect(lambda: events.append("post"))
+    data = model.data
+
+    def painting(index, role=Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+        if role == Qt.ItemDataRole.DisplayRole:
+            events.append("list")
+        return data(index, role)
+
+    model.data = painting  # type: ignore[method-assign]
+    for _ in range(3):
+        desk.qtbot.wait(60)  # past the doubled-key guard
+        events.clear()
+        model.tick()  # the countdown's second, just before the key
+        assert view.paint_due
+        desk.press(K.Key_1)
+        desk.wait(lambda: "post" in events)
+        desk.wait(lambda: not view.held and not view.paint_due)
+        assert "list" in events, events  # repainted once released
+        assert events.index("post") < events.index("list"), events
+    queue = window.review.queue
+    assert queue is not None
+    desk.wait(
+        lambda: (
+            [r.item_id for r in model.rows] == [r.item_id for r in window.store.worklist(queue.id)]
+        )
+    )

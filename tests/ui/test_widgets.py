@@ -399,3 +399,50 @@ def test_a_label_turns_selectable_under_the_pointer_and_plain_again(qtbot) -> No
     menus[0].close()
     qtbot.waitUntil(lambda: not shown.findChildren(QMenu))  # (the menu deletes itself)
     assert shown.selectedText() == "the next post's words"
+
+
+def test_the_worklist_holds_a_due_repaint_until_released(qtbot) -> None:
+    """``WorklistView.hold_paint`` keeps a due repaint off the screen (the rows on screen
+    stay) until ``release_paint``; with no repaint due it holds nothing."""
+    from reviewer_app.ui.window_parts import WorklistView
+
+    later = time.time() + 90
+    painted: list[int] = []
+
+    class Counting(WorklistModel):
+        def data(self, index, role=Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+            if role == Qt.ItemDataRole.DisplayRole:
+                painted.append(index.row())
+            return super().data(index, role)
+
+    model = Counting(clock=time.time)
+    view = WorklistView()
+    view.setModel(model)
+    qtbot.addWidget(view)
+    view.resize(420, 400)
+    model.set_rows(
+        [WorklistRow(f"itm-{n}", "q", "ready", later, False, None, None) for n in range(8)]
+    )
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: not view.paint_due and bool(painted))
+
+    view.hold_paint()  # nothing due: nothing held
+    assert not view.held
+
+    painted.clear()
+    model.tick()  # the countdown column changes: a repaint is due
+    qtbot.waitUntil(lambda: bool(painted))  # unheld, it is painted
+    assert not view.paint_due
+
+    for change in (model.tick, lambda: model.set_rows(model.rows[2:])):
+        painted.clear()
+        change()
+        assert view.paint_due
+        view.hold_paint()
+        assert view.held
+        qtbot.wait(150)
+        assert painted == []  # held: not painted
+        view.release_paint()
+        qtbot.waitUntil(lambda: bool(painted))
+        assert not view.held and not view.paint_due
