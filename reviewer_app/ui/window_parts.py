@@ -86,7 +86,7 @@ class WorklistView(QTableView):
             if self.held:  # what is on screen stays until release_paint
                 return True
             self.paint_due = False
-        return False
+        return super().eventFilter(watched, event)  # the scroll bars' hover, editors' focus
 
     def hold_paint(self) -> None:
         """Keep a repaint that is due out of the next frame, until ``release_paint``: a
