@@ -139,36 +139,14 @@ class PostText(QPlainTextEdit):
         elif len(text.text) > (first := self.first_screen()):
             # more than a screen: what the reviewer sees first now (so the next post is
             # painted at once after a keypress), the rest right after that paint
-            exact = self._quick_range()
             self.setPlainText(text.text[:first])  # never HTML or Markdown
             self._highlight(text, spans, upto=first)
             self.filling = True
             self._stop_filling = self.after_paint(lambda: self._append_rest(text, spans, first))
-            exact()
         else:
-            exact = self._quick_range()
             self.setPlainText(text.text)  # never HTML or Markdown
             self._highlight(text, spans)
-            exact()
         self.verticalScrollBar().setValue(0)
-
-    def _quick_range(self) -> Callable[[], None]:
-        """Until new text is painted, its scroll bar has a quick range: QPlainTextEdit
-        sizes the bar by laying out a screen of text from the end, as much again as the
-        screen it paints, unless it may scroll past the end (``centerOnScroll``). It may
-        until the paint; the exact range comes right after it, outside the keypress.
-        Returns what asks for that, to be called once the text's own after-paint work
-        (the rest of a long text) is asked for."""
-        if self.centerOnScroll():  # already quick: the next paint makes it exact
-            return _nothing
-        self.setCenterOnScroll(True)
-        return self._ask_exact_range
-
-    def _ask_exact_range(self) -> None:
-        self.after_paint(self._exact_range)
-
-    def _exact_range(self) -> None:
-        self.setCenterOnScroll(False)
 
     def after_paint(self, work: Callable[[], None]) -> Callable[[], None]:
         """Run ``work`` once the new text is painted; returns what cancels it."""
