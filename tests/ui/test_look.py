@@ -12,12 +12,20 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QFrame, QLabel, QScrollBar
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QLabel,
+    QScrollBar,
+    QStyle,
+    QStyleFactory,
+    QTabBar,
+)
 
 import reviewer_app.ui
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui import theme
-from reviewer_app.ui.style import FlatScrollBars, make_style, style_name
+from reviewer_app.ui.style import TAB_PADDING, FlatScrollBars, make_style, style_name
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD
 from tests.ui.fit import text_problems
@@ -245,3 +253,37 @@ def test_scroll_bars_are_flat_and_readable(qtbot, tmp_path: Path, restore_look, 
     for y in (3, bar.height() - 4):
         colours = {top.pixel(px, py) for px in range(bar.width()) for py in range(y - 3, y + 3)}
         assert len(colours) > 2, y
+
+
+@pytest.mark.parametrize("shape", [QTabBar.Shape.RoundedNorth, QTabBar.Shape.RoundedWest])
+def test_tabs_are_padded_half_of_fusions_without_a_python_metric(
+    qtbot, restore_look, shape: QTabBar.Shape
+) -> None:
+    """Each tab's title is padded by half of Fusion's padding, along the tab's length for
+    tabs on top and on the side. It is done where a tab's size is worked out, not in
+    ``pixelMetric``: Qt asks for metrics hundreds of times a frame (each cell of a table it
+    paints asks several), and a Python override made every one of them a call into Python,
+    about 1,200 at each verdict key."""
+    assert "pixelMetric" not in FlatScrollBars.__dict__
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    titles = ["Why queued", "Author", "Thread (3)", "Reports (12)"]
+    sizes = {}
+    for name, style in (("fusion", QStyleFactory.create("Fusion")), ("flat", make_style("Fusion"))):
+        app.setStyle(style)
+        bar = QTabBar()
+        qtbot.addWidget(bar)
+        bar.setShape(shape)
+        for title in titles:
+            bar.addTab(title)
+        space = app.style().pixelMetric(QStyle.PixelMetric.PM_TabBarTabHSpace, None, bar)
+        sizes[name] = [bar.tabSizeHint(i) for i in range(len(titles))], space
+    (fusion, space), (flat, _) = sizes["fusion"], sizes["flat"]
+    trim = space - round(space * TAB_PADDING)
+    assert trim > 0
+    vertical = shape == QTabBar.Shape.RoundedWest
+    for wide, narrow in zip(fusion, flat, strict=True):
+        if vertical:
+            assert (narrow.height(), narrow.width()) == (wide.height() - trim, wide.width())
+        else:
+            assert (narrow.width(), narrow.height()) == (wide.width() - trim, wide.height())
