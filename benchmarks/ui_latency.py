@@ -31,7 +31,8 @@ fdatasync of the UI process (an ``LD_PRELOAD`` library built with ``cc``): a slo
 ``benchmarks/results/ui_latency.json`` and rewrites the section of benchmarks/README.md.
 
 Beside the figures it reports where the time went: the GUI thread's own CPU time per
-keypress (wall time far above it is waiting for a core, the GIL or the disk), the sync
+keypress (wall time far above it is waiting for a core, the GIL or the disk) and from one
+key to the next (all the key set off, after its frame too, and the app's timers), the sync
 thread's CPU time meanwhile, the time in the main handlers (store reads and writes, the
 post pane, scores, context tabs, worklist), Python GC pauses, and the requests the client
 made. ``--trace-events`` times every Qt event between key and paint; ``--profile`` writes
@@ -597,6 +598,10 @@ def ui_child(args: argparse.Namespace) -> int:
 
     starved_at: list[list[float]] = []  # [seconds into the run, posts ready] when running dry
     started_run = time.perf_counter()
+    # the sample of the key before, and the GUI thread's CPU clock at that key: from one key
+    # to the next the thread runs what the key set off after its frame (the rest of a long
+    # text, the worklist, the refill) and the app's timers, all of it the key's cost
+    before: list[Any] = [None, 0.0]
     for n in range(total):
         QTimer.singleShot(
             max(1, int(rng.uniform(0.5, 1.5) * args.interval * 1000)), pause_loop.quit
@@ -623,6 +628,9 @@ def ui_child(args: argparse.Namespace) -> int:
         tracing[0] = n >= args.warmup
         engine0 = engine_cpu()
         cpu0 = time.thread_time()
+        if before[0] is not None:
+            before[0]["gui_thread_cpu_to_next_key"] = ms(before[1], cpu0)
+        before[:] = [None, cpu0]
         t0 = time.perf_counter()
         QTest.keyClick(target, Qt.Key.Key_1)
         t_sync = time.perf_counter()
@@ -648,6 +656,7 @@ def ui_child(args: argparse.Namespace) -> int:
             continue
         samples.append(
             {
+                "gui_thread_cpu_to_next_key": None,  # filled in at the next key
                 "total": ms(t0, marks["frame"]),
                 "gui_thread_cpu": ms(cpu0, marks["cpu_frame"]),
                 "text_painted": ms(t0, marks["painted"]),
@@ -665,6 +674,7 @@ def ui_child(args: argparse.Namespace) -> int:
                 "events": {k: [round(v[0], 3), v[1]] for k, v in key_events.items()},
             }
         )
+        before[0] = samples[-1]
     run_seconds = time.perf_counter() - started_run
     report["end"] = memory_status()
     report.update(
@@ -812,6 +822,7 @@ def summarise_case(raw: dict[str, Any]) -> dict[str, Any]:
 
     parts = (
         "gui_thread_cpu",
+        "gui_thread_cpu_to_next_key",
         "gui_thread_cpu_text",
         "text_painted",
         "sync_thread_cpu",
@@ -1135,6 +1146,16 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                         "  (the rest: waiting for a core, the GIL or the disk)",
                     )
                 )
+                w = case.get("gui_thread_cpu_to_next_key_ms")
+                if w:
+                    rows.append(
+                        (
+                            "      GUI-thread CPU, key to next key",
+                            f"{w['p50']:6.2f} / {w['p90']:6.2f} / {w['p99']:6.2f} / {w['max']:7.2f}"
+                            "  (all the key set off, its frame's and after, and the timers"
+                            " meanwhile)",
+                        )
+                    )
                 p, pc = case["text_painted_ms"], case["gui_thread_cpu_text_ms"]
                 rows.append(
                     (
@@ -1274,6 +1295,10 @@ def record_markdown(out: dict[str, Any]) -> None:
             "p50": c["total_ms"]["p50"],
             "p99": c["total_ms"]["p99"],
             "cpu_p99": c["gui_thread_cpu_ms"]["p99"],
+            "cpu_to_next_key": [
+                c["gui_thread_cpu_to_next_key_ms"]["p50"],
+                c["gui_thread_cpu_to_next_key_ms"]["p99"],
+            ],
         }
         for name, c in out["cases"].items()
     }
@@ -1307,6 +1332,11 @@ def record_markdown(out: dict[str, Any]) -> None:
                     mode,
                     f"{c['p50']:.1f} / {c['p99']:.1f}",
                     f"{c['cpu_p99']:.2f}",
+                    (
+                        "{:.1f} / {:.1f}".format(*c["cpu_to_next_key"])
+                        if c.get("cpu_to_next_key")
+                        else "-"
+                    ),
                     _warm_cell(row),
                     ", ".join(f"{x:g}" for x in row["load_average_before"]),  # type: ignore[union-attr]
                     row["platform"],
@@ -1322,7 +1352,11 @@ def record_markdown(out: dict[str, Any]) -> None:
         "every request; `--load N` keeps N busy-loop processes running, `--slow-fsync MS` "
         "slows every fsync of the UI process. Targets: keypress -> paint p99 < 16 ms, "
         "GUI-thread CPU per keypress p99 <= 3 ms, warm demo start < 1.5 s, with `--load "
-        "1` on the 2-core machine. The latest run per load and disk; beside a warm start, "
+        "1` on the 2-core machine. GUI CPU key to next key (since 2026-12-05): all of the "
+        "GUI thread's CPU from one key to the next, a key every 100 ms on average: what the "
+        "key set off after its frame (the rest of a long text, the worklist's repaint, the "
+        "refill) and the app's timers meanwhile. The latest run per load and disk; beside a "
+        "warm start, "
         "the median of another revision's demo started alternately with it "
         "(`--startup-baseline REV`).\n\n"
     )
@@ -1333,6 +1367,7 @@ def record_markdown(out: dict[str, Any]) -> None:
             "network",
             "keypress -> paint p50 / p99 ms",
             "GUI CPU p99 ms",
+            "GUI CPU key to next key p50 / p99 ms",
             "warm start s",
             "load at start",
             "platform",
