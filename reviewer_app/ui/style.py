@@ -13,16 +13,13 @@ queued, author, thread, reports, fact-checks, history) are all shown, never behi
 arrows, so their bar sets the least width of the scores-and-context column: at 11 points
 about 630 pixels, half of a 1280-pixel window, which left the post itself about 400.
 ``TAB_PADDING`` of Fusion's is enough to keep titles apart and gives the post the rest.
-It is taken off where a tab's size is worked out (``sizeFromContents``), not in
-``pixelMetric``, which Qt calls hundreds of times a frame: a Python override there made each
-of those calls a trip into Python.
 """
 
 from __future__ import annotations
 
 from typing import cast
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QProxyStyle,
@@ -31,8 +28,6 @@ from PySide6.QtWidgets import (
     QStyleOption,
     QStyleOptionComplex,
     QStyleOptionSlider,
-    QStyleOptionTab,
-    QTabBar,
     QWidget,
 )
 
@@ -47,13 +42,6 @@ GROOVE, HANDLE, HANDLE_ACTIVE = 0.06, 0.32, 0.5
 HANDLE_INSET = 2
 #: the share of Fusion's padding a tab's title gets
 TAB_PADDING = 0.5
-#: tab shapes whose titles run down the side (their padding is along the height)
-VERTICAL_TABS = {
-    QTabBar.Shape.RoundedWest,
-    QTabBar.Shape.RoundedEast,
-    QTabBar.Shape.TriangularWest,
-    QTabBar.Shape.TriangularEast,
-}
 
 
 def mix(under: QColor, over: QColor, share: float) -> QColor:
@@ -70,29 +58,22 @@ class FlatScrollBars(QProxyStyle):
     """``base`` with flat scroll bars and tabs padded less (the module's docstring says
     why)."""
 
-    # Not ``pixelMetric``: Qt asks a style for metrics hundreds of times a frame (every cell
-    # of a table painted asks several), and an override in Python made each of those calls
-    # a trip into Python, about 1,200 from one verdict key to the next in
-    # benchmarks/ui_latency.py. Sizes from contents are asked for about a quarter as often
-    # (290), mostly for the worklist's cells.
-    def sizeFromContents(
+    # A Python override here is a trip into Python for every metric Qt asks for (about
+    # 1,200 between two verdict keys, most of them while the worklist's cells are painted).
+    # Trimming the tab's size in ``sizeFromContents`` instead is not enough: the style pads
+    # the title inside its tab by this same metric when it lays out and draws the label, so
+    # every title lost 12 pixels (tried on 2026-12-05; test_look.py and the layout-fit test
+    # catch it).
+    def pixelMetric(
         self,
-        kind: QStyle.ContentsType,
-        option: QStyleOption,
-        size: QSize,
+        metric: QStyle.PixelMetric,
+        option: QStyleOption | None = None,
         widget: QWidget | None = None,
-    ) -> QSize:
-        owner = cast(QWidget, widget)  # None is taken too (the stubs say otherwise)
-        result = super().sizeFromContents(kind, option, size, owner)
-        if kind == QStyle.ContentsType.CT_TabBarTab:
-            space = super().pixelMetric(QStyle.PixelMetric.PM_TabBarTabHSpace, option, widget)
-            trim = space - round(space * TAB_PADDING)
-            shape = option.shape if isinstance(option, QStyleOptionTab) else None
-            if shape in VERTICAL_TABS:
-                result.setHeight(result.height() - trim)
-            else:
-                result.setWidth(result.width() - trim)
-        return result
+    ) -> int:
+        value = super().pixelMetric(metric, option, widget)
+        if metric == QStyle.PixelMetric.PM_TabBarTabHSpace:
+            return round(value * TAB_PADDING)
+        return value
 
     def drawComplexControl(
         self,

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QStyleOptionButton,
     QStyleOptionComboBox,
     QStyleOptionHeader,
+    QStyleOptionTab,
     QTabBar,
     QTableView,
     QToolButton,
@@ -213,8 +214,19 @@ def _tabs(bar: QTabBar) -> list[str]:
             continue
         text = _plain(bar.tabText(i))
         elided = bar.tabRect(i).width() + SLACK < bar.tabSizeHint(i).width()
-        if elided and not _tip_has(bar, text) and text not in (bar.tabToolTip(i) or ""):
-            found.append(f"tab {text!r} elided: {bar.tabRect(i).width()} px")
+        # the room the style leaves the title inside its tab: a tab as wide as it asked to
+        # be still cuts its title when the style pads the label by more than it padded the
+        # tab's size
+        option = QStyleOptionTab()
+        bar.initStyleOption(option, i)
+        room = bar.style().subElementRect(QStyle.SubElement.SE_TabBarTabText, option, bar)
+        need = bar.fontMetrics().size(Qt.TextFlag.TextShowMnemonic, bar.tabText(i)).width()
+        cut = room.width() + SLACK < need
+        if (elided or cut) and not _tip_has(bar, text) and text not in (bar.tabToolTip(i) or ""):
+            found.append(
+                f"tab {text!r} elided: {bar.tabRect(i).width()} px, its title {room.width()} "
+                f"of {need} px"
+            )
     return found
 
 
