@@ -58,12 +58,11 @@ class FlatScrollBars(QProxyStyle):
     """``base`` with flat scroll bars and tabs padded less (the module's docstring says
     why)."""
 
-    # A Python override here is a trip into Python for every metric Qt asks for (about
-    # 1,200 between two verdict keys, most of them while the worklist's cells are painted).
-    # Trimming the tab's size in ``sizeFromContents`` instead is not enough: the style pads
-    # the title inside its tab by this same metric when it lays out and draws the label, so
-    # every title lost 12 pixels (tried on 2026-12-05; test_look.py and the layout-fit test
-    # catch it).
+    # A Python override here is a trip into Python for every metric Qt asks for, most of
+    # them while the worklist's cells are painted (benchmarks/README.md). Trimming the tab's
+    # size in ``sizeFromContents`` instead is not enough: the style pads the title inside
+    # its tab by this same metric when it lays out and draws the label, so every title was
+    # cut (tried on 2026-12-05; test_look.py and the layout-fit test catch it).
     def pixelMetric(
         self,
         metric: QStyle.PixelMetric,

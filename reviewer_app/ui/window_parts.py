@@ -91,8 +91,8 @@ class WorklistView(QTableView):
     def hold_paint(self) -> None:
         """Keep a repaint that is due out of the next frame, until ``release_paint``: a
         keypress's frame paints the next post, and the list's repaint (every row through
-        Python, 2-4 ms: the lease countdown changes a column a second) waits for the frame
-        after it, the list as it was on screen meanwhile. Nothing is held when no repaint
+        Python: the lease countdown changes a column a second) waits for the frame after
+        it, the list as it was on screen meanwhile. Nothing is held when no repaint
         is due (releasing repaints it all).
 
         Disabling updates would not do: Qt still paints what was marked dirty before. The
