@@ -27,6 +27,16 @@ from .plain import isolate, tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
+#: the roles the worklist answers
+ROLES = frozenset(
+    int(role)
+    for role in (
+        DISPLAY,
+        Qt.ItemDataRole.AccessibleTextRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.UserRole,
+    )
+)
 #: how many characters of a post the worklist's Item column shows
 EXCERPT = 60
 STATE_WORDS = {
@@ -114,7 +124,9 @@ class WorklistModel(_Table):
         )
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+        # first: a cell's paint asks for seven roles (its text, font, colours, alignment,
+        # check state and icon) and six of them are the view's to choose
+        if role not in ROLES or not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         row = self.rows[index.row()]
         if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML
