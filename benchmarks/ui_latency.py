@@ -677,6 +677,7 @@ def ui_child(args: argparse.Namespace) -> int:
         before[0] = samples[-1]
     run_seconds = time.perf_counter() - started_run
     report["end"] = memory_status()
+    report["worklist_repaint"] = worklist_repaint(window.worklist_view)
     report.update(
         samples=samples,
         problems=problems,
@@ -698,6 +699,31 @@ def ui_child(args: argparse.Namespace) -> int:
     window.close()
     app.processEvents()
     return 0
+
+
+def worklist_repaint(view: Any, rounds: int = 200) -> dict[str, float]:
+    """GUI-thread CPU of a whole repaint of the worklist as the keys left it (every row on
+    screen: each cell's data from the model, its text laid out and elided by the style), as
+    after a settled verdict's row leaves its top; and how many rows were on screen."""
+    from PySide6.QtWidgets import QApplication
+
+    view.release_paint()
+    QApplication.processEvents()
+    viewport = view.viewport()
+    spent = []
+    for _ in range(rounds):
+        started = time.thread_time()
+        viewport.repaint()
+        spent.append((time.thread_time() - started) * 1000)
+    spent.sort()
+    first, rows = view.rowAt(0), view.model().rowCount()
+    last = view.rowAt(viewport.height() - 1)
+    shown = 0 if first < 0 else (last if last >= 0 else rows - 1) - first + 1
+    return {
+        "p50": round(spent[len(spent) // 2], 3),
+        "p90": round(spent[int(len(spent) * 0.9)], 3),
+        "rows_on_screen": shown,
+    }
 
 
 def run_case(
@@ -859,6 +885,7 @@ def summarise_case(raw: dict[str, Any]) -> dict[str, Any]:
         "bridge_events": raw["bridge_events"],
         "run_seconds": raw["run_seconds"],
         "worklist_rows_at_end": raw["worklist_rows_at_end"],
+        "worklist_repaint": raw.get("worklist_repaint"),
         "stderr_tail": raw["stderr_tail"],
         "events": raw.get("events", {}),
         "slowest_events": slowest_events(samples),
@@ -1156,6 +1183,15 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                             " meanwhile)",
                         )
                     )
+                r = case.get("worklist_repaint")
+                if r:
+                    rows.append(
+                        (
+                            "      worklist, a whole repaint",
+                            f"{r['p50']:6.2f} / {r['p90']:6.2f} ms GUI-thread CPU (p50 / p90),"
+                            f" {r['rows_on_screen']} rows on screen",
+                        )
+                    )
                 p, pc = case["text_painted_ms"], case["gui_thread_cpu_text_ms"]
                 rows.append(
                     (
@@ -1299,6 +1335,7 @@ def record_markdown(out: dict[str, Any]) -> None:
                 c["gui_thread_cpu_to_next_key_ms"]["p50"],
                 c["gui_thread_cpu_to_next_key_ms"]["p99"],
             ],
+            "worklist_repaint": c.get("worklist_repaint"),
         }
         for name, c in out["cases"].items()
     }
@@ -1337,6 +1374,11 @@ def record_markdown(out: dict[str, Any]) -> None:
                         if c.get("cpu_to_next_key")
                         else "-"
                     ),
+                    (
+                        "{p50:.2f} ({rows_on_screen})".format(**c["worklist_repaint"])
+                        if c.get("worklist_repaint")
+                        else "-"
+                    ),
                     _warm_cell(row),
                     ", ".join(f"{x:g}" for x in row["load_average_before"]),  # type: ignore[union-attr]
                     row["platform"],
@@ -1355,7 +1397,9 @@ def record_markdown(out: dict[str, Any]) -> None:
         "1` on the 2-core machine. GUI CPU key to next key (since 2026-12-05): all of the "
         "GUI thread's CPU from one key to the next, a key every 100 ms on average: what the "
         "key set off after its frame (the rest of a long text, the worklist's repaint, the "
-        "refill) and the app's timers meanwhile. The latest run per load and disk; beside a "
+        "refill) and the app's timers meanwhile. Worklist repaint (since 2026-12-05): the GUI "
+        "thread's CPU of one whole repaint of the worklist as the keys left it, p50, and "
+        "its rows on screen. The latest run per load and disk; beside a "
         "warm start, "
         "the median of another revision's demo started alternately with it "
         "(`--startup-baseline REV`).\n\n"
@@ -1368,6 +1412,7 @@ def record_markdown(out: dict[str, Any]) -> None:
             "keypress -> paint p50 / p99 ms",
             "GUI CPU p99 ms",
             "GUI CPU key to next key p50 / p99 ms",
+            "worklist repaint ms (rows)",
             "warm start s",
             "load at start",
             "platform",
