@@ -111,10 +111,11 @@ def default_folder() -> Path:
     return Path.cwd() if filesystem_of(tmp) in ("tmpfs", "ramfs") else tmp
 
 
-def child_env(args: argparse.Namespace) -> dict[str, str]:
+def child_env(args: argparse.Namespace, root: Path = ROOT) -> dict[str, str]:
+    """The UI processes' environment; ``root``: the checkout whose app they import."""
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
     }
     if args.platform:
         env["QT_QPA_PLATFORM"] = args.platform
@@ -727,9 +728,17 @@ def worklist_repaint(view: Any, rounds: int = 200) -> dict[str, float]:
 
 
 def run_case(
-    args: argparse.Namespace, folder: Path, server_url: str, size: int, mode: str, user: str
+    args: argparse.Namespace,
+    folder: Path,
+    server_url: str,
+    size: int,
+    mode: str,
+    user: str,
+    root: Path = ROOT,
 ) -> dict[str, Any]:
-    child_dir = folder / f"client-{size}-{mode}"
+    """One case in a UI process of its own, the app imported from ``root`` (this checkout,
+    or the baseline's worktree; the measuring code is this script's either way)."""
+    child_dir = folder / f"client-{size}-{mode}" / ("this" if root == ROOT else "baseline")
     command = [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -764,7 +773,12 @@ def run_case(
         command += ["--profile-out", str(args.profile / f"keypress-{size}-{mode}.prof")]
     limit = 300 + (args.decisions + args.warmup) * (args.interval * 1.5 + 0.5)
     done = subprocess.run(
-        command, env=child_env(args), capture_output=True, text=True, timeout=limit, cwd=ROOT
+        command,
+        env=child_env(args, root),
+        capture_output=True,
+        text=True,
+        timeout=limit,
+        cwd=root,
     )
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith(CHILD_MARK)]
     if done.returncode != 0 or not lines:
@@ -919,36 +933,32 @@ def run_startup(args: argparse.Namespace, folder: Path) -> list[dict[str, Any]]:
     (a git worktree, its own demo folder): the machine's state moves this figure by a
     third from one hour to the next, so only runs taken side by side compare."""
     code = {"this code": ROOT}
-    worktree: Path | None = None
-    if args.startup_baseline:
-        worktree = folder / "baseline"
-        subprocess.run(
-            [
-                "git",
-                "-C",
-                str(ROOT),
-                "worktree",
-                "add",
-                "--detach",
-                "--quiet",
-                str(worktree),
-                args.startup_baseline,
-            ],
-            check=True,
-        )
-        code[f"baseline {args.startup_baseline}"] = worktree
     runs: list[dict[str, Any]] = []
-    try:
+    with contextlib.ExitStack() as stack:
+        if args.startup_baseline:
+            worktree = stack.enter_context(
+                baseline_tree(folder / "startup-baseline", args.startup_baseline)
+            )
+            code[f"baseline {args.startup_baseline}"] = worktree
         for index in range(1 + args.startup_runs):
             for label, root in code.items():
                 runs.append(_start_once(args, folder, label, root, cold=index == 0))
-    finally:
-        if worktree is not None:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
-                check=False,
-            )
     return runs
+
+
+@contextlib.contextmanager
+def baseline_tree(path: Path, revision: str) -> Iterator[Path]:
+    """A git worktree of ``revision`` at ``path`` for as long as the block runs."""
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(path), revision],
+        check=True,
+    )
+    try:
+        yield path
+    finally:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False
+        )
 
 
 def _start_once(
@@ -1032,6 +1042,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "media_per_post": args.media,
         "latency_s": args.latency,
         "cases": {},
+        "baseline_cases": {},
     }
     modes = [(m, d) for m, d in (("healthy", 0.0), ("slow", args.latency)) if m in args.modes]
     out["load_processes"] = args.load
@@ -1057,8 +1068,11 @@ def measure(
     from tests.support.servers import ServerProcess
 
     if not args.skip_latency:
-        per_queue = len(modes) * (args.decisions + args.warmup + 200) + 100
+        codes = 2 if args.baseline else 1
+        per_queue = codes * len(modes) * (args.decisions + args.warmup + 200) + 100
         users = [f"ui-bench-{size}-{mode}" for size in args.sizes for mode, _ in modes]
+        if args.baseline:
+            users += [f"{user}-baseline" for user in users]
         db_url = f"sqlite:///{folder / 'server.db'}"
         print(
             f"seeding {len(args.sizes)} queues x {per_queue:,} posts "
@@ -1078,7 +1092,13 @@ def measure(
         )
         server = ServerProcess(db_url, log=folder / "server.log").start()
         proxy = FaultProxy(server.port).start()
+        stack = contextlib.ExitStack()
         try:
+            baseline = (
+                stack.enter_context(baseline_tree(folder / "baseline", args.baseline))
+                if args.baseline
+                else None
+            )
             print(f"1. keypress to next post painted; server {server.url}, proxy {proxy.url}")
             for size in args.sizes:
                 for mode, delay in modes:
@@ -1090,17 +1110,40 @@ def measure(
                         end="",
                         flush=True,
                     )
-                    raw = run_case(args, folder, proxy.url, size, mode, f"ui-bench-{size}-{mode}")
-                    case = summarise_case(raw)
-                    case["requests"] = request_summary(proxy.seen[seen_before:])
-                    out["cases"][f"{size}/{mode}"] = case
-                    t = case["total_ms"]
-                    print(
-                        f" p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, peak RSS "
-                        f"{case['peak_rss_mb']:.0f} MB",
-                        flush=True,
-                    )
+                    user = f"ui-bench-{size}-{mode}"
+                    order: list[tuple[str, Path]] = [("this code", ROOT)]
+                    if baseline is not None:  # side by side, which goes first alternating
+                        order.append((f"baseline {args.baseline}", baseline))
+                        if len(out["cases"]) % 2:
+                            order.reverse()
+                    for label, root in order:
+                        raw = run_case(
+                            args,
+                            folder,
+                            proxy.url,
+                            size,
+                            mode,
+                            user if root == ROOT else f"{user}-baseline",
+                            root,
+                        )
+                        case = summarise_case(raw)
+                        if root == ROOT:
+                            case["requests"] = request_summary(proxy.seen[seen_before:])
+                            out["cases"][f"{size}/{mode}"] = case
+                        else:
+                            out["baseline_cases"][f"{size}/{mode}"] = case
+                        t, c = case["total_ms"], case["gui_thread_cpu_ms"]
+                        print(
+                            (f" {label}:" if baseline is not None else "")
+                            + f" p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, GUI-thread CPU"
+                            f" p50 {c['p50']:.2f} ms, p99 {c['p99']:.2f} ms, peak RSS "
+                            f"{case['peak_rss_mb']:.0f} MB",
+                            end="",
+                            flush=True,
+                        )
+                    print(flush=True)
         finally:
+            stack.close()
             proxy.stop()
             server.stop()
             if "Traceback" in (folder / "server.log").read_text(errors="replace"):
@@ -1181,6 +1224,20 @@ def print_report(out: dict[str, Any], args: argparse.Namespace) -> None:
                             f"{w['p50']:6.2f} / {w['p90']:6.2f} / {w['p99']:6.2f} / {w['max']:7.2f}"
                             "  (all the key set off, its frame's and after, and the timers"
                             " meanwhile)",
+                        )
+                    )
+                base = out.get("baseline_cases", {}).get(f"{size}/{mode}")
+                if base:
+                    bt, bc = base["total_ms"], base["gui_thread_cpu_ms"]
+                    bw = base.get("worklist_repaint")
+                    rows.append(
+                        (
+                            f"      side by side: {args.baseline}",
+                            f"{bt['p50']:6.2f} / {bt['p90']:6.2f} / {bt['p99']:6.2f} / "
+                            f"{bt['max']:7.2f}  (GUI-thread CPU {bc['p50']:.2f} / {bc['p90']:.2f}"
+                            f" / {bc['p99']:.2f} / {bc['max']:.2f}"
+                            + (f"; worklist repaint {bw['p50']:.2f}" if bw else "")
+                            + ")",
                         )
                     )
                 r = case.get("worklist_repaint")
@@ -1482,6 +1539,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="also start the demo of git revision REV (a worktree), each warm run "
         "alternating with this code's, and print both medians",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        default=None,
+        help="also run each keypress case with the app of git revision REV (a worktree), "
+        "side by side with this code's (which goes first alternates), and print both; "
+        "the page's table keeps this code's figures only",
     )
     parser.add_argument("--skip-latency", action="store_true", help="only the startup figure")
     parser.add_argument("--skip-startup", action="store_true", help="no demo startup figure")
