@@ -50,7 +50,11 @@ class PlatformFacade(ServiceBase):
     def add_webhook(
         self, url: str, account: str, kinds: list[str] | None, actor: str | None
     ) -> tuple[WebhookEndpoint, str]:
-        """A new endpoint of the platform account ``account``, and its secret (shown once)."""
+        """A new endpoint of the platform account ``account``, and its secret (shown once).
+        Its cursor starts past every action decided before this call: those the sequencer
+        has not sealed yet are sealed first (else they would be numbered after the cursor
+        and sent to an endpoint that did not exist when they were decided)."""
+        self.seal_now()
         with self.db.write() as conn:
             return webhook_endpoints.add(conn, url, account, kinds, self.clock(), actor)
 
