@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -64,6 +64,19 @@ AFTER_PAINT_MS = 100
 WITHDRAWN = "withdrawn"
 #: ... and because an account action closed the item (its author suspended or inauthentic)
 AUTHOR_ACTIONED = "author_actioned"
+#: the window's size at its first start, where the screen has room for it
+FIRST_SIZE = QSize(1280, 860)
+
+
+def first_geometry(available: QRect, wanted: QSize = FIRST_SIZE) -> QRect:
+    """Where the window opens when it has no size of its own yet: ``wanted``, no larger
+    than the screen's free area (``available``: the screen less its panels), centred in
+    it. A 1280 x 800 laptop screen left the bottom of a fixed 860 px window, the verdict
+    bar's notes and the status bar, off the screen."""
+    size = wanted.boundedTo(available.size())
+    frame = QRect(0, 0, size.width(), size.height())
+    frame.moveCenter(available.center())
+    return frame
 
 
 class MainWindow(WindowKeys, WindowActions, SyncEvents):
@@ -89,7 +102,9 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             )
         )
         named(self, "reviewWindow", translate("MainWindow", "Review desk"))
-        self.resize(1280, 860)
+        saved = prefs.window_geometry()
+        if saved is None or not self.restoreGeometry(saved):  # the last size and place
+            self.setGeometry(first_geometry(self.screen().availableGeometry()))
         self._init_state()
         self.review = ReviewController(
             StoreSink(self.store, nudge=lambda: self._later(session.engine.nudge))

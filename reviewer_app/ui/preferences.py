@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -33,6 +33,8 @@ LANGUAGE = Preference(
 )
 #: the group of the user's own keys
 SHORTCUTS = "shortcuts"
+#: the review window's size and place (not in the Settings dialog: the window is the control)
+WINDOW_GEOMETRY = "window/geometry"
 PREFERENCES = (SERVER, USERNAME, BLUR, GREY, THEME, TEXT_SIZE, LANGUAGE)
 THEMES = ("system", "light", "dark")
 LANGUAGES = ("system", "en", "de", "es")
@@ -53,6 +55,15 @@ class Preferences:
 
     def set(self, pref: Preference, value: Any) -> None:
         self.qsettings.setValue(pref.name, pref.type(value))
+        self.qsettings.sync()
+
+    def window_geometry(self) -> QByteArray | None:
+        """The review window's size and place when it was last closed (Qt's own form)."""
+        value = self.qsettings.value(WINDOW_GEOMETRY)
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_window_geometry(self, geometry: QByteArray) -> None:
+        self.qsettings.setValue(WINDOW_GEOMETRY, geometry)
         self.qsettings.sync()
 
     # The user's own keys (``ui.keys``): ``shortcuts/<command>`` and, for a queue's action,

@@ -462,4 +462,5 @@ class WindowActions(WindowParts):
                 self._timer.start()
                 self.key_filter.attach()
                 return
+        self.prefs.set_window_geometry(self.saveGeometry())  # opens there next time
         super().closeEvent(event)

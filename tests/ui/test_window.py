@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel
 
@@ -17,8 +17,9 @@ from reviewer_app.core.store import Store
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
 from reviewer_app.ui.keys import COMMANDS, Command, what
+from reviewer_app.ui.main_window import first_geometry
 from tests.support.servers import LiveServer
-from tests.ui.conftest import conflict_store
+from tests.ui.conftest import LEAD, close_session, conflict_store, open_desk
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -254,3 +255,39 @@ def test_ctrl_q_quits_the_window(demo_server: LiveServer, desk_factory, qtbot) -
     assert quit_action.shortcut() == QKeySequence("Ctrl+Q")
     qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=5_000)
+
+
+def test_the_first_size_fits_the_screen_left_by_its_panels() -> None:
+    """1280 x 860 where there is room, else the screen's free area, centred in it (on the
+    screen it is on: a second monitor's area starts at its own x)."""
+    laptop = QRect(0, 0, 1280, 764)  # 1280 x 800 less a 36 px panel
+    assert first_geometry(laptop) == laptop
+    small = QRect(0, 27, 1366, 741)  # 1366 x 768, a panel at the top
+    assert first_geometry(small) == QRect(43, 27, 1280, 741)
+    second = QRect(1920, 0, 2560, 1400)
+    placed = first_geometry(second)
+    assert placed.size() == QSize(1280, 860) and second.contains(placed)
+    assert placed.center() == second.center()
+
+
+def test_the_window_opens_where_it_was_last_closed(
+    demo_server: LiveServer, qtbot, tmp_path: Path
+) -> None:
+    data = tmp_path / "client"
+    desk = open_desk(qtbot, demo_server.url, data)
+    window = desk.window
+    free = window.screen().availableGeometry()
+    assert window.geometry() == first_geometry(free)  # a first start: nothing saved
+    window.show()
+    window.setGeometry(QRect(free.x() + 40, free.y() + 30, 1100, 700))
+    qtbot.waitUntil(lambda: window.size() == QSize(1100, 700))
+    close_session(window)
+    window.close()
+
+    # the same computer's settings (another user: each store has its own key)
+    again = open_desk(qtbot, demo_server.url, data, user=LEAD).window
+    again.show()
+    qtbot.waitUntil(lambda: again.isVisible())
+    assert again.geometry() == QRect(free.x() + 40, free.y() + 30, 1100, 700)
+    close_session(again)
+    again.close()
