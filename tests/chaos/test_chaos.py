@@ -247,7 +247,7 @@ class Outage:
     def _taken_over(self) -> bool:
         """Another client's verdict was accepted on an item this one decided offline."""
         offline = self.client.items_with("pending")
-        return any(offline & other.items_with("accepted") for other in self.others)
+        return any(offline & other.items_with("accepted", "duplicate") for other in self.others)
 
 
 def _prepare_service(url: str, items: int) -> None:
