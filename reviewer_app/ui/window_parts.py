@@ -63,6 +63,11 @@ class WorklistView(QTableView):
         #: ``hold_paint`` held that repaint back
         self.held = False
         self.viewport().installEventFilter(self)
+        # one line a row, cut where the cell ends: wrapped at words, the current row's
+        # "◀ @handle: …" showed "◀ …" in a narrow Item column (the handle went to a second
+        # line the row has no room for)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
 
     def setModel(self, model: QAbstractItemModel | None) -> None:
         super().setModel(model)

@@ -446,3 +446,39 @@ def test_the_worklist_holds_a_due_repaint_until_released(qtbot) -> None:
         view.release_paint()
         qtbot.waitUntil(lambda: bool(painted))
         assert not view.held and not view.paint_due
+
+
+def test_a_narrow_item_column_cuts_its_text_where_the_cell_ends(qtbot) -> None:
+    """One line a row, cut at the cell's end: the Item column of a 1280 px window is some
+    65 px, and with Qt's word wrap the current row's "◀ @handle: words" showed "◀ …" (the
+    handle went to a line the row has no room for). Measured in the painted pixels."""
+    from reviewer_app.ui.window_parts import WorklistView
+
+    model = WorklistModel(clock=time.time)
+    view = WorklistView()
+    view.setModel(model)
+    qtbot.addWidget(view)
+    model.set_rows([WorklistRow("itm-1", "q", "ready", time.time() + 90, False, None, None)])
+    model.describe("itm-1", "weather_watch", "Tornado warning for the whole county tonight")
+    model.set_current("itm-1")
+    view.resize(420, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit_columns()
+    view.setColumnWidth(0, 70)
+    # one line high, as the window makes its rows (MainWindow._fit_rows)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().lineSpacing() + 6)
+    cell = view.visualRect(model.index(0, 0))
+    image = view.viewport().grab(cell).toImage()
+    background = image.pixelColor(image.width() - 1, image.height() // 2)
+
+    def inked(x: int) -> bool:
+        return any(
+            abs(image.pixelColor(x, y).lightness() - background.lightness()) > 60
+            for y in range(image.height())
+        )
+
+    ink = [x for x in range(image.width()) if inked(x)]
+    assert ink and ink[-1] > 0.6 * image.width(), (
+        f"the text ends at {ink[-1] if ink else 0} of {image.width()} px: cut at a word"
+    )
