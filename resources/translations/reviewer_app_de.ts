@@ -561,6 +561,10 @@
         <translation>… ({n} weitere Zeichen: Den ganzen Text zeigen)</translation>
     </message>
     <message>
+        <source>Queue: {queue}</source>
+        <translation>Warteschlange: {queue}</translation>
+    </message>
+    <message>
         <source>Queue: {queue} (came from {origin})</source>
         <translation>Warteschlange: {queue} (kam aus {origin})</translation>
     </message>
@@ -699,7 +703,7 @@
     </message>
     <message>
         <source>Author: {status}</source>
-        <extracomment>``prepare``&apos;s work: (item, tab index, its text as the box takes it, its cuts) the tab whose whole text is being added to its box, batch by batch runs work once the post is painted and returns what cancels it (the review pane&apos;s ``PostText.after_paint``); None: at once</extracomment>
+        <extracomment>a queue&apos;s name by its id (&quot;Why queued&quot;): the window&apos;s queue list, when it has one ``prepare``&apos;s work: (item, tab index, its text as the box takes it, its cuts) the tab whose whole text is being added to its box, batch by batch runs work once the post is painted and returns what cancels it (the review pane&apos;s ``PostText.after_paint``); None: at once</extracomment>
         <translation>Autor: {status}</translation>
     </message>
     <message>
@@ -3394,7 +3398,7 @@
     <name>MainWindow</name>
     <message>
         <source>Review desk — {name} on {server}</source>
-        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic)</extracomment>
+        <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) the window&apos;s size at its first start, where the screen has room for it</extracomment>
         <translation>Prüfpult — {name} auf {server}</translation>
     </message>
     <message>
@@ -3424,7 +3428,7 @@
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
-        <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``)</extracomment>
+        <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s)</extracomment>
         <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
     </message>
     <message>
@@ -3814,11 +3818,12 @@
     </message>
     <message>
         <source>Media</source>
-        <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media)</extracomment>
+        <extracomment>why the tile shows a placeholder instead of the media (None: it shows the media) the media was not in the store when the tile was made (``MediaStrip.arrived``) the obscured image and the tile&apos;s pixmap of it (None for a placeholder)</extracomment>
         <translation>Medien</translation>
     </message>
     <message>
         <source>Media {n}: {what}</source>
+        <extracomment>the next post&apos;s images by media id, worked out while the reviewer reads this one</extracomment>
         <translation>Medium {n}: {what}</translation>
     </message>
     <message>
@@ -4297,7 +4302,7 @@
     <name>Models</name>
     <message>
         <source>to review</source>
-        <extracomment>how many characters of a post the worklist&apos;s Item column shows</extracomment>
+        <extracomment>the roles the worklist answers how many characters of a post the worklist&apos;s Item column shows</extracomment>
         <translation>zu prüfen</translation>
     </message>
     <message>
@@ -4596,7 +4601,7 @@
     <name>PostPane</name>
     <message>
         <source>Post text</source>
-        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). a post&apos;s text up to this long is in the box before the next post is painted; the rest (up to DISPLAY_LIMIT) is added right after that paint (about what a screen shows) a whole long text is in (it is added in batches)</extracomment>
+        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). of a post&apos;s text, what fills the box (``PostText.first_screen``; at most this much) is in it before the next post is painted; the rest (up to DISPLAY_LIMIT) is added right after that paint. Qt lays out what is put in, a screen from its end and one from its start, and at the 1280 x 860 window&apos;s box (about 350 characters shown) putting 3,000 characters in took 0.5-0.6 ms of a keypress and at least this much (a box not laid out yet) a whole long text is in (it is added in batches)</extracomment>
         <translation>Text des Beitrags</translation>
     </message>
     <message>

@@ -105,10 +105,27 @@ def long(text: str, limit: int | None, cuts: Cuts | None) -> str:
     return isolate(shown) + more.format(n=f"{rest:,}")
 
 
-def why_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:
+def why_text(
+    item: Item,
+    limit: int | None = FIELD_LIMIT,
+    cuts: Cuts | None = None,
+    name_of: Callable[[str], str | None] | None = None,
+) -> str:
+    """The queue by its name (``name_of``: the queue list's; its id where it has none), and
+    the queue it came from when that is another ("Queue: misinformation (came from
+    misinformation)" said the id twice)."""
+
+    def named_queue(queue_id: str) -> str:
+        name = name_of(queue_id) if name_of is not None else None
+        return isolate(name) if name else code_words(queue_id)
+
+    queue = named_queue(item.queue_id)
+    origin = item.origin_queue_id
     lines = [
-        translate("ContextPanels", "Queue: {queue} (came from {origin})").format(
-            queue=item.queue_id, origin=item.origin_queue_id
+        translate("ContextPanels", "Queue: {queue}").format(queue=queue)
+        if origin is None or origin == item.queue_id
+        else translate("ContextPanels", "Queue: {queue} (came from {origin})").format(
+            queue=queue, origin=named_queue(origin)
         )
     ]
     lines += [
@@ -308,6 +325,8 @@ class ContextPanels(QTabWidget):
                 page = split
             self.addTab(page, tab_title(title))
         self.item: Item | None = None
+        #: a queue's name by its id ("Why queued"): the window's queue list, when it has one
+        self.queue_name: Callable[[str], str | None] | None = None
         self._stale: set[int] = set()
         #: ``prepare``'s work: (item, tab index, its text as the box takes it, its cuts)
         self._prepared: tuple[Item, int, str, Cuts] | None = None
@@ -379,7 +398,7 @@ class ContextPanels(QTabWidget):
         before it): ``show_item`` of this very item (the same parsed object) then only sets
         it. Any other item drops it."""
         index = self.currentIndex()
-        _title, render = self.TABS[index]
+        render = self._renderer(index)
         cuts: Cuts = []
         self._prepared = (item, index, QtText(render(item, FIELD_LIMIT, cuts)).text, cuts)
 
@@ -394,11 +413,19 @@ class ContextPanels(QTabWidget):
         if self.item is None:
             return
         self._stop_filling()
-        render = dict(self.TABS)[title]
+        render = self._renderer(next(i for i, (t, _r) in enumerate(self.TABS) if t == title))
         whole = QtText(render(self.item, None, None), chunked=True)
         self.more[title].hide()
         self.filling = title
         self._stop_filling = fill(self.boxes[title], whole.text, self._filled)
+
+    def _renderer(self, index: int) -> Callable[[Item, int | None, Cuts | None], str]:
+        """The tab's text for an item (the queue's name in "Why queued" from the window)."""
+        title, render = self.TABS[index]
+        if title == "Why queued" and self.queue_name is not None:
+            name_of = self.queue_name
+            return lambda item, limit, cuts: why_text(item, limit, cuts, name_of)
+        return render
 
     def _filled(self) -> None:
         self.filling = None
@@ -408,7 +435,7 @@ class ContextPanels(QTabWidget):
         if index not in self._stale:
             return
         self._stale.discard(index)
-        title, render = self.TABS[index]
+        title, render = self.TABS[index][0], self._renderer(index)
         prepared, self._prepared = self._prepared, None
         if prepared is not None and prepared[0] is self.item and prepared[1] == index:
             _item, _index, text, cuts = prepared

@@ -250,6 +250,10 @@ class QueueListModel(QAbstractListModel):
     def row_of(self, queue_id: str) -> int:
         return next((i for i, q in enumerate(self.queues) if q.id == queue_id), -1)
 
+    def name_of(self, queue_id: str) -> str | None:
+        """The queue's name (None for a queue not listed here: another role's)."""
+        return next((q.name for q in self.queues if q.id == queue_id), None)
+
 
 class RowsTable(_Table):
     """A table whose rows are replaced whole (a few at a time): a subclass says what a row

@@ -269,3 +269,27 @@ def test_no_re_review_rule_means_a_kept_post_stays_kept(
     _decide(server, INAUTH, opened["item_ids"][0], "authentic")
     results = send(platform, "signals", [report("botpost", "spam") for _ in range(20)])
     assert all(r["item_ids"] == [] for r in results)
+
+
+def test_the_reasons_name_ratings_and_report_reasons_in_words(
+    server: LiveServer, platform: ApiSession, lead: ApiSession
+) -> None:
+    """What "Why queued" shows reviewers: a rating by its label in the queue's scale (it
+    said "partly_false"), and re-review's new rating too."""
+    rated = _open(platform, "rated", [fact_check("rated", "partly_false", organisation="Desk")])
+    [why] = lead.get(f"/items/{rated}").json()["reasons"]
+    assert why == {"kind": "fact_check", "detail": "Partly false (Desk)"}
+
+    send(platform, "posts", [post("abusive")])
+    [*_, last] = send(platform, "signals", [report("abusive", "hate") for _ in range(3)])
+    [reported] = last["item_ids"]
+    assert lead.get(f"/items/{reported}").json()["reasons"] == [
+        {"kind": "user_reports", "detail": "3 hate reports"}
+    ]
+
+    _decide(server, MISINFO, rated, "keep")
+    [again] = send(platform, "signals", [fact_check("rated", "false", url="https://f.example/9")])
+    [second] = again["item_ids"]
+    assert lead.get(f"/items/{second}").json()["reasons"] == [
+        {"kind": "fact_check", "detail": "new rating False (Check Desk) since kept"}
+    ]

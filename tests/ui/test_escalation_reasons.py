@@ -36,6 +36,9 @@ def test_escalating_asks_for_a_reason_and_the_lead_sees_it(
     window = desk.window
     item_id = desk.current_id()
     assert item_id is not None
+    # its own queue by name, and no "came from" that names it again
+    mine = window.context.text_of("Why queued")
+    assert mine.startswith(f"Queue: {isolate('Misinformation')}\n"), mine
 
     # E opens the picker with the queue's reasons, numbered; Esc leaves everything as it was
     desk.press(K.Key_E)
@@ -81,6 +84,9 @@ def test_escalating_asks_for_a_reason_and_the_lead_sees_it(
     assert f"Assigned to {isolate(LEAD[0])}" in text
     why = lead.window.context.text_of("Why queued")
     assert isolate("Election or civic process") in why and isolate(REVIEWER[0]) in why
+    # the queues by their names, not their ids
+    came = f"Queue: {isolate('Escalations')} (came from {isolate('Misinformation')})"
+    assert why.startswith(came), why
     history = lead.window.context.text_of("History")
     assert f"escalated by {isolate(REVIEWER[0])} — why: {isolate('Election or civic process')}" in (
         history

@@ -170,11 +170,21 @@ class Match:
     rereview_of: Earlier | None = None
 
 
+def words(code: str, labels: Mapping[str, str] | None = None) -> str:
+    """A code in a reason's words: its label in the queue's configuration (a rating's
+    "Partly false"), else the code with spaces ("self_harm" -> "self harm"). The reasons
+    are read by reviewers ("Why queued"): they showed "partly_false"."""
+    return (labels or {}).get(code) or code.replace("_", " ")
+
+
 def rule_reasons(
-    rule: RoutingRule, summary: Summary, inauthenticity: float
+    rule: RoutingRule,
+    summary: Summary,
+    inauthenticity: float,
+    ratings: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The reasons (``QueueReason`` documents) of the rule's conditions that hold; empty when
-    none does (the rule does not match)."""
+    none does (the rule does not match). ``ratings``: the queue's rating labels by id."""
     found: list[dict[str, Any]] = []
     for condition in rule.classifier:
         best: dict[str, Any] | None = None
@@ -200,15 +210,14 @@ def rule_reasons(
             else summary.by_reason.get(reports.reason, 0)
         )
         if count >= reports.min_count:
-            what = f"{reports.reason} " if reports.reason else ""
+            what = f"{words(reports.reason)} " if reports.reason else ""
             found.append(reason(QueueReasonKind.user_reports, f"{count} {what}reports"))
     if rule.fact_check is not None:
         wanted = set(rule.fact_check.ratings)
         for f in summary.fact_checks:
             if f["rating"] in wanted:
-                found.append(
-                    reason(QueueReasonKind.fact_check, f"{f['rating']} ({f['organisation']})")
-                )
+                rated = words(f["rating"], ratings)
+                found.append(reason(QueueReasonKind.fact_check, f"{rated} ({f['organisation']})"))
                 break
     if rule.account is not None and inauthenticity >= rule.account.min_score:
         found.append(
@@ -245,20 +254,30 @@ def route(
                     f for f in summary.fact_checks if f["received_at"] > before.decided_at
                 ]
                 reasons = rereview_reasons(
-                    config.rereview, summary.reports_total - before.reports_then, new_ratings
+                    config.rereview,
+                    summary.reports_total - before.reports_then,
+                    new_ratings,
+                    rating_labels(config),
                 )
                 if reasons:
                     return Match(queue_id, "rereview", reasons, rereview_of=before)
             continue
         for rule in config.routing:
-            reasons = rule_reasons(rule, summary, inauthenticity)
+            reasons = rule_reasons(rule, summary, inauthenticity, rating_labels(config))
             if reasons:
                 return Match(queue_id, rule.name, reasons)
     return None
 
 
+def rating_labels(config: QueueConfig) -> dict[str, str]:
+    return {r.id: r.label for r in config.ratings}
+
+
 def rereview_reasons(
-    rule: RereviewRule | None, new_reports: int, new_ratings: Sequence[dict[str, Any]]
+    rule: RereviewRule | None,
+    new_reports: int,
+    new_ratings: Sequence[dict[str, Any]],
+    ratings: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Why a post decided ``keep`` comes back (empty: it does not): ``new_reports`` reports
     and the fact-checks ``new_ratings`` came in after the decision."""
@@ -273,7 +292,7 @@ def rereview_reasons(
             found.append(
                 reason(
                     QueueReasonKind.fact_check,
-                    f"new rating {f['rating']} ({f['organisation']}) since kept",
+                    f"new rating {words(f['rating'], ratings)} ({f['organisation']}) since kept",
                 )
             )
             break
