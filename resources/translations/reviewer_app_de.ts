@@ -3427,6 +3427,14 @@
         <translation>Warteschlange:</translation>
     </message>
     <message>
+        <source>Undone: {action} on the post by {author}.</source>
+        <translation>Rückgängig: {action} für den Beitrag von {author}.</translation>
+    </message>
+    <message>
+        <source>Saved: {action} on the post by {author}. Ctrl+Z undoes it for a few seconds.</source>
+        <translation>Gespeichert: {action} für den Beitrag von {author}. Strg+Z macht es einige Sekunden lang rückgängig.</translation>
+    </message>
+    <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
         <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s)</extracomment>
         <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
@@ -4352,7 +4360,7 @@
     </message>
     <message>
         <source>lost</source>
-        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list</extracomment>
+        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list each described item&apos;s author&apos;s handle (as given: isolate it to show it)</extracomment>
         <translation>verloren</translation>
     </message>
     <message>

@@ -3427,6 +3427,14 @@
         <translation>Cola:</translation>
     </message>
     <message>
+        <source>Undone: {action} on the post by {author}.</source>
+        <translation>Deshecho: {action} en la publicación de {author}.</translation>
+    </message>
+    <message>
+        <source>Saved: {action} on the post by {author}. Ctrl+Z undoes it for a few seconds.</source>
+        <translation>Guardado: {action} en la publicación de {author}. Ctrl+Z lo deshace durante unos segundos.</translation>
+    </message>
+    <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
         <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s)</extracomment>
         <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
@@ -4352,7 +4360,7 @@
     </message>
     <message>
         <source>lost</source>
-        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list</extracomment>
+        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list each described item&apos;s author&apos;s handle (as given: isolate it to show it)</extracomment>
         <translation>perdida</translation>
     </message>
     <message>

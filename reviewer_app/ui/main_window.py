@@ -55,6 +55,7 @@ from .window_actions import WindowActions
 from .window_keys import KeyFilter, WindowKeys
 from .window_parts import WorklistView
 from .window_sync import SyncEvents, while_open
+from .words import code_words
 
 log = logging.getLogger("ui")
 
@@ -536,22 +537,45 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         if queue is not None and queue.id == entry.queue_id:
             self.tally.decided(entry.key, queue.config, entry.verdict.policies)
             self._check_break_due()
-        self._saying = translate(
-            "MainWindow", "Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds."
-        ).format(action=entry.action, item=entry.item_id)
+        self._saying = self._verdict_words(entry, undone=False)
         self._later(self._say_saved)
         self._later(self._count_pending)
         self._later(self._refresh_worklist)
 
     def _on_review_verdict_undone(self, entry: JournalEntry) -> None:
         self.tally.undone(entry.key)
-        self.say(
-            translate("MainWindow", "Undone: {action} on {item}.").format(
-                action=entry.action, item=entry.item_id
-            )
-        )
+        self.say(self._verdict_words(entry, undone=True))
         self._later(self._count_pending)
         self._later(self._refresh_worklist)
+
+    def _verdict_words(self, entry: JournalEntry, *, undone: bool) -> str:
+        """ "Saved" or "Undone": the action by its label in the queue, the post by its
+        author (the item's id and the action's code, "reduce on i-cbdd618bb758dab97e8e",
+        only where the window has no words for them)."""
+        queue = self.review.queue
+        labels = (
+            {a.id: a.label for a in queue.config.actions}
+            if queue is not None and queue.id == entry.queue_id
+            else None
+        )
+        action = code_words(entry.action, labels)
+        handle = self.worklist.handles.get(entry.item_id)
+        if handle is None:
+            return (
+                translate("MainWindow", "Undone: {action} on {item}.")
+                if undone
+                else translate(
+                    "MainWindow", "Saved: {action} on {item}. Ctrl+Z undoes it for a few seconds."
+                )
+            ).format(action=action, item=entry.item_id)
+        return (
+            translate("MainWindow", "Undone: {action} on the post by {author}.")
+            if undone
+            else translate(
+                "MainWindow",
+                "Saved: {action} on the post by {author}. Ctrl+Z undoes it for a few seconds.",
+            )
+        ).format(action=action, author=f"@{isolate(handle)}")
 
     @while_open
     def _refresh_worklist(self) -> None:

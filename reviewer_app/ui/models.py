@@ -113,9 +113,12 @@ class WorklistModel(_Table):
         #: what the Item column shows of each item: its author and the start of its post
         #: (``describe``), kept for as long as the item is on the list
         self.labels: dict[str, str] = {}
+        #: each described item's author's handle (as given: isolate it to show it)
+        self.handles: dict[str, str] = {}
 
     def describe(self, item_id: str, handle: str, text: str) -> None:
         """The Item column's words for ``item_id``: "@handle: the post's first words"."""
+        self.handles[item_id] = handle
         words = " ".join(text.split())
         if len(words) > EXCERPT:
             words = words[:EXCERPT].rstrip() + "…"
@@ -175,6 +178,7 @@ class WorklistModel(_Table):
         kept = set(new_ids)
         for gone in [i for i in self.labels if i not in kept]:
             del self.labels[gone]
+            self.handles.pop(gone, None)
         for first, last in _runs(changed):
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.HEADERS) - 1))
 

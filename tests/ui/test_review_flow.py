@@ -7,6 +7,7 @@ from collections import Counter
 
 from PySide6.QtCore import Qt
 
+from reviewer_app.ui.plain import isolate
 from tests.support.client import all_decisions
 from tests.support.servers import LiveServer
 from tests.ui.conftest import Desk
@@ -85,7 +86,10 @@ def test_undo_inside_the_window_leaves_nothing_on_the_server(
     assert desk.current_id() == first, "the undone post is shown again"
     # the verdict's "Saved" waits for the next post's paint; the undo said later stands
     desk.qtbot.wait(250)
-    assert desk.window.message.text().startswith("Undone:"), desk.window.message.text()
+    stored = desk.window.store.stored_item(first)
+    assert stored is not None
+    by = f"the post by @{isolate(stored.item.author.handle)}"  # not the item's id
+    assert desk.window.message.text() == f"Undone: {isolate('Not spam')} on {by}."
     assert desk.window.store.counts().pending == 0
     desk.qtbot.wait(2_500)
     assert all_decisions(desk.lead(), "reviewer") == []
@@ -94,6 +98,8 @@ def test_undo_inside_the_window_leaves_nothing_on_the_server(
     again = decide_keep(desk)
     assert again == first
     desk.wait(lambda: desk.window.message.text().startswith("Saved:"))
+    said = f"Saved: {isolate('Not spam')} on {by}. Ctrl+Z undoes it for a few seconds."
+    assert desk.window.message.text() == said
     desk.qtbot.wait(2_300)
     desk.press(K.Key_Z, CTRL)  # too late: its undo window has passed
     assert "no verdict left to undo" in desk.window.message.text()
