@@ -11,6 +11,7 @@ from reviewer_app.protocol import ClassifierScore
 
 from .i18n import translate
 from .plain import ElidedLabel, isolate, label, named, set_text, tooltip
+from .words import code_words
 from .theme import Tone, TypeRole, plain_type, set_tone, set_type
 
 OVER = QColor("#c62828")
@@ -69,7 +70,7 @@ class ScoresPanel(QWidget):
             self.rows[: len(ordered)], ordered, strict=True
         ):
             over = score.score >= score.threshold
-            set_text(name, f"{isolate(score.label)} ({isolate(score.model)})")
+            set_text(name, f"{code_words(score.label)} ({isolate(score.model)})")
             set_text(
                 figure,
                 f"{score.score:.2f} / {score.threshold:.2f}"
@@ -98,7 +99,7 @@ class ScoresPanel(QWidget):
                     "under the threshold",
                 )
             ).format(
-                label=isolate(score.label),
+                label=code_words(score.label),
                 model=isolate(score.model),
                 version=isolate(score.model_version),
                 score=f"{score.score:.3f}",

@@ -482,3 +482,32 @@ def test_a_narrow_item_column_cuts_its_text_where_the_cell_ends(qtbot) -> None:
     assert ink and ink[-1] > 0.6 * image.width(), (
         f"the text ends at {ink[-1] if ink else 0} of {image.width()} px: cut at a word"
     )
+
+
+def test_a_score_names_its_label_in_words(qtbot) -> None:
+    """A classifier's label code in words ("graphic violence"), the model by its name; a
+    label that is no code stays as it came, isolated."""
+    from reviewer_app.protocol import ClassifierScore
+    from reviewer_app.ui.plain import isolate
+    from reviewer_app.ui.scores import ScoresPanel
+
+    panel = ScoresPanel()
+    qtbot.addWidget(panel)
+    panel.show_scores(
+        [
+            ClassifierScore(
+                model="nsfw-vision",
+                model_version="5.1",
+                label="graphic_violence",
+                score=0.9,
+                threshold=0.85,
+            ),
+            ClassifierScore(
+                model="x", model_version="1", label="\u202eevil", score=0.1, threshold=0.5
+            ),
+        ]
+    )
+    name, bar, _figure, _version = panel.rows[0]
+    assert name.text() == f"graphic violence ({isolate('nsfw-vision')})"
+    assert bar.accessibleName().startswith(f"graphic violence by {isolate('nsfw-vision')} ")
+    assert panel.rows[1][0].text().startswith(isolate("\u202eevil"))
