@@ -208,10 +208,10 @@ def reports_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None 
         return translate("ContextPanels", "No user reports.")
     n = r.total  # a name: lupdate reads no attribute as the count
     lines = [plural(QCoreApplication.translate("ContextPanels", "%Ln report(s)"), n)]
-    lines += [f"  {x.reason.replace('-', ' ')}: {x.count}" for x in r.by_reason]
+    lines += [f"  {code_words(x.reason)}: {x.count}" for x in r.by_reason]
     if r.notes:
         lines.append(translate("ContextPanels", "What reporters wrote:"))
-        lines += [f"  [{n.reason}] {long(n.note, limit, cuts)}" for n in r.notes]
+        lines += [f"  [{code_words(n.reason)}] {long(n.note, limit, cuts)}" for n in r.notes]
     return "\n".join(lines)
 
 

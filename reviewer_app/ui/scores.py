@@ -11,8 +11,8 @@ from reviewer_app.protocol import ClassifierScore
 
 from .i18n import translate
 from .plain import ElidedLabel, isolate, label, named, set_text, tooltip
-from .words import code_words
 from .theme import Tone, TypeRole, plain_type, set_tone, set_type
+from .words import code_words
 
 OVER = QColor("#c62828")
 UNDER = QColor("#5c7cfa")

@@ -85,3 +85,37 @@ def test_counts_in_sentences_take_their_own_plural_forms(qapp) -> None:
         confirmation_question(AuthorAction.mark_inauthentic, many)
         == "Mark 2 accounts inauthentic (1 open item in 2 queues)?"
     )
+
+
+def test_no_context_tab_of_any_demo_post_shows_a_raw_code(demo_server) -> None:
+    """Every context tab of items from every demo queue, as a lead sees them: no code with
+    an underscore ("false_information: 4" in the Reports tab, "partly_false" in "Why
+    queued") and no ISO time outside the untrusted strings (isolated: a handle may hold
+    an underscore)."""
+    import re
+
+    from reviewer_app.core.api import ApiClient
+    from reviewer_app.ui.context_panels import ContextPanels
+    from tests.ui.conftest import LEAD
+
+    isolated = re.compile("\u2068[^\u2068\u2069]*\u2069")
+    code = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
+    stamp = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
+    found: list[str] = []
+    seen = 0
+    with ApiClient(demo_server.url) as api:
+        api.login(*LEAD)
+        for queue in api.queues().queues:
+            grant = api.claim(queue.id, 20, 60)
+            if grant.items:
+                api.release([leased.lease_token for leased in grant.items])
+            for leased in grant.items:
+                seen += 1
+                for title, render in ContextPanels.TABS:
+                    text = render(leased.item, None, None)
+                    while isolated.search(text):  # innermost first: isolates may nest
+                        text = isolated.sub("", text)
+                    found += [f"{queue.id} {title}: {m}" for m in code.findall(text)]
+                    found += [f"{queue.id} {title}: {m}" for m in stamp.findall(text)]
+    assert seen > 40
+    assert not found, "\n".join(sorted(set(found)))
