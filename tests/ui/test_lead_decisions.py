@@ -429,3 +429,23 @@ def test_a_stopped_server_shows_a_plain_message(
     assert "cannot be reached" in failed.args[0]
     assert browser.model.rowCount() == 0 and browser.retry_button.isVisible()
     assert longest_gap(ticks) < 1.0
+
+
+def test_the_table_names_queues_and_actions_in_words(
+    demo_server: LiveServer, open_browser: Callable[[str], DecisionsBrowser], qtbot: QtBot
+) -> None:
+    """The queue by its name and the action by its label in that queue (the table showed
+    "misinformation" and "reduce"), and the time whole in its column."""
+    session = ApiSession.login(demo_server.url, *REVIEWER)
+    [leased] = claim(session, "misinformation", 1)
+    [result] = session.decide([verdict(leased, "reduce")])
+    assert result["status"] == "accepted"
+    browser = open_browser(demo_server.url)
+    model = browser.model
+    qtbot.waitUntil(lambda: bool(model.queues) and not model.loading, timeout=20_000)
+    row = next(r for r in range(model.rowCount()) if model.item_id(r) == leased["item"]["id"])
+    cells = {name: model.index(row, c).data() for c, name in enumerate(COLUMNS)}
+    assert cells["Queue"] == isolate("Misinformation")
+    assert cells["Action"] == isolate("Reduce distribution")
+    stamp = browser.table.fontMetrics().horizontalAdvance(cells["Decided at"])
+    assert browser.table.columnWidth(0) > stamp, "the time is not cut"

@@ -103,7 +103,10 @@ class DecisionsBrowser(QWidget):
         rows.hide()
         columns = self.table.horizontalHeader()
         columns.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((150, 150, 120, 110, 110, 120, 90, 260, 150)):
+        # the time whole, in the font in use; the rest as wide as their usual words
+        metrics, padding = self.table.fontMetrics(), 2 * self.table.fontMetrics().averageCharWidth()
+        stamp = metrics.horizontalAdvance("2026-12-31 23:59:59") + padding
+        for column, width in enumerate((stamp, 150, 150, 110, 130, 120, 90, 260, 150)):
             self.table.setColumnWidth(column, width)
         columns.setStretchLastSection(True)
 
@@ -400,6 +403,7 @@ class DecisionsBrowser(QWidget):
         run_op(self, job, self._on_queue_names_loaded, failed, key="queues")
 
     def _on_queue_names_loaded(self, queues: QueueList) -> None:
+        self.model.set_queues(queues.queues)
         for queue in queues.queues:
             if self.queue.findData(queue.id) < 0:
                 self.queue.addItem(f"{isolate(queue.name)} ({queue.id})", queue.id)

@@ -18,7 +18,7 @@ from PySide6.QtCore import (
 )
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.protocol import Decision, DecisionQuery
+from reviewer_app.protocol import Decision, DecisionQuery, Queue
 
 from ..accounts import status_words
 from ..background import Op, run_op
@@ -71,6 +71,12 @@ _FULL_NOTE = len(COLUMNS)  # the whole note (or None) for the tooltip
 _DECISION_ID = _FULL_NOTE + 1
 _ITEM_ID = _DECISION_ID + 1  # the raw id, for the history and the service
 _REVIEWER = _ITEM_ID + 1  # the raw username (a lead's note names whom it goes to)
+_CODES = _REVIEWER + 1  # (queue id, action, rating): the words are made again from them
+QUEUE_COLUMN, ACTION_COLUMN, RATING_COLUMN = (
+    COLUMNS.index("Queue"),
+    COLUMNS.index("Action"),
+    COLUMNS.index("Rating"),
+)
 Row = tuple[Any, ...]
 
 
@@ -117,21 +123,39 @@ def author_words(decision: Decision) -> str:
     return f"⛔ {words}" if status.value in ("suspended", "inauthentic") else words
 
 
-def display_row(decision: Decision, shared: dict[str, str]) -> Row:
-    """The strings a table row shows (``shared`` makes repeated strings one object)."""
+class QueueWords:
+    """A queue's name and its actions' and ratings' labels, for the table's words."""
+
+    def __init__(self, queue: Queue) -> None:
+        self.name = isolate(queue.name)
+        self.actions = {a.id: a.label for a in queue.config.actions}
+        self.ratings = {r.id: r.label for r in queue.config.ratings}
+
+
+def queue_words(queues: list[Queue]) -> dict[str, QueueWords]:
+    return {q.id: QueueWords(q) for q in queues}
+
+
+def display_row(
+    decision: Decision, shared: dict[str, str], queues: dict[str, QueueWords] | None = None
+) -> Row:
+    """The strings a table row shows (``shared`` makes repeated strings one object): the
+    queue by its name, the action and the rating by their labels in its configuration
+    (``queues``; the codes in words where the lead's queue list has no such queue)."""
     d = decision
 
     def one(text: str) -> str:
         return shared.setdefault(text, text)
 
+    queue, action, rating = coded(d.queue_id, d.action, d.rating, queues)
     return (
         d.decided_at.astimezone().strftime(TIME_FORMAT),
         isolate(d.item_id),
-        one(d.queue_id),
+        one(queue),
         one(isolate(d.reviewer)),
-        one(code_words(d.action)),
+        one(action),
         one(", ".join(d.policies)),
-        one(code_words(d.rating) if d.rating else ""),
+        one(rating),
         note_line(d.note),
         one(kind_words(d)),
         one(author_words(d)),
@@ -139,16 +163,35 @@ def display_row(decision: Decision, shared: dict[str, str]) -> Row:
         d.id,
         d.item_id,
         d.reviewer,
+        (d.queue_id, d.action, d.rating),
+    )
+
+
+def coded(
+    queue_id: str, action: str, rating: str | None, queues: dict[str, QueueWords] | None
+) -> tuple[str, str, str]:
+    """The Queue, Action and Rating cells' words."""
+    words = (queues or {}).get(queue_id)
+    if words is None:
+        return code_words(queue_id), code_words(action), code_words(rating) if rating else ""
+    return (
+        words.name,
+        code_words(action, words.actions),
+        code_words(rating, words.ratings) if rating else "",
     )
 
 
 def fetch_page(
-    client: ApiClient, filters: DecisionQuery, cursor: str | None, limit: int
+    client: ApiClient,
+    filters: DecisionQuery,
+    cursor: str | None,
+    limit: int,
+    queues: dict[str, QueueWords] | None = None,
 ) -> tuple[list[Row], str | None]:
     """One page of decisions as display rows (runs on a pool thread)."""
     page = client.decisions(filters, order="desc", cursor=cursor, limit=limit)
     shared: dict[str, str] = {}
-    return [display_row(d, shared) for d in page.decisions], page.next_cursor
+    return [display_row(d, shared, queues) for d in page.decisions], page.next_cursor
 
 
 class DecisionsModel(QAbstractTableModel):
@@ -178,6 +221,8 @@ class DecisionsModel(QAbstractTableModel):
         self._loading = False
         #: the page being fetched; a newer one (filters changed) drops its result
         self._page_op: Op | None = None
+        #: the words of the queues the lead sees (``set_queues``), by queue id
+        self.queues: dict[str, QueueWords] = {}
 
     # --- the Qt model ------------------------------------------------------------------
 
@@ -245,6 +290,26 @@ class DecisionsModel(QAbstractTableModel):
     def reviewer(self, row: int) -> str | None:
         return self._rows[row][_REVIEWER] if 0 <= row < len(self._rows) else None
 
+    def set_queues(self, queues: list[Queue]) -> None:
+        """The lead's queues: their names and labels in the rows from now on, and in the
+        rows loaded already (a page or two when the queue list arrives: made again here,
+        in place; reloading them made the table start over under the lead's eyes)."""
+        self.queues = queue_words(queues)
+        if not self._rows:
+            return
+        self._rows = [self._recoded(row) for row in self._rows]
+        self.dataChanged.emit(
+            self.index(0, QUEUE_COLUMN), self.index(len(self._rows) - 1, RATING_COLUMN)
+        )
+
+    def _recoded(self, row: Row) -> Row:
+        """``row`` with its Queue, Action and Rating words made from the queues known now."""
+        queue_id, action_id, rating_id = row[_CODES]
+        queue, action, rating = coded(queue_id, action_id, rating_id, self.queues)
+        cells = list(row)
+        cells[QUEUE_COLUMN], cells[ACTION_COLUMN], cells[RATING_COLUMN] = queue, action, rating
+        return tuple(cells)
+
     def set_filters(self, filters: DecisionQuery | None = None) -> None:
         """Show the decisions matching ``filters`` (all when None): empties the table and
         loads page 1 in the background."""
@@ -301,18 +366,26 @@ class DecisionsModel(QAbstractTableModel):
         if self._loading or self._exhausted:
             return
         factory, filters, cursor, limit = self._factory, self.filters, self._cursor, self.page_size
+        queues = self.queues  # replaced whole, never changed: the pool thread may read it
         self._set_loading(True)
 
         def arrived(result: tuple[list[Row], str | None]) -> None:
             self._page_op = None
-            self._on_page_arrived(*result)
+            rows, next_cursor = result
+            if queues is not self.queues:  # the queue list came while the page was made
+                rows = [self._recoded(row) for row in rows]
+            self._on_page_arrived(rows, next_cursor)
 
         def failed(err: BaseException) -> None:
             self._page_op = None
             self._on_page_failed(err)
 
         self._page_op = run_op(
-            self, lambda: fetch_page(factory(), filters, cursor, limit), arrived, failed, key="page"
+            self,
+            lambda: fetch_page(factory(), filters, cursor, limit, queues),
+            arrived,
+            failed,
+            key="page",
         )
 
     def _on_page_arrived(self, rows: list[Row], next_cursor: str | None) -> None:
