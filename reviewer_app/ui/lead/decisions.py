@@ -105,8 +105,10 @@ class DecisionsBrowser(QWidget):
         columns.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         # the time whole, in the font in use; the rest as wide as their usual words
         metrics, padding = self.table.fontMetrics(), 2 * self.table.fontMetrics().averageCharWidth()
-        stamp = metrics.horizontalAdvance("2026-12-31 23:59:59") + padding
-        for column, width in enumerate((stamp, 150, 150, 110, 130, 120, 90, 260, 150)):
+        samples = ("2026-12-31 23:59:59", "i-9dbde4561f4f", "Hate and harassment", "reviewer")
+        widths = [metrics.horizontalAdvance(text) + padding for text in samples]
+        widths += [metrics.horizontalAdvance("Reduce distribution") + padding, 120, 90, 260, 150]
+        for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
         columns.setStretchLastSection(True)
 
