@@ -280,6 +280,14 @@ def test_the_reasons_name_ratings_and_report_reasons_in_words(
     [why] = lead.get(f"/items/{rated}").json()["reasons"]
     assert why == {"kind": "fact_check", "detail": "Partly false (Desk)"}
 
+    send(platform, "posts", [post("slurred")])
+    [flagged] = send(
+        platform, "signals", [classifier("slurred", 0.97, model="hate-bert", label="targeted_slur")]
+    )
+    [slurred] = flagged["item_ids"]
+    [why] = lead.get(f"/items/{slurred}").json()["reasons"]
+    assert "targeted slur 0.97" in why["detail"], why  # the model's label in words
+
     send(platform, "posts", [post("abusive")])
     [*_, last] = send(platform, "signals", [report("abusive", "hate") for _ in range(3)])
     [reported] = last["item_ids"]

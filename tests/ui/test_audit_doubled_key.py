@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from reviewer_app.ui.lead.audit_desk import AuditSink
+from reviewer_app.ui.plain import isolate
 from reviewer_app.ui.review import ReviewController
 from reviewer_app.ui.review_pane import ReviewPane
 from tests.support.servers import LiveServer
@@ -43,6 +44,8 @@ def test_a_doubled_key_on_the_audit_desk_records_one_audit_result(
     qtbot.waitUntil(lambda: view.task is not None and not view.busy, timeout=20_000)
     assert view.task is not None
     first = view.task.item.id
+    name = window.queues.name_of(QUEUE)  # "Why queued" names the queue here too
+    assert name and view.context.text_of("Why queued").startswith(f"Queue: {isolate(name)}")
     window.activateWindow()
     view.setFocus()
 

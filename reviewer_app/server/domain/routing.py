@@ -199,7 +199,7 @@ def rule_reasons(
             found.append(
                 reason(
                     QueueReasonKind.classifier,
-                    f"{best['model']} {best['model_version']}: {best['label']} "
+                    f"{best['model']} {best['model_version']}: {words(best['label'])} "
                     f"{best['score']:.2f} (rule: {condition.min_score:.2f})",
                 )
             )

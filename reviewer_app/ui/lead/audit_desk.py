@@ -170,8 +170,13 @@ class AuditDesk(QWidget):
         self.review.message_posted.connect(self._say)
         self.pane = ReviewPane(self.review, says_cancel=False)
         self.post, self.scores, self.context = self.pane.post, self.pane.scores, self.pane.context
+        self.context.queue_name = self._queue_name
         self.verdicts = self.pane.verdicts
         self._build()
+
+    def _queue_name(self, queue_id: str) -> str | None:
+        """A queue's name for "Why queued" (the lead's queue list, as stored)."""
+        return next((q.name for q in self.queues() if q.id == queue_id), None)
 
     def _build(self) -> None:
         self.heading = label("")
