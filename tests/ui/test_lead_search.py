@@ -81,6 +81,13 @@ def test_results_are_plain_isolated_text_and_open_on_the_decisions_tab(
         tip = model.index(row, 4).data(Qt.ItemDataRole.ToolTipRole)
         assert "&lt;img" in tip and "<img" not in tip  # the tooltip shows the HTML as text
     assert [h.post_id for h in model.hits] == ["post-2", "post-1", "post-0"]
+    # the queue by its name (the Decisions tab's queue list), not its id "misinfo"
+    lead = desk.window.lead
+    assert lead is not None
+    qtbot.waitUntil(lambda: bool(lead.decisions.model.queues), timeout=20_000)
+    pane.search()
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 3, timeout=20_000)
+    assert {model.index(row, 1).data() for row in range(3)} == {isolate("Misinformation")}
 
     # the open posts selected go to the Decide together dialog (the bulk helper's)
     selection = pane.table.selectionModel()
@@ -108,8 +115,6 @@ def test_results_are_plain_isolated_text_and_open_on_the_decisions_tab(
     qtbot.waitUntil(lambda: pane.model.rowCount() == 1, timeout=20_000)
     item_id = pane.model.hits[0].item_id
     pane.table.setCurrentIndex(pane.model.index(0, 0))
-    lead = desk.window.lead
-    assert lead is not None
     with qtbot.waitSignal(lead.decisions.history_shown, timeout=20_000) as shown:
         pane.table.activated.emit(pane.model.index(0, 0))
         assert lead.currentWidget() is lead.decisions

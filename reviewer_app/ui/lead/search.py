@@ -56,6 +56,7 @@ from ..plain import (
     tooltip,
 )
 from ..words import plural
+from .decisions_model import QueueWords, coded
 from .stats_views import Index, table_view
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
@@ -98,28 +99,31 @@ class SearchResultsModel(_Table):
         self.hits, self._cells = [], []
         self.endResetModel()
 
-    def add(self, hits: Sequence[SearchHit]) -> None:
+    def add(self, hits: Sequence[SearchHit], queues: dict[str, QueueWords] | None = None) -> None:
+        """More rows; ``queues``: the queues' names and labels (their codes in words
+        without)."""
         if not hits:
             return
         start = len(self.hits)
         self.beginInsertRows(QModelIndex(), start, start + len(hits) - 1)
         self.hits += hits
-        self._cells += [self._texts(h) for h in hits]
+        self._cells += [self._texts(h, queues) for h in hits]
         self.endInsertRows()
 
     @staticmethod
-    def _texts(h: SearchHit) -> tuple[str, ...]:
+    def _texts(h: SearchHit, queues: dict[str, QueueWords] | None) -> tuple[str, ...]:
         author = isolate(h.author_handle)
         if h.author_name:
             author += " (" + isolate(h.author_name) + ")"
         post = " ".join(clean(h.excerpt).split())
+        queue, action, _rating = coded(h.queue_id, h.action or "", None, queues)
         return (
             isolate(h.item_id),
-            isolate(h.queue_id),
+            queue,
             h.state,
             author,
             isolate(post),
-            isolate(h.action) if h.action else "",
+            action,
             isolate(h.reviewer) if h.reviewer else "",
             h.decided_at.astimezone().strftime(TIME_FORMAT) if h.decided_at else "",
         )
@@ -180,10 +184,14 @@ class SearchPane(QWidget):
         client_factory: Callable[[], ApiClient],
         decision_filters: Callable[[], DecisionQuery | None],
         parent: QWidget | None = None,
+        *,
+        queue_words: Callable[[], dict[str, QueueWords]] | None = None,
     ) -> None:
+        """``queue_words``: the queues' names and labels (the Decisions tab's), by id."""
         super().__init__(parent)
         named(self, "searchPane", translate("LeadWorkspace", "Search"))
         self.client_factory = client_factory
+        self.queue_words = queue_words
         self.decision_filters = decision_filters
         self.searching: SearchQuery | None = None
         self.next_cursor: str | None = None
@@ -259,7 +267,14 @@ class SearchPane(QWidget):
         self.table.setModel(self.model)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        for column, width in enumerate((120, 110, 80, 200, LABEL_WIDTH, 100, 100, 130)):
+        # the queue, the decision and the time as wide as their usual words in the font
+        metrics = self.table.fontMetrics()
+        padding = 2 * metrics.averageCharWidth()
+        queue, action, stamp = (
+            metrics.horizontalAdvance(text) + padding
+            for text in ("Hate and harassment", "Reduce distribution", "2026-12-31 23:59")
+        )
+        for column, width in enumerate((120, queue, 80, 200, LABEL_WIDTH, action, 100, stamp)):
             self.table.setColumnWidth(column, width)
         stretch_column(self.table, SearchResultsModel.HEADERS.index("Post"))
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -336,7 +351,7 @@ class SearchPane(QWidget):
 
         def arrived(page: SearchPage) -> None:
             self.loading = False
-            self.model.add(page.hits)
+            self.model.add(page.hits, self.queue_words() if self.queue_words else None)
             self.next_cursor = page.next_cursor
             self.more.setVisible(page.next_cursor is not None)
             shown = len(self.model.hits)

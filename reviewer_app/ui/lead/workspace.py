@@ -68,7 +68,11 @@ class LeadWorkspace(QTabWidget):
         self.audits = AuditsView(client_factory, queues)
         self.escalations = EscalationsView(client_factory, me=me)
         self.decisions = DecisionsBrowser(client_factory)
-        self.search = SearchPane(client_factory, self.decisions.current_filters)
+        self.search = SearchPane(
+            client_factory,
+            self.decisions.current_filters,
+            queue_words=lambda: self.decisions.model.queues,
+        )
         self.webhooks = WebhooksView(client_factory)
         self.exposure = ExposureView(client_factory)
         for widget, title in (
