@@ -46,7 +46,7 @@ from .plain import (
     tooltip,
 )
 from .theme import Tone, set_tone
-from .words import code_words, local_time
+from .words import code_words, language_words, local_time
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
 #: Longer texts show this much first; the rest on request (layout of a huge block is slow).
@@ -410,7 +410,7 @@ class PostPane(QWidget):
             "Language: {language} · {views} views · {shares} shares · "
             "{recent} views in the last hour ({growth}/h)",
         ).format(
-            language=post.language,
+            language=language_words(post.language),
             views=count(reach.views),
             shares=count(reach.shares),
             recent=count(reach.views_last_hour),

@@ -5,6 +5,7 @@ One helper each, used wherever the UI shows a time, a code or a count of things.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from datetime import datetime
@@ -22,6 +23,16 @@ CODE = re.compile(r"^[a-z][a-z0-9]*([_-][a-z0-9]+)+$")
 #: ... and a code among other values (an event's details): words of letters joined by "_"
 #: only, so an id ("p-1", "it-7f3") is never mistaken for one
 SNAKE_CODE = re.compile(r"^[a-z]+(_[a-z]+)+$")
+
+
+@functools.cache
+def language_words(code: str) -> str:
+    """A post's language by its name ("en" -> "English", "pt-BR" -> "Portuguese"); a code
+    Qt does not know ("und") as it came (the protocol allows letters, digits and "-")."""
+    language = QLocale(code).language()
+    if language in (QLocale.Language.C, QLocale.Language.AnyLanguage):
+        return isolate(code)
+    return QLocale.languageToString(language)
 
 
 def local_time(moment: datetime | str) -> str:

@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 
 from reviewer_app.protocol import DEFAULT_ESCALATION_REASONS
 from reviewer_app.ui.plain import isolate
+from reviewer_app.ui.words import language_words
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, REVIEWER, Desk
 
@@ -36,7 +37,11 @@ def test_escalating_asks_for_a_reason_and_the_lead_sees_it(
     window = desk.window
     item_id = desk.current_id()
     assert item_id is not None
-    # its own queue by name, and no "came from" that names it again
+    # the post's language by its name, its own queue by name, no "came from" naming it again
+    stored = window.store.stored_item(item_id)
+    assert stored is not None
+    language = language_words(stored.item.post.language)
+    assert language[0].isupper() and window.post.facts.text().startswith(f"Language: {language} ·")
     mine = window.context.text_of("Why queued")
     assert mine.startswith(f"Queue: {isolate('Misinformation')}\n"), mine
 

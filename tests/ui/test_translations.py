@@ -101,7 +101,7 @@ from reviewer_app.ui.dialogs import (
 )
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.plain import ElidedButton
-from reviewer_app.ui.words import plural
+from reviewer_app.ui.words import CODE, code_words, language_words, plural
 from tests.support.keyring_memory import MemoryKeyring, RefusingKeyring
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, Desk
@@ -148,6 +148,8 @@ def pseudo_locale(qapp: QApplication) -> Iterator[None]:
 
 #: what ``plain.isolate`` wrapped: untrusted data by construction
 ISOLATED = re.compile("\u2068[^\u2069]*\u2069")
+#: a language code as posts carry them (protocol.common.Language)
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
 
 def strings_in(value: Any) -> Iterator[str]:
@@ -180,6 +182,10 @@ def data_strings(window: MainWindow) -> list[str]:
         found.update(strings_in(window.review.current.item.model_dump(mode="json")))
     for lines in (s.splitlines() for s in list(found)):
         found.update(lines)
+    # codes from the wire are shown in words ("health_claim" -> "health claim"): data still
+    found.update(code_words(s) for s in list(found) if CODE.match(s))
+    # ... and a post's language by its name (Qt's words, in English)
+    found.update(language_words(s) for s in list(found) if LANGUAGE.match(s))
     # enum values of the protocol are shown in words, translated: not data here
     found -= {"user_reports", "fact_check", "classifier", "appeal", "escalation"}
     found -= {"enqueued", "claimed", "renewed", "released", "expired", "decided"}

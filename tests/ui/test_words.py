@@ -119,3 +119,15 @@ def test_no_context_tab_of_any_demo_post_shows_a_raw_code(demo_server) -> None:
                     found += [f"{queue.id} {title}: {m}" for m in stamp.findall(text)]
     assert seen > 40
     assert not found, "\n".join(sorted(set(found)))
+
+
+def test_a_language_code_in_words(qapp) -> None:
+    from reviewer_app.ui.words import language_words
+
+    assert [language_words(c) for c in ("en", "ar", "pt-BR", "he")] == [
+        "English",
+        "Arabic",
+        "Portuguese",
+        "Hebrew",
+    ]
+    assert language_words("und") == isolate("und")  # unknown to Qt: as it came
