@@ -17,6 +17,9 @@ from tests.ui.poison import REPLIES, is_free_text
 UI = Path(reviewer_app.ui.__file__).parent
 #: helpers that isolate (or escape) what they are given
 SAFE = {"isolate", "long", "tooltip", "rich_escaped"}
+#: ... and the words of a code: a label isolated, a slug (nothing to reorder) in words,
+#: anything else isolated (ui/words.py)
+SAFE |= {"code_words", "language_words"}
 #: ids are the service's own (or checked slugs), shown as ids, never inside words that
 #: could be reordered around them; the others are the app's own objects with such names
 NOT_WIRE = {"id"}

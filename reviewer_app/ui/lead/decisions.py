@@ -47,7 +47,7 @@ from reviewer_app.protocol import DecisionQuery, QueueList
 from ..background import Op, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..plain import bounded, isolate, label, named, set_text
+from ..plain import bounded, fit_headers, isolate, keep_headers_fit, label, named, set_text
 from ..words import plural
 from .decision_history import fetch_history
 from .decision_note import DecisionNoteDialog
@@ -110,6 +110,8 @@ class DecisionsBrowser(QWidget):
         widths += [metrics.horizontalAdvance("Reduce distribution") + padding, 120, 90, 260, 150]
         for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
+        fit_headers(self.table)  # and never narrower than a title, at every text size
+        keep_headers_fit(self.table)
         columns.setStretchLastSection(True)
 
         detail = self._build_history()

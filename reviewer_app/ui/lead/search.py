@@ -48,6 +48,7 @@ from ..plain import (
     LABEL_WIDTH,
     bounded,
     clean,
+    fit_headers,
     isolate,
     label,
     named,
@@ -276,6 +277,7 @@ class SearchPane(QWidget):
         )
         for column, width in enumerate((120, queue, 80, 200, LABEL_WIDTH, action, 100, stamp)):
             self.table.setColumnWidth(column, width)
+        fit_headers(self.table)  # never narrower than a title
         stretch_column(self.table, SearchResultsModel.HEADERS.index("Post"))
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.activated.connect(self._on_row_activated)
