@@ -25,7 +25,7 @@ CODE = re.compile(r"^[a-z][a-z0-9]*([_-][a-z0-9]+)+$")
 SNAKE_CODE = re.compile(r"^[a-z]+(_[a-z]+)+$")
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def language_words(code: str) -> str:
     """A post's language by its name ("en" -> "English", "pt-BR" -> "Portuguese"); a code
     Qt does not know ("und") as it came (the protocol allows letters, digits and "-")."""

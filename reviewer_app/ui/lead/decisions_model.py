@@ -137,7 +137,7 @@ def queue_words(queues: list[Queue]) -> dict[str, QueueWords]:
 
 
 def display_row(
-    decision: Decision, shared: dict[str, str], queues: dict[str, QueueWords] | None = None
+    decision: Decision, shared: dict[Any, Any], queues: dict[str, QueueWords] | None = None
 ) -> Row:
     """The strings a table row shows (``shared`` makes repeated strings one object): the
     queue by its name, the action and the rating by their labels in its configuration
@@ -146,6 +146,9 @@ def display_row(
 
     def one(text: str) -> str:
         return shared.setdefault(text, text)
+
+    def one_codes(codes: tuple[str, str, str | None]) -> tuple[str, str, str | None]:
+        return shared.setdefault(codes, codes)  # a few kinds a page: one tuple each
 
     queue, action, rating = coded(d.queue_id, d.action, d.rating, queues)
     return (
@@ -163,7 +166,7 @@ def display_row(
         d.id,
         d.item_id,
         d.reviewer,
-        (d.queue_id, d.action, d.rating),
+        one_codes((d.queue_id, d.action, d.rating)),
     )
 
 
@@ -190,7 +193,7 @@ def fetch_page(
 ) -> tuple[list[Row], str | None]:
     """One page of decisions as display rows (runs on a pool thread)."""
     page = client.decisions(filters, order="desc", cursor=cursor, limit=limit)
-    shared: dict[str, str] = {}
+    shared: dict[Any, Any] = {}
     return [display_row(d, shared, queues) for d in page.decisions], page.next_cursor
 
 
