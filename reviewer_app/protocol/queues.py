@@ -278,6 +278,14 @@ class QueueConfig(WireModel):
                 return action
         return None
 
+    def action_labels(self) -> dict[str, str]:
+        """Each action's label by its id."""
+        return {a.id: a.label for a in self.actions}
+
+    def rating_labels(self) -> dict[str, str]:
+        """Each rating's label on this queue's scale by its id."""
+        return {r.id: r.label for r in self.ratings}
+
     def reasons_for_escalation(self) -> list[EscalationReason]:
         """The reasons an escalation from this queue picks from: the configured ones, or
         the defaults when the configuration lists none."""

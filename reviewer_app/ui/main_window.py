@@ -554,7 +554,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         only where the window has no words for them)."""
         queue = self.review.queue
         labels = (
-            {a.id: a.label for a in queue.config.actions}
+            queue.config.action_labels()
             if queue is not None and queue.id == entry.queue_id
             else None
         )

@@ -349,7 +349,7 @@ class VerdictBar(QWidget):
                 "VerdictBar", "No fact-check on this post: the label actions need one."
             )
         else:
-            names = {r.id: r.label for r in config.ratings}
+            names = config.rating_labels()
             newest_first = sorted(item.fact_checks, key=lambda f: f.published_at, reverse=True)
             rated = ", ".join(
                 dict.fromkeys(isolate(names.get(f.rating, f.rating_label)) for f in newest_first)

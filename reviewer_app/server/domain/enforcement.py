@@ -204,7 +204,7 @@ def _label(decided: Decided, document: Mapping[str, Any]) -> dict[str, Any] | No
     if decided.kind not in (ActionKind.label, ActionKind.label_and_reduce) or not decided.rating:
         return None
     rating = decided.rating
-    names = {r.id: r.label for r in decided.config.ratings}
+    names = decided.config.rating_labels()
     checks = [f for f in document.get("fact_checks") or () if f.get("rating") == rating]
     label: dict[str, Any] = {"rating": rating, "rating_label": names.get(rating, rating)}
     if checks:

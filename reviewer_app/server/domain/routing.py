@@ -257,20 +257,16 @@ def route(
                     config.rereview,
                     summary.reports_total - before.reports_then,
                     new_ratings,
-                    rating_labels(config),
+                    config.rating_labels(),
                 )
                 if reasons:
                     return Match(queue_id, "rereview", reasons, rereview_of=before)
             continue
         for rule in config.routing:
-            reasons = rule_reasons(rule, summary, inauthenticity, rating_labels(config))
+            reasons = rule_reasons(rule, summary, inauthenticity, config.rating_labels())
             if reasons:
                 return Match(queue_id, rule.name, reasons)
     return None
-
-
-def rating_labels(config: QueueConfig) -> dict[str, str]:
-    return {r.id: r.label for r in config.ratings}
 
 
 def rereview_reasons(

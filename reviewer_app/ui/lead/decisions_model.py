@@ -128,8 +128,8 @@ class QueueWords:
 
     def __init__(self, queue: Queue) -> None:
         self.name = isolate(queue.name)
-        self.actions = {a.id: a.label for a in queue.config.actions}
-        self.ratings = {r.id: r.label for r in queue.config.ratings}
+        self.actions = queue.config.action_labels()
+        self.ratings = queue.config.rating_labels()
 
 
 def queue_words(queues: list[Queue]) -> dict[str, QueueWords]:

@@ -145,10 +145,10 @@ class Context:
         if found is None:
             found = {}
             for config in self.configs.values():
-                found.update({r.id: r.label for r in config.ratings})
+                found.update(config.rating_labels())
             own = self.configs.get(queue_id)
             if own is not None:
-                found.update({r.id: r.label for r in own.ratings})
+                found.update(own.rating_labels())
             self._labels[queue_id] = found
         return found
 
