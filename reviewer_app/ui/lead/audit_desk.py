@@ -175,7 +175,10 @@ class AuditDesk(QWidget):
         self._build()
 
     def _queue_name(self, queue_id: str) -> str | None:
-        """A queue's name for "Why queued" (the lead's queue list, as stored)."""
+        """A queue's name for "Why queued": the task's own queue, read once per task in
+        ``_show``; another (the queue an item came from) from the stored queue list."""
+        if self.queue is not None and self.queue.id == queue_id:
+            return self.queue.name
         return next((q.name for q in self.queues() if q.id == queue_id), None)
 
     def _build(self) -> None:
