@@ -16,7 +16,6 @@ from PySide6.QtGui import (
     QTextOption,
 )
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -59,6 +58,8 @@ DISPLAY_LIMIT = 20_000
 FIRST_SCREEN = 3_000
 #: and at least this much (a box not laid out yet)
 FIRST_SCREEN_MIN = 400
+#: the post box's preferred height in lines (it grows into the room its pane has)
+POST_LINES = 4
 HIGHLIGHT = QColor(255, 214, 102, 160)
 
 
@@ -160,6 +161,14 @@ class PostText(QPlainTextEdit):
         for step in pending:
             if not step.stopped:
                 step.work()
+
+    def sizeHint(self) -> QSize:
+        """A few lines high: the box takes the room its pane has to spare (its stretch), and
+        Qt's 192 px hint made the pane taller than a 1280 x 800 screen leaves it, the link's
+        button below the fold."""
+        hint = super().sizeHint()
+        lines = self.fontMetrics().lineSpacing() * POST_LINES + 2 * self.frameWidth() + 8
+        return QSize(hint.width(), min(hint.height(), lines))
 
     def first_screen(self) -> int:
         """How much of a text fills the box as it is now, at the most: its lines as many
@@ -332,7 +341,9 @@ class PostPane(QWidget):
         self.more.clicked.connect(self._show_all)
         self.preview = FitLabel()
         named(self.preview, "linkPreview", translate("PostPane", "Link preview"))
-        link_row = QHBoxLayout()
+        # the preview over the whole width, the button under it (beside it, the preview
+        # was a narrow column whose last lines were cut at 1280 px)
+        link_row = QVBoxLayout()
         self.open_link = QPushButton(translate("PostPane", "Open link in browser…"))
         named(
             self.open_link,
@@ -340,8 +351,8 @@ class PostPane(QWidget):
             translate("PostPane", "Open the post's link in the system browser"),
         )
         self.open_link.clicked.connect(self._open_link)
-        link_row.addWidget(self.preview, 1)
-        link_row.addWidget(self.open_link)
+        link_row.addWidget(self.preview)
+        link_row.addWidget(self.open_link, 0, Qt.AlignmentFlag.AlignLeft)
         self.media = MediaStrip(self)
         self.media.enlarge_requested.connect(self.enlarge_media)
         # the open media viewer, if any

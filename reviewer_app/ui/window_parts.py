@@ -55,6 +55,9 @@ class WorklistView(QTableView):
     row_chosen = Signal(int)
     #: the narrow columns (state, lease, sync) and the longest word each usually shows
     NARROW = ((1, "to review"), (2, "99:59"), (3, "sent"))
+    #: what the Item column shows at the least: the current row's mark, a handle of usual
+    #: length and the start of the post (at 1280 px it was "◀ @…", some 55 px)
+    ITEM_SAMPLE = "◀ @maya_bikes"
 
     def __init__(self) -> None:
         super().__init__()
@@ -133,17 +136,22 @@ class WorklistView(QTableView):
     def minimumSizeHint(self) -> QSize:
         """Never narrower than its columns: the Item column's least width beside the
         others (a splitter squeezed the list until the Sync column went off its side,
-        behind a scroll bar, at 1280 px)."""
+        behind a scroll bar, at 1280 px), and the Item column never narrower than a handle
+        and a word."""
         hint = super().minimumSizeHint()
         header = self.horizontalHeader()
         narrow = sum(header.sectionSize(c) for c, _sample in self.NARROW if c < header.count())
         wide = (
             narrow
-            + header.minimumSectionSize()
+            + max(header.minimumSectionSize(), self.item_width())
             + self.verticalScrollBar().sizeHint().width()
             + 2 * self.frameWidth()
         )
         return QSize(max(hint.width(), wide), hint.height())
+
+    def item_width(self) -> int:
+        """The Item column's least width in the font in use (``ITEM_SAMPLE``)."""
+        return self.fontMetrics().horizontalAdvance(self.ITEM_SAMPLE) + PADDING
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         before = self.currentIndex().row()

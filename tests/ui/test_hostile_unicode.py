@@ -233,7 +233,7 @@ def test_the_first_screen_fills_the_box(items: list[Item], qtbot, kind: str) -> 
     }[kind]
     pane = PostPane()
     qtbot.addWidget(pane)
-    pane.resize(300, 700)
+    pane.resize(340, 560)  # the post pane of a 1280 x 860 window, about
     pane.show()
     qtbot.waitExposed(pane)
     box = pane.text

@@ -71,7 +71,9 @@ def test_every_text_fits_at_each_screen_size(
     for row in range(window.queues.rowCount()):
         window.queue_picker.setCurrentIndex(row)
         settle(qtbot, 700)  # a post where the queue has one
-        look(f"queue {window.queue_picker.itemText(row)[:20]!r}")
+        where = f"queue {window.queue_picker.itemText(row)[:20]!r}"
+        look(where)
+        problems.extend(f"{where}: {p}" for p in review_fold_problems(window))
     if window.worklist_view.horizontalScrollBar().maximum() > 0:  # a column off the side
         problems.append(f"the worklist scrolls sideways ({window.worklist_view.width()} px)")
     context = window.context
@@ -108,3 +110,33 @@ def test_every_text_fits_at_each_screen_size(
         problems.append(f"the shortcuts dialog is {dialog.width()} x {dialog.height()}")
     dialog.close()
     assert not problems, "texts that do not fit:\n" + "\n".join(problems)
+
+
+def review_fold_problems(window) -> list[str]:
+    """What the review pane hides at this size: the worklist's Item column narrower than a
+    handle (at 1280 px it was "◀ @…"), and the post's text, link preview and link button
+    below the fold of the post's scroll area (beside the button, the preview was a narrow
+    column whose last line was cut; under it, Qt's 192 px text box pushed the button off)."""
+    problems: list[str] = []
+    view = window.worklist_view
+    handle = view.fontMetrics().horizontalAdvance("◀ @maya_bikes")
+    if view.columnWidth(0) < handle:
+        problems.append(
+            f"the worklist's Item column is {view.columnWidth(0)} px, a handle needs {handle}"
+        )
+    post = window.post
+    if window.review.current is None:
+        return problems
+    area = post.parentWidget().parentWidget()  # the scroll area's viewport, then the area
+    fold = area.viewport().height()
+    for name, widget in (
+        ("post text", post.text),
+        ("link preview", post.preview),
+        ("link button", post.open_link),
+    ):
+        if not widget.isVisible():
+            continue
+        bottom = widget.mapTo(post, widget.rect().bottomLeft()).y()
+        if bottom > fold:
+            problems.append(f"the {name} ends at {bottom} px, below the fold at {fold} px")
+    return problems
