@@ -66,6 +66,24 @@ def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
     return runs
 
 
+#: a title longer than this (in characters) and of several words goes on two lines
+TWO_LINES_FROM = 12
+
+
+def two_lines(title: str) -> str:
+    """``title`` broken at the space nearest its middle when it is long and has one; the
+    longer line as short as it can be ("High-harm posts\\nthis shift")."""
+    if len(title) <= TWO_LINES_FROM:
+        return title
+    middle = len(title) / 2
+    # never a line that starts with a mark ("/ reversed")
+    spaces = [i for i, ch in enumerate(title[:-1]) if ch == " " and title[i + 1] not in "/·—-"]
+    if not spaces:
+        return title
+    at = min(spaces, key=lambda i: (max(i, len(title) - i - 1), abs(i - middle)))
+    return f"{title[:at]}\n{title[at + 1 :]}"
+
+
 def countdown(seconds: float) -> str:
     if seconds <= 0:
         return translate("Models", "expired")
@@ -79,6 +97,10 @@ class _Table(QAbstractTableModel):
     HEADERS: tuple[str, ...] = ()
     #: the translation context of ``HEADERS`` (each marked with ``QT_TRANSLATE_NOOP``)
     TR_CONTEXT = "Models"
+    #: long titles of several words shown on two lines (``two_lines``): a table of many
+    #: figures then fits its window (the Reviewers and Wellbeing tables scrolled sideways
+    #: at 1280 px, each column as wide as its title on one line)
+    TWO_LINE_TITLES = False
 
     def _rows(self) -> Sequence[object]:
         raise NotImplementedError
@@ -89,10 +111,20 @@ class _Table(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if role == DISPLAY and horizontal and 0 <= section < len(self.HEADERS):
+    def title(self, section: int) -> str | None:
+        """Column ``section``'s title on one line (what a screen reader and an export use)."""
+        if 0 <= section < len(self.HEADERS):
             return translate(self.TR_CONTEXT, self.HEADERS[section])
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == DISPLAY:
+            title = self.title(section)
+            return two_lines(title) if title and self.TWO_LINE_TITLES else title
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self.title(section)
         return None
 
 

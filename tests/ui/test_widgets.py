@@ -511,3 +511,35 @@ def test_a_score_names_its_label_in_words(qtbot) -> None:
     assert name.text() == f"graphic violence ({isolate('nsfw-vision')})"
     assert bar.accessibleName().startswith(f"graphic violence by {isolate('nsfw-vision')} ")
     assert panel.rows[1][0].text().startswith(isolate("\u202eevil"))
+
+
+def test_long_titles_of_a_wide_table_go_on_two_lines(qtbot) -> None:
+    """The Wellbeing table's titles on two lines: its columns about half as wide as with each
+    title on one line (it scrolled sideways at 1280 px); a screen reader and the row figures
+    still get each title on one line (``title``, which the row figures use too)."""
+    from reviewer_app.ui.lead.exposure import ExposureModel
+    from reviewer_app.ui.lead.stats_views import sortable, table_view
+    from reviewer_app.ui.models import two_lines
+
+    assert two_lines("High-harm posts this shift") == "High-harm posts\nthis shift"
+    assert two_lines("Break minutes this shift") == "Break minutes\nthis shift"
+    assert two_lines("Appeals upheld / reversed") == "Appeals upheld /\nreversed"
+    assert two_lines("Reviewer") == "Reviewer"  # short: one line
+    assert two_lines("Unbreakablelongtitle") == "Unbreakablelongtitle"  # no space
+    model = ExposureModel()
+    view = table_view("exposure", "Exposure")
+    qtbot.addWidget(view)
+    view.setModel(sortable(model, view))
+    view.resize(1200, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    header = view.horizontalHeader()
+    column = ExposureModel.HEADERS.index("High-harm posts this shift")
+    shown = model.headerData(column, Qt.Orientation.Horizontal)
+    assert shown == "High-harm posts\nthis shift"
+    spoken = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.AccessibleTextRole)
+    assert spoken == model.title(column) == "High-harm posts this shift"
+    metrics = header.fontMetrics()
+    one_line = metrics.horizontalAdvance("High-harm posts this shift")
+    assert header.sectionSize(column) < one_line  # the title on two lines, narrower
+    assert header.height() >= 2 * metrics.lineSpacing()  # and the header has room for both

@@ -54,6 +54,7 @@ class ExposureModel(_Table):
         QT_TRANSLATE_NOOP("Exposure", "Breaks in 7 days"),
     )
     TR_CONTEXT = "Exposure"
+    TWO_LINE_TITLES = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -73,15 +74,15 @@ class ExposureModel(_Table):
     def columnCount(self, parent: Any = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS) + len(self.kinds)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+    def title(self, section: int) -> str | None:
         fixed = len(self.HEADERS)
-        if role == DISPLAY and orientation == Qt.Orientation.Horizontal and section >= fixed:
+        if section >= fixed:
             if section - fixed < len(self.kinds):
                 return translate("Exposure", "{kind} (shift / 7 days)").format(
                     kind=harm_words(self.kinds[section - fixed])
                 )
             return None
-        return super().headerData(section, orientation, role)
+        return super().title(section)
 
     def data(self, index: Any, role: int = DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.reviewers):
@@ -129,7 +130,7 @@ class ExposureModel(_Table):
     def row_figures(self, row: int) -> dict[str, str]:
         """What row ``row`` shows, by column header (for tests and screen readers)."""
         return {
-            str(self.headerData(c, Qt.Orientation.Horizontal)): str(self.data(self.index(row, c)))
+            str(self.title(c)): str(self.data(self.index(row, c)))
             for c in range(self.columnCount())
         }
 

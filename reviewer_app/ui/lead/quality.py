@@ -150,6 +150,7 @@ class ThresholdsBar(QWidget):
 
 class TrendModel(RowsTable):
     TR_CONTEXT = "LeadQuality"
+    TWO_LINE_TITLES = True
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadQuality", "Day"),
         QT_TRANSLATE_NOOP("LeadQuality", "Decisions"),

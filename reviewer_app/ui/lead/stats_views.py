@@ -185,6 +185,7 @@ class ReviewerStatsModel(_Table):
     )
     TR_CONTEXT = "LeadStats"
     FLAGS = 11
+    TWO_LINE_TITLES = True
 
     def __init__(self) -> None:
         super().__init__()
