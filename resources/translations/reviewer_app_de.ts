@@ -2152,7 +2152,7 @@
     </message>
     <message>
         <source>loading decisions</source>
-        <extracomment>the page being fetched; a newer one (filters changed) drops its result</extracomment>
+        <extracomment>the page being fetched; a newer one (filters changed) drops its result the words of the queues the lead sees (``set_queues``), by queue id</extracomment>
         <translation>des Ladens der Entscheidungen</translation>
     </message>
     <message>
@@ -4310,20 +4310,12 @@
     <name>Models</name>
     <message>
         <source>to review</source>
-        <extracomment>the roles the worklist answers how many characters of a post the worklist&apos;s Item column shows</extracomment>
+        <extracomment>the roles the worklist answers how many characters of a post the worklist&apos;s Item column shows the worklist&apos;s State and Sync columns: a word or two (their columns are narrow: the Item column takes the rest), each the whole cell&apos;s text (&quot;decided (keep)&quot; and &quot;waiting to send&quot; were cut to &quot;decide…&quot; and &quot;wait…&quot;); a decided row&apos;s action is in its tooltip</extracomment>
         <translation>zu prüfen</translation>
     </message>
     <message>
         <source>decided</source>
         <translation>entschieden</translation>
-    </message>
-    <message>
-        <source>skipped, giving back</source>
-        <translation>übersprungen, wird zurückgegeben</translation>
-    </message>
-    <message>
-        <source>waiting to send</source>
-        <translation>wartet auf Senden</translation>
     </message>
     <message>
         <source>sent</source>
@@ -4334,16 +4326,25 @@
         <translation>Konflikt</translation>
     </message>
     <message>
-        <source>refused by server</source>
-        <translation>vom Server abgelehnt</translation>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>to send</source>
+        <translation>zu senden</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>abgelehnt</translation>
     </message>
     <message>
         <source>expired</source>
+        <extracomment>a title longer than this (in characters) and of several words goes on two lines</extracomment>
         <translation>abgelaufen</translation>
     </message>
     <message>
         <source>Item</source>
-        <extracomment>the translation context of ``HEADERS`` (each marked with ``QT_TRANSLATE_NOOP``)</extracomment>
+        <extracomment>the translation context of ``HEADERS`` (each marked with ``QT_TRANSLATE_NOOP``) long titles of several words shown on two lines (``two_lines``): a table of many figures then fits its window (the Reviewers and Wellbeing tables scrolled sideways at 1280 px, each column as wide as its title on one line)</extracomment>
         <translation>Eintrag</translation>
     </message>
     <message>
@@ -4609,11 +4610,12 @@
     <name>PostPane</name>
     <message>
         <source>Post text</source>
-        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). of a post&apos;s text, what fills the box (``PostText.first_screen``; at most this much) is in it before the next post is painted; the rest (up to DISPLAY_LIMIT) is added right after that paint. Qt lays out what is put in, a screen from its end and one from its start, and at the 1280 x 860 window&apos;s box (about 350 characters shown) putting 3,000 characters in took 0.5-0.6 ms of a keypress and at least this much (a box not laid out yet) a whole long text is in (it is added in batches)</extracomment>
+        <extracomment>Longer texts show this much first; the rest on request (layout of a huge block is slow). of a post&apos;s text, what fills the box (``PostText.first_screen``; at most this much) is in it before the next post is painted; the rest (up to DISPLAY_LIMIT) is added right after that paint. Qt lays out what is put in, a screen from its end and one from its start, and at the 1280 x 860 window&apos;s box (about 350 characters shown) putting 3,000 characters in took 0.5-0.6 ms of a keypress and at least this much (a box not laid out yet) the post box&apos;s preferred height: the lines its text takes, within these bounds (it grows into the room its pane has to spare) a whole long text is in (it is added in batches)</extracomment>
         <translation>Text des Beitrags</translation>
     </message>
     <message>
         <source>the decision on this account</source>
+        <extracomment>the lines the box asks for (``want_lines``)</extracomment>
         <translation>die Entscheidung zu diesem Konto</translation>
     </message>
     <message>

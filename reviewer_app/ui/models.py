@@ -24,6 +24,7 @@ from reviewer_app.protocol import Queue
 
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .plain import isolate, tooltip
+from .words import code_words
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -39,18 +40,21 @@ ROLES = frozenset(
 )
 #: how many characters of a post the worklist's Item column shows
 EXCERPT = 60
+#: the worklist's State and Sync columns: a word or two (their columns are narrow: the
+#: Item column takes the rest), each the whole cell's text ("decided (keep)" and "waiting
+#: to send" were cut to "decide…" and "wait…"); a decided row's action is in its tooltip
 STATE_WORDS = {
     "ready": QT_TRANSLATE_NOOP("Models", "to review"),
     "decided": QT_TRANSLATE_NOOP("Models", "decided"),
-    "skipped": QT_TRANSLATE_NOOP("Models", "skipped, giving back"),
+    "skipped": QT_TRANSLATE_NOOP("Models", "skipped"),
 }
 SYNC_WORDS = {
     None: "",
-    "pending": QT_TRANSLATE_NOOP("Models", "waiting to send"),
+    "pending": QT_TRANSLATE_NOOP("Models", "to send"),
     "accepted": QT_TRANSLATE_NOOP("Models", "sent"),
     "duplicate": QT_TRANSLATE_NOOP("Models", "sent"),
     "conflict": QT_TRANSLATE_NOOP("Models", "conflict"),
-    "rejected": QT_TRANSLATE_NOOP("Models", "refused by server"),
+    "rejected": QT_TRANSLATE_NOOP("Models", "refused"),
     "undone": "",
 }
 
@@ -166,6 +170,8 @@ class WorklistModel(_Table):
         row = self.rows[index.row()]
         if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML
             shown = self.data(index, DISPLAY)
+            if index.column() == 1 and row.action and row.state == "decided":
+                shown = f"{shown}: {code_words(row.action)}"
             return tooltip(f"{shown}\n{row.item_id}" if index.column() == 0 else shown)
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             column = index.column()
@@ -175,7 +181,10 @@ class WorklistModel(_Table):
                 return mark + self.labels.get(row.item_id, row.item_id)
             if column == 1:
                 words = translate("Models", STATE_WORDS.get(row.state, row.state))
-                return f"{words} ({row.action})" if row.action and row.state == "decided" else words
+                spoken = role == Qt.ItemDataRole.AccessibleTextRole
+                if spoken and row.action and row.state == "decided":
+                    return f"{words}: {code_words(row.action)}"
+                return words
             if column == 2:
                 if row.lease_lost:
                     return translate("Models", "lost")

@@ -58,8 +58,9 @@ DISPLAY_LIMIT = 20_000
 FIRST_SCREEN = 3_000
 #: and at least this much (a box not laid out yet)
 FIRST_SCREEN_MIN = 400
-#: the post box's preferred height in lines (it grows into the room its pane has)
-POST_LINES = 4
+#: the post box's preferred height: the lines its text takes, within these bounds (it
+#: grows into the room its pane has to spare)
+POST_LINES = (3, 10)
 HIGHLIGHT = QColor(255, 214, 102, 160)
 
 
@@ -114,6 +115,8 @@ class PostText(QPlainTextEdit):
         named(self, "postText", translate("PostPane", "Post text"))
         self._painted = True
         self.filling = False
+        #: the lines the box asks for (``want_lines``)
+        self._lines = POST_LINES[1]
         self._stop_filling: Callable[[], None] = _nothing
         # what runs once the new text is painted (after_paint)
         self._after: list[_AfterPaint] = []
@@ -125,6 +128,7 @@ class PostText(QPlainTextEdit):
         sent) highlighted; ``whole``: the source length when the text is a cut of it."""
         self._painted = False
         self._stop_filling()
+        self.want_lines(text.text)
         document = self.document()
         option = document.defaultTextOption()
         if rtl is None:  # each paragraph takes its direction from its first strong letter
@@ -163,12 +167,28 @@ class PostText(QPlainTextEdit):
                 step.work()
 
     def sizeHint(self) -> QSize:
-        """A few lines high: the box takes the room its pane has to spare (its stretch), and
-        Qt's 192 px hint made the pane taller than a 1280 x 800 screen leaves it, the link's
-        button below the fold."""
+        """As high as its text's lines (``want_lines``), 3 to 10 of them: the box takes the
+        room its pane has to spare besides (its stretch). Qt's fixed 192 px made the pane
+        taller than a 1280 x 800 screen leaves it, the link and its button below the fold,
+        and a short post's box mostly empty."""
         hint = super().sizeHint()
-        lines = self.fontMetrics().lineSpacing() * POST_LINES + 2 * self.frameWidth() + 8
-        return QSize(hint.width(), min(hint.height(), lines))
+        height = self.fontMetrics().lineSpacing() * self._lines + 2 * self.frameWidth()
+        return QSize(hint.width(), height + 2 * int(self.document().documentMargin()) + 2)
+
+    def want_lines(self, text: str) -> None:
+        """Estimate the lines ``text`` takes at the box's width (by the font's average
+        letter: no layout), and ask for that height when it differs from the last text's."""
+        per_line = max(1, self.viewport().width() // max(1, self.fontMetrics().averageCharWidth()))
+        least, most = POST_LINES
+        lines = 0
+        for paragraph in text[: per_line * most].split("\n"):
+            lines += max(1, -(-len(paragraph) // per_line))
+            if lines >= most:
+                break
+        lines = min(most, max(least, lines))
+        if lines != self._lines:
+            self._lines = lines
+            self.updateGeometry()
 
     def first_screen(self) -> int:
         """How much of a text fills the box as it is now, at the most: its lines as many

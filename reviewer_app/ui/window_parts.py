@@ -29,10 +29,11 @@ from .bridge import SyncBridge
 from .context_panels import ContextPanels
 from .dialogs import ConflictsView, LoginDialog
 from .escalation import EscalationDialog
+from .i18n import translate
 from .keys import Command, Keymap
 from .lead.bulk import BulkDecisionDialog, BulkSender
 from .lead.workspace import LeadWorkspace
-from .models import QueueListModel, WorklistModel
+from .models import STATE_WORDS, SYNC_WORDS, QueueListModel, WorklistModel
 from .my_decisions import FeedbackBar, MyDecisionsView
 from .post_pane import PostPane
 from .review import ReviewController
@@ -53,8 +54,13 @@ class WorklistView(QTableView):
     """The worklist: arrows (or a click) choose a post and that post opens."""
 
     row_chosen = Signal(int)
-    #: the narrow columns (state, lease, sync) and the longest word each usually shows
-    NARROW = ((1, "to review"), (2, "99:59"), (3, "sent"))
+    #: the narrow columns (state, lease, sync) and what each shows (each word of the state
+    #: and sync columns, translated, is measured: the longest sets the width)
+    NARROW = (
+        (1, tuple(STATE_WORDS.values())),
+        (2, ("99:59",)),
+        (3, tuple(w for w in SYNC_WORDS.values() if w)),
+    )
     #: what the Item column shows at the least: the current row's mark, a handle of usual
     #: length and the start of the post (at 1280 px it was "◀ @…", some 55 px)
     ITEM_SAMPLE = "◀ @maya_bikes"
@@ -117,13 +123,14 @@ class WorklistView(QTableView):
             self.viewport().update()
 
     def fit_columns(self) -> None:
-        """The narrow columns as wide as their title and their longest usual word in the
-        font in use (again when the reviewer changes the text size); the Item column takes
-        what they leave, at the least its title's width."""
+        """The narrow columns as wide as their title and their longest word in the font and
+        language in use (again when the reviewer changes the text size); the Item column
+        takes what they leave, at the least its title's width."""
         model, header, metrics = self.model(), self.horizontalHeader(), self.fontMetrics()
-        for column, sample in self.NARROW:
-            title = str(model.headerData(column, Qt.Orientation.Horizontal))
-            wide = max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(sample))
+        for column, words in self.NARROW:
+            shown = [str(model.headerData(column, Qt.Orientation.Horizontal))]
+            shown += [translate("Models", w) for w in words]
+            wide = max(metrics.horizontalAdvance(text) for text in shown)
             header.resizeSection(column, wide + PADDING)
         header.setMinimumSectionSize(metrics.horizontalAdvance("Item") + 2 * PADDING)
         self.updateGeometry()

@@ -114,9 +114,10 @@ def test_every_text_fits_at_each_screen_size(
 
 def review_fold_problems(window) -> list[str]:
     """What the review pane hides at this size: the worklist's Item column narrower than a
-    handle (at 1280 px it was "◀ @…"), and the post's text, link preview and link button
-    below the fold of the post's scroll area (beside the button, the preview was a narrow
-    column whose last line was cut; under it, Qt's 192 px text box pushed the button off)."""
+    handle (at 1280 px it was "◀ @…"); the post's text box, or the first line of its link
+    preview (where the link goes), below the fold of the post's scroll area (beside its
+    button, the preview was a narrow column cut at its end, and Qt's fixed 192 px text box,
+    mostly empty for a short post, pushed the link off the screen)."""
     problems: list[str] = []
     view = window.worklist_view
     handle = view.fontMetrics().horizontalAdvance("◀ @maya_bikes")
@@ -129,14 +130,16 @@ def review_fold_problems(window) -> list[str]:
         return problems
     area = post.parentWidget().parentWidget()  # the scroll area's viewport, then the area
     fold = area.viewport().height()
-    for name, widget in (
-        ("post text", post.text),
-        ("link preview", post.preview),
-        ("link button", post.open_link),
-    ):
-        if not widget.isVisible():
-            continue
-        bottom = widget.mapTo(post, widget.rect().bottomLeft()).y()
-        if bottom > fold:
-            problems.append(f"the {name} ends at {bottom} px, below the fold at {fold} px")
+    text_bottom = post.text.mapTo(post, post.text.rect().bottomLeft()).y()
+    if text_bottom > fold:
+        problems.append(f"the post's text box ends at {text_bottom} px, below the fold at {fold}")
+    if post.preview.isVisible():
+        first_line = (
+            post.preview.mapTo(post, post.preview.rect().topLeft()).y()
+            + post.preview.fontMetrics().lineSpacing()
+        )
+        if first_line > fold:
+            problems.append(
+                f"the link preview's first line ends at {first_line} px, below the fold at {fold}"
+            )
     return problems

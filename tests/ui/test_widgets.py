@@ -8,6 +8,7 @@ import statistics
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt
 from PySide6.QtGui import QColor, QImage, QMovie
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QListWidget, QPlainTextEdit, QWidget
@@ -223,7 +224,7 @@ def test_worklist_updates_move_only_the_rows_that_changed(qtmodeltester) -> None
         shown = [worklist.index(r, 0).data() for r in range(worklist.rowCount())]
         assert shown == [r.item_id for r in rows]
         assert [worklist.index(r, 1).data() for r in range(len(rows))] == [
-            {"ready": "to review", "decided": "decided", "skipped": "skipped, giving back"}[r.state]
+            {"ready": "to review", "decided": "decided", "skipped": "skipped"}[r.state]
             for r in rows
         ]
 
@@ -543,3 +544,74 @@ def test_long_titles_of_a_wide_table_go_on_two_lines(qtbot) -> None:
     one_line = metrics.horizontalAdvance("High-harm posts this shift")
     assert header.sectionSize(column) < one_line  # the title on two lines, narrower
     assert header.height() >= 2 * metrics.lineSpacing()  # and the header has room for both
+
+
+def test_the_post_box_asks_for_the_lines_its_text_takes(qtbot) -> None:
+    """A short post's box asks for its few lines (Qt's fixed 192 px left it mostly empty and
+    pushed the link below the fold at 1280 x 800), a long one's for ten (it grows into the
+    room its pane has to spare besides); never fewer than three."""
+    from reviewer_app.ui.longtext import QtText
+    from reviewer_app.ui.post_pane import POST_LINES, PostText
+
+    box = PostText()
+    qtbot.addWidget(box)
+    box.resize(360, 300)
+    box.show()
+    qtbot.waitExposed(box)
+    line = box.fontMetrics().lineSpacing()
+
+    def asked(text: str) -> int:
+        box.show_text(QtText(text), [], None)
+        return box.sizeHint().height()
+
+    least, most = POST_LINES
+    one = asked("A short post.")
+    assert least * line <= one < (least + 2) * line
+    four = asked("\n".join(["A line of its own."] * 4))
+    assert four - one == line  # a line more than the least, a line higher
+    long = asked("word " * 2_000)
+    assert most * line <= long < (most + 2) * line
+    assert asked("A short post again.") == one
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_every_state_and_sync_word_fits_its_worklist_column(qtbot, qapp, language: str) -> None:
+    """Each word the State and Sync columns show fits its column whole, in each language
+    ("decided (keep)" and "waiting to send" were cut to "decide…" and "wait…"); a decided
+    row names its action in words in its tooltip and to a screen reader."""
+    from reviewer_app.ui import i18n
+    from reviewer_app.ui.window_parts import PADDING, WorklistView
+
+    states = [("ready", None, None), ("skipped", None, None)] + [
+        ("decided", status, "label_reduce")
+        for status in ("pending", "accepted", "conflict", "rejected")
+    ]
+    installed = i18n.install_translators(qapp, language)
+    try:
+        model = WorklistModel(clock=time.time)
+        view = WorklistView()
+        view.setModel(model)
+        qtbot.addWidget(view)
+        model.set_rows(
+            [
+                WorklistRow(f"itm-{n}", "q", state, time.time() + 90, False, status, action)
+                for n, (state, status, action) in enumerate(states)
+            ]
+        )
+        view.resize(330, 300)
+        view.show()
+        qtbot.waitExposed(view)
+        view.fit_columns()
+        metrics = view.fontMetrics()
+        for row in range(model.rowCount()):
+            for column in (1, 2, 3):
+                text = model.index(row, column).data()
+                room = view.columnWidth(column) - PADDING
+                assert metrics.horizontalAdvance(text) <= room, (language, text, room)
+        decided = model.index(2, 1)
+        assert "label reduce" in decided.data(Qt.ItemDataRole.ToolTipRole)
+        assert "label reduce" in decided.data(Qt.ItemDataRole.AccessibleTextRole)
+        assert "label_reduce" not in decided.data()
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
