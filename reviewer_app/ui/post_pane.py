@@ -115,8 +115,9 @@ class PostText(QPlainTextEdit):
         named(self, "postText", translate("PostPane", "Post text"))
         self._painted = True
         self.filling = False
-        #: the lines the box asks for (``want_lines``)
+        #: the lines the box asks for (``fit_lines``), and whether it holds the whole text
         self._lines = POST_LINES[1]
+        self._whole = False
         self._stop_filling: Callable[[], None] = _nothing
         # what runs once the new text is painted (after_paint)
         self._after: list[_AfterPaint] = []
@@ -128,7 +129,7 @@ class PostText(QPlainTextEdit):
         sent) highlighted; ``whole``: the source length when the text is a cut of it."""
         self._painted = False
         self._stop_filling()
-        self.want_lines(text.text)
+        self.filling = False
         document = self.document()
         option = document.defaultTextOption()
         if rtl is None:  # each paragraph takes its direction from its first strong letter
@@ -151,6 +152,7 @@ class PostText(QPlainTextEdit):
         else:
             self.setPlainText(text.text)  # never HTML or Markdown
             self._highlight(text, spans)
+        self.fit_lines(whole=not self.filling)
         self.verticalScrollBar().setValue(0)
 
     def after_paint(self, work: Callable[[], None]) -> Callable[[], None]:
@@ -167,28 +169,43 @@ class PostText(QPlainTextEdit):
                 step.work()
 
     def sizeHint(self) -> QSize:
-        """As high as its text's lines (``want_lines``), 3 to 10 of them: the box takes the
-        room its pane has to spare besides (its stretch). Qt's fixed 192 px made the pane
-        taller than a 1280 x 800 screen leaves it, the link and its button below the fold,
-        and a short post's box mostly empty."""
-        hint = super().sizeHint()
-        height = self.fontMetrics().lineSpacing() * self._lines + 2 * self.frameWidth()
-        return QSize(hint.width(), height + 2 * int(self.document().documentMargin()) + 2)
+        """As high as its text's lines (``fit_lines``), 3 to 10 of them, and never lower
+        (its minimum): the box takes the room its pane has to spare besides (its stretch).
+        Qt's fixed 192 px made the pane taller than a 1280 x 800 screen leaves it, the link
+        and its button below the fold, and a short post's box mostly empty."""
+        return QSize(super().sizeHint().width(), self._height(self._lines))
 
-    def want_lines(self, text: str) -> None:
-        """Estimate the lines ``text`` takes at the box's width (by the font's average
-        letter: no layout), and ask for that height when it differs from the last text's."""
-        per_line = max(1, self.viewport().width() // max(1, self.fontMetrics().averageCharWidth()))
+    def minimumSizeHint(self) -> QSize:
+        # the pane scrolls (a low screen): the post's first lines are never squeezed away
+        return QSize(super().minimumSizeHint().width(), self._height(self._lines))
+
+    def _height(self, lines: int) -> int:
+        margins = 2 * self.frameWidth() + 2 * int(self.document().documentMargin()) + 2
+        return self.fontMetrics().lineSpacing() * lines + margins
+
+    def fit_lines(self, whole: bool) -> None:
+        """Ask for the height of the lines the text in the box takes at its width, 3 to 10
+        (``whole``: the box holds the post's whole text; else it is longer than a screen:
+        10). Lays out the first blocks now, which the paint would (and keeps)."""
+        self._whole = whole
         least, most = POST_LINES
-        lines = 0
-        for paragraph in text[: per_line * most].split("\n"):
-            lines += max(1, -(-len(paragraph) // per_line))
-            if lines >= most:
-                break
-        lines = min(most, max(least, lines))
+        lines = most
+        if whole and self.isVisible():
+            lines = 0
+            block = self.document().firstBlock()
+            while block.isValid() and lines < most:
+                self.blockBoundingRect(block)  # laid out at the box's width
+                lines += max(1, block.layout().lineCount())
+                block = block.next()
+            lines = min(most, max(least, lines))
         if lines != self._lines:
             self._lines = lines
             self.updateGeometry()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._whole and event.size().width() != event.oldSize().width():
+            self.fit_lines(whole=True)  # its lines wrap elsewhere now
 
     def first_screen(self) -> int:
         """How much of a text fills the box as it is now, at the most: its lines as many

@@ -117,7 +117,8 @@ def review_fold_problems(window) -> list[str]:
     handle (at 1280 px it was "◀ @…"); the post's text box, or the first line of its link
     preview (where the link goes), below the fold of the post's scroll area (beside its
     button, the preview was a narrow column cut at its end, and Qt's fixed 192 px text box,
-    mostly empty for a short post, pushed the link off the screen)."""
+    mostly empty for a short post, pushed the link off the screen); a short post's text
+    that does not fit its box (a box squeezed to fit the link and the media under it)."""
     problems: list[str] = []
     view = window.worklist_view
     handle = view.fontMetrics().horizontalAdvance("◀ @maya_bikes")
@@ -130,6 +131,9 @@ def review_fold_problems(window) -> list[str]:
         return problems
     area = post.parentWidget().parentWidget()  # the scroll area's viewport, then the area
     fold = area.viewport().height()
+    shown = post.text.toPlainText()
+    if len(shown) <= 200 and post.text.verticalScrollBar().maximum() > 0:
+        problems.append(f"a short post's text ({len(shown)} characters) scrolls in its box")
     text_bottom = post.text.mapTo(post, post.text.rect().bottomLeft()).y()
     if text_bottom > fold:
         problems.append(f"the post's text box ends at {text_bottom} px, below the fold at {fold}")
