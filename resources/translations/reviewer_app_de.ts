@@ -802,6 +802,14 @@
         <translation>Pausenerinnerungen</translation>
     </message>
     <message>
+        <source>Decided {time}</source>
+        <translation>Entschieden {time}</translation>
+    </message>
+    <message>
+        <source>Recorded {time}</source>
+        <translation>Erfasst {time}</translation>
+    </message>
+    <message>
         <source>Logging in…</source>
         <translation>Anmeldung läuft…</translation>
     </message>
@@ -878,16 +886,8 @@
         <translation>Ihre Entscheidung</translation>
     </message>
     <message>
-        <source>Decided {time} UTC</source>
-        <translation>Entschieden {time} UTC</translation>
-    </message>
-    <message>
         <source>The decision that counts, by {reviewer}</source>
         <translation>Die geltende Entscheidung, von {reviewer}</translation>
-    </message>
-    <message>
-        <source>Recorded {time} UTC</source>
-        <translation>Erfasst {time} UTC</translation>
     </message>
     <message>
         <source>Log in again</source>
@@ -4615,7 +4615,7 @@
     </message>
     <message>
         <source>the decision on this account</source>
-        <extracomment>the lines the box asks for (``want_lines``)</extracomment>
+        <extracomment>the lines the box asks for (``fit_lines``), and whether it holds the whole text</extracomment>
         <translation>die Entscheidung zu diesem Konto</translation>
     </message>
     <message>

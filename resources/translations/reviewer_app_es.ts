@@ -802,6 +802,14 @@
         <translation>Recordatorios de pausa</translation>
     </message>
     <message>
+        <source>Decided {time}</source>
+        <translation>Decidido {time}</translation>
+    </message>
+    <message>
+        <source>Recorded {time}</source>
+        <translation>Registrado {time}</translation>
+    </message>
+    <message>
         <source>Logging in…</source>
         <translation>Iniciando sesión…</translation>
     </message>
@@ -878,16 +886,8 @@
         <translation>Su decisión</translation>
     </message>
     <message>
-        <source>Decided {time} UTC</source>
-        <translation>Decidido {time} UTC</translation>
-    </message>
-    <message>
         <source>The decision that counts, by {reviewer}</source>
         <translation>La decisión que cuenta, de {reviewer}</translation>
-    </message>
-    <message>
-        <source>Recorded {time} UTC</source>
-        <translation>Registrado {time} UTC</translation>
     </message>
     <message>
         <source>Log in again</source>
@@ -4615,7 +4615,7 @@
     </message>
     <message>
         <source>the decision on this account</source>
-        <extracomment>the lines the box asks for (``want_lines``)</extracomment>
+        <extracomment>the lines the box asks for (``fit_lines``), and whether it holds the whole text</extracomment>
         <translation>la decisión sobre esta cuenta</translation>
     </message>
     <message>

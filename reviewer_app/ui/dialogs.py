@@ -38,6 +38,7 @@ from .models import ConflictsModel
 from .plain import isolate, label, named, set_text
 from .shortcuts_page import ShortcutsPage
 from .theme import Tone, set_tone
+from .words import code_words, local_time
 
 
 def theme_name(theme: str) -> str:
@@ -244,7 +245,7 @@ class ConflictsView(QDialog):
         named(self, "conflictsView", translate("Dialogs", "Conflicts"))
         self.resize(900, 520)
         self.store = store
-        self.model = ConflictsModel()
+        self.model = ConflictsModel(self._action_words)
         self.table = QTableView()
         self.table.setModel(self.model)
         named(self.table, "conflictsList", translate("Dialogs", "Conflicts list"))
@@ -315,40 +316,43 @@ class ConflictsView(QDialog):
             if conflict.item
             else translate("Dialogs", "(post no longer stored)")
         )
-        set_text(self.post, f"{conflict.item_id}: {isolate(text)}")
+        author = f"@{isolate(conflict.item.author.handle)}" if conflict.item else conflict.item_id
+        set_text(self.post, f"{author}: {isolate(text)}")
         mine, theirs = conflict.mine, conflict.theirs
         queue = self.store.queue(conflict.item.queue_id) if conflict.item else None
+        ratings = queue.config.rating_labels() if queue else {}
 
-        def label_of(action_id: str) -> str:
-            action = queue.config.action(action_id) if queue else None
-            return f"{isolate(action.label)} ({action_id})" if action else action_id
+        def rating_of(rating: str | None) -> str | None:
+            return code_words(rating, ratings) if rating else None
 
         self.mine.setPlainText(
             _decision_text(
                 translate("Dialogs", "Your decision"),
-                label_of(mine.action),
+                self._action_words(conflict, mine.action),
                 mine.policies,
-                mine.rating,
+                rating_of(mine.rating),
                 mine.note,
-                translate("Dialogs", "Decided {time} UTC").format(
-                    time=f"{mine.decided_at:%Y-%m-%d %H:%M}"
-                ),
+                translate("Dialogs", "Decided {time}").format(time=local_time(mine.decided_at)),
             )
         )
         self.theirs.setPlainText(
             _decision_text(
                 translate("Dialogs", "The decision that counts, by {reviewer}").format(
-                    reviewer=theirs.reviewer
+                    reviewer=isolate(theirs.reviewer)
                 ),
-                label_of(theirs.action),
+                self._action_words(conflict, theirs.action),
                 theirs.policies,
-                theirs.rating,
+                rating_of(theirs.rating),
                 theirs.note,
-                translate("Dialogs", "Recorded {time} UTC").format(
-                    time=f"{theirs.decided_at:%Y-%m-%d %H:%M}"
-                ),
+                translate("Dialogs", "Recorded {time}").format(time=local_time(theirs.decided_at)),
             )
         )
+
+    def _action_words(self, conflict: Conflict, action: str) -> str:
+        """``action`` by its label on the conflict's queue (its code in words when the queue
+        is not stored here)."""
+        queue = self.store.queue(conflict.item.queue_id) if conflict.item else None
+        return code_words(action, queue.config.action_labels() if queue else None)
 
     def _resolve(self, resolution: str) -> None:
         index = self.table.currentIndex()

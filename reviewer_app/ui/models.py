@@ -88,6 +88,14 @@ def two_lines(title: str) -> str:
     return f"{title[:at]}\n{title[at + 1 :]}"
 
 
+def item_words(handle: str, text: str) -> str:
+    """An item as a list shows it: "@handle: the post's first words" (isolated)."""
+    words = " ".join(text.split())
+    if len(words) > EXCERPT:
+        words = words[:EXCERPT].rstrip() + "…"
+    return f"@{isolate(handle)}: {isolate(words)}" if words else f"@{isolate(handle)}"
+
+
 def countdown(seconds: float) -> str:
     if seconds <= 0:
         return translate("Models", "expired")
@@ -155,12 +163,7 @@ class WorklistModel(_Table):
     def describe(self, item_id: str, handle: str, text: str) -> None:
         """The Item column's words for ``item_id``: "@handle: the post's first words"."""
         self.handles[item_id] = handle
-        words = " ".join(text.split())
-        if len(words) > EXCERPT:
-            words = words[:EXCERPT].rstrip() + "…"
-        self.labels[item_id] = (
-            f"@{isolate(handle)}: {isolate(words)}" if words else (f"@{isolate(handle)}")
-        )
+        self.labels[item_id] = item_words(handle, text)
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         # first: a cell's paint asks for seven roles (its text, font, colours, alignment,
@@ -341,12 +344,17 @@ class ConflictsModel(RowsTable):
         QT_TRANSLATE_NOOP("Models", "By"),
     )
 
+    def __init__(self, action_words: Callable[[Conflict, str], str] | None = None) -> None:
+        super().__init__()
+        #: an action of a conflict's item in words (its label on the item's queue)
+        self.action_words = action_words or (lambda _c, action: code_words(action))
+
     def cells(self, c: Conflict) -> tuple[object, ...]:
         return (
-            c.item_id,
-            " ".join([c.mine.action, *c.mine.policies]),
-            " ".join([c.theirs.action, *c.theirs.policies]),
-            c.theirs.reviewer,
+            item_words(c.item.author.handle, c.item.post.text) if c.item else c.item_id,
+            " ".join([self.action_words(c, c.mine.action), *c.mine.policies]),
+            " ".join([self.action_words(c, c.theirs.action), *c.theirs.policies]),
+            isolate(c.theirs.reviewer),
         )
 
     def key(self, c: Conflict) -> str:

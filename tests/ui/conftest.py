@@ -136,8 +136,9 @@ def _quiet_offscreen_size_hints() -> Iterator[None]:
         qInstallMessageHandler(previous)
 
 
-def conflict_store(root: Path):
-    """A store holding one conflict, made the real way: A's lease expires, B decides."""
+def conflict_store(root: Path, *, queues: bool = False):
+    """A store holding one conflict, made the real way: A's lease expires, B decides;
+    ``queues``: with the queues stored, as the sync engine stores them."""
     from reviewer_app.core.store import Store
     from reviewer_app.protocol import Role
     from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
@@ -152,6 +153,8 @@ def conflict_store(root: Path):
         a, b = login(server, "ann"), login(server, "ben")
         server.add_user("lead", Role.lead)
         store = Store(root / "ann.sqlite3")
+        if queues:
+            store.save_queues(a.queues().queues)
         store.add_leased(a.claim(LOAD_QUEUE.id, 1, 60))
         item_id = store.worklist()[0].item_id
         clock.advance(120)

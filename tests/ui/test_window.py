@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel
@@ -18,21 +19,41 @@ from reviewer_app.ui import preferences as P
 from reviewer_app.ui.dialogs import ConflictsView, SettingsDialog, ShortcutsDialog
 from reviewer_app.ui.keys import COMMANDS, Command, what
 from reviewer_app.ui.main_window import first_geometry
+from reviewer_app.ui.models import item_words
+from reviewer_app.ui.plain import isolate
+from reviewer_app.ui.words import code_words, local_time
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, close_session, conflict_store, open_desk
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_conflicts_view_shows_both_decisions_and_resolves(qtbot, tmp_path: Path) -> None:
-    store = conflict_store(tmp_path)
+@pytest.mark.parametrize("queue_stored", [True, False], ids=["queue stored", "no queue"])
+def test_conflicts_view_shows_both_decisions_and_resolves(
+    qtbot, tmp_path: Path, queue_stored: bool
+) -> None:
+    store = conflict_store(tmp_path, queues=queue_stored)  # with it, actions by their labels
+    assert (store.queue(store.conflicts()[0].item.queue_id) is not None) == queue_stored
     view = ConflictsView(store)
     qtbot.addWidget(view)
     view.show()
     assert view.model.rowCount() == 1
     mine, theirs = view.mine.toPlainText(), view.theirs.toPlainText()
-    assert "Your decision" in mine and "Action: keep" in mine and "looks fine to me" in mine
-    assert "by ben" in theirs and "Action: remove" in theirs and "SPAM.SCAM" in theirs
+    conflict = store.conflicts()[0]
+    queue = store.queue(conflict.item.queue_id)
+    labels = queue.config.action_labels() if queue else None
+    keep, remove = code_words("keep", labels), code_words("remove", labels)
+    assert "Your decision" in mine and f"Action: {keep}\n" in mine
+    assert "looks fine to me" in mine
+    assert f"by {isolate('ben')}" in theirs and f"Action: {remove}\n" in theirs
+    assert "SPAM.SCAM" in theirs
+    # words and local times, not codes: the item by its author and first words, the times
+    # as the rest of the window gives them
+    assert f"Decided {local_time(conflict.mine.decided_at)}" in mine and "UTC" not in mine
+    assert conflict.item_id not in view.post.text()
+    row = [view.model.index(0, c).data() for c in range(view.model.columnCount())]
+    assert row[0] == item_words(conflict.item.author.handle, conflict.item.post.text)
+    assert row[1] == keep and row[2] == f"{remove} SPAM.SCAM"
     view.escalate_button.click()
     assert store.conflicts() == []
     assert store.conflicts(open_only=False)[0].resolution == "escalated"
