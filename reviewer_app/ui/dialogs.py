@@ -245,6 +245,9 @@ class ConflictsView(QDialog):
         named(self, "conflictsView", translate("Dialogs", "Conflicts"))
         self.resize(900, 520)
         self.store = store
+        #: the stored queues the conflicts' items are from, by id, read once a reload (the
+        #: table asks for its cells' words at every paint)
+        self._queues: dict[str, Queue | None] = {}
         self.model = ConflictsModel(self._action_words)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -291,6 +294,7 @@ class ConflictsView(QDialog):
         self.reload()
 
     def reload(self) -> None:
+        self._queues.clear()
         self.model.set_rows(self.store.conflicts())
         if self.model.rowCount():
             self.table.selectRow(0)
@@ -319,7 +323,7 @@ class ConflictsView(QDialog):
         author = f"@{isolate(conflict.item.author.handle)}" if conflict.item else conflict.item_id
         set_text(self.post, f"{author}: {isolate(text)}")
         mine, theirs = conflict.mine, conflict.theirs
-        queue = self.store.queue(conflict.item.queue_id) if conflict.item else None
+        queue = self._queue_of(conflict)
         ratings = queue.config.rating_labels() if queue else {}
 
         def rating_of(rating: str | None) -> str | None:
@@ -351,8 +355,16 @@ class ConflictsView(QDialog):
     def _action_words(self, conflict: Conflict, action: str) -> str:
         """``action`` by its label on the conflict's queue (its code in words when the queue
         is not stored here)."""
-        queue = self.store.queue(conflict.item.queue_id) if conflict.item else None
+        queue = self._queue_of(conflict)
         return code_words(action, queue.config.action_labels() if queue else None)
+
+    def _queue_of(self, conflict: Conflict) -> Queue | None:
+        if conflict.item is None:
+            return None
+        queue_id = conflict.item.queue_id
+        if queue_id not in self._queues:
+            self._queues[queue_id] = self.store.queue(queue_id)
+        return self._queues[queue_id]
 
     def _resolve(self, resolution: str) -> None:
         index = self.table.currentIndex()

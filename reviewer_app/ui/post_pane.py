@@ -380,7 +380,7 @@ class PostPane(QWidget):
         named(self.preview, "linkPreview", translate("PostPane", "Link preview"))
         # the preview over the whole width, the button under it (beside it, the preview
         # was a narrow column whose last lines were cut at 1280 px)
-        link_row = QVBoxLayout()
+        link_part = QVBoxLayout()
         self.open_link = QPushButton(translate("PostPane", "Open link in browser…"))
         named(
             self.open_link,
@@ -388,8 +388,8 @@ class PostPane(QWidget):
             translate("PostPane", "Open the post's link in the system browser"),
         )
         self.open_link.clicked.connect(self._open_link)
-        link_row.addWidget(self.preview)
-        link_row.addWidget(self.open_link, 0, Qt.AlignmentFlag.AlignLeft)
+        link_part.addWidget(self.preview)
+        link_part.addWidget(self.open_link, 0, Qt.AlignmentFlag.AlignLeft)
         self.media = MediaStrip(self)
         self.media.enlarge_requested.connect(self.enlarge_media)
         # the open media viewer, if any
@@ -398,7 +398,7 @@ class PostPane(QWidget):
             layout.addWidget(widget)
         layout.addWidget(self.text, 1)
         layout.addWidget(self.more)
-        layout.addLayout(link_row)
+        layout.addLayout(link_part)
         layout.addWidget(self.media)
         self._full = ""
         self._spans: list[tuple[int, int, str]] = []

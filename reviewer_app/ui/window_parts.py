@@ -61,8 +61,8 @@ class WorklistView(QTableView):
         (2, ("99:59",)),
         (3, tuple(w for w in SYNC_WORDS.values() if w)),
     )
-    #: what the Item column shows at the least: the current row's mark, a handle of usual
-    #: length and the start of the post (at 1280 px it was "◀ @…", some 55 px)
+    #: what the Item column shows at the least: the current row's mark and a handle of
+    #: usual length (at 1280 px it was "◀ @…", some 55 px)
     ITEM_SAMPLE = "◀ @maya_bikes"
 
     def __init__(self) -> None:
@@ -143,8 +143,8 @@ class WorklistView(QTableView):
     def minimumSizeHint(self) -> QSize:
         """Never narrower than its columns: the Item column's least width beside the
         others (a splitter squeezed the list until the Sync column went off its side,
-        behind a scroll bar, at 1280 px), and the Item column never narrower than a handle
-        and a word."""
+        behind a scroll bar, at 1280 px), and the Item column never narrower than a
+        handle."""
         hint = super().minimumSizeHint()
         header = self.horizontalHeader()
         narrow = sum(header.sectionSize(c) for c, _sample in self.NARROW if c < header.count())
