@@ -331,6 +331,9 @@ class RowsTable(_Table):
         row = self.rows[index.row()]
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             return self.cells(row)[index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole:  # a cell cut at its column's end, whole
+            text = self.cells(row)[index.column()]
+            return tooltip(str(text)) if text not in (None, "") else None
         if role == Qt.ItemDataRole.UserRole:
             return self.key(row)
         return None

@@ -20,7 +20,7 @@ from reviewer_app.ui.dialogs import ConflictsView, SettingsDialog, ShortcutsDial
 from reviewer_app.ui.keys import COMMANDS, Command, what
 from reviewer_app.ui.main_window import first_geometry
 from reviewer_app.ui.models import item_words
-from reviewer_app.ui.plain import isolate
+from reviewer_app.ui.plain import isolate, tooltip
 from reviewer_app.ui.words import code_words, local_time
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, close_session, conflict_store, open_desk
@@ -54,6 +54,9 @@ def test_conflicts_view_shows_both_decisions_and_resolves(
     row = [view.model.index(0, c).data() for c in range(view.model.columnCount())]
     assert row[0] == item_words(conflict.item.author.handle, conflict.item.post.text)
     assert row[1] == keep and row[2] == f"{remove} SPAM.SCAM"
+    # a cell cut at its column's end has the whole text in its tooltip (plain text)
+    tip = view.model.index(0, 2).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == tooltip(row[2]) and "SPAM.SCAM" in tip
     view.escalate_button.click()
     assert store.conflicts() == []
     assert store.conflicts(open_only=False)[0].resolution == "escalated"
