@@ -11,7 +11,7 @@ from reviewer_app.protocol import ClassifierScore
 
 from .i18n import translate
 from .plain import ElidedLabel, isolate, label, named, set_text, tooltip
-from .theme import Tone, TypeRole, plain_type, set_tone, set_type
+from .theme import Tone, TypeRole, plain_type, set_colour, set_type
 from .words import code_words
 
 OVER = QColor("#c62828")
@@ -84,7 +84,7 @@ class ScoresPanel(QWidget):
                     set_type(name, TypeRole.strong)
                 else:
                     plain_type(name)
-                set_tone(figure, Tone.over if over else None)
+                set_colour(figure, Tone.over if over else None)
                 figure.setProperty("over", over)
             words = (
                 translate(

@@ -293,3 +293,52 @@ def test_tabs_are_padded_half_of_fusions_with_their_titles_whole(
             assert (narrow.height(), narrow.width()) == (wide.height() - trim, wide.width())
         else:
             assert (narrow.width(), narrow.height()) == (wide.width() - trim, wide.height())
+
+
+def test_a_score_over_its_threshold_is_red_and_bold_without_a_style_sheet(
+    qtbot, tmp_path: Path, restore_look
+) -> None:
+    """A score's figure over its threshold is in the over tone's colour and bold, under it
+    plain again, by its palette and font: no style sheet set and cleared from post to post
+    (each re-polished the figure, the slowest keypresses' scores took ten times the usual).
+    The colour follows the theme."""
+    from reviewer_app.protocol import ClassifierScore
+    from reviewer_app.ui.scores import ScoresPanel
+
+    P.apply_look(P.Preferences(QSettings(str(tmp_path / "look.ini"), QSettings.Format.IniFormat)))
+    panel = ScoresPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+
+    def score(value: float) -> list[ClassifierScore]:
+        return [
+            ClassifierScore(
+                model="toxicity-xlmr",
+                model_version="3",
+                label="toxicity",
+                score=value,
+                threshold=0.8,
+                spans=[],
+            )
+        ]
+
+    def figure() -> QLabel:
+        return panel.rows[0][2]
+
+    def colour() -> str:
+        return figure().palette().color(QPalette.ColorRole.WindowText).name()
+
+    panel.show_scores(score(0.12))
+    plain = colour()
+    assert plain != theme.Tone.over.light.fg and not figure().font().bold()
+    panel.show_scores(score(0.93))
+    assert colour() == theme.Tone.over.light.fg and figure().font().bold()
+    assert figure().styleSheet() == "" and theme.tone_of(figure()) is theme.Tone.over
+    panel.show_scores(score(0.12))
+    assert colour() == plain and not figure().font().bold()
+    assert figure().styleSheet() == "" and theme.tone_of(figure()) is None
+    panel.show_scores(score(0.93))
+    prefs = P.Preferences(QSettings(str(tmp_path / "dark.ini"), QSettings.Format.IniFormat))
+    prefs.set(P.THEME, "dark")
+    P.apply_look(prefs)
+    assert colour() == theme.Tone.over.dark.fg and figure().font().bold()
