@@ -851,6 +851,7 @@
     </message>
     <message>
         <source>Conflicts list</source>
+        <extracomment>the stored queues the conflicts&apos; items are from, by id, read once a reload (the table asks for its cells&apos; words at every paint)</extracomment>
         <translation>Liste der Konflikte</translation>
     </message>
     <message>
@@ -1096,8 +1097,8 @@
         <translation>Status der Kennzahlen</translation>
     </message>
     <message>
-        <source>What each reviewer decided, by the kind of harm their queues and the policies they cited say the posts carry: this shift (activity with no gap of 4 hours) and the last 7 days, with the breaks they took. Figures only; no post is shown here.</source>
-        <translation>Was jeder Prüfer entschieden hat, nach der Art des Schadens, den die Beiträge laut ihren Warteschlangen und den angeführten Richtlinien tragen: in dieser Schicht (Aktivität ohne Lücke von 4 Stunden) und in den letzten 7 Tagen, mit den genommenen Pausen. Nur Kennzahlen; hier wird kein Beitrag angezeigt.</translation>
+        <source>What each reviewer decided, by the kind of harm their queues and the policies they cited say the posts carry: this shift (activity with no gap of 4 hours) and the last 7 days, with the breaks they took; a kind of harm&apos;s column reads posts this shift / in 7 days. Figures only; no post is shown here.</source>
+        <translation>Was jeder Prüfer entschieden hat, nach der Art des Schadens, den die Beiträge laut ihren Warteschlangen und den angeführten Richtlinien tragen: in dieser Schicht (Aktivität ohne Lücke von 4 Stunden) und in den letzten 7 Tagen, mit den genommenen Pausen; die Spalte einer Schadensart zeigt Beiträge in dieser Schicht / in 7 Tagen. Nur Kennzahlen; hier wird kein Beitrag angezeigt.</translation>
     </message>
     <message>
         <source>Loading…</source>
@@ -4339,7 +4340,7 @@
     </message>
     <message>
         <source>expired</source>
-        <extracomment>a title longer than this (in characters) and of several words goes on two lines</extracomment>
+        <extracomment>a title longer than this (in characters) and of several words goes on more lines the most lines a column&apos;s title takes</extracomment>
         <translation>abgelaufen</translation>
     </message>
     <message>

@@ -851,6 +851,7 @@
     </message>
     <message>
         <source>Conflicts list</source>
+        <extracomment>the stored queues the conflicts&apos; items are from, by id, read once a reload (the table asks for its cells&apos; words at every paint)</extracomment>
         <translation>Lista de conflictos</translation>
     </message>
     <message>
@@ -1096,8 +1097,8 @@
         <translation>Estado de las cifras</translation>
     </message>
     <message>
-        <source>What each reviewer decided, by the kind of harm their queues and the policies they cited say the posts carry: this shift (activity with no gap of 4 hours) and the last 7 days, with the breaks they took. Figures only; no post is shown here.</source>
-        <translation>Lo que decidió cada revisor, según el tipo de daño que sus colas y las políticas citadas atribuyen a las publicaciones: en este turno (actividad sin interrupciones de 4 horas) y en los últimos 7 días, con las pausas que tomó. Solo cifras; aquí no se muestra ninguna publicación.</translation>
+        <source>What each reviewer decided, by the kind of harm their queues and the policies they cited say the posts carry: this shift (activity with no gap of 4 hours) and the last 7 days, with the breaks they took; a kind of harm&apos;s column reads posts this shift / in 7 days. Figures only; no post is shown here.</source>
+        <translation>Lo que decidió cada revisor, según el tipo de daño que sus colas y las políticas citadas atribuyen a las publicaciones: en este turno (actividad sin interrupciones de 4 horas) y en los últimos 7 días, con las pausas que tomó; la columna de cada tipo de daño indica publicaciones en este turno / en 7 días. Solo cifras; aquí no se muestra ninguna publicación.</translation>
     </message>
     <message>
         <source>Loading…</source>
@@ -4339,7 +4340,7 @@
     </message>
     <message>
         <source>expired</source>
-        <extracomment>a title longer than this (in characters) and of several words goes on two lines</extracomment>
+        <extracomment>a title longer than this (in characters) and of several words goes on more lines the most lines a column&apos;s title takes</extracomment>
         <translation>caducada</translation>
     </message>
     <message>

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import time
 from collections.abc import Callable, Sequence
+from itertools import combinations, pairwise
 from typing import Any
 
 from PySide6.QtCore import (
@@ -70,22 +71,32 @@ def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
     return runs
 
 
-#: a title longer than this (in characters) and of several words goes on two lines
+#: a title longer than this (in characters) and of several words goes on more lines
 TWO_LINES_FROM = 12
+#: the most lines a column's title takes
+TITLE_LINES = 3
 
 
 def two_lines(title: str) -> str:
-    """``title`` broken at the space nearest its middle when it is long and has one; the
-    longer line as short as it can be ("High-harm posts\\nthis shift")."""
+    """``title`` on as few lines as keep each within ``TWO_LINES_FROM`` characters (at most
+    ``TITLE_LINES``; the longest line as short as it can be), broken only at spaces and never
+    before a mark ("/ reversed"): "High-harm\nposts this\nshift". A short title, or one of
+    one word, stays on one line."""
     if len(title) <= TWO_LINES_FROM:
         return title
-    middle = len(title) / 2
-    # never a line that starts with a mark ("/ reversed")
+    # the places a line may end: a space whose next character is not a mark
     spaces = [i for i, ch in enumerate(title[:-1]) if ch == " " and title[i + 1] not in "/·—-"]
-    if not spaces:
-        return title
-    at = min(spaces, key=lambda i: (max(i, len(title) - i - 1), abs(i - middle)))
-    return f"{title[:at]}\n{title[at + 1 :]}"
+    best = (len(title), title)
+    for count in range(1, min(TITLE_LINES - 1, len(spaces)) + 1):
+        for breaks in combinations(spaces, count):
+            bounds = (-1, *breaks, len(title))
+            lines = [title[a + 1 : b] for a, b in pairwise(bounds)]
+            longest = max(len(line) for line in lines)
+            if longest < best[0]:
+                best = (longest, "\n".join(lines))
+        if best[0] <= TWO_LINES_FROM:
+            break  # the fewest lines that do
+    return best[1]
 
 
 def item_words(handle: str, text: str) -> str:

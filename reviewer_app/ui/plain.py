@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 import regex
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QContextMenuEvent, QEnterEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QStyle,
     QStyleOptionButton,
+    QStyleOptionHeader,
     QTableView,
     QWidget,
 )
@@ -291,6 +292,9 @@ def fit_columns(view: QTableView | QAbstractItemView) -> None:
         most = max(LABEL_WIDTH, header.sectionSizeHint(column))
         if header.sectionSize(column) > most:
             header.resizeSection(column, most)
+    if header.stretchLastSection():  # the last column to the table's end again (its size,
+        header.setStretchLastSection(False)  # fitted above, held until the next resize)
+        header.setStretchLastSection(True)
 
 
 def stretch_column(view: QTableView, column: int) -> None:
@@ -310,14 +314,75 @@ def fit_headers(view: QTableView) -> None:
             header.resizeSection(column, wanted)
 
 
+class TitleHeader(QHeaderView):
+    """A sortable table's header that keeps room for the sort arrow in the sorted column
+    only. Qt sizes every section of a sortable header as if its arrow were there, and as a
+    square of the section's height: a title on three lines got about 60 pixels more than it
+    needs, and a twelve-column table of figures scrolled sideways at 1280 px. The sorted
+    column gets the arrow's room as the style gives it (what its title loses to the arrow,
+    at least the arrow's size and a margin), and widens to it when the sort moves there."""
+
+    _sizing = False
+
+    def sectionSizeFromContents(self, logicalIndex: int) -> QSize:
+        if self._sizing or not self.isSortIndicatorShown():
+            return super().sectionSizeFromContents(logicalIndex)
+        self._sizing = True  # (showing the arrow again can ask for sizes: Qt's, then)
+        self.setSortIndicatorShown(False)
+        try:
+            size = super().sectionSizeFromContents(logicalIndex)
+        finally:
+            self.setSortIndicatorShown(True)
+            self._sizing = False
+        if (
+            logicalIndex == self.sortIndicatorSection()
+            and self.orientation() == Qt.Orientation.Horizontal
+        ):
+            size.setWidth(size.width() + self.arrow_room(size.height()))
+        return size
+
+    def arrow_room(self, height: int) -> int:
+        """The width the sort arrow takes from a section's title in this style."""
+        style, option = self.style(), QStyleOptionHeader()
+        option.rect = QRect(0, 0, 1000, height)
+        option.state = QStyle.StateFlag.State_Horizontal
+        option.sortIndicator = QStyleOptionHeader.SortIndicator.SortDown
+        narrowed = style.subElementRect(QStyle.SubElement.SE_HeaderLabel, option, self).width()
+        option.sortIndicator = QStyleOptionHeader.SortIndicator.None_
+        whole = style.subElementRect(QStyle.SubElement.SE_HeaderLabel, option, self).width()
+        mark = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, self)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+        return max(whole - narrowed, mark + margin)
+
+
+def _title_header(view: QTableView) -> QHeaderView:
+    """``view``'s horizontal header, a ``TitleHeader`` with the settings it had."""
+    old = view.horizontalHeader()
+    if isinstance(old, TitleHeader):
+        return old
+    header = TitleHeader(Qt.Orientation.Horizontal, view)
+    header.setSectionsClickable(old.sectionsClickable())
+    header.setHighlightSections(old.highlightSections())
+    header.setStretchLastSection(old.stretchLastSection())
+    header.setSortIndicatorShown(old.isSortIndicatorShown())
+    header.setDefaultAlignment(old.defaultAlignment())
+    header.setMinimumSectionSize(old.minimumSectionSize())
+    view.setHorizontalHeader(header)
+    if view.isSortingEnabled():
+        view.setSortingEnabled(True)  # (the new header's clicks sort)
+    return header
+
+
 class _HeadersFit(QObject):
-    """Fits ``view``'s columns to their titles whenever its columns or its font change."""
+    """Fits ``view``'s columns to their titles whenever its columns or its font change, or
+    the sort moves to another column (its arrow needs room)."""
 
     def __init__(self, view: QTableView) -> None:
         super().__init__(view)
         self.view = view
         header = view.horizontalHeader()
         header.sectionCountChanged.connect(lambda _old, _new: fit_headers(view))
+        header.sortIndicatorChanged.connect(lambda _section, _order: fit_headers(view))
         header.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -329,7 +394,9 @@ class _HeadersFit(QObject):
 def keep_headers_fit(view: QTableView) -> None:
     """Every column of ``view`` at least as wide as its title, once the model gives the
     columns and again at every new text size (columns fitted at 11 points cut their titles
-    at 16)."""
+    at 16). Its header keeps room for the sort arrow in the sorted column only
+    (``TitleHeader``)."""
+    _title_header(view)
     _HeadersFit(view)
 
 

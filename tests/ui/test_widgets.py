@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt
 from PySide6.QtGui import QColor, QImage, QMovie
-from PySide6.QtWidgets import QAbstractButton, QComboBox, QListWidget, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QListWidget,
+    QPlainTextEdit,
+    QStyle,
+    QWidget,
+)
 
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.errors import AuthenticationRequired, NetworkError
@@ -515,18 +522,23 @@ def test_a_score_names_its_label_in_words(qtbot) -> None:
 
 
 def test_long_titles_of_a_wide_table_go_on_two_lines(qtbot) -> None:
-    """The Wellbeing table's titles on two lines: its columns about half as wide as with each
-    title on one line (it scrolled sideways at 1280 px); a screen reader and the row figures
-    still get each title on one line (``title``, which the row figures use too)."""
+    """The Wellbeing table's titles on two or three lines: its columns about half as wide as
+    with each title on one line (it scrolled sideways at 1280 px); a screen reader and the
+    row figures still get each title on one line (``title``, which the row figures use too)."""
     from reviewer_app.ui.lead.exposure import ExposureModel
     from reviewer_app.ui.lead.stats_views import sortable, table_view
     from reviewer_app.ui.models import two_lines
 
-    assert two_lines("High-harm posts this shift") == "High-harm posts\nthis shift"
-    assert two_lines("Break minutes this shift") == "Break minutes\nthis shift"
-    assert two_lines("Appeals upheld / reversed") == "Appeals upheld /\nreversed"
+    assert two_lines("Median handle") == "Median\nhandle"
+    assert two_lines("Posts this shift") == "Posts\nthis shift"
+    # no line over 12 characters where three lines can do it, the longest line shortest
+    assert two_lines("High-harm posts this shift") == "High-harm\nposts\nthis shift"
+    assert two_lines("Break minutes this shift") == "Break\nminutes\nthis shift"
+    assert two_lines("Appeals upheld / reversed") == "Appeals\nupheld /\nreversed"  # not "/ r…"
     assert two_lines("Reviewer") == "Reviewer"  # short: one line
+    assert two_lines("p90 handle") == "p90 handle"
     assert two_lines("Unbreakablelongtitle") == "Unbreakablelongtitle"  # no space
+    assert max(map(len, two_lines("a " * 40).split("\n"))) == 27  # never over three lines
     model = ExposureModel()
     view = table_view("exposure", "Exposure")
     qtbot.addWidget(view)
@@ -537,13 +549,54 @@ def test_long_titles_of_a_wide_table_go_on_two_lines(qtbot) -> None:
     header = view.horizontalHeader()
     column = ExposureModel.HEADERS.index("High-harm posts this shift")
     shown = model.headerData(column, Qt.Orientation.Horizontal)
-    assert shown == "High-harm posts\nthis shift"
+    assert shown == "High-harm\nposts\nthis shift"
     spoken = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.AccessibleTextRole)
     assert spoken == model.title(column) == "High-harm posts this shift"
     metrics = header.fontMetrics()
     one_line = metrics.horizontalAdvance("High-harm posts this shift")
     assert header.sectionSize(column) < one_line  # the title on two lines, narrower
-    assert header.height() >= 2 * metrics.lineSpacing()  # and the header has room for both
+    assert header.height() >= 3 * metrics.lineSpacing()  # and the header has room for all
+
+
+def test_only_the_sorted_column_keeps_room_for_the_sort_arrow(qtbot) -> None:
+    """Qt sized every section of a sortable header as if the sort arrow were in it, and as a
+    square of the header's height: the Reviewers table's twelve columns were about 400 px
+    wider than their titles and scrolled sideways at 1280 px. Now the sorted column alone
+    has the arrow's room, and a column the sort moves to widens to it."""
+    from PySide6.QtWidgets import QHeaderView
+
+    from reviewer_app.ui.lead.stats_views import ReviewerStatsModel, sortable, table_view
+    from reviewer_app.ui.plain import TitleHeader, fit_columns
+
+    model = ReviewerStatsModel()
+    view = table_view("figures", "Figures")
+    qtbot.addWidget(view)
+    view.setModel(sortable(model, view))
+    view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    view.resize(1200, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    fit_columns(view)
+    header = view.horizontalHeader()
+    assert isinstance(header, TitleHeader) and header.isSortIndicatorShown()
+    assert view.isSortingEnabled() and header.sectionsClickable()  # what it had, kept
+    metrics = header.fontMetrics()
+    kappa = ReviewerStatsModel.HEADERS.index("Kappa")
+    title = metrics.horizontalAdvance("Kappa")
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    arrow = header.arrow_room(header.height())
+    assert arrow > 0
+    assert title + 2 * margin <= header.sectionSize(kappa) < title + 2 * margin + arrow
+    plain = QHeaderView(Qt.Orientation.Horizontal)  # Qt's own sizing, for comparison
+    plain.setModel(view.model())
+    plain.setSortIndicatorShown(True)
+    qtbot.addWidget(plain)
+    assert (
+        sum(header.sectionSizeHint(c) for c in range(header.count()))
+        < sum(plain.sectionSizeHint(c) for c in range(plain.count())) - 8 * arrow
+    )
+    header.setSortIndicator(kappa, Qt.SortOrder.AscendingOrder)  # a click on its title
+    assert header.sectionSize(kappa) >= title + 2 * margin + arrow
 
 
 def test_the_post_box_asks_for_the_lines_its_text_takes(qtbot) -> None:

@@ -101,6 +101,7 @@ class DecisionsBrowser(QWidget):
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform heights, no scans
         rows.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         rows.hide()
+        keep_headers_fit(self.table)  # (its header first: the widths below are the header's)
         columns = self.table.horizontalHeader()
         columns.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         # the time whole, in the font in use; the rest as wide as their usual words
@@ -111,7 +112,6 @@ class DecisionsBrowser(QWidget):
         for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
         fit_headers(self.table)  # and never narrower than a title, at every text size
-        keep_headers_fit(self.table)
         columns.setStretchLastSection(True)
 
         detail = self._build_history()

@@ -273,9 +273,9 @@ def table_view(object_name: str, name: str) -> QTableView:
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()
+    keep_headers_fit(view)  # (its header first: the settings below are the header's)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     view.horizontalHeader().setStretchLastSection(True)
-    keep_headers_fit(view)
     return view
 
 
@@ -541,10 +541,12 @@ class ReviewersView(_Figures):
             )
         )
         layout.addWidget(self.thresholds)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        # the trend under the figures, not beside them: the figures' twelve columns take
+        # the window's width (beside the trend they scrolled sideways at 1280 px)
+        split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.view)
         split.addWidget(self.trend)
-        split.setStretchFactor(0, 3)
+        split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 1)
         layout.addWidget(split, 1)
         layout.addWidget(self.open_button)
