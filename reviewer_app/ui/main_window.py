@@ -224,7 +224,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
 
     def _build_worklist(self) -> None:
         """The worklist: the posts held here, the one on screen marked."""
-        self.worklist = WorklistModel()
+        self.worklist = WorklistModel(action_labels=self.queues.action_labels)
         self.worklist_view = WorklistView()
         self.worklist_view.setModel(self.worklist)
         named(self.worklist_view, "worklist", translate("MainWindow", "Worklist (W)"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -160,10 +160,16 @@ class WorklistModel(_Table):
     )
     LEASE_COLUMN = 2
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.time,
+        action_labels: Callable[[str], Mapping[str, str] | None] = lambda _queue_id: None,
+    ) -> None:
         super().__init__()
         self.rows: list[WorklistRow] = []
         self.clock = clock
+        #: a queue's action labels by its id (a decided row's action in its words)
+        self.action_labels = action_labels
         self.current_id: str | None = None
         #: what the Item column shows of each item: its author and the start of its post
         #: (``describe``), kept for as long as the item is on the list
@@ -185,7 +191,7 @@ class WorklistModel(_Table):
         if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML
             shown = self.data(index, DISPLAY)
             if index.column() == 1 and row.action and row.state == "decided":
-                shown = f"{shown}: {code_words(row.action)}"
+                shown = f"{shown}: {self.action(row)}"
             return tooltip(f"{shown}\n{row.item_id}" if index.column() == 0 else shown)
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             column = index.column()
@@ -197,7 +203,7 @@ class WorklistModel(_Table):
                 words = translate("Models", STATE_WORDS.get(row.state, row.state))
                 spoken = role == Qt.ItemDataRole.AccessibleTextRole
                 if spoken and row.action and row.state == "decided":
-                    return f"{words}: {code_words(row.action)}"
+                    return f"{words}: {self.action(row)}"
                 return words
             if column == 2:
                 if row.lease_lost:
@@ -209,6 +215,11 @@ class WorklistModel(_Table):
         if role == Qt.ItemDataRole.UserRole:
             return row.item_id
         return None
+
+    def action(self, row: WorklistRow) -> str:
+        """``row``'s action by its label on the row's queue ("Remove and restrict author"),
+        its code in words when the queue is not known here."""
+        return code_words(row.action or "", self.action_labels(row.queue_id))
 
     def set_rows(self, rows: Sequence[WorklistRow]) -> None:
         """Show ``rows``, telling the view only what changed: rows that left or arrived,
@@ -294,6 +305,11 @@ class QueueListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.UserRole:
             return queue.id
         return None
+
+    def action_labels(self, queue_id: str) -> Mapping[str, str] | None:
+        """The action labels of queue ``queue_id`` (None when it is not listed)."""
+        queue = next((q for q in self.queues if q.id == queue_id), None)
+        return queue.config.action_labels() if queue is not None else None
 
     def set_queues(self, queues: Sequence[Queue]) -> None:
         new = list(queues)

@@ -633,6 +633,7 @@ def test_every_state_and_sync_word_fits_its_worklist_column(qtbot, qapp, languag
     ("decided (keep)" and "waiting to send" were cut to "decide…" and "wait…"); a decided
     row names its action in words in its tooltip and to a screen reader."""
     from reviewer_app.ui import i18n
+    from reviewer_app.ui.plain import isolate
     from reviewer_app.ui.window_parts import PADDING, WorklistView
 
     states = [("ready", None, None), ("skipped", None, None)] + [
@@ -665,6 +666,13 @@ def test_every_state_and_sync_word_fits_its_worklist_column(qtbot, qapp, languag
         assert "label reduce" in decided.data(Qt.ItemDataRole.ToolTipRole)
         assert "label reduce" in decided.data(Qt.ItemDataRole.AccessibleTextRole)
         assert "label_reduce" not in decided.data()
+        # by its label on the row's queue when the queue is known (isolated: it is data)
+        hostile = "Label and reduce \u202e"
+        model.action_labels = lambda queue_id: (
+            {"label_reduce": hostile} if queue_id == "q" else None
+        )
+        for role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
+            assert f": {isolate(hostile)}" in decided.data(role)
     finally:
         for translator in installed:
             qapp.removeTranslator(translator)
