@@ -3010,7 +3010,7 @@
     </message>
     <message>
         <source>Decisions</source>
-        <translation>Entscheidungen</translation>
+        <translation>Entschei­dungen</translation>
     </message>
     <message>
         <source>Median handle</source>
@@ -3026,11 +3026,11 @@
     </message>
     <message>
         <source>Agreement</source>
-        <translation>Übereinstimmung</translation>
+        <translation>Überein­stimmung</translation>
     </message>
     <message>
         <source>Overturn rate</source>
-        <translation>Aufhebungsquote</translation>
+        <translation>Aufhebungs­quote</translation>
     </message>
     <message>
         <source>Kappa</source>
@@ -3046,7 +3046,7 @@
     </message>
     <message>
         <source>Flags</source>
-        <translation>Markierungen</translation>
+        <translation>Markie­rungen</translation>
     </message>
     <message>
         <source>Time window</source>
@@ -4340,7 +4340,7 @@
     </message>
     <message>
         <source>expired</source>
-        <extracomment>a title longer than this (in characters) and of several words goes on more lines the most lines a column&apos;s title takes</extracomment>
+        <extracomment>a title longer than this (in characters) and of several words goes on more lines the most lines a column&apos;s title takes where a translation lets a long word break (&quot;Überein­stimmung&quot;), as in print</extracomment>
         <translation>abgelaufen</translation>
     </message>
     <message>
@@ -4362,7 +4362,7 @@
     </message>
     <message>
         <source>lost</source>
-        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list each described item&apos;s author&apos;s handle (as given: isolate it to show it)</extracomment>
+        <extracomment>a queue&apos;s action labels by its id (a decided row&apos;s action in its words) what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list each described item&apos;s author&apos;s handle (as given: isolate it to show it)</extracomment>
         <translation>verloren</translation>
     </message>
     <message>

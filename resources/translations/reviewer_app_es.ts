@@ -4340,7 +4340,7 @@
     </message>
     <message>
         <source>expired</source>
-        <extracomment>a title longer than this (in characters) and of several words goes on more lines the most lines a column&apos;s title takes</extracomment>
+        <extracomment>a title longer than this (in characters) and of several words goes on more lines the most lines a column&apos;s title takes where a translation lets a long word break (&quot;Überein­stimmung&quot;), as in print</extracomment>
         <translation>caducada</translation>
     </message>
     <message>
@@ -4362,7 +4362,7 @@
     </message>
     <message>
         <source>lost</source>
-        <extracomment>what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list each described item&apos;s author&apos;s handle (as given: isolate it to show it)</extracomment>
+        <extracomment>a queue&apos;s action labels by its id (a decided row&apos;s action in its words) what the Item column shows of each item: its author and the start of its post (``describe``), kept for as long as the item is on the list each described item&apos;s author&apos;s handle (as given: isolate it to show it)</extracomment>
         <translation>perdida</translation>
     </message>
     <message>

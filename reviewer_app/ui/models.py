@@ -72,25 +72,41 @@ def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
 
 
 #: a title longer than this (in characters) and of several words goes on more lines
-TWO_LINES_FROM = 12
+TWO_LINES_FROM = 11
 #: the most lines a column's title takes
 TITLE_LINES = 3
+#: where a translation lets a long word break ("Überein\u00adstimmung"), as in print
+SOFT_HYPHEN = "\u00ad"
+
+
+def one_line(title: str) -> str:
+    """``title`` as one line reads: without the soft hyphens that mark where it may break."""
+    return title.replace(SOFT_HYPHEN, "")
 
 
 def two_lines(title: str) -> str:
     """``title`` on as few lines as keep each within ``TWO_LINES_FROM`` characters (at most
-    ``TITLE_LINES``; the longest line as short as it can be), broken only at spaces and never
-    before a mark ("/ reversed"): "High-harm\nposts this\nshift". A short title, or one of
-    one word, stays on one line."""
-    if len(title) <= TWO_LINES_FROM:
-        return title
-    # the places a line may end: a space whose next character is not a mark
-    spaces = [i for i, ch in enumerate(title[:-1]) if ch == " " and title[i + 1] not in "/·—-"]
-    best = (len(title), title)
-    for count in range(1, min(TITLE_LINES - 1, len(spaces)) + 1):
-        for breaks in combinations(spaces, count):
+    ``TITLE_LINES``; the longest line as short as it can be), broken at spaces, never before
+    a mark ("/ reversed"), and inside a word only where a soft hyphen says, with a hyphen
+    ("Überein-\nstimmung"): "High-harm\nposts\nthis shift". A short title, or one of one
+    word with no soft hyphen, stays on one line."""
+    whole = one_line(title)
+    if len(whole) <= TWO_LINES_FROM:
+        return whole
+    # the places a line may end: a space whose next character is not a mark, a soft hyphen
+    ends = [
+        i
+        for i, ch in enumerate(title[:-1])
+        if (ch == " " and title[i + 1] not in "/·—-") or ch == SOFT_HYPHEN
+    ]
+    best = (len(whole), whole)
+    for count in range(1, min(TITLE_LINES - 1, len(ends)) + 1):
+        for breaks in combinations(ends, count):
             bounds = (-1, *breaks, len(title))
-            lines = [title[a + 1 : b] for a, b in pairwise(bounds)]
+            lines = [
+                one_line(title[a + 1 : b]) + ("-" if title[b : b + 1] == SOFT_HYPHEN else "")
+                for a, b in pairwise(bounds)
+            ]
             longest = max(len(line) for line in lines)
             if longest < best[0]:
                 best = (longest, "\n".join(lines))
@@ -134,18 +150,24 @@ class _Table(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def title(self, section: int) -> str | None:
-        """Column ``section``'s title on one line (what a screen reader and an export use)."""
+    def raw_title(self, section: int) -> str | None:
+        """Column ``section``'s title as its translation gives it (a soft hyphen may mark
+        where a long word breaks)."""
         if 0 <= section < len(self.HEADERS):
             return translate(self.TR_CONTEXT, self.HEADERS[section])
         return None
+
+    def title(self, section: int) -> str | None:
+        """Column ``section``'s title on one line (what a screen reader and an export use)."""
+        raw = self.raw_title(section)
+        return one_line(raw) if raw is not None else None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == DISPLAY:
-            title = self.title(section)
-            return two_lines(title) if title and self.TWO_LINE_TITLES else title
+            raw = self.raw_title(section)
+            return two_lines(raw) if raw and self.TWO_LINE_TITLES else self.title(section)
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return self.title(section)
         return None

@@ -531,13 +531,16 @@ def test_long_titles_of_a_wide_table_go_on_two_lines(qtbot) -> None:
 
     assert two_lines("Median handle") == "Median\nhandle"
     assert two_lines("Posts this shift") == "Posts\nthis shift"
-    # no line over 12 characters where three lines can do it, the longest line shortest
+    # no line over 11 characters where three lines can do it, the longest line shortest
     assert two_lines("High-harm posts this shift") == "High-harm\nposts\nthis shift"
     assert two_lines("Break minutes this shift") == "Break\nminutes\nthis shift"
     assert two_lines("Appeals upheld / reversed") == "Appeals\nupheld /\nreversed"  # not "/ r…"
     assert two_lines("Reviewer") == "Reviewer"  # short: one line
     assert two_lines("p90 handle") == "p90 handle"
     assert two_lines("Unbreakablelongtitle") == "Unbreakablelongtitle"  # no space
+    # a long word breaks where its translation puts a soft hyphen, and only there
+    assert two_lines("Überein\u00adstimmung") == "Überein-\nstimmung"
+    assert two_lines("Aktions\u00admix") == "Aktionsmix"  # short: whole, the mark gone
     assert max(map(len, two_lines("a " * 40).split("\n"))) == 27  # never over three lines
     model = ExposureModel()
     view = table_view("exposure", "Exposure")
@@ -556,6 +559,25 @@ def test_long_titles_of_a_wide_table_go_on_two_lines(qtbot) -> None:
     one_line = metrics.horizontalAdvance("High-harm posts this shift")
     assert header.sectionSize(column) < one_line  # the title on two lines, narrower
     assert header.height() >= 3 * metrics.lineSpacing()  # and the header has room for all
+
+
+def test_a_translated_title_breaks_at_its_soft_hyphen_and_is_read_whole(qapp) -> None:
+    """The German catalogue marks where "Übereinstimmung" may break: the header shows
+    "Überein-" over "stimmung"; a screen reader and the row figures get the word whole."""
+    from reviewer_app.ui import i18n
+    from reviewer_app.ui.lead.stats_views import ReviewerStatsModel
+
+    installed = i18n.install_translators(qapp, "de")
+    try:
+        model = ReviewerStatsModel()
+        column = ReviewerStatsModel.HEADERS.index("Agreement")
+        horizontal = Qt.Orientation.Horizontal
+        assert model.headerData(column, horizontal) == "Überein-\nstimmung"
+        spoken = model.headerData(column, horizontal, Qt.ItemDataRole.AccessibleTextRole)
+        assert spoken == model.title(column) == "Übereinstimmung"
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
 
 
 def test_only_the_sorted_column_keeps_room_for_the_sort_arrow(qtbot) -> None:

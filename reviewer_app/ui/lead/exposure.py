@@ -74,7 +74,7 @@ class ExposureModel(_Table):
     def columnCount(self, parent: Any = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS) + len(self.kinds)
 
-    def title(self, section: int) -> str | None:
+    def raw_title(self, section: int) -> str | None:
         fixed = len(self.HEADERS)
         if section >= fixed:
             if section - fixed < len(self.kinds):
@@ -82,7 +82,7 @@ class ExposureModel(_Table):
                     kind=harm_words(self.kinds[section - fixed])
                 )
             return None
-        return super().title(section)
+        return super().raw_title(section)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         """A kind of harm's column is titled by the kind alone ("Hate"), what its figures

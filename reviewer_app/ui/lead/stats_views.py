@@ -112,6 +112,7 @@ class QueueStatsModel(_Table):
         QT_TRANSLATE_NOOP("LeadStats", "Action mix"),
     )
     TR_CONTEXT = "LeadStats"
+    TWO_LINE_TITLES = True
 
     def __init__(self) -> None:
         super().__init__()
