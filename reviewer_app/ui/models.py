@@ -88,7 +88,7 @@ def two_lines(title: str) -> str:
     """``title`` on as few lines as keep each within ``TWO_LINES_FROM`` characters (at most
     ``TITLE_LINES``; the longest line as short as it can be), broken at spaces, never before
     a mark ("/ reversed"), and inside a word only where a soft hyphen says, with a hyphen
-    ("Überein-\nstimmung"): "High-harm\nposts\nthis shift". A short title, or one of one
+    ("Überein-\\nstimmung"): "High-harm\\nposts\\nthis shift". A short title, or one of one
     word with no soft hyphen, stays on one line."""
     whole = one_line(title)
     if len(whole) <= TWO_LINES_FROM:
