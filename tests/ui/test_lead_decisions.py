@@ -271,18 +271,22 @@ def test_history_panel_shows_the_selected_items_events(
     model = browser.model
     qtbot.waitUntil(lambda: model.rowCount() == 1 and not model.loading, timeout=20_000)
     assert model.index(0, NOTE).data() == isolate("=HYPERLINK(1)") + " …"
+    qtbot.waitUntil(lambda: bool(model.queues), timeout=20_000)  # the queues' words
     with qtbot.waitSignal(browser.history_shown, timeout=20_000) as shown:
         browser.table.selectRow(0)
     assert shown.args == [item_id]
     lines = browser.history.toPlainText().splitlines()
     # the demo's posts come in through intake: the platform account queued it, by a rule
     entered = lines[0].split("  ", 1)[1]
-    # names and values from the wire are isolated inside the app's words
-    assert entered.startswith(f"entered the queue by {isolate('demo-platform')} in {SPAM}"), entered
+    # names and values from the wire are isolated inside the app's words; the queue is
+    # named by its name and the action by its label there, as in the table ("in
+    # spam-scams", "action: remove" before)
+    by_platform = f"entered the queue by {isolate('demo-platform')}"
+    assert entered.startswith(f"{by_platform} in {isolate('Spam and scams')}"), entered
     assert "routing rule: " in entered
     assert any(f"  claimed by {isolate('reviewer')}" in line for line in lines)
     decided = [line for line in lines if f"  decided by {isolate('reviewer')}" in line]
-    assert len(decided) == 1 and f"action: {isolate('remove')}" in decided[0]
+    assert len(decided) == 1 and f"action: {isolate('Remove')}" in decided[0], decided
     assert f"policies: {isolate('SPAM.SCAM')}" in decided[0]
     assert item_id in browser.history_title.text()
 

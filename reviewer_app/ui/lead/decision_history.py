@@ -4,6 +4,8 @@ details), read page by page on a pool thread for the decisions browser's timelin
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Event
@@ -11,6 +13,9 @@ from reviewer_app.protocol import Event
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..plain import isolate
 from ..words import value_words
+
+if TYPE_CHECKING:
+    from .decisions_model import QueueWords
 
 log = logging.getLogger("ui")
 
@@ -123,8 +128,16 @@ DETAIL_WORDS = {
 }
 
 
-def event_line(event: Event) -> str:
-    """One event as a plain line: local time, what happened, who, and the details."""
+#: details that name a queue (by its id on the wire)
+QUEUE_DETAILS = frozenset(("to_queue", "from_queue", "drained"))
+
+
+def event_line(event: Event, queues: Mapping[str, QueueWords] | None = None) -> str:
+    """One event as a plain line: local time, what happened, who, and the details. With
+    the lead's ``queues``, a queue is named by its name and an action or a rating by its
+    label in the event's queue (as the table above says them), not by their codes."""
+    queues = queues or {}
+    words_of = queues.get(event.queue_id or "")
     when = event.at.astimezone().strftime(TIME_FORMAT)
     kind = event.kind.value
     words = translate("LeadDecisions", EVENT_WORDS.get(kind, kind.replace("_", " ")))
@@ -134,7 +147,10 @@ def event_line(event: Event) -> str:
         else ""
     )
     queue = (
-        " " + translate("LeadDecisions", "in {queue}").format(queue=event.queue_id)
+        " "
+        + translate("LeadDecisions", "in {queue}").format(
+            queue=words_of.name if words_of else value_words(event.queue_id)
+        )
         if event.queue_id and kind == "enqueued"
         else ""
     )
@@ -142,25 +158,34 @@ def event_line(event: Event) -> str:
     for key, value in event.data.items():
         if value is None or value == [] or value == "":
             continue
-        if isinstance(value, list):
+        labels = {
+            "action": words_of.actions if words_of else None,
+            "earlier_action": words_of.actions if words_of else None,
+            "rating": words_of.ratings if words_of else None,
+        }.get(key)
+        if key in QUEUE_DETAILS and isinstance(value, str) and value in queues:
+            shown = queues[value].name
+        elif isinstance(value, list):
             shown = ", ".join(value_words(v) for v in value)
         elif isinstance(value, bool):
             shown = translate("LeadDecisions", "yes") if value else translate("LeadDecisions", "no")
         else:  # times in local time, codes in words ("false_information": false information)
-            shown = value_words(value)
+            shown = value_words(value, labels)
         name = translate("LeadDecisions", DETAIL_WORDS.get(key, key.replace("_", " ")))
         details.append(f"{name}: {shown}")
     tail = f" — {'; '.join(details)}" if details else ""
     return f"{when}  {words}{who}{queue}{tail}"
 
 
-def fetch_history(client: ApiClient, item_id: str) -> tuple[list[str], bool]:
+def fetch_history(
+    client: ApiClient, item_id: str, queues: Mapping[str, QueueWords] | None = None
+) -> tuple[list[str], bool]:
     """The lines of an item's history (oldest first) and whether more were left out."""
     lines: list[str] = []
     cursor: str | None = None
     for _ in range(HISTORY_PAGES):
         page = client.history(item_id, cursor)
-        lines.extend(event_line(e) for e in page.events)
+        lines.extend(event_line(e, queues) for e in page.events)
         cursor = page.next_cursor
         if cursor is None:
             return lines, False

@@ -47,12 +47,32 @@ from reviewer_app.protocol import DecisionQuery, QueueList
 from ..background import Op, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..plain import bounded, fit_headers, isolate, keep_headers_fit, label, named, set_text
+from ..plain import (
+    bounded,
+    fit_headers,
+    isolate,
+    keep_headers_fit,
+    label,
+    named,
+    set_text,
+    stretch_column,
+)
 from ..words import plural
 from .decision_history import fetch_history
 from .decision_note import DecisionNoteDialog
 from .decisions_export import ExportBar
-from .decisions_model import ClientFactory, DecisionsModel
+from .decisions_model import (
+    ACTION_COLUMN,
+    COLUMNS,
+    ITEM_COLUMN,
+    KIND_COLUMN,
+    NOTE_COLUMN,
+    POLICIES_COLUMN,
+    QUEUE_COLUMN,
+    REVIEWER_COLUMN,
+    ClientFactory,
+    DecisionsModel,
+)
 
 log = logging.getLogger("ui")
 
@@ -104,23 +124,36 @@ class DecisionsBrowser(QWidget):
         keep_headers_fit(self.table)  # (its header first: the widths below are the header's)
         columns = self.table.horizontalHeader()
         columns.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # the time whole, in the font in use; the rest as wide as their usual words
+        # the time whole, in the font in use; the rest as wide as their usual words, the
+        # rating and the author's status as wide as their titles; the note takes
+        # the rest (the ten columns fit a 1280 px screen; every cell's tooltip is whole)
         metrics, padding = self.table.fontMetrics(), 2 * self.table.fontMetrics().averageCharWidth()
-        samples = ("2026-12-31 23:59:59", "i-9dbde4561f4f", "Hate and harassment", "reviewer")
-        widths = [metrics.horizontalAdvance(text) + padding for text in samples]
-        widths += [metrics.horizontalAdvance("Reduce distribution") + padding, 120, 90, 260, 150]
-        for column, width in enumerate(widths):
+        samples = {
+            0: "2026-12-31 23:59:59",
+            ITEM_COLUMN: "i-9dbde4561f4f",
+            QUEUE_COLUMN: "Hate and harassment",
+            REVIEWER_COLUMN: "reviewer",
+            ACTION_COLUMN: "Reduce distribution",
+            POLICIES_COLUMN: "SPAM.PHISHING",
+            KIND_COLUMN: translate("LeadDecisions", "overturn"),
+        }
+        for column in range(len(COLUMNS)):
+            sample = samples.get(column)
+            width = metrics.horizontalAdvance(sample) + padding if sample else 1
             self.table.setColumnWidth(column, width)
         fit_headers(self.table)  # and never narrower than a title, at every text size
-        columns.setStretchLastSection(True)
+        stretch_column(self.table, NOTE_COLUMN)
 
         detail = self._build_history()
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        # the item's history under the table, as wide as the window: beside it, it took
+        # the width of the table's last four columns at 1280 px
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.table)
         splitter.addWidget(detail)
         splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
+        splitter.setStretchFactor(1, 2)
         layout.addWidget(splitter, 1)
 
         self.status = label("", wrap=True)
@@ -535,6 +568,7 @@ class DecisionsBrowser(QWidget):
 
     def _load_history(self) -> None:
         item_id, factory = self._history_item, self._factory
+        queues = self.model.queues  # replaced whole, never changed: the pool may read it
         if item_id is None:
             return
 
@@ -561,7 +595,7 @@ class DecisionsBrowser(QWidget):
 
         # another row selected meanwhile: that one's history supersedes this one
         self._history_op = run_op(
-            self, lambda: fetch_history(factory(), item_id), arrived, failed, key="history"
+            self, lambda: fetch_history(factory(), item_id, queues), arrived, failed, key="history"
         )
 
     def _drop_history(self) -> None:

@@ -24,6 +24,7 @@ from ..accounts import status_words
 from ..background import Op, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
+from ..models import one_line, two_lines
 from ..plain import clean, isolate, tooltip
 from ..words import code_words
 from .decision_history import TIME_FORMAT
@@ -66,15 +67,18 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("LeadDecisions", "Author now"),
 )
 NOTE_COLUMN = COLUMNS.index("Note")
+KIND_COLUMN = COLUMNS.index("Kind / audit")
 ITEM_COLUMN = COLUMNS.index("Item")
 _FULL_NOTE = len(COLUMNS)  # the whole note (or None) for the tooltip
 _DECISION_ID = _FULL_NOTE + 1
 _ITEM_ID = _DECISION_ID + 1  # the raw id, for the history and the service
 _REVIEWER = _ITEM_ID + 1  # the raw username (a lead's note names whom it goes to)
 _CODES = _REVIEWER + 1  # (queue id, action, rating): the words are made again from them
-QUEUE_COLUMN, ACTION_COLUMN, RATING_COLUMN = (
+QUEUE_COLUMN, REVIEWER_COLUMN, ACTION_COLUMN, POLICIES_COLUMN, RATING_COLUMN = (
     COLUMNS.index("Queue"),
+    COLUMNS.index("Reviewer"),
     COLUMNS.index("Action"),
+    COLUMNS.index("Policies"),
     COLUMNS.index("Rating"),
 )
 Row = tuple[Any, ...]
@@ -237,8 +241,13 @@ class DecisionsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal
-        if role == DISPLAY and horizontal and 0 <= section < len(COLUMNS):
-            return translate("LeadDecisions", COLUMNS[section])
+        if not (horizontal and 0 <= section < len(COLUMNS)):
+            return None
+        title = translate("LeadDecisions", COLUMNS[section])
+        if role == DISPLAY:  # a long title on two lines: ten columns fit at 1280 px
+            return two_lines(title)
+        if role == _ACCESSIBLE:
+            return one_line(title)
         return None
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
