@@ -160,6 +160,40 @@ def test_paging_and_a_new_version_of_a_post(desk: tuple[LiveServer, dict[str, st
     assert hits(lead, "text", "polls")[0]["item_id"] == opened["p1"]
 
 
+def test_signals_on_an_open_item_keep_its_search_rows_up_to_date(
+    desk: tuple[LiveServer, dict[str, str]],
+) -> None:
+    """A report with a reason new to an open item makes it found by that reason; more
+    signals with nothing new for its search (a reason it has, a score: the intake keeps its
+    search rows as they are then) leave it found once, by what it was found by before; and
+    the author renamed by a post batch is found by the new name."""
+    server, opened = desk
+    lead = server.login("lena", Role.lead)
+    platform = key_session(server, "platform")
+    send(platform, "signals", [report("p2", "scam")])
+    assert posts(lead, "reason", "scam") == ["p2"]
+    send(platform, "signals", [report("p2", "scam"), classifier("p2", 0.85)])
+    assert posts(lead, "reason", "scam") == ["p2"]
+    assert posts(lead, "text", "election") == ["p2"]
+    assert posts(lead, "author", "POND") == ["p2"]
+    [hit] = hits(lead, "reason", "scam")
+    assert hit["item_id"] == opened["p2"]
+    send(
+        platform,
+        "posts",
+        [
+            post(
+                "p2",
+                "The Election was moved",
+                author=author("amy", display_name="Amelia Williams"),
+                link_preview={"url": "https://www.example.com/story", "domain": "example.com"},
+            )
+        ],
+    )
+    assert posts(lead, "author", "Amelia Williams") == ["p2"]
+    assert posts(lead, "author", "POND") == []
+
+
 def test_bad_searches_are_refused_clearly(desk: tuple[LiveServer, dict[str, str]]) -> None:
     server, _ = desk
     lead = server.login("lena", Role.lead)

@@ -16,10 +16,11 @@ queue when the queue's re-review rule is met by what came in after the decision.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from reviewer_app.protocol import QueueConfig, QueueReasonKind, RereviewRule, RoutingRule
 
@@ -60,7 +61,7 @@ class Summary:
 
     @classmethod
     def load(cls, text: str | None) -> Summary:
-        raw = json.loads(text) if text else {}
+        raw = orjson.loads(text) if text else {}
         reports = raw.get("reports", {})
         return cls(
             scores=raw.get("scores", []),
@@ -72,8 +73,9 @@ class Summary:
 
     def dump(self) -> str:
         # compact, keys in the order built (nothing hashes it: sorting them cost a post's
-        # write of every batch that touched it)
-        return json.dumps(
+        # write of every batch that touched it), by orjson (the standard module took 6% of
+        # a batch of signals)
+        return orjson.dumps(
             {
                 "scores": self.scores,
                 "reports": {
@@ -83,9 +85,8 @@ class Summary:
                 },
                 "fact_checks": self.fact_checks,
             },
-            separators=(",", ":"),
-            ensure_ascii=False,
-        )
+            option=orjson.OPT_NON_STR_KEYS,
+        ).decode()
 
     @property
     def empty(self) -> bool:

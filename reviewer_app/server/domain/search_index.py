@@ -18,13 +18,13 @@ the matching rows newest first and stops at a page.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from sqlalchemy import Connection, delete, select, text
 
 from reviewer_app.protocol import SearchHit, SearchKind, SearchPage
@@ -98,12 +98,12 @@ class Doc:
     keys: frozenset[tuple[str, str]]
 
 
-def doc_for(item_id: str, payload: dict[str, Any], author: Any | None) -> Doc:
+def doc_for(item_id: str, payload: Mapping[str, Any], author: Any | None) -> Doc:
     """What an item is searched by (``author``: its authors row, or None)."""
     post = payload.get("post") or {}
     names: list[str] = []
     if author is not None:
-        details = json.loads(author.payload)
+        details = orjson.loads(author.payload)
         names = [
             author.handle or "",
             author.external_id or "",
@@ -154,6 +154,38 @@ def write_docs(conn: Connection, docs: Sequence[Doc], postgres: bool) -> None:
     )
 
 
+def add_new(
+    conn: Connection, new: Mapping[str, tuple[Mapping[str, Any], str]], postgres: bool
+) -> None:
+    """Write the search rows of items opened in this transaction (item id -> its payload
+    and author id): what ``refresh`` does for them, without reading back what the caller
+    has just written (a new item has no rows to compare with)."""
+    if not new:
+        return
+    found = _authors(conn, {author_id for _, author_id in new.values()}, postgres)
+    write_docs(
+        conn,
+        [
+            doc_for(item_id, payload, found.get(author_id))
+            for item_id, (payload, author_id) in sorted(new.items())
+        ],
+        postgres,
+    )
+
+
+def _authors(conn: Connection, author_ids: Iterable[str], postgres: bool) -> dict[str, Any]:
+    """The authors' rows that ``doc_for`` reads, by id."""
+    return {
+        a.id: a
+        for a in conn.execute(
+            select(authors.c.id, authors.c.handle, authors.c.external_id, authors.c.payload).where(
+                any_of(authors.c.id, postgres)
+            ),
+            {"ids": sorted(author_ids)},
+        )
+    }
+
+
 def refresh(conn: Connection, item_ids: Iterable[str], postgres: bool | None = None) -> None:
     """Write the search rows of these items as they are now (new or changed items). A row
     that changed goes (the FTS5 table follows by trigger) and a new one, newest, takes its
@@ -167,16 +199,8 @@ def refresh(conn: Connection, item_ids: Iterable[str], postgres: bool | None = N
         select(items.c.id, items.c.author_id, items.c.payload).where(any_of(items.c.id, postgres)),
         {"ids": ids},
     ).all()
-    found = {
-        a.id: a
-        for a in conn.execute(
-            select(authors.c.id, authors.c.handle, authors.c.external_id, authors.c.payload).where(
-                any_of(authors.c.id, postgres)
-            ),
-            {"ids": sorted({r.author_id for r in rows})},
-        )
-    }
-    new = {r.id: doc_for(r.id, json.loads(r.payload), found.get(r.author_id)) for r in rows}
+    found = _authors(conn, {r.author_id for r in rows}, postgres)
+    new = {r.id: doc_for(r.id, orjson.loads(r.payload), found.get(r.author_id)) for r in rows}
     old = {
         r.item_id: r
         for r in conn.execute(
@@ -387,8 +411,8 @@ def search(
     names = reviewer_names(conn, {r.user_id for r in rows if r.user_id is not None})
     hits = []
     for r in rows:
-        post = json.loads(r.payload).get("post") or {}
-        author = json.loads(r.author_payload) if r.author_payload else {}
+        post = orjson.loads(r.payload).get("post") or {}
+        author = orjson.loads(r.author_payload) if r.author_payload else {}
         hits.append(
             SearchHit(
                 item_id=r.id,

@@ -3,11 +3,11 @@ element, and the open item a post gets (or keeps) when its signals meet a queue'
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection
 
 from reviewer_app.protocol import (
@@ -74,7 +74,7 @@ class PostRow:
     @property
     def payload(self) -> dict[str, Any]:
         if self._payload is None:
-            self._payload = json.loads(self.payload_text)
+            self._payload = orjson.loads(self.payload_text)
         return self._payload
 
 
@@ -123,6 +123,9 @@ class Touch:
     """Event data of each new signal (``signal_added``: ids and figures, never text)."""
     new_version: int | None = None
     route: bool = False
+    post_unchanged: bool = False
+    """Only signals came (not the post or its author): the item's search document can
+    change only by a report reason new to it."""
 
 
 @dataclass
@@ -136,6 +139,8 @@ class Context:
     configs: Mapping[str, QueueConfig]
     order: list[str]
     events: list[dict[str, Any]] = field(default_factory=list)
+    opened: dict[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    """Items opened in this batch: id -> their payload and author (for their search rows)."""
     _labels: dict[str, dict[str, str]] = field(default_factory=dict)
     _account_rules: bool | None = None
 
@@ -211,11 +216,14 @@ def settle(
         return out
     open_items = conn.execute(OPEN_ITEMS[ctx.postgres], {"ids": ids}).all()
     updates = []
+    searched_same: set[str] = set()  # items whose search document cannot have changed
     for item in open_items:
         post = rows[item.post_id]
         touch = touched[item.post_id]
-        reasons = json.loads(item.payload)["reasons"]
-        payload = item_payload(post, reasons, ctx.labels(item.queue_id))
+        before = orjson.loads(item.payload)
+        payload = item_payload(post, before["reasons"], ctx.labels(item.queue_id))
+        if touch.post_unchanged and _report_reasons(before) == _report_reasons(payload):
+            searched_same.add(item.id)
         updates.append(
             {
                 "id": item.id,
@@ -258,8 +266,25 @@ def settle(
     ]
     if wanted:
         out.update(_route(ctx, rows, wanted))
-    search_index.refresh(conn, [i for item_ids, _ in out.values() for i in item_ids], ctx.postgres)
+    opened, ctx.opened = ctx.opened, {}
+    search_index.add_new(conn, opened, ctx.postgres)
+    search_index.refresh(
+        conn,
+        [
+            i
+            for item_ids, _ in out.values()
+            for i in item_ids
+            if i not in searched_same and i not in opened
+        ],
+        ctx.postgres,
+    )
     return out
+
+
+def _report_reasons(payload: Mapping[str, Any]) -> set[str]:
+    """The report reasons an item's document names (what its search document keeps of its
+    reports: ``search_index.doc_for``)."""
+    return {str(r.get("reason")) for r in (payload.get("reports") or {}).get("by_reason") or []}
 
 
 def _priority(ctx: Context, queue_id: str, post: PostRow, enqueued_at: float) -> float:
@@ -308,7 +333,7 @@ def _decided_before(
     reports_then: dict[str, int] = {}
     if kept_ids:
         for kept in conn.execute(ITEM_PAYLOADS[ctx.postgres], {"ids": kept_ids}):
-            reports_then[kept.id] = int(json.loads(kept.payload)["reports"]["total"])
+            reports_then[kept.id] = int(orjson.loads(kept.payload)["reports"]["total"])
     return removed, latest, reports_then
 
 
@@ -385,7 +410,7 @@ def _authors_for_routing(
     scores: dict[str, float] = {}
     statuses: dict[str, AuthorStatus] = {}
     for r in ctx.conn.execute(AUTHORS_FOR_ROUTING[ctx.postgres], {"ids": sorted(author_ids)}):
-        account = json.loads(r.payload).get("signals") or {}
+        account = orjson.loads(r.payload).get("signals") or {}
         scores[r.id] = float(account.get("inauthenticity_score", 0.0))
         statuses[r.id] = AuthorStatus(r.status)
     return scores, statuses
@@ -395,6 +420,7 @@ def _open_item(ctx: Context, post: PostRow, match: Match) -> dict[str, Any]:
     item_id = new_item_id()
     queue_id = match.queue_id
     payload = item_payload(post, match.reasons, ctx.labels(queue_id))
+    ctx.opened[item_id] = (payload, post.author_id)
     ctx.events.append(
         event_row(
             ctx.now,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reviewer_app.protocol import IntakeAuthor, IntakePost, IntakeResult, IntakeStatus
-from reviewer_app.server.domain import account_links
+from reviewer_app.server.domain import account_links, search_index
 from reviewer_app.server.domain.intake.items import (
     Context,
     Touch,
@@ -25,6 +25,7 @@ from reviewer_app.server.domain.intake.rows import (
     INSERT_POST_MEDIA,
     INSERT_POSTS,
     INSERT_STRIKES,
+    ITEMS_OF_AUTHORS,
     LIVE,
     MEDIA_OF_SOURCE,
     NO_ACCOUNT_SIGNALS,
@@ -225,6 +226,10 @@ def _merged(doc: dict[str, Any], author: IntakeAuthor) -> dict[str, Any]:
     return merged
 
 
+#: an author's fields a lead's search finds their posts by (``search_index.doc_for``)
+SEARCHED_AUTHOR_FIELDS = ("handle", "display_name")
+
+
 def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
     """Insert new authors, merge the fields sent into known ones, and add prior strikes
     not seen before. The authors stay locked (PostgreSQL) until the batch commits."""
@@ -254,6 +259,7 @@ def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
     known = sorted(set(docs) - inserted)
     if known:
         changes = []
+        renamed: list[str] = []
         for r in conn.execute(AUTHORS_BY_ID[ctx.postgres], {"ids": known}):
             before = json.loads(r.payload)
             after = before
@@ -265,7 +271,19 @@ def _upsert_authors(ctx: Context, sent: list[tuple[str, IntakeAuthor]]) -> None:
                 )
                 if after.get("signals") != before.get("signals"):
                     relinked[r.id] = (ctx.actor, after)
+                if any(after.get(f) != before.get(f) for f in SEARCHED_AUTHOR_FIELDS):
+                    renamed.append(r.id)
         UPDATE_AUTHOR(conn, changes, ctx.postgres)
+        if renamed:  # their posts are found by the new name, not the old one
+            search_index.refresh(
+                conn,
+                list(
+                    conn.execute(
+                        ITEMS_OF_AUTHORS[ctx.postgres], {"ids": renamed, "ids2": renamed}
+                    ).scalars()
+                ),
+                ctx.postgres,
+            )
     account_links.replace_links(conn, relinked)
     wanted = {
         (author_id, s.policy, s.at.timestamp())

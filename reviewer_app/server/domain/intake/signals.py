@@ -143,7 +143,7 @@ def store_signals(
     new = [s for s in prepared if s.external_id in inserted]
     touched: dict[str, Touch] = {}
     for s in new:
-        touch = touched.setdefault(s.post_id, Touch(route=True))
+        touch = touched.setdefault(s.post_id, Touch(route=True, post_unchanged=True))
         touch.signals.append(_apply_signal(rows[s.post_id], s, ctx.now))
     write_summaries(ctx, rows, touched)
     return new, settle(ctx, rows, touched)
