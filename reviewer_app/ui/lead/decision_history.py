@@ -12,7 +12,7 @@ from reviewer_app.protocol import Event
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..plain import isolate
-from ..words import value_words
+from ..words import code_words, value_words
 
 if TYPE_CHECKING:
     from .decisions_model import QueueWords
@@ -138,6 +138,7 @@ def event_line(event: Event, queues: Mapping[str, QueueWords] | None = None) -> 
     label in the event's queue (as the table above says them), not by their codes."""
     queues = queues or {}
     words_of = queues.get(event.queue_id or "")
+    names = {queue_id: words.title for queue_id, words in queues.items()}
     when = event.at.astimezone().strftime(TIME_FORMAT)
     kind = event.kind.value
     words = translate("LeadDecisions", EVENT_WORDS.get(kind, kind.replace("_", " ")))
@@ -148,9 +149,7 @@ def event_line(event: Event, queues: Mapping[str, QueueWords] | None = None) -> 
     )
     queue = (
         " "
-        + translate("LeadDecisions", "in {queue}").format(
-            queue=words_of.name if words_of else value_words(event.queue_id)
-        )
+        + translate("LeadDecisions", "in {queue}").format(queue=code_words(event.queue_id, names))
         if event.queue_id and kind == "enqueued"
         else ""
     )
@@ -163,8 +162,8 @@ def event_line(event: Event, queues: Mapping[str, QueueWords] | None = None) -> 
             "earlier_action": words_of.actions if words_of else None,
             "rating": words_of.ratings if words_of else None,
         }.get(key)
-        if key in QUEUE_DETAILS and isinstance(value, str) and value in queues:
-            shown = queues[value].name
+        if key in QUEUE_DETAILS and isinstance(value, str) and value in names:
+            shown = code_words(value, names)
         elif isinstance(value, list):
             shown = ", ".join(value_words(v) for v in value)
         elif isinstance(value, bool):

@@ -47,32 +47,12 @@ from reviewer_app.protocol import DecisionQuery, QueueList
 from ..background import Op, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..plain import (
-    bounded,
-    fit_headers,
-    isolate,
-    keep_headers_fit,
-    label,
-    named,
-    set_text,
-    stretch_column,
-)
+from ..plain import bounded, isolate, keep_headers_fit, label, named, set_text
 from ..words import plural
 from .decision_history import fetch_history
 from .decision_note import DecisionNoteDialog
 from .decisions_export import ExportBar
-from .decisions_model import (
-    ACTION_COLUMN,
-    COLUMNS,
-    ITEM_COLUMN,
-    KIND_COLUMN,
-    NOTE_COLUMN,
-    POLICIES_COLUMN,
-    QUEUE_COLUMN,
-    REVIEWER_COLUMN,
-    ClientFactory,
-    DecisionsModel,
-)
+from .decisions_model import ClientFactory, DecisionsModel, size_columns
 
 log = logging.getLogger("ui")
 
@@ -122,27 +102,7 @@ class DecisionsBrowser(QWidget):
         rows.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         rows.hide()
         keep_headers_fit(self.table)  # (its header first: the widths below are the header's)
-        columns = self.table.horizontalHeader()
-        columns.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # the time whole, in the font in use; the rest as wide as their usual words, the
-        # rating and the author's status as wide as their titles; the note takes
-        # the rest (the ten columns fit a 1280 px screen; every cell's tooltip is whole)
-        metrics, padding = self.table.fontMetrics(), 2 * self.table.fontMetrics().averageCharWidth()
-        samples = {
-            0: "2026-12-31 23:59:59",
-            ITEM_COLUMN: "i-9dbde4561f4f",
-            QUEUE_COLUMN: "Hate and harassment",
-            REVIEWER_COLUMN: "reviewer",
-            ACTION_COLUMN: "Reduce distribution",
-            POLICIES_COLUMN: "SPAM.PHISHING",
-            KIND_COLUMN: translate("LeadDecisions", "overturn"),
-        }
-        for column in range(len(COLUMNS)):
-            sample = samples.get(column)
-            width = metrics.horizontalAdvance(sample) + padding if sample else 1
-            self.table.setColumnWidth(column, width)
-        fit_headers(self.table)  # and never narrower than a title, at every text size
-        stretch_column(self.table, NOTE_COLUMN)
+        size_columns(self.table)
 
         detail = self._build_history()
 

@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
+from PySide6.QtWidgets import QHeaderView, QTableView
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Decision, DecisionQuery, Queue
@@ -25,7 +26,7 @@ from ..background import Op, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import one_line, two_lines
-from ..plain import clean, isolate, tooltip
+from ..plain import clean, fit_headers, isolate, stretch_column, tooltip
 from ..words import code_words
 from .decision_history import TIME_FORMAT
 
@@ -127,11 +128,35 @@ def author_words(decision: Decision) -> str:
     return f"⛔ {words}" if status.value in ("suspended", "inauthentic") else words
 
 
+def size_columns(table: QTableView) -> None:
+    """The table's columns: the time whole, in the font in use; the rest as wide as their
+    usual words, the rating and the author's status as wide as their titles; the note takes
+    the rest (the ten columns fit a 1280 px screen; every cell's tooltip is whole)."""
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    metrics = table.fontMetrics()
+    padding = 2 * metrics.averageCharWidth()
+    samples = {
+        0: "2026-12-31 23:59:59",
+        ITEM_COLUMN: "i-9dbde4561f4f",
+        QUEUE_COLUMN: "Hate and harassment",
+        REVIEWER_COLUMN: "reviewer",
+        ACTION_COLUMN: "Reduce distribution",
+        POLICIES_COLUMN: "SPAM.PHISHING",
+        KIND_COLUMN: translate("LeadDecisions", "overturn"),
+    }
+    for column in range(len(COLUMNS)):
+        sample = samples.get(column)
+        table.setColumnWidth(column, metrics.horizontalAdvance(sample) + padding if sample else 1)
+    fit_headers(table)  # and never narrower than a title, at every text size
+    stretch_column(table, NOTE_COLUMN)
+
+
 class QueueWords:
     """A queue's name and its actions' and ratings' labels, for the table's words."""
 
     def __init__(self, queue: Queue) -> None:
         self.name = isolate(queue.name)
+        self.title = queue.name  # as the wire gives it (``code_words`` isolates it)
         self.actions = queue.config.action_labels()
         self.ratings = queue.config.rating_labels()
 
