@@ -132,13 +132,24 @@ DETAIL_WORDS = {
 QUEUE_DETAILS = frozenset(("to_queue", "from_queue", "drained"))
 
 
-def event_line(event: Event, queues: Mapping[str, QueueWords] | None = None) -> str:
+def queue_titles(queues: Mapping[str, QueueWords]) -> dict[str, str]:
+    """Queue id to name, as the wire gives it (``code_words`` isolates it)."""
+    return {queue_id: words.title for queue_id, words in queues.items()}
+
+
+def event_line(
+    event: Event,
+    queues: Mapping[str, QueueWords] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> str:
     """One event as a plain line: local time, what happened, who, and the details. With
     the lead's ``queues``, a queue is named by its name and an action or a rating by its
-    label in the event's queue (as the table above says them), not by their codes."""
+    label in the event's queue (as the table above says them), not by their codes.
+    ``names`` (queue id to name as the wire gives it) saves making it for every event."""
     queues = queues or {}
     words_of = queues.get(event.queue_id or "")
-    names = {queue_id: words.title for queue_id, words in queues.items()}
+    if names is None:
+        names = queue_titles(queues)
     when = event.at.astimezone().strftime(TIME_FORMAT)
     kind = event.kind.value
     words = translate("LeadDecisions", EVENT_WORDS.get(kind, kind.replace("_", " ")))
@@ -182,9 +193,10 @@ def fetch_history(
     """The lines of an item's history (oldest first) and whether more were left out."""
     lines: list[str] = []
     cursor: str | None = None
+    names = queue_titles(queues or {})
     for _ in range(HISTORY_PAGES):
         page = client.history(item_id, cursor)
-        lines.extend(event_line(e, queues) for e in page.events)
+        lines.extend(event_line(e, queues, names) for e in page.events)
         cursor = page.next_cursor
         if cursor is None:
             return lines, False
