@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -195,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
         if "Traceback" in server.log_tail(200):
             print(f"the server logged errors:\n{server.log_tail(40)}", file=sys.stderr)
+        shutil.rmtree(logs, ignore_errors=True)
     out: dict[str, Any] = {
         "backend": backend,
         "items": size,

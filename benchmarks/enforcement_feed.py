@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -236,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
         if "Traceback" in server.log_tail(200):
             print(f"the server logged errors:\n{server.log_tail(40)}", file=sys.stderr)
+        shutil.rmtree(logs, ignore_errors=True)
     if errors:
         raise errors[0]
     per_reader = [r["count"] / r["seconds"] for r in results]

@@ -32,6 +32,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import sys
 import tempfile
 import time
@@ -452,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
         if "Traceback" in server.log_tail(200):
             print(f"the server logged errors:\n{server.log_tail(40)}", file=sys.stderr)
+        shutil.rmtree(logs, ignore_errors=True)
     out: dict[str, Any] = {
         "backend": backend,
         "api_processes": args.workers,
