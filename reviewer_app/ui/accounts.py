@@ -219,17 +219,23 @@ class LinkedAccountsPanel(QWidget):
         bulk.addWidget(self.author_posts)
         bulk.addWidget(self.network_posts)
         bulk.addStretch(1)
-        controls = QHBoxLayout()
-        controls.addWidget(self.action)
-        controls.addWidget(self.note, 1)
-        controls.addWidget(self.apply)
+        # the action, the note and the button each on their own line: side by side in the
+        # context pane at 1280 px the note had 30 px to write in
+        chosen = QHBoxLayout()
+        chosen.addWidget(self.action)
+        chosen.addStretch(1)
+        applying = QHBoxLayout()
+        applying.addWidget(self.apply)
+        applying.addStretch(1)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.empty)
-        layout.addLayout(controls)
+        layout.addLayout(chosen)
+        layout.addWidget(self.note)
+        layout.addLayout(applying)
         layout.addWidget(self.status)
         layout.addLayout(bulk)
         lead = client_factory is not None

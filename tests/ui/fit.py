@@ -1,6 +1,6 @@
 """Does every text on screen fit its widget? A walk over the visible labels, buttons, table
-header sections, tab bars and combo boxes of a window that names each text that does not
-fit, measured with the widget's own font metrics against its geometry.
+header sections, tab bars, combo boxes and empty fields' placeholders of a window that
+names each text that does not fit, measured with the widget's own font metrics against its geometry.
 
 A text elided by design (a name from the wire in an ``ElidedLabel``, ``ElidedButton``, a
 bounded combo) passes when the widget's tooltip holds the whole text."""
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QListView,
     QPushButton,
     QRadioButton,
@@ -271,6 +272,31 @@ def _chart(view: QChartView) -> list[str]:
     return found
 
 
+def _placeholder(edit: QLineEdit) -> str | None:
+    """An empty field's placeholder (what to type there) fits the field's text room."""
+    text = edit.placeholderText()
+    if edit.text() or not text:
+        return None
+    style = edit.style()
+    frame = style.pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth, None, edit)
+    margins = edit.textMargins()
+    # QLineEdit leaves 2 px each side of its text inside the frame (horizontalMargin)
+    room = (
+        edit.contentsRect().width()
+        - (2 * frame if edit.hasFrame() else 0)
+        - margins.left()
+        - margins.right()
+        - 4
+    )
+    for action in edit.actions():  # a clear or search icon takes room beside the text
+        if action.isVisible() and not action.icon().isNull():
+            room -= edit.height()
+    need = edit.fontMetrics().horizontalAdvance(text)
+    if need > room + SLACK and not _tip_has(edit, text):
+        return f"placeholder {text!r} needs {need} px, has {room}"
+    return None
+
+
 def text_problems(root: QWidget) -> list[str]:
     """What does not fit in ``root`` and its visible children, one line each."""
     problems: list[str] = []
@@ -298,6 +324,8 @@ def text_problems(root: QWidget) -> list[str]:
             problems += _list(widget)
         elif isinstance(widget, QChartView):
             problems += _chart(widget)
+        elif isinstance(widget, QLineEdit) and (found := _placeholder(widget)) is not None:
+            problems.append(f"{where}: {found}")
         if isinstance(widget, QLabel | QAbstractButton | QComboBox | QTabBar) and not problem:
             clipped = _clipped(widget)
             if clipped and not isinstance(widget.parentWidget(), QTabBar):
