@@ -11,6 +11,8 @@ import copy
 import csv
 import io
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -140,6 +142,59 @@ def test_an_appeal_goes_to_someone_else_and_an_uphold_leaves_the_decision(
     # one appeal per decision
     [second] = send(platform, "appeals", [appeal("p-1", appeal_id="ap-2")])
     assert second["status"] == "rejected" and second["reason"]["code"] == "already_appealed"
+
+
+def test_a_refusal_that_names_a_long_appeal_id_is_still_an_answer(server: LiveServer) -> None:
+    """The refusal of a second appeal names the first one's id, which may be 200 characters:
+    its message is cut to what the wire allows (it was a 500 for the whole batch)."""
+    platform = platform_of(server)
+    queue_posts(platform, ["p-1", "p-2"])
+    rita, sam = server.login("rita"), server.login("sam")
+    leased = claim(rita, MISINFO, 2)
+    removed = [x for x in leased if x["item"]["post"]["url"].endswith("/p-1")]
+    [done] = rita.decide([verdict(removed[0], "remove", policies=CIVIC)])
+    assert done["status"] == "accepted", done
+    [first] = send(platform, "appeals", [appeal("p-1", appeal_id="a" * 200)])
+    assert first["status"] == "created", first
+    [leased_appeal] = claim(sam, APPEALS, 1)
+    [upheld] = sam.decide([verdict(leased_appeal, "uphold", note="It stands.")])
+    assert upheld["status"] == "accepted", upheld
+
+    answer = platform.post(
+        "/intake/appeals",
+        json={"appeals": [appeal("p-1", appeal_id="ap-2"), appeal("p-2", appeal_id="ap-3")]},
+    )
+    assert answer.status_code == 200, answer.text
+    second, other = answer.json()["results"]
+    assert second["reason"]["code"] == "already_appealed", second
+    assert len(second["reason"]["message"]) <= 200 and second["reason"]["message"].endswith("…")
+    assert other["reason"]["code"] == "in_review", other  # the rest of the batch is answered
+
+
+def test_the_same_appeal_sent_at_once_is_created_once(server: LiveServer) -> None:
+    """A platform's retry while the first copy is in flight: one copy opens the appeal, the
+    others are answered unchanged (on PostgreSQL the copy that waited for the item's lock
+    was refused as already appealed)."""
+    platform = platform_of(server)
+    rita = server.login("rita")
+    for name in ("p-1", "p-2"):
+        queue_posts(platform, [name])
+        decided(server, rita, [name], "remove")
+        body = appeal(name, appeal_id=f"ap-{name}")
+        start = threading.Barrier(6)
+
+        def send_one(_: int, body: dict[str, Any] = body, start: Any = start) -> str:
+            own = ApiSession(server.url, platform.token)
+            start.wait()
+            answer = own.post("/intake/appeals", json={"appeals": [body]})
+            answer.raise_for_status()
+            result = answer.json()["results"][0]
+            reason = result["reason"]
+            return str(result["status"]) + (f":{reason['code']}" if reason else "")
+
+        with ThreadPoolExecutor(6) as pool:
+            statuses = sorted(pool.map(send_one, range(6)))
+        assert statuses == ["created"] + ["unchanged"] * 5, statuses
 
 
 def test_a_reversed_appeal_restores_the_post_and_undoes_its_author_action_and_strikes(

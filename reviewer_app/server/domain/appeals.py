@@ -137,21 +137,26 @@ def intake_appeals(ctx: Context, batch: Sequence[Appeal]) -> list[IntakeResult]:
     return results
 
 
-def _intake_one(ctx: Context, appeal: Appeal, queue_id: str | None) -> IntakeResult:
-    digest = body_hash(appeal)
+def _stored(ctx: Context, appeal: Appeal, digest: str) -> IntakeResult | None:
+    """The answer to an appeal stored before under the same id (None: not stored)."""
     stored = ctx.conn.execute(
         select(appeals.c.body_hash, appeals.c.item_id, appeals.c.queue_id).where(
             appeals.c.source == ctx.actor, appeals.c.external_id == appeal.id
         )
     ).first()
-    if stored is not None:
-        if stored.body_hash != digest:
-            return rejected_result(
-                appeal.id, "id_reused", "This id was sent before with another body; it counts once."
-            )
-        return element_result(
-            appeal.id, IntakeStatus.unchanged, ([stored.item_id], [stored.queue_id])
+    if stored is None:
+        return None
+    if stored.body_hash != digest:
+        return rejected_result(
+            appeal.id, "id_reused", "This id was sent before with another body; it counts once."
         )
+    return element_result(appeal.id, IntakeStatus.unchanged, ([stored.item_id], [stored.queue_id]))
+
+
+def _intake_one(ctx: Context, appeal: Appeal, queue_id: str | None) -> IntakeResult:
+    digest = body_hash(appeal)
+    if (stored := _stored(ctx, appeal, digest)) is not None:
+        return stored
     if queue_id is None:
         return rejected_result(
             appeal.id, "no_appeals_queue", "This service has no appeals queue (appeals = true)."
@@ -163,6 +168,10 @@ def _intake_one(ctx: Context, appeal: Appeal, queue_id: str | None) -> IntakeRes
             else _contested_account(ctx, appeal.author_external_id or "", queue_id)
         )
     except _Refused as refused:
+        # the same appeal sent twice at once (a platform's retry): the copy that waited for
+        # the item's lock finds the appeal open, and it is the one it sent
+        if (stored := _stored(ctx, appeal, digest)) is not None:
+            return stored
         return rejected_result(appeal.id, refused.code, refused.message)
     _open_appeal(ctx, appeal, digest, contested, queue_id)
     return element_result(appeal.id, IntakeStatus.created, ([contested.item["id"]], [queue_id]))

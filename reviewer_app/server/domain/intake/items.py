@@ -21,6 +21,7 @@ from reviewer_app.protocol import (
     QueueConfig,
 )
 from reviewer_app.protocol.accounts import CLOSING_STATUSES, AuthorStatus
+from reviewer_app.protocol.common import MAX_LABEL
 from reviewer_app.server.domain import held_back, search_index
 from reviewer_app.server.domain.intake.rows import (
     AUTHORS_FOR_ROUTING,
@@ -190,6 +191,11 @@ def element_result(
 
 
 def rejected_result(external_id: str, code: str, message: str) -> IntakeResult:
+    """An element refused. A message longer than the wire allows (one that names what a
+    platform sent, an id of up to 200 characters) is cut with an ellipsis: a refusal that
+    cannot be said must not fail the batch."""
+    if len(message) > MAX_LABEL:
+        message = message[: MAX_LABEL - 1] + "…"
     return IntakeResult(
         external_id=external_id,
         status=IntakeStatus.rejected,
