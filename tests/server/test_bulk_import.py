@@ -118,11 +118,12 @@ def test_rejected_lines_are_listed_with_their_numbers_and_reasons(
         line("signal", report("p-1", signal_id="s-3")),  # 9
         line("signal", {**report("p-1", signal_id="s-3"), "reason": "spam"}),  # 10: id reused
         line("withdrawal", {"post_external_id": "p-1", "reason": "gone"}),  # 11: bad reason
+        "[" * 100_000 + "]" * 100_000,  # 12: nested deeper than a JSON reader goes
     ]
     file = write(tmp_path / "feed.jsonl", lines)
     done = run_import(database_url, file, "--source", "feed-bridge")
     assert done.returncode == 1, done.stderr
-    assert "7 lines rejected" in done.stderr and "feed.jsonl.rejected.jsonl" in done.stderr
+    assert "8 lines rejected" in done.stderr and "feed.jsonl.rejected.jsonl" in done.stderr
     rejected = [json.loads(x) for x in rejects_path(file).read_text("utf-8").splitlines()]
     assert [(r["line"], r["code"]) for r in rejected] == [
         (3, "not_json"),
@@ -132,6 +133,7 @@ def test_rejected_lines_are_listed_with_their_numbers_and_reasons(
         (8, "unknown_post"),
         (10, "id_reused"),
         (11, "invalid"),
+        (12, "not_json"),
     ]
     assert "text" in rejected[3]["reason"]
     assert rejected[4]["external_id"] == "s-2"
@@ -141,7 +143,7 @@ def test_rejected_lines_are_listed_with_their_numbers_and_reasons(
         assert conn.execute(select(posts.c.source)).scalars().all() == ["feed-bridge"]
     summary = json.loads(done.stdout.split(": ", 1)[1])
     assert summary["post.created"] == 1 and summary["signal.created"] == 2
-    assert summary["rejected"] == 7
+    assert summary["rejected"] == 8
 
 
 def test_posts_signals_and_withdrawals_go_in_batches_each_post_in_file_order(
@@ -236,7 +238,14 @@ def test_a_file_or_command_it_cannot_use_is_exit_code_2(
     assert changed.returncode == 2 and "changed since it was imported" in changed.stderr
     other = run_import(database_url, file, "--source", "another")
     assert other.returncode == 2 and "--source bulk-import" in other.stderr
+    fields = '"version": 1, "offset": 0, "line": 0, "prefix_sha256": "", "rejects_size": 0'
+    for broken in ("null", f'{{{fields}, "source": "bulk-import", "media": []}}', "[" * 100_000):
+        state_path(file).write_text(broken, encoding="utf-8")
+        garbled = run_import(database_url, file)
+        assert garbled.returncode == 2 and "is not an import state" in garbled.stderr
     state_path(file).unlink()
+    nowhere = run_import(database_url, file, "--rejects", str(tmp_path / "no" / "r.jsonl"))
+    assert nowhere.returncode == 2 and "cannot write the rejected lines" in nowhere.stderr
     assert run_import(database_url, file).returncode == 0
     assert count(service, posts) == 2
 

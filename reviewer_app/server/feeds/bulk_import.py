@@ -111,7 +111,7 @@ def read_state(path: Path) -> ImportState | None:
         return None
     try:
         return ImportState.from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise ImportFileError(
             f"{path} is not an import state ({exc}); remove it to import from the start"
         ) from None
@@ -391,6 +391,12 @@ class _Rejects:
         self.out: IO[bytes] | None = None
 
     def __enter__(self) -> _Rejects:
+        folder = self.path.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise ImportFileError(
+                f"cannot write the rejected lines to {self.path}: its folder is missing or "
+                "read-only"
+            )
         # what a run left after the state's last batch is redone, so written again
         if self.path.exists():
             if self.keep:
@@ -404,7 +410,12 @@ class _Rejects:
         if not rejections:
             return
         if self.out is None:
-            self.out = open(self.path, "ab")  # noqa: SIM115 - closed by __exit__
+            try:
+                self.out = open(self.path, "ab")  # noqa: SIM115 - closed by __exit__
+            except OSError as exc:
+                raise ImportFileError(
+                    f"cannot write the rejected lines to {self.path}: {exc.strerror or exc}"
+                ) from None
         for r in rejections:
             self.out.write(json.dumps(r.as_json(), ensure_ascii=False).encode() + b"\n")
 

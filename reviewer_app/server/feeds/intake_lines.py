@@ -130,6 +130,8 @@ def parse_line(raw: bytes, number: int) -> Line | Rejection:
         obj = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         return Rejection(number, "not_json", f"not JSON: {str(exc)[:200]}")
+    except RecursionError:
+        return Rejection(number, "not_json", "not JSON this service reads: nested too deeply")
     return parse_object(obj, number)
 
 
