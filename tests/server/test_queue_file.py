@@ -383,6 +383,33 @@ def test_a_bad_file_names_every_problem_with_its_line() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("x = " + "[" * 3000 + "]" * 3000 + "\n", "nested too deep"),
+        ("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", "nested too deep"),
+        ('[[queues]]\nid = ["spam"]\nname = "Spam"\n', "queues[0].id: Input should be a valid"),
+        (
+            '[[queues]]\nid = "spam"\nname = "Spam"\n[[queues.config.actions]]\nid = "k"\n'
+            'label = "Keep"\nkind = ["keep"]\n',
+            "queues[0].config.actions[0].kind: Input should be",
+        ),
+        (
+            '[[queues]]\nid = "spam"\nname = "Spam"\n[[queues.config.policies]]\n'
+            'code = ["SPAM.1"]\nlabel = "Spam"\n',
+            "queues[0].config.policies[0].code: Input should be a valid string",
+        ),
+    ],
+)
+def test_a_file_of_the_wrong_shape_is_refused_with_its_problems(text: str, words: str) -> None:
+    """A list where a name or a code belongs, nesting deeper than the reader goes: refused
+    with the problem named, as any bad file is (they were a TypeError and a RecursionError
+    out of the command)."""
+    with pytest.raises(QueueFileError) as caught:
+        parse_queue_file(text)
+    assert any(words in line for line in caught.value.describe("q.toml")), caught.value.problems
+
+
+@pytest.mark.parametrize(
     ("text", "line", "words"),
     [
         ('[[queues]]\nid = "spam"\nname = "Spam\n', 3, "Illegal character"),
@@ -865,6 +892,8 @@ def test_the_queues_commands(database_url: str, tmp_path: Path) -> None:
     applied = queues_command(database_url, "apply", str(good), "--by", "ops")
     assert applied.returncode == 0, applied.stderr
     assert applied.stdout.startswith("Applied configuration version 1 (was 0)")
+    nowhere = queues_command(database_url, "export", "-o", str(tmp_path / "no" / "q.toml"))
+    assert nowhere.returncode == 2 and "Cannot write" in nowhere.stderr, nowhere
     exported = tmp_path / "export.toml"
     out = queues_command(database_url, "export", "-o", str(exported))
     assert out.returncode == 0, out.stderr

@@ -124,7 +124,11 @@ def _export(service: Service, output: Path | None) -> int:
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"Cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         print(f"Wrote {len(queue_file.queues)} queues to {output}.", file=sys.stderr)
     return 0
 

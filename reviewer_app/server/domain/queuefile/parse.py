@@ -22,6 +22,10 @@ def parse_queue_file(text: str) -> QueueFile:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise QueueFileError([_syntax_problem(str(exc))]) from None
+    except RecursionError:
+        raise QueueFileError(
+            [FileProblem((), "TOML syntax: arrays or tables nested too deep", 0, "syntax")]
+        ) from None
     lines = key_lines(text)
     problems = [
         FileProblem(p.loc, p.message, locate(lines, p.loc), p.code) for p in document_problems(data)
@@ -50,7 +54,15 @@ def document_problems(data: Any) -> list[FileProblem]:
                 continue
             message = error["msg"].removeprefix("Value error, ")
             problems.append(FileProblem(tuple(error["loc"]), message, code=error["type"]))
-    return problems + semantic_problems(data)
+    try:
+        across = semantic_problems(data)
+    except TypeError:
+        # a list or a table where the rules compare a name or a code: the models named it
+        # (with its line); the rules across queues wait for a file whose fields are typed
+        if not problems:
+            raise
+        across = []
+    return problems + across
 
 
 _SYNTAX_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
