@@ -145,6 +145,12 @@ def test_cli_key_is_a_bearer_and_is_listed_without_the_key(
     assert code == 1 and "no-such-key" in err
     code, _, err = cli(capsys, database_url, "revoke", "999")
     assert code == 1 and "999" in err
+    # an id no row can have is a usage error, not an overflow out of the database
+    for id_ in ("99999999999999999999", "2147483648", "0", "one"):
+        with pytest.raises(SystemExit) as exited:
+            cli(capsys, database_url, "revoke", id_)
+        assert exited.value.code == 2
+        assert f"{id_!r}" in capsys.readouterr().err
 
 
 def test_add_user_refuses_service_roles(

@@ -386,6 +386,9 @@ def test_bad_endpoints_are_refused(server: LiveServer) -> None:
     for url, account, kinds, code in [
         ("ftp://example.com/x", PLATFORM, None, "invalid_webhook_url"),
         ("https://example.com/a b", PLATFORM, None, "invalid_webhook_url"),
+        ("http://[::1", PLATFORM, None, "invalid_webhook_url"),  # was a ValueError
+        ("https://example.com:99999/x", PLATFORM, None, "invalid_webhook_url"),
+        ("https://example.com/x\x00y", PLATFORM, None, "invalid_webhook_url"),
         ("https://example.com/x", "nobody", None, "not_a_platform_account"),
         ("https://example.com/x", "lead", None, "not_a_platform_account"),
         ("https://example.com/x", PLATFORM, ["delete"], "invalid_event_kind"),

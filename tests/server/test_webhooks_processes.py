@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 from standardwebhooks.webhooks import Webhook
 
@@ -246,3 +247,27 @@ def test_a_process_of_its_own_delivers_for_api_processes_that_do_not(
             owner = conn.execute(select(webhook_state.c.lease_owner)).scalar()
         assert owner is None, "a stopped dispatcher gives its leases back"
         assert "delivering webhooks (8 endpoints at a time)" in log.read_text()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("disable", "99999999999999999999"),
+        ("enable", "-1"),
+        ("replay", "1", "--from", "2147483648"),
+        ("rotate-secret", "1", "--grace", "1e20"),
+        ("rotate-secret", "1", "--grace", "inf"),
+        ("rotate-secret", "1", "--grace", "-5"),
+    ],
+)
+def test_numbers_no_row_can_hold_are_usage_errors(
+    sqlite_url: str, capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    """Ids, cursors and grace periods past what the database holds are refused where the
+    command line is read (they were an OverflowError out of the command)."""
+    from reviewer_app.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["server", "--database-url", sqlite_url, "webhook", *args])
+    assert exited.value.code == 2
+    assert f"{args[-1]!r}: " in capsys.readouterr().err

@@ -31,6 +31,7 @@ from reviewer_app.server.cli import import_file as import_cli
 from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
+from reviewer_app.server.cli.args import row_id
 from reviewer_app.server.config import DEFAULT_DATABASE_URL, ServerSettings, SettingsError
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
@@ -316,7 +317,7 @@ def _add_api_key_parser(actions: argparse._SubParsersAction) -> None:
     revoke = commands.add_parser(
         "revoke", parents=[database], help="revoke a key by id (at once, in every process)"
     )
-    revoke.add_argument("id", type=int)
+    revoke.add_argument("id", type=row_id)
     rotate = commands.add_parser(
         "rotate",
         parents=[database],

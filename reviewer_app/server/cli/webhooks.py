@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from reviewer_app.protocol.enforcement import EnforcementKind
 from reviewer_app.protocol.webhooks import WebhookEndpoint
+from reviewer_app.server.cli.args import cursor, row_id, seconds
 from reviewer_app.server.cli.queues import _USERNAME, _default_actor
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.problems import ApiError
@@ -71,7 +72,7 @@ def _add_endpoint_commands(
         ("enable", "deliver again, from where it stopped, with a fresh retry window"),
     ):
         command = commands.add_parser(name, parents=[common], help=text)
-        command.add_argument("id", type=int)
+        command.add_argument("id", type=row_id)
 
 
 def _add_delivery_commands(
@@ -83,10 +84,10 @@ def _add_delivery_commands(
         parents=[common],
         help="a new signing secret (printed once); the old one keeps signing for a while",
     )
-    rotate.add_argument("id", type=int)
+    rotate.add_argument("id", type=row_id)
     rotate.add_argument(
         "--grace",
-        type=float,
+        type=seconds,
         default=None,
         metavar="SECONDS",
         help="how long the old secret keeps signing too (default: "
@@ -104,8 +105,8 @@ def _add_delivery_commands(
         description="Moves the endpoint's cursor: every action of its account after seq "
         "CURSOR (the feed's cursor; 0 for all) is sent again, in order.",
     )
-    replay.add_argument("id", type=int)
-    replay.add_argument("--from", dest="from_seq", type=int, required=True, metavar="CURSOR")
+    replay.add_argument("id", type=row_id)
+    replay.add_argument("--from", dest="from_seq", type=cursor, required=True, metavar="CURSOR")
     run_parser = commands.add_parser(
         "run",
         parents=[common],

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -75,12 +76,17 @@ def secret_key(secret: str) -> bytes:
 
 
 def check_url(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port past 65535 or not a number raises ValueError
+    except ValueError:  # "http://[::1" and the like
+        parts = None
     if (
-        parts.scheme not in ("http", "https")
+        parts is None
+        or parts.scheme not in ("http", "https")
         or not parts.hostname
         or len(url) > MAX_URL
-        or any(c.isspace() for c in url)
+        or any(c.isspace() or unicodedata.category(c) == "Cc" for c in url)
     ):
         raise ApiError(
             422,
