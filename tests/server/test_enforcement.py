@@ -399,6 +399,21 @@ def test_a_key_revoked_during_a_long_poll_reads_nothing_more(server: LiveServer)
     [answer] = answers
     expect_problem(answer, 401, "token_invalid")
 
+    # and when nothing comes while it waits: the wait's end says the key is gone too
+    quiet = server.service.create_api_key(Role.platform, "feed-bridge")
+    waiting = threading.Thread(
+        target=lambda: answers.append(
+            ApiSession(server.url, quiet.key).get(
+                "/enforcement", params={"after": 10**6, "wait": 2}
+            )
+        )
+    )
+    waiting.start()
+    time.sleep(0.5)
+    server.service.revoke_api_key(quiet.info.id)
+    waiting.join(30)
+    expect_problem(answers[-1], 401, "token_invalid")
+
 
 def test_actions_not_sealed_yet_show_on_metrics(database_url: str) -> None:
     clock = ManualClock()

@@ -78,7 +78,10 @@ async def get_enforcement(
     loop_deadline = anyio.current_time() + wait
     while True:
         remaining = loop_deadline - anyio.current_time()
-        if remaining <= 0 or await request.is_disconnected():
+        if await request.is_disconnected():
+            return json_response(found)
+        if remaining <= 0:  # a key revoked while it waited is told so, as on any request
+            await anyio.to_thread.run_sync(authenticated, svc, token)
             return json_response(found)
         # Sleep until this process sees the sealed head pass the one read before the page
         # (any platform's action: then look again), or the wait runs out.
