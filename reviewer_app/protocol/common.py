@@ -59,11 +59,12 @@ Label = Annotated[str, StringConstraints(min_length=1, max_length=MAX_LABEL, pat
 ShortText = Annotated[str, StringConstraints(max_length=MAX_LABEL, pattern=_NO_NUL)]
 LongText = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=_NO_NUL)]
 NoteText = Annotated[str, StringConstraints(max_length=MAX_NOTE, pattern=_NO_NUL)]
-# No white space of either regex dialect (Python's ``\s`` and JSON Schema's differ on
-# U+001C-U+001F, U+0085 and U+FEFF): every such character is named, so the service and a
-# client validating against the OpenAPI document agree on what a URL is.
+# No control character (NUL among them) and no white space of either regex dialect
+# (Python's ``\s`` and JSON Schema's differ on U+001C-U+001F, U+0085 and U+FEFF): every
+# such character is named, so the service and a client validating against the OpenAPI
+# document agree on what a URL is.
 _URL_SPACE = (
-    r"\t\n\x0b\x0c\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+    r"\x00-\x20\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 HttpUrl = Annotated[str, StringConstraints(pattern=rf"^https?://[^{_URL_SPACE}]{{1,2040}}$")]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]

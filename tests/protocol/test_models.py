@@ -106,3 +106,29 @@ def test_queue_config_refuses_duplicate_keys_and_ids() -> None:
         )
     with pytest.raises(ValidationError, match="ids must be unique"):
         QueueConfig(actions=[keep, keep.model_copy(update={"key": "2"})])
+
+
+@pytest.mark.parametrize(
+    ("url", "valid"),
+    [
+        ("https://example.com/a?b=1#c", True),
+        ("https://bücher.example/ü", True),  # an IDN host and text are shown decoded
+        ("ftp://example.com/x", False),
+        ("https://example.com/a b", False),
+        ("https://example.com/a\u2028b", False),
+        ("https://example.com/a\x00b", False),  # NUL: stored and served back, never a URL
+        ("https://example.com/a\x1bb", False),
+        ("https://example.com/a\x7fb", False),
+    ],
+)
+def test_an_http_url_has_no_white_space_or_control_character(url: str, valid: bool) -> None:
+    from pydantic import TypeAdapter
+
+    from reviewer_app.protocol.common import HttpUrl
+
+    adapter = TypeAdapter(HttpUrl)
+    if valid:
+        assert adapter.validate_python(url) == url
+    else:
+        with pytest.raises(ValidationError):
+            adapter.validate_python(url)
