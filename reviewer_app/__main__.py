@@ -8,6 +8,7 @@ import os
 import sys
 
 from reviewer_app import __version__
+from reviewer_app.server.cli.args import port
 
 SERVER_HELP = "run or administer the reference queue service"
 EXPORT_HELP = "export decisions to a CSV file (leads and admins)"
@@ -51,7 +52,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         default="reviewer",
         help="with --demo: which demo account to use",
     )
-    parser.add_argument("--port", type=int, default=0, help="with --demo: port (0: any free one)")
+    parser.add_argument("--port", type=port, default=0, help="with --demo: port (0: any free one)")
     parser.add_argument(
         "--self-test",
         action="store_true",

@@ -63,9 +63,7 @@ NoteText = Annotated[str, StringConstraints(max_length=MAX_NOTE, pattern=_NO_NUL
 # (Python's ``\s`` and JSON Schema's differ on U+001C-U+001F, U+0085 and U+FEFF): every
 # such character is named, so the service and a client validating against the OpenAPI
 # document agree on what a URL is.
-_URL_SPACE = (
-    r"\x00-\x20\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+_URL_SPACE = r"\x00-\x20\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 HttpUrl = Annotated[str, StringConstraints(pattern=rf"^https?://[^{_URL_SPACE}]{{1,2040}}$")]
 Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
 

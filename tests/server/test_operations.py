@@ -363,6 +363,24 @@ def test_settings_from_the_environment_are_typed_and_named_when_wrong(
     assert "REVIEWER_SERVER_MAX_BODY_BYTES" in err and "pydantic" not in err
 
 
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["server", "--port", "99999"], "a port is 0 to 65535"),  # was OverflowError in bind
+        (["server", "--port", "http"], "is not a port"),
+        (["server", "--workers", "0"], "give 1 to 64 processes"),
+        (["--demo", "--port", "-1"], "a port is 0 to 65535"),
+    ],
+)
+def test_ports_and_process_counts_are_checked_where_they_are_read(
+    capsys: pytest.CaptureFixture[str], args: list[str], words: str
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    assert exited.value.code == 2
+    assert words in capsys.readouterr().err
+
+
 def test_log_format_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REVIEWER_SERVER_LOG_FORMAT", "json")
     assert ServerSettings.from_env().log_format == "json"

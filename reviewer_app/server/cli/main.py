@@ -31,7 +31,7 @@ from reviewer_app.server.cli import import_file as import_cli
 from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
-from reviewer_app.server.cli.args import row_id
+from reviewer_app.server.cli.args import port, processes, row_id
 from reviewer_app.server.config import DEFAULT_DATABASE_URL, ServerSettings, SettingsError
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
@@ -52,10 +52,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "or postgresql://user:password@host/db)",
     )
     server.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    server.add_argument("--port", type=int, default=8765, help="port to listen on")
+    server.add_argument("--port", type=port, default=8765, help="port to listen on")
     server.add_argument(
         "--workers",
-        type=int,
+        type=processes,
         default=1,
         help="API processes (on SQLite they share its one writer: on a 2-core machine 3 "
         "were the fastest, see the README's benchmarks)",
