@@ -379,3 +379,68 @@ def test_a_verdict_the_server_refuses_is_kept_with_its_reason(
         assert store.counts().rejected == 1
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize("status", [400, 403, 404, 413])
+def test_a_bare_4xx_from_something_in_between_keeps_the_verdicts(
+    server: LiveServer, proxy: FaultProxy, tmp_path: Path, status: int
+) -> None:
+    """A proxy, gateway or firewall answering a 4xx with an HTML page has not refused the
+    verdicts: the service answers every refusal with a problem document. They stay in the
+    outbox and go when it lets them through (they were settled as rejected, and lost)."""
+    _client, engine, log, clock, keys = _prepared(server, proxy, tmp_path, f"hal-{status}")
+    try:
+        page = http_response(
+            status, b"<html><body>nginx</body></html>", {"Content-Type": "text/html"}
+        )
+        proxy.add(Rule("POST", "/api/v1/verdicts", "respond", times=10, payload=page))
+        delay = engine.run_once()
+        assert delay > 0 and online(log) is False
+        assert engine.store is not None and engine.store.counts().pending == 5
+        assert engine.store.counts().rejected == 0
+        proxy.clear()
+        clock.advance(delay + 1)
+        engine.run_once()
+        assert engine.store.counts().pending == 0
+        assert {engine.store.journal_entry(k).status for k in keys} == {"accepted"}  # type: ignore[union-attr]
+    finally:
+        engine.close()
+
+
+def test_a_renewal_or_release_the_service_refuses_does_not_stop_syncing(
+    server: LiveServer, proxy: FaultProxy, tmp_path: Path
+) -> None:
+    """The service's own refusal of a renewal or a release (a problem document, as after a
+    role change) is not a reason to stop: the leases it will not renew are lost, the ones
+    it will not take back are forgotten, and the pass goes on (it ended the sync thread)."""
+    client = login(server, "ivy")
+    path = tmp_path / "ivy.sqlite3"
+    fast_settings(path, prefetch_target=3)
+    clock = ManualClock()
+    engine, log = _engine_at(proxy, path, client.token, clock)
+    refusal = http_response(
+        403,
+        b'{"title":"Forbidden","status":403,"code":"lead_only_queue"}',
+        {"Content-Type": "application/problem+json"},
+    )
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        assert engine.store is not None and engine.store.counts().ready.get(QUEUE, 0) == 3
+        proxy.add(Rule("POST", "/api/v1/leases/renew", "respond", times=1, payload=refusal))
+        clock.advance(300)  # past a third of the leases' life: renewed at this pass
+        engine.run_once()
+        lost = log.last(ev.LeasesLost)
+        assert lost is not None and len(lost.item_ids) == 3
+        assert proxy.count("POST", "/api/v1/leases/renew") == 1
+
+        engine.run_once()  # a fresh prefetch
+        assert engine.store.counts().ready.get(QUEUE, 0) == 3
+        proxy.add(Rule("POST", "/api/v1/leases/release", "respond", times=1, payload=refusal))
+        engine.set_active_queues([])  # the queue is left: its untouched prefetch goes back
+        engine.run_once()
+        assert engine.store.counts().ready.get(QUEUE, 0) == 0
+        assert proxy.count("POST", "/api/v1/leases/release") == 1
+        assert online(log) is True
+    finally:
+        engine.close()

@@ -335,6 +335,7 @@ class HttpClient:
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
         try:
             problem = Problem.model_validate_json(raw)
+            from_service = True
         except ValidationError:
             problem = Problem(
                 title=response.reason or "HTTP error",
@@ -342,6 +343,13 @@ class HttpClient:
                 code=f"http_{status}",
                 detail=f"{what} answered HTTP {status} without a problem document.",
             )
+            from_service = False
+        if 400 <= status < 500 and status != 401 and not from_service:
+            # the service answers every refusal with a problem document: a bare 4xx (an
+            # HTML page) comes from something in between (a proxy, a gateway, a firewall),
+            # and says nothing about the request itself. Like a 5xx it is tried again
+            # later: a verdict it met stays in the outbox, never "rejected" for it.
+            return ServiceUnavailable(status, problem, retry_after)
         if status == 401:
             refused = AuthenticationRequired(status, problem, retry_after)
             if self.on_auth_required is not None:

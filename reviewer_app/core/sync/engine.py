@@ -188,9 +188,11 @@ class SyncEngine(Delivery):
             return IDLE_WAIT
         except (NetworkError, ServiceUnavailable, ProtocolError) as err:
             self._failed(str(err), err.retry_after, err.kind)
-        except StoreError as err:
+        except (StoreError, ApiError) as err:
+            # a refusal the pass's step did not expect (the service's 4xx to a renewal,
+            # a release or the queue list): said, and tried again later, the thread alive
             self._emit(ev.Problem(str(err), err.kind))
-            self._failed(str(err), None, err.kind)
+            self._failed(str(err), getattr(err, "retry_after", None), err.kind)
         else:
             self._succeeded()
         self._report_local()

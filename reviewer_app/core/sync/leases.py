@@ -6,11 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewer_app.protocol import MAX_CLAIM, MAX_LEASE_SECONDS
+from reviewer_app.protocol import MAX_CLAIM, MAX_LEASE_SECONDS, LeaseStatus
 from reviewer_app.protocol.common import MAX_TOKENS_PER_CALL
 
 from .. import events as ev
-from ..errors import ApiError, FailureKind, ProblemError, StoreError
+from ..errors import (
+    ApiError,
+    AuthenticationRequired,
+    FailureKind,
+    ProblemError,
+    ServiceUnavailable,
+    StoreError,
+)
 from ..settings import LEASE_SECONDS, OFFLINE_BATCH, OFFLINE_LEASE_SECONDS, PREFETCH
 from ..store import Renewal
 from .state import EMPTY_QUEUE_PAUSE, SyncState, _chunks, log
@@ -46,7 +53,14 @@ class LeaseWork(SyncState):
     def _release(self, leases: Sequence[tuple[str, str]], *, skipped: bool = False) -> None:
         assert self.store is not None and self.api is not None
         for chunk in _chunks(list(leases), MAX_TOKENS_PER_CALL):
-            self.api.release([token for _, token in chunk], skipped=skipped)
+            try:
+                self.api.release([token for _, token in chunk], skipped=skipped)
+            except ProblemError as err:
+                if isinstance(err, ServiceUnavailable | AuthenticationRequired):
+                    raise  # kept, and given back at a later pass
+                # the service refused to take them back (a role changed, a lease it does
+                # not know): they lapse there by themselves; nothing is left to do here
+                log.warning("the service refused to release %d leases: %s", len(chunk), err)
             self._counts_changed = True
             self.store.forget_items([item_id for item_id, _ in chunk])
 
@@ -71,7 +85,15 @@ class LeaseWork(SyncState):
             for chunk in _chunks(group, MAX_TOKENS_PER_CALL)
         ]
         for seconds, chunk in chunks:
-            results = self.api.renew([token for _, token in chunk], seconds).results
+            try:
+                results = self.api.renew([token for _, token in chunk], seconds).results
+            except ProblemError as err:
+                if isinstance(err, ServiceUnavailable | AuthenticationRequired):
+                    raise
+                # refused outright (a lead made a reviewer holds a lead-only queue's items):
+                # those leases will not be renewed, so they are lost as a refused one is
+                log.warning("the service refused to renew %d leases: %s", len(chunk), err)
+                results = [LeaseStatus(token=token, status="lost") for _, token in chunk]
             lost += self.store.apply_lease_results(results)
             gone = {r.token for r in results if r.status == "withdrawn"}
             withdrawn.update(item_id for item_id, token in chunk if token in gone)
