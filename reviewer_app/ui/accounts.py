@@ -215,6 +215,13 @@ class LinkedAccountsPanel(QWidget):
             translate("Accounts", "Decide the open posts of this author and the linked accounts"),
         )
         self.network_posts.clicked.connect(lambda: self._on_bulk_clicked(linked=True))
+        self._lay_out()
+        lead = client_factory is not None
+        for widget in (self.action, self.note, self.apply, self.author_posts, self.network_posts):
+            widget.setVisible(lead)
+        self._fill([])
+
+    def _lay_out(self) -> None:
         bulk = QHBoxLayout()
         bulk.addWidget(self.author_posts)
         bulk.addWidget(self.network_posts)
@@ -238,10 +245,6 @@ class LinkedAccountsPanel(QWidget):
         layout.addLayout(applying)
         layout.addWidget(self.status)
         layout.addLayout(bulk)
-        lead = client_factory is not None
-        for widget in (self.action, self.note, self.apply, self.author_posts, self.network_posts):
-            widget.setVisible(lead)
-        self._fill([])
 
     @property
     def lead(self) -> bool:

@@ -478,6 +478,26 @@ def test_lead_only_queue_is_closed_to_reviewers(live_server: LiveServer) -> None
         assert lead.get(path).status_code == 200
         assert admin.get(path).status_code == 200
 
+    # a lead made a reviewer gives back what they held there: no renewal, no verdict counts
+    demoted = admin.request("PUT", "/users/desk-lead/role", json={"role": "reviewer"})
+    assert demoted.status_code == 200, demoted.text
+    renewed = lead.post(
+        "/leases/renew", json={"tokens": [x["lease_token"] for x in leased], "lease_seconds": 600}
+    )
+    assert [r["status"] for r in renewed.json()["results"]] == ["lost", "lost"], renewed.text
+    [late] = lead.decide([verdict(leased[1], "keep")])
+    assert late["status"] == "rejected", late
+    again = admin.claim(LEAD_QUEUE.id, count=5)
+    assert {x["item"]["id"] for x in leased} <= {x["item"]["id"] for x in again}, "back in it"
+
+
+def test_the_last_admin_cannot_stop_being_one(live_server: LiveServer) -> None:
+    admin = live_server.login("only-admin", Role.admin)
+    refused = admin.request("PUT", "/users/only-admin/role", json={"role": "reviewer"})
+    assert refused.status_code == 409 and _problem(refused)["code"] == "last_admin", refused.text
+    live_server.login("second-admin", Role.admin)
+    assert admin.request("PUT", "/users/only-admin/role", json={"role": "lead"}).status_code == 200
+
 
 @pytest.mark.parametrize("token", ["", "rd1_" + "y" * 43, "z" * 300])
 def test_bad_bearer_tokens_are_401_problems(live_server: LiveServer, token: str) -> None:

@@ -7,12 +7,13 @@ import logging
 from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from reviewer_app.protocol import (
     KEY_ROLES,
     EventKind,
+    QueueConfig,
     Role,
     SessionCreate,
     SessionInfo,
@@ -22,6 +23,7 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import apikeys
+from reviewer_app.server.domain.leasing import release
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt
 from reviewer_app.server.domain.security import (
     is_api_key,
@@ -32,7 +34,14 @@ from reviewer_app.server.domain.security import (
 )
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.db import Database
-from reviewer_app.server.storage.tables import api_keys, items, login_attempts, sessions, users
+from reviewer_app.server.storage.tables import (
+    api_keys,
+    items,
+    login_attempts,
+    queues,
+    sessions,
+    users,
+)
 
 log = logging.getLogger("server")
 
@@ -145,7 +154,21 @@ def change_role(db: Database, username: str, role: Role, actor: Principal, now: 
                 "(platform, fact_checker) do not change into each other: a service "
                 "account has API keys and no password, a person the other way round.",
             )
+        if row["role"] == Role.admin.value and role is not Role.admin:
+            admins = conn.execute(
+                select(func.count()).select_from(users).where(users.c.role == Role.admin.value)
+            ).scalar_one()
+            if admins <= 1:
+                raise ApiError(
+                    409,
+                    "last_admin",
+                    f"{username!r} is the service's only admin: make another admin first "
+                    "(with no admin, nobody could manage users).",
+                )
         conn.execute(update(users).where(users.c.id == row["id"]).values(role=role.value))
+        after = Principal(row["id"], username, row["display_name"], role)
+        if not after.is_lead:  # what a lead held in leads-only queues goes back at once
+            _release_lead_only_leases(conn, after, now)
         append_events(
             conn,
             [
@@ -160,6 +183,28 @@ def change_role(db: Database, username: str, role: Role, actor: Principal, now: 
             ],
         )
     return User(id=row["id"], username=username, display_name=row["display_name"], role=role)
+
+
+def _release_lead_only_leases(conn: Connection, user: Principal, now: float) -> None:
+    """A lead made a reviewer gives back the items held in leads-only queues: no renewal
+    or verdict of theirs counts there any more (each would be refused as a lost lease)."""
+    lead_only = [
+        r.id
+        for r in conn.execute(select(queues.c.id, queues.c.config))
+        if QueueConfig.model_validate_json(r.config).lead_only
+    ]
+    if not lead_only:
+        return
+    tokens = conn.execute(
+        select(items.c.lease_token).where(
+            items.c.lease_user_id == user.id,
+            items.c.state == "leased",
+            items.c.queue_id.in_(lead_only),
+        )
+    ).scalars()
+    held = [t for t in tokens if t]
+    if held:
+        release(conn, user, held, now, postgres=conn.dialect.name == "postgresql")
 
 
 def login(

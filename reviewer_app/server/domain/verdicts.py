@@ -374,6 +374,10 @@ class VerdictRecorder:
             )
         if lease.user_id != self.user.id:
             return _rejected(verdict, "not_your_lease", "This lease belongs to another reviewer.")
+        config = self.configs.get(lease.queue_id)
+        if config is not None and config.lead_only and not self.user.is_lead:
+            # leased as a lead, the role changed since: only a lead decides here
+            return _rejected(verdict, "lead_only_queue", "Only leads may work this queue.")
         item = self.items.get(verdict.item_id)
         if item is None:
             return _rejected(verdict, "unknown_item", "No such item.")
