@@ -8,7 +8,7 @@ import os
 import sys
 
 from reviewer_app import __version__
-from reviewer_app.server.cli.args import port
+from reviewer_app.argtypes import port
 
 SERVER_HELP = "run or administer the reference queue service"
 EXPORT_HELP = "export decisions to a CSV file (leads and admins)"

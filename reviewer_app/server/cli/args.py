@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from reviewer_app.argtypes import port, whole
+
 #: the largest id or cursor a column of the service holds (INTEGER on PostgreSQL)
 MAX_ROW_ID = 2**31 - 1
 #: ten years: longer than any grace or window a command takes
@@ -23,17 +25,9 @@ def cursor(text: str) -> int:
     return _bounded(text, 0, "a cursor")
 
 
-def port(text: str) -> int:
-    """A TCP port: 0 (any free one) to 65535."""
-    value = _whole(text, "a port")
-    if not 0 <= value <= 65_535:
-        raise argparse.ArgumentTypeError(f"{text!r}: a port is 0 to 65535")
-    return value
-
-
 def processes(text: str) -> int:
     """A number of processes: 1 to 64."""
-    value = _whole(text, "a number of processes")
+    value = whole(text, "a number of processes")
     if not 1 <= value <= 64:
         raise argparse.ArgumentTypeError(f"{text!r}: give 1 to 64 processes")
     return value
@@ -50,15 +44,11 @@ def seconds(text: str) -> float:
     return value
 
 
-def _whole(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what} (a whole number)") from None
-
-
 def _bounded(text: str, low: int, what: str) -> int:
-    value = _whole(text, what)
+    value = whole(text, what)
     if not low <= value <= MAX_ROW_ID:
         raise argparse.ArgumentTypeError(f"{text!r}: {what} is {low} to {MAX_ROW_ID:,}")
     return value
+
+
+__all__ = ["MAX_ROW_ID", "MAX_SECONDS", "cursor", "port", "processes", "row_id", "seconds"]
