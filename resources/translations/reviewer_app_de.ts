@@ -4354,7 +4354,7 @@
     </message>
     <message>
         <source>Lease</source>
-        <translation>Reservierung</translation>
+        <translation>Frist</translation>
     </message>
     <message>
         <source>Sync</source>

@@ -222,10 +222,9 @@ class LinkedAccountsPanel(QWidget):
         self._fill([])
 
     def _lay_out(self) -> None:
-        bulk = QHBoxLayout()
-        bulk.addWidget(self.author_posts)
-        bulk.addWidget(self.network_posts)
-        bulk.addStretch(1)
+        bulk = QVBoxLayout()  # one above the other: side by side they widened the pane
+        bulk.addWidget(self.author_posts, 0, Qt.AlignmentFlag.AlignLeft)
+        bulk.addWidget(self.network_posts, 0, Qt.AlignmentFlag.AlignLeft)
         # the action, the note and the button each on their own line: side by side in the
         # context pane at 1280 px the note had 30 px to write in
         chosen = QHBoxLayout()

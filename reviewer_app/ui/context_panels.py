@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -292,9 +291,11 @@ class ContextPanels(QTabWidget):
         accounts and may act on them); None for a reviewer."""
         super().__init__(parent)
         named(self, "contextPanels", translate("ContextPanels", "Context"))
-        # every tab shown whole, never behind scroll arrows: the panel is as wide as its tabs
+        # every tab on screen, never behind scroll arrows; where the panel is narrower than
+        # its tabs (German at 1280 px) their titles are cut, each whole in its tooltip, so
+        # that the post beside it keeps the room to be read
         self.setUsesScrollButtons(False)
-        self.tabBar().setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabBar().setElideMode(Qt.TextElideMode.ElideMiddle)
         self.tabBar().setExpanding(False)
         self.boxes: dict[str, QPlainTextEdit] = {}
         #: each tab's "Show the whole text" button (shown when a text in it was cut)
@@ -323,7 +324,7 @@ class ContextPanels(QTabWidget):
                 split.setChildrenCollapsible(False)
                 split.setSizes([300, 200])
                 page = split
-            self.addTab(page, tab_title(title))
+            self.setTabToolTip(self.addTab(page, tab_title(title)), tab_title(title))
         self.item: Item | None = None
         #: a queue's name by its id ("Why queued"): the window's queue list, when it has one
         self.queue_name: Callable[[str], str | None] | None = None
@@ -338,14 +339,6 @@ class ContextPanels(QTabWidget):
         self.later: Callable[[Callable[[], None]], Callable[[], None]] | None = None
         self._stop_titles: Callable[[], None] = _nothing
         self.currentChanged.connect(self._render)
-
-    def minimumSizeHint(self) -> QSize:
-        """Never narrower than its tabs side by side (a splitter would cut the last off)."""
-        hint = super().minimumSizeHint()
-        tabs = self.tabBar().sizeHint().width() + 2 * self.style().pixelMetric(
-            QStyle.PixelMetric.PM_DefaultFrameWidth
-        )
-        return QSize(max(hint.width(), tabs), hint.height())
 
     def show_item(self, item: Item | None) -> None:
         """Show ``item``'s context. Only the open tab is filled now (on every keypress);
@@ -384,11 +377,13 @@ class ContextPanels(QTabWidget):
                 self.setTabText(index, shown)
                 self.setTabToolTip(
                     index,
-                    translate("ContextPanels", "Author: {status}").format(
+                    shown
+                    + "\n"
+                    + translate("ContextPanels", "Author: {status}").format(
                         status=status_words(item.author.status)
                     )
                     if extra and title == "Author" and item is not None
-                    else "",
+                    else shown,
                 )
         if self.tabBar().sizeHint().width() != width:
             self.updateGeometry()  # its minimum width is its tabs

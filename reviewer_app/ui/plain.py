@@ -438,10 +438,27 @@ def count(value: int | float) -> str:
     return f"{value:,.0f}"
 
 
+class VerticalScrollArea(QScrollArea):
+    """Scrolls up and down only, so never narrower than what it holds can be: a splitter
+    squeezed the post's pane to 164 px in German at 1280 px and cut its text off."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        inner = self.widget()
+        if inner is None:
+            return hint
+        wide = (
+            inner.minimumSizeHint().width()
+            + self.verticalScrollBar().sizeHint().width()
+            + 2 * self.frameWidth()
+        )
+        return QSize(max(hint.width(), wide), hint.height())
+
+
 def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
     """``widget`` in a frameless vertical scroll area: on a low screen it scrolls, its
     bottom is never cut off (the post's media, the last score)."""
-    area = QScrollArea()
+    area = VerticalScrollArea()
     area.setObjectName(object_name)
     area.setWidget(widget)
     area.setWidgetResizable(True)

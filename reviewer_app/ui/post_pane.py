@@ -412,6 +412,16 @@ class PostPane(QWidget):
         self._appeal_shown: str | None = None
         self.clear()
 
+    #: the post is never narrower than this many of its average characters a line
+    READABLE_CHARACTERS = 36
+
+    def minimumSizeHint(self) -> QSize:
+        """Room to read the post whatever the panes beside it ask for (in German at 1280
+        px a splitter gave it 164 px and cut its lines)."""
+        hint = super().minimumSizeHint()
+        wide = self.fontMetrics().averageCharWidth() * self.READABLE_CHARACTERS
+        return QSize(max(hint.width(), wide), hint.height())
+
     def clear(self, message: str | None = None) -> None:
         if message is None:
             message = translate("PostPane", "No post to review.")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QSplitter, QStyle, QVBoxLayout, QWidget
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Item
@@ -67,6 +67,10 @@ class ReviewPane(QWidget):
         self._load_media: object = None
         self._stop_preparing: Callable[[], None] = _nothing
         self.split = self._build_split(side)
+        #: the reviewer moved a handle: the split keeps their sizes from then on
+        self._sized = False
+        self.split.splitterMoved.connect(self._on_splitter_moved)
+        self.split.installEventFilter(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.split, 1)
@@ -102,9 +106,10 @@ class ReviewPane(QWidget):
         right.setStretchFactor(1, 1)
         right.setSizes([160, 440])  # three scores, two lines each
         split = QSplitter(Qt.Orientation.Horizontal)
-        panes: list[tuple[QWidget, int, int]] = [(middle, 4, 560), (right, 3, 440)]
+        # the sizes follow the window's width (``_share_width``) until a handle is moved
+        panes: list[tuple[QWidget, int, int]] = [(middle, 4, 560), (right, 2, 440)]
         if side is not None:
-            panes.insert(0, (side, 2, 300))
+            panes.insert(0, (side, 1, 300))
         for widget, _stretch, _size in panes:
             split.addWidget(widget)
         split.setChildrenCollapsible(False)
@@ -112,6 +117,33 @@ class ReviewPane(QWidget):
             split.setStretchFactor(index, stretch)
         split.setSizes([size for _widget, _stretch, size in panes])
         return split
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        resized = watched is self.split and event.type() == QEvent.Type.Resize
+        if resized and not self._sized and self.split.width() > 0:
+            self._share_width()
+        return super().eventFilter(watched, event)
+
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        self._sized = True
+
+    def _share_width(self) -> None:
+        """The worklist a fifth of the width (at least its columns), the scores and the
+        context a third (at least their tabs' whole titles, when the post keeps the room to
+        be read), and the post the rest: at 1280 px in German the panes beside the post
+        left it 164 px."""
+        split = self.split
+        widgets = [w for i in range(split.count()) if (w := split.widget(i)) is not None]
+        width = split.width() - split.handleWidth() * (len(widgets) - 1)
+        side, (post, right) = (widgets[0] if len(widgets) == 3 else None), widgets[-2:]
+        side_width = max(side.minimumSizeHint().width(), width // 5) if side else 0
+        frame = self.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth)
+        tabs = self.context.tabBar().sizeHint().width() + 2 * frame
+        least = right.minimumSizeHint().width()
+        room = width - side_width - post.minimumSizeHint().width()
+        right_width = max(least, min(max(tabs, width // 3), room))
+        sizes = [width - side_width - right_width, right_width]
+        split.setSizes([side_width, *sizes] if side else sizes)
 
     # --- what is shown ----------------------------------------------------------------------
 

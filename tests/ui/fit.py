@@ -71,14 +71,23 @@ def _shown(widget: QWidget) -> bool:
 
 def _clipped(widget: QWidget) -> str | None:
     """Whether an ancestor cuts the widget off (a splitter giving a column less than its
-    minimum). Inside a scroll area's viewport the rest can be scrolled to: not cut."""
+    minimum). Inside a scroll area's viewport the rest can be scrolled to: not cut, unless
+    the area never scrolls that way (a vertical scroll area cuts what is too wide)."""
     rect = widget.rect()
     child: QWidget = widget
     parent = widget.parentWidget()
     while parent is not None and not child.isWindow():
-        if isinstance(parent.parentWidget(), QAbstractScrollArea) and (
-            parent is parent.parentWidget().viewport()  # type: ignore[union-attr]
-        ):
+        area = parent.parentWidget()
+        if isinstance(area, QAbstractScrollArea) and parent is area.viewport():
+            sideways = area.horizontalScrollBarPolicy() != Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            if sideways:
+                return None
+            seen = widget.mapTo(parent, widget.rect().topRight()).x() + 1 - parent.width()
+            if seen > SLACK:
+                return (
+                    f"cut off by the scroll area {area.objectName()!r}, which does not scroll "
+                    f"sideways: {seen} px of its width hidden"
+                )
             return None
         rect = rect.translated(child.pos())
         if not parent.rect().contains(rect):
