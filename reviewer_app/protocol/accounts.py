@@ -24,7 +24,7 @@ from .common import (
     ItemId,
     Label,
     NoteText,
-    PolicyCode,
+    PolicyCodes,
     ShortText,
     Slug,
     Timestamp,
@@ -121,7 +121,7 @@ class AccountActionRequest(WireModel):
         description="the accounts (service author ids), each once",
     )
     action: AuthorAction
-    policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
+    policies: PolicyCodes = Field(default_factory=list)
     note: NoteText | None = None
 
     @field_validator("author_ids")

@@ -14,7 +14,7 @@ from .common import (
     ItemId,
     NoteText,
     Page,
-    PolicyCode,
+    PolicyCodes,
     Slug,
     Timestamp,
     Username,
@@ -86,7 +86,7 @@ class AuditOverturn(WireModel):
 
     result: Literal[AuditOutcome.overturn]
     action: Slug
-    policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
+    policies: PolicyCodes = Field(default_factory=list)
     rating: Slug | None = None
     author_action: AuthorAction | None = None
     note: NoteText = Field(min_length=1, description="why the decision was overturned")
@@ -100,7 +100,7 @@ class AuditJudgement(WireModel):
 
     result: Literal["judge"]
     action: Slug
-    policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
+    policies: PolicyCodes = Field(default_factory=list)
     rating: Slug | None = None
     author_action: AuthorAction | None = None
     note: NoteText | None = None

@@ -24,7 +24,7 @@ from .common import (
     ItemId,
     Label,
     NoteText,
-    PolicyCode,
+    PolicyCodes,
     ProblemDetail,
     ShortText,
     Slug,
@@ -68,7 +68,7 @@ class BulkDecisionRequest(WireModel):
 
     items: list[BulkItem] = Field(min_length=1, max_length=MAX_BULK_ITEMS)
     action: Slug = Field(description="an action of every item's queue config (by id)")
-    policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
+    policies: PolicyCodes = Field(default_factory=list)
     rating: Slug | None = None
     note: NoteText | None = None
     author_action: AuthorAction | None = Field(

@@ -47,6 +47,21 @@ Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")]
 """A lower-case identifier: actions, ratings, queue ids, report reasons."""
 
 PolicyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_.-]{0,31}$")]
+
+
+def _cited_once(codes: list[str]) -> list[str]:
+    if len(set(codes)) != len(codes):
+        raise ValueError("each policy code may be cited once")
+    return codes
+
+
+#: the policy codes a decision cites, each once (a code cited twice gave its author two
+#: strikes, and a blind audit citing it once recorded an overturn)
+PolicyCodes = Annotated[
+    list[PolicyCode],
+    AfterValidator(_cited_once),
+    Field(max_length=16, json_schema_extra={"uniqueItems": True}),
+]
 """A policy code such as ``HATE.2`` or ``SPAM.SCAM``."""
 
 ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]

@@ -21,6 +21,7 @@ from .common import (
     NoteText,
     Page,
     PolicyCode,
+    PolicyCodes,
     ShortText,
     Slug,
     Timestamp,
@@ -35,7 +36,7 @@ class Verdict(WireModel):
     item_id: ItemId
     lease_token: LeaseToken
     action: Slug
-    policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
+    policies: PolicyCodes = Field(default_factory=list)
     rating: Slug | None = None
     note: NoteText | None = None
     author_action: AuthorAction | None = None

@@ -132,3 +132,20 @@ def test_an_http_url_has_no_white_space_or_control_character(url: str, valid: bo
     else:
         with pytest.raises(ValidationError):
             adapter.validate_python(url)
+
+
+def test_a_policy_code_is_cited_once() -> None:
+    """A code cited twice gave its author two strikes from one decision, and a blind audit
+    citing it once recorded an overturn: every request that cites codes refuses a repeat."""
+    from reviewer_app.protocol.accounts import AccountActionRequest
+    from reviewer_app.protocol.audits import AuditJudgement, AuditOverturn
+    from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest
+
+    with pytest.raises(ValidationError, match="cited once"):
+        Verdict.model_validate(_verdict(policies=["HATE.SLUR", "HATE.SLUR"]))
+    assert Verdict.model_validate(_verdict(policies=["X.1", "X.2"])).policies == ["X.1", "X.2"]
+    for model in (AuditJudgement, AuditOverturn, AccountActionRequest, BulkDecisionRequest):
+        with pytest.raises(ValidationError) as refused:
+            model.model_validate({"policies": ["X.1", "X.1"]})
+        cited = [e for e in refused.value.errors() if e["loc"] == ("policies",)]
+        assert cited and "cited once" in cited[0]["msg"], model

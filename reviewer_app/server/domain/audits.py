@@ -380,7 +380,7 @@ def judged(original: Mapping[Any, Any], body: AuditJudgement) -> AuditAgree | Au
     """A blind judgement as a result: the same decision agrees, another one overturns."""
     same = (
         body.action == original["action"]
-        and sorted(body.policies) == sorted(json.loads(original["policies"] or "[]"))
+        and set(body.policies) == set(json.loads(original["policies"] or "[]"))
         and (body.rating or None) == (original["rating"] or None)
     )
     if same:
