@@ -198,3 +198,18 @@ def test_no_window_reaches_before_1971(server: LiveServer) -> None:
     assert response.status_code == 200, response.text
     report = response.json()
     assert report["since"] == report["previous_since"] == "1971-01-01T00:00:00Z", report
+    # the same for a reviewer's trend (its default is the week before ``until``)
+    trend = lead.get("/stats/reviewers/lead/trend", params={"until": "1971-01-02T00:00:00Z"})
+    assert trend.status_code == 200, trend.text
+    assert trend.json()["since"] == "1971-01-01T00:00:00Z"
+
+
+@pytest.mark.parametrize("path", ["/stats/queues", "/stats/reviewers", "/stats/quality"])
+def test_the_wires_last_microsecond_is_a_time_it_can_answer_with(
+    server: LiveServer, path: str
+) -> None:
+    """The last microseconds of 8999 are past what a float of epoch seconds holds: they
+    read as 9000, a time the reply could not carry (500). The last whole second stands."""
+    lead = server.login("lead", Role.lead)
+    response = lead.get(path, params={"until": "8999-12-31T23:59:59.999999Z"})
+    assert response.status_code == 200, response.text

@@ -189,7 +189,7 @@ class LeadFacade(ServiceBase):
         """One reviewer's decisions, median handle time and overturns per UTC day
         (default: the last 7 days)."""
         end = until if until is not None else self.clock()
-        start = since if since is not None else end - 7 * DAY_SECONDS
+        start = since if since is not None else max(end - 7 * DAY_SECONDS, quality.EARLIEST)
         stats.check_window(start, end)
         if end - start > MAX_TREND_DAYS * DAY_SECONDS:
             raise ApiError(422, "window_too_long", f"A trend spans at most {MAX_TREND_DAYS} days.")

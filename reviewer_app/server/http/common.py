@@ -3,7 +3,7 @@ JSON answer, the claim lane, page and time query parameters, the decision filter
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import anyio
@@ -105,12 +105,18 @@ Until = Annotated[
 ]
 
 
+_LAST_SECOND = datetime(MAX_YEAR, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()
+
+
 def _time(value: datetime | None, name: str) -> float | None:
     """A query time as epoch seconds; it must carry a zone and lie inside the wire's years."""
     if value is None:
         return None
     try:
-        return to_epoch(_TIMESTAMP.validate_python(value))
+        # the last microseconds of the wire's last year are past what a float of epoch
+        # seconds holds: they read as the year after (a 500 when written back); the last
+        # whole second stands for them
+        return min(to_epoch(_TIMESTAMP.validate_python(value)), _LAST_SECOND)
     except ValidationError as exc:
         raise ApiError(
             422,
