@@ -4,15 +4,28 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .common import Label, PersonRole, Role, ShortText, Slug, Timestamp, Username, WireModel
+from .common import (
+    JsonInt,
+    Label,
+    PersonRole,
+    Role,
+    ShortText,
+    Slug,
+    Timestamp,
+    Username,
+    WireModel,
+)
 
 
 class Limits(WireModel):
-    max_body_bytes: int
-    max_claim: int
-    max_lease_seconds: int
-    max_leased_per_reviewer: int
-    max_verdicts_per_batch: int
+    """The service's limits; each at least 1 (a client sizes its requests by them: a limit
+    of 0 sent no verdict at all, a negative one made requests the client itself refused)."""
+
+    max_body_bytes: JsonInt = Field(ge=1)
+    max_claim: JsonInt = Field(ge=1)
+    max_lease_seconds: JsonInt = Field(ge=1)
+    max_leased_per_reviewer: JsonInt = Field(ge=1)
+    max_verdicts_per_batch: JsonInt = Field(ge=1)
 
 
 class Meta(WireModel):

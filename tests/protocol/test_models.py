@@ -149,3 +149,22 @@ def test_a_policy_code_is_cited_once() -> None:
             model.model_validate({"policies": ["X.1", "X.1"]})
         cited = [e for e in refused.value.errors() if e["loc"] == ("policies",)]
         assert cited and "cited once" in cited[0]["msg"], model
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.5, "10"])
+def test_a_services_limits_are_whole_numbers_from_one(limit: object) -> None:
+    """A client sizes its requests by them: a batch limit of 0 sent no verdict while it
+    said it was synced, a negative claim limit made a request the client refused itself."""
+    from reviewer_app.protocol.meta import Limits
+
+    fine = {
+        "max_body_bytes": 1_048_576,
+        "max_claim": 50,
+        "max_lease_seconds": 3_600,
+        "max_leased_per_reviewer": 250,
+        "max_verdicts_per_batch": 100,
+    }
+    assert Limits.model_validate(fine).max_claim == 50
+    for name in fine:
+        with pytest.raises(ValidationError):
+            Limits.model_validate({**fine, name: limit})
