@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import trustme
 
-from reviewer_app.core.api import ApiClient, normalise_server_url, parse_retry_after
+from reviewer_app.core.api import ApiClient, Timeouts, normalise_server_url, parse_retry_after
 from reviewer_app.core.errors import (
     AuthenticationRequired,
     IncompatibleServer,
@@ -168,6 +168,43 @@ def test_an_oversized_reply_is_dropped(server: LiveServer) -> None:
         with pytest.raises(ProtocolError, match="limit"):
             api.queues()
         assert api.me().username == "wes"
+
+
+def test_a_reply_that_trickles_in_is_given_up(tmp_path: Path) -> None:
+    """A byte now and then, each inside the read timeout (which bounds one socket read, not
+    the reply), held a call and the sync thread for as long as the server went on: now a
+    reply that averages under a kilobyte a second after the read timeout is cut off."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def drip() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65_536)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 100000\r\n\r\n{"api_version": "1.0", '
+            )
+            while not stop.wait(0.3):
+                conn.sendall(b" ")
+
+    threading.Thread(target=drip, daemon=True).start()
+    port = listener.getsockname()[1]
+    started = time.monotonic()
+    try:
+        timeouts = Timeouts(connect=2, read=1)
+        with (
+            ApiClient(f"http://127.0.0.1:{port}", timeouts=timeouts) as api,
+            pytest.raises(NetworkError, match="too slowly"),
+        ):
+            api.check_compatible()
+        assert time.monotonic() - started < 30
+    finally:
+        stop.set()
+        listener.close()
 
 
 def test_a_problem_reply_keeps_the_server_code(reviewer: ApiClient) -> None:

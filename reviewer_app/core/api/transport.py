@@ -29,6 +29,7 @@ from typing import Any, Self, TypeVar
 from urllib.parse import urlsplit
 
 import requests
+import urllib3.exceptions
 from pydantic import BaseModel, ValidationError
 from requests.adapters import HTTPAdapter
 from urllib3 import BaseHTTPResponse
@@ -313,7 +314,8 @@ class HttpClient:
                 )
             chunks: list[bytes] = []
             size = 0
-            for chunk in response.iter_content(256 * 1024):
+            started = time.monotonic()
+            for chunk in _chunks_as_they_come(response):
                 size += len(chunk)
                 if size > limit:
                     raise ProtocolError(
@@ -321,6 +323,15 @@ class HttpClient:
                         "it was dropped."
                     )
                 chunks.append(chunk)
+                # a reply that trickles in (a byte now and then, each within the read
+                # timeout) would hold this call, and the sync thread, for hours
+                spent = time.monotonic() - started
+                if spent > self.timeouts.read and size < MIN_REPLY_RATE * spent:
+                    raise NetworkError(
+                        f"The reply to {what} came too slowly ({size:,} bytes in "
+                        f"{spent:.0f} s); nothing from it was used.",
+                        maybe_applied=True,
+                    )
             return b"".join(chunks)
         except requests.RequestException as err:
             raise NetworkError(
@@ -362,6 +373,25 @@ class HttpClient:
         if 300 <= status < 400 or status < 200:
             return ProtocolError(f"{what} answered an unexpected HTTP {status}.")
         return ProblemError(status, problem, retry_after)
+
+
+#: bytes a second a reply must average once its read timeout has passed
+MIN_REPLY_RATE = 1024
+
+
+def _chunks_as_they_come(response: requests.Response) -> Iterator[bytes]:
+    """The reply's body in the pieces the network gives (``read1``): a caller sees each as
+    it arrives, and can stop a reply that trickles in."""
+    raw = response.raw
+    read1 = getattr(raw, "read1", None)
+    if read1 is None:  # an older urllib3: whole chunks
+        yield from response.iter_content(256 * 1024)
+        return
+    try:
+        while chunk := read1(256 * 1024, decode_content=True):
+            yield chunk
+    except urllib3.exceptions.HTTPError as err:  # as iter_content says it
+        raise requests.exceptions.ChunkedEncodingError(err) from None
 
 
 class _ChunkStream(io.RawIOBase):
