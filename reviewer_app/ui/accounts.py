@@ -174,6 +174,7 @@ class LinkedAccountsPanel(QWidget):
         self.title = label(translate("Accounts", "Accounts sharing signals with this author"))
         named(self.title, "linkedAccountsTitle", translate("Accounts", "Linked accounts"))
         self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         named(self.table, "linkedAccountsTable", translate("Accounts", "Linked accounts"))
         self.table.setHorizontalHeaderLabels([translate("Accounts", c) for c in COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

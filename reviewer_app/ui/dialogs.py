@@ -250,6 +250,7 @@ class ConflictsView(QDialog):
         self._queues: dict[str, Queue | None] = {}
         self.model = ConflictsModel(self._action_words)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         self.table.setModel(self.model)
         named(self.table, "conflictsList", translate("Dialogs", "Conflicts list"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -269,6 +269,7 @@ class MyDecisionsView(QDialog):
         refresh.clicked.connect(self.reload)
         self.model = MyDecisionsModel()
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         self.table.setModel(self.model)
         named(self.table, "myDecisionsTable", translate("MyDecisions", "My decisions"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

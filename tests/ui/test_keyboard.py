@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QTableView, QWidget
 
 from reviewer_app.ui.app import close_session
 from reviewer_app.ui.dialogs import SettingsDialog, ShortcutsDialog
@@ -238,6 +238,17 @@ def test_a_leads_shift_without_the_mouse(
     assert shown.args == [wanted]
     assert decisions.history.hasFocus(), focused()
     desk.wait(lambda: wanted in decisions.history_title.text())
+    # Tab leaves a table (its arrows move in it): Tab from the list went from cell to cell
+    # and never reached the buttons after it
+    decisions.table.setFocus()
+    desk.press(K.Key_Tab)
+    assert not decisions.table.hasFocus(), "Tab stayed in the table"
+    trapping = [
+        t.objectName()
+        for t in window.findChildren(QAbstractItemView)
+        if isinstance(t, QTableView) and t.tabKeyNavigation()
+    ]
+    assert not trapping, trapping
     # and back to reviewing
     desk.press(K.Key_1, CTRL)
     assert window.modes.currentIndex() == 0

@@ -163,6 +163,7 @@ class BulkDecisionDialog(QDialog):
     def _build_table(self) -> None:
         """The posts, each checked, with its author and queue (the last column: outcome)."""
         self.table = QTableWidget(len(self.candidates), len(COLUMNS), self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         named(self.table, "bulkItems", translate("Bulk", "Posts to decide together"))
         self.table.setHorizontalHeaderLabels([translate("Bulk", c) for c in COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -50,6 +51,7 @@ class DecisionNoteDialog(QDialog):
         self.text.setPlaceholderText(
             translate("LeadDecisions", "What the reviewer should know about this decision")
         )
+        self.text.setTabChangesFocus(True)  # Tab goes on to Send, as in the verdict's note
         self.status = label("")
         named(self.status, "decisionNoteStatus", translate("LeadDecisions", "Note status"))
         self.buttons = QDialogButtonBox(
@@ -73,6 +75,8 @@ class DecisionNoteDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
         self.resize(520, 300)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self, self.send)
 
     def send(self) -> None:
         note = self.text.toPlainText().strip()

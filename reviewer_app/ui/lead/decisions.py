@@ -90,6 +90,7 @@ class DecisionsBrowser(QWidget):
         layout.addLayout(self._build_filters())
 
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         named(self.table, "decisions", translate("LeadDecisions", "Decisions"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

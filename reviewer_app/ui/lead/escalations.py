@@ -203,6 +203,7 @@ class EscalationsView(QWidget):
     def _build_table(self) -> None:
         self.model = EscalationsModel(self)
         self.table = QTableView(self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         named(self.table, "escalationsTable", translate("LeadEscalations", "Open escalations"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -183,6 +183,7 @@ class TrendPanel(QWidget):
         named(self.title, "trendTitle", translate("LeadQuality", "Trend"))
         self.model = TrendModel()
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         self.table.setModel(self.model)
         named(self.table, "reviewerTrend", translate("LeadQuality", "Reviewer's trend by day"))
         self.table.verticalHeader().hide()

@@ -269,6 +269,7 @@ def sortable(model: _Table, parent: QWidget) -> QSortFilterProxyModel:
 def table_view(object_name: str, name: str) -> QTableView:
     """A sortable, read-only table; ``name`` is what a screen reader calls it (translated)."""
     view = named(QTableView(), object_name, name)
+    view.setTabKeyNavigation(False)  # Tab leaves the table (its arrows move in it)
     view.setSortingEnabled(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
