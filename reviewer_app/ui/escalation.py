@@ -11,9 +11,11 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QVBoxLayout,
@@ -55,7 +57,12 @@ class EscalationDialog(QDialog):
         )
         self.list = QListWidget(self)
         named(self.list, "escalationReasons", translate("Escalation", "Reasons"))
-        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # each reason whole, on as many lines as it takes: cut at the dialog's width with a
+        # scroll bar sideways, its description could only be read in a tooltip
+        self.list.setWordWrap(True)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         for number, reason in enumerate(reasons, start=1):
             text = f"{number}  {isolate(reason.label)}"  # from the queue's configuration
             if reason.description:
@@ -90,9 +97,13 @@ class EscalationDialog(QDialog):
         layout.addWidget(self.note)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
-        self.resize(520, 360)
+        wide = max((self.list.fontMetrics().horizontalAdvance(e) for e in self._texts()), default=0)
+        self.resize(max(520, min(wide + 60, 760)), 400)
         self._placeholder()
         self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _texts(self) -> list[str]:
+        return [e.text() for i in range(self.list.count()) if (e := self.list.item(i))]
 
     # --- what was chosen -------------------------------------------------------------------
 

@@ -52,6 +52,11 @@ def test_escalating_asks_for_a_reason_and_the_lead_sees_it(
     assert [r.id for r in reasons][:3] == ["no_fact_check", "health_harm", "election"]
     shown = [dialog.list.item(i).text() for i in range(dialog.list.count())]
     assert shown[2].startswith("3  " + isolate("Election or civic process"))
+    # every reason read whole, its description too: wrapped, never cut at the side
+    assert dialog.list.wordWrap() and not dialog.list.horizontalScrollBar().isVisible()
+    for row in range(dialog.list.count()):
+        rect = dialog.list.visualItemRect(dialog.list.item(row))
+        assert rect.width() <= dialog.list.viewport().width(), shown[row]
     QTest.keyClick(dialog.list, K.Key_Escape)
     desk.wait(lambda: window.escalation_dialog is None, 5_000)
     assert desk.current_id() == item_id and window.store.journal() == []
