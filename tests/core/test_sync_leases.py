@@ -260,3 +260,35 @@ def test_backoff_is_exponential_with_full_jitter_capped_and_resets(
         assert engine.failures == 0 and log.last(ev.OnlineChanged).online is True
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize("ahead", [700.0, -700.0])
+def test_a_clock_off_from_the_servers_keeps_its_leases_and_claims_no_more(
+    timed: tuple[LiveServer, ManualClock], tmp_path: Path, ahead: float
+) -> None:
+    """The lease times the server gives are placed on this computer's clock: a clock 700 s
+    ahead (more than a lease) saw every lease as run out, showed no post and claimed again
+    at every pass until the server's cap."""
+    server, server_clock = timed
+    client = login(server, f"tess{int(ahead)}")
+    mine = ManualClock(server_clock.now + ahead)
+    engine, log = _engine(server.url, tmp_path, client, mine, prefetch_target=5, lease_seconds=600)
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        store = engine.store
+        assert store is not None
+        assert store.ready_counts() == {QUEUE: 5}
+        assert store.next_item(QUEUE) is not None, "a post to review"
+        for _ in range(3):
+            engine.run_once()
+        assert _leased_count(client) == 5, "no more claimed"
+        assert log.last(ev.LeasesExpiring) is None
+        # renewed at a third of the leases' life by either clock, and still ours
+        mine.advance(250)
+        server_clock.advance(250)
+        engine.run_once()
+        assert store.ready_counts() == {QUEUE: 5} and log.last(ev.LeasesLost) is None
+        assert all(r.lease_expires_at > mine.now + 500 for r in store.worklist())
+    finally:
+        engine.close()

@@ -25,6 +25,8 @@ class ItemStore(StoreFile):
 
     #: item id -> (its stored document, the item parsed from it): see ``_item_of``
     _parsed: dict[str, tuple[object, Item]]
+    #: how far this computer's clock is ahead of the server's, as the last claim showed
+    server_offset: float = 0.0
 
     # --- queues ------------------------------------------------------------------------
 
@@ -50,6 +52,9 @@ class ItemStore(StoreFile):
     def add_leased(self, grant: LeaseGrant) -> int:
         """Keep the items of a claim (replacing older copies of the same items)."""
         now = self.clock()
+        skew = _clock_offset(now, [x.lease_expires_at.timestamp() for x in grant.items], grant)
+        if grant.items:  # renewals' times are placed on this clock with it too
+            self.server_offset = skew
         # serialised before the write lock is taken: the GUI thread's verdicts wait for it
         # (and sealed there too: the cipher is quick, but the lock is shared)
         documents = [
@@ -65,7 +70,7 @@ class ItemStore(StoreFile):
                     seq + offset,
                     leased.lease_token,
                     now,
-                    leased.lease_expires_at.timestamp(),
+                    leased.lease_expires_at.timestamp() + skew,
                     grant.lease_seconds,
                     1 if leased.item.post.media else 0,
                     document,
@@ -250,9 +255,11 @@ class ItemStore(StoreFile):
         return [(r[0], r[1]) for r in rows]
 
     def apply_lease_results(self, results: Iterable[LeaseStatus]) -> list[str]:
-        """Record renewals; items whose lease is lost (or whose post the platform withdrew,
-        or that an account action resolved) leave the worklist. Returns their ids."""
+        """Record renewals (their times on this computer's clock, by the offset the last
+        claim showed); items whose lease is lost (or whose post the platform withdrew, or
+        that an account action resolved) leave the worklist. Returns their ids."""
         now = self.clock()
+        skew = self.server_offset
         lost: list[str] = []
         with self.transaction() as conn:
             for result in results:
@@ -260,7 +267,7 @@ class ItemStore(StoreFile):
                     conn.execute(
                         "UPDATE items SET lease_granted_at = ?, lease_expires_at = ? "
                         "WHERE lease_token = ?",
-                        (now, result.expires_at.timestamp(), result.token),
+                        (now, result.expires_at.timestamp() + skew, result.token),
                     )
                 elif result.status in ("lost", "unknown", "withdrawn", "author_actioned"):
                     row = conn.execute(
@@ -366,3 +373,13 @@ class ItemStore(StoreFile):
         if not rows:
             return None
         return self._open_bytes(f"media.data:{media_id}", rows[0][0]), rows[0][1]
+
+
+def _clock_offset(now: float, expiries: list[float], lease: LeaseGrant) -> float:
+    """How far this computer's clock is ahead of the server's, from leases just granted
+    for ``lease`` seconds (the latest of them began about now on the server's clock). Its
+    lease times are kept on this computer's clock, with which they are compared: a clock
+    700 s ahead saw every lease as run out, showed no post and claimed on and on."""
+    if not expiries or lease.lease_seconds <= 0:
+        return 0.0
+    return now - (max(expiries) - lease.lease_seconds)
