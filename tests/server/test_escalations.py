@@ -283,3 +283,32 @@ def _epoch(text: str) -> float:
     from datetime import datetime
 
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def test_an_escalation_decided_while_a_lead_pages_on_makes_none_skipped(
+    world: tuple[LiveServer, ManualClock],
+) -> None:
+    """The next page starts after the last escalation shown, not after a count of them: one
+    decided from the first page made an offset skip the first of the next page."""
+    srv, _ = world
+    rita = srv.login("rita")
+    ana = srv.login("ana", Role.lead)
+    ben = srv.login("ben", Role.lead)
+    for entry in claim(rita, REASONED.id, 5):
+        assert _escalate(rita, entry, "money_lost")["status"] == "accepted"
+    everything = [e["item_id"] for e in _escalations(ana, limit=50)["escalations"]]
+    first = _escalations(ana, limit=2)
+    shown = [e["item_id"] for e in first["escalations"]]
+    assert shown == everything[:2]
+    held = claim(ben, ESCALATIONS, 5, exactly=False)
+    (taken,) = [x for x in held if x["item"]["id"] == shown[0]]
+    assert ben.decide([verdict(taken, "keep", note="seen")])[0]["status"] == "accepted"
+    others = [x["lease_token"] for x in held if x is not taken]
+    assert ben.post("/leases/release", json={"tokens": others}).status_code == 200
+    seen, cursor = list(shown), first["next_cursor"]
+    while cursor:
+        page = _escalations(ana, limit=2, cursor=cursor)
+        seen += [e["item_id"] for e in page["escalations"]]
+        cursor = page["next_cursor"]
+    assert seen == everything, "none skipped, none twice"
+    expect_problem(ana.get("/escalations", params={"cursor": "bm90IGEgY3Vyc29y"}), 400)

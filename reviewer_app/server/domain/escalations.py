@@ -14,11 +14,13 @@ It takes no lease away: a lead who holds the item keeps it until they decide or 
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, func, select, update
+from pydantic import BaseModel, Field, ValidationError
+from sqlalchemy import Connection, and_, func, or_, select, update
 
 from reviewer_app.protocol import (
     EXCERPT_CHARS,
@@ -172,30 +174,56 @@ def _entries(
     return entries
 
 
+class _After(BaseModel):
+    """Where a page of escalations ends: the last one's place in the order."""
+
+    v: int
+    at: float = Field(allow_inf_nan=False)
+    id: str = Field(max_length=200)
+
+
 def page(
     conn: Connection,
     configs: Mapping[str, QueueConfig],
-    offset: int,
+    cursor: str | None,
     limit: int,
     now: float,
-) -> tuple[EscalationPage, bool]:
+) -> EscalationPage:
     """The open escalations, oldest first (the SLA runs from entering the queue), a page
-    at a time; and whether more follow."""
-    rows = (
-        conn.execute(
-            select(*_COLUMNS)
-            .where(_OPEN)
-            .order_by(items.c.enqueued_at, items.c.id)
-            .offset(offset)
-            .limit(limit + 1)
+    at a time, after ``cursor`` (the place of the last one shown, not a count: an
+    escalation decided while a lead pages on made the next page skip one)."""
+    query = select(*_COLUMNS).where(_OPEN)
+    if cursor is not None:
+        after = _read_cursor(cursor)
+        query = query.where(
+            or_(
+                items.c.enqueued_at > after.at,
+                and_(items.c.enqueued_at == after.at, items.c.id > after.id),
+            )
         )
+    rows = (
+        conn.execute(query.order_by(items.c.enqueued_at, items.c.id).limit(limit + 1))
         .mappings()
         .all()
     )
     total = conn.execute(select(func.count()).select_from(items).where(_OPEN)).scalar_one()
-    more = len(rows) > limit
-    entries = _entries(conn, rows[:limit], configs, now)
-    return EscalationPage(escalations=entries, total=total), more
+    shown = rows[:limit]
+    entries = _entries(conn, shown, configs, now)
+    following = None
+    if len(rows) > limit:
+        last = _After(v=1, at=shown[-1]["enqueued_at"], id=shown[-1]["id"])
+        following = base64.urlsafe_b64encode(last.model_dump_json().encode()).decode()
+    return EscalationPage(escalations=entries, total=total, next_cursor=following)
+
+
+def _read_cursor(cursor: str) -> _After:
+    try:
+        after = _After.model_validate_json(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, ValidationError):
+        after = None
+    if after is None or after.v != 1:
+        raise ApiError(400, "invalid_cursor", "The cursor is not one this service issued.")
+    return after
 
 
 def assign(

@@ -294,12 +294,8 @@ class LeadFacade(ServiceBase):
 
     def escalations(self, cursor: str | None, limit: int) -> EscalationPage:
         """The open escalations, oldest first, a page at a time."""
-        offset = decode_cursor(cursor) or 0
         with self.db.read() as conn:
-            found, more = escalations.page(conn, self.configs(), offset, limit, self.clock())
-        if more:
-            found = found.model_copy(update={"next_cursor": encode_cursor(offset + limit)})
-        return found
+            return escalations.page(conn, self.configs(), cursor, limit, self.clock())
 
     def assign_escalation(
         self, lead: Principal, item_id: str, assignee: str | None
