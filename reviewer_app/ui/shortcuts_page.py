@@ -68,8 +68,9 @@ class ShortcutsPage(QWidget):
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(1, 180)
+        # the keys whole ("Ctrl+Return / Ctrl+Enter"): a fixed 180 px cut the longer ones
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setMinimumHeight(self.table.verticalHeader().defaultSectionSize() * 12)
         self.table.enter_pressed.connect(self.capture)
         self.table.doubleClicked.connect(lambda _index: self.capture())
         self.prompt = label(

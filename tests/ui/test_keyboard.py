@@ -260,6 +260,13 @@ def test_a_new_key_works_at_once_and_after_a_restart(
     desk = desks(demo_server.url, queue=HATE)
 
     def drive(_dialog: SettingsDialog, page: ShortcutsPage) -> None:
+        # every key read whole (a fixed 180 px column cut "Ctrl+Return / …")
+        table, keys = page.table, page.table.horizontalHeader().sectionSize(1)
+        widest = max(
+            table.fontMetrics().horizontalAdvance(table.item(r, 1).text())
+            for r in range(table.rowCount())
+        )
+        assert widest <= keys, (widest, keys)
         give_key(page, ("command", Command.SKIP.value), K.Key_J)
         assert "J is now the key of" in page.status.text()
         assert page.table.hasFocus()
