@@ -2158,6 +2158,7 @@
     </message>
     <message>
         <source>by {actor}</source>
+        <extracomment>details that name a queue (by its id on the wire)</extracomment>
         <translation>von {actor}</translation>
     </message>
     <message>
@@ -3428,6 +3429,10 @@
         <translation>Warteschlange:</translation>
     </message>
     <message>
+        <source>Skipped: that post goes back to the queue for others.</source>
+        <translation>Übersprungen: Dieser Beitrag geht zurück in die Warteschlange, für andere.</translation>
+    </message>
+    <message>
         <source>Undone: {action} on the post by {author}.</source>
         <translation>Rückgängig: {action} für den Beitrag von {author}.</translation>
     </message>
@@ -3437,7 +3442,7 @@
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
-        <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s)</extracomment>
+        <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s) the reviewer moved a handle: the split keeps their sizes from then on</extracomment>
         <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
     </message>
     <message>
@@ -4693,6 +4698,7 @@
     </message>
     <message>
         <source>No post to review.</source>
+        <extracomment>the post is never narrower than this many of its average characters a line</extracomment>
         <translation>Kein Beitrag zu prüfen.</translation>
     </message>
     <message>

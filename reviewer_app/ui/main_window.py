@@ -342,7 +342,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self.review.verdict_undone.connect(self._on_review_verdict_undone)
         self.review.message_posted.connect(self.say)
         self.review.escalation_requested.connect(self._on_review_escalation_requested)
-        self.review.item_skipped.connect(lambda _id: self._later(self._refresh_worklist))
+        self.review.item_skipped.connect(self._on_review_item_skipped)
         self.post.text.first_painted.connect(self._on_post_first_painted)
         self.worklist_view.row_chosen.connect(self._on_worklist_row_chosen)
         self.keymap.changed.connect(self._on_keymap_changed)
@@ -540,6 +540,10 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._saying = self._verdict_words(entry, undone=False)
         self._later(self._say_saved)
         self._later(self._count_pending)
+        self._later(self._refresh_worklist)
+
+    def _on_review_item_skipped(self, _item_id: str) -> None:
+        self.say(translate("MainWindow", "Skipped: that post goes back to the queue for others."))
         self._later(self._refresh_worklist)
 
     def _on_review_verdict_undone(self, entry: JournalEntry) -> None:

@@ -283,6 +283,7 @@ def test_a_new_key_works_at_once_and_after_a_restart(
     desk.press(K.Key_J)
     desk.wait(lambda: desk.current_id() != first)
     assert next(r for r in window.store.worklist(HATE) if r.item_id == first).state == "skipped"
+    assert window.message.text().startswith("Skipped:"), "the skip is told, not silent"
     close_session(window)
     window.close()
 
