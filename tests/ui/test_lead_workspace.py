@@ -114,6 +114,10 @@ def test_queue_health_reviewer_figures_and_drill_down(
         r for r in range(overview.model.rowCount()) if overview.model.queues[r].queue_id == QUEUE
     )
     assert overview.model.queues[row].decided >= 6
+    # the action mix says each action by its label in the queue ("remove" was a code)
+    label = demo_server.service.configs()[QUEUE].action_labels()["remove"]
+    mixed = overview.model.index(row, len(overview.model.HEADERS) - 1).data()
+    assert mixed.startswith(isolate(label) + " "), mixed
     assert sum(len(s.points()) for s in overview.throughput.series()) > 0
     assert len(overview.backlog_chart.series()) == overview.model.rowCount()
     assert overview.findChildren(QChartView)

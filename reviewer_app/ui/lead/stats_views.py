@@ -5,7 +5,7 @@ reviewer to their decisions. Figures come from the service on a worker thread.""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -93,12 +93,14 @@ def share(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 
-def mix(counts: Sequence[Any]) -> str:
+def mix(counts: Sequence[Any], labels: Mapping[str, str] | None = None) -> str:
+    """The leading actions' shares, each by its label in the queue's configuration."""
     total = sum(c.count for c in counts) or 1
-    return ", ".join(f"{code_words(c.action)} {c.count / total:.0%}" for c in counts[:4])
+    return ", ".join(f"{code_words(c.action, labels)} {c.count / total:.0%}" for c in counts[:4])
 
 
 class QueueStatsModel(_Table):
+    labels: Mapping[str, Mapping[str, str]] = {}  # each queue's actions' labels
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadStats", "Queue"),
         QT_TRANSLATE_NOOP("LeadStats", "Waiting"),
@@ -149,7 +151,7 @@ class QueueStatsModel(_Table):
             q.decided,
             q.decided / self.hours,
             q.escalations_open,
-            mix(q.action_mix),
+            mix(q.action_mix, self.labels.get(q.queue_id)),
         )
         if role == SORT:
             return values[column]
@@ -194,6 +196,7 @@ class ReviewerStatsModel(_Table):
         #: the quality signals by reviewer (GET /stats/quality), with the queues' names
         self.quality: dict[str, ReviewerQuality] = {}
         self.queue_names: dict[str, str] = {}
+        self.action_labels: dict[str, str] = {}  # an action's label in any queue
 
     def _rows(self) -> Sequence[object]:
         return self.reviewers
@@ -225,7 +228,7 @@ class ReviewerStatsModel(_Table):
             r.kappa if r.kappa is not None else -2.0,
             r.conflicts,
             r.appeals_reversed,  # sorted by the reversals: the overturns among them
-            mix(r.action_mix),
+            mix(r.action_mix, self.action_labels),
             len(self.quality[r.reviewer].flags) if r.reviewer in self.quality else 0,
         )
         if role == SORT:
@@ -389,12 +392,14 @@ class QueuesOverview(_Figures):
         self.timer.setInterval(REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
 
-    def fetch(self, api: ApiClient, since: datetime, until: datetime) -> QueueStatsReport:
+    def fetch(self, api: ApiClient, since: datetime, until: datetime) -> Any:
         bucket = "hour" if until - since <= timedelta(days=7) else "day"
-        return api.queue_stats(since, until, bucket=bucket)
+        labels = {q.id: q.config.action_labels() for q in api.queues().queues}
+        return api.queue_stats(since, until, bucket=bucket), labels
 
     def show_figures(self, result: Any) -> None:
-        report: QueueStatsReport = result
+        report: QueueStatsReport
+        report, self.model.labels = result
         self.model.set_report(report)
         fit_columns(self.view)  # a few rows: cheap; long names elided
         breached = [q for q in report.queues if q.sla_breached]
@@ -559,16 +564,16 @@ class ReviewersView(_Figures):
     def fetch(self, api: ApiClient, since: datetime, until: datetime) -> Any:
         stats = api.reviewer_stats(since, until)
         quality = api.quality(since, until, self._asked)
-        names = {q.id: q.name for q in api.queues().queues}
-        return stats, quality, names
+        queues = api.queues().queues
+        labels = {a: x for q in reversed(queues) for a, x in q.config.action_labels().items()}
+        return stats, quality, ({q.id: q.name for q in queues}, labels)
 
     def refresh(self) -> None:
         self._asked = self.thresholds.thresholds()  # read on the GUI thread
         super().refresh()
 
     def show_figures(self, result: Any) -> None:
-        stats, quality, names = result
-        self.model.queue_names = names
+        stats, quality, (self.model.queue_names, self.model.action_labels) = result
         self.model.set_report(stats, quality)
         fit_columns(self.view)
 
