@@ -2705,6 +2705,31 @@
         <translation>Meldegrund</translation>
     </message>
     <message>
+        <source>waiting</source>
+        <extracomment>an item&apos;s state in words (the wire&apos;s code, &quot;pending&quot;, was shown in every language)</extracomment>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <source>being reviewed</source>
+        <translation>in Prüfung</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>entschieden</translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation>zurückgezogen</translation>
+    </message>
+    <message>
+        <source>resolved by an account action</source>
+        <translation>durch eine Kontomaßnahme erledigt</translation>
+    </message>
+    <message>
+        <source>cannot be shown</source>
+        <translation>nicht darstellbar</translation>
+    </message>
+    <message>
         <source>Item</source>
         <translation>Eintrag</translation>
     </message>

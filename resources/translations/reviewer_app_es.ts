@@ -2705,6 +2705,31 @@
         <translation>Motivo de la denuncia</translation>
     </message>
     <message>
+        <source>waiting</source>
+        <extracomment>an item&apos;s state in words (the wire&apos;s code, &quot;pending&quot;, was shown in every language)</extracomment>
+        <translation>en espera</translation>
+    </message>
+    <message>
+        <source>being reviewed</source>
+        <translation>en revisión</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>decidida</translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation>retirada</translation>
+    </message>
+    <message>
+        <source>resolved by an account action</source>
+        <translation>resuelta por una acción de cuenta</translation>
+    </message>
+    <message>
+        <source>cannot be shown</source>
+        <translation>no se puede mostrar</translation>
+    </message>
+    <message>
         <source>Item</source>
         <translation>Elemento</translation>
     </message>

@@ -88,6 +88,9 @@ def test_results_are_plain_isolated_text_and_open_on_the_decisions_tab(
     pane.search()
     qtbot.waitUntil(lambda: pane.model.rowCount() == 3, timeout=20_000)
     assert {model.index(row, 1).data() for row in range(3)} == {isolate("Misinformation")}
+    # the state in words, never the wire's code ("pending")
+    states = {model.index(row, 2).data() for row in range(3)}
+    assert states <= {"waiting", "being reviewed", "decided"} and states, states
 
     # the open posts selected go to the Decide together dialog (the bulk helper's)
     selection = pane.table.selectionModel()

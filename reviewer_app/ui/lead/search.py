@@ -74,6 +74,17 @@ KIND_WORDS: dict[SearchKind, str] = {
 }
 
 
+#: an item's state in words (the wire's code, "pending", was shown in every language)
+STATE_WORDS = {
+    "pending": QT_TRANSLATE_NOOP("LeadSearch", "waiting"),
+    "leased": QT_TRANSLATE_NOOP("LeadSearch", "being reviewed"),
+    "decided": QT_TRANSLATE_NOOP("LeadSearch", "decided"),
+    "withdrawn": QT_TRANSLATE_NOOP("LeadSearch", "withdrawn"),
+    "resolved": QT_TRANSLATE_NOOP("LeadSearch", "resolved by an account action"),
+    "unservable": QT_TRANSLATE_NOOP("LeadSearch", "cannot be shown"),
+}
+
+
 class SearchResultsModel(_Table):
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadSearch", "Item"),
@@ -121,7 +132,7 @@ class SearchResultsModel(_Table):
         return (
             isolate(h.item_id),
             queue,
-            h.state,
+            translate("LeadSearch", STATE_WORDS.get(h.state, h.state)),
             author,
             isolate(post),
             action,
