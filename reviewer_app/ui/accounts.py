@@ -43,8 +43,8 @@ from reviewer_app.protocol.accounts import AuthorStatus as Status
 from .background import Op, run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
-from .plain import isolate, label, named, set_text
-from .words import plural
+from .plain import isolate, label, named, set_text, tooltip
+from .words import code_words, plural
 
 log = logging.getLogger("ui")
 
@@ -303,7 +303,7 @@ class LinkedAccountsPanel(QWidget):
             for row, account in enumerate(self.accounts):
                 name = QTableWidgetItem("@" + isolate(account.handle.lstrip("@")))
                 name.setData(Qt.ItemDataRole.UserRole, account.author_id)
-                name.setToolTip("")
+                name.setToolTip(tooltip("@" + account.handle.lstrip("@")))  # whole, if cut
                 flags = Qt.ItemFlag.ItemIsEnabled
                 if self.lead:
                     flags |= Qt.ItemFlag.ItemIsUserCheckable
@@ -313,8 +313,9 @@ class LinkedAccountsPanel(QWidget):
                     name,
                     QTableWidgetItem(status_words(account.status)),
                     QTableWidgetItem(str(account.open_items)),
-                    QTableWidgetItem(", ".join(account.queue_ids)),
+                    QTableWidgetItem(", ".join(code_words(q) for q in account.queue_ids)),
                 ]
+                cells[3].setToolTip(tooltip(cells[3].text()))
                 for column, cell in enumerate(cells):
                     if column:
                         cell.setFlags(Qt.ItemFlag.ItemIsEnabled)

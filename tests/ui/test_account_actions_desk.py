@@ -171,6 +171,9 @@ def test_a_lead_suspends_checked_linked_accounts_after_a_confirmation(
     assert set(rows) == {ids["one"], ids["two"], ids["three"]}
     assert rows[ids["one"]].open_items == 2 and rows[ids["two"]].open_items == 1
     assert panel.table.item(0, 1).text() == "active"
+    for row, account in enumerate(panel.accounts):  # queues in words, handles whole on hover
+        assert "-" not in panel.table.item(row, 3).text() or not account.queue_ids
+        assert account.handle.lstrip("@") in panel.table.item(row, 0).toolTip()
     assert panel.apply.isVisible() and not panel.apply.isEnabled()  # nothing checked yet
 
     # check two accounts (as a lead's clicks do) and ask to suspend them
