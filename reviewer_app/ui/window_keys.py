@@ -90,7 +90,7 @@ class KeyFilter(QObject):
         focus = self.window.focusWidget()
         typing = focus is not None and (
             focus.inherits("QLineEdit")
-            or focus.inherits("QAbstractSpinBox")
+            or (focus.inherits("QAbstractSpinBox") and _a_number_takes(event))
             or focus.inherits("QKeySequenceEdit")
             or (isinstance(focus, QPlainTextEdit) and not focus.isReadOnly())
         )
@@ -100,6 +100,13 @@ class KeyFilter(QObject):
         if binding.command is Command.REVEAL and isinstance(focus, PolicyList | QPushButton):
             return False  # Space ticks a policy there, and presses a focused button
         return self.window.run_command(binding)
+
+
+def _a_number_takes(event: QKeyEvent) -> bool:
+    """Whether a number box uses the key: a digit, a sign or a separator; "]" is not one
+    (a number box with the focus took it, and the next-tab key did nothing)."""
+    text = event.text()
+    return not text or not text.isprintable() or text.isdigit() or text in "+-.,"
 
 
 class WindowKeys(WindowParts):

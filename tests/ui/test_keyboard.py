@@ -402,3 +402,23 @@ def test_keys_reach_the_window_from_whichever_widget_has_the_focus(
         window.key_filter.attach()
     desk.press(K.Key_BracketRight)
     assert tabs.currentIndex() == (first + 2) % tabs.count()
+
+
+def test_a_number_box_with_the_focus_lets_the_tab_keys_through(
+    demo_server: LiveServer, desks
+) -> None:
+    """A number box takes digits, signs and separators; "]" and "[" still move between the
+    tabs (the Audits tab's draw count took them, and the tab keys stopped working)."""
+    desk = desks(demo_server.url, user=LEAD)
+    window = desk.window
+    desk.press(K.Key_2, CTRL)
+    lead = window.lead
+    assert lead is not None
+    lead.setCurrentWidget(lead.audits)
+    lead.audits.sample_size.setFocus()
+    desk.wait(lambda: focused() is not None and lead.audits.isAncestorOf(focused()))
+    at = lead.currentIndex()
+    desk.press(K.Key_5)  # a digit is the box's
+    assert lead.currentIndex() == at and "5" in lead.audits.sample_size.text()
+    desk.press(K.Key_BracketRight)
+    assert lead.currentIndex() == (at + 1) % lead.count()
