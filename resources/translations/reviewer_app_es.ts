@@ -3424,9 +3424,9 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <source>Review desk — {name} on {server}</source>
+        <source>{name} on {server}</source>
         <extracomment>Work deferred until the next post is painted runs at the latest this long after. The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) the window&apos;s size at its first start, where the screen has room for it</extracomment>
-        <translation>Mesa de revisión — {name} en {server}</translation>
+        <translation>{name} en {server}</translation>
     </message>
     <message>
         <source>Review desk</source>

@@ -97,8 +97,9 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self.bridge = bridge
         self.prefs = prefs
         # a name from the server: bidi controls shown as markers, never obeyed, in the title
+        # (Qt adds the app's name after it: " — Review desk")
         self.setWindowTitle(
-            translate("MainWindow", "Review desk — {name} on {server}").format(
+            translate("MainWindow", "{name} on {server}").format(
                 name=isolate(session.user.display_name, wrap=False), server=session.server_url
             )
         )
