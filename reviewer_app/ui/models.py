@@ -25,7 +25,7 @@ from reviewer_app.protocol import Queue
 
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .plain import isolate, tooltip
-from .words import code_words
+from .words import code_words, decimal
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -309,7 +309,7 @@ class QueueListModel(QAbstractListModel):
             if c.oldest_pending_age_seconds is not None:
                 hours = c.oldest_pending_age_seconds / 3600
                 oldest = (
-                    translate("Models", ", oldest {n} h").format(n=f"{hours:.1f}")
+                    translate("Models", ", oldest {n} h").format(n=decimal(hours))
                     if hours >= 1
                     else translate("Models", ", oldest {n} min").format(
                         n=c.oldest_pending_age_seconds // 60

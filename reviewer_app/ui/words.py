@@ -74,6 +74,11 @@ def value_words(value: object, labels: Mapping[str, str] | None = None) -> str:
     return isolate(text).replace("\n", " ")
 
 
+def decimal(value: float, places: int = 1) -> str:
+    """A number with ``places`` decimals in the user's locale ("29,4" in German)."""
+    return QLocale().toString(float(value), "f", places)
+
+
 def plural(shown: str, n: int) -> str:
     """A counted string in the form ``n`` takes, with ``n`` written in: ``plural(
     QCoreApplication.translate("Ctx", "%Ln decision(s)"), n)`` ("%Ln": the count in the

@@ -727,3 +727,21 @@ def test_no_count_is_given_to_qt() -> None:
             ):
                 given.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not given, "translate without the count; plural() writes it in:\n" + "\n".join(given)
+
+
+def test_decimals_follow_the_users_locale(qapp: QApplication) -> None:
+    """ "älteste 29.4 h" beside "5,00 s": a figure with decimals is written the locale's way
+    everywhere (the queue picker, the lead's durations and handle times)."""
+    from PySide6.QtCore import QLocale
+
+    from reviewer_app.ui.lead.stats_views import duration
+    from reviewer_app.ui.words import decimal
+
+    before = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
+        assert decimal(29.44) == "29,4" and duration(5 * 3600 + 1800) == "5,5 h"
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        assert decimal(29.44) == "29.4"
+    finally:
+        QLocale.setDefault(before)

@@ -36,6 +36,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
 from ..plain import isolate, label, named, set_text
+from ..words import decimal
 
 log = logging.getLogger("ui")
 
@@ -50,7 +51,7 @@ def flag_words(q: ReviewerQuality, queue_names: dict[str, str] | None = None) ->
     if QualityFlag.fast in q.flags and q.handle_time_median_ms is not None:
         parts.append(
             translate("LeadQuality", "fast: median {s} s").format(
-                s=f"{q.handle_time_median_ms / 1000:.1f}"
+                s=decimal(q.handle_time_median_ms / 1000)
             )
         )
     if QualityFlag.mix in q.flags and q.mix_distance is not None:
@@ -163,7 +164,7 @@ class TrendModel(RowsTable):
         return (
             d.start.astimezone().strftime("%a %d %b"),
             f"{d.decisions:,}",
-            "—" if median is None else f"{median / 1000:.1f} s",
+            "—" if median is None else f"{decimal(median / 1000)} s",
             f"{d.overturned:,}",
         )
 

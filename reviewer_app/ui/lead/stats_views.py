@@ -60,7 +60,7 @@ from ..plain import (
     tooltip,
 )
 from ..theme import Tone, set_tone
-from ..words import code_words
+from ..words import code_words, decimal
 from .charts import colour_series, fit_legend, fit_time_ticks, new_chart, nice_top, time_axes
 from .quality import ThresholdsBar, TrendPanel, flag_words
 
@@ -83,9 +83,9 @@ def duration(seconds: float | None) -> str:
     if seconds is None:
         return "—"
     if seconds >= 86_400:
-        return translate("LeadStats", "{n} d").format(n=f"{seconds / 86_400:.1f}")
+        return translate("LeadStats", "{n} d").format(n=decimal(seconds / 86_400))
     if seconds >= 3_600:
-        return translate("LeadStats", "{n} h").format(n=f"{seconds / 3_600:.1f}")
+        return translate("LeadStats", "{n} h").format(n=decimal(seconds / 3_600))
     return translate("LeadStats", "{n} min").format(n=int(seconds // 60))
 
 
@@ -164,7 +164,7 @@ class QueueStatsModel(_Table):
             if column == 4:
                 return duration(q.sla_seconds)
             if column == 7:
-                return f"{values[7]:.1f}"
+                return decimal(values[7])
             return values[column] if column in (0, 9) else f"{values[column]:,}"
         if role == Qt.ItemDataRole.UserRole:
             return q.queue_id
@@ -245,7 +245,7 @@ class ReviewerStatsModel(_Table):
                 return f"{isolate(r.display_name)} ({r.reviewer})"
             if column in (2, 3):
                 ms = float(values[column])
-                return "—" if ms == missing else f"{ms / 1000:.1f} s"
+                return "—" if ms == missing else f"{decimal(ms / 1000)} s"
             if column in (5, 6):
                 return share(None if values[column] == missing else float(values[column]))
             if column == 7:
