@@ -458,3 +458,45 @@ def test_memory_stays_flat_exporting_100000_decisions(
     # Ten times the rows, about the same memory: a batch of rows at a time, never all.
     assert peaks[100_000] < 1.5 * peaks[10_000] + 1_000_000, peaks
     assert peaks[100_000] < 8_000_000, peaks
+
+
+def test_what_a_server_says_reaches_the_terminal_without_its_control_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A problem's words come from the server: an escape sequence in them could rewrite
+    the terminal (its title, its screen); they are written as their code points."""
+    import json as json_module
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    hostile = "no \x1b]0;owned\x07 way\x9b2J"
+    body = json_module.dumps(
+        {"title": "Refused", "status": 422, "code": "bad", "detail": hostile}
+    ).encode()
+
+    class Refuse(BaseHTTPRequestHandler):
+        def _refuse(self) -> None:
+            self.send_response(422)
+            self.send_header("Content-Type", "application/problem+json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _refuse
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    hostile_server = ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
+    threading.Thread(target=hostile_server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{hostile_server.server_address[1]}"
+        times = ["--since", "2025-06-01", "--until", "2025-06-02T00:00Z"]
+        args = ["export", "--server", url, "--user", "lead", "-o", str(tmp_path / "x.csv")]
+        capsys.readouterr()
+        assert main([*args, *times]) != 0
+    finally:
+        hostile_server.shutdown()
+    said = capsys.readouterr().err
+    assert "\x1b" not in said and "\x07" not in said and "\x9b" not in said, said
+    assert "\\u001b]0;owned\\u0007" in said, said
