@@ -17,6 +17,7 @@ from pydantic import (
     StringConstraints,
     ValidationError,
 )
+from pydantic_core import PydanticCustomError
 
 API_VERSION = "1.0"
 API_MAJOR = 1
@@ -51,7 +52,7 @@ PolicyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_.-]{0,31}$
 
 def _cited_once(codes: list[str]) -> list[str]:
     if len(set(codes)) != len(codes):
-        raise ValueError("each policy code may be cited once")
+        raise PydanticCustomError("policy_cited_twice", "each policy code may be cited once")
     return codes
 
 

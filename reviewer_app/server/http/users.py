@@ -44,12 +44,14 @@ def create_user(body: UserCreate, svc: ServiceDep, admin: AdminDep) -> User:
     "/users/{username}/role",
     response_model=User,
     tags=["admin"],
-    responses=problems(*AUTHED, 403, 404),
+    responses=problems(*AUTHED, 403, 404, 409),
 )
 def change_role(
     username: Annotated[Username, Path()], body: RoleChange, svc: ServiceDep, admin: AdminDep
 ) -> User:
-    """Change a user's role (logged in the event log)."""
+    """Change a user's role (logged in the event log). The service's last admin stays one
+    (409 ``last_admin``); a lead made a reviewer gives back what they held in leads-only
+    queues."""
     return svc.change_role(username, body.role, admin)
 
 
