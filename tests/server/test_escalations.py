@@ -279,6 +279,34 @@ def test_assignment_is_checked(world: tuple[LiveServer, ManualClock]) -> None:
     assert _escalations(ana)["escalations"][0]["escalation"]["assigned_to"] is None
 
 
+def test_a_lead_made_a_reviewer_leaves_no_escalation_waiting_for_them(
+    world: tuple[LiveServer, ManualClock],
+) -> None:
+    """An escalation assigned to a lead who is then made a reviewer goes back to nobody:
+    otherwise every other lead's claim passes it by, and its assignee can no longer claim
+    in the leads-only queue at all."""
+    srv, _ = world
+    rita = srv.login("rita")
+    ana = srv.login("ana", Role.lead)
+    ben = srv.login("ben", Role.lead)
+    admin = srv.login("root", Role.admin)
+    (leased,) = claim(rita, REASONED.id, 1)
+    assert _escalate(rita, leased, "network")["status"] == "accepted"
+    target = leased["item"]["id"]
+    assert _assign(ana, target, "ben").status_code == 200
+    assert claim(ana, ESCALATIONS, 5, exactly=False) == [], "kept for ben"
+
+    demoted = admin.request("PUT", "/users/ben/role", json={"role": "reviewer"})
+    assert demoted.status_code == 200, demoted.text
+    [entry] = _escalations(ana)["escalations"]
+    assert entry["escalation"]["assigned_to"] is None
+    last = ana.get(f"/items/{target}").json()["history"][-1]
+    assert (last["kind"], last["actor"]) == ("escalation_assigned", "root")
+    assert (last["data"]["assignee"], last["data"]["previous"]) == (None, "ben")
+    assert [e["item"]["id"] for e in claim(ana, ESCALATIONS, 5, exactly=False)] == [target]
+    expect_problem(ben.post(f"/queues/{ESCALATIONS}/leases", json={"count": 1}), 403)
+
+
 def _epoch(text: str) -> float:
     from datetime import datetime
 

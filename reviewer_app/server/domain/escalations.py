@@ -226,6 +226,47 @@ def _read_cursor(cursor: str) -> _After:
     return after
 
 
+def unassign_from(
+    conn: Connection, actor: Principal, username: str, user_id: int, now: float
+) -> None:
+    """The open escalations assigned to a user who is no longer a lead go back to nobody
+    (the queue's claim would keep them for that user, who can no longer claim there), each
+    logged as ``escalation_assigned`` to nobody by ``actor``."""
+    assigned = (
+        conn.execute(
+            select(items.c.id).where(
+                items.c.assigned_user_id == user_id,
+                items.c.queue_id == ESCALATION_QUEUE,
+                items.c.state.in_(OPEN_STATES),
+            )
+        )
+        .scalars()
+        .all()
+    )
+    if not assigned:
+        return
+    conn.execute(
+        update(items)
+        .where(items.c.id.in_(assigned))
+        .values(assigned_user_id=None, assigned_at=None, assigned_by_id=None)
+    )
+    append_events(
+        conn,
+        [
+            event_row(
+                now,
+                EventKind.escalation_assigned,
+                actor.username,
+                item_id=item_id,
+                queue_id=ESCALATION_QUEUE,
+                assignee=None,
+                previous=username,
+            )
+            for item_id in sorted(assigned)
+        ],
+    )
+
+
 def assign(
     conn: Connection,
     lead: Principal,

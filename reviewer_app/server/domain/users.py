@@ -22,7 +22,7 @@ from reviewer_app.protocol import (
     UserList,
 )
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.domain import apikeys
+from reviewer_app.server.domain import apikeys, escalations
 from reviewer_app.server.domain.leasing import release
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt
 from reviewer_app.server.domain.security import (
@@ -167,8 +167,9 @@ def change_role(db: Database, username: str, role: Role, actor: Principal, now: 
                 )
         conn.execute(update(users).where(users.c.id == row["id"]).values(role=role.value))
         after = Principal(row["id"], username, row["display_name"], role)
-        if not after.is_lead:  # what a lead held in leads-only queues goes back at once
+        if not after.is_lead:  # what a lead held or was assigned there goes back at once
             _release_lead_only_leases(conn, after, now)
+            escalations.unassign_from(conn, actor, username, row["id"], now)
         append_events(
             conn,
             [

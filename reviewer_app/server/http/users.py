@@ -51,7 +51,7 @@ def change_role(
 ) -> User:
     """Change a user's role (logged in the event log). The service's last admin stays one
     (409 ``last_admin``); a lead made a reviewer gives back what they held in leads-only
-    queues."""
+    queues, and the open escalations assigned to them go back to nobody."""
     return svc.change_role(username, body.role, admin)
 
 
