@@ -24,6 +24,7 @@ from .common import (
     API_MAJOR,
     API_PREFIX,
     API_VERSION,
+    EXCERPT_CHARS,
     KEY_ROLES,
     MAX_CLAIM,
     MAX_LEASE_SECONDS,
@@ -46,7 +47,6 @@ from .enforcement import (
     EnforcementPage,
 )
 from .escalations import (
-    EXCERPT_CHARS,
     EscalationAssignment,
     EscalationEntry,
     EscalationPage,

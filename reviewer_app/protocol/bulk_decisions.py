@@ -20,7 +20,9 @@ from uuid import UUID
 from pydantic import Field
 
 from .common import (
+    EXCERPT_CHARS,
     Count,
+    Excerpt,
     ItemId,
     Label,
     NoteText,
@@ -36,7 +38,6 @@ from .verdicts import VerdictResult
 
 MAX_BULK_ITEMS = 1_000
 MAX_OPEN_ITEMS_LISTED = 1_000
-EXCERPT_CHARS = 280
 
 BULK_REFUSED = "bulk_refused"
 DUPLICATE_ITEMS = "duplicate_items"
@@ -92,7 +93,7 @@ class OpenItem(WireModel):
     queue_id: Slug
     author_id: Label
     handle: ShortText
-    excerpt: str = Field(max_length=EXCERPT_CHARS + 1, description="the post's text, cut")
+    excerpt: Excerpt = Field(description=f"the post's text, cut to {EXCERPT_CHARS} characters")
     enqueued_at: Timestamp
     leased_to_other: bool = Field(
         default=False, description="someone else holds it now: a bulk decision would refuse"

@@ -75,6 +75,10 @@ Label = Annotated[str, StringConstraints(min_length=1, max_length=MAX_LABEL, pat
 ShortText = Annotated[str, StringConstraints(max_length=MAX_LABEL, pattern=_NO_NUL)]
 LongText = Annotated[str, StringConstraints(max_length=MAX_TEXT, pattern=_NO_NUL)]
 NoteText = Annotated[str, StringConstraints(max_length=MAX_NOTE, pattern=_NO_NUL)]
+#: a post's text in a row of a list (escalations, a bulk decision's posts, the reviewer's
+#: own decisions) is cut to this many characters, an ellipsis after a cut
+EXCERPT_CHARS = 280
+Excerpt = Annotated[str, StringConstraints(max_length=EXCERPT_CHARS + 1, pattern=_NO_NUL)]
 # No control character (NUL among them) and no white space of either regex dialect
 # (Python's ``\s`` and JSON Schema's differ on U+001C-U+001F, U+0085 and U+FEFF): every
 # such character is named, so the service and a client validating against the OpenAPI

@@ -7,11 +7,19 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from .common import Count, ItemId, Page, ShortText, Slug, Timestamp, Username, WireModel
+from .common import (
+    EXCERPT_CHARS,
+    Count,
+    Excerpt,
+    ItemId,
+    Page,
+    ShortText,
+    Slug,
+    Timestamp,
+    Username,
+    WireModel,
+)
 from .items import ItemEscalation
-
-#: the post's text in a worklist row is cut to this many characters
-EXCERPT_CHARS = 280
 
 
 class EscalationState(StrEnum):
@@ -24,7 +32,7 @@ class EscalationState(StrEnum):
 
 class EscalationEntry(WireModel):
     item_id: ItemId
-    excerpt: ShortText = Field(description=f"the post's text, cut to {EXCERPT_CHARS} characters")
+    excerpt: Excerpt = Field(description=f"the post's text, cut to {EXCERPT_CHARS} characters")
     from_queue_id: Slug | None = Field(
         default=None, description="the queue it was escalated from (None: routed here)"
     )

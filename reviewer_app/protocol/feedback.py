@@ -8,7 +8,9 @@ from enum import StrEnum
 from pydantic import Field
 
 from .common import (
+    EXCERPT_CHARS,
     Count,
+    Excerpt,
     ItemId,
     Label,
     NoteText,
@@ -69,6 +71,9 @@ class MyDecision(WireModel):
 
     id: int = Field(ge=1)
     item_id: ItemId
+    excerpt: Excerpt = Field(
+        default="", description=f"the post's text, cut to {EXCERPT_CHARS} characters"
+    )
     queue_id: Slug
     action: Slug
     policies: list[PolicyCode] = Field(default_factory=list, max_length=16)

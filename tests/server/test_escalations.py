@@ -11,13 +11,16 @@ it first, whatever its priority.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import select, update
 
 from reviewer_app.protocol import (
     DEFAULT_ESCALATION_REASONS,
+    EXCERPT_CHARS,
     ActionConfig,
     ActionKind,
     EscalationReason,
@@ -26,6 +29,7 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
+from reviewer_app.server.storage.tables import items
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock
 from tests.support.servers import LiveServer
@@ -305,6 +309,31 @@ def test_a_lead_made_a_reviewer_leaves_no_escalation_waiting_for_them(
     assert (last["data"]["assignee"], last["data"]["previous"]) == (None, "ben")
     assert [e["item"]["id"] for e in claim(ana, ESCALATIONS, 5, exactly=False)] == [target]
     expect_problem(ben.post(f"/queues/{ESCALATIONS}/leases", json={"count": 1}), 403)
+
+
+def test_a_long_post_is_cut_for_the_worklist_not_refused(
+    world: tuple[LiveServer, ManualClock],
+) -> None:
+    """A post of more than 200 characters in the escalations worklist: its row's excerpt
+    was cut to 280 characters and then refused by the wire's own 200-character limit, so
+    every lead's worklist answered 500 for as long as it was open."""
+    srv, _ = world
+    rita = srv.login("rita")
+    ana = srv.login("ana", Role.lead)
+    (leased,) = claim(rita, REASONED.id, 1)
+    item_id = leased["item"]["id"]
+    text = "A long post\n\nwith   spaces " + "word " * 200
+    with srv.service.db.write() as conn:
+        payload = conn.execute(select(items.c.payload).where(items.c.id == item_id)).scalar_one()
+        document = json.loads(payload)
+        document["post"]["text"] = text
+        conn.execute(
+            update(items).where(items.c.id == item_id).values(payload=json.dumps(document))
+        )
+    assert _escalate(rita, leased, "network")["status"] == "accepted"
+    [entry] = _escalations(ana)["escalations"]
+    cut = " ".join(text.split())[:EXCERPT_CHARS]
+    assert entry["excerpt"] == cut + "…"
 
 
 def _epoch(text: str) -> float:

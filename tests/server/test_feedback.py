@@ -69,6 +69,9 @@ def test_my_decisions_show_only_mine_with_the_auditors_note_and_the_notice(
     # Before any feedback: each sees their own, newest first, accepted; nothing to notice.
     page = mine(rita)
     assert [d["id"] for d in page["decisions"]] == [removed["id"], kept["id"]]
+    for d in page["decisions"]:  # which post: its text cut for a row, as the item has it
+        text = " ".join(rita.get(f"/items/{d['item_id']}").json()["post"]["text"].split())
+        assert d["excerpt"] == (text if len(text) <= 280 else text[:280] + "…")
     assert {d["outcome"] for d in page["decisions"]} == {"accepted"}
     assert [d["id"] for d in mine(sam)["decisions"]] == [sams["id"]]
     assert [d["id"] for d in mine(lead)["decisions"]] == []

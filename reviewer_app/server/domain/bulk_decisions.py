@@ -22,7 +22,6 @@ the key, so the body hash is the first attempt's), or answers 422
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -40,7 +39,6 @@ from reviewer_app.protocol import (
 from reviewer_app.protocol.bulk_decisions import (
     BULK_REFUSED,
     DUPLICATE_ITEMS,
-    EXCERPT_CHARS,
     MAX_OPEN_ITEMS_LISTED,
     BulkDecisionRequest,
     BulkDecisionResults,
@@ -50,7 +48,7 @@ from reviewer_app.protocol.bulk_decisions import (
 )
 from reviewer_app.server.domain import accounts
 from reviewer_app.server.domain.assembly import decisions_by_id
-from reviewer_app.server.domain.records import Principal, to_dt
+from reviewer_app.server.domain.records import Principal, excerpt, to_dt
 from reviewer_app.server.domain.verdicts import VerdictRecorder, item_problems
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.bulk import InsertMany, any_of
@@ -329,12 +327,6 @@ _OPEN_COUNT = (
 _HANDLES = select(authors.c.id, authors.c.handle).where(
     authors.c.id.in_(bindparam("b_ids", expanding=True))
 )
-
-
-def excerpt(payload: str | Mapping[str, Any]) -> str:
-    document = json.loads(payload) if isinstance(payload, str) else payload
-    text = " ".join(str((document.get("post") or {}).get("text") or "").split())
-    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "…"
 
 
 def open_items(

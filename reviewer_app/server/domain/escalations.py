@@ -23,7 +23,6 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, and_, func, or_, select, update
 
 from reviewer_app.protocol import (
-    EXCERPT_CHARS,
     EscalationEntry,
     EscalationPage,
     EscalationState,
@@ -32,7 +31,13 @@ from reviewer_app.protocol import (
     QueueConfig,
     Role,
 )
-from reviewer_app.server.domain.records import Principal, append_events, event_row, iso
+from reviewer_app.server.domain.records import (
+    Principal,
+    append_events,
+    event_row,
+    excerpt,
+    iso,
+)
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import decisions, items, users
 
@@ -145,8 +150,6 @@ def _entries(
     entries = []
     for r in rows:
         payload = json.loads(r["payload"])
-        text = " ".join(str(payload.get("post", {}).get("text", "")).split())
-        excerpt = text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
         triage = "; ".join(
             str(reason.get("detail") or "")
             for reason in payload.get("reasons", [])
@@ -158,7 +161,7 @@ def _entries(
         entries.append(
             EscalationEntry(
                 item_id=r["id"],
-                excerpt=excerpt,
+                excerpt=excerpt(payload),
                 from_queue_id=escalation.from_queue_id,
                 enqueued_at=iso(r["enqueued_at"]),
                 waiting_seconds=waiting,

@@ -20,7 +20,7 @@ from reviewer_app.protocol import (
     MyDecisionPage,
 )
 from reviewer_app.server.domain.appeals import REVERSED
-from reviewer_app.server.domain.records import Principal, encode_cursor, to_dt
+from reviewer_app.server.domain.records import Principal, encode_cursor, excerpt, to_dt
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import (
     appeals,
@@ -28,6 +28,7 @@ from reviewer_app.server.storage.tables import (
     decision_notes,
     decisions,
     feedback_seen,
+    items,
     users,
 )
 
@@ -60,6 +61,7 @@ def my_decisions(
     more = len(rows) > limit
     rows = rows[:limit]
     ids = [r["id"] for r in rows]
+    posts = _excerpts(conn, {r["item_id"] for r in rows})
     audit_rows, appeal_rows, note_rows = _feedback_rows(conn, ids) if ids else ([], [], [])
     found, outcome = _feedback(conn, audit_rows, appeal_rows, note_rows)
     return MyDecisionPage(
@@ -67,6 +69,7 @@ def my_decisions(
             MyDecision(
                 id=r["id"],
                 item_id=r["item_id"],
+                excerpt=posts.get(r["item_id"], ""),
                 queue_id=r["queue_id"],
                 action=r["action"],
                 policies=json.loads(r["policies"] or "[]"),
@@ -80,6 +83,16 @@ def my_decisions(
         ],
         next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
     )
+
+
+def _excerpts(conn: Connection, item_ids: set[str]) -> dict[str, str]:
+    """The posts' texts, cut for a row, by item id."""
+    if not item_ids:
+        return {}
+    found = conn.execute(
+        select(items.c.id, items.c.payload).where(items.c.id.in_(sorted(item_ids)))
+    )
+    return {r.id: excerpt(r.payload) for r in found}
 
 
 def _feedback_rows(conn: Connection, ids: list[int]) -> tuple[list[Any], list[Any], list[Any]]:

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection
 
 from reviewer_app.protocol import (
+    EXCERPT_CHARS,
     KEY_ROLES,
     AuditOutcome,
     Decision,
@@ -65,6 +67,14 @@ def to_epoch(value: datetime) -> float:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def excerpt(payload: str | Mapping[str, Any]) -> str:
+    """An item's post text for a row of a list: white space made single spaces, cut to
+    ``EXCERPT_CHARS`` characters with an ellipsis after a cut (the wire's ``Excerpt``)."""
+    document = orjson.loads(payload) if isinstance(payload, str) else payload
+    text = " ".join(str((document.get("post") or {}).get("text") or "").split())
+    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "…"
 
 
 def event_row(
