@@ -435,6 +435,40 @@ def test_a_decision_under_appeal_is_not_drawn_for_an_audit(server: LiveServer) -
     assert drawn.json()["size"] == 1, "only the decision nobody appealed"
 
 
+def test_a_decision_appealed_after_its_audit_was_drawn_is_not_overturned_by_it(
+    server: LiveServer,
+) -> None:
+    """The audit task was handed out, then the user appealed: the audit's overturn is
+    refused (the appeal settles it). Recorded, it bumped the item's epoch under the waiting
+    appeal, and every verdict batch holding the appeal's decision answered 500, the
+    unrelated verdicts in it with it."""
+    platform = platform_of(server)
+    queue_posts(platform, ["p-1", "p-2"])
+    rita = server.login("rita")
+    decided(server, rita, ["p-1"], "remove")
+    lead = server.login("lena", Role.lead)
+    drawn = lead.post("/audits/samples", json={**ALL_TIME, "size": 1})
+    assert drawn.status_code == 201, drawn.text
+    task = lead.post(f"/audits/samples/{drawn.json()['id']}/next").json()["task"]
+    [sent] = send(platform, "appeals", [appeal("p-1", appeal_id="ap-1")])
+    assert sent["status"] == "created", sent
+
+    path = f"/audits/tasks/{task['audit_id']}/result"
+    overturn = {"result": "overturn", "action": "keep", "note": "not misinformation"}
+    expect_problem(lead.post(path, json=overturn), 409, "not_decision_of_record")
+    judged = lead.post(path, json={"result": "judge", "action": "keep"})
+    expect_problem(judged, 409, "not_decision_of_record")
+
+    sam = server.login("sam")
+    [held] = claim(sam, APPEALS, 1)
+    [other] = claim(sam, MISINFO, 1)
+    results = sam.decide([verdict(held, "reverse"), verdict(other, "keep")])
+    assert [r["status"] for r in results] == ["accepted", "accepted"], results
+    assert [a["kind"] for a in feed(server, platform)] == ["remove", "restore", "keep"]
+    # the task can still be closed, as an agreement with what the reviewer did then
+    assert lead.post(path, json={"result": "agree"}).status_code == 201
+
+
 def test_an_appeals_queue_drains_only_into_an_appeals_queue(server: LiveServer) -> None:
     """``queues apply --drain-to``: an appeal moved into an ordinary queue would be decided
     as a post and its appeal left open for good; a post moved into the appeals queue could

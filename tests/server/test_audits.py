@@ -244,6 +244,11 @@ def test_audit_problems(server: LiveServer) -> None:
     expect_problem(lead.post(path, json={"result": "overturn", "action": "keep"}), 422)
     expect_problem(lead.post(path, json={"result": "overturn", "note": "x"}), 422)
     expect_problem(lead.post(path, json={"result": "maybe"}), 422)
+    # An "overturn" to what the reviewer decided changes nothing: it is an agreement, and
+    # counted as an overturn it gave the reviewer one for the auditor repeating them.
+    original = lead.get(f"/items/{task['item']['id']}").json()["decision"]
+    same = {"result": "overturn", "action": original["action"], "note": "the same"}
+    expect_problem(lead.post(path, json=same), 422, "overturn_unchanged")
     # Nothing was recorded by the refusals.
     assert lead.post(path, json={"result": "agree"}).status_code == 201
 

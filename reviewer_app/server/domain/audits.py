@@ -335,6 +335,15 @@ def record_result(
     own_note = body.note  # a judgement's overturn gets a note of ours: not the auditor's why
     if isinstance(body, AuditJudgement):
         body = judged(original, body)
+    elif isinstance(body, AuditOverturn) and _same(original, body):
+        raise ApiError(
+            422,
+            "overturn_unchanged",
+            "The corrected decision is the reviewer's own (same action, policies and rating): "
+            "record it as an agreement.",
+        )
+    if isinstance(body, AuditOverturn):
+        _still_of_record(conn, original)
     changes: dict[str, Any] = {
         "result": body.result.value,
         "auditor_id": lead.id,
@@ -376,14 +385,37 @@ def record_result(
     return result_of(conn, {**audit, **changes})
 
 
-def judged(original: Mapping[Any, Any], body: AuditJudgement) -> AuditAgree | AuditOverturn:
-    """A blind judgement as a result: the same decision agrees, another one overturns."""
-    same = (
+def _same(original: Mapping[Any, Any], body: AuditJudgement | AuditOverturn) -> bool:
+    """Whether ``body`` decides what the audited decision did: its action, its policies
+    (as a set) and its rating."""
+    return (
         body.action == original["action"]
         and set(body.policies) == set(json.loads(original["policies"] or "[]"))
         and (body.rating or None) == (original["rating"] or None)
     )
-    if same:
+
+
+def _still_of_record(conn: Connection, original: Mapping[Any, Any]) -> None:
+    """An overturn replaces the item's decision of record: refused (409) when the audited
+    decision is no longer it, or when the item is back in review (an appeal of it waits,
+    and the appeal's decision is the one that settles it)."""
+    query = select(items.c.state, items.c.decision_id).where(items.c.id == original["item_id"])
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    row = conn.execute(query).one()
+    if row.state != "decided" or row.decision_id != original["id"]:
+        raise ApiError(
+            409,
+            "not_decision_of_record",
+            "The audited decision is no longer the item's decision of record, or the item is "
+            "back in review (an appeal of it is waiting): it cannot be overturned now; "
+            "record an agreement or leave the task.",
+        )
+
+
+def judged(original: Mapping[Any, Any], body: AuditJudgement) -> AuditAgree | AuditOverturn:
+    """A blind judgement as a result: the same decision agrees, another one overturns."""
+    if _same(original, body):
         return AuditAgree(result=AuditOutcome.agree, note=body.note)
     return AuditOverturn(
         result=AuditOutcome.overturn,

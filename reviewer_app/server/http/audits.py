@@ -126,5 +126,7 @@ def record_audit_result(
     audit_id: AuditId, body: Annotated[AuditResultCreate, Body()], svc: ServiceDep, lead: LeadDep
 ) -> Response:
     """Record agree, or overturn with the corrected decision (it becomes the decision of
-    record); the answer reveals the original decision."""
+    record); the answer reveals the original decision. An overturn that decides what the
+    reviewer did is refused (422 ``overturn_unchanged``: agree instead), and so is one of
+    a decision no longer of record or under appeal (409 ``not_decision_of_record``)."""
     return json_response(svc.record_audit(lead, audit_id, body), status=201)
