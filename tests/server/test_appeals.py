@@ -269,6 +269,45 @@ def test_an_account_action_is_appealed_by_the_author(server: LiveServer) -> None
         assert conn.execute(select(authors.c.status)).scalar() == "active"
 
 
+def test_an_account_appeal_contests_the_action_its_status_stands_on(server: LiveServer) -> None:
+    """Restricted by one decision, marked inauthentic by another, and the mark overturned in
+    an audit (back to restricted): the author's appeal contests the restriction. It had
+    contested the audit's reinstatement, which restricted nothing, and its reversal marked
+    the author inauthentic again."""
+    platform = platform_of(server)
+    [item_id] = queue_posts(platform, ["p-1"], author=author("sh-1"))
+    rita = server.login("rita")
+    decided(server, rita, ["p-1"], "remove-restrict")
+    restricting = rita.get(f"/items/{item_id}").json()["decision"]
+    send(platform, "posts", [post("p-2", author=shady("sh-1"))])
+    send(platform, "signals", [classifier("p-2", 0.1)])
+    vera = server.login("vera")
+    [leased] = claim(vera, INAUTH, 1)
+    assert vera.decide([verdict(leased, "mark")])[0]["status"] == "accepted"
+    lead = server.login("lena", Role.lead)
+    drawn = lead.post("/audits/samples", json={**ALL_TIME, "size": 1, "queue_id": INAUTH})
+    task = lead.post(f"/audits/samples/{drawn.json()['id']}/next").json()["task"]
+    overturned = lead.post(
+        f"/audits/tasks/{task['audit_id']}/result",
+        json={"result": "overturn", "action": "authentic", "note": "a real person"},
+    )
+    assert overturned.status_code == 201, overturned.text
+
+    def status() -> str:
+        with server.service.db.read() as conn:
+            return str(conn.execute(select(authors.c.status)).scalar())
+
+    assert status() == "restricted"
+    [sent] = send(platform, "appeals", [appeal(author_id="sh-1", appeal_id="acc-1")])
+    assert sent["status"] == "created", sent
+    sam = server.login("sam")
+    [held] = claim(sam, APPEALS, 1)
+    contested = held["item"]["appeal"]["contested"]
+    assert (contested["id"], contested["author_action"]) == (restricting["id"], "restrict")
+    assert sam.decide([verdict(held, "reverse")])[0]["status"] == "accepted"
+    assert status() == "active"
+
+
 def test_what_cannot_be_appealed_is_refused_element_by_element(server: LiveServer) -> None:
     platform = platform_of(server)
     queue_posts(platform, ["p-keep", "p-open"])

@@ -214,10 +214,25 @@ def _contested_account(ctx: Context, external_id: str, queue_id: str) -> _Contes
     author = accounts.lock_authors(ctx.conn, [author_id], postgres=ctx.postgres).get(author_id)
     if author is None:
         raise _Refused("unknown_author", "No author with this id was sent by this account.")
+    if AuthorStatus(author.status) not in RESTRICTED_STATUSES:
+        taken = ctx.conn.execute(
+            select(account_actions.c.id).where(account_actions.c.author_id == author_id).limit(1)
+        ).first()
+        if taken is None:
+            raise _Refused("no_decision", "No account action was taken on this author.")
+        raise _Refused(
+            "not_restrictive", f"The account is {author.status}: no restriction to appeal."
+        )
+    # the action the account's status stands on: the newest that raised it to what it is
+    # (an audit's or an appeal's reinstatement restricted nothing: the one it went back to)
     latest = (
         ctx.conn.execute(
             select(account_actions)
-            .where(account_actions.c.author_id == author_id)
+            .where(
+                account_actions.c.author_id == author_id,
+                account_actions.c.action != accounts.REINSTATE,
+                account_actions.c.status_after == author.status,
+            )
             .order_by(account_actions.c.id.desc())
             .limit(1)
         )
@@ -225,11 +240,7 @@ def _contested_account(ctx: Context, external_id: str, queue_id: str) -> _Contes
         .first()
     )
     if latest is None:
-        raise _Refused("no_decision", "No account action was taken on this author.")
-    if AuthorStatus(author.status) not in RESTRICTED_STATUSES:
-        raise _Refused(
-            "not_restrictive", f"The account is {author.status}: no restriction to appeal."
-        )
+        raise _Refused("no_decision", "No account action gave the author their status.")
     if latest["decision_id"] is None or latest["item_id"] is None:
         raise _Refused(
             "not_appealable",
