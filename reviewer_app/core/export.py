@@ -19,7 +19,6 @@ import os
 import sys
 import tempfile
 import time
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +28,7 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from reviewer_app.protocol import DecisionQuery
+from reviewer_app.protocol.terminal import printable
 
 from .api import ANY_DECISION, ApiClient, normalise_server_url
 from .credentials import Credentials
@@ -317,14 +317,6 @@ def explain(err: BaseException, request: ExportRequest | None = None) -> tuple[i
     raise err
 
 
-def _printable(text: str) -> str:
-    """What a server said, safe for a terminal: its control characters (an escape sequence
-    could rewrite the screen or the window title) shown as their code points."""
-    return "".join(
-        f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cc" and c != "\n" else c for c in text
-    )
-
-
 def run(
     args: argparse.Namespace,
     *,
@@ -343,7 +335,7 @@ def run(
         return EXIT_INTERRUPTED
     except (ApiError, UsageError, OSError) as err:
         code, message = explain(err, request)
-        err_out.write(f"reviewer-app export: {_printable(message)}\n")
+        err_out.write(f"reviewer-app export: {printable(message)}\n")
         if code != EXIT_USAGE or request is not None:
             err_out.write("reviewer-app export: no file was written.\n")
         return code

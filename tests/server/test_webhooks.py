@@ -241,6 +241,94 @@ def test_failures_are_retried_in_order(database_url: str) -> None:
         assert attempts + 'outcome="failed"} 5.0' in metrics
 
 
+def test_what_a_receiver_says_is_kept_printable_and_an_odd_retry_after_backs_off(
+    database_url: str,
+) -> None:
+    """A receiver's reason phrase with escape sequences (shown to operators by ``webhook
+    list`` and the log) is kept with its control characters as code points; a Retry-After
+    of "²" (a digit to ``str.isdigit``, not to ``float``) is no Retry-After. It raised out
+    of the attempt: no failure was recorded and the endpoint was tried again at full speed
+    for as long as the receiver answered so."""
+    hostile = "Busy\x1b[31mRED\x1b]0;owned\x07"
+    answer = Answer(503, {"Retry-After": "\u00b2"}, reason=hostile)
+    with (
+        Receiver(lambda _p, _h, _b: answer) as receiver,
+        running(database_url, **FAST) as server,
+    ):
+        server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+        session, _key = platform(server)
+        added, _secret = server.service.add_webhook(receiver.url(), PLATFORM, None, "ops")
+        decide(server, session, ["p-1"])
+        wait_until(lambda: endpoint(server, added.id).consecutive_failures >= 2)
+        health = endpoint(server, added.id)
+        assert health.last_error is not None and "\x1b" not in health.last_error
+        assert "\x07" not in health.last_error
+        assert health.last_error.endswith("HTTP 503 Busy\\u001b[31mRED\\u001b]0;owned\\u0007")
+
+
+def test_a_fault_in_the_sender_itself_backs_off_and_is_said(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anything that fails inside an attempt (not at the receiver) puts the next attempt
+    off as a failed one does, and says so in the endpoint's health; it was retried in a
+    loop at full speed with nothing recorded."""
+    from reviewer_app.server.domain.webhooks import dispatcher
+
+    real = dispatcher.message_body
+    faults = {"left": 3}
+
+    def failing(row: Any) -> bytes:
+        if faults["left"] > 0:
+            faults["left"] -= 1
+            raise RuntimeError("a bug")
+        return real(row)
+
+    monkeypatch.setattr(dispatcher, "message_body", failing)
+    with Receiver(lambda _p, _h, _b: OK) as receiver, running(database_url, **FAST) as server:
+        server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+        session, _key = platform(server)
+        added, _secret = server.service.add_webhook(receiver.url(), PLATFORM, None, "ops")
+        decide(server, session, ["p-1"])
+        wait_until(lambda: endpoint(server, added.id).backlog == 0)
+        health = endpoint(server, added.id)
+        assert health.last_error == "the service failed delivering (RuntimeError)"
+        assert health.consecutive_failures == 0, "the success after it counts"
+        assert len(receiver.snapshot()) == 1
+
+
+def test_an_action_sealed_while_an_endpoint_looks_is_not_passed_over(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An endpoint of some kinds passes the actions of other kinds by the account's newest
+    seq. A removal sealed just before that seq is read, after the endpoint read which of
+    its kinds wait (on PostgreSQL each statement reads its own snapshot), was passed with
+    them and never sent. Here it is sealed from inside that read."""
+    from reviewer_app.server.domain.webhooks import dispatcher
+
+    real = dispatcher.newest
+    injected: list[bool] = []
+    holder: dict[str, Any] = {}
+
+    def newest_after_a_removal(conn: Any, source: str) -> int:
+        if holder.pop("armed", False):  # once (a dict's pop is atomic)
+            decide(holder["server"], holder["session"], ["p-1"])  # sealed before it returns
+            injected.append(True)
+        return real(conn, source)
+
+    monkeypatch.setattr(dispatcher, "newest", newest_after_a_removal)
+    with Receiver(lambda _p, _h, _b: OK) as receiver, running(database_url, **FAST) as server:
+        server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+        session, key = platform(server)
+        holder.update(server=server, session=session)
+        added, _secret = server.service.add_webhook(receiver.url(), PLATFORM, ["remove"], "ops")
+        holder["armed"] = True
+        decide(server, session, ["p-0"], action="keep")  # wakes the endpoint: not its kind
+        wait_until(lambda: bool(injected))
+        [_kept, removal] = feed(server, key)
+        wait_until(lambda: endpoint(server, added.id).backlog == 0)
+        assert ids(receiver.snapshot()) == [f"act_{removal['id']}"]
+
+
 def events_of(server: LiveServer, kind: str) -> list[dict[str, Any]]:
     server.service.seal_now()
     page = server.service.events(None, 500, None)

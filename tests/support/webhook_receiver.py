@@ -22,6 +22,7 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds to wait before answering (past the sender's timeout: a timeout)
     reset: bool = False  # close the connection with a TCP reset instead of answering
+    reason: str | None = None  # the status line's reason phrase (None: the usual one)
 
 
 OK = Answer()
@@ -97,7 +98,7 @@ class Receiver:
                         self.close_connection = True
                         self.connection.close()
                         return
-                    self.send_response(answer.status)
+                    self.send_response(answer.status, answer.reason)
                     for name, value in answer.headers.items():
                         self.send_header(name, value)
                     self.send_header("content-length", "0")

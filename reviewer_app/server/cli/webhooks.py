@@ -9,6 +9,7 @@ import sys
 from datetime import UTC, datetime
 
 from reviewer_app.protocol.enforcement import EnforcementKind
+from reviewer_app.protocol.terminal import printable
 from reviewer_app.protocol.webhooks import WebhookEndpoint
 from reviewer_app.server.cli.args import cursor, row_id, seconds
 from reviewer_app.server.cli.queues import _USERNAME, _default_actor
@@ -230,17 +231,19 @@ def _list(service: Service, *, as_json: bool) -> int:
             f"{e.id:>4}  {e.status.value:<8} {e.account:<20} {_when(e.last_success_at):<20} "
             f"{e.backlog:>8} {e.consecutive_failures:>8}  {e.url}"
         )
+        # what a receiver answered is theirs: its control characters as code points
         if e.disabled_reason:
-            print(f"{'':>6}disabled: {e.disabled_reason}")
+            print(f"{'':>6}disabled: {printable(e.disabled_reason, newlines=False)}")
         elif e.last_error and e.attempts:
-            print(f"{'':>6}retrying: {e.last_error}; next attempt {_when(e.next_attempt_at)}")
+            error = printable(e.last_error, newlines=False)
+            print(f"{'':>6}retrying: {error}; next attempt {_when(e.next_attempt_at)}")
     return 0
 
 
 def _show(endpoint: WebhookEndpoint) -> None:
     line = f"Webhook {endpoint.id} ({endpoint.url}) is {endpoint.status.value}"
     if endpoint.disabled_reason:
-        line += f": {endpoint.disabled_reason}"
+        line += f": {printable(endpoint.disabled_reason, newlines=False)}"
     print(line + f"; {endpoint.backlog} actions waiting.")
 
 

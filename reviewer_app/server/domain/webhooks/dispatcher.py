@@ -15,6 +15,7 @@ import urllib3
 from sqlalchemy import Connection, and_, select, update
 
 from reviewer_app import __version__
+from reviewer_app.protocol.terminal import printable
 from reviewer_app.protocol.webhooks import WebhookStatus, webhook_id
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import enforcement_feed
@@ -224,10 +225,14 @@ class Dispatcher:
                     run = self._read(conn, endpoint_id)
                     if run is None:
                         return
+                    # the account's newest seq, read before the actions: when none after
+                    # the cursor is of the kinds the endpoint takes, they need no message
+                    # and the cursor may pass them. Read after, it could name an action
+                    # sealed between the two statements (PostgreSQL reads each statement's
+                    # own snapshot) that the first did not see: passed, never sent.
+                    head = newest(conn, run.source) if run.kinds else 0
                     rows = self._next_actions(conn, run)
-                    # the account's newest seq, when none after the cursor is of the kinds
-                    # the endpoint takes: they need no message, the cursor may pass them
-                    passed = newest(conn, run.source) if not rows and run.kinds else 0
+                    passed = head if not rows else 0
                 if passed > run.delivered:
                     if not self._pass(run, passed):
                         return
@@ -245,8 +250,41 @@ class Dispatcher:
                 idle_since = None
                 if not self._send_run(run, rows, session):
                     return
+        except Exception as exc:
+            self._back_off(endpoint_id, exc)
+            raise
         finally:
             self._release(endpoint_id)
+
+    def _back_off(self, endpoint_id: int, exc: Exception) -> None:
+        """Delivering failed in this process, not at the receiver (a bug, the database):
+        the next attempt is put off as after a failed one, so a fault that comes back at
+        every try costs a try per backoff, not a loop at full speed; and it is said in the
+        endpoint's health."""
+        ws = webhook_state.c
+        now = self.clock()
+        held = and_(ws.endpoint_id == endpoint_id, ws.lease_owner == self.owner)
+        try:
+            with self.db.write() as conn:
+                failures = conn.execute(select(ws.consecutive_failures).where(held)).scalar()
+                if failures is None:
+                    return
+                delay = max(
+                    self.backoff_base,
+                    full_jitter(failures + 1, self.backoff_base, self.backoff_max),
+                )
+                conn.execute(
+                    update(webhook_state)
+                    .where(held)
+                    .values(
+                        consecutive_failures=failures + 1,
+                        last_error=f"the service failed delivering ({type(exc).__name__})",
+                        last_attempt_at=now,
+                        next_attempt_at=now + delay,
+                    )
+                )
+        except Exception:
+            log.warning("putting off webhook %d's next attempt failed", endpoint_id)
 
     def _read(self, conn: Connection, endpoint_id: int) -> Run | None:
         """The endpoint under this dispatcher's lease, None when it is not to be delivered
@@ -411,7 +449,9 @@ class Dispatcher:
         status = response.status
         if 200 <= status < 300:
             return Outcome(True, status)
-        reason = response.reason or ""
+        # the receiver's reason phrase is shown to operators (webhook list, the log): its
+        # control characters as code points
+        reason = printable(response.reason or "", newlines=False)
         return Outcome(
             False,
             status,
