@@ -4488,6 +4488,10 @@
         <translation>Notiz: {note}</translation>
     </message>
     <message>
+        <source>The post: {text}</source>
+        <translation>Der Beitrag: {text}</translation>
+    </message>
+    <message>
         <source>{time}, {queue}: you decided {action}.</source>
         <translation>{time}, {queue}: eigene Entscheidung {action}.</translation>
     </message>
@@ -4502,6 +4506,10 @@
     <message>
         <source>Decided</source>
         <translation>Entschieden</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Beitrag</translation>
     </message>
     <message>
         <source>Queue</source>

@@ -4488,6 +4488,10 @@
         <translation>Nota: {note}</translation>
     </message>
     <message>
+        <source>The post: {text}</source>
+        <translation>La publicación: {text}</translation>
+    </message>
+    <message>
         <source>{time}, {queue}: you decided {action}.</source>
         <translation>{time}, {queue}: decisión propia: {action}.</translation>
     </message>
@@ -4502,6 +4506,10 @@
     <message>
         <source>Decided</source>
         <translation>Decidida</translation>
+    </message>
+    <message>
+        <source>Post</source>
+        <translation>Publicación</translation>
     </message>
     <message>
         <source>Queue</source>

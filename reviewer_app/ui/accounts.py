@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -43,7 +42,7 @@ from reviewer_app.protocol.accounts import AuthorStatus as Status
 from .background import Op, run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
-from .plain import isolate, label, named, set_text, tooltip
+from .plain import isolate, label, named, read_only_table, set_text, tooltip
 from .words import code_words, plural
 
 log = logging.getLogger("ui")
@@ -173,12 +172,13 @@ class LinkedAccountsPanel(QWidget):
 
         self.title = label(translate("Accounts", "Accounts sharing signals with this author"))
         named(self.title, "linkedAccountsTitle", translate("Accounts", "Linked accounts"))
-        self.table = QTableWidget(0, len(COLUMNS), self)
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        named(self.table, "linkedAccountsTable", translate("Accounts", "Linked accounts"))
+        self.table = read_only_table(
+            QTableWidget(0, len(COLUMNS), self),
+            "linkedAccountsTable",
+            translate("Accounts", "Linked accounts"),
+            rows=False,
+        )
         self.table.setHorizontalHeaderLabels([translate("Accounts", c) for c in COLUMNS])
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()

@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -35,7 +34,7 @@ from . import preferences as P
 from .i18n import translate
 from .keys import Keymap, shortcut_rows
 from .models import ConflictsModel
-from .plain import isolate, label, named, set_text
+from .plain import isolate, label, named, read_only_table, set_text
 from .shortcuts_page import ShortcutsPage
 from .theme import Tone, set_tone
 from .words import code_words, local_time
@@ -249,12 +248,10 @@ class ConflictsView(QDialog):
         #: table asks for its cells' words at every paint)
         self._queues: dict[str, Queue | None] = {}
         self.model = ConflictsModel(self._action_words)
-        self.table = QTableView()
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
+        self.table = read_only_table(
+            QTableView(), "conflictsList", translate("Dialogs", "Conflicts list")
+        )
         self.table.setModel(self.model)
-        named(self.table, "conflictsList", translate("Dialogs", "Conflicts list"))
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.intro = label(
             translate(

@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -46,7 +45,7 @@ from .lead.bulk import BulkDecisionDialog, BulkSender
 from .lead.workspace import LeadWorkspace
 from .models import QueueListModel, WorklistModel
 from .my_decisions import FeedbackBar, MyDecisionsView
-from .plain import bounded, isolate, label, named
+from .plain import bounded, isolate, label, named, read_only_table
 from .review import ReviewController, StoreSink
 from .review_pane import ReviewPane
 from .theme import Tone, set_tone
@@ -226,14 +225,11 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
     def _build_worklist(self) -> None:
         """The worklist: the posts held here, the one on screen marked."""
         self.worklist = WorklistModel(action_labels=self.queues.action_labels)
-        self.worklist_view = WorklistView()
+        self.worklist_view = read_only_table(
+            WorklistView(), "worklist", translate("MainWindow", "Worklist (W)")
+        )
         self.worklist_view.setModel(self.worklist)
-        named(self.worklist_view, "worklist", translate("MainWindow", "Worklist (W)"))
         self.worklist_view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.worklist_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.worklist_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.worklist_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.worklist_view.setTabKeyNavigation(False)  # Tab leaves it, as in the other panes
         header = self.worklist_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # never ResizeToContents
         # the Item column (author and first words) takes what the others leave

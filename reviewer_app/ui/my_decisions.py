@@ -17,7 +17,6 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QHBoxLayout,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.store import Conflict
 from reviewer_app.protocol import (
+    EXCERPT_CHARS,
     DecisionOutcome,
     Feedback,
     FeedbackKind,
@@ -45,7 +45,7 @@ from .background import run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
 from .models import RowsTable
-from .plain import isolate, label, named, set_text
+from .plain import clean, isolate, label, named, read_only_table, set_text
 from .theme import Tone, set_tone, space
 
 log = logging.getLogger("ui")
@@ -137,6 +137,16 @@ class Row:
     feedback: str  # the latest note, one line
     detail: str  # everything, for the pane below
     attention: bool  # overturned or reversed, or a lead's note
+    post: str = ""  # the post's first words, one line
+
+
+def post_words(text: str) -> str:
+    """A post's text as one line of a row (or an empty string): the post is untrusted."""
+    return isolate(" ".join(clean(text).split())[:EXCERPT_CHARS]) if text.strip() else ""
+
+
+def _post_line(post: str) -> list[str]:
+    return [translate("MyDecisions", "The post: {text}").format(text=post)] if post else []
 
 
 def _one_line(text: str, limit: int = 80) -> str:
@@ -153,9 +163,11 @@ def decision_row(d: MyDecision, names: Names) -> Row:
     head = translate("MyDecisions", "{time}, {queue}: you decided {action}.").format(
         time=when(d.decided_at), queue=names.queue(d.queue_id), action=action
     )
-    lines = [head, outcome_words(d.outcome) + "."]
+    post = post_words(d.excerpt)
+    lines = [head, *_post_line(post), outcome_words(d.outcome) + "."]
     lines += [feedback_line(f, d.queue_id, names) for f in d.feedback]
     return Row(
+        post=post,
         decided=when(d.decided_at),
         queue=names.queue(d.queue_id),
         action=action,
@@ -183,7 +195,9 @@ def conflict_row(c: Conflict, names: Names) -> Row:
         who=isolate(c.theirs.reviewer),
         theirs=theirs,
     )
-    return Row(when(at), names.queue(queue_id), mine, outcome, "", detail, False)
+    post = post_words(c.item.post.text) if c.item is not None else ""
+    detail = "\n".join([detail, *_post_line(post)])
+    return Row(when(at), names.queue(queue_id), mine, outcome, "", detail, False, post)
 
 
 def fetch_rows(
@@ -207,6 +221,7 @@ class MyDecisionsModel(RowsTable):
     TR_CONTEXT = "MyDecisions"
     HEADERS = (
         QT_TRANSLATE_NOOP("MyDecisions", "Decided"),
+        QT_TRANSLATE_NOOP("MyDecisions", "Post"),
         QT_TRANSLATE_NOOP("MyDecisions", "Queue"),
         QT_TRANSLATE_NOOP("MyDecisions", "Your decision"),
         QT_TRANSLATE_NOOP("MyDecisions", "What became of it"),
@@ -214,7 +229,7 @@ class MyDecisionsModel(RowsTable):
     )
 
     def cells(self, row: Row) -> tuple[object, ...]:
-        return (row.decided, row.queue, row.action, row.outcome, row.feedback)
+        return (row.decided, row.post, row.queue, row.action, row.outcome, row.feedback)
 
     def key(self, row: Row) -> Any:
         return row.detail
@@ -268,20 +283,17 @@ class MyDecisionsView(QDialog):
         refresh = QPushButton(translate("MyDecisions", "Refresh"))
         refresh.clicked.connect(self.reload)
         self.model = MyDecisionsModel()
-        self.table = QTableView()
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
+        self.table = read_only_table(
+            QTableView(), "myDecisionsTable", translate("MyDecisions", "My decisions")
+        )
         self.table.setModel(self.model)
-        named(self.table, "myDecisionsTable", translate("MyDecisions", "My decisions"))
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((130, 160, 200, 220)):
+        for column, width in enumerate((130, 0, 150, 180, 200, 180)):
             header.resizeSection(column, width)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the post: the rest
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
         named(self.detail, "myDecisionDetail", translate("MyDecisions", "What became of it"))

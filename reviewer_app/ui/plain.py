@@ -416,6 +416,26 @@ def named(widget: W, object_name: str, accessible_name: str) -> W:
     return widget
 
 
+TableT = TypeVar("TableT", bound=QAbstractItemView)
+
+
+def read_only_table(
+    table: TableT, object_name: str, accessible_name: str, *, rows: bool = True
+) -> TableT:
+    """``table`` (a view or a table widget, model not yet set) made one the user reads:
+    ``named``, nothing in it edited, Tab leaving it for the next widget (its arrows move in
+    it, as in every pane), and one whole row selected at a time (``rows``), else none."""
+    named(table, object_name, accessible_name)
+    table.setTabKeyNavigation(False)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    if rows:
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    else:
+        table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    return table
+
+
 def ago(moment: datetime, now: datetime | None = None) -> str:
     """'3 h ago', '2 d ago' (for times from the wire, which are aware UTC)."""
     now = now or datetime.now(UTC)

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QKeySequenceEdit,
@@ -25,7 +24,7 @@ from reviewer_app.protocol import Queue
 
 from .i18n import translate
 from .keys import COMMANDS, Command, KeyClash, Keymap, action_what, key_text, what
-from .plain import isolate, label, named, set_text
+from .plain import isolate, label, named, read_only_table, set_text
 from .theme import Tone, set_tone
 
 #: a row: ("command", Command) or ("action", queue id, action id)
@@ -56,15 +55,14 @@ class ShortcutsPage(QWidget):
         self.rows: list[Row] = [("command", spec.command.value) for spec in COMMANDS]
         for queue in self.queues:
             self.rows += [("action", queue.id, action.id) for action in queue.config.actions]
-        self.table = CommandsTable(len(self.rows), 2)
-        named(self.table, "shortcutsTable", translate("Shortcuts", "Commands and their keys"))
+        self.table = read_only_table(
+            CommandsTable(len(self.rows), 2),
+            "shortcutsTable",
+            translate("Shortcuts", "Commands and their keys"),
+        )
         self.table.setHorizontalHeaderLabels(
             [translate("Shortcuts", "Command"), translate("Shortcuts", "Key")]
         )
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setTabKeyNavigation(False)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

@@ -117,17 +117,22 @@ def test_an_overturn_and_a_leads_note_reach_the_reviewer(
     ]
     # rita's two decisions only (not sam's, nor the demo's), newest first, in words
     assert len(rows) == 2, rows
-    decided, queue, _action, outcome, note = rows[1]
+    decided, post, queue, _action, outcome, note = rows[1]
+    # which post it was: its first words, as plain isolated text (the reviewer's only way
+    # to learn from an overturn is to see what they decided)
+    removed_text = " ".join(leased[0]["item"]["post"]["text"].split())
+    assert post.startswith(isolate(removed_text[:40])[:-1]), (post, removed_text)
     assert outcome == "Overturned in an audit"
     assert note == isolate(AUDITOR_NOTE)  # plain, bidi controls as markers, isolated
     assert "\u202e" not in note and "⟦U+202E⟧" in note
     assert "T" not in decided or ":" in decided  # a local time in words, not an ISO stamp
     assert not decided.startswith("20") and "+00:00" not in decided
     assert "Spam" in queue and SPAM not in queue  # the queue's name, not its id
-    assert rows[0][3] == "Confirmed in an audit" and rows[0][4] == isolate(LEAD_NOTE)
-    assert "(SPAM.SCAM)" in rows[1][2] and "SPAM.SCAM" not in rows[0][2]
+    assert rows[0][4] == "Confirmed in an audit" and rows[0][5] == isolate(LEAD_NOTE)
+    assert "(SPAM.SCAM)" in rows[1][3] and "SPAM.SCAM" not in rows[0][3]
     view.table.selectRow(1)
     detail = view.detail.toPlainText()
+    assert f"The post: {post}" in detail
     assert "overturned it in an audit" in detail and isolate(AUDITOR_NOTE) in detail
     # the bold rows: overturned, or carrying a lead's note
     font = view.model.index(1, 0).data(Qt.ItemDataRole.FontRole)
@@ -182,3 +187,6 @@ def test_a_conflict_is_a_row_of_my_decisions_in_words(tmp_path: Path) -> None:
     names = {a.id: a.label for q in queues for a in q.config.actions}
     assert isolate(names.get("remove", "remove")) in row.detail
     assert row.queue in (isolate(LOAD_QUEUE.name), isolate(LOAD_QUEUE.id))
+    assert conflict.item is not None and row.post
+    assert row.post.startswith(isolate(" ".join(conflict.item.post.text.split())[:20])[:-1])
+    assert f"The post: {row.post}" in row.detail

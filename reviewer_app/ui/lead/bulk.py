@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QHBoxLayout,
@@ -39,7 +38,7 @@ from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisi
 
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..plain import bounded, isolate, label, named, set_text
+from ..plain import bounded, isolate, label, named, read_only_table, set_text
 from ..words import plural
 from .bulk_sender import RETRY_SECONDS, BulkSender, ClientFactory
 
@@ -162,12 +161,13 @@ class BulkDecisionDialog(QDialog):
 
     def _build_table(self) -> None:
         """The posts, each checked, with its author and queue (the last column: outcome)."""
-        self.table = QTableWidget(len(self.candidates), len(COLUMNS), self)
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        named(self.table, "bulkItems", translate("Bulk", "Posts to decide together"))
+        self.table = read_only_table(
+            QTableWidget(len(self.candidates), len(COLUMNS), self),
+            "bulkItems",
+            translate("Bulk", "Posts to decide together"),
+            rows=False,
+        )
         self.table.setHorizontalHeaderLabels([translate("Bulk", c) for c in COLUMNS])
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # fixed sizes

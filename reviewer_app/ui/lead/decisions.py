@@ -26,7 +26,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDateTimeEdit,
@@ -47,7 +46,15 @@ from reviewer_app.protocol import DecisionQuery, QueueList
 from ..background import Op, run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
-from ..plain import bounded, isolate, keep_headers_fit, label, named, set_text
+from ..plain import (
+    bounded,
+    isolate,
+    keep_headers_fit,
+    label,
+    named,
+    read_only_table,
+    set_text,
+)
 from ..words import plural
 from .decision_history import fetch_history
 from .decision_note import DecisionNoteDialog
@@ -89,13 +96,10 @@ class DecisionsBrowser(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_filters())
 
-        self.table = QTableView()
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        named(self.table, "decisions", translate("LeadDecisions", "Decisions"))
+        self.table = read_only_table(
+            QTableView(), "decisions", translate("LeadDecisions", "Decisions")
+        )
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
         self.table.setSortingEnabled(False)  # the service's order: newest first
         rows = self.table.verticalHeader()

@@ -17,7 +17,6 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -39,6 +38,7 @@ from ..plain import (
     isolate,
     label,
     named,
+    read_only_table,
     set_text,
     stretch_column,
     tooltip,
@@ -202,12 +202,12 @@ class EscalationsView(QWidget):
 
     def _build_table(self) -> None:
         self.model = EscalationsModel(self)
-        self.table = QTableView(self)
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        named(self.table, "escalationsTable", translate("LeadEscalations", "Open escalations"))
+        self.table = read_only_table(
+            QTableView(self),
+            "escalationsTable",
+            translate("LeadEscalations", "Open escalations"),
+        )
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()

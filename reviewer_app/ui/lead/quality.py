@@ -35,7 +35,7 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
-from ..plain import isolate, label, named, set_text
+from ..plain import isolate, label, named, read_only_table, set_text
 from ..words import decimal
 
 log = logging.getLogger("ui")
@@ -183,10 +183,10 @@ class TrendPanel(QWidget):
         self.title = label(translate("LeadQuality", "Select a reviewer for their trend."))
         named(self.title, "trendTitle", translate("LeadQuality", "Trend"))
         self.model = TrendModel()
-        self.table = QTableView()
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
+        self.table = read_only_table(
+            QTableView(), "reviewerTrend", translate("LeadQuality", "Reviewer's trend by day")
+        )
         self.table.setModel(self.model)
-        named(self.table, "reviewerTrend", translate("LeadQuality", "Reviewer's trend by day"))
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setStretchLastSection(True)

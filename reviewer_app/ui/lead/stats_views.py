@@ -23,7 +23,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -55,6 +54,7 @@ from ..plain import (
     keep_headers_fit,
     label,
     named,
+    read_only_table,
     rich_escaped,
     set_text,
     tooltip,
@@ -271,12 +271,8 @@ def sortable(model: _Table, parent: QWidget) -> QSortFilterProxyModel:
 
 def table_view(object_name: str, name: str) -> QTableView:
     """A sortable, read-only table; ``name`` is what a screen reader calls it (translated)."""
-    view = named(QTableView(), object_name, name)
-    view.setTabKeyNavigation(False)  # Tab leaves the table (its arrows move in it)
+    view = read_only_table(QTableView(), object_name, name)
     view.setSortingEnabled(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()
     keep_headers_fit(view)  # (its header first: the settings below are the header's)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
