@@ -3556,6 +3556,10 @@
         <translation>Beenden</translation>
     </message>
     <message>
+        <source>Logging out: sending what you decided…</source>
+        <translation>Abmelden: was Sie entschieden haben, wird gesendet…</translation>
+    </message>
+    <message>
         <source>Open posts by the author and the linked accounts: {posts} in {queues}.</source>
         <translation>Offene Beiträge der Person und der verknüpften Konten: {posts} in {queues}.</translation>
     </message>
@@ -4113,6 +4117,14 @@
         <translation>Starten Sie die Demo aus einem Terminal, um sie zu lesen; läuft schon eine andere Demo, schließen Sie diese zuerst.</translation>
     </message>
     <message>
+        <source>The work saved on this computer cannot be read.</source>
+        <translation>Die auf diesem Computer gespeicherte Arbeit kann nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>Its file is damaged or not this app&apos;s; it was left as it is.</source>
+        <translation>Ihre Datei ist beschädigt oder gehört nicht zu dieser App; sie wurde unverändert gelassen.</translation>
+    </message>
+    <message>
         <source>This password does not open the work saved on this computer.</source>
         <translation>Dieses Passwort öffnet die auf diesem Computer gespeicherte Arbeit nicht.</translation>
     </message>
@@ -4247,6 +4259,14 @@
     <message>
         <source>The server cannot be reached, and this password does not open the work saved on this computer. Nothing was changed: check the password and try again.</source>
         <translation>Der Server ist nicht erreichbar, und dieses Passwort öffnet die auf diesem Computer gespeicherte Arbeit nicht. Es wurde nichts geändert: Prüfen Sie das Passwort und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>Your work saved on this computer earlier (with any verdicts not yet sent) is locked with a key the keyring holds, and the keyring cannot be read now ({reason}). It is left as it is: log in again once the keyring is available (unlocked, or after signing in to the desktop again) and it is sent then. Until then nothing you review is kept on this computer.</source>
+        <translation>Ihre früher auf diesem Computer gespeicherte Arbeit (mit noch nicht gesendeten Entscheidungen) ist mit einem Schlüssel gesichert, den der Schlüsselbund verwahrt, und der Schlüsselbund kann gerade nicht gelesen werden ({reason}). Sie bleibt unverändert: Melden Sie sich erneut an, sobald der Schlüsselbund verfügbar ist (entsperrt oder nach erneuter Anmeldung am Desktop), dann wird sie gesendet. Bis dahin wird nichts, was Sie prüfen, auf diesem Computer gespeichert.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and your work saved on this computer is locked with a key the keyring holds, which cannot be read now ({reason}). Nothing was changed: try again once the keyring is available or the network is back.</source>
+        <translation>Der Server ist nicht erreichbar, und Ihre auf diesem Computer gespeicherte Arbeit ist mit einem Schlüssel gesichert, den der Schlüsselbund verwahrt und der gerade nicht gelesen werden kann ({reason}). Nichts wurde geändert: Versuchen Sie es erneut, sobald der Schlüsselbund verfügbar oder das Netzwerk zurück ist.</translation>
     </message>
     <message>
         <source>The server cannot be reached, and you logged out on this computer, so working offline needs a login first. Verdicts you had not sent are kept; try again when the network is back.</source>

@@ -3556,6 +3556,10 @@
         <translation>Salir</translation>
     </message>
     <message>
+        <source>Logging out: sending what you decided…</source>
+        <translation>Cerrando sesión: enviando lo que ha decidido…</translation>
+    </message>
+    <message>
         <source>Open posts by the author and the linked accounts: {posts} in {queues}.</source>
         <translation>Publicaciones abiertas de la autora o el autor y de las cuentas vinculadas: {posts} en {queues}.</translation>
     </message>
@@ -4113,6 +4117,14 @@
         <translation>Inicie la demo desde un terminal para leerlos; si ya hay otra demo en marcha, ciérrela primero.</translation>
     </message>
     <message>
+        <source>The work saved on this computer cannot be read.</source>
+        <translation>El trabajo guardado en este equipo no se puede leer.</translation>
+    </message>
+    <message>
+        <source>Its file is damaged or not this app&apos;s; it was left as it is.</source>
+        <translation>Su archivo está dañado o no es de esta aplicación; se ha dejado tal cual.</translation>
+    </message>
+    <message>
         <source>This password does not open the work saved on this computer.</source>
         <translation>Esta contraseña no abre el trabajo guardado en este equipo.</translation>
     </message>
@@ -4247,6 +4259,14 @@
     <message>
         <source>The server cannot be reached, and this password does not open the work saved on this computer. Nothing was changed: check the password and try again.</source>
         <translation>No se puede contactar con el servidor y esta contraseña no abre el trabajo guardado en este equipo. No se ha cambiado nada: compruebe la contraseña e inténtelo de nuevo.</translation>
+    </message>
+    <message>
+        <source>Your work saved on this computer earlier (with any verdicts not yet sent) is locked with a key the keyring holds, and the keyring cannot be read now ({reason}). It is left as it is: log in again once the keyring is available (unlocked, or after signing in to the desktop again) and it is sent then. Until then nothing you review is kept on this computer.</source>
+        <translation>Su trabajo guardado antes en este equipo (con los veredictos aún no enviados) está cifrado con una clave que guarda el llavero, y el llavero no se puede leer ahora ({reason}). Se deja tal cual: vuelva a iniciar sesión cuando el llavero esté disponible (desbloqueado, o tras volver a entrar en el escritorio) y se enviará entonces. Hasta entonces no se guarda en este equipo nada de lo que revise.</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached, and your work saved on this computer is locked with a key the keyring holds, which cannot be read now ({reason}). Nothing was changed: try again once the keyring is available or the network is back.</source>
+        <translation>No se puede contactar con el servidor, y su trabajo guardado en este equipo está cifrado con una clave que guarda el llavero, que no se puede leer ahora ({reason}). No se ha cambiado nada: inténtelo de nuevo cuando el llavero esté disponible o vuelva la red.</translation>
     </message>
     <message>
         <source>The server cannot be reached, and you logged out on this computer, so working offline needs a login first. Verdicts you had not sent are kept; try again when the network is back.</source>

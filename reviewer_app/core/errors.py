@@ -106,6 +106,12 @@ class StoreError(CoreError):
     kind = FailureKind.store
 
 
+class StoreUnreadable(StoreError):
+    """The store file cannot be read (damaged, not this app's): raised where it is opened
+    without the checks that would move it aside (a start with no network), so nothing is
+    moved behind the reviewer's back; the next login moves it aside and says so."""
+
+
 class StoreReplaced(CoreError):
     """Not raised: the message the store gives when it moved a damaged or foreign file aside."""
 

@@ -37,8 +37,8 @@ from reviewer_app.protocol import Meta, Role, User
 
 from . import events as ev
 from . import keyfile
-from .api import ApiClient, normalise_server_url
-from .credentials import Credentials, Saved
+from .api import ApiClient, Timeouts, normalise_server_url
+from .credentials import Credentials, KeyringProblem, Saved
 from .errors import ApiError, AuthenticationRequired, CoreError, StoreError, UnsentVerdicts
 from .paths import data_dir, private_folder, store_path
 from .store import OfflineSummary, Store
@@ -71,6 +71,10 @@ class ProfileKey:
     key: bytes | None
     mode: KeyMode
     moved_aside: Path | None = None
+    #: a store kept here under the keyring's key, which the keyring could not give now:
+    #: left as it is (with its unsent verdicts) for a login when it can, and this session
+    #: keeps nothing on disk
+    waiting: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -90,9 +94,22 @@ class NothingSaved(CoreError):
     keyring) no saved login. ``logged_out`` when the store is there but its login was ended
     on this computer."""
 
-    def __init__(self, message: str, *, logged_out: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        logged_out: bool = False,
+        keyring: tuple[KeyringProblem | None, str | None] | None = None,
+    ) -> None:
         super().__init__(message)
         self.logged_out = logged_out
+        #: the store is here but the keyring holding its key cannot be read now: why
+        #: (``Credentials.problem`` and ``culprit``)
+        self.keyring = keyring
+
+
+#: revoking the token at a log-out: a short wait, and the log-out goes on without it
+REVOKE = Timeouts(connect=3.05, read=5.0)
 
 
 class ReviewSession:
@@ -250,6 +267,13 @@ class ReviewSession:
                 aside = _move_profile_aside(path)
                 fresh = keyfile.create(wrapped, password, url, username, params=kdf)
                 return ProfileKey(fresh, KeyMode.password, moved_aside=aside)
+        if path.is_file() and path.stat().st_size > 0:  # kept under the keyring's key
+            found = credentials.store_key(url, username, create=False)
+            if found is not None:
+                return ProfileKey(found, KeyMode.keyring)
+            if credentials.reason is not None:  # the keyring cannot be read now
+                log.warning("the saved work here waits for the keyring: %s", credentials.reason)
+                return ProfileKey(None, KeyMode.memory, waiting=path)
         kept = credentials.store_key(url, username)
         if kept is not None:
             return ProfileKey(kept, KeyMode.keyring)
@@ -283,6 +307,12 @@ class ReviewSession:
             key = ProfileKey(keyfile.unlock(wrapped, password, url, username), KeyMode.password)
         else:
             found = credentials.store_key(url, username, create=False)
+            if found is None and credentials.reason is not None:
+                raise NothingSaved(
+                    f"The work saved for {username} on {url} needs its key from the keyring, "
+                    f"which cannot be read now ({credentials.reason}).",
+                    keyring=(credentials.problem, credentials.culprit),
+                )
             if found is None:
                 raise NothingSaved(
                     f"The key of the work saved for {username} on {url} is not in the keyring."
@@ -401,42 +431,65 @@ class ReviewSession:
             shared.close()
 
     def unsent_count(self) -> int:
-        """Verdicts saved here and not yet delivered (what clearing local data would lose)."""
-        return self.store.pending_count()
+        """Verdicts saved here and not yet delivered, and the posts of a lead's bulk
+        decisions held here unanswered (what clearing local data would lose)."""
+        return self.store.pending_count() + self.store.held_bulk_items()
 
     def log_out(self, *, keep_unsent: bool = True) -> int:
         """Send what can be sent, revoke the token on the server, forget it here, and wipe
         the profile's cache. Verdicts that could not be sent stay (encrypted, with the key
         in the keyring) for the next login when ``keep_unsent``; otherwise, or when there
-        are none, the store file and its key are deleted. Returns how many were kept."""
+        are none, the store file and its key are deleted. Returns how many were kept.
+        ``end_online`` (any thread) then ``forget_here`` (the store's), in one call."""
+        try:
+            self.end_online()
+        finally:
+            kept = self.forget_here(keep_unsent=keep_unsent)
+        return kept
+
+    def end_online(self) -> None:
+        """The network part of logging out, on any thread (the window stays responsive):
+        the engine sends what was decided and gives back the rest, then the token is
+        revoked on the server, with a short wait (a server that cannot be reached still
+        logs us out here)."""
         self.engine.stop(release=True)
         try:
-            with ApiClient(self.server_url, token=self._token, ca_bundle=self.ca_bundle) as api:
+            with ApiClient(
+                self.server_url, token=self._token, ca_bundle=self.ca_bundle, timeouts=REVOKE
+            ) as api:
                 api.logout()
-        except ApiError as err:  # an unreachable server still logs us out here
+        except ApiError as err:
             log.info("could not revoke the token on the server: %s", type(err).__name__)
-        finally:
-            self.credentials.delete(self.server_url, self.user.username)
-            self._token = ""
-            self._close_shared()
-            kept = self._wipe(keep_unsent=keep_unsent)
-        return kept
+
+    def forget_here(self, *, keep_unsent: bool = True) -> int:
+        """The local part of logging out (the store's thread): the token forgotten, the
+        profile wiped but for unsent work when ``keep_unsent``. How many were kept."""
+        self.credentials.delete(self.server_url, self.user.username)
+        self._token = ""
+        self._close_shared()
+        return self._wipe(keep_unsent=keep_unsent)
 
     def clear_local_data(self, *, discard_unsent: bool = False) -> None:
         """Delete everything this profile keeps on this computer (the store and its key)
         and log out. Raises UnsentVerdicts, changing nothing, while verdicts are not yet
         delivered, unless ``discard_unsent`` (they are still sent first if the server can
         be reached)."""
+        self.check_clear(discard_unsent=discard_unsent)
+        self.log_out(keep_unsent=False)
+
+    def check_clear(self, *, discard_unsent: bool = False) -> None:
+        """Raises UnsentVerdicts while verdicts are not yet delivered, unless
+        ``discard_unsent``: what ``clear_local_data`` checks first."""
         unsent = self.unsent_count()
         if unsent and not discard_unsent:
             raise UnsentVerdicts(unsent)
-        self.log_out(keep_unsent=False)
 
     def _wipe(self, *, keep_unsent: bool) -> int:
         kept = 0
         try:
-            if not self.memory_only and keep_unsent and self.store.pending_count():
-                kept = self.store.clear(keep_unsent=True)
+            if not self.memory_only and keep_unsent and self.unsent_count():
+                # the held bulk decisions stay too (clear keeps them): the next login sends them
+                kept = self.store.clear(keep_unsent=True) + self.store.held_bulk_items()
                 log.info("logged out with %d verdicts not sent: kept for the next login", kept)
         finally:
             self.store.close()  # a memory store is gone with its last connection

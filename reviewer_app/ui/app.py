@@ -46,6 +46,7 @@ from .messages import (
     offline_opening,
     offline_start,
     offline_wrong_password,
+    saved_work_waits,
     store_moved_aside,
 )
 from .plain import isolate, label, named
@@ -163,6 +164,8 @@ def open_window(
         window.notify(store_moved_aside(session.store.moved_aside_to))
     elif key is not None and key.moved_aside is not None:
         window.notify(store_moved_aside(key.moved_aside))
+    elif key is not None and key.waiting is not None:
+        window.notify(saved_work_waits(keyring_reason(credentials.problem, credentials.culprit)))
     if offline is not None:
         window.started_offline(offline_start(offline.summary.unsent, offline.summary.posts))
     session.start()
@@ -263,7 +266,7 @@ def start_offline(
             dialog.show_error(offline_wrong_password())
         elif isinstance(err, NothingSaved):
             unreachable = describe(why, during=translate("App", "logging in")).title
-            dialog.show_error(f"{unreachable} {offline_nothing_saved(err.logged_out)}")
+            dialog.show_error(f"{unreachable} {offline_nothing_saved(err)}")
         else:
             dialog.show_error(describe(err).line())
 

@@ -27,6 +27,7 @@ from reviewer_app.core.errors import (
     ProtocolError,
     ServiceUnavailable,
     StoreError,
+    StoreUnreadable,
     UnsentVerdicts,
 )
 from reviewer_app.core.keyfile import KeyFileUnusable, WrongPassword
@@ -205,6 +206,16 @@ def _local_service_failed(err: LocalServiceFailed) -> Message:
 
 def _from_here(err: BaseException) -> Message | None:
     """The message for this computer's errors (the store, its key, undo); None for any other."""
+    if isinstance(err, StoreUnreadable):
+        return Message(
+            translate("Messages", "The work saved on this computer cannot be read."),
+            translate("Messages", "Its file is damaged or not this app's; it was left as it is."),
+            translate(
+                "Messages",
+                "Log in when the server can be reached: the app starts a new store and keeps "
+                "the old one aside for support.",
+            ),
+        )
     if isinstance(err, StoreError):
         return Message(
             translate("Messages", "The local store cannot be written."),
@@ -450,9 +461,29 @@ def offline_wrong_password() -> str:
     )
 
 
-def offline_nothing_saved(logged_out: bool) -> str:
+def saved_work_waits(reason: str) -> str:
+    """A login whose earlier work here is kept under the keyring's key, which the keyring
+    cannot give now: that work is left as it is, and this session keeps nothing on disk."""
+    return translate(
+        "Messages",
+        "Your work saved on this computer earlier (with any verdicts not yet sent) is locked "
+        "with a key the keyring holds, and the keyring cannot be read now ({reason}). It is "
+        "left as it is: log in again once the keyring is available (unlocked, or after "
+        "signing in to the desktop again) and it is sent then. Until then nothing you review "
+        "is kept on this computer.",
+    ).format(reason=reason)
+
+
+def offline_nothing_saved(err: NothingSaved) -> str:
     """A start with no network that finds nothing it may open."""
-    if logged_out:
+    if err.keyring is not None:
+        return translate(
+            "Messages",
+            "The server cannot be reached, and your work saved on this computer is locked "
+            "with a key the keyring holds, which cannot be read now ({reason}). Nothing was "
+            "changed: try again once the keyring is available or the network is back.",
+        ).format(reason=keyring_reason(*err.keyring))
+    if err.logged_out:
         return translate(
             "Messages",
             "The server cannot be reached, and you logged out on this computer, so working "

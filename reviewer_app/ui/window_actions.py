@@ -203,12 +203,20 @@ class WindowActions(WindowParts):
         )
         self.my_decisions_view.show()
 
-    def log_out(self) -> None:
+    def log_out(self, *, keep_unsent: bool = True) -> None:
+        """Send what was decided and revoke the token off the GUI thread (a server that
+        hangs held the window frozen for a minute), then wipe the profile here and close."""
         self.is_open = False
         self._timer.stop()
         self.bridge.blockSignals(True)
-        self.session.log_out()
-        self.close()
+        self.setEnabled(False)
+        self.say(translate("MainWindow", "Logging out: sending what you decided…"))
+
+        def finish(_result: object = None) -> None:
+            self.session.forget_here(keep_unsent=keep_unsent)
+            self.close()
+
+        run_op(self, self.session.end_online, finish, finish)
 
     def clear_local_data(self) -> None:
         """Delete the profile's cache and key, then log out: asked first, saying how many
@@ -248,11 +256,7 @@ class WindowActions(WindowParts):
         box.exec()
         if box.clickedButton() is not confirm:
             return
-        self.is_open = False
-        self._timer.stop()
-        self.bridge.blockSignals(True)
-        self.session.clear_local_data(discard_unsent=True)
-        self.close()
+        self.log_out(keep_unsent=False)
 
     def _on_review_escalation_requested(
         self, action: ActionConfig, reasons: list[EscalationReason]

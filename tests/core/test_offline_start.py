@@ -309,3 +309,87 @@ def test_a_password_changed_on_the_server_rewraps_the_key_or_moves_the_old_work_
         == session.key.key
     ), "the work moved aside still opens with the password it was made with"
     assert store_path(session.server_url, "pim", data) == session.path
+
+
+class LockedKeyring(MemoryKeyring):
+    """A keyring that holds the secrets and cannot give them now (a locked collection, a
+    Secret Service not started yet): every read fails until ``unlock``."""
+
+    locked = True
+
+    def get_password(self, service: str, username: str) -> str | None:
+        if self.locked:
+            raise RuntimeError("the collection is locked")
+        return super().get_password(service, username)
+
+
+def test_a_keyring_that_cannot_be_read_leaves_the_saved_work_for_when_it_can(
+    service: Service, tmp_path: Path
+) -> None:
+    """Unsent verdicts kept under the keyring's key, then a start while the keyring cannot
+    be read: with no network, a start says so and changes nothing; online, the session keeps
+    nothing on disk and leaves the store as it is. It had wrapped a new key under the
+    password and moved the store aside, for good: the verdicts in it were never sent."""
+    service.add_user("kai")
+    keyring = LockedKeyring()
+    keyring.locked = False
+    data = tmp_path / "data"
+    session, _log, _token = _online_session(service, "kai", Credentials(keyring), data)
+    assert session.key_mode is KeyMode.keyring
+    service.stop()
+    before = _decide(session, 4)
+    session.engine.stop(release=False)
+    session.store.close()
+    saved = _files(session.path)
+    keyring.locked = True
+
+    with pytest.raises(NothingSaved) as offline:
+        ReviewSession.open_offline(
+            service.url, "kai", PASSWORD, credentials=Credentials(keyring), data_root=data
+        )
+    assert offline.value.keyring is not None and not offline.value.logged_out
+    assert "cannot be read now" in str(offline.value)
+
+    service.start()
+    key = ReviewSession.profile_key(
+        service.url, "kai", PASSWORD, credentials=Credentials(keyring), data_root=data
+    )
+    assert (key.key, key.mode, key.waiting) == (None, KeyMode.memory, session.path)
+    assert not keyfile.exists(keyfile.key_file_path(session.path))
+    assert _files(session.path) == saved and not list(data.rglob("*.unusable-*"))
+
+    keyring.locked = False  # unlocked: the next login opens the store and sends them
+    again, _log, _token = _online_session(service, "kai", Credentials(keyring), data)
+    wait_until(lambda: again.store.pending_count() == 0, 60, "every verdict delivered")
+    again.close()
+    assert service.decisions("kai") == Counter(before)
+
+
+def test_a_damaged_store_at_a_start_with_no_network_is_said_and_left_as_it_is(
+    service: Service, tmp_path: Path
+) -> None:
+    """A start with no network that finds the store unreadable says so and changes
+    nothing. It had moved the file aside without a word and opened a new, empty store as
+    a reviewer with nothing saved ("0 verdicts, 0 posts")."""
+    import sqlite3
+
+    from reviewer_app.core.errors import StoreUnreadable
+
+    service.add_user("noor")
+    data = tmp_path / "data"
+    session, _log, _token = _online_session(service, "noor", Credentials(fail.Keyring()), data)
+    service.stop()
+    _decide(session, 3)
+    session.engine.stop(release=False)
+    session.store.close()
+    with sqlite3.connect(session.path) as conn:  # everything in the file itself
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    whole = session.path.read_bytes()
+    session.path.write_bytes(whole[: len(whole) // 2])
+    damaged = _files(session.path)
+
+    with pytest.raises(StoreUnreadable):
+        ReviewSession.open_offline(
+            service.url, "noor", PASSWORD, credentials=Credentials(fail.Keyring()), data_root=data
+        )
+    assert _files(session.path) == damaged and not list(data.rglob("*.unusable-*"))

@@ -245,6 +245,41 @@ def test_logging_out_offline_keeps_only_the_unsent_verdicts_for_the_next_login(
     assert (Credentials.store_key_service_name(again.server_url), "pia") not in keyring.secrets
 
 
+def test_a_leads_held_bulk_decision_survives_logging_out_and_counts_as_unsent(
+    service: LiveServer, tmp_path: Path
+) -> None:
+    """A bulk decision held here (its undo window, or no network) is unsent work: logging
+    out keeps the store for it and "clear local data" counts it. Both deleted it without a
+    word when no single verdict was waiting too."""
+    from reviewer_app.core.bulk import Candidate, new_request
+
+    seed_known_posts(service.service, known_texts(4, "POST"))
+    service.add_user("lena", Role.lead)
+    keyring = MemoryKeyring()
+    credentials = Credentials(keyring)
+    data = tmp_path / "data"
+    result, token = ReviewSession.log_in(service.url, "lena", PASSWORD, credentials=credentials)
+    session = ReviewSession(
+        service.url, result.user, token, credentials=credentials, data_root=data
+    )
+    session.start([QUEUE])
+    wait_until(lambda: len(session.store.worklist(QUEUE)) >= 2, 30, "posts leased")
+    ids = [r.item_id for r in session.store.worklist(QUEUE)[:2]]
+    request = new_request([Candidate(i, QUEUE) for i in ids], "keep", at=time.time())
+    session.store.hold_bulk(request, undo_window=600)
+    assert session.store.pending_count() == 0 and session.unsent_count() == 2
+    with pytest.raises(UnsentVerdicts) as refused:
+        session.clear_local_data()
+    assert refused.value.count == 2
+
+    assert session.log_out() == 2
+    key = credentials.store_key(session.server_url, "lena")
+    assert key is not None and session.path.exists()
+    with Store(session.path, key=key) as store:
+        [held] = store.held_bulks()
+        assert [i.item_id for i in held.request.items] == ids
+
+
 def test_with_no_keyring_the_session_writes_nothing_to_disk(
     service: LiveServer, tmp_path: Path, log_file: Path
 ) -> None:

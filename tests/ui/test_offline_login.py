@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.paths import DATA_ENV, store_path
+from reviewer_app.core.session import NothingSaved
 from reviewer_app.protocol import DecisionQuery
 from reviewer_app.server.feeds.seed import seed_demo
 from reviewer_app.ui import preferences as P
@@ -95,7 +96,8 @@ def test_an_offline_start_tells_a_wrong_password_and_nothing_saved_plainly(
     dialog.password.setText("any")
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     qtbot.waitUntil(lambda: dialog.buttons.isEnabled(), timeout=60_000)
-    assert dialog.error.text() == f"{SERVER_DOWN} {offline_nothing_saved(False)}"
+    nothing = offline_nothing_saved(NothingSaved("nothing here"))
+    assert dialog.error.text() == f"{SERVER_DOWN} {nothing}"
     assert not store_path(service.url, "someone-else", data).exists()
 
     _log_in(dialog, service.url, *REVIEWER)

@@ -75,6 +75,7 @@ from reviewer_app.core.errors import (
     ServiceUnavailable,
     StoreError,
     StoreReplaced,
+    StoreUnreadable,
     UnsentVerdicts,
 )
 from reviewer_app.core.keyfile import KeyFileUnusable, WrongPassword
@@ -406,6 +407,7 @@ def core_errors() -> list[tuple[BaseException, str]]:
         # a reply without a problem document: the words were made up by the client
         (ProblemError(404, _problem(404, "http_404", "GET /x answered HTTP 404 without")), ""),
         (StoreError("The local store /data/x.sqlite3 is locked: database is locked"), ""),
+        (StoreUnreadable("The local store /data/x.sqlite3 cannot be read: damaged"), ""),
         (StoreReplaced("The local store was moved aside."), ""),
         (AlreadyDecided("Item post-1 is not waiting for a decision here."), ""),
         (NothingToUndo("There is no verdict left to undo: the window has passed."), ""),

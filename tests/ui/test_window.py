@@ -263,11 +263,30 @@ def test_clear_local_data_asks_first_then_wipes_the_cache_and_its_key(
     QTimer.singleShot(200, lambda: answer(True))
     window.clear_local_data()
     assert not window.is_open
-    assert not path.exists()
+    qtbot.waitUntil(lambda: not path.exists() and not window.isVisible(), timeout=30_000)
     keyring = session.credentials._keyring()
     assert keyring is not None
     service = session.credentials.store_key_service_name(session.server_url)
     assert keyring.get_password(service, session.user.username) is None  # (store_key makes one)
+
+
+def test_logging_out_leaves_the_window_responsive_until_it_is_done(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    """Sending what was decided and revoking the token happen off the GUI thread (against
+    a server that hangs, the window was frozen for over a minute): the window says what it
+    is doing, takes no input meanwhile, then wipes the profile and closes."""
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    window = desk.window
+    session = window.session
+    path = session.path
+    assert path.exists()
+    window.log_out()
+    # back at once: the network part runs on a pool thread, the wipe comes after it
+    assert path.exists() and not window.isEnabled() and not window.is_open
+    assert window.message.text().startswith("Logging out")
+    qtbot.waitUntil(lambda: not path.exists() and not window.isVisible(), timeout=30_000)
+    assert session.credentials.load(session.server_url, session.user.username) is None
 
 
 def test_ctrl_q_quits_the_window(demo_server: LiveServer, desk_factory, qtbot) -> None:

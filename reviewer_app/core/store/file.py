@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from reviewer_app.protocol import User, VerdictResult
 
-from ..errors import StoreError
+from ..errors import StoreError, StoreUnreadable
 from ..paths import narrow_file, private_file, private_folder
 from ..sealing import RowCipher
 from ..settings import Settings
@@ -83,13 +83,16 @@ class StoreFile:
         if not in_memory:
             private_folder(self.path.parent)
             private_file(self.path)  # 0600 before SQLite opens it (its WAL and SHM follow)
-        check = check and not in_memory
+        verify = check and not in_memory
         try:
             self.conn = self._connect(busy_timeout)
-            if check:  # before any pragma writes to it: a foreign file stays as it was
+            if verify:  # before any pragma writes to it: a foreign file stays as it was
                 self._verify()
             self._configure()
         except _Unusable as why:
+            if not check:  # opened unchecked (a start with no network): nothing moved aside
+                unreadable = f"The local store {self.path} cannot be read: {why}"
+                raise StoreUnreadable(unreadable) from None
             self._move_aside(str(why))
             self.conn = self._connect(busy_timeout)
             self._configure()
@@ -100,7 +103,7 @@ class StoreFile:
             try:
                 self._migrate()
             except _WrongKey as why:
-                if not check:
+                if not verify:
                     self.conn.close()
                     raise StoreError(f"The local store {self.path} cannot be read: {why}") from None
                 self._move_aside(str(why))

@@ -51,6 +51,10 @@ class HeldBulkStore(StoreFile):
             for r in self._read("SELECT * FROM held_bulk ORDER BY held_at, id")
         ]
 
+    def held_bulk_items(self) -> int:
+        """How many posts the bulk decisions held here decide (not yet answered)."""
+        return int(self._read("SELECT COALESCE(SUM(item_count), 0) FROM held_bulk")[0][0])
+
     def undo_bulk(self, bulk_id: str) -> None:
         """Take back a held bulk decision while it is inside its undo window; raises
         NothingToUndo once the window has passed (it is being sent, or was)."""
