@@ -20,6 +20,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 from reviewer_app.protocol import QueueFile, Role
 from reviewer_app.protocol.enforcement import EnforcementAction
 from reviewer_app.protocol.webhooks import WebhookEndpoint, WebhookStatus
+from reviewer_app.server.problems import ApiError
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.enforcement import queue_file, queue_posts, read_all
 from tests.support.intake import MISINFO, author
@@ -432,6 +433,17 @@ def test_replay_sends_again_from_a_cursor(
     [event] = events_of(server, "webhook_replayed")
     assert event["data"]["from_seq"] == actions[0]["seq"]
     assert event["data"]["previous_seq"] == actions[-1]["seq"]
+
+    # never ahead of what was sent: that skipped actions not sent yet without a word (a
+    # cursor past the log's end skipped every action to come up to it)
+    receiver.wait_for(lambda found: len(found) >= 5)
+    wait_until(lambda: endpoint(server, added.id).backlog == 0)
+    head = actions[-1]["seq"]
+    for ahead in (head + 1, head + 1040):
+        with pytest.raises(ApiError) as refused:
+            server.service.replay_webhook(added.id, ahead, "ops")
+        assert (refused.value.status, refused.value.code) == (409, "cursor_ahead")
+    assert endpoint(server, added.id).delivered_seq == head
 
 
 def test_an_endpoint_gets_its_platforms_actions_of_its_kinds(

@@ -354,14 +354,24 @@ def finish_rotation(
 def replay(
     conn: Connection, endpoint_id: int, from_seq: int, now: float, actor: str | None
 ) -> WebhookEndpoint:
-    """Move the endpoint's cursor to ``from_seq``: every action of its account after that
-    seq is sent again, in order (it may also move the cursor forward, skipping actions)."""
+    """Move the endpoint's cursor back to ``from_seq``: every action of its account after
+    that seq is sent again, in order. Never forward (409 ``cursor_ahead``): that skipped
+    actions not yet sent without a word, and a cursor past the log's end skipped every
+    action to come up to it."""
     row = _endpoint(conn, endpoint_id)
     if from_seq < 0:
         raise ApiError(422, "invalid_cursor", "A cursor is a seq, 0 or more.")
     before = conn.execute(
         select(webhook_state.c.delivered_seq).where(webhook_state.c.endpoint_id == endpoint_id)
     ).scalar_one()
+    if from_seq > before:
+        raise ApiError(
+            409,
+            "cursor_ahead",
+            f"The endpoint has been sent its account's actions up to seq {before}; a replay "
+            f"sends again from an earlier seq and never skips ahead to {from_seq} (actions "
+            "not sent yet would be lost to the receiver).",
+        )
     _bump(
         conn,
         endpoint_id,
