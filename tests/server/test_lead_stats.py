@@ -296,6 +296,26 @@ def test_queue_health_escalations_and_throughput(server: LiveServer, clock: Manu
     assert len(daily["queues"][0]["decided_series"]) in (4, 5)
 
 
+def test_a_window_without_a_whole_hour_puts_each_decision_in_its_own_hour(
+    server: LiveServer, clock: ManualClock
+) -> None:
+    """16:45-17:20: two decisions before 17:00 and three after. All five were counted in
+    the 16:00 bucket (a window with no whole hour was one edge, bucketed at its start)."""
+    rita = server.login("rita")
+    lead = server.login("lead", Role.lead)
+    hour = (START // 3600 + 1) * 3600
+    clock.now = hour - 600
+    for step in (0, 300, 900, 60, 60):  # 16:50, 16:55, 17:10, 17:11, 17:12
+        clock.advance(step)
+        decide(rita, "keep", 1_000)
+    params = {"since": iso(hour - 900), "until": iso(hour + 1_200), "queue_id": QUEUE}
+    report = lead.get("/stats/queues", params=params)
+    assert report.status_code == 200, report.text
+    [load] = [q for q in report.json()["queues"] if q["queue_id"] == QUEUE]
+    series = {p["start"]: p["decided"] for p in load["decided_series"]}
+    assert series == {iso(hour - 3600): 2, iso(hour): 3}, series
+
+
 @pytest.mark.parametrize(
     ("path", "params", "status", "code"),
     [

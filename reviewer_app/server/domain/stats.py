@@ -229,8 +229,8 @@ def _decided_by_queue(
                 series[d.queue_id][floor_to(d.decided_at, span)] += 1
                 mix[d.queue_id][d.action] += 1
         edges = [(a, b) for a, b in ((since, float(h0)), (float(h1), until)) if a < b]
-    else:
-        edges = [(since, until)]
+    else:  # no whole hour: at most one hour's start inside, where a bucket may begin
+        edges = [(a, b) for a, b in ((since, float(h1)), (float(h1), until)) if a < b]
     for a, b in edges:
         for r in conn.execute(
             select(decisions.c.queue_id, decisions.c.action, func.count().label("n"))
