@@ -32,6 +32,27 @@ def _subcommand(argv: list[str]) -> str | None:
     return None
 
 
+NO_DISPLAY = (
+    "reviewer-app: there is no display to open the window on (neither DISPLAY nor "
+    "WAYLAND_DISPLAY is set, as in an SSH session). Start it in a desktop session, or "
+    "under a virtual one: xvfb-run -a reviewer-app --demo. `reviewer-app --self-test` "
+    "needs no display."
+)
+
+
+def _port_taken(wanted: int) -> str | None:
+    """Why ``--port`` cannot be used (None when it can): the demo's service would fail
+    to listen only once it started, in a process of its own."""
+    from reviewer_app.demo import port_is_free
+
+    if port_is_free(wanted):
+        return None
+    return (
+        f"reviewer-app: port {wanted} on 127.0.0.1 is in use (another demo, or another "
+        "program): pass another --port, or --port 0 for any free one."
+    )
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line. A subcommand's arguments come from its own module, imported only
     when ``command`` names it: ``export`` stays free of the server and of Qt, and the app's
@@ -99,13 +120,19 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     from reviewer_app.ui.desktop_libs import check as check_desktop_libs
 
-    if args.self_test:
-        no_display = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY"))
-        if sys.platform.startswith("linux") and no_display and not os.environ.get(QPA):
-            os.environ[QPA] = "offscreen"  # no display to open the window on
+    no_display = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY"))
+    no_display = no_display and sys.platform.startswith("linux") and not os.environ.get(QPA)
+    if args.self_test and no_display:
+        os.environ[QPA] = "offscreen"  # no display to open the window on
+    elif no_display:  # Qt would abort, blaming a library that is there
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
     # before the demo seeds and serves: Qt would abort only once the window opens
     if (missing := check_desktop_libs()) is not None:
         print(missing, file=sys.stderr)
+        return 2
+    if args.demo and args.port and (busy := _port_taken(args.port)) is not None:
+        print(busy, file=sys.stderr)
         return 2
     if args.self_test:
         from reviewer_app.demo import run_self_test

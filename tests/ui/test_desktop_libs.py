@@ -104,3 +104,41 @@ def test_the_app_says_what_is_missing_and_starts_nothing(tmp_path: Path) -> None
     assert done.returncode == 2, done.stderr
     assert MISSING in done.stderr and "apt-get install" in done.stderr
     assert not (tmp_path / "data").exists()  # the demo seeded nothing
+
+
+def _reviewer_app(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), **env}
+    for name in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY", *(() if "DISPLAY" in env else ("DISPLAY",))):
+        environ.pop(name, None)
+    return subprocess.run(
+        [sys.executable, "-m", "reviewer_app", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_with_no_display_the_app_says_so_and_starts_nothing(tmp_path: Path) -> None:
+    """In an SSH session (no DISPLAY, no WAYLAND_DISPLAY) the demo's service started and Qt
+    then aborted, blaming libxcb-cursor0, which was installed."""
+    done = _reviewer_app(tmp_path, "--demo")
+    assert done.returncode == 2, done.stderr
+    assert "no display" in done.stderr and "xvfb-run" in done.stderr
+    assert "Fatal" not in done.stderr and not (tmp_path / "data").exists()
+
+
+def test_a_demo_port_in_use_is_said_before_anything_starts(tmp_path: Path) -> None:
+    """``--demo --port N`` with N taken: the service's process failed to listen once
+    started, the app aborted (and, offscreen, hung) with a message about another demo."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _reviewer_app(tmp_path, "--demo", "--port", str(port), DISPLAY=":99")
+    assert done.returncode == 2, done.stderr
+    assert f"port {port} on 127.0.0.1 is in use" in done.stderr and "--port 0" in done.stderr
+    assert not (tmp_path / "data").exists()
