@@ -291,7 +291,7 @@ class MyDecisionsView(QDialog):
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((130, 0, 150, 180, 200, 180)):
+        for column, width in enumerate((110, 0, 130, 160, 170, 150)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the post: the rest
         self.detail = QPlainTextEdit()
