@@ -14,6 +14,7 @@ from itertools import islice, repeat
 from typing import TextIO
 
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, FORMULA_PREFIXES, safe_row
+from reviewer_app.protocol.csvsafe import writer as csv_writer
 
 from .errors import CoreError, ProtocolError
 
@@ -92,7 +93,7 @@ def _copy(
             f"The reply to {what} is not a decision export: its header is {shown!r}, "
             f"expected {','.join(DECISION_COLUMNS)!r}."
         )
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow(DECISION_COLUMNS)
     width = len(DECISION_COLUMNS)
     rows = 0

@@ -13,6 +13,7 @@ import csv
 import io
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any, TextIO
 
 from .verdicts import Decision
 
@@ -84,8 +85,16 @@ def decision_row(decision: Decision) -> list[str]:
     )
 
 
+def writer(out: TextIO) -> Any:
+    """A CSV writer of the export's form: RFC 4180 (CRLF line ends, quotes doubled) with
+    every cell quoted, so a spreadsheet that splits on ";" (Excel in German or French)
+    still reads each cell whole: unquoted, ``ok;=cmd|...`` became a cell starting with
+    "=" there, which the first-character check cannot see."""
+    return csv.writer(out, quoting=csv.QUOTE_ALL)
+
+
 def write_rows(rows: Iterable[list[str]]) -> str:
-    """Rows as CSV text (RFC 4180: CRLF line ends, quotes doubled)."""
+    """Rows as CSV text (``writer``'s form)."""
     buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
+    writer(buffer).writerows(rows)
     return buffer.getvalue()

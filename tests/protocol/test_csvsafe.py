@@ -82,3 +82,12 @@ def test_decision_row_has_every_column() -> None:
     assert row["policies"] == "SPAM.SCAM;SPAM.BULK"
     assert row["decided_at"] == "2026-01-02T03:04:05.600000Z"
     assert (row["kind"], row["audit_result"], row["rating"]) == ("review", "", "")
+
+
+def test_every_cell_is_quoted_so_a_semicolon_splits_none() -> None:
+    """Excel in German or French splits a CSV on ";": unquoted, a note ``ok;=cmd|...``
+    (no comma, quote or newline, so the csv module left it bare) became a cell starting
+    with "=" there, which the first-character check cannot see."""
+    text = write_rows([["ok;=cmd|' /C calc'!A0;x", "7", ""]])
+    assert text == '"ok;=cmd|\' /C calc\'!A0;x","7",""\r\n'
+    assert list(csv.reader(io.StringIO(text))) == [["ok;=cmd|' /C calc'!A0;x", "7", ""]]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from sqlalchemy import ColumnElement, Connection, and_, exists, func, literal_co
 
 from reviewer_app.protocol import DecisionPage
 from reviewer_app.protocol.csvsafe import DECISION_COLUMNS, neutralise
+from reviewer_app.protocol.csvsafe import writer as csv_writer
 from reviewer_app.server.domain import accounts
 from reviewer_app.server.domain.assembly import reviewer_names
 from reviewer_app.server.domain.records import decision_from_row, encode_cursor, iso
@@ -189,7 +189,7 @@ def export_csv(db: Database, found: DecisionFilter) -> Iterator[str]:
     after the export began are left out.
     """
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv_writer(buffer)
     writer.writerow(DECISION_COLUMNS)
     yield buffer.getvalue()
     with db.read() as conn:
