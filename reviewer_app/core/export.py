@@ -28,6 +28,7 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from reviewer_app.protocol import DecisionQuery
+from reviewer_app.protocol.common import API_PREFIX
 from reviewer_app.protocol.terminal import printable
 
 from .api import ANY_DECISION, ApiClient, normalise_server_url
@@ -138,6 +139,8 @@ def request_from_args(args: argparse.Namespace) -> ExportRequest:
         server_url = normalise_server_url(args.server)
     except ValueError as err:
         raise UsageError(str(err)) from None
+    if server_url.endswith(API_PREFIX):  # the API's address (the demo prints it): its server
+        server_url = server_url.removesuffix(API_PREFIX)
     if args.until <= args.since:
         raise UsageError("--until must be later than --since")
     output: Path = args.output
@@ -206,8 +209,16 @@ class Progress:
 def _password(request: ExportRequest, stdin: TextIO) -> str:
     if request.password_stdin:
         password = stdin.readline().rstrip("\r\n")
+    elif not stdin.isatty():  # getpass would read it from there, echoed, or fail at its end
+        raise UsageError(
+            "The password is asked for on a terminal, and standard input is not one: "
+            "pass --password-stdin"
+        )
     else:
-        password = getpass.getpass(f"Password for {request.username} at {request.server_url}: ")
+        try:
+            password = getpass.getpass(f"Password for {request.username} at {request.server_url}: ")
+        except EOFError:
+            raise UsageError("no password was given") from None
     if not password:
         raise UsageError("no password was given")
     return password
@@ -274,7 +285,9 @@ def replaced_atomically(path: Path) -> Iterator[TextIO]:
     )
     temp = Path(temp_name)
     try:
-        with open(handle, "w", encoding="utf-8", newline="") as out:
+        # utf-8-sig: a byte-order mark first, or Excel reads the file in the ANSI code page
+        # (a note in Hebrew, accents, CJK came out garbled)
+        with open(handle, "w", encoding="utf-8-sig", newline="") as out:
             yield out
             out.flush()
             os.fsync(out.fileno())

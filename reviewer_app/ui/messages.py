@@ -204,17 +204,25 @@ def _local_service_failed(err: LocalServiceFailed) -> Message:
     )
 
 
+def _left_as_it_is(title: str, why: str) -> Message:
+    """Saved work here that cannot be read (its store or its key file), left as it is."""
+    return Message(
+        title,
+        why,
+        translate(
+            "Messages",
+            "Log in when the server can be reached: the app starts a new store and keeps "
+            "the old one aside for support.",
+        ),
+    )
+
+
 def _from_here(err: BaseException) -> Message | None:
     """The message for this computer's errors (the store, its key, undo); None for any other."""
     if isinstance(err, StoreUnreadable):
-        return Message(
+        return _left_as_it_is(
             translate("Messages", "The work saved on this computer cannot be read."),
             translate("Messages", "Its file is damaged or not this app's; it was left as it is."),
-            translate(
-                "Messages",
-                "Log in when the server can be reached: the app starts a new store and keeps "
-                "the old one aside for support.",
-            ),
         )
     if isinstance(err, StoreError):
         return Message(
@@ -248,16 +256,11 @@ def _from_here(err: BaseException) -> Message | None:
             translate("Messages", "Log in when the server can be reached."),
         )
     if isinstance(err, KeyFileUnusable):
-        return Message(
+        return _left_as_it_is(
             translate("Messages", "The key of the work saved on this computer cannot be read."),
             translate(
                 "Messages",
                 "Its file is damaged or was written by another release; it was left as it is.",
-            ),
-            translate(
-                "Messages",
-                "Log in when the server can be reached: the app starts a new store and keeps "
-                "the old one aside for support.",
             ),
         )
     if isinstance(err, NothingToUndo):

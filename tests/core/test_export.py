@@ -52,7 +52,7 @@ def until() -> datetime:
 
 
 def read_csv(path: Path) -> list[list[str]]:
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(path, newline="", encoding="utf-8-sig") as f:
         return list(csv.reader(f))
 
 

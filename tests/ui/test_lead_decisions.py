@@ -302,7 +302,7 @@ def test_history_panel_shows_the_selected_items_events(
 
 
 def read_csv(path: Path) -> list[list[str]]:
-    with path.open(newline="", encoding="utf-8") as handle:
+    with path.open(newline="", encoding="utf-8-sig") as handle:
         return list(csv.reader(handle))
 
 
@@ -329,6 +329,11 @@ def test_export_writes_the_servers_decisions_with_hostile_cells_neutralised(
     assert browser.export_status.text() == f"Exported 2,500 decisions to {target}."
     assert not browser.export_progress.isVisible() and browser.export_button.isEnabled()
 
+    # a byte-order mark first (Excel reads a CSV without one in the ANSI code page: a
+    # note in Hebrew came out garbled), then every cell quoted (Excel splitting on ";"
+    # reads each whole, and a ";=" inside a note starts no cell)
+    raw = target.read_bytes()
+    assert raw.startswith(b'\xef\xbb\xbf"decision_id","item_id",')
     rows = read_csv(target)
     assert tuple(rows[0]) == DECISION_COLUMNS
     expected = server_decisions(demo_server.url, order="asc", reviewer="bulk")

@@ -13,6 +13,8 @@ from reviewer_app.argtypes import port, whole
 MAX_ROW_ID = 2**31 - 1
 #: ten years: longer than any grace or window a command takes
 MAX_SECONDS = 10 * 365 * 86_400
+#: the levels ``--log-level`` takes (uvicorn's, which adds trace)
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
 def row_id(text: str) -> int:
@@ -33,6 +35,13 @@ def processes(text: str) -> int:
     return value
 
 
+def log_level(text: str) -> str:
+    """A log level, in any case (``warn`` is ``warning``); ``choices=LOG_LEVELS`` refuses
+    the others."""
+    level = text.strip().lower()
+    return "warning" if level == "warn" else level
+
+
 def seconds(text: str) -> float:
     """A duration in seconds: from 0 to ten years."""
     try:
@@ -51,4 +60,14 @@ def _bounded(text: str, low: int, what: str) -> int:
     return value
 
 
-__all__ = ["MAX_ROW_ID", "MAX_SECONDS", "cursor", "port", "processes", "row_id", "seconds"]
+__all__ = [
+    "LOG_LEVELS",
+    "MAX_ROW_ID",
+    "MAX_SECONDS",
+    "cursor",
+    "log_level",
+    "port",
+    "processes",
+    "row_id",
+    "seconds",
+]

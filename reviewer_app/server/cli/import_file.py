@@ -10,6 +10,7 @@ import re
 import sys
 from pathlib import Path
 
+from reviewer_app.server.cli.database import check
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.bulk_import import (
     DEFAULT_SOURCE,
@@ -83,6 +84,7 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         print(f"No file {file}.", file=sys.stderr)
         return EXIT_BAD_FILE
     pause = float(os.environ.get(PAUSE_ENV, "0") or 0)
+    check(settings.database_url, read_only=False)
     service = Service(settings)
     service.start()
     # What starting made (modules, models, tables) is never garbage: out of the collector's

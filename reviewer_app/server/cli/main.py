@@ -31,16 +31,25 @@ from reviewer_app.server.cli import import_file as import_cli
 from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
-from reviewer_app.server.cli.args import port, processes, row_id
-from reviewer_app.server.config import DEFAULT_DATABASE_URL, ServerSettings, SettingsError
+from reviewer_app.server.cli.args import LOG_LEVELS, log_level, port, processes, row_id
+from reviewer_app.server.cli.database import Unusable, check
+from reviewer_app.server.config import (
+    DEFAULT_DATABASE_URL,
+    ENV_PREFIX,
+    ServerSettings,
+    SettingsError,
+)
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
+from reviewer_app.server.storage.checkpoints import KeyFileError, load_private_key
 
 log = logging.getLogger("server")
 
 # Reviewers pause between requests for seconds at a time; keep their connections open
 # longer than that so a request never races the server closing an idle connection.
 KEEP_ALIVE_SECONDS = 75
+#: the commands that start no Service (so read no signing key)
+NO_SERVICE = frozenset({"openapi", "verify-log", "log-key", "sor"})
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -58,9 +67,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=processes,
         default=1,
         help="API processes (on SQLite they share its one writer: on a 2-core machine 3 "
-        "were the fastest, see the README's benchmarks)",
+        "were the fastest: benchmarks/README.md in the repository)",
     )
-    server.add_argument("--log-level", default="info")
+    server.add_argument(
+        "--log-level", type=log_level, choices=LOG_LEVELS, default="info", help="how much to log"
+    )
     server.add_argument(
         "--log-format",
         choices=["text", "json"],
@@ -136,6 +147,23 @@ def run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
+    try:
+        if args.server_command not in NO_SERVICE and settings.log_signing_key:
+            load_private_key(settings.log_signing_key)  # before a database file is touched
+        return _dispatch(settings, args)
+    except Unusable as exc:  # the database (cli/database.py)
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyFileError as exc:  # the service's signing key, read as it starts
+        print(
+            f"Cannot start: {ENV_PREFIX}LOG_SIGNING_KEY: {exc} (make a key with `reviewer-app "
+            "server log-key create PATH`, or unset the variable)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def _dispatch(settings: ServerSettings, args: argparse.Namespace) -> int:
     command = args.server_command
     if command == "openapi":
         return write_openapi(args.output)
@@ -168,8 +196,12 @@ def write_openapi(output: Path | None) -> int:
     text = openapi_text()
     if output is None:
         sys.stdout.write(text)
-    else:
+        return 0
+    try:
         output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"Cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -187,6 +219,7 @@ def verify_log(settings: ServerSettings, public_key_file: Path | None = None) ->
     except KeyFileError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    check(settings.database_url, read_only=True)
     db = Database(settings.database_url)
     try:
         with db.read() as conn:
@@ -276,6 +309,7 @@ def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
     except ValidationError as exc:
         print(f"Cannot create that user: {describe_errors(exc)}", file=sys.stderr)
         return 2
+    check(settings.database_url, read_only=False)
     service = Service(settings)
     service.start()
     try:
@@ -329,6 +363,7 @@ def _add_api_key_parser(actions: argparse._SubParsersAction) -> None:
 
 def api_key_command(settings: ServerSettings, args: argparse.Namespace) -> int:
     """``server api-key create|list|revoke|rotate``: 0 when done, 1 when refused."""
+    check(settings.database_url, read_only=args.api_key_command == "list")
     service = Service(settings)
     service.start()
     try:
@@ -407,6 +442,7 @@ def _seed_demo(settings: ServerSettings) -> int:
     """The demo's people, its queue file and its posts and signals through intake."""
     from reviewer_app.server.feeds.seed import is_seeded, seed_demo
 
+    check(settings.database_url, read_only=False)
     service = Service(settings)
     service.start()
     try:
@@ -432,6 +468,7 @@ def serve(
     except ValueError as exc:
         print(f"Cannot start: {exc}", file=sys.stderr)
         return 2
+    check(settings.database_url, read_only=False)
     logging.config.dictConfig(log_config)
     service = Service(settings)
     service.start()  # migrate once, before any worker starts

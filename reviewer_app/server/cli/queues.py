@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+from reviewer_app.server.cli.database import check
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain.queuefile.errors import QueueFileError
 from reviewer_app.server.domain.queuefile.parse import parse_queue_file
@@ -89,6 +90,8 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
                 print(line, file=sys.stderr)
             print(f"{args.file}: {exc.detail}", file=sys.stderr)
             return 2
+    # export and versions only read: they never make (or migrate) a database
+    check(settings.database_url, read_only=command != "apply")
     service = Service(settings)
     service.start()
     try:

@@ -31,6 +31,7 @@ from typing import IO, Any
 import jsonschema
 
 from reviewer_app.protocol import Statement, StatementGround
+from reviewer_app.server.cli.database import check
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import statements
 
@@ -279,9 +280,9 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         return 2
     from reviewer_app.server.storage.db import Database
 
+    check(settings.database_url, read_only=True)  # an existing database, at this schema
     db = Database(settings.database_url)
     try:
-        db.migrate()
         return _export(db, since, until, output, scope)
     finally:
         db.dispose()

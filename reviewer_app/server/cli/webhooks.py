@@ -11,11 +11,15 @@ from datetime import UTC, datetime
 from reviewer_app.protocol.enforcement import EnforcementKind
 from reviewer_app.protocol.terminal import printable
 from reviewer_app.protocol.webhooks import WebhookEndpoint
-from reviewer_app.server.cli.args import cursor, row_id, seconds
+from reviewer_app.server.cli.args import LOG_LEVELS, cursor, log_level, row_id, seconds
+from reviewer_app.server.cli.database import check
 from reviewer_app.server.cli.queues import _USERNAME, _default_actor
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
+
+#: uvicorn's ``trace`` level (``--log-level trace``)
+TRACE = 5
 
 
 def add_parser(actions: argparse._SubParsersAction) -> None:
@@ -117,7 +121,14 @@ def _add_delivery_commands(
         "here instead, with REVIEWER_SERVER_WEBHOOK_WORKERS=0 for the API processes; "
         "several of these may run at once (one delivers an endpoint at a time).",
     )
-    run_parser.add_argument("--log-level", dest="dispatcher_log_level", default="info")
+    run_parser.add_argument(
+        "--log-level",
+        dest="dispatcher_log_level",
+        type=log_level,
+        choices=LOG_LEVELS,
+        default="info",
+        help="how much to log",
+    )
 
 
 def run(settings: ServerSettings, args: argparse.Namespace) -> int:
@@ -130,6 +141,7 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     if actor is not None and not _USERNAME.match(actor):
         print(f"--by {actor!r} is not a user name", file=sys.stderr)
         return 2
+    check(settings.database_url, read_only=command == "list")
     service = Service(settings)
     service.start()
     try:
@@ -194,6 +206,8 @@ def run_dispatcher(settings: ServerSettings, log_level: str) -> int:
 
     from reviewer_app.server.ops.logs import logging_config
 
+    check(settings.database_url, read_only=False)
+    logging.addLevelName(TRACE, "TRACE")  # uvicorn's level below DEBUG (no uvicorn here)
     logging.config.dictConfig(logging_config(settings.log_format, log_level))
     if settings.webhook_workers <= 0:
         settings = settings.replace(webhook_workers=8)

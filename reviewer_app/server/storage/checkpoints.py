@@ -113,9 +113,12 @@ def create_key_file(path: str | Path) -> Signer:
 def load_private_key(path: str | Path) -> Ed25519PrivateKey:
     try:
         data = Path(path).expanduser().read_bytes()
+    except OSError as exc:
+        raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
         key = serialization.load_pem_private_key(data, password=None)
-    except (OSError, ValueError, TypeError) as exc:
-        raise KeyFileError(f"cannot read a private key from {path}: {exc}") from exc
+    except (ValueError, TypeError) as exc:
+        raise KeyFileError(f"no Ed25519 private key in {path} (not a PEM key file)") from exc
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFileError(f"{path} holds no Ed25519 private key")
     return key
@@ -126,11 +129,14 @@ def load_public_key(path: str | Path) -> Ed25519PublicKey:
     try:
         data = Path(path).expanduser().read_bytes()
     except OSError as exc:
-        raise KeyFileError(f"cannot read {path}: {exc}") from exc
+        raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
         key = serialization.load_pem_public_key(data)
     except ValueError:
-        return load_private_key(path).public_key()
+        try:
+            return load_private_key(path).public_key()
+        except KeyFileError:
+            raise KeyFileError(f"no Ed25519 public or private key in {path}") from None
     if not isinstance(key, Ed25519PublicKey):
         raise KeyFileError(f"{path} holds no Ed25519 public key")
     return key

@@ -252,6 +252,11 @@ class Verification:
             if self.unsealed:
                 text += f" {self.unsealed} newer entries are not sealed yet."
             return text
+        if self.seq is None:  # not an entry's problem: the log as a whole
+            return (
+                f"The event log does not verify ({self.problem}): {self.detail} "
+                f"({self.checked} entries hold)."
+            )
         row = (
             f" [row id {self.entry_id}]"
             if self.entry_id is not None and self.entry_id != self.seq
@@ -443,7 +448,12 @@ def verify(conn: Connection, public_key: Ed25519PublicKey | None = None) -> Veri
             None,
             None,
             "no_signed_checkpoint",
-            f"no checkpoint is signed by the given key (key id {cps.wanted_key})",
+            (
+                f"no checkpoint signed by the given key (key id {cps.wanted_key}) exists yet: "
+                f"the {cps.held} published are unsigned or signed by another key"
+            )
+            if cps.held
+            else f"no signed checkpoint exists yet (none is published; key id {cps.wanted_key})",
         )
     unsealed = conn.execute(
         select(func.count()).select_from(events).where(events.c.seq.is_(None))

@@ -1,0 +1,144 @@
+"""The database a server command is about to use, checked before it is opened: a URL that
+is no database URL, a missing driver, a database that does not answer, and for the
+commands that only read, a SQLite file that does not exist or a schema behind this
+release. Each is one sentence (``Unusable``) instead of a traceback; a command that only
+reads never creates or migrates a database."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sqlalchemy import Connection, create_engine, inspect, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.pool import NullPool
+
+from reviewer_app.server.storage.db import CONNECT_TIMEOUT_SECONDS, normalise_url
+from reviewer_app.server.storage.migrations import HEAD
+
+EXAMPLES = "sqlite:///path or postgresql://user:password@host/db"
+POSTGRES_EXTRA = "install the postgres extra: pip install 'reviewer-app[postgres]'"
+
+
+class Unusable(Exception):
+    """A database a command cannot use; its text is the one line to print."""
+
+
+def shown(url: str) -> str:
+    """``url`` as it may be printed: never its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return "(the database URL)" if "@" in url else repr(url)
+
+
+def check(url: str, *, read_only: bool) -> None:
+    """Raise ``Unusable`` when the command cannot use the database at ``url``. With
+    ``read_only`` a SQLite file must exist and every database must hold this release's
+    schema; nothing is created (no file, no folder, no lock files) and nothing migrated."""
+    try:
+        parsed = make_url(normalise_url(url))
+    except (ArgumentError, ValueError):
+        hint = f"; a SQLite file is sqlite:///{url}" if "://" not in url and "@" not in url else ""
+        raise Unusable(f"{shown(url)} is not a database URL ({EXAMPLES}{hint})") from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise Unusable(
+            f"{shown(url)}: the service keeps its data in SQLite or PostgreSQL, not {backend} "
+            f"({EXAMPLES})"
+        )
+    if backend == "sqlite":
+        _check_sqlite(url, parsed, read_only=read_only)
+    else:
+        _check_postgres(url, parsed, read_only=read_only)
+
+
+def _check_sqlite(url: str, parsed: URL, *, read_only: bool) -> None:
+    database = parsed.database
+    if not database or database == ":memory:":
+        return
+    path = Path(database).expanduser().absolute()
+    if not read_only:  # a command that writes makes the file (and its folder) when missing
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise Unusable(f"Cannot make the database at {path}: {exc.strerror or exc}") from None
+        if path.is_dir():
+            raise Unusable(f"{path} is a folder: give the database file's path")
+        return
+    if not path.is_file():
+        raise Unusable(_nothing_at(str(path)))
+    engine = create_engine(parsed, poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            revision = _revision(conn)
+    except DBAPIError as exc:
+        raise Unusable(f"Cannot read the database at {path}: {_reason(exc, url)}") from None
+    finally:
+        engine.dispose()
+    _check_revision(revision, str(path))
+
+
+def _check_postgres(url: str, parsed: URL, *, read_only: bool) -> None:
+    try:
+        engine = create_engine(
+            parsed,
+            poolclass=NullPool,
+            connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        )
+    except ImportError as exc:
+        raise Unusable(
+            f"PostgreSQL needs its driver ({exc.name or exc} is not installed): {POSTGRES_EXTRA}"
+        ) from None
+    try:
+        with engine.connect() as conn:
+            revision = _revision(conn) if read_only else HEAD
+    except DBAPIError as exc:
+        raise Unusable(f"Cannot reach the database at {shown(url)}: {_reason(exc, url)}") from None
+    finally:
+        engine.dispose()
+    _check_revision(revision, shown(url))
+
+
+def _revision(conn: Connection) -> str | None:
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    value = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return None if value is None else str(value)
+
+
+def _check_revision(revision: str | None, where: str) -> None:
+    if revision is None:
+        raise Unusable(_nothing_at(where))
+    if revision == HEAD:
+        return
+    if revision.isdigit() and HEAD.isdigit() and int(revision) < int(HEAD):
+        raise Unusable(
+            f"The database's schema is older than this release (revision {revision}, this "
+            f"release needs {HEAD}): start the service once to upgrade it"
+        )
+    raise Unusable(
+        f"The database's schema (revision {revision}) is not one this release knows (it "
+        f"ends at {HEAD}): use the release that wrote it"
+    )
+
+
+def _nothing_at(where: str) -> str:
+    return f"No review-desk database at {where} (start the service once, or pass --database-url)"
+
+
+def _reason(exc: DBAPIError, url: str) -> str:
+    """The driver's words, on one line, without the URL's password."""
+    words = str(exc.orig).strip().splitlines()
+    reason = re.sub(r"\s+", " ", words[0]) if words else type(exc.orig).__name__
+    try:
+        password = make_url(url).password
+    except (ArgumentError, ValueError):
+        password = None
+    if password:
+        reason = reason.replace(str(password), "***")
+    return reason
+
+
+__all__ = ["Unusable", "check", "shown"]
