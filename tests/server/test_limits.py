@@ -78,21 +78,24 @@ def test_a_caller_over_its_rate_gets_429_with_retry_after(sqlite_url: str) -> No
         seed_load_queue(live.service, 3)
         fast = live.login("fast")  # the login itself is one request of the address's bucket
         calm = live.login("calm")
-        statuses = [fast.get("/me").status_code for _ in range(5)]
-        assert statuses == [200] * 5
+        # a token's first request is the address's too (it is not known to be good yet);
+        # once it authenticated, the token has a bucket of its own: 5 more
+        statuses = [fast.get("/me").status_code for _ in range(6)]
+        assert statuses == [200] * 6
         refused = fast.get("/queues")
         problem = expect_problem(refused, 429, "rate_limited")
         assert problem["instance"] == f"{API_PREFIX}/queues"
         assert 1 <= int(refused.headers["Retry-After"]) <= 2
-        # the limit is per caller: another token goes on working
+        # the limit is per caller: another token goes on working (its first request is the
+        # address's fourth)
         assert calm.get("/me").status_code == 200
-        # without a token, the address is the caller: made-up tokens are callers of their own,
-        # each refused by authentication as usual
+        # without a token, the address is the caller, and a token not known to be good is
+        # charged to the address too: a made-up token is no bucket of its own
         assert requests.get(f"{live.url}{API_PREFIX}/meta", timeout=10).status_code == 200
         fake = {"Authorization": "Bearer " + "f" * 40}
-        assert (
-            requests.get(f"{live.url}{API_PREFIX}/me", headers=fake, timeout=10).status_code == 401
-        )
+        made_up = requests.get(f"{live.url}{API_PREFIX}/me", headers=fake, timeout=10)
+        expect_problem(made_up, 429, "rate_limited")
+        assert calm.get("/me").status_code == 200, "calm's own bucket"
         # the OpenAPI document is never limited
         for _ in range(10):
             assert requests.get(f"{live.url}/openapi.json", timeout=10).status_code == 200
@@ -113,6 +116,27 @@ def test_anonymous_callers_are_limited_by_address(sqlite_url: str) -> None:
         )
         expect_problem(login, 429, "rate_limited")
         assert int(login.headers["Retry-After"]) >= 1
+    finally:
+        live.stop()
+
+
+def test_a_made_up_token_per_request_is_no_way_around_the_limit(sqlite_url: str) -> None:
+    """A password sprayer sending a new made-up bearer token with each login got a fresh
+    bucket each time (a bucket per token sent, before any check): never limited."""
+    import secrets
+
+    live = LiveServer(sqlite_url, rate_limit_per_minute=60, rate_limit_burst=5).start()
+    try:
+        statuses = []
+        for i in range(12):
+            sprayed = requests.post(
+                f"{live.url}{API_PREFIX}/sessions",
+                json={"username": f"user{i:03d}", "password": "Winter2026!"},
+                headers={"Authorization": "Bearer " + secrets.token_hex(8)},
+                timeout=10,
+            )
+            statuses.append(sprayed.status_code)
+        assert statuses == [401] * 5 + [429] * 7, statuses
     finally:
         live.stop()
 

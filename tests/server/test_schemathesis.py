@@ -69,6 +69,10 @@ STATE_DEPENDENT_REFUSALS = {
     # A corrected decision is valid per queue (its decision config), not per schema.
     (422, "overturn_invalid"),
     (422, "overturn_cannot_escalate"),
+    # An overturn must differ from the audited decision, which is still the item's decision
+    # of record and not under appeal: the decision and the item's state, not the schema.
+    (422, "overturn_unchanged"),
+    (409, "not_decision_of_record"),
     # An API key's account defaults to the key's name, which must then be an account name
     # (a constraint between two fields).
     (422, "invalid_account"),

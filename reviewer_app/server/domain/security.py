@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -75,3 +77,36 @@ def lock_seconds(failures: int, max_failures: int, first_lock: int) -> int:
     if failures < max_failures:
         return 0
     return int(min(first_lock * 2 ** (failures - max_failures), 15 * 60))
+
+
+def token_key(token: bytes) -> str:
+    """A bearer token's rate-limit bucket key: a digest (the token itself is never kept)."""
+    return "t:" + hashlib.sha256(token).hexdigest()[:32]
+
+
+class KnownTokens:
+    """The rate limit's bucket keys of the bearer tokens that authenticated in this process
+    (the least recently seen forgotten first beyond ``size``): only those get a bucket of
+    their own (ops/ratelimit.py). The authentication marks them (http/auth.py) and forgets
+    one that is refused."""
+
+    def __init__(self, size: int = 100_000) -> None:
+        self.size = size
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, token: str) -> None:
+        key = token_key(token.encode())
+        with self._lock:
+            self._seen[key] = None
+            self._seen.move_to_end(key)
+            while len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+
+    def discard(self, token: str) -> None:
+        with self._lock:
+            self._seen.pop(token_key(token.encode()), None)
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._seen

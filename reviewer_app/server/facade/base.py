@@ -24,7 +24,7 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import enforcement_feed, queueapply, queues, rollups
 from reviewer_app.server.domain.intake.desk import IntakeDesk
 from reviewer_app.server.domain.records import Principal
-from reviewer_app.server.domain.security import password_hasher
+from reviewer_app.server.domain.security import KnownTokens, password_hasher
 from reviewer_app.server.domain.webhooks.dispatcher import Dispatcher
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.checkpoints import Signer
@@ -95,6 +95,9 @@ class ServiceBase:
         self.reads = Reads(self.db, settings.read_database_url, settings.read_max_staleness_seconds)
         # Webhooks (webhooks.py): a dispatcher per process, its thread run by the app.
         self.dispatcher = Dispatcher(self.db, settings, lambda: self.clock())
+        # The bearer tokens that authenticated here: only those get a rate bucket of their
+        # own (ops/ratelimit.py; marked by http/auth.py).
+        self.known_tokens = KnownTokens()
 
     def start(self) -> None:
         """Bring the schema up to date (once per Service, however often it is called)."""

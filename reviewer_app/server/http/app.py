@@ -193,6 +193,7 @@ def create_app(
         per_minute=settings.rate_limit_per_minute,
         burst=settings.rate_limit_burst,
         on_limited=metrics.request_rate_limited,
+        known=svc.known_tokens,
     )
     # outermost of all: counts and logs every answer, the rate limit's 429s included
     app.add_middleware(

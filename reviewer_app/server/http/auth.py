@@ -58,8 +58,12 @@ TokenDep = Annotated[str, Depends(bearer_token)]
 def authenticated(svc: Service, token: str) -> Principal:
     """The caller the token or API key stands for, whatever its role, or 401 (blocking:
     runs on a worker thread)."""
-    if len(token) > MAX_TOKEN_LENGTH or (user := svc.authenticate(token)) is None:
+    if len(token) > MAX_TOKEN_LENGTH:
         raise token_invalid()
+    if (user := svc.authenticate(token)) is None:
+        svc.known_tokens.discard(token)
+        raise token_invalid()
+    svc.known_tokens.add(token)  # a bucket of its own from now on (ops/ratelimit.py)
     return user
 
 

@@ -133,7 +133,9 @@ async def claim_items(
         if is_api_key(token) or len(token) > MAX_TOKEN_LENGTH:  # refused as on any route
             return svc.claim_reply(authenticated_person(svc, token), queue_id, body)
         # a login token: the claim's own transaction looks it up (claims.Caller)
-        return svc.claim_reply(token, queue_id, body)
+        served = svc.claim_reply(token, queue_id, body)
+        svc.known_tokens.add(token)  # it authenticated (a refused one raised)
+        return served
 
     # Sent as built (inside the claim's transaction): every stored part was validated when
     # it was enqueued.

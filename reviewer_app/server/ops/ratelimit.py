@@ -1,5 +1,8 @@
-"""A per-caller request rate limit: a token bucket per bearer token (per client address for
-requests without one), answered with 429 problem+json and ``Retry-After``.
+"""A per-caller request rate limit: a token bucket per bearer token that has authenticated
+in this process (per client address for every other request: none, or a token not known to
+be good), answered with 429 problem+json and ``Retry-After``. A bucket per token sent,
+good or not, let a caller with a made-up token per request (a password sprayer at
+``POST /sessions``) go unlimited.
 
 Each caller may send ``burst`` requests at once and ``per_minute`` a minute after that.
 Buckets live in this process's memory: with several API processes behind one address, each
@@ -11,7 +14,6 @@ Tokens are never kept: a bucket is keyed by a digest of the token.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import time
@@ -20,6 +22,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from reviewer_app.server.domain.security import KnownTokens, token_key
 from reviewer_app.server.problems import problem_response
 
 Scope = MutableMapping[str, Any]
@@ -87,13 +90,16 @@ class TokenBuckets:
                 break
 
 
-def caller_key(scope: Scope) -> str:
-    """A digest of the bearer token, or the client's address when there is none."""
+def caller_key(scope: Scope, known: KnownTokens | None = None) -> str:
+    """The bearer token's key when that token authenticated here before (``known``), else
+    the client's address."""
     for name, value in scope.get("headers") or []:
         if name == b"authorization":
             scheme, _, credentials = value.partition(b" ")
             if scheme.lower() == b"bearer" and credentials.strip():
-                return "t:" + hashlib.sha256(credentials.strip()).hexdigest()[:32]
+                key = token_key(credentials.strip())
+                if known is None or key in known:
+                    return key
     client = scope.get("client")
     return "a:" + (str(client[0]) if client else "unknown")
 
@@ -109,16 +115,18 @@ class RateLimit:
         burst: int,
         clock: Callable[[], float] = time.monotonic,
         on_limited: Callable[[], None] | None = None,
+        known: KnownTokens | None = None,
     ) -> None:
         self.app = app
         self.buckets = TokenBuckets(per_minute, burst, clock=clock) if per_minute > 0 else None
         self.on_limited = on_limited
+        self.known = known
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.buckets is None or scope["type"] != "http" or scope.get("path") in UNLIMITED:
             await self.app(scope, receive, send)
             return
-        wait = self.buckets.take(caller_key(scope))
+        wait = self.buckets.take(caller_key(scope, self.known))
         if wait <= 0:
             await self.app(scope, receive, send)
             return
