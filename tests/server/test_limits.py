@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
@@ -166,3 +167,47 @@ def test_the_default_limit_leaves_a_busy_reviewer_alone(live_server: LiveServer)
     reviewer: ApiSession = live_server.login("busy")
     statuses = {reviewer.get("/me").status_code for _ in range(300)}
     assert statuses == {200}
+
+
+def test_logins_waiting_on_their_password_check_hold_no_other_request(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A login checks its password with argon2id (tenths of a second of a core each). On
+    the route threads, a handful of anonymous attempts held every other request behind
+    them (a reviewer's GET /me went from 3 ms to 3 s). They have threads of their own now.
+    Here the password check is held until the reviewer's request has been answered."""
+    import threading
+
+    live = LiveServer(sqlite_url).start()
+    try:
+        reviewer = live.login("rita")
+        checking = threading.Event()
+        release = threading.Event()
+        real = live.service.login
+
+        def slow_login(body: Any) -> Any:
+            checking.set()
+            release.wait(30)
+            return real(body)
+
+        monkeypatch.setattr(live.service, "login", slow_login)
+        attempts = [
+            threading.Thread(
+                target=requests.post,
+                args=(f"{live.url}{API_PREFIX}/sessions",),
+                kwargs={"json": {"username": f"u{i}", "password": "x" * 12}, "timeout": 60},
+            )
+            for i in range(6)
+        ]
+        for attempt in attempts:
+            attempt.start()
+        assert checking.wait(10)
+        try:
+            answered = reviewer.get("/me", timeout=10)
+        finally:
+            release.set()
+            for attempt in attempts:
+                attempt.join(60)
+        assert answered.status_code == 200
+    finally:
+        live.stop()

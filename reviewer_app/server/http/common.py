@@ -3,6 +3,7 @@ JSON answer, the claim lane, page and time query parameters, the decision filter
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -80,6 +81,19 @@ async def claim_lane(request: Request) -> anyio.CapacityLimiter:
     if lane is None:
         threads = request.app.state.service.db.claim_threads
         lane = request.app.state.claim_lane = anyio.CapacityLimiter(threads)
+    return lane
+
+
+# Logins have threads of their own too: each checks a password with argon2id (tens of MiB
+# and tenths of a second of a core), and a handful of anonymous attempts on the route
+# threads held every other request behind them for seconds. Half the cores: the rest is
+# left to the reviewers' requests.
+async def login_lane(request: Request) -> anyio.CapacityLimiter:
+    lane: anyio.CapacityLimiter | None = getattr(request.app.state, "login_lane", None)
+    if lane is None:
+        lane = request.app.state.login_lane = anyio.CapacityLimiter(
+            max(1, (os.cpu_count() or 2) // 2)
+        )
     return lane
 
 

@@ -48,6 +48,7 @@ from reviewer_app.server.http.common import (
     claim_lane,
     json_response,
     links,
+    login_lane,
     problems,
 )
 
@@ -67,9 +68,14 @@ def get_meta(svc: ServiceDep) -> Meta:
     tags=["sessions"],
     responses=problems(*PUBLIC, 401, 429, 503),
 )
-def create_session(body: SessionCreate, svc: ServiceDep) -> SessionInfo:
+async def create_session(
+    body: SessionCreate,
+    svc: ServiceDep,
+    lane: Annotated[anyio.CapacityLimiter, Depends(login_lane)],
+) -> SessionInfo:
     """Log in with user name and password for a bearer token."""
-    return svc.login(body)
+    info: SessionInfo = await anyio.to_thread.run_sync(svc.login, body, limiter=lane)
+    return info
 
 
 @router.delete(
