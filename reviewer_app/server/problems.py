@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from reviewer_app.protocol import Problem, ProblemDetail
 
@@ -111,12 +111,13 @@ def _loc(parts: Sequence[Any]) -> list[str | int]:
 
 
 def _allowed_methods(request: Request) -> list[str]:
-    """Every method the OpenAPI document gives for the requested path."""
+    """Every method a route of the app takes for the requested path (the operators' routes,
+    outside the OpenAPI document, too: their 405 said ``Allow:`` with nothing)."""
     methods: set[str] = set()
-    for template, operations in request.app.openapi().get("paths", {}).items():
-        pattern = re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(template))
-        if re.fullmatch(pattern, request.url.path):
-            methods |= {m.upper() for m in operations}
+    for route in request.app.router.routes:
+        match, _child = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
     return sorted(methods)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.feeds.seed import seed_load_queue
@@ -212,6 +213,15 @@ def test_wrong_methods_and_content_types(reviewer: ApiSession) -> None:
     response = reviewer.request("PATCH", "/verdicts", json={})
     assert response.status_code == 405
     assert response.headers["content-type"] == "application/problem+json"
+    assert response.headers["allow"] == "POST"
+    # the operators' routes (outside the OpenAPI document) name theirs too, and take HEAD
+    # as a load balancer's check asks (HAProxy's httpchk): both were 405, with "Allow:"
+    root = reviewer.base_url
+    for path in ("/healthz", "/readyz"):
+        wrong = requests.post(root + path, timeout=10)
+        assert (wrong.status_code, wrong.headers["allow"]) == (405, "GET, HEAD"), path
+        head = requests.head(root + path, timeout=10)
+        assert (head.status_code, head.content) == (200, b""), path
     form = reviewer.post("/verdicts", data={"verdicts": "x"})
     assert 400 <= form.status_code < 500
 

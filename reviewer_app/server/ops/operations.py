@@ -31,13 +31,14 @@ router = APIRouter(include_in_schema=False)
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 
 
-@router.get("/healthz")
+# GET and HEAD: a load balancer's check often asks with HEAD (HAProxy's ``option httpchk``)
+@router.api_route("/healthz", methods=["GET", "HEAD"])
 async def healthz() -> dict[str, str]:
     """Liveness: the process is up and its event loop answers."""
     return {"status": "ok"}
 
 
-@router.get("/readyz")
+@router.api_route("/readyz", methods=["GET", "HEAD"])
 def readyz(request: Request) -> dict[str, str]:
     """Readiness: the database answers and its schema is the one this code expects."""
     svc: Service = request.app.state.service
@@ -75,7 +76,7 @@ def readyz(request: Request) -> dict[str, str]:
     return {"status": "ready", "database": svc.db.dialect, "schema": str(revision)}
 
 
-@router.get("/metrics")
+@router.api_route("/metrics", methods=["GET", "HEAD"])
 def metrics(request: Request) -> Response:
     """Every metric, in the Prometheus text format."""
     svc: Service = request.app.state.service
