@@ -473,6 +473,14 @@
         <translation>Rolle geändert</translation>
     </message>
     <message>
+        <source>password set</source>
+        <translation>Passwort gesetzt</translation>
+    </message>
+    <message>
+        <source>access ended</source>
+        <translation>Zugang beendet</translation>
+    </message>
+    <message>
         <source>picked for an audit</source>
         <translation>für eine Prüfung ausgewählt</translation>
     </message>
@@ -1753,6 +1761,14 @@
     <message>
         <source>role changed</source>
         <translation>Rolle geändert</translation>
+    </message>
+    <message>
+        <source>password set</source>
+        <translation>Passwort gesetzt</translation>
+    </message>
+    <message>
+        <source>access ended</source>
+        <translation>Zugang beendet</translation>
     </message>
     <message>
         <source>picked for an audit</source>

@@ -473,6 +473,14 @@
         <translation>rol cambiado</translation>
     </message>
     <message>
+        <source>password set</source>
+        <translation>contraseña establecida</translation>
+    </message>
+    <message>
+        <source>access ended</source>
+        <translation>acceso retirado</translation>
+    </message>
+    <message>
         <source>picked for an audit</source>
         <translation>elegido para una auditoría</translation>
     </message>
@@ -1753,6 +1761,14 @@
     <message>
         <source>role changed</source>
         <translation>rol cambiado</translation>
+    </message>
+    <message>
+        <source>password set</source>
+        <translation>contraseña establecida</translation>
+    </message>
+    <message>
+        <source>access ended</source>
+        <translation>acceso retirado</translation>
     </message>
     <message>
         <source>picked for an audit</source>

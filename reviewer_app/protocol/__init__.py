@@ -135,6 +135,7 @@ from .leases import (
 from .meta import (
     Limits,
     Meta,
+    PasswordSet,
     QueueFileHistory,
     QueueFileVersion,
     RoleChange,
@@ -365,6 +366,7 @@ __all__ = [
     "MyDecision",
     "MyDecisionPage",
     "Page",
+    "PasswordSet",
     "PersonRole",
     "PolicyConfig",
     "Post",

@@ -22,6 +22,11 @@ class EventKind(StrEnum):
     """A lead assigned an open escalation to a lead (``data.assignee``; None: to nobody)."""
     user_created = "user_created"
     role_changed = "role_changed"
+    password_set = "password_set"  # noqa: S105 (a kind, not a password)
+    """An admin set a person's password: every session of theirs ended."""
+    access_ended = "access_ended"
+    """An admin ended a person's access: no password opens the account, every session
+    ended, what they held given back (a password set again gives access back)."""
     audit_sampled = "audit_sampled"
     audited = "audited"
     overturned = "overturned"

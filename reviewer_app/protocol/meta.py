@@ -65,6 +65,14 @@ class UserCreate(WireModel):
     )
 
 
+class PasswordSet(WireModel):
+    password: str = Field(
+        min_length=10,
+        max_length=1_024,
+        description="the person's new password: every session of theirs ends",
+    )
+
+
 class RoleChange(WireModel):
     role: PersonRole = Field(
         description="a person's role: people and service accounts do not change into each other"

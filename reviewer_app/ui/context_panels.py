@@ -63,6 +63,8 @@ EVENT_WORDS = {
     "escalation_assigned": QT_TRANSLATE_NOOP("ContextPanels", "escalation assigned"),
     "user_created": QT_TRANSLATE_NOOP("ContextPanels", "user created"),
     "role_changed": QT_TRANSLATE_NOOP("ContextPanels", "role changed"),
+    "password_set": QT_TRANSLATE_NOOP("ContextPanels", "password set"),
+    "access_ended": QT_TRANSLATE_NOOP("ContextPanels", "access ended"),
     "audit_sampled": QT_TRANSLATE_NOOP("ContextPanels", "picked for an audit"),
     "audited": QT_TRANSLATE_NOOP("ContextPanels", "audited"),
     "overturned": QT_TRANSLATE_NOOP("ContextPanels", "overturned"),

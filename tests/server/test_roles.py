@@ -28,7 +28,7 @@ import requests
 from reviewer_app.protocol import API_PREFIX, Role
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
-from tests.support.api import ApiSession, verdict
+from tests.support.api import ApiSession, expect_problem, verdict
 from tests.support.servers import PASSWORD, LiveServer
 
 PROBLEM_JSON = "application/problem+json"
@@ -86,6 +86,8 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/users"): ("admin", 200),
     ("POST", "/users"): ("admin", 201),
     ("PUT", "/users/{username}/role"): ("admin", 200),
+    ("PUT", "/users/{username}/password"): ("admin", 204),
+    ("DELETE", "/users/{username}/password"): ("admin", 204),
     ("GET", "/admin/api-keys"): ("admin", 200),
     ("POST", "/admin/api-keys"): ("admin", 201),
     ("DELETE", "/admin/api-keys/{key_id}"): ("admin", 200),
@@ -225,6 +227,7 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
         "role": "reviewer",
     },
     ("PUT", "/users/{username}/role"): lambda w, c: {"role": "lead"},
+    ("PUT", "/users/{username}/password"): lambda w, c: {"password": "a new password, long"},
     ("POST", "/admin/api-keys"): lambda w, c: {
         "role": "platform",
         "name": f"made-by-{c.name.replace('_', '-')}-{uuid.uuid4().hex[:8]}",
@@ -489,6 +492,57 @@ def test_lead_only_queue_is_closed_to_reviewers(live_server: LiveServer) -> None
     assert late["status"] == "rejected", late
     again = admin.claim(LEAD_QUEUE.id, count=5)
     assert {x["item"]["id"] for x in leased} <= {x["item"]["id"] for x in again}, "back in it"
+
+
+def test_an_admin_sets_a_password_or_ends_a_persons_access_at_once(
+    live_server: LiveServer,
+) -> None:
+    """There was no way to take access away: a leaked password worked for ever, a stolen
+    token until it expired, and someone who left kept reviewing."""
+    seed_load_queue(live_server.service, 6)
+    admin = live_server.login("boss", Role.admin)
+    rita = live_server.login("rita")
+    held = rita.claim(LOAD_QUEUE.id, count=3)
+    assert len(held) == 3
+
+    def login(password: str) -> int:
+        body = {"username": "rita", "password": password}
+        return requests.post(
+            f"{live_server.url}{API_PREFIX}/sessions", json=body, timeout=30
+        ).status_code
+
+    # a new password: every session of hers ends, the old password opens nothing
+    done = admin.request("PUT", "/users/rita/password", json={"password": "a new password, long"})
+    assert done.status_code == 204, done.text
+    expect_problem(rita.get("/me"), 401, "token_invalid")
+    assert login(PASSWORD) == 401
+    assert login("a new password, long") == 201
+
+    # her access ended: no password opens it, no session lasts, her leases go back
+    again = ApiSession.login(live_server.url, "rita", "a new password, long")
+    assert again.get("/me").status_code == 200
+    ended = admin.request("DELETE", "/users/rita/password")
+    assert ended.status_code == 204, ended.text
+    expect_problem(again.get("/me"), 401, "token_invalid")
+    assert login("a new password, long") == 401
+    taken = {x["item"]["id"] for x in admin.claim(LOAD_QUEUE.id, count=6)}
+    assert {x["item"]["id"] for x in held} <= taken, "what she held is back in the queue"
+    # and back: a password set again opens it
+    admin.request("PUT", "/users/rita/password", json={"password": "back again, long one"})
+    assert login("back again, long one") == 201
+
+    live_server.service.seal_now()
+    events = live_server.service.events(None, 500, None).events
+    kinds = [(e.kind.value, e.actor, e.data.get("username")) for e in events]
+    assert ("password_set", "boss", "rita") in kinds and ("access_ended", "boss", "rita") in kinds
+    assert not any("long" in str(e.data) for e in events), "never the password"
+
+    # refused: a service account (it has keys), the last admin who can log in, a lead
+    live_server.service.create_api_key(Role.platform, "bridge")
+    expect_problem(admin.request("DELETE", "/users/bridge/password"), 422, "service_account")
+    expect_problem(admin.request("DELETE", "/users/boss/password"), 409, "last_admin")
+    lead = live_server.login("lena", Role.lead)
+    expect_problem(lead.request("DELETE", "/users/rita/password"), 403, "admin_only")
 
 
 def test_the_last_admin_cannot_stop_being_one(live_server: LiveServer) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
 import logging
 import logging.config
@@ -28,6 +27,7 @@ from reviewer_app.protocol import (
     describe_errors,
 )
 from reviewer_app.server.cli import import_file as import_cli
+from reviewer_app.server.cli import people as people_cli
 from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
@@ -79,13 +79,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="text lines or one JSON object per line (default: REVIEWER_SERVER_LOG_FORMAT or text)",
     )
     actions = server.add_subparsers(dest="server_command")
-    add_user = actions.add_parser("add-user", help="create a user (password asked for)")
-    add_user.add_argument("name")
-    add_user.add_argument("--role", choices=[r.value for r in Role], default="reviewer")
-    add_user.add_argument("--display-name", default=None)
-    add_user.add_argument(
-        "--password-stdin", action="store_true", help="read the password from standard input"
-    )
+    people_cli.add_parsers(actions)
     seed = actions.add_parser("seed", help="put data in the service")
     seed.add_argument(
         "--demo",
@@ -173,6 +167,8 @@ def _dispatch(settings: ServerSettings, args: argparse.Namespace) -> int:
         return log_key_command(args)
     if command == "add-user":
         return _add_user(settings, args)
+    if command in ("set-password", "end-access"):
+        return people_cli.run(settings, args)
     if command == "api-key":
         return api_key_command(settings, args)
     if command == "queues":
@@ -280,25 +276,9 @@ def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.password_stdin:
-        password = sys.stdin.readline().rstrip("\n")
-    elif not sys.stdin.isatty():
-        print(
-            "The password is asked for on a terminal, and standard input is not one. To pipe\n"
-            f"it in: ... | reviewer-app server add-user {args.name} --password-stdin",
-            file=sys.stderr,
-        )
+    password = people_cli.read_password(args.name, args.password_stdin, "add-user")
+    if password is None:
         return 2
-    else:
-        try:
-            password = getpass.getpass(f"Password for {args.name}: ")
-            again = getpass.getpass("Again: ")
-        except (EOFError, KeyboardInterrupt):
-            print("\nNo password given; nothing was changed.", file=sys.stderr)
-            return 2
-        if again != password:
-            print("The passwords differ; nothing was changed.", file=sys.stderr)
-            return 2
     try:
         new = UserCreate(
             username=args.name,

@@ -230,11 +230,12 @@ def _read_cursor(cursor: str) -> _After:
 
 
 def unassign_from(
-    conn: Connection, actor: Principal, username: str, user_id: int, now: float
+    conn: Connection, actor: str | None, username: str, user_id: int, now: float
 ) -> None:
     """The open escalations assigned to a user who is no longer a lead go back to nobody
     (the queue's claim would keep them for that user, who can no longer claim there), each
-    logged as ``escalation_assigned`` to nobody by ``actor``."""
+    logged as ``escalation_assigned`` to nobody by ``actor`` (a user name; None: the
+    command line)."""
     assigned = (
         conn.execute(
             select(items.c.id).where(
@@ -259,7 +260,7 @@ def unassign_from(
             event_row(
                 now,
                 EventKind.escalation_assigned,
-                actor.username,
+                actor,
                 item_id=item_id,
                 queue_id=ESCALATION_QUEUE,
                 assignee=None,

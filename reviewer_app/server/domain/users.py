@@ -169,7 +169,7 @@ def change_role(db: Database, username: str, role: Role, actor: Principal, now: 
         after = Principal(row["id"], username, row["display_name"], role)
         if not after.is_lead:  # what a lead held or was assigned there goes back at once
             _release_lead_only_leases(conn, after, now)
-            escalations.unassign_from(conn, actor, username, row["id"], now)
+            escalations.unassign_from(conn, actor.username, username, row["id"], now)
         append_events(
             conn,
             [

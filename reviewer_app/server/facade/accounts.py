@@ -19,7 +19,7 @@ from reviewer_app.protocol.accounts import (
     AccountActionResults,
     LinkedAccounts,
 )
-from reviewer_app.server.domain import account_links, accounts, apikeys, users
+from reviewer_app.server.domain import access, account_links, accounts, apikeys, users
 from reviewer_app.server.domain.records import Principal, append_events
 from reviewer_app.server.facade.base import ServiceBase
 
@@ -35,6 +35,19 @@ class AccountsFacade(ServiceBase):
 
     def change_role(self, username: str, role: Role, actor: Principal) -> User:
         return users.change_role(self.db, username, role, actor, self.clock())
+
+    def set_password(self, username: str, password: str, actor: str | None) -> int:
+        """A person's new password (hashed before the transaction); their sessions end. How
+        many ended."""
+        hashed = self.hasher.hash(password)
+        with self.db.write() as conn:
+            return access.set_password(conn, actor, username, hashed, self.clock())
+
+    def end_access(self, username: str, actor: str | None) -> int:
+        """No password opens the person's account; their sessions end and what they held
+        goes back. How many sessions ended."""
+        with self.db.write() as conn:
+            return access.end_access(conn, actor, username, self.clock())
 
     def login(self, request: SessionCreate) -> SessionInfo:
         return users.login(self.db, self.hasher, self.settings, request, self.clock())

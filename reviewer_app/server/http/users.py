@@ -12,6 +12,7 @@ from reviewer_app.protocol import (
     ApiKeyCreated,
     ApiKeyInfo,
     ApiKeyList,
+    PasswordSet,
     RoleChange,
     User,
     UserCreate,
@@ -53,6 +54,40 @@ def change_role(
     (409 ``last_admin``); a lead made a reviewer gives back what they held in leads-only
     queues, and the open escalations assigned to them go back to nobody."""
     return svc.change_role(username, body.role, admin)
+
+
+@router.put(
+    "/users/{username}/password",
+    status_code=204,
+    tags=["admin"],
+    responses=problems(*AUTHED, 403, 404, 422),
+    response_class=Response,
+)
+def set_password(
+    username: Annotated[Username, Path()], body: PasswordSet, svc: ServiceDep, admin: AdminDep
+) -> Response:
+    """Set a person's password (a service account has API keys: 422 ``service_account``).
+    Every session of theirs ends at once, and a login lock is lifted; a person whose access
+    was ended can log in again with it. Logged as ``password_set``, never the password."""
+    svc.set_password(username, body.password, admin.username)
+    return Response(status_code=204)
+
+
+@router.delete(
+    "/users/{username}/password",
+    status_code=204,
+    tags=["admin"],
+    responses=problems(*AUTHED, 403, 404, 409, 422),
+    response_class=Response,
+)
+def end_access(username: Annotated[Username, Path()], svc: ServiceDep, admin: AdminDep) -> Response:
+    """End a person's access (someone who left, a password that leaked): no password opens
+    the account any more, every session of theirs ends at once, and the items they held and
+    the escalations assigned to them go back. The only admin who can log in keeps theirs
+    (409 ``last_admin``). Logged as ``access_ended``; a password set again gives access
+    back."""
+    svc.end_access(username, admin.username)
+    return Response(status_code=204)
 
 
 @router.get(

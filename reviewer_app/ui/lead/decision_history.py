@@ -35,6 +35,8 @@ EVENT_WORDS = {
     "escalation_assigned": QT_TRANSLATE_NOOP("LeadDecisions", "escalation assigned"),
     "user_created": QT_TRANSLATE_NOOP("LeadDecisions", "user created"),
     "role_changed": QT_TRANSLATE_NOOP("LeadDecisions", "role changed"),
+    "password_set": QT_TRANSLATE_NOOP("LeadDecisions", "password set"),
+    "access_ended": QT_TRANSLATE_NOOP("LeadDecisions", "access ended"),
     "audit_sampled": QT_TRANSLATE_NOOP("LeadDecisions", "picked for an audit"),
     "audited": QT_TRANSLATE_NOOP("LeadDecisions", "audited"),
     "overturned": QT_TRANSLATE_NOOP("LeadDecisions", "overturned"),

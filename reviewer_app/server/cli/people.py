@@ -1,0 +1,98 @@
+"""``reviewer-app server add-user``, ``set-password NAME`` and ``end-access NAME``: an
+admin's hold on who may log in, from the command line (the same as ``PUT`` and ``DELETE
+/users/{name}/password``, logged with no actor), and the password prompt they share with
+``add-user``."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+
+from pydantic import ValidationError
+
+from reviewer_app.protocol import PasswordSet, Role
+from reviewer_app.protocol.common import describe_errors
+from reviewer_app.server.cli.database import check
+from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.service import Service
+
+
+def add_parsers(actions: argparse._SubParsersAction) -> None:
+    add_user = actions.add_parser("add-user", help="create a user (password asked for)")
+    add_user.add_argument("name")
+    add_user.add_argument("--role", choices=[r.value for r in Role], default="reviewer")
+    add_user.add_argument("--display-name", default=None)
+    add_user.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    change = actions.add_parser(
+        "set-password",
+        help="set a person's password (asked for); every session of theirs ends, and a "
+        "person whose access was ended can log in again",
+    )
+    change.add_argument("name")
+    change.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    end = actions.add_parser(
+        "end-access",
+        help="end a person's access (someone who left, a leaked password): no password opens "
+        "the account, every session ends, what they held goes back",
+    )
+    end.add_argument("name")
+
+
+def read_password(name: str, from_stdin: bool, command: str) -> str | None:
+    """The password for ``name``: a line of standard input (``from_stdin``), else asked
+    twice on the terminal; None (said on stderr) when there is none to read."""
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    if not sys.stdin.isatty():
+        print(
+            "The password is asked for on a terminal, and standard input is not one. To pipe\n"
+            f"it in: ... | reviewer-app server {command} {name} --password-stdin",
+            file=sys.stderr,
+        )
+        return None
+    try:
+        password = getpass.getpass(f"Password for {name}: ")
+        again = getpass.getpass("Again: ")
+    except (EOFError, KeyboardInterrupt):
+        print("\nNo password given; nothing was changed.", file=sys.stderr)
+        return None
+    if again != password:
+        print("The passwords differ; nothing was changed.", file=sys.stderr)
+        return None
+    return password
+
+
+def run(settings: ServerSettings, args: argparse.Namespace) -> int:
+    """``set-password`` or ``end-access``: 0 when done, 1 when refused, 2 for bad input."""
+    password = ""
+    if args.server_command == "set-password":
+        read = read_password(args.name, args.password_stdin, "set-password")
+        if read is None:
+            return 2
+        try:
+            password = PasswordSet(password=read).password
+        except ValidationError as exc:
+            print(f"Cannot set that password: {describe_errors(exc)}", file=sys.stderr)
+            return 2
+    check(settings.database_url, read_only=True)
+    service = Service(settings)
+    service.start()
+    try:
+        if args.server_command == "set-password":
+            ended = service.set_password(args.name, password, None)
+            print(f"Set the password of {args.name}; {ended} session(s) of theirs ended.")
+        else:
+            ended = service.end_access(args.name, None)
+            print(f"Ended the access of {args.name}; {ended} session(s) of theirs ended.")
+    except ApiError as exc:
+        print(exc.detail, file=sys.stderr)
+        return 1
+    finally:
+        service.close()
+    return 0
