@@ -1225,10 +1225,6 @@
         <translation>Rolle ändern</translation>
     </message>
     <message>
-        <source>Selected user&apos;s role:</source>
-        <translation>Rolle des ausgewählten Benutzers:</translation>
-    </message>
-    <message>
         <source>Password</source>
         <translation>Passwort</translation>
     </message>
@@ -1243,6 +1239,26 @@
     <message>
         <source>Add a user</source>
         <translation>Einen Benutzer hinzufügen</translation>
+    </message>
+    <message>
+        <source>New password</source>
+        <translation>Neues Passwort</translation>
+    </message>
+    <message>
+        <source>New password again</source>
+        <translation>Neues Passwort noch einmal</translation>
+    </message>
+    <message>
+        <source>Set password</source>
+        <translation>Passwort setzen</translation>
+    </message>
+    <message>
+        <source>End access…</source>
+        <translation>Zugang beenden…</translation>
+    </message>
+    <message>
+        <source>The selected user</source>
+        <translation>Der ausgewählte Benutzer</translation>
     </message>
     <message>
         <source>A username is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
@@ -1267,6 +1283,22 @@
     <message>
         <source>{user} is now {role}.</source>
         <translation>{user} ist jetzt {role}.</translation>
+    </message>
+    <message>
+        <source>{user}&apos;s password is set: every session of theirs has ended, and they log in with the new one.</source>
+        <translation>Das Passwort von {user} ist gesetzt: Alle Sitzungen wurden beendet, die Anmeldung geht mit dem neuen.</translation>
+    </message>
+    <message>
+        <source>End access</source>
+        <translation>Zugang beenden</translation>
+    </message>
+    <message>
+        <source>End {user}&apos;s access? No password opens their account from now on, every session of theirs ends at once, and the posts they hold and the escalations assigned to them go back. Setting a password gives access back.</source>
+        <translation>Den Zugang von {user} beenden? Kein Passwort öffnet das Konto mehr, alle Sitzungen enden sofort, und die gehaltenen Beiträge und zugewiesenen Eskalationen gehen zurück. Ein neues Passwort gibt den Zugang zurück.</translation>
+    </message>
+    <message>
+        <source>{user} can no longer log in; every session of theirs has ended.</source>
+        <translation>{user} kann sich nicht mehr anmelden; alle Sitzungen wurden beendet.</translation>
     </message>
     <message>
         <source>API keys</source>

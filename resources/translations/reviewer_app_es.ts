@@ -1225,10 +1225,6 @@
         <translation>Cambiar rol</translation>
     </message>
     <message>
-        <source>Selected user&apos;s role:</source>
-        <translation>Rol del usuario seleccionado:</translation>
-    </message>
-    <message>
         <source>Password</source>
         <translation>Contraseña</translation>
     </message>
@@ -1243,6 +1239,26 @@
     <message>
         <source>Add a user</source>
         <translation>Añadir un usuario</translation>
+    </message>
+    <message>
+        <source>New password</source>
+        <translation>Contraseña nueva</translation>
+    </message>
+    <message>
+        <source>New password again</source>
+        <translation>Contraseña nueva otra vez</translation>
+    </message>
+    <message>
+        <source>Set password</source>
+        <translation>Establecer contraseña</translation>
+    </message>
+    <message>
+        <source>End access…</source>
+        <translation>Retirar el acceso…</translation>
+    </message>
+    <message>
+        <source>The selected user</source>
+        <translation>El usuario seleccionado</translation>
     </message>
     <message>
         <source>A username is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
@@ -1267,6 +1283,22 @@
     <message>
         <source>{user} is now {role}.</source>
         <translation>{user} ahora es {role}.</translation>
+    </message>
+    <message>
+        <source>{user}&apos;s password is set: every session of theirs has ended, and they log in with the new one.</source>
+        <translation>La contraseña de {user} está establecida: todas sus sesiones han terminado y entra con la nueva.</translation>
+    </message>
+    <message>
+        <source>End access</source>
+        <translation>Retirar el acceso</translation>
+    </message>
+    <message>
+        <source>End {user}&apos;s access? No password opens their account from now on, every session of theirs ends at once, and the posts they hold and the escalations assigned to them go back. Setting a password gives access back.</source>
+        <translation>¿Retirar el acceso de {user}? Ninguna contraseña abre ya su cuenta, todas sus sesiones terminan al momento y las publicaciones que tiene y las escalaciones asignadas vuelven. Establecer una contraseña devuelve el acceso.</translation>
+    </message>
+    <message>
+        <source>{user} can no longer log in; every session of theirs has ended.</source>
+        <translation>{user} ya no puede iniciar sesión; todas sus sesiones han terminado.</translation>
     </message>
     <message>
         <source>API keys</source>

@@ -83,6 +83,8 @@ STATE_DEPENDENT_REFUSALS = {
     # A role change is refused by who the account is now: a person does not become a
     # service account (platform, fact_checker) nor the other way round.
     (422, "role_change_refused"),
+    # A password is set or taken away for a person only: a service account has API keys.
+    (422, "service_account"),
     # The service's last admin stays one: refused by how many admins there are now.
     (409, "last_admin"),
     (422, "media_empty"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import requests
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QTableView
@@ -88,6 +89,40 @@ def test_an_admin_manages_users_keys_and_reads_the_queue_file(
     users.change_button.click()
     desk.wait(lambda: role_of(demo_server, "new-rita") is Role.lead)
     desk.wait(lambda: "new-rita is now lead." in users.status.text())
+
+    # -- the selected person's password, typed twice; then their access ended, after a
+    # confirmation (there was no way to take access away)
+    def logs_in(password: str) -> int:
+        url = f"{demo_server.url}/api/v1/sessions"
+        body = {"username": "new-rita", "password": password}
+        return requests.post(url, json=body, timeout=30).status_code
+
+    session = ApiSession.login(demo_server.url, "new-rita", "a long enough password")
+    desk.wait(
+        lambda: any(u.role is Role.lead for u in users.model.users if u.username == "new-rita")
+    )
+    select(users.table, "new-rita")  # the list was read again after the role change
+    assert users.set_password_button.isEnabled() and users.end_access_button.isEnabled()
+    users.new_password.setText("a brand new password")
+    users.new_password_again.setText("a brand new passwort")
+    users.set_password_button.click()
+    assert "differ" in users.status.text()
+    users.new_password_again.setText("a brand new password")
+    users.set_password_button.click()
+    desk.wait(lambda: "password is set" in users.status.text())
+    assert users.new_password.text() == users.new_password_again.text() == ""
+    assert session.get("/me").status_code == 401, "her sessions ended"
+    assert logs_in("a long enough password") == 401 and logs_in("a brand new password") == 201
+    users.end_access_button.click()
+    desk.wait(lambda: users.confirmation is not None)
+    assert users.confirmation is not None and "new-rita" in users.confirmation.text()
+    users.confirmation.button(QMessageBox.StandardButton.Cancel).click()
+    assert logs_in("a brand new password") == 201, "cancelled: nothing changed"
+    users.end_access_button.click()
+    desk.wait(lambda: users.confirmation is not None)
+    users.confirmation.button(QMessageBox.StandardButton.Yes).click()
+    desk.wait(lambda: "can no longer log in" in users.status.text())
+    assert logs_in("a brand new password") == 401
 
     # -- API keys: made, shown once, works against intake; revoked after a confirmation
     keys = admin.keys

@@ -8,6 +8,7 @@ from urllib.parse import quote
 from reviewer_app.protocol import User
 from reviewer_app.protocol.intake import ApiKeyCreate, ApiKeyCreated, ApiKeyInfo, ApiKeyList
 from reviewer_app.protocol.meta import (
+    PasswordSet,
     QueueFileHistory,
     RoleChange,
     RunningQueueFile,
@@ -32,6 +33,16 @@ class AdminCalls(HttpClient):
     def change_role(self, username: str, body: RoleChange) -> User:
         path = f"/users/{quote(username, safe='')}/role"
         return self._call("PUT", path, body=body, reply=User)
+
+    def set_password(self, username: str, body: PasswordSet) -> None:
+        """A person's new password: every session of theirs ends."""
+        path = f"/users/{quote(username, safe='')}/password"
+        self._call("PUT", path, body=body, reply=None)
+
+    def end_access(self, username: str) -> None:
+        """No password opens the person's account; their sessions end, what they held goes
+        back (409 for the only admin who can log in)."""
+        self._call("DELETE", f"/users/{quote(username, safe='')}/password", reply=None)
 
     def api_keys(self) -> ApiKeyList:
         """Service accounts' API keys, live and revoked: never the key itself."""

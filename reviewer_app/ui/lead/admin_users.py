@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import Role, User
-from reviewer_app.protocol.meta import RoleChange, UserCreate, UserList
+from reviewer_app.protocol.meta import PasswordSet, RoleChange, UserCreate, UserList
 
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
@@ -113,18 +114,7 @@ class UsersPage(QWidget):
         self.status = label("")
         named(self.status, "adminUsersStatus", translate("LeadAdmin", "Users status"))
 
-        self.new_role = QComboBox()
-        named(self.new_role, "adminNewRole", translate("LeadAdmin", "New role"))
-        for r in PERSON_ROLES:
-            self.new_role.addItem(role_words(r), r.value)
-        self.change_button = QPushButton(translate("LeadAdmin", "Change role"))
-        self.change_button.setEnabled(False)
-        self.change_button.clicked.connect(self.change_role)
-        change_row = QHBoxLayout()
-        change_row.addWidget(label(translate("LeadAdmin", "Selected user's role:"), wrap=False))
-        change_row.addWidget(self.new_role)
-        change_row.addWidget(self.change_button)
-        change_row.addStretch(1)
+        selected = self._build_selected()
 
         self.username = named(QLineEdit(), "adminUsername", translate("LeadAdmin", "Username"))
         self.username.setMaxLength(64)
@@ -157,10 +147,49 @@ class UsersPage(QWidget):
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
-        layout.addLayout(change_row)
+        layout.addWidget(selected)
         layout.addWidget(adding)
         layout.addWidget(self.status)
         self.busy = False
+
+    def _build_selected(self) -> QGroupBox:
+        """What is done to the selected person: their role, a new password (every session
+        of theirs ends), and ending their access."""
+        self.confirmation: QMessageBox | None = None
+        self.new_role = QComboBox()
+        named(self.new_role, "adminNewRole", translate("LeadAdmin", "New role"))
+        for r in PERSON_ROLES:
+            self.new_role.addItem(role_words(r), r.value)
+        self.change_button = QPushButton(translate("LeadAdmin", "Change role"))
+        self.change_button.clicked.connect(self.change_role)
+        role_row = QHBoxLayout()
+        role_row.addWidget(self.new_role)
+        role_row.addWidget(self.change_button)
+        role_row.addStretch(1)
+        self.new_password = named(
+            QLineEdit(), "adminNewPassword", translate("LeadAdmin", "New password")
+        )
+        self.new_password_again = named(
+            QLineEdit(), "adminNewPasswordAgain", translate("LeadAdmin", "New password again")
+        )
+        for field in (self.new_password, self.new_password_again):
+            field.setEchoMode(QLineEdit.EchoMode.Password)
+            field.setMaxLength(1_024)
+        self.set_password_button = QPushButton(translate("LeadAdmin", "Set password"))
+        self.set_password_button.clicked.connect(self.set_password)
+        self.end_access_button = QPushButton(translate("LeadAdmin", "End access…"))
+        self.end_access_button.clicked.connect(self.ask_end_access)
+        for button in (self.change_button, self.set_password_button, self.end_access_button):
+            button.setEnabled(False)
+        form = QFormLayout()
+        form.addRow(translate("LeadAdmin", "Role"), role_row)
+        form.addRow(translate("LeadAdmin", "New password"), self.new_password)
+        form.addRow(translate("LeadAdmin", "New password again"), self.new_password_again)
+        form.addRow("", self.set_password_button)
+        form.addRow("", self.end_access_button)
+        box = QGroupBox(translate("LeadAdmin", "The selected user"))
+        box.setLayout(form)
+        return box
 
     def refresh(self) -> None:
         factory = self.client_factory
@@ -185,9 +214,16 @@ class UsersPage(QWidget):
         return failed
 
     def _selection(self, *_: Any) -> None:
-        self.change_button.setEnabled(
-            not self.busy and selected_value(self.table, self.model) is not None
-        )
+        chosen = not self.busy and selected_value(self.table, self.model) is not None
+        person = chosen and self._selected_role() not in KEY_ROLES
+        self.change_button.setEnabled(chosen)
+        self.set_password_button.setEnabled(person)
+        self.end_access_button.setEnabled(person)
+
+    def _selected_role(self) -> Role | None:
+        username = selected_value(self.table, self.model)
+        found = next((u.role for u in self.model.users if u.username == username), None)
+        return Role(found) if found is not None else None
 
     def add_user(self) -> None:
         username = self.username.text().strip()
@@ -265,3 +301,95 @@ class UsersPage(QWidget):
             self.refresh()
 
         run_op(self, work, done, self._failed("changing the role"))
+
+    def set_password(self) -> None:
+        """The selected person's new password, typed twice: every session of theirs ends
+        (someone whose access was ended can log in again with it)."""
+        username = selected_value(self.table, self.model)
+        if username is None:
+            return
+        password = self.new_password.text()
+        if len(password) < MIN_PASSWORD:
+            problem = translate("LeadAdmin", "The password needs at least {n} characters.")
+            set_text(self.status, problem.format(n=MIN_PASSWORD))
+            return
+        if password != self.new_password_again.text():
+            set_text(
+                self.status,
+                translate("LeadAdmin", "The two passwords differ: type the same twice."),
+            )
+            return
+        body = PasswordSet(password=password)
+        self.busy = True
+        self._selection()
+        factory = self.client_factory
+
+        def work() -> None:
+            factory().set_password(username, body)
+
+        def done(_nothing: None) -> None:
+            self.busy = False
+            self._selection()
+            for field in (self.new_password, self.new_password_again):
+                field.clear()
+            set_text(
+                self.status,
+                translate(
+                    "LeadAdmin",
+                    "{user}'s password is set: every session of theirs has ended, and they "
+                    "log in with the new one.",
+                ).format(user=clean(username)),
+            )
+
+        run_op(self, work, done, self._failed("setting the password"))
+
+    def ask_end_access(self) -> None:
+        username = selected_value(self.table, self.model)
+        if username is None:
+            return
+        box = QMessageBox(self)
+        box.setObjectName("confirmEndAccess")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(translate("LeadAdmin", "End access"))
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(
+            translate(
+                "LeadAdmin",
+                "End {user}'s access? No password opens their account from now on, every "
+                "session of theirs ends at once, and the posts they hold and the escalations "
+                "assigned to them go back. Setting a password gives access back.",
+            ).format(user=clean(username))
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.button(QMessageBox.StandardButton.Yes).setText(translate("LeadAdmin", "End access"))
+        box.button(QMessageBox.StandardButton.Cancel).setText(translate("LeadAdmin", "Cancel"))
+        box.finished.connect(lambda result: self._end_confirmed(result, username))
+        self.confirmation = box
+        box.open()  # not exec(): the GUI thread never waits in a nested loop here
+
+    def _end_confirmed(self, result: int, username: str) -> None:
+        box, self.confirmation = self.confirmation, None
+        if box is not None:
+            box.deleteLater()
+        if result != QMessageBox.StandardButton.Yes.value:
+            return
+        self.busy = True
+        self._selection()
+        factory = self.client_factory
+
+        def work() -> None:
+            factory().end_access(username)
+
+        def done(_nothing: None) -> None:
+            self.busy = False
+            self._selection()
+            set_text(
+                self.status,
+                translate(
+                    "LeadAdmin",
+                    "{user} can no longer log in; every session of theirs has ended.",
+                ).format(user=clean(username)),
+            )
+
+        run_op(self, work, done, self._failed("ending the access"))
