@@ -27,7 +27,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import isolate, label, named, set_text
-from .admin_users import KEY_ROLES, USERNAME, moment, role_words, selected_value
+from .admin_users import KEY_ROLES, USERNAME, ask_first, moment, role_words, selected_value
 from .stats_views import SORT, Index, sortable, table_view
 
 
@@ -226,22 +226,17 @@ class KeysPage(QWidget):
         key = self._selected_key()
         if key is None or key.revoked_at:
             return
-        box = QMessageBox(self)
-        box.setObjectName("confirmRevokeKey")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(translate("LeadAdmin", "Revoke API key"))
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(
+        box = ask_first(
+            self,
+            "confirmRevokeKey",
+            translate("LeadAdmin", "Revoke API key"),
             translate(
                 "LeadAdmin",
                 "Revoke the key {name} of {account}? Every request with it is refused from "
                 "now on; this cannot be undone (make a new key instead).",
-            ).format(name=isolate(key.name), account=isolate(key.account))
+            ).format(name=isolate(key.name), account=isolate(key.account)),
+            translate("LeadAdmin", "Revoke"),
         )
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.button(QMessageBox.StandardButton.Yes).setText(translate("LeadAdmin", "Revoke"))
-        box.button(QMessageBox.StandardButton.Cancel).setText(translate("LeadAdmin", "Cancel"))
         box.finished.connect(lambda result: self._confirmed(result, key))
         self.confirmation = box
         box.open()  # not exec(): the GUI thread never waits in a nested loop here

@@ -58,6 +58,23 @@ def moment(value: datetime | None) -> str:
     return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else ""
 
 
+def ask_first(parent: QWidget, object_name: str, title: str, text: str, yes: str) -> QMessageBox:
+    """A warning that asks before something that cannot be taken back (Cancel by default),
+    opened (not ``exec``: the GUI thread never waits in a nested loop); the caller connects
+    its ``finished``."""
+    box = QMessageBox(parent)
+    box.setObjectName(object_name)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(title)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.button(QMessageBox.StandardButton.Yes).setText(yes)
+    box.button(QMessageBox.StandardButton.Cancel).setText(translate("LeadAdmin", "Cancel"))
+    return box
+
+
 def selected_value(view: Any, model: _Table) -> Any:
     """The UserRole value of the selected row (through the sorting proxy), or None."""
     rows = view.selectionModel().selectedRows() if view.selectionModel() else []
@@ -347,23 +364,18 @@ class UsersPage(QWidget):
         username = selected_value(self.table, self.model)
         if username is None:
             return
-        box = QMessageBox(self)
-        box.setObjectName("confirmEndAccess")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(translate("LeadAdmin", "End access"))
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(
+        box = ask_first(
+            self,
+            "confirmEndAccess",
+            translate("LeadAdmin", "End access"),
             translate(
                 "LeadAdmin",
                 "End {user}'s access? No password opens their account from now on, every "
                 "session of theirs ends at once, and the posts they hold and the escalations "
                 "assigned to them go back. Setting a password gives access back.",
-            ).format(user=clean(username))
+            ).format(user=clean(username)),
+            translate("LeadAdmin", "End access"),
         )
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.button(QMessageBox.StandardButton.Yes).setText(translate("LeadAdmin", "End access"))
-        box.button(QMessageBox.StandardButton.Cancel).setText(translate("LeadAdmin", "Cancel"))
         box.finished.connect(lambda result: self._end_confirmed(result, username))
         self.confirmation = box
         box.open()  # not exec(): the GUI thread never waits in a nested loop here
