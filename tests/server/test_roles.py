@@ -17,8 +17,10 @@ routes refuse people and the other kind of service account (403 ``platform_only`
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -550,7 +552,36 @@ def test_the_last_admin_cannot_stop_being_one(live_server: LiveServer) -> None:
     refused = admin.request("PUT", "/users/only-admin/role", json={"role": "reviewer"})
     assert refused.status_code == 409 and _problem(refused)["code"] == "last_admin", refused.text
     live_server.login("second-admin", Role.admin)
+    # an admin whose access ended cannot log in: they do not count as another admin
+    assert admin.request("DELETE", "/users/second-admin/password").status_code == 204
+    expect_problem(
+        admin.request("PUT", "/users/only-admin/role", json={"role": "reviewer"}), 409, "last_admin"
+    )
+    admin.request("PUT", "/users/second-admin/password", json={"password": "back again, long"})
     assert admin.request("PUT", "/users/only-admin/role", json={"role": "lead"}).status_code == 200
+
+
+def test_two_admins_demoting_each_other_at_once_leave_one(live_server: LiveServer) -> None:
+    """Each saw the other as an admin, so both passed the check and nobody was left to
+    manage users (PostgreSQL, read committed)."""
+    for round_ in range(6):
+        a, b = f"ada-{round_}", f"bea-{round_}"
+        sessions = {a: live_server.login(a, Role.admin), b: live_server.login(b, Role.admin)}
+        if round_:  # only the two of this round are admins
+            for name in (f"ada-{round_ - 1}", f"bea-{round_ - 1}"):
+                sessions[a].request("PUT", f"/users/{name}/role", json={"role": "lead"})
+        start = threading.Barrier(2)
+
+        def demote(actor: str, whom: str, start: Any = start, sessions: Any = sessions) -> int:
+            start.wait()
+            path = f"/users/{whom}/role"
+            return sessions[actor].request("PUT", path, json={"role": "reviewer"}).status_code
+
+        with ThreadPoolExecutor(2) as pool:
+            codes = sorted(pool.map(demote, (a, b), (b, a)))
+        assert codes in ([200, 403], [200, 409]), codes
+        roles = {u.username: u.role for u in live_server.service.list_users().users}
+        assert [roles[a], roles[b]].count(Role.admin) == 1, roles
 
 
 @pytest.mark.parametrize("token", ["", "rd1_" + "y" * 43, "z" * 300])

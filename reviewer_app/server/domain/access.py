@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, select, update
+from sqlalchemy import Connection, delete, select, update
 
 from reviewer_app.protocol import KEY_ROLES, EventKind, Role
 from reviewer_app.server.domain import escalations
@@ -38,6 +38,29 @@ def _person(conn: Connection, username: str) -> Mapping[Any, Any]:
             "(revoke its keys to end its access).",
         )
     return row
+
+
+def keep_an_admin(conn: Connection, user_id: int, username: str) -> None:
+    """Refuse (409 ``last_admin``) what would leave no admin who can log in: the person
+    ``user_id`` stopping being one (a new role, access ended) while no other admin has a
+    password. On PostgreSQL every admin's row is locked, in one order, so two admins
+    demoting each other at once cannot both pass."""
+    query = (
+        select(users.c.id, users.c.password_hash)
+        .where(users.c.role == Role.admin.value)
+        .order_by(users.c.id)
+    )
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    admins = conn.execute(query).all()
+    if not any(r.id != user_id and r.password_hash != NO_PASSWORD for r in admins):
+        raise ApiError(
+            409,
+            "last_admin",
+            f"{username!r} is the only admin who can log in: make another admin first "
+            "(or give one back their access with a new password; with none, nobody "
+            "could manage users).",
+        )
 
 
 def _end_sessions(conn: Connection, user_id: int, now: float) -> int:
@@ -73,22 +96,7 @@ def end_access(conn: Connection, actor: str | None, username: str, now: float) -
     with access keeps it (409 ``last_admin``). How many sessions ended."""
     row = _person(conn, username)
     if row["role"] == Role.admin.value:
-        others = conn.execute(
-            select(func.count())
-            .select_from(users)
-            .where(
-                users.c.role == Role.admin.value,
-                users.c.id != row["id"],
-                users.c.password_hash != NO_PASSWORD,
-            )
-        ).scalar_one()
-        if not others:
-            raise ApiError(
-                409,
-                "last_admin",
-                f"{username!r} is the only admin who can log in: make another admin first "
-                "(with none, nobody could manage users).",
-            )
+        keep_an_admin(conn, row["id"], username)
     conn.execute(update(users).where(users.c.id == row["id"]).values(password_hash=NO_PASSWORD))
     ended = _end_sessions(conn, row["id"], now)
     person = Principal(row["id"], username, row["display_name"], Role(row["role"]))

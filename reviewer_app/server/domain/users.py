@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from reviewer_app.protocol import (
@@ -22,7 +22,7 @@ from reviewer_app.protocol import (
     UserList,
 )
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.domain import apikeys, escalations
+from reviewer_app.server.domain import access, apikeys, escalations
 from reviewer_app.server.domain.leasing import release
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt
 from reviewer_app.server.domain.security import (
@@ -137,52 +137,40 @@ def listing(db: Database) -> UserList:
     )
 
 
-def change_role(db: Database, username: str, role: Role, actor: Principal, now: float) -> User:
-    with db.write() as conn:
-        row: Any = (
-            conn.execute(select(users).where(users.c.username == username)).mappings().first()
+def change_role(conn: Connection, username: str, role: Role, actor: Principal, now: float) -> User:
+    row: Any = conn.execute(select(users).where(users.c.username == username)).mappings().first()
+    if row is None:
+        raise ApiError(404, "unknown_user", f"No user {username!r}.")
+    if (Role(row["role"]) in KEY_ROLES) != (role in KEY_ROLES) or (
+        role in KEY_ROLES and row["role"] != role.value
+    ):
+        raise ApiError(
+            422,
+            "role_change_refused",
+            f"{username!r} is a {row['role']} account; people and service accounts "
+            "(platform, fact_checker) do not change into each other: a service "
+            "account has API keys and no password, a person the other way round.",
         )
-        if row is None:
-            raise ApiError(404, "unknown_user", f"No user {username!r}.")
-        if (Role(row["role"]) in KEY_ROLES) != (role in KEY_ROLES) or (
-            role in KEY_ROLES and row["role"] != role.value
-        ):
-            raise ApiError(
-                422,
-                "role_change_refused",
-                f"{username!r} is a {row['role']} account; people and service accounts "
-                "(platform, fact_checker) do not change into each other: a service "
-                "account has API keys and no password, a person the other way round.",
+    if row["role"] == Role.admin.value and role is not Role.admin:
+        access.keep_an_admin(conn, row["id"], username)
+    conn.execute(update(users).where(users.c.id == row["id"]).values(role=role.value))
+    after = Principal(row["id"], username, row["display_name"], role)
+    if not after.is_lead:  # what a lead held or was assigned there goes back at once
+        _release_lead_only_leases(conn, after, now)
+        escalations.unassign_from(conn, actor.username, username, row["id"], now)
+    append_events(
+        conn,
+        [
+            event_row(
+                now,
+                EventKind.role_changed,
+                actor.username,
+                username=username,
+                old_role=row["role"],
+                new_role=role.value,
             )
-        if row["role"] == Role.admin.value and role is not Role.admin:
-            admins = conn.execute(
-                select(func.count()).select_from(users).where(users.c.role == Role.admin.value)
-            ).scalar_one()
-            if admins <= 1:
-                raise ApiError(
-                    409,
-                    "last_admin",
-                    f"{username!r} is the service's only admin: make another admin first "
-                    "(with no admin, nobody could manage users).",
-                )
-        conn.execute(update(users).where(users.c.id == row["id"]).values(role=role.value))
-        after = Principal(row["id"], username, row["display_name"], role)
-        if not after.is_lead:  # what a lead held or was assigned there goes back at once
-            _release_lead_only_leases(conn, after, now)
-            escalations.unassign_from(conn, actor.username, username, row["id"], now)
-        append_events(
-            conn,
-            [
-                event_row(
-                    now,
-                    EventKind.role_changed,
-                    actor.username,
-                    username=username,
-                    old_role=row["role"],
-                    new_role=role.value,
-                )
-            ],
-        )
+        ],
+    )
     return User(id=row["id"], username=username, display_name=row["display_name"], role=role)
 
 

@@ -34,20 +34,25 @@ class AccountsFacade(ServiceBase):
         return users.listing(self.db)
 
     def change_role(self, username: str, role: Role, actor: Principal) -> User:
-        return users.change_role(self.db, username, role, actor, self.clock())
+        now = self.clock()
+        return self._write_retrying(
+            lambda conn: users.change_role(conn, username, role, actor, now)
+        )
 
     def set_password(self, username: str, password: str, actor: str | None) -> int:
         """A person's new password (hashed before the transaction); their sessions end. How
         many ended."""
         hashed = self.hasher.hash(password)
-        with self.db.write() as conn:
-            return access.set_password(conn, actor, username, hashed, self.clock())
+        now = self.clock()
+        return self._write_retrying(
+            lambda conn: access.set_password(conn, actor, username, hashed, now)
+        )
 
     def end_access(self, username: str, actor: str | None) -> int:
         """No password opens the person's account; their sessions end and what they held
         goes back. How many sessions ended."""
-        with self.db.write() as conn:
-            return access.end_access(conn, actor, username, self.clock())
+        now = self.clock()
+        return self._write_retrying(lambda conn: access.end_access(conn, actor, username, now))
 
     def login(self, request: SessionCreate) -> SessionInfo:
         return users.login(self.db, self.hasher, self.settings, request, self.clock())
