@@ -40,6 +40,7 @@ from reviewer_app.protocol.accounts import (
 from reviewer_app.protocol.accounts import AuthorStatus as Status
 
 from .background import Op, run_op
+from .confirm import ask_first
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
 from .plain import isolate, label, named, read_only_table, set_text, tooltip
@@ -384,30 +385,20 @@ class LinkedAccountsPanel(QWidget):
                 ),
             )
             return
-        box = QMessageBox(self)
-        box.setObjectName("confirmAccountAction")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(translate("Accounts", "Account action"))
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(confirmation_question(action, chosen))
-        box.setInformativeText(consequence(action))
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.button(QMessageBox.StandardButton.Yes).setText(
-            translate("Accounts", ACTION_WORDS[action])
+        ask_first(
+            self,
+            self,
+            name="confirmAccountAction",
+            title=translate("Accounts", "Account action"),
+            text=confirmation_question(action, chosen),
+            more=consequence(action),
+            yes=translate("Accounts", ACTION_WORDS[action]),
+            cancel=translate("Accounts", "Cancel"),
+            on_yes=lambda: self._apply(action, chosen),
         )
-        box.button(QMessageBox.StandardButton.Cancel).setText(translate("Accounts", "Cancel"))
-        box.finished.connect(lambda result: self._on_confirmation_finished(result, action, chosen))
-        self.confirmation = box
-        box.open()  # not exec(): the GUI thread never waits in a nested loop here
 
-    def _on_confirmation_finished(
-        self, result: int, action: AuthorAction, chosen: Selection
-    ) -> None:
-        box, self.confirmation = self.confirmation, None
-        if box is not None:
-            box.deleteLater()
-        if result != QMessageBox.StandardButton.Yes.value or self.client_factory is None:
+    def _apply(self, action: AuthorAction, chosen: Selection) -> None:
+        if self.client_factory is None:
             return
         note = self.note.text().strip() or None
         request = AccountActionRequest(author_ids=list(chosen.author_ids), action=action, note=note)

@@ -23,11 +23,12 @@ from reviewer_app.protocol import Role
 from reviewer_app.protocol.intake import ApiKeyCreate, ApiKeyCreated, ApiKeyInfo, ApiKeyList
 
 from ..background import run_op
+from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import isolate, label, named, set_text
-from .admin_users import KEY_ROLES, USERNAME, ask_first, moment, role_words, selected_value
+from .admin_users import KEY_ROLES, USERNAME, moment, role_words, selected_value
 from .stats_views import SORT, Index, sortable, table_view
 
 
@@ -226,27 +227,22 @@ class KeysPage(QWidget):
         key = self._selected_key()
         if key is None or key.revoked_at:
             return
-        box = ask_first(
+        ask_first(
             self,
-            "confirmRevokeKey",
-            translate("LeadAdmin", "Revoke API key"),
-            translate(
+            self,
+            name="confirmRevokeKey",
+            title=translate("LeadAdmin", "Revoke API key"),
+            text=translate(
                 "LeadAdmin",
                 "Revoke the key {name} of {account}? Every request with it is refused from "
                 "now on; this cannot be undone (make a new key instead).",
             ).format(name=isolate(key.name), account=isolate(key.account)),
-            translate("LeadAdmin", "Revoke"),
+            yes=translate("LeadAdmin", "Revoke"),
+            cancel=translate("LeadAdmin", "Cancel"),
+            on_yes=lambda: self._revoke(key),
         )
-        box.finished.connect(lambda result: self._confirmed(result, key))
-        self.confirmation = box
-        box.open()  # not exec(): the GUI thread never waits in a nested loop here
 
-    def _confirmed(self, result: int, key: ApiKeyInfo) -> None:
-        box, self.confirmation = self.confirmation, None
-        if box is not None:
-            box.deleteLater()
-        if result != QMessageBox.StandardButton.Yes.value:
-            return
+    def _revoke(self, key: ApiKeyInfo) -> None:
         self.busy = True
         self._selection()
         factory = self.client_factory

@@ -26,6 +26,7 @@ from reviewer_app.protocol import Role, User
 from reviewer_app.protocol.meta import PasswordSet, RoleChange, UserCreate, UserList
 
 from ..background import run_op
+from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
@@ -56,23 +57,6 @@ def role_words(role: str) -> str:
 def moment(value: datetime | None) -> str:
     """A time from the wire in local time, to the minute ("" for none)."""
     return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else ""
-
-
-def ask_first(parent: QWidget, object_name: str, title: str, text: str, yes: str) -> QMessageBox:
-    """A warning that asks before something that cannot be taken back (Cancel by default),
-    opened (not ``exec``: the GUI thread never waits in a nested loop); the caller connects
-    its ``finished``."""
-    box = QMessageBox(parent)
-    box.setObjectName(object_name)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle(title)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(text)
-    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-    box.button(QMessageBox.StandardButton.Yes).setText(yes)
-    box.button(QMessageBox.StandardButton.Cancel).setText(translate("LeadAdmin", "Cancel"))
-    return box
 
 
 def selected_value(view: Any, model: _Table) -> Any:
@@ -364,28 +348,23 @@ class UsersPage(QWidget):
         username = selected_value(self.table, self.model)
         if username is None:
             return
-        box = ask_first(
+        ask_first(
             self,
-            "confirmEndAccess",
-            translate("LeadAdmin", "End access"),
-            translate(
+            self,
+            name="confirmEndAccess",
+            title=translate("LeadAdmin", "End access"),
+            text=translate(
                 "LeadAdmin",
                 "End {user}'s access? No password opens their account from now on, every "
                 "session of theirs ends at once, and the posts they hold and the escalations "
                 "assigned to them go back. Setting a password gives access back.",
             ).format(user=clean(username)),
-            translate("LeadAdmin", "End access"),
+            yes=translate("LeadAdmin", "End access"),
+            cancel=translate("LeadAdmin", "Cancel"),
+            on_yes=lambda: self._end_access(username),
         )
-        box.finished.connect(lambda result: self._end_confirmed(result, username))
-        self.confirmation = box
-        box.open()  # not exec(): the GUI thread never waits in a nested loop here
 
-    def _end_confirmed(self, result: int, username: str) -> None:
-        box, self.confirmation = self.confirmation, None
-        if box is not None:
-            box.deleteLater()
-        if result != QMessageBox.StandardButton.Yes.value:
-            return
+    def _end_access(self, username: str) -> None:
         self.busy = True
         self._selection()
         factory = self.client_factory

@@ -37,6 +37,7 @@ from reviewer_app.protocol import ActionKind, Queue
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
 
 from ..background import run_op
+from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..plain import bounded, isolate, label, named, read_only_table, set_text
 from ..words import plural
@@ -321,34 +322,24 @@ class BulkDecisionDialog(QDialog):
         if not self.checked() or self.bulk_id is not None or self.action.count() == 0:
             return
         window = self.bulk_sender.store.settings.get(UNDO_WINDOW)
-        box = QMessageBox(self)
-        box.setObjectName("confirmBulkDecision")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(translate("Bulk", "Decide together"))
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(self.confirmation_text())
-        box.setInformativeText(
-            translate(
+        ask_first(
+            self,
+            self,
+            name="confirmBulkDecision",
+            title=translate("Bulk", "Decide together"),
+            text=self.confirmation_text(),
+            more=translate(
                 "Bulk",
                 "Each post becomes its own decision, with its own action sent to the platform. "
                 "They are sent in {seconds} s; until then you can undo. If any of them was "
                 "decided or taken by someone else meanwhile, none is decided.",
-            ).format(seconds=f"{window:g}")
+            ).format(seconds=f"{window:g}"),
+            yes=translate("Bulk", "Decide"),
+            cancel=translate("Bulk", "Cancel"),
+            on_yes=self._decide,
         )
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.button(QMessageBox.StandardButton.Yes).setText(translate("Bulk", "Decide"))
-        box.button(QMessageBox.StandardButton.Cancel).setText(translate("Bulk", "Cancel"))
-        box.finished.connect(self._on_confirmation_finished)
-        self.confirmation = box
-        box.open()  # not exec(): the GUI thread never waits in a nested loop here
 
-    def _on_confirmation_finished(self, result: int) -> None:
-        box, self.confirmation = self.confirmation, None
-        if box is not None:
-            box.deleteLater()
-        if result != QMessageBox.StandardButton.Yes.value:
-            return
+    def _decide(self) -> None:
         request = new_request(
             self.checked(),
             str(self.action.currentData()),
