@@ -7,6 +7,8 @@ reads never creates or migrates a database."""
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import Connection, create_engine, inspect, text
@@ -14,6 +16,9 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import NullPool
 
+from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.problems import ApiError
+from reviewer_app.server.service import Service
 from reviewer_app.server.storage.db import CONNECT_TIMEOUT_SECONDS, normalise_url
 from reviewer_app.server.storage.migrations import HEAD
 
@@ -52,6 +57,24 @@ def check(url: str, *, read_only: bool) -> None:
         _check_sqlite(url, parsed, read_only=read_only)
     else:
         _check_postgres(url, parsed, read_only=read_only)
+
+
+def with_service(
+    settings: ServerSettings, work: Callable[[Service], int], *, read_only: bool
+) -> int:
+    """What a command does on the service: its database checked first (``check``), the
+    service started and closed around ``work``, and a refusal (``ApiError``) said in its
+    own words on standard error and exit status 1; else what ``work`` returns."""
+    check(settings.database_url, read_only=read_only)
+    service = Service(settings)
+    service.start()
+    try:
+        return work(service)
+    except ApiError as exc:
+        print(exc.detail, file=sys.stderr)
+        return 1
+    finally:
+        service.close()
 
 
 def _check_sqlite(url: str, parsed: URL, *, read_only: bool) -> None:

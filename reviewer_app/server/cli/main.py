@@ -32,14 +32,13 @@ from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
 from reviewer_app.server.cli.args import LOG_LEVELS, log_level, port, processes, row_id
-from reviewer_app.server.cli.database import Unusable, check
+from reviewer_app.server.cli.database import Unusable, check, with_service
 from reviewer_app.server.config import (
     DEFAULT_DATABASE_URL,
     ENV_PREFIX,
     ServerSettings,
     SettingsError,
 )
-from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
 from reviewer_app.server.storage.checkpoints import KeyFileError, load_private_key
 
@@ -289,18 +288,13 @@ def _add_user(settings: ServerSettings, args: argparse.Namespace) -> int:
     except ValidationError as exc:
         print(f"Cannot create that user: {describe_errors(exc)}", file=sys.stderr)
         return 2
-    check(settings.database_url, read_only=False)
-    service = Service(settings)
-    service.start()
-    try:
+
+    def work(service: Service) -> int:
         user = service.create_user(new)
-    except ApiError as exc:
-        print(exc.detail, file=sys.stderr)
-        return 1
-    finally:
-        service.close()
-    print(f"Created {user.username} ({user.role.value}).")
-    return 0
+        print(f"Created {user.username} ({user.role.value}).")
+        return 0
+
+    return with_service(settings, work, read_only=False)
 
 
 def _add_api_key_parser(actions: argparse._SubParsersAction) -> None:
@@ -343,40 +337,37 @@ def _add_api_key_parser(actions: argparse._SubParsersAction) -> None:
 
 def api_key_command(settings: ServerSettings, args: argparse.Namespace) -> int:
     """``server api-key create|list|revoke|rotate``: 0 when done, 1 when refused."""
-    check(settings.database_url, read_only=args.api_key_command == "list")
-    service = Service(settings)
-    service.start()
-    try:
-        command = args.api_key_command
-        if command == "list":
-            keys = service.api_keys()
-            if args.json:
-                print(json.dumps([k.model_dump(mode="json") for k in keys], indent=2))
-            else:
-                print(_key_table(keys))
-            return 0
-        if command == "revoke":
-            info = service.revoke_api_key(args.id)
-            print(f"Revoked key {_describe(info)}; it is refused from now on.")
-            return 0
-        if command == "rotate":
-            made = service.rotate_api_key(args.name)
-            _print_new_key(made)
-            print(
-                f"The account's older keys stay live: once {made.info.account} uses the new "
-                "one, revoke them with `reviewer-app server api-key revoke ID` "
-                "(ids: `reviewer-app server api-key list`).",
-                file=sys.stderr,
-            )
-            return 0
-        made = service.create_api_key(Role(args.role), args.name, args.account)
-        _print_new_key(made)
+    return with_service(
+        settings, lambda service: _api_key(service, args), read_only=args.api_key_command == "list"
+    )
+
+
+def _api_key(service: Service, args: argparse.Namespace) -> int:
+    command = args.api_key_command
+    if command == "list":
+        keys = service.api_keys()
+        if args.json:
+            print(json.dumps([k.model_dump(mode="json") for k in keys], indent=2))
+        else:
+            print(_key_table(keys))
         return 0
-    except ApiError as exc:
-        print(exc.detail, file=sys.stderr)
-        return 1
-    finally:
-        service.close()
+    if command == "revoke":
+        info = service.revoke_api_key(args.id)
+        print(f"Revoked key {_describe(info)}; it is refused from now on.")
+        return 0
+    if command == "rotate":
+        made = service.rotate_api_key(args.name)
+        _print_new_key(made)
+        print(
+            f"The account's older keys stay live: once {made.info.account} uses the new "
+            "one, revoke them with `reviewer-app server api-key revoke ID` "
+            "(ids: `reviewer-app server api-key list`).",
+            file=sys.stderr,
+        )
+        return 0
+    made = service.create_api_key(Role(args.role), args.name, args.account)
+    _print_new_key(made)
+    return 0
 
 
 def _print_new_key(made: ApiKeyCreated) -> None:

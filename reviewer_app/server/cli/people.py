@@ -13,9 +13,8 @@ from pydantic import ValidationError
 
 from reviewer_app.protocol import PasswordSet, Role
 from reviewer_app.protocol.common import describe_errors
-from reviewer_app.server.cli.database import check
+from reviewer_app.server.cli.database import with_service
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
 
 
@@ -24,24 +23,26 @@ def add_parsers(actions: argparse._SubParsersAction) -> None:
     add_user.add_argument("name")
     add_user.add_argument("--role", choices=[r.value for r in Role], default="reviewer")
     add_user.add_argument("--display-name", default=None)
-    add_user.add_argument(
-        "--password-stdin", action="store_true", help="read the password from standard input"
-    )
+    _password_stdin(add_user)
     change = actions.add_parser(
         "set-password",
         help="set a person's password (asked for); every session of theirs ends, and a "
         "person whose access was ended can log in again",
     )
     change.add_argument("name")
-    change.add_argument(
-        "--password-stdin", action="store_true", help="read the password from standard input"
-    )
+    _password_stdin(change)
     end = actions.add_parser(
         "end-access",
         help="end a person's access (someone who left, a leaked password): no password opens "
         "the account, every session ends, what they held goes back",
     )
     end.add_argument("name")
+
+
+def _password_stdin(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
 
 
 def read_password(name: str, from_stdin: bool, command: str) -> str | None:
@@ -80,19 +81,14 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         except ValidationError as exc:
             print(f"Cannot set that password: {describe_errors(exc)}", file=sys.stderr)
             return 2
-    check(settings.database_url, read_only=True)
-    service = Service(settings)
-    service.start()
-    try:
+
+    def work(service: Service) -> int:
         if args.server_command == "set-password":
             ended = service.set_password(args.name, password, None)
             print(f"Set the password of {args.name}; {ended} session(s) of theirs ended.")
         else:
             ended = service.end_access(args.name, None)
             print(f"Ended the access of {args.name}; {ended} session(s) of theirs ended.")
-    except ApiError as exc:
-        print(exc.detail, file=sys.stderr)
-        return 1
-    finally:
-        service.close()
-    return 0
+        return 0
+
+    return with_service(settings, work, read_only=True)

@@ -9,12 +9,11 @@ import re
 import sys
 from pathlib import Path
 
-from reviewer_app.server.cli.database import check
+from reviewer_app.server.cli.database import with_service
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain.queuefile.errors import QueueFileError
 from reviewer_app.server.domain.queuefile.parse import parse_queue_file
 from reviewer_app.server.domain.queuefile.text import applied_when, export_text
-from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
 
 _USERNAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{1,63}$")
@@ -90,32 +89,28 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
                 print(line, file=sys.stderr)
             print(f"{args.file}: {exc.detail}", file=sys.stderr)
             return 2
+
+    def work(service: Service) -> int:
+        try:
+            if command == "apply":
+                if args.by is not None and not _USERNAME.match(args.by):
+                    print(f"--by {args.by!r} is not a user name", file=sys.stderr)
+                    return 2
+                result = service.apply_queue_file(
+                    queue_file, args.by, drain_to=args.drain_to, dry_run=args.dry_run
+                )
+                print("\n".join(result.describe()))
+                return 0
+            if command == "export":
+                return _export(service, args.output)
+            return _versions(service, as_json=args.json)
+        except QueueFileError as exc:
+            for line in exc.describe(str(getattr(args, "file", ""))):
+                print(line, file=sys.stderr)
+            return 2
+
     # export and versions only read: they never make (or migrate) a database
-    check(settings.database_url, read_only=command != "apply")
-    service = Service(settings)
-    service.start()
-    try:
-        if command == "apply":
-            if args.by is not None and not _USERNAME.match(args.by):
-                print(f"--by {args.by!r} is not a user name", file=sys.stderr)
-                return 2
-            result = service.apply_queue_file(
-                queue_file, args.by, drain_to=args.drain_to, dry_run=args.dry_run
-            )
-            print("\n".join(result.describe()))
-            return 0
-        if command == "export":
-            return _export(service, args.output)
-        return _versions(service, as_json=args.json)
-    except QueueFileError as exc:
-        for line in exc.describe(str(getattr(args, "file", ""))):
-            print(line, file=sys.stderr)
-        return 2
-    except ApiError as exc:
-        print(exc.detail, file=sys.stderr)
-        return 1
-    finally:
-        service.close()
+    return with_service(settings, work, read_only=command != "apply")
 
 
 def _export(service: Service, output: Path | None) -> int:

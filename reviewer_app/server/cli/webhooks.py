@@ -12,10 +12,9 @@ from reviewer_app.protocol.enforcement import EnforcementKind
 from reviewer_app.protocol.terminal import printable
 from reviewer_app.protocol.webhooks import WebhookEndpoint
 from reviewer_app.server.cli.args import LOG_LEVELS, cursor, log_level, row_id, seconds
-from reviewer_app.server.cli.database import check
+from reviewer_app.server.cli.database import check, with_service
 from reviewer_app.server.cli.queues import _USERNAME, _default_actor
 from reviewer_app.server.config import ServerSettings
-from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
 
 #: uvicorn's ``trace`` level (``--log-level trace``)
@@ -141,61 +140,59 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     if actor is not None and not _USERNAME.match(actor):
         print(f"--by {actor!r} is not a user name", file=sys.stderr)
         return 2
-    check(settings.database_url, read_only=command == "list")
-    service = Service(settings)
-    service.start()
-    try:
-        if command == "add":
-            kinds = args.events.split(",") if args.events is not None else None
-            endpoint, secret = service.add_webhook(args.url, args.account, kinds, actor)
-            print(
-                f"Added webhook {endpoint.id}: {endpoint.url} receives the actions of "
-                f"{endpoint.account} ({_kinds(endpoint)}) from cursor {endpoint.delivered_seq}. "
-                "Its signing secret (shown once; give it to the receiver):",
-                file=sys.stderr,
-            )
-            print(secret)
-            return 0
-        if command == "list":
-            return _list(service, as_json=args.json)
-        if command == "disable":
-            _show(service.disable_webhook(args.id, actor))
-            return 0
-        if command == "enable":
-            _show(service.enable_webhook(args.id, actor))
-            return 0
-        if command == "rotate-secret":
-            if args.finish:
-                _show(service.finish_webhook_rotation(args.id, actor))
-                return 0
-            if args.grace is not None and args.grace < 0:
-                print("--grace is a number of seconds, 0 or more", file=sys.stderr)
-                return 2
-            endpoint, secret = service.rotate_webhook_secret(args.id, actor, args.grace)
-            until = endpoint.previous_secret_until
-            print(
-                f"New signing secret of webhook {endpoint.id} (shown once). "
-                + (
-                    f"The previous one signs too until {_when(until)} (or --finish)."
-                    if until is not None
-                    else "The previous one no longer signs."
-                ),
-                file=sys.stderr,
-            )
-            print(secret)
-            return 0
-        endpoint = service.replay_webhook(args.id, args.from_seq, actor)
+    return with_service(
+        settings, lambda service: _webhook(service, args, actor), read_only=command == "list"
+    )
+
+
+def _webhook(service: Service, args: argparse.Namespace, actor: str | None) -> int:
+    command = args.webhook_command
+    if command == "add":
+        kinds = args.events.split(",") if args.events is not None else None
+        endpoint, secret = service.add_webhook(args.url, args.account, kinds, actor)
         print(
-            f"Webhook {endpoint.id} sends again from cursor {endpoint.delivered_seq}: "
-            f"{endpoint.backlog} actions to deliver.",
+            f"Added webhook {endpoint.id}: {endpoint.url} receives the actions of "
+            f"{endpoint.account} ({_kinds(endpoint)}) from cursor {endpoint.delivered_seq}. "
+            "Its signing secret (shown once; give it to the receiver):",
             file=sys.stderr,
         )
+        print(secret)
         return 0
-    except ApiError as exc:
-        print(exc.detail, file=sys.stderr)
-        return 1
-    finally:
-        service.close()
+    if command == "list":
+        return _list(service, as_json=args.json)
+    if command == "disable":
+        _show(service.disable_webhook(args.id, actor))
+        return 0
+    if command == "enable":
+        _show(service.enable_webhook(args.id, actor))
+        return 0
+    if command == "rotate-secret":
+        if args.finish:
+            _show(service.finish_webhook_rotation(args.id, actor))
+            return 0
+        if args.grace is not None and args.grace < 0:
+            print("--grace is a number of seconds, 0 or more", file=sys.stderr)
+            return 2
+        endpoint, secret = service.rotate_webhook_secret(args.id, actor, args.grace)
+        until = endpoint.previous_secret_until
+        print(
+            f"New signing secret of webhook {endpoint.id} (shown once). "
+            + (
+                f"The previous one signs too until {_when(until)} (or --finish)."
+                if until is not None
+                else "The previous one no longer signs."
+            ),
+            file=sys.stderr,
+        )
+        print(secret)
+        return 0
+    endpoint = service.replay_webhook(args.id, args.from_seq, actor)
+    print(
+        f"Webhook {endpoint.id} sends again from cursor {endpoint.delivered_seq}: "
+        f"{endpoint.backlog} actions to deliver.",
+        file=sys.stderr,
+    )
+    return 0
 
 
 def run_dispatcher(settings: ServerSettings, log_level: str) -> int:
