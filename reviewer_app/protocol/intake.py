@@ -185,8 +185,9 @@ class FactCheckRating(WireModel):
     The rating goes on every named post that the service has and that is not withdrawn:
     the posts of that id sent by the platform account ``source``, or by any platform
     account when ``source`` is not given (a fact-checker knows the platform's post ids,
-    not which of the platform's feeds brought a post in). Posts the service does not have
-    yet do not get it. A rating whose ``rating`` is not on any queue's scale is rejected.
+    not which of the platform's feeds brought a post in). A named post the service does
+    not have yet gets it when it arrives. A rating whose ``rating`` is not on any queue's
+    scale is rejected.
     """
 
     id: ExternalId

@@ -82,6 +82,45 @@ def test_a_rating_goes_on_the_posts_it_names(server: LiveServer, checker: ApiSes
     assert len(only["item_ids"]) == 1
 
 
+def test_a_rating_sent_before_its_post_goes_on_the_post_when_it_arrives(
+    server: LiveServer, checker: ApiSession
+) -> None:
+    """A fact-checker rates what it finds on the platform; the platform sends a post when
+    it is flagged. The rating was stored and never applied, and a reviewer could not label
+    the post for want of a fact-check."""
+    feed = key_session(server, "feed-bridge")
+    other = key_session(server, "other-feed")
+    [early] = send(checker, "fact-checks", [rating("fc-early", "late-1", "late-2")])
+    assert early["status"] == "created" and early["item_ids"] == []
+    [only_feed] = send(
+        checker,
+        "fact-checks",
+        [rating("fc-feed", "late-3", value="partly_false", source="feed-bridge")],
+    )
+    assert only_feed["item_ids"] == []
+
+    [late_1, late_3] = send(feed, "posts", [post("late-1"), post("late-3")])
+    assert late_1["status"] == late_3["status"] == "created"
+    assert late_1["queue_ids"] == [MISINFO] and len(late_1["item_ids"]) == 1
+    assert late_3["queue_ids"] == [MISINFO]
+    # a rating that names a platform account goes on that account's posts only
+    [elsewhere] = send(other, "posts", [post("late-3")])
+    assert elsewhere["item_ids"] == []
+
+    lead = server.login("lena", Role.lead)
+    item = lead.get(f"/items/{late_1['item_ids'][0]}").json()
+    assert [(f["organisation"], f["rating"]) for f in item["fact_checks"]] == [
+        ("Full Fact", "false")
+    ]
+    # sent again, nothing is applied twice
+    [again] = send(feed, "posts", [post("late-1")])
+    assert again["status"] == "unchanged"
+    assert len(lead.get(f"/items/{late_1['item_ids'][0]}").json()["fact_checks"]) == 1
+    # and a rating of a post that is there already is not kept waiting for another copy
+    [later] = send(feed, "posts", [post("late-2")])
+    assert later["queue_ids"] == [MISINFO]
+
+
 def test_ratings_are_idempotent_and_on_the_scale(server: LiveServer, checker: ApiSession) -> None:
     first = rating("fc-1")
     assert statuses(send(checker, "fact-checks", [first])) == ["created"]

@@ -113,3 +113,32 @@ def test_the_database_refuses_to_change_the_event_log(database_url: str, stateme
             assert conn.execute(text("SELECT kind FROM events")).scalars().all() == ["decided"]
     finally:
         db.dispose()
+
+
+def test_the_posts_stored_ratings_name_are_kept_by_the_upgrade(database_url: str) -> None:
+    """Ratings stored before migration 0024 still go on their posts when these arrive."""
+    db = Database(database_url)
+    try:
+        db.migrate("0023")
+        with db.write() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO fact_check_ratings (user_id, external_id, body_hash, payload,"
+                    " received_at) VALUES (7, 'fc-1', :h, :p, 0)"
+                ),
+                {
+                    "h": "0" * 64,
+                    "p": '{"id":"fc-1","post_external_ids":["a","b","a"],"source":null}',
+                },
+            )
+        db.migrate()
+        with db.read() as conn:
+            kept = conn.execute(
+                text(
+                    "SELECT user_id, rating_external_id, post_external_id, source"
+                    " FROM fact_check_targets ORDER BY post_external_id"
+                )
+            ).all()
+        assert [tuple(r) for r in kept] == [(7, "fc-1", "a", None), (7, "fc-1", "b", None)]
+    finally:
+        db.dispose()

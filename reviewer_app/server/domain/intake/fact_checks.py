@@ -4,7 +4,7 @@ fact-checker's own ratings read back a page at a time."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, select
@@ -20,13 +20,16 @@ from reviewer_app.server.domain.intake.items import (
     Context,
     PostRow,
     element_result,
+    lock_posts,
     rejected_result,
     replayed_result,
 )
 from reviewer_app.server.domain.intake.rows import (
+    INSERT_RATING_TARGETS,
     INSERT_RATINGS,
     LIVE,
     POSTS_BY_EXTERNAL_ID,
+    RATINGS_OF_EXTERNAL_IDS,
     SHARE_AUTHORS_OF_EXTERNAL_IDS,
     STORED_RATINGS,
     canonical_hash,
@@ -40,6 +43,31 @@ from reviewer_app.server.domain.intake.signals import (
 )
 from reviewer_app.server.domain.records import Principal, decode_cursor, encode_cursor, iso
 from reviewer_app.server.storage.tables import fact_check_ratings
+
+
+def _rating_signal(index: int, document: dict[str, Any], post: PostRow) -> PreparedSignal:
+    """The fact-check signal a rating (``document``: as stored) becomes on ``post``."""
+    signal_id = rating_signal_id(document["id"], post.id)
+    payload = {
+        "kind": "fact_check",
+        "id": signal_id,
+        "post_external_id": post.external_id,
+        "organisation": document["organisation"],
+        "rating": document["rating"],
+        "claim": document["claim"],
+        "url": document["url"],
+        "published_at": document["published_at"],
+        "fact_check_id": document["id"],
+    }
+    return PreparedSignal(
+        index,
+        signal_id,
+        post.id,
+        "fact_check",
+        payload,
+        canonical_hash(payload),
+        document["rating"],
+    )
 
 
 def _rating_signals(
@@ -70,30 +98,58 @@ def _rating_signals(
             for post in by_external.get(external_id, []):
                 if post.state != LIVE or (rating.source and post.source != rating.source):
                     continue
-                signal_id = rating_signal_id(rating.id, post.id)
-                payload = {
-                    "kind": "fact_check",
-                    "id": signal_id,
-                    "post_external_id": post.external_id,
-                    "organisation": documents[i]["organisation"],
-                    "rating": rating.rating,
-                    "claim": rating.claim,
-                    "url": rating.url,
-                    "published_at": documents[i]["published_at"],
-                    "fact_check_id": rating.id,
-                }
-                prepared.append(
-                    PreparedSignal(
-                        i,
-                        signal_id,
-                        post.id,
-                        "fact_check",
-                        payload,
-                        canonical_hash(payload),
-                        rating.rating,
-                    )
-                )
+                prepared.append(_rating_signal(i, documents[i], post))
     return prepared, rows
+
+
+def _keep_targets(
+    ctx: Context, caller: Principal, batch: Sequence[FactCheckRating], new: list[int]
+) -> None:
+    """The posts each new rating names, kept to find it by when one of them arrives."""
+    targets = [
+        {
+            "user_id": caller.id,
+            "rating_external_id": batch[i].id,
+            "post_external_id": post,
+            "source": batch[i].source,
+        }
+        for i in new
+        for post in dict.fromkeys(batch[i].post_external_ids)
+    ]
+    if targets:
+        ctx.conn.execute(INSERT_RATING_TARGETS[ctx.postgres], targets)
+
+
+def rate_arrivals(
+    ctx: Context, arrived: Mapping[str, str]
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Put on posts just received (``arrived``: post id -> the platform's id, all of
+    ``ctx.actor``) the ratings sent before them that name them: a fact-check signal of each
+    rating's fact-checker, as when a rating names a post the service has. What settling
+    touched, per post id."""
+    if not arrived:
+        return {}
+    found = ctx.conn.execute(RATINGS_OF_EXTERNAL_IDS, {"ids": sorted(set(arrived.values()))}).all()
+    wanted = [r for r in found if (r.source is None or r.source == ctx.actor)]
+    if not wanted:
+        return {}
+    post_of = {external: post_id for post_id, external in arrived.items()}
+    rows = lock_posts(ctx, [post_of[r.post_external_id] for r in wanted])
+    by_checker: dict[str, list[PreparedSignal]] = {}
+    for r in wanted:
+        document = json.loads(r.payload)
+        post = rows.get(post_of[r.post_external_id])
+        if post is None or post.state != LIVE or document["rating"] not in ctx.known_ratings:
+            continue
+        by_checker.setdefault(r.username, []).append(_rating_signal(0, document, post))
+    touched: dict[str, tuple[list[str], list[str]]] = {}
+    for checker, prepared in by_checker.items():
+        _new, settled = store_signals(ctx, checker, prepared, rows)
+        for post_id, (item_ids, queue_ids) in settled.items():
+            have = touched.setdefault(post_id, ([], []))
+            have[0].extend(x for x in item_ids if x not in have[0])
+            have[1].extend(queue_ids)
+    return touched
 
 
 def intake_fact_checks(
@@ -143,6 +199,7 @@ def intake_fact_checks(
         else {}
     )
     new = [i for i in fresh if batch[i].id in inserted]
+    _keep_targets(ctx, caller, batch, new)
     prepared, rows = _rating_signals(ctx, batch, new, documents)
     _new_signals, settled = store_signals(ctx, caller.username, prepared, rows)
     touched: dict[int, tuple[list[str], list[str]]] = {}

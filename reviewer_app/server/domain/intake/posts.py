@@ -10,6 +10,7 @@ from typing import Any
 
 from reviewer_app.protocol import IntakeAuthor, IntakePost, IntakeResult, IntakeStatus
 from reviewer_app.server.domain import account_links, search_index
+from reviewer_app.server.domain.intake.fact_checks import rate_arrivals
 from reviewer_app.server.domain.intake.items import (
     Context,
     Touch,
@@ -198,8 +199,12 @@ def _posts_round(
     if linked:
         conn.execute(INSERT_POST_MEDIA[ctx.postgres], linked)
     settled = settle(ctx, stored, touched)
+    # ratings sent before their post: it gets them now
+    rated = rate_arrivals(ctx, {p.id: p.post.external_id for p in prepared if p.id in created})
     for p in prepared:
-        if p.index not in results:
+        if p.id in rated:
+            results[p.index] = element_result(p.post.external_id, IntakeStatus.created, rated[p.id])
+        elif p.index not in results:
             results[p.index] = element_result(
                 p.post.external_id, IntakeStatus.updated, settled.get(p.id)
             )

@@ -19,6 +19,7 @@ from reviewer_app.server.storage.tables import (
     authors,
     decisions,
     fact_check_ratings,
+    fact_check_targets,
     items,
     leases,
     media,
@@ -27,6 +28,7 @@ from reviewer_app.server.storage.tables import (
     server_secrets,
     signals,
     strikes,
+    users,
 )
 
 T = TypeVar("T")
@@ -146,6 +148,7 @@ INSERT_POST_MEDIA = {pg: _ignoring(post_media, pg) for pg in _PG}
 INSERT_RATINGS = {
     pg: _ignoring(fact_check_ratings, pg).returning(fact_check_ratings.c.external_id) for pg in _PG
 }
+INSERT_RATING_TARGETS = {pg: _ignoring(fact_check_targets, pg) for pg in _PG}
 INSERT_MEDIA = {pg: _ignoring(media, pg).returning(media.c.id) for pg in _PG}
 INSERT_SECRET = {pg: _ignoring(server_secrets, pg) for pg in _PG}
 _POST_COLUMNS = (
@@ -236,6 +239,24 @@ MEDIA_OF_SOURCE = select(
 ).where(media.c.id.in_(_ids), media.c.source == bindparam("source"))
 STORED_SIGNALS = select(signals.c.external_id, signals.c.body_hash).where(
     signals.c.source == bindparam("source"), signals.c.external_id.in_(_ids)
+)
+# The ratings that name any of the posts ``ids`` (by the platform's id), each with its
+# fact-checker's user name (the source of the signals it becomes), oldest first.
+RATINGS_OF_EXTERNAL_IDS = (
+    select(
+        fact_check_targets.c.post_external_id,
+        fact_check_targets.c.source,
+        fact_check_ratings.c.payload,
+        users.c.username,
+    )
+    .join(
+        fact_check_ratings,
+        (fact_check_ratings.c.user_id == fact_check_targets.c.user_id)
+        & (fact_check_ratings.c.external_id == fact_check_targets.c.rating_external_id),
+    )
+    .join(users, users.c.id == fact_check_targets.c.user_id)
+    .where(fact_check_targets.c.post_external_id.in_(_ids))
+    .order_by(fact_check_ratings.c.id)
 )
 STORED_RATINGS = select(fact_check_ratings.c.external_id, fact_check_ratings.c.body_hash).where(
     fact_check_ratings.c.user_id == bindparam("user"), fact_check_ratings.c.external_id.in_(_ids)

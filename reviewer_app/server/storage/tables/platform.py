@@ -73,6 +73,18 @@ fact_check_ratings = Table(
     Index("ix_fact_check_ratings_external", "user_id", "external_id", unique=True),
 )
 
+# The posts each rating names (by the platform's id, and the platform account when the
+# rating names one): a post that arrives after a rating of it gets the rating then.
+fact_check_targets = Table(
+    "fact_check_targets",
+    metadata,
+    Column("user_id", Integer, primary_key=True),
+    Column("rating_external_id", String(200), primary_key=True),
+    Column("post_external_id", String(200), primary_key=True),
+    Column("source", String(64), nullable=True),
+    Index("ix_fact_check_targets_post", "post_external_id"),
+)
+
 authors = Table(
     "authors",
     metadata,
