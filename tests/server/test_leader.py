@@ -4,7 +4,8 @@
   over within its retry time (SQLite's lock file, PostgreSQL's session advisory lock).
 - On PostgreSQL a leader whose connection is cut stands down, and the other takes over.
 - A sequencer that stands by is not poked by its process's commits and seals nothing; the
-  leader's sequencer seals its process's entries, and it seals on its own once it leads.
+  leader's sequencer seals its process's entries, and it seals on its own once it leads,
+  or when the leader has left an entry unsealed for a while (a paused leader).
 - Two real API processes: one leads (the metrics gauge says 1), and what both commit is
   sealed.
 """
@@ -134,6 +135,28 @@ def test_a_standing_by_sequencer_seals_nothing_until_its_process_leads(db: Datab
         until(lambda: unsealed(db) == 0, "the new leader's sequencer sealing")
         append(follower.db, "c")
         until(lambda: unsealed(db) == 0, "its own commits sealed")
+    finally:
+        standing_by.stop()
+        follower.stop()
+        leader.stop()
+        follower.db.dispose()
+        leader.db.dispose()
+
+
+def test_a_leader_that_does_no_rounds_does_not_stall_the_log(db: Database) -> None:
+    """A leading process paused (SIGSTOP, a VM paused, swapped out) keeps its lock and its
+    connection: nobody sealed, the feed and webhooks stopped, and within 10 s every
+    process's /readyz said 503. Here the leader holds the lead and runs no sequencer."""
+    leader, follower = leadership(db), leadership(db)
+    leader.start()
+    follower.start()
+    assert leader.leading and not follower.leading
+    standing_by = Sequencer(follower.db, [EventChain()], time.time, leader=follower, rescue=0.5)
+    standing_by.start()
+    try:
+        append(follower.db, "a", "b")
+        until(lambda: unsealed(db) == 0, "the waiting entries sealed by the process standing by")
+        assert leader.leading and not follower.leading, "the lead stays where it was"
     finally:
         standing_by.stop()
         follower.stop()

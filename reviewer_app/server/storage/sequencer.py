@@ -69,6 +69,11 @@ MIN_GAP_SECONDS = 0.025
 BATCH = 2_000
 # After a failed round (the database away, say): wait this long before trying again.
 RETRY_SECONDS = 1.0
+# A process standing by seals after all when an entry has waited this long: the leader
+# holds the lead and does no rounds (paused, swapped out, wedged with its connection open;
+# one that dies loses the lead with its connection). Well under the readiness limit
+# (``log_lag_limit_seconds``), which every process's /readyz would otherwise cross.
+RESCUE_SECONDS = 3.0
 
 _APPENDED = "reviewer_app.sequencer.appended"
 _ANY = "*"
@@ -158,10 +163,13 @@ class Sequencer:
         interval: float = INTERVAL_SECONDS,
         batch: int = BATCH,
         leader: Leadership | None = None,
+        rescue: float = RESCUE_SECONDS,
     ) -> None:
-        """``leader``: the thread's rounds wait for it to lead (None: they never wait)."""
+        """``leader``: the thread's rounds wait for it to lead (None: they never wait),
+        unless an entry has waited ``rescue`` seconds to be sealed."""
         self.db = db
         self.leader = leader
+        self.rescue = rescue
         self.logs = list(logs)
         self.clock = clock
         self.interval = interval
@@ -234,8 +242,8 @@ class Sequencer:
                 with self._appended_lock:
                     self._appended = set()
                 self._poked.clear()
-                if self.leader is not None:
-                    self.leader.wait(self.interval)
+                if self.leader is not None and not self.leader.wait(self.rescue / 2):
+                    self._rescue()
                 continue
             self._poked.wait(self.interval)
             if self._stopping.is_set():
@@ -261,6 +269,25 @@ class Sequencer:
             # a full round goes on at once; a log another process was sealing, next time
             if more or busy:
                 self._note(more | busy, poke=bool(more))
+
+    def _rescue(self) -> None:
+        """Standing by: seal what the leader has left waiting ``rescue`` seconds or more."""
+        try:
+            with self.db.read() as conn:
+                lags = self.lag(conn, self.clock())
+            stalled = [lg for lg in self.logs if lags[lg.name].oldest_seconds >= self.rescue]
+            for lg in stalled:
+                log.warning(
+                    "%s: %d entries left unsealed for %.1f s by the leading process; sealing "
+                    "them here",
+                    lg.name,
+                    lags[lg.name].unsealed,
+                    lags[lg.name].oldest_seconds,
+                )
+                while self.round(lg).sealed >= self.batch:
+                    pass
+        except Exception:
+            log.warning("sealing for a stalled leader failed; trying again", exc_info=True)
 
     # -- rounds ---------------------------------------------------------------------------
 
