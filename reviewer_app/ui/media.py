@@ -37,7 +37,7 @@ from .video import VideoCache, VideoFrames, damaged_video, duration_words, read_
 
 THUMB = QSize(220, 160)
 #: The most pixels an image may declare; more is refused before anything is decoded
-#: (4096 x 4096: at most 64 MB while decoding).
+#: (4096 x 4096: 64 MB while decoding at 8 bits a channel, 128 MB at 16).
 MAX_PIXELS = 4096 * 4096
 #: Images are decoded to fit this box (scaled while decoding where the format can): only a
 #: tile is ever shown.
@@ -88,6 +88,17 @@ def obscured(image: QImage, *, blur: bool, grey: bool) -> QImage:
     return out
 
 
+def declared_size(data: bytes, reader: QImageReader) -> QSize:
+    """The size the image's decoding allocates: a GIF's canvas (its "logical screen"),
+    which Qt decodes whole whatever its first frame's size (``reader.size()``); a 62-byte
+    GIF of one pixel on a 7,999 x 7,999 canvas decoded to 244 MB), else the reader's."""
+    size = reader.size()
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        canvas = QSize(int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little"))
+        return size.expandedTo(canvas)
+    return size
+
+
 def decode(data: bytes) -> QImage | str:
     """The image in ``data`` (a GIF's first frame), or why it is not shown, in plain words."""
     buffer = QBuffer()
@@ -101,14 +112,27 @@ def decode(data: bytes) -> QImage | str:
     size = reader.size()
     if not size.isValid() or size.isEmpty():
         return damaged()
-    if size.width() * size.height() > MAX_PIXELS:
+    allocated = declared_size(data, reader)
+    if allocated.width() * allocated.height() > MAX_PIXELS:
         return translate(
             "Media", "This image is too large to show safely ({width} x {height} pixels)"
-        ).format(width=f"{size.width():,}", height=f"{size.height():,}")
+        ).format(width=f"{allocated.width():,}", height=f"{allocated.height():,}")
     if size.width() > DECODE_BOX.width() or size.height() > DECODE_BOX.height():
-        reader.setScaledSize(size.scaled(DECODE_BOX, Qt.AspectRatioMode.KeepAspectRatio))
+        # at least a pixel a side: a 4,096 x 1 image scaled to the box is not 1,280 x 0
+        reader.setScaledSize(
+            size.scaled(DECODE_BOX, Qt.AspectRatioMode.KeepAspectRatio).expandedTo(QSize(1, 1))
+        )
     image = reader.read()  # a GIF decodes to its first frame: never animated
-    return damaged() if image.isNull() else image
+    if image.isNull():
+        return damaged()
+    if image.width() > DECODE_BOX.width() or image.height() > DECODE_BOX.height():
+        # a format that does not scale while decoding (a GIF's canvas) keeps no more
+        image = image.scaled(
+            DECODE_BOX,
+            Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
+        )
+    return image
 
 
 def badged(image: QImage, text: str) -> QImage:

@@ -136,6 +136,20 @@ def test_real_mp4_and_webm_videos_are_accepted_by_their_bytes(
     expect_problem(upload(platform, matroska, "video/x-matroska"), 415, "unsupported_media")
 
 
+@pytest.mark.parametrize("brands", [b"heicmif1heic", b"avifavifmif1", b"qt  qt  ", b"mif1msf1"])
+def test_other_formats_in_mp4s_boxes_are_not_taken_for_mp4(
+    platform: ApiSession, brands: bytes
+) -> None:
+    """A HEIC or AVIF photo (or a QuickTime film) has MP4's box structure: it was stored as
+    video/mp4 and the reviewer saw "This video is damaged or incomplete"."""
+    major, compatible = brands[:4], brands[4:]
+    content = (16 + len(compatible)).to_bytes(4, "big") + b"ftyp" + major + b"\0\0\0\0"
+    content += compatible + b"\0" * 64
+    assert sniff(content) is None
+    for declared in ("application/octet-stream", "image/heic"):
+        expect_problem(upload(platform, content, declared), 415, "unsupported_media")
+
+
 def test_uploads_are_capped(server: LiveServer, platform: ApiSession) -> None:
     over = b"\x89PNG\r\n\x1a\n" + b"\x00" * MAX_MEDIA_BYTES
     expect_problem(upload(platform, over), 413, "body_too_large")

@@ -183,6 +183,9 @@ def _hostile_images() -> list[tuple[str, bytes, str]]:
         ("png-truncated", truncated_png(), "image/png"),
         ("gif-many-frames", gif_frame_bomb(), "image/gif"),
         ("gif-huge-screen", gif_screen_bomb(), "image/gif"),
+        # one pixel on a canvas Qt still allocates whole (244 MB): its size() says 1 x 1
+        ("gif-large-canvas", _gif(7_999, 7_999, 1), "image/gif"),
+        ("png-one-pixel-high", valid_png(4_096, 1), "image/png"),
         (
             "html-as-png",
             b"<html><body><img src=http://127.0.0.1:9/x.png></body></html>",

@@ -40,6 +40,9 @@ EXPECTED = {
     "gif-many-frames": "first frame",
     # Qt's GIF reader reports a 1 x 1 size for a screen this large, then refuses to read it
     "gif-huge-screen": re.compile(f"^({TOO_LARGE.pattern[1:-1]}|{re.escape(DAMAGED)})$"),
+    "gif-large-canvas": TOO_LARGE,
+    # scaled to the decode box at least a pixel high (it was 0: "damaged")
+    "png-one-pixel-high": "first frame",
     "html-as-png": NOT_AN_IMAGE,
     "text-as-jpeg": NOT_AN_IMAGE,
     "elf-as-gif": NOT_AN_IMAGE,

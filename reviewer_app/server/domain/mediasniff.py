@@ -41,10 +41,38 @@ def sniff(content: bytes) -> Sniffed | None:
     if len(content) >= 12 and content[:4] == b"RIFF" and content[8:12] == b"WEBP":
         return _sized("image/webp", MediaKind.image, _webp_size(content))
     if len(content) >= 12 and content[4:8] == b"ftyp":
-        return Sniffed("video/mp4", MediaKind.video)
+        return Sniffed("video/mp4", MediaKind.video) if _is_mp4(content) else None
     if content.startswith(_EBML) and _ebml_doctype(content) == b"webm":
         return Sniffed("video/webm", MediaKind.video)
     return None
+
+
+# An ISO media file names its brands in its first box: MP4's, or another format's on the
+# same box structure (a HEIC or AVIF photo, QuickTime, 3GP), which is not an MP4 video.
+_MP4_BRANDS = frozenset(
+    b.encode()
+    for b in (
+        "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9",
+        "mp41", "mp42", "avc1", "dash", "mmp4", "M4V ", "M4VH", "M4VP", "msnv", "f4v ",
+    )
+)  # fmt: skip
+_NOT_MP4_BRANDS = frozenset(
+    b.encode()
+    for b in (
+        "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis",
+        "qt  ", "3gp4", "3gp5", "3gp6", "3g2a", "crx ", "jp2 ", "M4A ", "M4B ",
+    )
+)  # fmt: skip
+
+
+def _is_mp4(content: bytes) -> bool:
+    """Whether an ISO media file's ``ftyp`` box says MP4: its major brand is not another
+    format's, and it or a compatible brand is MP4's."""
+    size = int.from_bytes(content[:4], "big")
+    end = min(len(content), size if 16 <= size <= 4096 else 16)
+    major = content[8:12]
+    compatible = {content[i : i + 4] for i in range(16, end - 3, 4)}
+    return major not in _NOT_MP4_BRANDS and bool(({major} | compatible) & _MP4_BRANDS)
 
 
 _EBML = b"\x1a\x45\xdf\xa3"
