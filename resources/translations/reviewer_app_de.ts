@@ -990,8 +990,8 @@
         <translation>kein Grund angegeben</translation>
     </message>
     <message>
-        <source>{ago} ({time} UTC)</source>
-        <translation>{ago} ({time} UTC)</translation>
+        <source>{ago} ({time})</source>
+        <translation>{ago} ({time})</translation>
     </message>
     <message>
         <source>Escalated by {who} {when} from {queue}: {reason}</source>
@@ -3880,7 +3880,7 @@
     <name>Media</name>
     <message>
         <source>image</source>
-        <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: at most 64 MB while decoding). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
+        <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: 64 MB while decoding at 8 bits a channel, 128 MB at 16). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
         <translation>Bild</translation>
     </message>
     <message>
@@ -4759,6 +4759,7 @@
     </message>
     <message>
         <source>Post</source>
+        <extracomment>a queue&apos;s name by its id (the queue list&apos;s), for the escalation banner</extracomment>
         <translation>Beitrag</translation>
     </message>
     <message>

@@ -133,7 +133,7 @@ def why_text(
         f"• {words_for(REASON_WORDS, r.kind.value)}: {long(r.detail, limit, cuts)}"
         for r in item.reasons
     ]
-    lines += [f"• {line}" for line in escalation_lines(item.escalation)]
+    lines += [f"• {line}" for line in escalation_lines(item.escalation, name_of)]
     return "\n".join(lines)
 
 

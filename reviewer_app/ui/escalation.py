@@ -8,6 +8,8 @@ queue's configuration (plain text, elided in the list with the whole text in the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -28,6 +30,7 @@ from reviewer_app.protocol.common import MAX_NOTE
 from .i18n import translate
 from .plain import ago, isolate, label, named, set_text, tooltip
 from .theme import Tone, set_tone
+from .words import code_words, local_time
 
 _DIGITS = {getattr(Qt.Key, f"Key_{n}").value: n for n in range(1, 10)}
 
@@ -171,25 +174,29 @@ def reason_words(escalation: ItemEscalation) -> str:
     return isolate(escalation.reason_label or escalation.reason)
 
 
-def escalation_lines(escalation: ItemEscalation | None) -> list[str]:
-    """Who escalated the item, when, from which queue and why; its note; the lead it is
-    assigned to. Empty for an item no reviewer escalated."""
+def escalation_lines(
+    escalation: ItemEscalation | None, name_of: Callable[[str], str | None] | None = None
+) -> list[str]:
+    """Who escalated the item, when (in local time), from which queue (by its name:
+    ``name_of``, the queue list's) and why; its note; the lead it is assigned to. Empty for
+    an item no reviewer escalated."""
     if escalation is None or escalation.escalated_by is None:
         lines: list[str] = []
     else:
         at = escalation.escalated_at
         when = (
-            translate("Escalation", "{ago} ({time} UTC)").format(
-                ago=ago(at), time=f"{at:%Y-%m-%d %H:%M}"
-            )
+            translate("Escalation", "{ago} ({time})").format(ago=ago(at), time=local_time(at))
             if at is not None
             else ""
         )
+        origin = escalation.from_queue_id
+        name = name_of(origin) if name_of is not None and origin else None
+        queue = isolate(name) if name else code_words(origin) if origin else "?"
         lines = [
             translate("Escalation", "Escalated by {who} {when} from {queue}: {reason}").format(
                 who=isolate(escalation.escalated_by),
                 when=when,
-                queue=isolate(escalation.from_queue_id or "?"),
+                queue=queue,
                 reason=reason_words(escalation),
             )
         ]

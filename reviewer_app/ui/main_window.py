@@ -251,7 +251,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             client_factory=self.session.client if self.session.is_lead else None,
         )
         self.post, self.scores, self.context = self.pane.post, self.pane.scores, self.pane.context
-        self.context.queue_name = self.queues.name_of
+        self.context.queue_name = self.post.queue_name = self.queues.name_of
         self.verdicts = self.pane.verdicts
         self.scores_heading = self.pane.scores_heading
         self.review_split = self.pane.split

@@ -351,6 +351,8 @@ class PostPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        #: a queue's name by its id (the queue list's), for the escalation banner
+        self.queue_name: Callable[[str], str | None] | None = None
         named(self, "postPane", translate("PostPane", "Post"))
         layout = QVBoxLayout(self)
         self.byline = label()
@@ -543,7 +545,7 @@ class PostPane(QWidget):
         self.account.setVisible(bool(words))
 
     def _show_escalation(self, escalation: ItemEscalation | None) -> None:
-        lines = escalation_lines(escalation)
+        lines = escalation_lines(escalation, self.queue_name)
         set_text(self.escalation, "\n".join(lines))
         self.escalation.setVisible(bool(lines))
 

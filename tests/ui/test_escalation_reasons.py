@@ -9,6 +9,8 @@ sees who escalated it, when and why above the post, in "Why queued" and in its h
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -89,11 +91,14 @@ def test_escalating_asks_for_a_reason_and_the_lead_sees_it(
     text = banner.text()
     assert f"Escalated by {isolate(REVIEWER[0])}" in text
     assert isolate("Election or civic process") in text
-    assert f"from {isolate(QUEUE)}" in text
+    # the queue by its name and the time in local time (it said the id, and the time in UTC)
+    assert f"from {isolate('Misinformation')}" in text and "UTC" not in text
+    assert re.search(r"\(\d{4}-\d\d-\d\d \d\d:\d\d\)", text), text
     assert isolate(NOTE) in text
     assert f"Assigned to {isolate(LEAD[0])}" in text
     why = lead.window.context.text_of("Why queued")
     assert isolate("Election or civic process") in why and isolate(REVIEWER[0]) in why
+    assert f"from {isolate('Misinformation')}" in why and "UTC" not in why
     # the queues by their names, not their ids
     came = f"Queue: {isolate('Escalations')} (came from {isolate('Misinformation')})"
     assert why.startswith(came), why
