@@ -3880,7 +3880,7 @@
     <name>Media</name>
     <message>
         <source>image</source>
-        <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: 64 MB while decoding at 8 bits a channel, 128 MB at 16). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
+        <extracomment>The most pixels an image may declare; more is refused before anything is decoded (4096 x 4096: 64 MB while decoding at 8 bits a channel, 128 MB at 16). Images are decoded to fit this box (scaled while decoding where the format can): only a tile is ever shown. Images of at most this many pixels are decoded on the GUI thread when shown (a few ms); larger ones off it, their tile saying so meanwhile (16 images of 4,096 x 4,096 held the window for 4-9 s). Formats decoded, as Qt names them (what the service serves; never SVG or the like).</extracomment>
         <translation>imagen</translation>
     </message>
     <message>
@@ -3914,7 +3914,7 @@
     </message>
     <message>
         <source>Media {n}: {what}</source>
-        <extracomment>the next post&apos;s images by media id, worked out while the reviewer reads this one</extracomment>
+        <extracomment>the next post&apos;s images by media id, worked out while the reviewer reads this one the next post&apos;s images are being decoded off the GUI thread (``prepare``)</extracomment>
         <translation>Medio {n}: {what}</translation>
     </message>
     <message>
@@ -3924,6 +3924,10 @@
     <message>
         <source>{kind}, {size} bytes: {description}</source>
         <translation>{kind}, {size} bytes: {description}</translation>
+    </message>
+    <message>
+        <source>Image, {size} bytes: decoding…</source>
+        <translation>Imagen, {size} bytes: descodificando…</translation>
     </message>
     <message>
         <source>Video, {size} bytes: reading its frames…</source>

@@ -42,6 +42,10 @@ MAX_PIXELS = 4096 * 4096
 #: Images are decoded to fit this box (scaled while decoding where the format can): only a
 #: tile is ever shown.
 DECODE_BOX = QSize(1280, 1280)
+#: Images of at most this many pixels are decoded on the GUI thread when shown (a few ms);
+#: larger ones off it, their tile saying so meanwhile (16 images of 4,096 x 4,096 held the
+#: window for 4-9 s).
+SYNC_PIXELS = 1024 * 1024
 #: Formats decoded, as Qt names them (what the service serves; never SVG or the like).
 FORMATS = frozenset({"png", "jpeg", "jpg", "gif", "webp"})
 NOT_AN_IMAGE = "This file is not an image this app can show"
@@ -97,6 +101,27 @@ def declared_size(data: bytes, reader: QImageReader) -> QSize:
         canvas = QSize(int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little"))
         return size.expandedTo(canvas)
     return size
+
+
+def image_pixels(data: bytes) -> int:
+    """How many pixels decoding ``data`` allocates, from its header (0: none known)."""
+    buffer = QBuffer()
+    buffer.setData(QByteArray(data))
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    reader = QImageReader(buffer)
+    reader.setDecideFormatFromContent(True)
+    size = declared_size(data, reader)
+    return max(0, size.width()) * max(0, size.height())
+
+
+def decoded(
+    data: bytes, *, blur: bool, grey: bool
+) -> tuple[QImage | None, str | None, QImage | None]:
+    """Off the GUI thread: the image, why it is not shown, and the image obscured."""
+    image = decode(data)
+    if isinstance(image, str):
+        return None, image, None
+    return image, None, obscured(image, blur=blur, grey=grey)
 
 
 def decode(data: bytes) -> QImage | str:
@@ -260,8 +285,12 @@ class MediaStrip(QWidget):
         self.videos = VideoCache()
         #: the next post's images by media id, worked out while the reviewer reads this one
         self._ahead: dict[str, _Ahead] = {}
-        # media ids of videos being read off the GUI thread
+        # media ids of videos being read, and of large images being decoded, off the GUI
+        # thread
         self.pending: set[str] = set()
+        #: the next post's images are being decoded off the GUI thread (``prepare``)
+        self.preparing = False
+        self._generation = 0
 
     def show_media(self, media: list[Media], load: object) -> None:
         """``load(media_id) -> (bytes, content type) | None`` reads the local store."""
@@ -339,20 +368,45 @@ class MediaStrip(QWidget):
 
     def prepare(self, media: list[Media], load: object) -> None:
         """The next post's images decoded, obscured and fitted as its tiles will show them,
-        while the reviewer reads this post (its keypress then only places them). Only
-        images already in the store; videos are read off the GUI thread when shown."""
-        ahead: dict[str, _Ahead] = {}
+        off the GUI thread while the reviewer reads this post (its keypress then only
+        places them). Only images already in the store; videos are read when shown."""
+        self._generation += 1
+        generation = self._generation
+        found: list[tuple[str, bytes]] = []
         for item in media:
-            if item.kind is MediaKind.video:
-                continue
-            original, problem = self._decode(item, load)
-            if problem == not_downloaded():
-                continue  # it may arrive before the post is shown
-            # as a post is first shown: obscured, whatever the reviewer revealed of this one
-            shown = None if problem else obscured(original, blur=self.blur, grey=self.grey)
-            pixmap = None if shown is None else tile_pixmap(shown)
-            ahead[item.id] = _Ahead(original, problem, self.blur, self.grey, shown, pixmap)
-        self._ahead = ahead
+            read = load(item.id) if callable(load) and item.kind is not MediaKind.video else None
+            if read:  # one not in the store yet may arrive before the post is shown
+                found.append((item.id, bytes(read[0])))
+        self._ahead = {}
+        if not found:
+            return
+        blur, grey = self.blur, self.grey
+        self.preparing = True
+
+        def work() -> dict[str, tuple[QImage | None, str | None, QImage | None]]:
+            return {media_id: decoded(data, blur=blur, grey=grey) for media_id, data in found}
+
+        def done(result: dict[str, tuple[QImage | None, str | None, QImage | None]]) -> None:
+            if generation != self._generation:
+                return  # another post's turn came meanwhile
+            self.preparing = False
+            self._ahead = {
+                media_id: _Ahead(
+                    original if original is not None else placeholder(problem or damaged()),
+                    problem,
+                    blur,
+                    grey,
+                    shown,
+                    None if shown is None else tile_pixmap(shown),
+                )
+                for media_id, (original, problem, shown) in result.items()
+            }
+
+        def failed(_err: BaseException) -> None:
+            if generation == self._generation:
+                self.preparing = False
+
+        run_in_background(self, work, done, failed)
 
     def _decode(self, item: Media, load: object) -> tuple[QImage, str | None]:
         """The tile's image, and why it is a placeholder (None when it is the media)."""
@@ -363,10 +417,52 @@ class MediaStrip(QWidget):
         data, _kind = found  # the declared type is not trusted: the content decides
         if item.kind is MediaKind.video:
             return self._video(item, bytes(data))
-        image = decode(bytes(data))
+        data = bytes(data)
+        if image_pixels(data) > SYNC_PIXELS:
+            return self._image_later(item, data)
+        image = decode(data)
         if isinstance(image, str):
             return placeholder(image), image
         return image, None
+
+    def _image_later(self, item: Media, data: bytes) -> tuple[QImage, str | None]:
+        """A large image's tile: words until it is decoded off the GUI thread."""
+        words = translate("Media", "Image, {size} bytes: decoding…").format(
+            size=f"{item.size_bytes:,}"
+        )
+        if item.id not in self.pending:
+            self.pending.add(item.id)
+            media_id, blur, grey = item.id, self.blur, self.grey
+
+            def work() -> tuple[QImage | None, str | None, QImage | None]:
+                return decoded(data, blur=blur, grey=grey)
+
+            def done(result: tuple[QImage | None, str | None, QImage | None]) -> None:
+                original, problem, _shown = result
+                self._on_image_decoded(media_id, original, problem)
+
+            def failed(_err: BaseException) -> None:
+                self._on_image_decoded(media_id, None, damaged())
+
+            run_in_background(self, work, done, failed)
+        return placeholder(words), words
+
+    def _on_image_decoded(self, media_id: str, image: QImage | None, problem: str | None) -> None:
+        self.pending.discard(media_id)
+        changed = False
+        for index, tile in enumerate(self.tiles):
+            if tile.media is None or tile.media.id != media_id:
+                continue
+            tile.original = image if image is not None else placeholder(problem or damaged())
+            tile.problem = problem
+            what = problem or kind_word(tile.media.kind)
+            tile.setAccessibleName(
+                translate("Media", "Media {n}: {what}").format(n=index + 1, what=what)
+            )
+            changed = True
+        if changed:
+            self._apply()
+            self.tiles_changed.emit()
 
     def _video(self, item: Media, data: bytes) -> tuple[QImage, str | None]:
         """A video's tile: its poster once read (off the GUI thread), words until then."""

@@ -144,6 +144,32 @@ def test_hostile_images_are_placeholders_without_a_memory_blow_up(qtbot) -> None
     assert total < RSS_BUDGET, report
 
 
+def test_large_images_are_decoded_off_the_gui_thread(qtbot) -> None:
+    """Sixteen images of 4,096 x 4,096 held the window for 4-9 s: each was decoded on the
+    GUI thread, when the next post was prepared and again when it was shown. A large image's
+    tile now says it is being decoded until it is, and the next post's images are decoded
+    off the GUI thread while the reviewer reads."""
+    big = valid_png(3_000, 2_000)
+    media = [
+        Media(id=f"big{n}", kind=MediaKind.image, mime_type="image/png", size_bytes=len(big))
+        for n in range(3)
+    ]
+    strip = MediaStrip()
+    qtbot.addWidget(strip)
+    strip.show_media(media, lambda _id: (big, "image/png"))
+    assert strip.pending == {m.id for m in media}, "not decoded while being shown"
+    assert all((t.problem or "").endswith("decoding…") for t in strip.tiles)
+    qtbot.waitUntil(lambda: not strip.pending, timeout=20_000)
+    for tile in strip.tiles:
+        assert tile.problem is None and tile.original.width() == DECODE_BOX.width()
+
+    strip.prepare(media, lambda _id: (big, "image/png"))
+    assert strip.preparing, "the next post's images are decoded off the GUI thread"
+    qtbot.waitUntil(lambda: not strip.preparing, timeout=20_000)
+    strip.show_media(media, lambda _id: None)  # all drawn ahead: nothing read or decoded
+    assert not strip.pending and all(t.problem is None for t in strip.tiles)
+
+
 def test_a_big_but_honest_image_is_scaled_down_while_decoding() -> None:
     image = decode(valid_png(3_000, 2_000))
     assert not isinstance(image, str)

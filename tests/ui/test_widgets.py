@@ -79,8 +79,9 @@ def test_media_is_blurred_and_greyscaled_until_revealed(qtbot) -> None:
 
 def test_the_next_posts_images_are_drawn_ahead_and_placed_as_drawn(qtbot) -> None:
     """``prepare`` (run while the reviewer reads a post) decodes and obscures the next
-    post's images; showing that post then reads nothing and draws the same pixels. Drawn
-    for other settings, or not yet in the store when prepared, they are drawn at the show."""
+    post's images off the GUI thread; showing that post then reads nothing and draws the
+    same pixels. Drawn for other settings, or not yet in the store when prepared, they are
+    drawn at the show."""
     strip = MediaStrip()
     qtbot.addWidget(strip)
     data = checkerboard_png()
@@ -96,6 +97,7 @@ def test_the_next_posts_images_are_drawn_ahead_and_placed_as_drawn(qtbot) -> Non
     ]
     strip.prepare(media, load)
     assert reads == ["a", "b", "late"]
+    qtbot.waitUntil(lambda: not strip.preparing)
     strip.show_media(media, load)
     assert reads == ["a", "b", "late", "late"], "only the one not prepared is read again"
     drawn = [t.pixmap().toImage() for t in strip.tiles[:2]]
@@ -108,6 +110,7 @@ def test_the_next_posts_images_are_drawn_ahead_and_placed_as_drawn(qtbot) -> Non
     assert strip.tiles[2].waiting
 
     strip.prepare(media[:1], load)
+    qtbot.waitUntil(lambda: not strip.preparing)
     strip.set_defaults(blur=False, grey=False)  # the settings changed before the post
     reads.clear()
     strip.show_media(media[:1], load)
@@ -122,6 +125,7 @@ def test_the_next_posts_images_are_drawn_ahead_and_placed_as_drawn(qtbot) -> Non
     strip.toggle_reveal()  # the reviewer looks at this post's image...
     assert pixel_stats(strip.tiles[0].pixmap().toImage())[0] > 150
     strip.prepare(media[:1], load)  # ...while the next one's is drawn
+    qtbot.waitUntil(lambda: not strip.preparing)
     strip.show_media(media[:1], load)
     assert not strip.revealed
     colour, detail = pixel_stats(strip.tiles[0].pixmap().toImage())
