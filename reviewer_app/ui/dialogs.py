@@ -273,6 +273,11 @@ class ConflictsView(QDialog):
         self.escalate_button = QPushButton(translate("Dialogs", "Escalate to a lead"))
         named(self.accept_button, "acceptTheirs", self.accept_button.text())
         named(self.escalate_button, "escalateConflict", self.escalate_button.text())
+        for button in (self.accept_button, self.escalate_button):
+            # neither is Enter's: a dialog makes its first button the default, and Enter in
+            # the list accepted the other decision without a word
+            button.setAutoDefault(False)
+            button.setDefault(False)
         self.accept_button.clicked.connect(lambda: self._resolve("accepted"))
         self.escalate_button.clicked.connect(lambda: self._resolve("escalated"))
         sides = QHBoxLayout()

@@ -436,7 +436,8 @@ class FeedbackBar(QWidget):
         dismiss = QPushButton(translate("MyDecisions", "Later"))
         dismiss.clicked.connect(self.hide)
         for button in (self.open_button, dismiss):
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            # not on a click (the keys go on deciding posts), but Tab reaches them
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         row = QHBoxLayout(self)
         row.setContentsMargins(space(2), space(1) // 2, space(2), space(1) // 2)
         row.addWidget(self.text, 1)

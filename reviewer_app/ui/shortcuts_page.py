@@ -24,7 +24,7 @@ from reviewer_app.protocol import Queue
 
 from .i18n import translate
 from .keys import COMMANDS, Command, KeyClash, Keymap, action_what, key_text, what
-from .plain import isolate, label, named, read_only_table, set_text
+from .plain import isolate, label, named, read_only_table, set_text, tooltip
 from .theme import Tone, set_tone
 
 #: a row: ("command", Command) or ("action", queue id, action id)
@@ -147,7 +147,7 @@ class ShortcutsPage(QWidget):
                     cell = QTableWidgetItem()
                     self.table.setItem(index, column, cell)
                 cell.setText(text)  # a table cell is plain text
-                cell.setToolTip(text)
+                cell.setToolTip(tooltip(text))  # a tooltip guesses HTML: never ours
 
     def current_row(self) -> Row | None:
         index = self.table.currentRow()

@@ -20,8 +20,9 @@ translate = QCoreApplication.translate
 
 def _button(text: str, object_name: str) -> QPushButton:
     button = named(QPushButton(text), object_name, text)
-    # never takes the focus: the reviewer's keys go on deciding posts
-    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    # never takes the focus on its own (the reviewer's keys go on deciding posts), but Tab
+    # reaches it: Later had no key, and a reviewer without a mouse could not put it off
+    button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
     return button
 
 

@@ -291,6 +291,7 @@ class WindowActions(WindowParts):
     def _on_escalation_dialog_finished(self, _result: int) -> None:
         self.escalation_dialog = None
         if self.is_open:
+            self.activateWindow()  # the keys work again at once (as after ? and Settings)
             self.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @while_open
@@ -460,6 +461,8 @@ class WindowActions(WindowParts):
                         "They will be sent the next time you start the app. Quit now?",
                     )
                 ).format(n=self.pending),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,  # Enter keeps the window (and the verdicts)
             )
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()

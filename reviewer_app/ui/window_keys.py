@@ -12,6 +12,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QWidget,
@@ -93,13 +95,30 @@ class KeyFilter(QObject):
             or (focus.inherits("QAbstractSpinBox") and _a_number_takes(event))
             or focus.inherits("QKeySequenceEdit")
             or (isinstance(focus, QPlainTextEdit) and not focus.isReadOnly())
+            # an editable list's text is typed into the list itself ("]" in the lead's
+            # assignee box changed tabs)
+            or (isinstance(focus, QComboBox) and focus.isEditable())
         )
         spec = binding.spec
         if typing and not (spec is not None and spec.while_typing and safe_key):
             return False
+        if typing and binding.command is Command.UNDO and _undoes_typing(focus):
+            return False  # Ctrl+Z takes back the typing first, then the last verdict
         if binding.command is Command.REVEAL and isinstance(focus, PolicyList | QPushButton):
             return False  # Space ticks a policy there, and presses a focused button
         return self.window.run_command(binding)
+
+
+def _undoes_typing(focus: QWidget | None) -> bool:
+    """Whether the text box with the focus has typing of its own to take back (Ctrl+Z in
+    the note undid the verdict before and wiped what was typed)."""
+    if isinstance(focus, QComboBox):
+        focus = focus.lineEdit()
+    if isinstance(focus, QLineEdit):
+        return focus.isUndoAvailable()
+    if isinstance(focus, QPlainTextEdit):
+        return focus.document().isUndoAvailable()
+    return False
 
 
 def _a_number_takes(event: QKeyEvent) -> bool:

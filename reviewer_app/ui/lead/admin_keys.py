@@ -27,7 +27,7 @@ from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import isolate, label, named, set_text
+from ..plain import isolate, label, named, set_text, tooltip
 from .admin_users import KEY_ROLES, USERNAME, moment, role_words, selected_value
 from .stats_views import SORT, Index, sortable, table_view
 
@@ -69,7 +69,7 @@ class KeysModel(_Table):
                 moment(k.last_used_at) or translate("LeadAdmin", "never"),
                 moment(k.revoked_at) or translate("LeadAdmin", "live"),
             )
-            return texts[column]
+            return tooltip(texts[column]) if role == Qt.ItemDataRole.ToolTipRole else texts[column]
         if role == SORT:
             stamps = (k.created_at, k.last_used_at, k.revoked_at)
             if column >= 3:

@@ -27,7 +27,7 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import clean, isolate, label, named, set_text
+from ..plain import clean, isolate, label, named, set_text, tooltip
 from .admin_users import moment
 from .stats_views import SORT, Index, sortable, table_view
 
@@ -62,12 +62,13 @@ class HistoryModel(_Table):
         v = self.versions[index.row()]
         column = index.column()
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
-            return (
+            text = (
                 str(v.version),
                 moment(v.applied_at),
                 isolate(v.applied_by) if v.applied_by else translate("LeadAdmin", "the service"),
                 ", ".join(v.queues),
             )[column]
+            return tooltip(text) if role == Qt.ItemDataRole.ToolTipRole else text
         if role == SORT:
             return (v.version, v.applied_at.timestamp(), v.applied_by or "", len(v.queues))[column]
         return None

@@ -30,7 +30,7 @@ from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import clean, isolate, label, named, set_text
+from ..plain import clean, isolate, label, named, set_text, tooltip
 from .stats_views import SORT, Index, sortable, table_view
 
 USERNAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{1,63}$")
@@ -92,8 +92,10 @@ class UsersModel(_Table):
             return None
         u = self.users[index.row()]
         texts = (clean(u.username), isolate(u.display_name), role_words(u.role))
-        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             return texts[index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML
+            return tooltip(texts[index.column()])
         if role == SORT:
             return (u.username, u.display_name.casefold(), u.role.value)[index.column()]
         if role == Qt.ItemDataRole.UserRole:

@@ -19,7 +19,7 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import ago, clean, isolate, label, named, set_text
+from ..plain import ago, clean, isolate, label, named, set_text, tooltip
 from .stats_views import SORT, Index, sortable, table_view
 
 REFRESH_MS = 30_000
@@ -67,8 +67,10 @@ class WebhookModel(_Table):
             last = e.last_success_at.timestamp() if e.last_success_at else 0.0
             keys = (e.id, e.account, e.status.value, last, e.backlog, e.consecutive_failures)
             return keys[column] if column < len(keys) else (e.last_error or "")
-        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+        if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(e, column)
+        if role == Qt.ItemDataRole.ToolTipRole:  # a receiver's words: tooltips guess HTML
+            return tooltip(self._text(e, column))
         if role == Qt.ItemDataRole.UserRole:
             return e.id
         return None

@@ -1,0 +1,131 @@
+"""Places the keyboard was lost or did the wrong thing (a probe of keyboard-only use):
+
+- after the escalation picker closed, no key reached the window until it was clicked;
+- Ctrl+Z in the note undid the last verdict, not the typing, and wiped the note;
+- "]" or "?" typed into the lead's assignee box changed tabs or opened the key list;
+- Enter in the Conflicts list accepted the other decision without a word;
+- Enter at "Verdicts not sent yet" quit, losing them in a session kept in memory;
+- the break reminder's and the feedback strip's buttons were out of Tab's reach.
+Real service, keys only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+
+from reviewer_app.ui.dialogs import ConflictsView
+from reviewer_app.ui.my_decisions import FeedbackBar
+from reviewer_app.ui.wellbeing import BreakReminder
+from tests.support.servers import LiveServer
+from tests.ui.conftest import LEAD, Desk
+
+K = Qt.Key
+CTRL = Qt.KeyboardModifier.ControlModifier
+QUEUE = "misinformation"
+
+
+def test_the_keys_work_after_the_escalation_picker_closes(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk]
+) -> None:
+    desk = desk_factory(demo_server.url, queue=QUEUE)
+    desk.wait(lambda: desk.current_id() is not None)
+    window = desk.window
+    desk.press(K.Key_E)
+    desk.wait(lambda: window.escalation_dialog is not None)
+    QTest.keyClick(window.escalation_dialog, K.Key_Escape)
+    desk.wait(lambda: window.escalation_dialog is None)
+    assert window.isActiveWindow(), "the window has the keys again"
+    desk.press(K.Key_N)
+    note = window.verdicts.note
+    assert note.hasFocus()
+
+
+def test_ctrl_z_in_the_note_takes_back_the_typing_before_the_verdict(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk]
+) -> None:
+    desk = desk_factory(demo_server.url, queue=QUEUE, undo=30.0)
+    desk.wait(lambda: desk.current_id() is not None)
+    decided = desk.current_id()
+    desk.press(K.Key_1)
+    desk.wait(lambda: desk.current_id() not in (None, decided))
+    shown = desk.current_id()
+    desk.press(K.Key_N)
+    note = desk.window.verdicts.note
+    QTest.keyClicks(note, "abc")
+    assert note.toPlainText() == "abc"
+    QTest.keyClick(note, K.Key_Z, CTRL)
+    assert note.toPlainText() != "abc" and desk.current_id() == shown, "the typing, not the verdict"
+    while note.document().isUndoAvailable():
+        QTest.keyClick(note, K.Key_Z, CTRL)
+    QTest.keyClick(note, K.Key_Z, CTRL)  # nothing typed is left: the verdict
+    desk.wait(lambda: desk.current_id() == decided)
+
+
+def test_typing_in_the_assignee_box_types(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk]
+) -> None:
+    desk = desk_factory(demo_server.url, user=LEAD)
+    window = desk.window
+    desk.press(K.Key_2, CTRL)
+    lead = window.lead
+    assert lead is not None
+    lead.setCurrentWidget(lead.escalations)
+    picker = lead.escalations.lead_picker
+    picker.setFocus()
+    desk.wait(picker.hasFocus)
+    QTest.keyClicks(picker, "a]b?c")
+    assert picker.currentText() == "a]b?c"
+    assert lead.currentWidget() is lead.escalations
+    assert not any(
+        w.isVisible() and w.objectName() == "shortcuts" for w in QApplication.topLevelWidgets()
+    )
+
+
+def test_nothing_that_cannot_be_taken_back_is_enters(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk], qtbot
+) -> None:
+    desk = desk_factory(demo_server.url, queue=QUEUE)
+    desk.wait(lambda: desk.current_id() is not None)
+    window = desk.window
+    conflicts = ConflictsView(window.store, window)
+    qtbot.addWidget(conflicts)
+    for button in (conflicts.accept_button, conflicts.escalate_button):
+        assert not button.isDefault() and not button.autoDefault(), button.text()
+
+
+def test_enter_at_verdicts_not_sent_keeps_the_window(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk]
+) -> None:
+    desk = desk_factory(demo_server.url, queue=QUEUE, undo=60.0)  # the verdict is held
+    desk.wait(lambda: desk.current_id() is not None)
+    window = desk.window
+    desk.press(K.Key_1)
+    desk.wait(lambda: window.pending > 0)
+    window.online = False
+    asked: list[QMessageBox] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        asked.append(box)
+        QTest.keyClick(box, K.Key_Return)
+
+    QTimer.singleShot(20, answer)
+    window.close()
+    assert asked, "it asked"
+    assert window.isVisible(), "Enter did not quit"
+    window.online = True  # the fixture closes it without asking
+
+
+def test_the_reminders_buttons_are_in_tabs_reach(qtbot) -> None:
+    reminder = BreakReminder(lambda: "B")
+    notice = FeedbackBar()
+    for widget in (reminder, notice):
+        qtbot.addWidget(widget)
+        buttons = widget.findChildren(QPushButton)
+        assert buttons and all(b.focusPolicy() & Qt.FocusPolicy.TabFocus for b in buttons)
