@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTabBar,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -276,7 +278,55 @@ def tab_title(key: str) -> str:
     }.get(key, key)
 
 
+def share_cap(widths: list[int], room: int) -> int:
+    """The most any one of ``widths`` may keep for all to fit in ``room``: the longest are
+    cut first, each no shorter than the next longest needs, and the short ones stay whole."""
+    low, high = 0, max(widths, default=0)
+    while low < high:
+        cap = (low + high + 1) // 2
+        if sum(min(w, cap) for w in widths) <= room:
+            low = cap
+        else:
+            high = cap - 1
+    return low
+
+
+class FittingTabBar(QTabBar):
+    """Tabs that share a bar too narrow for their titles by cutting the longest first.
+
+    Qt cut every title alike: at 1280 px in English the six context tabs read "Why…ued",
+    "A…r", "Thr…(2)", "Rep…52)", "Fact-…s (0)", "H…y". Now "Author" and "History" stay
+    whole, and only as much is cut from the longest as the bar lacks (each cut title whole
+    in its tooltip)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        #: the width the tabs have to share (their tab widget's; None: as wide as they ask)
+        self.room: int | None = None
+
+    def natural_width(self) -> int:
+        """The bar's width with every title whole."""
+        return sum(QTabBar.tabSizeHint(self, i).width() for i in range(self.count()))
+
+    def fit(self, room: int) -> None:
+        """Share ``room`` from now on (the tab widget's width changed)."""
+        if room != self.room:
+            self.room = room
+            self.setElideMode(self.elideMode())  # the tabs are laid out again
+
+    def tabSizeHint(self, index: int) -> QSize:
+        hint = super().tabSizeHint(index)
+        if self.room is None:
+            return hint
+        widths = [QTabBar.tabSizeHint(self, i).width() for i in range(self.count())]
+        if sum(widths) <= self.room:
+            return hint
+        return QSize(min(hint.width(), share_cap(widths, self.room)), hint.height())
+
+
 class ContextPanels(QTabWidget):
+    #: the tabs' whole titles are wider than ever before (their counts came)
+    titles_widened = Signal()
     TABS = (
         ("Why queued", why_text),
         ("Author", author_text),
@@ -292,10 +342,11 @@ class ContextPanels(QTabWidget):
         """``client_factory``: a lead's (their Author tab asks the service for the linked
         accounts and may act on them); None for a reviewer."""
         super().__init__(parent)
+        self.setTabBar(FittingTabBar(self))
         named(self, "contextPanels", translate("ContextPanels", "Context"))
         # every tab on screen, never behind scroll arrows; where the panel is narrower than
-        # its tabs (German at 1280 px) their titles are cut, each whole in its tooltip, so
-        # that the post beside it keeps the room to be read
+        # its tabs (1280 px) the longest titles are cut (FittingTabBar), each whole in its
+        # tooltip, so that the post beside it keeps the room to be read
         self.setUsesScrollButtons(False)
         self.tabBar().setElideMode(Qt.TextElideMode.ElideMiddle)
         self.tabBar().setExpanding(False)
@@ -340,7 +391,17 @@ class ContextPanels(QTabWidget):
         #: pane's ``PostText.after_paint``); None: at once
         self.later: Callable[[Callable[[], None]], Callable[[], None]] | None = None
         self._stop_titles: Callable[[], None] = _nothing
+        self._widest = 0
         self.currentChanged.connect(self._render)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self.fitting_bar().fit(event.size().width() - 4)  # a little for the frame's corner
+        super().resizeEvent(event)
+
+    def fitting_bar(self) -> FittingTabBar:
+        bar = self.tabBar()
+        assert isinstance(bar, FittingTabBar)
+        return bar
 
     def show_item(self, item: Item | None) -> None:
         """Show ``item``'s context. Only the open tab is filled now (on every keypress);
@@ -363,7 +424,7 @@ class ContextPanels(QTabWidget):
         self._stop_titles = _nothing
         if item is not self.item:
             return
-        width = self.tabBar().sizeHint().width()
+        width = self.fitting_bar().natural_width()
         for index, (title, _render) in enumerate(self.TABS):
             extra = ""
             if item is not None:
@@ -387,8 +448,12 @@ class ContextPanels(QTabWidget):
                     if extra and title == "Author" and item is not None
                     else shown,
                 )
-        if self.tabBar().sizeHint().width() != width:
+        natural = self.fitting_bar().natural_width()
+        if natural != width:
             self.updateGeometry()  # its minimum width is its tabs
+        if natural > self._widest:  # counts in the titles: the column may want more room
+            self._widest = natural
+            self.titles_widened.emit()
 
     def prepare(self, item: Item) -> None:
         """Render the open tab's text for ``item`` now (while the reviewer reads the post

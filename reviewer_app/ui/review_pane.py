@@ -70,6 +70,7 @@ class ReviewPane(QWidget):
         #: the reviewer moved a handle: the split keeps their sizes from then on
         self._sized = False
         self.split.splitterMoved.connect(self._on_splitter_moved)
+        self.context.titles_widened.connect(self._on_titles_widened)
         self.split.installEventFilter(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -124,6 +125,10 @@ class ReviewPane(QWidget):
             self._share_width()
         return super().eventFilter(watched, event)
 
+    def _on_titles_widened(self) -> None:
+        if not self._sized and self.split.width() > 0:
+            self._share_width()  # until a handle is moved
+
     def _on_splitter_moved(self, _pos: int, _index: int) -> None:
         self._sized = True
 
@@ -138,7 +143,7 @@ class ReviewPane(QWidget):
         side, (post, right) = (widgets[0] if len(widgets) == 3 else None), widgets[-2:]
         side_width = max(side.minimumSizeHint().width(), width // 5) if side else 0
         frame = self.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth)
-        tabs = self.context.tabBar().sizeHint().width() + 2 * frame
+        tabs = self.context.fitting_bar().natural_width() + 2 * frame
         least = right.minimumSizeHint().width()
         room = width - side_width - post.minimumSizeHint().width()
         right_width = max(least, min(max(tabs, width // 3), room))
