@@ -180,7 +180,10 @@ class LinkedAccountsPanel(QWidget):
             rows=False,
         )
         self.table.setHorizontalHeaderLabels([translate("Accounts", c) for c in COLUMNS])
-        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # a lead reaches it by Tab and ticks an account with Space (the arrows move): it had
+        # no focus, and only a mouse could check an account
+        lead = client_factory is not None
+        self.table.setFocusPolicy(Qt.FocusPolicy.StrongFocus if lead else Qt.FocusPolicy.NoFocus)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # few rows, fixed sizes
@@ -218,7 +221,6 @@ class LinkedAccountsPanel(QWidget):
         )
         self.network_posts.clicked.connect(lambda: self._on_bulk_clicked(linked=True))
         self._lay_out()
-        lead = client_factory is not None
         for widget in (self.action, self.note, self.apply, self.author_posts, self.network_posts):
             widget.setVisible(lead)
         self._fill([])
@@ -321,6 +323,8 @@ class LinkedAccountsPanel(QWidget):
                     if column:
                         cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
                     self.table.setItem(row, column, cell)
+            if self.lead and self.accounts:
+                self.table.setCurrentCell(0, 0)  # where the arrows and Space start
         finally:
             self.table.blockSignals(False)
         self.table.setVisible(bool(self.accounts))

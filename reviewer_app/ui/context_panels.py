@@ -24,7 +24,7 @@ from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_w
 from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
-from .plain import ago, clean, count, isolate, named, scrolled
+from .plain import ReadingBox, ago, clean, count, isolate, named, scrolled
 from .words import code_words, local_time, plural
 
 #: a post, note, bio or claim in a tab shows this much; the rest on request (a
@@ -38,8 +38,7 @@ Cuts = list[int]
 
 def _box(key: str) -> QPlainTextEdit:
     """A tab's text box; ``key`` is the tab's English name (its object name)."""
-    box = named(QPlainTextEdit(), f"context:{key}", tab_title(key))
-    box.setReadOnly(True)
+    box = named(ReadingBox(), f"context:{key}", tab_title(key))
     box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
     box.setMaximumBlockCount(2_000)
     return box

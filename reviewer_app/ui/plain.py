@@ -15,7 +15,15 @@ from typing import TypeVar
 
 import regex
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
-from PySide6.QtGui import QContextMenuEvent, QEnterEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QEnterEvent,
+    QFocusEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,6 +31,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -486,3 +495,42 @@ def scrolled(widget: QWidget, object_name: str) -> QScrollArea:
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     return area
+
+
+def show_focus(frame: QFrame, focused: bool) -> None:
+    """A read-only text box's frame in the highlight colour while it has the keyboard focus
+    (it has no cursor, and Fusion draws its frame alike with and without focus: a keyboard
+    user could not tell the post text or a context tab had it). Same width either way, so
+    the text is not laid out again; called on focus changes only."""
+    if focused:
+        width = frame.frameWidth()
+        palette = frame.palette()
+        frame.setProperty("_unfocused", (frame.frameStyle(), frame.lineWidth(), QPalette(palette)))
+        palette.setColor(QPalette.ColorRole.WindowText, palette.color(QPalette.ColorRole.Highlight))
+        frame.setPalette(palette)
+        frame.setFrameStyle(QFrame.Shape.Box.value | QFrame.Shadow.Plain.value)
+        frame.setLineWidth(width)
+        return
+    before = frame.property("_unfocused")
+    if before:
+        style, line, palette = before
+        frame.setFrameStyle(style)
+        frame.setLineWidth(line)
+        frame.setPalette(palette)
+        frame.setProperty("_unfocused", None)
+
+
+class ReadingBox(QPlainTextEdit):
+    """A read-only text box whose frame shows when it has the keyboard focus."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        show_focus(self, True)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        show_focus(self, False)
+        super().focusOutEvent(event)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QRect, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
+    QFocusEvent,
     QPaintEvent,
     QResizeEvent,
     QTextCharFormat,
@@ -42,6 +43,7 @@ from .plain import (
     label,
     named,
     set_text,
+    show_focus,
     tooltip,
 )
 from .theme import Tone, set_tone
@@ -253,6 +255,14 @@ class PostText(QPlainTextEdit):
             cursor.setPosition(first)
             cursor.setPosition(after, QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(fmt)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        show_focus(self, True)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        show_focus(self, False)
+        super().focusOutEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QApplication,
     QComboBox,
     QLineEdit,
@@ -104,9 +105,19 @@ class KeyFilter(QObject):
             return False
         if typing and binding.command is Command.UNDO and _undoes_typing(focus):
             return False  # Ctrl+Z takes back the typing first, then the last verdict
-        if binding.command is Command.REVEAL and isinstance(focus, PolicyList | QPushButton):
-            return False  # Space ticks a policy there, and presses a focused button
+        if binding.command is Command.REVEAL and (
+            isinstance(focus, PolicyList | QPushButton) or _ticks(focus)
+        ):
+            return False  # Space ticks a policy or an account there, and presses a button
         return self.window.run_command(binding)
+
+
+def _ticks(focus: QWidget | None) -> bool:
+    """Whether Space ticks the current row of the focused list (the lead's linked
+    accounts)."""
+    if not isinstance(focus, QAbstractItemView):
+        return False
+    return bool(focus.currentIndex().flags() & Qt.ItemFlag.ItemIsUserCheckable)
 
 
 def _undoes_typing(focus: QWidget | None) -> bool:

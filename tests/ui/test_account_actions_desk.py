@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 from reviewer_app.protocol import Role, UserCreate
@@ -176,10 +177,23 @@ def test_a_lead_suspends_checked_linked_accounts_after_a_confirmation(
         assert account.handle.lstrip("@") in panel.table.item(row, 0).toolTip()
     assert panel.apply.isVisible() and not panel.apply.isEnabled()  # nothing checked yet
 
-    # check two accounts (as a lead's clicks do) and ask to suspend them
+    # check two accounts with the keys (Tab reaches the table, the arrows move, Space
+    # ticks; only a mouse could before) and ask to suspend them
+    panel.table.setFocus()
+    desk.wait(panel.table.hasFocus)
+    assert panel.table.focusPolicy() & Qt.FocusPolicy.TabFocus
     for row, account in enumerate(panel.accounts):
+        if row:
+            QTest.keyClick(panel.table, Qt.Key.Key_Down)
+        assert panel.table.currentRow() == row
         if account.author_id in (ids["one"], ids["two"]):
-            panel.table.item(row, 0).setCheckState(Qt.CheckState.Checked)
+            QTest.keyClick(panel.table, Qt.Key.Key_Space)
+    checked = {
+        panel.accounts[r].author_id
+        for r in range(panel.table.rowCount())
+        if panel.table.item(r, 0).checkState() == Qt.CheckState.Checked
+    }
+    assert checked == {ids["one"], ids["two"]}
     assert panel.apply.isEnabled()
     panel.action.setCurrentIndex(panel.action.findData("suspend"))
     panel.note.setText("one network")

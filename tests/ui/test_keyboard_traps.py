@@ -129,3 +129,23 @@ def test_the_reminders_buttons_are_in_tabs_reach(qtbot) -> None:
         qtbot.addWidget(widget)
         buttons = widget.findChildren(QPushButton)
         assert buttons and all(b.focusPolicy() & Qt.FocusPolicy.TabFocus for b in buttons)
+
+
+def test_a_read_only_text_box_shows_it_has_the_focus(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk]
+) -> None:
+    """The post text and the context tabs' boxes have no cursor, and their frames looked
+    the same with and without the focus: a keyboard user could not tell where they were."""
+    desk = desk_factory(demo_server.url, queue=QUEUE)
+    desk.wait(lambda: desk.current_id() is not None)
+    window = desk.window
+    boxes = [window.post.text, window.context.boxes["Why queued"]]
+    for box in boxes:
+        before, room = box.grab().toImage(), box.contentsRect()
+        box.setFocus()
+        desk.wait(box.hasFocus)
+        assert box.grab().toImage() != before, f"{box.objectName()}: the focus shows"
+        assert box.contentsRect() == room, "the text keeps its room (not laid out again)"
+        window.worklist_view.setFocus()
+        desk.wait(lambda b=box: not b.hasFocus())
+        assert box.grab().toImage() == before, f"{box.objectName()}: as it was"
