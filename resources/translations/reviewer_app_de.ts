@@ -702,6 +702,7 @@
     </message>
     <message>
         <source>Context</source>
+        <extracomment>the width the tabs have to share (their tab widget&apos;s; None: as wide as they ask) the tabs&apos; whole titles are wider than ever before (their counts came)</extracomment>
         <translation>Kontext</translation>
     </message>
     <message>
@@ -3924,6 +3925,10 @@
     <message>
         <source>{kind}, {size} bytes: {description}</source>
         <translation>{kind}, {size} Byte: {description}</translation>
+    </message>
+    <message>
+        <source>Marked sensitive by the platform: blurred until you reveal it</source>
+        <translation>Von der Plattform als heikel markiert: unscharf, bis Sie es aufdecken</translation>
     </message>
     <message>
         <source>Image, {size} bytes: decoding…</source>

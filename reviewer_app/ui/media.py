@@ -316,15 +316,14 @@ class MediaStrip(QWidget):
             description = (
                 isolate(item.alt_text) if item.alt_text else translate("Media", "no description")
             )
-            tile.setToolTip(
-                tooltip(
-                    translate("Media", "{kind}, {size} bytes: {description}").format(
-                        kind=kind_word(item.kind),
-                        size=f"{item.size_bytes:,}",
-                        description=description,
-                    )
-                )
+            about = translate("Media", "{kind}, {size} bytes: {description}").format(
+                kind=kind_word(item.kind), size=f"{item.size_bytes:,}", description=description
             )
+            if item.sensitive:
+                about += "\n" + translate(
+                    "Media", "Marked sensitive by the platform: blurred until you reveal it"
+                )
+            tile.setToolTip(tooltip(about))
             tile.media = item
             ahead = self._ahead.get(item.id) if item.kind is not MediaKind.video else None
             if ahead is not None:
@@ -372,19 +371,20 @@ class MediaStrip(QWidget):
         places them). Only images already in the store; videos are read when shown."""
         self._generation += 1
         generation = self._generation
-        found: list[tuple[str, bytes]] = []
+        found: list[tuple[str, bytes, bool]] = []
         for item in media:
             read = load(item.id) if callable(load) and item.kind is not MediaKind.video else None
             if read:  # one not in the store yet may arrive before the post is shown
-                found.append((item.id, bytes(read[0])))
+                found.append((item.id, bytes(read[0]), self.blurs(item)))
         self._ahead = {}
         if not found:
             return
-        blur, grey = self.blur, self.grey
+        grey = self.grey
+        blurred = {media_id: blur for media_id, _data, blur in found}
         self.preparing = True
 
         def work() -> dict[str, tuple[QImage | None, str | None, QImage | None]]:
-            return {media_id: decoded(data, blur=blur, grey=grey) for media_id, data in found}
+            return {m: decoded(data, blur=blur, grey=grey) for m, data, blur in found}
 
         def done(result: dict[str, tuple[QImage | None, str | None, QImage | None]]) -> None:
             if generation != self._generation:
@@ -394,7 +394,7 @@ class MediaStrip(QWidget):
                 media_id: _Ahead(
                     original if original is not None else placeholder(problem or damaged()),
                     problem,
-                    blur,
+                    blurred[media_id],
                     grey,
                     shown,
                     None if shown is None else tile_pixmap(shown),
@@ -432,7 +432,7 @@ class MediaStrip(QWidget):
         )
         if item.id not in self.pending:
             self.pending.add(item.id)
-            media_id, blur, grey = item.id, self.blur, self.grey
+            media_id, blur, grey = item.id, self.blurs(item), self.grey
 
             def work() -> tuple[QImage | None, str | None, QImage | None]:
                 return decoded(data, blur=blur, grey=grey)
@@ -539,12 +539,18 @@ class MediaStrip(QWidget):
         self.blur, self.grey = blur, grey
         self._apply()
 
-    def shown(self, image: QImage) -> QImage:
-        """``image`` as the reviewer's settings show it now: blurred and/or greyscaled
-        until revealed."""
+    def blurs(self, media: Media | None) -> bool:
+        """Whether ``media`` is blurred until revealed: as the reviewer's settings say, and
+        always when the platform marked it sensitive (the reviewer's "blur media" off showed
+        those plain, unlabelled)."""
+        return self.blur or (media is not None and media.sensitive)
+
+    def shown(self, image: QImage, media: Media | None = None) -> QImage:
+        """``image`` (of ``media``) as the reviewer's settings show it now: blurred and/or
+        greyscaled until revealed."""
         if self.revealed:
             return image
-        return obscured(image, blur=self.blur, grey=self.grey)
+        return obscured(image, blur=self.blurs(media), grey=self.grey)
 
     def _apply(self) -> None:
         for tile in self.tiles:
@@ -558,10 +564,10 @@ class MediaStrip(QWidget):
                 and ahead.shown is not None
                 and ahead.pixmap is not None
                 and not self.revealed
-                and (ahead.blur, ahead.grey) == (self.blur, self.grey)
+                and (ahead.blur, ahead.grey) == (self.blurs(tile.media), self.grey)
             ):  # drawn ahead, as the reviewer's settings show it now
                 tile.shown = ahead.shown
                 tile.setPixmap(ahead.pixmap)
                 continue
             badge = video_badge(tile.video) if tile.video is not None else ""
-            tile.show_image(self.shown(tile.original), badge)
+            tile.show_image(self.shown(tile.original, tile.media), badge)

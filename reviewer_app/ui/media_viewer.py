@@ -175,7 +175,7 @@ class MediaViewer(QDialog):
         self._paint()
 
     def _picture(self, shown: Shown) -> QImage:
-        return self.strip.shown(shown.original)
+        return self.strip.shown(shown.original, shown.media)
 
     def _paint(self) -> None:
         shown = self.current()
@@ -221,7 +221,7 @@ class MediaViewer(QDialog):
         for at, frame in video.strip:
             tile = QLabel()
             tile.setTextFormat(Qt.TextFormat.PlainText)
-            picture = self.strip.shown(frame).scaledToWidth(
+            picture = self.strip.shown(frame, shown.media).scaledToWidth(
                 FRAME_WIDTH, Qt.TransformationMode.SmoothTransformation
             )
             moment = duration_words(at, tenths=True)
