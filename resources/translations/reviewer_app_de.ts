@@ -3931,6 +3931,10 @@
         <translation>Von der Plattform als heikel markiert: unscharf, bis Sie es aufdecken</translation>
     </message>
     <message>
+        <source>This media is no longer available on the service</source>
+        <translation>Diese Medien sind auf dem Dienst nicht mehr verfügbar</translation>
+    </message>
+    <message>
         <source>Image, {size} bytes: decoding…</source>
         <translation>Bild, {size} Bytes: wird decodiert…</translation>
     </message>

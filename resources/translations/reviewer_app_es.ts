@@ -3931,6 +3931,10 @@
         <translation>Marcado como sensible por la plataforma: difuminado hasta que lo muestre</translation>
     </message>
     <message>
+        <source>This media is no longer available on the service</source>
+        <translation>Este archivo ya no está disponible en el servicio</translation>
+    </message>
+    <message>
         <source>Image, {size} bytes: decoding…</source>
         <translation>Imagen, {size} bytes: descodificando…</translation>
     </message>

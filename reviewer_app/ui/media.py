@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
+from reviewer_app.core.store import MISSING_MEDIA
 from reviewer_app.protocol import Media, MediaKind
 
 from .background import run_in_background
@@ -374,7 +375,7 @@ class MediaStrip(QWidget):
         found: list[tuple[str, bytes, bool]] = []
         for item in media:
             read = load(item.id) if callable(load) and item.kind is not MediaKind.video else None
-            if read:  # one not in the store yet may arrive before the post is shown
+            if read and read[1] != MISSING_MEDIA:  # one not in the store yet may arrive
                 found.append((item.id, bytes(read[0]), self.blurs(item)))
         self._ahead = {}
         if not found:
@@ -414,7 +415,10 @@ class MediaStrip(QWidget):
         if not found:
             words = not_downloaded()
             return placeholder(words), words
-        data, _kind = found  # the declared type is not trusted: the content decides
+        data, kind = found  # the declared type is not trusted: the content decides
+        if kind == MISSING_MEDIA:  # our own mark: the service no longer has it
+            words = translate("Media", "This media is no longer available on the service")
+            return placeholder(words), words
         if item.kind is MediaKind.video:
             return self._video(item, bytes(data))
         data = bytes(data)

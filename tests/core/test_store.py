@@ -216,7 +216,7 @@ def test_a_store_of_an_older_schema_is_migrated_in_place(tmp_path: Path) -> None
     conn.close()
     with Store(path) as store:
         assert store.recovery_message is None
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         indexes = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
         assert {"items_token", "journal_status"} <= indexes
         columns = {r[1] for r in store.conn.execute("PRAGMA table_info(items)")}
@@ -225,6 +225,39 @@ def test_a_store_of_an_older_schema_is_migrated_in_place(tmp_path: Path) -> None
         held = {r[1] for r in store.conn.execute("PRAGMA table_info(held_bulk)")}
         assert {"request", "due_at"} <= held
         assert store.settings.get(S.PREFETCH) == 33
+        files = {r[1] for r in store.conn.execute("PRAGMA table_info(media_files)")}
+        assert {"id", "content_type", "data"} <= files
+
+
+def test_a_file_two_items_kept_a_copy_of_each_is_kept_once_after_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    """Schema 8: every item kept a sealed copy of a file it shows; the upgrade keeps one."""
+    from reviewer_app.core.store import MIGRATIONS
+
+    path = tmp_path / "store.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN")
+    for migrate in MIGRATIONS[:7]:
+        migrate(conn)
+    conn.execute("PRAGMA user_version=7")
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    conn.executemany(
+        "INSERT INTO media (id, item_id, content_type, data) VALUES (?, ?, 'image/png', ?)",
+        [("m-1", "item-a", b"one"), ("m-1", "item-b", b"one"), ("m-2", "item-b", b"two")],
+    )
+    conn.execute("COMMIT")
+    conn.close()
+    with Store(path) as store:
+        assert store.recovery_message is None
+        links = store.conn.execute("SELECT id, item_id FROM media ORDER BY id, item_id").fetchall()
+        assert [tuple(r) for r in links] == [
+            ("m-1", "item-a"),
+            ("m-1", "item-b"),
+            ("m-2", "item-b"),
+        ]
+        files = store.conn.execute("SELECT id, data FROM media_files ORDER BY id").fetchall()
+        assert [(r[0], bytes(r[1])) for r in files] == [("m-1", b"one"), ("m-2", b"two")]
 
 
 def test_the_next_item_is_read_ahead_and_a_changed_row_is_parsed_afresh(store: Store) -> None:

@@ -92,7 +92,7 @@ def test_every_content_column_is_sealed_and_queries_still_work(
     docs = raw.execute("SELECT typeof(document), document FROM items").fetchall()
     assert docs and all(kind == "blob" for kind, _ in docs)
     assert all(text.encode() not in bytes(d) for _, d in docs)
-    media = raw.execute("SELECT data FROM media").fetchone()[0]
+    media = raw.execute("SELECT data FROM media_files").fetchone()[0]
     assert MEDIA not in media and b"KNOWN-MEDIA" not in media
     verdict = raw.execute("SELECT verdict FROM journal").fetchone()[0]
     assert isinstance(verdict, bytes) and NOTE.encode() not in verdict
@@ -130,7 +130,10 @@ def test_a_value_moved_to_another_row_or_column_does_not_open(store: Store) -> N
 
     store.save_media(a.item.id, "m-a", "image/png", MEDIA)
     store.save_media(a.item.id, "m-b", "image/png", b"other")
-    conn.execute("UPDATE media SET data = (SELECT data FROM media WHERE id = 'm-a') WHERE id='m-b'")
+    conn.execute(
+        "UPDATE media_files SET data = (SELECT data FROM media_files WHERE id = 'm-a') "
+        "WHERE id = 'm-b'"
+    )
     with pytest.raises(StoreError, match="could not be decrypted"):
         store.media("m-b")
 
@@ -187,10 +190,22 @@ def test_a_wrong_or_missing_key_is_refused_and_a_stray_file_moved_aside(
 
 
 def _as_schema_2(path: Path) -> None:
-    """Undo what schemas 3, 5, 6 and 7 added, leaving the plaintext rows as release 2 wrote
-    them."""
+    """Undo what schemas 3, 5, 6, 7 and 8 added, leaving the plaintext rows as release 2
+    wrote them."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
+    conn.execute(
+        "CREATE TABLE media_v4 (id TEXT NOT NULL, item_id TEXT NOT NULL, content_type TEXT "
+        "NOT NULL, data BLOB NOT NULL, PRIMARY KEY (id, item_id))"
+    )
+    conn.execute(
+        "INSERT INTO media_v4 SELECT m.id, m.item_id, f.content_type, f.data FROM media m "
+        "JOIN media_files f ON f.id = m.id"
+    )
+    conn.execute("DROP TABLE media")
+    conn.execute("DROP TABLE media_files")
+    conn.execute("ALTER TABLE media_v4 RENAME TO media")
+    conn.execute("CREATE INDEX media_item ON media (item_id)")
     conn.execute("DROP TABLE held_bulk")
     conn.execute("ALTER TABLE items DROP COLUMN opened")
     conn.execute("ALTER TABLE items DROP COLUMN lease_seconds")
@@ -252,7 +267,7 @@ def test_a_plaintext_store_of_schema_2_is_encrypted_in_place_keeping_unsent_verd
     assert any(t.encode() in path.read_bytes() for t in texts)  # the test would see a leak
 
     with Store(path, key=key) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         assert store.encrypted and store.recovery_message is None
         # nothing lost: the unsent verdicts go out with their notes, under their keys
         out = store.take_due(now + 1, 10)

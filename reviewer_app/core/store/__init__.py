@@ -83,12 +83,13 @@ from .records import (
     WorklistRow,
 )
 from .retention import RetentionStore
-from .schema import APPLICATION_ID, MIGRATIONS, PURGED, SCHEMA_VERSION
+from .schema import APPLICATION_ID, MIGRATIONS, MISSING_MEDIA, PURGED, SCHEMA_VERSION
 
 __all__ = [
     "APPLICATION_ID",
     "HELD_BY_OTHER",
     "MIGRATIONS",
+    "MISSING_MEDIA",
     "PURGED",
     "RETRYABLE_REJECTIONS",
     "RETRY_REJECTED_AFTER",

@@ -262,13 +262,13 @@ class StoreFile:
                     (self._seal_text(f"items.document:{item_id}", doc[0]), item_id),
                 )
                 sealed += 1
-        for rowid in each("media", "rowid"):  # a media id may be held by several items
-            media_id, data = conn.execute(
-                "SELECT id, data FROM media WHERE rowid = ?", (rowid,)
+        for media_id in each("media_files", "id"):
+            (data,) = conn.execute(
+                "SELECT data FROM media_files WHERE id = ?", (media_id,)
             ).fetchone()
             conn.execute(
-                "UPDATE media SET data = ? WHERE rowid = ?",
-                (self._seal_bytes(f"media.data:{media_id}", bytes(data)), rowid),
+                "UPDATE media_files SET data = ? WHERE id = ?",
+                (self._seal_bytes(f"media.data:{media_id}", bytes(data)), media_id),
             )
             sealed += 1
         for key in each("journal", "key"):
@@ -415,6 +415,12 @@ class StoreFile:
     def _forget(conn: sqlite3.Connection, item_ids: Sequence[str]) -> None:
         conn.executemany("DELETE FROM media WHERE item_id = ?", [(i,) for i in item_ids])
         conn.executemany("DELETE FROM items WHERE id = ?", [(i,) for i in item_ids])
+        StoreFile._drop_unshown_media(conn)
+
+    @staticmethod
+    def _drop_unshown_media(conn: sqlite3.Connection) -> None:
+        """The media files no item kept here shows any more."""
+        conn.execute("DELETE FROM media_files WHERE id NOT IN (SELECT id FROM media)")
 
     # --- metadata: the last sync, the profile ---------------------------------------------
 

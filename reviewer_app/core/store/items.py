@@ -357,19 +357,36 @@ class ItemStore(StoreFile):
         return wanted
 
     def save_media(self, item_id: str, media_id: str, content_type: str, data: bytes) -> None:
+        """A media file fetched for ``item_id`` (kept once, whichever items show it)."""
         sealed = self._seal_bytes(f"media.data:{media_id}", data)
         with self.transaction() as conn:
-            if conn.execute(
-                "SELECT 1 FROM items WHERE id = ? AND document != ?", (item_id, PURGED)
-            ).fetchone():
+            if self._link_media(conn, item_id, media_id):
                 conn.execute(
-                    "INSERT OR REPLACE INTO media (id, item_id, content_type, data) "
-                    "VALUES (?, ?, ?, ?)",
-                    (media_id, item_id, content_type, sealed),
+                    "INSERT OR REPLACE INTO media_files (id, content_type, data) VALUES (?, ?, ?)",
+                    (media_id, content_type, sealed),
                 )
 
+    def link_media(self, item_id: str, media_id: str) -> bool:
+        """``item_id`` shows a media file already kept (another item's fetch): no copy is
+        made. False when the file is not kept (fetch it)."""
+        with self.transaction() as conn:
+            if not conn.execute("SELECT 1 FROM media_files WHERE id = ?", (media_id,)).fetchone():
+                return False
+            self._link_media(conn, item_id, media_id)
+            return True
+
+    @staticmethod
+    def _link_media(conn: sqlite3.Connection, item_id: str, media_id: str) -> bool:
+        """Whether the item is still here (not purged), linked to the file if so."""
+        if not conn.execute(
+            "SELECT 1 FROM items WHERE id = ? AND document != ?", (item_id, PURGED)
+        ).fetchone():
+            return False
+        conn.execute("INSERT OR IGNORE INTO media (id, item_id) VALUES (?, ?)", (media_id, item_id))
+        return True
+
     def media(self, media_id: str) -> tuple[bytes, str] | None:
-        rows = self._read("SELECT data, content_type FROM media WHERE id = ? LIMIT 1", (media_id,))
+        rows = self._read("SELECT data, content_type FROM media_files WHERE id = ?", (media_id,))
         if not rows:
             return None
         return self._open_bytes(f"media.data:{media_id}", rows[0][0]), rows[0][1]

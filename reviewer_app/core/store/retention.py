@@ -110,6 +110,7 @@ class RetentionStore(StoreFile):
             self._forget(conn, [r[0] for r in items if not r[1]])
             unsent = [(r[0],) for r in items if r[1]]
             conn.executemany("DELETE FROM media WHERE item_id = ?", unsent)
+            self._drop_unshown_media(conn)
             conn.executemany(
                 "UPDATE items SET document = ?, media_wanted = 0 WHERE id = ?",
                 [(PURGED, i) for (i,) in unsent],
@@ -125,6 +126,7 @@ class RetentionStore(StoreFile):
         rewritten so nothing deleted is left in it. Returns how many verdicts were kept."""
         with self.transaction() as conn:
             conn.execute("DELETE FROM media")
+            conn.execute("DELETE FROM media_files")
             conn.execute("DELETE FROM queues")
             conn.execute("DELETE FROM conflicts")
             if keep_unsent:

@@ -185,6 +185,33 @@ def _v7(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v8(conn: sqlite3.Connection) -> None:
+    """A media file once, however many items show it (``media_files``); ``media`` keeps which
+    items show which file. Every item kept a sealed copy of its own: one 8 MB upload named by
+    ten posts took 84 MB of the store, and 250 held items of 16 media each could take GBs."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE media_files (
+            id TEXT PRIMARY KEY,
+            content_type TEXT NOT NULL,
+            data BLOB NOT NULL
+        );
+        INSERT OR IGNORE INTO media_files (id, content_type, data)
+            SELECT id, content_type, data FROM media ORDER BY rowid;
+        CREATE TABLE media_v8 (
+            id TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            PRIMARY KEY (id, item_id)
+        );
+        INSERT INTO media_v8 (id, item_id) SELECT id, item_id FROM media;
+        DROP TABLE media;
+        ALTER TABLE media_v8 RENAME TO media;
+        CREATE INDEX media_item ON media (item_id);
+        """,
+    )
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v1,
@@ -194,8 +221,12 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v5,
     _v6,
     _v7,
+    _v8,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: the content type kept for a media file the service no longer has (404 or 410): its tile
+#: says so instead of "not an image this app can show"
+MISSING_MEDIA = "application/x-missing"
 TABLES = {"settings", "queues", "items", "media", "journal", "outbox", "conflicts"}
 #: ``meta`` row whose presence says the store is encrypted (its value: a sealed check)
 KEY_CHECK = "key_check"

@@ -19,7 +19,7 @@ from ..errors import (
     StoreError,
 )
 from ..settings import LEASE_SECONDS, OFFLINE_BATCH, OFFLINE_LEASE_SECONDS, PREFETCH
-from ..store import Renewal
+from ..store import MISSING_MEDIA, Renewal
 from .state import EMPTY_QUEUE_PAUSE, SyncState, _chunks, log
 
 
@@ -239,20 +239,15 @@ class LeaseWork(SyncState):
                 return  # all fetched (and never the same one twice in a pass)
             fetched.update(wanted)
             for item_id, media_id in wanted:
-                # one upload shown by several posts is fetched once: each item then keeps
-                # a copy of what another item's fetch stored
-                held = self.store.media(media_id)
-                if held is not None:
-                    data, kind = held
-                else:
+                # one upload shown by several posts is fetched and kept once
+                if not self.store.link_media(item_id, media_id):
                     try:
                         data, kind = self.api.media(media_id)
                     except ProblemError as err:
-                        if err.status in (404, 410):
-                            data, kind = b"", "application/x-missing"
-                        else:
+                        if err.status not in (404, 410):
                             raise
-                self.store.save_media(item_id, media_id, kind, data)
+                        data, kind = b"", MISSING_MEDIA
+                    self.store.save_media(item_id, media_id, kind, data)
                 self._emit(ev.MediaSaved((media_id,)))
             if limit is not None:
                 return
