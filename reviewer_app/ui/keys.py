@@ -2,8 +2,10 @@
 it does. The window's key filter, the menu's shortcuts, the shortcuts list (``?``) and the
 Shortcuts page of the settings all read this table, so none of them drifts from the others.
 
-A reviewer may give a command another key (kept with the preferences, per user), and give a
-queue's action another key for that queue only (the queue's configuration says the default).
+A reviewer may give a command another key, and give a queue's action another key for that
+queue only (the queue's configuration says the default). The keys are the reviewer's own on
+that server (``preferences.ReviewerKeys``): another reviewer on the same computer account, or
+a queue of the same id on another server, keeps the defaults.
 A key already used by another command, or by another action of the same queue, is refused
 with the command that holds it named (``KeyClash``).
 """
@@ -342,28 +344,36 @@ def _queue_key(queue_id: str, action_id: str) -> str:
 
 class Keymap(QObject):
     """The keys in force: the defaults of ``COMMANDS`` and of the queues' actions, with the
-    user's own keys over them (stored with the preferences, under ``shortcuts/``)."""
+    reviewer's own keys over them (``username``'s on ``server``, kept with the preferences;
+    read once, here: a key press reads no settings)."""
 
     changed = Signal()
 
-    def __init__(self, prefs: P.Preferences, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        prefs: P.Preferences,
+        server: str,
+        username: str,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.prefs = prefs
+        self.own = P.ReviewerKeys(prefs, server, username)
         self._lookup: dict[str | None, dict[tuple[int, int], Binding]] = {}
 
     # --- what the keys are ------------------------------------------------------------------
 
     def keys(self, command: Command) -> tuple[QKeySequence, ...]:
-        own = self.prefs.shortcut(command.value)
+        own = self.own.get(command.value)
         texts = (own,) if own is not None else SPECS[command].keys
         return tuple(s for s in (sequence(t) for t in texts if t) if not s.isEmpty())
 
     def is_default(self, command: Command) -> bool:
-        return self.prefs.shortcut(command.value) is None
+        return self.own.get(command.value) is None
 
     def action_key(self, queue_id: str, action: ActionConfig) -> QKeySequence | None:
         """The key of a queue's action: the user's for that queue, else the queue's."""
-        own = self.prefs.shortcut(_queue_key(queue_id, action.id))
+        own = self.own.get(_queue_key(queue_id, action.id))
         text = own if own is not None else (action.key or "")
         seq = sequence(text) if text else QKeySequence()
         return None if seq.isEmpty() else seq
@@ -377,7 +387,7 @@ class Keymap(QObject):
         }
 
     def action_is_default(self, queue_id: str, action_id: str) -> bool:
-        return self.prefs.shortcut(_queue_key(queue_id, action_id)) is None
+        return self.own.get(_queue_key(queue_id, action_id)) is None
 
     def lookup(self, event: QKeyEvent, queue: Queue | None) -> tuple[Binding, bool] | None:
         """What ``event`` means with ``queue``'s actions in force, and whether its key may
@@ -413,7 +423,7 @@ class Keymap(QObject):
         """Give ``command`` the key ``seq`` (its only key from now on); a key another
         command or an action of a queue holds is refused (``KeyClash``)."""
         self._check(seq, queues, own=(command, None, None))
-        self.prefs.set_shortcut(command.value, seq.toString(PORTABLE))
+        self.own.set(command.value, seq.toString(PORTABLE))
         self._changed()
 
     def set_action_key(
@@ -421,7 +431,7 @@ class Keymap(QObject):
     ) -> None:
         """Give ``queue``'s action ``action_id`` the key ``seq`` in that queue."""
         self._check(seq, queues, own=(None, queue.id, action_id))
-        self.prefs.set_shortcut(_queue_key(queue.id, action_id), seq.toString(PORTABLE))
+        self.own.set(_queue_key(queue.id, action_id), seq.toString(PORTABLE))
         self._changed()
 
     def reset(self, command: Command, queues: Iterable[Queue] = ()) -> None:
@@ -429,7 +439,7 @@ class Keymap(QObject):
         queues = list(queues)
         for text in SPECS[command].keys:
             self._check(sequence(text), queues, own=(command, None, None))
-        self.prefs.set_shortcut(command.value, None)
+        self.own.set(command.value, None)
         self._changed()
 
     def reset_action(self, queue: Queue, action_id: str, queues: Iterable[Queue] = ()) -> None:
@@ -437,11 +447,11 @@ class Keymap(QObject):
         action = queue.config.action(action_id)
         if action is not None and action.key:
             self._check(sequence(action.key), queues, own=(None, queue.id, action_id))
-        self.prefs.set_shortcut(_queue_key(queue.id, action_id), None)
+        self.own.set(_queue_key(queue.id, action_id), None)
         self._changed()
 
     def reset_all(self) -> None:
-        self.prefs.clear_shortcuts()
+        self.own.clear()
         self._changed()
 
     def _changed(self) -> None:

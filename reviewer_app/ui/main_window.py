@@ -184,7 +184,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self.drained: set[str] = set()
         self.is_open = True
         #: every key in force (the table's, the queues', and the user's own)
-        self.keymap = Keymap(self.prefs, self)
+        self.keymap = Keymap(self.prefs, self.session.server_url, self.session.user.username, self)
         self.menu_actions: dict[Command, QAction] = {}
 
         # Work a keypress causes beyond showing the next post (waking the sync thread, the

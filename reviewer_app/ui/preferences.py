@@ -1,10 +1,14 @@
 """The desktop's own settings, declared once and stored with QSettings; the core's
-(prefetch, undo window) live in the local store and are edited through the same dialog."""
+(prefetch, undo window) live in the local store and are edited through the same dialog.
+A reviewer's own keys (``ReviewerKeys``) are kept here too, but per server and user: two
+reviewers who share this computer's account each have theirs."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
@@ -31,8 +35,11 @@ TEXT_SIZE = Preference("text_size", int, 11, "Text size in points")
 LANGUAGE = Preference(
     "language", str, "system", "Language of the app: system, en, de or es (at the next start)"
 )
-#: the group of the user's own keys
-SHORTCUTS = "shortcuts"
+#: the group of every reviewer's own keys: ``<group>/<server>/<user>/keys/...``
+REVIEWER_SHORTCUTS = "reviewer_shortcuts"
+#: the group of the own keys of releases that kept one set for the whole account (read once,
+#: as the first keys of each reviewer who has none of their own yet; never written)
+SHARED_SHORTCUTS = "shortcuts"
 #: the review window's size and place (not in the Settings dialog: the window is the control)
 WINDOW_GEOMETRY = "window/geometry"
 PREFERENCES = (SERVER, USERNAME, BLUR, GREY, THEME, TEXT_SIZE, LANGUAGE)
@@ -66,25 +73,66 @@ class Preferences:
         self.qsettings.setValue(WINDOW_GEOMETRY, geometry)
         self.qsettings.sync()
 
-    # The user's own keys (``ui.keys``): ``shortcuts/<command>`` and, for a queue's action,
-    # ``shortcuts/queue/<queue id>/<action id>``; a key in Qt's portable text, "" for none.
 
-    def shortcut(self, name: str) -> str | None:
-        """The user's key for ``name``; None when the default holds."""
-        value = self.qsettings.value(f"{SHORTCUTS}/{name}")
-        return None if value is None else str(value)
+def _segment(text: str) -> str:
+    """``text`` as one part of a QSettings key: readable, with no separator in it; the
+    hash keeps apart what only the case tells apart (Windows and macOS ignore it in keys)."""
+    return f"{quote(text, safe='')}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
-    def set_shortcut(self, name: str, key: str | None) -> None:
+
+class ReviewerKeys:
+    """One reviewer's own keys on one server (``ui.keys``): ``<command>`` and, for a queue's
+    action, ``queue/<queue id>/<action id>``; a key in Qt's portable text, "" for none.
+
+    Read once, when made, and kept in memory: the key filter asks on every key press. The
+    first time a reviewer's keys are read here, the account's shared keys of an earlier
+    release (``SHARED_SHORTCUTS``) become theirs, once: a "reset all" is not undone later."""
+
+    def __init__(self, prefs: Preferences, server: str, username: str) -> None:
+        self.qsettings = prefs.qsettings
+        self.group = f"{REVIEWER_SHORTCUTS}/{_segment(server)}/{_segment(username)}"
+        self._keys = self._load()
+
+    def _read(self, group: str) -> dict[str, str]:
+        self.qsettings.beginGroup(group)
+        try:
+            return {
+                name: str(value)
+                for name in self.qsettings.allKeys()
+                if (value := self.qsettings.value(name)) is not None
+            }
+        finally:
+            self.qsettings.endGroup()
+
+    def _load(self) -> dict[str, str]:
+        adopted = f"{self.group}/adopted_shared"
+        if self.qsettings.contains(adopted):
+            return self._read(f"{self.group}/keys")
+        keys = self._read(SHARED_SHORTCUTS)
+        for name, key in keys.items():
+            self.qsettings.setValue(f"{self.group}/keys/{name}", key)
+        self.qsettings.setValue(adopted, True)
+        self.qsettings.sync()
+        return keys
+
+    def get(self, name: str) -> str | None:
+        """The reviewer's key for ``name``; None when the default holds."""
+        return self._keys.get(name)
+
+    def set(self, name: str, key: str | None) -> None:
         """Keep ``key`` for ``name``; None goes back to the default."""
         if key is None:
-            self.qsettings.remove(f"{SHORTCUTS}/{name}")
+            self._keys.pop(name, None)
+            self.qsettings.remove(f"{self.group}/keys/{name}")
         else:
-            self.qsettings.setValue(f"{SHORTCUTS}/{name}", key)
+            self._keys[name] = key
+            self.qsettings.setValue(f"{self.group}/keys/{name}", key)
         self.qsettings.sync()
 
-    def clear_shortcuts(self) -> None:
+    def clear(self) -> None:
         """Every key back to its default."""
-        self.qsettings.remove(SHORTCUTS)
+        self._keys.clear()
+        self.qsettings.remove(f"{self.group}/keys")
         self.qsettings.sync()
 
 

@@ -1,7 +1,8 @@
 """The Shortcuts page of the settings: every command with its key, and each queue's actions
 with theirs. Enter on a row waits for the new key; a key another command holds is refused
 with that command named; a key or all keys go back to their defaults. Each change is kept
-at once (with the preferences) and the window follows it."""
+at once (the reviewer's own, on that server: ``preferences.ReviewerKeys``) and the window
+follows it."""
 
 from __future__ import annotations
 

@@ -88,6 +88,6 @@ def test_the_shortcuts_page_shows_queue_names_and_labels_literally(qtbot, tmp_pa
         config=config,
     )
     prefs = P.Preferences(QSettings(str(tmp_path / "ui.ini"), QSettings.Format.IniFormat))
-    page = ShortcutsPage(Keymap(prefs), [queue])
+    page = ShortcutsPage(Keymap(prefs, "https://review.example", "reviewer"), [queue])
     qtbot.addWidget(page)
     assert widget_problems(page) == []
