@@ -7,6 +7,9 @@ on another port; the tests skip without ``REVIEWER_APP_TEST_PG_REPLICA_URL``).
 - With the replica's replay paused: a service that allows some staleness reads the replica
   and tells the lead how far behind the figures are; one whose bound is passed reads the
   primary. Once replay resumes, the replica answers again, caught up.
+- The enforcement feed's catch-up pages (a reader more than a page behind the sealed head)
+  are read from the replica, the page that reaches the head from the primary; a reader
+  going from cursor 0 to the head gets every one of its actions once, in seq order.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import Engine, make_url
 
-from reviewer_app.protocol import Role
+from reviewer_app.protocol import QueueFile, Role
+from reviewer_app.server.domain import enforcement_feed
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from tests.support.api import ApiSession, claim, verdict
+from tests.support.enforcement import queue_file, queue_posts, read_feed
+from tests.support.intake import MISINFO, key_session
 from tests.support.servers import LiveServer, fresh_pg_database, pg_admin_url, running
 
 REPLICA_ENV = "REVIEWER_APP_TEST_PG_REPLICA_URL"
@@ -150,3 +156,149 @@ def test_an_unreachable_replica_is_passed_over(pg_url: str) -> None:
         assert (report["from_replica"], report["staleness_seconds"]) == (False, 0.0), report
         assert report["queues"][0]["decided"] == 2
         assert len(lead.get("/decisions").json()["decisions"]) == 2
+
+
+def _replayed(primary: Engine, replica: Engine) -> None:
+    """Wait until the replica has replayed everything the primary has written so far
+    (reads no table: the replica's table counters are left as they are)."""
+    with primary.connect() as conn:
+        lsn = conn.execute(text("SELECT pg_current_wal_lsn()::text")).scalar()
+    with replica.connect() as conn:
+        for _ in range(300):
+            if conn.execute(
+                text("SELECT pg_last_wal_replay_lsn() >= CAST(:lsn AS pg_lsn)"), {"lsn": lsn}
+            ).scalar():
+                return
+            time.sleep(0.02)
+    raise AssertionError("the replica did not catch up in 6 s")
+
+
+def _action_scans(replica: Engine) -> int:
+    """Scans of the enforcement actions the replica itself has counted (its own
+    statistics: a standby counts the reads it serves, nothing is copied from the primary)."""
+    with replica.connect() as conn:
+        found = conn.execute(
+            text(
+                "SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) FROM pg_stat_user_tables "
+                "WHERE relname = 'enforcement_actions'"
+            )
+        ).scalar()
+    return int(found or 0)
+
+
+def test_the_enforcement_feed_catches_up_from_the_replica(
+    databases: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, replica_url = databases
+    primary, replica = _engine(url), _engine(replica_url)
+    replica_port = make_url(replica_url).port
+    pages: list[tuple[bool, int]] = []  # (read on the replica, after) for each page read
+    real_page = enforcement_feed.page
+
+    def page(conn: Connection, source: str, after: int, limit: int) -> Any:
+        if source == "ours":
+            pages.append((conn.engine.url.port == replica_port, after))
+        return real_page(conn, source, after, limit)
+
+    monkeypatch.setattr(enforcement_feed, "page", page)
+    patient = running(url, read_database_url=replica_url, read_max_staleness_seconds=3_600)
+    try:
+        with patient as server:
+            server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+            ours, theirs = key_session(server, "ours"), key_session(server, "theirs")
+            queue_posts(ours, [f"ours-{i:02}" for i in range(23)])
+            queue_posts(theirs, [f"theirs-{i:02}" for i in range(7)])
+            rita = server.login("rita")
+            leased = claim(rita, MISINFO, 30)
+            mine = [x for x in leased if "/ours-" in x["item"]["post"]["url"]]
+            other = [x for x in leased if "/theirs-" in x["item"]["post"]["url"]]
+            assert (len(mine), len(other)) == (23, 7)
+            # several sealing rounds, the other platform's actions between ours; ours last
+            for chunk in (mine[:10] + other[:4], other[4:], mine[10:]):
+                results = rita.decide([verdict(x, "keep") for x in chunk])
+                assert {r["status"] for r in results} == {"accepted"}, results
+            server.service.seal_now()
+            with primary.connect() as conn:
+                rows = conn.execute(
+                    text(
+                        "SELECT id, seq, source FROM enforcement_actions "
+                        "WHERE seq IS NOT NULL ORDER BY seq"
+                    )
+                ).all()
+            expected = [(r.id, r.seq) for r in rows if r.source == "ours"]
+            head = rows[-1].seq
+            assert len(expected) == 23 and len(rows) == 30
+            _replayed(primary, replica)
+            scans_before = _action_scans(replica)
+
+            limit, after = 4, 0
+            sent: list[int] = []
+            found: list[dict[str, Any]] = []
+            while True:  # a platform reading from the start to the head
+                sent.append(after)
+                got = read_feed(server.url, ours.token or "", after, limit)
+                found += got["actions"]
+                if not got["actions"]:
+                    assert got["next_cursor"] == after
+                    break
+                assert got["next_cursor"] == got["actions"][-1]["seq"]
+                after = got["next_cursor"]
+
+            assert [(a["id"], a["seq"]) for a in found] == expected, "each once, in seq order"
+            assert {a["post_external_id"] for a in found} == {f"ours-{i:02}" for i in range(23)}
+            assert expected[-1][1] == head and len(sent) == 7
+            # more than a page behind the sealed head: the replica; the rest: the primary
+            catching_up = [c for c in sent if c + limit < head]
+            assert pages == [(c in catching_up, c) for c in sent], pages
+            assert len(catching_up) == 5, (sent, head)
+
+            # The replica's own counters agree: it served them (its backends report their
+            # statistics when they end: close the service's connections to it).
+            assert server.service.reads.replica is not None
+            server.service.reads.replica.dispose()
+            for _ in range(100):
+                scans = _action_scans(replica) - scans_before
+                if scans >= 2 * len(catching_up):  # each page: the sealed head, the actions
+                    break
+                time.sleep(0.1)
+            assert scans >= 2 * len(catching_up), (scans, catching_up)
+    finally:
+        primary.dispose()
+        replica.dispose()
+
+
+def test_a_replica_behind_never_tells_a_platform_it_has_caught_up(
+    databases: tuple[str, str],
+) -> None:
+    """With the replica's replay paused, a reader at the replica's last action got an
+    empty page from it ("nothing new") while the primary had sealed more."""
+    url, replica_url = databases
+    primary, replica = _engine(url), _engine(replica_url)
+    patient = running(url, read_database_url=replica_url, read_max_staleness_seconds=3_600)
+    try:
+        with patient as server:
+            server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+            ours = key_session(server, "ours")
+            queue_posts(ours, [f"ours-{i:02}" for i in range(16)])
+            rita = server.login("rita")
+            leased = claim(rita, MISINFO, 16)
+            first = rita.decide([verdict(x, "keep") for x in leased[:6]])
+            assert {r["status"] for r in first} == {"accepted"}
+            server.service.seal_now()
+            _replayed(primary, replica)
+            known = read_feed(server.url, ours.token or "", 0, 100)["next_cursor"]
+            with replica.connect() as conn:
+                conn.execute(text("SELECT pg_wal_replay_pause()"))
+            try:
+                later = rita.decide([verdict(x, "keep") for x in leased[6:]])
+                assert {r["status"] for r in later} == {"accepted"}
+                server.service.seal_now()
+                got = read_feed(server.url, ours.token or "", known, 4)
+                assert len(got["actions"]) == 4, got  # from the primary, not "caught up"
+                assert got["next_cursor"] > known
+            finally:
+                with replica.connect() as conn:
+                    conn.execute(text("SELECT pg_wal_replay_resume()"))
+    finally:
+        primary.dispose()
+        replica.dispose()

@@ -30,12 +30,17 @@ class PlatformFacade(ServiceBase):
         """The platform's own sealed actions after seq ``after``, and the sealed head read
         before them (what a long poll waits to see pass). A reader catching up (more than
         a page behind the sealed head) reads the replica when there is one: sealed actions
-        never change, so a replica behind only gives a shorter page and an older head."""
+        never change, so a replica behind only gives a shorter page and an older head. A
+        page the replica cannot fill is read from the primary: the replica's end may be
+        behind it, and an empty page told a platform it had caught up when it had not (a
+        long poll then read the replica again and again for its whole wait)."""
         if self.reads.replica is not None and after + limit < self.feed.head():
             db, source = self.reads.choose()
             if source.replica:
                 with db.read() as conn:
-                    return enforcement_feed.page(conn, caller.username, after, limit)
+                    found = enforcement_feed.page(conn, caller.username, after, limit)
+                if len(found[0].actions) >= limit:
+                    return found
         return self.feed.page(caller.username, after, limit)
 
     def webhooks(self) -> WebhookList:

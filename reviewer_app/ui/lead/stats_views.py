@@ -335,7 +335,10 @@ class _Figures(QWidget):
         self.loaded_at = time.time()
         self.show_figures(result)
         status = translate("LeadStats", "Updated {time}").format(time=f"{datetime.now():%H:%M:%S}")
-        behind = float(getattr(result, "staleness_seconds", 0.0) or 0.0)
+        # the report comes first in what ``fetch`` gives (with the names it shows it by): the
+        # tuple itself has no staleness, and the words never showed
+        report = result[0] if isinstance(result, tuple) and result else result
+        behind = float(getattr(report, "staleness_seconds", 0.0) or 0.0)
         if behind >= 1:  # read from the service's replica while it was behind
             status += " " + translate("LeadStats", "(figures as of {n} s ago)").format(
                 n=round(behind)
