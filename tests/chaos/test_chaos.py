@@ -395,11 +395,26 @@ def _service_database(kind: str, tmp_path: Path) -> Iterator[str]:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize(
-    ("database", "processes"),
-    [("sqlite", 1), ("postgresql", 2)],
-    ids=["sqlite-1-process", "postgresql-2-processes"],
+    ("database", "processes", "kill_service"),
+    [
+        ("sqlite", 1, False),
+        ("sqlite", 1, True),
+        ("postgresql", 2, False),
+        ("postgresql", 2, True),
+        # more processes (the faults' retries and doubles land on any of four); the
+        # service-killed form of these is left out for CI's time
+        ("sqlite", 4, False),
+        ("postgresql", 4, False),
+    ],
+    ids=[
+        "clients-killed-sqlite-1-process",
+        "service-killed-sqlite-1-process",
+        "clients-killed-postgresql-2-processes",
+        "service-killed-postgresql-2-processes",
+        "clients-killed-sqlite-4-processes",
+        "clients-killed-postgresql-4-processes",
+    ],
 )
-@pytest.mark.parametrize("kill_service", [False, True], ids=["clients-killed", "service-killed"])
 def test_chaos_loses_doubles_and_invents_no_decision(
     tmp_path: Path,
     database: str,
@@ -410,7 +425,8 @@ def test_chaos_loses_doubles_and_invents_no_decision(
 ) -> None:
     """The SQLite form with one API process; the PostgreSQL form with two processes behind
     one port, so that retries, doubled requests and a client's restart land on either
-    process, and a service kill takes down both (their process group) at once."""
+    process, and a service kill takes down both (their process group) at once; and each
+    database with four processes."""
     # the PostgreSQL form decides half as many: the same faults and kills in less CI time
     wanted = DECISIONS if database == "sqlite" else DECISIONS // 2
     with _service_database(database, tmp_path) as db_url:

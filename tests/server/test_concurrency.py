@@ -235,8 +235,22 @@ def test_fifty_reviewers_drain_one_queue(live_server: LiveServer) -> None:
 
 
 @pytest.mark.slow
-def test_two_server_processes_share_one_postgres(pg_url: str, tmp_path: Path) -> None:
-    service = Service(ServerSettings(database_url=pg_url, password_hash_profile="fast"))
+@pytest.mark.parametrize(
+    ("database", "servers", "workers"),
+    [("postgresql", 2, 1), ("postgresql", 1, 4), ("sqlite", 1, 2), ("sqlite", 1, 4)],
+    ids=["postgresql-2-servers", "postgresql-4-workers", "sqlite-2-workers", "sqlite-4-workers"],
+)
+def test_several_server_processes_share_one_database(
+    request: pytest.FixtureRequest, tmp_path: Path, database: str, servers: int, workers: int
+) -> None:
+    """The same drain through several API processes on one database: two servers side by
+    side (reviewers split between their ports), or one server's ``--workers``."""
+    url = (
+        request.getfixturevalue("pg_url")
+        if database == "postgresql"
+        else f"sqlite:///{tmp_path / 'service.db'}"
+    )
+    service = Service(ServerSettings(database_url=url, password_hash_profile="fast"))
     service.start()
     try:
         names = [f"reviewer{i:02d}" for i in range(REVIEWERS)]
@@ -247,24 +261,26 @@ def test_two_server_processes_share_one_postgres(pg_url: str, tmp_path: Path) ->
     finally:
         service.close()
 
-    processes = [ServerProcess(pg_url, log=tmp_path / f"server{i}.log") for i in range(2)]
+    processes = [
+        ServerProcess(url, workers=workers, log=tmp_path / f"server{i}.log") for i in range(servers)
+    ]
     try:
         for process in processes:
             process.start()
         sessions = {
-            name: ApiSession.login(processes[i % 2].url, name, PASSWORD)
+            name: ApiSession.login(processes[i % servers].url, name, PASSWORD)
             for i, name in enumerate(names)
         }
         claims, results, per_reviewer = run_reviewers(sessions)
 
-        for i in range(2):
-            served = sum(per_reviewer[name] for name in names[i::2])
+        for i in range(servers):
+            served = sum(per_reviewer[name] for name in names[i::servers])
             assert served > 0, f"process {i} handed out no items: {per_reviewer}"
         check_decided_exactly_once(
             ApiSession.login(processes[0].url, "lead", PASSWORD),
             claims,
             results,
-            events_from=ApiSession.login(processes[1].url, "lead", PASSWORD),
+            events_from=ApiSession.login(processes[-1].url, "lead", PASSWORD),
         )
     finally:
         for process in processes:

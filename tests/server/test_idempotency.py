@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,12 +24,15 @@ from reviewer_app.protocol import (
     QueueConfig,
     Role,
     StatementCategory,
+    UserCreate,
 )
+from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
+from reviewer_app.server.service import Service
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.clock import ManualClock
-from tests.support.servers import LiveServer, running
+from tests.support.servers import PASSWORD, LiveServer, ServerProcess, running
 
 QUEUE = LOAD_QUEUE.id
 ESCALATIONS = "escalations"
@@ -178,6 +182,37 @@ def test_same_verdict_ten_times_at_once(server: LiveServer) -> None:
     alice = server.login("alice")
     lead = server.login("lead", Role.lead)
     machines = [server.login("alice", create=False) for _ in range(10)]
+    _ten_at_once(alice, lead, machines)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [2, 4])
+def test_same_verdict_ten_times_at_once_through_several_processes(
+    database_url: str, tmp_path: Path, workers: int
+) -> None:
+    """The same, each copy on its own connection to a server of several API processes:
+    the copies land in different processes, which share only the database."""
+    service = Service(ServerSettings(database_url=database_url, password_hash_profile="fast"))
+    service.start()
+    try:
+        service.create_user(UserCreate(username="alice", password=PASSWORD))
+        service.create_user(UserCreate(username="lead", password=PASSWORD, role=Role.lead))
+        seed_load_queue(service, 20)
+    finally:
+        service.close()
+    process = ServerProcess(database_url, workers=workers, log=tmp_path / "server.log").start()
+    try:
+        alice = ApiSession.login(process.url, "alice", PASSWORD)
+        lead = ApiSession.login(process.url, "lead", PASSWORD)
+        machines = [ApiSession.login(process.url, "alice", PASSWORD) for _ in range(10)]
+        _ten_at_once(alice, lead, machines)
+    finally:
+        process.stop()
+    log = (tmp_path / "server.log").read_text(errors="replace")
+    assert "Traceback" not in log, log[-4_000:]
+
+
+def _ten_at_once(alice: ApiSession, lead: ApiSession, machines: list[ApiSession]) -> None:
     leased_items = claim(alice, QUEUE, count=5)
     assert len(leased_items) == 5
 
