@@ -1741,6 +1741,73 @@
     </message>
 </context>
 <context>
+    <name>LeadBreaks</name>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>Break reminders</source>
+        <translation>Pausenerinnerungen</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Remind after minutes of work</source>
+        <translation>Nach Minuten Arbeit erinnern</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> Min.</translation>
+    </message>
+    <message>
+        <source>Remind after high-harm posts</source>
+        <translation>Nach besonders belastenden Beiträgen erinnern</translation>
+    </message>
+    <message>
+        <source>Queue:</source>
+        <translation>Warteschlange:</translation>
+    </message>
+    <message>
+        <source>After minutes of work:</source>
+        <translation>Nach Minuten Arbeit:</translation>
+    </message>
+    <message>
+        <source>After high-harm posts:</source>
+        <translation>Nach belastenden Beiträgen:</translation>
+    </message>
+    <message>
+        <source>Whichever comes first, since the shift began or the last break. Never for both: no reminders in this queue. Each reviewer may still turn reminders off for themselves.</source>
+        <translation>Was zuerst eintritt, seit Schichtbeginn oder der letzten Pause. Beides „nie“: keine Erinnerungen in dieser Warteschlange. Jede Prüferin und jeder Prüfer kann Erinnerungen für sich selbst ausschalten.</translation>
+    </message>
+    <message>
+        <source>Break reminders status</source>
+        <translation>Status der Pausenerinnerungen</translation>
+    </message>
+    <message>
+        <source>Reading the queues…</source>
+        <translation>Warteschlangen werden gelesen…</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Wird gespeichert…</translation>
+    </message>
+    <message>
+        <source>reading the queues</source>
+        <translation>beim Lesen der Warteschlangen</translation>
+    </message>
+    <message>
+        <source>saving the break reminders</source>
+        <translation>beim Speichern der Pausenerinnerungen</translation>
+    </message>
+    <message>
+        <source>Break reminders of {queue} saved (configuration {n}).</source>
+        <translation>Pausenerinnerungen für {queue} gespeichert (Konfiguration {n}).</translation>
+    </message>
+</context>
+<context>
     <name>LeadDecisions</name>
     <message>
         <source>Audited or not</source>
@@ -3147,6 +3214,10 @@
     <message>
         <source>(figures as of {n} s ago)</source>
         <translation>(Zahlen von vor {n} s)</translation>
+    </message>
+    <message>
+        <source>Break reminders…</source>
+        <translation>Pausenerinnerungen…</translation>
     </message>
     <message>
         <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions. Flags: a median handle time under your threshold, an action mix far from the other reviewers&apos; in a queue (total variation distance), or an overturn rate up against the window before; each only with enough decisions. Select a reviewer for their days.</source>

@@ -1741,6 +1741,73 @@
     </message>
 </context>
 <context>
+    <name>LeadBreaks</name>
+    <message>
+        <source>never</source>
+        <translation>nunca</translation>
+    </message>
+    <message>
+        <source>Break reminders</source>
+        <translation>Recordatorios de pausa</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Cola</translation>
+    </message>
+    <message>
+        <source>Remind after minutes of work</source>
+        <translation>Recordar tras minutos de trabajo</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>Remind after high-harm posts</source>
+        <translation>Recordar tras publicaciones de alto daño</translation>
+    </message>
+    <message>
+        <source>Queue:</source>
+        <translation>Cola:</translation>
+    </message>
+    <message>
+        <source>After minutes of work:</source>
+        <translation>Tras minutos de trabajo:</translation>
+    </message>
+    <message>
+        <source>After high-harm posts:</source>
+        <translation>Tras publicaciones de alto daño:</translation>
+    </message>
+    <message>
+        <source>Whichever comes first, since the shift began or the last break. Never for both: no reminders in this queue. Each reviewer may still turn reminders off for themselves.</source>
+        <translation>Lo que ocurra primero, desde el inicio del turno o la última pausa. «Nunca» en ambos: sin recordatorios en esta cola. Cada revisor puede desactivar los recordatorios para sí mismo.</translation>
+    </message>
+    <message>
+        <source>Break reminders status</source>
+        <translation>Estado de los recordatorios de pausa</translation>
+    </message>
+    <message>
+        <source>Reading the queues…</source>
+        <translation>Leyendo las colas…</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Guardando…</translation>
+    </message>
+    <message>
+        <source>reading the queues</source>
+        <translation>al leer las colas</translation>
+    </message>
+    <message>
+        <source>saving the break reminders</source>
+        <translation>al guardar los recordatorios de pausa</translation>
+    </message>
+    <message>
+        <source>Break reminders of {queue} saved (configuration {n}).</source>
+        <translation>Recordatorios de pausa de {queue} guardados (configuración {n}).</translation>
+    </message>
+</context>
+<context>
     <name>LeadDecisions</name>
     <message>
         <source>Audited or not</source>
@@ -3147,6 +3214,10 @@
     <message>
         <source>(figures as of {n} s ago)</source>
         <translation>(cifras de hace {n} s)</translation>
+    </message>
+    <message>
+        <source>Break reminders…</source>
+        <translation>Recordatorios de pausa…</translation>
     </message>
     <message>
         <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions. Flags: a median handle time under your threshold, an action mix far from the other reviewers&apos; in a queue (total variation distance), or an overturn rate up against the window before; each only with enough decisions. Select a reviewer for their days.</source>

@@ -67,6 +67,19 @@ class BreakRule(WireModel):
         return self
 
 
+class BreakRuleChange(WireModel):
+    """A lead's break reminders for one queue (``PUT /queues/{id}/breaks``): a new
+    configuration version with this rule, or with none (``breaks`` null: no reminders)."""
+
+    breaks: BreakRule | None
+
+
+class BreakRuleChanged(WireModel):
+    queue_id: str
+    breaks: BreakRule | None
+    config_version: int = Field(ge=0, description="the configuration version it made")
+
+
 def harm_of(config: QueueConfig, policies: Iterable[str]) -> frozenset[HarmKind]:
     """The harm kinds a decided item of this queue counts for: the queue's own (every post
     there was shown to the reviewer) and those of the policy codes the decision cites."""

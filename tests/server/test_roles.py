@@ -73,6 +73,7 @@ ROUTES: dict[tuple[str, str], tuple[str, int]] = {
     ("GET", "/escalations"): ("lead", 200),
     # the matrix's item is in the load queue, not an open escalation: 409 once allowed
     ("PUT", "/escalations/{item_id}/assignee"): ("lead", 409),
+    ("PUT", "/queues/{queue_id}/breaks"): ("lead", 200),
     ("GET", "/stats/queues"): ("lead", 200),
     ("GET", "/stats/reviewers"): ("lead", 200),
     ("GET", "/stats/exposure"): ("lead", 200),
@@ -246,6 +247,7 @@ BODIES: dict[tuple[str, str], BodyMaker] = {
         "view": {"kind": "search", "search": {"kind": "reason", "q": "spam"}},
     },
     ("PUT", "/escalations/{item_id}/assignee"): lambda w, c: {"assignee": None},
+    ("PUT", "/queues/{queue_id}/breaks"): lambda w, c: {"breaks": {"after_minutes": 90}},
     ("POST", "/audits/tasks/{audit_id}/result"): lambda w, c: {"result": "agree"},
     ("POST", "/authors/actions"): lambda w, c: {
         "author_ids": [w.author_ids.get(c.name, w.author_ids["lead"])],

@@ -22,6 +22,9 @@ from reviewer_app.protocol import (
     AuditSampleCreate,
     AuditSampleList,
     AuditTaskGrant,
+    BreakRule,
+    BreakRuleChange,
+    BreakRuleChanged,
     DecisionNote,
     DecisionNoteCreate,
     DecisionNoteList,
@@ -270,6 +273,13 @@ class LeadCalls(HttpClient):
         path = f"/escalations/{quote(item_id, safe='')}/assignee"
         body = EscalationAssignment(assignee=assignee)
         return self._call("PUT", path, body=body, reply=EscalationEntry)
+
+    def set_breaks(self, queue_id: str, breaks: BreakRule | None) -> BreakRuleChanged:
+        """A queue's break reminders (None: none), as a new configuration version (leads).
+        Safe to repeat."""
+        path = f"/queues/{quote(queue_id, safe='')}/breaks"
+        body = BreakRuleChange(breaks=breaks)
+        return self._call("PUT", path, body=body, reply=BreakRuleChanged)
 
     def webhooks(self) -> WebhookList:
         """Webhook endpoints and their health (leads and admins)."""

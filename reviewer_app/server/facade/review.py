@@ -8,6 +8,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
 
 from reviewer_app.protocol import (
+    BreakRule,
     EventPage,
     Item,
     LeaseClaim,
@@ -77,6 +78,35 @@ class ReviewFacade(ServiceBase):
                 result.summary(),
             )
         return result
+
+    def set_breaks(self, queue_id: str, breaks: BreakRule | None, lead: Principal) -> int:
+        """A lead's break reminders for one queue: the running configuration with that
+        queue's rule changed, applied as a new version by the lead (read and applied in one
+        write transaction: an admin's file applied meanwhile is not undone). The version
+        in force after it (the same when the rule was already this one)."""
+        now = self.clock()
+
+        def change(conn: Connection) -> int:
+            running = queueapply.running_file(conn)
+            found = [q for q in running.queues if q.id == queue_id] if running else []
+            if running is None or not found:
+                raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
+            queues = [
+                q.model_copy(update={"config": q.config.model_copy(update={"breaks": breaks})})
+                if q.id == queue_id
+                else q
+                for q in running.queues
+            ]
+            # only the rule changes (a model that checks itself): the file's other rules
+            # are the running configuration's own, checked when it was applied
+            changed = QueueFile.model_validate({"queues": [q.model_dump() for q in queues]})
+            result = queueapply.apply(conn, changed, actor=lead.username, now=now)
+            return result.version
+
+        version = self._write_retrying(change)
+        self.forget_configs()
+        log.info("break reminders of %s set by %s (version %d)", queue_id, lead.username, version)
+        return version
 
     def running_queue_file(self) -> QueueFile | None:
         """The running configuration as a queue file (``queues export``)."""

@@ -13,6 +13,8 @@ from pydantic import ValidationError
 from reviewer_app.protocol import (
     API_PREFIX,
     QUERY_YEARS,
+    BreakRuleChange,
+    BreakRuleChanged,
     DecisionPage,
     EscalationAssignment,
     EscalationEntry,
@@ -87,6 +89,26 @@ def assign_escalation(
     lead's claims in the escalation queue take it, before the rest. A lease someone holds
     on it is not taken away."""
     return json_response(svc.assign_escalation(lead, item_id, body.assignee))
+
+
+@router.put(
+    "/queues/{queue_id}/breaks",
+    response_model=BreakRuleChanged,
+    tags=["lead"],
+    responses=problems(*AUTHED, 403, 404, 422),
+)
+def put_breaks(
+    queue_id: Annotated[Slug, Path()], body: BreakRuleChange, svc: ServiceDep, lead: LeadDep
+) -> Response:
+    """The break reminders of one queue (leads and admins): after how many minutes of work,
+    or how many high-harm items, the review window reminds its reviewers to take a break;
+    ``breaks`` null for none. A new configuration version, by this lead, which the
+    reviewers' windows pick up without a restart; each reviewer may still turn reminders
+    off for themselves."""
+    version = svc.set_breaks(queue_id, body.breaks, lead)
+    return json_response(
+        BreakRuleChanged(queue_id=queue_id, breaks=body.breaks, config_version=version)
+    )
 
 
 @router.get(

@@ -61,6 +61,7 @@ from ..plain import (
 )
 from ..theme import Tone, set_tone
 from ..words import code_words, decimal
+from .breaks import open_breaks
 from .charts import colour_series, fit_legend, fit_time_ticks, new_chart, nice_top, time_axes
 from .quality import ThresholdsBar, TrendPanel, flag_words
 
@@ -382,8 +383,12 @@ class QueuesOverview(_Figures):
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(self.view)
         body.addWidget(charts)
+        row = self.controls()
+        self.breaks_button = QPushButton(translate("LeadStats", "Break reminders…"))
+        self.breaks_button.clicked.connect(lambda: open_breaks(self, client_factory, self.view))
+        row.insertWidget(3, self.breaks_button)
         layout = QVBoxLayout(self)
-        layout.addLayout(self.controls())
+        layout.addLayout(row)
         layout.addWidget(self.breaches)
         layout.addWidget(self.held_back)
         layout.addWidget(body, 1)
