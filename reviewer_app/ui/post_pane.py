@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from PySide6.QtCore import QRect, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
-    QFocusEvent,
     QPaintEvent,
     QResizeEvent,
     QTextCharFormat,
@@ -34,6 +33,7 @@ from .longtext import BATCH, QtText, cut, fill
 from .media import MediaStrip
 from .media_viewer import MediaViewer
 from .plain import (
+    ReadingBox,
     SelectableLabel,
     ago,
     clean,
@@ -43,7 +43,6 @@ from .plain import (
     label,
     named,
     set_text,
-    show_focus,
     tooltip,
 )
 from .theme import Tone, set_tone
@@ -100,9 +99,10 @@ class _AfterPaint:
         self.work = _nothing  # lets go of what the work holds (a post's text)
 
 
-class PostText(QPlainTextEdit):
-    """The post's text, plain (a QPlainTextEdit lays out faster than a QTextEdit). Emits
-    ``first_painted`` after the first paint of new text."""
+class PostText(ReadingBox):
+    """The post's text, plain (a QPlainTextEdit lays out faster than a QTextEdit; its frame
+    shows when it has the focus). Emits ``first_painted`` after the first paint of new
+    text."""
 
     first_painted = Signal()
     #: a whole long text is in (it is added in batches)
@@ -255,14 +255,6 @@ class PostText(QPlainTextEdit):
             cursor.setPosition(first)
             cursor.setPosition(after, QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(fmt)
-
-    def focusInEvent(self, event: QFocusEvent) -> None:
-        show_focus(self, True)
-        super().focusInEvent(event)
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        show_focus(self, False)
-        super().focusOutEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
