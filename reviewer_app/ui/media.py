@@ -14,6 +14,7 @@ placeholder tile that says so in plain words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QSize, Qt, Signal
@@ -453,13 +454,25 @@ class MediaStrip(QWidget):
 
     def _on_image_decoded(self, media_id: str, image: QImage | None, problem: str | None) -> None:
         self.pending.discard(media_id)
-        changed = False
-        for index, tile in enumerate(self.tiles):
-            if tile.media is None or tile.media.id != media_id:
-                continue
+
+        def update(tile: MediaTile) -> None:
             tile.original = image if image is not None else placeholder(problem or damaged())
             tile.problem = problem
-            what = problem or kind_word(tile.media.kind)
+
+        self._update_tiles(
+            lambda tile: tile.media is not None and tile.media.id == media_id, update
+        )
+
+    def _update_tiles(
+        self, chosen: Callable[[MediaTile], bool], update: Callable[[MediaTile], None]
+    ) -> None:
+        """Each chosen tile updated and named afresh; the strip repainted once after."""
+        changed = False
+        for index, tile in enumerate(self.tiles):
+            if tile.media is None or not chosen(tile):
+                continue
+            update(tile)
+            what = tile.problem or kind_word(tile.media.kind)
             tile.setAccessibleName(
                 translate("Media", "Media {n}: {what}").format(n=index + 1, what=what)
             )
@@ -520,20 +533,16 @@ class MediaStrip(QWidget):
     def arrived(self, media_ids: set[str], load: object) -> None:
         """Media just stored (``load`` reads it): the tiles that were waiting for it show
         it, as blurred or revealed as the rest of the post."""
-        changed = False
-        for index, tile in enumerate(self.tiles):
-            if tile.media is None or tile.media.id not in media_ids or not tile.waiting:
-                continue
+
+        def update(tile: MediaTile) -> None:
+            assert tile.media is not None
             tile.original, tile.problem = self._decode(tile.media, load)
             tile.waiting = tile.problem == not_downloaded()
-            what = tile.problem or kind_word(tile.media.kind)
-            tile.setAccessibleName(
-                translate("Media", "Media {n}: {what}").format(n=index + 1, what=what)
-            )
-            changed = True
-        if changed:
-            self._apply()
-            self.tiles_changed.emit()
+
+        self._update_tiles(
+            lambda tile: tile.waiting and tile.media is not None and tile.media.id in media_ids,
+            update,
+        )
 
     def toggle_reveal(self) -> None:
         self.revealed = not self.revealed
