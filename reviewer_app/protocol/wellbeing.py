@@ -63,7 +63,9 @@ class BreakRule(WireModel):
     @model_validator(mode="after")
     def _some_limit(self) -> BreakRule:
         if self.after_minutes is None and self.after_high_harm is None:
-            raise ValueError("a break rule needs after_minutes or after_high_harm")
+            raise PydanticCustomError(
+                "break_without_limit", "a break rule needs after_minutes or after_high_harm"
+            )
         return self
 
 

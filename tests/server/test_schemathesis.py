@@ -99,8 +99,9 @@ STATE_DEPENDENT_REFUSALS = {
 # Field errors inside a 422 that are constraints between two fields (no schema states
 # them): a 422 made of these alone is a refusal of the same kind.
 # The second also comes of the dictionaries above: a real policy code mixed into a list
-# more than once breaks the list's uniqueItems after the schema's generator kept it.
-CROSS_FIELD_ERRORS = {"span_order", "break_order", "policy_cited_twice"}
+# more than once breaks the list's uniqueItems after the schema's generator kept it. The
+# last: a break rule with neither of its two limits.
+CROSS_FIELD_ERRORS = {"span_order", "break_order", "policy_cited_twice", "break_without_limit"}
 
 FUZZ_SETTINGS = settings(
     max_examples=MAX_EXAMPLES,
