@@ -57,6 +57,21 @@ def leadership(db: Database) -> Leadership:
     return Leadership(Database(db.url), retry=RETRY)
 
 
+@pytest.fixture
+def pair(db: Database) -> Iterator[tuple[Leadership, Leadership]]:
+    """Two processes' leaderships, started: the first leads, the second stands by."""
+    leader, follower = leadership(db), leadership(db)
+    leader.start()
+    follower.start()
+    try:
+        assert leader.leading and not follower.leading
+        yield leader, follower
+    finally:
+        for one in (follower, leader):
+            one.stop()
+            one.db.dispose()
+
+
 def unsealed(db: Database) -> int:
     with db.read() as conn:
         return int(conn.execute(select(func.count()).where(events.c.seq.is_(None))).scalar() or 0)
@@ -119,11 +134,10 @@ def test_a_leader_whose_connection_is_cut_stands_down(pg_url: str) -> None:
         db.dispose()
 
 
-def test_a_standing_by_sequencer_seals_nothing_until_its_process_leads(db: Database) -> None:
-    leader, follower = leadership(db), leadership(db)
-    leader.start()
-    follower.start()
-    assert leader.leading and not follower.leading
+def test_a_standing_by_sequencer_seals_nothing_until_its_process_leads(
+    db: Database, pair: tuple[Leadership, Leadership]
+) -> None:
+    leader, follower = pair
     standing_by = Sequencer(follower.db, [EventChain()], time.time, leader=follower)
     standing_by.start()
     try:
@@ -137,20 +151,15 @@ def test_a_standing_by_sequencer_seals_nothing_until_its_process_leads(db: Datab
         until(lambda: unsealed(db) == 0, "its own commits sealed")
     finally:
         standing_by.stop()
-        follower.stop()
-        leader.stop()
-        follower.db.dispose()
-        leader.db.dispose()
 
 
-def test_a_leader_that_does_no_rounds_does_not_stall_the_log(db: Database) -> None:
+def test_a_leader_that_does_no_rounds_does_not_stall_the_log(
+    db: Database, pair: tuple[Leadership, Leadership]
+) -> None:
     """A leading process paused (SIGSTOP, a VM paused, swapped out) keeps its lock and its
     connection: nobody sealed, the feed and webhooks stopped, and within 10 s every
     process's /readyz said 503. Here the leader holds the lead and runs no sequencer."""
-    leader, follower = leadership(db), leadership(db)
-    leader.start()
-    follower.start()
-    assert leader.leading and not follower.leading
+    leader, follower = pair
     standing_by = Sequencer(follower.db, [EventChain()], time.time, leader=follower, rescue=0.5)
     standing_by.start()
     try:
@@ -159,16 +168,12 @@ def test_a_leader_that_does_no_rounds_does_not_stall_the_log(db: Database) -> No
         assert leader.leading and not follower.leading, "the lead stays where it was"
     finally:
         standing_by.stop()
-        follower.stop()
-        leader.stop()
-        follower.db.dispose()
-        leader.db.dispose()
 
 
-def test_the_leaders_sequencer_seals_what_the_other_process_commits(db: Database) -> None:
-    leader, follower = leadership(db), leadership(db)
-    leader.start()
-    follower.start()
+def test_the_leaders_sequencer_seals_what_the_other_process_commits(
+    db: Database, pair: tuple[Leadership, Leadership]
+) -> None:
+    leader, follower = pair
     sealing = Sequencer(leader.db, [EventChain()], time.time, leader=leader)
     sealing.start()
     try:
@@ -176,10 +181,6 @@ def test_the_leaders_sequencer_seals_what_the_other_process_commits(db: Database
         until(lambda: unsealed(db) == 0, "the other process's entries sealed", 5)
     finally:
         sealing.stop()
-        follower.stop()
-        leader.stop()
-        follower.db.dispose()
-        leader.db.dispose()
 
 
 def test_of_two_api_processes_one_leads_and_both_are_sealed(database_url: str) -> None:

@@ -6,7 +6,7 @@ applied on the server by whoever could reach its database."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QSortFilterProxyModel, Signal
 from PySide6.QtWidgets import (
@@ -22,7 +22,13 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.protocol import DEFAULT_HIGH_HARM, BreakRule, BreakRuleChanged, Queue
+from reviewer_app.protocol import (
+    DEFAULT_HIGH_HARM,
+    BreakRule,
+    BreakRuleChanged,
+    Queue,
+    QueueStats,
+)
 
 from ..background import run_op
 from ..i18n import translate
@@ -172,22 +178,24 @@ class BreaksDialog(QDialog):
 
 
 def open_breaks(
-    parent: QWidget, client_factory: Callable[[], ApiClient], view: QAbstractItemView
+    parent: QWidget,
+    client_factory: Callable[[], ApiClient],
+    view: QAbstractItemView,
+    queues: Sequence[QueueStats],
+    status: QLabel,
 ) -> BreaksDialog:
-    """The dialog for the queue selected in the Queues page's ``view`` (else the first),
-    opened (never ``exec``); once saved, the page's status line says so."""
+    """The dialog for the queue of ``queues`` selected in the Queues page's ``view`` (else
+    the first), opened (never ``exec``); once saved, ``status`` says so."""
     index, model = view.currentIndex(), view.model()
     if index.isValid() and isinstance(model, QSortFilterProxyModel):
-        index, model = model.mapToSource(index), model.sourceModel()
-    queues = getattr(model, "queues", [])
-    queue_id = queues[index.row()].queue_id if index.isValid() else None
+        index = model.mapToSource(index)
+    row = index.row() if index.isValid() else -1
+    queue_id = queues[row].queue_id if 0 <= row < len(queues) else None
     dialog = BreaksDialog(client_factory, queue_id, parent)
-    status = getattr(parent, "status", None)
 
     def saved(queue: str, version: int) -> None:
         words = translate("LeadBreaks", "Break reminders of {queue} saved (configuration {n}).")
-        if isinstance(status, QLabel):
-            set_text(status, words.format(queue=isolate(queue), n=version))
+        set_text(status, words.format(queue=isolate(queue), n=version))
 
     dialog.saved.connect(saved)
     dialog.open()

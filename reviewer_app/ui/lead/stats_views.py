@@ -372,11 +372,8 @@ class QueuesOverview(_Figures):
         self.breaches = label("")
         named(self.breaches, "slaBreaches", translate("LeadStats", "SLA breaches"))
         self.held_back = label("")
-        named(
-            self.held_back,
-            "heldBack",
-            translate("LeadStats", "Posts of suspended or inauthentic accounts held back"),
-        )
+        held = translate("LeadStats", "Posts of suspended or inauthentic accounts held back")
+        named(self.held_back, "heldBack", held)
         charts = QSplitter(Qt.Orientation.Horizontal)
         charts.addWidget(throughput_view)
         charts.addWidget(backlog_view)
@@ -385,7 +382,9 @@ class QueuesOverview(_Figures):
         body.addWidget(charts)
         row = self.controls()
         self.breaks_button = QPushButton(translate("LeadStats", "Break reminders…"))
-        self.breaks_button.clicked.connect(lambda: open_breaks(self, client_factory, self.view))
+        self.breaks_button.clicked.connect(
+            lambda: open_breaks(self, client_factory, self.view, self.model.queues, self.status)
+        )
         row.insertWidget(3, self.breaks_button)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
