@@ -5,18 +5,21 @@
 - "]" or "?" typed into the lead's assignee box changed tabs or opened the key list;
 - Enter in the Conflicts list accepted the other decision without a word;
 - Enter at "Verdicts not sent yet" quit, losing them in a session kept in memory;
-- the break reminder's and the feedback strip's buttons were out of Tab's reach.
+- the break reminder's and the feedback strip's buttons were out of Tab's reach;
+- Tab on the lead's escalations page jumped to the page's foot and back.
 Real service, keys only."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox, QPushButton, QWidget
 
 from reviewer_app.ui.dialogs import ConflictsView
+from reviewer_app.ui.lead.escalations import EscalationsView
 from reviewer_app.ui.my_decisions import FeedbackBar
 from reviewer_app.ui.wellbeing import BreakReminder
 from tests.support.servers import LiveServer
@@ -149,3 +152,28 @@ def test_a_read_only_text_box_shows_it_has_the_focus(
         window.worklist_view.setFocus()
         desk.wait(lambda b=box: not b.hasFocus())
         assert box.grab().toImage() == before, f"{box.objectName()}: as it was"
+
+
+def test_tab_on_the_escalations_page_follows_its_layout(qtbot) -> None:
+    """Tab went from the table to "Review escalations now" at the page's foot, then back
+    up to the row of buttons under the table."""
+    view = EscalationsView(lambda: pytest.fail("no request: the page is never shown"))
+    qtbot.addWidget(view)
+    expected = [
+        view.table,
+        view.pick_button,
+        view.mine_button,
+        view.lead_picker,
+        view.assign_button,
+        view.unassign_button,
+        view.refresh_button,
+        view.review_button,
+    ]
+    order: list[QWidget] = []
+    widget = view.table
+    while widget not in order:
+        if widget.focusPolicy() & Qt.FocusPolicy.TabFocus and widget.focusProxy() is None:
+            owner = widget.parentWidget() if isinstance(widget.parentWidget(), QComboBox) else None
+            order.append(owner or widget)
+        widget = widget.nextInFocusChain()
+    assert [w for w in order if w in expected] == expected

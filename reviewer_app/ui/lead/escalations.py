@@ -198,6 +198,10 @@ class EscalationsView(QWidget):
         layout.addLayout(actions)
         layout.addWidget(self.status)
         layout.addWidget(self.review_button)
+        chain: tuple[QWidget, ...] = (self.table, self.pick_button, self.mine_button)
+        chain += (self.lead_picker, self.assign_button, self.unassign_button, self.refresh_button)
+        for before, after in zip(chain, (*chain[1:], self.review_button), strict=True):
+            QWidget.setTabOrder(before, after)  # as laid out (else: as each got its parent)
         self._enable()
 
     def _build_table(self) -> None:
