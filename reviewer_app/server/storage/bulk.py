@@ -19,15 +19,19 @@ The statements are built once per (table, columns) and kept (see assembly.py on 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
-from sqlalchemy import BindParameter, Column, Connection, Table, any_, bindparam, text
+from sqlalchemy import BindParameter, Column, Connection, Float, Table, any_, bindparam, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
 _PG = postgresql.dialect()
+_LITE = sqlite.dialect()
+_SQLITE_VARIABLES = 32_766
+"""SQLite's most parameters in one statement (SQLITE_MAX_VARIABLE_NUMBER since 3.32)."""
+_SQLITE_ROWS = 500
 
 
 def any_of(column: Column[Any], postgres: bool, name: str = "ids") -> ColumnElement[bool]:
@@ -106,6 +110,19 @@ class InsertMany:
         self._sqlite_many = f"INSERT INTO {table.name} ({names}) VALUES ({marks})"  # noqa: S608
         if ignore_conflicts:
             self._sqlite_many += " ON CONFLICT DO NOTHING"
+        # with returning: one multi-row VALUES per part, its text the same for a part's size
+        self._sqlite_head = f"INSERT INTO {table.name} ({names}) VALUES "  # noqa: S608
+        self._sqlite_row = f"({marks})"
+        self._sqlite_tail = (" ON CONFLICT DO NOTHING" if ignore_conflicts else "") + (
+            f" RETURNING {returning}" + (f", {key}" if key else "") if returning else ""
+        )
+        self._sqlite_part = max(1, min(_SQLITE_ROWS, _SQLITE_VARIABLES // len(self.columns)))
+        # plain only where SQLAlchemy would not change a value (a FLOAT column's REAL
+        # affinity makes a float of an int, as its to_float would)
+        lite_types = [table.c[c].type for c in self.columns]
+        self._sqlite_raw = all(
+            isinstance(t, Float) or t.bind_processor(_LITE) is None for t in lite_types
+        )
 
     def __call__(
         self, conn: Connection, rows: Sequence[Mapping[str, Any]], postgres: bool
@@ -116,17 +133,33 @@ class InsertMany:
         if self.key is not None and len({r[self.key] for r in rows}) < len(rows):
             # a key twice: rows one at a time (each alone is unique)
             return [value for r in rows for value in self(conn, [r], postgres)]
+        result: Iterable[Any]
         if postgres:
             result = conn.execute(self._pg, rows_json("rows", self.columns, rows))
-        elif self.returning is not None:
-            result = conn.execute(self._sqlite, list(rows))
-        else:
+        elif self.returning is None:
             conn.exec_driver_sql(self._sqlite_many, _tuples(self.columns, rows))
             return []
+        elif self._sqlite_raw:
+            result = self._sqlite_returning(conn, rows)
+        else:
+            result = conn.execute(self._sqlite, list(rows))
         if self.key is not None:
             found = {k: value for value, k in result}
             return [found[r[self.key]] for r in rows]
-        return list(result.scalars()) if self.returning is not None else []
+        return [row[0] for row in result] if self.returning is not None else []
+
+    def _sqlite_returning(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> list[Any]:
+        """A multi-row ``INSERT ... RETURNING`` per part of the rows, its parameters plain
+        (SQLAlchemy's insertmanyvalues processed each row's parameters in Python, which cost
+        about as much as the insert)."""
+        out: list[Any] = []
+        for start in range(0, len(rows), self._sqlite_part):
+            part = rows[start : start + self._sqlite_part]
+            values = ", ".join([self._sqlite_row] * len(part))
+            flat = tuple(r.get(n) for r in part for n in self.columns)
+            sql = self._sqlite_head + values + self._sqlite_tail
+            out += conn.exec_driver_sql(sql, flat).all()
+        return out
 
 
 class UpdateMany:
