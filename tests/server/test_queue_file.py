@@ -800,6 +800,30 @@ def test_another_process_applying_is_seen_by_verdicts_at_once(desk: LiveServer) 
     assert lease_versions(desk, [fresh["lease_token"]]) == {fresh["lease_token"]: 2}
 
 
+def test_an_item_leased_under_a_version_this_process_has_not_read_is_judged_by_it(
+    desk: LiveServer,
+) -> None:
+    """Another process removed an action; this one's cache still had it: a verdict with it
+    on an item leased under the new version was taken, recorded under the old version."""
+    alice = desk.login("alice")
+    assert desk.service.config_version() == 1
+    other = Service(desk.settings)
+    try:
+        other.apply_queue_file(spam_without_remove(base()), "cli")
+    finally:
+        other.close()
+    assert desk.service.config_version() == 1  # cached
+    held = alice.claim("spam", 2)
+    assert set(lease_versions(desk, [e["lease_token"] for e in held]).values()) == {2}
+    refused = alice.post(
+        "/verdicts", json={"verdicts": [verdict(held[0], "remove", policies=["SPAM.SCAM"])]}
+    )
+    body = expect_problem(refused, 422, "verdict_invalid")
+    assert [e["code"] for e in body["errors"]] == ["unknown_action"]
+    [kept] = alice.decide([verdict(held[1], "keep")])
+    assert (kept["status"], kept["decision"]["config_version"]) == ("accepted", 2)
+
+
 def test_removing_a_queue_with_open_items_drains_them_into_another(desk: LiveServer) -> None:
     alice = desk.login("alice")
     lead = desk.login("lead", Role.lead)

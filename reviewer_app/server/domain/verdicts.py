@@ -342,14 +342,23 @@ class VerdictRecorder:
         ]
 
     def _candidates(self, lease: Any) -> Iterator[tuple[int, Mapping[str, QueueConfig]]]:
-        yield self.config_version, self.configs
+        """The running configuration (this process's cache, unless the lease names a newer
+        version: then the newest), then the version the item was leased under."""
+        stale = self.configs_at is not None and (lease.config_version or 0) > self.config_version
+        if not stale:
+            yield self.config_version, self.configs
         if self.configs_at is None:
             return
+        latest = None
+        if stale:  # another process applied a version this one has not read yet
+            latest = self.conn.execute(_LATEST_VERSION).scalar() or 0
+            yield latest, self.configs_at(latest)
         if lease.config_version:
             yield lease.config_version, self.configs_at(lease.config_version)
-        latest = self.conn.execute(_LATEST_VERSION).scalar() or 0  # asked only when needed
-        if latest > self.config_version:
-            yield latest, self.configs_at(latest)
+        if latest is None:
+            latest = self.conn.execute(_LATEST_VERSION).scalar() or 0  # asked only when needed
+            if latest > self.config_version:
+                yield latest, self.configs_at(latest)
 
     def _fitted(self, verdict: Verdict, lease: Any) -> tuple[QueueConfig, int]:
         found = self._fits.get(str(verdict.idempotency_key))
