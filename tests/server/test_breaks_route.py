@@ -4,9 +4,15 @@ a configuration version by that lead; the reviewers' queue list carries the rule
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
+import pytest
+from sqlalchemy import create_engine, text
+
 from reviewer_app.protocol import Role
+from reviewer_app.server.storage.db import normalise_url
 from tests.support.api import ApiSession, expect_problem
 from tests.support.intake import MISINFO, apply_queues
 from tests.support.servers import LiveServer
@@ -57,3 +63,41 @@ def test_a_lead_sets_and_clears_a_queues_break_reminders(live_server: LiveServer
     )
     refused = lead.request("PUT", f"/queues/{MISINFO}/breaks", json={"breaks": {}})
     assert refused.status_code == 422, "a rule needs a limit"
+
+
+@pytest.mark.postgres
+def test_two_leads_changing_two_queues_at_once_both_keep_their_change(pg_url: str) -> None:
+    """Each change is the running file with one rule changed: on PostgreSQL both read the
+    running file, then queued for the configuration lock, and the second undid the first."""
+    server = LiveServer(pg_url).start()
+    try:
+        apply_queues(server)
+        lena, lars = server.login("lena", Role.lead), server.login("lars", Role.lead)
+        first, second = [q["id"] for q in lena.get("/queues").json()["queues"]][:2]
+        holder = create_engine(normalise_url(pg_url))
+        answers: dict[str, int] = {}
+
+        def put(session: ApiSession, queue: str, minutes: int) -> None:
+            body = {"breaks": {"after_minutes": minutes}}
+            answers[queue] = session.request(
+                "PUT", f"/queues/{queue}/breaks", json=body
+            ).status_code
+
+        with holder.connect() as conn, conn.begin():  # another change holds the lock a while
+            conn.execute(text("LOCK TABLE config_versions IN SHARE ROW EXCLUSIVE MODE"))
+            puts = [
+                threading.Thread(target=put, args=(lena, first, 11)),
+                threading.Thread(target=put, args=(lars, second, 22)),
+            ]
+            for thread in puts:
+                thread.start()
+            time.sleep(1.0)  # both wait for it
+        for thread in puts:
+            thread.join()
+        holder.dispose()
+        assert answers == {first: 200, second: 200}
+        now = {q["id"]: q["config"]["breaks"] for q in lena.get("/queues").json()["queues"]}
+        assert (now[first] or {}).get("after_minutes") == 11
+        assert (now[second] or {}).get("after_minutes") == 22
+    finally:
+        server.stop()

@@ -307,6 +307,14 @@ def diff_queue(
 # -- applying ------------------------------------------------------------------------------
 
 
+def lock_versions(conn: Connection) -> None:
+    """One change of configuration at a time, to the transaction's end: versions are
+    numbered in order, and a change built on the running file (``set_breaks``) reads it
+    after taking this (SQLite's write transactions are one at a time already)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("LOCK TABLE config_versions IN SHARE ROW EXCLUSIVE MODE"))
+
+
 def apply(
     conn: Connection,
     queue_file: QueueFile,
@@ -322,9 +330,7 @@ def apply(
     caller rolls back: see ``Service.apply_queue_file``); with ``dry_run`` it raises
     ``DryRun`` carrying the result after doing everything, so the caller rolls back.
     """
-    postgres = conn.dialect.name == "postgresql"
-    if postgres:  # one apply at a time: versions are numbered in order
-        conn.execute(text("LOCK TABLE config_versions IN SHARE ROW EXCLUSIVE MODE"))
+    lock_versions(conn)
     previous, previous_sha = current_version(conn)
     document = canonical_json(queue_file)
     sha = hashlib.sha256(document.encode()).hexdigest()

@@ -82,11 +82,13 @@ class ReviewFacade(ServiceBase):
     def set_breaks(self, queue_id: str, breaks: BreakRule | None, lead: Principal) -> int:
         """A lead's break reminders for one queue: the running configuration with that
         queue's rule changed, applied as a new version by the lead (read and applied in one
-        write transaction: an admin's file applied meanwhile is not undone). The version
+        write transaction, holding the configuration lock from before the read: a change
+        made meanwhile, another lead's or an admin's file, is not undone). The version
         in force after it (the same when the rule was already this one)."""
         now = self.clock()
 
         def change(conn: Connection) -> int:
+            queueapply.lock_versions(conn)  # before reading: another change waits for this
             running = queueapply.running_file(conn)
             found = [q for q in running.queues if q.id == queue_id] if running else []
             if running is None or not found:
