@@ -16,13 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 
-from reviewer_app.protocol import Role
+from reviewer_app.protocol import QueueFile, Role
+from reviewer_app.server.service import Service
+from reviewer_app.server.storage.tables import items
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.intake import (
     HATE,
     INAUTH,
     MISINFO,
+    QUEUES,
     apply_queues,
     author,
     classifier,
@@ -301,3 +305,28 @@ def test_the_reasons_name_ratings_and_report_reasons_in_words(
     assert lead.get(f"/items/{second}").json()["reasons"] == [
         {"kind": "fact_check", "detail": "new rating False (Check Desk) since kept"}
     ]
+
+
+def test_a_queue_another_process_removed_gets_no_post_routed_into_it(
+    server: LiveServer, platform: ApiSession
+) -> None:
+    """The service routed by its cached configuration, up to 10 s behind another process's
+    apply: a post went into a queue just removed, where nobody could claim it and every
+    later apply without --drain-to was refused."""
+    _open(platform, "before", [report("before", "hate") for _ in range(3)])
+    assert server.service.config_version() == 1  # cached now
+    without_hate = {**QUEUES, "queues": [q for q in QUEUES["queues"] if q["id"] != HATE]}
+    other = Service(server.settings)
+    try:
+        other.apply_queue_file(QueueFile.model_validate(without_hate), "cli", drain_to=MISINFO)
+    finally:
+        other.close()
+    assert HATE in server.service.configs(), "this process has not re-read it"
+    send(platform, "posts", [post("after")])
+    results = send(platform, "signals", [report("after", "hate") for _ in range(3)])
+    assert [r["item_ids"] for r in results] == [[], [], []], "no queue of the running file"
+    with server.service.db.read() as conn:
+        stranded = conn.execute(
+            select(func.count()).select_from(items).where(items.c.queue_id == HATE)
+        ).scalar()
+    assert stranded == 0

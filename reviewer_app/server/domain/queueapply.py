@@ -307,12 +307,15 @@ def diff_queue(
 # -- applying ------------------------------------------------------------------------------
 
 
-def lock_versions(conn: Connection) -> None:
+def lock_versions(conn: Connection, *, shared: bool = False) -> None:
     """One change of configuration at a time, to the transaction's end: versions are
     numbered in order, and a change built on the running file (``set_breaks``) reads it
-    after taking this (SQLite's write transactions are one at a time already)."""
+    after taking this. ``shared``: no change while this transaction runs (intake routing
+    by the running configuration), other shared holders alike. SQLite's write
+    transactions are one at a time already."""
     if conn.dialect.name == "postgresql":
-        conn.execute(text("LOCK TABLE config_versions IN SHARE ROW EXCLUSIVE MODE"))
+        mode = "SHARE" if shared else "SHARE ROW EXCLUSIVE"
+        conn.execute(text(f"LOCK TABLE config_versions IN {mode} MODE"))
 
 
 def apply(

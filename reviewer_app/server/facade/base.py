@@ -73,7 +73,9 @@ class ServiceBase:
         self._versions: dict[int, dict[str, QueueConfig]] = {}
         self._configs_read = 0.0
         self._started = False
-        self.intake = IntakeDesk(self.db, lambda: self.clock(), self.configs, self._write_retrying)
+        self.intake = IntakeDesk(
+            self.db, lambda: self.clock(), self._config_snapshot, self._write_retrying
+        )
         # The event log's sealer (sequencer.py; its thread runs while the app does, app.py).
         signer = Signer.from_file(settings.log_signing_key) if settings.log_signing_key else None
         self.event_chain = EventChain(signer)

@@ -42,6 +42,8 @@ from reviewer_app.server.domain.intake.signals import (
     prepare_signals,
 )
 from reviewer_app.server.domain.mediasniff import normalise_declared, sniff
+from reviewer_app.server.domain.queueapply import current_version, lock_versions
+from reviewer_app.server.domain.queues import running_configs
 from reviewer_app.server.domain.records import Principal, append_events
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.db import Database
@@ -56,8 +58,9 @@ class IntakeDesk:
         self,
         db: Database,
         clock: Callable[[], float],
-        configs: Callable[[], Mapping[str, QueueConfig]],
-        # ^ the running queues' configs, in queue order (the order routing tries them)
+        configs: Callable[[], tuple[int, Mapping[str, QueueConfig]]],
+        # ^ a cache of the configuration version and its running queues' configs, in
+        # queue order (the order routing tries them)
         write: Writer,
     ) -> None:
         self.db = db
@@ -72,9 +75,15 @@ class IntakeDesk:
         return self._run(caller, work)
 
     def _run(self, caller: Principal, work: Callable[[Context], R]) -> R:
-        configs = self.configs()
+        cached_version, cached = self.configs()
 
         def transaction(conn: Connection) -> R:
+            # routing by the running configuration, not a cache another process's apply
+            # has not reached yet (a post routed into a queue just removed stayed there)
+            lock_versions(conn, shared=True)  # an apply waits for this batch, or it for it
+            configs = cached
+            if current_version(conn)[0] != cached_version:
+                configs = running_configs(conn)[1]
             ctx = Context(
                 conn=conn,
                 actor=caller.username,
