@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from reviewer_app.server.storage.db import Database
 from tests.support.keyring_memory import MemoryKeyring, installed
 from tests.support.pg_cluster import Cluster, throwaway_cluster
 from tests.support.servers import PG_ENV, LiveServer, fresh_pg_database, pg_admin_url
@@ -75,6 +76,17 @@ def pg_url() -> Iterator[str]:
     _skip_without_pg()
     with fresh_pg_database() as url:
         yield url
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[Database]:
+    """A fresh database at the newest migration, over each backend, without the service."""
+    database = Database(database_url)
+    database.migrate()
+    try:
+        yield database
+    finally:
+        database.dispose()
 
 
 @pytest.fixture

@@ -4,9 +4,6 @@ conflicts and matching each returned value to its row."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from sqlalchemy import func, select
 
 from reviewer_app.server.storage.bulk import InsertMany
@@ -16,16 +13,6 @@ from reviewer_app.server.storage.tables import signals
 COLUMNS = ("source", "external_id", "post_id", "kind", "body_hash", "payload", "received_at")
 BY_ID = InsertMany(signals, COLUMNS, returning="id", ignore_conflicts=False, key="external_id")
 NEW_ONES = InsertMany(signals, COLUMNS, returning="external_id")
-
-
-@pytest.fixture
-def db(database_url: str) -> Iterator[Database]:
-    database = Database(database_url)
-    database.migrate()
-    try:
-        yield database
-    finally:
-        database.dispose()
 
 
 def row(n: int, text: str = "") -> dict[str, object]:

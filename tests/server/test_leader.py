@@ -42,16 +42,6 @@ def until(check: Callable[[], bool], what: str, seconds: float = 20.0) -> None:
         time.sleep(0.02)
 
 
-@pytest.fixture
-def db(database_url: str) -> Iterator[Database]:
-    database = Database(database_url)
-    database.migrate()
-    try:
-        yield database
-    finally:
-        database.dispose()
-
-
 def leadership(db: Database) -> Leadership:
     """A process's leadership, of its own Database (its own pool, as a process has)."""
     return Leadership(Database(db.url), retry=RETRY)
