@@ -63,5 +63,8 @@ parser stops at the first), or else each field the protocol's models refuse and 
 rule below that the models cannot see on their own (one queue's actions against its
 ratings, policies and author actions; routing against the rating scale; escalation
 against the escalation queue; each policy's ground and category for statements of
-reasons). Qt-free, database-free.
+reasons). The file is typed TOML: ``sla_minutes = "600"`` or ``lead_only = "yes"`` is
+refused (``give a whole number, not a string``), never read as a number or a boolean, and a
+value of the wrong type hides no rule that can still be checked. A leading byte order mark
+is read past. Qt-free, database-free.
 """

@@ -31,8 +31,9 @@ class FileProblem:
         return text
 
     def describe(self, source: str = "") -> str:
-        """``FILE:LINE: where: message`` (as compilers write it)."""
-        prefix = f"{source}:{self.line}: " if source and self.line else ""
+        """``FILE:LINE: where: message`` (as compilers write it; ``FILE: where: message``
+        when there is no line)."""
+        prefix = (f"{source}:{self.line}: " if self.line else f"{source}: ") if source else ""
         return f"{prefix}{self.where + ': ' if self.loc else ''}{self.message}"
 
 

@@ -1,11 +1,17 @@
 """The rules of a queue file the protocol's models cannot see on their own: one queue's actions
 against its ratings, policies and author actions, routing against the rating scale,
 escalation against the escalation queue, the appeals queue, each policy's ground and
-category for statements of reasons."""
+category for statements of reasons.
+
+They read the raw document, so a field the models refuse elsewhere hides none of them; a
+value of the wrong type (a list where a name belongs, ``"yes"`` where a boolean does) is the
+models' problem, and a rule that would need it to be of its type is left out rather than
+misread it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from reviewer_app.server.domain.queuefile.errors import FileProblem, Loc
@@ -16,7 +22,12 @@ ESCALATION_QUEUE = "escalations"
 APPEAL_KINDS = frozenset({"uphold", "reverse"})
 # Rules of the models' own validators that ``semantic_problems`` finds too, with the line of
 # the very entry at fault: the models' one-line summary of them is left out.
-COVERED = ("action ids must be unique", "action keys must be unique", "queue ids must be unique")
+COVERED = (
+    "action ids must be unique",
+    "action keys must be unique",
+    "queue ids must be unique",
+    "escalation reason ids must be unique",
+)
 
 
 def _list(value: Any) -> list[Any]:
@@ -25,6 +36,65 @@ def _list(value: Any) -> list[Any]:
 
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _tables(value: Any) -> list[dict[str, Any]] | None:
+    """An array of tables (none when left out); ``None`` when it, or one of its entries, is
+    of another type: what it holds is unknown."""
+    if value is None:
+        return []
+    if isinstance(value, list) and all(isinstance(entry, dict) for entry in value):
+        return value
+    return None
+
+
+def _strings(values: Iterable[Any]) -> set[str] | None:
+    """The values, each a string; ``None`` when one is not (or is left out): unknown."""
+    found: set[str] = set()
+    for value in values:
+        if not isinstance(value, str):
+            return None
+        found.add(value)
+    return found
+
+
+def _flag(table: dict[str, Any], key: str) -> bool | None:
+    """A boolean field (false when left out); ``None`` when it is not a boolean."""
+    value = table.get(key, False)
+    return value if isinstance(value, bool) else None
+
+
+def _kinds(config: dict[str, Any]) -> set[str] | None:
+    """The kinds of a queue's actions; ``None`` when one is not known."""
+    actions = _tables(config.get("actions"))
+    return None if actions is None else _strings(a.get("kind") for a in actions)
+
+
+@dataclass(frozen=True)
+class _Across:
+    """What one queue's rules need of the whole file (``None``: unknown, a value of the
+    wrong type the models refuse)."""
+
+    ids: set[str] | None
+    """the queue ids"""
+    scale: set[str] | None
+    """the rating scale: every queue's rating ids (fact-checks arrive on the service's one
+    scale, whichever queue the post is in: a routing or re-review rule may name a rating of
+    any queue's scale)"""
+
+    @classmethod
+    def of(cls, queues: list[Any]) -> _Across:
+        entries = _tables(queues)
+        if entries is None:
+            return cls(None, None)
+        configs = [q.get("config") for q in entries]
+        ratings = [_tables(c.get("ratings")) if isinstance(c, dict) else None for c in configs]
+        scale = (
+            None
+            if any(r is None for r in ratings)
+            else _strings(r.get("id") for rs in ratings for r in rs or ())
+        )
+        return cls(_strings(q.get("id") for q in entries), scale)
 
 
 def _duplicates(entries: list[Any], field: str, base: Loc, what: str) -> Iterator[FileProblem]:
@@ -51,70 +121,31 @@ def semantic_problems(data: Any) -> list[FileProblem]:
     refuse elsewhere does not hide these."""
     queues = _list(_dict(data).get("queues"))
     problems = list(_duplicates(queues, "id", ("queues",), "queue id"))
-    ids = {q.get("id") for q in map(_dict, queues)}
-    # Fact-checks arrive on the service's one scale, whichever queue the post is in: a
-    # routing or re-review rule may name a rating of any queue's scale.
-    scale = {
-        r.get("id")
-        for q in map(_dict, queues)
-        for r in map(_dict, _list(_dict(q.get("config")).get("ratings")))
-    }
+    across = _Across.of(queues)
+    escalates = False
+    appeals_queues = 0
+    for qi, queue in enumerate(map(_dict, queues)):
+        config = _dict(queue.get("config"))
+        appeals = _flag(config, "appeals")
+        if appeals:
+            appeals_queues += 1
+            problems += _appeals_queue_problems(qi, queue, config, appeals_queues > 1)
+        elif appeals is False:
+            problems += _appeal_actions_outside(("queues", qi, "config"), config)
+        problems += _queue_problems(qi, queue, config, across)
+        escalates = escalates or any(
+            _dict(a).get("kind") == "escalate" for a in _list(config.get("actions"))
+        )
+    # the escalation queue's place and its lead_only (None: unknown)
     escalation = next(
         (
-            (i, _dict(q.get("config")))
+            (i, _flag(q["config"], "lead_only") if isinstance(q.get("config"), dict) else None)
             for i, q in enumerate(map(_dict, queues))
             if q.get("id") == ESCALATION_QUEUE
         ),
         None,
     )
-    escalates = False
-    appeals_queues: list[int] = []
-    for qi, queue in enumerate(map(_dict, queues)):
-        base: Loc = ("queues", qi, "config")
-        config = _dict(queue.get("config"))
-        actions = _list(config.get("actions"))
-        if config.get("appeals") is True:
-            appeals_queues.append(qi)
-            problems += _appeals_queue_problems(qi, queue, config, len(appeals_queues) > 1)
-        else:
-            problems += [
-                FileProblem(
-                    (*base, "actions", ai, "kind"),
-                    f"{_dict(a).get('kind')} decides an appeal: it belongs in the appeals "
-                    "queue (appeals = true) only",
-                    code="appeal_action_outside_appeals",
-                )
-                for ai, a in enumerate(actions)
-                if _dict(a).get("kind") in APPEAL_KINDS
-            ]
-        problems += _duplicates(actions, "id", (*base, "actions"), "action id")
-        problems += _duplicates(actions, "key", (*base, "actions"), "key")
-        problems += _duplicates(_list(config.get("policies")), "code", (*base, "policies"), "code")
-        problems += _statement_problems(config, base)
-        ratings = [_dict(r) for r in _list(config.get("ratings"))]
-        problems += _duplicates(ratings, "id", (*base, "ratings"), "rating")
-        routing = _list(config.get("routing"))
-        problems += _duplicates(routing, "name", (*base, "routing"), "rule name")
-        kinds = {_dict(a).get("kind") for a in actions}
-        reasons = _list(config.get("escalation_reasons"))
-        problems += _duplicates(reasons, "id", (*base, "escalation_reasons"), "escalation reason")
-        if reasons and "escalate" not in kinds:
-            problems.append(
-                FileProblem(
-                    (*base, "escalation_reasons"),
-                    "escalation reasons are given when escalating, and this queue has no "
-                    "escalate action",
-                    code="escalation_reasons_unused",
-                )
-            )
-        for ai, action in enumerate(map(_dict, actions)):
-            problems += _action_problems(
-                (*base, "actions", ai), action, queue, config, ratings, ids
-            )
-        if "escalate" in kinds:
-            escalates = True
-        problems += _scale_problems(base, config, ratings, routing, kinds, scale)
-    if escalates and escalation is not None and escalation[1].get("lead_only") is not True:
+    if escalates and escalation is not None and escalation[1] is False:
         problems.append(
             FileProblem(
                 ("queues", escalation[0], "config", "lead_only"),
@@ -126,21 +157,69 @@ def semantic_problems(data: Any) -> list[FileProblem]:
     return problems
 
 
+def _appeal_actions_outside(base: Loc, config: dict[str, Any]) -> list[FileProblem]:
+    """Actions that decide appeals in a queue that takes none."""
+    return [
+        FileProblem(
+            (*base, "actions", ai, "kind"),
+            f"{_dict(a).get('kind')} decides an appeal: it belongs in the appeals "
+            "queue (appeals = true) only",
+            code="appeal_action_outside_appeals",
+        )
+        for ai, a in enumerate(_list(config.get("actions")))
+        if isinstance(_dict(a).get("kind"), str) and _dict(a)["kind"] in APPEAL_KINDS
+    ]
+
+
+def _queue_problems(
+    qi: int, queue: dict[str, Any], config: dict[str, Any], across: _Across
+) -> list[FileProblem]:
+    """One queue's rules: names used twice, statements of reasons, escalation reasons, its
+    actions and its ratings."""
+    base: Loc = ("queues", qi, "config")
+    actions = _list(config.get("actions"))
+    problems = list(_duplicates(actions, "id", (*base, "actions"), "action id"))
+    problems += _duplicates(actions, "key", (*base, "actions"), "key")
+    problems += _duplicates(_list(config.get("policies")), "code", (*base, "policies"), "code")
+    problems += _statement_problems(config, base)
+    problems += _duplicates(_list(config.get("ratings")), "id", (*base, "ratings"), "rating")
+    ratings = _tables(config.get("ratings"))
+    routing = _list(config.get("routing"))
+    problems += _duplicates(routing, "name", (*base, "routing"), "rule name")
+    kinds = _kinds(config)
+    reasons = _list(config.get("escalation_reasons"))
+    problems += _duplicates(reasons, "id", (*base, "escalation_reasons"), "escalation reason")
+    if reasons and kinds is not None and "escalate" not in kinds:
+        problems.append(
+            FileProblem(
+                (*base, "escalation_reasons"),
+                "escalation reasons are given when escalating, and this queue has no "
+                "escalate action",
+                code="escalation_reasons_unused",
+            )
+        )
+    for ai, action in enumerate(actions):
+        if isinstance(action, dict):
+            at: Loc = (*base, "actions", ai)
+            problems += _action_problems(at, action, queue, config, ratings, across.ids)
+    problems += _scale_problems(base, config, ratings, routing, kinds, across.scale)
+    return problems
+
+
 def _action_problems(
     at: Loc,
     action: dict[str, Any],
     queue: dict[str, Any],
     config: dict[str, Any],
-    ratings: list[dict[str, Any]],
-    ids: set[Any],
+    ratings: list[dict[str, Any]] | None,
+    ids: set[str] | None,
 ) -> list[FileProblem]:
     """One action against its queue: the ratings, policies and author actions it needs,
     and where an escalation goes."""
     found: list[FileProblem] = []
-    allowed = {a for a in _list(config.get("author_actions")) if isinstance(a, str)}
     kind = action.get("kind")
     label_kind = kind in ("label", "label_and_reduce")  # protocol.takes_rating
-    if (action.get("requires_rating") is True or label_kind) and not ratings:
+    if (action.get("requires_rating") is True or label_kind) and ratings == []:
         found.append(
             FileProblem(
                 (*at, "requires_rating" if "requires_rating" in action else "kind"),
@@ -149,8 +228,8 @@ def _action_problems(
                 code="no_ratings",
             )
         )
-    reducing = any(r.get("reduces") is True for r in ratings)
-    if kind == "label_and_reduce" and ratings and not reducing:
+    reduces = [_flag(r, "reduces") for r in ratings or ()]
+    if kind == "label_and_reduce" and reduces and not any(reduces) and None not in reduces:
         found.append(
             FileProblem(
                 (*at, "kind"),
@@ -159,7 +238,7 @@ def _action_problems(
                 code="no_reducing_rating",
             )
         )
-    if action.get("requires_policy") is True and not _list(config.get("policies")):
+    if action.get("requires_policy") is True and _tables(config.get("policies")) == []:
         found.append(
             FileProblem(
                 (*at, "requires_policy"),
@@ -167,16 +246,7 @@ def _action_problems(
                 code="no_policies",
             )
         )
-    author_action = action.get("author_action")
-    if isinstance(author_action, str) and author_action not in allowed:
-        found.append(
-            FileProblem(
-                (*at, "author_action"),
-                f"author action {author_action!r} is not in this queue's "
-                f"author_actions {sorted(allowed)}",
-                code="author_action_not_allowed",
-            )
-        )
+    found += _author_action_problems(at, action, config)
     if kind == "escalate" and queue.get("id") == ESCALATION_QUEUE:
         found.append(
             FileProblem(
@@ -186,7 +256,7 @@ def _action_problems(
                 code="escalation_loop",
             )
         )
-    elif kind == "escalate" and ESCALATION_QUEUE not in ids:
+    elif kind == "escalate" and ids is not None and ESCALATION_QUEUE not in ids:
         found.append(
             FileProblem(
                 (*at, "kind"),
@@ -197,19 +267,38 @@ def _action_problems(
     return found
 
 
+def _author_action_problems(
+    at: Loc, action: dict[str, Any], config: dict[str, Any]
+) -> list[FileProblem]:
+    """An action's author action must be one its queue allows."""
+    author_action = action.get("author_action")
+    listed = config.get("author_actions", [])
+    allowed = _strings(listed) if isinstance(listed, list) else None
+    if not isinstance(author_action, str) or allowed is None or author_action in allowed:
+        return []
+    return [
+        FileProblem(
+            (*at, "author_action"),
+            f"author action {author_action!r} is not in this queue's "
+            f"author_actions {sorted(allowed)}",
+            code="author_action_not_allowed",
+        )
+    ]
+
+
 def _scale_problems(
     base: Loc,
     config: dict[str, Any],
-    ratings: list[dict[str, Any]],
+    ratings: list[dict[str, Any]] | None,
     routing: list[Any],
-    kinds: set[Any],
-    scale: set[Any],
+    kinds: set[str] | None,
+    scale: set[str] | None,
 ) -> list[FileProblem]:
     """A queue's ratings against its actions, and its routing and re-review rules against
     the rating scale."""
     found: list[FileProblem] = []
-    for ri, rating in enumerate(ratings):
-        if rating.get("reduces") is True and "label_and_reduce" not in kinds:
+    for ri, rating in enumerate(ratings or ()):
+        if rating.get("reduces") is True and kinds is not None and "label_and_reduce" not in kinds:
             found.append(
                 FileProblem(
                     (*base, "ratings", ri, "reduces"),
@@ -218,21 +307,23 @@ def _scale_problems(
                     code="no_label_and_reduce",
                 )
             )
+    known = scale if scale is not None else set()
     for ri, rule in enumerate(map(_dict, routing)):
         names = _list(_dict(rule.get("fact_check")).get("ratings"))
         for ni, name in enumerate(names):
-            if isinstance(name, str) and name not in scale:
+            if scale is not None and isinstance(name, str) and name not in scale:
                 found.append(
                     FileProblem(
                         (*base, "routing", ri, "fact_check", "ratings", ni),
                         f"rating {name!r} is in no queue's rating scale "
-                        f"({', '.join(sorted(str(s) for s in scale)) or 'none'})",
+                        f"({', '.join(sorted(known)) or 'none'})",
                         code="unknown_rating",
                     )
                 )
-    if isinstance(config.get("rereview"), dict):
-        rereview = config["rereview"]
-        if rereview.get("new_reports") is None and not _list(rereview.get("new_ratings")):
+    rereview = config.get("rereview")
+    if isinstance(rereview, dict):
+        new_ratings = rereview.get("new_ratings")
+        if rereview.get("new_reports") is None and new_ratings in (None, []):
             found.append(
                 FileProblem(
                     (*base, "rereview"),
@@ -241,8 +332,8 @@ def _scale_problems(
                     code="rereview_never",
                 )
             )
-        for ni, name in enumerate(_list(rereview.get("new_ratings"))):
-            if isinstance(name, str) and name not in scale:
+        for ni, name in enumerate(_list(new_ratings)):
+            if scale is not None and isinstance(name, str) and name not in scale:
                 found.append(
                     FileProblem(
                         (*base, "rereview", "new_ratings", ni),
@@ -278,38 +369,11 @@ def _appeals_queue_problems(
                 code="appeals_in_escalations",
             )
         )
-    actions = [_dict(a) for a in _list(config.get("actions"))]
-    kinds = {a.get("kind") for a in actions}
-    for ai, action in enumerate(actions):
-        at: Loc = (*base, "actions", ai)
-        if action.get("kind") not in APPEAL_KINDS:
-            found.append(
-                FileProblem(
-                    (*at, "kind"),
-                    f"an appeals queue decides appeals: its actions are of kind uphold or "
-                    f"reverse, not {action.get('kind')!r}",
-                    code="appeals_action_kind",
-                )
-            )
-        if action.get("author_action") is not None:
-            found.append(
-                FileProblem(
-                    (*at, "author_action"),
-                    "an appeal's outcome acts on no account by itself (a reversal undoes "
-                    "what the contested decision did)",
-                    code="appeals_author_action",
-                )
-            )
-        if action.get("kind") == "uphold" and action.get("requires_note") is not True:
-            found.append(
-                FileProblem(
-                    (*at, "requires_note"),
-                    "an upheld appeal is answered with a reason: give uphold actions "
-                    "requires_note = true",
-                    code="uphold_needs_note",
-                )
-            )
-    for kind in sorted(APPEAL_KINDS - kinds):
+    for ai, action in enumerate(_list(config.get("actions"))):
+        if isinstance(action, dict):
+            found += _appeal_action_problems((*base, "actions", ai), action)
+    kinds = _kinds(config)
+    for kind in sorted(APPEAL_KINDS - kinds) if kinds is not None else ():
         found.append(
             FileProblem(
                 (*base, "actions"),
@@ -330,17 +394,54 @@ def _appeals_queue_problems(
     return found
 
 
+def _appeal_action_problems(at: Loc, action: dict[str, Any]) -> list[FileProblem]:
+    """One action of the appeals queue: an appeal's outcome, a reason for an uphold."""
+    found: list[FileProblem] = []
+    kind = action.get("kind")
+    if isinstance(kind, str) and kind not in APPEAL_KINDS:
+        found.append(
+            FileProblem(
+                (*at, "kind"),
+                f"an appeals queue decides appeals: its actions are of kind uphold or "
+                f"reverse, not {kind!r}",
+                code="appeals_action_kind",
+            )
+        )
+    if action.get("author_action") is not None:
+        found.append(
+            FileProblem(
+                (*at, "author_action"),
+                "an appeal's outcome acts on no account by itself (a reversal undoes "
+                "what the contested decision did)",
+                code="appeals_author_action",
+            )
+        )
+    if kind == "uphold" and _flag(action, "requires_note") is False:
+        found.append(
+            FileProblem(
+                (*at, "requires_note"),
+                "an upheld appeal is answered with a reason: give uphold actions "
+                "requires_note = true",
+                code="uphold_needs_note",
+            )
+        )
+    return found
+
+
 def _statement_problems(config: dict[str, Any], base: Loc) -> list[FileProblem]:
     """Statements of reasons need every policy's ground and category (a policy without them
     would make statements the Transparency Database refuses), and ``default_policy`` must
     be one of the queue's policies."""
     problems = []
-    policies = [_dict(p) for p in _list(config.get("policies"))]
+    policies = _list(config.get("policies"))
     for pi, policy in enumerate(policies):
+        if not isinstance(policy, dict):
+            continue
         at: Loc = (*base, "policies", pi)
         code = policy.get("code")
         terms, legal = policy.get("terms_clause"), policy.get("legal_ground")
-        if not terms and not legal:
+        typed = all(v is None or isinstance(v, str) for v in (terms, legal))
+        if typed and not terms and not legal:
             problems.append(
                 FileProblem(
                     at,
@@ -350,7 +451,7 @@ def _statement_problems(config: dict[str, Any], base: Loc) -> list[FileProblem]:
                     code="policy_without_ground",
                 )
             )
-        elif terms and legal:
+        elif typed and terms and legal:
             problems.append(
                 FileProblem(
                     (*at, "legal_ground"),
@@ -358,7 +459,7 @@ def _statement_problems(config: dict[str, Any], base: Loc) -> list[FileProblem]:
                     code="policy_two_grounds",
                 )
             )
-        if not policy.get("category"):
+        if policy.get("category") in (None, ""):
             problems.append(
                 FileProblem(
                     at,
@@ -368,8 +469,9 @@ def _statement_problems(config: dict[str, Any], base: Loc) -> list[FileProblem]:
                 )
             )
     default = config.get("default_policy")
-    codes = {p.get("code") for p in policies}
-    if isinstance(default, str) and default not in codes:
+    tables = _tables(config.get("policies"))
+    codes = None if tables is None else _strings(p.get("code") for p in tables)
+    if isinstance(default, str) and codes is not None and default not in codes:
         problems.append(
             FileProblem(
                 (*base, "default_policy"),
