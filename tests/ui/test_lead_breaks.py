@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
+from pytestqt.qtbot import QtBot
 
+from reviewer_app.core.api import ApiClient
+from reviewer_app.protocol import DEFAULT_HIGH_HARM, BreakRule, HarmKind
 from reviewer_app.ui.lead.breaks import BreaksDialog, rule_of
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, Desk
@@ -20,9 +24,13 @@ def test_the_two_numbers_make_the_rule() -> None:
     assert rule_of(0, 0) is None
     minutes = rule_of(50, 0)
     assert minutes is not None and (minutes.after_minutes, minutes.after_high_harm) == (50, None)
-    both = rule_of(30, 12, ["hate"])
+    both = rule_of(30, 12, [HarmKind.hate])
     assert both is not None and (both.after_minutes, both.after_high_harm) == (30, 12)
     assert [k.value for k in both.high_harm] == ["hate"]
+    # the queue's kinds as they are, none included; a queue without a rule: the defaults
+    none = rule_of(30, 0, [])
+    assert none is not None and none.high_harm == []
+    assert minutes.high_harm == list(DEFAULT_HIGH_HARM)
 
 
 def test_a_lead_sets_a_queues_break_reminders_from_the_queues_page(
@@ -60,3 +68,28 @@ def test_a_lead_sets_a_queues_break_reminders_from_the_queues_page(
     assert (queue.config.breaks.after_minutes, queue.config.breaks.after_high_harm) == (50, None)
     newest = demo_server.service.config_versions()[0]
     assert newest["applied_by"] == LEAD[0]
+
+
+@pytest.mark.parametrize("kinds", [[], [HarmKind.hate, HarmKind.harassment]])
+def test_new_numbers_keep_the_queues_own_high_harm_kinds(
+    demo_server: LiveServer, qtbot: QtBot, kinds: list[HarmKind]
+) -> None:
+    def lead() -> ApiClient:
+        client = ApiClient(demo_server.url)
+        client.login(*LEAD)
+        return client
+
+    with lead() as api:
+        api.set_breaks(QUEUE, BreakRule(after_high_harm=5, high_harm=kinds))
+    dialog = BreaksDialog(lead, QUEUE)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: not dialog.busy and dialog.picker.count() > 0, timeout=20_000)
+    assert (dialog.minutes.value(), dialog.items.value()) == (0, 5)
+    dialog.minutes.setValue(40)
+    dialog.items.setValue(8)
+    with qtbot.waitSignal(dialog.saved, timeout=20_000):
+        dialog.save()
+    with lead() as api:
+        rule = next(q for q in api.queues().queues if q.id == QUEUE).config.breaks
+    assert rule is not None
+    assert (rule.after_minutes, rule.after_high_harm, rule.high_harm) == (40, 8, kinds)

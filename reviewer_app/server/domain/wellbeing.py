@@ -7,13 +7,27 @@ clients or a reinstalled one add up), a mapping a lead corrects applies to the h
 at once, and the lead's view needs no new write path. The client counts the same way,
 with the same rule, for its own break reminders only.
 
+A decision counts for the harm of the queue it was decided in; in a queue that names no
+harm (the escalation queue, an appeals queue) for that of the queue its item came from
+(``items.origin_queue_id``): a lead deciding an escalated hate post saw a hate post.
+
 A shift is a run of a reviewer's activity (decisions, breaks) with no gap of
 ``SHIFT_GAP_SECONDS`` or more, still going now. Qt-free.
 
+The time of a decision here is when the reviewer made it (``_made_at``), not when it
+reached the service: a verdict sent at once (within ``SENT_LATE_SECONDS``) at its arrival
+(``decided_at``); one sent later (made offline) at the client's time
+(``client_decided_at``), never trusted blindly: not after its arrival, and not before the
+reviewer's first claim of the item (the log's ``claimed`` entries, found by item), nor
+before its arrival when no claim is known. A wrong client clock cannot move work into
+another shift or day. Shifts (their start, their counts) and the end of a break never
+closed go by that time; the week counts verdicts by arrival (see ``_count_all``).
+
 Read without going through every decision of the week: the counts come from the roller's
 ``decision_mix_rollups`` (per reviewer, queue and set of policies; mix_rollups.py, exact
-like the other lead figures), and a shift's start from the decisions that begin or end a
-run (``_runs``), looked for in the last day first.
+like the other lead figures) corrected by the few decisions the rollups cannot place
+(those sent late, those of queues naming no harm), and a shift's start from the decisions
+that begin or end a run (``_runs``), looked for in the last day first.
 """
 
 from __future__ import annotations
@@ -23,11 +37,14 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import Connection, func, insert, or_, select, update
+from sqlalchemy import Connection, case, func, insert, or_, select, update
+from sqlalchemy.sql.elements import ColumnElement
 
 from reviewer_app.protocol import (
     BreakRecord,
+    EventKind,
     HarmCount,
     HarmKind,
     QueueConfig,
@@ -36,15 +53,19 @@ from reviewer_app.protocol import (
     harm_of,
     is_high_harm,
 )
+from reviewer_app.server.domain.escalations import ESCALATION_QUEUE
 from reviewer_app.server.domain.mix_rollups import mix_counts, mix_counts_per_user
 from reviewer_app.server.domain.records import Principal, to_dt, to_epoch
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.storage.tables import breaks, decisions, queues, users
+from reviewer_app.server.storage.tables import breaks, decisions, events, items, queues, users
 
 SHIFT_GAP_SECONDS = 4 * 3600.0
 WEEK_SECONDS = 7 * 24 * 3600.0
 #: how far back the start of a shift is looked for first (then the week)
 LOOK_BACK_SECONDS = 24 * 3600.0
+#: a verdict that reached the service within this of the client's time was sent as it was
+#: made (an undo window, a retry): timed by its arrival, nothing looked up
+SENT_LATE_SECONDS = 5 * 60.0
 
 
 def record_break(conn: Connection, user: Principal, record: BreakRecord) -> BreakRecord:
@@ -105,23 +126,58 @@ def shift_start(
     return start
 
 
+def _made_at(conn: Connection) -> ColumnElement[float]:
+    """When the reviewer made the decision (a column of ``decisions``' rows): its arrival
+    (``decided_at``) for a verdict sent at once; the client's time for one sent late,
+    clamped into what the service knows: not after its arrival, not before the reviewer's
+    first claim of the item (the log's ``claimed`` entries, by the item's index), and its
+    arrival when no claim is known (a lead's bulk decision logs none)."""
+    d = decisions.c
+    claimed = (
+        select(func.min(events.c.at))
+        .select_from(events.join(users, users.c.username == events.c.actor))
+        .where(
+            events.c.item_id == d.item_id,
+            events.c.kind == EventKind.claimed.value,
+            users.c.id == d.user_id,
+            events.c.at <= d.decided_at,
+        )
+        .scalar_subquery()
+    )
+    # max of two values: an aggregate of one argument on PostgreSQL, a scalar on SQLite
+    greatest = func.greatest if conn.dialect.name == "postgresql" else func.max
+    return case(
+        (d.client_decided_at >= d.decided_at - SENT_LATE_SECONDS, d.decided_at),
+        else_=greatest(d.client_decided_at, func.coalesce(claimed, d.decided_at)),
+    )
+
+
 def _runs(
     conn: Connection, user_ids: list[int], week: float, now: float
 ) -> dict[int, list[tuple[float, float]]]:
-    """Each user's runs of decisions in [week, now] (first, last; oldest first: no gap of
-    ``SHIFT_GAP_SECONDS`` or more inside one). One statement over the (user_id,
-    decided_at) index; the database finds the gaps (LAG/LEAD) and returns only the
-    decisions that start or end a run, not every decision of a week-long shift."""
-    at = decisions.c.decided_at
-    user = decisions.c.user_id
+    """Each user's runs of decisions made (``_made_at``) in [week, now] (first, last; oldest
+    first: no gap of ``SHIFT_GAP_SECONDS`` or more inside one). One statement over the
+    (user_id, decided_at) index (a decision made in the window arrived in it or later);
+    the database finds the gaps (LAG/LEAD) and returns only the decisions that start or
+    end a run, not every decision of a week-long shift."""
+    made = (
+        select(decisions.c.user_id, _made_at(conn).label("at"))
+        .where(
+            decisions.c.user_id.in_(user_ids),
+            decisions.c.decided_at >= week,
+            decisions.c.decided_at <= now,
+        )
+        .subquery()
+    )
+    at, user = made.c.at, made.c.user_id
     times = (
         select(
-            decisions.c.user_id,
-            at.label("at"),
+            user,
+            at,
             func.lag(at).over(partition_by=user, order_by=at).label("prev"),
             func.lead(at).over(partition_by=user, order_by=at).label("next"),
         )
-        .where(decisions.c.user_id.in_(user_ids), at >= week, at <= now)
+        .where(at >= week)
         .subquery()
     )
     gap = SHIFT_GAP_SECONDS
@@ -199,50 +255,156 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
             for u, points in left.items()
             if (start := people[u].shift_start) is not None and start - SHIFT_GAP_SECONDS < since
         }
-    # per reviewer, queue and set of policies cited: the harm rule runs per group, not per
-    # decision; counted from the rollups (rollups.mix_counts: whole days and hours), the
-    # decisions up to now included
+    _count_all(conn, people, configs, week, now)
+    return sorted((_figures(p, now) for p in people.values()), key=lambda e: e.reviewer)
+
+
+def _count_all(
+    conn: Connection,
+    people: dict[int, _Reviewer],
+    configs: dict[str, QueueConfig],
+    week: float,
+    now: float,
+) -> None:
+    """The week's and the shifts' counts, per reviewer, queue and set of policies cited
+    (the harm rule runs per group, not per decision), from the rollups (``mix_counts``:
+    whole days and hours, by arrival, the decisions up to now included), then corrected
+    decision by decision where the rollups cannot tell: the decisions of a queue taking
+    items from others (``_from_others``: counted with their item's origin queue), and
+    the verdicts sent late, made before their reviewer's shift began (``_sent_late``:
+    taken back out of the shift). The week counts by arrival: by the time made, it would
+    read every decision of the week for the few sent late across its start seven days
+    ago, which the rollups are there to avoid. A shift's decisions are all in the week."""
+    others = _from_other_queues(configs)
     end = math.nextafter(now, math.inf)
     week_groups = mix_counts(conn, week, end, ("user_id", "queue_id", "policies"))
     for (user_id, queue_id, policies), n in week_groups.items():
-        _count(people.get(user_id), configs.get(queue_id), policies, n, shift=False)
+        if queue_id not in others:
+            _count(people.get(user_id), configs.get(queue_id), None, policies, n, shift=False)
     starts = {u: p.shift_start for u, p in people.items() if p.shift_start is not None}
     for user_id, groups in mix_counts_per_user(conn, starts, end, ("queue_id", "policies")).items():
         for (queue_id, policies), n in groups.items():
-            _count(people[user_id], configs.get(queue_id), policies, n, shift=True)
-    return sorted((_figures(p, now) for p in people.values()), key=lambda e: e.reviewer)
+            if queue_id not in others:
+                _count(people[user_id], configs.get(queue_id), None, policies, n, shift=True)
+    for r in _from_others(conn, sorted(others), week, now):
+        found = (people.get(r.user_id), configs.get(r.queue_id), configs.get(r.origin))
+        _count(*found, r.policies, 1, shift=False)
+        if r.user_id in starts and r.at >= starts[r.user_id]:
+            _count(*found, r.policies, 1, shift=True)
+    for r in _sent_late(conn, starts, others, now):
+        if r.decided_at >= starts[r.user_id] > r.at:
+            _count(people[r.user_id], configs.get(r.queue_id), None, r.policies, -1, shift=True)
+
+
+def _from_other_queues(configs: dict[str, QueueConfig]) -> set[str]:
+    """The queues that take items from others and name no harm of their own (the
+    escalation queue, an appeals queue): their decisions count the origin queue's."""
+    return {q for q, c in configs.items() if not c.harm and (q == ESCALATION_QUEUE or c.appeals)}
+
+
+def _from_others(conn: Connection, queue_ids: list[str], week: float, now: float) -> list[Any]:
+    """The decisions of ``queue_ids`` that arrived in [week, now] (user_id, queue_id,
+    policies, when made ``at``, and the queue their item came from, ``origin``), over the
+    (queue_id, decided_at) index: a lead's escalations and the appeals, a few."""
+    if not queue_ids:
+        return []
+    return list(
+        conn.execute(
+            select(
+                decisions.c.user_id,
+                decisions.c.queue_id,
+                decisions.c.policies,
+                _made_at(conn).label("at"),
+                items.c.origin_queue_id.label("origin"),
+            )
+            .select_from(decisions.outerjoin(items, items.c.id == decisions.c.item_id))
+            .where(
+                decisions.c.queue_id.in_(queue_ids),
+                decisions.c.decided_at >= week,
+                decisions.c.decided_at <= now,
+            )
+        )
+    )
+
+
+def _sent_late(conn: Connection, starts: dict[int, float], skip: set[str], now: float) -> list[Any]:
+    """The verdicts of the users in ``starts`` that arrived in [their start, now] more than
+    ``SENT_LATE_SECONDS`` after the client's time (user_id, queue_id, policies,
+    decided_at, when made ``at``), but those of the queues ``skip``. Read over the
+    (user_id, decided_at) index: the shifts begun in the last day from the earliest of
+    them, the longer ones from theirs; only the late verdicts come back."""
+    found: list[Any] = []
+    day = now - LOOK_BACK_SECONDS
+    for group in (
+        {u: s for u, s in starts.items() if s >= day},
+        {u: s for u, s in starts.items() if s < day},
+    ):
+        if not group:
+            continue
+        found += conn.execute(
+            select(
+                decisions.c.user_id,
+                decisions.c.queue_id,
+                decisions.c.policies,
+                decisions.c.decided_at,
+                _made_at(conn).label("at"),
+            ).where(
+                decisions.c.user_id.in_(sorted(group)),
+                decisions.c.decided_at >= min(group.values()),
+                decisions.c.decided_at <= now,
+                decisions.c.client_decided_at < decisions.c.decided_at - SENT_LATE_SECONDS,
+                decisions.c.queue_id.not_in(sorted(skip)),
+            )
+        ).all()
+    return found
 
 
 def _break_end(
     conn: Connection, user_id: int, started: float, ended: float | None, now: float
 ) -> float | None:
     """When a break ended: as sent, or, for one never closed (the app crashed or lost the
-    network on a break), at the reviewer's first decision after it began (None: still on
-    it)."""
+    network on a break), at the first decision the reviewer made after it began (None:
+    still on it)."""
     if ended is not None:
         return ended
+    made = _made_at(conn)
     found = conn.execute(
-        select(func.min(decisions.c.decided_at)).where(
+        select(func.min(made)).where(
             decisions.c.user_id == user_id,
             decisions.c.decided_at > started,
             decisions.c.decided_at <= now,
+            made > started,
         )
     ).scalar()
     return float(found) if found is not None else None
 
 
 def _count(
-    person: _Reviewer | None, config: QueueConfig | None, policies: str, n: int, *, shift: bool
+    person: _Reviewer | None,
+    config: QueueConfig | None,
+    origin: QueueConfig | None,
+    policies: str,
+    n: int,
+    *,
+    shift: bool,
 ) -> None:
+    """Count ``n`` decisions of a queue (``config``; None: no longer configured) citing
+    ``policies``. ``origin``: the queue their item came from, when the deciding queue takes
+    items from others: its harm counts too (every post there carries it). High harm by the
+    deciding queue's break rule, the one its reviewers work under."""
     if person is None:
         return
-    kinds = harm_of(config, json.loads(policies or "[]")) if config else frozenset()
+    cited = json.loads(policies or "[]")
+    kinds = harm_of(config, cited) if config else frozenset()
+    if origin is not None:
+        kinds |= harm_of(origin, cited)
+    rule = config if config is not None else origin
     counts = person.shift if shift else person.week
     for kind in kinds:
         counts[kind] += n
     if shift:
         person.shift_items += n
-        if config is not None and is_high_harm(config, kinds):
+        if rule is not None and is_high_harm(rule, kinds):
             person.high_harm_shift += n
     else:
         person.week_items += n

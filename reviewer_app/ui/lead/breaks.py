@@ -26,6 +26,7 @@ from reviewer_app.protocol import (
     DEFAULT_HIGH_HARM,
     BreakRule,
     BreakRuleChanged,
+    HarmKind,
     Queue,
     QueueStats,
 )
@@ -39,14 +40,16 @@ from ..plain import isolate, label, named, set_text
 MAX_MINUTES, MAX_ITEMS = 24 * 60, 10_000
 
 
-def rule_of(minutes: int, items: int, kinds: list | None = None) -> BreakRule | None:
-    """The rule the two numbers make (0: not that limit); None when both are 0."""
+def rule_of(minutes: int, items: int, kinds: Sequence[HarmKind] | None = None) -> BreakRule | None:
+    """The rule the two numbers make (0: not that limit); None when both are 0. ``kinds``:
+    the high-harm kinds the queue's rule names, kept as they are (an empty list too: no
+    kind counts as high harm there); None, for a queue without a rule: the defaults."""
     if not minutes and not items:
         return None
     return BreakRule(
         after_minutes=minutes or None,
         after_high_harm=items or None,
-        high_harm=list(kinds) if kinds else list(DEFAULT_HIGH_HARM),
+        high_harm=list(DEFAULT_HIGH_HARM) if kinds is None else list(kinds),
     )
 
 
@@ -149,7 +152,8 @@ class BreaksDialog(QDialog):
         queue = self.current()
         if queue is None or self.busy:
             return
-        kinds = list(queue.config.breaks.high_harm) if queue.config.breaks else None
+        # the queue's own high-harm kinds stay: only the numbers are edited here
+        kinds = queue.config.breaks.high_harm if queue.config.breaks is not None else None
         rule = rule_of(self.minutes.value(), self.items.value(), kinds)
         self._set_busy(True)
         set_text(self.status, translate("LeadBreaks", "Saving…"))
