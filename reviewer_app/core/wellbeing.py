@@ -3,11 +3,19 @@
 The service keeps the record of exposure (derived from decisions, ``GET /stats/exposure``);
 this tally counts the same way (``protocol.harm_of``) so the review window can remind the
 reviewer at once, with no network, when the queue's ``BreakRule`` says a break is due.
+
+It follows the shift the service documents: a run of the reviewer's activity (decisions,
+breaks) with no gap of ``SHIFT_GAP_SECONDS`` or more. A gap that long starts a new shift
+(the counts and the break clock from zero), whether the app stayed open or not. Minutes of
+work count from the shift's first decision, or the first after a break: an app left open
+with nothing decided is not work. The window keeps the tally in the local store
+(``snapshot``, given back as ``saved``), so a restart of the app goes on with the shift.
 Qt-free.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -16,8 +24,26 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from uuid import UUID, uuid4
 
-from reviewer_app.protocol import BreakRecord, BreakRule, HarmKind, QueueConfig, harm_of
+from pydantic import BaseModel, ValidationError
+
+from reviewer_app.protocol import (
+    SHIFT_GAP_SECONDS,
+    BreakRecord,
+    BreakRule,
+    HarmKind,
+    QueueConfig,
+    harm_of,
+)
 from reviewer_app.protocol import is_high_harm as _is_high_harm
+
+from .errors import StoreError
+from .settings import UNDO_WINDOW
+
+log = logging.getLogger("wellbeing")
+
+#: verdicts decided this recently are kept in a snapshot by key (one can still be undone
+#: after a restart): the longest undo window, and a minute to spare
+_UNDOABLE_SECONDS = (UNDO_WINDOW.maximum or 0.0) + 60.0
 
 
 class Due(StrEnum):
@@ -31,37 +57,101 @@ class Due(StrEnum):
 class _Counted:
     kinds: frozenset[HarmKind]
     high: bool
+    at: float
+
+
+class _Saved(BaseModel):
+    """A tally as the store keeps it (``ShiftTally.snapshot``)."""
+
+    started_at: float | None
+    last_at: float | None
+    items: int
+    kinds: dict[HarmKind, int]
+    high_since_break: int
+    since_break_at: float | None
+    later_high: int
+    later_at: float | None
+    breaks: int
+    #: when the break the reviewer was on began (the app closed or crashed on it)
+    on_break_since: float | None
+    #: the verdicts that may still be undone: key, kinds, high harm, when
+    recent: list[tuple[str, list[HarmKind], bool, float]]
 
 
 class ShiftTally:
     """Items decided this shift by kind of harm, and since the last break (or the last
     reminder put off): what a break rule is checked against. An undone verdict is taken
-    back out."""
+    back out. ``saved``: a ``snapshot`` kept before (a restart): the shift goes on when
+    its last activity is less than ``SHIFT_GAP_SECONDS`` ago. ``changed``: called after
+    every change worth keeping (a verdict counted or undone, a reminder put off, a break)."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.time,
+        *,
+        saved: str | None = None,
+        changed: Callable[[], None] | None = None,
+    ) -> None:
         self.clock = clock
-        self.started_at = clock()
+        self.changed = changed
+        self.on_break: BreakRecord | None = None
+        self._new_shift()
+        if saved is not None:
+            self._restore(saved)
+
+    def _new_shift(self) -> None:
+        #: the shift's first and latest activity (a decision, a break's start or end)
+        self.started_at: float | None = None
+        self.last_at: float | None = None
         self.kinds: Counter[HarmKind] = Counter()
         self.items = 0
         self._counted: dict[str, _Counted] = {}
-        #: since the last break: high-harm items, and when it ended (or the shift began)
+        #: since the last break: high-harm items, and when work began (the first decision)
         self.high_since_break = 0
-        self.since_break_at = self.started_at
+        self.since_break_at: float | None = None
         # a reminder put off: the next one comes a rule's worth of work later
         self._later_high = 0
-        self._later_at = self.started_at
+        self._later_at: float | None = None
         self.breaks = 0
-        self.on_break: BreakRecord | None = None
+
+    def _roll(self, now: float) -> None:
+        """A new shift when the last activity is a shift's gap ago (not while on a break:
+        its end says)."""
+        if (
+            self.on_break is None
+            and self.last_at is not None
+            and now - self.last_at >= SHIFT_GAP_SECONDS
+        ):
+            self._new_shift()
+
+    def _active(self, now: float) -> None:
+        self.last_at = now
+        if self.started_at is None:
+            self.started_at = now
+
+    def _kept(self) -> None:
+        if self.changed is None:
+            return
+        try:
+            self.changed()
+        except StoreError as err:  # kept at the next change; the count goes on here
+            log.warning("the shift tally could not be kept: %s", err)
 
     def decided(self, key: str, config: QueueConfig, policies: Iterable[str]) -> None:
-        kinds = harm_of(config, policies)
-        counted = _Counted(kinds, _is_high_harm(config, kinds))
+        now = self.clock()
+        self._roll(now)
         if key in self._counted:
             return
+        kinds = harm_of(config, policies)
+        counted = _Counted(kinds, _is_high_harm(config, kinds), now)
         self._counted[key] = counted
         self.items += 1
         self.kinds.update(kinds)
         self.high_since_break += counted.high
+        self._active(now)
+        if self.since_break_at is None:  # the first decision of the shift, or after a break
+            self.since_break_at = now
+        self._kept()
 
     def undone(self, key: str) -> None:
         counted = self._counted.pop(key, None)
@@ -72,40 +162,118 @@ class ShiftTally:
         self.kinds += Counter()  # drop the kinds back at zero
         self.high_since_break = max(0, self.high_since_break - counted.high)
         self._later_high = min(self._later_high, self.high_since_break)
+        self._kept()
 
     def due(self, rule: BreakRule | None) -> Due | None:
         """Whether ``rule`` calls for a break now (None without a rule, or on a break)."""
         if rule is None or self.on_break is not None:
             return None
+        now = self.clock()
+        self._roll(now)
         high = self.high_since_break - self._later_high
         if rule.after_high_harm is not None and high >= rule.after_high_harm:
             return Due.high_harm
-        worked = self.clock() - max(self.since_break_at, self._later_at)
-        if rule.after_minutes is not None and worked >= rule.after_minutes * 60:
-            return Due.minutes
-        return None
+        if rule.after_minutes is None or self.since_break_at is None:
+            return None  # no work yet this shift, or since the break
+        worked = now - max(self.since_break_at, self._later_at or self.since_break_at)
+        return Due.minutes if worked >= rule.after_minutes * 60 else None
+
+    def minutes_worked(self) -> int:
+        """Whole minutes since work began this shift or after the last break (0: none)."""
+        now = self.clock()
+        self._roll(now)
+        if self.since_break_at is None:
+            return 0
+        return max(0, int((now - self.since_break_at) // 60))
 
     def put_off(self) -> None:
         """The reviewer dismissed a reminder: the next comes after as much work again."""
+        now = self.clock()
+        self._roll(now)
         self._later_high = self.high_since_break
-        self._later_at = self.clock()
+        self._later_at = now
+        self._kept()
 
     def start_break(self, *, prompted: bool, key: UUID | None = None) -> BreakRecord:
+        now = self.clock()
+        self._roll(now)
         record = BreakRecord(
             id=key or uuid4(),
-            started_at=datetime.fromtimestamp(self.clock(), UTC),
+            started_at=datetime.fromtimestamp(now, UTC),
             prompted=prompted,
         )
         self.on_break = record
+        self._active(now)
+        self._kept()
         return record
 
     def end_break(self) -> BreakRecord | None:
         record = self.on_break
         if record is None:
             return None
-        ended = record.model_copy(update={"ended_at": datetime.fromtimestamp(self.clock(), UTC)})
+        now = self.clock()
+        ended = record.model_copy(update={"ended_at": datetime.fromtimestamp(now, UTC)})
         self.on_break = None
-        self.breaks += 1
-        self.high_since_break = self._later_high = 0
-        self.since_break_at = self._later_at = self.clock()
+        self._break_over(now)
+        self._active(now)
+        self._kept()
         return ended
+
+    def _break_over(self, now: float) -> None:
+        """A break ended (at ``now``): a shift's gap long, it ended the shift; the counts
+        since the break and the work clock start again (work: at the next decision)."""
+        if self.last_at is not None and now - self.last_at >= SHIFT_GAP_SECONDS:
+            self._new_shift()
+        else:
+            self.breaks += 1
+        self.high_since_break = self._later_high = 0
+        self.since_break_at = self._later_at = None
+
+    # --- kept in the store ------------------------------------------------------------
+
+    def snapshot(self) -> str:
+        """The tally as text for the store (``saved`` gives it back); only the verdicts
+        that may still be undone are kept by key."""
+        now = self.clock()
+        return _Saved(
+            started_at=self.started_at,
+            last_at=self.last_at,
+            items=self.items,
+            kinds=dict(self.kinds),
+            high_since_break=self.high_since_break,
+            since_break_at=self.since_break_at,
+            later_high=self._later_high,
+            later_at=self._later_at,
+            breaks=self.breaks,
+            on_break_since=self.on_break.started_at.timestamp() if self.on_break else None,
+            recent=[
+                (key, sorted(c.kinds), c.high, c.at)
+                for key, c in self._counted.items()
+                if c.at >= now - _UNDOABLE_SECONDS
+            ],
+        ).model_dump_json()
+
+    def _restore(self, text: str) -> None:
+        """Go on with a kept tally when its shift is still going (its last activity less
+        than a shift's gap ago); a break it was on is over (the app was closed or crashed
+        on it: the window shows no break now)."""
+        try:
+            saved = _Saved.model_validate_json(text)
+        except ValidationError as err:
+            log.warning("the shift tally kept here cannot be read: a new shift (%s)", err)
+            return
+        now = self.clock()
+        if saved.last_at is None or abs(now - saved.last_at) >= SHIFT_GAP_SECONDS:
+            return
+        self.started_at, self.last_at = saved.started_at, saved.last_at
+        self.items = saved.items
+        self.kinds = Counter(saved.kinds) + Counter()
+        self.high_since_break = saved.high_since_break
+        self.since_break_at = saved.since_break_at
+        self._later_high, self._later_at = saved.later_high, saved.later_at
+        self.breaks = saved.breaks
+        self._counted = {
+            key: _Counted(frozenset(kinds), high, at) for key, kinds, high, at in saved.recent
+        }
+        if saved.on_break_since is not None:
+            self._break_over(now)

@@ -234,6 +234,7 @@ from .verdicts import (
 )
 from .wellbeing import (
     DEFAULT_HIGH_HARM,
+    SHIFT_GAP_SECONDS,
     BreakRecord,
     BreakRule,
     BreakRuleChange,
@@ -271,6 +272,7 @@ __all__ = [
     "PERSON_ROLES",
     "QUERY_YEARS",
     "REVERSED",
+    "SHIFT_GAP_SECONDS",
     "UPHELD",
     "AccountRestriction",
     "AccountSignals",

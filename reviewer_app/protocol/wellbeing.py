@@ -39,6 +39,10 @@ class HarmKind(StrEnum):
     misinformation = "misinformation"
 
 
+SHIFT_GAP_SECONDS = 4 * 3600.0
+"""A shift is a run of a reviewer's activity with no gap this long or longer: the service's
+exposure figures and the client's own count for break reminders end a shift alike."""
+
 #: the kinds a break rule counts as high-harm unless the queue says otherwise
 DEFAULT_HIGH_HARM: tuple[HarmKind, ...] = (
     HarmKind.graphic_violence,

@@ -194,8 +194,11 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._after_paint_timer.setSingleShot(True)
         self._after_paint_timer.timeout.connect(self._run_after_paint)
         #: this shift's items by kind of harm, for break reminders (the service keeps the
-        #: record the lead sees)
-        self.tally = ShiftTally()
+        #: record the lead sees), kept in the store within a second of a change (off the
+        #: keypress): a restart goes on with it
+        self._tally_timer = QTimer(self, singleShot=True, interval=1000)
+        self._tally_timer.timeout.connect(self._save_tally)
+        self.tally = ShiftTally(saved=self.store.shift_tally(), changed=self._tally_changed)
         #: the reviewer's own setting (read again after Settings)
         self.break_reminders: bool = self.store.settings.get(core_settings.BREAK_REMINDERS)
         #: the queue on screen when the break began (reviewed again on resume)

@@ -5,7 +5,6 @@ picker, a lead's bulk decisions, and breaks."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core import settings as core_settings
 from reviewer_app.core.bulk import Candidate
+from reviewer_app.core.errors import StoreError
 from reviewer_app.protocol import ActionConfig, EscalationReason
 
 from .background import run_op
@@ -426,8 +426,21 @@ class WindowActions(WindowParts):
             return
         due = self.tally.due(queue.config.breaks)
         if due is not None:
-            minutes = int((time.time() - self.tally.since_break_at) // 60)
+            minutes = self.tally.minutes_worked()
             self.break_reminder.remind(due, minutes, self.tally.high_since_break)
+
+    def _tally_changed(self) -> None:
+        """The shift tally changed (a verdict, an undo, a break): kept in the store within
+        a second, not in the keypress's frame (a snapshot and a commit each key)."""
+        if not self._tally_timer.isActive():
+            self._tally_timer.start()
+
+    def _save_tally(self) -> None:
+        self._tally_timer.stop()
+        try:
+            self.store.save_shift_tally(self.tally.snapshot())
+        except StoreError as err:  # kept at the next change; the count goes on here
+            log.warning("the shift tally was not kept: %s", err)
 
     def shutdown(self) -> None:
         """The end of the session: no more events or ticks, then a clean exit of the
@@ -438,6 +451,8 @@ class WindowActions(WindowParts):
         ended = self.tally.end_break()  # closing the app ends a break (sent on the way out)
         if ended is not None:
             self.session.engine.end_break(ended)
+        if self._tally_timer.isActive():
+            self._save_tally()
         self.key_filter.detach()
         self.session.close(release=True)
 

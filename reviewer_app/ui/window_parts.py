@@ -207,6 +207,7 @@ class WindowParts(QMainWindow):
     menu_actions: dict[Command, QAction]
     # breaks
     tally: ShiftTally
+    _tally_timer: QTimer
     break_reminders: bool
     _break_queue: str | None
     # the widgets

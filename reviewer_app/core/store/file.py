@@ -40,6 +40,7 @@ from .schema import (
     PURGED,
     QUICK_CHECK_LIMIT,
     SCHEMA_VERSION,
+    SHIFT_TALLY,
     TABLES,
 )
 
@@ -422,7 +423,7 @@ class StoreFile:
         """The media files no item kept here shows any more."""
         conn.execute("DELETE FROM media_files WHERE id NOT IN (SELECT id FROM media)")
 
-    # --- metadata: the last sync, the profile ---------------------------------------------
+    # --- metadata: the last sync, the profile, the shift tally -----------------------------
 
     def _meta(self, name: str) -> object | None:
         rows = self._read("SELECT value FROM meta WHERE name = ?", (name,))
@@ -458,3 +459,19 @@ class StoreFile:
         if value is None:
             return None
         return User.model_validate_json(self._open_text(f"meta.value:{PROFILE}", value))
+
+    def save_shift_tally(self, text: str) -> None:
+        """The reviewer's shift tally (``ShiftTally.snapshot``, sealed), written as the
+        verdicts and breaks that change it are."""
+        self._set_meta(SHIFT_TALLY, self._seal_text(f"meta.value:{SHIFT_TALLY}", text))
+
+    def shift_tally(self) -> str | None:
+        """The shift tally kept here (None: none, or one this key cannot open)."""
+        value = self._meta(SHIFT_TALLY)
+        if value is None:
+            return None
+        try:
+            return self._open_text(f"meta.value:{SHIFT_TALLY}", value)
+        except StoreError as err:  # written before the store was sealed: a new shift
+            log.warning("the shift tally kept here cannot be read: %s", err)
+            return None

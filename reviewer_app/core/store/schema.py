@@ -233,6 +233,9 @@ KEY_CHECK = "key_check"
 #: ``meta`` rows: the last good sync (client time, plain) and the profile's user (sealed)
 LAST_SYNC = "last_sync"
 PROFILE = "profile"
+#: ``meta`` row: the reviewer's own shift tally for break reminders (sealed: it says what
+#: kinds of harm they saw), so a restart goes on with the shift (``core.wellbeing``)
+SHIFT_TALLY = "shift_tally"
 KEY_CHECK_TEXT = b"reviewer-app store key check"
 #: ``items.document`` of an item whose content was purged (its verdict is still unsent)
 PURGED = ""

@@ -43,6 +43,7 @@ from sqlalchemy import Connection, case, func, insert, or_, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from reviewer_app.protocol import (
+    SHIFT_GAP_SECONDS,
     BreakRecord,
     EventKind,
     HarmCount,
@@ -59,7 +60,6 @@ from reviewer_app.server.domain.records import Principal, to_dt, to_epoch
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import breaks, decisions, events, items, queues, users
 
-SHIFT_GAP_SECONDS = 4 * 3600.0
 WEEK_SECONDS = 7 * 24 * 3600.0
 #: how far back the start of a shift is looked for first (then the week)
 LOOK_BACK_SECONDS = 24 * 3600.0
