@@ -260,3 +260,14 @@ def test_a_file_saved_with_a_byte_order_mark_is_read() -> None:
     text = "\ufeff" + BASE.replace("sla_minutes = 480", "sla_minutes = -1")
     [problem] = refused(text)
     assert (problem.where, problem.line) == ("queues[0].config.sla_minutes", line_of(text, "= -1"))
+
+
+@pytest.mark.parametrize("blank", [" ", "\u200b", "\u202e \t"])
+def test_a_ground_of_only_spaces_or_invisible_characters_is_refused(blank: str) -> None:
+    """It read as given, and every statement of reasons citing it said "our terms of
+    service, ." (the Transparency Database refuses it, with its whole export window)."""
+    text = BASE.replace('"Terms of Service 6.1"', '"' + blank + '"')
+    problems = refused(text)
+    assert [(p.line, p.code) for p in problems] == [
+        (line_of(text, "terms_clause = "), "blank_ground")
+    ]

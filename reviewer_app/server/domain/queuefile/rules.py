@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from reviewer_app.protocol.statements import clean_text
 from reviewer_app.server.domain.queuefile.errors import FileProblem, Loc
 
 #: the queue escalate actions move items to (see verdicts.ESCALATION_QUEUE)
@@ -441,6 +442,18 @@ def _statement_problems(config: dict[str, Any], base: Loc) -> list[FileProblem]:
         code = policy.get("code")
         terms, legal = policy.get("terms_clause"), policy.get("legal_ground")
         typed = all(v is None or isinstance(v, str) for v in (terms, legal))
+        for name, value in (("terms_clause", terms), ("legal_ground", legal)):
+            if isinstance(value, str) and value and not clean_text(value):
+                # only spaces or invisible characters: a statement "our terms of service, ."
+                # that the Transparency Database refuses, with every export of its window
+                problems.append(
+                    FileProblem(
+                        (*at, name),
+                        f"policy {code!r}: {name} is blank (only spaces or invisible "
+                        "characters): give its words, or leave it out",
+                        code="blank_ground",
+                    )
+                )
         if typed and not terms and not legal:
             problems.append(
                 FileProblem(
