@@ -294,3 +294,26 @@ def test_bad_arguments_exit_2(tmp_path: Path, args: list[str], message: str) -> 
         url, "--since", "2026-01-01", "--until", "2026-02-01", "-o", str(tmp_path / "no/x.jsonl")
     )
     assert nowhere.returncode == 2 and "does not exist" in nowhere.stderr
+
+
+def test_content_dates_and_languages_are_what_the_database_takes() -> None:
+    """A post dated 8999 or after the decision, or a language code outside ISO 639-1 ("xx",
+    the old "iw"), passed the schema and made the database refuse a whole call."""
+    applied = datetime(2026, 12, 6, tzinfo=UTC).timestamp()
+    for made, day in [
+        (datetime(8999, 12, 31, tzinfo=UTC).timestamp(), applied),
+        (applied + 86_400 * 2, applied),
+        (datetime(1990, 1, 1, tzinfo=UTC).timestamp(), sor_export.EARLIEST_CONTENT_DATE),
+        (None, applied),
+        (applied - 3_600, applied - 3_600),
+    ]:
+        assert sor_export.content_date(made, applied) == day
+    assert [sor_export.iso_639_1(x) for x in ("en", "de-AT", "pt_BR", "iw", "xx", "", 7)] == [
+        "EN",
+        "DE",
+        "PT",
+        "HE",
+        None,
+        None,
+        None,
+    ]

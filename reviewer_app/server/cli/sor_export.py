@@ -161,12 +161,11 @@ def to_dsa(row: Mapping[Any, Any], territorial_scope: Iterable[str] = EU) -> dic
     if more:
         body["category_addition"] = more
     body["territorial_scope"] = list(territorial_scope)
-    language = context.get("language")
-    if isinstance(language, str) and len(language.split("-")[0]) == 2:
-        body["content_language"] = language.split("-")[0].upper()
+    language = iso_639_1(context.get("language"))
+    if language is not None:
+        body["content_language"] = language
     applied = float(row["created_at"])
-    made = row["content_date"]
-    body["content_date"] = _date(max(float(made), 946_684_800.0) if made else applied)
+    body["content_date"] = _date(content_date(row["content_date"], applied))
     body["application_date"] = _date(applied)
     body["decision_facts"] = _cap(statement.facts, 5_000)
     body["source_type"] = "SOURCE_ARTICLE_16" if context.get("notice") else "SOURCE_VOLUNTARY"
@@ -178,6 +177,38 @@ def to_dsa(row: Mapping[Any, Any], territorial_scope: Iterable[str] = EU) -> dic
     )
     body["puid"] = statement.puid
     return body
+
+
+EARLIEST_CONTENT_DATE = 946_684_800.0  # 2000-01-01
+_ISO_639_1_CODES = (
+    "aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv "
+    "cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho "
+    "hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku "
+    "kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn "
+    "no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm "
+    "sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi "
+    "vo wa wo xh yi yo za zh zu"
+)
+ISO_639_1 = frozenset(_ISO_639_1_CODES.split())
+"""The languages the Transparency Database takes (``content_language``: ISO 639-1)."""
+_RENAMED = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "sh": "sr"}
+
+
+def content_date(made: float | None, applied: float) -> float:
+    """When the content was made, within what the database takes: from 2000 on, and never
+    after the decision (a platform's clock, or a post dated 8999, made whole calls of
+    statements refused); the decision's day when not known."""
+    return min(max(float(made), EARLIEST_CONTENT_DATE), applied) if made else applied
+
+
+def iso_639_1(language: object) -> str | None:
+    """A post's language as the database takes it ("EN"), or None (left out: the field
+    is optional, and one unknown code refused a whole call of statements)."""
+    if not isinstance(language, str):
+        return None
+    code = language.replace("_", "-").split("-")[0].lower()
+    code = _RENAMED.get(code, code)
+    return code.upper() if code in ISO_639_1 else None
 
 
 class InvalidStatement(Exception):
