@@ -140,6 +140,23 @@ def test_a_shared_note_is_in_the_statement_cleaned_and_reports_are_no_automated_
     assert "\u202e" not in statement.text and "\x07" not in statement.text
 
 
+def test_what_flagged_a_post_does_not_depend_on_the_order_it_came_in() -> None:
+    """Reports first and a classifier's 0.99 after: "no automated detection" and a
+    voluntary source; the other way round: "yes" and not a notice. Both had both."""
+    routed_by_reports = {
+        "reasons": [{"kind": "user_reports"}],
+        "reports": {"total": 3, "by_reason": [{"reason": "scam", "count": 3}]},
+        "scores": [{"model": "spam", "label": "spam", "score": 0.99, "threshold": 0.8}],
+    }
+    routed_by_score = {**routed_by_reports, "reasons": [{"kind": "classifier"}]}
+    for payload in (routed_by_reports, routed_by_score):
+        assert stored_statements.automated_detection(payload) is True
+        assert stored_statements.context_of(payload)["notice"] is True
+    quiet = {"reasons": [], "reports": {"total": 0}, "scores": [{"score": 0.2, "threshold": 0.8}]}
+    assert stored_statements.automated_detection(quiet) is False
+    assert stored_statements.context_of(quiet)["notice"] is False
+
+
 def test_a_lead_account_action_has_a_statement(live_server: LiveServer) -> None:
     apply(live_server, queue_file())
     session, key = platform(live_server)

@@ -127,20 +127,37 @@ def context_of(item_payload: str | Mapping[str, Any] | None) -> dict[str, Any]:
         if kind in ("image", "video") and kind not in kinds:
             kinds.append(kind)
     reasons = [r.get("kind") for r in document.get("reasons") or () if isinstance(r, Mapping)]
+    reports = document.get("reports")
+    reported = isinstance(reports, Mapping) and _number(reports.get("total")) > 0
     return {
         "content_types": kinds,
         "language": post.get("language") if isinstance(post.get("language"), str) else None,
-        "notice": "user_reports" in reasons,
+        # whatever came first: the reasons name what routed the item, not all it had
+        "notice": "user_reports" in reasons or reported,
     }
 
 
 def automated_detection(item_payload: str | Mapping[str, Any] | None) -> bool:
-    """Whether an automated classifier's signal put the item up for review (a queue reason
-    of kind ``classifier``)."""
+    """Whether automated means flagged the item: a queue reason of kind ``classifier``, or
+    any classifier score at or over its threshold (it arrived after reports had routed the
+    item: the answer depended on which came first)."""
     document = document_of(item_payload)
-    return any(
+    if any(
         isinstance(r, Mapping) and r.get("kind") == "classifier"
         for r in document.get("reasons") or ()
+    ):
+        return True
+    return any(
+        isinstance(s, Mapping) and _number(s.get("score")) >= _number(s.get("threshold"), 2.0)
+        for s in document.get("scores") or ()
+    )
+
+
+def _number(value: Any, otherwise: float = 0.0) -> float:
+    return (
+        float(value)
+        if isinstance(value, int | float) and not isinstance(value, bool)
+        else otherwise
     )
 
 
