@@ -221,6 +221,18 @@ def test_a_finished_import_run_again_imports_nothing_and_goes_on_with_new_lines(
     assert third.returncode == 0 and "Read 1 lines" in third.stdout, third.stdout
     assert count(service, posts) == 5 and count(service, signals) == 6
     assert count(service, items) == 5
+    # a line still being written (no line end, not JSON yet) waits for the next run
+    late = line("post", post("p-late"))
+    with file.open("a", encoding="utf-8") as out:
+        out.write(late[:30])
+    fourth = run_import(database_url, file)
+    assert fourth.returncode == 0 and "Read 0 lines" in fourth.stdout, fourth.stdout
+    assert "ends in part of a line" in fourth.stdout and not rejects_path(file).exists()
+    with file.open("a", encoding="utf-8") as out:
+        out.write(late[30:] + "\n")
+    fifth = run_import(database_url, file)
+    assert fifth.returncode == 0 and "Read 1 lines" in fifth.stdout, fifth.stdout
+    assert count(service, posts) == 6
 
 
 def test_a_file_or_command_it_cannot_use_is_exit_code_2(

@@ -121,6 +121,8 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     if outcome.resumed_at:
         print(f"Resumed after line {outcome.resumed_at:,} ({state_path(file).name}).")
     print(f"Read {outcome.lines:,} lines as {args.source}: {json.dumps(tally.as_json())}")
+    if outcome.unfinished:
+        print("The file ends in part of a line (no line end yet): run again when it is whole.")
     if tally.rejected:
         print(
             f"{tally.rejected:,} lines rejected: see {outcome.rejects} (line numbers and reasons).",

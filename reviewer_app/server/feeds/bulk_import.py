@@ -194,6 +194,8 @@ class ImportOutcome:
     rejects: Path
     resumed_at: int
     """the line this run started after (0: from the start)"""
+    unfinished: bool = False
+    """the file ends in part of a line (no line end, not JSON yet): left for the next run"""
 
     @property
     def exit_code(self) -> int:
@@ -242,6 +244,7 @@ class _Run:
         self.found: list[Rejection] = []
         """rejections not yet written (their lines are not all committed yet)"""
         self.read = 0
+        self.unfinished = False
 
     def run(self) -> None:
         sender = self.sender
@@ -249,6 +252,9 @@ class _Run:
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                 self._skip_long_line(raw)
                 continue
+            if not raw.endswith(b"\n") and _still_written(raw, self.number + 1):
+                self.unfinished = True  # read again, whole, by the next run
+                break
             start = self.offset
             self.offset += len(raw)
             self.number += 1
@@ -413,7 +419,15 @@ def import_file(
             finally:
                 run.progress.end()
         sender.tally.rejected = state.rejected
-        return ImportOutcome(run.read, sender.tally, rejects, resumed_at)
+        return ImportOutcome(run.read, sender.tally, rejects, resumed_at, run.unfinished)
+
+
+def _still_written(last: bytes, number: int) -> bool:
+    """Whether the file's last line, which has no line end, is a line still being written
+    (not JSON yet): it is left where it is, not rejected (its end, written later, was then
+    rejected too, and its post never imported)."""
+    found = parse_line(last, number)
+    return isinstance(found, Rejection) and found.code == "not_json"
 
 
 class _Rejects:
