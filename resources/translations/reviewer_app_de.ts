@@ -678,7 +678,7 @@
     </message>
     <message>
         <source>Why queued</source>
-        <translation>Warum eingereiht</translation>
+        <translation>Grund</translation>
     </message>
     <message>
         <source>Author</source>

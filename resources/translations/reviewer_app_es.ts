@@ -678,7 +678,7 @@
     </message>
     <message>
         <source>Why queued</source>
-        <translation>Por qué está en cola</translation>
+        <translation>Motivo</translation>
     </message>
     <message>
         <source>Author</source>

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QLocale, Qt, QTimer
 from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QApplication, QMessageBox, QProgressBar, QVBoxLayout, QWidget
 
@@ -78,7 +78,11 @@ def application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName("reviewer-app")
     app.setOrganizationName("reviewer-app")
     # the language: the preference, else the system's (English when neither has a catalogue)
-    install_translators(app, language_for(P.Preferences().get(P.LANGUAGE)))
+    language = language_for(P.Preferences().get(P.LANGUAGE))
+    install_translators(app, language)
+    if QLocale.system().language() != QLocale(language).language():
+        # dates and numbers in the language chosen (German words, English "1,015": about 1)
+        QLocale.setDefault(QLocale(language))
     app.setApplicationDisplayName(translate("App", "Review desk"))
     return app
 

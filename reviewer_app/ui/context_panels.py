@@ -24,7 +24,7 @@ from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_w
 from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
-from .plain import ReadingBox, ago, clean, count, isolate, named, scrolled
+from .plain import ReadingBox, ago, clean, count, isolate, named, scrolled, whole
 from .words import code_words, local_time, plural
 
 #: a post, note, bio or claim in a tab shows this much; the rest on request (a
@@ -104,7 +104,7 @@ def long(text: str, limit: int | None, cuts: Cuts | None) -> str:
     if cuts is not None:
         cuts.append(rest)
     more = translate("ContextPanels", "… ({n} more characters: Show the whole text)")
-    return isolate(shown) + more.format(n=f"{rest:,}")
+    return isolate(shown) + more.format(n=whole(rest))
 
 
 def why_text(
@@ -509,7 +509,7 @@ class ContextPanels(QTabWidget):
         if cuts:
             self.more[title].setText(
                 translate("ContextPanels", "Show the whole text ({n} more characters)").format(
-                    n=f"{sum(cuts):,}"
+                    n=whole(sum(cuts))
                 )
             )
         if title == "Author":

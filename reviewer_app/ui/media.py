@@ -34,7 +34,7 @@ from reviewer_app.protocol import Media, MediaKind
 
 from .background import run_in_background
 from .i18n import translate
-from .plain import isolate, named, tooltip
+from .plain import isolate, named, tooltip, whole
 from .video import VideoCache, VideoFrames, damaged_video, duration_words, read_video
 
 THUMB = QSize(220, 160)
@@ -143,7 +143,7 @@ def decode(data: bytes) -> QImage | str:
     if allocated.width() * allocated.height() > MAX_PIXELS:
         return translate(
             "Media", "This image is too large to show safely ({width} x {height} pixels)"
-        ).format(width=f"{allocated.width():,}", height=f"{allocated.height():,}")
+        ).format(width=whole(allocated.width()), height=whole(allocated.height()))
     if size.width() > DECODE_BOX.width() or size.height() > DECODE_BOX.height():
         # at least a pixel a side: a 4,096 x 1 image scaled to the box is not 1,280 x 0
         reader.setScaledSize(
@@ -319,7 +319,7 @@ class MediaStrip(QWidget):
                 isolate(item.alt_text) if item.alt_text else translate("Media", "no description")
             )
             about = translate("Media", "{kind}, {size} bytes: {description}").format(
-                kind=kind_word(item.kind), size=f"{item.size_bytes:,}", description=description
+                kind=kind_word(item.kind), size=whole(item.size_bytes), description=description
             )
             if item.sensitive:
                 about += "\n" + translate(
@@ -433,7 +433,7 @@ class MediaStrip(QWidget):
     def _image_later(self, item: Media, data: bytes) -> tuple[QImage, str | None]:
         """A large image's tile: words until it is decoded off the GUI thread."""
         words = translate("Media", "Image, {size} bytes: decoding…").format(
-            size=f"{item.size_bytes:,}"
+            size=whole(item.size_bytes)
         )
         if item.id not in self.pending:
             self.pending.add(item.id)
@@ -489,7 +489,7 @@ class MediaStrip(QWidget):
         if isinstance(known, str):
             return placeholder(known), known
         words = translate("Media", "Video, {size} bytes: reading its frames…").format(
-            size=f"{item.size_bytes:,}"
+            size=whole(item.size_bytes)
         )
         if item.id not in self.pending:
             self.pending.add(item.id)

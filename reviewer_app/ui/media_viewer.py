@@ -29,7 +29,7 @@ from reviewer_app.protocol import Media
 
 from .i18n import translate
 from .media import MediaStrip, badged, kind_word
-from .plain import clean, isolate, label, named, set_text
+from .plain import clean, isolate, label, named, set_text, whole
 from .video import VideoFrames, duration_words
 
 ZOOM_STEP = 1.25
@@ -166,7 +166,7 @@ class MediaViewer(QDialog):
                 n=self.index + 1,
                 total=total,
                 kind=what,
-                size=f"{shown.media.size_bytes:,}",
+                size=whole(shown.media.size_bytes),
                 description=isolate(description),
             ),
         )

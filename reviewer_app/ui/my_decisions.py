@@ -45,7 +45,7 @@ from .background import run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .messages import describe
 from .models import RowsTable
-from .plain import clean, isolate, label, named, read_only_table, set_text
+from .plain import clean, isolate, label, local_day, named, read_only_table, set_text
 from .theme import Tone, set_tone, space
 
 log = logging.getLogger("ui")
@@ -67,7 +67,7 @@ def when(moment: datetime, now: datetime | None = None) -> str:
         return translate("MyDecisions", "today {time}").format(time=clock)
     if local.date() == today - timedelta(days=1):
         return translate("MyDecisions", "yesterday {time}").format(time=clock)
-    return local.strftime("%a %d %b %H:%M")
+    return local_day(local, "ddd dd MMM HH:mm")
 
 
 def outcome_words(outcome: DecisionOutcome) -> str:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 import regex
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtCore import QDateTime, QEvent, QLocale, QObject, QRect, QSize, Qt
 from PySide6.QtGui import (
     QContextMenuEvent,
     QEnterEvent,
@@ -459,12 +459,25 @@ def ago(moment: datetime, now: datetime | None = None) -> str:
 
 
 def count(value: int | float) -> str:
-    """12,345 / 1.2 M."""
+    """12,345 / 1.2 M, in the user's locale (12.345 / 1,2 M in German)."""
     if value >= 1_000_000:
-        return f"{value / 1_000_000:.1f} M"
+        return QLocale().toString(value / 1_000_000, "f", 1) + " M"
     if value >= 10_000:
-        return f"{value / 1_000:.0f} k"
-    return f"{value:,.0f}"
+        return QLocale().toString(value / 1_000, "f", 0) + " k"
+    return whole(value)
+
+
+def whole(value: int | float) -> str:
+    """A whole number in the user's locale: 1,015 in English, 1.015 in German (where
+    "1,015" reads as about one)."""
+    return QLocale().toString(round(value))
+
+
+def local_day(moment: datetime, pattern: str) -> str:
+    """``moment`` in local time, its day and month names in the user's language
+    (``pattern``: Qt's, such as ``"ddd dd MMM HH:mm"``)."""
+    when = QDateTime.fromMSecsSinceEpoch(round(moment.timestamp() * 1000))
+    return QLocale().toString(when, pattern)
 
 
 class VerticalScrollArea(QScrollArea):

@@ -44,6 +44,7 @@ from .plain import (
     named,
     set_text,
     tooltip,
+    whole,
 )
 from .theme import Tone, set_tone
 from .words import code_words, language_words, local_time
@@ -501,7 +502,7 @@ class PostPane(QWidget):
         if rest > 0:
             self.more.setText(
                 translate("PostPane", "Show the whole text ({n} more characters)").format(
-                    n=f"{rest:,}"
+                    n=whole(rest)
                 )
             )
         preview = post.link_preview

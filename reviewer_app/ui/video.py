@@ -21,6 +21,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QImage
 
 from .i18n import translate
+from .plain import whole
 
 log = logging.getLogger("ui")
 
@@ -148,7 +149,7 @@ def _read(container: object, strip_frames: int) -> VideoFrames | str:
     if width * height > MAX_PIXELS:
         return translate(
             "Media", "This video is too large to show safely ({width} x {height} pixels)"
-        ).format(width=f"{width:,}", height=f"{height:,}")
+        ).format(width=whole(width), height=whole(height))
     stream.thread_type = "SLICE"  # one frame at a time: no frame threads' buffers
     stream.codec_context.thread_count = 1
     duration = None

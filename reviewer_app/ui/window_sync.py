@@ -30,7 +30,7 @@ from .messages import (
     pending_words,
     sync_problem,
 )
-from .plain import isolate, label, named, set_text
+from .plain import ElidedLabel, isolate, label, named, set_text
 from .window_parts import WindowParts
 from .words import plural
 
@@ -85,11 +85,13 @@ class SyncEvents(WindowParts):
         named(self.progress, "offlineProgress", translate("MainWindow", "Work offline progress"))
         self.progress.setMaximumWidth(220)
         self.progress.hide()
-        self.message = label("", wrap=False, selectable=False)
+        self.message = ElidedLabel()
         self._saying = None
         named(self.message, "message", translate("MainWindow", "Last message"))
         # status texts change on every keypress: not selectable (a selectable label keeps a
-        # text document to lay out), and the message does not resize the bar around it
+        # text document to lay out), and the message does not resize the bar around it; one
+        # longer than the bar (a translation, a narrow window) ends in "…" and is whole in
+        # its tooltip, not cut mid-word
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         for widget in (self.net_label, self.pending_label, self.conflicts_button, self.sync_label):
             status.addPermanentWidget(widget)

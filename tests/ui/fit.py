@@ -231,7 +231,9 @@ def _tabs(bar: QTabBar) -> list[str]:
         bar.initStyleOption(option, i)
         room = bar.style().subElementRect(QStyle.SubElement.SE_TabBarTabText, option, bar)
         need = bar.fontMetrics().size(Qt.TextFlag.TextShowMnemonic, bar.tabText(i)).width()
-        cut = room.width() + SLACK < need
+        # as the tab bar paints it: elided when a fraction of a pixel too wide (no slack)
+        shown = bar.fontMetrics().elidedText(text, bar.elideMode(), room.width())
+        cut = room.width() + SLACK < need or shown != text
         if (elided or cut) and not _tip_has(bar, text) and text not in (bar.tabToolTip(i) or ""):
             found.append(
                 f"tab {text!r} elided: {bar.tabRect(i).width()} px, its title {room.width()} "

@@ -182,3 +182,21 @@ def review_fold_problems(window) -> list[str]:
                 f"the link preview's first line ends at {first_line} px, below the fold at {fold}"
             )
     return problems
+
+
+def test_a_status_message_longer_than_the_bar_is_whole_in_its_tooltip(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    """German and Spanish messages ("…Sie können weiter entscheiden, …") were cut mid-word
+    at the bar's end, with no way to read the rest."""
+    desk = desk_factory(demo_server.url, queue="misinformation")
+    window = desk.window
+    window.resize(SCREENS[0][0], SCREENS[0][1] - FRAME)
+    window.show()
+    settle(desk.qtbot)
+    words = "Der Server ist nicht erreichbar. Sie können weiter entscheiden, " * 4 + "Ende."
+    window.say(words)
+    settle(desk.qtbot)
+    assert window.message.text() == words
+    assert text_problems(window.statusBar()) == []
+    assert "Ende." in window.message.toolTip()

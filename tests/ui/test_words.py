@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+from PySide6.QtCore import QLocale
+
 from reviewer_app.protocol import AuthorAction, Event, EventKind
 from reviewer_app.ui.accounts import Selection, confirmation_question
 from reviewer_app.ui.lead import decision_history as decisions
-from reviewer_app.ui.plain import isolate
+from reviewer_app.ui.my_decisions import when
+from reviewer_app.ui.plain import count, isolate, local_day, whole
 from reviewer_app.ui.words import code_words, local_time, plural, value_words
 
 STAMP = "2026-12-01T13:14:21.893785+00:00"
@@ -131,3 +134,23 @@ def test_a_language_code_in_words(qapp) -> None:
         "Hebrew",
     ]
     assert language_words("und") == isolate("und")  # unknown to Qt: as it came
+
+
+def test_numbers_days_and_months_follow_the_users_locale() -> None:
+    """German words beside English "1,015 Follower" (about one, to a German reader), and
+    "Sun 07:06" on the Wellbeing page."""
+    moment = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+    before = QLocale()
+    QLocale.setDefault(QLocale("de"))
+    try:
+        assert (whole(1015), whole(2_400_000), count(4764), count(2_300_000)) == (
+            "1.015",
+            "2.400.000",
+            "4.764",
+            "2,3 M",
+        )
+        assert local_day(moment, "ddd dd MMM").startswith("So")
+        assert "Dez" in when(moment - timedelta(days=3), now=moment)
+    finally:
+        QLocale.setDefault(before)
+    assert whole(1015) == before.toString(1015)

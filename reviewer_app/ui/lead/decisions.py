@@ -54,6 +54,7 @@ from ..plain import (
     named,
     read_only_table,
     set_text,
+    whole,
 )
 from ..words import plural
 from .decision_history import fetch_history
@@ -544,7 +545,7 @@ class DecisionsBrowser(QWidget):
                 lines.append(
                     "… "
                     + translate("LeadDecisions", "only the first {n} events are shown.").format(
-                        n=f"{len(lines):,}"
+                        n=whole(len(lines))
                     )
                 )
             self.history.setPlainText(

@@ -29,7 +29,7 @@ from reviewer_app.protocol import DecisionQuery
 from ..background import Op
 from ..i18n import translate
 from ..messages import describe
-from ..plain import label, named, set_text
+from ..plain import label, named, set_text, whole
 from ..words import plural
 
 log = logging.getLogger("ui")
@@ -52,7 +52,7 @@ def export_failure_words(err: BaseException, path: Path) -> str:
     if isinstance(err, ExportCancelled):
         return translate(
             "LeadDecisions", "Export cancelled after {n} decisions; no file was written."
-        ).format(n=f"{err.rows:,}")
+        ).format(n=whole(err.rows))
     if isinstance(err, OSError):
         return translate(
             "LeadDecisions",

@@ -19,7 +19,7 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table, two_lines
-from ..plain import fit_columns, isolate, label, named, set_text, tooltip
+from ..plain import fit_columns, isolate, label, local_day, named, set_text, tooltip, whole
 from .stats_views import SORT, sortable, table_view
 
 HARM_WORDS: dict[HarmKind, str] = {
@@ -108,7 +108,7 @@ class ExposureModel(_Table):
             if role == SORT:
                 return (shift, week)
             if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
-                return f"{shift:,} / {week:,}"
+                return f"{whole(shift)} / {whole(week)}"
             return None
         since = r.shift_started_at
         values: tuple[Any, ...] = (
@@ -130,11 +130,11 @@ class ExposureModel(_Table):
                 return f"{isolate(r.display_name)} ({r.reviewer})"
             if column == 1:
                 return (
-                    f"{since.astimezone():%a %H:%M}"
+                    local_day(since, "ddd HH:mm")
                     if since
                     else translate("Exposure", "not on shift")
                 )
-            return f"{values[column]:,}"
+            return whole(values[column])
         if role == Qt.ItemDataRole.UserRole:
             return r.reviewer
         return None

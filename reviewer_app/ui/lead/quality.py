@@ -35,7 +35,7 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
-from ..plain import isolate, label, named, read_only_table, set_text
+from ..plain import isolate, label, local_day, named, read_only_table, set_text, whole
 from ..words import decimal
 
 log = logging.getLogger("ui")
@@ -162,10 +162,10 @@ class TrendModel(RowsTable):
     def cells(self, d: TrendDay) -> tuple[object, ...]:
         median = d.handle_time_median_ms
         return (
-            d.start.astimezone().strftime("%a %d %b"),
-            f"{d.decisions:,}",
+            local_day(d.start, "ddd dd MMM"),
+            whole(d.decisions),
             "—" if median is None else f"{decimal(median / 1000)} s",
-            f"{d.overturned:,}",
+            whole(d.overturned),
         )
 
 

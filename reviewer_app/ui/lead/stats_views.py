@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCharts import (
     QLineSeries,
@@ -58,6 +58,7 @@ from ..plain import (
     rich_escaped,
     set_text,
     tooltip,
+    whole,
 )
 from ..theme import Tone, set_tone
 from ..words import code_words, decimal
@@ -166,7 +167,7 @@ class QueueStatsModel(_Table):
                 return duration(q.sla_seconds)
             if column == 7:
                 return decimal(values[7])
-            return values[column] if column in (0, 9) else f"{values[column]:,}"
+            return values[column] if column in (0, 9) else whole(cast(int, values[column]))
         if role == Qt.ItemDataRole.UserRole:
             return q.queue_id
         return None
@@ -252,12 +253,12 @@ class ReviewerStatsModel(_Table):
             if column == 7:
                 return "—" if r.kappa is None else f"{r.kappa:.2f}"
             if column == 9:
-                return f"{r.appeals_upheld:,} / {r.appeals_reversed:,}"
+                return f"{whole(r.appeals_upheld)} / {whole(r.appeals_reversed)}"
             if column == 10:
                 return values[10]
             if column == self.FLAGS:
                 return flagged
-            return f"{values[column]:,}"
+            return whole(cast(int, values[column]))
         if role == Qt.ItemDataRole.UserRole:
             return r.reviewer
         return None

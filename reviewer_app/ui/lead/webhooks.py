@@ -19,7 +19,7 @@ from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import ago, clean, isolate, label, named, set_text, tooltip
+from ..plain import ago, clean, isolate, label, named, set_text, tooltip, whole
 from .stats_views import SORT, Index, sortable, table_view
 
 REFRESH_MS = 30_000
@@ -91,9 +91,9 @@ class WebhookModel(_Table):
                 return translate("LeadWebhooks", "never")
             return ago(e.last_success_at, datetime.now(UTC))
         if column == 4:
-            return f"{e.backlog:,}"
+            return whole(e.backlog)
         if column == 5:
-            return f"{e.consecutive_failures:,}"
+            return whole(e.consecutive_failures)
         return clean(e.last_error or "")
 
 
@@ -169,7 +169,7 @@ class WebhooksView(QWidget):
             ).format(
                 n=len(found.endpoints),
                 troubled=troubled,
-                backlog=f"{sum(e.backlog for e in found.endpoints):,}",
+                backlog=whole(sum(e.backlog for e in found.endpoints)),
             )
         set_text(self.status, text)
 
