@@ -482,11 +482,11 @@
     </message>
     <message>
         <source>picked for an audit</source>
-        <translation>für eine Prüfung ausgewählt</translation>
+        <translation>für ein Audit ausgewählt</translation>
     </message>
     <message>
         <source>audited</source>
-        <translation>geprüft</translation>
+        <translation>auditiert</translation>
     </message>
     <message>
         <source>overturned</source>
@@ -1539,7 +1539,7 @@
     </message>
     <message>
         <source>Auditor</source>
-        <translation>Prüfer der Prüfung</translation>
+        <translation>Auditor</translation>
     </message>
     <message>
         <source>Note</source>
@@ -1571,16 +1571,16 @@
     </message>
     <message>
         <source>Blind audit</source>
-        <translation>Blinde Prüfung</translation>
+        <translation>Blindes Audit</translation>
     </message>
     <message>
         <source>Audit progress</source>
         <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``) fetching the next task or recording a judgement</extracomment>
-        <translation>Fortschritt der Prüfung</translation>
+        <translation>Fortschritt des Audits</translation>
     </message>
     <message>
         <source>Last audit result</source>
-        <translation>Letztes Prüfergebnis</translation>
+        <translation>Letztes Audit-Ergebnis</translation>
     </message>
     <message>
         <source>Stop auditing (Alt+S)</source>
@@ -1600,7 +1600,7 @@
     </message>
     <message>
         <source>Audit sample #{id} is complete.</source>
-        <translation>Prüfstichprobe #{id} ist abgeschlossen.</translation>
+        <translation>Audit-Stichprobe #{id} ist abgeschlossen.</translation>
     </message>
     <message>
         <source>Sample #{id}: %Ln post(s) left to judge (item {item})</source>
@@ -1608,11 +1608,11 @@
     </message>
     <message>
         <source>auditing</source>
-        <translation>der Prüfung</translation>
+        <translation>des Audits</translation>
     </message>
     <message>
         <source>No audit in progress.</source>
-        <translation>Keine Prüfung im Gange.</translation>
+        <translation>Kein Audit im Gange.</translation>
     </message>
     <message>
         <source>The queue {queue} is not known to this app yet.</source>
@@ -1620,12 +1620,12 @@
     </message>
     <message>
         <source>An audit decides: it cannot escalate, skip or be undone. Stop auditing to leave the sample for later.</source>
-        <translation>Eine Prüfung entscheidet: Sie kann nicht eskalieren, überspringen oder rückgängig gemacht werden. Beenden Sie die Prüfung, um die Stichprobe für später zu lassen.</translation>
+        <translation>Ein Audit entscheidet: Es kann nicht eskalieren, überspringen oder rückgängig gemacht werden. Beenden Sie das Audit, um die Stichprobe für später zu lassen.</translation>
     </message>
     <message>
         <source>An audit must decide; it cannot escalate.</source>
         <extracomment>the task fetched and not shown yet, and the one shown</extracomment>
-        <translation>Eine Prüfung muss entscheiden; sie kann nicht eskalieren.</translation>
+        <translation>Ein Audit muss entscheiden; es kann nicht eskalieren.</translation>
     </message>
     <message>
         <source>Recording your judgement…</source>
@@ -1641,7 +1641,7 @@
     </message>
     <message>
         <source>Audits</source>
-        <translation>Prüfungen</translation>
+        <translation>Audits</translation>
     </message>
     <message>
         <source>How to draw the sample</source>
@@ -1665,15 +1665,15 @@
     </message>
     <message>
         <source>Audits status</source>
-        <translation>Status der Prüfungen</translation>
+        <translation>Status der Audits</translation>
     </message>
     <message>
         <source>Audit samples</source>
-        <translation>Prüfstichproben</translation>
+        <translation>Audit-Stichproben</translation>
     </message>
     <message>
         <source>Audit this sample (blind)</source>
-        <translation>Diese Stichprobe prüfen (blind)</translation>
+        <translation>Diese Stichprobe auditieren (blind)</translation>
     </message>
     <message>
         <source>Show results</source>
@@ -1681,7 +1681,7 @@
     </message>
     <message>
         <source>Audit results</source>
-        <translation>Prüfergebnisse</translation>
+        <translation>Audit-Ergebnisse</translation>
     </message>
     <message>
         <source>Agreement per reviewer</source>
@@ -1713,7 +1713,7 @@
     </message>
     <message>
         <source>Agreement with the auditors, per reviewer:</source>
-        <translation>Übereinstimmung mit den Prüfenden, pro Prüfer:</translation>
+        <translation>Übereinstimmung mit den Auditoren, pro Prüfer:</translation>
     </message>
     <message>
         <source>No samples yet: draw one above.</source>
@@ -1811,15 +1811,15 @@
     <name>LeadDecisions</name>
     <message>
         <source>Audited or not</source>
-        <translation>Geprüft oder nicht</translation>
+        <translation>Auditiert oder nicht</translation>
     </message>
     <message>
         <source>Audited only</source>
-        <translation>Nur geprüfte</translation>
+        <translation>Nur auditierte</translation>
     </message>
     <message>
         <source>Not audited</source>
-        <translation>Nicht geprüft</translation>
+        <translation>Nicht auditiert</translation>
     </message>
     <message>
         <source>entered the queue</source>
@@ -1872,11 +1872,11 @@
     </message>
     <message>
         <source>picked for an audit</source>
-        <translation>für eine Prüfung ausgewählt</translation>
+        <translation>für ein Audit ausgewählt</translation>
     </message>
     <message>
         <source>audited</source>
-        <translation>geprüft</translation>
+        <translation>auditiert</translation>
     </message>
     <message>
         <source>overturned</source>
@@ -1968,7 +1968,7 @@
     </message>
     <message>
         <source>audit result</source>
-        <translation>Prüfergebnis</translation>
+        <translation>Audit-Ergebnis</translation>
     </message>
     <message>
         <source>decision</source>
@@ -1992,11 +1992,11 @@
     </message>
     <message>
         <source>audit sample</source>
-        <translation>Prüfstichprobe</translation>
+        <translation>Audit-Stichprobe</translation>
     </message>
     <message>
         <source>audit</source>
-        <translation>Prüfung</translation>
+        <translation>Audit</translation>
     </message>
     <message>
         <source>note</source>
@@ -2241,7 +2241,7 @@
     </message>
     <message>
         <source>Kind / audit</source>
-        <translation>Art / Prüfung</translation>
+        <translation>Art / Audit</translation>
     </message>
     <message>
         <source>Author now</source>
@@ -2261,11 +2261,11 @@
     </message>
     <message>
         <source>, audit agreed</source>
-        <translation>, Prüfung bestätigt</translation>
+        <translation>, Audit bestätigt</translation>
     </message>
     <message>
         <source>, audit overturned it</source>
-        <translation>, Prüfung hob sie auf</translation>
+        <translation>, Audit hob sie auf</translation>
     </message>
     <message>
         <source>loading decisions</source>
@@ -2388,7 +2388,7 @@
     </message>
     <message>
         <source>Audited filter</source>
-        <translation>Filter nach Prüfung</translation>
+        <translation>Filter nach Audit</translation>
     </message>
     <message>
         <source>From</source>
@@ -2432,7 +2432,7 @@
     </message>
     <message>
         <source>Audit</source>
-        <translation>Prüfung</translation>
+        <translation>Audit</translation>
     </message>
     <message>
         <source>Export CSV…</source>
@@ -2508,7 +2508,7 @@
     </message>
     <message>
         <source>Hidden while you audit blind.</source>
-        <translation>Ausgeblendet, solange Sie blind prüfen.</translation>
+        <translation>Ausgeblendet, solange Sie blind auditieren.</translation>
     </message>
     <message>
         <source>loading the history</source>
@@ -3164,7 +3164,7 @@
     </message>
     <message>
         <source>Audited</source>
-        <translation>Geprüft</translation>
+        <translation>Auditiert</translation>
     </message>
     <message>
         <source>Agreement</source>
@@ -3415,7 +3415,7 @@
     </message>
     <message>
         <source>Audits</source>
-        <translation>Prüfungen</translation>
+        <translation>Audits</translation>
     </message>
     <message>
         <source>Wellbeing</source>
