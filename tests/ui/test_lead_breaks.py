@@ -15,6 +15,7 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import DEFAULT_HIGH_HARM, BreakRule, HarmKind
 from reviewer_app.ui.lead.breaks import BreaksDialog, rule_of
 from tests.support.servers import LiveServer
+from tests.ui.fit import text_problems
 from tests.ui.conftest import LEAD, Desk
 
 QUEUE = "misinformation"
@@ -51,6 +52,11 @@ def test_a_lead_sets_a_queues_break_reminders_from_the_queues_page(
     assert dialog is not None
     desk.wait(lambda: not dialog.busy and dialog.picker.count() > 0)
     assert dialog.picker.currentData() == QUEUE, "the queue selected on the page"
+    hate = dialog.picker.findText("Hate and harassment")
+    dialog.picker.setCurrentIndex(hate)
+    desk.qtbot.wait(50)
+    assert text_problems(dialog) == [], "the queue's name was cut to 74 px: 'Hate and h'"
+    dialog.picker.setCurrentIndex(dialog.picker.findData(QUEUE))
 
     # keys only: the minutes box has the focus; 50 minutes, never by posts, Enter saves
     assert dialog.minutes.hasFocus()

@@ -34,7 +34,7 @@ from reviewer_app.protocol import (
 from ..background import run_op
 from ..i18n import translate
 from ..messages import describe
-from ..plain import isolate, label, named, set_text
+from ..plain import bounded, isolate, label, named, set_text
 
 # the most a spin box takes (the protocol's bounds)
 MAX_MINUTES, MAX_ITEMS = 24 * 60, 10_000
@@ -79,7 +79,7 @@ class BreaksDialog(QDialog):
         self.wanted = queue_id
         self.queues: list[Queue] = []
         self.busy = False
-        self.picker = named(QComboBox(), "breaksQueue", translate("LeadBreaks", "Queue"))
+        self.picker = named(bounded(QComboBox()), "breaksQueue", translate("LeadBreaks", "Queue"))
         self.minutes = _spin(
             "breaksMinutes", translate("LeadBreaks", "Remind after minutes of work"), MAX_MINUTES
         )
