@@ -3558,7 +3558,7 @@
     </message>
     <message>
         <source>Queue</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees), kept in the store within a second of a change (off the keypress): a restart goes on with it the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Warteschlange</translation>
     </message>
     <message>
@@ -4293,6 +4293,10 @@
         <translation>Seine Datei ist beschädigt oder stammt von einer anderen Version; sie wurde unverändert gelassen.</translation>
     </message>
     <message>
+        <source>%Ln pending</source>
+        <translation>%Ln ausstehend</translation>
+    </message>
+    <message>
         <source>Log in when the server can be reached: the app starts a new store and keeps the old one aside for support.</source>
         <translation>Melden Sie sich an, sobald der Server erreichbar ist: Die App legt einen neuen Speicher an und bewahrt den alten für den Support auf.</translation>
     </message>
@@ -4407,10 +4411,6 @@
     <message>
         <source>The server cannot be reached, and nothing of yours is saved on this computer for this server, so there is nothing to work on offline. Try again when the network is back.</source>
         <translation>Der Server ist nicht erreichbar, und auf diesem Computer ist für diesen Server nichts von Ihnen gespeichert; offline gibt es also nichts zu bearbeiten. Versuchen Sie es erneut, wenn das Netzwerk wieder da ist.</translation>
-    </message>
-    <message>
-        <source>{n} pending</source>
-        <translation>{n} ausstehend</translation>
     </message>
     <message>
         <source>1 pending: the post is held by another reviewer; retrying</source>

@@ -3558,7 +3558,7 @@
     </message>
     <message>
         <source>Queue</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees) the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees), kept in the store within a second of a change (off the keypress): a restart goes on with it the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Cola</translation>
     </message>
     <message>
@@ -4293,6 +4293,10 @@
         <translation>Su archivo está dañado o lo escribió otra versión; se ha dejado como estaba.</translation>
     </message>
     <message>
+        <source>%Ln pending</source>
+        <translation>%Ln pendiente|%Ln pendientes</translation>
+    </message>
+    <message>
         <source>Log in when the server can be reached: the app starts a new store and keeps the old one aside for support.</source>
         <translation>Inicie sesión cuando el servidor esté accesible: la aplicación crea un almacén nuevo y guarda el antiguo aparte para el soporte.</translation>
     </message>
@@ -4407,10 +4411,6 @@
     <message>
         <source>The server cannot be reached, and nothing of yours is saved on this computer for this server, so there is nothing to work on offline. Try again when the network is back.</source>
         <translation>No se puede contactar con el servidor y en este equipo no hay nada suyo guardado para este servidor, así que no hay nada con lo que trabajar sin conexión. Inténtelo de nuevo cuando vuelva la red.</translation>
-    </message>
-    <message>
-        <source>{n} pending</source>
-        <translation>{n} pendientes</translation>
     </message>
     <message>
         <source>1 pending: the post is held by another reviewer; retrying</source>

@@ -504,7 +504,7 @@ def offline_nothing_saved(err: NothingSaved) -> str:
 def pending_words(pending: int, held: int) -> str:
     """The status bar's count of verdicts not yet sent, and why some wait."""
     if not held:
-        return translate("Messages", "{n} pending").format(n=pending)
+        return plural(translate("Messages", "%Ln pending"), pending)
     if held == 1 and pending == 1:
         return translate("Messages", "1 pending: the post is held by another reviewer; retrying")
     return translate("Messages", "{n} pending: {held} held by other reviewers; retrying").format(

@@ -154,3 +154,17 @@ def test_numbers_days_and_months_follow_the_users_locale() -> None:
     finally:
         QLocale.setDefault(before)
     assert whole(1015) == before.toString(1015)
+
+
+def test_the_pending_count_takes_the_form_of_its_number(qapp) -> None:
+    """Spanish said "1 pendientes"."""
+    from reviewer_app.ui import i18n
+    from reviewer_app.ui.messages import pending_words
+
+    assert (pending_words(1, 0), pending_words(3, 0)) == ("1 pending", "3 pending")
+    installed = i18n.install_translators(qapp, "es")
+    try:
+        assert (pending_words(1, 0), pending_words(3, 0)) == ("1 pendiente", "3 pendientes")
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
