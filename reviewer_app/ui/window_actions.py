@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -197,7 +198,10 @@ class WindowActions(WindowParts):
             self.session.client,
             self.store.queues(),
             self.store.conflicts(open_only=False),
-            self.shift_start,
+            # the shift the break reminders count (kept across restarts), else this window's
+            datetime.fromtimestamp(started, UTC)
+            if (started := self.tally.started_at) is not None
+            else self.shift_start,
             self,
             period="week" if week else "shift",
         )

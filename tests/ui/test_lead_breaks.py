@@ -15,8 +15,8 @@ from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import DEFAULT_HIGH_HARM, BreakRule, HarmKind
 from reviewer_app.ui.lead.breaks import BreaksDialog, rule_of
 from tests.support.servers import LiveServer
-from tests.ui.fit import text_problems
 from tests.ui.conftest import LEAD, Desk
+from tests.ui.fit import text_problems
 
 QUEUE = "misinformation"
 

@@ -67,15 +67,22 @@ def test_the_tally_goes_on_after_a_restart(
     finally:
         _close(desk)
 
+    began = desk.window.tally.started_at
     again = _open(qtbot, gore_server.url, root, keyring)  # a new login on this computer
     try:
         assert again.window.store.moved_aside_to is None  # the same store, not a new one
         assert again.window.tally.high_since_break == HIGH_HARM - 1
+        # My decisions' "this shift" is the same shift, not since this window opened
+        assert began is not None and again.window.tally.started_at == began
         assert not again.window.break_reminder.isVisible()
         _decide(again, 1)
         again.wait(again.window.break_reminder.isVisible, 5_000)
         assert str(HIGH_HARM) in again.window.break_reminder.text.text()
         again.wait(lambda: again.window.store.pending_count() == 0, 30_000)
         assert _high_harm_on_the_service(gore_server) == again.window.tally.high_since_break
+        again.window.show_my_decisions()
+        view = again.window.my_decisions_view
+        assert view is not None and abs(view.shift_start.timestamp() - began) < 0.001
+        view.close()
     finally:
         _close(again)
