@@ -30,6 +30,7 @@ HOSTILE_NOTES = [
     "Z\u0351\u0352\u0353a\u0354\u0355lgo " * 150,  # combining marks, long
     "\U0001f600" * 1_999,  # astral characters up to the note limit
     "x" * 2_000,
+    "Line\u2028separator and paragraph\u2029separator",  # JSON's, but lines to many readers
 ]
 
 

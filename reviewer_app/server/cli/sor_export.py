@@ -234,7 +234,10 @@ def write(
         found = problems(body)
         if found:
             raise InvalidStatement(int(row["id"]), found)
-        out.write(json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n")
+        line = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        # JSON allows U+2028 and U+2029 raw, but they end lines to many readers (Python's
+        # splitlines, JavaScript before ES2019): one statement read as several
+        out.write(line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n")
         count += 1
     return count
 
