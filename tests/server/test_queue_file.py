@@ -938,6 +938,10 @@ def test_the_queues_commands(database_url: str, tmp_path: Path) -> None:
     assert drained.returncode == 0, drained.stderr
     assert "- hate: removed" in drained.stdout
     assert "2 pending item(s) moved to spam" in drained.stdout
+    assert "nothing was moved" not in drained.stderr
+    # --drain-to with nothing to drain is said, not ignored without a word
+    idle = queues_command(database_url, "apply", str(good), "--drain-to", "spam")
+    assert idle.returncode == 0 and "--drain-to spam: no queue" in idle.stderr, idle
 
 
 def test_items_that_reach_a_retired_queue_are_drained_by_the_next_apply(service: Service) -> None:

@@ -100,6 +100,12 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
                     queue_file, args.by, drain_to=args.drain_to, dry_run=args.dry_run
                 )
                 print("\n".join(result.describe()))
+                if args.drain_to is not None and not result.drained:
+                    print(
+                        f"--drain-to {args.drain_to}: no queue with open items was removed, "
+                        "so nothing was moved",
+                        file=sys.stderr,
+                    )
                 return 0
             if command == "export":
                 return _export(service, args.output)
