@@ -70,12 +70,13 @@ GORE = _queue("gore", [HarmKind.graphic_violence], [_policy("SELF.HARM", [HarmKi
 TALK = _queue("talk", [HarmKind.hate], [_policy("HARASS.TARGETED", [HarmKind.harassment])])
 
 
-@pytest.fixture
-def server(database_url: str) -> Iterator[tuple[LiveServer, ManualClock]]:
+def exposure_server(database_url: str, gore: int = 10) -> Iterator[tuple[LiveServer, ManualClock]]:
+    """The service on a clock of its own at 08:00, with ``gore`` posts in GORE, 10 in TALK,
+    reviewers ana and ben and the lead lea."""
     clock = ManualClock(datetime(2026, 11, 20, 8, 0, tzinfo=UTC).timestamp())
     srv = LiveServer(database_url, clock=clock).start()
     try:
-        seed_load_queue(srv.service, 10, queue=GORE)
+        seed_load_queue(srv.service, gore, queue=GORE)
         seed_load_queue(srv.service, 10, queue=TALK)
         srv.add_user("ana", Role.reviewer)
         srv.add_user("ben", Role.reviewer)
@@ -83,6 +84,11 @@ def server(database_url: str) -> Iterator[tuple[LiveServer, ManualClock]]:
         yield srv, clock
     finally:
         srv.stop()
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[tuple[LiveServer, ManualClock]]:
+    yield from exposure_server(database_url)
 
 
 def _decide(srv: LiveServer, who: str, queue: str, *policies: str) -> None:

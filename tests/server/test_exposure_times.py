@@ -17,9 +17,14 @@ from typing import Any
 
 import pytest
 
-from reviewer_app.protocol import Role
-from reviewer_app.server.feeds.seed import seed_demo, seed_load_queue
-from tests.server.test_exposure import GORE, HOUR, TALK, _break, _decide, _exposure
+from reviewer_app.server.feeds.seed import seed_demo
+from tests.server.test_exposure import (
+    HOUR,
+    _break,
+    _decide,
+    _exposure,
+    exposure_server,
+)
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.clock import ManualClock
 from tests.support.servers import LiveServer
@@ -29,17 +34,7 @@ MINUTE = 60.0
 
 @pytest.fixture
 def server(database_url: str) -> Iterator[tuple[LiveServer, ManualClock]]:
-    clock = ManualClock(datetime(2026, 11, 20, 8, 0, tzinfo=UTC).timestamp())
-    srv = LiveServer(database_url, clock=clock).start()
-    try:
-        seed_load_queue(srv.service, 20, queue=GORE)
-        seed_load_queue(srv.service, 10, queue=TALK)
-        srv.add_user("ana", Role.reviewer)
-        srv.add_user("ben", Role.reviewer)
-        srv.add_user("lea", Role.lead)
-        yield srv, clock
-    finally:
-        srv.stop()
+    yield from exposure_server(database_url, gore=20)
 
 
 def _iso(at: float) -> str:
