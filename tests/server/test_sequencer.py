@@ -18,7 +18,7 @@ import base64
 import multiprocessing
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -86,16 +86,6 @@ def sealed_log(db: Database) -> list[dict[str, Any]]:
                 select(events).where(events.c.seq.is_not(None)).order_by(events.c.seq)
             ).mappings()
         ]
-
-
-@pytest.fixture
-def log_db(database_url: str) -> Iterator[Database]:
-    db = Database(database_url)
-    db.migrate()
-    try:
-        yield db
-    finally:
-        db.dispose()
 
 
 # -- commit order ------------------------------------------------------------------------
@@ -172,14 +162,14 @@ def _appender(url: str, tag: str, threads: int, per_thread: int) -> None:
     db.dispose()
 
 
-def test_appends_from_two_processes_are_each_sealed_once_in_one_chain(log_db: Database) -> None:
+def test_appends_from_two_processes_are_each_sealed_once_in_one_chain(db: Database) -> None:
     threads, per_thread = 4, 40
     spawn = multiprocessing.get_context("spawn")
-    url = log_db.engine.url.render_as_string(hide_password=False)
+    url = db.engine.url.render_as_string(hide_password=False)
     processes = [
         spawn.Process(target=_appender, args=(url, tag, threads, per_thread)) for tag in "pq"
     ]
-    here = Sequencer(log_db, [EventChain()], time.time)  # a third sealer, in this process
+    here = Sequencer(db, [EventChain()], time.time)  # a third sealer, in this process
     here.start()
     for p in processes:
         p.start()
@@ -187,14 +177,14 @@ def test_appends_from_two_processes_are_each_sealed_once_in_one_chain(log_db: Da
         p.join(300)
     here.stop()
     assert [p.exitcode for p in processes] == [0, 0]
-    log_db.dispose()
+    db.dispose()
 
     total = 2 * threads * per_thread
-    log = sealed_log(log_db)
+    log = sealed_log(db)
     assert [e["seq"] for e in log] == list(range(1, total + 1))
     expected = {f"{t}-{n}-{i}" for t in "pq" for n in range(threads) for i in range(per_thread)}
     assert sorted(e["item_id"] for e in log) == sorted(expected)
-    with log_db.read() as conn:
+    with db.read() as conn:
         found = verify(conn)
     assert found.intact and found.checked == total and found.unsealed == 0, found
     times = [e["logged_at"] for e in log]
@@ -249,24 +239,24 @@ def _unguarded(db: Database) -> None:
 
 
 @pytest.fixture
-def checkpointed(log_db: Database, tmp_path: Path) -> tuple[Database, Path, Path]:
+def checkpointed(db: Database, tmp_path: Path) -> tuple[Database, Path, Path]:
     """A log of 20 entries with signed checkpoints at 10, 15 and 20; the key files."""
     key_file = tmp_path / "log.key"
     signer = create_key_file(key_file)
     public_file = tmp_path / "log.pub"
     public_file.write_text(public_pem(signer.public_key))
     clock = Clock(START + 12)
-    sequencer = Sequencer(log_db, [EventChain(signer, checkpoint_seconds=2.0)], clock)
-    append(log_db, *(entry(f"item-{i}", START + i) for i in range(10)))
+    sequencer = Sequencer(db, [EventChain(signer, checkpoint_seconds=2.0)], clock)
+    append(db, *(entry(f"item-{i}", START + i) for i in range(10)))
     sequencer.seal_now()  # the first checkpoint: none before it
     clock.at += 1
-    append(log_db, *(entry(f"item-{i}", START + i) for i in range(10, 15)))
+    append(db, *(entry(f"item-{i}", START + i) for i in range(10, 15)))
     sequencer.seal_now()  # sealed, no checkpoint yet: the last is 1 s old
     clock.at += 2
     sequencer.tick()  # nothing to seal, but a checkpoint is due
-    append(log_db, *(entry(f"item-{i}", START + i) for i in range(15, 20)))
+    append(db, *(entry(f"item-{i}", START + i) for i in range(15, 20)))
     sequencer.seal_now(publish=True)  # at once
-    return log_db, key_file, public_file
+    return db, key_file, public_file
 
 
 def verify_log(db: Database, capsys: pytest.CaptureFixture[str], *more: str) -> tuple[int, str]:
@@ -469,7 +459,7 @@ def _plan(db: Database, statement: Any, *, index: bool = False) -> str:
 
 
 def test_a_round_reads_what_is_left_to_seal_by_its_index_not_the_whole_log(
-    log_db: Database,
+    db: Database,
 ) -> None:
     """A bulk load (seed, import, the demo) refreshes the planner's figures while its whole
     log is unsealed; SQLite keeps those figures (nothing refreshes them after), so they
@@ -478,33 +468,33 @@ def test_a_round_reads_what_is_left_to_seal_by_its_index_not_the_whole_log(
     growing with the log). The round's statement must find what is left to seal through
     an index on both databases, whatever the figures say."""
     chain = EventChain()
-    sequencer = Sequencer(log_db, [chain], Clock())
-    with log_db.write() as conn:
+    sequencer = Sequencer(db, [chain], Clock())
+    with db.write() as conn:
         append_events(conn, [entry(f"old-{n}") for n in range(20_000)])
-    log_db.analyze()  # as seed.py and the demo's replay do after loading
+    db.analyze()  # as seed.py and the demo's replay do after loading
     assert sequencer.seal_now() == 20_000
-    append(log_db, entry("new-1"), entry("new-2"), entry("new-3"))
-    if not log_db.is_sqlite:
-        log_db.analyze()  # autovacuum's figures (SQLite has no such thing)
-    plan = _plan(log_db, unsealed_statement(chain, BATCH, sqlite=log_db.is_sqlite))
+    append(db, entry("new-1"), entry("new-2"), entry("new-3"))
+    if not db.is_sqlite:
+        db.analyze()  # autovacuum's figures (SQLite has no such thing)
+    plan = _plan(db, unsealed_statement(chain, BATCH, sqlite=db.is_sqlite))
     # by the partial index, or the seq index's NULLs (PostgreSQL's choice): the unsealed only
     assert "ix_events_unsealed" in plan or "Index Cond: (seq IS NULL)" in plan, plan
     assert sequencer.seal_now() == 3
-    assert [e["item_id"] for e in sealed_log(log_db)[-3:]] == ["new-1", "new-2", "new-3"]
-    with log_db.read() as conn:
+    assert [e["item_id"] for e in sealed_log(db)[-3:]] == ["new-1", "new-2", "new-3"]
+    with db.read() as conn:
         assert verify(conn).intact
 
 
-def test_a_commit_that_appended_pokes_the_sequencer(log_db: Database) -> None:
-    sequencer = Sequencer(log_db, [EventChain()], Clock())
+def test_a_commit_that_appended_pokes_the_sequencer(db: Database) -> None:
+    sequencer = Sequencer(db, [EventChain()], Clock())
     poked = sequencer._poked
-    append(log_db, entry("x"))
+    append(db, entry("x"))
     assert poked.is_set()
     poked.clear()
-    with log_db.write() as conn:  # a write that logs nothing
+    with db.write() as conn:  # a write that logs nothing
         conn.execute(select(events.c.id)).all()
     assert not poked.is_set()
-    with pytest.raises(RuntimeError), log_db.write() as conn:
+    with pytest.raises(RuntimeError), db.write() as conn:
         append_events(conn, [entry("rolled back")])
         raise RuntimeError
     assert not poked.is_set()
@@ -537,7 +527,7 @@ def test_an_items_history_shows_a_decision_at_once_then_sealed(database_url: str
 
 
 def test_the_looks_for_what_is_left_to_seal_use_its_index_after_a_bulk_seal(
-    log_db: Database,
+    db: Database,
 ) -> None:
     """Right after a bulk load is sealed, the planner's figures (taken while the load was
     unsealed, and not refreshed until autovacuum next analyzes the table) say that nearly
@@ -547,26 +537,26 @@ def test_the_looks_for_what_is_left_to_seal_use_its_index_after_a_bulk_seal(
     (SQLite found them by the seq index). Both must go by an index of the unsealed entries
     whatever the figures say."""
     chain = EventChain()
-    sequencer = Sequencer(log_db, [chain], Clock())
-    with log_db.write() as conn:
+    sequencer = Sequencer(db, [chain], Clock())
+    with db.write() as conn:
         append_events(conn, [entry(f"old-{n}") for n in range(20_000)])
-    log_db.analyze()  # as seed.py and the demo's replay do after loading
+    db.analyze()  # as seed.py and the demo's replay do after loading
     assert sequencer.seal_now() == 20_000  # and no ANALYZE since: the figures are stale
-    sqlite = log_db.is_sqlite
+    sqlite = db.is_sqlite
     for statement, index in (
         (first_unsealed_statement(chain, sqlite=sqlite), False),
         (lag_statement(chain, sqlite=sqlite), True),  # as Sequencer.lag runs it
     ):
-        plan = _plan(log_db, statement, index=index)
+        plan = _plan(db, statement, index=index)
         # the partial index, or the unsealed ones in the seq index: never the whole log
         assert any(
             by in plan
             for by in ("ix_events_unsealed", "ix_events_seq (seq=?)", "Index Cond: (seq IS NULL)")
         ), plan
-    with log_db.read() as conn:
+    with db.read() as conn:
         assert sequencer.lag(conn, START) == {chain.name: Lag(0, 0.0)}
-    append(log_db, entry("new-1", START + 5))
-    with log_db.read() as conn:
+    append(db, entry("new-1", START + 5))
+    with db.read() as conn:
         assert sequencer.lag(conn, START + 7) == {chain.name: Lag(1, 2.0)}
     assert sequencer.tick() is False  # the look found it: sealed
-    assert sealed_log(log_db)[-1]["item_id"] == "new-1"
+    assert sealed_log(db)[-1]["item_id"] == "new-1"
