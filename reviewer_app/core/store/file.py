@@ -461,8 +461,8 @@ class StoreFile:
         return User.model_validate_json(self._open_text(f"meta.value:{PROFILE}", value))
 
     def save_shift_tally(self, text: str) -> None:
-        """The reviewer's shift tally (``ShiftTally.snapshot``, sealed), written as the
-        verdicts and breaks that change it are."""
+        """The reviewer's shift tally (``ShiftTally.snapshot``, sealed), written within a
+        second of the verdicts and breaks that change it (the window's timer)."""
         self._set_meta(SHIFT_TALLY, self._seal_text(f"meta.value:{SHIFT_TALLY}", text))
 
     def shift_tally(self) -> str | None:
