@@ -137,12 +137,21 @@ class ShiftTally:
         except StoreError as err:  # kept at the next change; the count goes on here
             log.warning("the shift tally could not be kept: %s", err)
 
-    def decided(self, key: str, config: QueueConfig, policies: Iterable[str]) -> None:
+    def decided(
+        self,
+        key: str,
+        config: QueueConfig,
+        policies: Iterable[str],
+        origin: QueueConfig | None = None,
+    ) -> None:
+        """A verdict in a queue of ``config``; ``origin``: the config of the queue its item
+        came from, when the queue counts that harm too (``protocol.counts_origin_harm``)."""
         now = self.clock()
         self._roll(now)
         if key in self._counted:
             return
-        kinds = harm_of(config, policies)
+        cited = list(policies)
+        kinds = harm_of(config, cited) | (harm_of(origin, cited) if origin else frozenset())
         counted = _Counted(kinds, _is_high_harm(config, kinds), now)
         self._counted[key] = counted
         self.items += 1

@@ -243,6 +243,7 @@ from .wellbeing import (
     HarmCount,
     HarmKind,
     ReviewerExposure,
+    counts_origin_harm,
     harm_of,
     is_high_harm,
 )
@@ -451,6 +452,7 @@ __all__ = [
     "Withdrawal",
     "WithdrawalBatch",
     "WithdrawalReason",
+    "counts_origin_harm",
     "describe_errors",
     "draft_statement",
     "harm_of",

@@ -97,6 +97,13 @@ def harm_of(config: QueueConfig, policies: Iterable[str]) -> frozenset[HarmKind]
     return frozenset(kinds)
 
 
+def counts_origin_harm(queue_id: str, config: QueueConfig) -> bool:
+    """Whether a queue's decided items count the harm of the queue each came from too: a
+    queue taking items from others (the escalation queue, an appeals queue) that names no
+    harm of its own (a lead deciding an escalated hate post saw a hate post)."""
+    return not config.harm and (queue_id == "escalations" or config.appeals)
+
+
 def is_high_harm(config: QueueConfig, kinds: Iterable[HarmKind]) -> bool:
     """Whether an item of these kinds counts towards the queue's high-harm break limit."""
     high = set(config.breaks.high_harm if config.breaks else DEFAULT_HIGH_HARM)

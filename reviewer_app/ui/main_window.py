@@ -535,7 +535,8 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._paint_coming()
         queue = self.review.queue  # the verdict's own: read from memory, not the store
         if queue is not None and queue.id == entry.queue_id:
-            self.tally.decided(entry.key, queue.config, entry.verdict.policies)
+            origin = self._harm_origin(queue)
+            self.tally.decided(entry.key, queue.config, entry.verdict.policies, origin)
             self._check_break_due()
         self._saying = self._verdict_words(entry, undone=False)
         self._later(self._say_saved)

@@ -19,7 +19,13 @@ from PySide6.QtWidgets import (
 from reviewer_app.core import settings as core_settings
 from reviewer_app.core.bulk import Candidate
 from reviewer_app.core.errors import StoreError
-from reviewer_app.protocol import ActionConfig, EscalationReason
+from reviewer_app.protocol import (
+    ActionConfig,
+    EscalationReason,
+    Queue,
+    QueueConfig,
+    counts_origin_harm,
+)
 
 from .background import run_op
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
@@ -432,6 +438,15 @@ class WindowActions(WindowParts):
         if due is not None:
             minutes = self.tally.minutes_worked()
             self.break_reminder.remind(due, minutes, self.tally.high_since_break)
+
+    def _harm_origin(self, queue: Queue) -> QueueConfig | None:
+        """The config of the queue the post being decided came from, when ``queue`` counts
+        its harm too (the escalation and appeals queues: ``counts_origin_harm``)."""
+        current = self.review.current
+        if current is None or not counts_origin_harm(queue.id, queue.config):
+            return None
+        origin = current.item.origin_queue_id
+        return next((q.config for q in self.queues.queues if q.id == origin), None)
 
     def _tally_changed(self) -> None:
         """The shift tally changed (a verdict, an undo, a break): kept in the store within

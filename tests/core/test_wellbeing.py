@@ -19,6 +19,7 @@ from reviewer_app.protocol import (
     PolicyConfig,
     QueueConfig,
     StatementCategory,
+    counts_origin_harm,
 )
 from tests.support.clock import ManualClock
 
@@ -216,3 +217,17 @@ def test_the_store_keeps_the_tally_sealed(tmp_path: Path) -> None:
     with Store(path, key=key) as store:
         again = ShiftTally(clock, saved=store.shift_tally())
     assert again.kinds == {HarmKind.graphic_violence: 1}
+
+
+def test_an_escalated_post_counts_the_harm_of_the_queue_it_came_from() -> None:
+    """A lead deciding escalated posts saw the hate and self-harm of their queues; the
+    escalation queue names no harm, so nothing was counted and no reminder came."""
+    escalations = CONFIG.model_copy(update={"harm": [], "policies": []})
+    assert counts_origin_harm("escalations", escalations)
+    assert not counts_origin_harm("escalations", CONFIG), "a queue naming its own harm"
+    assert not counts_origin_harm("other", escalations)
+    tally = ShiftTally(ManualClock(1_800_000_000.0))
+    tally.decided("a", escalations, ["SELF.HARM"], origin=CONFIG)
+    tally.decided("b", escalations, ["SELF.HARM"], origin=CONFIG)
+    assert tally.kinds == {HarmKind.hate: 2, HarmKind.self_harm: 2}
+    assert tally.due(escalations.breaks) is Due.high_harm

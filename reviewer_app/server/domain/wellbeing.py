@@ -51,10 +51,10 @@ from reviewer_app.protocol import (
     QueueConfig,
     ReviewerExposure,
     Role,
+    counts_origin_harm,
     harm_of,
     is_high_harm,
 )
-from reviewer_app.server.domain.escalations import ESCALATION_QUEUE
 from reviewer_app.server.domain.mix_rollups import mix_counts, mix_counts_per_user
 from reviewer_app.server.domain.records import Principal, to_dt, to_epoch
 from reviewer_app.server.problems import ApiError
@@ -299,7 +299,7 @@ def _count_all(
 def _from_other_queues(configs: dict[str, QueueConfig]) -> set[str]:
     """The queues that take items from others and name no harm of their own (the
     escalation queue, an appeals queue): their decisions count the origin queue's."""
-    return {q for q, c in configs.items() if not c.harm and (q == ESCALATION_QUEUE or c.appeals)}
+    return {q for q, c in configs.items() if counts_origin_harm(q, c)}
 
 
 def _from_others(conn: Connection, queue_ids: list[str], week: float, now: float) -> list[Any]:
