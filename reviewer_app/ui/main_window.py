@@ -564,7 +564,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             else None
         )
         action = code_words(entry.action, labels)
-        handle = self.worklist.handles.get(entry.item_id)
+        handle = self.worklist.handles.get(entry.item_id) or self._shown_handle(entry.item_id)
         if handle is None:
             return (
                 translate("MainWindow", "Undone: {action} on {item}.")

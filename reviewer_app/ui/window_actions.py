@@ -439,6 +439,16 @@ class WindowActions(WindowParts):
             minutes = self.tally.minutes_worked()
             self.break_reminder.remind(due, minutes, self.tally.high_since_break)
 
+    def _shown_handle(self, item_id: str) -> str | None:
+        """The author's handle of ``item_id`` when the worklist has not read it yet: the
+        post on screen, else the store's copy (a verdict given or undone before the
+        worklist's first read named the post by its item's id)."""
+        current = self.review.current
+        if current is not None and current.item.id == item_id:
+            return current.item.author.handle
+        stored = self.store.stored_item(item_id)  # rare: once, before the first read
+        return stored.item.author.handle if stored is not None else None
+
     def _harm_origin(self, queue: Queue) -> QueueConfig | None:
         """The config of the queue the post being decided came from, when ``queue`` counts
         its harm too (the escalation and appeals queues: ``counts_origin_harm``)."""

@@ -106,6 +106,27 @@ def test_undo_inside_the_window_leaves_nothing_on_the_server(
     desk.wait(lambda: len(all_decisions(desk.lead(), "reviewer")) == 1, 15_000)
 
 
+def test_a_verdict_before_the_worklist_is_read_names_the_post_by_its_author(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    """A key pressed before the worklist's first read (its rows come after the first paint)
+    said "Undone: Not spam on i-30f002793f4c" (seen on a busy machine)."""
+    desk = desk_factory(demo_server.url, undo=2.0, queue="spam-scams")
+    desk.wait(lambda: desk.current_id() is not None)
+    desk.window.worklist.handles.clear()  # as before its first read
+    first = desk.current_id()
+    author = desk.window.review.current.item.author.handle
+    desk.press(K.Key_1)
+    assert f"@{isolate(author)}" in desk.window._saying, desk.window._saying
+    desk.window.worklist.handles.clear()
+    desk.press(K.Key_Z, CTRL)
+    assert desk.current_id() == first
+    desk.qtbot.wait(250)
+    assert desk.window.message.text() == (
+        f"Undone: {isolate('Not spam')} on the post by @{isolate(author)}."
+    )
+
+
 def test_offline_mid_session_then_back(demo_server: LiveServer, desk_factory) -> None:
     desk = desk_factory(demo_server.url, prefetch=30, queue="misinformation")
     desk.wait(lambda: desk.window.store.ready_counts().get("misinformation", 0) >= 25, 20_000)
