@@ -36,7 +36,6 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.protocol import is_high_harm as _is_high_harm
 
-from .errors import StoreError
 from .settings import UNDO_WINDOW
 
 log = logging.getLogger("wellbeing")
@@ -83,7 +82,8 @@ class ShiftTally:
     reminder put off): what a break rule is checked against. An undone verdict is taken
     back out. ``saved``: a ``snapshot`` kept before (a restart): the shift goes on when
     its last activity is less than ``SHIFT_GAP_SECONDS`` ago. ``changed``: called after
-    every change worth keeping (a verdict counted or undone, a reminder put off, a break)."""
+    every change worth keeping (a verdict counted or undone, a reminder put off, a break);
+    it handles its own failures (the window logs them and keeps the tally at the next change)."""
 
     def __init__(
         self,
@@ -130,12 +130,8 @@ class ShiftTally:
             self.started_at = now
 
     def _kept(self) -> None:
-        if self.changed is None:
-            return
-        try:
+        if self.changed is not None:  # it keeps the tally, or says why it could not
             self.changed()
-        except StoreError as err:  # kept at the next change; the count goes on here
-            log.warning("the shift tally could not be kept: %s", err)
 
     def decided(
         self,

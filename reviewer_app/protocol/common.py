@@ -37,6 +37,10 @@ MAX_PAGE = 500
 MIN_YEAR = 1971
 MAX_YEAR = 8999
 
+#: the queue an escalate action moves its item to (lead-only; a configuration with an
+#: escalate action must declare it)
+ESCALATION_QUEUE = "escalations"
+
 
 class WireModel(BaseModel):
     """Base of every wire model: unknown fields are refused, strings are not coerced."""

@@ -18,7 +18,7 @@ from uuid import UUID
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from .common import Count, JsonBool, Label, Timestamp, Username, WireModel
+from .common import ESCALATION_QUEUE, Count, JsonBool, Label, Timestamp, Username, WireModel
 
 if TYPE_CHECKING:
     from .queues import QueueConfig
@@ -101,7 +101,7 @@ def counts_origin_harm(queue_id: str, config: QueueConfig) -> bool:
     """Whether a queue's decided items count the harm of the queue each came from too: a
     queue taking items from others (the escalation queue, an appeals queue) that names no
     harm of its own (a lead deciding an escalated hate post saw a hate post)."""
-    return not config.harm and (queue_id == "escalations" or config.appeals)
+    return not config.harm and (queue_id == ESCALATION_QUEUE or config.appeals)
 
 
 def is_high_harm(config: QueueConfig, kinds: Iterable[HarmKind]) -> bool:

@@ -11,11 +11,17 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 
-from reviewer_app.protocol import PolicyConfig, QueueConfig, QueueFile, RatingConfig
+from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
+    PolicyConfig,
+    QueueConfig,
+    QueueFile,
+    RatingConfig,
+)
 from reviewer_app.server.demo.files import QUEUE_FILE, demo_file
 from reviewer_app.server.feeds.seed_types import SeedQueue
 
-ESCALATIONS = "escalations"
+ESCALATIONS = ESCALATION_QUEUE
 MISINFORMATION = "misinformation"
 HATE = "hate-harassment"
 SPAM = "spam-scams"

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, and_, func, or_, select, update
 
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     EscalationEntry,
     EscalationPage,
     EscalationState,
@@ -41,7 +42,6 @@ from reviewer_app.server.domain.records import (
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import decisions, items, users
 
-ESCALATION_QUEUE = "escalations"
 OPEN_STATES = ("pending", "leased")
 LEAD_ROLES = (Role.lead.value, Role.admin.value)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, Connection, func, select
 
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     MAX_STATS_BUCKETS,
     ActionCount,
     QueueConfig,
@@ -33,7 +34,6 @@ from reviewer_app.server.domain.rollups import (
     tiers,
     unrolled,
 )
-from reviewer_app.server.domain.verdicts import ESCALATION_QUEUE
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import (
     audit_items,

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     ActionKind,
     AuthorAction,
     Decision,
@@ -26,8 +27,6 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.domain import accounts, appeals, enforcement
 from reviewer_app.server.domain.records import Principal, event_row, to_epoch
-
-ESCALATION_QUEUE = "escalations"
 
 # The columns of a decision row (``decision_row``'s keys).
 DECISION_COLUMNS = (

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, select, update
 
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     LABEL_KINDS,
     ActionKind,
     ClassifierScore,
@@ -34,7 +35,7 @@ from reviewer_app.server.domain import verdict_rows as made
 from reviewer_app.server.domain.assembly import decisions_by_id
 from reviewer_app.server.domain.priority import priority
 from reviewer_app.server.domain.records import Principal, append_events, dumps, to_dt, to_epoch
-from reviewer_app.server.domain.verdict_rows import ESCALATION_QUEUE, Pending
+from reviewer_app.server.domain.verdict_rows import Pending
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.bulk import InsertMany, UpdateMany, any_of
 from reviewer_app.server.storage.tables import (
@@ -46,7 +47,7 @@ from reviewer_app.server.storage.tables import (
     verdict_keys,
 )
 
-__all__ = ["ESCALATION_QUEUE", "VerdictRecorder", "body_hash", "config_problems", "item_problems"]
+__all__ = ["VerdictRecorder", "body_hash", "config_problems", "item_problems"]
 
 # Statements are built once: every verdict batch runs them (see assembly.py on why). Lists
 # of keys go as one array on PostgreSQL and rows as one JSON document (bulk.py): the same

@@ -8,6 +8,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
 
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     BreakRule,
     EventPage,
     Item,
@@ -23,7 +24,6 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.domain import (
     claims,
-    escalations,
     history,
     leasing,
     media,
@@ -197,7 +197,7 @@ class ReviewFacade(ServiceBase):
                 postgres=self.postgres,
                 recuse=config.appeals,  # an appeals queue: four eyes (appeals.py)
                 # the escalation queue: its assignments (escalations.py)
-                assigned=queue_id == escalations.ESCALATION_QUEUE,
+                assigned=queue_id == ESCALATION_QUEUE,
                 skipped=skipped,
             )
             # The reply is built before the commit (see claims.py).

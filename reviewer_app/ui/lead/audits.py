@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     AuditMethod,
     AuditResult,
     AuditResults,
@@ -271,7 +272,7 @@ class AuditsView(QWidget):
         self.queue_picker.clear()
         self.queue_picker.addItem(translate("LeadAudits", "all queues"), None)
         for queue in self.queues():
-            if queue.id != "escalations":
+            if queue.id != ESCALATION_QUEUE:
                 self.queue_picker.addItem(isolate(queue.name), queue.id)
         self.queue_picker.setCurrentIndex(max(0, self.queue_picker.findData(current)))
 

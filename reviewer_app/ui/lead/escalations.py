@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.protocol import EscalationEntry, QueueStatsReport
+from reviewer_app.protocol import ESCALATION_QUEUE, EscalationEntry, QueueStatsReport
 
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
@@ -44,8 +44,6 @@ from ..plain import (
     tooltip,
 )
 from .stats_views import duration
-
-ESCALATION_QUEUE = "escalations"
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("LeadEscalations", "Waiting"),

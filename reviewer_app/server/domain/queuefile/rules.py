@@ -14,11 +14,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from reviewer_app.protocol import ESCALATION_QUEUE
 from reviewer_app.protocol.statements import clean_text
 from reviewer_app.server.domain.queuefile.errors import FileProblem, Loc
 
-#: the queue escalate actions move items to (see verdicts.ESCALATION_QUEUE)
-ESCALATION_QUEUE = "escalations"
 #: the action kinds that decide appeals (appeals queues only)
 APPEAL_KINDS = frozenset({"uphold", "reverse"})
 # Rules of the models' own validators that ``semantic_problems`` finds too, with the line of
