@@ -44,7 +44,8 @@ class EnforcementKind(StrEnum):
     (nothing to change; tell the user). A reversed appeal is a ``restore`` with
     ``appeal_id``."""
     """Informational: the platform withdrew the post (deleted or private) and review of it
-    ended without a decision."""
+    ended without a decision (with ``appeal_id``: review of that appeal ended; the appealed
+    decision stands)."""
 
 
 AUTHOR_KINDS = {
@@ -111,8 +112,9 @@ class EnforcementAction(WireModel):
     reason: WithdrawalReason | None = Field(default=None, description="withdrawn: why")
     appeal_id: ExternalId | None = Field(
         default=None,
-        description="the outcome of an appeal you sent (its id): appeal_upheld, or the "
-        "restore of a reversed appeal",
+        description="the outcome of an appeal you sent (its id): appeal_upheld, the "
+        "restore of a reversed appeal, or withdrawn: your withdrawal of the post ended the "
+        "appeal undecided",
     )
     statement: Statement | None = Field(
         default=None,

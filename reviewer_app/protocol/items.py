@@ -208,7 +208,9 @@ it left review undecided. ``unservable``: its stored document could not be serve
 reviewer (a claim left it out); parked, never offered again, until an operator repairs it."""
 
 
-AppealOutcome = Literal["upheld", "reversed"]
+AppealOutcome = Literal["upheld", "reversed", "withdrawn"]
+"""``withdrawn``: the platform withdrew the post (deleted or private) while its appeal
+waited; the appeal ended undecided and the contested decision stands."""
 
 
 class ItemAppeal(WireModel):

@@ -301,6 +301,8 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
                 outcome=translate("PostPane", "upheld")
                 if appeal.outcome == "upheld"
                 else translate("PostPane", "reversed")
+                if appeal.outcome == "reversed"
+                else translate("PostPane", "ended when the platform withdrew the post")
             )
         )
     lines.append(

@@ -10,9 +10,11 @@ each account its own decision and its own ``author:*`` enforcement action).
 
 **Suspended or inauthentic**: in the same transaction every open item of the author, in
 every queue, is closed as ``resolved``: state, lease cleared and ended, ``resolved`` in its
-history. A reviewer who held one learns it from the renewal (``author_actioned``, leasing.py)
-and a verdict for it is ``rejected`` with reason ``author_actioned`` (verdicts.py), both with
-the author's status, so their window says why. Intake holds their new posts back
+history. Not an item a waiting appeal is for: the user's appeal of a restriction is still
+answered by an appeal reviewer (its outcome goes to the platform), whatever the status. A
+reviewer who held one learns it from the renewal (``author_actioned``, leasing.py) and a
+verdict for it is ``rejected`` with reason ``author_actioned`` (verdicts.py), both with the
+author's status, so their window says why. Intake holds their new posts back
 (``hold_back``): the post is stored, it opens no item, ``held_posts`` counts it.
 
 **Locks** (PostgreSQL): the author rows are locked ``FOR UPDATE`` (in id order) before their
@@ -33,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, insert, select, update
+from sqlalchemy import BindParameter, Connection, bindparam, exists, insert, select, update
 from sqlalchemy.sql.expression import ColumnElement, Select
 
 from reviewer_app.protocol import EventKind, ProblemDetail
@@ -51,6 +53,7 @@ from reviewer_app.server.domain.records import Principal, event_row
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import (
     account_actions,
+    appeals,
     author_links,
     authors,
     items,
@@ -76,7 +79,11 @@ _SET_STATUS = (
 )
 _OPEN_OF_AUTHOR = (
     select(items.c.id, items.c.queue_id, items.c.lease_token)
-    .where(items.c.author_id == bindparam("b_author"), items.c.state.in_(OPEN_STATES))
+    .where(
+        items.c.author_id == bindparam("b_author"),
+        items.c.state.in_(OPEN_STATES),
+        ~exists().where(appeals.c.item_id == items.c.id, appeals.c.outcome.is_(None)),
+    )
     .order_by(items.c.id)
 )
 _RESOLVE = (

@@ -79,6 +79,8 @@ from reviewer_app.server.storage.tables import (
 CONFLICT_OF_INTEREST = "conflict_of_interest"
 UPHELD = "upheld"
 REVERSED = "reversed"
+#: the post was withdrawn upstream while its appeal waited: the appeal ended undecided
+WITHDRAWN = "withdrawn"
 RESTRICTED_STATUSES = frozenset(
     {AuthorStatus.restricted, AuthorStatus.suspended, AuthorStatus.inauthentic}
 )
@@ -383,6 +385,19 @@ def open_appeals(conn: Connection, item_ids: Sequence[str]) -> dict[str, Mapping
     }
 
 
+def end_withdrawn(conn: Connection, item_ids: Sequence[str], now: float) -> dict[str, str]:
+    """The waiting appeals of these items (whose posts were withdrawn) end undecided: the
+    platform's id of each, by item (the ``withdrawn`` action names it)."""
+    waiting = open_appeals(conn, item_ids)
+    if waiting:
+        conn.execute(
+            update(appeals)
+            .where(appeals.c.id.in_([r["id"] for r in waiting.values()]))
+            .values(outcome=WITHDRAWN, decided_at=now)
+        )
+    return {item_id: str(r["external_id"]) for item_id, r in waiting.items()}
+
+
 # -- outcomes -----------------------------------------------------------------------------------
 
 
@@ -457,8 +472,10 @@ __all__ = [
     "CONFLICT_OF_INTEREST",
     "REVERSED",
     "UPHELD",
+    "WITHDRAWN",
     "Outcome",
     "appeals_queue",
+    "end_withdrawn",
     "intake_appeals",
     "open_appeals",
     "outcomes_by_reviewer",

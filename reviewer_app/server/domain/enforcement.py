@@ -367,6 +367,7 @@ class Withdrawn:
     author_id: str
     queue_id: str
     reason: str  # protocol WithdrawalReason
+    appeal_id: str | None = None  # the platform's id of the waiting appeal it ended
 
 
 def withdrawn(conn: Connection, closed: Sequence[Withdrawn], now: float) -> None:
@@ -393,7 +394,11 @@ def withdrawn(conn: Connection, closed: Sequence[Withdrawn], now: float) -> None
                 "config_version": 0,
                 "decided_at": now,
                 "reverses_action_id": None,
-                "payload": dumps({"reason": w.reason}),
+                "payload": dumps(
+                    {"reason": w.reason}
+                    if w.appeal_id is None
+                    else {"reason": w.reason, "appeal_id": w.appeal_id}
+                ),
             }
         )
     conn.execute(_INSERT, rows)

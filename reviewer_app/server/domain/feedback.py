@@ -19,7 +19,7 @@ from reviewer_app.protocol import (
     MyDecision,
     MyDecisionPage,
 )
-from reviewer_app.server.domain.appeals import REVERSED
+from reviewer_app.server.domain.appeals import REVERSED, WITHDRAWN
 from reviewer_app.server.domain.records import Principal, encode_cursor, excerpt, to_dt
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import (
@@ -175,6 +175,8 @@ def _feedback(
             )
         )
     for r in appeal_rows:
+        if r.outcome == WITHDRAWN:  # the post was withdrawn: the decision stands as it was
+            continue
         if r.outcome is None:
             outcome[r.decision_id] = DecisionOutcome.appealed
             found[r.decision_id].append(

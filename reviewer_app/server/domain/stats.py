@@ -161,7 +161,7 @@ def queue_stats(
     escalated: dict[str, int] = dict(
         conn.execute(
             select(items.c.origin_queue_id, func.count())
-            .where(items.c.queue_id == ESCALATION_QUEUE, items.c.state != "decided")
+            .where(items.c.queue_id == ESCALATION_QUEUE, items.c.state.in_(("pending", "leased")))
             .group_by(items.c.origin_queue_id)
         ).all()
     )

@@ -18,7 +18,7 @@ from reviewer_app.protocol import (
     Signal,
     Withdrawal,
 )
-from reviewer_app.server.domain import enforcement
+from reviewer_app.server.domain import appeals, enforcement
 from reviewer_app.server.domain.intake.items import (
     Context,
     PostRow,
@@ -274,12 +274,18 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
             )
             for r in open_items
         ]
-        # review ended without a decision: the platform is told so (enforcement.py)
+        # review ended without a decision (an appeal's too): the platform is told so
+        ended = appeals.end_withdrawn(conn, [r.id for r in open_items], ctx.now)
         enforcement.withdrawn(
             conn,
             [
                 enforcement.Withdrawn(
-                    r.id, r.post_id, rows[r.post_id].author_id, r.queue_id, withdrawn[r.post_id]
+                    r.id,
+                    r.post_id,
+                    rows[r.post_id].author_id,
+                    r.queue_id,
+                    withdrawn[r.post_id],
+                    ended.get(r.id),
                 )
                 for r in open_items
             ],
