@@ -55,6 +55,11 @@ class NetworkError(ApiError):
         self.maybe_applied = maybe_applied
 
 
+class CertificateError(NetworkError):
+    """The server's TLS certificate could not be verified: signed by an authority this
+    computer does not trust, expired, or made out to another name. Nothing was sent."""
+
+
 class ProtocolError(ApiError):
     """The server answered something this client cannot use: not JSON, cut off, too large,
     or JSON that breaks the wire contract. Nothing from such a reply is applied."""

@@ -21,7 +21,12 @@ from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QApplication, QMessageBox, QProgressBar, QVBoxLayout, QWidget
 
 from reviewer_app.core.credentials import Credentials
-from reviewer_app.core.errors import NetworkError, ProtocolError, ServiceUnavailable
+from reviewer_app.core.errors import (
+    CertificateError,
+    NetworkError,
+    ProtocolError,
+    ServiceUnavailable,
+)
 from reviewer_app.core.keyfile import DEFAULT_PARAMS, PUBLISHED_PASSWORD_PARAMS, WrongPassword
 from reviewer_app.core.session import (
     KeyMode,
@@ -295,6 +300,8 @@ def run_login(
                 return ReviewSession.log_in_with_key(
                     server, username, password, credentials=credentials, data_root=data_root
                 )
+            except CertificateError:
+                raise  # reachable but not trusted: said as such, never an offline start
             except UNREACHABLE as err:
                 return _Unreachable(err)
 

@@ -18,6 +18,7 @@ from reviewer_app.core.credentials import KeyringProblem
 from reviewer_app.core.decision_csv import ExportCancelled
 from reviewer_app.core.errors import (
     AuthenticationRequired,
+    CertificateError,
     FailureKind,
     Forbidden,
     IncompatibleServer,
@@ -137,6 +138,22 @@ def _from_server(err: BaseException, where: str) -> Message | None:
 def _from_network(err: BaseException, where: str) -> Message | None:
     """The message for a server that cannot be reached, answers badly, or refuses; None
     for any other error."""
+    if isinstance(err, CertificateError):
+        return Message(
+            translate("Messages", "The server's certificate is not trusted{where}.").format(
+                where=where
+            ),
+            translate(
+                "Messages",
+                "It is not signed by an authority this computer trusts, has expired, or is "
+                "made out to another address. Nothing was sent.",
+            ),
+            translate(
+                "Messages",
+                "Check the server address. If your organisation has its own certificate "
+                "authority, ask IT to install it on this computer.",
+            ),
+        )
     if isinstance(err, NetworkError):
         return Message(
             translate("Messages", "The server cannot be reached{where}.").format(where=where),

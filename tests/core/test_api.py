@@ -15,6 +15,7 @@ import trustme
 from reviewer_app.core.api import ApiClient, Timeouts, normalise_server_url, parse_retry_after
 from reviewer_app.core.errors import (
     AuthenticationRequired,
+    CertificateError,
     IncompatibleServer,
     NetworkError,
     ProblemError,
@@ -232,10 +233,31 @@ def test_tls_is_verified_and_a_custom_ca_bundle_can_be_given(
 ) -> None:
     proxy, bundle = tls_proxy
     assert proxy.url.startswith("https://")
-    with ApiClient(proxy.url) as api, pytest.raises(NetworkError, match=r"(?i)certificate"):
+    with ApiClient(proxy.url) as api, pytest.raises(CertificateError, match=r"(?i)certificate"):
         api.meta()
     with ApiClient(proxy.url, ca_bundle=bundle) as api:
         assert api.check_compatible().api_version.startswith("1.")
+
+
+def test_an_authority_the_system_trusts_is_trusted(
+    tls_proxy: tuple[FaultProxy, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An in-house authority installed on the machine (here through ``SSL_CERT_FILE``, as
+    OpenSSL reads the system's store) is trusted with no bundle given."""
+    proxy, bundle = tls_proxy
+    monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
+    with ApiClient(proxy.url) as api:
+        assert api.check_compatible().api_version.startswith("1.")
+
+
+def test_a_handshake_that_is_not_about_the_certificate_is_not_called_one(
+    server: LiveServer,
+) -> None:
+    """HTTPS to a plain HTTP port fails in the handshake: a network failure, not a
+    certificate the reviewer should ask IT about."""
+    with ApiClient(f"https://127.0.0.1:{server.port}") as api, pytest.raises(NetworkError) as got:
+        api.meta()
+    assert not isinstance(got.value, CertificateError)
 
 
 def test_server_addresses_and_retry_after_are_parsed_strictly() -> None:

@@ -1,12 +1,14 @@
 """The HTTP client of the review service: one ``requests.Session`` per server.
 
-Every call has a connect and a read timeout. Connection attempts that never reached the
-server are retried for any call; a call that may have reached the server is retried only
-when repeating it is harmless (GET/PUT/DELETE, lease renew/release, and verdict batches,
-which carry idempotency keys). Busy replies (429/502/503/504) are retried a couple of times
-when ``Retry-After`` is short; a longer wait is handed to the caller as
-``ServiceUnavailable.retry_after``. Replies are parsed with the ``protocol`` models; anything
-else becomes a typed error and nothing of it is used.
+HTTPS is verified against the certificate authorities the operating system trusts (an in-
+house authority IT installed too, through ``truststore``) and certifi's list, or against the
+``ca_bundle`` given instead. Every call has a connect and a read timeout. Connection
+attempts that never reached the server are retried for any call; a call that may have
+reached the server is retried only when repeating it is harmless (GET/PUT/DELETE, lease
+renew/release, and verdict batches, which carry idempotency keys). Busy replies
+(429/502/503/504) are retried a couple of times when ``Retry-After`` is short; a longer wait
+is handed to the caller as ``ServiceUnavailable.retry_after``. Replies are parsed with the
+``protocol`` models; anything else becomes a typed error and nothing of it is used.
 
 This module is the machinery every call goes through (``HttpClient``); the calls themselves
 are in ``review``, ``lead`` and ``admin``, joined in ``ApiClient``.
@@ -18,6 +20,7 @@ import email.utils
 import io
 import json
 import logging
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -28,7 +31,9 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 from urllib.parse import urlsplit
 
+import certifi
 import requests
+import truststore
 import urllib3.exceptions
 from pydantic import BaseModel, ValidationError
 from requests.adapters import HTTPAdapter
@@ -42,6 +47,7 @@ from reviewer_app.protocol import API_MAJOR, API_PREFIX, DecisionQuery, Problem
 from ..errors import (
     ApiError,
     AuthenticationRequired,
+    CertificateError,
     Forbidden,
     NetworkError,
     ProblemError,
@@ -62,6 +68,28 @@ ANY_DECISION = DecisionQuery()
 #: POST routes that are safe to repeat: renew/release are idempotent, verdicts and bulk
 #: decisions carry keys.
 REPEATABLE_POSTS = ("/leases/", "/verdicts", "/decisions/bulk")
+
+
+class _Adapter(HTTPAdapter):
+    """An adapter whose connections verify with ``ssl_context`` (the system's trust store)
+    when one is given."""
+
+    def __init__(self, *, ssl_context: Any = None, **kwargs: Any) -> None:
+        self._ssl_context = ssl_context
+        super().__init__(**kwargs)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        if self._ssl_context is not None:
+            kwargs["ssl_context"] = self._ssl_context
+        super().init_poolmanager(*args, **kwargs)
+
+
+def system_trust() -> Any:
+    """A TLS context that trusts what the operating system trusts (its certificate store,
+    ``SSL_CERT_FILE``), as browsers on the machine do."""
+    context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.load_verify_locations(certifi.where())  # a machine with no store of its own
+    return context
 
 
 @dataclass(frozen=True)
@@ -188,11 +216,17 @@ class HttpClient:
         session.trust_env = False  # no ~/.netrc credentials, no proxy surprises
         session.verify = self._verify
         session.headers.update({"User-Agent": self._user_agent, "Accept": "application/json"})
-        session.mount("http://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
-        session.mount("https://", HTTPAdapter(max_retries=_retry_policy(SAFE_METHODS)))
+        # an explicit bundle is all that is trusted; else the system's store (and certifi's)
+        trust = system_trust() if self._verify is True else None
+        session.mount("http://", _Adapter(max_retries=_retry_policy(SAFE_METHODS)))
+        session.mount(
+            "https://", _Adapter(ssl_context=trust, max_retries=_retry_policy(SAFE_METHODS))
+        )
         for route in REPEATABLE_POSTS:
             # the longest matching prefix wins, so these routes also retry a POST
-            session.mount(self.base + route, HTTPAdapter(max_retries=_retry_policy(None)))
+            session.mount(
+                self.base + route, _Adapter(ssl_context=trust, max_retries=_retry_policy(None))
+            )
         return session
 
     def close(self) -> None:
@@ -286,7 +320,14 @@ class HttpClient:
                 stream=True,
                 allow_redirects=False,
             )
-        except (requests.ConnectTimeout, requests.exceptions.SSLError) as err:
+        except requests.exceptions.SSLError as err:
+            if _untrusted(err):
+                raise CertificateError(
+                    f"The certificate of {self.server_url} could not be verified ({_reason(err)})."
+                ) from None
+            reason = _reason(err)
+            raise NetworkError(f"Could not connect to {self.server_url} ({reason}).") from None
+        except requests.ConnectTimeout as err:
             raise NetworkError(
                 f"Could not connect to {self.server_url} ({_reason(err)})."
             ) from None
@@ -487,6 +528,16 @@ def _reason(err: BaseException) -> str:
         inner = nxt
     text = str(inner) or type(inner).__name__
     return text if len(text) < 200 else text[:197] + "..."
+
+
+def _untrusted(err: BaseException) -> bool:
+    """True when a TLS failure is the server's certificate (not a handshake that broke)."""
+    inner: object = err
+    for _ in range(10):
+        if not isinstance(inner, BaseException) or isinstance(inner, ssl.SSLCertVerificationError):
+            break
+        inner = getattr(inner, "reason", None) or inner.__cause__ or inner.__context__
+    return isinstance(inner, ssl.SSLCertVerificationError)
 
 
 def _never_connected(err: requests.ConnectionError) -> bool:
