@@ -327,6 +327,12 @@ class QueueCounts(WireModel):
         description="age of the oldest undecided item, leased or not (the SLA runs until "
         "a decision)",
     )
+    not_for_you: Count = Field(
+        default=0,
+        description="of the pending items, how many the caller may not take: in an appeals "
+        "queue those they decided or escalated before (four eyes), in the escalation queue "
+        "those assigned to another lead (0 in other queues)",
+    )
 
 
 class Queue(WireModel):

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer_app.protocol import Event, EventKind, Item
+from reviewer_app.protocol import Event, EventKind, Item, ItemEscalation
 from reviewer_app.protocol.accounts import AuthorStatus
 
 from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_words
@@ -229,12 +229,30 @@ def fact_checks_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | N
     )
 
 
-def event_detail(event: Event) -> str:
-    """What an entry adds to its line: an escalation's reason, an assignment's lead."""
+def event_detail(
+    event: Event,
+    limit: int | None = FIELD_LIMIT,
+    cuts: Cuts | None = None,
+    escalation: ItemEscalation | None = None,
+) -> str:
+    """What an entry adds to its line: an escalation's reason and the escalating
+    reviewer's note (from the entry, else from ``escalation`` when it is the same one: an
+    entry logged before entries carried it), an assignment's lead."""
     data = event.data
-    if event.kind is EventKind.escalated and data.get("reason"):
-        why = str(data.get("reason_label") or data["reason"])
-        return " — " + translate("ContextPanels", "why: {reason}").format(reason=isolate(why))
+    if event.kind is EventKind.escalated:
+        said = ""
+        if data.get("reason"):
+            why = str(data.get("reason_label") or data["reason"])
+            said = " — " + translate("ContextPanels", "why: {reason}").format(reason=isolate(why))
+        note = data.get("note")
+        earlier = escalation.decision_id if escalation is not None else None
+        if not note and escalation is not None and earlier == data.get("decision_id"):
+            note = escalation.note
+        if note:
+            said += "\n    " + translate("ContextPanels", "their note: {note}").format(
+                note=long(str(note), limit, cuts)
+            )
+        return said
     if event.kind is EventKind.escalation_assigned:
         lead = data.get("assignee")
         if lead:
@@ -253,7 +271,7 @@ def history_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None 
             if e.actor
             else ""
         )
-        + event_detail(e)
+        + event_detail(e, limit, cuts, item.escalation)
         for e in item.history
     ]
     for statement in item.statements:

@@ -43,9 +43,10 @@ from .i18n import translate
 from .keys import Command, Keymap, key_text
 from .lead.bulk import BulkDecisionDialog, BulkSender
 from .lead.workspace import LeadWorkspace
-from .models import QueueListModel, WorklistModel
+from .models import WorklistModel
 from .my_decisions import FeedbackBar, MyDecisionsView
 from .plain import bounded, isolate, label, named, read_only_table
+from .queue_picker import QueuePickerModel, nothing_here
 from .review import ReviewController, StoreSink
 from .review_pane import ReviewPane
 from .theme import Tone, set_tone
@@ -209,7 +210,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         top = QHBoxLayout()
         self.queue_picker = bounded(QComboBox())
         named(self.queue_picker, "queuePicker", translate("MainWindow", "Queue"))
-        self.queues = QueueListModel()
+        self.queues = QueuePickerModel()
         self.queue_picker.setModel(self.queues)
         self.queue_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.offline_button = QPushButton(translate("MainWindow", "Work offline…"))
@@ -472,33 +473,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
                     "No posts here while offline. Use “Work offline” before you lose the network.",
                 )
             )
-        said = translate("MainWindow", "Nothing in {queue} is waiting for you.").format(
-            queue=isolate(queue.name)
-        )
-        others = [
-            (row, q)
-            for row, q in enumerate(self.queues.queues)
-            if q.id != queue.id and q.counts.pending > 0
-        ]
-        if not others:
-            return (
-                said
-                + " "
-                + translate(
-                    "MainWindow",
-                    "No other queue has posts waiting either; new posts appear here as they "
-                    "arrive.",
-                )
-            )
-        lines = [said, translate("MainWindow", "Queues with posts waiting:")]
-        for row, q in others:
-            entry = translate("MainWindow", "{queue}: {n} waiting").format(
-                queue=isolate(q.name), n=q.counts.pending
-            )
-            if row < 9:
-                entry = translate("MainWindow", "Alt+{key}").format(key=row + 1) + "  " + entry
-            lines.append(entry)
-        return "\n".join(lines)
+        return nothing_here(queue, self.queues.queues)
 
     def _on_post_first_painted(self) -> None:
         self.paint_started = None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, and_, exists, func, or_, select
 
-from reviewer_app.protocol import Queue, QueueConfig, QueueCounts, QueueList
+from reviewer_app.protocol import ESCALATION_QUEUE, Queue, QueueConfig, QueueCounts, QueueList
 from reviewer_app.server.domain import queueapply
 from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.domain.stats import QueueInfo
@@ -30,6 +30,9 @@ def listing(conn: Connection, user: Principal, now: float) -> QueueList:
         .mappings()
         .all()
     )
+    configs = {r["id"]: QueueConfig.model_validate_json(r["config"]) for r in rows}
+    shown = {q: c for q, c in configs.items() if user.is_lead or not c.lead_only}
+    not_yours = not_for_you(conn, user, shown, now)
     by_state: dict[tuple[str, str], int] = {}
     for (queue_id, state), n in open_item_counts(conn, now).items():
         state = "pending" if state == "expired" else state  # as good as pending
@@ -51,10 +54,11 @@ def listing(conn: Connection, user: Principal, now: float) -> QueueList:
     )
     result = []
     for r in rows:
-        config = QueueConfig.model_validate_json(r["config"])
-        if config.lead_only and not user.is_lead:
+        config = shown.get(r["id"])
+        if config is None:
             continue
         first = oldest.get(r["id"])
+        pending = by_state.get((r["id"], "pending"), 0)
         result.append(
             Queue(
                 id=r["id"],
@@ -63,14 +67,49 @@ def listing(conn: Connection, user: Principal, now: float) -> QueueList:
                 config=config,
                 config_version=r["config_version"],
                 counts=QueueCounts(
-                    pending=by_state.get((r["id"], "pending"), 0),
+                    pending=pending,
                     leased=by_state.get((r["id"], "leased"), 0),
                     decided_today=decided.get(r["id"], 0),
                     oldest_pending_age_seconds=max(0, int(now - first)) if first else None,
+                    not_for_you=min(pending, not_yours.get(r["id"], 0)),
                 ),
             )
         )
     return QueueList(queues=result)
+
+
+def not_for_you(
+    conn: Connection, user: Principal, configs: dict[str, QueueConfig], now: float
+) -> dict[str, int]:
+    """Per queue, the pending items (an expired lease counts as pending) that ``user`` may
+    not claim: in an appeals queue those they decided before, any epoch (four eyes:
+    appeals.py), in the escalation queue those assigned to another lead (escalations.py),
+    as ``leasing.claim`` skips them. One query for all such queues among ``configs``;
+    none when there are none (the other queues have nothing a claim skips)."""
+    appeal_queues = sorted(q for q, c in configs.items() if c.appeals)
+    kinds = []
+    if appeal_queues:
+        decided_before = exists().where(
+            decisions.c.item_id == items.c.id, decisions.c.user_id == user.id
+        )
+        kinds.append(and_(items.c.queue_id.in_(appeal_queues), decided_before))
+    if ESCALATION_QUEUE in configs:
+        elsewhere = items.c.assigned_user_id.is_not(None) & (items.c.assigned_user_id != user.id)
+        kinds.append(and_(items.c.queue_id == ESCALATION_QUEUE, elsewhere))
+    if not kinds:
+        return {}
+    waiting = or_(
+        items.c.state == "pending",
+        and_(items.c.state == "leased", items.c.lease_expires_at < now),
+    )
+    wanted = [*appeal_queues, ESCALATION_QUEUE]
+    return dict(
+        conn.execute(
+            select(items.c.queue_id, func.count())
+            .where(items.c.queue_id.in_(wanted), waiting, or_(*kinds))
+            .group_by(items.c.queue_id)
+        ).all()
+    )
 
 
 def open_item_counts(conn: Connection, now: float) -> dict[tuple[str, str], int]:

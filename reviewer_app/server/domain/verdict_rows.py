@@ -178,6 +178,8 @@ def event(p: Pending, decision_id: int, username: str, now: float) -> dict[str, 
             reason = p.config.escalation_reason(v.escalation_reason)
             fields["reason"] = v.escalation_reason
             fields["reason_label"] = reason.label if reason else v.escalation_reason
+        if v.note:  # the item's history shows it to whoever decides it later (an appeal)
+            fields["note"] = v.note
     if p.appeal is not None:
         fields["appeal_id"] = p.appeal["external_id"]
         fields["appeal_outcome"] = appeals.UPHELD if p.upheld else appeals.REVERSED
