@@ -15,8 +15,11 @@ of each letter is Unicode's Script_Extensions property as ``fontTools.unicodedat
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -206,6 +209,40 @@ def examine(url: QUrl, preview_domain: str | None = None) -> LinkFacts:
 # Opens a URL in the system's browser; False when none could (QDesktopServices.openUrl).
 Opener = Callable[[QUrl], bool]
 
+#: what a bundle (PyInstaller) sets for its own Qt, which a browser it starts must not load
+_BUNDLE_QT = ("QT_PLUGIN_PATH", "QML2_IMPORT_PATH", "QT_QPA_PLATFORM_PLUGIN_PATH")
+#: the library paths a bundle sets for itself; PyInstaller keeps the system's in ``*_ORIG``
+_LIBRARY_PATHS = ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH")
+
+
+@contextmanager
+def system_environment(
+    environ: MutableMapping[str, str] = os.environ, *, frozen: bool | None = None
+) -> Iterator[None]:
+    """The environment as the system gave it while a program of the system (the browser)
+    is started from the desktop bundle, which would otherwise load the bundle's Qt plugins
+    and libraries; nothing changes outside a bundle."""
+    if not (getattr(sys, "frozen", False) if frozen is None else frozen):
+        yield
+        return
+    saved = {name: environ.get(name) for name in (*_BUNDLE_QT, *_LIBRARY_PATHS)}
+    try:
+        for name in _BUNDLE_QT:
+            environ.pop(name, None)
+        for name in _LIBRARY_PATHS:
+            system = environ.get(name + "_ORIG")
+            if system is None:
+                environ.pop(name, None)
+            else:
+                environ[name] = system
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                environ.pop(name, None)
+            else:
+                environ[name] = value
+
 
 class LinkDialog(QDialog):
     """Where a link goes, before it is opened: Copy link (the default), Open in browser,
@@ -287,7 +324,9 @@ class LinkDialog(QDialog):
         self.problem.show()
 
     def _open(self) -> None:
-        if self._opener(self.facts.url):
+        with system_environment():
+            opened = self._opener(self.facts.url)
+        if opened:
             self.outcome = "opened"
             self.accept()
             return

@@ -6,6 +6,7 @@ open it."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -207,3 +208,27 @@ def test_scripts_are_read_from_unicode_properties() -> None:
     assert scripts_mixed("пример.рф") == ()
     assert scripts_mixed("ラーメン.jp") == ()  # U+30FC belongs to Hiragana and Katakana
     assert scripts_mixed("123-456.com") == ()
+
+
+def test_a_browser_started_from_the_bundle_gets_the_systems_libraries_not_the_bundles(
+    qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the desktop bundle (``sys.frozen``) PyInstaller points the library path and Qt's
+    plugin path at the bundle; the browser the link opens must not load them."""
+    monkeypatch.setattr("sys.frozen", True, raising=False)
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/bundle/_internal")
+    monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", "/usr/local/lib")
+    monkeypatch.setenv("QT_PLUGIN_PATH", "/opt/bundle/_internal/PySide6/Qt/plugins")
+    seen: dict[str, str | None] = {}
+
+    def opener(url: QUrl) -> bool:
+        seen.update({k: os.environ.get(k) for k in ("LD_LIBRARY_PATH", "QT_PLUGIN_PATH")})
+        return True
+
+    dialog = LinkDialog(examine(QUrl("https://news.example/story")), opener=opener)
+    qtbot.addWidget(dialog)
+    dialog.open_button.click()
+    assert dialog.outcome == "opened"
+    assert seen == {"LD_LIBRARY_PATH": "/usr/local/lib", "QT_PLUGIN_PATH": None}
+    assert os.environ["LD_LIBRARY_PATH"] == "/opt/bundle/_internal", "the app's own is back"
+    assert os.environ["QT_PLUGIN_PATH"].endswith("plugins")
