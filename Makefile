@@ -53,9 +53,10 @@ package: $(VENV)/.dev
 	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1)" \
 		"($$(find dist/reviewer-app -type f | wc -l) files)"
 
-## Build the bundle, then run it: --version, --self-test and the demo until its first post
+## Build the bundle, then run it: --version, --self-test, the demo until its first post
 ## is painted (offscreen; the demo's service is the bundle's own executable in a process of
-## its own); no PostgreSQL driver.
+## its own), the service's demo seed and the statements export (package data); no
+## PostgreSQL driver, no broken links, and the third-party notices beside the executable.
 package-check: package
 	dist/reviewer-app/reviewer-app --version
 	QT_QPA_PLATFORM=offscreen dist/reviewer-app/reviewer-app --self-test
@@ -64,8 +65,16 @@ package-check: package
 		REVIEWER_APP_DATA_DIR=$(CURDIR)/build/package-check/data \
 		XDG_CONFIG_HOME=$(CURDIR)/build/package-check/config \
 		dist/reviewer-app/reviewer-app --demo | grep '^first-post-painted'
+	REVIEWER_SERVER_DATABASE_URL=sqlite:///$(CURDIR)/build/package-check/demo.db \
+		dist/reviewer-app/reviewer-app server seed --demo
+	REVIEWER_SERVER_DATABASE_URL=sqlite:///$(CURDIR)/build/package-check/demo.db \
+		dist/reviewer-app/reviewer-app server sor export --since 2000-01-01T00:00:00Z \
+		--until 2100-01-01T00:00:00Z -o $(CURDIR)/build/package-check/statements.jsonl
 	@found="$$(find dist/reviewer-app -iname '*psycopg*')"; \
 		if [ -n "$$found" ]; then echo "the bundle holds psycopg: $$found"; exit 1; fi
+	@broken="$$(find dist/reviewer-app -xtype l)"; \
+		if [ -n "$$broken" ]; then echo "broken links in the bundle: $$broken"; exit 1; fi
+	grep -q "GNU LESSER GENERAL PUBLIC LICENSE" dist/reviewer-app/THIRD-PARTY-NOTICES.txt
 	@echo "bundle dist/reviewer-app: $$(du -sh dist/reviewer-app | cut -f1), no psycopg"
 
 ## Build the wheel, install it into a fresh venv (no checkout on its path) and run, from an

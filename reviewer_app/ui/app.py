@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, Qt, QTimer
-from PySide6.QtGui import QImageReader
+from PySide6.QtGui import QIcon, QImageReader
 from PySide6.QtWidgets import QApplication, QMessageBox, QProgressBar, QVBoxLayout, QWidget
 
 from reviewer_app.core.credentials import Credentials
@@ -72,6 +72,15 @@ GIL_SWITCH_SECONDS = 0.001
 UNREACHABLE = (NetworkError, ServiceUnavailable, ProtocolError)
 
 
+def icon_file() -> Path | None:
+    """The app's icon: in the desktop bundle (resources/icons beside its code) or in a
+    checkout; None from a wheel (the desktop entry names the installed icon there)."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    root = Path(bundle) if bundle else Path(__file__).resolve().parents[2]
+    found = root / "resources" / "icons" / "reviewer-app.png"
+    return found if found.is_file() else None
+
+
 def application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if isinstance(app, QApplication):
@@ -82,6 +91,10 @@ def application(argv: list[str] | None = None) -> QApplication:
     app = QApplication(argv or sys.argv[:1])
     app.setApplicationName("reviewer-app")
     app.setOrganizationName("reviewer-app")
+    app.setDesktopFileName("reviewer-app")  # the desktop entry's icon under Wayland
+    icon = icon_file()
+    if icon is not None:  # X11 takes the window's own (_NET_WM_ICON)
+        app.setWindowIcon(QIcon(str(icon)))
     # the language: the preference, else the system's (English when neither has a catalogue)
     language = language_for(P.Preferences().get(P.LANGUAGE))
     install_translators(app, language)
