@@ -45,6 +45,11 @@ class User(WireModel):
     username: Username
     display_name: Label
     role: Role
+    access_ended: bool = Field(
+        default=False,
+        description="an admin ended this person's access: no password opens the account "
+        "until an admin sets a new one (never true of a service account)",
+    )
 
 
 class SessionInfo(WireModel):

@@ -84,9 +84,14 @@ def test_an_admin_manages_users_keys_and_reads_the_queue_file(
     assert [u.username for u in users.model.users].count("new-rita") == 1
 
     select(users.table, "new-rita")
-    assert users.change_button.isEnabled()
+    assert users.new_role.currentData() == Role.reviewer.value  # her role, offered as it is
+    assert not users.change_button.isEnabled()
     users.new_role.setCurrentIndex(users.new_role.findData(Role.lead.value))
+    assert users.change_button.isEnabled()
     users.change_button.click()
+    desk.wait(lambda: users.confirmation is not None)
+    assert users.confirmation is not None and "new-rita" in users.confirmation.text()
+    users.confirmation.button(QMessageBox.StandardButton.Yes).click()
     desk.wait(lambda: role_of(demo_server, "new-rita") is Role.lead)
     desk.wait(lambda: "new-rita is now lead." in users.status.text())
 
@@ -109,6 +114,9 @@ def test_an_admin_manages_users_keys_and_reads_the_queue_file(
     assert "differ" in users.status.text()
     users.new_password_again.setText("a brand new password")
     users.set_password_button.click()
+    desk.wait(lambda: users.confirmation is not None)
+    assert users.confirmation is not None and "new-rita" in users.confirmation.text()
+    users.confirmation.button(QMessageBox.StandardButton.Yes).click()
     desk.wait(lambda: "password is set" in users.status.text())
     assert users.new_password.text() == users.new_password_again.text() == ""
     assert session.get("/me").status_code == 401, "her sessions ended"
@@ -195,7 +203,7 @@ def test_an_admin_manages_users_keys_and_reads_the_queue_file(
     diff = page.diff.toPlainText()
     assert '-name = "Renamed by ops"' in diff and '+name = "Spam and scams, again"' in diff
     assert diff.startswith("--- running (version")
-    assert "in 2 lines" in page.status.text()
+    assert "1 line changed" in page.status.text()  # a changed line counts once
     same = tmp_path / "same.toml"
     same.write_text(shown, encoding="utf-8")
     page.compare_with(str(same))

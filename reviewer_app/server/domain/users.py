@@ -131,6 +131,7 @@ def listing(db: Database) -> UserList:
                 username=r["username"],
                 display_name=r["display_name"],
                 role=Role(r["role"]),
+                access_ended=r["password_hash"] == access.NO_PASSWORD,
             )
             for r in rows
         ]
@@ -171,7 +172,13 @@ def change_role(conn: Connection, username: str, role: Role, actor: Principal, n
             )
         ],
     )
-    return User(id=row["id"], username=username, display_name=row["display_name"], role=role)
+    return User(
+        id=row["id"],
+        username=username,
+        display_name=row["display_name"],
+        role=role,
+        access_ended=row["password_hash"] == access.NO_PASSWORD,
+    )
 
 
 def _release_lead_only_leases(conn: Connection, user: Principal, now: float) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QTabWidget,
     QWidget,
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (
 from reviewer_app.core.api import ApiClient
 
 from ..i18n import translate
-from ..plain import named
+from ..plain import named, set_text
 from .admin_keys import KeysPage
 from .admin_queue_file import QueueConfigPage
 from .admin_users import UsersPage
@@ -35,12 +36,29 @@ class AdminView(QTabWidget):
         self.addTab(self.users, translate("LeadAdmin", "Users and roles"))
         self.addTab(self.keys, translate("LeadAdmin", "API keys"))
         self.addTab(self.queue_config, translate("LeadAdmin", "Queue configuration"))
+        self.closed = False  # this admin made themselves something else
+        self.users.no_longer_admin.connect(self.close_pages)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
         self.refresh()
 
     def refresh(self) -> None:
+        """Read every page again; each keeps its selection, and the queue file's page its
+        comparison while the running file is the same."""
+        if self.closed:  # the service refuses it now: the words stay
+            return
         self.users.refresh()
         self.keys.refresh()
         self.queue_config.refresh()
+
+    def close_pages(self, words: str) -> None:
+        """This account is no longer an admin: every page disabled but its status line,
+        which says so, and a new key still on screen (the tab goes at the next login)."""
+        self.closed = True
+        for page in (self.users, self.keys, self.queue_config):
+            for child in page.findChildren(
+                QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly
+            ):
+                child.setEnabled(child in (page.status, self.keys.made))  # (a new key: copied)
+            set_text(page.status, words)

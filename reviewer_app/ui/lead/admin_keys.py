@@ -27,8 +27,8 @@ from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import isolate, label, named, set_text, tooltip
-from .admin_users import KEY_ROLES, USERNAME, moment, role_words, selected_value
+from ..plain import fit_columns, isolate, label, named, set_text, stretch_column, tooltip
+from .admin_users import KEY_ROLES, USERNAME, moment, reselect, role_words, selected_value
 from .stats_views import SORT, Index, sortable, table_view
 
 
@@ -91,6 +91,8 @@ class KeysPage(QWidget):
         self.model = KeysModel()
         self.table = table_view("adminKeyTable", translate("LeadAdmin", "API keys"))
         self.table.setModel(sortable(self.model, self))
+        self.table.sortByColumn(3, Qt.SortOrder.DescendingOrder)  # the newest first, as shown
+        stretch_column(self.table, 1)  # the account; the times fit their text
         self.table.selectionModel().selectionChanged.connect(self._selection)
         self.status = label("")
         named(self.status, "adminKeysStatus", translate("LeadAdmin", "API keys status"))
@@ -158,13 +160,16 @@ class KeysPage(QWidget):
         run_op(self, work, self._show, self._failed("loading the API keys"), key="load")
 
     def _show(self, found: ApiKeyList) -> None:
+        kept = selected_value(self.table, self.model)  # the same key, after the reload
         self.model.set_keys(found)
-        self._selection()
+        if kept is None or not reselect(self.table, kept):
+            self._selection()
+        fit_columns(self.table)
 
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
             self.busy = False
-            self.create_button.setEnabled(True)
+            self._may_create()
             self._selection()
             set_text(self.status, describe(err, during=translate("LeadAdmin", during)).line())
 
@@ -174,11 +179,30 @@ class KeysPage(QWidget):
         key_id = selected_value(self.table, self.model)
         return next((k for k in self.model.keys if k.id == key_id), None)
 
+    def _may_create(self) -> None:
+        """Create is offered unless a call runs or a new key is still on screen: a second
+        key would replace it there, lost but live."""
+        shown = not self.made.isHidden()
+        self.create_button.setEnabled(not self.busy and not shown)
+        self.create_button.setToolTip(
+            tooltip(
+                translate(
+                    "LeadAdmin",
+                    "Copy the new key below and press Done before making another.",
+                )
+            )
+            if shown
+            else ""
+        )
+
     def _selection(self, *_: Any) -> None:
         key = self._selected_key()
         self.revoke_button.setEnabled(not self.busy and key is not None and not key.revoked_at)
 
     def create_key(self) -> None:
+        if not self.made.isHidden():  # the new key not yet taken: never overwrite it
+            self._may_create()
+            return
         name = self.name.text().strip()
         if not USERNAME.fullmatch(name):
             set_text(
@@ -201,16 +225,18 @@ class KeysPage(QWidget):
 
         def done(made: ApiKeyCreated) -> None:
             self.busy = False
-            self.create_button.setEnabled(True)
             self.name.clear()
             self.key_field.setText(made.key)
             self.key_field.setCursorPosition(0)
             self.made.show()
+            self._may_create()
             set_text(
                 self.status,
-                translate("LeadAdmin", "Made the key {name} for {account}.").format(
-                    name=isolate(made.info.name), account=isolate(made.info.account)
-                ),
+                translate(
+                    "LeadAdmin",
+                    "Made the key {name} for {account}. Copy it and press Done before "
+                    "making another.",
+                ).format(name=isolate(made.info.name), account=isolate(made.info.account)),
             )
             self.refresh()
 
@@ -222,6 +248,7 @@ class KeysPage(QWidget):
     def forget_key(self) -> None:
         self.key_field.clear()
         self.made.hide()
+        self._may_create()
 
     def ask_revoke(self) -> None:
         key = self._selected_key()

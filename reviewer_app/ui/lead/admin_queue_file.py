@@ -3,8 +3,10 @@ against a local file."""
 
 from __future__ import annotations
 
+import codecs
 import difflib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +30,84 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import clean, isolate, label, named, set_text, tooltip
+from ..words import plural
 from .admin_users import moment
 from .stats_views import SORT, Index, sortable, table_view
 
 #: the largest local queue file "Compare with a file…" reads
 MAX_COMPARED_BYTES = 4_000_000
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The running queue file against a local one."""
+
+    diff: list[str]  # a unified diff, every line ending in "\n" (empty: the same lines)
+    changed: int  # lines changed: in each run of changes, the more of removed and added
+    line_endings: bool  # the local file's line endings (CRLF or CR) differ: not in the diff
+    bom: bool  # the local file starts with a UTF-8 byte-order mark: not in the diff
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines, each with its "\n" (the last without one if the text has none),
+    CRLF and CR read as LF; only a line feed ends a line, as in diff."""
+    parts = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def compare(running: str, raw: bytes, fromfile: str, tofile: str) -> Comparison:
+    """The local file's bytes ``raw`` (UTF-8, or UnicodeDecodeError) against ``running``:
+    a last line without its newline is marked as diff marks it."""
+    bom = raw.startswith(codecs.BOM_UTF8)
+    local = raw.decode("utf-8-sig")
+    diff: list[str] = []
+    for line in difflib.unified_diff(_lines(running), _lines(local), fromfile, tofile):
+        if line.endswith("\n"):
+            diff.append(line)
+        else:
+            diff += [line + "\n", "\\ No newline at end of file\n"]
+    changed = removed = added = 0
+    for line in diff[2:]:  # (after the two file names)
+        if line[:1] in ("-", "+"):
+            removed += line[0] == "-"
+            added += line[0] == "+"
+        elif line[:1] in (" ", "@"):  # a run of changes ends
+            changed, removed, added = changed + max(removed, added), 0, 0
+    changed += max(removed, added)
+    line_endings = ("\r" in local) != ("\r" in running)
+    return Comparison(diff, changed, line_endings, bom)
+
+
+def summary(found: Comparison, file: str) -> str:
+    """What the status line says of a comparison with ``file`` (isolated)."""
+    if found.diff:
+        words = translate("LeadAdmin", "{file} differs from the running queue file: {lines}.")
+        lines = plural(translate("LeadAdmin", "%Ln line(s) changed"), found.changed)
+        extra = []
+        if found.line_endings:
+            extra.append(translate("LeadAdmin", "Its line endings differ too (not shown)."))
+        if found.bom:
+            extra.append(
+                translate("LeadAdmin", "It starts with a byte-order mark too (not shown).")
+            )
+        return " ".join([words.format(file=file, lines=lines), *extra])
+    if found.line_endings and found.bom:
+        words = translate(
+            "LeadAdmin",
+            "{file} differs from the running queue file only in its line endings and its "
+            "byte-order mark.",
+        )
+    elif found.line_endings:
+        words = translate(
+            "LeadAdmin", "{file} differs from the running queue file only in its line endings."
+        )
+    elif found.bom:
+        words = translate(
+            "LeadAdmin", "{file} differs from the running queue file only in its byte-order mark."
+        )
+    else:
+        words = translate("LeadAdmin", "{file} is the same as the running queue file.")
+    return words.format(file=file)
 
 
 class HistoryModel(_Table):
@@ -132,8 +207,11 @@ class QueueConfigPage(QWidget):
         layout.addWidget(parts, 1)
         layout.addWidget(self.status)
         self.dialog: QFileDialog | None = None
+        self.load_failed = False  # the status line says a load failed
 
     def refresh(self) -> None:
+        """Read the running file and its versions again (at every showing of the tab): a
+        comparison and its summary stay while the running file is the same."""
         factory = self.client_factory
 
         def work() -> tuple[RunningQueueFile, QueueFileHistory]:
@@ -144,9 +222,11 @@ class QueueConfigPage(QWidget):
 
     def _show(self, found: tuple[RunningQueueFile, QueueFileHistory]) -> None:
         running, history = found
+        same = self.running is not None and self.running.toml == running.toml
         self.running = running
-        # plain text; bidi controls and invisible characters shown as markers
-        self.text.setPlainText(isolate(running.toml, wrap=False))
+        if not same:  # (setting it again would lose the reader's place in it)
+            # plain text; bidi controls and invisible characters shown as markers
+            self.text.setPlainText(isolate(running.toml, wrap=False))
         self.model.set_history(history)
         v = running.version
         if v is None:
@@ -160,10 +240,16 @@ class QueueConfigPage(QWidget):
                 else translate("LeadAdmin", "the service"),
             )
         set_text(self.version, words)
-        set_text(self.status, "")
+        if not same:  # a comparison with the file that ran before says nothing now
+            self.diff.clear()
+            self.diff.hide()
+        if not same or self.load_failed:
+            set_text(self.status, "")
+        self.load_failed = False
 
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
+            self.load_failed = True
             set_text(self.status, describe(err, during=translate("LeadAdmin", during)).line())
 
         return failed
@@ -178,7 +264,8 @@ class QueueConfigPage(QWidget):
 
     def compare_with(self, path: str) -> None:
         """Diff the running file against the local file at ``path`` (read off the GUI
-        thread): a unified diff, shown as plain text."""
+        thread): a unified diff, shown as plain text; line endings and a byte-order mark
+        are not differences of the queues, and are said apart."""
         running = self.running
         if running is None:
             set_text(
@@ -186,45 +273,18 @@ class QueueConfigPage(QWidget):
             )
             return
         name = Path(path).name
+        title = f"running (version {running.version.version})" if running.version else "running"
 
-        def work() -> list[str]:
+        def work() -> Comparison:
             raw = Path(path).read_bytes()[: MAX_COMPARED_BYTES + 1]
             if len(raw) > MAX_COMPARED_BYTES:
                 raise ValueError("too_large")
-            local = raw.decode("utf-8")
-            return list(
-                difflib.unified_diff(
-                    running.toml.splitlines(keepends=True),
-                    local.splitlines(keepends=True),
-                    fromfile=f"running (version {running.version.version})"
-                    if running.version
-                    else "running",
-                    tofile=name,
-                )
-            )
+            return compare(running.toml, raw, title, name)
 
-        def done(lines: list[str]) -> None:
+        def done(found: Comparison) -> None:
             self.diff.show()
-            if not lines:
-                self.diff.setPlainText("")
-                set_text(
-                    self.status,
-                    translate("LeadAdmin", "{file} is the same as the running queue file.").format(
-                        file=isolate(name)
-                    ),
-                )
-                return
-            text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-            self.diff.setPlainText(isolate(text, wrap=False))
-            changed = sum(
-                1 for line in lines if line[:1] in "+-" and not line.startswith(("+++", "---"))
-            )
-            set_text(
-                self.status,
-                translate(
-                    "LeadAdmin", "{file} differs from the running queue file in {n} lines."
-                ).format(file=isolate(name), n=changed),
-            )
+            self.diff.setPlainText(isolate("".join(found.diff), wrap=False))
+            set_text(self.status, summary(found, isolate(name)))
 
         def failed(err: BaseException) -> None:
             shown = isolate(name)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -30,7 +30,7 @@ from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
-from ..plain import clean, isolate, label, named, set_text, tooltip
+from ..plain import clean, fit_columns, isolate, label, named, set_text, stretch_column, tooltip
 from .stats_views import SORT, Index, sortable, table_view
 
 USERNAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{1,63}$")
@@ -67,11 +67,32 @@ def selected_value(view: Any, model: _Table) -> Any:
     return view.model().mapToSource(rows[0]).siblingAtColumn(0).data(Qt.ItemDataRole.UserRole)
 
 
+def reselect(view: Any, value: Any) -> bool:
+    """Select the row whose first cell's UserRole value is ``value`` (a reloaded table
+    keeps what was selected); False when it is gone."""
+    proxy = view.model()
+    for row in range(proxy.rowCount()):
+        if proxy.index(row, 0).data(Qt.ItemDataRole.UserRole) == value:
+            view.selectRow(row)
+            return True
+    return False
+
+
+def access_words(user: User) -> str:
+    """Whether ``user`` can log in: a service account calls with API keys instead."""
+    if Role(user.role) in KEY_ROLES:
+        return translate("LeadAdmin", "API keys")
+    if user.access_ended:
+        return translate("LeadAdmin", "ended")
+    return translate("LeadAdmin", "can log in")
+
+
 class UsersModel(_Table):
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadAdmin", "Username"),
         QT_TRANSLATE_NOOP("LeadAdmin", "Display name"),
         QT_TRANSLATE_NOOP("LeadAdmin", "Role"),
+        QT_TRANSLATE_NOOP("LeadAdmin", "Access"),
     )
     TR_CONTEXT = "LeadAdmin"
 
@@ -91,34 +112,58 @@ class UsersModel(_Table):
         if not index.isValid() or not 0 <= index.row() < len(self.users):
             return None
         u = self.users[index.row()]
-        texts = (clean(u.username), isolate(u.display_name), role_words(u.role))
+        texts = (
+            clean(u.username),
+            isolate(u.display_name),
+            role_words(u.role),
+            access_words(u),
+        )
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             return texts[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML
             return tooltip(texts[index.column()])
         if role == SORT:
-            return (u.username, u.display_name.casefold(), u.role.value)[index.column()]
+            sort = (u.username, u.display_name.casefold(), u.role.value, access_words(u))
+            return sort[index.column()]
         if role == Qt.ItemDataRole.UserRole:
             return u.username
         return None
 
 
 class UsersPage(QWidget):
-    """Everyone with an account; add a person; change a person's role."""
+    """Everyone with an account; add a person; change a person's role, set their password
+    or end their access (each asked first, with a word more when it is the admin's own
+    account)."""
+
+    #: this admin made themselves something else: the words that say so
+    no_longer_admin = Signal(str)
 
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "adminUsers", translate("LeadAdmin", "Users and roles"))
         self.client_factory = client_factory
+        self.busy = False
+        self.me = ""  # the logged-in admin's username, read with the list
         self.model = UsersModel()
         self.table = table_view("adminUserTable", translate("LeadAdmin", "Users and their roles"))
         self.table.setModel(sortable(self.model, self))
-        self.table.selectionModel().selectionChanged.connect(self._selection)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # sorted as the arrow says
+        stretch_column(self.table, 1)  # the display name; the others fit their text
+        self.table.selectionModel().selectionChanged.connect(self._picked)
         self.status = label("")
         named(self.status, "adminUsersStatus", translate("LeadAdmin", "Users status"))
 
         selected = self._build_selected()
+        adding = self._build_adding()
+        forms = QHBoxLayout()  # side by side: the table keeps the height
+        forms.addWidget(selected, 1)
+        forms.addWidget(adding, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(forms)
+        layout.addWidget(self.status)
 
+    def _build_adding(self) -> QGroupBox:
         self.username = named(QLineEdit(), "adminUsername", translate("LeadAdmin", "Username"))
         self.username.setMaxLength(64)
         self.display_name = named(
@@ -147,24 +192,21 @@ class UsersPage(QWidget):
         form.addRow("", self.add_button)
         adding = QGroupBox(translate("LeadAdmin", "Add a user"))
         adding.setLayout(form)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(selected)
-        layout.addWidget(adding)
-        layout.addWidget(self.status)
-        self.busy = False
+        return adding
 
     def _build_selected(self) -> QGroupBox:
         """What is done to the selected person: their role, a new password (every session
         of theirs ends), and ending their access."""
         self.confirmation: QMessageBox | None = None
+        self.who = label("")
+        named(self.who, "adminSelectedUser", translate("LeadAdmin", "The selected user"))
         self.new_role = QComboBox()
         named(self.new_role, "adminNewRole", translate("LeadAdmin", "New role"))
         for r in PERSON_ROLES:
             self.new_role.addItem(role_words(r), r.value)
-        self.change_button = QPushButton(translate("LeadAdmin", "Change role"))
-        self.change_button.clicked.connect(self.change_role)
+        self.new_role.currentIndexChanged.connect(self._selection)
+        self.change_button = QPushButton(translate("LeadAdmin", "Change role…"))
+        self.change_button.clicked.connect(self.ask_change_role)
         role_row = QHBoxLayout()
         role_row.addWidget(self.new_role)
         role_row.addWidget(self.change_button)
@@ -178,13 +220,14 @@ class UsersPage(QWidget):
         for field in (self.new_password, self.new_password_again):
             field.setEchoMode(QLineEdit.EchoMode.Password)
             field.setMaxLength(1_024)
-        self.set_password_button = QPushButton(translate("LeadAdmin", "Set password"))
+        self.set_password_button = QPushButton(translate("LeadAdmin", "Set password…"))
         self.set_password_button.clicked.connect(self.set_password)
         self.end_access_button = QPushButton(translate("LeadAdmin", "End access…"))
         self.end_access_button.clicked.connect(self.ask_end_access)
         for button in (self.change_button, self.set_password_button, self.end_access_button):
             button.setEnabled(False)
         form = QFormLayout()
+        form.addRow(self.who)
         form.addRow(translate("LeadAdmin", "Role"), role_row)
         form.addRow(translate("LeadAdmin", "New password"), self.new_password)
         form.addRow(translate("LeadAdmin", "New password again"), self.new_password_again)
@@ -192,20 +235,26 @@ class UsersPage(QWidget):
         form.addRow("", self.end_access_button)
         box = QGroupBox(translate("LeadAdmin", "The selected user"))
         box.setLayout(form)
+        self._say_who(None)
         return box
 
     def refresh(self) -> None:
         factory = self.client_factory
 
-        def work() -> UserList:
+        def work() -> tuple[User, UserList]:
             api = factory()
-            return api.users()
+            return api.me(), api.users()
 
         run_op(self, work, self._show, self._failed("loading the users"), key="load")
 
-    def _show(self, found: UserList) -> None:
-        self.model.set_users(found)
-        self._selection()
+    def _show(self, found: tuple[User, UserList]) -> None:
+        me, users = found
+        self.me = me.username
+        kept = selected_value(self.table, self.model)  # the same person, after the reload
+        self.model.set_users(users)
+        if kept is None or not reselect(self.table, kept):
+            self._selection()
+        fit_columns(self.table)
 
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
@@ -216,17 +265,48 @@ class UsersPage(QWidget):
 
         return failed
 
-    def _selection(self, *_: Any) -> None:
-        chosen = not self.busy and selected_value(self.table, self.model) is not None
-        person = chosen and self._selected_role() not in KEY_ROLES
-        self.change_button.setEnabled(chosen)
-        self.set_password_button.setEnabled(person)
-        self.end_access_button.setEnabled(person)
+    def _picked(self, *_: Any) -> None:
+        """Another row selected: the role offered is that person's own."""
+        user = self.selected_user()
+        if user is not None and Role(user.role) in PERSON_ROLES:
+            self.new_role.setCurrentIndex(self.new_role.findData(Role(user.role).value))
+        self._selection()
 
-    def _selected_role(self) -> Role | None:
+    def _selection(self, *_: Any) -> None:
+        user = None if self.busy else self.selected_user()
+        person = user is not None and Role(user.role) not in KEY_ROLES
+        other = person and user is not None and self.new_role.currentData() != user.role
+        self.new_role.setEnabled(person)
+        self.change_button.setEnabled(other)
+        self.set_password_button.setEnabled(person)  # an ended access: it gives it back
+        self.end_access_button.setEnabled(person and user is not None and not user.access_ended)
+        self._say_who(self.selected_user())
+
+    def _say_who(self, user: User | None) -> None:
+        """Name the selected person in the box, and what their account is."""
+        if user is None:
+            set_text(self.who, translate("LeadAdmin", "No one selected: pick a user above."))
+            return
+        words = translate("LeadAdmin", "{name} ({user}), {role}.").format(
+            name=isolate(user.display_name), user=clean(user.username), role=role_words(user.role)
+        )
+        if Role(user.role) in KEY_ROLES:
+            words += " " + translate(
+                "LeadAdmin",
+                "A service account: it calls with API keys (see API keys), and has no "
+                "password and no other role.",
+            )
+        elif user.access_ended:
+            words += " " + translate(
+                "LeadAdmin", "Their access was ended: setting a password gives it back."
+            )
+        if user.username == self.me:
+            words += " " + translate("LeadAdmin", "This is your own account.")
+        set_text(self.who, words)
+
+    def selected_user(self) -> User | None:
         username = selected_value(self.table, self.model)
-        found = next((u.role for u in self.model.users if u.username == username), None)
-        return Role(found) if found is not None else None
+        return next((u for u in self.model.users if u.username == username), None)
 
     def add_user(self) -> None:
         username = self.username.text().strip()
@@ -280,11 +360,52 @@ class UsersPage(QWidget):
 
         run_op(self, work, done, self._failed("adding the user"))
 
-    def change_role(self) -> None:
-        username = selected_value(self.table, self.model)
-        if username is None:
+    def _ask(self, name: str, title: str, text: str, yes: str, on_yes: Callable[[], None]) -> None:
+        """Ask first (Cancel the default), as End access and Revoke do."""
+        ask_first(
+            self,
+            self,
+            name=name,
+            title=title,
+            text=text,
+            yes=yes,
+            cancel=translate("LeadAdmin", "Cancel"),
+            on_yes=on_yes,
+        )
+
+    def ask_change_role(self) -> None:
+        user = self.selected_user()
+        if user is None or self.new_role.currentData() == user.role:
             return
-        body = RoleChange(role=Role(self.new_role.currentData()))
+        role = Role(self.new_role.currentData())
+        text = translate("LeadAdmin", "Make {user} ({name}) {role} instead of {old}?").format(
+            user=clean(user.username),
+            name=isolate(user.display_name),
+            role=role_words(role),
+            old=role_words(user.role),
+        )
+        if role is Role.reviewer:
+            text += " " + translate(
+                "LeadAdmin",
+                "What they hold in leads-only queues and the escalations assigned to them "
+                "go back at once.",
+            )
+        if user.username == self.me and role is not Role.admin:
+            text += " " + translate(
+                "LeadAdmin",
+                "This is your own account: it will no longer be an admin, and cannot make "
+                "itself one again.",
+            )
+        self._ask(
+            "confirmChangeRole",
+            translate("LeadAdmin", "Change role"),
+            text,
+            translate("LeadAdmin", "Change role"),
+            lambda: self._change_role(user.username, role),
+        )
+
+    def _change_role(self, username: str, role: Role) -> None:
+        body = RoleChange(role=role)
         self.busy = True
         self._selection()
         factory = self.client_factory
@@ -295,6 +416,15 @@ class UsersPage(QWidget):
 
         def done(user: User) -> None:
             self.busy = False
+            if user.username == self.me and Role(user.role) is not Role.admin:
+                self.no_longer_admin.emit(  # no reload: the service refuses it now
+                    translate(
+                        "LeadAdmin",
+                        "This account is now {role} and no longer an admin: the "
+                        "Administration tab closes at the next login.",
+                    ).format(role=role_words(user.role))
+                )
+                return
             set_text(
                 self.status,
                 translate("LeadAdmin", "{user} is now {role}.").format(
@@ -306,10 +436,10 @@ class UsersPage(QWidget):
         run_op(self, work, done, self._failed("changing the role"))
 
     def set_password(self) -> None:
-        """The selected person's new password, typed twice: every session of theirs ends
-        (someone whose access was ended can log in again with it)."""
-        username = selected_value(self.table, self.model)
-        if username is None:
+        """The selected person's new password, typed twice, asked first: every session of
+        theirs ends (someone whose access was ended can log in again with it)."""
+        user = self.selected_user()
+        if user is None:
             return
         password = self.new_password.text()
         if len(password) < MIN_PASSWORD:
@@ -322,6 +452,28 @@ class UsersPage(QWidget):
                 translate("LeadAdmin", "The two passwords differ: type the same twice."),
             )
             return
+        text = translate(
+            "LeadAdmin",
+            "Set a new password for {user} ({name})? Every session of theirs ends at once; "
+            "they log in with the new one.",
+        ).format(user=clean(user.username), name=isolate(user.display_name))
+        if user.access_ended:
+            text += " " + translate("LeadAdmin", "This gives them their access back.")
+        if user.username == self.me:
+            text += " " + translate(
+                "LeadAdmin",
+                "This is your own account: this session ends too, and you log in again "
+                "with the new password.",
+            )
+        self._ask(
+            "confirmSetPassword",
+            translate("LeadAdmin", "Set password"),
+            text,
+            translate("LeadAdmin", "Set password"),
+            lambda: self._set_password(user.username, password),
+        )
+
+    def _set_password(self, username: str, password: str) -> None:
         body = PasswordSet(password=password)
         self.busy = True
         self._selection()
@@ -343,27 +495,33 @@ class UsersPage(QWidget):
                     "log in with the new one.",
                 ).format(user=clean(username)),
             )
+            if username != self.me:  # (this session ended: the next call asks to log in)
+                self.refresh()  # an ended access is back
 
         run_op(self, work, done, self._failed("setting the password"))
 
     def ask_end_access(self) -> None:
-        username = selected_value(self.table, self.model)
-        if username is None:
+        user = self.selected_user()
+        if user is None or user.access_ended:
             return
-        ask_first(
-            self,
-            self,
-            name="confirmEndAccess",
-            title=translate("LeadAdmin", "End access"),
-            text=translate(
+        text = translate(
+            "LeadAdmin",
+            "End {user}'s access? No password opens their account from now on, every "
+            "session of theirs ends at once, and the posts they hold and the escalations "
+            "assigned to them go back. Setting a password gives access back.",
+        ).format(user=clean(user.username))
+        if user.username == self.me:
+            text += " " + translate(
                 "LeadAdmin",
-                "End {user}'s access? No password opens their account from now on, every "
-                "session of theirs ends at once, and the posts they hold and the escalations "
-                "assigned to them go back. Setting a password gives access back.",
-            ).format(user=clean(username)),
-            yes=translate("LeadAdmin", "End access"),
-            cancel=translate("LeadAdmin", "Cancel"),
-            on_yes=lambda: self._end_access(username),
+                "This is your own account: this session ends at once, and you cannot log "
+                "in again until another admin sets you a password.",
+            )
+        self._ask(
+            "confirmEndAccess",
+            translate("LeadAdmin", "End access"),
+            text,
+            translate("LeadAdmin", "End access"),
+            lambda: self._end_access(user.username),
         )
 
     def _end_access(self, username: str) -> None:
@@ -384,5 +542,7 @@ class UsersPage(QWidget):
                     "{user} can no longer log in; every session of theirs has ended.",
                 ).format(user=clean(username)),
             )
+            if username != self.me:  # (this session ended: the next call asks to log in)
+                self.refresh()  # the list says so
 
         run_op(self, work, done, self._failed("ending the access"))
