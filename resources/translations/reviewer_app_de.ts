@@ -657,6 +657,10 @@
         <translation>Grund: {reason}</translation>
     </message>
     <message>
+        <source>their note: {note}</source>
+        <translation>ihre Notiz: {note}</translation>
+    </message>
+    <message>
         <source>to {lead}</source>
         <translation>an {lead}</translation>
     </message>
@@ -1186,7 +1190,6 @@
     </message>
     <message>
         <source>Version</source>
-        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
         <translation>Version</translation>
     </message>
     <message>
@@ -1207,6 +1210,7 @@
     </message>
     <message>
         <source>Users and roles</source>
+        <extracomment>this admin made themselves something else: the words that say so</extracomment>
         <translation>Benutzer und Rollen</translation>
     </message>
     <message>
@@ -1258,8 +1262,48 @@
         <translation>Zugang beenden…</translation>
     </message>
     <message>
+        <source>ended</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>can log in</source>
+        <translation>kann sich anmelden</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>Zugang</translation>
+    </message>
+    <message>
         <source>The selected user</source>
         <translation>Der ausgewählte Benutzer</translation>
+    </message>
+    <message>
+        <source>Change role…</source>
+        <translation>Rolle ändern…</translation>
+    </message>
+    <message>
+        <source>Set password…</source>
+        <translation>Passwort setzen…</translation>
+    </message>
+    <message>
+        <source>No one selected: pick a user above.</source>
+        <translation>Niemand ausgewählt: Wählen Sie oben einen Benutzer.</translation>
+    </message>
+    <message>
+        <source>{name} ({user}), {role}.</source>
+        <translation>{name} ({user}), {role}.</translation>
+    </message>
+    <message>
+        <source>A service account: it calls with API keys (see API keys), and has no password and no other role.</source>
+        <translation>Ein Dienstkonto: Es ruft mit API-Schlüsseln auf (siehe API-Schlüssel) und hat kein Passwort und keine andere Rolle.</translation>
+    </message>
+    <message>
+        <source>Their access was ended: setting a password gives it back.</source>
+        <translation>Der Zugang wurde beendet: Ein neues Passwort gibt ihn zurück.</translation>
+    </message>
+    <message>
+        <source>This is your own account.</source>
+        <translation>Das ist Ihr eigenes Konto.</translation>
     </message>
     <message>
         <source>A username is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
@@ -1282,12 +1326,44 @@
         <translation>{user} ({name}) als {role} hinzugefügt.</translation>
     </message>
     <message>
+        <source>Make {user} ({name}) {role} instead of {old}?</source>
+        <translation>{user} ({name}) zu {role} statt {old} machen?</translation>
+    </message>
+    <message>
+        <source>What they hold in leads-only queues and the escalations assigned to them go back at once.</source>
+        <translation>Was die Person in Warteschlangen nur für Leads hält, und die ihr zugewiesenen Eskalationen gehen sofort zurück.</translation>
+    </message>
+    <message>
+        <source>This is your own account: it will no longer be an admin, and cannot make itself one again.</source>
+        <translation>Das ist Ihr eigenes Konto: Es ist dann kein Admin mehr und kann sich nicht selbst wieder dazu machen.</translation>
+    </message>
+    <message>
+        <source>This account is now {role} and no longer an admin: the Administration tab closes at the next login.</source>
+        <translation>Dieses Konto ist jetzt {role} und kein Admin mehr: Der Tab Verwaltung schließt sich bei der nächsten Anmeldung.</translation>
+    </message>
+    <message>
         <source>{user} is now {role}.</source>
         <translation>{user} ist jetzt {role}.</translation>
     </message>
     <message>
+        <source>Set a new password for {user} ({name})? Every session of theirs ends at once; they log in with the new one.</source>
+        <translation>Ein neues Passwort für {user} ({name}) setzen? Alle Sitzungen der Person enden sofort; sie meldet sich mit dem neuen an.</translation>
+    </message>
+    <message>
+        <source>This gives them their access back.</source>
+        <translation>Das gibt der Person ihren Zugang zurück.</translation>
+    </message>
+    <message>
+        <source>This is your own account: this session ends too, and you log in again with the new password.</source>
+        <translation>Das ist Ihr eigenes Konto: Auch diese Sitzung endet, und Sie melden sich mit dem neuen Passwort wieder an.</translation>
+    </message>
+    <message>
         <source>{user}&apos;s password is set: every session of theirs has ended, and they log in with the new one.</source>
         <translation>Das Passwort von {user} ist gesetzt: Alle Sitzungen wurden beendet, die Anmeldung geht mit dem neuen.</translation>
+    </message>
+    <message>
+        <source>This is your own account: this session ends at once, and you cannot log in again until another admin sets you a password.</source>
+        <translation>Das ist Ihr eigenes Konto: Diese Sitzung endet sofort, und Sie können sich erst wieder anmelden, wenn ein anderer Admin Ihnen ein Passwort setzt.</translation>
     </message>
     <message>
         <source>End access</source>
@@ -1350,12 +1426,16 @@
         <translation>Diesen Schlüssel jetzt kopieren und an die Plattform weitergeben: Er wird nicht erneut angezeigt. Der Dienst speichert nur seinen Hash.</translation>
     </message>
     <message>
+        <source>Copy the new key below and press Done before making another.</source>
+        <translation>Kopieren Sie den neuen Schlüssel unten und drücken Sie Fertig, bevor Sie einen weiteren anlegen.</translation>
+    </message>
+    <message>
         <source>A key&apos;s name is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (it names the platform&apos;s account too).</source>
         <translation>Ein Schlüsselname hat 2 bis 64 Zeichen: Kleinbuchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; oder &apos;-&apos; (er benennt auch das Konto der Plattform).</translation>
     </message>
     <message>
-        <source>Made the key {name} for {account}.</source>
-        <translation>Schlüssel {name} für {account} erstellt.</translation>
+        <source>Made the key {name} for {account}. Copy it and press Done before making another.</source>
+        <translation>Schlüssel {name} für {account} angelegt. Kopieren Sie ihn und drücken Sie Fertig, bevor Sie einen weiteren anlegen.</translation>
     </message>
     <message>
         <source>Revoke API key</source>
@@ -1380,6 +1460,34 @@
     <message>
         <source>Queue configuration</source>
         <translation>Warteschlangenkonfiguration</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file: {lines}.</source>
+        <translation>{file} weicht von der laufenden Warteschlangendatei ab: {lines}.</translation>
+    </message>
+    <message>
+        <source>%Ln line(s) changed</source>
+        <translation>%Ln Zeile(n) geändert</translation>
+    </message>
+    <message>
+        <source>Its line endings differ too (not shown).</source>
+        <translation>Auch die Zeilenenden unterscheiden sich (nicht gezeigt).</translation>
+    </message>
+    <message>
+        <source>It starts with a byte-order mark too (not shown).</source>
+        <translation>Sie beginnt außerdem mit einer Byte-Order-Markierung (nicht gezeigt).</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file only in its line endings and its byte-order mark.</source>
+        <translation>{file} weicht von der laufenden Warteschlangendatei nur in den Zeilenenden und der Byte-Order-Markierung ab.</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file only in its line endings.</source>
+        <translation>{file} weicht von der laufenden Warteschlangendatei nur in den Zeilenenden ab.</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file only in its byte-order mark.</source>
+        <translation>{file} weicht von der laufenden Warteschlangendatei nur in der Byte-Order-Markierung ab.</translation>
     </message>
     <message>
         <source>Running version</source>
@@ -1436,10 +1544,6 @@
     <message>
         <source>{file} is the same as the running queue file.</source>
         <translation>{file} ist identisch mit der laufenden Warteschlangendatei.</translation>
-    </message>
-    <message>
-        <source>{file} differs from the running queue file in {n} lines.</source>
-        <translation>{file} unterscheidet sich von der laufenden Warteschlangendatei in {n} Zeilen.</translation>
     </message>
     <message>
         <source>{file} is not UTF-8 text.</source>
@@ -3470,6 +3574,7 @@
     </message>
     <message>
         <source>Open link</source>
+        <extracomment>what a bundle (PyInstaller) sets for its own Qt, which a browser it starts must not load the library paths a bundle sets for itself; PyInstaller keeps the system&apos;s in ``*_ORIG``</extracomment>
         <translation>Link öffnen</translation>
     </message>
     <message>
@@ -4193,6 +4298,18 @@
         <translation>Arbeiten Sie weiter: Entscheidungen werden hier gespeichert und gesendet, sobald er wieder antwortet.</translation>
     </message>
     <message>
+        <source>The server&apos;s certificate is not trusted{where}.</source>
+        <translation>Dem Zertifikat des Servers wird nicht vertraut{where}.</translation>
+    </message>
+    <message>
+        <source>It is not signed by an authority this computer trusts, has expired, or is made out to another address. Nothing was sent.</source>
+        <translation>Es ist nicht von einer Stelle signiert, der dieser Computer vertraut, ist abgelaufen oder auf eine andere Adresse ausgestellt. Nichts wurde gesendet.</translation>
+    </message>
+    <message>
+        <source>Check the server address. If your organisation has its own certificate authority, ask IT to install it on this computer.</source>
+        <translation>Prüfen Sie die Serveradresse. Hat Ihre Organisation eine eigene Zertifizierungsstelle, bitten Sie die IT, sie auf diesem Computer zu installieren.</translation>
+    </message>
+    <message>
         <source>The server cannot be reached{where}.</source>
         <translation>Der Server ist nicht erreichbar{where}.</translation>
     </message>
@@ -4838,6 +4955,10 @@
         <translation>aufgehoben</translation>
     </message>
     <message>
+        <source>ended when the platform withdrew the post</source>
+        <translation>beendet, als die Plattform den Beitrag zurückzog</translation>
+    </message>
+    <message>
         <source>The statement of reasons the user was given:</source>
         <translation>Die Begründung, die der Nutzer erhalten hat:</translation>
     </message>
@@ -4922,6 +5043,25 @@
     <message>
         <source>Post address: {url}</source>
         <translation>Adresse des Beitrags: {url}</translation>
+    </message>
+</context>
+<context>
+    <name>QueuePicker</name>
+    <message>
+        <source>{pending} waiting, {others} waiting for someone else, {leased} being reviewed, {decided} decided today</source>
+        <translation>{pending} wartend, {others} wartend für andere, {leased} in Prüfung, {decided} heute entschieden</translation>
+    </message>
+    <message>
+        <source>Waiting in {queue} for someone else: %Ln post(s). An appeal never goes to whoever decided or escalated the post before.</source>
+        <translation>In {queue} wartend für andere: %Ln Beitrag/Beiträge. Ein Einspruch geht nie an jemanden, der den Beitrag vorher entschieden oder eskaliert hat.</translation>
+    </message>
+    <message>
+        <source>Waiting in {queue} for someone else: %Ln post(s), assigned to another lead.</source>
+        <translation>In {queue} wartend für andere: %Ln Beitrag/Beiträge, einem anderen Lead zugewiesen.</translation>
+    </message>
+    <message>
+        <source>Waiting in {queue} for someone else: %Ln post(s).</source>
+        <translation>In {queue} wartend für andere: %Ln Beitrag/Beiträge.</translation>
     </message>
 </context>
 <context>

@@ -657,6 +657,10 @@
         <translation>motivo: {reason}</translation>
     </message>
     <message>
+        <source>their note: {note}</source>
+        <translation>su nota: {note}</translation>
+    </message>
+    <message>
         <source>to {lead}</source>
         <translation>a {lead}</translation>
     </message>
@@ -1186,7 +1190,6 @@
     </message>
     <message>
         <source>Version</source>
-        <extracomment>the largest local queue file &quot;Compare with a file…&quot; reads</extracomment>
         <translation>Versión</translation>
     </message>
     <message>
@@ -1207,6 +1210,7 @@
     </message>
     <message>
         <source>Users and roles</source>
+        <extracomment>this admin made themselves something else: the words that say so</extracomment>
         <translation>Usuarios y roles</translation>
     </message>
     <message>
@@ -1258,8 +1262,48 @@
         <translation>Retirar el acceso…</translation>
     </message>
     <message>
+        <source>ended</source>
+        <translation>retirado</translation>
+    </message>
+    <message>
+        <source>can log in</source>
+        <translation>puede iniciar sesión</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>Acceso</translation>
+    </message>
+    <message>
         <source>The selected user</source>
         <translation>El usuario seleccionado</translation>
+    </message>
+    <message>
+        <source>Change role…</source>
+        <translation>Cambiar rol…</translation>
+    </message>
+    <message>
+        <source>Set password…</source>
+        <translation>Establecer contraseña…</translation>
+    </message>
+    <message>
+        <source>No one selected: pick a user above.</source>
+        <translation>Nadie seleccionado: elija un usuario arriba.</translation>
+    </message>
+    <message>
+        <source>{name} ({user}), {role}.</source>
+        <translation>{name} ({user}), {role}.</translation>
+    </message>
+    <message>
+        <source>A service account: it calls with API keys (see API keys), and has no password and no other role.</source>
+        <translation>Una cuenta de servicio: llama con claves de API (vea Claves de API) y no tiene contraseña ni otro rol.</translation>
+    </message>
+    <message>
+        <source>Their access was ended: setting a password gives it back.</source>
+        <translation>Su acceso se retiró: establecer una contraseña se lo devuelve.</translation>
+    </message>
+    <message>
+        <source>This is your own account.</source>
+        <translation>Esta es su propia cuenta.</translation>
     </message>
     <message>
         <source>A username is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
@@ -1282,12 +1326,44 @@
         <translation>Se añadió a {user} ({name}) como {role}.</translation>
     </message>
     <message>
+        <source>Make {user} ({name}) {role} instead of {old}?</source>
+        <translation>¿Hacer a {user} ({name}) {role} en lugar de {old}?</translation>
+    </message>
+    <message>
+        <source>What they hold in leads-only queues and the escalations assigned to them go back at once.</source>
+        <translation>Lo que tenga en colas solo para responsables y las escalaciones asignadas vuelven al momento.</translation>
+    </message>
+    <message>
+        <source>This is your own account: it will no longer be an admin, and cannot make itself one again.</source>
+        <translation>Esta es su propia cuenta: dejará de ser administradora y no podrá volver a serlo por sí misma.</translation>
+    </message>
+    <message>
+        <source>This account is now {role} and no longer an admin: the Administration tab closes at the next login.</source>
+        <translation>Esta cuenta es ahora {role} y ya no es administradora: la pestaña Administración se cierra en el próximo inicio de sesión.</translation>
+    </message>
+    <message>
         <source>{user} is now {role}.</source>
         <translation>{user} ahora es {role}.</translation>
     </message>
     <message>
+        <source>Set a new password for {user} ({name})? Every session of theirs ends at once; they log in with the new one.</source>
+        <translation>¿Establecer una contraseña nueva para {user} ({name})? Todas sus sesiones terminan al momento; inicia sesión con la nueva.</translation>
+    </message>
+    <message>
+        <source>This gives them their access back.</source>
+        <translation>Esto le devuelve el acceso.</translation>
+    </message>
+    <message>
+        <source>This is your own account: this session ends too, and you log in again with the new password.</source>
+        <translation>Esta es su propia cuenta: esta sesión también termina y vuelve a iniciar sesión con la contraseña nueva.</translation>
+    </message>
+    <message>
         <source>{user}&apos;s password is set: every session of theirs has ended, and they log in with the new one.</source>
         <translation>La contraseña de {user} está establecida: todas sus sesiones han terminado y entra con la nueva.</translation>
+    </message>
+    <message>
+        <source>This is your own account: this session ends at once, and you cannot log in again until another admin sets you a password.</source>
+        <translation>Esta es su propia cuenta: esta sesión termina al momento y no podrá volver a entrar hasta que otro administrador le establezca una contraseña.</translation>
     </message>
     <message>
         <source>End access</source>
@@ -1350,12 +1426,16 @@
         <translation>Copiar esta clave ahora y entregarla a la plataforma: no se vuelve a mostrar. El servicio solo guarda su hash.</translation>
     </message>
     <message>
+        <source>Copy the new key below and press Done before making another.</source>
+        <translation>Copie la clave nueva de abajo y pulse Hecho antes de crear otra.</translation>
+    </message>
+    <message>
         <source>A key&apos;s name is 2 to 64 characters: lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (it names the platform&apos;s account too).</source>
         <translation>El nombre de una clave tiene de 2 a 64 caracteres: letras minúsculas, dígitos, &apos;.&apos;, &apos;_&apos; o &apos;-&apos; (también da nombre a la cuenta de la plataforma).</translation>
     </message>
     <message>
-        <source>Made the key {name} for {account}.</source>
-        <translation>Se creó la clave {name} para {account}.</translation>
+        <source>Made the key {name} for {account}. Copy it and press Done before making another.</source>
+        <translation>Clave {name} creada para {account}. Cópiela y pulse Hecho antes de crear otra.</translation>
     </message>
     <message>
         <source>Revoke API key</source>
@@ -1380,6 +1460,34 @@
     <message>
         <source>Queue configuration</source>
         <translation>Configuración de colas</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file: {lines}.</source>
+        <translation>{file} difiere del archivo de colas en uso: {lines}.</translation>
+    </message>
+    <message>
+        <source>%Ln line(s) changed</source>
+        <translation>%Ln línea(s) cambiada(s)</translation>
+    </message>
+    <message>
+        <source>Its line endings differ too (not shown).</source>
+        <translation>También difieren los finales de línea (no se muestran).</translation>
+    </message>
+    <message>
+        <source>It starts with a byte-order mark too (not shown).</source>
+        <translation>Además empieza con una marca de orden de bytes (no se muestra).</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file only in its line endings and its byte-order mark.</source>
+        <translation>{file} difiere del archivo de colas en uso solo en los finales de línea y la marca de orden de bytes.</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file only in its line endings.</source>
+        <translation>{file} difiere del archivo de colas en uso solo en los finales de línea.</translation>
+    </message>
+    <message>
+        <source>{file} differs from the running queue file only in its byte-order mark.</source>
+        <translation>{file} difiere del archivo de colas en uso solo en la marca de orden de bytes.</translation>
     </message>
     <message>
         <source>Running version</source>
@@ -1436,10 +1544,6 @@
     <message>
         <source>{file} is the same as the running queue file.</source>
         <translation>{file} es igual al archivo de colas en ejecución.</translation>
-    </message>
-    <message>
-        <source>{file} differs from the running queue file in {n} lines.</source>
-        <translation>{file} difiere del archivo de colas en ejecución en {n} líneas.</translation>
     </message>
     <message>
         <source>{file} is not UTF-8 text.</source>
@@ -3470,6 +3574,7 @@
     </message>
     <message>
         <source>Open link</source>
+        <extracomment>what a bundle (PyInstaller) sets for its own Qt, which a browser it starts must not load the library paths a bundle sets for itself; PyInstaller keeps the system&apos;s in ``*_ORIG``</extracomment>
         <translation>Abrir enlace</translation>
     </message>
     <message>
@@ -4193,6 +4298,18 @@
         <translation>Siga trabajando: las decisiones se guardan aquí y se envían cuando vuelva a responder.</translation>
     </message>
     <message>
+        <source>The server&apos;s certificate is not trusted{where}.</source>
+        <translation>El certificado del servidor no es de confianza{where}.</translation>
+    </message>
+    <message>
+        <source>It is not signed by an authority this computer trusts, has expired, or is made out to another address. Nothing was sent.</source>
+        <translation>No lo firma una autoridad en la que este equipo confíe, ha caducado o está emitido para otra dirección. No se envió nada.</translation>
+    </message>
+    <message>
+        <source>Check the server address. If your organisation has its own certificate authority, ask IT to install it on this computer.</source>
+        <translation>Compruebe la dirección del servidor. Si su organización tiene su propia autoridad de certificación, pida a TI que la instale en este equipo.</translation>
+    </message>
+    <message>
         <source>The server cannot be reached{where}.</source>
         <translation>No se puede contactar con el servidor{where}.</translation>
     </message>
@@ -4838,6 +4955,10 @@
         <translation>revocada</translation>
     </message>
     <message>
+        <source>ended when the platform withdrew the post</source>
+        <translation>terminada cuando la plataforma retiró la publicación</translation>
+    </message>
+    <message>
         <source>The statement of reasons the user was given:</source>
         <translation>La declaración de motivos que recibió el usuario:</translation>
     </message>
@@ -4922,6 +5043,25 @@
     <message>
         <source>Post address: {url}</source>
         <translation>Dirección de la publicación: {url}</translation>
+    </message>
+</context>
+<context>
+    <name>QueuePicker</name>
+    <message>
+        <source>{pending} waiting, {others} waiting for someone else, {leased} being reviewed, {decided} decided today</source>
+        <translation>{pending} en espera, {others} en espera para otra persona, {leased} en revisión, {decided} decididas hoy</translation>
+    </message>
+    <message>
+        <source>Waiting in {queue} for someone else: %Ln post(s). An appeal never goes to whoever decided or escalated the post before.</source>
+        <translation>En espera en {queue} para otra persona: %Ln publicación(es). Una apelación nunca va a quien decidió o escaló la publicación antes.</translation>
+    </message>
+    <message>
+        <source>Waiting in {queue} for someone else: %Ln post(s), assigned to another lead.</source>
+        <translation>En espera en {queue} para otra persona: %Ln publicación(es), asignadas a otro responsable.</translation>
+    </message>
+    <message>
+        <source>Waiting in {queue} for someone else: %Ln post(s).</source>
+        <translation>En espera en {queue} para otra persona: %Ln publicación(es).</translation>
     </message>
 </context>
 <context>

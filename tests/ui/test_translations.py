@@ -64,6 +64,7 @@ from reviewer_app.core.decision_csv import ExportCancelled
 from reviewer_app.core.errors import (
     ApiError,
     AuthenticationRequired,
+    CertificateError,
     CoreError,
     FailureKind,
     Forbidden,
@@ -396,6 +397,7 @@ def core_errors() -> list[tuple[BaseException, str]]:
     own words it carries ("" when none may be shown)."""
     return [
         (NetworkError("Could not connect to https://review.example (Connection refused)."), ""),
+        (CertificateError("The certificate of https://review.example could not be verified."), ""),
         (ProtocolError("The server's reply to GET /queues is not JSON (Expecting value)."), ""),
         (IncompatibleServer("The server speaks API version 9.0; this client speaks 1.x."), ""),
         (AuthenticationRequired(401, _problem(401, "bad_credentials", "Wrong password.")), ""),

@@ -34,7 +34,7 @@ from ..words import plural
 from .admin_users import moment
 from .stats_views import SORT, Index, sortable, table_view
 
-#: the largest local queue file "Compare with a file…" reads
+# the largest local queue file "Compare with a file…" reads
 MAX_COMPARED_BYTES = 4_000_000
 
 
