@@ -130,7 +130,8 @@ def test_a_reply_cut_off_mid_body_is_a_network_error(
         (b'{"queues": [{"id": "BAD ID"}]}', "breaks the contract"),
         (b'{"queues": "none"}', "breaks the contract"),
         (b"[]", "breaks the contract"),
-        (b'{"queues": [], "extra": 1}', "breaks the contract"),
+        # a field this client does not know is left out, but not the fields it does know
+        (b'{"extra": 1}', "breaks the contract"),
     ],
 )
 def test_a_reply_that_breaks_the_contract_is_a_protocol_error(
@@ -285,6 +286,37 @@ def test_one_broken_item_does_not_spoil_a_claim(reviewer: ApiClient, proxy: Faul
     assert len(grant.items) == 2
     assert len(reviewer.unusable) == 2
     assert all("post.text" in why for _, why in reviewer.unusable)
+
+
+def test_fields_a_newer_service_adds_are_left_out_and_the_rest_still_checked(
+    reviewer: ApiClient, proxy: FaultProxy
+) -> None:
+    """A service of the same major version only adds fields: an older client reads its
+    replies without them (the claim, its items, the queues, the login's user), and a
+    known field that breaks the contract is still refused."""
+    path = f"{QUEUES}/{LOAD_QUEUE.id}/leases"
+
+    def newer(body: bytes) -> bytes:
+        doc = json.loads(body)
+        doc["renewal_hint"] = {"seconds": 30}
+        doc["items"][0]["item"]["post"]["future_field"] = [1, 2]
+        doc["items"][0]["item"]["future_field"] = "x"
+        doc["items"][1]["item"]["post"]["text"] = 17  # broken, whatever else is added
+        doc["items"][1]["item"]["another_future_field"] = True
+        return json.dumps(doc).encode()
+
+    def newer_queues(body: bytes) -> bytes:
+        doc = json.loads(body)
+        for queue in doc["queues"]:
+            queue["counts"]["future_count"] = 3
+        return json.dumps(doc).encode()
+
+    proxy.add(Rule("POST", path, "rewrite", rewrite=newer))
+    proxy.add(Rule("GET", QUEUES, "rewrite", rewrite=newer_queues))
+    grant = reviewer.claim(LOAD_QUEUE.id, 3, 300)
+    assert len(grant.items) == 2 and reviewer.unusable[0][1].find("post.text") >= 0
+    assert "future_field" not in grant.items[0].item.model_dump_json()
+    assert [q.id for q in reviewer.queues().queues], "the queues are read"
 
 
 def test_lone_surrogates_from_json_escapes_become_replacement_characters(

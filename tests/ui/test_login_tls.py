@@ -38,5 +38,7 @@ def test_an_untrusted_certificate_is_named_and_nothing_starts_offline(
         assert "certificate is not trusted" in said and "IT" in said, said
         assert "cannot be reached" not in said
         assert windows == [] and dialog.isVisible()
+        with qtbot.waitSignal(dialog.destroyed, timeout=5_000):
+            dialog.close()  # gone before what it was made with (the preferences) is
     finally:
         front.stop()

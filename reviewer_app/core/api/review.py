@@ -34,7 +34,15 @@ from reviewer_app.protocol import (
 )
 
 from ..errors import AuthenticationRequired, IncompatibleServer, ProtocolError
-from .transport import SUPPORTED_MAJORS, HttpClient, _name_of, _summary, _wire_time, log
+from .transport import (
+    SUPPORTED_MAJORS,
+    HttpClient,
+    _name_of,
+    _summary,
+    _wire_time,
+    known_fields,
+    log,
+)
 
 
 class ReviewCalls(HttpClient):
@@ -100,7 +108,7 @@ class ReviewCalls(HttpClient):
         items, self.unusable = [], []
         for raw_item in doc["items"]:
             try:
-                items.append(LeasedItem.model_validate(raw_item))
+                items.append(known_fields(LeasedItem, raw_item))
             except ValidationError as err:
                 name = _name_of(raw_item)
                 self.unusable.append((name, _summary(err)))

@@ -1,14 +1,16 @@
 """The HTTP client of the review service: one ``requests.Session`` per server.
 
-HTTPS is verified against the certificate authorities the operating system trusts (an in-
-house authority IT installed too, through ``truststore``) and certifi's list, or against the
-``ca_bundle`` given instead. Every call has a connect and a read timeout. Connection
+HTTPS is verified against the certificate authorities the operating system trusts (an
+in-house authority IT installed too, through ``truststore``) and certifi's list, or against
+the ``ca_bundle`` given instead. Every call has a connect and a read timeout. Connection
 attempts that never reached the server are retried for any call; a call that may have
 reached the server is retried only when repeating it is harmless (GET/PUT/DELETE, lease
 renew/release, and verdict batches, which carry idempotency keys). Busy replies
 (429/502/503/504) are retried a couple of times when ``Retry-After`` is short; a longer wait
 is handed to the caller as ``ServiceUnavailable.retry_after``. Replies are parsed with the
-``protocol`` models; anything else becomes a typed error and nothing of it is used.
+``protocol`` models: a field this client does not know (a newer service of the same major
+version only adds fields) is left out; anything else wrong becomes a typed error and
+nothing of the reply is used.
 
 This module is the machinery every call goes through (``HttpClient``); the calls themselves
 are in ``review``, ``lead`` and ``admin``, joined in ``ApiClient``.
@@ -270,15 +272,17 @@ class HttpClient:
         try:
             return reply.model_validate_json(raw)
         except ValidationError as err:
-            if err.errors()[0].get("type") != "json_invalid":
+            kinds = {e.get("type") for e in err.errors()}
+            if "json_invalid" not in kinds and "extra_forbidden" not in kinds:
                 raise ProtocolError(_broken(what, err)) from None
-        # pydantic's parser refuses lone surrogates (legal JSON escapes); Python's takes them
+        # pydantic's parser refuses lone surrogates (legal JSON escapes); Python's takes them;
+        # and fields a newer service added are left out there
         return self._validated(reply, _loads(raw, what), what)
 
     @staticmethod
     def _validated(model: type[M], doc: Any, what: str) -> M:
         try:
-            return model.model_validate(doc)
+            return known_fields(model, doc)
         except ValidationError as err:
             raise ProtocolError(_broken(what, err)) from None
 
@@ -486,6 +490,38 @@ def _clean(value: Any) -> Any:
     if isinstance(value, dict):
         return {_clean(k): _clean(v) for k, v in value.items()}
     return value
+
+
+def known_fields(model: type[M], doc: Any) -> M:
+    """``doc`` (parsed JSON, changed in place) as ``model``, without the fields this client
+    does not know: a service of the same major version only ever adds fields (a newer
+    service's reply is read by an older client). Anything else wrong is still refused."""
+    for _ in range(3):
+        try:
+            return model.model_validate(doc)
+        except ValidationError as err:
+            unknown = [e["loc"] for e in err.errors() if e.get("type") == "extra_forbidden"]
+            if not unknown or not _left_out(doc, unknown):
+                raise
+            log.info("a reply carried %d field(s) this client does not know", len(unknown))
+    return model.model_validate(doc)
+
+
+def _left_out(doc: Any, places: list[tuple[int | str, ...]]) -> int:
+    """Delete the fields at these places (pydantic's error locations; a union member's name
+    in a location is passed over); how many were deleted."""
+    deleted = 0
+    for place in places:
+        node = doc
+        for step in place[:-1]:
+            into_dict = isinstance(node, dict) and step in node
+            into_list = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+            if into_dict or into_list:  # else: a union member's tag, not a step into it
+                node = node[step]
+        if isinstance(node, dict) and place and place[-1] in node:
+            del node[place[-1]]
+            deleted += 1
+    return deleted
 
 
 def _loads(raw: bytes, what: str) -> Any:
