@@ -3785,6 +3785,10 @@
         <translation>Abmelden: was Sie entschieden haben, wird gesendet…</translation>
     </message>
     <message>
+        <source>A store the app could not use earlier is kept aside on this computer with its key: it may hold verdicts never sent. Clearing leaves it; ask support before deleting it.</source>
+        <translation>Ein Speicher, den die App früher nicht nutzen konnte, liegt mit seinem Schlüssel beiseite auf diesem Computer: Er kann nie gesendete Entscheidungen enthalten. Das Löschen lässt ihn liegen; fragen Sie den Support, bevor Sie ihn löschen.</translation>
+    </message>
+    <message>
         <source>Open posts by the author and the linked accounts: {posts} in {queues}.</source>
         <translation>Offene Beiträge der Person und der verknüpften Konten: {posts} in {queues}.</translation>
     </message>

@@ -3785,6 +3785,10 @@
         <translation>Cerrando sesión: enviando lo que ha decidido…</translation>
     </message>
     <message>
+        <source>A store the app could not use earlier is kept aside on this computer with its key: it may hold verdicts never sent. Clearing leaves it; ask support before deleting it.</source>
+        <translation>Un almacén que la app no pudo usar antes se guarda aparte en este equipo con su clave: puede contener veredictos nunca enviados. Borrar lo deja; consulte al soporte antes de eliminarlo.</translation>
+    </message>
+    <message>
         <source>Open posts by the author and the linked accounts: {posts} in {queues}.</source>
         <translation>Publicaciones abiertas de la autora o el autor y de las cuentas vinculadas: {posts} en {queues}.</translation>
     </message>

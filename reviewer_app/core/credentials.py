@@ -6,9 +6,10 @@ shows ("you will have to log in again next time").
 
 The keyring also holds each profile's local store key (``store_key``): 32 random bytes,
 base64, under the service name ``"<token's service>:store-key"``. It is made on first use,
-never written to a file, and deleted with the profile's local data. Without a keyring there
-is no key here: the session protects its store with a key derived from the password
-(``keyfile``), or, when it has no password to derive one from, keeps nothing on disk.
+never written to a file, and deleted with the profile's local data (kept while a store of the
+profile moved aside needs it). Without a keyring there is no key here: the session protects
+its store with a key derived from the password (``keyfile``), or, when it has no password to
+derive one from, keeps nothing on disk.
 """
 
 from __future__ import annotations
@@ -226,6 +227,18 @@ class Credentials:
             self._delete(backend, service, username)
             return None
         return key
+
+    def no_store_key(self) -> None:
+        """The keyring answered but holds no key for a store kept here encrypted (another
+        backend answers now, its collection was reset): noted as a failure to give the key
+        (``reason``), so the store waits for it, as for a locked keyring; never a new key."""
+        self._why(
+            _Why(
+                KeyringProblem.failed,
+                "the keyring holds no key for the local store kept here",
+                "no key for the saved work",
+            )
+        )
 
     def delete_store_key(self, server_url: str, username: str) -> None:
         """Forget the profile's store key: what is left of its store can no longer be read."""

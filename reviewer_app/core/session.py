@@ -18,7 +18,8 @@ skip, reading the worklist) is local and quick.
 - ``memory``: no key at all (a session made without a password and no keyring): the store
   lives in memory, nothing of it is written to disk.
 
-Logging out, and ``clear_local_data``, wipe the profile's cache and its key.
+Logging out, and ``clear_local_data``, wipe the profile's cache and its key; a store moved
+aside (``*.unusable-*``, which may hold unsent verdicts) and the key it needs are left.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from .api import ApiClient, Timeouts, normalise_server_url
 from .credentials import Credentials, KeyringProblem, Saved
 from .errors import ApiError, AuthenticationRequired, CoreError, StoreError, UnsentVerdicts
 from .paths import data_dir, private_folder, store_path
-from .store import OfflineSummary, Store
+from .store import OfflineSummary, Store, encrypted_store
 from .sync import SyncEngine
 
 log = logging.getLogger("net")
@@ -75,6 +76,9 @@ class ProfileKey:
     #: left as it is (with its unsent verdicts) for a login when it can, and this session
     #: keeps nothing on disk
     waiting: Path | None = None
+    #: the key was made at this login for a store found here unencrypted (written by a
+    #: release before encryption): only then may that store's content be sealed in place
+    fresh: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,8 +143,7 @@ class ReviewSession:
         self.data_root = data_root
         self.path = store_path(self.server_url, user.username, data_root)
         if key is None:
-            found = credentials.store_key(self.server_url, user.username)
-            key = ProfileKey(found, KeyMode.keyring if found else KeyMode.memory)
+            key = _keyring_key(credentials, self.server_url, user.username, self.path)
         self.key = key
         #: no key: the store is in memory and nothing is kept on disk
         self.memory_only = key.key is None
@@ -153,7 +156,15 @@ class ReviewSession:
             log.info("no key for the local store: this session keeps nothing on disk")
         else:
             private_folder(self.path.parent, within=data_root or data_dir())
-        self.store = Store(where, key=key.key, in_memory=self.memory_only)
+        # with no network the file is not checked here: ``open_offline`` checked it and says
+        # what it found, and a damaged file is moved aside only at a login (SECURITY.md)
+        self.store = Store(
+            where,
+            key=key.key,
+            in_memory=self.memory_only,
+            check=not offline,
+            seal_plaintext=key.fresh,
+        )
         if not offline and not self.memory_only:
             self.store.save_profile(user)
         self._token = token or ""
@@ -267,20 +278,15 @@ class ReviewSession:
                 aside = _move_profile_aside(path)
                 fresh = keyfile.create(wrapped, password, url, username, params=kdf)
                 return ProfileKey(fresh, KeyMode.password, moved_aside=aside)
-        if path.is_file() and path.stat().st_size > 0:  # kept under the keyring's key
-            found = credentials.store_key(url, username, create=False)
-            if found is not None:
-                return ProfileKey(found, KeyMode.keyring)
-            if credentials.reason is not None:  # the keyring cannot be read now
-                log.warning("the saved work here waits for the keyring: %s", credentials.reason)
-                return ProfileKey(None, KeyMode.memory, waiting=path)
-        kept = credentials.store_key(url, username)
-        if kept is not None:
-            return ProfileKey(kept, KeyMode.keyring)
+        kept = _keyring_key(credentials, url, username, path)
+        if kept.key is not None or kept.waiting is not None:
+            return kept
         log.info("no keyring: the local store key is kept wrapped under the password")
         private_folder(path.parent, within=data_root or data_dir())
         return ProfileKey(
-            keyfile.create(wrapped, password, url, username, params=kdf), KeyMode.password
+            keyfile.create(wrapped, password, url, username, params=kdf),
+            KeyMode.password,
+            fresh=_has_store(path),  # written before encryption (else it would wait)
         )
 
     @staticmethod
@@ -324,8 +330,9 @@ class ReviewSession:
                     logged_out=True,
                 )
             key = ProfileKey(found, KeyMode.keyring)
-        # the profile and what is there, read on this thread; the session opens its own
-        with Store(path, key=key.key, check=False) as store:
+        # the profile and what is there, read on this thread; the session opens its own. The
+        # file is checked, and a damaged one is said (StoreUnreadable) and left as it is
+        with Store(path, key=key.key, move_aside=False) as store:
             user = store.profile() or User(
                 id=1, username=username, display_name=username, role=Role.reviewer
             )
@@ -432,8 +439,14 @@ class ReviewSession:
 
     def unsent_count(self) -> int:
         """Verdicts saved here and not yet delivered, and the posts of a lead's bulk
-        decisions held here unanswered (what clearing local data would lose)."""
+        decisions held here unanswered (what clearing local data would lose). A store moved
+        aside (``moved_aside``) is not counted: it cannot be read here, and is never wiped."""
         return self.store.pending_count() + self.store.held_bulk_items()
+
+    def moved_aside(self) -> list[Path]:
+        """This profile's stores moved aside as unusable (``*.unusable-*``), which may hold
+        verdicts never sent: logging out and clearing leave them, and their keys, alone."""
+        return moved_aside_stores(self.path)
 
     def log_out(self, *, keep_unsent: bool = True) -> int:
         """Send what can be sent, revoke the token on the server, forget it here, and wipe
@@ -498,8 +511,55 @@ class ReviewSession:
         for suffix in ("", "-wal", "-shm", "-journal", keyfile.SUFFIX):
             with suppress(FileNotFoundError):
                 Path(str(self.path) + suffix).unlink()
-        self.credentials.delete_store_key(self.server_url, self.user.username)
+        aside = self.moved_aside()
+        if aside:  # its key file went with it; a keyring's key is the one it needs
+            log.warning(
+                "logged out; %d local stores moved aside are kept with their key (they may "
+                "hold verdicts not sent): %s",
+                len(aside),
+                ", ".join(str(p) for p in aside),
+            )
+        if not any(not keyfile.exists(keyfile.key_file_path(p)) for p in aside):
+            self.credentials.delete_store_key(self.server_url, self.user.username)
         return 0
+
+
+def _keyring_key(credentials: Credentials, url: str, username: str, path: Path) -> ProfileKey:
+    """The keyring's key for the profile whose store is at ``path``: the one it holds for a
+    store kept here; else, when that store is encrypted, none (it waits, as for a keyring
+    that cannot be read now: never a new key for it); else a new one (``fresh`` when a store
+    written before encryption is here: it is sealed with it). A memory key with no
+    ``waiting`` when the keyring can keep nothing."""
+    found_store = _has_store(path)
+    if found_store:  # kept under the keyring's key
+        found = credentials.store_key(url, username, create=False)
+        if found is not None:
+            return ProfileKey(found, KeyMode.keyring)
+        if credentials.reason is not None:  # the keyring cannot be read now
+            log.warning("the saved work here waits for the keyring: %s", credentials.reason)
+            return ProfileKey(None, KeyMode.memory, waiting=path)
+        if encrypted_store(path):  # it answers, but not with this store's key
+            credentials.no_store_key()
+            log.warning("the saved work here waits for its key: %s", credentials.reason)
+            return ProfileKey(None, KeyMode.memory, waiting=path)
+    kept = credentials.store_key(url, username)
+    if kept is None:
+        return ProfileKey(None, KeyMode.memory)
+    return ProfileKey(kept, KeyMode.keyring, fresh=found_store)
+
+
+def _has_store(path: Path) -> bool:
+    """A store file is kept here for this profile (not a new, empty one)."""
+    return path.is_file() and path.stat().st_size > 0
+
+
+def moved_aside_stores(path: Path) -> list[Path]:
+    """The stores of the profile whose store is at ``path`` that were moved aside
+    (``<store>.unusable-<time>``, without their -wal, -shm or .key companions)."""
+    if not path.parent.is_dir():
+        return []
+    found = path.parent.glob(f"{path.name}.unusable-*")
+    return sorted(p for p in found if p.is_file() and p.name.endswith("Z"))
 
 
 def _move_profile_aside(path: Path) -> Path:

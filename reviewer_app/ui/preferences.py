@@ -6,7 +6,9 @@ reviewers who share this computer's account each have theirs."""
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -14,8 +16,12 @@ from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
+from reviewer_app.core.paths import FOLDER_MODE, POSIX_MODES, narrow_file
+
 from .style import FlatScrollBars, make_style, style_name
 from .theme import refresh as refresh_look
+
+log = logging.getLogger("ui")
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,26 @@ THEMES = ("system", "light", "dark")
 LANGUAGES = ("system", "en", "de", "es")
 
 
+def save(qsettings: QSettings) -> None:
+    """Write ``qsettings`` to its file now, and keep that file the user's own (0600, in a
+    0700 folder of the app's): it names the server and the user name. Only on a change
+    (the dialog, a key set, the window closed): never on a keypress's path."""
+    qsettings.sync()
+    if not POSIX_MODES:  # Windows: the registry, or the profile's ACLs
+        return
+    written = Path(qsettings.fileName())
+    try:
+        if not written.is_file():
+            return
+        narrow_file(written)
+        # the folder QSettings made for the app (~/.config/reviewer-app), never a shared one
+        folder = written.parent
+        if folder.name == qsettings.organizationName() and folder.stat().st_mode & 0o077:
+            folder.chmod(FOLDER_MODE)
+    except OSError as err:
+        log.warning("the settings file could not be made private: %s", type(err).__name__)
+
+
 class Preferences:
     def __init__(self, settings: QSettings | None = None) -> None:
         self.qsettings = settings or QSettings("reviewer-app", "reviewer-app")
@@ -62,7 +88,7 @@ class Preferences:
 
     def set(self, pref: Preference, value: Any) -> None:
         self.qsettings.setValue(pref.name, pref.type(value))
-        self.qsettings.sync()
+        save(self.qsettings)
 
     def window_geometry(self) -> QByteArray | None:
         """The review window's size and place when it was last closed (Qt's own form)."""
@@ -71,7 +97,7 @@ class Preferences:
 
     def set_window_geometry(self, geometry: QByteArray) -> None:
         self.qsettings.setValue(WINDOW_GEOMETRY, geometry)
-        self.qsettings.sync()
+        save(self.qsettings)
 
 
 def _segment(text: str) -> str:
@@ -112,7 +138,7 @@ class ReviewerKeys:
         for name, key in keys.items():
             self.qsettings.setValue(f"{self.group}/keys/{name}", key)
         self.qsettings.setValue(adopted, True)
-        self.qsettings.sync()
+        save(self.qsettings)
         return keys
 
     def get(self, name: str) -> str | None:
@@ -127,13 +153,13 @@ class ReviewerKeys:
         else:
             self._keys[name] = key
             self.qsettings.setValue(f"{self.group}/keys/{name}", key)
-        self.qsettings.sync()
+        save(self.qsettings)
 
     def clear(self) -> None:
         """Every key back to its default."""
         self._keys.clear()
         self.qsettings.remove(f"{self.group}/keys")
-        self.qsettings.sync()
+        save(self.qsettings)
 
 
 def dark_palette() -> QPalette:

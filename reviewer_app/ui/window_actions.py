@@ -248,6 +248,13 @@ class WindowActions(WindowParts):
             text += translate(
                 "MainWindow", "The app tries to send them first; any it cannot send are lost."
             )
+        if self.session.moved_aside():
+            text += "\n\n" + translate(
+                "MainWindow",
+                "A store the app could not use earlier is kept aside on this computer with its "
+                "key: it may hold verdicts never sent. Clearing leaves it; ask support before "
+                "deleting it.",
+            )
         box = QMessageBox(
             QMessageBox.Icon.Warning,
             translate("MainWindow", "Clear local data"),

@@ -258,16 +258,25 @@ def test_clear_local_data_asks_first_then_wipes_the_cache_and_its_key(
     QTimer.singleShot(200, lambda: answer(False))
     window.clear_local_data()
     assert path.exists() and window.is_open  # Cancel (the default) keeps everything
-    assert "logs you out" in texts[0]
+    assert "logs you out" in texts[0] and "kept aside" not in texts[0]
+
+    # a store moved aside earlier (unreadable then) is named, and left with its key
+    aside = path.with_name(path.name + ".unusable-20261206T101500Z")
+    aside.write_bytes(b"SQLite format 3\x00 damaged")
+    QTimer.singleShot(200, lambda: answer(False))
+    window.clear_local_data()
+    assert "kept aside" in texts[1] and "ask support" in texts[1]
 
     QTimer.singleShot(200, lambda: answer(True))
     window.clear_local_data()
     assert not window.is_open
     qtbot.waitUntil(lambda: not path.exists() and not window.isVisible(), timeout=30_000)
+    assert aside.exists(), "a store moved aside is never wiped"
     keyring = session.credentials._keyring()
     assert keyring is not None
     service = session.credentials.store_key_service_name(session.server_url)
-    assert keyring.get_password(service, session.user.username) is None  # (store_key makes one)
+    assert keyring.get_password(service, session.user.username) is not None, "its key stays"
+    aside.unlink()
 
 
 def test_logging_out_leaves_the_window_responsive_until_it_is_done(

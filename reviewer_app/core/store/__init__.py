@@ -22,10 +22,14 @@ author, thread, reports, scores), ``media.data``, ``journal.verdict`` and ``jour
 (a verdict's note, the decision that won), and ``conflicts.item``/``mine``/``theirs``. What
 queries filter and sort on stays plain: ids, queue ids, states, lease tokens, times, the
 chosen action. ``queues.document`` (each queue's decision config: action and policy labels,
-no user content) and ``settings`` stay plain. A store written without a key (schema 2, or
-tools and tests) is encrypted in place, in one transaction, the first time it is opened with
-a key; the file is then vacuumed so no plaintext page is left in it or its WAL. A value
-that does not decrypt is a ``StoreError``, never shown.
+no user content) and ``settings`` stay plain. A store written without a key before
+encryption (schema 2) is encrypted in place, in one transaction, when it is opened with a key
+made for it at that login (``seal_plaintext``); the file is then vacuumed so no plaintext
+page is left in it or its WAL. Any other store with content and no key check (the record
+that it is encrypted) is refused as damaged or tampered with and moved aside: content
+slipped in by someone without the key is never sealed as the reviewer's. A value that does
+not decrypt, or sealed data where text belongs (or the reverse), is a ``StoreError``, never
+shown.
 
 **In memory.** With ``in_memory=True`` the store is a SQLite ``memdb`` database named by
 ``path``, shared by the connections of this process (the UI's and the sync thread's) and
@@ -43,7 +47,10 @@ content) and the profile's user (sealed), so a start with no network can show bo
 transaction that records the server's answer (``settle``), and their notes are dropped from
 the journal. Nothing cached (items, media, conflicts' copies) is kept longer than
 ``cache_retention_hours`` (``purge_expired``: at open and on every sync pass). Verdicts not yet
-delivered are the exception: they are kept, encrypted, until the server has them.
+delivered are the exception: they are kept, encrypted, until the server has them. After a
+purge the WAL, which still holds the purged pages, is checkpointed and truncated (at once,
+then at most every ``EMPTY_WAL_EVERY`` seconds, by the next sync pass; never waiting for
+another connection).
 
 **Modules.** ``schema`` (migrations, names), ``records`` (what the store hands out, its
 errors), ``file`` (opening, checking, migrating, sealing, transactions, settings, metadata),
@@ -83,7 +90,14 @@ from .records import (
     WorklistRow,
 )
 from .retention import RetentionStore
-from .schema import APPLICATION_ID, MIGRATIONS, MISSING_MEDIA, PURGED, SCHEMA_VERSION
+from .schema import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    MISSING_MEDIA,
+    PURGED,
+    SCHEMA_VERSION,
+    encrypted_store,
+)
 
 __all__ = [
     "APPLICATION_ID",
@@ -109,6 +123,7 @@ __all__ = [
     "StoreFile",
     "StoredItem",
     "WorklistRow",
+    "encrypted_store",
 ]
 
 
@@ -124,11 +139,14 @@ class Store(ItemStore, JournalStore, RetentionStore, HeldBulkStore):
         clock: Callable[[], float] = time.time,
         check: bool = True,
         busy_timeout: float = 10.0,
+        seal_plaintext: bool = False,
+        move_aside: bool = True,
     ) -> None:
         """``key``: the profile's 32-byte data key; without one the store is not encrypted
         (tools and tests; the app always passes one, or uses ``in_memory``). ``in_memory``:
         ``path`` names a database that lives in this process only (see the module doc).
-        Cached content past its retention is purged as the store opens."""
+        ``check``, ``move_aside`` and ``seal_plaintext``: as ``StoreFile``'s. Cached content
+        past its retention is purged as the store opens."""
         super().__init__(
             path,
             key=key,
@@ -136,6 +154,8 @@ class Store(ItemStore, JournalStore, RetentionStore, HeldBulkStore):
             clock=clock,
             check=check,
             busy_timeout=busy_timeout,
+            seal_plaintext=seal_plaintext,
+            move_aside=move_aside,
         )
         self.purge_expired()
 

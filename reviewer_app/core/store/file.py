@@ -5,8 +5,10 @@ Durability: each commit lands in the WAL file without waiting for the disk
 (``synchronous=NORMAL``); ``write_through`` (an fsync of the WAL, on the sync thread) makes
 the commits so far survive a power cut. A file that is damaged or is not ours is moved aside
 with a message (``recovery_message``), never silently reused; a file of a newer release is
-left as it is. With a key, every content value is sealed (``RowCipher``), and a store written
-without one is sealed in place, in the migrating transaction, then vacuumed (``_scrub``).
+left as it is. A file moved aside keeps its key: a key file beside the store is copied beside
+it. With a key, every content value is sealed (``RowCipher``), and a store written before
+encryption is sealed in place (only with ``seal_plaintext``: ``_may_seal``), in the migrating
+transaction, then vacuumed (``_scrub``).
 See the package's docstring for the whole picture.
 """
 
@@ -23,28 +25,35 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import quote
 
-from reviewer_app.protocol import User, VerdictResult
+from reviewer_app.protocol import User
 
 from ..errors import StoreError, StoreUnreadable
+from ..keyfile import SUFFIX as KEY_FILE_SUFFIX
 from ..paths import narrow_file, private_file, private_folder
 from ..sealing import RowCipher
 from ..settings import Settings
-from .records import result_without_note, without_note
+from .plaintext import seal_rows
 from .schema import (
     APPLICATION_ID,
+    ENCRYPTED_SINCE,
     KEY_CHECK,
     KEY_CHECK_TEXT,
     LAST_SYNC,
     MIGRATIONS,
     PROFILE,
-    PURGED,
     QUICK_CHECK_LIMIT,
     SCHEMA_VERSION,
     SHIFT_TALLY,
     TABLES,
+    content_rows,
 )
 
 log = logging.getLogger("store")
+
+#: after content was purged, the WAL is emptied at most this often (seconds)
+EMPTY_WAL_EVERY = 10.0
+#: bytes of WAL kept when it is reset after a checkpoint (SQLite's own checkpoint size)
+WAL_SIZE_LIMIT = 4 * 1024 * 1024
 
 
 class _Unusable(Exception):
@@ -69,14 +78,27 @@ class StoreFile:
         clock: Callable[[], float] = time.time,
         check: bool = True,
         busy_timeout: float = 10.0,
+        seal_plaintext: bool = False,
+        move_aside: bool = True,
     ) -> None:
         """``key``: the profile's 32-byte data key; without one the store is not encrypted
         (tools and tests; the app always passes one, or uses ``in_memory``). ``in_memory``:
-        ``path`` names a database that lives in this process only (see the module doc)."""
+        ``path`` names a database that lives in this process only (see the module doc).
+        ``seal_plaintext``: ``key`` was made for this profile just now, so a store found here
+        of a release before encryption (schema 2) may be sealed with it in place; otherwise
+        content found with no key check is refused as damaged or tampered with.
+        ``check``: run SQLite's page check at open; ``move_aside``: a file that fails it (or
+        will not open with ``key``) is moved aside and a new store started, else the open
+        fails with ``StoreUnreadable`` and the file is left as it is."""
         self.path = Path(path)
         self.in_memory = in_memory
         self.clock = clock
         self._cipher = RowCipher(key) if key is not None else None
+        self._seal_plaintext = seal_plaintext
+        #: content was purged since the WAL was last emptied, and when that was (``_purged``)
+        self._wal_dirty = False
+        self._wal_emptied_at = -EMPTY_WAL_EVERY
+        self._busy_ms = int(busy_timeout * 1000)
         #: set when a damaged or foreign file was moved aside: what happened, in words
         #: (English, for logs), and where the file went (what the UI words)
         self.recovery_message: str | None = None
@@ -85,13 +107,15 @@ class StoreFile:
             private_folder(self.path.parent)
             private_file(self.path)  # 0600 before SQLite opens it (its WAL and SHM follow)
         verify = check and not in_memory
+        #: a file that cannot be used is moved aside (else the open fails, leaving it)
+        movable = verify and move_aside
         try:
             self.conn = self._connect(busy_timeout)
             if verify:  # before any pragma writes to it: a foreign file stays as it was
                 self._verify()
             self._configure()
         except _Unusable as why:
-            if not check:  # opened unchecked (a start with no network): nothing moved aside
+            if not movable:  # a start with no network, another thread's: nothing moved aside
                 unreadable = f"The local store {self.path} cannot be read: {why}"
                 raise StoreUnreadable(unreadable) from None
             self._move_aside(str(why))
@@ -104,9 +128,10 @@ class StoreFile:
             try:
                 self._migrate()
             except _WrongKey as why:
-                if not verify:
+                if not movable:
                     self.conn.close()
-                    raise StoreError(f"The local store {self.path} cannot be read: {why}") from None
+                    unreadable = f"The local store {self.path} cannot be read: {why}"
+                    raise StoreUnreadable(unreadable) from None
                 self._move_aside(str(why))
                 self.conn = self._connect(busy_timeout)
                 self._configure()
@@ -146,6 +171,8 @@ class StoreFile:
             self.conn.execute("PRAGMA temp_store=MEMORY")
             # deleted content is overwritten, not left in free pages
             self.conn.execute("PRAGMA secure_delete=ON")
+            # a WAL that grew is cut back when it is next reset (old frames do not linger)
+            self.conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         except sqlite3.DatabaseError as err:
             if isinstance(err, sqlite3.OperationalError) and "locked" in str(err):
                 raise StoreError(f"The local store {self.path} is locked: {err}") from err
@@ -187,6 +214,7 @@ class StoreFile:
             src = Path(str(self.path) + suffix)
             if src.exists():
                 src.replace(Path(str(aside) + suffix))
+        self._keep_key_file(aside)
         self.moved_aside_to = aside
         private_file(self.path)  # the new, empty store: 0600 from the start
         self.recovery_message = (
@@ -195,6 +223,29 @@ class StoreFile:
             "and not yet sent are still in it; ask support before deleting it."
         )
         log.error("%s", self.recovery_message)
+
+    def _keep_key_file(self, aside: Path) -> None:
+        """The wrapped key beside the store (``<store>.key``: a profile with no keyring)
+        goes with the file moved aside, as ``<aside>.key``: logging out deletes the store's
+        own, and the old file's unsent verdicts must stay readable (with the password
+        they were kept under). Copied: the new store uses the same key. With a keyring the
+        key stays in it while a file moved aside is here (``ReviewSession``)."""
+        source = Path(str(self.path) + KEY_FILE_SUFFIX)
+        try:
+            wrapped = source.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as err:
+            log.error(
+                "the key file %s could not be kept beside the store moved aside: %s", source, err
+            )
+            return
+        copy = Path(str(aside) + KEY_FILE_SUFFIX)
+        private_file(copy)  # 0600 before anything is written to it
+        with copy.open("wb") as out:
+            out.write(wrapped)
+            out.flush()
+            os.fsync(out.fileno())
 
     def _key_check(self, conn: sqlite3.Connection) -> object | None:
         """The sealed key check, or None when the store is not encrypted."""
@@ -215,19 +266,49 @@ class StoreFile:
         sealed_rows = 0
         with self.transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            unsealed = self._cipher is not None and self._key_check(conn) is None
+            if unsealed:  # before anything changes: a refused file is left as it was
+                self._may_seal(conn, version)
             for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
                 migration(conn)
                 conn.execute(f"PRAGMA user_version={number}")
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
             check = self._key_check(conn)
             if self._cipher is not None and check is None:
-                sealed_rows = self._seal_existing(conn)
+                sealed_rows = self._seal_found(conn)
                 check = self._cipher.seal(f"meta.value:{KEY_CHECK}", KEY_CHECK_TEXT)
                 conn.execute("INSERT INTO meta (name, value) VALUES (?, ?)", (KEY_CHECK, check))
         self._verify_key(check)
         if sealed_rows:
             log.info("the local store was encrypted in place (%d values)", sealed_rows)
             self._scrub()
+
+    def _may_seal(self, conn: sqlite3.Connection, version: int) -> None:
+        """A key is given and the store has no key check: seal what it holds in place only
+        when that is provably the content of a store made before encryption (schema 2, and
+        a key made for this profile just now: ``seal_plaintext``), or when it holds no
+        content at all (a new store). Anything else is a store whose key check was removed
+        (damaged, or someone without the key slipped content in to be sealed as the
+        reviewer's): ``_WrongKey``, so it is moved aside, never trusted."""
+        held = content_rows(conn)
+        if not held or (self._seal_plaintext and version < ENCRYPTED_SINCE):
+            return
+        raise _WrongKey(
+            f"it holds content ({held} rows) but no longer the record that it is encrypted "
+            "(its key check is missing): it was damaged or changed by something other than "
+            "this app, so nothing in it is trusted"
+        )
+
+    def _seal_found(self, conn: sqlite3.Connection) -> int:
+        """``_seal_existing``, with a value of the wrong kind (sealed bytes where plain text
+        belongs, a verdict that does not parse) refused as ``_WrongKey``: the file is moved
+        aside instead of failing every login."""
+        try:
+            return self._seal_existing(conn)
+        except (StoreError, ValueError) as err:
+            raise _WrongKey(
+                f"it holds content that is neither readable plain text nor this key's ({err})"
+            ) from None
 
     def _verify_key(self, check: object | None) -> None:
         if check is None:
@@ -250,67 +331,7 @@ class StoreFile:
         """Encrypt every content value of a store written without a key; notes of verdicts
         already settled are dropped on the way (as ``settle`` does now). Returns how many
         values were sealed."""
-        sealed = 0
-
-        def each(table: str, key_column: str) -> list[Any]:
-            return [r[0] for r in conn.execute(f"SELECT {key_column} FROM {table}")]  # noqa: S608
-
-        for item_id in each("items", "id"):
-            doc = conn.execute("SELECT document FROM items WHERE id = ?", (item_id,)).fetchone()
-            if doc[0] != PURGED:
-                conn.execute(
-                    "UPDATE items SET document = ? WHERE id = ?",
-                    (self._seal_text(f"items.document:{item_id}", doc[0]), item_id),
-                )
-                sealed += 1
-        for media_id in each("media_files", "id"):
-            (data,) = conn.execute(
-                "SELECT data FROM media_files WHERE id = ?", (media_id,)
-            ).fetchone()
-            conn.execute(
-                "UPDATE media_files SET data = ? WHERE id = ?",
-                (self._seal_bytes(f"media.data:{media_id}", bytes(data)), media_id),
-            )
-            sealed += 1
-        for key in each("journal", "key"):
-            row = conn.execute(
-                "SELECT verdict, result, status FROM journal WHERE key = ?", (key,)
-            ).fetchone()
-            verdict = row["verdict"] if row["status"] == "pending" else without_note(row["verdict"])
-            result = row["result"]
-            if result:
-                result = result_without_note(VerdictResult.model_validate_json(result))
-            conn.execute(
-                "UPDATE journal SET verdict = ?, result = ? WHERE key = ?",
-                (
-                    self._seal_text(f"journal.verdict:{key}", verdict),
-                    self._seal_text(f"journal.result:{key}", result) if result else None,
-                    key,
-                ),
-            )
-            sealed += 2 if result else 1
-        for bulk_id in each("held_bulk", "id"):
-            row = conn.execute("SELECT request FROM held_bulk WHERE id = ?", (bulk_id,)).fetchone()
-            conn.execute(
-                "UPDATE held_bulk SET request = ? WHERE id = ?",
-                (self._seal_text(f"held_bulk.request:{bulk_id}", row[0]), bulk_id),
-            )
-            sealed += 1
-        for key in each("conflicts", "key"):
-            row = conn.execute(
-                "SELECT item, mine, theirs FROM conflicts WHERE key = ?", (key,)
-            ).fetchone()
-            conn.execute(
-                "UPDATE conflicts SET item = ?, mine = ?, theirs = ? WHERE key = ?",
-                (
-                    self._seal_text(f"conflicts.item:{key}", row["item"]) if row["item"] else None,
-                    self._seal_text(f"conflicts.mine:{key}", row["mine"]),
-                    self._seal_text(f"conflicts.theirs:{key}", row["theirs"]),
-                    key,
-                ),
-            )
-            sealed += 3 if row["item"] else 2
-        return sealed
+        return seal_rows(conn, self._seal_text, self._seal_bytes)
 
     def _scrub(self) -> None:
         """Rewrite the file and empty its WAL: after content was encrypted in place or
@@ -323,9 +344,43 @@ class StoreFile:
         except sqlite3.OperationalError as err:  # busy: the next scrub or checkpoint does it
             log.warning("the local store could not be compacted now: %s", err)
 
+    def _purged(self) -> None:
+        """Content was purged (a settled verdict's item, media and note): its old pages are
+        still in the WAL, sealed under the key that is kept, until a checkpoint empties it.
+        Emptied now, or at a later ``_empty_wal_if_due`` (every sync pass)."""
+        self._wal_dirty = True
+        self._empty_wal_if_due()
+
+    def _empty_wal_if_due(self) -> None:
+        """After a purge, at most every ``EMPTY_WAL_EVERY`` seconds: checkpoint the WAL into
+        the file (whose freed pages ``secure_delete`` overwrote) and truncate it. For the
+        sync thread (the checkpoint syncs the file); it never waits for another connection:
+        one reading or writing now leaves it for the next pass."""
+        if not self._wal_dirty or self.in_memory:
+            return
+        if time.monotonic() - self._wal_emptied_at < EMPTY_WAL_EVERY:
+            return
+        try:
+            self.conn.execute("PRAGMA busy_timeout=0")
+            try:  # the copy first, taking no lock a writer waits for; then the truncation
+                self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout={self._busy_ms}")
+        except sqlite3.Error as err:
+            log.debug("the WAL could not be emptied now: %s", err)
+            return
+        if not busy:
+            self._wal_dirty = False
+            self._wal_emptied_at = time.monotonic()
+
     # --- sealing values --------------------------------------------------------------
 
-    def _seal_text(self, where: str, text: str) -> str | bytes:
+    def _seal_text(self, where: str, text: object) -> str | bytes:
+        if not isinstance(text, str):
+            raise StoreError(
+                f"The local store holds {_kind(text)} where text belongs ({_place(where)})."
+            )
         return text if self._cipher is None else self._cipher.seal(where, text.encode())
 
     def _open_text(self, where: str, value: object) -> str:
@@ -335,14 +390,30 @@ class StoreFile:
                     "The local store holds encrypted content and was opened without its key."
                 )
             return value
-        return self._cipher.open(where, value).decode()
+        try:
+            return self._cipher.open(where, value).decode()
+        except UnicodeDecodeError:
+            raise StoreError(
+                f"The local store holds content that is not text ({_place(where)}); it was "
+                "not shown."
+            ) from None
 
-    def _seal_bytes(self, where: str, data: bytes) -> bytes:
-        return data if self._cipher is None else self._cipher.seal(where, data)
+    def _seal_bytes(self, where: str, data: object) -> bytes:
+        if not isinstance(data, bytes | memoryview):
+            raise StoreError(
+                f"The local store holds {_kind(data)} where bytes belong ({_place(where)})."
+            )
+        return bytes(data) if self._cipher is None else self._cipher.seal(where, bytes(data))
 
     def _open_bytes(self, where: str, value: object) -> bytes:
         if self._cipher is None:
-            return bytes(value) if isinstance(value, bytes | memoryview) else b""
+            if value is None:
+                return b""
+            if not isinstance(value, bytes | memoryview):
+                raise StoreError(
+                    f"The local store holds {_kind(value)} where bytes belong ({_place(where)})."
+                )
+            return bytes(value)
         return self._cipher.open(where, value)
 
     def close(self) -> None:
@@ -475,3 +546,13 @@ class StoreFile:
         except StoreError as err:  # written before the store was sealed: a new shift
             log.warning("the shift tally kept here cannot be read: %s", err)
             return None
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, bytes | memoryview):
+        return "encrypted or binary data"
+    return "no value" if value is None else f"a value of type {type(value).__name__}"
+
+
+def _place(where: str) -> str:
+    return where.split(":", 1)[0]

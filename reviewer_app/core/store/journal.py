@@ -195,6 +195,8 @@ class JournalStore(StoreFile):
                     self._retry_later(conn, row, result, now)
                 else:
                     settled.append(self._settle_one(conn, row, result, now))
+        if settled:  # their items and notes were purged: the WAL still holds them
+            self._purged()
         return settled
 
     def _retry_later(

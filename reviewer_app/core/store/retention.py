@@ -104,6 +104,7 @@ class RetentionStore(StoreFile):
         conflicts = self._read(
             "SELECT key FROM conflicts WHERE found_at < ? AND purged_at IS NULL", (cutoff,)
         )
+        self._empty_wal_if_due()  # after a purge that could not empty it then
         if not items and not conflicts:
             return 0
         with self.transaction() as conn:
@@ -116,6 +117,7 @@ class RetentionStore(StoreFile):
                 [(PURGED, i) for (i,) in unsent],
             )
             self._strip_conflicts(conn, [r[0] for r in conflicts], now)
+        self._purged()
         log.info("retention: %d items and %d conflicts purged", len(items), len(conflicts))
         return len(items) + len(conflicts)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 #: "RvDk": marks a SQLite file as this app's store (``PRAGMA application_id``).
 APPLICATION_ID = 0x5276446B
@@ -239,3 +240,51 @@ SHIFT_TALLY = "shift_tally"
 KEY_CHECK_TEXT = b"reviewer-app store key check"
 #: ``items.document`` of an item whose content was purged (its verdict is still unsent)
 PURGED = ""
+
+
+#: the schema that added the key check (``meta``): a store of an older one was written
+#: before the store was encrypted
+ENCRYPTED_SINCE = 3
+#: what holds a reviewer's content or work: rows here mean a store is not a new, empty one
+_CONTENT_TABLES = ("items", "media", "media_files", "journal", "outbox", "conflicts", "held_bulk")
+
+
+def content_rows(conn: sqlite3.Connection) -> int:
+    """How many rows of content the store holds (in whichever of its tables exist)."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    held = sum(
+        conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]  # noqa: S608 - our names
+        for table in _CONTENT_TABLES
+        if table in tables
+    )
+    if "meta" in tables:  # the profile and the shift tally are sealed content too
+        held += conn.execute(
+            "SELECT COUNT(*) FROM meta WHERE name NOT IN (?, ?)", (KEY_CHECK, LAST_SYNC)
+        ).fetchone()[0]
+    return int(held)
+
+
+def encrypted_store(path: Path) -> bool | None:
+    """Whether the store file at ``path`` records that it is encrypted (its key check),
+    read without changing it: True or False, None when it cannot be read (damaged, not
+    ours, busy). What a login asks before it would make a new key for a profile."""
+    companions = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
+    absent = [p for p in companions if not p.exists()]
+    try:
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
+    except sqlite3.Error:
+        return None
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version < ENCRYPTED_SINCE:
+            return False
+        row = conn.execute("SELECT 1 FROM meta WHERE name = ?", (KEY_CHECK,)).fetchone()
+        return row is not None
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+        wal, shm = companions
+        if wal in absent and shm in absent and (not wal.exists() or wal.stat().st_size == 0):
+            wal.unlink(missing_ok=True)  # the empty WAL and SHM a read-only connection left
+            shm.unlink(missing_ok=True)
