@@ -26,9 +26,9 @@ from reviewer_app.server.feeds.seed import seed_demo
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import authors, strikes, users
 from tests.support.api import ApiSession, claim, expect_problem, verdict
-from tests.support.appeals import APPEALS, appeal, queue_file
+from tests.support.appeals import APPEALS, appeal, appeals_server, feed, platform_of, queue_file
 from tests.support.clock import ManualClock
-from tests.support.enforcement import ESCALATIONS, queue_posts, read_all
+from tests.support.enforcement import ESCALATIONS, queue_posts
 from tests.support.intake import INAUTH, MISINFO, author, classifier, post, send, shady
 from tests.support.servers import LiveServer
 
@@ -43,22 +43,11 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def server(database_url: str, clock: ManualClock) -> Any:
-    srv = LiveServer(database_url, clock=clock, token_ttl_seconds=30 * 86_400).start()
-    srv.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+    srv = appeals_server(database_url, clock)
     try:
         yield srv
     finally:
         srv.stop()
-
-
-def platform_of(server: LiveServer) -> ApiSession:
-    return ApiSession(server.url, server.service.create_api_key(Role.platform, "feed-bridge").key)
-
-
-def feed(server: LiveServer, platform: ApiSession) -> list[dict[str, Any]]:
-    server.service.seal_now()
-    assert platform.token is not None
-    return read_all(server.url, platform.token)
 
 
 def decided(server: LiveServer, reviewer: ApiSession, names: list[str], action: str) -> None:

@@ -10,16 +10,15 @@ from typing import Any
 
 import pytest
 
-from reviewer_app.protocol import QueueFile, Role
+from reviewer_app.protocol import Role
 from reviewer_app.server.domain.intake.rows import author_id_for
 from tests.support.api import ApiSession, claim, verdict
-from tests.support.appeals import APPEALS, appeal, queue_file
+from tests.support.appeals import APPEALS, SOURCE, appeal, appeals_server, feed, platform_of
 from tests.support.clock import ManualClock
-from tests.support.enforcement import queue_posts, read_all
+from tests.support.enforcement import queue_posts
 from tests.support.intake import MISINFO, send
 from tests.support.servers import LiveServer
 
-SOURCE = "feed-bridge"
 CIVIC = ["MISINFO.CIVIC"]
 
 
@@ -30,22 +29,11 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def server(database_url: str, clock: ManualClock) -> Any:
-    srv = LiveServer(database_url, clock=clock, token_ttl_seconds=30 * 86_400).start()
-    srv.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+    srv = appeals_server(database_url, clock)
     try:
         yield srv
     finally:
         srv.stop()
-
-
-def _platform(server: LiveServer) -> ApiSession:
-    return ApiSession(server.url, server.service.create_api_key(Role.platform, SOURCE).key)
-
-
-def _feed(server: LiveServer, platform: ApiSession) -> list[dict[str, Any]]:
-    server.service.seal_now()
-    assert platform.token is not None
-    return read_all(server.url, platform.token)
 
 
 def _removed_and_appealed(server: LiveServer, platform: ApiSession) -> tuple[str, ApiSession]:
@@ -63,7 +51,7 @@ def _removed_and_appealed(server: LiveServer, platform: ApiSession) -> tuple[str
 def test_an_appeal_waiting_when_its_author_is_suspended_is_still_decided(
     server: LiveServer,
 ) -> None:
-    platform = _platform(server)
+    platform = platform_of(server)
     item_id, _ = _removed_and_appealed(server, platform)
     lead = server.login("lena", Role.lead)
     suspended = lead.post(
@@ -84,7 +72,7 @@ def test_an_appeal_waiting_when_its_author_is_suspended_is_still_decided(
     assert held["item"]["id"] == item_id
     [upheld] = sam.decide([verdict(held, "uphold", note="The removal stands.")])
     assert upheld["status"] == "accepted", upheld
-    actions = _feed(server, platform)
+    actions = feed(server, platform)
     assert [a["kind"] for a in actions] == ["remove", "author:suspend", "appeal_upheld"]
     assert actions[-1]["appeal_id"] == "ap-1"
 
@@ -92,12 +80,12 @@ def test_an_appeal_waiting_when_its_author_is_suspended_is_still_decided(
 def test_a_withdrawal_ends_a_waiting_appeal_and_names_it(
     server: LiveServer, clock: ManualClock
 ) -> None:
-    platform = _platform(server)
+    platform = platform_of(server)
     item_id, rita = _removed_and_appealed(server, platform)
     [gone] = send(platform, "withdrawals", [{"post_external_id": "p-1", "reason": "deleted"}])
     assert gone["item_ids"] == [item_id], gone
 
-    actions = _feed(server, platform)
+    actions = feed(server, platform)
     assert [(a["kind"], a["appeal_id"]) for a in actions] == [
         ("remove", None),
         ("withdrawn", "ap-1"),
@@ -123,7 +111,7 @@ def _escalated_open(lead: ApiSession) -> int:
 def test_escalations_count_open_only_while_the_service_holds_them_open(
     server: LiveServer,
 ) -> None:
-    platform = _platform(server)
+    platform = platform_of(server)
     queue_posts(platform, ["e-1", "e-2"])
     rita = server.login("rita")
     leased = claim(rita, MISINFO, 2)

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from reviewer_app.protocol import QueueFile, Role
+from reviewer_app.protocol import Role
 from tests.support.api import ApiSession, claim, verdict
-from tests.support.appeals import APPEALS, appeal, queue_file
+from tests.support.appeals import APPEALS, appeal, appeals_server, platform_of
 from tests.support.clock import ManualClock
 from tests.support.enforcement import ESCALATIONS, queue_posts
 from tests.support.intake import MISINFO, send
@@ -24,16 +24,11 @@ NOTE = "Satire or a real claim? The account posts both."
 
 @pytest.fixture
 def server(database_url: str) -> Iterator[LiveServer]:
-    srv = LiveServer(database_url, clock=ManualClock(), token_ttl_seconds=86_400).start()
-    srv.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+    srv = appeals_server(database_url, ManualClock())
     try:
         yield srv
     finally:
         srv.stop()
-
-
-def platform_of(server: LiveServer) -> ApiSession:
-    return ApiSession(server.url, server.service.create_api_key(Role.platform, "feed-bridge").key)
 
 
 def counts(session: ApiSession) -> dict[str, dict[str, Any]]:

@@ -4,14 +4,23 @@ bodies as a platform sends them."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
-from reviewer_app.protocol import QueueFile
+from reviewer_app.protocol import QueueFile, Role, UserCreate
 
+from .api import ApiSession
+from .clock import ManualClock
 from .enforcement import queue_file as enforcement_queues
+from .enforcement import read_all
 from .intake import INAUTH, NOW, QUEUES
+from .servers import LiveServer
 
 APPEALS = "appeals"
+#: the platform's account (its API key's name): the source of its posts' and authors' ids
+SOURCE = "feed-bridge"
+#: a person to add: user name, password, role
+Person = tuple[str, str, Role]
 
 _serial = itertools.count()
 
@@ -63,3 +72,27 @@ def appeal(
     if author_id is not None:
         body["author_external_id"] = author_id
     return body
+
+
+def appeals_server(
+    database_url: str, clock: ManualClock | None = None, *, people: Sequence[Person] = ()
+) -> LiveServer:
+    """A live service with these queues (``queue_file``), and these people: started; the
+    caller stops it."""
+    server = LiveServer(database_url, clock=clock, token_ttl_seconds=30 * 86_400).start()
+    server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+    for username, password, role in people:
+        server.service.create_user(UserCreate(username=username, password=password, role=role))
+    return server
+
+
+def platform_of(server: LiveServer) -> ApiSession:
+    """The platform's session (an API key of the ``SOURCE`` account)."""
+    return ApiSession(server.url, server.service.create_api_key(Role.platform, SOURCE).key)
+
+
+def feed(server: LiveServer, platform: ApiSession) -> list[dict[str, Any]]:
+    """The platform's whole enforcement feed, everything decided so far sealed first."""
+    server.service.seal_now()
+    assert platform.token is not None
+    return read_all(server.url, platform.token)

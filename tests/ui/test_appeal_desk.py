@@ -12,11 +12,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
-from reviewer_app.protocol import QueueFile, ReviewerStatsReport, Role, UserCreate
+from reviewer_app.protocol import ReviewerStatsReport, Role
 from reviewer_app.ui.lead.stats_views import ReviewerStatsModel, share
 from reviewer_app.ui.plain import isolate
 from tests.support.api import ApiSession, claim, verdict
-from tests.support.appeals import APPEALS, appeal, queue_file
+from tests.support.appeals import APPEALS, appeal, appeals_server
 from tests.support.enforcement import read_all
 from tests.support.intake import MISINFO, classifier, key_session, post, send
 from tests.support.servers import PASSWORD, LiveServer
@@ -28,11 +28,8 @@ STATEMENT = "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(f"sqlite:///{tmp_path / 'appeals.db'}").start()
-    server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
-    for (username, password), role in ((REVIEWER, Role.reviewer), (LEAD, Role.lead)):
-        server.service.create_user(UserCreate(username=username, password=password, role=role))
-    server.service.create_user(UserCreate(username="rita", password=PASSWORD, role=Role.reviewer))
+    people = [(*REVIEWER, Role.reviewer), (*LEAD, Role.lead), ("rita", PASSWORD, Role.reviewer)]
+    server = appeals_server(f"sqlite:///{tmp_path / 'appeals.db'}", people=people)
     try:
         yield server
     finally:

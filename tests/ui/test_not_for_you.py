@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from reviewer_app.protocol import Queue, QueueFile, Role, UserCreate
+from reviewer_app.protocol import Queue, Role
 from reviewer_app.ui.plain import isolate
 from reviewer_app.ui.queue_picker import nothing_here, picker_row
 from tests.support.api import ApiSession, claim, verdict
-from tests.support.appeals import APPEALS, APPEALS_QUEUE, appeal, queue_file
+from tests.support.appeals import APPEALS, APPEALS_QUEUE, appeal, appeals_server
 from tests.support.enforcement import ESCALATIONS
 from tests.support.intake import MISINFO, classifier, key_session, post, send
 from tests.support.servers import PASSWORD, LiveServer
@@ -27,11 +27,8 @@ RITA = ("rita", PASSWORD)
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(f"sqlite:///{tmp_path / 'appeals.db'}").start()
-    server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
-    for (username, password), role in ((REVIEWER, Role.reviewer), (LEAD, Role.lead)):
-        server.service.create_user(UserCreate(username=username, password=password, role=role))
-    server.service.create_user(UserCreate(username="rita", password=PASSWORD, role=Role.reviewer))
+    people = [(*REVIEWER, Role.reviewer), (*LEAD, Role.lead), ("rita", PASSWORD, Role.reviewer)]
+    server = appeals_server(f"sqlite:///{tmp_path / 'appeals.db'}", people=people)
     try:
         yield server
     finally:
