@@ -14,7 +14,16 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 import regex
-from PySide6.QtCore import QDateTime, QEvent, QLocale, QObject, QRect, QSize, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QDateTime,
+    QEvent,
+    QLocale,
+    QObject,
+    QRect,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import (
     QContextMenuEvent,
     QEnterEvent,
@@ -426,6 +435,26 @@ def named(widget: W, object_name: str, accessible_name: str) -> W:
 
 
 TableT = TypeVar("TableT", bound=QAbstractItemView)
+
+
+class SortedTable(QTableView):
+    """A table whose rows follow its header's sort arrow from its first model on (sorting
+    is switched on before a model is set: the arrow showed, the rows stayed in the order
+    they came). The arrow starts on the first column, ascending."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._first_model = True
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        super().setModel(model)
+        if model is None or not self.isSortingEnabled():
+            return
+        header = self.horizontalHeader()  # (a header set after __init__ counts)
+        if self._first_model:
+            self._first_model = False
+            header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+        self.sortByColumn(header.sortIndicatorSection(), header.sortIndicatorOrder())
 
 
 def read_only_table(

@@ -49,6 +49,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import (
+    SortedTable,
     fit_columns,
     isolate,
     keep_headers_fit,
@@ -273,7 +274,7 @@ def sortable(model: _Table, parent: QWidget) -> QSortFilterProxyModel:
 
 def table_view(object_name: str, name: str) -> QTableView:
     """A sortable, read-only table; ``name`` is what a screen reader calls it (translated)."""
-    view = read_only_table(QTableView(), object_name, name)
+    view = read_only_table(SortedTable(), object_name, name)
     view.setSortingEnabled(True)
     view.verticalHeader().hide()
     keep_headers_fit(view)  # (its header first: the settings below are the header's)
