@@ -235,10 +235,15 @@ def event_detail(
     cuts: Cuts | None = None,
     escalation: ItemEscalation | None = None,
 ) -> str:
-    """What an entry adds to its line: an escalation's reason and the escalating
-    reviewer's note (from the entry, else from ``escalation`` when it is the same one: an
-    entry logged before entries carried it), an assignment's lead."""
+    """What an entry adds to its line: a decision's action and policies, an escalation's
+    reason and the escalating reviewer's note (from the entry, else from ``escalation``
+    when it is the same one: an entry logged before entries carried it), an assignment's
+    lead."""
     data = event.data
+    if event.kind is EventKind.decided and data.get("action"):
+        policies = data.get("policies")
+        cited = ", ".join(isolate(str(p)) for p in policies) if isinstance(policies, list) else ""
+        return " — " + code_words(str(data["action"])) + (f" ({cited})" if cited else "")
     if event.kind is EventKind.escalated:
         said = ""
         if data.get("reason"):

@@ -149,3 +149,6 @@ def test_whoever_decides_the_appeal_reads_the_escalating_reviewers_note(
     history = desk.window.context.text_of("History")
     assert f"escalated by {isolate(REVIEWER[0])} — why: {isolate('Policy unclear')}" in history
     assert f"their note: {isolate(NOTE)}" in history, history
+    # and what the lead decided, the decision the user appealed
+    cited = isolate("MISINFO.CIVIC")
+    assert f"decided by {isolate(LEAD[0])} — remove ({cited})" in history, history
