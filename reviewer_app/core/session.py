@@ -538,7 +538,9 @@ def _keyring_key(credentials: Credentials, url: str, username: str, path: Path) 
         if credentials.reason is not None:  # the keyring cannot be read now
             log.warning("the saved work here waits for the keyring: %s", credentials.reason)
             return ProfileKey(None, KeyMode.memory, waiting=path)
-        if encrypted_store(path):  # it answers, but not with this store's key
+        # it answers, but not with this store's key (a file that cannot be read at all is
+        # moved aside as damaged, kept whole, under the new key's profile)
+        if encrypted_store(path):
             credentials.no_store_key()
             log.warning("the saved work here waits for its key: %s", credentials.reason)
             return ProfileKey(None, KeyMode.memory, waiting=path)

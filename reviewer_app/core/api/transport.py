@@ -19,6 +19,7 @@ are in ``review``, ``lead`` and ``admin``, joined in ``ApiClient``.
 from __future__ import annotations
 
 import email.utils
+import functools
 import io
 import json
 import logging
@@ -86,9 +87,10 @@ class _Adapter(HTTPAdapter):
         super().init_poolmanager(*args, **kwargs)
 
 
+@functools.cache
 def system_trust() -> Any:
-    """A TLS context that trusts what the operating system trusts (its certificate store,
-    ``SSL_CERT_FILE``), as browsers on the machine do."""
+    """A TLS context that trusts what the operating system trusts (its store, ``SSL_CERT_FILE``,
+    read at each connection), as browsers there do: one a process, for every session."""
     context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.load_verify_locations(certifi.where())  # a machine with no store of its own
     return context
@@ -219,7 +221,7 @@ class HttpClient:
         session.verify = self._verify
         session.headers.update({"User-Agent": self._user_agent, "Accept": "application/json"})
         # an explicit bundle is all that is trusted; else the system's store (and certifi's)
-        trust = system_trust() if self._verify is True else None
+        trust = system_trust() if self._verify is True and self.base.startswith("https") else None
         session.mount("http://", _Adapter(max_retries=_retry_policy(SAFE_METHODS)))
         session.mount(
             "https://", _Adapter(ssl_context=trust, max_retries=_retry_policy(SAFE_METHODS))
@@ -503,24 +505,32 @@ def known_fields(model: type[M], doc: Any) -> M:
             unknown = [e["loc"] for e in err.errors() if e.get("type") == "extra_forbidden"]
             if not unknown or not _left_out(doc, unknown):
                 raise
-            log.info("a reply carried %d field(s) this client does not know", len(unknown))
+            if not _told_unknown:  # once a process: a newer service sends them every time
+                _told_unknown.append(True)
+                log.info("the service sends fields this client does not know: left out")
     return model.model_validate(doc)
 
 
+_told_unknown: list[bool] = []
+
+
 def _left_out(doc: Any, places: list[tuple[int | str, ...]]) -> int:
-    """Delete the fields at these places (pydantic's error locations; a union member's name
-    in a location is passed over); how many were deleted."""
+    """Delete the fields at these places (pydantic's error locations); how many were
+    deleted. A place that is not a path in the document (it names a union's member: the
+    field may belong to another member) is left alone."""
     deleted = 0
     for place in places:
         node = doc
         for step in place[:-1]:
             into_dict = isinstance(node, dict) and step in node
             into_list = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
-            if into_dict or into_list:  # else: a union member's tag, not a step into it
-                node = node[step]
-        if isinstance(node, dict) and place and place[-1] in node:
-            del node[place[-1]]
-            deleted += 1
+            if not (into_dict or into_list):
+                break
+            node = node[step]
+        else:
+            if isinstance(node, dict) and place and place[-1] in node:
+                del node[place[-1]]
+                deleted += 1
     return deleted
 
 

@@ -157,7 +157,9 @@ class Store(ItemStore, JournalStore, RetentionStore, HeldBulkStore):
             seal_plaintext=seal_plaintext,
             move_aside=move_aside,
         )
-        self.purge_expired()
+        # on the opener's thread (the GUI's, for the review window): the WAL, which syncs the
+        # file, is emptied by the sync thread's next pass
+        self.purge_expired(empty_wal=False)
 
     def counts(self) -> Counts:
         row = self._read(

@@ -344,12 +344,14 @@ class StoreFile:
         except sqlite3.OperationalError as err:  # busy: the next scrub or checkpoint does it
             log.warning("the local store could not be compacted now: %s", err)
 
-    def _purged(self) -> None:
+    def _purged(self, *, empty_now: bool = True) -> None:
         """Content was purged (a settled verdict's item, media and note): its old pages are
         still in the WAL, sealed under the key that is kept, until a checkpoint empties it.
-        Emptied now, or at a later ``_empty_wal_if_due`` (every sync pass)."""
+        Emptied now (``empty_now``: the sync thread), or at a later ``_empty_wal_if_due``
+        (every sync pass)."""
         self._wal_dirty = True
-        self._empty_wal_if_due()
+        if empty_now:
+            self._empty_wal_if_due()
 
     def _empty_wal_if_due(self) -> None:
         """After a purge, at most every ``EMPTY_WAL_EVERY`` seconds: checkpoint the WAL into

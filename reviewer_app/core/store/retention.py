@@ -89,11 +89,13 @@ class RetentionStore(StoreFile):
 
     # --- retention and wiping ---------------------------------------------------------
 
-    def purge_expired(self, now: float | None = None) -> int:
+    def purge_expired(self, now: float | None = None, *, empty_wal: bool = True) -> int:
         """Drop cached content older than ``cache_retention_hours``: items (with their
         media) and the copies and notes kept with conflicts. An item whose verdict is not
         yet delivered keeps its row (the verdict still goes) without its content. Returns
-        how many items and conflicts were purged. Cheap when there is nothing to do."""
+        how many items and conflicts were purged. Cheap when there is nothing to do.
+        ``empty_wal``: also empty the WAL of what was purged (it syncs the file: not for the
+        GUI thread)."""
         now = self.clock() if now is None else now
         cutoff = now - self.settings.get(CACHE_RETENTION) * 3600.0
         items = self._read(
@@ -104,7 +106,8 @@ class RetentionStore(StoreFile):
         conflicts = self._read(
             "SELECT key FROM conflicts WHERE found_at < ? AND purged_at IS NULL", (cutoff,)
         )
-        self._empty_wal_if_due()  # after a purge that could not empty it then
+        if empty_wal:
+            self._empty_wal_if_due()  # after a purge that could not empty it then
         if not items and not conflicts:
             return 0
         with self.transaction() as conn:
@@ -117,7 +120,7 @@ class RetentionStore(StoreFile):
                 [(PURGED, i) for (i,) in unsent],
             )
             self._strip_conflicts(conn, [r[0] for r in conflicts], now)
-        self._purged()
+        self._purged(empty_now=empty_wal)
         log.info("retention: %d items and %d conflicts purged", len(items), len(conflicts))
         return len(items) + len(conflicts)
 
