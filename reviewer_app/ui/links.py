@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator, MutableMapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import idna
 from fontTools.unicodedata import script_extension, script_name
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QProcess, QProcessEnvironment, QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextOption
 from PySide6.QtWidgets import (
     QDialog,
@@ -215,33 +215,33 @@ _BUNDLE_QT = ("QT_PLUGIN_PATH", "QML2_IMPORT_PATH", "QT_QPA_PLATFORM_PLUGIN_PATH
 _LIBRARY_PATHS = ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH")
 
 
-@contextmanager
-def system_environment(
-    environ: MutableMapping[str, str] = os.environ, *, frozen: bool | None = None
-) -> Iterator[None]:
-    """The environment as the system gave it while a program of the system (the browser)
-    is started from the desktop bundle, which would otherwise load the bundle's Qt plugins
-    and libraries; nothing changes outside a bundle."""
-    if not (getattr(sys, "frozen", False) if frozen is None else frozen):
-        yield
-        return
-    saved = {name: environ.get(name) for name in (*_BUNDLE_QT, *_LIBRARY_PATHS)}
-    try:
-        for name in _BUNDLE_QT:
-            environ.pop(name, None)
-        for name in _LIBRARY_PATHS:
-            system = environ.get(name + "_ORIG")
-            if system is None:
-                environ.pop(name, None)
-            else:
-                environ[name] = system
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                environ.pop(name, None)
-            else:
-                environ[name] = value
+def system_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` as the system gave it, for a program of the system (the browser) started
+    from the desktop bundle, which would otherwise load the bundle's Qt plugins and
+    libraries."""
+    system = {k: v for k, v in environ.items() if k not in _BUNDLE_QT + _LIBRARY_PATHS}
+    for name in _LIBRARY_PATHS:
+        if name + "_ORIG" in environ:
+            system[name] = environ[name + "_ORIG"]
+    return system
+
+
+def open_in_browser(url: QUrl) -> bool:
+    """Open ``url`` in the system's browser; False when none could. From the bundle on
+    Linux, ``xdg-open`` is started with the system's environment (a new process's own: the
+    app's, which its other threads read, is left as it is)."""
+    opener = shutil.which("xdg-open")
+    if not (getattr(sys, "frozen", False) and sys.platform.startswith("linux") and opener):
+        return QDesktopServices.openUrl(url)
+    process = QProcess()
+    process.setProgram(opener)
+    process.setArguments([url.toString(QUrl.ComponentFormattingOption.FullyEncoded)])
+    environment = QProcessEnvironment()
+    for name, value in system_environment(os.environ).items():
+        environment.insert(name, value)
+    process.setProcessEnvironment(environment)
+    started = process.startDetached()  # (PySide6 gives the bool alone, or with the pid)
+    return bool(started[0] if isinstance(started, tuple) else started)
 
 
 class LinkDialog(QDialog):
@@ -253,7 +253,7 @@ class LinkDialog(QDialog):
         facts: LinkFacts,
         parent: QWidget | None = None,
         *,
-        opener: Opener = QDesktopServices.openUrl,
+        opener: Opener = open_in_browser,
     ) -> None:
         super().__init__(parent)
         self.facts = facts
@@ -324,9 +324,7 @@ class LinkDialog(QDialog):
         self.problem.show()
 
     def _open(self) -> None:
-        with system_environment():
-            opened = self._opener(self.facts.url)
-        if opened:
+        if self._opener(self.facts.url):
             self.outcome = "opened"
             self.accept()
             return

@@ -7,6 +7,7 @@ open it."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -211,24 +212,29 @@ def test_scripts_are_read_from_unicode_properties() -> None:
 
 
 def test_a_browser_started_from_the_bundle_gets_the_systems_libraries_not_the_bundles(
-    qtbot, monkeypatch: pytest.MonkeyPatch
+    qtbot, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """In the desktop bundle (``sys.frozen``) PyInstaller points the library path and Qt's
-    plugin path at the bundle; the browser the link opens must not load them."""
+    plugin path at the bundle; the browser the link opens (here an ``xdg-open`` that writes
+    down its environment) must not load them, and the app's own stay as they were."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("xdg-open: Linux")
+    seen = tmp_path / "env.txt"
+    fake = tmp_path / "bin" / "xdg-open"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\nenv > "{seen}.part" && mv "{seen}.part" "{seen}"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr("sys.frozen", True, raising=False)
     monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/bundle/_internal")
     monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", "/usr/local/lib")
     monkeypatch.setenv("QT_PLUGIN_PATH", "/opt/bundle/_internal/PySide6/Qt/plugins")
-    seen: dict[str, str | None] = {}
-
-    def opener(url: QUrl) -> bool:
-        seen.update({k: os.environ.get(k) for k in ("LD_LIBRARY_PATH", "QT_PLUGIN_PATH")})
-        return True
-
-    dialog = LinkDialog(examine(QUrl("https://news.example/story")), opener=opener)
+    dialog = LinkDialog(examine(QUrl("https://news.example/story")))
     qtbot.addWidget(dialog)
     dialog.open_button.click()
     assert dialog.outcome == "opened"
-    assert seen == {"LD_LIBRARY_PATH": "/usr/local/lib", "QT_PLUGIN_PATH": None}
-    assert os.environ["LD_LIBRARY_PATH"] == "/opt/bundle/_internal", "the app's own is back"
-    assert os.environ["QT_PLUGIN_PATH"].endswith("plugins")
+    qtbot.waitUntil(seen.exists, timeout=10_000)
+    started = dict(line.split("=", 1) for line in seen.read_text().splitlines() if "=" in line)
+    assert started["LD_LIBRARY_PATH"] == "/usr/local/lib"
+    assert "QT_PLUGIN_PATH" not in started
+    assert os.environ["LD_LIBRARY_PATH"] == "/opt/bundle/_internal", "the app's own is as it was"
