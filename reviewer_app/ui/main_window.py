@@ -43,10 +43,10 @@ from .i18n import translate
 from .keys import Command, Keymap, key_text
 from .lead.bulk import BulkDecisionDialog, BulkSender
 from .lead.workspace import LeadWorkspace
-from .models import WorklistModel
+from .models import QueueListModel, WorklistModel
 from .my_decisions import FeedbackBar, MyDecisionsView
 from .plain import bounded, isolate, label, named, read_only_table
-from .queue_picker import QueuePickerModel, nothing_here
+from .queue_picker import nothing_here
 from .review import ReviewController, StoreSink
 from .review_pane import ReviewPane
 from .theme import Tone, set_tone
@@ -210,7 +210,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         top = QHBoxLayout()
         self.queue_picker = bounded(QComboBox())
         named(self.queue_picker, "queuePicker", translate("MainWindow", "Queue"))
-        self.queues = QueuePickerModel()
+        self.queues = QueueListModel()
         self.queue_picker.setModel(self.queues)
         self.queue_picker.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.offline_button = QPushButton(translate("MainWindow", "Work offline…"))

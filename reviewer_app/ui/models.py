@@ -21,7 +21,7 @@ from PySide6.QtCore import (
 )
 
 from reviewer_app.core.store import Conflict, WorklistRow
-from reviewer_app.protocol import Queue
+from reviewer_app.protocol import Queue, QueueCounts
 
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .plain import isolate, tooltip
@@ -289,8 +289,39 @@ class WorklistModel(_Table):
         return self.rows
 
 
+def for_you(counts: QueueCounts) -> int:
+    """The pending items the reviewer's claim may take."""
+    return max(0, counts.pending - counts.not_for_you)
+
+
+def _oldest(counts: QueueCounts) -> str:
+    age = counts.oldest_pending_age_seconds
+    if age is None:
+        return ""
+    if age >= 3600:
+        return translate("Models", ", oldest {n} h").format(n=decimal(age / 3600))
+    return translate("Models", ", oldest {n} min").format(n=age // 60)
+
+
+def picker_row(queue: Queue) -> str:
+    """A queue's row: name, what waits for the reviewer, for someone else (when any), being
+    reviewed, decided today, the oldest's age."""
+    c = queue.counts
+    if c.not_for_you:
+        counts = translate(
+            "QueuePicker",
+            "{pending} waiting, {others} waiting for someone else, {leased} being reviewed, "
+            "{decided} decided today",
+        ).format(pending=for_you(c), others=c.not_for_you, leased=c.leased, decided=c.decided_today)
+    else:
+        counts = translate(
+            "Models", "{pending} waiting, {leased} being reviewed, {decided} decided today"
+        ).format(pending=c.pending, leased=c.leased, decided=c.decided_today)
+    return f"{isolate(queue.name)} — {counts}{_oldest(c)}"
+
+
 class QueueListModel(QAbstractListModel):
-    """Queues with their live counts, for the queue picker."""
+    """Queues with their live counts, for the queue picker (``picker_row``)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -304,24 +335,7 @@ class QueueListModel(QAbstractListModel):
             return None
         queue = self.queues[index.row()]
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
-            c = queue.counts
-            oldest = ""
-            if c.oldest_pending_age_seconds is not None:
-                hours = c.oldest_pending_age_seconds / 3600
-                oldest = (
-                    translate("Models", ", oldest {n} h").format(n=decimal(hours))
-                    if hours >= 1
-                    else translate("Models", ", oldest {n} min").format(
-                        n=c.oldest_pending_age_seconds // 60
-                    )
-                )
-            return (
-                f"{isolate(queue.name)} — "
-                + translate(
-                    "Models", "{pending} waiting, {leased} being reviewed, {decided} decided today"
-                ).format(pending=c.pending, leased=c.leased, decided=c.decided_today)
-                + oldest
-            )
+            return picker_row(queue)
         if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML: escaped
             return tooltip(queue.description) if queue.description else None
         if role == Qt.ItemDataRole.UserRole:

@@ -8,57 +8,15 @@ waiting, says how many wait for someone else, and the empty pane says why nothin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication
 
-from reviewer_app.protocol import ESCALATION_QUEUE, Queue, QueueCounts
+from reviewer_app.protocol import ESCALATION_QUEUE, Queue
 
 from .i18n import translate
-from .models import DISPLAY, Index, QueueListModel
+from .models import for_you
 from .plain import isolate
-from .words import decimal, plural
-
-
-def for_you(counts: QueueCounts) -> int:
-    """The pending items the reviewer's claim may take."""
-    return max(0, counts.pending - counts.not_for_you)
-
-
-def _oldest(counts: QueueCounts) -> str:
-    age = counts.oldest_pending_age_seconds
-    if age is None:
-        return ""
-    if age >= 3600:
-        return translate("Models", ", oldest {n} h").format(n=decimal(age / 3600))
-    return translate("Models", ", oldest {n} min").format(n=age // 60)
-
-
-def picker_row(queue: Queue) -> str:
-    """A queue's row: name, what waits for the reviewer, for someone else (when any), being
-    reviewed, decided today, the oldest's age."""
-    c = queue.counts
-    if c.not_for_you:
-        counts = translate(
-            "QueuePicker",
-            "{pending} waiting, {others} waiting for someone else, {leased} being reviewed, "
-            "{decided} decided today",
-        ).format(pending=for_you(c), others=c.not_for_you, leased=c.leased, decided=c.decided_today)
-    else:
-        counts = translate(
-            "Models", "{pending} waiting, {leased} being reviewed, {decided} decided today"
-        ).format(pending=c.pending, leased=c.leased, decided=c.decided_today)
-    return f"{isolate(queue.name)} — {counts}{_oldest(c)}"
-
-
-class QueuePickerModel(QueueListModel):
-    """The queue list with each row in what waits for the reviewer."""
-
-    def data(self, index: Index, role: int = DISPLAY) -> Any:
-        shown = role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole)
-        if shown and index.isValid() and 0 <= index.row() < len(self.queues):
-            return picker_row(self.queues[index.row()])
-        return super().data(index, role)
+from .words import plural
 
 
 def someone_else(queue: Queue) -> str:

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from reviewer_app.protocol import Queue, Role
+from reviewer_app.ui.models import picker_row
 from reviewer_app.ui.plain import isolate
-from reviewer_app.ui.queue_picker import nothing_here, picker_row
+from reviewer_app.ui.queue_picker import nothing_here
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.appeals import APPEALS, APPEALS_QUEUE, appeal, appeals_server
 from tests.support.enforcement import ESCALATIONS
