@@ -260,6 +260,33 @@ def test_commands_that_write_still_make_and_migrate(
             db.dispose()
 
 
+@pytest.mark.parametrize("command", WRITE, ids=lambda c: " ".join(c) or "serve")
+def test_a_command_that_writes_refuses_a_schema_from_a_newer_release(
+    capsys: pytest.CaptureFixture[str], templates: dict[str, Path], here: Path, command: list[str]
+) -> None:
+    """A database a newer release wrote (an Alembic revision this one does not know): one
+    sentence, not Alembic's traceback, and the database is left as it was."""
+    url = copy(templates, "current", here)
+    newer = f"{int(HEAD) + 1:04d}"
+    db = Database(url)
+    try:
+        with db.engine.begin() as conn:
+            conn.exec_driver_sql(f"UPDATE alembic_version SET version_num = '{newer}'")
+    finally:
+        db.dispose()
+    code, output = server(capsys, "--database-url", url, *command)
+    assert code == 2, output
+    assert output == (
+        f"The database's schema (revision {newer}) is not one this release knows (it ends at "
+        f"{HEAD}): use the release that wrote it\n"
+    )
+    db = Database(url)
+    try:
+        assert db.schema_revision() == newer
+    finally:
+        db.dispose()
+
+
 # -- 5. verify-log's words ------------------------------------------------------------------
 
 

@@ -89,8 +89,9 @@ def _check_sqlite(url: str, parsed: URL, *, read_only: bool) -> None:
             raise Unusable(f"Cannot make the database at {path}: {exc.strerror or exc}") from None
         if path.is_dir():
             raise Unusable(f"{path} is a folder: give the database file's path")
-        return
-    if not path.is_file():
+        if not path.is_file() or path.stat().st_size == 0:
+            return
+    elif not path.is_file():
         raise Unusable(_nothing_at(str(path)))
     engine = create_engine(parsed, poolclass=NullPool)
     try:
@@ -100,7 +101,10 @@ def _check_sqlite(url: str, parsed: URL, *, read_only: bool) -> None:
         raise Unusable(f"Cannot read the database at {path}: {_reason(exc, url)}") from None
     finally:
         engine.dispose()
-    _check_revision(revision, str(path))
+    if read_only:
+        _check_revision(revision, str(path))
+    else:
+        _check_known(revision, str(path))
 
 
 def _check_postgres(url: str, parsed: URL, *, read_only: bool) -> None:
@@ -116,12 +120,15 @@ def _check_postgres(url: str, parsed: URL, *, read_only: bool) -> None:
         ) from None
     try:
         with engine.connect() as conn:
-            revision = _revision(conn) if read_only else HEAD
+            revision = _revision(conn)
     except DBAPIError as exc:
         raise Unusable(f"Cannot reach the database at {shown(url)}: {_reason(exc, url)}") from None
     finally:
         engine.dispose()
-    _check_revision(revision, shown(url))
+    if read_only:
+        _check_revision(revision, shown(url))
+    else:
+        _check_known(revision, shown(url))
 
 
 def _revision(conn: Connection) -> str | None:
@@ -145,6 +152,16 @@ def _check_revision(revision: str | None, where: str) -> None:
         f"The database's schema (revision {revision}) is not one this release knows (it "
         f"ends at {HEAD}): use the release that wrote it"
     )
+
+
+def _check_known(revision: str | None, where: str) -> None:
+    """A command that writes may make or upgrade the schema, never run on a newer one (its
+    migrations would fail with a traceback, or the service misread what it does not know)."""
+    if revision is None or revision == HEAD:
+        return
+    if revision.isdigit() and HEAD.isdigit() and int(revision) < int(HEAD):
+        return
+    _check_revision(revision, where)
 
 
 def _nothing_at(where: str) -> str:
