@@ -142,9 +142,10 @@ def _truncate_tail(conn, db: Database) -> None:  # type: ignore[no-untyped-def]
     ("tamper", "entry", "problem"),
     [
         (_edit, TARGET, "hash_mismatch"),
-        (_edit_and_rehash, TARGET + 1, "broken_link"),
+        # the entry before the broken link is named: it may be the one edited (it is here)
+        (_edit_and_rehash, TARGET, "broken_link"),
         (_delete, TARGET + 1, "missing_entries"),
-        (_reorder, TARGET, "broken_link"),
+        (_reorder, TARGET - 1, "broken_link"),
         (_swap_ids, TARGET, "hash_mismatch"),
         (_truncate_tail, ENTRIES, "head_mismatch"),
     ],

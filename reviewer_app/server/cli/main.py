@@ -100,9 +100,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     verify.add_argument(
         "--public-key",
         type=Path,
+        action="append",
         default=None,
         help="the log's public key (PEM, from `log-key public`): checkpoints signed with it "
-        "must verify, and every checkpoint after the first it signed must be signed by it",
+        "must verify, and every checkpoint after the first it signed must be signed by it; "
+        "give it once per key after the service's key was changed",
     )
     log_key = actions.add_parser(
         "log-key", help="the Ed25519 key that signs the event log's checkpoints"
@@ -200,7 +202,7 @@ def write_openapi(output: Path | None) -> int:
     return 0
 
 
-def verify_log(settings: ServerSettings, public_key_file: Path | None = None) -> int:
+def verify_log(settings: ServerSettings, public_key_files: list[Path] | None = None) -> int:
     """Walk the event log's hash chain and checkpoints; 0 when intact, 1 at the first
     broken link, 2 when it cannot be read (or the key file cannot)."""
     from sqlalchemy.exc import DBAPIError
@@ -210,15 +212,15 @@ def verify_log(settings: ServerSettings, public_key_file: Path | None = None) ->
     from reviewer_app.server.storage.eventlog import verify
 
     try:
-        public_key = load_public_key(public_key_file) if public_key_file else None
+        public_keys = [load_public_key(path) for path in public_key_files or []]
     except KeyFileError as exc:
         print(str(exc), file=sys.stderr)
         return 2
     check(settings.database_url, read_only=True)
     db = Database(settings.database_url)
     try:
-        with db.read() as conn:
-            found = verify(conn, public_key)
+        with db.snapshot() as conn:  # one snapshot: the walk and the head agree
+            found = verify(conn, public_keys)
     except DBAPIError as exc:
         print(
             f"Cannot read an event log there (is the schema current? start the service once): "
@@ -352,8 +354,12 @@ def _api_key(service: Service, args: argparse.Namespace) -> int:
             print(_key_table(keys))
         return 0
     if command == "revoke":
-        info = service.revoke_api_key(args.id)
-        print(f"Revoked key {_describe(info)}; it is refused from now on.")
+        before = next((k for k in service.api_keys() if k.id == args.id), None)
+        info = service.revoke_api_key(args.id)  # an unknown id: 404, said on stderr
+        if before is not None and before.revoked_at is not None:
+            print(f"Key {_describe(info)} was already revoked; nothing was changed.")
+        else:
+            print(f"Revoked key {_describe(info)}; it is refused from now on.")
         return 0
     if command == "rotate":
         made = service.rotate_api_key(args.name)
@@ -427,6 +433,34 @@ def _seed_demo(settings: ServerSettings) -> int:
     return 0
 
 
+def _signing_key_refusal(service: Service) -> str | None:
+    """Why the service must not start with the signing key it was given (None: it may). An
+    unsigned checkpoint after signed ones reads as a signature removed for good (they are
+    append-only); a new key is a rotation auditors must be told of."""
+    from reviewer_app.server.storage.eventlog import last_key_id
+
+    with service.db.read() as conn:
+        last = last_key_id(conn)
+    signer = service.event_chain.signer
+    if last is None:
+        return None
+    if signer is None:
+        return (
+            f"the event log's checkpoints are signed (key id {last}) and no signing key is "
+            f"set: set {ENV_PREFIX}LOG_SIGNING_KEY to its key file (unsigned checkpoints "
+            "after signed ones would read as signatures removed, for good)"
+        )
+    if signer.key_id != last:
+        log.warning(
+            "the event log's checkpoints were signed by key %s; from now on key %s signs "
+            "them: give auditors its public key too (verify-log takes --public-key once per "
+            "key)",
+            last,
+            signer.key_id,
+        )
+    return None
+
+
 def serve(
     settings: ServerSettings, *, host: str, port: int, workers: int = 1, log_level: str = "info"
 ) -> int:
@@ -443,7 +477,13 @@ def serve(
     logging.config.dictConfig(log_config)
     service = Service(settings)
     service.start()  # migrate once, before any worker starts
-    service.close()
+    try:
+        refusal = _signing_key_refusal(service)
+    finally:
+        service.close()
+    if refusal:
+        print(f"Cannot start: {refusal}", file=sys.stderr)
+        return 2
     if not settings.metrics_token and host not in ("127.0.0.1", "::1", "localhost"):
         log.warning(
             "GET /metrics answers only clients on this machine; set "

@@ -42,19 +42,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+import logging
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, Float, Table, func, insert, select, type_coerce, update
 from sqlalchemy.engine import RowMapping
+from sqlalchemy.types import NullType
 
+from reviewer_app.server.config import ENV_PREFIX
 from reviewer_app.server.storage.bulk import InsertMany
 from reviewer_app.server.storage.checkpoints import Checkpoint, Signer, key_id, signature_holds
 from reviewer_app.server.storage.sequencer import Head, SequencedLog, mark_appended
 from reviewer_app.server.storage.tables import event_chain, events, log_checkpoints
+
+log = logging.getLogger(__name__)
 
 GENESIS = "0" * 64
 HEAD_ID = 1
@@ -107,7 +112,7 @@ _HEAD = select(
 ).where(event_chain.c.id == HEAD_ID)
 _MOVE_HEAD = update(event_chain).where(event_chain.c.id == HEAD_ID)
 _LAST_CHECKPOINT = (
-    select(log_checkpoints.c.size, log_checkpoints.c.at)
+    select(log_checkpoints.c.size, log_checkpoints.c.at, log_checkpoints.c.key_id)
     .where(log_checkpoints.c.log == LOG_NAME)
     .order_by(log_checkpoints.c.size.desc())
     .limit(1)
@@ -165,6 +170,18 @@ class EventChain(SequencedLog):
         if last is not None and not force and now - last.at < self.checkpoint_seconds:
             self._not_due_before = last.at + self.checkpoint_seconds  # another process's
             return
+        if last is not None and last.key_id and self.signer is None:
+            # an unsigned checkpoint after signed ones reads as a signature removed, for
+            # good (checkpoints are append-only): none until the service has its key again
+            # (``serve`` refuses to start without it; this is a process started otherwise)
+            log.error(
+                "event log checkpoint not published: the last was signed (key id %s) and "
+                "this process has no signing key (%sLOG_SIGNING_KEY)",
+                last.key_id,
+                ENV_PREFIX,
+            )
+            self._not_due_before = now + self.checkpoint_seconds
+            return
         # never earlier than the entries it covers or the checkpoint before it
         at = max(now, last_at, float(last.at) if last is not None else 0.0)
         checkpoint = (
@@ -214,10 +231,18 @@ def latest_checkpoint(conn: Connection) -> Checkpoint | None:
     return _checkpoint(row) if row is not None else None
 
 
+class MalformedCheckpoint(ValueError):
+    """A checkpoint row whose size or time is not a number (edited in the database)."""
+
+
 def _checkpoint(row: Mapping[Any, Any]) -> Checkpoint:
-    return Checkpoint(
-        int(row["size"]), row["head_hash"], float(row["at"]), row["key_id"], row["signature"]
-    )
+    try:
+        size, at = int(row["size"]), float(row["at"])
+    except (TypeError, ValueError):
+        raise MalformedCheckpoint(
+            f"a checkpoint's size {row['size']!r} or time {row['at']!r} is not a number (edited?)"
+        ) from None
+    return Checkpoint(size, row["head_hash"], at, row["key_id"], row["signature"])
 
 
 # -- verifying ----------------------------------------------------------------------------
@@ -272,21 +297,22 @@ class _Checkpoints:
     """The published checkpoints in size order, read a chunk at a time, checked as the
     walk reaches their size."""
 
-    def __init__(self, conn: Connection, public_key: Ed25519PublicKey | None) -> None:
+    def __init__(self, conn: Connection, public_keys: Sequence[Ed25519PublicKey]) -> None:
         self.conn = conn
-        self.public_key = public_key
-        self.wanted_key = key_id(public_key) if public_key is not None else None
+        self.keys = {key_id(k): k for k in public_keys}
+        self.wanted_key = " or ".join(self.keys) or None
         self.rows = self._read(0)
         self.held = 0
         self.signed = 0
         self.last_at = -float("inf")
+        self.last_size = 0
         self.key_seen = False
 
     def _read(self, after: int) -> Iterator[Checkpoint]:
         while True:
             chunk = (
                 self.conn.execute(
-                    select(log_checkpoints)
+                    select(*_as_stored(log_checkpoints))
                     .where(log_checkpoints.c.log == LOG_NAME, log_checkpoints.c.size > after)
                     .order_by(log_checkpoints.c.size)
                     .limit(VERIFY_CHUNK)
@@ -298,7 +324,7 @@ class _Checkpoints:
                 return
             for row in chunk:
                 yield _checkpoint(row)
-            after = int(chunk[-1]["size"])
+            after = _checkpoint(chunk[-1]).size
 
     def next(self) -> Checkpoint | None:
         return next(self.rows, None)
@@ -319,21 +345,28 @@ class _Checkpoints:
                 f"{str(entry['hash'])[:16]}...: entries up to {cp.size} were changed after "
                 "it was published (or the checkpoint was edited)",
             )
-        if cp.at < float(entry["logged_at"]) or cp.at < self.last_at:
+        if cp.at < (_number(entry["logged_at"]) or float("inf")):
             return (
                 "checkpoint_time",
-                f"checkpoint {cp.size} is dated {_when(cp.at)}, before the entries it covers "
-                "or the checkpoint before it",
+                f"checkpoint {cp.size} is dated {_when(cp.at)}, before the entries it covers",
             )
-        self.last_at = cp.at
-        if self.public_key is not None:
-            if cp.key_id == self.wanted_key:
+        if cp.at < self.last_at:
+            return (
+                "checkpoint_time",
+                f"checkpoint {cp.size} is dated {_when(cp.at)}, before the checkpoint before "
+                f"it ({self.last_size}, dated {_when(self.last_at)}): one of the two dates "
+                "was changed",
+            )
+        self.last_at, self.last_size = cp.at, cp.size
+        if self.keys:
+            key = self.keys.get(cp.key_id or "")
+            if key is not None:
                 self.key_seen = True
-                if not signature_holds(cp, self.public_key):
+                if not signature_holds(cp, key):
                     return (
                         "bad_signature",
                         f"checkpoint {cp.size}'s signature does not verify with the given "
-                        f"public key (key id {self.wanted_key})",
+                        f"public key (key id {cp.key_id})",
                     )
                 self.signed += 1
             elif self.key_seen:
@@ -341,10 +374,17 @@ class _Checkpoints:
                 return (
                     "unsigned_checkpoint",
                     f"checkpoint {cp.size} is {signed_by}, after checkpoints signed by the "
-                    f"given key {self.wanted_key} (a signature removed or replaced?)",
+                    f"given key {self.wanted_key} (a signature removed or replaced? after a "
+                    "rotation of the service's key, give every public key it signed with)",
                 )
         self.held += 1
         return None
+
+
+def last_key_id(conn: Connection) -> str | None:
+    """The key id of the newest checkpoint's signature (None: unsigned, or none yet)."""
+    last = conn.execute(_LAST_CHECKPOINT).first()
+    return str(last.key_id) if last is not None and last.key_id else None
 
 
 def _when(epoch: float) -> str:
@@ -355,7 +395,7 @@ def _entries(conn: Connection) -> Iterator[RowMapping]:
     """Every sealed entry in seq order, read in chunks (never the whole log at once)."""
     after = None
     while True:
-        query = select(events).where(events.c.seq.is_not(None))
+        query = select(*_as_stored(events)).where(events.c.seq.is_not(None))
         if after is not None:
             query = query.where(events.c.seq > after)
         chunk = conn.execute(query.order_by(events.c.seq).limit(VERIFY_CHUNK)).mappings().all()
@@ -370,7 +410,8 @@ def _entry_problem(
 ) -> tuple[str, str] | None:
     """What does not hold about one entry after the one before (problem, detail), if any."""
     if row["prev_hash"] != prev_hash:
-        if seq != prev_seq + 1 and prev_seq:
+        where = f"entry {prev_seq}" if prev_seq else "the start of the log"
+        if seq > prev_seq + 1:
             gone = (
                 f"entry {prev_seq + 1} is"
                 if seq == prev_seq + 2
@@ -378,9 +419,15 @@ def _entry_problem(
             )
             return (
                 "missing_entries",
-                f"{gone} missing (deleted?): its prev_hash does not match entry {prev_seq}",
+                f"{gone} missing (deleted?): the prev_hash of entry {seq} does not match {where}",
             )
-        where = f"entry {prev_seq}" if prev_seq else "the start of the log"
+        if prev_seq:  # which of the two changed, the chain cannot tell
+            return (
+                "broken_link",
+                f"entry {seq}'s prev_hash does not match this entry's hash: this entry was "
+                f"edited (and its hash made again), or entry {seq} was (its link edited, or it "
+                "was moved or reordered), or an entry was deleted",
+            )
         return (
             "broken_link",
             f"its prev_hash does not match {where} (an entry was deleted, moved or reordered)",
@@ -395,7 +442,7 @@ def _entry_problem(
             "hash_mismatch",
             "its content does not match its hash (edited, or moved from another id)",
         )
-    if row["logged_at"] is None or float(row["logged_at"]) != logged_at:
+    if _number(row["logged_at"]) != logged_at:
         return (
             "time_mismatch",
             f"its log time is {row['logged_at']}, the log's times make it {logged_at} "
@@ -404,30 +451,67 @@ def _entry_problem(
     return None
 
 
-def verify(conn: Connection, public_key: Ed25519PublicKey | None = None) -> Verification:
+def _as_stored(table: Table) -> list[Any]:
+    """The table's columns as the database holds them: a time edited into text is read as
+    that text (and reported), not converted on the way (a traceback)."""
+    return [
+        type_coerce(c, NullType()).label(c.name) if isinstance(c.type, Float) else c
+        for c in table.c
+    ]
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def verify(
+    conn: Connection, public_key: Ed25519PublicKey | Sequence[Ed25519PublicKey] | None = None
+) -> Verification:
     """Walk the chain from the first entry in seq order and then the published checkpoints;
-    stop at the first thing that does not hold. With ``public_key``, checkpoints signed by
-    it must verify, and once one is, every later one must be signed by it too."""
+    stop at the first thing that does not hold. With ``public_key`` (one, or every key the
+    service signed with: its key rotated), checkpoints signed by one of them must verify,
+    and once one is, every later one must be signed by one of them too. ``conn`` should
+    see one snapshot (``Database.snapshot``): on PostgreSQL a commit between the walk and
+    the head's read would look like entries deleted."""
+    keys = [public_key] if isinstance(public_key, Ed25519PublicKey) else list(public_key or [])
     prev_hash, prev_seq, prev_at, checked = GENESIS, 0, -float("inf"), 0
-    cps = _Checkpoints(conn, public_key)
-    pending = cps.next()
+    cps = _Checkpoints(conn, keys)
 
     def broken(seq: int | None, entry_id: int | None, problem: str, detail: str) -> Verification:
         return Verification(checked, False, seq, problem, detail, entry_id, cps.held, cps.signed)
 
-    for row in _entries(conn):
-        seq, entry_id = int(row["seq"]), int(row["id"])
-        logged_at = max(float(row["at"]), prev_at)
-        problem = _entry_problem(row, seq, prev_hash, prev_seq, logged_at)
-        if problem is not None:
-            return broken(seq, entry_id, *problem)
-        while pending is not None and pending.size <= seq:
-            problem = cps.check(pending, row if pending.size == seq else None)
+    try:
+        pending = cps.next()
+        for row in _entries(conn):
+            number, at = _number(row["seq"]), _number(row["at"])
+            if number is None or at is None or number != int(number):
+                return broken(
+                    prev_seq + 1,
+                    int(row["id"]),
+                    "malformed_entry",
+                    f"the entry after {f'entry {prev_seq}' if prev_seq else 'the start'} has "
+                    f"seq {row['seq']!r} and time {row['at']!r}, not numbers (edited?)",
+                )
+            seq, entry_id = int(number), int(row["id"])
+            logged_at = max(at, prev_at)
+            problem = _entry_problem(row, seq, prev_hash, prev_seq, logged_at)
+            if problem is not None and problem[0] == "broken_link" and prev_seq:
+                checked -= 1  # the entry before may be the one edited
+                return broken(prev_seq, None, *problem)
             if problem is not None:
-                return broken(pending.size, entry_id, *problem)
-            pending = cps.next()
-        prev_hash, prev_seq, prev_at = row["hash"], seq, logged_at
-        checked += 1
+                return broken(seq, entry_id, *problem)
+            while pending is not None and pending.size <= seq:
+                problem = cps.check(pending, row if pending.size == seq else None)
+                if problem is not None:
+                    return broken(pending.size, entry_id, *problem)
+                pending = cps.next()
+            prev_hash, prev_seq, prev_at = row["hash"], seq, logged_at
+            checked += 1
+    except MalformedCheckpoint as exc:
+        return broken(None, None, "malformed_checkpoint", str(exc))
     head = conn.execute(_HEAD).first()
     if head is None:
         return broken(None, None, "no_head", "the chain head row is missing")
@@ -443,7 +527,7 @@ def verify(conn: Connection, public_key: Ed25519PublicKey | None = None) -> Veri
         problem = cps.check(pending, None)
         assert problem is not None
         return broken(pending.size, None, *problem)
-    if public_key is not None and not cps.signed:
+    if keys and not cps.signed:
         return broken(
             None,
             None,
