@@ -86,9 +86,18 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         if args.server_command == "set-password":
             ended = service.set_password(args.name, password, None)
             print(f"Set the password of {args.name}; {ended} session(s) of theirs ended.")
+        elif _access_ended(service, args.name):
+            service.end_access(args.name, None)  # logs nothing again
+            print(f"The access of {args.name} has already ended; nothing was changed.")
         else:
             ended = service.end_access(args.name, None)
             print(f"Ended the access of {args.name}; {ended} session(s) of theirs ended.")
         return 0
 
     return with_service(settings, work, read_only=True)
+
+
+def _access_ended(service: Service, name: str) -> bool:
+    """Whether ``name`` is a person whose access has ended already (an unknown name: no,
+    and ``end_access`` says so)."""
+    return any(u.username == name and u.access_ended for u in service.list_users().users)

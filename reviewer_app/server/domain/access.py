@@ -40,6 +40,12 @@ def _person(conn: Connection, username: str) -> Mapping[Any, Any]:
     return row
 
 
+def access_ended(row: Mapping[Any, Any]) -> bool:
+    """Whether the person of this ``users`` row has had their access ended (no password
+    set since): no password opens the account, no session of theirs is live."""
+    return bool(row["password_hash"] == NO_PASSWORD)
+
+
 def keep_an_admin(conn: Connection, user_id: int, username: str) -> None:
     """Refuse (409 ``last_admin``) what would leave no admin who can log in: the person
     ``user_id`` stopping being one (a new role, access ended) while no other admin has a
@@ -93,8 +99,13 @@ def set_password(
 def end_access(conn: Connection, actor: str | None, username: str, now: float) -> int:
     """No password opens the person's account any more, every session of theirs ends, and
     what they held (leases, assigned escalations) goes back. The service's last admin
-    with access keeps it (409 ``last_admin``). How many sessions ended."""
+    with access keeps it (409 ``last_admin``). How many sessions ended. Access already
+    ended (``access_ended`` below): no ``access_ended`` again, only an escalation
+    assigned to them since goes back; 0."""
     row = _person(conn, username)
+    if access_ended(row):
+        escalations.unassign_from(conn, actor, username, row["id"], now)
+        return 0
     if row["role"] == Role.admin.value:
         keep_an_admin(conn, row["id"], username)
     conn.execute(update(users).where(users.c.id == row["id"]).values(password_hash=NO_PASSWORD))

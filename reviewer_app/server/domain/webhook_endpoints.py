@@ -24,7 +24,7 @@ import secrets
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy import Connection, and_, func, insert, select, update
 
@@ -81,6 +81,15 @@ def check_url(url: str) -> str:
         parts.port  # noqa: B018 - a port past 65535 or not a number raises ValueError
     except ValueError:  # "http://[::1" and the like
         parts = None
+    if parts is not None and "@" in parts.netloc:
+        # not echoed: the refusal is printed, and the password is what must not be
+        raise ApiError(
+            422,
+            "invalid_webhook_url",
+            "A webhook URL may not hold a user name or password (user:password@host): it "
+            "would be shown in listings and kept for good in the event log. The receiver "
+            "can trust a message by its signature (webhook-signature) instead.",
+        )
     if (
         parts is None
         or parts.scheme not in ("http", "https")
@@ -94,6 +103,17 @@ def check_url(url: str) -> str:
             f"{url!r} is not an http(s) URL of at most {MAX_URL} characters.",
         )
     return url
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a log line shows it: no query string (a token is often put there), no
+    fragment, no user info."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url.split("?", 1)[0].split("#", 1)[0]
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def check_kinds(kinds: Iterable[str] | None) -> list[str] | None:

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 import os
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +38,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 ORIGIN = "review-desk event log"
+
+log = logging.getLogger("server")
 
 
 class KeyFileError(ValueError):
@@ -111,8 +115,12 @@ def create_key_file(path: str | Path) -> Signer:
 
 
 def load_private_key(path: str | Path) -> Ed25519PrivateKey:
+    """The private key in ``path``; on POSIX a warning when others than its owner may read
+    it (taken all the same: a container's secret mount is often 0644)."""
     try:
-        data = Path(path).expanduser().read_bytes()
+        with Path(path).expanduser().open("rb") as file:
+            data = file.read()
+            mode = os.fstat(file.fileno()).st_mode
     except OSError as exc:
         raise KeyFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
@@ -121,6 +129,15 @@ def load_private_key(path: str | Path) -> Ed25519PrivateKey:
         raise KeyFileError(f"no Ed25519 private key in {path} (not a PEM key file)") from exc
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFileError(f"{path} holds no Ed25519 private key")
+    if os.name == "posix" and mode & (stat.S_IRGRP | stat.S_IROTH):
+        log.warning(
+            "the log signing key %s is readable by group or others (mode %s): whoever reads "
+            "it can sign checkpoints as this service; make it the owner's only with "
+            "`chmod 600 %s`",
+            path,
+            oct(stat.S_IMODE(mode)),
+            path,
+        )
     return key
 
 

@@ -23,6 +23,7 @@ from reviewer_app.server.domain.webhook_endpoints import (
     backlog_query,
     dispatcher_disable,
     kinds_of,
+    shown_url,
     signing_secrets,
 )
 from reviewer_app.server.domain.webhooks.messages import (
@@ -492,7 +493,7 @@ class Dispatcher:
             return False
         run.lease_until = now + self.lease_seconds
         if run.status == WebhookStatus.failing.value:
-            log.info("webhook %d (%s) delivers again", run.endpoint_id, run.url)
+            log.info("webhook %d (%s) delivers again", run.endpoint_id, shown_url(run.url))
         run.delivered, run.attempts, run.message_seq = seq, 0, None
         run.first_failure_at, run.consecutive_failures = None, 0
         run.status = WebhookStatus.active.value
@@ -576,7 +577,7 @@ class Dispatcher:
             log.warning(
                 "webhook %d (%s) is failing: %s; retried in %.1f s",
                 run.endpoint_id,
-                run.url,
+                shown_url(run.url),
                 error,
                 next_at - now,
             )
@@ -585,4 +586,4 @@ class Dispatcher:
         with self.db.write() as conn:
             done = dispatcher_disable(conn, run.endpoint_id, run.version, self.owner, reason, now)
         if done:
-            log.warning("webhook %d (%s) disabled: %s", run.endpoint_id, run.url, reason)
+            log.warning("webhook %d (%s) disabled: %s", run.endpoint_id, shown_url(run.url), reason)
