@@ -321,7 +321,10 @@ class QueueFile(WireModel):
 class QueueCounts(WireModel):
     pending: Count
     leased: Count
-    decided_today: Count
+    decided_today: Count = Field(
+        description="decisions since the start of the caller's day (the day_start it sent: "
+        "its local midnight; UTC midnight without)"
+    )
     oldest_pending_age_seconds: Count | None = Field(
         default=None,
         description="age of the oldest undecided item, leased or not (the SLA runs until "

@@ -207,7 +207,10 @@ class QualityReport(WireModel):
 
 
 class TrendDay(WireModel):
-    start: Timestamp = Field(description="the UTC day (the first and last cut by the window)")
+    start: Timestamp = Field(
+        description="the day's start: its midnight in the trend's time_zone (the first cut "
+        "by the window)"
+    )
     decisions: Count
     handle_time_median_ms: Count | None = Field(
         default=None, description="exact median of the day's decisions"
@@ -222,3 +225,9 @@ class ReviewerTrend(WireModel):
     since: Timestamp
     until: Timestamp
     days: list[TrendDay] = Field(max_length=MAX_TREND_DAYS + 1)
+    time_zone: str = Field(
+        default="UTC",
+        max_length=64,
+        description="the IANA time zone whose days these are (the one asked for; UTC "
+        "without, and from a service that buckets by UTC days only)",
+    )

@@ -64,6 +64,8 @@ STATE_DEPENDENT_REFUSALS = {
     # has at most so many buckets: constraints between two fields that no schema states.
     (422, "invalid_window"),
     (422, "window_too_long"),
+    # A time zone is any short string to the schema; the service knows the IANA names.
+    (422, "unknown_time_zone"),
     # An audit sample needs decisions in its window that are not audited yet.
     (422, "empty_sample"),
     # A corrected decision is valid per queue (its decision config), not per schema.

@@ -39,7 +39,13 @@ class FiguresClient:
         return QueueList(queues=[queue])
 
     def queue_stats(
-        self, since: datetime, until: datetime, *, queue_id: str | None = None, bucket: str = "hour"
+        self,
+        since: datetime,
+        until: datetime,
+        *,
+        queue_id: str | None = None,
+        bucket: str = "hour",
+        tz: str | None = None,
     ) -> QueueStatsReport:
         self.asked.append("queue_stats")
         return self.report

@@ -5,10 +5,12 @@ decisions."""
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable
 from datetime import datetime
 from typing import TextIO
 from urllib.parse import quote
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import requests
 
@@ -58,6 +60,25 @@ from reviewer_app.protocol.webhooks import WebhookList
 from ..decision_csv import copy_decision_csv
 from ..errors import NetworkError, ProtocolError
 from .transport import ANY_DECISION, HttpClient, _ChunkStream, _query_params, _reason, _wire_time
+
+
+def local_zone() -> str | None:
+    """This machine's IANA time zone (``TZ``, or where ``/etc/localtime`` points), when it
+    can be told and agrees with the clock's offset now; None otherwise (then days are
+    UTC's, as before). The lead's views pass Qt's own instead (any platform)."""
+    found = os.environ.get("TZ", "").removeprefix(":")
+    if not found:
+        try:
+            found = os.path.realpath("/etc/localtime")
+        except OSError:
+            return None
+    name = found.split("/zoneinfo/", 1)[-1]
+    try:
+        zone = ZoneInfo(name)
+    except (ValueError, OSError, ZoneInfoNotFoundError):
+        return None
+    now = datetime.now().astimezone()
+    return name if now.astimezone(zone).utcoffset() == now.utcoffset() else None
 
 
 class LeadCalls(HttpClient):
@@ -154,9 +175,11 @@ class LeadCalls(HttpClient):
         *,
         queue_id: str | None = None,
         bucket: str = "hour",
+        tz: str | None = None,
     ) -> QueueStatsReport:
         """Queue health now and throughput over ``[since, until)`` in ``bucket``s
-        (``"hour"`` or ``"day"``); one queue or all."""
+        (``"hour"`` or ``"day"``: the days of the IANA time zone ``tz``, default this
+        machine's: ``local_zone``); one queue or all."""
         params: dict[str, str | int] = {
             "since": _wire_time(since, "since"),
             "until": _wire_time(until, "until"),
@@ -164,6 +187,8 @@ class LeadCalls(HttpClient):
         }
         if queue_id is not None:
             params["queue_id"] = queue_id
+        if (zone := tz if tz is not None else local_zone()) is not None:
+            params["tz"] = zone
         return self._call("GET", "/stats/queues", reply=QueueStatsReport, params=params)
 
     def reviewer_stats(self, since: datetime, until: datetime) -> ReviewerStatsReport:
@@ -182,9 +207,15 @@ class LeadCalls(HttpClient):
         }
         return self._call("GET", "/stats/quality", reply=QualityReport, params=params)
 
-    def reviewer_trend(self, reviewer: str, since: datetime, until: datetime) -> ReviewerTrend:
-        """One reviewer's decisions, median handle time and overturns per UTC day."""
+    def reviewer_trend(
+        self, reviewer: str, since: datetime, until: datetime, *, tz: str | None = None
+    ) -> ReviewerTrend:
+        """One reviewer's decisions, median handle time and overturns per day of the IANA
+        time zone ``tz`` (default this machine's: ``local_zone``; the reply names the zone
+        its days are of)."""
         params = {"since": _wire_time(since, "since"), "until": _wire_time(until, "until")}
+        if (zone := tz if tz is not None else local_zone()) is not None:
+            params["tz"] = zone
         path = f"/stats/reviewers/{quote(reviewer, safe='')}/trend"
         return self._call("GET", path, reply=ReviewerTrend, params=params)
 

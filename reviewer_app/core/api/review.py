@@ -4,7 +4,7 @@ verdicts, media, breaks and exposure, and the feedback on their own decisions.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, time
 from urllib.parse import quote
 
 from pydantic import ValidationError
@@ -43,6 +43,12 @@ from .transport import (
     known_fields,
     log,
 )
+
+
+def local_midnight() -> datetime:
+    """This machine's last local midnight, with its UTC offset then (a day the clocks
+    change on is 23 or 25 hours long: the offset now may differ)."""
+    return datetime.combine(datetime.now().date(), time()).astimezone()
 
 
 class ReviewCalls(HttpClient):
@@ -87,8 +93,13 @@ class ReviewCalls(HttpClient):
     def me(self) -> User:
         return self._call("GET", "/me", reply=User)
 
-    def queues(self) -> QueueList:
-        return self._call("GET", "/queues", reply=QueueList)
+    def queues(self, *, day_start: datetime | None = None) -> QueueList:
+        """The queues this user may work, with their counts; ``decided_today`` from
+        ``day_start`` (default: this machine's last local midnight, so "today" is the
+        reviewer's day, not UTC's)."""
+        start = day_start if day_start is not None else local_midnight()
+        params = {"day_start": _wire_time(start, "day_start")}
+        return self._call("GET", "/queues", reply=QueueList, params=params)
 
     def claim(self, queue_id: str, count: int, lease_seconds: int) -> LeaseGrant:
         """Lease up to ``count`` items. An item that breaks the contract does not spoil the

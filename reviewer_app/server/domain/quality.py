@@ -1,6 +1,7 @@
 """Quality signals for leads: reviewers whose median handle time is under the lead's
 threshold, whose action mix is far from the rest of a queue's, or whose overturn rate
-jumped against the window before; and one reviewer's trend, day by day.
+jumped against the window before; and one reviewer's trend, day by day (the lead's days:
+``local_days``).
 
 Definitions (the tests work them out by hand):
 
@@ -23,10 +24,12 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection, select
 
 from reviewer_app.protocol import (
+    MAX_TREND_DAYS,
     QualityFlag,
     QualityThresholds,
     ReviewerQuality,
@@ -34,10 +37,12 @@ from reviewer_app.protocol import (
     TrendDay,
 )
 from reviewer_app.protocol.common import MIN_YEAR
+from reviewer_app.server.domain import local_days
 from reviewer_app.server.domain.mix_rollups import mix_counts
 from reviewer_app.server.domain.records import to_dt
-from reviewer_app.server.domain.rollups import COUNTED_KINDS, DAY, floor_to
+from reviewer_app.server.domain.rollups import COUNTED_KINDS, DAY
 from reviewer_app.server.domain.stats import reviewer_stats
+from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import appeals, audit_items, decisions, users
 
 
@@ -142,9 +147,15 @@ def quality(
     return result
 
 
-def trend(conn: Connection, user_id: int, since: float, until: float) -> list[TrendDay]:
-    """The reviewer's decisions per UTC day of the window: how many, their exact median
-    handle time, and how many were overturned since (audit or appeal)."""
+def trend(
+    conn: Connection, user_id: int, since: float, until: float, tz: ZoneInfo | None = None
+) -> list[TrendDay]:
+    """The reviewer's decisions per day of the window (the days of ``tz``: its midnights,
+    a day 23 or 25 hours where the clocks change; UTC days without): how many, their
+    exact median handle time, and how many were overturned since (audit or appeal)."""
+    days = local_days.starts(since, until, DAY, tz)
+    if len(days) > MAX_TREND_DAYS + 1:  # a 92-day window across a short day, at most
+        raise ApiError(422, "window_too_long", f"A trend spans at most {MAX_TREND_DAYS} days.")
     spent: dict[int, list[int]] = defaultdict(list)
     for r in conn.execute(
         select(decisions.c.decided_at, decisions.c.time_spent_ms).where(
@@ -154,7 +165,7 @@ def trend(conn: Connection, user_id: int, since: float, until: float) -> list[Tr
             decisions.c.kind.in_(COUNTED_KINDS),
         )
     ):
-        spent[floor_to(r.decided_at, DAY)].append(int(r.time_spent_ms))
+        spent[local_days.start_of(days, r.decided_at)].append(int(r.time_spent_ms))
     overturned: Counter[int] = Counter()
     for (at,) in conn.execute(
         select(audit_items.c.decided_at).where(
@@ -164,7 +175,7 @@ def trend(conn: Connection, user_id: int, since: float, until: float) -> list[Tr
             audit_items.c.decided_at < until,
         )
     ):
-        overturned[floor_to(at, DAY)] += 1
+        overturned[local_days.start_of(days, at)] += 1
     for (at,) in conn.execute(
         select(appeals.c.contested_at).where(
             appeals.c.reviewer_id == user_id,
@@ -173,18 +184,15 @@ def trend(conn: Connection, user_id: int, since: float, until: float) -> list[Tr
             appeals.c.contested_at < until,
         )
     ):
-        overturned[floor_to(at, DAY)] += 1
-    days = []
-    start = floor_to(since, DAY)
-    while start < until:
-        times = spent.get(start, [])
-        days.append(
-            TrendDay(
-                start=to_dt(max(start, since)),
-                decisions=len(times),
-                handle_time_median_ms=round(statistics.median(times)) if times else None,
-                overturned=overturned[start],
-            )
+        overturned[local_days.start_of(days, at)] += 1
+    return [
+        TrendDay(
+            start=to_dt(max(start, since)),
+            decisions=len(spent.get(start, [])),
+            handle_time_median_ms=(
+                round(statistics.median(spent[start])) if spent.get(start) else None
+            ),
+            overturned=overturned[start],
         )
-        start += DAY
-    return days
+        for start in days
+    ]

@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from sqlalchemy import Connection, and_, exists, func, or_, select
 
 from reviewer_app.protocol import ESCALATION_QUEUE, Queue, QueueConfig, QueueCounts, QueueList
-from reviewer_app.server.domain import queueapply
+from reviewer_app.server.domain import local_days, queueapply
 from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.domain.stats import QueueInfo
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import decisions, items, queues
 
 
-def listing(conn: Connection, user: Principal, now: float) -> QueueList:
-    """The running queues the user may work, in their order, with their counts."""
-    midnight = (
-        datetime.fromtimestamp(now, tz=UTC)
-        .replace(hour=0, minute=0, second=0, microsecond=0)
-        .timestamp()
-    )
+def listing(
+    conn: Connection, user: Principal, now: float, day_start: float | None = None
+) -> QueueList:
+    """The running queues the user may work, in their order, with their counts; decided
+    today since the start of the user's day (``day_start``: their client's local midnight,
+    see ``local_days.today_from``; UTC midnight without)."""
+    midnight = local_days.today_from(now, day_start)
     rows = (
         conn.execute(
             select(queues)

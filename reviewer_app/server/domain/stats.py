@@ -7,6 +7,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import ColumnElement, Connection, func, select
 
@@ -20,7 +21,7 @@ from reviewer_app.protocol import (
     StatsBucket,
     ThroughputPoint,
 )
-from reviewer_app.server.domain import appeals
+from reviewer_app.server.domain import appeals, local_days
 from reviewer_app.server.domain.records import to_dt
 from reviewer_app.server.domain.rollups import (
     COUNTED_KINDS,
@@ -152,8 +153,12 @@ def queue_stats(
     until: float,
     bucket: StatsBucket,
     now: float,
+    zone: ZoneInfo | None = None,
 ) -> list[QueueStats]:
-    span = SPANS[bucket]
+    """Each queue's figures; day buckets are the days of ``zone`` (UTC days without)."""
+    starts = local_days.starts(since, until, SPANS[bucket], zone)
+    if len(starts) > MAX_STATS_BUCKETS:  # local days, one more than UTC ones at the limit
+        raise ApiError(422, "window_too_long", f"At most {MAX_STATS_BUCKETS} buckets per series.")
     ids = [q.id for q in queues]
     if not ids:
         return []
@@ -166,8 +171,7 @@ def queue_stats(
         ).all()
     )
 
-    series, mix = _decided_by_queue(conn, ids, live, since, until, span)
-    starts = range(floor_to(since, span), math.ceil(until), span)
+    series, mix = _decided_by_queue(conn, ids, live, since, until, starts)
     result = []
     for q in queues:
         waiting, leased, oldest, unservable = live[q.id]
@@ -202,13 +206,15 @@ def _decided_by_queue(
     live: Mapping[str, tuple[int, int, float | None, int]],
     since: float,
     until: float,
-    span: int,
+    starts: list[int],
 ) -> tuple[dict[str, Counter[int]], dict[str, Counter[str]]]:
     """Decisions per queue in the window: by bucket start and by action. Whole hours come
-    from the rollups (and the decisions not rolled up yet), the edges from the decisions."""
+    from the rollups (and the decisions not rolled up yet), the edges from the decisions,
+    and so do the hours a bucket starts inside (a zone's midnight half an hour off UTC's)."""
     series: dict[str, Counter[int]] = defaultdict(Counter)
     mix: dict[str, Counter[str]] = defaultdict(Counter)
     h0, h1 = ceil_to(since, HOUR), floor_to(until, HOUR)
+    split = {floor_to(s, HOUR) for s in starts if s % HOUR}
     if h0 < h1:
         for r in conn.execute(
             select(
@@ -222,16 +228,19 @@ def _decided_by_queue(
                 queue_hourly.c.hour < h1,
             )
         ):
-            series[r.queue_id][floor_to(r.hour, span)] += r.n
-            mix[r.queue_id][r.action] += r.n
+            if r.hour not in split:
+                series[r.queue_id][local_days.start_of(starts, r.hour)] += r.n
+                mix[r.queue_id][r.action] += r.n
         for d in unrolled(conn, h0, h1):  # the whole hours' decisions not rolled up yet
-            if d.queue_id in live:
-                series[d.queue_id][floor_to(d.decided_at, span)] += 1
+            if d.queue_id in live and floor_to(d.decided_at, HOUR) not in split:
+                series[d.queue_id][local_days.start_of(starts, d.decided_at)] += 1
                 mix[d.queue_id][d.action] += 1
         edges = [(a, b) for a, b in ((since, float(h0)), (float(h1), until)) if a < b]
-    else:  # no whole hour: at most one hour's start inside, where a bucket may begin
-        edges = [(a, b) for a, b in ((since, float(h1)), (float(h1), until)) if a < b]
-    for a, b in edges:
+        edges += [(float(h), float(h + HOUR)) for h in sorted(split) if h0 <= h < h1]
+    else:  # no whole hour
+        edges = [(since, until)]
+    # each edge cut where a bucket starts inside it: every piece in one bucket
+    for a, b in (piece for edge in edges for piece in _pieces(*edge, starts)):
         for r in conn.execute(
             select(decisions.c.queue_id, decisions.c.action, func.count().label("n"))
             .where(
@@ -242,9 +251,15 @@ def _decided_by_queue(
             )
             .group_by(decisions.c.queue_id, decisions.c.action)
         ):
-            series[r.queue_id][floor_to(a, span)] += r.n
+            series[r.queue_id][local_days.start_of(starts, a)] += r.n
             mix[r.queue_id][r.action] += r.n
     return series, mix
+
+
+def _pieces(a: float, b: float, starts: Sequence[int]) -> list[tuple[float, float]]:
+    """``[a, b)`` cut at every bucket start inside it."""
+    at = [float(s) for s in starts if a < s < b]
+    return list(zip([a, *at], [*at, b], strict=True))
 
 
 # -- reviewers ------------------------------------------------------------------------------

@@ -21,7 +21,9 @@ reached the service: a verdict sent at once (within ``SENT_LATE_SECONDS``) at it
 reviewer's first claim of the item (the log's ``claimed`` entries, found by item), nor
 before its arrival when no claim is known. A wrong client clock cannot move work into
 another shift or day. Shifts (their start, their counts) and the end of a break never
-closed go by that time; the week counts verdicts by arrival (see ``_count_all``).
+closed go by that time; the week counts verdicts by arrival (see ``_count_all``). A
+break is placed on the service's clock the same way when it is stored (``placed``), its
+length kept: a workstation's clock ahead neither shortens it nor hides it in the future.
 
 Read without going through every decision of the week: the counts come from the roller's
 ``decision_mix_rollups`` (per reviewer, queue and set of policies; mix_rollups.py, exact
@@ -68,30 +70,43 @@ LOOK_BACK_SECONDS = 24 * 3600.0
 SENT_LATE_SECONDS = 5 * 60.0
 
 
-def record_break(conn: Connection, user: Principal, record: BreakRecord) -> BreakRecord:
-    """Store a break (its start, or its end: the same id updates it). Another user's id is
-    refused; an end never moves back to open."""
+def record_break(conn: Connection, user: Principal, record: BreakRecord, now: float) -> BreakRecord:
+    """Store a break (its start, or its end: the same id updates it), on the service's
+    clock (``placed``); its length is the client's. Another user's id is refused; an end
+    never moves back to open, nor a start once stored."""
     key = str(record.id)
     started = to_epoch(record.started_at)
     ended = to_epoch(record.ended_at) if record.ended_at is not None else None
     row = conn.execute(
-        select(breaks.c.user_id, breaks.c.ended_at).where(breaks.c.id == key)
+        select(breaks.c.user_id, breaks.c.started_at, breaks.c.ended_at).where(breaks.c.id == key)
     ).first()
     if row is None:
+        at, until = placed(started, ended, now)
         conn.execute(
             insert(breaks).values(
-                id=key,
-                user_id=user.id,
-                started_at=started,
-                ended_at=ended,
-                prompted=record.prompted,
+                id=key, user_id=user.id, started_at=at, ended_at=until, prompted=record.prompted
             )
         )
     elif row.user_id != user.id:
         raise ApiError(409, "break_of_another_user", "This break id belongs to someone else.")
     elif ended is not None and row.ended_at is None:
-        conn.execute(update(breaks).where(breaks.c.id == key).values(ended_at=ended))
+        # as long as the client says, from where its start was placed; not after now
+        until = max(row.started_at, min(row.started_at + (ended - started), now))
+        conn.execute(update(breaks).where(breaks.c.id == key).values(ended_at=until))
     return record
+
+
+def placed(started: float, ended: float | None, now: float) -> tuple[float, float | None]:
+    """A break's times as the service places them when it first hears of it (``now``), the
+    way a verdict's time is placed (``_made_at``): a record sent as it happened (its
+    latest time within ``SENT_LATE_SECONDS`` before its arrival, or after it: a clock
+    ahead) ends that time at its arrival; one sent later (kept while offline) keeps the
+    client's times, already before its arrival. Either way the break keeps its length:
+    a workstation's clock ahead or behind neither cuts it at ``now`` nor hides it in the
+    future, where the lead's figures never looked."""
+    latest = ended if ended is not None else started
+    shift = now - latest if latest >= now - SENT_LATE_SECONDS else 0.0
+    return started + shift, ended + shift if ended is not None else None
 
 
 @dataclass

@@ -51,6 +51,7 @@ from reviewer_app.server.domain import (
     escalations,
     feedback,
     history,
+    local_days,
     quality,
     queues,
     search,
@@ -130,13 +131,16 @@ class LeadFacade(ServiceBase):
         until: float | None,
         bucket: StatsBucket,
         queue_id: str | None = None,
+        tz: str | None = None,
     ) -> QueueStatsReport:
+        """Queue health now and over the window; day buckets are the days of ``tz``."""
         start, end = self.window(since, until)
         stats.check_window(start, end, stats.SPANS[bucket])
+        zone = local_days.zone(tz)
         now = self.clock()
         with self.reads.snapshot() as (conn, source):
             chosen = queues.for_stats(conn, queue_id)
-            found = stats.queue_stats(conn, chosen, start, end, bucket, now)
+            found = stats.queue_stats(conn, chosen, start, end, bucket, now, zone)
             held_back = held_back_posts.held_back(conn, start, end)
         return QueueStatsReport(
             since=to_dt(start),
@@ -184,18 +188,25 @@ class LeadFacade(ServiceBase):
         )
 
     def reviewer_trend(
-        self, username: str, since: float | None, until: float | None
+        self, username: str, since: float | None, until: float | None, tz: str | None = None
     ) -> ReviewerTrend:
-        """One reviewer's decisions, median handle time and overturns per UTC day
-        (default: the last 7 days)."""
+        """One reviewer's decisions, median handle time and overturns per day of ``tz``
+        (UTC days without; default: the last 7 days)."""
         end = until if until is not None else self.clock()
         start = since if since is not None else max(end - 7 * DAY_SECONDS, quality.EARLIEST)
         stats.check_window(start, end)
         if end - start > MAX_TREND_DAYS * DAY_SECONDS:
             raise ApiError(422, "window_too_long", f"A trend spans at most {MAX_TREND_DAYS} days.")
+        zone = local_days.zone(tz)
         with self.reads.snapshot() as (conn, _source):
-            days = quality.trend(conn, users.user_id(conn, username), start, end)
-        return ReviewerTrend(reviewer=username, since=to_dt(start), until=to_dt(end), days=days)
+            days = quality.trend(conn, users.user_id(conn, username), start, end, zone)
+        return ReviewerTrend(
+            reviewer=username,
+            since=to_dt(start),
+            until=to_dt(end),
+            days=days,
+            time_zone=tz if tz is not None else "UTC",
+        )
 
     def my_decisions(
         self,
@@ -252,7 +263,9 @@ class LeadFacade(ServiceBase):
 
     def record_break(self, user: Principal, record: BreakRecord) -> BreakRecord:
         """A reviewer's break, as it starts or ends (the same id updates it)."""
-        return self._write_retrying(lambda conn: wellbeing.record_break(conn, user, record))
+        return self._write_retrying(
+            lambda conn: wellbeing.record_break(conn, user, record, self.clock())
+        )
 
     def create_audit_sample(self, lead: Principal, request: AuditSampleCreate) -> AuditSample:
         configs = self.configs()

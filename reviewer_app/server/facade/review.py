@@ -128,9 +128,11 @@ class ReviewFacade(ServiceBase):
             raise ApiError(403, "lead_only_queue", "Only leads may work this queue.")
         return config
 
-    def list_queues(self, user: Principal) -> QueueList:
+    def list_queues(self, user: Principal, day_start: float | None = None) -> QueueList:
+        """The queues ``user`` may work; decided today since ``day_start`` (their local
+        midnight; UTC midnight without)."""
         with self.db.read() as conn:
-            return queues.listing(conn, user, self.clock())
+            return queues.listing(conn, user, self.clock(), day_start)
 
     def claim(self, user: Principal, queue_id: str, request: LeaseClaim) -> LeaseGrant:
         """Lease up to ``request.count`` items of the queue to ``user``, each whole."""

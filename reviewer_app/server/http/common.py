@@ -103,6 +103,17 @@ Cursor = Annotated[str | None, Query(max_length=512, description="next_cursor of
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 
 
+TimeZone = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=64,
+        description="the caller's IANA time zone (such as America/New_York): days are its "
+        "days, from its midnights (23 or 25 hours where the clocks change); default: UTC days",
+    ),
+]
+
+
 # Times in queries are held to the wire's years, as Timestamp is in bodies.
 Since = Annotated[
     datetime | None,

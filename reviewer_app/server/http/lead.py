@@ -49,6 +49,7 @@ from reviewer_app.server.http.common import (
     FilterDep,
     Limit,
     Since,
+    TimeZone,
     Until,
     ViewId,
     _QualityParams,
@@ -236,11 +237,13 @@ def get_queue_stats(
         StatsBucket.hour
     ),
     queue_id: Annotated[Slug | None, Query()] = None,
+    tz: TimeZone = None,
 ) -> Response:
     """Queue health now (backlog, leases, oldest item against the SLA, open escalations) and
-    over the window (decisions per hour or day, action mix)."""
+    over the window (decisions per hour, or per day of the time zone ``tz``: UTC days
+    without; action mix)."""
     start, end = _time(since, "since"), _time(until, "until")
-    return json_response(svc.queue_stats(start, end, bucket, queue_id))
+    return json_response(svc.queue_stats(start, end, bucket, queue_id, tz))
 
 
 @router.get(
@@ -315,8 +318,9 @@ def get_reviewer_trend(
         ),
     ] = None,
     until: Until = None,
+    tz: TimeZone = None,
 ) -> Response:
-    """One reviewer's decisions, exact median handle time and overturns per UTC day
-    (default: the last 7 days; at most 92)."""
+    """One reviewer's decisions, exact median handle time and overturns per day of the
+    time zone ``tz`` (UTC days without; default: the last 7 days; at most 92)."""
     start, end = _time(since, "since"), _time(until, "until")
-    return json_response(svc.reviewer_trend(username, start, end))
+    return json_response(svc.reviewer_trend(username, start, end, tz))

@@ -3,13 +3,15 @@ and history, verdicts, breaks. Every route checks the caller's role."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 import anyio
-from fastapi import APIRouter, Depends, Path, Response
+from fastapi import APIRouter, Depends, Path, Query, Response
 
 from reviewer_app.protocol import (
     API_PREFIX,
+    QUERY_YEARS,
     BreakRecord,
     EventPage,
     Item,
@@ -45,6 +47,7 @@ from reviewer_app.server.http.common import (
     Cursor,
     Limit,
     MetricsDep,
+    _time,
     claim_lane,
     json_response,
     links,
@@ -99,9 +102,21 @@ def get_me(user: UserDep) -> User:
 
 
 @router.get("/queues", response_model=QueueList, tags=["queues"], responses=problems(*AUTHED))
-def get_queues(svc: ServiceDep, user: UserDep) -> QueueList:
+def get_queues(
+    svc: ServiceDep,
+    user: UserDep,
+    day_start: Annotated[
+        datetime | None,
+        Query(
+            description="the start of the caller's day (its local midnight, RFC 3339): "
+            "decided_today counts from it (moved by whole days onto the service's clock "
+            "when more than a day off); default: UTC midnight",
+            json_schema_extra=QUERY_YEARS,
+        ),
+    ] = None,
+) -> QueueList:
     """The queues this user may work, with live counts and decision config."""
-    return svc.list_queues(user)
+    return svc.list_queues(user, _time(day_start, "day_start"))
 
 
 @router.post(

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QDateTime, QLocale, QTimeZone, Signal
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
@@ -149,6 +149,22 @@ class ThresholdsBar(QWidget):
         self.changed.emit()
 
 
+def lead_zone() -> str:
+    """The IANA time zone this machine shows local times in (Qt's, on every platform): the
+    lead's days, which figures by day are asked for."""
+    return bytes(QTimeZone.systemTimeZoneId().data()).decode() or "UTC"
+
+
+def day_in(moment: datetime, zone: str | None, pattern: str) -> str:
+    """``moment``'s day in ``zone`` (None, or one Qt does not know: local time), its names
+    in the user's language (``pattern``: Qt's)."""
+    found = QTimeZone(zone.encode()) if zone else None
+    if found is None or not found.isValid():
+        return local_day(moment, pattern)
+    when = QDateTime.fromMSecsSinceEpoch(round(moment.timestamp() * 1000), found)
+    return QLocale().toString(when, pattern)
+
+
 class TrendModel(RowsTable):
     TR_CONTEXT = "LeadQuality"
     TWO_LINE_TITLES = True
@@ -159,10 +175,20 @@ class TrendModel(RowsTable):
         QT_TRANSLATE_NOOP("LeadQuality", "Overturned"),
     )
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: the time zone the days are of (``ReviewerTrend.time_zone``); None: this machine's
+        self.zone: str | None = None
+
+    def set_trend(self, trend: ReviewerTrend) -> None:
+        """The trend's days, each named in the time zone the service counted it in."""
+        self.zone = trend.time_zone
+        self.set_rows(trend.days)
+
     def cells(self, d: TrendDay) -> tuple[object, ...]:
         median = d.handle_time_median_ms
         return (
-            local_day(d.start, "ddd dd MMM"),
+            day_in(d.start, self.zone, "ddd dd MMM"),
             whole(d.decisions),
             "—" if median is None else f"{decimal(median / 1000)} s",
             whole(d.overturned),
@@ -206,14 +232,14 @@ class TrendPanel(QWidget):
             self.title,
             translate("LeadQuality", "Loading the trend of {name}…").format(name=isolate(reviewer)),
         )
-        factory = self.factory
+        factory, zone = self.factory, lead_zone()  # the lead's days, as the rows name them
 
         def work() -> ReviewerTrend:
             api = factory()
-            return api.reviewer_trend(reviewer, since, until)
+            return api.reviewer_trend(reviewer, since, until, tz=zone)
 
         def done(trend: ReviewerTrend) -> None:
-            self.model.set_rows(trend.days)
+            self.model.set_trend(trend)
             set_text(
                 self.title,
                 translate("LeadQuality", "{name}, day by day").format(name=isolate(reviewer)),

@@ -65,7 +65,7 @@ from ..theme import Tone, set_tone
 from ..words import code_words, decimal
 from .breaks import open_breaks
 from .charts import colour_series, fit_legend, fit_time_ticks, new_chart, nice_top, time_axes
-from .quality import ThresholdsBar, TrendPanel, flag_words
+from .quality import ThresholdsBar, TrendPanel, flag_words, lead_zone
 
 Index = QModelIndex | QPersistentModelIndex
 SORT = Qt.ItemDataRole.UserRole + 1
@@ -298,8 +298,8 @@ class _Figures(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.status = label("", wrap=False)
         named(self.status, "figuresStatus", translate("LeadStats", "Figures status"))
-        self.loading = False
-        self.loaded_at: float | None = None
+        self.loading, self.loaded_at = False, cast(float | None, None)
+        self.service_clock: Callable[[], float] = time.time  # now on the service's clock
 
     def controls(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -310,7 +310,7 @@ class _Figures(QWidget):
         return row
 
     def span(self) -> tuple[datetime, datetime]:
-        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+        until = datetime.fromtimestamp(int(self.service_clock()) + 1, UTC)
         return until - timedelta(hours=int(self.window_picker.currentData())), until
 
     def refresh(self) -> None:
@@ -400,7 +400,7 @@ class QueuesOverview(_Figures):
     def fetch(self, api: ApiClient, since: datetime, until: datetime) -> Any:
         bucket = "hour" if until - since <= timedelta(days=7) else "day"
         labels = {q.id: q.config.action_labels() for q in api.queues().queues}
-        return api.queue_stats(since, until, bucket=bucket), labels
+        return api.queue_stats(since, until, bucket=bucket, tz=lead_zone()), labels
 
     def show_figures(self, result: Any) -> None:
         report: QueueStatsReport
