@@ -294,6 +294,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
                 settings=self.store.settings,
                 admin=self.session.user.role is Role.admin,
                 me=self.session.user.username,
+                service_clock=self.store.service_time,  # its figures' windows end now there
             )
             self.lead.review_queue_requested.connect(self.review_queue)
             self.lead.review_item_requested.connect(self.review_item)

@@ -261,7 +261,11 @@ class MyDecisionsView(QDialog):
         parent: QWidget | None = None,
         *,
         period: str = SHIFT,
+        server_offset: Callable[[], float] = lambda: 0.0,
     ) -> None:
+        """``shift_start``: a time on this computer's clock; ``server_offset``: how far that
+        clock is ahead of the service's (the store's), which the windows asked for are
+        measured by."""
         super().__init__(parent)
         self.setWindowTitle(translate("MyDecisions", "My decisions"))
         named(self, "myDecisions", translate("MyDecisions", "My decisions"))
@@ -270,6 +274,7 @@ class MyDecisionsView(QDialog):
         self.names = Names(queues)
         self.conflicts = list(conflicts)
         self.shift_start = shift_start
+        self.server_offset = server_offset
         self.busy = False
         self.period = QComboBox()
         named(self.period, "myDecisionsPeriod", translate("MyDecisions", "Which decisions"))
@@ -327,9 +332,14 @@ class MyDecisionsView(QDialog):
         self.reload()
 
     def since(self) -> datetime:
+        """The window's start on the service's clock (it compares it with its own decision
+        times), never in its future: a shift's start on a clock 7 minutes fast was refused
+        for 7 minutes, then left out the shift's first 7 minutes."""
+        offset = timedelta(seconds=self.server_offset())
+        now = datetime.now(UTC) - offset
         if self.period.currentData() == WEEK:
-            return datetime.now(UTC) - timedelta(days=7)
-        return self.shift_start
+            return now - timedelta(days=7)
+        return min(self.shift_start - offset, now)
 
     def reload(self) -> None:
         if self.busy:
@@ -337,11 +347,12 @@ class MyDecisionsView(QDialog):
         self.busy = True
         set_text(self.status, translate("MyDecisions", "Loading your decisions…"))
         since, names, factory = self.since(), self.names, self.factory
-        asked_at = datetime.now(UTC)
-        conflicts = [
+        offset = self.server_offset()
+        asked_at = datetime.now(UTC) - timedelta(seconds=offset)  # on the service's clock
+        conflicts = [  # found on this computer's clock
             (datetime.fromtimestamp(c.found_at, tz=UTC), conflict_row(c, names))
             for c in self.conflicts
-            if c.found_at >= since.timestamp()
+            if c.found_at >= since.timestamp() + offset
         ]
 
         def work() -> tuple[list[tuple[datetime, Row]], bool]:

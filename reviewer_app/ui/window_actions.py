@@ -210,6 +210,8 @@ class WindowActions(WindowParts):
             else self.shift_start,
             self,
             period="week" if week else "shift",
+            # its windows are asked on the service's clock
+            server_offset=lambda: self.store.server_offset,
         )
         self.my_decisions_view.show()
 

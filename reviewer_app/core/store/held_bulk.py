@@ -9,7 +9,7 @@ from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest
 
 from ..settings import UNDO_WINDOW
 from .file import StoreFile
-from .records import HeldBulk, NothingToUndo
+from .records import CLOCK_SLACK, HeldBulk, NothingToUndo
 
 
 class HeldBulkStore(StoreFile):
@@ -66,6 +66,21 @@ class HeldBulkStore(StoreFile):
             raise NothingToUndo(
                 "That bulk decision can no longer be undone: its undo window has passed."
             )
+
+    def rebase_bulk(self, bulk_id: str) -> float | None:
+        """When the held bulk is due, after this computer's clock was set back (its due time
+        lies further ahead than it can): one still in its undo window, held "after" now, gets
+        the whole window again from now (how much of it passed is not known); one taken to be
+        sent before keeps its due time, passed. None: it is gone (undone, answered)."""
+        now = self.clock()
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE held_bulk SET due_at = :now + (due_at - held_at), held_at = :now "
+                "WHERE id = :id AND attempts = 0 AND held_at > :ahead",
+                {"now": now, "id": bulk_id, "ahead": now + CLOCK_SLACK},
+            )
+            row = conn.execute("SELECT due_at FROM held_bulk WHERE id = ?", (bulk_id,)).fetchone()
+        return None if row is None else float(row[0])
 
     def take_bulk(self, bulk_id: str) -> HeldBulk | None:
         """The held bulk decision, once its undo window has passed (None before, or when it

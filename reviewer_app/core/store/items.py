@@ -8,12 +8,14 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from reviewer_app.protocol import Item, LeaseGrant, LeaseStatus, Queue
+from reviewer_app.protocol.common import MIN_LEASE_SECONDS
 
 from .file import StoreFile
-from .records import AlreadyDecided, Renewal, StoredItem, WorklistRow
-from .schema import PURGED
+from .records import CLOCK_SLACK, AlreadyDecided, Renewal, StoredItem, WorklistRow
+from .schema import PURGED, SERVER_CLOCK
 
 #: parsed items kept by ``_item_of`` (the one on screen, the next, a few opened from the
 #: worklist; the worklist's own descriptions are read without parsing: ``item_summaries``)
@@ -25,8 +27,20 @@ class ItemStore(StoreFile):
 
     #: item id -> (its stored document, the item parsed from it): see ``_item_of``
     _parsed: dict[str, tuple[object, Item]]
-    #: how far this computer's clock is ahead of the server's, as the last claim showed
-    server_offset: float = 0.0
+
+    # --- the service's clock ---------------------------------------------------------------
+
+    @property
+    def server_offset(self) -> float:
+        """How far this computer's clock is ahead of the service's (seconds), as the last
+        claim that gave items or renewal of a known length showed; kept in the store, so a
+        restart (and the GUI thread's connection) knows it. 0.0 before any was measured."""
+        return _ServerClock.parse(self._meta(SERVER_CLOCK)).offset
+
+    def service_time(self) -> float:
+        """Now on the service's clock, as far as this store knows it: what a window of time
+        asked of the service (a lead's figures, "this shift") is measured by."""
+        return self.clock() - self.server_offset
 
     # --- queues ------------------------------------------------------------------------
 
@@ -49,12 +63,10 @@ class ItemStore(StoreFile):
 
     # --- items: what the sync engine leases ------------------------------------------
 
-    def add_leased(self, grant: LeaseGrant) -> int:
-        """Keep the items of a claim (replacing older copies of the same items)."""
+    def add_leased(self, grant: LeaseGrant, *, asked: int | None = None) -> int:
+        """Keep the items of a claim (replacing older copies of the same items). ``asked``:
+        the lease length the claim asked for (a grant of less says the service's cap)."""
         now = self.clock()
-        skew = _clock_offset(now, [x.lease_expires_at.timestamp() for x in grant.items], grant)
-        if grant.items:  # renewals' times are placed on this clock with it too
-            self.server_offset = skew
         # serialised before the write lock is taken: the GUI thread's verdicts wait for it
         # (and sealed there too: the cipher is quick, but the lock is shared)
         documents = [
@@ -62,6 +74,12 @@ class ItemStore(StoreFile):
             for leased in grant.items
         ]
         with self.transaction() as conn:
+            known = _ServerClock.load(conn)
+            skew = known.offset
+            if grant.items and grant.lease_seconds > 0:  # renewals' times are placed with it
+                ends = [x.lease_expires_at.timestamp() for x in grant.items]
+                skew = _clock_offset(now, ends, grant)
+            known.granted(grant.lease_seconds, asked)._replace(offset=skew).save(conn, known)
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM items").fetchone()[0]
             rows = [
                 (
@@ -209,15 +227,21 @@ class ItemStore(StoreFile):
 
     def leases_to_renew(self, now: float, limit: int = 500) -> list[Renewal]:
         """Held leases past a third of their life, with the length each was leased for;
-        decided items count until their verdict is delivered."""
+        decided items count until their verdict is delivered. A lease granted after ``now``
+        or running out further ahead than its length was set down before this computer's
+        clock was set back (NTP correcting a fast clock): renewed now, and the renewal puts
+        its times on the clock as it is now (else it waited the hours the clock went back,
+        and the lease went to another reviewer)."""
         rows = self._read(
             "SELECT i.id, i.lease_token, i.lease_seconds FROM items i WHERE i.lease_lost = 0 "
             "AND i.state IN ('ready', 'decided') "
-            "AND i.lease_granted_at + (i.lease_expires_at - i.lease_granted_at) / 3.0 <= ? "
+            "AND (i.lease_granted_at + (i.lease_expires_at - i.lease_granted_at) / 3.0 <= :now "
+            "     OR i.lease_granted_at > :ahead "
+            "     OR i.lease_expires_at > :ahead + MAX(i.lease_seconds, :least)) "
             "AND (i.state = 'ready' OR EXISTS (SELECT 1 FROM journal j WHERE j.item_id = i.id "
             "     AND j.status = 'pending')) "
-            "ORDER BY i.lease_expires_at LIMIT ?",
-            (now, limit),
+            "ORDER BY i.lease_expires_at LIMIT :limit",
+            {"now": now, "ahead": now + CLOCK_SLACK, "least": MIN_LEASE_SECONDS, "limit": limit},
         )
         return [Renewal(r[0], r[1], int(r[2])) for r in rows]
 
@@ -240,9 +264,17 @@ class ItemStore(StoreFile):
         return [Renewal(r[0], r[1], seconds) for r in rows]
 
     def next_renewal_at(self) -> float | None:
+        """When ``leases_to_renew`` next has a lease to renew (now for one set down before
+        the clock went back)."""
+        now = self.clock()
         rows = self._read(
-            "SELECT MIN(lease_granted_at + (lease_expires_at - lease_granted_at) / 3.0) "
-            "FROM items WHERE lease_lost = 0 AND state IN ('ready', 'decided')"
+            "SELECT MIN(CASE WHEN i.lease_granted_at > :ahead "
+            "  OR i.lease_expires_at > :ahead + MAX(i.lease_seconds, :least) THEN :now "
+            "ELSE i.lease_granted_at + (i.lease_expires_at - i.lease_granted_at) / 3.0 END) "
+            "FROM items i WHERE i.lease_lost = 0 AND i.state IN ('ready', 'decided') "
+            "AND (i.state = 'ready' OR EXISTS (SELECT 1 FROM journal j WHERE j.item_id = i.id "
+            "     AND j.status = 'pending'))",
+            {"now": now, "ahead": now + CLOCK_SLACK, "least": MIN_LEASE_SECONDS},
         )
         return rows[0][0]
 
@@ -254,20 +286,36 @@ class ItemStore(StoreFile):
         )
         return [(r[0], r[1]) for r in rows]
 
-    def apply_lease_results(self, results: Iterable[LeaseStatus]) -> list[str]:
-        """Record renewals (their times on this computer's clock, by the offset the last
-        claim showed); items whose lease is lost (or whose post the platform withdrew, or
+    def apply_lease_results(
+        self, results: Iterable[LeaseStatus], *, asked: int | None = None
+    ) -> list[str]:
+        """Record renewals (asked for ``asked`` seconds) with their times on this computer's
+        clock: by the offset they show when the length granted is known (the service caps
+        it: ``_ServerClock.granted_for``), else by the one kept, and never further ahead
+        than ``asked``; items whose lease is lost (or whose post the platform withdrew, or
         that an account action resolved) leave the worklist. Returns their ids."""
+        results = list(results)
         now = self.clock()
-        skew = self.server_offset
+        ends = [
+            r.expires_at.timestamp()
+            for r in results
+            if r.status == "renewed" and r.expires_at is not None
+        ]
         lost: list[str] = []
         with self.transaction() as conn:
+            known = _ServerClock.load(conn)
+            skew = known.offset
+            granted = known.granted_for(asked)
+            if ends and granted is not None:  # the latest began about now on its clock
+                skew = now - (max(ends) - granted)
+                known._replace(offset=skew).save(conn, known)
+            latest = math.inf if asked is None else now + asked
             for result in results:
                 if result.status == "renewed" and result.expires_at is not None:
                     conn.execute(
                         "UPDATE items SET lease_granted_at = ?, lease_expires_at = ? "
                         "WHERE lease_token = ?",
-                        (now, result.expires_at.timestamp() + skew, result.token),
+                        (now, min(result.expires_at.timestamp() + skew, latest), result.token),
                     )
                 elif result.status in ("lost", "unknown", "withdrawn", "author_actioned"):
                     row = conn.execute(
@@ -400,3 +448,62 @@ def _clock_offset(now: float, expiries: list[float], lease: LeaseGrant) -> float
     if not expiries or lease.lease_seconds <= 0:
         return 0.0
     return now - (max(expiries) - lease.lease_seconds)
+
+
+class _ServerClock(NamedTuple):
+    """What the store knows of the service's clock (the ``meta`` row ``SERVER_CLOCK``):
+    ``offset``, how far this computer's clock is ahead of it; ``longest``, the longest lease
+    the service granted in full; ``cap``, its cap on a lease's length when a claim was
+    granted less than it asked (None: not seen)."""
+
+    offset: float = 0.0
+    longest: int = 0
+    cap: int | None = None
+
+    @classmethod
+    def load(cls, conn: sqlite3.Connection) -> _ServerClock:
+        row = conn.execute("SELECT value FROM meta WHERE name = ?", (SERVER_CLOCK,)).fetchone()
+        return cls.parse(None if row is None else row[0])
+
+    @classmethod
+    def parse(cls, value: object) -> _ServerClock:
+        try:
+            kept = json.loads(value) if isinstance(value, str | bytes) else {}
+            cap = kept.get("cap")
+            return cls(
+                float(kept.get("offset", 0.0)),
+                int(kept.get("longest", 0)),
+                None if cap is None else int(cap),
+            )
+        except (TypeError, ValueError, AttributeError):  # not ours to trust: measured again
+            return cls()
+
+    def save(self, conn: sqlite3.Connection, before: _ServerClock) -> None:
+        if self != before:
+            conn.execute(
+                "INSERT INTO meta (name, value) VALUES (?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                (SERVER_CLOCK, json.dumps(self._asdict())),
+            )
+
+    def granted(self, seconds: int, asked: int | None) -> _ServerClock:
+        """After a claim granted ``seconds`` of ``asked``: less says the cap; a cap lower
+        than a length granted since is forgotten (the service's setting changed)."""
+        if seconds <= 0:
+            return self
+        cap = self.cap
+        if asked is not None and seconds < asked:
+            cap = seconds
+        elif cap is not None and seconds > cap:
+            cap = None
+        return self._replace(longest=max(self.longest, seconds), cap=cap)
+
+    def granted_for(self, asked: int | None) -> int | None:
+        """The length a renewal asking ``asked`` seconds was granted, when it is known: the
+        cap's, or all of it when a lease as long was granted in full; None when it may have
+        been capped (an offset measured by it would be off by what was cut)."""
+        if asked is None or asked <= 0:
+            return None
+        if self.cap is not None:
+            return min(asked, self.cap)
+        return asked if asked <= self.longest else None

@@ -20,6 +20,7 @@ from reviewer_app.protocol import Decision, Verdict, VerdictResult, VerdictStatu
 from ..settings import UNDO_WINDOW
 from .file import StoreFile
 from .records import (
+    CLOCK_SLACK,
     AlreadyDecided,
     JournalEntry,
     NothingToUndo,
@@ -38,6 +39,32 @@ HELD_BY_OTHER = "leased_to_other"
 RETRY_REJECTED_AFTER = 60.0
 #: the soonest a refused-for-now verdict is sent again, even when the other hold ends sooner
 RETRY_REJECTED_SOONEST = 1.0
+#: Outbox rows set down before this computer's clock was set back (NTP correcting a fast
+#: clock) are re-based (``take_due``), not waited out for the hours the clock went back
+#: while their items' leases ran out: a verdict recorded "later" than now waits its undo
+#: window again from now (how much of it passed is not known: it is never sent before the
+#: reviewer's window really passed), a retry due further ahead than a retry waits is due now.
+#: (a row is re-based once: after it, it is due before the verdict's record time)
+_SET_BACK = (
+    "(o.attempts = 0 AND j.recorded_at > :late AND o.due_at >= j.recorded_at)"
+    " OR (o.attempts > 0 AND o.due_at > :retry)"
+)
+_REBASE = (  # constants only
+    "UPDATE outbox AS o SET due_at = CASE WHEN o.attempts = 0 THEN :now + o.due_at - "  # noqa: S608
+    "j.recorded_at ELSE :now END FROM journal AS j WHERE j.key = o.key AND (" + _SET_BACK + ")"
+)
+_NEXT_DUE = (  # a row ``_REBASE`` would re-base is due now
+    "SELECT MIN(CASE WHEN " + _SET_BACK + " THEN :now ELSE o.due_at END) "
+    "FROM outbox AS o JOIN journal AS j ON j.key = o.key"
+)
+
+
+def _set_back(now: float) -> dict[str, float]:
+    return {
+        "now": now,
+        "late": now + CLOCK_SLACK,
+        "retry": now + RETRY_REJECTED_AFTER + CLOCK_SLACK,
+    }
 
 
 class JournalStore(StoreFile):
@@ -146,8 +173,11 @@ class JournalStore(StoreFile):
 
     def take_due(self, now: float, limit: int) -> list[Outgoing]:
         """Verdicts whose undo window has passed, oldest first, marked in flight (they can no
-        longer be undone; after a crash they are sent again under the same key)."""
+        longer be undone; after a crash they are sent again under the same key).
+
+        Rows set down before the clock was set back are re-based first (``_REBASE``)."""
         with self.transaction() as conn:
+            conn.execute(_REBASE, _set_back(now))
             rows = conn.execute(
                 "SELECT o.key, j.verdict FROM outbox o JOIN journal j ON j.key = o.key "
                 "WHERE o.due_at <= ? ORDER BY o.due_at, o.key LIMIT ?",
@@ -173,7 +203,10 @@ class JournalStore(StoreFile):
             conn.execute("UPDATE outbox SET due_at = ? WHERE due_at > ?", (now, now))
 
     def next_due_at(self) -> float | None:
-        return self._read("SELECT MIN(due_at) FROM outbox")[0][0]
+        """When ``take_due`` next has a verdict to send, or to re-base (now: a due time set
+        down before the clock was set back)."""
+        now = self.clock()
+        return self._read(_NEXT_DUE, _set_back(now))[0][0]
 
     def settle(self, results: Sequence[VerdictResult]) -> list[JournalEntry]:
         """Apply the server's answers: delivered verdicts leave the outbox, conflicts are

@@ -10,6 +10,11 @@ from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest
 
 from ..errors import CoreError
 
+#: seconds a stored time may lie ahead of where it could legitimately be (float rounding,
+#: the moment between reading the clock and writing the row) before it is taken to mean
+#: that this computer's clock was set back since it was written
+CLOCK_SLACK = 2.0
+
 
 @dataclass(frozen=True)
 class HeldBulk:

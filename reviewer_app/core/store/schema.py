@@ -234,6 +234,10 @@ KEY_CHECK = "key_check"
 #: ``meta`` rows: the last good sync (client time, plain) and the profile's user (sealed)
 LAST_SYNC = "last_sync"
 PROFILE = "profile"
+#: ``meta`` row (plain JSON, no content): how far this computer's clock is ahead of the
+#: service's and the lease lengths the service is known to grant (``ItemStore``), so a
+#: restart places renewals' times on this clock as the session before it did
+SERVER_CLOCK = "server_clock"
 #: ``meta`` row: the reviewer's own shift tally for break reminders (sealed: it says what
 #: kinds of harm they saw), so a restart goes on with the shift (``core.wellbeing``)
 SHIFT_TALLY = "shift_tally"
@@ -259,7 +263,8 @@ def content_rows(conn: sqlite3.Connection) -> int:
     )
     if "meta" in tables:  # the profile and the shift tally are sealed content too
         held += conn.execute(
-            "SELECT COUNT(*) FROM meta WHERE name NOT IN (?, ?)", (KEY_CHECK, LAST_SYNC)
+            "SELECT COUNT(*) FROM meta WHERE name NOT IN (?, ?, ?)",
+            (KEY_CHECK, LAST_SYNC, SERVER_CLOCK),
         ).fetchone()[0]
     return int(held)
 

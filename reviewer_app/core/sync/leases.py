@@ -94,7 +94,7 @@ class LeaseWork(SyncState):
                 # those leases will not be renewed, so they are lost as a refused one is
                 log.warning("the service refused to renew %d leases: %s", len(chunk), err)
                 results = [LeaseStatus(token=token, status="lost") for _, token in chunk]
-            lost += self.store.apply_lease_results(results)
+            lost += self.store.apply_lease_results(results, asked=seconds)
             gone = {r.token for r in results if r.status == "withdrawn"}
             withdrawn.update(item_id for item_id, token in chunk if token in gone)
             actioned = {
@@ -140,7 +140,7 @@ class LeaseWork(SyncState):
                     queue_id=queue_id,
                 )
             )
-        added = self.store.add_leased(grant)
+        added = self.store.add_leased(grant, asked=lease_seconds)
         if added:
             # the reviewer's next post now, not after this pass has fetched every media
             # file of the claim and refreshed the queues (a round trip each)

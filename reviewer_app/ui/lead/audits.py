@@ -6,6 +6,7 @@ per-reviewer agreement are listed per sample."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -156,11 +157,16 @@ class AuditsView(QWidget):
         client_factory: Callable[[], ApiClient],
         queues: Callable[[], list[Queue]],
         parent: QWidget | None = None,
+        *,
+        service_clock: Callable[[], float] = time.time,
     ) -> None:
+        """``service_clock``: now on the service's clock (the session's store knows how far
+        this computer's is off), which a sample's window ends at."""
         super().__init__(parent)
         named(self, "auditsView", translate("LeadAudits", "Audits"))
         self.client_factory = client_factory
         self.queues = queues
+        self.service_clock = service_clock
         lists = self._build_lists()
         self.desk = AuditDesk(client_factory, queues)
         self.desk.finished.connect(self._desk_finished)
@@ -304,7 +310,8 @@ class AuditsView(QWidget):
         run_op(self, work, done, self._failed, key="samples")
 
     def create_sample(self) -> None:
-        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+        # to now on the service's clock: a lead's clock minutes slow left the newest out
+        until = datetime.fromtimestamp(int(self.service_clock()) + 1, UTC)
         since = until - timedelta(hours=int(self.window_picker.currentData()))
         body = AuditSampleCreate(
             method=AuditMethod(self.method.currentData()),

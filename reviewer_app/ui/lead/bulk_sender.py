@@ -4,7 +4,9 @@ window, then sends it off the GUI thread.
 It lives as long as the window: a bulk held when the dialog closes is still sent when its
 window passes, and one still held when the app was closed or killed is sent at the next
 start (``resume``). A network failure keeps it held and tries again later; the same keys
-make a second send safe.
+make a second send safe. A due time further ahead than its wait can be (its undo window, or
+a retry's) was set before this computer's clock was set back: it is re-based
+(``HeldBulkStore.rebase_bulk``), not waited out for the hours the clock went back.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.bulk import answered, refusal
 from reviewer_app.core.store import HeldBulk, NothingToUndo, Store
+from reviewer_app.core.store.records import CLOCK_SLACK
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
 
 from ..background import run_op
@@ -57,6 +60,8 @@ class BulkSender(QObject):
         self.client_factory = client_factory
         self.clock = clock
         self._due: dict[str, float] = {}  # held bulks: id -> when they are sent
+        #: held bulks: id -> the furthest ahead its due time can be (its window, a retry's)
+        self._longest: dict[str, float] = {}
         self._sending: set[str] = set()
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
@@ -68,7 +73,7 @@ class BulkSender(QObject):
         verdict left in its window is. Returns how many there were."""
         found = self.store.held_bulks()
         for bulk in found:
-            self._due[bulk.id] = bulk.due_at
+            self._keep(bulk)
         if found:
             log.info("%d bulk decision(s) held from before this start are sent", len(found))
             self._on_timer_timeout()
@@ -77,7 +82,7 @@ class BulkSender(QObject):
 
     def hold(self, request: BulkDecisionRequest) -> HeldBulk:
         held = self.store.hold_bulk(request)
-        self._due[held.id] = held.due_at
+        self._keep(held)
         self.held.emit(held.id, max(0.0, held.due_at - self.clock()))
         self.timer.start()
         self._on_timer_timeout()
@@ -89,9 +94,17 @@ class BulkSender(QObject):
             self.store.undo_bulk(bulk_id)
         except NothingToUndo:
             return False
-        self._due.pop(bulk_id, None)
+        self._forget(bulk_id)
         self.undone.emit(bulk_id)
         return True
+
+    def _keep(self, bulk: HeldBulk) -> None:
+        self._due[bulk.id] = bulk.due_at
+        self._longest[bulk.id] = max(bulk.due_at - bulk.held_at, RETRY_SECONDS) + CLOCK_SLACK
+
+    def _forget(self, bulk_id: str) -> None:
+        self._due.pop(bulk_id, None)
+        self._longest.pop(bulk_id, None)
 
     @property
     def waiting(self) -> int:
@@ -102,6 +115,12 @@ class BulkSender(QObject):
         for bulk_id, due in list(self._due.items()):
             if bulk_id in self._sending:
                 continue
+            if due - now > self._longest.get(bulk_id, RETRY_SECONDS + CLOCK_SLACK):
+                rebased = self.store.rebase_bulk(bulk_id)  # the clock was set back
+                if rebased is None:  # undone (another window), or answered
+                    self._forget(bulk_id)
+                    continue
+                due = self._due[bulk_id] = rebased
             if due > now:
                 self.ticked.emit(bulk_id, due - now)
             else:
@@ -112,7 +131,7 @@ class BulkSender(QObject):
     def _send(self, bulk_id: str) -> None:
         taken = self.store.take_bulk(bulk_id)
         if taken is None:  # undone, or answered already
-            self._due.pop(bulk_id, None)
+            self._forget(bulk_id)
             return
         self._sending.add(bulk_id)
         self.sending.emit(bulk_id)
@@ -146,5 +165,5 @@ class BulkSender(QObject):
 
     def _settle(self, bulk_id: str) -> None:
         self._sending.discard(bulk_id)
-        self._due.pop(bulk_id, None)
+        self._forget(bulk_id)
         self.store.settle_bulk(bulk_id)

@@ -10,6 +10,7 @@ are plain text, isolated, elided in their cells with the whole text in the toolt
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -157,11 +158,15 @@ class EscalationsView(QWidget):
         parent: QWidget | None = None,
         *,
         me: str = "",
+        service_clock: Callable[[], float] = time.time,
     ) -> None:
+        """``service_clock``: now on the service's clock (the session's store knows how far
+        this computer's is off), which the day of figures asked for ends at."""
         super().__init__(parent)
         named(self, "escalationsView", translate("LeadWorkspace", "Escalations"))
         self.client_factory = client_factory
         self.me = me
+        self.service_clock = service_clock
         self.loading = False
         self.summary = label("")
         named(self.summary, "escalationsWaiting", translate("LeadWorkspace", "Escalations waiting"))
@@ -257,7 +262,7 @@ class EscalationsView(QWidget):
 
     def refresh(self) -> None:
         factory = self.client_factory
-        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
+        until = datetime.fromtimestamp(int(self.service_clock()) + 1, UTC)
         self.loading = True
 
         def work() -> tuple[QueueStatsReport, list[EscalationEntry]]:

@@ -3,6 +3,7 @@ service refuses every lead call from anyone else, whatever this client is told."
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -58,15 +59,20 @@ class LeadWorkspace(QTabWidget):
         settings: Settings | None = None,
         admin: bool = False,
         me: str = "",
+        service_clock: Callable[[], float] = time.time,
     ) -> None:
+        """``service_clock``: now on the service's clock (the session's store's measure),
+        which the windows of figures asked for end at."""
         super().__init__(parent)
         named(self, "leadWorkspace", translate("LeadWorkspace", "Lead workspace"))
         client_factory = self._share(client_factory())
         self.queues_view = QueuesOverview(client_factory)
         # the quality flags' thresholds are the lead's own (kept in their settings)
         self.reviewers = ReviewersView(client_factory, settings=settings)
-        self.audits = AuditsView(client_factory, queues)
-        self.escalations = EscalationsView(client_factory, me=me)
+        for figures in (self.queues_view, self.reviewers):
+            figures.service_clock = service_clock  # the windows of figures end at its now
+        self.audits = AuditsView(client_factory, queues, service_clock=service_clock)
+        self.escalations = EscalationsView(client_factory, me=me, service_clock=service_clock)
         self.decisions = DecisionsBrowser(client_factory)
         self.search = SearchPane(
             client_factory,

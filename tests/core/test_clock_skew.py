@@ -1,0 +1,226 @@
+"""A workstation clock off from the service's, against the real service over HTTP.
+
+How far this computer's clock is ahead of the service's is kept in the store, so a restart
+still places renewed leases on this clock: 2 h fast, the held posts looked run out (no post,
+renewals in a busy loop, claims past the prefetch target); 2 h slow, a lease looked 7,800 s
+long and was never renewed, so it went to a rival. A renewal measures it again, unless the
+service may have granted less than asked (its cap, which a claim shows). A clock set back
+(NTP correcting a fast clock) neither holds verdicts past their undo window nor lets leases
+run out for the hours it went back, and never sends a verdict before its undo window really
+passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from reviewer_app.core.store import Store
+from reviewer_app.core.sync import SyncEngine
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from tests.support.client import EventLog, engine_for, fast_settings, login
+from tests.support.clock import ManualClock
+from tests.support.proxy import FaultProxy
+from tests.support.servers import LiveServer
+
+QUEUE = LOAD_QUEUE.id
+CLAIMS = f"/api/v1/queues/{QUEUE}/leases"
+RENEWALS = "/api/v1/leases/renew"
+
+
+@pytest.fixture
+def timed(tmp_path: Path) -> Iterator[tuple[LiveServer, ManualClock, FaultProxy]]:
+    """A service whose clock the test moves, behind a proxy that counts the calls."""
+    clock = ManualClock()
+    server = LiveServer(f"sqlite:///{tmp_path / 'skew.db'}", clock=clock).start()
+    seed_load_queue(server.service, 40)
+    proxy = FaultProxy(server.port).start()
+    try:
+        yield server, clock, proxy
+    finally:
+        proxy.stop()
+        server.stop()
+
+
+def _engine(
+    proxy: FaultProxy, path: Path, token: str | None, clock: Callable[[], float]
+) -> SyncEngine:
+    engine = engine_for(proxy.url, path, token, EventLog(), clock=clock)
+    engine.open()
+    engine.set_active_queues([QUEUE])
+    return engine
+
+
+def _taken_by_rival(server: LiveServer, name: str, held: set[str]) -> set[str]:
+    rival = login(server, name)
+    return held & {x.item.id for x in rival.claim(QUEUE, 40, 300).items}
+
+
+@pytest.mark.parametrize("ahead", [7_200.0, -7_200.0])
+def test_a_restart_keeps_the_offset_so_renewals_stay_on_this_clock(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path, ahead: float
+) -> None:
+    server, clock, proxy = timed
+    client = login(server, f"quin{int(ahead)}")
+    mine = lambda: clock.now + ahead  # noqa: E731 - this workstation's clock
+    path = tmp_path / "quin.sqlite3"
+    fast_settings(path, prefetch_target=6, lease_seconds=600)
+    first = _engine(proxy, path, client.token, mine)
+    try:
+        first.run_once()
+        assert first.store is not None and first.store.ready_counts() == {QUEUE: 6}
+    finally:
+        first.close()  # killed, or closed without giving the leases back
+    clock.advance(250)  # the next start, past a third of the leases' life
+
+    engine = _engine(proxy, path, client.token, mine)
+    store = engine.store
+    assert store is not None
+    try:
+        held = {r.item_id for r in store.worklist(QUEUE)}
+        for _ in range(9):  # 800 s on: past the leases' first length
+            assert engine.run_once() > 1.0, "no busy loop"
+            assert store.ready_counts() == {QUEUE: 6}, "the held posts are shown"
+            clock.advance(100)
+        assert proxy.count("POST", CLAIMS) == 1, "nothing claimed past the target"
+        assert 3 <= proxy.count("POST", RENEWALS) <= 6
+        left = [r.lease_expires_at - mine() for r in store.worklist(QUEUE)]
+        assert all(0 < s <= 600 + 5 for s in left), left
+        assert not _taken_by_rival(server, f"rival{int(ahead)}", held)
+        assert store.server_offset == pytest.approx(ahead, abs=5)
+    finally:
+        engine.close()
+
+
+def test_a_renewal_the_service_may_have_capped_does_not_move_the_offset(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    server = LiveServer(
+        f"sqlite:///{tmp_path / 'capped.db'}", clock=clock, max_lease_seconds=1_800
+    ).start()
+    try:
+        seed_load_queue(server.service, 10)
+        client = login(server, "cap")
+        mine = ManualClock(clock.now + 300)  # five minutes fast
+        path = tmp_path / "cap.sqlite3"
+        with Store(path, clock=mine) as store:
+            store.add_leased(client.claim(QUEUE, 2, 600), asked=600)  # granted whole
+            assert store.server_offset == pytest.approx(300, abs=2)
+            tokens = [t for _, t in store.ready_leases()]
+            # a renewal asking longer than any lease granted whole, and no cap seen: how
+            # much was granted is not known, so the offset stays (asked was not granted)
+            clock.advance(200)
+            mine.advance(200)
+            store.apply_lease_results(client.renew(tokens, 3_600).results, asked=3_600)
+            assert store.server_offset == pytest.approx(300, abs=2)
+            assert all(r.lease_expires_at <= mine() + 3_600 for r in store.worklist(QUEUE))
+            # a claim granted less than it asked shows the cap
+            store.add_leased(client.claim(QUEUE, 2, 3_600), asked=3_600)
+        clock.advance(700)
+        mine.advance(700)
+        with Store(path, clock=mine) as store:  # the next start knows offset and cap
+            assert store.server_offset == pytest.approx(300, abs=2)
+            tokens = [t for _, t in store.ready_leases()]
+            store.apply_lease_results(client.renew(tokens, 3_600).results, asked=3_600)
+            assert store.server_offset == pytest.approx(300, abs=2)
+            ends = {round(r.lease_expires_at - mine()) for r in store.worklist(QUEUE)}
+            assert ends == {1_800}
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("step", [420.0, 7_200.0])
+def test_a_clock_set_back_neither_holds_verdicts_nor_lets_leases_run_out(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path, step: float
+) -> None:
+    server, clock, proxy = timed
+    client = login(server, f"ned{int(step)}")
+    skew = [step]  # the workstation starts fast
+    mine = lambda: clock.now + skew[0]  # noqa: E731
+    path = tmp_path / "ned.sqlite3"
+    fast_settings(path, prefetch_target=4, lease_seconds=600, undo_window_seconds=5.0)
+    engine = _engine(proxy, path, client.token, mine)
+    store = engine.store
+    assert store is not None
+    try:
+        engine.run_once()
+        item = store.next_item(QUEUE)
+        assert item is not None
+        entry = store.record_verdict(item.item.id, action="keep", time_spent_ms=1_000)
+        skew[0] = 0.0  # NTP sets the clock back to the service's time
+
+        # not sent before the reviewer's undo window has really passed
+        assert engine.run_once() > 1.0
+        assert store.pending().pending == 1 and proxy.count("POST", "/api/v1/verdicts") == 0
+        clock.advance(6)
+        engine.run_once()
+        assert store.pending().pending == 0
+        assert store.journal_entry(entry.key).status == "accepted"  # type: ignore[union-attr]
+
+        held = {r.item_id for r in store.worklist(QUEUE)}
+        assert len(held) == 3
+        for _ in range(61):  # past the first lease's end (600 s)
+            clock.advance(10)
+            assert engine.run_once() > 1.0, "no busy loop"
+        assert proxy.count("POST", RENEWALS) <= 5
+        assert not _taken_by_rival(server, f"rival{int(step)}", held)
+        assert all(r.lease_expires_at - mine() <= 600 + 5 for r in store.worklist(QUEUE))
+    finally:
+        engine.close()
+
+
+def test_a_verdict_waits_its_whole_undo_window_when_the_clock_does_not_move(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path
+) -> None:
+    server, clock, proxy = timed
+    client = login(server, "una")
+    path = tmp_path / "una.sqlite3"
+    fast_settings(path, prefetch_target=2, lease_seconds=600, undo_window_seconds=120.0)
+    engine = _engine(proxy, path, client.token, clock)
+    store = engine.store
+    assert store is not None
+    try:
+        engine.run_once()
+        item = store.next_item(QUEUE)
+        assert item is not None
+        store.record_verdict(item.item.id, action="keep", time_spent_ms=1)
+        for _ in range(11):
+            clock.advance(10)
+            engine.run_once()
+        assert store.pending().pending == 1
+        assert store.undo().item_id == item.item.id  # still inside its window
+        store.record_verdict(item.item.id, action="keep", time_spent_ms=1)
+        clock.advance(119)
+        engine.run_once()
+        assert store.pending().pending == 1
+        clock.advance(2)
+        engine.run_once()
+        assert store.pending().pending == 0
+    finally:
+        engine.close()
+
+
+def test_times_set_down_before_the_clock_went_back_are_rebased_in_the_store(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path
+) -> None:
+    server, clock, _proxy = timed
+    client = login(server, "ida")
+    mine = ManualClock(clock.now + 7_200)
+    with Store(tmp_path / "ida.sqlite3", clock=mine) as store:
+        store.add_leased(client.claim(QUEUE, 3, 600))
+        first = store.next_item(QUEUE)
+        assert first is not None
+        store.record_verdict(first.item.id, action="keep", undo_window=5)
+        mine.now = clock.now  # set back two hours
+        now = mine()
+        # every lease is renewed now (and when to look again says so)
+        assert len(store.leases_to_renew(now)) == 3
+        assert store.next_renewal_at() == pytest.approx(now)
+        # the verdict gets its whole undo window again, from now: not two hours on
+        assert store.take_due(now, 10) == []
+        assert store.next_due_at() == pytest.approx(now + 5)
+        assert store.take_due(now + 4, 10) == []
+        assert [o.verdict.item_id for o in store.take_due(now + 5, 10)] == [first.item.id]
