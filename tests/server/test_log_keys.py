@@ -30,19 +30,12 @@ from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.eventlog import EventChain, entry_hash, verify
 from reviewer_app.server.storage.sequencer import Sequencer
 from reviewer_app.server.storage.tables import events, log_checkpoints
+from tests.support.clock import ManualClock
 
 START = 1_800_000_000.0
 
 
-class Clock:
-    def __init__(self, at: float = START) -> None:
-        self.at = at
-
-    def __call__(self) -> float:
-        return self.at
-
-
-def grow(db: Database, chain: EventChain, clock: Clock, first: int, count: int) -> None:
+def grow(db: Database, chain: EventChain, clock: ManualClock, first: int, count: int) -> None:
     """``count`` more entries, sealed, and a checkpoint of them published."""
     rows = [
         event_row(START + i, EventKind.decided, "rita", item_id=f"item-{i}", queue_id="spam")
@@ -50,7 +43,7 @@ def grow(db: Database, chain: EventChain, clock: Clock, first: int, count: int) 
     ]
     with db.write() as conn:
         append_events(conn, rows)
-    clock.at = START + first + count + 10
+    clock.now = START + first + count + 10
     Sequencer(db, [chain], clock).seal_now(publish=True)
 
 
@@ -84,7 +77,7 @@ def test_a_rotated_key_is_verified_with_every_key_given(
 ) -> None:
     old, old_public = key(tmp_path, "old")
     new, new_public = key(tmp_path, "new")
-    clock = Clock()
+    clock = ManualClock(START)
     grow(db, EventChain(old), clock, 0, 10)
     grow(db, EventChain(new), clock, 10, 5)  # the service restarted with a new key
     code, output = verify_log(db, capsys, "--public-key", str(old_public))
@@ -101,7 +94,7 @@ def test_a_process_without_the_key_publishes_no_checkpoint_over_signed_ones(
     db: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     signer, public = key(tmp_path, "log")
-    clock = Clock()
+    clock = ManualClock(START)
     grow(db, EventChain(signer), clock, 0, 10)
     grow(db, EventChain(None), clock, 10, 5)  # sealed, but no unsigned checkpoint
     with db.read() as conn:
@@ -120,7 +113,7 @@ def test_the_service_refuses_to_start_without_the_key_its_log_was_signed_with(
     db = Database(url)
     db.migrate()
     signer, _public = key(tmp_path, "log")
-    grow(db, EventChain(signer), Clock(), 0, 3)
+    grow(db, EventChain(signer), ManualClock(START), 0, 3)
     db.dispose()
     env = {k: v for k, v in os.environ.items() if k != f"{ENV_PREFIX}LOG_SIGNING_KEY"}
     # its own process: serving sets up the process's logging
@@ -153,7 +146,7 @@ def _forge_entry(conn: Any, seq: int) -> None:
 def test_verify_log_names_the_entry_that_may_have_been_edited_and_a_missing_first_one(
     db: Database, tmp_path: Path
 ) -> None:
-    grow(db, EventChain(None), Clock(), 0, 10)
+    grow(db, EventChain(None), ManualClock(START), 0, 10)
     unguarded(db)
     with db.write() as conn:
         _forge_entry(conn, 5)
@@ -173,7 +166,7 @@ def test_verify_log_names_the_entry_that_may_have_been_edited_and_a_missing_firs
 def test_verify_log_says_which_two_checkpoints_disagree_on_their_dates(
     db: Database, tmp_path: Path
 ) -> None:
-    clock = Clock()
+    clock = ManualClock(START)
     for first in (0, 5, 10):
         grow(db, EventChain(None), clock, first, 5)
     unguarded(db)
@@ -203,7 +196,7 @@ def test_verify_log_reports_a_row_whose_numbers_are_not_numbers(
 ) -> None:
     if not db.is_sqlite:
         pytest.skip("PostgreSQL's columns hold numbers only")
-    grow(db, EventChain(None), Clock(), 0, 10)
+    grow(db, EventChain(None), ManualClock(START), 0, 10)
     unguarded(db)
     with db.write() as conn:
         where = "seq = 4" if table is events else "size = 10"  # as text: no type's conversion
