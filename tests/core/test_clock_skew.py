@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from reviewer_app.core.bulk import Candidate, new_request
 from reviewer_app.core.store import Store
 from reviewer_app.core.sync import SyncEngine
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
@@ -224,3 +225,62 @@ def test_times_set_down_before_the_clock_went_back_are_rebased_in_the_store(
         assert store.next_due_at() == pytest.approx(now + 5)
         assert store.take_due(now + 4, 10) == []
         assert [o.verdict.item_id for o in store.take_due(now + 5, 10)] == [first.item.id]
+
+
+def test_a_clock_set_back_by_less_than_the_undo_window_still_waits_the_whole_window(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path
+) -> None:
+    """Re-based once: passes after the first do not take the step off the window again."""
+    server, clock, _proxy = timed
+    client = login(server, "ola")
+    mine = ManualClock(clock.now)
+    with Store(tmp_path / "ola.sqlite3", clock=mine) as store:
+        store.add_leased(client.claim(QUEUE, 1, 600))
+        first = store.next_item(QUEUE)
+        assert first is not None
+        store.record_verdict(first.item.id, action="keep", undo_window=30)
+        mine.now -= 10  # set back by a third of the window
+        now = mine()
+        for _ in range(5):  # as the engine's passes do
+            assert store.take_due(now, 10) == []
+            assert store.next_due_at() == pytest.approx(now + 30)
+        assert store.take_due(now + 29, 10) == []
+        assert [o.verdict.item_id for o in store.take_due(now + 30, 10)] == [first.item.id]
+
+
+def test_a_renewal_cut_short_by_a_cap_lowered_since_does_not_move_the_offset(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path
+) -> None:
+    server, clock, _proxy = timed
+    client = login(server, "pia")
+    mine = ManualClock(clock.now + 60)  # a minute fast
+    with Store(tmp_path / "pia.sqlite3", clock=mine) as store:
+        grant = client.claim(QUEUE, 2, 600)
+        store.add_leased(grant, asked=600)  # granted whole
+        assert store.server_offset == pytest.approx(60, abs=1)
+        # the service restarts with a lower cap; a renewal asking 600 gets 120
+        service = server.service
+        service.settings = service.settings.model_copy(update={"max_lease_seconds": 120})
+        renewed = client.renew([i.lease_token for i in grant.items], 600)
+        assert {r.status for r in renewed.results} == {"renewed"}
+        store.apply_lease_results(renewed.results, asked=600)
+        assert store.server_offset == pytest.approx(60, abs=1)
+        # renewed again before the 120 s run out (a third of the lease before its end)
+        renew_at = store.next_renewal_at()
+        assert renew_at is not None and renew_at <= mine() + 120
+
+
+def test_a_bulk_taken_once_before_the_clock_went_back_is_due_now(tmp_path: Path) -> None:
+    """A bulk decision whose send failed (taken, held for a retry) keeps no due time the
+    clock set back would make it wait out."""
+    mine = ManualClock(1_800_000_000.0)
+    chosen = [Candidate(f"{QUEUE}-{n:07d}", QUEUE) for n in range(2)]
+    with Store(tmp_path / "lead.sqlite3", clock=mine) as store:
+        held = store.hold_bulk(new_request(chosen, "keep", note="held", at=mine()), undo_window=5)
+        mine.now += 6
+        assert store.take_bulk(held.id) is not None  # sent; the service did not answer
+        mine.now -= 3_600  # NTP set the clock back an hour
+        assert store.take_bulk(held.id) is None  # its stored due time is "an hour ahead"
+        assert store.rebase_bulk(held.id) == pytest.approx(mine())
+        assert store.rebase_bulk(held.id) == pytest.approx(mine())  # once: nothing moves
+        assert store.take_bulk(held.id) is not None

@@ -5,6 +5,9 @@ day where the clocks go forward), and "decided today" from the reviewer's own mi
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -144,3 +147,17 @@ def test_decided_today_from_the_reviewers_midnight(
     # a workstation clock a day and some hours off still counts from a New York midnight
     assert _decided_today(ana, midnight + timedelta(days=1).total_seconds()) == 3
     assert _decided_today(ana, midnight - timedelta(days=2).total_seconds()) == 3
+
+
+def test_zones_are_known_where_the_system_has_no_zone_database() -> None:
+    """Windows and slim containers have no /usr/share/zoneinfo: the tzdata package is the
+    service's zone database there (a lead's figures by day were refused as an unknown zone)."""
+    code = (
+        "from reviewer_app.server.domain import local_days\n"
+        "for name in ('UTC', 'Europe/Paris', 'Asia/Kolkata'): local_days.zone(name)\n"
+    )
+    env = {**os.environ, "PYTHONTZPATH": "/nonexistent"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr

@@ -71,12 +71,14 @@ class HeldBulkStore(StoreFile):
         """When the held bulk is due, after this computer's clock was set back (its due time
         lies further ahead than it can): one still in its undo window, held "after" now, gets
         the whole window again from now (how much of it passed is not known); one taken to be
-        sent before keeps its due time, passed. None: it is gone (undone, answered)."""
+        sent before (its window passed then) is due now. None: it is gone (undone, answered).
+        Re-based once: its hold time is then now."""
         now = self.clock()
         with self.transaction() as conn:
             conn.execute(
-                "UPDATE held_bulk SET due_at = :now + (due_at - held_at), held_at = :now "
-                "WHERE id = :id AND attempts = 0 AND held_at > :ahead",
+                "UPDATE held_bulk SET due_at = CASE WHEN attempts = 0 THEN :now + (due_at - "
+                "held_at) ELSE :now END, held_at = MIN(held_at, :now) WHERE id = :id AND "
+                "((attempts = 0 AND held_at > :ahead) OR (attempts > 0 AND due_at > :now))",
                 {"now": now, "id": bulk_id, "ahead": now + CLOCK_SLACK},
             )
             row = conn.execute("SELECT due_at FROM held_bulk WHERE id = ?", (bulk_id,)).fetchone()

@@ -307,7 +307,10 @@ class ItemStore(StoreFile):
             skew = known.offset
             granted = known.granted_for(asked)
             if ends and granted is not None:  # the latest began about now on its clock
-                skew = now - (max(ends) - granted)
+                # only a lower measure is taken: a clock set back reads lower; a renewal the
+                # service cut short (its cap lowered since) reads as a clock further ahead,
+                # and an offset too high would keep a lease past its end (too low renews early)
+                skew = min(skew, now - (max(ends) - granted))
                 known._replace(offset=skew).save(conn, known)
             latest = math.inf if asked is None else now + asked
             for result in results:

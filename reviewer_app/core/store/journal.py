@@ -44,11 +44,8 @@ RETRY_REJECTED_SOONEST = 1.0
 #: while their items' leases ran out: a verdict recorded "later" than now waits its undo
 #: window again from now (how much of it passed is not known: it is never sent before the
 #: reviewer's window really passed), a retry due further ahead than a retry waits is due now.
-#: (a row is re-based once: after it, it is due before the verdict's record time)
-_SET_BACK = (
-    "(o.attempts = 0 AND j.recorded_at > :late AND o.due_at >= j.recorded_at)"
-    " OR (o.attempts > 0 AND o.due_at > :retry)"
-)
+#: (a row is re-based once: its verdict's record time, "later" than now, becomes now)
+_SET_BACK = "(o.attempts = 0 AND j.recorded_at > :late) OR (o.attempts > 0 AND o.due_at > :retry)"
 _REBASE = (  # constants only
     "UPDATE outbox AS o SET due_at = CASE WHEN o.attempts = 0 THEN :now + o.due_at - "  # noqa: S608
     "j.recorded_at ELSE :now END FROM journal AS j WHERE j.key = o.key AND (" + _SET_BACK + ")"
@@ -178,6 +175,11 @@ class JournalStore(StoreFile):
         Rows set down before the clock was set back are re-based first (``_REBASE``)."""
         with self.transaction() as conn:
             conn.execute(_REBASE, _set_back(now))
+            conn.execute(
+                "UPDATE journal SET recorded_at = :now WHERE recorded_at > :late "
+                "AND key IN (SELECT key FROM outbox)",
+                _set_back(now),
+            )
             rows = conn.execute(
                 "SELECT o.key, j.verdict FROM outbox o JOIN journal j ON j.key = o.key "
                 "WHERE o.due_at <= ? ORDER BY o.due_at, o.key LIMIT ?",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from PySide6.QtCore import QDateTime, QLocale, QTimeZone, Signal
 from PySide6.QtWidgets import (
@@ -149,10 +150,16 @@ class ThresholdsBar(QWidget):
         self.changed.emit()
 
 
-def lead_zone() -> str:
+def lead_zone() -> str | None:
     """The IANA time zone this machine shows local times in (Qt's, on every platform): the
-    lead's days, which figures by day are asked for."""
-    return bytes(QTimeZone.systemTimeZoneId().data()).decode() or "UTC"
+    lead's days, which figures by day are asked for. None when it is no IANA name (a POSIX
+    ``TZ`` rule, say): the client's own guess is sent then, or none (UTC's days)."""
+    name = bytes(QTimeZone.systemTimeZoneId().data()).decode()
+    try:
+        ZoneInfo(name)
+    except (ValueError, OSError, ZoneInfoNotFoundError):
+        return None
+    return name
 
 
 def day_in(moment: datetime, zone: str | None, pattern: str) -> str:
