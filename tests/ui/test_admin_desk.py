@@ -197,6 +197,10 @@ def test_acting_on_ones_own_account_is_said_and_a_self_demotion_closes_the_tab(
     for page in (admin.users, admin.keys, admin.queue_config):
         assert page.status.text() == users.status.text() and page.status.isEnabled()
     assert not users.table.isEnabled() and not admin.keys.create_button.isEnabled()
+    admin.keys.forget_key()  # Done on a new key offers Create again, on an open tab
+    admin.keys.table.selectRow(0)  # and a selected key its Revoke
+    assert not admin.keys.create_button.isEnabled()
+    assert not admin.keys.revoke_button.isEnabled()
     lead = desk.window.lead
     assert lead is not None
     lead.setCurrentWidget(lead.search)

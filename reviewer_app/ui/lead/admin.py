@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QTabWidget,
     QWidget,
@@ -22,6 +22,20 @@ from ..plain import named, set_text
 from .admin_keys import KeysPage
 from .admin_queue_file import QueueConfigPage
 from .admin_users import UsersPage
+
+
+class _StayDisabled(QObject):
+    """Keeps the widgets it watches disabled: a page's own handlers (a call that finished,
+    Done on a new key) enable their buttons again, which the service would only refuse."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.EnabledChange
+            and isinstance(watched, QWidget)
+            and watched.isEnabled()
+        ):
+            watched.setEnabled(False)
+        return False
 
 
 class AdminView(QTabWidget):
@@ -56,9 +70,12 @@ class AdminView(QTabWidget):
         """This account is no longer an admin: every page disabled but its status line,
         which says so, and a new key still on screen (the tab goes at the next login)."""
         self.closed = True
+        stay = _StayDisabled(self)
         for page in (self.users, self.keys, self.queue_config):
             for child in page.findChildren(
                 QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly
             ):
-                child.setEnabled(child in (page.status, self.keys.made))  # (a new key: copied)
+                if child not in (page.status, self.keys.made):  # (a new key: copied)
+                    child.setEnabled(False)
+                    child.installEventFilter(stay)
             set_text(page.status, words)
