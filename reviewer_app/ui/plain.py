@@ -304,8 +304,11 @@ def fit_columns(view: QTableView | QAbstractItemView) -> None:
     elide, their tooltips carry the whole text; titles stay whole)."""
     if not isinstance(view, QTableView):
         return
-    view.resizeColumnsToContents()
     header: QHeaderView = view.horizontalHeader()
+    fitted = header.property(_FITTED)
+    if fitted is not None and list(fitted) != _widths(header):
+        return  # the reader widened or narrowed a column since: a reload keeps their widths
+    view.resizeColumnsToContents()
     for column in range(header.count()):
         most = max(LABEL_WIDTH, header.sectionSizeHint(column))
         if header.sectionSize(column) > most:
@@ -313,6 +316,20 @@ def fit_columns(view: QTableView | QAbstractItemView) -> None:
     if header.stretchLastSection():  # the last column to the table's end again (its size,
         header.setStretchLastSection(False)  # fitted above, held until the next resize)
         header.setStretchLastSection(True)
+    header.setProperty(_FITTED, _widths(header))
+
+
+#: the widths ``fit_columns`` gave a header's columns that only a reader resizes (not the
+#: last, which may stretch, nor one that takes the spare width: ``stretch_column``)
+_FITTED = "fittedWidths"
+
+
+def _widths(header: QHeaderView) -> list[int]:
+    interactive = QHeaderView.ResizeMode.Interactive
+    return [
+        header.sectionSize(c) if header.sectionResizeMode(c) == interactive else -1
+        for c in range(header.count() - 1)
+    ]
 
 
 def stretch_column(view: QTableView, column: int) -> None:

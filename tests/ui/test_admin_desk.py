@@ -276,3 +276,17 @@ def test_at_1280_by_800_the_users_table_has_the_room(demo_server: LiveServer, de
     assert not header.stretchLastSection()
     for column in (3, 4, 5):  # created, last used, revoked: whole
         assert header.sectionSize(column) >= keys.table.sizeHintForColumn(column)
+
+
+def test_a_column_the_admin_resized_keeps_its_width_when_the_table_reloads(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    desk, admin = open_admin(demo_server, desk_factory)
+    users = admin.users
+    header = users.table.horizontalHeader()
+    widths = [header.sectionSize(c) for c in range(header.count())]
+    header.resizeSection(0, widths[0] + 90)  # as a drag of the column's edge does
+    loads = users.model.modelReset
+    with desk.qtbot.waitSignal(loads, timeout=10_000):
+        admin.refresh()
+    assert header.sectionSize(0) == widths[0] + 90
