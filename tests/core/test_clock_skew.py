@@ -284,3 +284,32 @@ def test_a_bulk_taken_once_before_the_clock_went_back_is_due_now(tmp_path: Path)
         assert store.rebase_bulk(held.id) == pytest.approx(mine())
         assert store.rebase_bulk(held.id) == pytest.approx(mine())  # once: nothing moves
         assert store.take_bulk(held.id) is not None
+
+
+def test_a_clock_set_forward_is_followed_by_the_next_renewal(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path
+) -> None:
+    """A workstation clock set forward 2 h (its time, not the time the process counts)
+    made every held lease look run out; renewals only lowered the offset, so each pass
+    renewed them all again until a claim measured it afresh."""
+    server, clock, _proxy = timed
+    client = login(server, "quin")
+    mine = ManualClock(clock.now)
+    with Store(tmp_path / "quin.sqlite3", clock=mine) as store:
+        grant = client.claim(QUEUE, 2, 600)
+        store.add_leased(grant, asked=600)
+        assert store.server_offset == pytest.approx(0, abs=1)
+        mine.advance(7_200)  # set forward; time.monotonic() did not move
+        assert store.next_item(QUEUE) is None  # every lease looks run out
+        renewed = client.renew([i.lease_token for i in grant.items], 600)
+        store.apply_lease_results(renewed.results, asked=600)
+        assert store.server_offset == pytest.approx(7_200, abs=5)
+        assert store.next_item(QUEUE) is not None
+        renew_at = store.next_renewal_at()
+        assert renew_at is not None and renew_at > mine() + 60  # not at the next pass
+        # a renewal that reads higher while the clock did not move is still not taken
+        service = server.service
+        service.settings = service.settings.model_copy(update={"max_lease_seconds": 120})
+        renewed = client.renew([i.lease_token for i in grant.items], 600)
+        store.apply_lease_results(renewed.results, asked=600)
+        assert store.server_offset == pytest.approx(7_200, abs=5)

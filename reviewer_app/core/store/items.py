@@ -7,6 +7,7 @@ import contextlib
 import json
 import math
 import sqlite3
+import time
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -79,7 +80,9 @@ class ItemStore(StoreFile):
             if grant.items and grant.lease_seconds > 0:  # renewals' times are placed with it
                 ends = [x.lease_expires_at.timestamp() for x in grant.items]
                 skew = _clock_offset(now, ends, grant)
-            known.granted(grant.lease_seconds, asked)._replace(offset=skew).save(conn, known)
+            known.granted(grant.lease_seconds, asked)._replace(
+                offset=skew, anchor=_wall_anchor(now)
+            ).save(conn, known)
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM items").fetchone()[0]
             rows = [
                 (
@@ -309,9 +312,14 @@ class ItemStore(StoreFile):
             if ends and granted is not None:  # the latest began about now on its clock
                 # only a lower measure is taken: a clock set back reads lower; a renewal the
                 # service cut short (its cap lowered since) reads as a clock further ahead,
-                # and an offset too high would keep a lease past its end (too low renews early)
-                skew = min(skew, now - (max(ends) - granted))
-                known._replace(offset=skew).save(conn, known)
+                # and an offset too high would keep a lease past its end (too low renews
+                # early). A higher one is taken when this computer's clock moved forward by
+                # as much meanwhile (``stepped``): else every lease looked run out and was
+                # renewed at every pass until the next claim.
+                measured = now - (max(ends) - granted)
+                if measured <= skew or known.stepped(now, measured - skew):
+                    skew = measured
+                known._replace(offset=skew, anchor=_wall_anchor(now)).save(conn, known)
             latest = math.inf if asked is None else now + asked
             for result in results:
                 if result.status == "renewed" and result.expires_at is not None:
@@ -443,6 +451,17 @@ class ItemStore(StoreFile):
         return self._open_bytes(f"media.data:{media_id}", rows[0][0]), rows[0][1]
 
 
+#: seconds: how far a measured offset and a step of the clock may differ (a request's
+#: round trip, the time between a lease's grant and its reading here)
+STEP_SLACK = 5.0
+
+
+def _wall_anchor(now: float) -> float:
+    """This computer's clock less the time this process counts (``time.monotonic``, which
+    a setting of the clock does not move): it changes by as much as the clock is set."""
+    return now - time.monotonic()
+
+
 def _clock_offset(now: float, expiries: list[float], lease: LeaseGrant) -> float:
     """How far this computer's clock is ahead of the server's, from leases just granted
     for ``lease`` seconds (the latest of them began about now on the server's clock). Its
@@ -462,6 +481,8 @@ class _ServerClock(NamedTuple):
     offset: float = 0.0
     longest: int = 0
     cap: int | None = None
+    #: ``_wall_anchor`` when the offset was last measured (None: not kept)
+    anchor: float | None = None
 
     @classmethod
     def load(cls, conn: sqlite3.Connection) -> _ServerClock:
@@ -472,17 +493,30 @@ class _ServerClock(NamedTuple):
     def parse(cls, value: object) -> _ServerClock:
         try:
             kept = json.loads(value) if isinstance(value, str | bytes) else {}
-            cap = kept.get("cap")
+            cap, anchor = kept.get("cap"), kept.get("anchor")
             return cls(
                 float(kept.get("offset", 0.0)),
                 int(kept.get("longest", 0)),
                 None if cap is None else int(cap),
+                None if anchor is None else float(anchor),
             )
         except (TypeError, ValueError, AttributeError):  # not ours to trust: measured again
             return cls()
 
+    def stepped(self, now: float, rise: float) -> bool:
+        """Whether this computer's clock was set forward by about ``rise`` seconds since
+        the offset was measured: its time moved that much further than the time this
+        process counts, which no clock setting moves (a suspend moves it too, but the
+        service's clock then moves as far: no rise is measured)."""
+        if self.anchor is None or rise <= STEP_SLACK:
+            return False
+        return abs(_wall_anchor(now) - self.anchor - rise) <= STEP_SLACK
+
     def save(self, conn: sqlite3.Connection, before: _ServerClock) -> None:
-        if self != before:
+        if self._replace(anchor=None) != before._replace(anchor=None) or (
+            self.anchor is not None
+            and (before.anchor is None or abs(self.anchor - before.anchor) > STEP_SLACK)
+        ):
             conn.execute(
                 "INSERT INTO meta (name, value) VALUES (?, ?) "
                 "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
