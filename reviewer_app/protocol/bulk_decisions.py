@@ -45,6 +45,7 @@ DUPLICATE_ITEMS = "duplicate_items"
 REFUSAL_CODES = (
     "already_decided",  # decided (or escalated) since the lead listed it
     "leased_to_other",  # someone else holds it under a live lease
+    "assigned_to_other",  # an escalation assigned to another lead
     "withdrawn",  # the platform withdrew the post
     "author_actioned",  # an account action closed it
     "unknown_item",

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from reviewer_app.protocol import Role
-from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
+from reviewer_app.protocol import ActionConfig, ActionKind, QueueConfig, Role
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
+from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.storage.tables import (
     decisions,
     enforcement_actions,
@@ -27,7 +28,7 @@ from reviewer_app.server.storage.tables import (
     leases,
     verdict_keys,
 )
-from tests.support.api import ApiSession, verdict
+from tests.support.api import ApiSession, claim, verdict
 from tests.support.servers import LiveServer
 
 NOW = datetime.now(tz=UTC).isoformat()
@@ -234,3 +235,72 @@ def test_open_items_of_an_author(floor: tuple[LiveServer, ApiSession, ApiSession
     keys = {i: str(uuid.uuid4()) for i in theirs}
     assert lead.post("/decisions/bulk", json=bulk_body(theirs, keys)).status_code == 200
     assert lead.get(f"/authors/{author}/open-items").json()["items"] == []
+
+
+ESCALATIONS = SeedQueue(
+    id="escalations",
+    name="Escalations",
+    description="Hard cases for leads",
+    config=QueueConfig(
+        actions=[
+            ActionConfig(
+                id="no-violation",
+                label="No violation",
+                kind=ActionKind.keep,
+                key="1",
+                requires_note=True,
+            )
+        ],
+        lead_only=True,
+    ),
+)
+
+
+def test_an_escalation_assigned_to_another_lead_refuses(
+    floor: tuple[LiveServer, ApiSession, ApiSession],
+) -> None:
+    server, lead, reviewer = floor
+    with server.service.db.write() as conn:
+        insert_queues(conn, [ESCALATIONS])
+    server.service.forget_configs()
+    other = server.login("wave-lead2", Role.lead)
+    leased = claim(reviewer, LOAD_QUEUE.id, 2)
+    escalated = reviewer.decide([verdict(e, "escalate") for e in leased])
+    assert {r["status"] for r in escalated} == {"accepted"}
+    theirs, free = (e["item"]["id"] for e in leased)
+    assigned = other.request(
+        "PUT", f"/escalations/{theirs}/assignee", json={"assignee": "wave-lead2"}
+    )
+    assert assigned.status_code == 200, assigned.text
+    before = written(server)
+
+    def body(ids: list[str]) -> dict[str, Any]:
+        return {
+            "items": [
+                {"item_id": i, "idempotency_key": str(uuid.uuid4()), "queue_id": ESCALATIONS.id}
+                for i in ids
+            ],
+            "action": "no-violation",
+            "note": "not a scam after all",
+            "decided_at": NOW,
+        }
+
+    # only ever leased to its assignee: another lead's bulk decision refuses, naming it
+    refused = lead.post("/decisions/bulk", json=body([free, theirs]))
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["code"] == "bulk_refused"
+    assert refused.json()["errors"] == [
+        {
+            "loc": ["items", 1, theirs],
+            "code": "assigned_to_other",
+            "message": "Assigned to another lead.",
+        }
+    ]
+    assert written(server) == before
+    assert item_states(server, [free, theirs]) == {free: "pending", theirs: "pending"}
+
+    # the unassigned one goes through; the assignee decides theirs
+    assert lead.post("/decisions/bulk", json=body([free])).status_code == 200
+    done = other.post("/decisions/bulk", json=body([theirs]))
+    assert done.status_code == 200, done.text
+    assert done.json()["results"][0]["status"] == "accepted"

@@ -7,8 +7,9 @@ so each is its own decision with its own idempotency key, ``decided`` event, sta
 enforcement action, exactly as a single verdict would make them.
 
 Before any write every item is checked: decided meanwhile, leased to someone else under a
-live lease, withdrawn, closed by an account action, moved to another queue (escalated
-since the lead listed it) or in a retired queue: any of these refuses the whole request
+live lease, assigned to another lead (an escalation: only ever leased to its assignee),
+withdrawn, closed by an account action, moved to another queue (escalated since the
+lead listed it) or in a retired queue: any of these refuses the whole request
 (409 ``bulk_refused``, each such item named in ``errors``: ``loc`` ``items, index, item
 id``). An action, policy or rating that does not fit an item's queue config is a 422
 ``verdict_invalid`` naming the items the same way. Anything the recorder still turns down
@@ -242,6 +243,10 @@ class _Check:
             return _refusal(
                 index, item_id, accounts.AUTHOR_ACTIONED, "Closed by an account action."
             )
+        assignee = row["assigned_user_id"]
+        if assignee is not None and assignee != self.lead.id:
+            # an escalation assigned to a lead is only ever leased to that lead
+            return _refusal(index, item_id, "assigned_to_other", "Assigned to another lead.")
         expires = row["lease_expires_at"]
         if (
             state == "leased"
