@@ -156,8 +156,73 @@ def test_paging_and_a_new_version_of_a_post(desk: tuple[LiveServer, dict[str, st
     assert posts(lead, "text", "thursday") == []
     assert posts(lead, "text", "polls close") == ["p1"]
     assert posts(lead, "domain", "news.example.com") == []
-    assert posts(lead, "author", "river") == ["p1", "p4"]  # p1's row is now the newest
+    # p1's row keeps its place (its id): a lead paging on never skips or repeats it
+    assert posts(lead, "author", "river") == ["p4", "p1"]
     assert hits(lead, "text", "polls")[0]["item_id"] == opened["p1"]
+
+
+def page_through(lead: ApiSession, kind: str, q: str, between: Any) -> list[str]:
+    """Every hit's post id, page by page (3 a page), ``between`` run after the first."""
+    found: list[str] = []
+    cursor = None
+    while True:
+        params: dict[str, Any] = {"kind": kind, "q": q, "limit": 3}
+        if cursor is not None:
+            params["cursor"] = cursor
+        response = lead.get("/search", params=params)
+        assert response.status_code == 200, response.text
+        found += [h["post_id"] for h in response.json()["hits"]]
+        cursor = response.json()["next_cursor"]
+        if cursor is None:
+            return found
+        if len(found) == 3:
+            between()
+
+
+WAVE = [f"w{n}" for n in range(10)]
+NEWEST_FIRST = list(reversed(WAVE))
+
+
+@pytest.fixture
+def wave(live_server: LiveServer) -> tuple[LiveServer, ApiSession, ApiSession]:
+    """Ten posts of a spam wave, each reported as spam; the platform's and a lead's
+    sessions."""
+    apply_queues(live_server)
+    platform = key_session(live_server, "platform")
+    for external_id in WAVE:
+        send(platform, "posts", [post(external_id, f"Spam wave, post {external_id}")])
+        send(platform, "signals", [classifier(external_id, 0.9), report(external_id, "spam")])
+    lead = live_server.login("lena", Role.lead)
+    assert posts(lead, "reason", "spam") == NEWEST_FIRST
+    return live_server, platform, lead
+
+
+def test_an_item_reported_again_while_a_lead_pages_is_found_once(
+    wave: tuple[LiveServer, ApiSession, ApiSession],
+) -> None:
+    """Between the lead's first and second page a later hit gets a report with a new
+    reason: every hit is found once, none skipped."""
+    _, platform, lead = wave
+    found = page_through(
+        lead, "reason", "spam", lambda: send(platform, "signals", [report("w3", "scam")])
+    )
+    assert found == NEWEST_FIRST
+    assert posts(lead, "reason", "scam") == ["w3"]
+
+
+def test_a_post_edited_while_a_lead_pages_is_found_once(
+    wave: tuple[LiveServer, ApiSession, ApiSession],
+) -> None:
+    """Between the lead's first and second page a later hit's post gets a new version that
+    still holds the text: found once, by its new text only."""
+    _, platform, lead = wave
+
+    def new_version() -> None:
+        send(platform, "posts", [post("w2", "Spam wave again, edited")])
+
+    assert page_through(lead, "text", "spam wave", new_version) == NEWEST_FIRST
+    assert posts(lead, "text", "edited") == ["w2"]
+    assert posts(lead, "text", "post w2") == []
 
 
 def test_signals_on_an_open_item_keep_its_search_rows_up_to_date(

@@ -1,7 +1,8 @@
 """Lead search over items and their decisions: the index rows, kept by item writers, and
 the queries.
 
-Each item has one ``item_search`` row (its id orders results: newest indexed first) with
+Each item has one ``item_search`` row (its id orders results: newest indexed first; a
+changed item's row keeps its id, so paging by it neither skips nor repeats a match) with
 folded text for substring search (author: handle, platform id, display name; body: the
 post's text) and ``item_search_keys`` for exact lookups (the post's platform id or URL, the
 domains its links name, its report reasons).
@@ -25,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
-from sqlalchemy import Connection, delete, select, text
+from sqlalchemy import Connection, bindparam, delete, select, text, update
 
 from reviewer_app.protocol import SearchHit, SearchKind, SearchPage
 from reviewer_app.server.domain.assembly import reviewer_names
@@ -50,6 +51,11 @@ _INSERT_DOCS = InsertMany(
     item_search, ("item_id", "author", "body"), returning="id", ignore_conflicts=False
 )
 _INSERT_KEYS = InsertMany(item_search_keys, ("kind", "value", "doc_id"))
+_UPDATE_TEXT = (
+    update(item_search)
+    .where(item_search.c.id == bindparam("b_id"))
+    .values(author=bindparam("b_author"), body=bindparam("b_body"))
+)
 
 
 def fold(value: str) -> str:
@@ -188,8 +194,9 @@ def _authors(conn: Connection, author_ids: Iterable[str], postgres: bool) -> dic
 
 def refresh(conn: Connection, item_ids: Iterable[str], postgres: bool | None = None) -> None:
     """Write the search rows of these items as they are now (new or changed items). A row
-    that changed goes (the FTS5 table follows by trigger) and a new one, newest, takes its
-    place; an unchanged one stays."""
+    that changed is rewritten in place, keeping its id (the FTS5 table follows by trigger),
+    so a lead paging through the hits by id neither skips nor repeats it; an unchanged one
+    stays; an item without one gets a new row, newest."""
     ids = sorted(set(item_ids))
     if not ids:
         return
@@ -218,21 +225,36 @@ def refresh(conn: Connection, item_ids: Iterable[str], postgres: bool | None = N
             {"ids": [r.id for r in old.values()]},
         ):
             old_keys.setdefault(r.doc_id, set()).add((r.kind, r.value))
-    stale = [
-        o.id
+    gone = [o.id for item_id, o in old.items() if item_id not in new]
+    texts = [
+        {"b_id": o.id, "b_author": d.author, "b_body": d.body}
         for item_id, o in old.items()
-        if (d := new.get(item_id)) is None
-        or (o.author, o.body) != (d.author, d.body)
-        or old_keys.get(o.id, set()) != d.keys
+        if (d := new.get(item_id)) is not None and (o.author, o.body) != (d.author, d.body)
     ]
-    if stale:
+    rekeyed = {
+        o.id: d
+        for item_id, o in old.items()
+        if (d := new.get(item_id)) is not None and old_keys.get(o.id, set()) != d.keys
+    }
+    if gone or rekeyed:
         conn.execute(
             delete(item_search_keys).where(any_of(item_search_keys.c.doc_id, postgres)),
-            {"ids": stale},
+            {"ids": sorted({*gone, *rekeyed})},
         )
-        conn.execute(delete(item_search).where(any_of(item_search.c.id, postgres)), {"ids": stale})
-    kept = set(old) - {item_id for item_id, o in old.items() if o.id in set(stale)}
-    write_docs(conn, [d for item_id, d in new.items() if item_id not in kept], postgres)
+    if gone:
+        conn.execute(delete(item_search).where(any_of(item_search.c.id, postgres)), {"ids": gone})
+    if texts:
+        conn.execute(_UPDATE_TEXT, texts)
+    _INSERT_KEYS(
+        conn,
+        [
+            {"kind": kind, "value": value, "doc_id": doc_id}
+            for doc_id, d in sorted(rekeyed.items())
+            for kind, value in sorted(d.keys)
+        ],
+        postgres,
+    )
+    write_docs(conn, [d for item_id, d in new.items() if item_id not in old], postgres)
 
 
 # -- queries ------------------------------------------------------------------------------------
