@@ -35,7 +35,8 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
         description='Send every line of FILE (one JSON object a line: {"type": "post" | '
         '"signal" | "withdrawal" | "media", ...the intake API\'s shape}) through intake as '
         "the platform account --source. Run it again after an interruption: it goes on "
-        "where it stopped (FILE.import-state) and never counts anything twice. Rejected "
+        "where it stopped (FILE.import-state) and never stores anything twice (after a kill, "
+        "the batch in progress may be counted again as unchanged). Rejected "
         "lines are written with their line numbers and reasons to FILE.rejected.jsonl. "
         "Exit codes: 0 all imported, 1 some lines rejected, 2 the file or the command "
         "cannot be used.",
@@ -80,7 +81,7 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     if not 1 <= args.batch <= MAX_BATCH:
         print(f"--batch must be between 1 and {MAX_BATCH}", file=sys.stderr)
         return EXIT_BAD_FILE
-    if not file.is_file():
+    if not file.exists():
         print(f"No file {file}.", file=sys.stderr)
         return EXIT_BAD_FILE
     pause = float(os.environ.get(PAUSE_ENV, "0") or 0)

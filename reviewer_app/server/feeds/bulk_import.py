@@ -5,17 +5,22 @@ the service's intake in batches as a platform account (``--source``, made if mis
 The lines are those of intake_lines.py.
 
 **Resumable.** Intake is idempotent (posts by their platform id, signals by their own
-id), so running the import again never counts anything twice. To skip quickly what was
-done, ``FILE.import-state`` records, after each batch the service committed, the byte
-offset the next batch starts at, with the SHA-256 of the file up to there: a re-run checks
-that this part of the file is unchanged (refusing a changed file), seeks past it and goes
-on. A finished import leaves the state behind, so running it again imports nothing (and
-lines added to the end since are imported).
+id), so running the import again never stores anything twice. (Its tally is exact only
+without a kill: a batch the service committed before the state after it was written -- a
+flush is up to three transactions -- is sent again and counted ``unchanged``.) FILE must
+be a regular UTF-8 file (import_files.py). To skip quickly what was done,
+``FILE.import-state`` records, after each batch the service committed, the byte offset
+the next batch starts at, with the SHA-256 of the file up to there: a re-run checks that
+this part of the file is unchanged (refusing a changed file), seeks past it and goes on.
+A finished import leaves the state behind, so running it again imports nothing (and lines
+added to the end since are imported).
 
 **Rejected lines** (not JSON, not an intake shape, or refused by the service: an unknown
 post, a reused signal id, ...) do not stop it: each goes to ``FILE.rejected.jsonl`` (or
 ``--rejects``) as ``{"line": N, "code": ..., "reason": ..., "external_id": ...}`` and the
-exit code is 1. A file that cannot be read or does not match its state is exit code 2.
+exit code is 1. Only a rejects file the state names (device, inode) is cut back or
+appended to on a resume; another one must be empty, and never FILE or its state. A file
+that cannot be read or does not match its state is exit code 2.
 
 On a terminal, a progress line on stderr: lines, bytes, rate and time left.
 """
@@ -33,7 +38,14 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
-from reviewer_app.protocol import MAX_MEDIA_BYTES, Role
+from reviewer_app.protocol import Role
+from reviewer_app.server.feeds.import_files import (
+    ImportFileError,
+    media_reader,
+    open_input,
+    refuse_other_encodings,
+    same_file,
+)
 from reviewer_app.server.feeds.intake_lines import (
     DEFAULT_BATCH,
     MAX_LINE_BYTES,
@@ -58,10 +70,6 @@ ANALYZE_FIRST = 10_000
 """Tests only: seconds to wait after each committed batch (so a test can kill it mid-way)."""
 
 
-class ImportFileError(Exception):
-    """The file cannot be imported (unreadable, or changed since its state was written)."""
-
-
 @dataclass
 class ImportState:
     """Where a run got to: ``FILE.import-state``."""
@@ -80,6 +88,9 @@ class ImportState:
     rejected: int = 0
     """lines in the rejects file"""
     done: bool = False
+    rejects_file: list[int] | None = None
+    """the rejects file this import writes (device, inode): recorded before its first line,
+    so a run only ever cuts back a file of its own (never another one given as --rejects)"""
 
     def to_json(self) -> dict[str, Any]:
         return {"version": STATE_VERSION, **self.__dict__}
@@ -98,7 +109,16 @@ class ImportState:
             tally={str(k): int(v) for k, v in data.get("tally", {}).items()},
             rejected=int(data.get("rejected", 0)),
             done=bool(data.get("done", False)),
+            rejects_file=_identity(data.get("rejects_file")),
         )
+
+
+def _identity(value: Any) -> list[int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError("'rejects_file' is not (device, inode)")
+    return [int(value[0]), int(value[1])]
 
 
 def state_path(file: Path) -> Path:
@@ -342,25 +362,6 @@ class _Run:
             time.sleep(self.pause)
 
 
-def media_reader(folder: Path) -> Callable[[str], bytes]:
-    """How a media line's file is read: a regular file in ``folder`` or a folder in it
-    (an absolute path, or ``..`` out of it, is refused), and at most one byte over the
-    cap (intake refuses it as too large; a 2 GB file was read whole first, and
-    ``/dev/zero`` until memory ran out)."""
-    root = folder.resolve()
-
-    def read(name: str) -> bytes:
-        path = (root / name).resolve()
-        if not path.is_relative_to(root):
-            raise ValueError(f"{name!r} is not a file beside the import file")
-        with open(path, "rb") as stream:
-            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-                raise ValueError(f"{name!r} is not a regular file")
-            return stream.read(MAX_MEDIA_BYTES + 1)
-
-    return read
-
-
 def import_file(
     service: Service,
     file: Path,
@@ -374,12 +375,16 @@ def import_file(
     """Import ``file`` (see the module); ``ImportFileError`` when it cannot be."""
     state_file = state_path(file)
     rejects = rejects or rejects_path(file)
-    try:
-        stream = open(file, "rb")  # noqa: SIM115 - closed below
-    except OSError as exc:
-        raise ImportFileError(f"cannot read {file}: {exc.strerror or exc}") from None
+    stream = open_input(file)
     with stream:
         size = os.fstat(stream.fileno()).st_size
+        refuse_other_encodings(stream, file)
+        for own in (file, state_file, state_file.with_name(state_file.name + ".tmp")):
+            if same_file(rejects, own):
+                raise ImportFileError(
+                    f"--rejects {rejects} is the file being imported or its state file: "
+                    "give the rejected lines another path"
+                )
         state = read_state(state_file) or ImportState(source=source)
         if state.source != source:
             raise ImportFileError(
@@ -390,7 +395,8 @@ def import_file(
         if _hash_prefix(stream, state.offset, hasher) != state.prefix_sha256:
             raise ImportFileError(
                 f"{file.name} changed since it was imported up to line {state.line}: remove "
-                f"{state_file.name} to import it from the start (nothing is counted twice)"
+                f"{state_file.name} (and {rejects.name}, if there) to import it from the "
+                "start (nothing is stored twice)"
             )
         caller = service.service_account(source, Role.platform)
         sender = Sender(
@@ -401,7 +407,7 @@ def import_file(
         )
         sender.tally.counts.update(state.tally)
         resumed_at = state.line
-        with _Rejects(rejects, state.rejects_size) as out:
+        with _Rejects(rejects, state, partial(write_state, state_file, state)) as out:
             run = _Run(
                 stream,
                 size,
@@ -431,11 +437,16 @@ def _still_written(last: bytes, number: int) -> bool:
 
 
 class _Rejects:
-    """The rejects file, cut back to what the state had (lines after it are redone)."""
+    """The rejects file, cut back to what the state had (lines after it are redone). Only
+    a file the state says this import wrote is cut back; any other is appended to if it
+    is empty, else refused (a --rejects naming an existing file was deleted)."""
 
-    def __init__(self, path: Path, keep: int) -> None:
+    def __init__(self, path: Path, state: ImportState, record: Callable[[], None]) -> None:
         self.path = path
-        self.keep = keep
+        self.state = state
+        self.record = record
+        """writes the state (naming the rejects file before a line goes into it)"""
+        self.keep = 0
         self.out: IO[bytes] | None = None
 
     def __enter__(self) -> _Rejects:
@@ -445,13 +456,32 @@ class _Rejects:
                 f"cannot write the rejected lines to {self.path}: its folder is missing or "
                 "read-only"
             )
-        # what a run left after the state's last batch is redone, so written again
-        if self.path.exists():
-            if self.keep:
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            found = None
+        except OSError as exc:
+            raise ImportFileError(
+                f"cannot write the rejected lines to {self.path}: {exc.strerror or exc}"
+            ) from None
+        state = self.state
+        if found is not None and state.rejects_file == [found.st_dev, found.st_ino]:
+            # this import's own file: what a run left after the state's last batch is
+            # redone, so written again
+            self.keep = min(state.rejects_size, found.st_size)
+            if found.st_size > self.keep:
                 with open(self.path, "r+b") as out:
                     out.truncate(self.keep)
-            else:
-                self.path.unlink()
+            return self
+        state.rejects_file, state.rejects_size = None, 0
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            if not stat.S_ISCHR(found.st_mode):  # /dev/null will do; a FIFO would block
+                raise ImportFileError(f"--rejects {self.path} is not a regular file")
+        elif found is not None and found.st_size:
+            raise ImportFileError(
+                f"{self.path} exists and was not written by this import: remove it or give "
+                "--rejects another path (a file the import did not write is never replaced)"
+            )
         return self
 
     def write(self, rejections: list[Rejection]) -> None:
@@ -459,11 +489,16 @@ class _Rejects:
             return
         if self.out is None:
             try:
-                self.out = open(self.path, "ab")  # noqa: SIM115 - closed by __exit__
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
             except OSError as exc:
                 raise ImportFileError(
                     f"cannot write the rejected lines to {self.path}: {exc.strerror or exc}"
                 ) from None
+            self.out = open(fd, "ab")  # noqa: SIM115 - closed by __exit__
+            found = os.fstat(fd)
+            if self.state.rejects_file != [found.st_dev, found.st_ino]:
+                self.state.rejects_file = [found.st_dev, found.st_ino]
+                self.record()  # before its first line: a resume may cut it back
         for r in rejections:
             self.out.write(json.dumps(r.as_json(), ensure_ascii=False).encode() + b"\n")
 
