@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -210,13 +210,19 @@ class JournalStore(StoreFile):
         now = self.clock()
         return self._read(_NEXT_DUE, _set_back(now))[0][0]
 
-    def settle(self, results: Sequence[VerdictResult]) -> list[JournalEntry]:
+    def settle(
+        self, results: Sequence[VerdictResult], *, decide_again: Collection[str] = ()
+    ) -> list[JournalEntry]:
         """Apply the server's answers: delivered verdicts leave the outbox, conflicts are
         kept beside the decision that won, rejections keep the server's reason.
 
         Retention: a verdict with a final answer takes its item and media out of the store
         in the same transaction, and the journal keeps it without its note (and without the
-        winning decision's note); a conflict keeps its copies until it is resolved."""
+        winning decision's note); a conflict keeps its copies until it is resolved.
+        ``decide_again``: keys of verdicts refused for not fitting their queue's config (a
+        422 ``verdict_invalid``): rejected in the journal, their item is not done
+        (``_decide_again``)."""
+        again = {str(k) for k in decide_again}
         now = self.clock()
         settled: list[JournalEntry] = []
         with self.transaction() as conn:
@@ -229,7 +235,7 @@ class JournalStore(StoreFile):
                 if result.status is VerdictStatus.rejected and reason in RETRYABLE_REJECTIONS:
                     self._retry_later(conn, row, result, now)
                 else:
-                    settled.append(self._settle_one(conn, row, result, now))
+                    settled.append(self._settle_one(conn, row, result, now, key in again))
         if settled:  # their items and notes were purged: the WAL still holds them
             self._purged()
         return settled
@@ -260,10 +266,16 @@ class JournalStore(StoreFile):
         conn.execute("UPDATE items SET lease_lost = 1 WHERE id = ?", (row["item_id"],))
 
     def _settle_one(
-        self, conn: sqlite3.Connection, row: sqlite3.Row, result: VerdictResult, now: float
+        self,
+        conn: sqlite3.Connection,
+        row: sqlite3.Row,
+        result: VerdictResult,
+        now: float,
+        again: bool = False,
     ) -> JournalEntry:
         """A final answer: the journal keeps it (notes dropped), the outbox lets the verdict
-        go, a conflict is kept, and the item leaves the worklist."""
+        go, a conflict is kept, and the item leaves the worklist (``again``: it is decided
+        again, ``_decide_again``)."""
         key = row["key"]
         status = result.status.value
         verdict_json = self._open_text(f"journal.verdict:{key}", row["verdict"])
@@ -280,8 +292,10 @@ class JournalStore(StoreFile):
         conn.execute("DELETE FROM outbox WHERE key = ?", (key,))
         if result.status is VerdictStatus.conflict and result.decision is not None:
             self._keep_conflict(conn, row, verdict_json, result.decision, now)
-        # the item's work here is done: it leaves the worklist
-        self._forget(conn, [row["item_id"]])
+        if again:
+            self._decide_again(conn, row["item_id"])
+        else:  # the item's work here is done: it leaves the worklist
+            self._forget(conn, [row["item_id"]])
         return JournalEntry(
             key,
             row["item_id"],
@@ -293,6 +307,20 @@ class JournalStore(StoreFile):
             result,
             now,
         )
+
+    def _decide_again(self, conn: sqlite3.Connection, item_id: str) -> None:
+        """A verdict refused for not fitting the queue's config (changed since the bar was
+        drawn) leaves the post undecided, its lease still held: it is the next one shown,
+        decided again under the config fetched now. One that can no longer be decided here
+        (its lease lost, its content purged) leaves the worklist, as a lost lease does."""
+        first = conn.execute("SELECT COALESCE(MIN(seq), 0) FROM items").fetchone()[0]
+        back = conn.execute(
+            "UPDATE items SET state = 'ready', seq = ? WHERE id = ? AND state = 'decided' "
+            "AND lease_lost = 0 AND document != ?",
+            (first - 1, item_id, PURGED),
+        ).rowcount
+        if not back:
+            self._forget(conn, [item_id])
 
     def _keep_conflict(
         self,

@@ -1,6 +1,7 @@
 """Delivering verdicts: in batches once their undo window has passed, each answer settled
 in the store (a batch the server refuses whole is sent one verdict at a time to find the
-ones it refuses); and the breaks the reviewer took, for the service."""
+ones it refuses; one refused for not fitting its queue's config is decided again); and the
+breaks the reviewer took, for the service."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ class Delivery(LeaseWork):
     def _send(self, batch: list[Outgoing]) -> None:
         """Send one batch and settle what the server said about each verdict."""
         assert self.store is not None and self.api is not None
+        again: list[str] = []
         try:
             results = self.api.verdicts([o.verdict for o in batch]).results
         except (AuthenticationRequired, ServiceUnavailable):
@@ -84,7 +86,12 @@ class Delivery(LeaseWork):
                 return
             else:
                 results = [_rejected(batch[0], err.code, str(err))]
-        settled = self.store.settle(results)
+            if err.status == 422 and err.code == "verdict_invalid":
+                # not final for the post: the queue's config changed since the bar offered
+                # that action. The configs first, then the item back to decide again
+                again = [str(r.idempotency_key) for r in results]
+                self._refresh_queues()
+        settled = self.store.settle(results, decide_again=again)
         self._counts_changed = True
         self._renew_all |= any(
             r.status is VerdictStatus.accepted
@@ -99,7 +106,8 @@ class Delivery(LeaseWork):
 
     def _invalid(self, batch: list[Outgoing], errors: list[ProblemDetail]) -> list[VerdictResult]:
         """Verdicts that do not fit their queue's config are rejected with the server's
-        reason; the rest stay in the outbox for the next request."""
+        reason (their items decided again); the rest stay in the outbox for the next
+        request."""
         bad: dict[int, ProblemDetail] = {}
         for detail in errors:
             if len(detail.loc) >= 2 and detail.loc[0] == "verdicts":
