@@ -142,3 +142,33 @@ def test_the_posts_stored_ratings_name_are_kept_by_the_upgrade(database_url: str
         assert [tuple(r) for r in kept] == [(7, "fc-1", "a", None), (7, "fc-1", "b", None)]
     finally:
         db.dispose()
+
+
+def test_search_rows_kept_before_0025_are_case_folded_and_found(database_url: str) -> None:
+    """Rows lower-cased before migration 0025 are folded in place (ids kept; SQLite's
+    full-text table follows), so a case-folded query finds them."""
+    db = Database(database_url)
+    try:
+        db.migrate("0024")
+        with db.write() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO item_search (id, item_id, author, body) VALUES "
+                    "(5, 'i-1', 'jürgen groß', 'οδος to the straße'), (6, 'i-2', 'amy', 'plain')"
+                )
+            )
+        db.migrate()
+        with db.read() as conn:
+            kept = conn.execute(text("SELECT id, author, body FROM item_search ORDER BY id"))
+            assert [tuple(r) for r in kept] == [
+                (5, "jürgen gross", "οδοσ to the strasse"),
+                (6, "amy", "plain"),
+            ]
+            if db.is_sqlite:
+                found = conn.execute(
+                    text("SELECT rowid FROM item_search_fts WHERE item_search_fts MATCH :q"),
+                    {"q": 'body : "οδοσ to"'},
+                )
+                assert found.scalars().all() == [5]
+    finally:
+        db.dispose()

@@ -336,3 +336,31 @@ def test_bad_view_names_are_refused_and_nothing_is_saved(
     reviewer = live_server.login("rita")
     expect_problem(reviewer.get("/views"), 403)
     expect_problem(reviewer.post("/views", json=_view("ok", shared=True)), 403)
+
+
+def test_text_and_names_are_found_in_any_case_alike_on_both_databases(
+    live_server: LiveServer,
+) -> None:
+    """Lower case kept Greek's final sigma ("ΟΔΟΣ" as "οδος"), so "οδοσ" was found on one
+    of SQLite's paths only, and "STRASSE" never found "Straße": both are case-folded."""
+    apply_queues(live_server)
+    platform = key_session(live_server, "platform")
+    writers = [
+        ("g1", "ΟΔΟΣ the end of the road", author("odos", display_name="ΟΔΥΣΣΕΑΣ")),
+        ("g2", "Die Straße ist lang", author("weg", display_name="Jürgen Groß")),
+    ]
+    for external_id, text, who in writers:
+        send(platform, "posts", [post(external_id, text, author=who)])
+        send(platform, "signals", [classifier(external_id, 0.9)])
+    lead = live_server.login("lena", Role.lead)
+    expected = {
+        ("text", "οδοσ"): ["g1"],
+        ("text", "οδος"): ["g1"],
+        ("text", "οδοσ the"): ["g1"],
+        ("text", "ΟΔΟΣ THE"): ["g1"],
+        ("text", "STRASSE"): ["g2"],
+        ("text", "straße ist"): ["g2"],
+        ("author", "οδυσσεασ"): ["g1"],
+        ("author", "GROSS"): ["g2"],
+    }
+    assert {key: posts(lead, *key) for key in expected} == expected

@@ -193,8 +193,8 @@ decision_policies = Table(
 
 # Lead search (search_index.py): one row per item with what a lead searches it by, written
 # by the writers of items (seed, intake). ``author`` (handle, platform id, display name) and
-# ``body`` (the post's text) hold folded text (lower case) for substring search: on SQLite
-# an FTS5 trigram table over them (``item_search_fts``, kept in step by triggers), on
+# ``body`` (the post's text) hold case-folded text (``fold_text``) for substring search: on
+# SQLite an FTS5 trigram table over them (``item_search_fts``, kept in step by triggers), on
 # PostgreSQL pg_trgm GIN indexes; both made by migration 0020 and named in
 # SEARCH_INDEX_OBJECTS, not declared here (neither is a plain table or index).
 item_search = Table(
