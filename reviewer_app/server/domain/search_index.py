@@ -47,8 +47,13 @@ to look up for fewer."""
 
 EXCERPT = 200
 _LINK = re.compile(r"https?://([^/\s?#<>\"']+)", re.IGNORECASE)
+# the new ids matched to their rows by item (neither database promises RETURNING's order)
 _INSERT_DOCS = InsertMany(
-    item_search, ("item_id", "author", "body"), returning="id", ignore_conflicts=False
+    item_search,
+    ("item_id", "author", "body"),
+    returning="id",
+    ignore_conflicts=False,
+    key="item_id",
 )
 _INSERT_KEYS = InsertMany(item_search_keys, ("kind", "value", "doc_id"))
 _UPDATE_TEXT = (
