@@ -259,7 +259,7 @@
     <name>Bulk</name>
     <message>
         <source>sending the bulk decision</source>
-        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again</extracomment>
+        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
         <translation>Senden der gemeinsamen Entscheidung</translation>
     </message>
     <message>
@@ -2878,6 +2878,7 @@
     </message>
     <message>
         <source>Select a reviewer for their trend.</source>
+        <extracomment>the time zone the days are of (``ReviewerTrend.time_zone``); None: this machine&apos;s</extracomment>
         <translation>Einen Prüfer auswählen, um seinen Verlauf zu sehen.</translation>
     </message>
     <message>
@@ -3933,6 +3934,14 @@
         <translation>Erledigt: {why}. Beitrag {item} wurde durch diese Kontomaßnahme geschlossen; er hat Ihre Arbeitsliste ohne Entscheidung verlassen.</translation>
     </message>
     <message>
+        <source>The queue {queue} was removed on the server and its posts moved to another queue. Now showing {other}; choose another queue in the list if you like.</source>
+        <translation>Die Warteschlange {queue} wurde auf dem Server entfernt und ihre Beiträge in eine andere Warteschlange verschoben. Angezeigt wird jetzt {other}; wählen Sie bei Bedarf eine andere Warteschlange in der Liste.</translation>
+    </message>
+    <message>
+        <source>The queue {queue} was removed on the server; you have no queue left to review. Choose a queue once one is listed.</source>
+        <translation>Die Warteschlange {queue} wurde auf dem Server entfernt; Ihnen bleibt keine Warteschlange zum Prüfen. Wählen Sie eine, sobald eine aufgeführt ist.</translation>
+    </message>
+    <message>
         <source>The server can be reached again: log in to send your verdicts.</source>
         <translation>Der Server ist wieder erreichbar: Melden Sie sich an, um Ihre Entscheidungen zu senden.</translation>
     </message>
@@ -4055,6 +4064,32 @@
     <message>
         <source>{n} verdicts are saved on this computer but not sent yet. They will be sent the next time you start the app. Quit now?</source>
         <translation>{n} Entscheidungen sind auf diesem Computer gespeichert, aber noch nicht gesendet. Sie werden beim nächsten Start der App gesendet. Jetzt beenden?</translation>
+    </message>
+    <message>
+        <source>added {actions}</source>
+        <extracomment>a queue&apos;s settings no part of a verdict uses: a change to them leaves the bar as it is modifiers that say nothing about which key was pressed (as ``keys`` ignores them)</extracomment>
+        <translation>hinzugefügt: {actions}</translation>
+    </message>
+    <message>
+        <source>removed {actions}</source>
+        <translation>entfernt: {actions}</translation>
+    </message>
+    <message>
+        <source>The actions of {queue} changed on the server: {changes}.</source>
+        <translation>Die Aktionen von {queue} wurden auf dem Server geändert: {changes}.</translation>
+    </message>
+    <message>
+        <source>No longer in this queue, so taken off your verdict: {what}.</source>
+        <translation>Nicht mehr in dieser Warteschlange, daher aus Ihrer Entscheidung entfernt: {what}.</translation>
+    </message>
+    <message>
+        <source>Key {key} decides nothing in {queue}: its action {action} was removed from this queue on the server.</source>
+        <extracomment>per queue id: the keys of the actions removed from it on the server (key, text and the action&apos;s label), which say so when pressed</extracomment>
+        <translation>Die Taste {key} entscheidet in {queue} nichts: Ihre Aktion {action} wurde auf dem Server aus dieser Warteschlange entfernt.</translation>
+    </message>
+    <message>
+        <source>Key {key} decides nothing in {queue}: no action of this queue has it.</source>
+        <translation>Die Taste {key} entscheidet in {queue} nichts: Keine Aktion dieser Warteschlange hat sie.</translation>
     </message>
 </context>
 <context>
@@ -4902,7 +4937,7 @@
     <name>Plain</name>
     <message>
         <source>{n} d ago</source>
-        <extracomment>Characters that change the direction of text or hide themselves, by Unicode property: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors, tags...) and every bidi control. A zero-width joiner between two pictographs and a variation selector after an emoji are spared: they make one emoji (&quot;👩‍💻&quot;, &quot;❤️&quot;). What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the app&apos;s words around it (numbers after a Hebrew queue name, &quot;waiting&quot; after an override). the widest a text from the wire (an action&apos;s label, a queue&apos;s name) makes a button, a combo or a table column: longer ones are elided, the whole text in the tooltip. A window&apos;s minimum size never depends on data. how many characters of a name a combo box is sized for, whatever its items</extracomment>
+        <extracomment>Characters that change the direction of text or hide themselves, by Unicode property: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors, tags...) and every bidi control. A zero-width joiner between two pictographs and a variation selector after an emoji are spared: they make one emoji (&quot;👩‍💻&quot;, &quot;❤️&quot;). What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the app&apos;s words around it (numbers after a Hebrew queue name, &quot;waiting&quot; after an override). the widest a text from the wire (an action&apos;s label, a queue&apos;s name) makes a button, a combo or a table column: longer ones are elided, the whole text in the tooltip. A window&apos;s minimum size never depends on data. how many characters of a name a combo box is sized for, whatever its items the widths ``fit_columns`` gave a header&apos;s columns that only a reader resizes (not the last, which may stretch, nor one that takes the spare width: ``stretch_column``)</extracomment>
         <translation>vor {n} T</translation>
     </message>
     <message>

@@ -371,6 +371,10 @@ class Keymap(QObject):
     def is_default(self, command: Command) -> bool:
         return self.own.get(command.value) is None
 
+    def forget(self, queue_id: str) -> None:
+        """The queue was configured anew: its keys are looked up afresh at the next key."""
+        self._lookup.pop(queue_id, None)
+
     def action_key(self, queue_id: str, action: ActionConfig) -> QKeySequence | None:
         """The key of a queue's action: the user's for that queue, else the queue's."""
         own = self.own.get(_queue_key(queue_id, action.id))

@@ -253,10 +253,13 @@ class ReviewController(QObject):
         self.show_next()
 
     def update_queue(self, queue: Queue) -> None:
-        """The queue on screen, configured anew on the server (its actions, policies or
-        ratings changed): the post on screen stays; an action waiting for input is dropped,
-        as what it waited for may be gone."""
+        """The queue on screen, configured anew on the server: the post on screen stays; an
+        action waiting for input stays if the queue still has it as it was, else it is
+        dropped, as what it waited for may be gone (the verdict bar keeps the draft)."""
         self.queue = queue
+        pending = self.pending_action
+        if pending is not None and queue.config.action(pending.id) == pending:
+            return
         self.cancel()
 
     def show_next(self) -> None:

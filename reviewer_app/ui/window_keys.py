@@ -22,7 +22,10 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.protocol import Queue
 
-from .keys import Binding, Command
+from .i18n import translate
+from .keys import NATIVE, Binding, Command, event_chords
+from .plain import isolate
+from .queue_change import chord
 from .verdict_bar import PolicyList
 from .window_parts import WindowParts
 
@@ -45,6 +48,60 @@ class KeyFilter(QObject):
         super().__init__(window)
         self.window = window
         self._attached = False
+        #: per queue id: the keys of the actions removed from it on the server (key, text
+        #: and the action's label), which say so when pressed
+        self.gone: dict[str, dict[tuple[int, int], tuple[str, str]]] = {}
+
+    def forget(
+        self, old: Queue, new: Queue, removed: dict[tuple[int, int], tuple[str, str]]
+    ) -> None:
+        """``old`` was configured anew as ``new``: its action keys are looked up afresh
+        (the keymap keeps a table per queue id), and ``removed`` keys say they decide
+        nothing there now (unless an action of ``new`` took one)."""
+        self.window.keymap.forget(old.id)
+        held = {chord(self.window.keymap.action_key(new.id, a)) for a in new.config.actions}
+        gone = {**self.gone.get(old.id, {}), **removed}
+        self.gone[old.id] = {k: v for k, v in gone.items() if k not in held}
+
+    def _no_action(self, watched: QObject, event: QKeyEvent) -> bool:
+        """A key with no command: a verdict key of an action removed from the queue on
+        screen (or of another queue's action) says it decides nothing in this queue."""
+        window = self.window
+        queue = window.review.queue
+        if (
+            queue is None
+            or window.tally.on_break is not None
+            or event.isAutoRepeat()
+            or window.on_lead_page()
+            or not isinstance(watched, QWidget)
+            or watched.window() is not window
+            or _typing(window.focusWidget(), event)
+        ):
+            return False
+        pressed = event_chords(event)
+        gone = self.gone.get(queue.id, {})
+        found = next((gone[c] for c in pressed if c in gone), None)
+        if found is not None:
+            window.say(
+                translate(
+                    "MainWindow",
+                    "Key {key} decides nothing in {queue}: its action {action} was removed "
+                    "from this queue on the server.",
+                ).format(key=found[0], queue=isolate(queue.name), action=isolate(found[1]))
+            )
+            return True
+        for other in window.queues.queues:
+            for action in other.config.actions:
+                seq = window.keymap.action_key(other.id, action)
+                if seq is not None and chord(seq) in pressed:
+                    window.say(
+                        translate(
+                            "MainWindow",
+                            "Key {key} decides nothing in {queue}: no action of this queue has it.",
+                        ).format(key=seq.toString(NATIVE), queue=isolate(queue.name))
+                    )
+                    return True
+        return False
 
     def attach(self) -> None:
         """Start watching the window's keys (again)."""
@@ -84,22 +141,14 @@ class KeyFilter(QObject):
         assert isinstance(event, QKeyEvent)
         found = self.window.keymap.lookup(event, self.window.keyed_queue())
         if found is None:
-            return False
+            return self._no_action(watched, event)
         binding, safe_key = found
         if event.isAutoRepeat():
             return True  # a held key decides nothing
         if not isinstance(watched, QWidget) or watched.window() is not self.window:
             return False
         focus = self.window.focusWidget()
-        typing = focus is not None and (
-            focus.inherits("QLineEdit")
-            or (focus.inherits("QAbstractSpinBox") and _a_number_takes(event))
-            or focus.inherits("QKeySequenceEdit")
-            or (isinstance(focus, QPlainTextEdit) and not focus.isReadOnly())
-            # an editable list's text is typed into the list itself ("]" in the lead's
-            # assignee box changed tabs)
-            or (isinstance(focus, QComboBox) and focus.isEditable())
-        )
+        typing = _typing(focus, event)
         spec = binding.spec
         if typing and not (spec is not None and spec.while_typing and safe_key):
             return False
@@ -110,6 +159,19 @@ class KeyFilter(QObject):
         ):
             return False  # Space ticks a policy or an account there, and presses a button
         return self.window.run_command(binding)
+
+
+def _typing(focus: QWidget | None, event: QKeyEvent) -> bool:
+    """Whether the widget with the focus types the key (a text field, a number box)."""
+    return focus is not None and (
+        focus.inherits("QLineEdit")
+        or (focus.inherits("QAbstractSpinBox") and _a_number_takes(event))
+        or focus.inherits("QKeySequenceEdit")
+        or (isinstance(focus, QPlainTextEdit) and not focus.isReadOnly())
+        # an editable list's text is typed into the list itself ("]" in the lead's
+        # assignee box changed tabs)
+        or (isinstance(focus, QComboBox) and focus.isEditable())
+    )
 
 
 def _ticks(focus: QWidget | None) -> bool:

@@ -30,7 +30,9 @@ from .messages import (
     pending_words,
     sync_problem,
 )
+from .models import item_words
 from .plain import ElidedLabel, isolate, label, named, set_text
+from .queue_change import actions_change, deciding_changed, keep_draft, removed_keys
 from .window_parts import WindowParts
 from .words import plural
 
@@ -253,10 +255,14 @@ class SyncEvents(WindowParts):
 
     @while_open
     def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
-        current = self.review.queue.id if self.review.queue else None
+        shown = self.review.queue
+        current = shown.id if shown else None
         self.queues.set_queues(queues)
         if self.tally.on_break is not None:
             return  # no queue is reviewed on a break; the one left is taken up on resume
+        if shown is not None and all(q.id != shown.id for q in queues):
+            self._queue_removed(shown)
+            return
         if current is not None and self.review.current is None:
             self.post.clear(self._nothing_here())  # the queues with work, as counted now
         if current is None and queues:
@@ -268,16 +274,51 @@ class SyncEvents(WindowParts):
             elif row >= 0:
                 self._queue_reconfigured(self.queues.queues[row])
 
+    def _queue_removed(self, shown: Queue) -> None:
+        """The queue on screen was removed on the server (its posts drained into another,
+        which the queue list does not say): the first queue is shown, and the reviewer is
+        told; the engine gives back the leases held in the removed one."""
+        row = self.queue_picker.currentIndex()
+        if self.queues.rowCount():
+            if self.review.queue is shown:  # the list's reset did not select a queue anew
+                self.queue_picker.setCurrentIndex(-1)
+                self._select_queue(row if 0 <= row < self.queues.rowCount() else 0)
+        else:
+            self.verdicts.set_config(None)
+            self.review.set_queue(None)
+            self.session.engine.set_active_queues([])
+            self._refresh_worklist()
+        now = self.review.queue
+        self.say(
+            translate(
+                "MainWindow",
+                "The queue {queue} was removed on the server and its posts moved to another "
+                "queue. Now showing {other}; choose another queue in the list if you like.",
+            ).format(queue=isolate(shown.name), other=isolate(now.name))
+            if now is not None
+            else translate(
+                "MainWindow",
+                "The queue {queue} was removed on the server; you have no queue left to "
+                "review. Choose a queue once one is listed.",
+            ).format(queue=isolate(shown.name))
+        )
+
     def _queue_reconfigured(self, queue: Queue) -> None:
         """A new configuration of the queue on screen (applied on the server while the
-        client runs): the verdict bar and the keys follow it at once, the post stays."""
+        client runs): the verdict bar and the keys follow a change to what deciding uses
+        at once, keeping what is still valid of the draft verdict; the post stays."""
         shown = self.review.queue
         if shown is None or shown.config == queue.config:
             return
         self.review.update_queue(queue)
-        self.verdicts.set_config(queue.config, keys=self.keymap.action_keys(queue))
-        self.verdicts.set_item(self.review.current.item if self.review.current else None)
-        self.verdicts.mark(None)
+        if not deciding_changed(shown.config, queue.config):
+            return  # its order, deadline or breaks: nothing on screen changes
+        old_keys = {a.id: self.keymap.action_key(shown.id, a) for a in shown.config.actions}
+        self.key_filter.forget(shown, queue, removed_keys(shown, queue, old_keys))
+        lost = keep_draft(self.verdicts, queue.config, self.keymap.action_keys(queue))
+        said = " ".join(w for w in (actions_change(queue, shown.config), lost) if w)
+        if said:
+            self.say(said)
 
     @while_open
     def _on_sync_progress_changed(
@@ -336,7 +377,7 @@ class SyncEvents(WindowParts):
                     "MainWindow",
                     "Withdrawn by the platform: your verdict on {item} was not needed, the post "
                     "was deleted or made private upstream before it arrived.",
-                ).format(item=", ".join(e.item_id for e in withdrawn))
+                ).format(item=self._posts_named(withdrawn))
             )
         actioned = [e for e in rejected if _reason_code(e) == AUTHOR_ACTIONED]
         if actioned:  # nothing for the reviewer to do: an account action closed the item
@@ -348,7 +389,7 @@ class SyncEvents(WindowParts):
                     "closed the post before it arrived.",
                 ).format(
                     why=resolved_words(statuses.pop() if len(statuses) == 1 else None),
-                    item=", ".join(e.item_id for e in actioned),
+                    item=self._posts_named(actioned),
                 )
             )
         for entry in rejected:
@@ -358,9 +399,19 @@ class SyncEvents(WindowParts):
             self.notify(
                 translate(
                     "MainWindow", "The server refused your verdict on {item}: {reason}"
-                ).format(item=entry.item_id, reason=isolate(reason))
+                ).format(item=self._posts_named([entry]), reason=isolate(reason))
             )
         self._later(self._refresh_worklist)
+
+    def _posts_named(self, entries: list[JournalEntry]) -> str:
+        """The posts of ``entries`` as the worklist names them ("@author: first words"),
+        by their item id only when this computer no longer holds them."""
+        ids = [e.item_id for e in entries]
+        labels = self.worklist.labels
+        held = self.store.item_summaries([i for i in ids if i not in labels])
+        return ", ".join(
+            labels.get(i) or (item_words(*held[i]) if i in held else isolate(i)) for i in ids
+        )
 
     @while_open
     def _on_timer_tick(self) -> None:

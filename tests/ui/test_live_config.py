@@ -9,10 +9,18 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from reviewer_app.protocol import ActionConfig, ActionKind, QueueFile, Role
+from reviewer_app.protocol import (
+    ActionConfig,
+    ActionKind,
+    PolicyConfig,
+    QueueFile,
+    RatingConfig,
+    Role,
+)
 from reviewer_app.server.domain.queuefile.parse import parse_queue_file
 from reviewer_app.server.feeds.seed import seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
+from reviewer_app.ui.models import item_words
 from reviewer_app.ui.plain import isolate
 from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import Desk
@@ -94,3 +102,148 @@ def test_a_new_configuration_reaches_the_verdict_bar_without_a_restart(
     [decision] = lead.get("/decisions", params={"queue_id": "spam"}).json()["decisions"]
     assert (decision["item_id"], decision["action"]) == (shown, "quarantine")
     assert decision["config_version"] == 2
+
+
+def with_config(file: QueueFile, **update: object) -> QueueFile:
+    """``file`` with its queue's configuration changed by ``update``."""
+    [queue] = file.queues
+    config = queue.config.model_copy(update=update)
+    return QueueFile(queues=[queue.model_copy(update={"config": config})])
+
+
+BULK = PolicyConfig(
+    code="SPAM.BULK",
+    label="Bulk messaging",
+    terms_clause="Terms of Service 6.2",
+    category="scams_and_fraud",
+)
+RATINGS = [RatingConfig(id="false", label="False"), RatingConfig(id="missing", label="No context")]
+
+
+def test_the_queue_on_screen_removed_is_said_and_its_leases_go_back(
+    spam_server: LiveServer, desk_factory
+) -> None:
+    desk: Desk = desk_factory(spam_server.url, queue="spam", user=("alice", PASSWORD))
+    window = desk.window
+    shown = desk.current_id()
+    assert shown is not None
+    [spam] = parse_queue_file(QUEUE_FILE).queues
+    other = spam.model_copy(update={"id": "scams", "name": "Other scams"})
+
+    spam_server.service.apply_queue_file(QueueFile(queues=[other]), "admin", drain_to="scams")
+    # the reviewer is told, by the name the picker showed, and where the window is now
+    desk.wait(lambda: "was removed on the server" in window.message.text(), 20_000)
+    assert isolate("Spam and scams") in window.message.text()
+    assert isolate("Other scams") in window.message.text()
+    assert window.review.queue is not None and window.review.queue.id == "scams"
+    assert window.queue_picker.currentText().startswith(isolate("Other scams"))
+    # the post opened in the removed queue is given back (not renewed for good): held
+    # here again only if claimed anew from the queue it went to
+    desk.wait(
+        lambda: (held := window.store.stored_item(shown)) is None or held.queue_id == "scams",
+        20_000,
+    )
+
+
+def test_a_config_change_keeps_the_verdict_being_prepared(
+    spam_server: LiveServer, desk_factory
+) -> None:
+    desk: Desk = desk_factory(spam_server.url, queue="spam", user=("alice", PASSWORD))
+    window, bar = desk.window, desk.window.verdicts
+    file = parse_queue_file(QUEUE_FILE)
+    [scam] = file.queues[0].config.policies
+    spam_server.service.apply_queue_file(
+        with_config(file, policies=[scam, BULK], ratings=RATINGS), "admin"
+    )
+    desk.wait(lambda: bar.rating.count() == 3 and bar.policies.count() == 2, 20_000)
+    shown = desk.current_id()
+
+    # the verdict being prepared: "Remove" waits for its policy; a note, a rating, a policy
+    desk.qtbot.wait(60)  # past the doubled-key guard
+    desk.press(Qt.Key.Key_2)
+    assert window.review.state == "input"
+    bar.note.setPlainText("Same scam as yesterday")
+    bar.rating.setCurrentIndex(bar.rating.findData("missing"))
+    for row in range(bar.policies.count()):
+        bar.policies.item(row).setCheckState(Qt.CheckState.Checked)
+
+    # only its deadline and order change: nothing of the draft goes
+    spam_server.service.apply_queue_file(
+        with_config(
+            file,
+            policies=[scam, BULK],
+            ratings=RATINGS,
+            sla_minutes=30,
+            priority=file.queues[0].config.priority.model_copy(update={"age": 5.0}),
+        ),
+        "admin",
+    )
+    desk.wait(lambda: window.review.queue.config.sla_minutes == 30, 20_000)  # type: ignore[union-attr]
+    assert desk.current_id() == shown
+    assert bar.note_text() == "Same scam as yesterday"
+    assert bar.selected_rating() == "missing"
+    assert bar.selected_policies() == ["SPAM.SCAM", "SPAM.BULK"]
+    assert window.review.state == "input", "the action waiting for its policy still waits"
+
+    # a policy and the rating chosen removed: the rest stays, and what went is said
+    spam_server.service.apply_queue_file(
+        with_config(file, policies=[BULK], ratings=RATINGS[:1], sla_minutes=30), "admin"
+    )
+    desk.wait(lambda: bar.policies.count() == 1, 20_000)
+    assert desk.current_id() == shown
+    assert bar.note_text() == "Same scam as yesterday"
+    assert bar.selected_policies() == ["SPAM.BULK"]
+    assert bar.selected_rating() is None
+    said = window.message.text()
+    assert "taken off your verdict" in said
+    assert "SPAM.SCAM" in said and isolate("No context") in said
+
+
+def test_a_removed_actions_key_says_so_and_a_new_one_decides(
+    spam_server: LiveServer, desk_factory
+) -> None:
+    desk: Desk = desk_factory(spam_server.url, queue="spam", user=("alice", PASSWORD))
+    window, bar = desk.window, desk.window.verdicts
+    shown = desk.current_id()
+    desk.press(Qt.Key.Key_P)  # a key pressed before: the queue's keys are looked up now
+    desk.press(Qt.Key.Key_Escape)
+
+    spam_server.service.apply_queue_file(
+        with_quarantine_instead_of_remove(parse_queue_file(QUEUE_FILE)), "admin"
+    )
+    desk.wait(lambda: list(bar.buttons) == ["keep", "quarantine"], 20_000)
+    said = window.message.text()
+    assert f"added {isolate('Quarantine')}" in said
+    assert f"removed {isolate('Remove')}" in said
+
+    desk.qtbot.wait(60)  # past the doubled-key guard
+    desk.press(Qt.Key.Key_2)
+    assert window.message.text().startswith("Key 2 decides nothing in")
+    assert isolate("Remove") in window.message.text()
+    assert desk.current_id() == shown
+    desk.press(Qt.Key.Key_3)  # the new action's key decides
+    desk.wait(lambda: desk.current_id() != shown, 10_000)
+
+
+def test_a_refused_verdict_names_the_post_as_the_worklist_does(
+    spam_server: LiveServer, desk_factory
+) -> None:
+    desk: Desk = desk_factory(spam_server.url, queue="spam", user=("alice", PASSWORD), undo=120.0)
+    window, bar = desk.window, desk.window.verdicts
+    file = parse_queue_file(QUEUE_FILE)
+    spam_server.service.apply_queue_file(with_quarantine_instead_of_remove(file), "admin")
+    desk.wait(lambda: list(bar.buttons) == ["keep", "quarantine"], 20_000)
+    current = window.review.current
+    assert current is not None
+    desk.qtbot.wait(60)
+    desk.press(Qt.Key.Key_3)  # within its undo window: not sent yet
+    desk.wait(lambda: desk.current_id() != current.item.id, 10_000)
+
+    spam_server.service.apply_queue_file(file, "admin")  # "Quarantine" is gone again
+    desk.wait(lambda: list(bar.buttons) == ["keep", "remove"], 20_000)
+    window.store.flush_all(window.store.clock())
+    window.session.engine.nudge()
+    desk.wait(lambda: "refused your verdict" in window.banner.text(), 20_000)
+    post = item_words(current.item.author.handle, current.item.post.text)
+    assert window.banner.text().startswith(f"The server refused your verdict on {post}:")
+    assert current.item.id not in window.banner.text()

@@ -205,7 +205,9 @@ def test_rejections_and_lost_leases_are_told_in_plain_words(
     )
     entry = JournalEntry(**{**verdict.__dict__, "status": "rejected", "result": result})
     window.bridge.verdicts_settled.emit((entry,))
-    assert window.banner.text().startswith(f"The server refused your verdict on {current.item.id}")
+    named = window.worklist.labels.get(current.item.id)  # as the worklist names the post
+    assert named and current.item.id not in named
+    assert window.banner.text().startswith(f"The server refused your verdict on {named}")
     assert "<b>Someone else</b> has it now." in window.banner.text()
     shown = window.review.current.item.id
     window.bridge.leases_lost.emit((shown,))

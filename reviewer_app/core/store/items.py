@@ -382,6 +382,18 @@ class ItemStore(StoreFile):
         keep = set(keep_queues)
         return [(r[0], r[1]) for r in rows if r[2] not in keep][:limit]
 
+    def leases_outside(self, listed: Sequence[str], limit: int = 500) -> list[tuple[str, str]]:
+        """(item id, lease token) of items held here and not decided in queues other than
+        ``listed`` (those the service lists): a queue removed on the server (its items
+        drained into another) or no longer the reviewer's. Opened or not, leased for an
+        offline batch or not, no one can decide them here: to give back, not to renew."""
+        rows = self._read(
+            "SELECT id, lease_token, queue_id FROM items WHERE state = 'ready' "
+            "AND lease_lost = 0 ORDER BY seq"
+        )
+        keep = set(listed)
+        return [(r[0], r[1]) for r in rows if r[2] not in keep][:limit]
+
     def ready_leases(self) -> list[tuple[str, str]]:
         rows = self._read(
             "SELECT id, lease_token FROM items WHERE state = 'ready' AND lease_lost = 0"

@@ -4,6 +4,7 @@ leased ahead in the queues worked, a "work offline" batch, media, and the queue 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from reviewer_app.protocol import MAX_CLAIM, MAX_LEASE_SECONDS, LeaseStatus
@@ -49,6 +50,20 @@ class LeaseWork(SyncState):
         if left:
             log.info("giving back %d items leased ahead in queues left", len(left))
             self._release(left)
+        gone = self._leases_unlisted()
+        if gone:
+            log.info("giving back %d items of queues the service no longer lists", len(gone))
+            self._release(gone)
+
+    def _leases_unlisted(self) -> list[tuple[str, str]]:
+        """The leases held here, not decided, in queues the service no longer lists (a
+        queue removed, its items drained into another): no one could decide them here, so
+        they are given back, never renewed. Known once the queues were listed this session;
+        a decided item's lease is kept until its verdict is delivered."""
+        assert self.store is not None
+        if not math.isfinite(self._queues_at):
+            return []
+        return self.store.leases_outside([q.id for q in self.store.queues()])
 
     def _release(self, leases: Sequence[tuple[str, str]], *, skipped: bool = False) -> None:
         assert self.store is not None and self.api is not None
@@ -72,6 +87,8 @@ class LeaseWork(SyncState):
         if leases is None:
             leases = self.store.leases_to_renew(now + MAX_LEASE_SECONDS if self._renew_all else now)
             self._renew_all = False
+            unlisted = {item_id for item_id, _ in self._leases_unlisted()}
+            leases = [lease for lease in leases if lease.item_id not in unlisted]
         by_length: dict[int, list[tuple[str, str]]] = {}
         for lease in leases:
             seconds = self._lease_seconds(LEASE_SECONDS, lease.lease_seconds or None)
