@@ -75,6 +75,9 @@ STATE_DEPENDENT_REFUSALS = {
     # of record and not under appeal: the decision and the item's state, not the schema.
     (422, "overturn_unchanged"),
     (409, "not_decision_of_record"),
+    # An audit task's result is recorded by the lead it was handed to: who drew it, not the
+    # schema.
+    (409, "audit_not_assigned"),
     # An API key's account defaults to the key's name, which must then be an account name
     # (a constraint between two fields).
     (422, "invalid_account"),

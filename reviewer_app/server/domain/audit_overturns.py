@@ -1,6 +1,6 @@
 """An audit's overturn: the corrected decision, checked as a verdict is, becomes the item's
 decision of record with its enforcement action, account decisions and strikes (audits.py
-records the result)."""
+records the result); ``still_of_record`` refuses one that something else settles now."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from reviewer_app.server.domain import accounts, enforcement
 from reviewer_app.server.domain.records import Principal, append_events
 from reviewer_app.server.domain.verdicts import item_problems
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.storage.tables import decisions, items, strikes
+from reviewer_app.server.storage.tables import appeals, audit_samples, decisions, items, strikes
 
 
 def overturn(
@@ -192,4 +192,60 @@ def _follow_the_account_and_strikes(
                 {"author_id": original["author_id"], "policy": p, "at": now, "decision_id": new_id}
                 for p in body.policies
             ],
+        )
+
+
+def still_of_record(conn: Connection, original: Mapping[Any, Any], sample_id: int) -> None:
+    """An overturn replaces the item's decision of record: refused (409) when the audited
+    decision is no longer it, when the item is back in review (an appeal of it waits, and
+    the appeal's decision is the one that settles it), when the decision was appealed after
+    it was sampled (waiting or decided: the appeal settled it), or when its post is back in
+    review as another item (re-review: that item's decision settles it)."""
+    query = select(items.c.state, items.c.decision_id, items.c.post_id).where(
+        items.c.id == original["item_id"]
+    )
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    row = conn.execute(query).one()
+    if row.state != "decided" or row.decision_id != original["id"]:
+        raise ApiError(
+            409,
+            "not_decision_of_record",
+            "The audited decision is no longer the item's decision of record, or the item is "
+            "back in review (an appeal of it is waiting): it cannot be overturned now; "
+            "record an agreement or leave the task.",
+        )
+    sampled_at = select(audit_samples.c.created_at).where(audit_samples.c.id == sample_id)
+    appealed = conn.execute(
+        select(appeals.c.external_id, appeals.c.outcome).where(
+            appeals.c.decision_id == original["id"],
+            appeals.c.received_at >= sampled_at.scalar_subquery(),
+        )
+    ).first()
+    if appealed is not None:
+        raise ApiError(
+            409,
+            "not_decision_of_record",
+            f"The decision was appealed after it was sampled (appeal {appealed.external_id}, "
+            f"{appealed.outcome or 'waiting'}): the appeal settles it, the audit cannot "
+            "overturn it; record an agreement or leave the task.",
+        )
+    if row.post_id is None:
+        return
+    reopened = conn.execute(
+        select(items.c.id, items.c.queue_id)
+        .where(
+            items.c.post_id == row.post_id,
+            items.c.id != original["item_id"],
+            items.c.state.in_(("pending", "leased")),
+        )
+        .limit(1)
+    ).first()
+    if reopened is not None:
+        raise ApiError(
+            409,
+            "not_decision_of_record",
+            f"The post is back in review (item {reopened.id} in {reopened.queue_id}): that "
+            "review settles it, the audit cannot overturn it now; record an agreement or "
+            "leave the task.",
         )

@@ -4,7 +4,11 @@ A sample holds decisions that are still their item's decision of record (not
 escalations, not already overturned, not in another sample, not under appeal). The
 auditor is handed one item at a time without anything that tells the original decision:
 no decision, no decision events, no strikes or recent decisions that came from it.
-Recording a result reveals the original. An overturn is a new decision row (kind
+The blind item also leaves out the statements of reasons of the decision and of any later
+one, the item's appeal, and an appeal's reason; it shows the author's status as the
+audited decision found it and the item in the sampled queue, decided. Only the task's
+assignee records its result (the lead ``next`` last handed it to). Recording a result
+reveals the original. An overturn is a new decision row (kind
 ``overturn``) that the item points to; the original stays, and both show in the item's
 history.
 """
@@ -17,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, literal, select, update
+from sqlalchemy import Connection, func, insert, literal, or_, select, update
 
 from reviewer_app.protocol import (
     AuditAgree,
@@ -35,15 +39,25 @@ from reviewer_app.protocol import (
     EventKind,
     Item,
     QueueConfig,
+    QueueReasonKind,
     ReviewerAgreement,
     StrikeCount,
 )
+from reviewer_app.protocol.accounts import AuthorStatus
 from reviewer_app.server.domain.assembly import decisions_by_id, load_items, reviewer_names
-from reviewer_app.server.domain.audit_overturns import overturn
+from reviewer_app.server.domain.audit_overturns import overturn, still_of_record
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt, to_epoch
 from reviewer_app.server.domain.stats import check_window, cohen_kappa
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.storage.tables import audit_items, audit_samples, decisions, items, strikes
+from reviewer_app.server.storage.tables import (
+    account_actions,
+    audit_items,
+    audit_samples,
+    decisions,
+    items,
+    statements,
+    strikes,
+)
 
 ASSIGNMENT_SECONDS = 30 * 60
 BLIND_HISTORY = {"enqueued"}
@@ -253,7 +267,7 @@ def next_task(conn: Connection, lead: Principal, sample_id: int, now: float) -> 
     ):
         raise _unknown_sample(sample_id)
     a = audit_items.c
-    open_items = select(a.id, a.item_id, a.assigned_to).where(
+    open_items = select(a.id, a.item_id, a.decision_id, a.queue_id, a.assigned_to).where(
         a.sample_id == sample_id, a.result.is_(None)
     )
     remaining = conn.execute(select(func.count()).select_from(open_items.subquery())).scalar_one()
@@ -272,13 +286,23 @@ def next_task(conn: Connection, lead: Principal, sample_id: int, now: float) -> 
     return AuditTaskGrant(
         sample_id=sample_id,
         remaining=remaining,
-        task=AuditTask(audit_id=row.id, sample_id=sample_id, item=blind_item(conn, row.item_id)),
+        task=AuditTask(
+            audit_id=row.id,
+            sample_id=sample_id,
+            item=blind_item(conn, row.item_id, row.decision_id, row.queue_id),
+        ),
     )
 
 
-def blind_item(conn: Connection, item_id: str) -> Item:
-    """The item with everything that tells how it was decided taken out."""
+def blind_item(conn: Connection, item_id: str, decision_id: int, queue_id: str) -> Item:
+    """The item with everything that tells how it was decided taken out: as it was in
+    ``queue_id`` (the sampled queue), decided, without the decision and its events, its
+    strikes, its statements of reasons (and later ones), an appeal of it, and with the
+    author's status as the decision found it."""
     item = load_items(conn, [item_id])[item_id]
+    decided_at = conn.execute(
+        select(decisions.c.decided_at).where(decisions.c.id == decision_id)
+    ).scalar_one()
     own = select(decisions.c.id).where(decisions.c.item_id == item_id)
     strike_rows = conn.execute(
         select(strikes.c.policy, func.count().label("n"), func.max(strikes.c.at).label("last_at"))
@@ -296,15 +320,51 @@ def blind_item(conn: Connection, item_id: str) -> Item:
                 for s in strike_rows
             ],
             "recent_decisions": [d for d in item.author.recent_decisions if d.item_id != item_id],
+            "status": _status_then(conn, item.author.id, decision_id, decided_at)
+            or item.author.status,
         }
     )
+    earlier = select(statements.c.id).where(
+        statements.c.id.in_([s.id for s in item.statements if s.id is not None]),
+        statements.c.created_at < decided_at,
+        or_(statements.c.decision_id.is_(None), statements.c.decision_id != decision_id),
+    )
+    kept = set(conn.execute(earlier).scalars())
+    # an appeal puts its reason first, naming the contested decision's action
+    reasons = [r for r in item.reasons if r.kind is not QueueReasonKind.appeal] or [
+        r.model_copy(update={"detail": ""}) for r in item.reasons
+    ]
     return item.model_copy(
         update={
+            "queue_id": queue_id,
+            "state": "decided",
             "decision": None,
+            "appeal": None,
             "author": author,
+            "reasons": reasons,
+            "statements": [s for s in item.statements if s.id in kept],
             "history": [e for e in item.history if e.kind.value in BLIND_HISTORY],
         }
     )
+
+
+def _status_then(
+    conn: Connection, author_id: str, decision_id: int, decided_at: float
+) -> AuthorStatus | None:
+    """The author's status when the decision was taken: the status before its own account
+    action, else before the first account action since (None: none since, so as now)."""
+    aa = account_actions.c
+    first = (
+        select(aa.status_before)
+        .where(
+            aa.author_id == author_id,
+            (aa.decision_id == decision_id) | (aa.decided_at >= decided_at),
+        )
+        .order_by((aa.decision_id == decision_id).desc(), aa.id)
+        .limit(1)
+    )
+    found = conn.execute(first).scalar()
+    return AuthorStatus(found) if found is not None else None
 
 
 # -- results --------------------------------------------------------------------------------
@@ -327,6 +387,7 @@ def record_result(
         raise ApiError(404, "unknown_audit", f"No audit {audit_id}.")
     if audit["result"] is not None:
         raise ApiError(409, "audit_already_recorded", "This audit already has a result.")
+    _check_assignee(audit, lead, now)
     original = (
         conn.execute(select(decisions).where(decisions.c.id == audit["decision_id"]))
         .mappings()
@@ -343,7 +404,7 @@ def record_result(
             "record it as an agreement.",
         )
     if isinstance(body, AuditOverturn):
-        _still_of_record(conn, original)
+        still_of_record(conn, original, audit["sample_id"])
     changes: dict[str, Any] = {
         "result": body.result.value,
         "auditor_id": lead.id,
@@ -395,22 +456,22 @@ def _same(original: Mapping[Any, Any], body: AuditJudgement | AuditOverturn) -> 
     )
 
 
-def _still_of_record(conn: Connection, original: Mapping[Any, Any]) -> None:
-    """An overturn replaces the item's decision of record: refused (409) when the audited
-    decision is no longer it, or when the item is back in review (an appeal of it waits,
-    and the appeal's decision is the one that settles it)."""
-    query = select(items.c.state, items.c.decision_id).where(items.c.id == original["item_id"])
-    if conn.dialect.name == "postgresql":
-        query = query.with_for_update()
-    row = conn.execute(query).one()
-    if row.state != "decided" or row.decision_id != original["id"]:
-        raise ApiError(
-            409,
-            "not_decision_of_record",
-            "The audited decision is no longer the item's decision of record, or the item is "
-            "back in review (an appeal of it is waiting): it cannot be overturned now; "
-            "record an agreement or leave the task.",
-        )
+def _check_assignee(audit: Mapping[Any, Any], lead: Principal, now: float) -> None:
+    """Only the auditor ``next`` last handed the task to records its result (409 else): while
+    their assignment holds, and after it lapsed until someone else draws it."""
+    if audit["assigned_to"] == lead.id:
+        return
+    if audit["assigned_to"] is None:
+        why = f"no one drew it: draw it first (POST /audits/samples/{audit['sample_id']}/next)"
+    elif audit["assigned_until"] is not None and audit["assigned_until"] >= now:
+        why = "another auditor holds it"
+    else:
+        why = "another auditor drew it (their hold lapsed: draw it to take it over)"
+    raise ApiError(
+        409,
+        "audit_not_assigned",
+        f"This audit task is not yours to record: {why}.",
+    )
 
 
 def judged(original: Mapping[Any, Any], body: AuditJudgement) -> AuditAgree | AuditOverturn:

@@ -128,5 +128,7 @@ def record_audit_result(
     """Record agree, or overturn with the corrected decision (it becomes the decision of
     record); the answer reveals the original decision. An overturn that decides what the
     reviewer did is refused (422 ``overturn_unchanged``: agree instead), and so is one of
-    a decision no longer of record or under appeal (409 ``not_decision_of_record``)."""
+    a decision no longer of record, under appeal, appealed since it was sampled or whose
+    post is back in review (409 ``not_decision_of_record``). Only the lead the task was
+    handed to (``/next``) records its result (409 ``audit_not_assigned``)."""
     return json_response(svc.record_audit(lead, audit_id, body), status=201)
