@@ -109,6 +109,13 @@ class EnforcementAction(WireModel):
         "restrict, say): apply this to the author as well. author:* kinds act on the "
         "account alone and leave this None.",
     )
+    undo_author_action: bool | None = Field(
+        default=None,
+        description="a reversal (reverses_action_id) of an action that acted on the account "
+        "too: true, undo its author_action as well; false, undo the post part only (the "
+        "account's status stands: another standing decision restricts it, or an account "
+        "action changed it since). None on every other action.",
+    )
     reason: WithdrawalReason | None = Field(default=None, description="withdrawn: why")
     appeal_id: ExternalId | None = Field(
         default=None,

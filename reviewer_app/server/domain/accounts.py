@@ -30,7 +30,6 @@ authors that name it, on the same platform (source).
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +41,7 @@ from reviewer_app.protocol import EventKind, ProblemDetail
 from reviewer_app.protocol.accounts import (
     CLOSING_STATUSES,
     STATUS_OF_ACTION,
+    STATUS_RANK,
     AccountActionRequest,
     AccountActionResult,
     AuthorStatus,
@@ -58,6 +58,9 @@ from reviewer_app.server.storage.tables import (
     authors,
     items,
     leases,
+)
+from reviewer_app.server.storage.tables import (
+    decisions as decisions_table,  # ``decisions`` names the account decisions here
 )
 
 OPEN_STATES = ("pending", "leased")
@@ -103,25 +106,6 @@ def named_by_query(among: Callable[[Any], ColumnElement[bool]]) -> Select:
     return select(author_links.c.author_id, author_links.c.handle).where(
         among(author_links.c.author_id)
     )
-
-
-_NAMED_BY = named_by_query(lambda column: column.in_(ids_param))
-_NAMING = select(author_links.c.author_id, author_links.c.handle, author_links.c.source).where(
-    author_links.c.handle.in_(ids_param)
-)
-_BY_HANDLE = select(authors.c.id, authors.c.handle, authors.c.source).where(
-    authors.c.handle.in_(ids_param)
-)
-
-
-def handle_key(handle: str) -> str:
-    """A handle as links name it: without a leading ``@`` or spaces."""
-    return handle.strip().lstrip("@")
-
-
-def _handle_forms(keys: Iterable[str]) -> list[str]:
-    """The ways ``keys`` may be stored as handles (with and without the ``@``)."""
-    return sorted({form for k in keys if k for form in (k, "@" + k)})
 
 
 @dataclass(frozen=True)
@@ -273,12 +257,59 @@ def _applied_events(
 
 
 REINSTATE = "reinstate"
+_REINSTATED_BY = select(account_actions.c.id).where(
+    account_actions.c.decision_id == bindparam("b_decision"),
+    account_actions.c.action == REINSTATE,
+)
 _BY_DECISION = (
     select(account_actions)
     .where(account_actions.c.decision_id == bindparam("b_decision"))
     .order_by(account_actions.c.id.desc())
     .limit(1)
 )
+
+
+def reinstatement(
+    conn: Connection, overturned_decision_id: int, *, postgres: bool
+) -> tuple[Mapping[Any, Any], Any] | None:
+    """Whether overturning a decision puts its author's status back: (the account action
+    it made, the author's row, locked) when it does, None when the status stays. It stays
+    when the decision raised nothing (the author was already so or beyond), when another
+    account action changed the status since (that later decision stands), and when another
+    standing decision of record, on another item, imposes that status or a stronger one
+    (two reviewers restricted the author on two posts: overturning one leaves the other's
+    restriction). ``reverse_for_overturn`` acts on it; ``enforcement.derive`` asks it too,
+    in the same transaction, so the platform's reversal undoes the account part exactly
+    when the service does."""
+    earlier = conn.execute(_BY_DECISION, {"b_decision": overturned_decision_id}).mappings().first()
+    if earlier is None:
+        return None
+    row = lock_authors(conn, [earlier["author_id"]], postgres=postgres).get(earlier["author_id"])
+    if row is None or row.status != earlier["status_after"]:
+        return None
+    if _still_imposed(conn, earlier["author_id"], earlier["item_id"], AuthorStatus(row.status)):
+        return None
+    return earlier, row
+
+
+def _still_imposed(
+    conn: Connection, author_id: str, item_id: str | None, status: AuthorStatus
+) -> bool:
+    """A decision of record of another item of the author carries an author action that
+    gives ``status`` or beyond (the overturned item's own new decision is left out: its
+    author action, if any, is applied after the reversal)."""
+    rank = STATUS_RANK[status]
+    imposing = sorted(a.value for a, s in STATUS_OF_ACTION.items() if STATUS_RANK[s] >= rank)
+    d = decisions_table.c
+    query = (
+        select(d.id)
+        .join(items, items.c.decision_id == d.id)
+        .where(d.author_id == author_id, d.author_action.in_(imposing))
+        .limit(1)
+    )
+    if item_id is not None:
+        query = query.where(items.c.id != item_id)
+    return conn.execute(query).first() is not None
 
 
 def reverse_for_overturn(
@@ -292,17 +323,15 @@ def reverse_for_overturn(
     *,
     postgres: bool,
 ) -> list[dict[str, Any]]:
-    """An audit overturned a decision that raised its author's status: the status goes back
-    to what it was before (the overturn's own author action, if any, is applied after
-    this), unless another account action changed it since. Items that decision closed stay
-    closed (their posts come back to review only through new signals). The events to
-    append."""
-    earlier = conn.execute(_BY_DECISION, {"b_decision": overturned_decision_id}).mappings().first()
-    if earlier is None:
+    """An audit (or a reversed appeal) overturned a decision that raised its author's
+    status: the status goes back to what it was before (the overturn's own author action,
+    if any, is applied after this), unless ``reinstatement`` says it stays. Items that
+    decision closed stay closed (their posts come back to review only through new
+    signals). The events to append."""
+    found = reinstatement(conn, overturned_decision_id, postgres=postgres)
+    if found is None:
         return []
-    row = lock_authors(conn, [earlier["author_id"]], postgres=postgres).get(earlier["author_id"])
-    if row is None or row.status != earlier["status_after"]:
-        return []  # changed again since: that later decision stands
+    earlier, row = found
     before = AuthorStatus(earlier["status_before"])
     action_id = conn.execute(
         _INSERT_ACTION,
@@ -340,6 +369,11 @@ def reverse_for_overturn(
             reverses_account_action_id=earlier["id"],
         )
     ]
+
+
+def reinstated_by(conn: Connection, decision_id: int) -> bool:
+    """The decision (an overturn, a reversed appeal) put its author's status back."""
+    return conn.execute(_REINSTATED_BY, {"b_decision": decision_id}).first() is not None
 
 
 def lead_action(
@@ -469,40 +503,3 @@ def statuses_for_routing(
     if postgres:
         query = query.with_for_update(read=True)
     return {r.id: AuthorStatus(r.status) for r in conn.execute(query, {"ids": ids})}
-
-
-def linked_ids(
-    conn: Connection,
-    subjects: Mapping[str, tuple[str, str | None]],
-    links: Iterable[Any] | None = None,
-) -> dict[str, list[str]]:
-    """The accounts linked to each author (author id -> (handle, source)): those they name
-    and those that name them, on the same platform, themselves left out (``links``: the
-    links the subjects make, ``named_by_query``, when already read)."""
-    if not subjects:
-        return {}
-    ids = sorted(subjects)
-    named: dict[str, set[str]] = defaultdict(set)  # author -> handle keys they name
-    if links is None:
-        links = conn.execute(_NAMED_BY, {"ids": ids})
-    for link in links:
-        named[link.author_id].add(link.handle)
-    found: dict[str, set[str]] = defaultdict(set)
-    own_keys: dict[str, list[str]] = defaultdict(list)  # handle key -> the subjects with it
-    for author_id, (handle, _) in subjects.items():
-        if handle_key(handle):
-            own_keys[handle_key(handle)].append(author_id)
-    for namer in conn.execute(_NAMING, {"ids": sorted(own_keys)}):
-        for subject in own_keys.get(namer.handle, ()):
-            if namer.author_id != subject and namer.source == subjects[subject][1]:
-                found[subject].add(namer.author_id)
-    wanted = {k for keys in named.values() for k in keys}
-    if wanted:
-        by_key: dict[tuple[str, str | None], list[str]] = defaultdict(list)
-        for author in conn.execute(_BY_HANDLE, {"ids": _handle_forms(wanted)}):
-            by_key[(handle_key(author.handle), author.source)].append(author.id)
-        for subject, keys in named.items():
-            source = subjects[subject][1]
-            for k in keys:
-                found[subject].update(a for a in by_key.get((k, source), ()) if a != subject)
-    return {subject: sorted(found[subject]) for subject in ids if found.get(subject)}

@@ -39,6 +39,9 @@ from reviewer_app.server.storage.tables import (
 
 RECENT_AUTHOR_DECISIONS = 5
 HISTORY_IN_ITEM = 200
+#: the most strike policies an item's author carries (``Author.strikes``): the most recent
+#: ones (newest strike first), the older ones left out (the protocol has no count of them)
+STRIKES_IN_ITEM = 64
 
 # Statements are built once: building a SQLAlchemy statement costs several times more
 # than running a prepared one, and these run for every claim.
@@ -71,7 +74,7 @@ def _strikes_query(among: Among) -> Select:
         )
         .where(among(strikes.c.author_id))
         .group_by(strikes.c.author_id, strikes.c.policy)
-        .order_by(strikes.c.author_id, strikes.c.policy)
+        .order_by(strikes.c.author_id, func.max(strikes.c.at).desc(), strikes.c.policy)
     )
 
 
@@ -205,7 +208,7 @@ class _Parts:
 
     items: Sequence[Mapping[Any, Any]]
     authors: Iterable[Any] = ()
-    named: Iterable[Any] | None = None  # None: accounts.linked_ids reads them itself
+    named: Iterable[Any] | None = None  # None: account_links.linked_ids reads them itself
     strikes: Iterable[Any] = ()
     recent: Iterable[Any] = ()
     media: Iterable[Mapping[Any, Any]] = ()
@@ -306,11 +309,12 @@ def _author_parts(conn: Connection, parts: _Parts) -> dict[str, dict[str, Any]]:
         subjects[row.id] = (row.handle, row.source)
     for author_id, linked in account_links.linked_for_items(conn, subjects, parts.named).items():
         result[author_id]["linked"] = linked
-    for row in parts.strikes:
-        if row.author_id in result:
-            result[row.author_id]["strikes"].append(
-                {"policy": row.policy, "count": row.n, "last_at": iso(row.last_at)}
-            )
+    # the most recent policies first (by their newest strike), at most STRIKES_IN_ITEM
+    newest_first = sorted(parts.strikes, key=lambda r: (r.author_id, -r.last_at, r.policy))
+    for row in newest_first:
+        kept = result[row.author_id]["strikes"] if row.author_id in result else None
+        if kept is not None and len(kept) < STRIKES_IN_ITEM:
+            kept.append({"policy": row.policy, "count": row.n, "last_at": iso(row.last_at)})
     for recent in parts.recent:
         if recent.author_id in result:
             result[recent.author_id]["recent_decisions"].append(

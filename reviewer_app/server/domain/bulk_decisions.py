@@ -47,7 +47,7 @@ from reviewer_app.protocol.bulk_decisions import (
     OpenItems,
     repeated,
 )
-from reviewer_app.server.domain import accounts
+from reviewer_app.server.domain import account_links, accounts
 from reviewer_app.server.domain.assembly import decisions_by_id
 from reviewer_app.server.domain.records import Principal, excerpt, to_dt
 from reviewer_app.server.domain.verdicts import VerdictRecorder, item_problems
@@ -352,7 +352,9 @@ def open_items(
         raise ApiError(404, "unknown_author", f"No author {author_id!r}.")
     ids = [row.id]
     if linked:
-        ids += accounts.linked_ids(conn, {row.id: (row.handle, row.source)}).get(row.id, [])[:100]
+        # the accounts the Author tab lists (``GET /authors/{id}/linked``), in its order
+        selected = account_links.linked_selection(conn, {row.id: (row.handle, row.source)})
+        ids += selected.get(row.id, ([], 0))[0]
     handles = dict(conn.execute(_HANDLES, {"b_ids": ids}).all())
     listed = [
         OpenItem(

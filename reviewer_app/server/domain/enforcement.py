@@ -41,6 +41,7 @@ share it): a platform's own actions have increasing, not consecutive, numbers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,13 @@ POLL_SECONDS = 0.1
 # set on a connection whose transaction sealed actions (the feed wakes its readers)
 SEALED = "reviewer_app.enforcement.sealed"
 
+# A reversal of an action that acted on the account (an ``author:*`` kind, or a post action
+# with ``author_action``) says in its payload whether the platform undoes that account part:
+# true when the service put the author's status back, false when the status stays (it
+# changed since, or another standing decision of record imposes it): then undo the post
+# part only.
+UNDO_AUTHOR_ACTION = "undo_author_action"
+_AUTHOR_KIND_VALUES = frozenset(k.value for k in AUTHOR_KINDS.values())
 # Kinds that change nothing on the platform: overturning one of them restores nothing.
 _NOTHING_DONE = frozenset({EnforcementKind.keep.value, EnforcementKind.withdrawn.value})
 # Kinds that restrict nothing, so carry no statement of reasons.
@@ -243,7 +251,10 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
         if draft is not None:
             owners.append(len(rows))
             drafts.append(draft)
-        rows.append(_action_row(d, kind, ids, reverses, now, _details(d, kind, document)))
+        details = _details(d, kind, document)
+        if reverses is not None and reverses[2]:
+            details[UNDO_AUTHOR_ACTION] = _undoes_account_part(conn, d)
+        rows.append(_action_row(d, kind, ids, reverses, now, details))
     for index, stored in zip(owners, statements.record_documents(conn, drafts), strict=True):
         rows[index]["details"]["statement"] = stored
     for row in rows:
@@ -252,16 +263,38 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
     mark_appended(conn)
 
 
-def _earlier_actions(conn: Connection, overturned: set[int]) -> dict[int, tuple[int, str]]:
-    """The actions of the decisions overturned: decision id -> (action id, kind)."""
+def _earlier_actions(conn: Connection, overturned: set[int]) -> dict[int, tuple[int, str, bool]]:
+    """The actions of the decisions overturned: decision id -> (action id, kind, whether
+    it acted on the account: an ``author:*`` kind or a post action's ``author_action``)."""
     if not overturned:
         return {}
     return {
-        r.decision_id: (r.id, r.kind)
+        r.decision_id: (
+            r.id,
+            r.kind,
+            r.kind in _AUTHOR_KIND_VALUES
+            or bool(json.loads(r.payload or "{}").get("author_action")),
+        )
         for r in conn.execute(
-            select(_A.decision_id, _A.id, _A.kind).where(_A.decision_id.in_(sorted(overturned)))
+            select(_A.decision_id, _A.id, _A.kind, _A.payload).where(
+                _A.decision_id.in_(sorted(overturned))
+            )
         )
     }
+
+
+def _undoes_account_part(conn: Connection, d: Decided) -> bool:
+    """Whether the reversal ``d`` makes puts the author's account back, as the service does
+    (accounts.reinstatement: not when the status changed since or another standing decision
+    of record still imposes it). Asked before the overturn reverses the account (audit
+    overturns) or after it did (reversed appeals): either way the same answer."""
+    from reviewer_app.server.domain import accounts  # accounts imports this module
+
+    if accounts.reinstated_by(conn, d.decision_id):
+        return True
+    assert d.overturns is not None
+    postgres = conn.dialect.name == "postgresql"
+    return accounts.reinstatement(conn, d.overturns, postgres=postgres) is not None
 
 
 def _details(d: Decided, kind: EnforcementKind, document: Mapping[str, Any]) -> dict[str, Any]:
@@ -283,7 +316,7 @@ def _action_row(
     d: Decided,
     kind: EnforcementKind,
     ids: _Ids,
-    reverses: tuple[int, str] | None,
+    reverses: tuple[int, str, bool] | None,
     now: float,
     details: dict[str, Any],
 ) -> dict[str, Any]:

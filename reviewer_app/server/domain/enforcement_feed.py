@@ -76,6 +76,7 @@ def wire_action(row: Mapping[Any, Any]) -> EnforcementAction:
         else None,
         author_action=AuthorAction(author_action) if author_action else None,
         reason=WithdrawalReason(reason) if reason else None,
+        undo_author_action=details.get("undo_author_action"),
         appeal_id=details.get("appeal_id"),
         statement=Statement.model_validate(details["statement"])
         if "statement" in details

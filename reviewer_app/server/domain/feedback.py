@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
@@ -130,30 +131,29 @@ def _feedback_rows(conn: Connection, ids: list[int]) -> tuple[list[Any], list[An
     return audit_rows, appeal_rows, note_rows
 
 
+def _reversal_actions(conn: Connection, appeal_rows: list[Any]) -> dict[int, str]:
+    """The action of each appeal's outcome decision (a reversal's), by its id."""
+    reversal_ids = {r.outcome_decision_id for r in appeal_rows if r.outcome_decision_id}
+    if not reversal_ids:
+        return {}
+    found = conn.execute(
+        select(decisions.c.id, decisions.c.action).where(decisions.c.id.in_(reversal_ids))
+    )
+    return {r.id: r.action for r in found}
+
+
 def _feedback(
     conn: Connection, audit_rows: list[Any], appeal_rows: list[Any], note_rows: list[Any]
 ) -> tuple[dict[int, list[Feedback]], dict[int, DecisionOutcome]]:
-    """Each decision's feedback (oldest first once sorted) and its outcome, with who gave
-    it."""
+    """Each decision's feedback (oldest first once sorted) and its outcome: the latest
+    audit or appeal word by time. ``by`` names auditors and leads only, never the peer who
+    decided an appeal."""
     found: dict[int, list[Feedback]] = defaultdict(list)
     outcome: dict[int, DecisionOutcome] = {}
     people: set[int] = set()
     people |= {r.auditor_id for r in audit_rows if r.auditor_id is not None}
     people |= {r.author_id for r in note_rows}
-    reversal_ids = {r.outcome_decision_id for r in appeal_rows if r.outcome_decision_id}
-    reversals = (
-        {
-            r.id: (r.action, r.user_id)
-            for r in conn.execute(
-                select(decisions.c.id, decisions.c.action, decisions.c.user_id).where(
-                    decisions.c.id.in_(reversal_ids)
-                )
-            )
-        }
-        if reversal_ids
-        else {}
-    )
-    people |= {uid for _, uid in reversals.values()}
+    reversals = _reversal_actions(conn, appeal_rows)
     names = _names(conn, people)
 
     def by(uid: int | None) -> dict[str, Any]:
@@ -161,9 +161,17 @@ def _feedback(
             return {}
         return {"by": names[uid][0], "by_display_name": names[uid][1]}
 
+    latest: dict[int, tuple[float, int]] = {}  # decision id -> (when, order) of its outcome
+
+    def judged(decision_id: int, at: float, order: int, result: DecisionOutcome) -> None:
+        """The latest word decides the outcome (an audit after an upheld appeal, say)."""
+        if decision_id not in latest or (at, order) >= latest[decision_id]:
+            latest[decision_id] = (at, order)
+            outcome[decision_id] = result
+
     for r in audit_rows:
         result = DecisionOutcome.overturned if r.result == "overturn" else DecisionOutcome.confirmed
-        outcome[r.decision_id] = result
+        judged(r.decision_id, float(r.recorded_at), 0, result)
         found[r.decision_id].append(
             Feedback(
                 kind=FeedbackKind.audit,
@@ -174,11 +182,12 @@ def _feedback(
                 **by(r.auditor_id),
             )
         )
+    # An appeal's reviewer is a peer, not an auditor or lead (Feedback.by): not named.
     for r in appeal_rows:
         if r.outcome == WITHDRAWN:  # the post was withdrawn: the decision stands as it was
             continue
         if r.outcome is None:
-            outcome[r.decision_id] = DecisionOutcome.appealed
+            judged(r.decision_id, float(r.received_at), 1, DecisionOutcome.appealed)
             found[r.decision_id].append(
                 Feedback(
                     kind=FeedbackKind.appeal,
@@ -192,15 +201,15 @@ def _feedback(
             if r.outcome == REVERSED
             else DecisionOutcome.appeal_upheld
         )
-        outcome[r.decision_id] = result
-        action, reviewer = reversals.get(r.outcome_decision_id, (None, None))
+        at = r.decided_at if r.decided_at is not None else r.received_at
+        judged(r.decision_id, float(at), 1, result)
+        action = reversals.get(r.outcome_decision_id)
         found[r.decision_id].append(
             Feedback(
                 kind=FeedbackKind.appeal,
-                at=to_dt(r.decided_at or r.received_at),
+                at=to_dt(at),
                 outcome=result,
                 action=action if result is DecisionOutcome.appeal_reversed else None,
-                **by(reviewer),
             )
         )
     for r in note_rows:
@@ -230,10 +239,13 @@ def _note(row: Any, names: dict[int, tuple[str, str]]) -> DecisionNote:
 
 
 def add_note(
-    conn: Connection, lead: Principal, decision_id: int, note: str, now: float
+    conn: Connection, lead: Principal, decision_id: int, note: str, clock: Callable[[], float]
 ) -> DecisionNote:
-    """A lead's note to the reviewer of a decision."""
+    """A lead's note to the reviewer of a decision, its time taken under the reviewer's
+    feedback lock (see ``hold``)."""
     reviewer_id = _decision_owner(conn, decision_id)
+    hold(conn, reviewer_id)
+    now = clock()
     new_id = conn.execute(
         insert(decision_notes)
         .values(
@@ -265,6 +277,53 @@ def notes(conn: Connection, user: Principal, decision_id: int) -> list[DecisionN
         _note(r, _names(conn, {r.reviewer_id for r in rows} | {r.author_id for r in rows}))
         for r in rows
     ]
+
+
+# -- the notice: what came since the reviewer last looked ----------------------------------
+#
+# "Seen" is a time (``feedback_seen.seen_at``) and feedback rows carry the time they were
+# recorded, so a row must never become visible with a time at or before a "seen" mark made
+# after a reader could not see it (lost for good). Times are taken with the transaction's
+# turn, and the turns are ordered by a per-reviewer lock:
+#
+# - a writer of feedback to reviewer R (an audit result, a lead's note; ``hold``, and
+#   ``hold_audit`` after the audit row's own lock) takes R's lock exclusively *before* it
+#   takes its ``now`` and keeps it until it commits;
+# - the notice (``wait_for_writers``) takes R's lock shared, then its ``as_of``: every
+#   writer that took its time before has committed (READ COMMITTED: the next statement sees
+#   it), and every later one takes a time after ``as_of``;
+# - ``mark_seen`` takes R's lock too and marks no later than its own ``now``; the client
+#   passes the ``as_of`` of the notice it saw, so nothing at or before it was unseen.
+#
+# PostgreSQL: a transaction-scoped advisory lock on (FEEDBACK_LOCK, R). SQLite: one writer
+# at a time (BEGIN IMMEDIATE), so writers need nothing more and the notice is read in a
+# write transaction (the facade), which waits for a writer that is under way.
+# Reversed appeals (appeals.py) do not take the lock yet.
+FEEDBACK_LOCK = 7_304_220
+
+
+def hold(conn: Connection, reviewer_id: int) -> None:
+    """Before a writer of feedback to ``reviewer_id`` takes its time (see above)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(func.pg_advisory_xact_lock(FEEDBACK_LOCK, reviewer_id)))
+
+
+def hold_audit(conn: Connection, audit_id: int) -> None:
+    """Before an audit result takes its time: the audit row (the lock ``record_result``
+    takes, so waiting for it comes first), then its reviewer's feedback lock."""
+    query = select(audit_items.c.reviewer_id).where(audit_items.c.id == audit_id)
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    reviewer_id = conn.execute(query).scalar()
+    if reviewer_id is not None:
+        hold(conn, int(reviewer_id))
+
+
+def wait_for_writers(conn: Connection, reviewer_id: int) -> None:
+    """Before the notice takes its ``as_of``: writers of feedback to the reviewer that are
+    under way commit first (PostgreSQL; on SQLite the facade reads in a write transaction)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(func.pg_advisory_xact_lock_shared(FEEDBACK_LOCK, reviewer_id)))
 
 
 def _seen_at(conn: Connection, user_id: int) -> float | None:
@@ -316,8 +375,13 @@ def notice(conn: Connection, user: Principal, now: float) -> FeedbackNotice:
     )
 
 
-def mark_seen(conn: Connection, user: Principal, until: float, now: float) -> FeedbackNotice:
-    """The caller saw their feedback up to ``until`` (never later than now, never back)."""
+def mark_seen(
+    conn: Connection, user: Principal, until: float, clock: Callable[[], float]
+) -> FeedbackNotice:
+    """The caller saw their feedback up to ``until`` (the ``as_of`` of the notice they saw;
+    never later than now, never back), now taken under their feedback lock."""
+    hold(conn, user.id)
+    now = clock()
     until = min(until, now)
     seen = _seen_at(conn, user.id)
     if seen is None:

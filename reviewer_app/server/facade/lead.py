@@ -233,9 +233,8 @@ class LeadFacade(ServiceBase):
             return feedback.my_decisions(conn, user, start, end, before, limit)
 
     def add_decision_note(self, lead: Principal, decision_id: int, note: str) -> DecisionNote:
-        now = self.clock()
         return self._write_retrying(
-            lambda conn: feedback.add_note(conn, lead, decision_id, note, now)
+            lambda conn: feedback.add_note(conn, lead, decision_id, note, self.clock)
         )
 
     def decision_notes(self, user: Principal, decision_id: int) -> DecisionNoteList:
@@ -243,12 +242,14 @@ class LeadFacade(ServiceBase):
             return DecisionNoteList(notes=feedback.notes(conn, user, decision_id))
 
     def feedback_notice(self, user: Principal) -> FeedbackNotice:
-        with self.db.read() as conn:
+        """What came since the caller last looked, ``as_of`` taken once feedback to them
+        under way has committed (feedback.py: on SQLite a write transaction waits for it)."""
+        with self.db.read() if self.postgres else self.db.write() as conn:
+            feedback.wait_for_writers(conn, user.id)
             return feedback.notice(conn, user, self.clock())
 
     def mark_feedback_seen(self, user: Principal, until: float) -> FeedbackNotice:
-        now = self.clock()
-        return self._write_retrying(lambda conn: feedback.mark_seen(conn, user, until, now))
+        return self._write_retrying(lambda conn: feedback.mark_seen(conn, user, until, self.clock))
 
     def exposure(self) -> ExposureReport:
         """Each reviewer's exposure to harm this shift and in the last 7 days (wellbeing.py)."""
@@ -297,8 +298,10 @@ class LeadFacade(ServiceBase):
     ) -> AuditResult:
         version, configs = self._config_snapshot()
         with self.db.write() as conn:
+            feedback.hold_audit(conn, audit_id)  # the time after the locks (feedback.py)
+            now = self.clock()
             return audits.record_result(
-                conn, lead, audit_id, body, configs, self.clock(), config_version=version
+                conn, lead, audit_id, body, configs, now, config_version=version
             )
 
     def audit_results(self, sample_id: int) -> AuditResults:
