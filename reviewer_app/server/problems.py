@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -106,6 +106,17 @@ def problem_response(
     )
 
 
+# Retry-After (seconds) when the database cannot be reached at all.
+UNREACHABLE_RETRY_SECONDS = 5
+
+
+def _first_line(exc: DBAPIError) -> str:
+    """The driver's words, first line (a connection error names host and port, never a
+    password)."""
+    lines = str(exc.orig).strip().splitlines()
+    return " ".join(lines[0].split()) if lines else type(exc.orig).__name__
+
+
 def _loc(parts: Sequence[Any]) -> list[str | int]:
     return [p if isinstance(p, int) else str(p)[:200] for p in parts][:16]
 
@@ -119,6 +130,40 @@ def _allowed_methods(request: Request) -> list[str]:
         if match is not Match.NONE:
             methods |= set(getattr(route, "methods", None) or ())
     return sorted(methods)
+
+
+async def _on_database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+    """A database failure: 503 when the connection was lost or cannot be made (the same
+    request may work in a moment), else 500, logged with its traceback."""
+    if exc.connection_invalidated:
+        # a pooled connection found dead (the database restarted): the pool has been
+        # renewed, so the same request again gets a live one (see db.PING_IDLE_SECONDS)
+        log.warning("database connection lost on %s %s", request.method, request.url.path)
+        return problem_response(
+            503,
+            "unavailable",
+            "The database connection was lost; try again.",
+            instance=request.url.path,
+            headers={"Retry-After": "1"},
+        )
+    if isinstance(exc, OperationalError) and exc.statement is None:
+        # no statement: the connection could not be made (the database is down, or
+        # refuses us); not the code's fault, and the same request may work in a moment
+        log.warning(
+            "database unreachable on %s %s: %s",
+            request.method,
+            request.url.path,
+            _first_line(exc),
+        )
+        return problem_response(
+            503,
+            "unavailable",
+            "The database cannot be reached; try again.",
+            instance=request.url.path,
+            headers={"Retry-After": str(UNREACHABLE_RETRY_SECONDS)},
+        )
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem_response(500, "internal_error", "The service failed; it has been logged.")
 
 
 def install_handlers(app: FastAPI) -> None:
@@ -173,21 +218,7 @@ def install_handlers(app: FastAPI) -> None:
             headers=headers,
         )
 
-    @app.exception_handler(DBAPIError)
-    async def _on_database_error(request: Request, exc: DBAPIError) -> JSONResponse:
-        if exc.connection_invalidated:
-            # a pooled connection found dead (the database restarted): the pool has been
-            # renewed, so the same request again gets a live one (see db.PING_IDLE_SECONDS)
-            log.warning("database connection lost on %s %s", request.method, request.url.path)
-            return problem_response(
-                503,
-                "unavailable",
-                "The database connection was lost; try again.",
-                instance=request.url.path,
-                headers={"Retry-After": "1"},
-            )
-        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-        return problem_response(500, "internal_error", "The service failed; it has been logged.")
+    app.add_exception_handler(DBAPIError, _on_database_error)  # type: ignore[arg-type]
 
     @app.exception_handler(Exception)
     async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:

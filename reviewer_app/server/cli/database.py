@@ -1,11 +1,14 @@
 """The database a server command is about to use, checked before it is opened: a URL that
 is no database URL, a missing driver, a database that does not answer, and for the
 commands that only read, a SQLite file that does not exist or a schema behind this
-release. Each is one sentence (``Unusable``) instead of a traceback; a command that only
-reads never creates or migrates a database."""
+release; and the read replica's URL (``REVIEWER_SERVER_READ_DATABASE_URL``), which must
+parse, be PostgreSQL and go with a PostgreSQL primary. Each is one sentence
+(``Unusable``) instead of a traceback; a command that only reads never creates or migrates
+a database."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -16,7 +19,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import NullPool
 
-from reviewer_app.server.config import ServerSettings
+from reviewer_app.server.config import ENV_PREFIX, ServerSettings
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
 from reviewer_app.server.storage.db import CONNECT_TIMEOUT_SECONDS, normalise_url
@@ -24,6 +27,8 @@ from reviewer_app.server.storage.migrations import HEAD
 
 EXAMPLES = "sqlite:///path or postgresql://user:password@host/db"
 POSTGRES_EXTRA = "install the postgres extra: pip install 'reviewer-app[postgres]'"
+READ_URL_ENV = f"{ENV_PREFIX}READ_DATABASE_URL"
+REPLICA_EXAMPLE = "postgresql://user:password@replica-host/db"
 
 
 class Unusable(Exception):
@@ -38,10 +43,12 @@ def shown(url: str) -> str:
         return "(the database URL)" if "@" in url else repr(url)
 
 
-def check(url: str, *, read_only: bool) -> None:
+def check(url: str, *, read_only: bool, read_url: str | None = None) -> None:
     """Raise ``Unusable`` when the command cannot use the database at ``url``. With
     ``read_only`` a SQLite file must exist and every database must hold this release's
-    schema; nothing is created (no file, no folder, no lock files) and nothing migrated."""
+    schema; nothing is created (no file, no folder, no lock files) and nothing migrated.
+    ``read_url`` (by default ``REVIEWER_SERVER_READ_DATABASE_URL``, where the settings
+    take it from) must be empty or a PostgreSQL URL beside a PostgreSQL ``url``."""
     try:
         parsed = make_url(normalise_url(url))
     except (ArgumentError, ValueError):
@@ -53,6 +60,7 @@ def check(url: str, *, read_only: bool) -> None:
             f"{shown(url)}: the service keeps its data in SQLite or PostgreSQL, not {backend} "
             f"({EXAMPLES})"
         )
+    _check_read_url(os.environ.get(READ_URL_ENV, "") if read_url is None else read_url, backend)
     if backend == "sqlite":
         _check_sqlite(url, parsed, read_only=read_only)
     else:
@@ -75,6 +83,30 @@ def with_service(
         return 1
     finally:
         service.close()
+
+
+def _check_read_url(read_url: str, primary_backend: str) -> None:
+    """The read replica's URL, before anything is opened: parseable, PostgreSQL, and only
+    beside a PostgreSQL primary (its WAL position is what the replica is measured by)."""
+    if not read_url.strip():
+        return
+    try:
+        backend = make_url(normalise_url(read_url)).get_backend_name()
+    except (ArgumentError, ValueError):
+        raise Unusable(
+            f"{READ_URL_ENV}: {shown(read_url)} is not a database URL (a PostgreSQL streaming "
+            f"replica: {REPLICA_EXAMPLE})"
+        ) from None
+    if backend != "postgresql":
+        raise Unusable(
+            f"{READ_URL_ENV}: {shown(read_url)} is {backend}, not PostgreSQL; reads off the "
+            f"primary need a PostgreSQL streaming replica ({REPLICA_EXAMPLE})"
+        )
+    if primary_backend != "postgresql":
+        raise Unusable(
+            f"{READ_URL_ENV} is set but the database is {primary_backend}: a read replica "
+            "needs a PostgreSQL primary (unset it, or use PostgreSQL)"
+        )
 
 
 def _check_sqlite(url: str, parsed: URL, *, read_only: bool) -> None:

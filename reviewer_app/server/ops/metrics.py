@@ -44,12 +44,16 @@ scrape storm costs at most one set of queries per process and period):
 
 Several processes (``--workers N``): the CLI sets ``PROMETHEUS_MULTIPROC_DIR`` to a fresh
 directory before the workers start, prometheus_client keeps each process's counters in a
-file there, and ``/metrics`` from any worker adds up all of them.
+file there, and ``/metrics`` from any worker adds up all of them. A worker that was killed
+(SIGKILL, OOM) never marks itself dead: at each worker's start and each scrape the live
+gauges' files of pids that no longer run are dropped (``drop_dead_processes``), so
+``reviewdesk_api_processes`` and ``reviewdesk_background_leaders`` count live processes.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -86,6 +90,33 @@ UNMATCHED = "<unmatched>"
 def multiprocess_dir() -> str | None:
     """The directory of multi-process mode, when this process runs in it."""
     return os.environ.get(MULTIPROC_ENV) or None
+
+
+_PID_FILE = re.compile(r"_(\d+)\.db$")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, someone else's
+        return True
+    return True
+
+
+def drop_dead_processes(path: str) -> list[int]:
+    """Mark dead (``multiprocess.mark_process_dead``) every pid with a file in the
+    multi-process directory ``path`` that no longer runs; those pids."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return []
+    pids = {int(m.group(1)) for m in map(_PID_FILE.search, names) if m}
+    dead = sorted(pid for pid in pids if pid != os.getpid() and not _alive(pid))
+    for pid in dead:
+        multiprocess.mark_process_dead(pid, path)
+    return dead
 
 
 class Metrics:
@@ -174,6 +205,9 @@ class Metrics:
         self.leaders.set(1 if leads else 0)
 
     def process_started(self) -> None:
+        path = multiprocess_dir()
+        if path is not None:  # a worker killed before this one never said so
+            drop_dead_processes(path)
         self.processes.set(1)
 
     def process_stopped(self) -> None:
@@ -188,6 +222,9 @@ class Metrics:
         """Every metric in the Prometheus text format (all processes' in multi-process mode)."""
         if not self.multiprocess:
             return generate_latest(self.registry)
+        path = multiprocess_dir()
+        if path is not None:
+            drop_dead_processes(path)
         merged = CollectorRegistry(auto_describe=False)
         multiprocess.MultiProcessCollector(merged)
         merged.register(self.database)

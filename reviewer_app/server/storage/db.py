@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 
 from reviewer_app.server.storage.migrations import HEAD
 
@@ -442,9 +442,19 @@ class Database:
 
     def schema_revision(self) -> str | None:
         """The migration the database is at (one cheap round trip; raises when the database
-        cannot be reached)."""
+        cannot be reached); None when it has no ``alembic_version`` table (an empty
+        database: not current, yet reachable)."""
         with self.engine.connect() as conn:
-            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            try:
+                return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            except DBAPIError as exc:
+                # the table is not there (PostgreSQL's 42P01, SQLite's "no such table"):
+                # the database answered, it holds no schema
+                if getattr(exc.orig, "sqlstate", None) == "42P01" or "no such table" in str(
+                    exc.orig
+                ):
+                    return None
+                raise
 
     def analyze(self, *, rows_per_index: int | None = None) -> None:
         """Refresh the planner's statistics (after a bulk load). ``rows_per_index``

@@ -10,17 +10,31 @@ last transaction it replayed (``pg_last_xact_replay_timestamp()``): within
 ``read_max_staleness_seconds`` the read goes to the replica and says how far behind it
 is; beyond it, or when the replica cannot be reached, to the primary. Nothing is ever
 written to the replica (it refuses writes anyway).
+
+A replica that fails the probe (cannot be reached, does not answer within
+``PROBE_TIMEOUT_SECONDS``, or is no standby) is left alone for a back-off period
+(``BACKOFF_SECONDS``, doubling up to ``BACKOFF_MAX_SECONDS``): reads go to the primary at
+once meanwhile, and the outage is logged once, with its reason, not per request. The
+probe runs on a thread of its own, so a replica that accepts and never answers costs
+one read at most ``PROBE_TIMEOUT_SECONDS``.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from reviewer_app.server.storage.db import Database
 
@@ -29,6 +43,15 @@ log = logging.getLogger("server")
 # How long a read waits for the replica to replay what the primary had when it was asked.
 CATCH_UP_SECONDS = 0.05
 _POLL_SECONDS = 0.005
+# A replica that does not answer the probe within this is passed over (the read goes to
+# the primary); connections to it give up after REPLICA_CONNECT_TIMEOUT_SECONDS (libpq's
+# least), statements of the probe after PROBE_STATEMENT_TIMEOUT_MS.
+PROBE_TIMEOUT_SECONDS = 1.0
+REPLICA_CONNECT_TIMEOUT_SECONDS = 2
+PROBE_STATEMENT_TIMEOUT_MS = 1000
+# After a failed probe the replica is left alone this long, doubling up to the cap.
+BACKOFF_SECONDS = 30.0
+BACKOFF_MAX_SECONDS = 300.0
 _PRIMARY_LSN = text("SELECT pg_current_wal_lsn()::text")
 _REPLAYED = text(
     "SELECT pg_is_in_recovery() AS standby, "
@@ -50,27 +73,56 @@ class Reads:
 
     def __init__(self, primary: Database, replica_url: str, max_staleness: float) -> None:
         self.primary = primary
+        if replica_url and primary.is_sqlite:
+            raise ValueError(
+                "read_database_url needs a PostgreSQL primary (database_url is SQLite)"
+            )
         self.replica = Database(replica_url) if replica_url else None
         if self.replica is not None and self.replica.is_sqlite:
             raise ValueError("read_database_url must be a PostgreSQL replica (postgresql://...)")
+        if self.replica is not None:
+            _short_connect(self.replica)
         self.max_staleness = max_staleness
+        self.backoff = BACKOFF_SECONDS
+        self.backoff_max = BACKOFF_MAX_SECONDS
+        self.probe_timeout = PROBE_TIMEOUT_SECONDS
+        self._lock = threading.Lock()
+        self._down_until = 0.0  # time.monotonic() before which the replica is left alone
+        self._next_backoff = self.backoff
+        self._down_reason: str | None = None  # logged once per outage
+        self._probes: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
+        if self._probes is not None:
+            self._probes.shutdown(wait=False, cancel_futures=True)
+            self._probes = None
         if self.replica is not None:
             self.replica.dispose()
 
     def choose(self) -> tuple[Database, ReadSource]:
         """The database for a read now, and what that read may lag."""
-        if self.replica is None:
+        if self.replica is None or time.monotonic() < self._down_until:
             return self.primary, ReadSource(False)
+        with self.primary.read() as conn:  # the primary failing fails the read (503)
+            lsn = conn.execute(_PRIMARY_LSN).scalar()
         try:
-            staleness = self._staleness(self.replica)
-        except Exception as exc:  # the replica away: the primary answers
-            log.warning("read replica unavailable (%s); reading the primary", type(exc).__name__)
+            staleness = self._probe(lsn)
+        except FutureTimeout:
+            self._failed(f"it did not answer within {self.probe_timeout:g} s")
             return self.primary, ReadSource(False)
+        except Exception as exc:  # the replica away: the primary answers
+            self._failed(self._reason(exc))
+            return self.primary, ReadSource(False)
+        if staleness is _NOT_STANDBY:
+            self._failed(
+                "it is not a standby (pg_is_in_recovery() is false: another database, the "
+                "primary itself, or a promoted replica)"
+            )
+            return self.primary, ReadSource(False)
+        self._answered()
         if staleness is None or staleness > self.max_staleness:
             return self.primary, ReadSource(False)
-        return self.replica, ReadSource(True, staleness)
+        return self.replica, ReadSource(True, float(staleness))
 
     @contextmanager
     def snapshot(self) -> Iterator[tuple[Connection, ReadSource]]:
@@ -79,17 +131,79 @@ class Reads:
         with db.snapshot() as conn:
             yield conn, source
 
-    def _staleness(self, replica: Database) -> float | None:
-        with self.primary.read() as conn:
-            lsn = conn.execute(_PRIMARY_LSN).scalar()
+    def _probe(self, lsn: Any) -> Any:
+        """``_staleness`` on a thread of its own, given ``probe_timeout`` (FutureTimeout)."""
+        with self._lock:
+            if self._probes is None:
+                self._probes = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replica-probe")
+            future: Future[Any] = self._probes.submit(self._staleness, lsn)
+        try:
+            return future.result(timeout=self.probe_timeout)
+        except FutureTimeout:
+            future.cancel()
+            raise
+
+    def _failed(self, reason: str) -> None:
+        with self._lock:
+            self._down_until = time.monotonic() + self._next_backoff
+            wait = self._next_backoff
+            self._next_backoff = min(self._next_backoff * 2, self.backoff_max)
+            first = self._down_reason is None
+            self._down_reason = reason
+        if first:
+            log.warning(
+                "read replica %s unusable: %s; reading the primary (trying it again in %g s)",
+                self._shown(),
+                reason,
+                wait,
+            )
+
+    def _answered(self) -> None:
+        with self._lock:
+            was_down = self._down_reason is not None
+            self._down_reason = None
+            self._next_backoff = self.backoff
+        if was_down:
+            log.info("read replica %s answers again; reading it", self._shown())
+
+    def _shown(self) -> str:
+        assert self.replica is not None
+        return make_url(self.replica.url).render_as_string(hide_password=True)
+
+    def _reason(self, exc: Exception) -> str:
+        """The exception's words on one line, without the replica's password."""
+        inner = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+        lines = str(inner).strip().splitlines()
+        reason = re.sub(r"\s+", " ", lines[0]) if lines else ""
+        reason = reason or type(inner).__name__
+        password = make_url(self.replica.url).password if self.replica is not None else None
+        if password:
+            reason = reason.replace(str(password), "***")
+        return reason
+
+    def _staleness(self, lsn: Any) -> float | object | None:
+        replica = self.replica
+        assert replica is not None
         deadline = time.monotonic() + CATCH_UP_SECONDS
         while True:
             with replica.read() as conn:
+                conn.exec_driver_sql(f"SET LOCAL statement_timeout = {PROBE_STATEMENT_TIMEOUT_MS}")
                 row = conn.execute(_REPLAYED, {"lsn": lsn}).one()
             if not row.standby:
-                return None  # not a replica (promoted, or misconfigured): not ours to read
+                return _NOT_STANDBY  # promoted, or misconfigured: not ours to read
             if row.caught_up:
                 return 0.0
             if time.monotonic() >= deadline:
                 return max(0.0, float(row.behind)) if row.behind is not None else None
             time.sleep(_POLL_SECONDS)
+
+
+_NOT_STANDBY = object()
+
+
+def _short_connect(replica: Database) -> None:
+    """Connections to the replica give up after ``REPLICA_CONNECT_TIMEOUT_SECONDS``."""
+
+    @event.listens_for(replica.engine, "do_connect")
+    def _connect(_dialect: Any, _record: Any, _cargs: Any, cparams: dict[str, Any]) -> None:
+        cparams["connect_timeout"] = REPLICA_CONNECT_TIMEOUT_SECONDS

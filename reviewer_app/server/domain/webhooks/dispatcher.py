@@ -156,18 +156,23 @@ class Dispatcher:
         return taken
 
     def _work_loop(self) -> None:
-        session = pool(self.proxy, self.timeout, self.lanes)
+        # made inside the try (and again after a failure): a pool that cannot be made (a
+        # bad proxy) fails that delivery, logged, and the thread goes on with the next
+        session: urllib3.PoolManager | None = None
         try:
             while True:
                 endpoint_id = self._jobs.get()
                 if endpoint_id is None:
                     return
                 try:
+                    if session is None:
+                        session = pool(self.proxy, self.timeout, self.lanes)
                     self.deliver(endpoint_id, session)
                 except Exception:
                     log.warning("delivering to webhook %d failed", endpoint_id, exc_info=True)
-                    session.clear()
-                    session = pool(self.proxy, self.timeout, self.lanes)
+                    if session is not None:
+                        session.clear()
+                        session = None
                     try:
                         self._release(endpoint_id)
                     except Exception:
@@ -176,7 +181,8 @@ class Dispatcher:
                     with self._busy_lock:
                         self._busy.discard(endpoint_id)
         finally:
-            session.clear()
+            if session is not None:
+                session.clear()
 
     # -- the lease ------------------------------------------------------------------------
 
