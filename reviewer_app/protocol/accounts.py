@@ -132,6 +132,10 @@ class AccountActionRequest(WireModel):
         return value
 
 
+#: closed item ids an account action's result lists (a spam wave's author can have more)
+MAX_CLOSED_LISTED = 10_000
+
+
 class AccountActionResult(WireModel):
     author_id: Label
     handle: ShortText
@@ -140,8 +144,12 @@ class AccountActionResult(WireModel):
     status: AuthorStatus
     closed_item_ids: list[ItemId] = Field(
         default_factory=list,
-        max_length=10_000,
-        description="the open items it closed as resolved by account action",
+        max_length=MAX_CLOSED_LISTED,
+        description="the open items it closed as resolved by account action (the first "
+        "10,000 of them: closed_items counts them all)",
+    )
+    closed_items: int = Field(
+        default=0, ge=0, description="how many open items it closed (all of them)"
     )
     queue_ids: list[Slug] = Field(default_factory=list, max_length=64)
 
@@ -161,6 +169,7 @@ class HeldBack(WireModel):
 __all__ = [
     "CLOSING_STATUSES",
     "MAX_ACCOUNTS_PER_ACTION",
+    "MAX_CLOSED_LISTED",
     "MAX_LINKED",
     "STATUS_OF_ACTION",
     "STATUS_RANK",

@@ -135,7 +135,7 @@ def consequence(action: AuthorAction) -> str:
 
 
 def done_words(action: AuthorAction, results: AccountActionResults) -> str:
-    closed = sum(len(r.closed_item_ids) for r in results.results)
+    closed = sum(max(r.closed_items, len(r.closed_item_ids)) for r in results.results)
     n = len(results.results)
     accounts = plural(QCoreApplication.translate("Accounts", "%Ln account(s)"), n)
     items = plural(QCoreApplication.translate("Accounts", "%Ln open item(s)"), closed)

@@ -408,3 +408,25 @@ def test_an_overturned_suspension_reinstates_the_account(
     assert trail == [("suspend", "active", "suspended"), ("reinstate", "suspended", "active")]
     # a new post of theirs is queued again
     assert queue_post(platform, "ri-new", a, score=0.95)
+
+
+def test_suspending_an_author_of_a_spam_wave_closes_more_than_ten_thousand_items(
+    server: LiveServer, platform: ApiSession
+) -> None:
+    """An author with 10,050 open items: the suspension was a 500 and undone (its result
+    listed every closed item, past the contract's 10,000); it lists the first 10,000 and
+    counts them all."""
+    who = author("wave")
+    wave = [f"wave-{n}" for n in range(10_050)]
+    for start in range(0, len(wave), 500):
+        part = wave[start : start + 500]
+        send(platform, "posts", [post(e, author=who) for e in part])
+        send(platform, "signals", [classifier(e, score=0.9) for e in part])
+    lead = server.login("lena", Role.lead)
+    done = lead.post(
+        "/authors/actions",
+        json={"author_ids": [author_id("wave")], "action": "suspend", "policies": ["SPAM.SCAM"]},
+    )
+    assert done.status_code == 200, done.text
+    [result] = done.json()["results"]
+    assert result["closed_items"] == 10_050 and len(result["closed_item_ids"]) == 10_000

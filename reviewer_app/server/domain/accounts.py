@@ -40,6 +40,7 @@ from sqlalchemy.sql.expression import ColumnElement, Select
 from reviewer_app.protocol import EventKind, ProblemDetail
 from reviewer_app.protocol.accounts import (
     CLOSING_STATUSES,
+    MAX_CLOSED_LISTED,
     STATUS_OF_ACTION,
     STATUS_RANK,
     AccountActionRequest,
@@ -419,7 +420,8 @@ def lead_action(
                 action_id=applied.action_id,
                 status_before=applied.status_before,
                 status=applied.status,
-                closed_item_ids=[item_id for item_id, _ in applied.closed],
+                closed_item_ids=[item_id for item_id, _ in applied.closed][:MAX_CLOSED_LISTED],
+                closed_items=len(applied.closed),
                 queue_ids=list(dict.fromkeys(q for _, q in applied.closed))[:MAX_QUEUES_SHOWN],
             )
         )
