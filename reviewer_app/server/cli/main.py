@@ -6,12 +6,13 @@ import argparse
 import json
 import logging
 import logging.config
+import logging.handlers
 import os
 import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -142,23 +143,58 @@ def run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
+    # serving: what is logged before its log is set up is held for it (one format)
+    held: list[logging.LogRecord] = []
     try:
-        if args.server_command not in NO_SERVICE and settings.log_signing_key:
-            load_private_key(settings.log_signing_key)  # before a database file is touched
-        return _dispatch(settings, args)
+        with holding(held) if args.server_command is None else nullcontext():
+            for warning in ServerSettings.unknown_variables(os.environ):
+                log.warning("%s", warning)
+            if args.server_command not in NO_SERVICE and settings.log_signing_key:
+                load_private_key(settings.log_signing_key)  # before a database file is touched
+        return _dispatch(settings, args, held)
     except Unusable as exc:  # the database (cli/database.py)
+        replay(held)
         print(exc, file=sys.stderr)
         return 2
     except KeyFileError as exc:  # the service's signing key, read as it starts
+        replay(held)
         print(
             f"Cannot start: {ENV_PREFIX}LOG_SIGNING_KEY: {exc} (make a key with `reviewer-app "
             "server log-key create PATH`, or unset the variable)",
             file=sys.stderr,
         )
         return 2
+    finally:
+        replay(held)  # the service did not get as far as its log
 
 
-def _dispatch(settings: ServerSettings, args: argparse.Namespace) -> int:
+@contextmanager
+def holding(held: list[logging.LogRecord]) -> Iterator[None]:
+    """The records logged meanwhile kept in ``held`` (not written), for ``replay`` once the
+    process's logging is set up (in JSON mode every line is JSON)."""
+    holder = logging.handlers.BufferingHandler(capacity=10_000)
+    holder.buffer = held
+    root = logging.getLogger()
+    handlers, root.handlers = root.handlers, [holder]
+    try:
+        yield
+    finally:
+        root.handlers = handlers
+
+
+def replay(held: list[logging.LogRecord]) -> None:
+    """Log the ``held`` records now, through the logging set up since (or the one there
+    was, when the service stopped before setting up its own)."""
+    while held:
+        record = held.pop(0)
+        logger = logging.getLogger(record.name)
+        if logger.isEnabledFor(record.levelno):
+            logger.handle(record)
+
+
+def _dispatch(
+    settings: ServerSettings, args: argparse.Namespace, held: list[logging.LogRecord]
+) -> int:
     command = args.server_command
     if command == "openapi":
         return write_openapi(args.output)
@@ -183,7 +219,12 @@ def _dispatch(settings: ServerSettings, args: argparse.Namespace) -> int:
     if command == "seed":
         return _seed_demo(settings)
     return serve(
-        settings, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level
+        settings,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        held=held,
     )
 
 
@@ -462,8 +503,15 @@ def _signing_key_refusal(service: Service) -> str | None:
 
 
 def serve(
-    settings: ServerSettings, *, host: str, port: int, workers: int = 1, log_level: str = "info"
+    settings: ServerSettings,
+    *,
+    host: str,
+    port: int,
+    workers: int = 1,
+    log_level: str = "info",
+    held: list[logging.LogRecord] | None = None,
 ) -> int:
+    """Serve until stopped; ``held``: records logged before the log was set up."""
     import uvicorn
 
     from reviewer_app.server.ops.logs import logging_config
@@ -475,6 +523,7 @@ def serve(
         return 2
     check(settings.database_url, read_only=False)
     logging.config.dictConfig(log_config)
+    replay(held or [])
     service = Service(settings)
     service.start()  # migrate once, before any worker starts
     try:

@@ -15,6 +15,13 @@ from typing import Any
 
 LOG_FORMATS = ("text", "json")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+#: uvicorn's level below DEBUG (``--log-level trace``), which ``logging`` does not know
+TRACE = 5
+logging.addLevelName(TRACE, "TRACE")
+#: loggers kept at INFO or above whatever the level: urllib3 (requests' HTTP layer, the
+#: webhook sender's) logs each request's path *with its query string* at DEBUG, and a
+#: receiver's token is often put there
+QUIET_LOGGERS = ("urllib3", "requests")
 
 
 class JsonFormatter(logging.Formatter):
@@ -46,7 +53,9 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
     formatter: dict[str, Any] = (
         {"()": f"{__name__}.JsonFormatter"} if log_format == "json" else {"format": TEXT_FORMAT}
     )
+    number = level_number(level)
     uvicorn_logger = {"handlers": [], "propagate": True}
+    quiet = {"level": max(number, logging.INFO)}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -58,10 +67,24 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
                 "stream": "ext://sys.stderr",
             }
         },
-        "root": {"handlers": ["default"], "level": level.upper()},
+        "root": {"handlers": ["default"], "level": number},
         "loggers": {
             "uvicorn": dict(uvicorn_logger),
             "uvicorn.error": dict(uvicorn_logger),
             "uvicorn.access": dict(uvicorn_logger),
+            **{name: dict(quiet) for name in QUIET_LOGGERS},
         },
     }
+
+
+def level_number(level: str) -> int:
+    """A level's number: a ``logging`` name (any case; ``warn`` too) or uvicorn's ``trace``."""
+    name = level.strip().upper()
+    number = (
+        TRACE if name == "TRACE" else logging.getLevelName("WARNING" if name == "WARN" else name)
+    )
+    if not isinstance(number, int):
+        raise ValueError(
+            f"log level must be one of trace, debug, info, warning, error, critical, not {level!r}"
+        )
+    return number
