@@ -92,6 +92,21 @@ def test_the_blind_task_of_a_remove_restrict_decision_tells_nothing_of_it(
     assert_blind(again, original, grant.text)
 
 
+def test_a_lead_account_action_since_does_not_tell_the_decision(server: LiveServer) -> None:
+    """The status shown is the one before the decision's own account action, also when a
+    lead acted on the account since (its row has no decision: on PostgreSQL it sorted
+    first and showed the decision's "restricted")."""
+    platform = platform_of(server)
+    [item_id] = queue_posts(platform, ["p-1"], author=author("au-1"))
+    [original] = decide(server.login("rita"), 1, "remove-restrict")
+    lead = server.login("lena", Role.lead)
+    author_id = lead.get(f"/items/{item_id}").json()["author"]["id"]
+    acted = lead.post("/authors/actions", json={"author_ids": [author_id], "action": "suspend"})
+    assert acted.status_code == 200, acted.text
+    sample_id, task = draw(lead)
+    assert_blind(task, original, lead.post(f"/audits/samples/{sample_id}/next").text)
+
+
 def test_an_overturn_after_an_upheld_appeal_is_refused(server: LiveServer) -> None:
     platform = platform_of(server)
     queue_posts(platform, ["p-1"])

@@ -123,3 +123,41 @@ def test_a_later_account_action_stands_and_the_reversal_is_post_only(
     assert status(lead, item) == "suspended"
     kind, payload = reversal(server, result["corrected"]["id"])
     assert (kind, payload["undo_author_action"]) == ("restore", False)
+
+
+def test_overturning_a_restriction_leaves_another_standing_warning(
+    live_server: LiveServer,
+) -> None:
+    """B restricted the author; A, later, warned them (no change: already beyond).
+    Overturning B put the author back to active, though A still warns them: the status
+    goes back to the strongest another standing decision imposes."""
+    document = queue_file()
+    misinfo = next(q for q in document["queues"] if q["id"] == MISINFO)
+    misinfo["config"]["actions"].append(
+        {
+            "id": "remove-warn",
+            "label": "Remove and warn author",
+            "kind": "remove",
+            "key": "8",
+            "requires_policy": True,
+            "author_action": "warn",
+        }
+    )
+    misinfo["config"]["author_actions"] = ["restrict", "warn"]
+    server = live_server
+    server.service.apply_queue_file(QueueFile.model_validate(document), actor=None)
+    platform = ApiSession(server.url, server.service.create_api_key(Role.platform, SOURCE).key)
+    queue_posts(platform, ["p-b", "p-a"])
+    lead = server.login("lead", Role.lead)
+    restrict_one(server, server.login("rita"))  # B
+    audit_id = audit_task(lead)  # a sample of B alone
+    sam = server.login("sam")
+    [leased] = claim(sam, MISINFO, 1)  # A
+    [made] = sam.decide([verdict(leased, "remove-warn", policies=["MISINFO.CIVIC"])])
+    assert made["status"] == "accepted", made
+    item_a = leased["item"]["id"]
+    assert status(lead, item_a) == "restricted"
+    result = overturn_to_keep(lead, audit_id)
+    assert status(lead, item_a) == "warned", "A still warns the author"
+    kind, payload = reversal(server, result["corrected"]["id"])
+    assert (kind, payload["undo_author_action"]) == ("restore", True)  # the restriction goes

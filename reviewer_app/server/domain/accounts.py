@@ -288,29 +288,48 @@ def reinstatement(
     row = lock_authors(conn, [earlier["author_id"]], postgres=postgres).get(earlier["author_id"])
     if row is None or row.status != earlier["status_after"]:
         return None
-    if _still_imposed(conn, earlier["author_id"], earlier["item_id"], AuthorStatus(row.status)):
+    others = _imposed_by_others(conn, earlier["author_id"], earlier["item_id"])
+    if others is not None and STATUS_RANK[others] >= STATUS_RANK[AuthorStatus(row.status)]:
         return None
     return earlier, row
 
 
-def _still_imposed(
-    conn: Connection, author_id: str, item_id: str | None, status: AuthorStatus
-) -> bool:
-    """A decision of record of another item of the author carries an author action that
-    gives ``status`` or beyond (the overturned item's own new decision is left out: its
-    author action, if any, is applied after the reversal)."""
-    rank = STATUS_RANK[status]
-    imposing = sorted(a.value for a, s in STATUS_OF_ACTION.items() if STATUS_RANK[s] >= rank)
+def _imposed_by_others(
+    conn: Connection, author_id: str, item_id: str | None
+) -> AuthorStatus | None:
+    """The strongest status a decision of record of another item of the author imposes by
+    its author action (None: none does). The overturned item's own new decision is left
+    out: its author action, if any, is applied after the reversal."""
     d = decisions_table.c
     query = (
-        select(d.id)
+        select(d.author_action)
+        .distinct()
         .join(items, items.c.decision_id == d.id)
-        .where(d.author_id == author_id, d.author_action.in_(imposing))
-        .limit(1)
+        .where(d.author_id == author_id, d.author_action.is_not(None))
     )
     if item_id is not None:
         query = query.where(items.c.id != item_id)
-    return conn.execute(query).first() is not None
+    imposed = [
+        STATUS_OF_ACTION[AuthorAction(a)]
+        for a in conn.execute(query).scalars()
+        if a in _AUTHOR_ACTIONS
+    ]
+    return max(imposed, key=lambda s: STATUS_RANK[s], default=None)
+
+
+_AUTHOR_ACTIONS = frozenset(a.value for a in STATUS_OF_ACTION)
+
+
+def reinstated_status(conn: Connection, earlier: Mapping[Any, Any]) -> AuthorStatus:
+    """What an overturn puts the author's status back to: what it was before the
+    overturned decision, or the strongest status another standing decision of record
+    still imposes, whichever is stronger (overturning a suspension leaves another
+    decision's restriction)."""
+    before = AuthorStatus(earlier["status_before"])
+    others = _imposed_by_others(conn, earlier["author_id"], earlier["item_id"])
+    if others is not None and STATUS_RANK[others] > STATUS_RANK[before]:
+        return others
+    return before
 
 
 def reverse_for_overturn(
@@ -333,7 +352,7 @@ def reverse_for_overturn(
     if found is None:
         return []
     earlier, row = found
-    before = AuthorStatus(earlier["status_before"])
+    before = reinstated_status(conn, earlier)
     action_id = conn.execute(
         _INSERT_ACTION,
         {

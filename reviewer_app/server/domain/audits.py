@@ -360,7 +360,9 @@ def _status_then(
             aa.author_id == author_id,
             (aa.decision_id == decision_id) | (aa.decided_at >= decided_at),
         )
-        .order_by((aa.decision_id == decision_id).desc(), aa.id)
+        # its own row first: the comparison is NULL for a lead's account action (no
+        # decision), which PostgreSQL would sort first under DESC
+        .order_by(func.coalesce(aa.decision_id == decision_id, False).desc(), aa.id)
         .limit(1)
     )
     found = conn.execute(first).scalar()
