@@ -64,6 +64,9 @@ def test_a_frozen_replica_costs_one_short_wait(
         first = time.monotonic() - start
         assert db is primary and not source.replica
         assert first < 2.5, f"the first read waited {first:.1f} s"
+        # the probe still waiting on the replica never holds the process at its exit
+        waiting = [t for t in threading.enumerate() if t.name.startswith("replica-probe")]
+        assert waiting and all(t.daemon for t in waiting)
 
         waits: list[float] = []
 

@@ -26,7 +26,6 @@ import re
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -47,6 +46,8 @@ _POLL_SECONDS = 0.005
 # the primary); connections to it give up after REPLICA_CONNECT_TIMEOUT_SECONDS (libpq's
 # least), statements of the probe after PROBE_STATEMENT_TIMEOUT_MS.
 PROBE_TIMEOUT_SECONDS = 1.0
+#: probe threads a hung replica may keep at once (the next read then counts as a failure)
+MAX_PROBING = 2
 REPLICA_CONNECT_TIMEOUT_SECONDS = 2
 PROBE_STATEMENT_TIMEOUT_MS = 1000
 # After a failed probe the replica is left alone this long, doubling up to the cap.
@@ -90,12 +91,9 @@ class Reads:
         self._down_until = 0.0  # time.monotonic() before which the replica is left alone
         self._next_backoff = self.backoff
         self._down_reason: str | None = None  # logged once per outage
-        self._probes: ThreadPoolExecutor | None = None
+        self._probing = 0  # probe threads not back yet (a hung replica keeps them)
 
     def close(self) -> None:
-        if self._probes is not None:
-            self._probes.shutdown(wait=False, cancel_futures=True)
-            self._probes = None
         if self.replica is not None:
             self.replica.dispose()
 
@@ -132,16 +130,33 @@ class Reads:
             yield conn, source
 
     def _probe(self, lsn: Any) -> Any:
-        """``_staleness`` on a thread of its own, given ``probe_timeout`` (FutureTimeout)."""
+        """``_staleness`` on a daemon thread of its own, given ``probe_timeout``
+        (FutureTimeout). A daemon, so a probe stuck on a replica that stopped answering
+        (a socket read with no timeout of its own) never holds the process at exit; at
+        most ``MAX_PROBING`` are out at once, the next read counting as a failure."""
         with self._lock:
-            if self._probes is None:
-                self._probes = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replica-probe")
-            future: Future[Any] = self._probes.submit(self._staleness, lsn)
-        try:
-            return future.result(timeout=self.probe_timeout)
-        except FutureTimeout:
-            future.cancel()
-            raise
+            if self._probing >= MAX_PROBING:
+                raise FutureTimeout
+            self._probing += 1
+        done = threading.Event()
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["value"] = self._staleness(lsn)
+            except BaseException as exc:  # handed to the reader
+                box["error"] = exc
+            finally:
+                with self._lock:
+                    self._probing -= 1
+                done.set()
+
+        threading.Thread(target=run, name="replica-probe", daemon=True).start()
+        if not done.wait(self.probe_timeout):
+            raise FutureTimeout
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
 
     def _failed(self, reason: str) -> None:
         with self._lock:
