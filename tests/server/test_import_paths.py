@@ -159,3 +159,34 @@ def test_a_file_that_is_not_utf8_is_refused(tmp_path: Path, run_import: Run, enc
     assert code == 2, out
     assert "must be UTF-8" in err and "run again" not in out, err
     assert not state_path(file).exists() and not rejects_path(file).exists()
+
+
+def test_an_import_begun_by_an_earlier_release_resumes_with_its_rejects(
+    tmp_path: Path, run_import: Run
+) -> None:
+    """A state written before it named its rejects file: the import it resumes wrote
+    FILE.rejected.jsonl, which was refused as "not written by this import"."""
+    file = write(tmp_path / "in" / "feed.jsonl", [*good_lines(), "{oops"])
+    assert run_import(file)[0] == 1
+    kept = json.loads(state_path(file).read_text("utf-8"))
+    del kept["rejects_file"]  # as an earlier release wrote it
+    kept["done"] = False
+    state_path(file).write_text(json.dumps(kept), encoding="utf-8")
+    with file.open("a", encoding="utf-8") as out:
+        out.write("[1]\n")  # line 5
+    code, _, err = run_import(file)
+    assert code == 1, err
+    assert rejected_lines(rejects_path(file)) == [4, 5]
+
+
+@pytest.mark.skipif(not os.access("/dev/shm", os.W_OK), reason="no writable /dev/shm")
+def test_a_file_in_dev_shm_is_a_file(run_import: Run) -> None:
+    folder = Path("/dev/shm") / f"import-paths-{os.getpid()}"
+    try:
+        file = write(folder / "feed.jsonl", good_lines())
+        code, _, err = run_import(file)
+        assert code == 0, err
+    finally:
+        for path in folder.glob("*"):
+            path.unlink()
+        folder.rmdir()

@@ -465,6 +465,16 @@ class _Rejects:
                 f"cannot write the rejected lines to {self.path}: {exc.strerror or exc}"
             ) from None
         state = self.state
+        if (
+            found is not None
+            and state.rejects_file is None
+            and state.rejects_size > 0
+            and stat.S_ISREG(found.st_mode)
+            and found.st_size >= state.rejects_size
+        ):
+            # a state written before the file's identity was kept, with lines in it: the
+            # import it resumes wrote this file (a state of now names it from the first)
+            state.rejects_file = [found.st_dev, found.st_ino]
         if found is not None and state.rejects_file == [found.st_dev, found.st_ino]:
             # this import's own file: what a run left after the state's last batch is
             # redone, so written again

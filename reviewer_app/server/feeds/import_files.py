@@ -37,12 +37,15 @@ def open_input(file: Path) -> IO[bytes]:
     return open(fd, "rb")
 
 
+_DESCRIPTOR_NAMES = ("/dev/fd/", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/proc/")
+
+
 def _names_a_descriptor(file: Path) -> bool:
     """``/dev/stdin``, ``/dev/fd/0``, ``/proc/self/fd/0`` or a link to one of them: the
     name of whatever a descriptor is open on (``< ok.jsonl``), not of a file."""
     path = os.path.abspath(file)
     for _ in range(40):
-        if path.startswith(("/dev/", "/proc/")):
+        if path.startswith(_DESCRIPTOR_NAMES):  # (a file in /dev/shm is a file)
             return True
         try:
             target = os.readlink(path)
