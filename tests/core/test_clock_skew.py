@@ -313,3 +313,29 @@ def test_a_clock_set_forward_is_followed_by_the_next_renewal(
         renewed = client.renew([i.lease_token for i in grant.items], 600)
         store.apply_lease_results(renewed.results, asked=600)
         assert store.server_offset == pytest.approx(7_200, abs=5)
+
+
+def test_a_clock_set_forward_during_a_suspend_is_followed(
+    timed: tuple[LiveServer, ManualClock, FaultProxy], tmp_path: Path, monkeypatch
+) -> None:
+    """A laptop suspended for an hour whose clock was also set forward 2 h: with the time
+    the process counted (which stops while suspended) the step read as 3 h, no renewal's
+    offset matched it, and it was never taken. The time since boot moves with a suspend.
+    (The suspend is the one thing here a test cannot make happen: its clock is stood in.)"""
+    from reviewer_app.core.store import items as store_items
+
+    server, clock, _proxy = timed
+    client = login(server, "rae")
+    mine = ManualClock(clock.now)
+    boot = [1_000.0]
+    monkeypatch.setattr(store_items, "_since_boot", lambda: boot[0])
+    with Store(tmp_path / "rae.sqlite3", clock=mine) as store:
+        grant = client.claim(QUEUE, 2, 3_600)
+        store.add_leased(grant, asked=3_600)
+        boot[0] += 3_600  # suspended an hour: the service's clock and this one move alike
+        clock.advance(3_600)
+        mine.advance(3_600 + 7_200)  # and this one set forward 2 h
+        renewed = client.renew([i.lease_token for i in grant.items], 3_600)
+        store.apply_lease_results(renewed.results, asked=3_600)
+        assert store.server_offset == pytest.approx(7_200, abs=5)
+        assert store.next_item(QUEUE) is not None

@@ -468,10 +468,21 @@ class ItemStore(StoreFile):
 STEP_SLACK = 5.0
 
 
+def _since_boot() -> float:
+    """Time that a setting of the clock does not move and that a suspend does (Linux's
+    CLOCK_BOOTTIME); elsewhere ``time.monotonic``, which on Linux stops while suspended."""
+    return time.clock_gettime(_BOOTTIME) if _BOOTTIME is not None else time.monotonic()
+
+
+_BOOTTIME: int | None = getattr(time, "CLOCK_BOOTTIME", None)
+
+
 def _wall_anchor(now: float) -> float:
-    """This computer's clock less the time this process counts (``time.monotonic``, which
-    a setting of the clock does not move): it changes by as much as the clock is set."""
-    return now - time.monotonic()
+    """This computer's clock less the time counted since boot (``_since_boot``): it changes
+    by as much as the clock is set, not by a suspend (then the clock and the count move
+    alike; with ``time.monotonic`` a suspend and a setting of the clock at once read as a
+    step that no renewal's offset matched, and the step was never taken)."""
+    return now - _since_boot()
 
 
 def _clock_offset(now: float, expiries: list[float], lease: LeaseGrant) -> float:
@@ -517,9 +528,8 @@ class _ServerClock(NamedTuple):
 
     def stepped(self, now: float, rise: float) -> bool:
         """Whether this computer's clock was set forward by about ``rise`` seconds since
-        the offset was measured: its time moved that much further than the time this
-        process counts, which no clock setting moves (a suspend moves it too, but the
-        service's clock then moves as far: no rise is measured)."""
+        the offset was measured: its time moved that much further than the time since
+        boot (``_since_boot``), which no clock setting moves."""
         if self.anchor is None or rise <= STEP_SLACK:
             return False
         return abs(_wall_anchor(now) - self.anchor - rise) <= STEP_SLACK
