@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QApplication,
     QComboBox,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QTabBar,
     QWidget,
 )
 
@@ -76,6 +78,7 @@ class KeyFilter(QObject):
             or not isinstance(watched, QWidget)
             or watched.window() is not window
             or _typing(window.focusWidget(), event)
+            or _uses_keys(window.focusWidget(), event)
         ):
             return False
         pressed = event_chords(event)
@@ -159,6 +162,18 @@ class KeyFilter(QObject):
         ):
             return False  # Space ticks a policy or an account there, and presses a button
         return self.window.run_command(binding)
+
+
+_BUTTON_KEYS = frozenset({Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Select})
+
+
+def _uses_keys(focus: QWidget | None, event: QKeyEvent) -> bool:
+    """Whether the focused control acts on the key itself (a button's Space and Return, a
+    list's, a box's or a tab bar's letters, digits and arrows): a key no command has goes
+    to it, not to "decides nothing in this queue"."""
+    if isinstance(focus, QAbstractButton):
+        return Qt.Key(event.key()) in _BUTTON_KEYS
+    return isinstance(focus, QAbstractItemView | QComboBox | QTabBar)
 
 
 def _typing(focus: QWidget | None, event: QKeyEvent) -> bool:

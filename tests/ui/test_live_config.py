@@ -221,6 +221,12 @@ def test_a_removed_actions_key_says_so_and_a_new_one_decides(
     assert window.message.text().startswith("Key 2 decides nothing in")
     assert isolate("Remove") in window.message.text()
     assert desk.current_id() == shown
+    # a control that takes the key itself gets it: the worklist's type-ahead, a button's
+    # Space; nothing is said of the queue's actions
+    window.say("")
+    window.worklist_view.setFocus()
+    desk.press(Qt.Key.Key_2)
+    assert window.message.text() == ""
     desk.press(Qt.Key.Key_3)  # the new action's key decides
     desk.wait(lambda: desk.current_id() != shown, 10_000)
 
