@@ -3814,6 +3814,14 @@
         <translation>Willkommen zurück.</translation>
     </message>
     <message>
+        <source>Welcome back. The queue {queue} was removed on the server during your break. Now showing {other}; choose another queue in the list if you like.</source>
+        <translation>Willkommen zurück. Die Warteschlange {queue} wurde während Ihrer Pause auf dem Server entfernt. Angezeigt wird jetzt {other}; wählen Sie bei Bedarf eine andere Warteschlange in der Liste.</translation>
+    </message>
+    <message>
+        <source>Welcome back. The queue {queue} was removed on the server during your break; you have no queue left to review.</source>
+        <translation>Willkommen zurück. Die Warteschlange {queue} wurde während Ihrer Pause auf dem Server entfernt; Ihnen bleibt keine Warteschlange zum Prüfen.</translation>
+    </message>
+    <message>
         <source>Nothing was escalated: the post changed while the reasons were open.</source>
         <translation>Nichts wurde eskaliert: Der Beitrag hat sich geändert, während die Gründe offen waren.</translation>
     </message>

@@ -3814,6 +3814,14 @@
         <translation>Hola de nuevo.</translation>
     </message>
     <message>
+        <source>Welcome back. The queue {queue} was removed on the server during your break. Now showing {other}; choose another queue in the list if you like.</source>
+        <translation>Bienvenido de nuevo. La cola {queue} se eliminó en el servidor durante su pausa. Ahora se muestra {other}; elija otra cola de la lista si lo desea.</translation>
+    </message>
+    <message>
+        <source>Welcome back. The queue {queue} was removed on the server during your break; you have no queue left to review.</source>
+        <translation>Bienvenido de nuevo. La cola {queue} se eliminó en el servidor durante su pausa; no le queda ninguna cola que revisar.</translation>
+    </message>
+    <message>
         <source>Nothing was escalated: the post changed while the reasons were open.</source>
         <translation>No se escaló nada: la publicación cambió mientras los motivos estaban abiertos.</translation>
     </message>

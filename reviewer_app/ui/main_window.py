@@ -33,7 +33,7 @@ from reviewer_app.core import settings as core_settings
 from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.core.wellbeing import ShiftTally
-from reviewer_app.protocol import Role
+from reviewer_app.protocol import Queue, Role
 
 from . import preferences as P
 from .bridge import SyncBridge
@@ -203,7 +203,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         #: the reviewer's own setting (read again after Settings)
         self.break_reminders: bool = self.store.settings.get(core_settings.BREAK_REMINDERS)
         #: the queue on screen when the break began (reviewed again on resume)
-        self._break_queue: str | None = None
+        self._break_queue: Queue | None = None
 
     def _build_top(self) -> QHBoxLayout:
         """The queue picker and Work offline."""

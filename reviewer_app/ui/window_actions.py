@@ -37,6 +37,7 @@ from .messages import (
     describe,
 )
 from .my_decisions import MyDecisionsView
+from .plain import isolate
 from .window_parts import WindowParts
 from .window_sync import while_open
 from .words import plural
@@ -408,7 +409,7 @@ class WindowActions(WindowParts):
             return
         self.review.cancel()
         record = self.tally.start_break(prompted=prompted)
-        self._break_queue = self.review.queue.id if self.review.queue else None
+        self._break_queue = self.review.queue
         self.break_reminder.setVisible(False)
         self.review.set_queue(None)
         self.session.engine.set_active_queues([])
@@ -424,12 +425,28 @@ class WindowActions(WindowParts):
         self.session.engine.end_break(ended)
         self.break_screen.setVisible(False)
         self.pane.setVisible(True)
-        row = self.queues.row_of(self._break_queue) if self._break_queue else 0
-        self._break_queue = None
+        left, self._break_queue = self._break_queue, None
+        row = self.queues.row_of(left.id) if left is not None else 0
         if self.queues.rowCount():
             self.queue_picker.setCurrentIndex(-1)  # the same row again selects it anew
             self._select_queue(max(0, row))
-        self.say(translate("MainWindow", "Welcome back."))
+        if left is None or row >= 0:
+            self.say(translate("MainWindow", "Welcome back."))
+            return
+        now = self.review.queue  # the queue left was removed on the server meanwhile
+        self.say(
+            translate(
+                "MainWindow",
+                "Welcome back. The queue {queue} was removed on the server during your "
+                "break. Now showing {other}; choose another queue in the list if you like.",
+            ).format(queue=isolate(left.name), other=isolate(now.name))
+            if now is not None
+            else translate(
+                "MainWindow",
+                "Welcome back. The queue {queue} was removed on the server during your "
+                "break; you have no queue left to review.",
+            ).format(queue=isolate(left.name))
+        )
 
     def _put_off_break(self) -> None:
         self.tally.put_off()

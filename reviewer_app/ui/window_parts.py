@@ -209,7 +209,7 @@ class WindowParts(QMainWindow):
     tally: ShiftTally
     _tally_timer: QTimer
     break_reminders: bool
-    _break_queue: str | None
+    _break_queue: Queue | None
     # the widgets
     pane: ReviewPane
     post: PostPane

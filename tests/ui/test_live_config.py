@@ -145,6 +145,23 @@ def test_the_queue_on_screen_removed_is_said_and_its_leases_go_back(
     )
 
 
+def test_the_queue_left_for_a_break_removed_meanwhile_is_said_on_return(
+    spam_server: LiveServer, desk_factory
+) -> None:
+    desk: Desk = desk_factory(spam_server.url, queue="spam", user=("alice", PASSWORD))
+    window = desk.window
+    [spam] = parse_queue_file(QUEUE_FILE).queues
+    other = spam.model_copy(update={"id": "scams", "name": "Other scams"})
+    window.take_break()
+    spam_server.service.apply_queue_file(QueueFile(queues=[other]), "admin", drain_to="scams")
+    desk.wait(lambda: window.queues.row_of("spam") < 0, 20_000)
+    window.end_break()
+    said = window.message.text()
+    assert said.startswith("Welcome back. The queue"), said
+    assert isolate("Spam and scams") in said and isolate("Other scams") in said
+    assert window.review.queue is not None and window.review.queue.id == "scams"
+
+
 def test_a_config_change_keeps_the_verdict_being_prepared(
     spam_server: LiveServer, desk_factory
 ) -> None:
