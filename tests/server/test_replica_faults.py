@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 
 from reviewer_app.server.cli.database import Unusable, check
 from reviewer_app.server.storage.db import Database
-from reviewer_app.server.storage.replica import Reads
+from reviewer_app.server.storage.replica import MAX_PROBING, Reads
 
 READ_URL_ENV = "REVIEWER_SERVER_READ_DATABASE_URL"
 
@@ -165,3 +165,21 @@ def test_the_server_refuses_a_malformed_read_url_in_one_sentence(tmp_path: Path)
     assert done.returncode == 2, err
     assert "Traceback" not in err and "hunter2" not in err
     assert READ_URL_ENV in err and "is not a database URL" in err
+
+
+def test_reads_that_find_every_probe_out_go_to_the_primary_without_an_outage(
+    primary: Database, frozen_port: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three lead reads at once on a healthy replica: the third found both probes out,
+    was counted as a failure and sent every read to the primary for 30 s."""
+    caplog.set_level(logging.INFO, logger="server")
+    reads = Reads(primary, f"postgresql://reader:pw@127.0.0.1:{frozen_port}/x", 5)
+    try:
+        reads._probing = MAX_PROBING  # both probes out, as with reads at once
+        db, source = reads.choose()
+        assert db is primary and not source.replica
+        assert reads._down_until == 0.0, "not an outage"
+    finally:
+        reads._probing = 0
+        reads.close()
+    assert _replica_lines(caplog) == []

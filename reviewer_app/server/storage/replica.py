@@ -46,7 +46,7 @@ _POLL_SECONDS = 0.005
 # the primary); connections to it give up after REPLICA_CONNECT_TIMEOUT_SECONDS (libpq's
 # least), statements of the probe after PROBE_STATEMENT_TIMEOUT_MS.
 PROBE_TIMEOUT_SECONDS = 1.0
-#: probe threads a hung replica may keep at once (the next read then counts as a failure)
+#: probe threads out at once (a read that finds them all out goes to the primary)
 MAX_PROBING = 2
 REPLICA_CONNECT_TIMEOUT_SECONDS = 2
 PROBE_STATEMENT_TIMEOUT_MS = 1000
@@ -67,6 +67,10 @@ class ReadSource:
 
     replica: bool
     staleness: float = 0.0
+
+
+class _AllOut(Exception):
+    """Every probe allowed is out (still waiting on the replica)."""
 
 
 class Reads:
@@ -105,6 +109,8 @@ class Reads:
             lsn = conn.execute(_PRIMARY_LSN).scalar()
         try:
             staleness = self._probe(lsn)
+        except _AllOut:  # the probes out are still waiting: this read goes to the primary
+            return self.primary, ReadSource(False)
         except FutureTimeout:
             self._failed(f"it did not answer within {self.probe_timeout:g} s")
             return self.primary, ReadSource(False)
@@ -132,11 +138,13 @@ class Reads:
     def _probe(self, lsn: Any) -> Any:
         """``_staleness`` on a daemon thread of its own, given ``probe_timeout``
         (FutureTimeout). A daemon, so a probe stuck on a replica that stopped answering
-        (a socket read with no timeout of its own) never holds the process at exit; at
-        most ``MAX_PROBING`` are out at once, the next read counting as a failure."""
+        (a socket read with no timeout of its own) never holds the process at exit. At
+        most ``MAX_PROBING`` are out at once; a read that finds them all out goes to the
+        primary (``_AllOut``) without counting as a failure: reads at once on a healthy
+        replica are not an outage."""
         with self._lock:
             if self._probing >= MAX_PROBING:
-                raise FutureTimeout
+                raise _AllOut
             self._probing += 1
         done = threading.Event()
         box: dict[str, Any] = {}
@@ -151,7 +159,12 @@ class Reads:
                     self._probing -= 1
                 done.set()
 
-        threading.Thread(target=run, name="replica-probe", daemon=True).start()
+        try:
+            threading.Thread(target=run, name="replica-probe", daemon=True).start()
+        except BaseException:
+            with self._lock:
+                self._probing -= 1
+            raise
         if not done.wait(self.probe_timeout):
             raise FutureTimeout
         if "error" in box:
