@@ -190,3 +190,22 @@ def test_a_file_in_dev_shm_is_a_file(run_import: Run) -> None:
         for path in folder.glob("*"):
             path.unlink()
         folder.rmdir()
+
+
+def test_an_earlier_releases_state_never_adopts_another_rejects_file(
+    tmp_path: Path, run_import: Run
+) -> None:
+    """Only the input's own FILE.rejected.jsonl is taken for the one an earlier release
+    wrote; another file given as --rejects is still refused, never cut back."""
+    file = write(tmp_path / "in" / "feed.jsonl", [*good_lines(), "{oops"])
+    assert run_import(file)[0] == 1
+    kept = json.loads(state_path(file).read_text("utf-8"))
+    del kept["rejects_file"]
+    kept["done"] = False
+    state_path(file).write_text(json.dumps(kept), encoding="utf-8")
+    notes = tmp_path / "in" / "notes.txt"
+    notes.write_text("my notes, longer than the rejects\n" * 20, encoding="utf-8")
+    before = notes.read_bytes()
+    code, _, err = run_import(file, "--rejects", str(notes))
+    assert code == 2 and "was not written by this import" in err, err
+    assert notes.read_bytes() == before

@@ -407,7 +407,8 @@ def import_file(
         )
         sender.tally.counts.update(state.tally)
         resumed_at = state.line
-        with _Rejects(rejects, state, partial(write_state, state_file, state)) as out:
+        record = partial(write_state, state_file, state)
+        with _Rejects(rejects, state, record, default=rejects_path(file)) as out:
             run = _Run(
                 stream,
                 size,
@@ -441,8 +442,16 @@ class _Rejects:
     a file the state says this import wrote is cut back; any other is appended to if it
     is empty, else refused (a --rejects naming an existing file was deleted)."""
 
-    def __init__(self, path: Path, state: ImportState, record: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        state: ImportState,
+        record: Callable[[], None],
+        default: Path | None = None,
+    ) -> None:
         self.path = path
+        self.default = default
+        """the input's own FILE.rejected.jsonl: where an earlier release wrote them"""
         self.state = state
         self.record = record
         """writes the state (naming the rejects file before a line goes into it)"""
@@ -467,13 +476,16 @@ class _Rejects:
         state = self.state
         if (
             found is not None
+            and self.default is not None
+            and os.path.abspath(self.path) == os.path.abspath(self.default)
             and state.rejects_file is None
             and state.rejects_size > 0
             and stat.S_ISREG(found.st_mode)
             and found.st_size >= state.rejects_size
         ):
             # a state written before the file's identity was kept, with lines in it: the
-            # import it resumes wrote this file (a state of now names it from the first)
+            # import it resumes wrote its own FILE.rejected.jsonl (a state of now names the
+            # file from the first line; another --rejects of an earlier run stays refused)
             state.rejects_file = [found.st_dev, found.st_ino]
         if found is not None and state.rejects_file == [found.st_dev, found.st_ino]:
             # this import's own file: what a run left after the state's last batch is
