@@ -320,18 +320,6 @@ def _imposed_by_others(
 _AUTHOR_ACTIONS = frozenset(a.value for a in STATUS_OF_ACTION)
 
 
-def reinstated_status(conn: Connection, earlier: Mapping[Any, Any]) -> AuthorStatus:
-    """What an overturn puts the author's status back to: what it was before the
-    overturned decision, or the strongest status another standing decision of record
-    still imposes, whichever is stronger (overturning a suspension leaves another
-    decision's restriction)."""
-    before = AuthorStatus(earlier["status_before"])
-    others = _imposed_by_others(conn, earlier["author_id"], earlier["item_id"])
-    if others is not None and STATUS_RANK[others] > STATUS_RANK[before]:
-        return others
-    return before
-
-
 def reverse_for_overturn(
     conn: Connection,
     overturned_decision_id: int,
@@ -352,7 +340,7 @@ def reverse_for_overturn(
     if found is None:
         return []
     earlier, row = found
-    before = reinstated_status(conn, earlier)
+    before = AuthorStatus(earlier["status_before"])
     action_id = conn.execute(
         _INSERT_ACTION,
         {
