@@ -426,6 +426,8 @@ class WindowActions(WindowParts):
         self.break_screen.setVisible(False)
         self.pane.setVisible(True)
         left, self._break_queue = self._break_queue, None
+        if left is not None:  # its actions may have changed meanwhile (not followed on a
+            self.keymap.forget(left.id)  # break): its keys are looked up afresh
         row = self.queues.row_of(left.id) if left is not None else 0
         if self.queues.rowCount():
             self.queue_picker.setCurrentIndex(-1)  # the same row again selects it anew

@@ -165,15 +165,33 @@ class KeyFilter(QObject):
 
 
 _BUTTON_KEYS = frozenset({Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Select})
+_MOVES = frozenset(
+    {
+        Qt.Key.Key_Up,
+        Qt.Key.Key_Down,
+        Qt.Key.Key_Left,
+        Qt.Key.Key_Right,
+        Qt.Key.Key_Home,
+        Qt.Key.Key_End,
+        Qt.Key.Key_PageUp,
+        Qt.Key.Key_PageDown,
+    }
+)
 
 
 def _uses_keys(focus: QWidget | None, event: QKeyEvent) -> bool:
-    """Whether the focused control acts on the key itself (a button's Space and Return, a
-    list's, a box's or a tab bar's letters, digits and arrows): a key no command has goes
-    to it, not to "decides nothing in this queue"."""
+    """Whether the focused control acts on the key itself: a button's Space and Return; a
+    list's or a box's moves, Space, Return and letters (its type-ahead); a tab bar's
+    arrows. A key no command has goes to it then, not to "decides nothing in this queue";
+    a digit (a verdict key, which no list's type-ahead is for) still says so."""
+    key = Qt.Key(event.key())
     if isinstance(focus, QAbstractButton):
-        return Qt.Key(event.key()) in _BUTTON_KEYS
-    return isinstance(focus, QAbstractItemView | QComboBox | QTabBar)
+        return key in _BUTTON_KEYS
+    if isinstance(focus, QTabBar):
+        return key in _MOVES
+    if isinstance(focus, QAbstractItemView | QComboBox):
+        return key in _MOVES or key in _BUTTON_KEYS or event.text().isalpha()
+    return False
 
 
 def _typing(focus: QWidget | None, event: QKeyEvent) -> bool:
