@@ -186,7 +186,7 @@ def test_a_long_run_of_qt_calls_does_not_crash(qtbot) -> None:
 
 
 def test_rejections_and_lost_leases_are_told_in_plain_words(
-    demo_server: LiveServer, desk_factory
+    qtbot, demo_server: LiveServer, desk_factory
 ) -> None:
     import uuid
 
@@ -196,6 +196,8 @@ def test_rejections_and_lost_leases_are_told_in_plain_words(
     desk = desk_factory(demo_server.url, queue="spam-scams")
     window = desk.window
     current = window.review.current
+    # the worklist names its posts once it has listed them (a refresh after the first post)
+    qtbot.waitUntil(lambda: current.item.id in window.worklist.labels, timeout=10_000)
     verdict = window.store.record_verdict(current.item.id, action="not-spam", undo_window=60)
     result = VerdictResult(
         idempotency_key=uuid.UUID(verdict.key),
