@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, create_engine, inspect, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
 from reviewer_app.server.config import ENV_PREFIX, ServerSettings
@@ -81,6 +81,30 @@ def with_service(
     except ApiError as exc:
         print(exc.detail, file=sys.stderr)
         return 1
+    finally:
+        close_sealed(service)
+
+
+#: from this many entries to seal a command says it is sealing them (about 30,000 a second)
+SEALING_SAID = 20_000
+
+
+def close_sealed(service: Service) -> None:
+    """Close ``service`` after sealing what a command wrote into the event log (no
+    sequencer runs in a command: its entries would wait, out of the hash chain and of
+    ``verify-log``, for a service to start). A database that fails now gets one sentence;
+    the entries are sealed by the next service."""
+    try:
+        waiting = service.log_lag().unsealed
+        if waiting >= SEALING_SAID:  # an import's: seconds, after its progress said 100%
+            print(f"Sealing {waiting:,} new entries into the event log…", file=sys.stderr)
+        service.seal_now()
+    except SQLAlchemyError as exc:
+        print(
+            "The event log's new entries could not be sealed now "
+            f"({type(exc).__name__}); the service seals them when it next runs.",
+            file=sys.stderr,
+        )
     finally:
         service.close()
 

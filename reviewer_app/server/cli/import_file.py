@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from reviewer_app.server.cli.database import check
+from reviewer_app.server.cli.database import check, close_sealed
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.bulk_import import (
     DEFAULT_SOURCE,
@@ -117,7 +117,7 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
         print(f"Cannot import: {exc.detail}", file=sys.stderr)
         return EXIT_BAD_FILE
     finally:
-        service.close()
+        close_sealed(service)
     tally = outcome.tally
     if outcome.resumed_at:
         print(f"Resumed after line {outcome.resumed_at:,} ({state_path(file).name}).")

@@ -33,7 +33,7 @@ from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
 from reviewer_app.server.cli.args import LOG_LEVELS, log_level, port, processes, row_id
-from reviewer_app.server.cli.database import Unusable, check, with_service
+from reviewer_app.server.cli.database import Unusable, check, close_sealed, with_service
 from reviewer_app.server.config import (
     DEFAULT_DATABASE_URL,
     ENV_PREFIX,
@@ -470,7 +470,7 @@ def _seed_demo(settings: ServerSettings) -> int:
         seed_demo(service)
         print(json.dumps(service.count_items()))
     finally:
-        service.close()
+        close_sealed(service)
     return 0
 
 
