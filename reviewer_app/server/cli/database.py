@@ -89,6 +89,14 @@ def with_service(
 SEALING_SAID = 20_000
 
 
+def database_failure(exc: SQLAlchemyError) -> str:
+    """What the database said, in one line: the driver's own message, never the statement
+    or its values (a webhook's secrets, a password's hash)."""
+    said = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    first = str(said).strip().splitlines()[0] if str(said).strip() else ""
+    return f"{type(said).__name__}: {first}" if first else type(said).__name__
+
+
 def close_sealed(service: Service) -> None:
     """Close ``service`` after sealing what a command wrote into the event log (no
     sequencer runs in a command: its entries would wait, out of the hash chain and of

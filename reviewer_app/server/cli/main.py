@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from reviewer_app.protocol import (
     KEY_ROLES,
@@ -33,7 +34,13 @@ from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
 from reviewer_app.server.cli.args import LOG_LEVELS, log_level, port, processes, row_id
-from reviewer_app.server.cli.database import Unusable, check, close_sealed, with_service
+from reviewer_app.server.cli.database import (
+    Unusable,
+    check,
+    close_sealed,
+    database_failure,
+    with_service,
+)
 from reviewer_app.server.config import (
     DEFAULT_DATABASE_URL,
     ENV_PREFIX,
@@ -155,6 +162,10 @@ def run(args: argparse.Namespace) -> int:
     except Unusable as exc:  # the database (cli/database.py)
         replay(held)
         print(exc, file=sys.stderr)
+        return 2
+    except SQLAlchemyError as exc:  # the database failed a statement (a lock, a timeout…)
+        replay(held)
+        print(f"The database failed the command: {database_failure(exc)}", file=sys.stderr)
         return 2
     except KeyFileError as exc:  # the service's signing key, read as it starts
         replay(held)

@@ -277,6 +277,9 @@ class Database:
                 # json and jsonb results (a claim's parts come as one JSON document) parsed
                 # by orjson: PostgreSQL holds only valid JSON, which both parse alike
                 json_deserializer=orjson.loads,
+                # a failed statement's message and log lines never carry its values (a
+                # webhook's secrets, a post's text, a password's hash)
+                hide_parameters=True,
             )
             _ping_when_idle(engine)
             return engine
@@ -292,6 +295,7 @@ class Database:
         engine = create_engine(
             self.url,
             connect_args={"check_same_thread": False, "timeout": 30},
+            hide_parameters=True,
             **pool,
         )
         synchronous = sqlite_synchronous.upper()
