@@ -271,3 +271,27 @@ def test_numbers_no_row_can_hold_are_usage_errors(
         main(["server", "--database-url", sqlite_url, "webhook", *args])
     assert exited.value.code == 2
     assert f"{args[-1]!r}: " in capsys.readouterr().err
+
+
+def test_a_grace_beside_finish_is_refused(
+    sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--finish`` ends a rotation now: a ``--grace`` beside it was silently ignored."""
+    from reviewer_app.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(
+            [
+                "server",
+                "--database-url",
+                sqlite_url,
+                "webhook",
+                "rotate-secret",
+                "1",
+                "--finish",
+                "--grace",
+                "60",
+            ]
+        )
+    assert exited.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err

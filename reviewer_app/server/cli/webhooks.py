@@ -89,7 +89,9 @@ def _add_delivery_commands(
         help="a new signing secret (printed once); the old one keeps signing for a while",
     )
     rotate.add_argument("id", type=row_id)
-    rotate.add_argument(
+    # --finish ends a rotation: a grace beside it would be ignored, so it is refused
+    how = rotate.add_mutually_exclusive_group()
+    how.add_argument(
         "--grace",
         type=seconds,
         default=None,
@@ -97,7 +99,7 @@ def _add_delivery_commands(
         help="how long the old secret keeps signing too (default: "
         "REVIEWER_SERVER_WEBHOOK_ROTATION_GRACE_SECONDS, 24 h)",
     )
-    rotate.add_argument(
+    how.add_argument(
         "--finish",
         action="store_true",
         help="end a rotation now: only the new secret signs (no new secret is made)",
