@@ -28,19 +28,14 @@ from reviewer_app.protocol import (
     UserCreate,
     describe_errors,
 )
+from reviewer_app.server.cli import database as database_cli
 from reviewer_app.server.cli import import_file as import_cli
 from reviewer_app.server.cli import people as people_cli
 from reviewer_app.server.cli import queues as queue_cli
 from reviewer_app.server.cli import sor_export
 from reviewer_app.server.cli import webhooks as webhook_cli
 from reviewer_app.server.cli.args import LOG_LEVELS, log_level, port, processes, row_id
-from reviewer_app.server.cli.database import (
-    Unusable,
-    check,
-    close_sealed,
-    database_failure,
-    with_service,
-)
+from reviewer_app.server.cli.database import Unusable, check, with_service
 from reviewer_app.server.config import (
     DEFAULT_DATABASE_URL,
     ENV_PREFIX,
@@ -165,7 +160,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except SQLAlchemyError as exc:  # the database failed a statement (a lock, a timeout…)
         replay(held)
-        print(f"The database failed the command: {database_failure(exc)}", file=sys.stderr)
+        print(
+            f"The database failed the command: {database_cli.database_failure(exc)}",
+            file=sys.stderr,
+        )
         return 2
     except KeyFileError as exc:  # the service's signing key, read as it starts
         replay(held)
@@ -481,7 +479,7 @@ def _seed_demo(settings: ServerSettings) -> int:
         seed_demo(service)
         print(json.dumps(service.count_items()))
     finally:
-        close_sealed(service)
+        database_cli.close_sealed(service)
     return 0
 
 
