@@ -4,6 +4,7 @@ wellbeing, audits, escalations and bulk decisions."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from sqlalchemy import Connection
 
@@ -66,6 +67,7 @@ from reviewer_app.server.domain.records import Principal, decode_cursor, encode_
 from reviewer_app.server.domain.search import DecisionFilter, Order
 from reviewer_app.server.facade.base import DAY_SECONDS, DEFAULT_WINDOW_SECONDS, ServiceBase, log
 from reviewer_app.server.problems import ApiError
+from reviewer_app.server.storage.replica import ReadSource
 
 
 class LeadFacade(ServiceBase):
@@ -92,8 +94,9 @@ class LeadFacade(ServiceBase):
     ) -> DecisionPage:
         """Decisions matching the filter, by id (oldest or newest first), a page at a time."""
         after = decode_cursor(cursor)
-        with self.reads.snapshot() as (conn, _source):  # the replica when there is one
-            return search.page(conn, found or DecisionFilter(), after, limit, order)
+        return self.reads.run(  # the replica when there is one
+            lambda conn, _source: search.page(conn, found or DecisionFilter(), after, limit, order)
+        )
 
     def export_decisions(self, found: DecisionFilter) -> Iterator[str]:
         """The matching decisions as CSV chunks (see search.export_csv; from the replica
@@ -104,8 +107,9 @@ class LeadFacade(ServiceBase):
         """Items matching a lead's search with their decisions, newest first (see
         search_index.py; from the replica when there is one)."""
         after = decode_cursor(cursor)
-        with self.reads.snapshot() as (conn, _source):
-            return search_index.search(conn, kind, q, after, limit, self.postgres)
+        return self.reads.run(
+            lambda conn, _source: search_index.search(conn, kind, q, after, limit, self.postgres)
+        )
 
     def saved_views(self, user: Principal) -> SavedViewList:
         with self.db.read() as conn:
@@ -138,10 +142,13 @@ class LeadFacade(ServiceBase):
         stats.check_window(start, end, stats.SPANS[bucket])
         zone = local_days.zone(tz)
         now = self.clock()
-        with self.reads.snapshot() as (conn, source):
+
+        def read(conn: Connection, source: ReadSource) -> tuple[Any, Any, ReadSource]:
             chosen = queues.for_stats(conn, queue_id)
             found = stats.queue_stats(conn, chosen, start, end, bucket, now, zone)
-            held_back = held_back_posts.held_back(conn, start, end)
+            return found, held_back_posts.held_back(conn, start, end), source
+
+        found, held_back, source = self.reads.run(read)
         return QueueStatsReport(
             since=to_dt(start),
             until=to_dt(end),
@@ -158,9 +165,12 @@ class LeadFacade(ServiceBase):
     ) -> ReviewerStatsReport:
         start, end = self.window(since, until)
         stats.check_window(start, end)
-        with self.reads.snapshot() as (conn, source):
+
+        def read(conn: Connection, source: ReadSource) -> tuple[Any, ReadSource]:
             user_id = users.user_id(conn, reviewer) if reviewer is not None else None
-            found = stats.reviewer_stats(conn, start, end, user_id)
+            return stats.reviewer_stats(conn, start, end, user_id), source
+
+        found, source = self.reads.run(read)
         return ReviewerStatsReport(
             since=to_dt(start),
             until=to_dt(end),
@@ -176,8 +186,7 @@ class LeadFacade(ServiceBase):
         """Quality signals over the window against the one before it (quality.py)."""
         start, end = self.window(since, until)
         stats.check_window(start, end)
-        with self.reads.snapshot() as (conn, _source):
-            found = quality.quality(conn, start, end, thresholds)
+        found = self.reads.run(lambda conn, _source: quality.quality(conn, start, end, thresholds))
         return QualityReport(
             since=to_dt(start),
             until=to_dt(end),
@@ -198,8 +207,11 @@ class LeadFacade(ServiceBase):
         if end - start > MAX_TREND_DAYS * DAY_SECONDS:
             raise ApiError(422, "window_too_long", f"A trend spans at most {MAX_TREND_DAYS} days.")
         zone = local_days.zone(tz)
-        with self.reads.snapshot() as (conn, _source):
-            days = quality.trend(conn, users.user_id(conn, username), start, end, zone)
+        days = self.reads.run(
+            lambda conn, _source: quality.trend(
+                conn, users.user_id(conn, username), start, end, zone
+            )
+        )
         return ReviewerTrend(
             reviewer=username,
             since=to_dt(start),
@@ -254,8 +266,7 @@ class LeadFacade(ServiceBase):
     def exposure(self) -> ExposureReport:
         """Each reviewer's exposure to harm this shift and in the last 7 days (wellbeing.py)."""
         now = self.clock()
-        with self.reads.snapshot() as (conn, _source):
-            found = wellbeing.exposure(conn, now)
+        found = self.reads.run(lambda conn, _source: wellbeing.exposure(conn, now))
         return ExposureReport(
             generated_at=to_dt(now),
             shift_gap_hours=wellbeing.SHIFT_GAP_SECONDS / 3600,

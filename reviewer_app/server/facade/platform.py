@@ -35,12 +35,15 @@ class PlatformFacade(ServiceBase):
         behind it, and an empty page told a platform it had caught up when it had not (a
         long poll then read the replica again and again for its whole wait)."""
         if self.reads.replica is not None and after + limit < self.feed.head():
-            db, source = self.reads.choose()
-            if source.replica:
-                with db.read() as conn:
-                    found = enforcement_feed.page(conn, caller.username, after, limit)
-                if len(found[0].actions) >= limit:
-                    return found
+            found = self.reads.run(  # a replica lost meanwhile: None, from the primary
+                lambda conn, source: (
+                    enforcement_feed.page(conn, caller.username, after, limit)
+                    if source.replica
+                    else None
+                )
+            )
+            if found is not None and len(found[0].actions) >= limit:
+                return found
         return self.feed.page(caller.username, after, limit)
 
     def webhooks(self) -> WebhookList:

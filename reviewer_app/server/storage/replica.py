@@ -16,7 +16,9 @@ A replica that fails the probe (cannot be reached, does not answer within
 (``BACKOFF_SECONDS``, doubling up to ``BACKOFF_MAX_SECONDS``): reads go to the primary at
 once meanwhile, and the outage is logged once, with its reason, not per request. The
 probe runs on a thread of its own, so a replica that accepts and never answers costs
-one read at most ``PROBE_TIMEOUT_SECONDS``.
+one read at most ``PROBE_TIMEOUT_SECONDS``. A read the replica fails after the probe
+passed it (the replica went away meanwhile, or cancelled the query for a conflict with
+its replay) is done again on the primary (``Reads.run``).
 """
 
 from __future__ import annotations
@@ -25,19 +27,19 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from reviewer_app.server.storage.db import Database
 
 log = logging.getLogger("server")
+T = TypeVar("T")
 
 # How long a read waits for the replica to replay what the primary had when it was asked.
 CATCH_UP_SECONDS = 0.05
@@ -128,12 +130,32 @@ class Reads:
             return self.primary, ReadSource(False)
         return self.replica, ReadSource(True, float(staleness))
 
-    @contextmanager
-    def snapshot(self) -> Iterator[tuple[Connection, ReadSource]]:
-        """One snapshot (``Database.snapshot``) of the database ``choose`` picks."""
+    def run(self, work: Callable[[Connection, ReadSource], T]) -> T:
+        """``work`` on one snapshot (``Database.snapshot``) of the database ``choose``
+        picks, told where it reads. When the replica fails it after the probe (it went
+        away, shut down, or cancelled the query for a conflict with the WAL it replays),
+        the primary does the work again: a read never fails for the replica alone. An
+        outage counts as one (the back-off); a conflict does not (the replica is well)."""
         db, source = self.choose()
-        with db.snapshot() as conn:
-            yield conn, source
+        if source.replica:
+            try:
+                with db.snapshot() as conn:
+                    return work(conn, source)
+            except DBAPIError as exc:
+                fault = _replica_fault(exc)
+                if fault is None:
+                    raise
+                if fault == "outage":
+                    self._failed(self._reason(exc))
+                else:
+                    log.info(
+                        "read replica %s: %s; read again on the primary",
+                        self._shown(),
+                        self._reason(exc),
+                    )
+            source = ReadSource(False)
+        with self.primary.snapshot() as conn:
+            return work(conn, source)
 
     def _probe(self, lsn: Any) -> Any:
         """``_staleness`` on a daemon thread of its own, given ``probe_timeout``
@@ -227,6 +249,24 @@ class Reads:
 
 
 _NOT_STANDBY = object()
+# SQLSTATEs of a replica query lost to the replica itself: a conflict with recovery (the
+# replay needed rows the query read, or its database was dropped), the replica shutting
+# down or crashing. A statement timeout (57014) is not one: the primary would be as slow.
+_CONFLICT_STATES = frozenset({"40001", "40P01", "57P04"})
+_OUTAGE_STATES = frozenset({"57P01", "57P02", "57P03"})
+
+
+def _replica_fault(exc: DBAPIError) -> str | None:
+    """ "outage" (the replica went away), "conflict" (it cancelled the query for its
+    replay), or None (the query's own failure, the primary's to give too)."""
+    state = getattr(exc.orig, "sqlstate", None)
+    if state in _CONFLICT_STATES:
+        return "conflict"
+    if exc.connection_invalidated or state in _OUTAGE_STATES:
+        return "outage"
+    if state is None and isinstance(exc, OperationalError):  # no server reply: connection lost
+        return "outage"
+    return None
 
 
 def _short_connect(replica: Database) -> None:
