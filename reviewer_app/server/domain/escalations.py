@@ -40,7 +40,7 @@ from reviewer_app.server.domain.records import (
     iso,
 )
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.storage.tables import decisions, items, users
+from reviewer_app.server.storage.tables import decisions, events, items, users
 
 OPEN_STATES = ("pending", "leased")
 LEAD_ROLES = (Role.lead.value, Role.admin.value)
@@ -121,6 +121,24 @@ def reason_labels(history: Mapping[str, list[dict[str, Any]]]) -> dict[int, str]
     return found
 
 
+def _recorded_labels(conn: Connection, rows: Sequence[Mapping[Any, Any]]) -> dict[int, str]:
+    """The reason labels recorded when the rows' items were escalated (the log's
+    ``escalated`` entries, by decision id), read at once for all of them: a queue file
+    that since dropped or relabelled a reason changes none of them."""
+    ids = [r["id"] for r in rows if r["epoch"] > 0]
+    if not ids:
+        return {}
+    found = conn.execute(
+        select(events.c.item_id, events.c.kind, events.c.data).where(
+            events.c.item_id.in_(ids), events.c.kind == EventKind.escalated.value
+        )
+    )
+    history: dict[str, list[dict[str, Any]]] = {}
+    for e in found:
+        history.setdefault(e.item_id, []).append({"kind": e.kind, "data": json.loads(e.data)})
+    return reason_labels(history)
+
+
 _OPEN = (items.c.queue_id == ESCALATION_QUEUE) & items.c.state.in_(OPEN_STATES)
 _COLUMNS = (
     items.c.id,
@@ -143,7 +161,7 @@ def _entries(
     configs: Mapping[str, QueueConfig],
     now: float,
 ) -> list[EscalationEntry]:
-    documents = escalation_documents(conn, rows, configs)
+    documents = escalation_documents(conn, rows, configs, _recorded_labels(conn, rows))
     holders = _names(conn, {r["lease_user_id"] for r in rows if r["lease_user_id"] is not None})
     own = configs.get(ESCALATION_QUEUE)
     sla = (own.sla_minutes if own is not None else 24 * 60) * 60
@@ -271,6 +289,27 @@ def unassign_from(
     )
 
 
+def _not_open(conn: Connection, row: Mapping[Any, Any]) -> ApiError:
+    """The refusal to assign an item that is no open escalation, naming the lead who
+    decided it when it was decided in the escalation queue (another lead was first)."""
+    decider = None
+    if row["queue_id"] == ESCALATION_QUEUE:
+        decider = conn.execute(
+            select(users.c.username)
+            .join(decisions, decisions.c.user_id == users.c.id)
+            .where(decisions.c.item_id == row["id"], decisions.c.queue_id == ESCALATION_QUEUE)
+            .order_by(decisions.c.id.desc())
+            .limit(1)
+        ).scalar()
+    detail = (
+        f"{decider} decided this escalation already: there is nothing to assign."
+        if decider is not None
+        else "This item is not waiting in the escalation queue (decided, or never "
+        "escalated): there is nothing to assign."
+    )
+    return ApiError(409, "not_open_escalation", detail)
+
+
 def assign(
     conn: Connection,
     lead: Principal,
@@ -288,12 +327,7 @@ def assign(
     if row is None:
         raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
     if row["queue_id"] != ESCALATION_QUEUE or row["state"] not in OPEN_STATES:
-        raise ApiError(
-            409,
-            "not_open_escalation",
-            "This item is not waiting in the escalation queue (decided, or never escalated): "
-            "there is nothing to assign.",
-        )
+        raise _not_open(conn, row)
     assignee_id: int | None = None
     if assignee is not None:
         found = conn.execute(

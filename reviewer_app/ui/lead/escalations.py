@@ -28,11 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import Forbidden, ProblemError
 from reviewer_app.protocol import ESCALATION_QUEUE, EscalationEntry, QueueStatsReport
 
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..messages import describe
+from ..messages import Message, describe, server_words
 from ..plain import (
     bounded,
     fit_columns,
@@ -74,6 +75,33 @@ def _why(entry: EscalationEntry) -> tuple[str, str]:
     return reason, whole
 
 
+def queue_name(names: dict[str, str], queue_id: str) -> tuple[str, str]:
+    """A from-queue as a cell or a line shows it (isolated), and its whole name: a queue
+    the service no longer has (removed from the queue file) by its id, said to be gone."""
+    name = names.get(queue_id)
+    if name is not None:
+        return isolate(name), name
+    shown = translate("LeadEscalations", "{queue} (a queue since removed)").format(
+        queue=isolate(queue_id)
+    )
+    return shown, queue_id
+
+
+def assign_refused(err: BaseException) -> str:
+    """Why an assignment failed, in a line: another lead deciding it first (the server's
+    words name them, when one did) said as that, not as a refusal to change something."""
+    if isinstance(err, ProblemError) and err.code == "not_open_escalation":
+        return Message(
+            translate("LeadEscalations", "Another lead decided this escalation first."),
+            translate(
+                "LeadEscalations", "It no longer waits in the escalation queue: nothing to assign."
+            ),
+            translate("LeadEscalations", "Pick another one from the list."),
+            server_words(err),
+        ).line()
+    return describe(err, during=translate("LeadEscalations", "assigning the escalation")).line()
+
+
 class EscalationsModel(QAbstractTableModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,8 +141,7 @@ class EscalationsModel(QAbstractTableModel):
             queue = entry.from_queue_id
             if queue is None:
                 return "—", None
-            name = self.queue_names.get(queue, queue)
-            return isolate(name), name
+            return queue_name(self.queue_names, queue)
         if column == 3:
             if e.escalated_by is None:
                 return translate("LeadEscalations", "triage"), None
@@ -301,18 +328,7 @@ class EscalationsView(QWidget):
                     sla=duration(own.sla_seconds),
                 ),
             )
-        lines = [
-            translate("LeadWorkspace", "{queue}: {n} open").format(
-                queue=isolate(q.name), n=q.escalations_open
-            )
-            for q in report.queues
-            if q.queue_id != ESCALATION_QUEUE and q.escalations_open
-        ]
-        set_text(
-            self.per_queue,
-            "\n".join(lines)
-            or translate("LeadWorkspace", "No open escalations from other queues."),
-        )
+        self._show_per_queue(entries, report)
         self._show_holders(entries)
         leads = sorted(
             {self.me}
@@ -325,6 +341,35 @@ class EscalationsView(QWidget):
         self.lead_picker.addItems(leads)  # combo items are plain text
         self.lead_picker.setCurrentText(typed)
         self._enable()
+
+    def _show_per_queue(self, entries: list[EscalationEntry], report: QueueStatsReport) -> None:
+        """How many of the listed escalations came from each queue, counted from the list
+        itself (the figures know only the queues the service has now): the service's
+        queues in their order, then those since removed, then those triage routed here."""
+        counts = Counter(e.from_queue_id for e in entries)
+        order = {q.queue_id: i for i, q in enumerate(report.queues)}
+        names = self.model.queue_names
+        froms = sorted(
+            (q for q in counts if q is not None),
+            key=lambda q: (q not in order, order.get(q, 0), q),
+        )
+        lines = [
+            translate("LeadWorkspace", "{queue}: {n} open").format(
+                queue=queue_name(names, queue)[0], n=counts[queue]
+            )
+            for queue in froms
+        ]
+        if counts[None]:
+            lines.append(
+                translate("LeadEscalations", "Routed here by triage: {n} open").format(
+                    n=counts[None]
+                )
+            )
+        set_text(
+            self.per_queue,
+            "\n".join(lines)
+            or translate("LeadWorkspace", "No open escalations from other queues."),
+        )
 
     def _show_holders(self, entries: list[EscalationEntry]) -> None:
         held = Counter(e.held_by for e in entries if e.held_by)
@@ -347,6 +392,23 @@ class EscalationsView(QWidget):
     def _failed(self, err: BaseException) -> None:
         self.loading = False
         message = describe(err, during=translate("LeadWorkspace", "loading the escalations"))
+        if isinstance(err, Forbidden):  # no longer a lead: what was listed is not theirs
+            self.model.set_entries([], {})
+            for shown in (self.per_queue, self.holders):
+                set_text(shown, "")
+            self.review_button.setEnabled(False)
+            self._enable()
+            set_text(
+                self.summary,
+                translate(
+                    "LeadEscalations",
+                    "The service no longer lets this account see the escalations (it may no "
+                    "longer be a lead's), so the list was cleared.",
+                )
+                + " "
+                + message.line(),
+            )
+            return
         set_text(self.summary, message.line())
 
     # --- selection and actions ---------------------------------------------------------------
@@ -385,15 +447,7 @@ class EscalationsView(QWidget):
         entry = self.selected()
         if entry is None or not self.me:
             return
-        if entry.held_by and entry.held_by != self.me:
-            self._say(
-                translate(
-                    "LeadEscalations",
-                    "{lead} is deciding this escalation now; it is assigned to you and comes "
-                    "to you if they let it go.",
-                ).format(lead=isolate(entry.held_by))
-            )
-        self._assign(entry.item_id, self.me, then_review=entry.held_by in (None, self.me))
+        self._assign(entry.item_id, self.me, then_review=True)
 
     def assign_selected(self, assignee: str | None) -> None:
         entry = self.selected()
@@ -405,6 +459,8 @@ class EscalationsView(QWidget):
         self._assign(entry.item_id, assignee)
 
     def _assign(self, item_id: str, assignee: str | None, *, then_review: bool = False) -> None:
+        """Assign it (``then_review``: to me, then review it now, unless the reply says
+        another lead holds it: then it waits for them to let it go)."""
         factory = self.client_factory
 
         def work() -> EscalationEntry:
@@ -413,18 +469,24 @@ class EscalationsView(QWidget):
 
         def done(entry: EscalationEntry) -> None:
             lead = entry.escalation.assigned_to
-            self._say(
+            said = (
                 translate("LeadEscalations", "Assigned to {lead}.").format(lead=isolate(lead))
                 if lead
                 else translate("LeadEscalations", "Assigned to nobody: any lead may take it.")
             )
-            if then_review:
+            holder = entry.held_by  # as the service has it now, not as the list showed it
+            if then_review and holder and holder != self.me:
+                said += " " + translate(
+                    "LeadEscalations",
+                    "{lead} is deciding this escalation now; it comes to you if they let it go.",
+                ).format(lead=isolate(holder))
+            self._say(said)
+            if then_review and holder in (None, self.me):
                 self.item_requested.emit(ESCALATION_QUEUE, item_id)
             self.refresh()
 
         def failed(err: BaseException) -> None:
-            during = translate("LeadEscalations", "assigning the escalation")
-            self._say(describe(err, during=during).line())
+            self._say(assign_refused(err))
             self.refresh()
 
         run_op(self, work, done, failed)
