@@ -197,7 +197,7 @@ class MediaViewer(QDialog):
             size = QSize(
                 max(1, round(image.width() * scale)), max(1, round(image.height() * scale))
             )
-            self.picture.setText("")
+            set_text(self.picture, "")  # (and its description: no problem now)
             self.picture.setPixmap(
                 QPixmap.fromImage(image).scaled(
                     size,

@@ -14,16 +14,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 import regex
-from PySide6.QtCore import (
-    QAbstractItemModel,
-    QDateTime,
-    QEvent,
-    QLocale,
-    QObject,
-    QRect,
-    QSize,
-    Qt,
-)
+from PySide6.QtCore import QAbstractItemModel, QDateTime, QEvent, QLocale, QObject, QRect, QSize, Qt
 from PySide6.QtGui import (
     QContextMenuEvent,
     QEnterEvent,
@@ -51,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .a11y import described
 from .i18n import translate
 
 TOOLTIP_LIMIT = 2_000
@@ -435,9 +427,15 @@ def keep_headers_fit(view: QTableView) -> None:
     _HeadersFit(view)
 
 
-def set_text(widget: QLabel, text: str) -> None:
+def set_text(widget: QLabel, text: str) -> bool:
+    """``text`` on ``widget`` as plain text, and as its accessible description when it is
+    ``named`` (``a11y.described``); whether the text changed."""
     widget.setTextFormat(Qt.TextFormat.PlainText)
-    widget.setText(clean(text))
+    if widget.text() == (text := clean(text)):
+        return False  # (nor did its description: nothing to tell anyone)
+    widget.setText(text)
+    described(widget)
+    return True
 
 
 W = TypeVar("W", bound=QWidget)
@@ -445,9 +443,11 @@ W = TypeVar("W", bound=QWidget)
 
 def named(widget: W, object_name: str, accessible_name: str) -> W:
     """``widget`` with a stable object name (for tests and tools: never translated, never
-    shown) and its name for screen readers (shown: pass ``translate(...)``)."""
+    shown) and its name for screen readers (shown: pass ``translate(...)``); a label's
+    text is its accessible description (``a11y.described``)."""
     widget.setObjectName(object_name)
     widget.setAccessibleName(accessible_name)
+    described(widget)
     return widget
 
 

@@ -19,9 +19,11 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core import events as ev
 from reviewer_app.core.store import JournalEntry
-from reviewer_app.protocol import Queue
+from reviewer_app.protocol import Queue, Role, User
 
+from .a11y import announce
 from .accounts import resolved_words
+from .background import run_op
 from .i18n import translate
 from .messages import (
     failure_sentence,
@@ -275,9 +277,10 @@ class SyncEvents(WindowParts):
                 self._queue_reconfigured(self.queues.queues[row])
 
     def _queue_removed(self, shown: Queue) -> None:
-        """The queue on screen was removed on the server (its posts drained into another,
-        which the queue list does not say): the first queue is shown, and the reviewer is
-        told; the engine gives back the leases held in the removed one."""
+        """The queue on screen is no longer listed: the first queue is shown, and the
+        reviewer is told why; the engine gives back the leases held in the removed one. A
+        queue for leads gone from a lead's list was removed, or the lead's role changed
+        (the list does not say which: ``/me`` does, asked off the GUI thread)."""
         row = self.queue_picker.currentIndex()
         if self.queues.rowCount():
             if self.review.queue is shown:  # the list's reset did not select a queue anew
@@ -288,8 +291,43 @@ class SyncEvents(WindowParts):
             self.review.set_queue(None)
             self.session.engine.set_active_queues([])
             self._refresh_worklist()
+        if shown.config.lead_only and self.session.is_lead:
+            self._ask_role(shown)
+        else:
+            self.say(self._removed_words(shown))
+
+    def _ask_role(self, shown: Queue) -> None:
+        """Whether a lead-only queue left the list because this user is no longer a lead
+        (the role the window knows is the login's): the right words either way, and the
+        session's profile follows the server's."""
+        session = self.session
+        was = session.user.role
+
+        def work() -> User:
+            with session.client() as api:
+                return api.me()
+
+        def done(user: User) -> None:
+            if not self.is_open:
+                return
+            if user.role in (Role.lead, Role.admin):
+                self.say(self._removed_words(shown))
+                return
+            session.profile_updated(user)
+            self.say(self._role_changed_words(shown, was))
+
+        def failed(err: BaseException) -> None:
+            log.info("who am I, after a queue left the list: %s", type(err).__name__)
+            if self.is_open:
+                self.say(self._removed_words(shown))
+
+        run_op(self, work, done, failed, key="role")
+
+    def _removed_words(self, shown: Queue) -> str:
+        """The queue on screen was removed on the server (its posts drained into another,
+        which the queue list does not say)."""
         now = self.review.queue
-        self.say(
+        return (
             translate(
                 "MainWindow",
                 "The queue {queue} was removed on the server and its posts moved to another "
@@ -302,6 +340,32 @@ class SyncEvents(WindowParts):
                 "review. Choose a queue once one is listed.",
             ).format(queue=isolate(shown.name))
         )
+
+    def _role_changed_words(self, shown: Queue, was: Role) -> str:
+        """The queue on screen is for leads, and this user is no longer one: the queue and
+        its posts are where they were."""
+        now = self.review.queue
+        # (a person's role: reviewer, lead or admin; only a reviewer's list lacks these)
+        who = (
+            translate("MainWindow", "You are no longer an administrator: you are now a reviewer.")
+            if was is Role.admin
+            else translate("MainWindow", "You are no longer a lead: you are now a reviewer.")
+        )
+        queue = (
+            translate(
+                "MainWindow",
+                "The queue {queue} is for leads only, so it is no longer listed for you; its "
+                "posts stay there. Now showing {other}; choose another queue in the list if "
+                "you like.",
+            ).format(queue=isolate(shown.name), other=isolate(now.name))
+            if now is not None
+            else translate(
+                "MainWindow",
+                "The queue {queue} is for leads only, so it is no longer listed for you. You "
+                "have no queue left to review.",
+            ).format(queue=isolate(shown.name))
+        )
+        return who + " " + queue
 
     def _queue_reconfigured(self, queue: Queue) -> None:
         """A new configuration of the queue on screen (applied on the server while the
@@ -456,7 +520,8 @@ class SyncEvents(WindowParts):
 
     def say(self, text: str) -> None:
         self._saying = None  # a later word than a verdict's "Saved" still to come
-        set_text(self.message, text)
+        if set_text(self.message, text):  # a screen reader says it when it can
+            announce(self.message, self.message.text())
 
     def _say_saved(self) -> None:
         """The verdict's "Saved", said once the next post is painted (unless something was
@@ -468,9 +533,11 @@ class SyncEvents(WindowParts):
         """A notice that stays until the next one (errors the reviewer must not miss);
         ``kind`` names a notice that follows a count (``"conflicts"``)."""
         self._banner_kind = kind if text else ""
-        set_text(self.banner, text)
+        if set_text(self.banner, text):  # said at once, before anything else
+            announce(self.banner, self.banner.text(), assertive=True)
         self.banner.setVisible(bool(text))
-        self.say(text)
+        self._saying = None
+        set_text(self.message, text)  # (said as the banner: once)
 
     @while_open
     def _count_pending(self) -> None:
