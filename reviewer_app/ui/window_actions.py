@@ -436,7 +436,7 @@ class WindowActions(WindowParts):
             self.say(translate("MainWindow", "Welcome back."))
             return
         now = self.review.queue  # the queue left was removed on the server meanwhile
-        self.say(
+        removed = (
             translate(
                 "MainWindow",
                 "Welcome back. The queue {queue} was removed on the server during your "
@@ -449,6 +449,10 @@ class WindowActions(WindowParts):
                 "break; you have no queue left to review.",
             ).format(queue=isolate(left.name))
         )
+        if left.config.lead_only and self.session.is_lead:  # or no longer a lead: /me says
+            self._ask_role(left, translate("MainWindow", "Welcome back."), removed)
+        else:
+            self.say(removed)
 
     def _put_off_break(self) -> None:
         self.tally.put_off()

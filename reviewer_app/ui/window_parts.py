@@ -236,6 +236,7 @@ class WindowParts(QMainWindow):
     _update_conflicts: Callable[[], None]
     _later: Callable[[Callable[[], None]], None]
     _refresh_worklist: Callable[[], None]
+    _ask_role: Callable[..., None]
     _select_queue: Callable[[int], None]
     _nothing_here: Callable[[], str]
     _apply_menu_keys: Callable[[], None]

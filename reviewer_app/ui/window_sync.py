@@ -296,9 +296,10 @@ class SyncEvents(WindowParts):
         else:
             self.say(self._removed_words(shown))
 
-    def _ask_role(self, shown: Queue) -> None:
+    def _ask_role(self, shown: Queue, first: str = "", removed: str | None = None) -> None:
         """Whether a lead-only queue left the list because this user is no longer a lead
-        (the role the window knows is the login's): the right words either way, and the
+        (the role the window knows is the login's): the right words either way (after
+        ``first``; ``removed``: the words for a queue removed, when not the usual), and the
         session's profile follows the server's."""
         session = self.session
         was = session.user.role
@@ -311,15 +312,15 @@ class SyncEvents(WindowParts):
             if not self.is_open:
                 return
             if user.role in (Role.lead, Role.admin):
-                self.say(self._removed_words(shown))
+                self.say(_joined(first, removed or self._removed_words(shown)))
                 return
             session.profile_updated(user)
-            self.say(self._role_changed_words(shown, was))
+            self.say(_joined(first, self._role_changed_words(shown, was)))
 
         def failed(err: BaseException) -> None:
             log.info("who am I, after a queue left the list: %s", type(err).__name__)
             if self.is_open:
-                self.say(self._removed_words(shown))
+                self.say(_joined(first, removed or self._removed_words(shown)))
 
         run_op(self, work, done, failed, key="role")
 
@@ -548,3 +549,7 @@ class SyncEvents(WindowParts):
             waiting.held_until,
         )
         self._update_status()
+
+
+def _joined(first: str, then: str) -> str:
+    return f"{first} {then}" if first else then

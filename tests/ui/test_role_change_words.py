@@ -54,6 +54,23 @@ def test_a_lead_made_a_reviewer_is_told_so_not_that_the_queue_was_removed(
     assert not window.session.is_lead
 
 
+def test_a_lead_made_a_reviewer_during_a_break_is_told_so_on_return(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    desk: Desk = desk_factory(demo_server.url, user=LEAD, queue=ESCALATION_QUEUE)
+    window = desk.window
+    window.take_break()
+    admin = ApiSession.login(demo_server.url, *ADMIN)
+    changed = admin.request("PUT", "/users/lead/role", json={"role": "reviewer"})
+    assert changed.status_code == 200, changed.text
+    desk.wait(lambda: window.queues.row_of(ESCALATION_QUEUE) < 0, 20_000)
+    window.end_break()
+    desk.wait(lambda: "You are no longer a lead" in window.message.text(), 20_000)
+    said = window.message.text()
+    assert said.startswith("Welcome back. You are no longer a lead"), said
+    assert "removed" not in said, said
+
+
 def test_a_queue_for_leads_really_removed_keeps_its_words(
     demo_server: LiveServer, desk_factory
 ) -> None:
