@@ -117,6 +117,20 @@ class StoreUnreadable(StoreError):
     moved behind the reviewer's back; the next login moves it aside and says so."""
 
 
+class StoreTooNew(StoreError):
+    """The store file was written by a newer release of the app (its schema, ``found``, is
+    past the one this release knows, ``known``): it is left as it is, never read or changed;
+    the app must be updated to open it."""
+
+    def __init__(self, path: object, found: int, known: int) -> None:
+        super().__init__(
+            f"The local store {path} was written by a newer release of the app (schema "
+            f"{found}, this release knows {known}). Update the app; the file was left as it is."
+        )
+        self.found = found
+        self.known = known
+
+
 class StoreReplaced(CoreError):
     """Not raised: the message the store gives when it moved a damaged or foreign file aside."""
 

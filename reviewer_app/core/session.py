@@ -42,7 +42,7 @@ from .api import ApiClient, Timeouts, normalise_server_url
 from .credentials import Credentials, KeyringProblem, Saved
 from .errors import ApiError, AuthenticationRequired, CoreError, StoreError, UnsentVerdicts
 from .paths import data_dir, private_folder, store_path
-from .store import OfflineSummary, Store, encrypted_store
+from .store import OfflineSummary, Store, encrypted_store, written_before_encryption
 from .sync import SyncEngine
 
 log = logging.getLogger("net")
@@ -96,7 +96,9 @@ class OfflineStart:
 class NothingSaved(CoreError):
     """Nothing of this profile can be opened with no network: no store, no key, or (with a
     keyring) no saved login. ``logged_out`` when the store is there but its login was ended
-    on this computer."""
+    on this computer; ``before_encryption`` when it is a store of a release before
+    encryption (a login with the server encrypts it); ``key_missing`` when it is there but
+    the keyring answers without its key (it is left as it is)."""
 
     def __init__(
         self,
@@ -104,12 +106,16 @@ class NothingSaved(CoreError):
         *,
         logged_out: bool = False,
         keyring: tuple[KeyringProblem | None, str | None] | None = None,
+        before_encryption: bool = False,
+        key_missing: bool = False,
     ) -> None:
         super().__init__(message)
         self.logged_out = logged_out
         #: the store is here but the keyring holding its key cannot be read now: why
         #: (``Credentials.problem`` and ``culprit``)
         self.keyring = keyring
+        self.before_encryption = before_encryption
+        self.key_missing = key_missing
 
 
 #: revoking the token at a log-out: a short wait, and the log-out goes on without it
@@ -165,20 +171,24 @@ class ReviewSession:
             check=not offline,
             seal_plaintext=key.fresh,
         )
-        if not offline and not self.memory_only:
-            self.store.save_profile(user)
         self._token = token or ""
         #: the lead workspace's one client (``shared_client``), made when first asked for
         self._shared: ApiClient | None = None
-        self.engine = SyncEngine(
-            self.server_url,
-            where,
-            token=token,
-            listener=listener,
-            ca_bundle=ca_bundle,
-            store_key=key.key,
-            store_in_memory=self.memory_only,
-        )
+        try:
+            if not offline and not self.memory_only:
+                self.store.save_profile(user)
+            self.engine = SyncEngine(
+                self.server_url,
+                where,
+                token=token,
+                listener=listener,
+                ca_bundle=ca_bundle,
+                store_key=key.key,
+                store_in_memory=self.memory_only,
+            )
+        except BaseException:  # (a StoreError: the caller says it) never a store left open
+            self.store.close()
+            raise
 
     # --- starting ------------------------------------------------------------------------
 
@@ -313,6 +323,12 @@ class ReviewSession:
             key = ProfileKey(keyfile.unlock(wrapped, password, url, username), KeyMode.password)
         else:
             found = credentials.store_key(url, username, create=False)
+            if found is None and written_before_encryption(path):
+                raise NothingSaved(
+                    f"The work saved for {username} on {url} was kept by a release before "
+                    "encryption; a login with the server encrypts it (nothing is lost).",
+                    before_encryption=True,
+                )
             if found is None and credentials.reason is not None:
                 raise NothingSaved(
                     f"The work saved for {username} on {url} needs its key from the keyring, "
@@ -321,7 +337,9 @@ class ReviewSession:
                 )
             if found is None:
                 raise NothingSaved(
-                    f"The key of the work saved for {username} on {url} is not in the keyring."
+                    f"The work saved for {username} on {url} is here, but its key is not in "
+                    "the keyring; it was left as it is.",
+                    key_missing=True,
                 )
             if not token:
                 raise NothingSaved(
@@ -535,7 +553,11 @@ def _keyring_key(credentials: Credentials, url: str, username: str, path: Path) 
         found = credentials.store_key(url, username, create=False)
         if found is not None:
             return ProfileKey(found, KeyMode.keyring)
-        if credentials.reason is not None:  # the keyring cannot be read now
+        # with no keyring at all (none, or none fit for secrets), a store of a release
+        # before encryption never had a key: it gets its first (``profile_key``: wrapped
+        # under the password), as it would from a keyring; it never waits for one
+        first = credentials.problem is not KeyringProblem.failed and written_before_encryption(path)
+        if credentials.reason is not None and not first:  # the keyring cannot be read now
             log.warning("the saved work here waits for the keyring: %s", credentials.reason)
             return ProfileKey(None, KeyMode.memory, waiting=path)
         # it answers, but not with this store's key (a file that cannot be read at all is

@@ -26,6 +26,7 @@ from reviewer_app.core.errors import (
     NetworkError,
     ProtocolError,
     ServiceUnavailable,
+    StoreError,
 )
 from reviewer_app.core.keyfile import DEFAULT_PARAMS, PUBLISHED_PASSWORD_PARAMS, WrongPassword
 from reviewer_app.core.session import (
@@ -138,24 +139,20 @@ def keyring_note(result: LoginResult, key: ProfileKey | None = None) -> str | No
     return first + " " + memory_only_note()
 
 
-def open_window(
+def open_session(
     server_url: str,
     result: LoginResult | None,
     token: str | None,
     *,
     credentials: Credentials,
-    prefs: P.Preferences,
     data_root: Path | None = None,
-    note: str | None = None,
     key: ProfileKey | None = None,
     offline: OfflineStart | None = None,
-    quiet: bool = False,
-) -> MainWindow:
-    """A session, its sync engine (started) and the review window (shown). ``key``: the
-    store's key (``ReviewSession.profile_key``; without one the keyring's, else a memory
-    store). ``offline``: a start with no network from what this computer keeps (instead of
-    ``result`` and ``token``). ``note``: a notice for the banner; ``quiet``: none at all
-    (the demo, whose login is published and whose store is its own)."""
+) -> tuple[ReviewSession, SyncBridge]:
+    """The session ``open_window`` shows (its store opened, its engine not started) and the
+    bridge its engine reports through. Made before the login dialog closes, so that a
+    store that cannot be opened (``StoreError``: written by a newer release, locked, …) is
+    said in the dialog, which stays (the reviewer tries again or quits)."""
     bridge = SyncBridge()
     if offline is not None:
         user, token, key = offline.user, offline.token, offline.key
@@ -172,6 +169,42 @@ def open_window(
         key=key,
         offline=offline is not None,
     )
+    return session, bridge
+
+
+def open_window(
+    server_url: str,
+    result: LoginResult | None,
+    token: str | None,
+    *,
+    credentials: Credentials,
+    prefs: P.Preferences,
+    data_root: Path | None = None,
+    note: str | None = None,
+    key: ProfileKey | None = None,
+    offline: OfflineStart | None = None,
+    quiet: bool = False,
+    opened: tuple[ReviewSession, SyncBridge] | None = None,
+) -> MainWindow:
+    """A session, its sync engine (started) and the review window (shown). ``key``: the
+    store's key (``ReviewSession.profile_key``; without one the keyring's, else a memory
+    store). ``offline``: a start with no network from what this computer keeps (instead of
+    ``result`` and ``token``). ``note``: a notice for the banner; ``quiet``: none at all
+    (the demo, whose login is published and whose store is its own). ``opened``: the
+    session and bridge ``open_session`` made for these (else they are made here)."""
+    if opened is None:
+        opened = open_session(
+            server_url,
+            result,
+            token,
+            credentials=credentials,
+            data_root=data_root,
+            key=key,
+            offline=offline,
+        )
+    session, bridge = opened
+    if offline is not None:
+        key = offline.key
     if session.memory_only and note is None and not quiet:
         note = memory_only_note()  # the keyring keeps the login but would not keep the store key
     # with the store under a key the password opens, nothing is at risk: a plain sentence in
@@ -271,6 +304,13 @@ def start_offline(
 
     def done(start: OfflineStart) -> None:
         dialog.show_status(offline_start(start.summary.unsent, start.summary.posts))
+        try:
+            opened = open_session(
+                server, None, None, credentials=credentials, data_root=data_root, offline=start
+            )
+        except StoreError as err:  # said in the dialog, which stays: try again, or quit
+            dialog.show_error(describe(err).line())
+            return
         dialog.succeeded()
         window = open_window(
             server,
@@ -280,6 +320,7 @@ def start_offline(
             prefs=prefs,
             data_root=data_root,
             offline=start,
+            opened=opened,
         )
         on_window(window)
 
@@ -332,6 +373,14 @@ def run_login(
                 )
                 return
             result, token, key = value
+            try:  # the store opens before the dialog closes: a failure is said there
+                opened = open_session(
+                    server, result, token, credentials=credentials, data_root=data_root, key=key
+                )
+            except StoreError as err:  # (a newer release's, locked, …): try again, or quit
+                log.warning("login: the local store cannot be opened: %s", err)
+                dialog.show_error(describe(err).line())
+                return
             dialog.succeeded()
             window = open_window(
                 server,
@@ -342,6 +391,7 @@ def run_login(
                 data_root=data_root,
                 key=key,
                 note=keyring_note(result, key),
+                opened=opened,
             )
             on_window(window)
 
@@ -442,17 +492,21 @@ def start_with_login(
 
     def done(value: tuple[LoginResult, str, ProfileKey]) -> None:
         result, token, key = value
-        window = open_window(
-            server_url,
-            result,
-            token,
-            credentials=credentials,
-            prefs=prefs,
-            data_root=data_root,
-            key=key,
-            note=None if demo else keyring_note(result, key),
-            quiet=demo,
-        )
+        try:
+            window = open_window(
+                server_url,
+                result,
+                token,
+                credentials=credentials,
+                prefs=prefs,
+                data_root=data_root,
+                key=key,
+                note=None if demo else keyring_note(result, key),
+                quiet=demo,
+            )
+        except StoreError as err:  # (a newer release's, locked, …): said, not dropped
+            failed(err)
+            return
         holder.hide()  # after the window is up: never a moment with nothing on screen
         holder.deleteLater()
         on_window(window)

@@ -236,11 +236,15 @@ def _left_as_it_is(title: str, why: str) -> Message:
 
 def _from_here(err: BaseException) -> Message | None:
     """The message for this computer's errors (the store, its key, undo); None for any other."""
+    from reviewer_app.core.errors import StoreTooNew
+
     if isinstance(err, StoreUnreadable):
         return _left_as_it_is(
             translate("Messages", "The work saved on this computer cannot be read."),
             translate("Messages", "Its file is damaged or not this app's; it was left as it is."),
         )
+    if isinstance(err, StoreTooNew):
+        return _store_too_new()
     if isinstance(err, StoreError):
         return Message(
             translate("Messages", "The local store cannot be written."),
@@ -262,6 +266,8 @@ def _from_here(err: BaseException) -> Message | None:
             translate("Messages", "Nothing was changed."),
             translate("Messages", "Check it and try again."),
         )
+    if isinstance(err, NothingSaved) and (err.before_encryption or err.key_missing):
+        return _saved_work_not_opened(err)
     if isinstance(err, NothingSaved):
         return Message(
             translate("Messages", "You logged out on this computer.")
@@ -496,6 +502,8 @@ def saved_work_waits(reason: str) -> str:
 
 def offline_nothing_saved(err: NothingSaved) -> str:
     """A start with no network that finds nothing it may open."""
+    if err.before_encryption or err.key_missing:  # kept here, but not to be opened now
+        return _saved_work_not_opened(err).line()
     if err.keyring is not None:
         return translate(
             "Messages",
@@ -549,4 +557,29 @@ def bad_address(address: str) -> str:
     """A server address that is not one (what ``normalise_server_url`` refuses)."""
     return translate("Messages", "“{address}” is not a usable server address.").format(
         address=clean(address)
+    )
+
+
+def _store_too_new() -> Message:
+    """The store here is a newer release's (``StoreTooNew``): left as it is, unread."""
+    return Message(
+        translate("Messages", "Your saved work was written by a newer release of the app."),
+        translate("Messages", "This release of the app cannot open it; nothing was changed."),
+        translate("Messages", "Update the app, then log in: your saved work is kept as it is."),
+    )
+
+
+def _saved_work_not_opened(err: NothingSaved) -> Message:
+    """Saved work here a start with no network may not open: a store of a release before
+    encryption (``before_encryption``), or one whose key left the keyring (``key_missing``)."""
+    if err.before_encryption:
+        return Message(
+            translate("Messages", "Your saved work is from an earlier release, before encryption."),
+            translate("Messages", "It is kept as it is, with any verdicts not yet sent."),
+            translate("Messages", "Log in once online to upgrade it; it then opens offline too."),
+        )
+    return Message(
+        translate("Messages", "Your saved work is on this computer, but its key is missing."),
+        translate("Messages", "The keyring no longer holds it; nothing was changed."),
+        translate("Messages", "Log in online meanwhile; the saved work waits for its key."),
     )

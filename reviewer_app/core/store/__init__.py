@@ -55,7 +55,8 @@ another connection).
 **Modules.** ``schema`` (migrations, names), ``records`` (what the store hands out, its
 errors), ``file`` (opening, checking, migrating, sealing, transactions, settings, metadata),
 ``items`` (queues, leased items, media), ``journal`` (verdicts: journal and outbox),
-``retention`` (conflicts, purging, wiping), ``held_bulk`` (a lead's held bulk decisions).
+``retention`` (conflicts, purging, wiping), ``held_bulk`` (a lead's held bulk decisions),
+``documents`` (the models kept as JSON, read back without fields a later release added).
 ``Store`` is all of them on one connection; import it from here.
 """
 
@@ -97,6 +98,7 @@ from .schema import (
     PURGED,
     SCHEMA_VERSION,
     encrypted_store,
+    written_before_encryption,
 )
 
 __all__ = [
@@ -124,6 +126,7 @@ __all__ = [
     "StoredItem",
     "WorklistRow",
     "encrypted_store",
+    "written_before_encryption",
 ]
 
 

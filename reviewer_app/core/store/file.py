@@ -5,10 +5,10 @@ Durability: each commit lands in the WAL file without waiting for the disk
 (``synchronous=NORMAL``); ``write_through`` (an fsync of the WAL, on the sync thread) makes
 the commits so far survive a power cut. A file that is damaged or is not ours is moved aside
 with a message (``recovery_message``), never silently reused; a file of a newer release is
-left as it is. A file moved aside keeps its key: a key file beside the store is copied beside
-it. With a key, every content value is sealed (``RowCipher``), and a store written before
-encryption is sealed in place (only with ``seal_plaintext``: ``_may_seal``), in the migrating
-transaction, then vacuumed (``_scrub``).
+left as it is (``StoreTooNew``). A file moved aside keeps its key: a key file beside the
+store is copied beside it. With a key, every content value is sealed (``RowCipher``), and
+a store written before encryption is sealed in place (only with ``seal_plaintext``:
+``_may_seal``), in the migrating transaction, then vacuumed (``_scrub``).
 See the package's docstring for the whole picture.
 """
 
@@ -27,11 +27,12 @@ from urllib.parse import quote
 
 from reviewer_app.protocol import User
 
-from ..errors import StoreError, StoreUnreadable
+from ..errors import StoreError, StoreTooNew, StoreUnreadable
 from ..keyfile import SUFFIX as KEY_FILE_SUFFIX
 from ..paths import narrow_file, private_file, private_folder
 from ..sealing import RowCipher
 from ..settings import Settings
+from .documents import read_document
 from .plaintext import seal_rows
 from .schema import (
     APPLICATION_ID,
@@ -107,8 +108,24 @@ class StoreFile:
             private_folder(self.path.parent)
             private_file(self.path)  # 0600 before SQLite opens it (its WAL and SHM follow)
         verify = check and not in_memory
-        #: a file that cannot be used is moved aside (else the open fails, leaving it)
-        movable = verify and move_aside
+        try:
+            # a file that cannot be used is moved aside (else the open fails, leaving it)
+            self._open(busy_timeout, verify=verify, movable=verify and move_aside)
+        except BaseException:
+            with suppress(AttributeError, sqlite3.Error):  # never a connection left open
+                self.conn.close()
+            raise
+        self.settings = Settings(self._settings_values, self._save_setting)
+
+    @property
+    def encrypted(self) -> bool:
+        return self._cipher is not None
+
+    # --- opening, checking, migrating ------------------------------------------------
+
+    def _open(self, busy_timeout: float, *, verify: bool, movable: bool) -> None:
+        """Connect, check (``verify``), configure and migrate; a file that cannot be used
+        is moved aside when ``movable``, else refused as ``StoreUnreadable``."""
         try:
             self.conn = self._connect(busy_timeout)
             if verify:  # before any pragma writes to it: a foreign file stays as it was
@@ -121,7 +138,7 @@ class StoreFile:
             self._move_aside(str(why))
             self.conn = self._connect(busy_timeout)
             self._configure()
-        if not in_memory:
+        if not self.in_memory:
             for suffix in ("-wal", "-shm"):  # an older release's, made with the umask's mode
                 narrow_file(Path(str(self.path) + suffix))
         try:
@@ -138,13 +155,6 @@ class StoreFile:
                 self._migrate()
         except sqlite3.DatabaseError as err:
             raise StoreError(f"The local store {self.path} cannot be prepared: {err}") from err
-        self.settings = Settings(self._settings_values, self._save_setting)
-
-    @property
-    def encrypted(self) -> bool:
-        return self._cipher is not None
-
-    # --- opening, checking, migrating ------------------------------------------------
 
     def _connect(self, busy_timeout: float) -> sqlite3.Connection:
         try:
@@ -189,12 +199,7 @@ class StoreFile:
             }
             if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
                 raise _Unusable("it belongs to another program")
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"The local store {self.path} was written by a newer release of the app "
-                    f"(schema {version}, this release knows {SCHEMA_VERSION}). Update the app; "
-                    "the file was left as it is."
-                )
+            self._refuse_newer(version)
             if app_id == APPLICATION_ID and version and not tables >= TABLES:
                 raise _Unusable("tables are missing from it")
             # a full page check reads the whole file: only while that stays quick
@@ -204,6 +209,12 @@ class StoreFile:
                 raise _Unusable(f"SQLite found it damaged ({check})")
         except sqlite3.DatabaseError as err:
             raise _Unusable(f"SQLite cannot read it ({err})") from err
+
+    def _refuse_newer(self, version: int) -> None:
+        """A file of a newer release's schema is never read or changed here (its documents
+        may hold what this release cannot parse): ``StoreTooNew``, the file left as it is."""
+        if version > SCHEMA_VERSION:
+            raise StoreTooNew(self.path, version, SCHEMA_VERSION)
 
     def _move_aside(self, why: str) -> None:
         with suppress(AttributeError, sqlite3.Error):
@@ -259,6 +270,7 @@ class StoreFile:
         """Schema migrations, and (with a key) sealing a store that is not yet encrypted,
         all in one transaction: a crash leaves the store as it was or wholly upgraded."""
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        self._refuse_newer(version)  # also when the file was not checked at open
         check = self._key_check(self.conn)
         if version >= SCHEMA_VERSION and (check is not None or self._cipher is None):
             self._verify_key(check)
@@ -531,7 +543,7 @@ class StoreFile:
         value = self._meta(PROFILE)
         if value is None:
             return None
-        return User.model_validate_json(self._open_text(f"meta.value:{PROFILE}", value))
+        return read_document(User, self._open_text(f"meta.value:{PROFILE}", value))
 
     def save_shift_tally(self, text: str) -> None:
         """The reviewer's shift tally (``ShiftTally.snapshot``, sealed), written within a

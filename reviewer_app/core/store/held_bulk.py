@@ -8,6 +8,7 @@ import uuid
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest
 
 from ..settings import UNDO_WINDOW
+from .documents import read_document
 from .file import StoreFile
 from .records import CLOCK_SLACK, HeldBulk, NothingToUndo
 
@@ -42,8 +43,9 @@ class HeldBulkStore(StoreFile):
         return [
             HeldBulk(
                 r["id"],
-                BulkDecisionRequest.model_validate_json(
-                    self._open_text(f"held_bulk.request:{r['id']}", r["request"])
+                read_document(
+                    BulkDecisionRequest,
+                    self._open_text(f"held_bulk.request:{r['id']}", r["request"]),
                 ),
                 r["held_at"],
                 r["due_at"],
@@ -95,8 +97,8 @@ class HeldBulkStore(StoreFile):
             if row is None:
                 return None
             conn.execute("UPDATE held_bulk SET attempts = attempts + 1 WHERE id = ?", (bulk_id,))
-        request = BulkDecisionRequest.model_validate_json(
-            self._open_text(f"held_bulk.request:{bulk_id}", row["request"])
+        request = read_document(
+            BulkDecisionRequest, self._open_text(f"held_bulk.request:{bulk_id}", row["request"])
         )
         return HeldBulk(bulk_id, request, row["held_at"], row["due_at"])
 

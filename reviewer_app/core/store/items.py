@@ -14,6 +14,7 @@ from typing import NamedTuple
 from reviewer_app.protocol import Item, LeaseGrant, LeaseStatus, Queue
 from reviewer_app.protocol.common import MIN_LEASE_SECONDS
 
+from .documents import read_document
 from .file import StoreFile
 from .records import CLOCK_SLACK, AlreadyDecided, Renewal, StoredItem, WorklistRow
 from .schema import PURGED, SERVER_CLOCK
@@ -56,11 +57,11 @@ class ItemStore(StoreFile):
 
     def queues(self) -> list[Queue]:
         rows = self._read("SELECT document FROM queues ORDER BY position")
-        return [Queue.model_validate_json(r["document"]) for r in rows]
+        return [read_document(Queue, r["document"]) for r in rows]
 
     def queue(self, queue_id: str) -> Queue | None:
         rows = self._read("SELECT document FROM queues WHERE id = ?", (queue_id,))
-        return Queue.model_validate_json(rows[0]["document"]) if rows else None
+        return read_document(Queue, rows[0]["document"]) if rows else None
 
     # --- items: what the sync engine leases ------------------------------------------
 
@@ -190,7 +191,7 @@ class ItemStore(StoreFile):
         kept = parsed.get(item_id)
         if kept is not None and kept[0] == stored:
             return kept[1]
-        item = Item.model_validate_json(self._open_text(f"items.document:{item_id}", stored))
+        item = read_document(Item, self._open_text(f"items.document:{item_id}", stored))
         if len(parsed) >= PARSED_KEPT:  # the oldest goes (the sync thread reads too)
             with contextlib.suppress(KeyError, StopIteration, RuntimeError):
                 parsed.pop(next(iter(parsed)))

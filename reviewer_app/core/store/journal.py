@@ -18,6 +18,7 @@ from typing import Any
 from reviewer_app.protocol import Decision, Verdict, VerdictResult, VerdictStatus
 
 from ..settings import UNDO_WINDOW
+from .documents import read_document
 from .file import StoreFile
 from .records import (
     CLOCK_SLACK,
@@ -192,8 +193,8 @@ class JournalStore(StoreFile):
         return [
             Outgoing(
                 r["key"],
-                Verdict.model_validate_json(
-                    self._open_text(f"journal.verdict:{r['key']}", r["verdict"])
+                read_document(
+                    Verdict, self._open_text(f"journal.verdict:{r['key']}", r["verdict"])
                 ),
             )
             for r in rows
@@ -301,7 +302,7 @@ class JournalStore(StoreFile):
             row["item_id"],
             row["queue_id"],
             row["action"],
-            Verdict.model_validate_json(verdict_json),
+            read_document(Verdict, verdict_json),
             row["recorded_at"],
             status,
             result,
@@ -374,14 +375,12 @@ class JournalStore(StoreFile):
             item_id=row["item_id"],
             queue_id=row["queue_id"],
             action=row["action"],
-            verdict=Verdict.model_validate_json(
-                self._open_text(f"journal.verdict:{key}", row["verdict"])
+            verdict=read_document(
+                Verdict, self._open_text(f"journal.verdict:{key}", row["verdict"])
             ),
             recorded_at=row["recorded_at"],
             status=row["status"],
-            result=VerdictResult.model_validate_json(
-                self._open_text(f"journal.result:{key}", result)
-            )
+            result=read_document(VerdictResult, self._open_text(f"journal.result:{key}", result))
             if result
             else None,
             settled_at=row["settled_at"],

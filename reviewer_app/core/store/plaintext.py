@@ -10,6 +10,7 @@ from typing import Any
 
 from reviewer_app.protocol import VerdictResult
 
+from .documents import read_document
 from .records import result_without_note, without_note
 from .schema import PURGED
 
@@ -50,7 +51,7 @@ def seal_rows(
         verdict = row["verdict"] if row["status"] == "pending" else without_note(row["verdict"])
         result = row["result"]
         if result:
-            result = result_without_note(VerdictResult.model_validate_json(result))
+            result = result_without_note(read_document(VerdictResult, result))
         conn.execute(
             "UPDATE journal SET verdict = ?, result = ? WHERE key = ?",
             (

@@ -9,6 +9,7 @@ from reviewer_app.protocol import Decision, Item, Verdict, VerdictResult
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest
 
 from ..errors import CoreError
+from .documents import read_document
 
 #: seconds a stored time may lie ahead of where it could legitimately be (float rounding,
 #: the moment between reading the clock and writing the row) before it is taken to mean
@@ -126,7 +127,7 @@ class Counts:
 
 
 def without_note(verdict_json: str) -> str:
-    verdict = Verdict.model_validate_json(verdict_json)
+    verdict = read_document(Verdict, verdict_json)
     return (
         verdict.model_copy(update={"note": None}).model_dump_json()
         if verdict.note
@@ -143,5 +144,5 @@ def result_without_note(result: VerdictResult) -> str:
 
 
 def decision_without_note(decision_json: str) -> str:
-    decision = Decision.model_validate_json(decision_json)
+    decision = read_document(Decision, decision_json)
     return decision.model_copy(update={"note": None}).model_dump_json()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from reviewer_app.protocol import Decision, Item, Verdict
 
 from ..settings import CACHE_RETENTION
+from .documents import read_document
 from .file import StoreFile
 from .records import Conflict, decision_without_note, without_note
 from .schema import PURGED
@@ -40,12 +41,12 @@ class RetentionStore(StoreFile):
                 Conflict(
                     key=key,
                     item_id=r["item_id"],
-                    item=Item.model_validate_json(item) if item else None,
-                    mine=Verdict.model_validate_json(
-                        self._open_text(f"conflicts.mine:{key}", r["mine"])
+                    item=read_document(Item, item) if item else None,
+                    mine=read_document(
+                        Verdict, self._open_text(f"conflicts.mine:{key}", r["mine"])
                     ),
-                    theirs=Decision.model_validate_json(
-                        self._open_text(f"conflicts.theirs:{key}", r["theirs"])
+                    theirs=read_document(
+                        Decision, self._open_text(f"conflicts.theirs:{key}", r["theirs"])
                     ),
                     found_at=r["found_at"],
                     resolution=r["resolution"],

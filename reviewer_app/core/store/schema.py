@@ -11,6 +11,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: "RvDk": marks a SQLite file as this app's store (``PRAGMA application_id``).
 APPLICATION_ID = 0x5276446B
@@ -213,6 +216,15 @@ def _v8(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v9(conn: sqlite3.Connection) -> None:
+    """No table changes: the documents kept in the store gained fields (the profile's
+    ``User.access_ended``, a queue's ``counts.not_for_you``), which a release of schema 8
+    cannot parse (it refuses fields it does not know). The version says so: such a release
+    refuses this store as one written by a newer release, in its own words, instead of
+    failing on the first document it reads. A change to a model the store keeps as a
+    document needs such a migration (tests/core/test_store_documents.py checks)."""
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v1,
@@ -223,6 +235,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v6,
     _v7,
     _v8,
+    _v9,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: the content type kept for a media file the service no longer has (404 or 410): its tile
@@ -273,6 +286,33 @@ def encrypted_store(path: Path) -> bool | None:
     """Whether the store file at ``path`` records that it is encrypted (its key check),
     read without changing it: True or False, None when it cannot be read (damaged, not
     ours, busy). What a login asks before it would make a new key for a profile."""
+
+    def read(conn: sqlite3.Connection) -> bool:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version < ENCRYPTED_SINCE:
+            return False
+        row = conn.execute("SELECT 1 FROM meta WHERE name = ?", (KEY_CHECK,)).fetchone()
+        return row is not None
+
+    return _read_only(path, read)
+
+
+def written_before_encryption(path: Path) -> bool:
+    """Whether the file at ``path`` is this app's store as a release before encryption
+    wrote it (schema 2 or older: nothing in it is sealed, and no key was ever made for
+    it), read without changing it; False when it cannot be read."""
+
+    def read(conn: sqlite3.Connection) -> bool:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        return bool(app_id == APPLICATION_ID and 0 < version < ENCRYPTED_SINCE)
+
+    return _read_only(path, read) is True
+
+
+def _read_only(path: Path, read: Callable[[sqlite3.Connection], T]) -> T | None:
+    """``read`` on a read-only connection to the file at ``path`` (None when SQLite cannot
+    read it); the empty WAL and SHM such a connection leaves are removed."""
     companions = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
     absent = [p for p in companions if not p.exists()]
     try:
@@ -280,11 +320,7 @@ def encrypted_store(path: Path) -> bool | None:
     except sqlite3.Error:
         return None
     try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version < ENCRYPTED_SINCE:
-            return False
-        row = conn.execute("SELECT 1 FROM meta WHERE name = ?", (KEY_CHECK,)).fetchone()
-        return row is not None
+        return read(conn)
     except sqlite3.Error:
         return None
     finally:
