@@ -13,7 +13,11 @@ signatures in ``webhook-signature``, space-separated) until the grace period end
 operator finishes the rotation, so a receiver can switch secrets without losing a message.
 
 Every operator change raises the delivery state's ``version``: a dispatcher that read the
-state before the change cannot write its cursor over it (see webhooks.py).
+state before the change cannot write its cursor over it (see webhooks.py), and stops to read
+the endpoint again; so a rotation reaches a run of messages already going out within
+moments (the dispatcher writes its cursor, or renews its lease, every fraction of a second
+while it sends), and the end of a grace period at once (the secrets are chosen per message,
+at its time).
 """
 
 from __future__ import annotations
@@ -334,6 +338,9 @@ def rotate_secret(
             previous_secret_until=until if grace_seconds > 0 else None,
         )
     )
+    # a dispatcher sending a run of messages now stops at its next write and reads the
+    # endpoint again: the new secret (and no other, with no grace) signs what it sends next
+    _bump(conn, endpoint_id)
     _log(
         conn,
         now,
@@ -358,6 +365,7 @@ def finish_rotation(
             .where(webhook_endpoints.c.id == endpoint_id)
             .values(previous_secret=None, previous_secret_until=None)
         )
+        _bump(conn, endpoint_id)  # a run going out now stops signing with it (as above)
         _log(
             conn,
             now,
@@ -450,11 +458,12 @@ def dispatcher_disable(
     return True
 
 
-def signing_secrets(row: Mapping[Any, Any], now: float) -> list[str]:
-    """The secrets that sign a message now: the current one, and the previous one while
-    its rotation's grace period runs."""
-    found = [row["secret"]]
-    previous, until = row["previous_secret"], row["previous_secret_until"]
+def signing_secrets(
+    secret: str, previous: str | None, until: float | None, now: float
+) -> list[str]:
+    """The secrets that sign a message sent at ``now``: the current one, and the previous
+    one while its rotation's grace period (ending at ``until``) runs."""
+    found = [secret]
     if previous and until is not None and now < until:
         found.append(previous)
     return found

@@ -46,9 +46,11 @@ OR lease_until < now)``, which one process wins (PostgreSQL re-checks the condit
 row a concurrent winner committed; SQLite has one writer). The holder renews it while it
 delivers, and every write of the cursor names the owner and the state's ``version``: a
 dispatcher that lost its lease (paused past its expiry) or whose endpoint an operator
-changed (replay, disable) writes nothing and stops. A message is sent only while the lease
-outlasts the request (it is renewed first when it might not), so two processes never send
-to one endpoint at once.
+changed (replay, disable, a secret rotation) writes nothing and stops (and, still holding
+the lease, reads the endpoint again: a new secret signs from its next message). A message
+is sent only while the lease outlasts the request (it is renewed first when it might not;
+the request ends by the timeout, a deadline however slowly the receiver answers), so two
+processes never send to one endpoint at once.
 
 **A process of its own.** The dispatcher shares its process, and the GIL, with the API: a
 busy API process gets through fewer messages a second than the decisions it records.

@@ -15,7 +15,6 @@ import urllib3
 from sqlalchemy import Connection, and_, select, update
 
 from reviewer_app import __version__
-from reviewer_app.protocol.terminal import printable
 from reviewer_app.protocol.webhooks import WebhookStatus, webhook_id
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import enforcement_feed
@@ -24,17 +23,14 @@ from reviewer_app.server.domain.webhook_endpoints import (
     dispatcher_disable,
     kinds_of,
     shown_url,
-    signing_secrets,
 )
 from reviewer_app.server.domain.webhooks.messages import (
     BATCH,
     COMMIT_EVERY_SECONDS,
     IDLE_HOLD_SECONDS,
-    MAX_RESPONSE_BYTES,
     RETRY_SECONDS,
     Outcome,
     Run,
-    cause,
     due,
     full_jitter,
     hours,
@@ -43,7 +39,7 @@ from reviewer_app.server.domain.webhooks.messages import (
     message_body,
     newest,
     pool,
-    retry_after,
+    post,
     signature,
 )
 from reviewer_app.server.storage.db import Database
@@ -65,8 +61,8 @@ class Dispatcher:
         self.poll = settings.webhook_poll_seconds
         self.lanes = max(1, settings.webhook_lanes)
         self.proxy = settings.webhook_proxy
-        # a request may take the timeout to connect and again to answer: the lease must
-        # outlast that with room to spare before each message is sent
+        # an attempt ends by the timeout (a deadline, messages.post): the lease must outlast
+        # it, with room to spare on a busy machine, before each message is sent
         self.send_budget = 2 * self.timeout + 1.0
         self.lease_seconds = max(settings.webhook_lease_seconds, 2 * self.send_budget)
         self.owner = f"{socket.gethostname()[:64]}:{os.getpid()}:{os.urandom(4).hex()}"
@@ -256,7 +252,9 @@ class Dispatcher:
                     continue
                 idle_since = None
                 if not self._send_run(run, rows, session):
-                    return
+                    # read again: the lease lost or a failure recorded end it there; an
+                    # operator's change (a new secret, a replay) is taken up
+                    continue
         except Exception as exc:
             self._back_off(endpoint_id, exc)
             raise
@@ -319,7 +317,9 @@ class Dispatcher:
             source=row["source"],
             kinds=kinds_of(row["event_kinds"]),
             status=row["status"],
-            secrets=signing_secrets(row, now),
+            secret=row["secret"],
+            previous_secret=row["previous_secret"],
+            previous_secret_until=row["previous_secret_until"],
             version=row["version"],
             delivered=row["delivered_seq"],
             message_seq=row["message_seq"],
@@ -385,15 +385,23 @@ class Dispatcher:
         outcomes: dict[int, Outcome] = {}  # by seq: what was attempted
         lease = threading.Lock()
         lost = threading.Event()
+        checked = [time.monotonic()]
 
         def send_lane(lane: list[Any]) -> None:
             for row in lane:
                 if self._stopping.is_set() or lost.is_set():
                     return
-                with lease:  # never send unless the lease outlasts the request
-                    if self.clock() + self.send_budget >= run.lease_until and not self._renew(run):
-                        lost.set()
-                        return
+                # never send unless the lease outlasts the request; renewed (which fails
+                # after an operator's change, a rotation say) as often as a cursor is written
+                with lease:
+                    if (
+                        self.clock() + self.send_budget >= run.lease_until
+                        or time.monotonic() - checked[0] >= COMMIT_EVERY_SECONDS
+                    ):
+                        if not self._renew(run):
+                            lost.set()
+                            return
+                        checked[0] = time.monotonic()
                 outcome = self._attempt(session, run, row)
                 outcomes[int(row["seq"])] = outcome
                 if self.on_attempt is not None:
@@ -428,43 +436,17 @@ class Dispatcher:
     def _attempt(self, session: urllib3.PoolManager, run: Run, row: Any) -> Outcome:
         body = message_body(row)
         msg_id = webhook_id(int(row["id"]))
-        timestamp = int(self.clock())
+        now = self.clock()
+        timestamp = int(now)
         headers = {
             "content-type": "application/json",
             "user-agent": f"reviewer-app-webhooks/{__version__}",
             "webhook-id": msg_id,
             "webhook-timestamp": str(timestamp),
-            "webhook-signature": signature(run.secrets, msg_id, timestamp, body),
+            # the secrets of this moment: a grace period that ended mid-run signs no more
+            "webhook-signature": signature(run.secrets(now), msg_id, timestamp, body),
         }
-        try:
-            response = session.urlopen(
-                "POST", run.url, body=body, headers=headers, redirect=False, preload_content=False
-            )
-        except urllib3.exceptions.TimeoutError:
-            return Outcome(False, error=f"no answer within {self.timeout:g} s")
-        except urllib3.exceptions.HTTPError as exc:
-            return Outcome(False, error=f"connection failed ({cause(exc)})")
-        except (OSError, ValueError) as exc:  # a URL it cannot use, say
-            return Outcome(False, error=f"request failed ({type(exc).__name__})")
-        try:
-            # read a little, so a short answer leaves the connection for the next message
-            response.read(MAX_RESPONSE_BYTES, decode_content=False)
-            response.release_conn()
-        except Exception:  # the status is what counts; the connection is dropped
-            log.debug("reading webhook %d's answer failed", run.endpoint_id)
-            response.close()
-        status = response.status
-        if 200 <= status < 300:
-            return Outcome(True, status)
-        # the receiver's reason phrase is shown to operators (webhook list, the log): its
-        # control characters as code points
-        reason = printable(response.reason or "", newlines=False)
-        return Outcome(
-            False,
-            status,
-            error=f"HTTP {status}" + (f" {reason[:100]}" if reason else ""),
-            retry_after=retry_after(response.headers.get("retry-after"), self.clock()),
-        )
+        return post(session, run.url, body, headers, self.timeout, self.clock)
 
     def _advance(self, run: Run, seq: int, count: int) -> bool:
         """Write the cursor past acknowledged actions (renewing the lease); False when the

@@ -1,28 +1,36 @@
 """What the dispatcher sends and how it waits: the signed Standard Webhooks message, the
 backoff with full jitter and Retry-After, an attempt's outcome, and the rounds' helpers
-(which actions are due, their lanes, the connection pool)."""
+(which actions are due, their lanes, the connection pool and an attempt's deadline)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 import hmac
+import http.client
+import io
 import json
 import logging
 import random
-from collections.abc import Sequence
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import urllib3
 from sqlalchemy import Connection, exists, func, select
 
+from reviewer_app.protocol.terminal import printable
 from reviewer_app.protocol.webhooks import MESSAGE_TYPE, WebhookStatus
 from reviewer_app.server.domain import enforcement_feed
 from reviewer_app.server.domain.records import iso
-from reviewer_app.server.domain.webhook_endpoints import secret_key
+from reviewer_app.server.domain.webhook_endpoints import secret_key, signing_secrets
 from reviewer_app.server.storage.tables import enforcement_actions, webhook_endpoints, webhook_state
 
 log = logging.getLogger("server.webhooks")
@@ -109,7 +117,9 @@ class Run:
     source: str
     kinds: list[str] | None
     status: str
-    secrets: list[str]
+    secret: str
+    previous_secret: str | None
+    previous_secret_until: float | None
     version: int
     delivered: int
     message_seq: int | None
@@ -118,6 +128,12 @@ class Run:
     consecutive_failures: int
     next_attempt_at: float
     lease_until: float  # as this dispatcher last wrote it
+
+    def secrets(self, now: float) -> list[str]:
+        """What signs a message sent at ``now``: chosen per message, so the end of a grace
+        period mid-run stops the previous secret at once (an operator's rotation stops
+        the run, which reads the endpoint again)."""
+        return signing_secrets(self.secret, self.previous_secret, self.previous_secret_until, now)
 
 
 def due(conn: Connection, now: float, owner: str) -> list[Any]:
@@ -160,17 +176,192 @@ def pool(proxy: str, timeout: float, lanes: int = 1) -> urllib3.PoolManager:
     """The HTTP connections of one worker thread, kept alive between messages: urllib3
     (requests' own HTTP layer) directly, at less than half of requests' CPU per message
     (the dispatcher shares its process with the API). No retries (the dispatcher retries,
-    in order), no redirects, TLS certificates verified, a timeout to connect and to read;
-    nothing from the environment (no proxy variables, no ``.netrc`` credentials)."""
+    in order), no redirects, TLS certificates verified; nothing from the environment (no
+    proxy variables, no ``.netrc`` credentials). The proxy's user and password, if its URL
+    has them, go as ``Proxy-Authorization`` (urllib3 ignores them in the URL). Connections
+    keep to the deadline of the attempt under way (``deadline``)."""
     options: dict[str, Any] = {
         "num_pools": 8,
         "maxsize": lanes,  # a connection per lane, kept alive
         "retries": False,
-        "timeout": urllib3.Timeout(connect=timeout, read=timeout),
+        "timeout": urllib3.Timeout(total=timeout),
     }
     if proxy:
-        return urllib3.ProxyManager(proxy, **options)
-    return urllib3.PoolManager(**options)
+        address, proxy_headers = proxy_parts(proxy)
+        manager: urllib3.PoolManager = urllib3.ProxyManager(
+            address, proxy_headers=proxy_headers, **options
+        )
+    else:
+        manager = urllib3.PoolManager(**options)
+    manager.pool_classes_by_scheme = _POOLS
+    return manager
+
+
+def proxy_parts(proxy: str) -> tuple[str, dict[str, str]]:
+    """The proxy URL without its user information, and the ``Proxy-Authorization`` header
+    (Basic) that information stands for: user and password percent-decoded, in UTF-8."""
+    parts = urlsplit(proxy)
+    userinfo, at, address = parts.netloc.rpartition("@")
+    if not at:
+        return proxy, {}
+    user, _, password = userinfo.partition(":")
+    credentials = f"{unquote(user)}:{unquote(password)}".encode()
+    header = "Basic " + base64.b64encode(credentials).decode()
+    return urlunsplit(parts._replace(netloc=address)), {"proxy-authorization": header}
+
+
+# -- an attempt's deadline ----------------------------------------------------------------
+#
+# urllib3's timeouts bound each socket operation, not a request: a receiver that answers a
+# byte at a time keeps an attempt open as long as it likes, past the endpoint's lease (and
+# another process then sends to it as well). Under ``deadline`` every send and every read
+# of the thread's request waits at most for what is left of the attempt's time, and none
+# starts after it: the attempt ends by then, as a timeout (looking up the receiver's name
+# aside: the system's resolver keeps its own time).
+
+_attempt = threading.local()
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[float]:
+    """The requests of this thread inside the block end within ``seconds`` of its start
+    (the monotonic time they end by is given)."""
+    until = time.monotonic() + seconds
+    _attempt.until = until
+    try:
+        yield until
+    finally:
+        _attempt.until = None
+
+
+def _left(until: float) -> float:
+    left = until - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("timed out")  # socket.timeout: urllib3 says ReadTimeoutError
+    return left
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A response's socket, read with at most the attempt's time left on each read."""
+
+    def __init__(self, sock: socket.socket, until: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._raw = sock.makefile("rb", buffering=0)  # holds the socket as makefile does
+        self._until = until
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._sock.fileno()
+
+    def readinto(self, buffer: Any) -> int | None:
+        self._sock.settimeout(_left(self._until))
+        return self._raw.readinto(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._raw.close()
+        super().close()
+
+
+class _DeadlineResponse(http.client.HTTPResponse):
+    """http.client's response (status line, headers, body; a proxy's answer to CONNECT
+    too), read under the deadline of the attempt that made it, if any."""
+
+    def __init__(
+        self, sock: socket.socket, debuglevel: int = 0, method: str | None = None, url: Any = None
+    ) -> None:
+        super().__init__(sock, debuglevel, method, url)
+        until = getattr(_attempt, "until", None)
+        if until is not None:
+            buffered, self.fp = self.fp, io.BufferedReader(_DeadlineReader(sock, until))
+            buffered.close()  # nothing was read from it yet
+
+
+class _Connection(urllib3.connection.HTTPConnection):
+    """Connecting (a TLS handshake too), sending and reading the answer: each within what
+    is left of the attempt's time."""
+
+    response_class = _DeadlineResponse
+
+    def _new_conn(self) -> socket.socket:
+        until = getattr(_attempt, "until", None)
+        if until is not None:
+            self.timeout = _left(until)
+        sock = super()._new_conn()
+        if until is not None:  # a TLS handshake may come next
+            try:
+                sock.settimeout(_left(until))
+            except TimeoutError:
+                sock.close()
+                raise
+        return sock
+
+    def send(self, data: Any) -> None:
+        until = getattr(_attempt, "until", None)
+        if until is not None and self.sock is not None:
+            self.sock.settimeout(_left(until))
+        super().send(data)
+
+
+class _TLSConnection(_Connection, urllib3.connection.HTTPSConnection):
+    pass
+
+
+class _Pool(urllib3.HTTPConnectionPool):
+    ConnectionCls = _Connection
+
+
+class _TLSPool(urllib3.HTTPSConnectionPool):
+    ConnectionCls = _TLSConnection
+
+
+_POOLS: dict[str, type[urllib3.HTTPConnectionPool]] = {"http": _Pool, "https": _TLSPool}
+
+
+def post(
+    session: urllib3.PoolManager,
+    url: str,
+    body: bytes,
+    headers: dict[str, str],
+    timeout: float,
+    clock: Callable[[], float],
+) -> Outcome:
+    """POST one message; what came of it. The attempt ends within ``timeout`` (a deadline:
+    connecting, sending, the answer), a failed one (a timeout) when no answer came by
+    then. Once the status is in, up to ``MAX_RESPONSE_BYTES`` of the body are read (until
+    the deadline) so the connection can serve the next message; the status is what counts."""
+    with deadline(timeout) as until:
+        try:
+            response = session.urlopen(
+                "POST", url, body=body, headers=headers, redirect=False, preload_content=False
+            )
+        except (urllib3.exceptions.HTTPError, OSError, ValueError) as exc:
+            if isinstance(exc, urllib3.exceptions.TimeoutError) or time.monotonic() >= until:
+                return Outcome(False, error=f"no answer within {timeout:g} s")
+            if isinstance(exc, urllib3.exceptions.HTTPError):
+                return Outcome(False, error=f"connection failed ({cause(exc)})")
+            return Outcome(False, error=f"request failed ({type(exc).__name__})")  # a bad URL
+        try:
+            response.read(MAX_RESPONSE_BYTES, decode_content=False)
+            response.release_conn()
+        except Exception:  # a slow or broken body: the connection is dropped
+            log.debug("reading a webhook answer's body failed")
+            response.close()
+    status = response.status
+    if 200 <= status < 300:
+        return Outcome(True, status)
+    # the receiver's reason phrase is shown to operators (webhook list, the log): its
+    # control characters as code points
+    reason = printable(response.reason or "", newlines=False)
+    return Outcome(
+        False,
+        status,
+        error=f"HTTP {status}" + (f" {reason[:100]}" if reason else ""),
+        retry_after=retry_after(response.headers.get("retry-after"), clock()),
+    )
 
 
 def cause(exc: BaseException) -> str:
