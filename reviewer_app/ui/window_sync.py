@@ -44,6 +44,8 @@ log = logging.getLogger("ui")
 WITHDRAWN = "withdrawn"
 #: ... and because an account action closed the item (its author suspended or inauthentic)
 AUTHOR_ACTIONED = "author_actioned"
+#: a verdict's lease the service never issued (its data restored or reset since the claim)
+UNKNOWN_LEASE = "unknown_lease"
 
 
 def _author_status(entry: JournalEntry) -> str | None:
@@ -54,6 +56,20 @@ def _author_status(entry: JournalEntry) -> str | None:
 def _reason_code(entry: JournalEntry) -> str | None:
     reason = entry.result.reason if entry.result else None
     return reason.code if reason else None
+
+
+def _refusal_reason(entry: JournalEntry) -> str:
+    """Why the server refused ``entry``, in words: its own (isolated), or ours for a lease
+    it does not know (its data restored from a backup, or reset, since the claim)."""
+    if _reason_code(entry) == UNKNOWN_LEASE:
+        return translate(
+            "MainWindow",
+            "the server has no record of leasing it to you (its data may have been restored "
+            "from a backup or reset since), so the verdict was not recorded; the post waits "
+            "in its queue to be decided again",
+        )
+    reason = entry.result.reason if entry.result else None
+    return isolate(reason.message if reason else "")
 
 
 def while_open(method: Callable[..., None]) -> Callable[..., None]:
@@ -457,16 +473,27 @@ class SyncEvents(WindowParts):
                     item=self._posts_named(actioned),
                 )
             )
-        for entry in rejected:
-            if entry in withdrawn or entry in actioned:
-                continue
-            reason = entry.result.reason.message if entry.result and entry.result.reason else ""
-            self.notify(
-                translate(
-                    "MainWindow", "The server refused your verdict on {item}: {reason}"
-                ).format(item=self._posts_named([entry]), reason=isolate(reason))
-            )
+        refused = [e for e in rejected if e not in withdrawn and e not in actioned]
+        if refused:  # one notice for them all (each replaced the one before)
+            self.notify(self._refused_words(refused))
         self._later(self._refresh_worklist)
+
+    def _refused_words(self, refused: list[JournalEntry]) -> str:
+        """The refusals of ``refused`` verdicts, the posts named and grouped by reason."""
+        by_reason: dict[str, list[JournalEntry]] = {}
+        for entry in refused:
+            by_reason.setdefault(_refusal_reason(entry), []).append(entry)
+        if len(refused) == 1:
+            [(reason, _)] = by_reason.items()
+            return translate(
+                "MainWindow", "The server refused your verdict on {item}: {reason}"
+            ).format(item=self._posts_named(refused), reason=reason)
+        return translate("MainWindow", "The server refused {n} of your verdicts: {reasons}").format(
+            n=len(refused),
+            reasons="; ".join(
+                f"{self._posts_named(group)}: {reason}" for reason, group in by_reason.items()
+            ),
+        )
 
     def _posts_named(self, entries: list[JournalEntry]) -> str:
         """The posts of ``entries`` as the worklist names them ("@author: first words"),

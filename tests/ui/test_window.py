@@ -347,3 +347,41 @@ def test_the_window_opens_where_it_was_last_closed(
     assert again.geometry() == QRect(free.x() + 40, free.y() + 30, 1100, 700)
     close_session(again)
     again.close()
+
+
+def test_several_refusals_are_told_in_one_notice(
+    qtbot, demo_server: LiveServer, desk_factory
+) -> None:
+    """Refusals in one delivery each replaced the notice before (only the last post was
+    named); a lease the service does not know is said in words (its data restored)."""
+    import uuid
+
+    from reviewer_app.core.store import JournalEntry
+    from reviewer_app.protocol import RejectReason, VerdictResult, VerdictStatus
+
+    desk = desk_factory(demo_server.url, queue="spam-scams")
+    window = desk.window
+    qtbot.waitUntil(lambda: len(window.worklist.labels) >= 3, timeout=10_000)
+    ids = [row.item_id for row in window.worklist.rows[:3]]
+    reasons = [
+        ("unknown_lease", "This lease token was never issued for this item."),
+        ("unknown_lease", "This lease token was never issued for this item."),
+        ("not_your_lease", "This lease belongs to another reviewer."),
+    ]
+    entries = []
+    for item_id, (code, message) in zip(ids, reasons, strict=True):
+        verdict = window.store.record_verdict(item_id, action="not-spam", undo_window=60)
+        result = VerdictResult(
+            idempotency_key=uuid.UUID(verdict.key),
+            item_id=item_id,
+            status=VerdictStatus.rejected,
+            reason=RejectReason(code=code, message=message),
+        )
+        entries.append(JournalEntry(**{**verdict.__dict__, "status": "rejected", "result": result}))
+    named = [window.worklist.labels[i] for i in ids]
+    window.bridge.verdicts_settled.emit(tuple(entries))
+    said = window.banner.text()
+    assert said.startswith("The server refused 3 of your verdicts: "), said
+    assert all(name in said for name in named), said
+    assert "no record of leasing it to you" in said and "never issued" not in said, said
+    assert "belongs to another reviewer" in said, said

@@ -28,6 +28,10 @@ from ..store import Outgoing
 from .leases import LeaseWork
 from .state import log
 
+#: the rejection of a verdict whose lease the service never issued (its data was restored
+#: from a backup or reset since the claim)
+UNKNOWN_LEASE = "unknown_lease"
+
 
 class Delivery(LeaseWork):
     """Verdicts and break records, to the service."""
@@ -93,11 +97,22 @@ class Delivery(LeaseWork):
                 self._refresh_queues()
         settled = self.store.settle(results, decide_again=again)
         self._counts_changed = True
+        # every lease held is asked about now when an accepted verdict's account action
+        # may have closed other items, or when the service knew no lease of one: its data
+        # was restored or reset since the claims, and the posts leased with the same loss
+        # leave the worklist before they are decided in vain
         self._renew_all |= any(
-            r.status is VerdictStatus.accepted
-            and r.decision is not None
-            and r.decision.author_action is not None
-            and closes_items(r.decision.author_action)
+            (
+                r.status is VerdictStatus.accepted
+                and r.decision is not None
+                and r.decision.author_action is not None
+                and closes_items(r.decision.author_action)
+            )
+            or (
+                r.status is VerdictStatus.rejected
+                and r.reason is not None
+                and r.reason.code == UNKNOWN_LEASE
+            )
             for r in results
         )
         self._emit(ev.VerdictsSettled(tuple(settled)))

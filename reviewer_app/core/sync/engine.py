@@ -166,6 +166,11 @@ class SyncEngine(Delivery):
         with self._shared.lock:
             token = self._shared.token
         if token != self.api.token:
+            # a login again (after another token, or a pause for one): every lease held
+            # here is asked about at once (a service whose data was restored or reset since
+            # asks for one, and knows none of them); not the first token (nothing held yet
+            # but what a start keeps, renewed when due)
+            self._renew_all |= bool(token) and (bool(self.api.token) or self.paused)
             self.api.token = token
             self.paused = False
             self._told_reachable = False
