@@ -117,6 +117,17 @@ class StoreUnreadable(StoreError):
     moved behind the reviewer's back; the next login moves it aside and says so."""
 
 
+class StoreInUse(StoreError):
+    """The store file is open in another copy of the app on this computer (the same
+    account on the same server): one at a time, or two sync engines would work one store
+    and each window would offer posts the other decides."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(
+            f"The local store {path} is open in another copy of the app on this computer."
+        )
+
+
 class StoreTooNew(StoreError):
     """The store file was written by a newer release of the app (its schema, ``found``, is
     past the one this release knows, ``known``): it is left as it is, never read or changed;

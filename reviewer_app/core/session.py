@@ -170,6 +170,7 @@ class ReviewSession:
             in_memory=self.memory_only,
             check=not offline,
             seal_plaintext=key.fresh,
+            exclusive=True,  # one copy of the app at a time (``StoreInUse``)
         )
         self._token = token or ""
         #: the lead workspace's one client (``shared_client``), made when first asked for
@@ -526,7 +527,7 @@ class ReviewSession:
             self.store.close()  # a memory store is gone with its last connection
         if kept or self.memory_only:
             return kept  # the key stays (keyring or key file): the verdicts need it
-        for suffix in ("", "-wal", "-shm", "-journal", keyfile.SUFFIX):
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", keyfile.SUFFIX):
             with suppress(FileNotFoundError):
                 Path(str(self.path) + suffix).unlink()
         aside = self.moved_aside()

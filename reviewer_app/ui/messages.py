@@ -236,7 +236,7 @@ def _left_as_it_is(title: str, why: str) -> Message:
 
 def _from_here(err: BaseException) -> Message | None:
     """The message for this computer's errors (the store, its key, undo); None for any other."""
-    from reviewer_app.core.errors import StoreTooNew
+    from reviewer_app.core.errors import StoreInUse, StoreTooNew
 
     if isinstance(err, StoreUnreadable):
         return _left_as_it_is(
@@ -245,6 +245,12 @@ def _from_here(err: BaseException) -> Message | None:
         )
     if isinstance(err, StoreTooNew):
         return _store_too_new()
+    if isinstance(err, StoreInUse):
+        return Message(
+            translate("Messages", "This account's saved work is open in another copy of the app."),
+            translate("Messages", "One copy at a time works with it; nothing was changed."),
+            translate("Messages", "Switch to that window, or close it and log in here again."),
+        )
     if isinstance(err, StoreError):
         return Message(
             translate("Messages", "The local store cannot be written."),

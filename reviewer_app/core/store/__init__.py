@@ -68,6 +68,7 @@ from pathlib import Path
 
 from .file import StoreFile
 from .held_bulk import HeldBulkStore
+from .hold import hold
 from .items import ItemStore
 from .journal import (
     HELD_BY_OTHER,
@@ -144,25 +145,44 @@ class Store(ItemStore, JournalStore, RetentionStore, HeldBulkStore):
         busy_timeout: float = 10.0,
         seal_plaintext: bool = False,
         move_aside: bool = True,
+        exclusive: bool = False,
     ) -> None:
         """``key``: the profile's 32-byte data key; without one the store is not encrypted
         (tools and tests; the app always passes one, or uses ``in_memory``). ``in_memory``:
         ``path`` names a database that lives in this process only (see the module doc).
-        ``check``, ``move_aside`` and ``seal_plaintext``: as ``StoreFile``'s. Cached content
-        past its retention is purged as the store opens."""
-        super().__init__(
-            path,
-            key=key,
-            in_memory=in_memory,
-            clock=clock,
-            check=check,
-            busy_timeout=busy_timeout,
-            seal_plaintext=seal_plaintext,
-            move_aside=move_aside,
-        )
-        # on the opener's thread (the GUI's, for the review window): the WAL, which syncs the
-        # file, is emptied by the sync thread's next pass
-        self.purge_expired(empty_wal=False)
+        ``check``, ``move_aside`` and ``seal_plaintext``: as ``StoreFile``'s. ``exclusive``:
+        the session's connection, held by one copy of the app at a time (``hold``:
+        ``StoreInUse``) until it is closed. Cached content past its retention is purged as
+        the store opens."""
+        self._held = hold(Path(path)) if exclusive and not in_memory else None
+        try:
+            super().__init__(
+                path,
+                key=key,
+                in_memory=in_memory,
+                clock=clock,
+                check=check,
+                busy_timeout=busy_timeout,
+                seal_plaintext=seal_plaintext,
+                move_aside=move_aside,
+            )
+            # on the opener's thread (the GUI's, for the review window): the WAL, which
+            # syncs the file, is emptied by the sync thread's next pass
+            self.purge_expired(empty_wal=False)
+        except BaseException:
+            self._let_go()
+            raise
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._let_go()
+
+    def _let_go(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            held.release()
 
     def counts(self) -> Counts:
         row = self._read(

@@ -1,0 +1,34 @@
+"""One copy of the app at a time on a store: the session's own connection holds a lock
+on ``<store>.lock`` (the system's file lock, through ``filelock``) from before the file is
+opened, checked or moved aside, until it is closed. A second copy of the app logging in to
+the same account on the same server is refused (``StoreInUse``) instead of running a
+second sync engine on the store (two windows offering the same posts, a damaged file moved
+aside under the other's feet). The lock goes with the process: a copy that was killed
+leaves nothing that holds the next one out."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from ..errors import StoreInUse
+from ..paths import private_folder
+
+log = logging.getLogger("store")
+
+
+def hold(path: Path) -> FileLock | None:
+    """The lock on the store at ``path`` (``StoreInUse`` when another copy holds it); None
+    where the file system has no locks to take (the store opens unguarded, as before)."""
+    private_folder(path.parent)
+    lock = FileLock(f"{path}.lock", timeout=0, thread_local=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise StoreInUse(path) from None
+    except OSError as exc:  # a file system without locks (some network shares)
+        log.warning("the local store cannot be locked (%s): opened without the guard", exc)
+        return None
+    return lock
