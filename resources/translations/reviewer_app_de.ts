@@ -2726,6 +2726,22 @@
         <translation>kein Grund angegeben</translation>
     </message>
     <message>
+        <source>{queue} (a queue since removed)</source>
+        <translation>{queue} (eine inzwischen entfernte Warteschlange)</translation>
+    </message>
+    <message>
+        <source>Another lead decided this escalation first.</source>
+        <translation>Eine andere Leitung hat diese Eskalation zuerst entschieden.</translation>
+    </message>
+    <message>
+        <source>It no longer waits in the escalation queue: nothing to assign.</source>
+        <translation>Sie wartet nicht mehr in der Eskalations-Warteschlange: nichts zuzuweisen.</translation>
+    </message>
+    <message>
+        <source>Pick another one from the list.</source>
+        <translation>Wählen Sie eine andere aus der Liste.</translation>
+    </message>
+    <message>
         <source>{wait} (over SLA)</source>
         <translation>{wait} (über SLA)</translation>
     </message>
@@ -2766,6 +2782,10 @@
         <translation>Was geschah</translation>
     </message>
     <message>
+        <source>Routed here by triage: {n} open</source>
+        <translation>Von der Triage hierher geleitet: {n} offen</translation>
+    </message>
+    <message>
         <source>{lead} ({n})</source>
         <translation>{lead} ({n})</translation>
     </message>
@@ -2778,8 +2798,12 @@
         <translation>niemand</translation>
     </message>
     <message>
-        <source>{lead} is deciding this escalation now; it is assigned to you and comes to you if they let it go.</source>
-        <translation>{lead} entscheidet diese Eskalation gerade; sie ist Ihnen zugewiesen und kommt zu Ihnen, falls sie freigegeben wird.</translation>
+        <source>The service no longer lets this account see the escalations (it may no longer be a lead&apos;s), so the list was cleared.</source>
+        <translation>Der Dienst zeigt diesem Konto die Eskalationen nicht mehr (es gehört vielleicht keiner Leitung mehr), daher wurde die Liste geleert.</translation>
+    </message>
+    <message>
+        <source>{lead} is deciding this escalation now; it comes to you if they let it go.</source>
+        <translation>{lead} entscheidet diese Eskalation gerade; sie kommt zu Ihnen, wenn sie sie freigeben.</translation>
     </message>
     <message>
         <source>Type or pick the lead to assign it to.</source>
@@ -3718,7 +3742,6 @@
     </message>
     <message>
         <source>starting…</source>
-        <extracomment>The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic)</extracomment>
         <translation>startet…</translation>
     </message>
     <message>
@@ -3910,6 +3933,11 @@
         <translation>Rückgängig: {action} für {item}.</translation>
     </message>
     <message>
+        <source>the server has no record of leasing it to you (its data may have been restored from a backup or reset since), so the verdict was not recorded; the post waits in its queue to be decided again</source>
+        <extracomment>The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) a verdict&apos;s lease the service never issued (its data restored or reset since the claim)</extracomment>
+        <translation>der Server hat keine Aufzeichnung, dass er Ihnen den Beitrag zugeteilt hat (seine Daten wurden seitdem vielleicht aus einer Sicherung wiederhergestellt oder zurückgesetzt), daher wurde das Urteil nicht gespeichert; der Beitrag wartet in seiner Warteschlange auf eine neue Entscheidung</translation>
+    </message>
+    <message>
         <source>Connected to the server.</source>
         <translation>Mit dem Server verbunden.</translation>
     </message>
@@ -3948,6 +3976,22 @@
     <message>
         <source>The queue {queue} was removed on the server; you have no queue left to review. Choose a queue once one is listed.</source>
         <translation>Die Warteschlange {queue} wurde auf dem Server entfernt; Ihnen bleibt keine Warteschlange zum Prüfen. Wählen Sie eine, sobald eine aufgeführt ist.</translation>
+    </message>
+    <message>
+        <source>You are no longer an administrator: you are now a reviewer.</source>
+        <translation>Sie sind kein Administrator mehr: Sie sind jetzt Prüfer.</translation>
+    </message>
+    <message>
+        <source>You are no longer a lead: you are now a reviewer.</source>
+        <translation>Sie sind keine Leitung mehr: Sie sind jetzt Prüfer.</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is for leads only, so it is no longer listed for you; its posts stay there. Now showing {other}; choose another queue in the list if you like.</source>
+        <translation>Die Warteschlange {queue} ist nur für Leitungen und wird Ihnen daher nicht mehr angezeigt; ihre Beiträge bleiben dort. Jetzt wird {other} angezeigt; wählen Sie bei Bedarf eine andere Warteschlange in der Liste.</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is for leads only, so it is no longer listed for you. You have no queue left to review.</source>
+        <translation>Die Warteschlange {queue} ist nur für Leitungen und wird Ihnen daher nicht mehr angezeigt. Ihnen bleibt keine Warteschlange zum Prüfen.</translation>
     </message>
     <message>
         <source>The server can be reached again: log in to send your verdicts.</source>
@@ -4028,6 +4072,10 @@
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
         <translation>Der Server hat Ihre Entscheidung zu {item} abgelehnt: {reason}</translation>
+    </message>
+    <message>
+        <source>The server refused {n} of your verdicts: {reasons}</source>
+        <translation>Der Server hat {n} Ihrer Urteile abgelehnt: {reasons}</translation>
     </message>
     <message>
         <source>● Log in to sync</source>
@@ -4421,6 +4469,18 @@
         <translation>Ihre Datei ist beschädigt oder gehört nicht zu dieser App; sie wurde unverändert gelassen.</translation>
     </message>
     <message>
+        <source>This account&apos;s saved work is open in another copy of the app.</source>
+        <translation>Die gespeicherte Arbeit dieses Kontos ist in einer anderen Kopie der App geöffnet.</translation>
+    </message>
+    <message>
+        <source>One copy at a time works with it; nothing was changed.</source>
+        <translation>Es kann immer nur eine Kopie damit arbeiten; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Switch to that window, or close it and log in here again.</source>
+        <translation>Wechseln Sie zu jenem Fenster, oder schließen Sie es und melden Sie sich hier erneut an.</translation>
+    </message>
+    <message>
         <source>This password does not open the work saved on this computer.</source>
         <translation>Dieses Passwort öffnet die auf diesem Computer gespeicherte Arbeit nicht.</translation>
     </message>
@@ -4459,6 +4519,42 @@
     <message>
         <source>%Ln pending</source>
         <translation>%Ln ausstehend</translation>
+    </message>
+    <message>
+        <source>Your saved work was written by a newer release of the app.</source>
+        <translation>Ihre gespeicherte Arbeit wurde von einer neueren Version der App geschrieben.</translation>
+    </message>
+    <message>
+        <source>This release of the app cannot open it; nothing was changed.</source>
+        <translation>Diese Version der App kann sie nicht öffnen; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Update the app, then log in: your saved work is kept as it is.</source>
+        <translation>Aktualisieren Sie die App und melden Sie sich dann an: Ihre gespeicherte Arbeit bleibt, wie sie ist.</translation>
+    </message>
+    <message>
+        <source>Your saved work is from an earlier release, before encryption.</source>
+        <translation>Ihre gespeicherte Arbeit stammt von einer früheren Version, vor der Verschlüsselung.</translation>
+    </message>
+    <message>
+        <source>It is kept as it is, with any verdicts not yet sent.</source>
+        <translation>Sie bleibt, wie sie ist, mit allen noch nicht gesendeten Urteilen.</translation>
+    </message>
+    <message>
+        <source>Log in once online to upgrade it; it then opens offline too.</source>
+        <translation>Melden Sie sich einmal online an, um sie umzustellen; danach öffnet sie auch offline.</translation>
+    </message>
+    <message>
+        <source>Your saved work is on this computer, but its key is missing.</source>
+        <translation>Ihre gespeicherte Arbeit ist auf diesem Computer, aber ihr Schlüssel fehlt.</translation>
+    </message>
+    <message>
+        <source>The keyring no longer holds it; nothing was changed.</source>
+        <translation>Der Schlüsselbund enthält ihn nicht mehr; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Log in online meanwhile; the saved work waits for its key.</source>
+        <translation>Melden Sie sich inzwischen online an; die gespeicherte Arbeit wartet auf ihren Schlüssel.</translation>
     </message>
     <message>
         <source>Log in when the server can be reached: the app starts a new store and keeps the old one aside for support.</source>

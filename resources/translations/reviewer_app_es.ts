@@ -2726,6 +2726,22 @@
         <translation>sin motivo</translation>
     </message>
     <message>
+        <source>{queue} (a queue since removed)</source>
+        <translation>{queue} (una cola ya eliminada)</translation>
+    </message>
+    <message>
+        <source>Another lead decided this escalation first.</source>
+        <translation>Otro responsable decidió esta escalación primero.</translation>
+    </message>
+    <message>
+        <source>It no longer waits in the escalation queue: nothing to assign.</source>
+        <translation>Ya no espera en la cola de escalaciones: no hay nada que asignar.</translation>
+    </message>
+    <message>
+        <source>Pick another one from the list.</source>
+        <translation>Elija otra de la lista.</translation>
+    </message>
+    <message>
         <source>{wait} (over SLA)</source>
         <translation>{wait} (fuera del SLA)</translation>
     </message>
@@ -2766,6 +2782,10 @@
         <translation>Qué pasó</translation>
     </message>
     <message>
+        <source>Routed here by triage: {n} open</source>
+        <translation>Enviadas aquí por la clasificación: {n} abiertas</translation>
+    </message>
+    <message>
         <source>{lead} ({n})</source>
         <translation>{lead} ({n})</translation>
     </message>
@@ -2778,8 +2798,12 @@
         <translation>nadie</translation>
     </message>
     <message>
-        <source>{lead} is deciding this escalation now; it is assigned to you and comes to you if they let it go.</source>
-        <translation>{lead} está decidiendo esta escalación ahora; queda asignada a quien la pidió y le llegará si la suelta.</translation>
+        <source>The service no longer lets this account see the escalations (it may no longer be a lead&apos;s), so the list was cleared.</source>
+        <translation>El servicio ya no deja ver las escalaciones a esta cuenta (quizá ya no sea de un responsable), así que la lista se vació.</translation>
+    </message>
+    <message>
+        <source>{lead} is deciding this escalation now; it comes to you if they let it go.</source>
+        <translation>{lead} está decidiendo esta escalación ahora; le llegará si la suelta.</translation>
     </message>
     <message>
         <source>Type or pick the lead to assign it to.</source>
@@ -3718,7 +3742,6 @@
     </message>
     <message>
         <source>starting…</source>
-        <extracomment>The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic)</extracomment>
         <translation>iniciando…</translation>
     </message>
     <message>
@@ -3910,6 +3933,11 @@
         <translation>Deshecho: {action} en {item}.</translation>
     </message>
     <message>
+        <source>the server has no record of leasing it to you (its data may have been restored from a backup or reset since), so the verdict was not recorded; the post waits in its queue to be decided again</source>
+        <extracomment>The reason code of a verdict the service refused because the platform withdrew the post. ... and because an account action closed the item (its author suspended or inauthentic) a verdict&apos;s lease the service never issued (its data restored or reset since the claim)</extracomment>
+        <translation>el servidor no tiene constancia de habérsela asignado (sus datos pueden haberse restaurado de una copia o reiniciado desde entonces), así que el veredicto no se registró; la publicación espera en su cola para decidirse de nuevo</translation>
+    </message>
+    <message>
         <source>Connected to the server.</source>
         <translation>Conectado al servidor.</translation>
     </message>
@@ -3948,6 +3976,22 @@
     <message>
         <source>The queue {queue} was removed on the server; you have no queue left to review. Choose a queue once one is listed.</source>
         <translation>La cola {queue} se eliminó en el servidor; no le queda ninguna cola que revisar. Elija una cola en cuanto aparezca alguna.</translation>
+    </message>
+    <message>
+        <source>You are no longer an administrator: you are now a reviewer.</source>
+        <translation>Ya no es administrador: ahora es revisor.</translation>
+    </message>
+    <message>
+        <source>You are no longer a lead: you are now a reviewer.</source>
+        <translation>Ya no es responsable: ahora es revisor.</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is for leads only, so it is no longer listed for you; its posts stay there. Now showing {other}; choose another queue in the list if you like.</source>
+        <translation>La cola {queue} es solo para responsables, así que ya no aparece para usted; sus publicaciones siguen allí. Ahora se muestra {other}; elija otra cola de la lista si lo desea.</translation>
+    </message>
+    <message>
+        <source>The queue {queue} is for leads only, so it is no longer listed for you. You have no queue left to review.</source>
+        <translation>La cola {queue} es solo para responsables, así que ya no aparece para usted. No le queda ninguna cola que revisar.</translation>
     </message>
     <message>
         <source>The server can be reached again: log in to send your verdicts.</source>
@@ -4028,6 +4072,10 @@
     <message>
         <source>The server refused your verdict on {item}: {reason}</source>
         <translation>El servidor rechazó su veredicto sobre {item}: {reason}</translation>
+    </message>
+    <message>
+        <source>The server refused {n} of your verdicts: {reasons}</source>
+        <translation>El servidor rechazó {n} de sus veredictos: {reasons}</translation>
     </message>
     <message>
         <source>● Log in to sync</source>
@@ -4421,6 +4469,18 @@
         <translation>Su archivo está dañado o no es de esta aplicación; se ha dejado tal cual.</translation>
     </message>
     <message>
+        <source>This account&apos;s saved work is open in another copy of the app.</source>
+        <translation>El trabajo guardado de esta cuenta está abierto en otra copia de la aplicación.</translation>
+    </message>
+    <message>
+        <source>One copy at a time works with it; nothing was changed.</source>
+        <translation>Solo una copia a la vez puede trabajar con él; no se cambió nada.</translation>
+    </message>
+    <message>
+        <source>Switch to that window, or close it and log in here again.</source>
+        <translation>Cambie a esa ventana, o ciérrela e inicie sesión aquí de nuevo.</translation>
+    </message>
+    <message>
         <source>This password does not open the work saved on this computer.</source>
         <translation>Esta contraseña no abre el trabajo guardado en este equipo.</translation>
     </message>
@@ -4459,6 +4519,42 @@
     <message>
         <source>%Ln pending</source>
         <translation>%Ln pendiente|%Ln pendientes</translation>
+    </message>
+    <message>
+        <source>Your saved work was written by a newer release of the app.</source>
+        <translation>Su trabajo guardado lo escribió una versión más nueva de la aplicación.</translation>
+    </message>
+    <message>
+        <source>This release of the app cannot open it; nothing was changed.</source>
+        <translation>Esta versión de la aplicación no puede abrirlo; no se cambió nada.</translation>
+    </message>
+    <message>
+        <source>Update the app, then log in: your saved work is kept as it is.</source>
+        <translation>Actualice la aplicación e inicie sesión: su trabajo guardado se conserva tal cual.</translation>
+    </message>
+    <message>
+        <source>Your saved work is from an earlier release, before encryption.</source>
+        <translation>Su trabajo guardado es de una versión anterior, previa al cifrado.</translation>
+    </message>
+    <message>
+        <source>It is kept as it is, with any verdicts not yet sent.</source>
+        <translation>Se conserva tal cual, con los veredictos aún no enviados.</translation>
+    </message>
+    <message>
+        <source>Log in once online to upgrade it; it then opens offline too.</source>
+        <translation>Inicie sesión una vez en línea para actualizarlo; después se abre también sin conexión.</translation>
+    </message>
+    <message>
+        <source>Your saved work is on this computer, but its key is missing.</source>
+        <translation>Su trabajo guardado está en este equipo, pero falta su clave.</translation>
+    </message>
+    <message>
+        <source>The keyring no longer holds it; nothing was changed.</source>
+        <translation>El llavero ya no la guarda; no se cambió nada.</translation>
+    </message>
+    <message>
+        <source>Log in online meanwhile; the saved work waits for its key.</source>
+        <translation>Mientras tanto, inicie sesión en línea; el trabajo guardado espera su clave.</translation>
     </message>
     <message>
         <source>Log in when the server can be reached: the app starts a new store and keeps the old one aside for support.</source>
