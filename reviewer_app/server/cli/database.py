@@ -68,7 +68,11 @@ def check(url: str, *, read_only: bool, read_url: str | None = None) -> None:
 
 
 def with_service(
-    settings: ServerSettings, work: Callable[[Service], int], *, read_only: bool
+    settings: ServerSettings,
+    work: Callable[[Service], int],
+    *,
+    read_only: bool,
+    writes: bool | None = None,
 ) -> int:
     """What a command does on the service: its database checked first (``check``), the
     service started and closed around ``work``, and a refusal (``ApiError``) said in its
@@ -82,7 +86,12 @@ def with_service(
         print(exc.detail, file=sys.stderr)
         return 1
     finally:
-        close_sealed(service)
+        # a command that writes (``writes``; by default one that may make the database)
+        # seals what it wrote; one that only reads leaves the log as it found it
+        if (not read_only) if writes is None else writes:
+            close_sealed(service)
+        else:
+            service.close()
 
 
 #: from this many entries to seal a command says it is sealing them (about 30,000 a second)

@@ -94,7 +94,8 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
             print(f"Ended the access of {args.name}; {ended} session(s) of theirs ended.")
         return 0
 
-    return with_service(settings, work, read_only=True)
+    # never makes a database (the account must be there), but writes to it
+    return with_service(settings, work, read_only=True, writes=True)
 
 
 def _access_ended(service: Service, name: str) -> bool:

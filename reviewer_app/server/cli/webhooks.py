@@ -12,7 +12,7 @@ from reviewer_app.protocol.enforcement import EnforcementKind
 from reviewer_app.protocol.terminal import printable
 from reviewer_app.protocol.webhooks import WebhookEndpoint
 from reviewer_app.server.cli.args import LOG_LEVELS, cursor, log_level, row_id, seconds
-from reviewer_app.server.cli.database import check, close_sealed, with_service
+from reviewer_app.server.cli.database import check, with_service
 from reviewer_app.server.cli.queues import _USERNAME, _default_actor
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.service import Service
@@ -223,7 +223,7 @@ def run_dispatcher(settings: ServerSettings, log_level: str) -> int:
     try:
         stop.wait()
     finally:
-        close_sealed(service)  # gives the leases back
+        service.close()  # stops the dispatcher first, giving the leases back
     return 0
 
 
