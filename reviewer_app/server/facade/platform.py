@@ -35,12 +35,9 @@ class PlatformFacade(ServiceBase):
         behind it, and an empty page told a platform it had caught up when it had not (a
         long poll then read the replica again and again for its whole wait)."""
         if self.reads.replica is not None and after + limit < self.feed.head():
-            found = self.reads.run(  # a replica lost meanwhile: None, from the primary
-                lambda conn, source: (
-                    enforcement_feed.page(conn, caller.username, after, limit)
-                    if source.replica
-                    else None
-                )
+            found = self.reads.run(  # None: the primary's page below
+                lambda conn, _source: enforcement_feed.page(conn, caller.username, after, limit),
+                replica_only=True,
             )
             if found is not None and len(found[0].actions) >= limit:
                 return found

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import make_url
@@ -130,12 +130,23 @@ class Reads:
             return self.primary, ReadSource(False)
         return self.replica, ReadSource(True, float(staleness))
 
-    def run(self, work: Callable[[Connection, ReadSource], T]) -> T:
+    @overload
+    def run(self, work: Callable[[Connection, ReadSource], T]) -> T: ...
+    @overload
+    def run(
+        self, work: Callable[[Connection, ReadSource], T], *, replica_only: bool
+    ) -> T | None: ...
+
+    def run(
+        self, work: Callable[[Connection, ReadSource], T], *, replica_only: bool = False
+    ) -> T | None:
         """``work`` on one snapshot (``Database.snapshot``) of the database ``choose``
         picks, told where it reads. When the replica fails it after the probe (it went
         away, shut down, or cancelled the query for a conflict with the WAL it replays),
         the primary does the work again: a read never fails for the replica alone. An
-        outage counts as one (the back-off); a conflict does not (the replica is well)."""
+        outage counts as one (the back-off); a conflict does not (the replica is well).
+        ``replica_only``: None instead of a read on the primary (the caller reads it its
+        own way)."""
         db, source = self.choose()
         if source.replica:
             try:
@@ -154,6 +165,8 @@ class Reads:
                         self._reason(exc),
                     )
             source = ReadSource(False)
+        if replica_only:
+            return None
         with self.primary.snapshot() as conn:
             return work(conn, source)
 
