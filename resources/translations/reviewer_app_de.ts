@@ -2730,10 +2730,6 @@
         <translation>{queue} (eine inzwischen entfernte Warteschlange)</translation>
     </message>
     <message>
-        <source>Another lead decided this escalation first.</source>
-        <translation>Eine andere Leitung hat diese Eskalation zuerst entschieden.</translation>
-    </message>
-    <message>
         <source>It no longer waits in the escalation queue: nothing to assign.</source>
         <translation>Sie wartet nicht mehr in der Eskalations-Warteschlange: nichts zuzuweisen.</translation>
     </message>
@@ -2808,6 +2804,10 @@
     <message>
         <source>Type or pick the lead to assign it to.</source>
         <translation>Die zuzuweisende Teamleitung eingeben oder wählen.</translation>
+    </message>
+    <message>
+        <source>This escalation was decided already.</source>
+        <translation>Diese Eskalation wurde bereits entschieden.</translation>
     </message>
     <message>
         <source>Assigned to {lead}.</source>

@@ -2730,10 +2730,6 @@
         <translation>{queue} (una cola ya eliminada)</translation>
     </message>
     <message>
-        <source>Another lead decided this escalation first.</source>
-        <translation>Otro responsable decidió esta escalación primero.</translation>
-    </message>
-    <message>
         <source>It no longer waits in the escalation queue: nothing to assign.</source>
         <translation>Ya no espera en la cola de escalaciones: no hay nada que asignar.</translation>
     </message>
@@ -2808,6 +2804,10 @@
     <message>
         <source>Type or pick the lead to assign it to.</source>
         <translation>Escribir o elegir el responsable al que asignarla.</translation>
+    </message>
+    <message>
+        <source>This escalation was decided already.</source>
+        <translation>Esta escalación ya se decidió.</translation>
     </message>
     <message>
         <source>Assigned to {lead}.</source>

@@ -86,5 +86,5 @@ def test_assigning_one_another_lead_decided_names_them(srv: LiveServer) -> None:
     (held,) = claim(theo, ESCALATIONS, 1)
     assert theo.decide([verdict(held, "keep")])[0]["status"] == "accepted"
     refused = lena.request("PUT", f"/escalations/{escalated}/assignee", json={"assignee": "lena"})
-    problem = expect_problem(refused, 409, "not_open_escalation")
+    problem = expect_problem(refused, 409, "escalation_decided")
     assert problem["detail"].startswith("theo decided this escalation already")

@@ -173,7 +173,7 @@ def test_assigning_one_another_lead_decided_says_so(
     view.mine_button.click()
     desk.wait(lambda: "decided" in view.status.text())
     status = view.status.text()
-    assert status.startswith("Another lead decided this escalation first."), status
+    assert status.startswith("This escalation was decided already."), status
     assert f"{SECOND} decided this escalation already" in status
     assert "Change what it refused" not in status
 

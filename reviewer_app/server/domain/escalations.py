@@ -293,7 +293,7 @@ def _not_open(conn: Connection, row: Mapping[Any, Any]) -> ApiError:
     """The refusal to assign an item that is no open escalation, naming the lead who
     decided it when it was decided in the escalation queue (another lead was first)."""
     decider = None
-    if row["queue_id"] == ESCALATION_QUEUE:
+    if row["queue_id"] == ESCALATION_QUEUE and row["state"] == "decided":
         decider = conn.execute(
             select(users.c.username)
             .join(decisions, decisions.c.user_id == users.c.id)
@@ -301,13 +301,18 @@ def _not_open(conn: Connection, row: Mapping[Any, Any]) -> ApiError:
             .order_by(decisions.c.id.desc())
             .limit(1)
         ).scalar()
-    detail = (
-        f"{decider} decided this escalation already: there is nothing to assign."
-        if decider is not None
-        else "This item is not waiting in the escalation queue (decided, or never "
-        "escalated): there is nothing to assign."
+    if decider is not None:
+        return ApiError(
+            409,
+            "escalation_decided",
+            f"{decider} decided this escalation already: there is nothing to assign.",
+        )
+    return ApiError(
+        409,
+        "not_open_escalation",
+        "This item is not waiting in the escalation queue (decided, withdrawn, or never "
+        "escalated): there is nothing to assign.",
     )
-    return ApiError(409, "not_open_escalation", detail)
 
 
 def assign(

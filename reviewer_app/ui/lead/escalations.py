@@ -90,9 +90,9 @@ def queue_name(names: dict[str, str], queue_id: str) -> tuple[str, str]:
 def assign_refused(err: BaseException) -> str:
     """Why an assignment failed, in a line: another lead deciding it first (the server's
     words name them, when one did) said as that, not as a refusal to change something."""
-    if isinstance(err, ProblemError) and err.code == "not_open_escalation":
-        return Message(
-            translate("LeadEscalations", "Another lead decided this escalation first."),
+    if isinstance(err, ProblemError) and err.code == "escalation_decided":
+        return Message(  # (the server's words name who: another lead, or this one elsewhere)
+            translate("LeadEscalations", "This escalation was decided already."),
             translate(
                 "LeadEscalations", "It no longer waits in the escalation queue: nothing to assign."
             ),
