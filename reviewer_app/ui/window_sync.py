@@ -548,8 +548,8 @@ class SyncEvents(WindowParts):
 
     def say(self, text: str) -> None:
         self._saying = None  # a later word than a verdict's "Saved" still to come
-        if set_text(self.message, text):  # a screen reader says it when it can
-            announce(self.message, self.message.text())
+        set_text(self.message, text)
+        announce(self.message, self.message.text())  # a screen reader says it, again too
 
     def _say_saved(self) -> None:
         """The verdict's "Saved", said once the next post is painted (unless something was
@@ -561,8 +561,8 @@ class SyncEvents(WindowParts):
         """A notice that stays until the next one (errors the reviewer must not miss);
         ``kind`` names a notice that follows a count (``"conflicts"``)."""
         self._banner_kind = kind if text else ""
-        if set_text(self.banner, text):  # said at once, before anything else
-            announce(self.banner, self.banner.text(), assertive=True)
+        set_text(self.banner, text)
+        announce(self.banner, self.banner.text(), assertive=True)  # at once, again too
         self.banner.setVisible(bool(text))
         self._saying = None
         set_text(self.message, text)  # (said as the banner: once)
