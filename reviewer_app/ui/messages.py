@@ -243,14 +243,8 @@ def _from_here(err: BaseException) -> Message | None:
             translate("Messages", "The work saved on this computer cannot be read."),
             translate("Messages", "Its file is damaged or not this app's; it was left as it is."),
         )
-    if isinstance(err, StoreTooNew):
-        return _store_too_new()
-    if isinstance(err, StoreInUse):
-        return Message(
-            translate("Messages", "This account's saved work is open in another copy of the app."),
-            translate("Messages", "One copy at a time works with it; nothing was changed."),
-            translate("Messages", "Switch to that window, or close it and log in here again."),
-        )
+    if isinstance(err, StoreTooNew | StoreInUse):
+        return _store_too_new() if isinstance(err, StoreTooNew) else _store_in_use()
     if isinstance(err, StoreError):
         return Message(
             translate("Messages", "The local store cannot be written."),
@@ -572,6 +566,15 @@ def _store_too_new() -> Message:
         translate("Messages", "Your saved work was written by a newer release of the app."),
         translate("Messages", "This release of the app cannot open it; nothing was changed."),
         translate("Messages", "Update the app, then log in: your saved work is kept as it is."),
+    )
+
+
+def _store_in_use() -> Message:
+    """The store here is open in another copy of the app (``StoreInUse``)."""
+    return Message(
+        translate("Messages", "This account's saved work is open in another copy of the app."),
+        translate("Messages", "One copy at a time works with it; nothing was changed."),
+        translate("Messages", "Switch to that window, or close it and log in here again."),
     )
 
 
