@@ -9,7 +9,6 @@ a database."""
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +21,12 @@ from sqlalchemy.pool import NullPool
 from reviewer_app.server.config import ENV_PREFIX, ServerSettings
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
-from reviewer_app.server.storage.db import CONNECT_TIMEOUT_SECONDS, normalise_url
+from reviewer_app.server.storage.db import (
+    CONNECT_TIMEOUT_SECONDS,
+    driver_reason,
+    driver_said,
+    normalise_url,
+)
 from reviewer_app.server.storage.migrations import HEAD
 
 EXAMPLES = "sqlite:///path or postgresql://user:password@host/db"
@@ -101,9 +105,8 @@ SEALING_SAID = 20_000
 def database_failure(exc: SQLAlchemyError) -> str:
     """What the database said, in one line: the driver's own message, never the statement
     or its values (a webhook's secrets, a password's hash)."""
-    said = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    first = str(said).strip().splitlines()[0] if str(said).strip() else ""
-    return f"{type(said).__name__}: {first}" if first else type(said).__name__
+    name, first = driver_said(exc)
+    return f"{name}: {first}" if first else name
 
 
 def close_sealed(service: Service) -> None:
@@ -171,7 +174,7 @@ def _check_sqlite(url: str, parsed: URL, *, read_only: bool) -> None:
         with engine.connect() as conn:
             revision = _revision(conn)
     except DBAPIError as exc:
-        raise Unusable(f"Cannot read the database at {path}: {_reason(exc, url)}") from None
+        raise Unusable(f"Cannot read the database at {path}: {driver_reason(exc, url)}") from None
     finally:
         engine.dispose()
     if read_only:
@@ -195,7 +198,8 @@ def _check_postgres(url: str, parsed: URL, *, read_only: bool) -> None:
         with engine.connect() as conn:
             revision = _revision(conn)
     except DBAPIError as exc:
-        raise Unusable(f"Cannot reach the database at {shown(url)}: {_reason(exc, url)}") from None
+        reason = driver_reason(exc, url)
+        raise Unusable(f"Cannot reach the database at {shown(url)}: {reason}") from None
     finally:
         engine.dispose()
     if read_only:
@@ -239,19 +243,6 @@ def _check_known(revision: str | None, where: str) -> None:
 
 def _nothing_at(where: str) -> str:
     return f"No review-desk database at {where} (start the service once, or pass --database-url)"
-
-
-def _reason(exc: DBAPIError, url: str) -> str:
-    """The driver's words, on one line, without the URL's password."""
-    words = str(exc.orig).strip().splitlines()
-    reason = re.sub(r"\s+", " ", words[0]) if words else type(exc.orig).__name__
-    try:
-        password = make_url(url).password
-    except (ArgumentError, ValueError):
-        password = None
-    if password:
-        reason = reason.replace(str(password), "***")
-    return reason
 
 
 __all__ = ["Unusable", "check", "shown"]

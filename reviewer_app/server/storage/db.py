@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError
 
 from reviewer_app.server.storage.migrations import HEAD
 
@@ -78,6 +79,26 @@ URGENT_MARK_SECONDS = 1.0
 WRITER_CHECKPOINT_PAGES = 16_000
 # Any fixed number: PostgreSQL advisory lock that serialises migrations of several processes.
 _MIGRATION_LOCK = 7_304_211
+
+
+def driver_said(exc: BaseException) -> tuple[str, str]:
+    """The name and first line of what the database driver said about ``exc`` (the
+    driver's own error under SQLAlchemy's wrapper), never the statement or its values."""
+    said = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    lines = str(said).strip().splitlines()
+    return type(said).__name__, lines[0].strip() if lines else ""
+
+
+def driver_reason(exc: BaseException, url: str | None = None) -> str:
+    """What the driver said about ``exc`` on one line (or its error's name), without the
+    password of ``url``, the database the error came from."""
+    name, first = driver_said(exc)
+    reason = re.sub(r"\s+", " ", first) or name
+    try:
+        password = make_url(url).password if url else None
+    except (ArgumentError, ValueError):
+        password = None
+    return reason.replace(str(password), "***") if password else reason
 
 
 def normalise_url(url: str) -> str:

@@ -24,7 +24,6 @@ its replay) is done again on the primary (``Reads.run``).
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from reviewer_app.server.storage.db import Database
+from reviewer_app.server.storage.db import Database, driver_reason
 
 log = logging.getLogger("server")
 T = TypeVar("T")
@@ -235,14 +234,7 @@ class Reads:
 
     def _reason(self, exc: Exception) -> str:
         """The exception's words on one line, without the replica's password."""
-        inner = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-        lines = str(inner).strip().splitlines()
-        reason = re.sub(r"\s+", " ", lines[0]) if lines else ""
-        reason = reason or type(inner).__name__
-        password = make_url(self.replica.url).password if self.replica is not None else None
-        if password:
-            reason = reason.replace(str(password), "***")
-        return reason
+        return driver_reason(exc, self.replica.url if self.replica is not None else None)
 
     def _staleness(self, lsn: Any) -> float | object | None:
         replica = self.replica
