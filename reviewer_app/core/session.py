@@ -42,7 +42,7 @@ from .api import ApiClient, Timeouts, normalise_server_url
 from .credentials import Credentials, KeyringProblem, Saved
 from .errors import ApiError, AuthenticationRequired, CoreError, StoreError, UnsentVerdicts
 from .paths import data_dir, private_folder, store_path
-from .store import OfflineSummary, Store, encrypted_store, written_before_encryption
+from .store import OfflineSummary, Store, check_free, encrypted_store, written_before_encryption
 from .sync import SyncEngine
 
 log = logging.getLogger("net")
@@ -223,16 +223,15 @@ class ReviewSession:
         first: Callable[[], None] | None = None,
         kdf: keyfile.KdfParams = keyfile.DEFAULT_PARAMS,
     ) -> tuple[LoginResult, str, ProfileKey]:
-        """``log_in``, then ``profile_key``; when this profile keeps its key wrapped under
-        the password, the key file's KDF runs beside the login instead of after it, and
-        beside ``first`` (the demo's wait for its service to start) when given. ``kdf``:
-        the costs of a key file made now (an existing one keeps its own).
-        Opening the key file changes nothing, and its result is used only for a login the
-        server accepted, under the same user name: a password the file does not open is
-        then dealt with by ``profile_key``, as after any login. Network and a KDF: not on
-        the GUI thread."""
+        """``log_in``, then ``profile_key``, refused (``StoreInUse``) before the login while
+        another copy of the app holds this profile's store. A key wrapped under the password
+        is unwrapped beside the login (and ``first``, the demo's wait for its service), its
+        key used only for a login the server accepted under the same name (else as after any
+        login); ``kdf``: the costs of a key file made now. Network, KDF: not on the GUI thread."""
         url = normalise_server_url(server_url)
-        wrapped = keyfile.key_file_path(store_path(url, username, data_root))
+        path = store_path(url, username, data_root)
+        check_free(path)  # held by another copy of the app: ``StoreInUse``, and no login
+        wrapped = keyfile.key_file_path(path)
         early: Future[bytes] | None = None
         pool = ThreadPoolExecutor(1, thread_name_prefix="key-file")
         try:

@@ -13,9 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
+from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.errors import StoreInUse
+from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import Store
+from reviewer_app.server.storage.tables.accounts import sessions
+from tests.support.keyring_memory import MemoryKeyring
+from tests.support.servers import PASSWORD, LiveServer
 
 KEY = bytes(range(32))
 
@@ -66,3 +72,35 @@ def test_a_killed_copy_holds_nothing(tmp_path: Path) -> None:
         os.kill(holder.pid, signal.SIGKILL)
         holder.wait(30)
     Store(path, key=KEY, exclusive=True).close()
+
+
+def test_a_second_copy_logs_nobody_in(tmp_path: Path) -> None:
+    """Refused before the login, not after it: the other copy's token stays the one the
+    keyring keeps, and the service issues no token that nobody will use or log out."""
+    server = LiveServer(f"sqlite:///{tmp_path / 'service.db'}").start()
+    server.add_user("ines")
+    data, backend = tmp_path / "data", MemoryKeyring()
+    credentials = Credentials(backend)
+    try:
+        result, token, key = ReviewSession.log_in_with_key(
+            server.url, "ines", PASSWORD, credentials=credentials, data_root=data
+        )
+        first = ReviewSession(
+            server.url, result.user, token, credentials=credentials, data_root=data, key=key
+        )
+        try:
+            kept = dict(backend.secrets)
+            with pytest.raises(StoreInUse):
+                ReviewSession.log_in_with_key(
+                    server.url, "ines", PASSWORD, credentials=credentials, data_root=data
+                )
+            assert backend.secrets == kept
+            with server.service.db.read() as conn:
+                assert conn.execute(select(func.count()).select_from(sessions)).scalar() == 1
+        finally:
+            first.close()
+        ReviewSession.log_in_with_key(  # the first copy closed: this one may log in
+            server.url, "ines", PASSWORD, credentials=credentials, data_root=data
+        )
+    finally:
+        server.stop()

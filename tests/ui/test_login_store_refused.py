@@ -6,7 +6,8 @@ quits), and the file is left as it is.
   quit the app without a word (the error went to stderr), and a start with no network said
   the disk may be full.
 - A store another program holds locked: said in the dialog, and a new attempt once it is
-  free opens the window.
+  free opens the window. A store another copy of the app holds: said before any login (the
+  keyring keeps that copy's token).
 - With no network, a store of a release before encryption is said to be upgraded by a
   login (it had been "nothing of yours is saved here" with a keyring, and "locked with a
   key the keyring holds" without one), and a store whose key left the keyring is said to be
@@ -28,10 +29,11 @@ from pytestqt.qtbot import QtBot
 
 from reviewer_app.core.api import ApiClient, normalise_server_url
 from reviewer_app.core.credentials import Credentials
-from reviewer_app.core.errors import StoreTooNew
+from reviewer_app.core.errors import StoreInUse, StoreTooNew
 from reviewer_app.core.paths import store_path
 from reviewer_app.core.session import NothingSaved
 from reviewer_app.core.store import SCHEMA_VERSION, Store
+from reviewer_app.core.store.hold import hold
 from reviewer_app.server.feeds.seed import seed_demo
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, run_login
@@ -179,6 +181,29 @@ def test_a_store_held_locked_is_said_in_the_dialog_and_a_new_attempt_opens_the_w
     no_keyring.attempt(dialog)  # the same dialog: tried again
     no_keyring.qtbot.waitUntil(lambda: bool(no_keyring.windows), timeout=60_000)
     assert not shiboken6.isValid(dialog) or not dialog.isVisible()
+
+
+def test_a_store_another_copy_holds_is_said_before_any_login(
+    service: LiveServer, keyring: Login
+) -> None:
+    """Another copy of the app works on this account here: the dialog says so, and the
+    keyring keeps that copy's token (no login was made to be thrown away)."""
+    path = keyring.first_session(service.url)
+    url = normalise_server_url(service.url)
+    kept = keyring.credentials.load(url, REVIEWER[0])
+    assert kept is not None
+    other = hold(path)  # the other copy's lock on the store
+    try:
+        dialog = keyring.dialog(service.url)
+        keyring.attempt(dialog)
+        said = keyring.refused(dialog)
+        assert said.startswith(describe(StoreInUse(path)).title), said
+        assert keyring.credentials.load(url, REVIEWER[0]) == kept
+    finally:
+        assert other is not None
+        other.release()
+    keyring.attempt(dialog)  # that copy closed: the same dialog opens the window
+    keyring.qtbot.waitUntil(lambda: bool(keyring.windows), timeout=60_000)
 
 
 def _store_before_encryption(service: LiveServer, data: Path) -> Path:

@@ -68,7 +68,7 @@ from pathlib import Path
 
 from .file import StoreFile
 from .held_bulk import HeldBulkStore
-from .hold import hold
+from .hold import check_free, hold
 from .items import ItemStore
 from .journal import (
     HELD_BY_OTHER,
@@ -126,6 +126,7 @@ __all__ = [
     "StoreFile",
     "StoredItem",
     "WorklistRow",
+    "check_free",
     "encrypted_store",
     "written_before_encryption",
 ]

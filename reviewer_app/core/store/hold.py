@@ -32,3 +32,12 @@ def hold(path: Path) -> FileLock | None:
         log.warning("the local store cannot be locked (%s): opened without the guard", exc)
         return None
     return lock
+
+
+def check_free(path: Path) -> None:
+    """``StoreInUse`` when another copy of the app holds the store at ``path`` now: asked
+    before a login, so that a copy refused at the store logs nobody in (no new token kept
+    over the other copy's in the keyring). The store's own ``hold`` decides in the end."""
+    lock = hold(path)
+    if lock is not None:
+        lock.release()
