@@ -25,6 +25,16 @@ from .common import (
 MY_DECISIONS_MAX_DAYS = 31
 """The furthest back ``GET /me/decisions`` reaches (days before its ``until``)."""
 
+FEEDBACK_REACH_DAYS = MY_DECISIONS_MAX_DAYS - 1
+"""The login notice counts feedback on decisions of the last this many days only: those
+My decisions can list (a day short of its limit, so clocks a little apart still reach)."""
+
+NOTES_PER_DECISION = 100
+"""Leads' notes one decision may carry (a decision's feedback list holds at most 200)."""
+
+FEEDBACK_PER_DECISION = 200
+"""Feedback listed with one decision at most: the newest when there were more."""
+
 
 class DecisionOutcome(StrEnum):
     """What became of a decision, the latest word first: an appeal's outcome, else the
@@ -79,9 +89,20 @@ class MyDecision(WireModel):
     policies: list[PolicyCode] = Field(default_factory=list, max_length=16)
     rating: Slug | None = None
     time_spent_ms: Count
-    decided_at: Timestamp
+    decided_at: Timestamp = Field(description="when the service received it")
+    made_at: Timestamp | None = Field(
+        default=None,
+        description="when the reviewer made it, by their device's clock (it may have been "
+        "sent later, from offline work)",
+    )
     outcome: DecisionOutcome
-    feedback: list[Feedback] = Field(default_factory=list, max_length=200)
+    feedback: list[Feedback] = Field(default_factory=list, max_length=FEEDBACK_PER_DECISION)
+    lead_action: Slug | None = Field(
+        default=None,
+        description="an escalation: the action of the lead's decision on the escalated post "
+        "(None while no one has decided it)",
+    )
+    lead_decided_at: Timestamp | None = None
 
 
 class MyDecisionPage(Page):
@@ -105,7 +126,7 @@ class DecisionNote(WireModel):
 
 
 class DecisionNoteList(WireModel):
-    notes: list[DecisionNote] = Field(max_length=200)
+    notes: list[DecisionNote] = Field(max_length=FEEDBACK_PER_DECISION)
 
 
 class FeedbackNotice(WireModel):
@@ -119,7 +140,18 @@ class FeedbackNotice(WireModel):
         default=None, description="when the caller last marked it seen (None: never)"
     )
     as_of: Timestamp = Field(description="pass this back to POST /me/feedback/seen")
+    oldest: Timestamp | None = Field(
+        default=None,
+        description="the earliest decided_at of the decisions the counted feedback is on: "
+        f"a My decisions window from here shows it all (only decisions of the last "
+        f"{FEEDBACK_REACH_DAYS} days are counted)",
+    )
 
 
 class FeedbackSeen(WireModel):
     until: Timestamp = Field(description="the as_of of the notice the caller saw")
+    shown_since: Timestamp | None = Field(
+        default=None,
+        description="the caller was shown their decisions with decided_at from here on: "
+        "feedback on earlier ones stays unseen (None: all of it was shown)",
+    )

@@ -5,13 +5,15 @@ decisions, and the notice of what came since the reviewer last looked."""
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     DecisionNote,
     DecisionOutcome,
     Feedback,
@@ -19,6 +21,11 @@ from reviewer_app.protocol import (
     FeedbackNotice,
     MyDecision,
     MyDecisionPage,
+)
+from reviewer_app.protocol.feedback import (
+    FEEDBACK_PER_DECISION,
+    FEEDBACK_REACH_DAYS,
+    NOTES_PER_DECISION,
 )
 from reviewer_app.server.domain.appeals import REVERSED, WITHDRAWN
 from reviewer_app.server.domain.records import Principal, encode_cursor, excerpt, to_dt
@@ -65,6 +72,7 @@ def my_decisions(
     posts = _excerpts(conn, {r["item_id"] for r in rows})
     audit_rows, appeal_rows, note_rows = _feedback_rows(conn, ids) if ids else ([], [], [])
     found, outcome = _feedback(conn, audit_rows, appeal_rows, note_rows)
+    leads = _lead_decisions(conn, rows)
     return MyDecisionPage(
         decisions=[
             MyDecision(
@@ -77,13 +85,43 @@ def my_decisions(
                 rating=r["rating"],
                 time_spent_ms=r["time_spent_ms"],
                 decided_at=to_dt(r["decided_at"]),
+                made_at=to_dt(r["client_decided_at"]),
                 outcome=outcome.get(r["id"], DecisionOutcome.accepted),
-                feedback=sorted(found.get(r["id"], []), key=lambda f: f.at),
+                # the newest when there are more than a page holds (notes are capped at
+                # NOTES_PER_DECISION, but audits and appeals come on top)
+                feedback=sorted(found.get(r["id"], []), key=lambda f: f.at)[
+                    -FEEDBACK_PER_DECISION:
+                ],
+                lead_action=leads[r["id"]][0] if r["id"] in leads else None,
+                lead_decided_at=to_dt(leads[r["id"]][1]) if r["id"] in leads else None,
             )
             for r in rows
         ],
         next_cursor=encode_cursor(rows[-1]["id"]) if more and rows else None,
     )
+
+
+def _lead_decisions(conn: Connection, rows: Sequence[Any]) -> dict[int, tuple[str, float]]:
+    """What a lead decided on the posts the caller escalated, by the caller's decision's id:
+    the decision on the same item that came next, made in the escalation queue."""
+    mine = [r for r in rows if r["queue_id"] != ESCALATION_QUEUE]
+    if not mine:
+        return {}
+    d = decisions.c
+    later = conn.execute(
+        select(d.item_id, d.epoch, d.queue_id, d.action, d.decided_at)
+        .where(
+            d.item_id.in_(sorted({r["item_id"] for r in mine})),
+            d.id > min(r["id"] for r in mine),
+        )
+        .order_by(d.item_id, d.epoch)
+    ).all()
+    found: dict[int, tuple[str, float]] = {}
+    for r in mine:
+        after = [x for x in later if x.item_id == r["item_id"] and x.epoch > r["epoch"]]
+        if after and after[0].queue_id == ESCALATION_QUEUE:
+            found[r["id"]] = (after[0].action, float(after[0].decided_at))
+    return found
 
 
 def _excerpts(conn: Connection, item_ids: set[str]) -> dict[str, str]:
@@ -245,6 +283,18 @@ def add_note(
     feedback lock (see ``hold``)."""
     reviewer_id = _decision_owner(conn, decision_id)
     hold(conn, reviewer_id)
+    count = conn.execute(
+        select(func.count())
+        .select_from(decision_notes)
+        .where(decision_notes.c.decision_id == decision_id)
+    ).scalar_one()
+    if count >= NOTES_PER_DECISION:
+        raise ApiError(
+            409,
+            "too_many_notes",
+            f"Decision {decision_id} already carries {NOTES_PER_DECISION} notes, the most "
+            "one decision may have.",
+        )
     now = clock()
     new_id = conn.execute(
         insert(decision_notes)
@@ -268,11 +318,13 @@ def notes(conn: Connection, user: Principal, decision_id: int) -> list[DecisionN
         raise ApiError(
             403, "not_your_decision", "Only the decision's reviewer and leads may read its notes."
         )
-    rows = conn.execute(
+    newest = conn.execute(  # the newest when there are more than a list holds
         select(decision_notes)
         .where(decision_notes.c.decision_id == decision_id)
-        .order_by(decision_notes.c.id)
+        .order_by(decision_notes.c.id.desc())
+        .limit(FEEDBACK_PER_DECISION)
     ).all()
+    rows = newest[::-1]
     return [
         _note(r, _names(conn, {r.reviewer_id for r in rows} | {r.author_id for r in rows}))
         for r in rows
@@ -333,46 +385,73 @@ def _seen_at(conn: Connection, user_id: int) -> float | None:
     return None if found is None else float(found)
 
 
+def _unseen(
+    conn: Connection, user_id: int, after: float, now: float, decided: tuple[float, float]
+) -> tuple[int, int, float | None, float | None]:
+    """Overturns (audit or appeal) and leads' notes recorded in (``after``, ``now``] on the
+    user's decisions received in [``decided``): how many overturns, how many notes, the
+    earliest such decision's ``decided_at`` and the earliest such feedback's time."""
+    d = decisions.c
+    on = (d.decided_at >= decided[0], d.decided_at < decided[1])
+    sources = (
+        (audit_items, audit_items.c.recorded_at, audit_items.c.result == "overturn"),
+        (appeals, appeals.c.decided_at, appeals.c.outcome == REVERSED),
+        (decision_notes, decision_notes.c.created_at, None),
+    )
+    counts: list[int] = []
+    oldest: list[float] = []
+    first: list[float] = []
+    for table, at, which in sources:
+        query = (
+            select(func.count(), func.min(d.decided_at), func.min(at))
+            .select_from(table.join(decisions, decisions.c.id == table.c.decision_id))
+            .where(table.c.reviewer_id == user_id, at > after, at <= now, *on)
+        )
+        if which is not None:
+            query = query.where(which)
+        n, decided_at, when_ = conn.execute(query).one()
+        counts.append(int(n))
+        oldest += [float(decided_at)] if decided_at is not None else []
+        first += [float(when_)] if when_ is not None else []
+    return (
+        counts[0] + counts[1],
+        counts[2],
+        min(oldest, default=None),
+        min(first, default=None),
+    )
+
+
+def reach(now: float) -> float:
+    """The earliest ``decided_at`` of a decision whose feedback the notice counts: those
+    My decisions can list."""
+    return now - FEEDBACK_REACH_DAYS * 86_400
+
+
 def notice(conn: Connection, user: Principal, now: float) -> FeedbackNotice:
-    """Overturns (audit or appeal) and leads' notes that reached the caller's decisions
-    since they last marked them seen, up to ``now``."""
+    """Overturns (audit or appeal) and leads' notes that reached the caller's decisions of
+    the last FEEDBACK_REACH_DAYS days since they last marked them seen, up to ``now``, and
+    how far back those decisions go (a My decisions window from there shows them all)."""
     seen = _seen_at(conn, user.id)
     after = -1.0 if seen is None else seen
-    audited = conn.execute(
-        select(func.count())
-        .select_from(audit_items)
-        .where(
-            audit_items.c.reviewer_id == user.id,
-            audit_items.c.result == "overturn",
-            audit_items.c.recorded_at > after,
-            audit_items.c.recorded_at <= now,
-        )
-    ).scalar_one()
-    reversed_ = conn.execute(
-        select(func.count())
-        .select_from(appeals)
-        .where(
-            appeals.c.reviewer_id == user.id,
-            appeals.c.outcome == REVERSED,
-            appeals.c.decided_at > after,
-            appeals.c.decided_at <= now,
-        )
-    ).scalar_one()
-    noted = conn.execute(
-        select(func.count())
-        .select_from(decision_notes)
-        .where(
-            decision_notes.c.reviewer_id == user.id,
-            decision_notes.c.created_at > after,
-            decision_notes.c.created_at <= now,
-        )
-    ).scalar_one()
+    overturned, noted, oldest, _first = _unseen(conn, user.id, after, now, (reach(now), math.inf))
     return FeedbackNotice(
-        overturned=int(audited) + int(reversed_),
-        notes=int(noted),
+        overturned=overturned,
+        notes=noted,
         seen_at=None if seen is None else to_dt(seen),
         as_of=to_dt(now),
+        oldest=None if oldest is None else to_dt(oldest),
     )
+
+
+def shown_until(conn: Connection, user: Principal, until: float, shown_since: float) -> float:
+    """How far the caller's feedback can be marked seen when they were shown their
+    decisions received from ``shown_since`` on only: up to ``until``, but not as far as
+    the first unseen feedback on an earlier decision (one the notice counts)."""
+    seen = _seen_at(conn, user.id)
+    after = -1.0 if seen is None else seen
+    window = (reach(until), shown_since)
+    _o, _n, _oldest, first = _unseen(conn, user.id, after, until, window)
+    return until if first is None else min(until, math.nextafter(first, -math.inf))
 
 
 def mark_seen(

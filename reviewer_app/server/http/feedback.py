@@ -18,6 +18,7 @@ from reviewer_app.protocol import (
     FeedbackSeen,
     MyDecisionPage,
 )
+from reviewer_app.server.domain import feedback
 from reviewer_app.server.domain.records import to_epoch
 from reviewer_app.server.http.auth import LeadDep, ServiceDep, UserDep
 from reviewer_app.server.http.common import (
@@ -74,8 +75,16 @@ def get_my_feedback(svc: ServiceDep, user: UserDep) -> FeedbackNotice:
     responses=problems(*AUTHED),
 )
 def post_my_feedback_seen(body: FeedbackSeen, svc: ServiceDep, user: UserDep) -> FeedbackNotice:
-    """The caller saw their feedback up to ``until`` (the notice's ``as_of``)."""
-    return svc.mark_feedback_seen(user, to_epoch(body.until))
+    """The caller saw their feedback up to ``until`` (the notice's ``as_of``); with
+    ``shown_since``, only what is on decisions received from then on (feedback on earlier
+    ones stays unseen: it is marked up to just before the first of it)."""
+    until = to_epoch(body.until)
+    if body.shown_since is not None:
+        # Everything recorded up to ``until`` (a notice's as_of) has committed (feedback.py),
+        # so this read sees all of it: nothing at or before the mark can come later.
+        with svc.db.read() as conn:
+            until = feedback.shown_until(conn, user, until, to_epoch(body.shown_since))
+    return svc.mark_feedback_seen(user, until)
 
 
 @router.post(
@@ -83,13 +92,13 @@ def post_my_feedback_seen(body: FeedbackSeen, svc: ServiceDep, user: UserDep) ->
     response_model=DecisionNote,
     status_code=201,
     tags=["feedback"],
-    responses=problems(*AUTHED, 403, 404),
+    responses=problems(*AUTHED, 403, 404, 409),
 )
 def post_decision_note(
     decision_id: DecisionId, body: DecisionNoteCreate, svc: ServiceDep, lead: LeadDep
 ) -> DecisionNote:
     """A lead's note to the reviewer of a decision (shown in their My decisions and in the
-    notice at their next login)."""
+    notice at their next login). 409 ``too_many_notes`` past NOTES_PER_DECISION."""
     return svc.add_decision_note(lead, decision_id, body.note)
 
 
