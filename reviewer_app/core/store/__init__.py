@@ -56,7 +56,8 @@ another connection).
 errors), ``file`` (opening, checking, migrating, sealing, transactions, settings, metadata),
 ``items`` (queues, leased items, media), ``journal`` (verdicts: journal and outbox),
 ``retention`` (conflicts, purging, wiping), ``held_bulk`` (a lead's held bulk decisions),
-``documents`` (the models kept as JSON, read back without fields a later release added).
+``documents`` (the models kept as JSON, read back without fields a later release added),
+``breaks`` (breaks the service has not recorded yet).
 ``Store`` is all of them on one connection; import it from here.
 """
 
@@ -66,6 +67,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .breaks import BreakStore
 from .file import StoreFile
 from .held_bulk import HeldBulkStore
 from .hold import check_free, hold
@@ -132,7 +134,7 @@ __all__ = [
 ]
 
 
-class Store(ItemStore, JournalStore, RetentionStore, HeldBulkStore):
+class Store(ItemStore, JournalStore, RetentionStore, HeldBulkStore, BreakStore):
     """One connection to the store file. Open one per thread; close it when done."""
 
     def __init__(

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from reviewer_app.protocol import Decision, Item, Verdict
 
 from ..settings import CACHE_RETENTION
+from .breaks import BREAK_PREFIX
 from .documents import read_document
 from .file import StoreFile
 from .records import Conflict, decision_without_note, without_note
@@ -141,6 +142,10 @@ class RetentionStore(StoreFile):
                 conn.execute("UPDATE items SET document = ?, media_wanted = 0", (PURGED,))
             else:
                 conn.execute("DELETE FROM held_bulk")
+                conn.execute(  # the breaks not sent yet go with the verdicts
+                    "DELETE FROM meta WHERE substr(name, 1, ?) = ?",
+                    (len(BREAK_PREFIX), BREAK_PREFIX),
+                )
                 conn.execute("DELETE FROM outbox")
                 conn.execute("DELETE FROM journal")
                 conn.execute("DELETE FROM items")

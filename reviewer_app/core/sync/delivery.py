@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from reviewer_app.protocol import (
     MAX_VERDICTS_PER_BATCH,
+    BreakRecord,
     ProblemDetail,
     RejectReason,
     VerdictResult,
@@ -22,9 +23,11 @@ from ..errors import (
     ProblemError,
     ProtocolError,
     ServiceUnavailable,
+    StoreError,
 )
 from ..settings import BATCH_SIZE
 from ..store import Outgoing
+from ..store.documents import read_document
 from .leases import LeaseWork
 from .state import log
 
@@ -36,24 +39,46 @@ UNKNOWN_LEASE = "unknown_lease"
 class Delivery(LeaseWork):
     """Verdicts and break records, to the service."""
 
+    def _keep_breaks(self) -> None:
+        """The breaks the window reported since the last pass into the store (online or
+        not), where they wait until the service has them: one taken offline reaches it
+        at the next pass that can send, or after a restart."""
+        with self._shared.lock:
+            records, self._shared.breaks = self._shared.breaks, []
+        if self.store is None:
+            with self._shared.lock:  # (not open: kept for when it is)
+                self._shared.breaks[:0] = records
+            return
+        for i, record in enumerate(records):
+            try:
+                self.store.keep_break(str(record.id), record.model_dump_json())
+            except StoreError as err:  # kept in memory and tried again at the next pass
+                log.warning("a break could not be kept in the store: %s", err)
+                with self._shared.lock:
+                    self._shared.breaks[:0] = records[i:]
+                return
+
     def _send_breaks(self) -> None:
-        """Tell the service of breaks started or ended; one it refuses is logged and
-        dropped (a break is a figure for the lead, never worth stopping the sync for)."""
-        assert self.api is not None
-        while True:
-            with self._shared.lock:
-                if not self._shared.breaks:
-                    return
-                record = self._shared.breaks[0]
+        """Tell the service of breaks started or ended (kept in the store until it has
+        them; the same id twice is one break there); one it refuses is logged and dropped
+        (a break is a figure for the lead, never worth stopping the sync for)."""
+        assert self.api is not None and self.store is not None
+        self._keep_breaks()
+        kept: list[tuple[BreakRecord, str, str]] = []
+        for key, text in self.store.unsent_breaks():
+            try:
+                kept.append((read_document(BreakRecord, text), key, text))
+            except ValueError as err:
+                log.warning("a break kept here cannot be read; dropped: %s", err)
+                self.store.break_sent(key, text)
+        for record, key, text in sorted(kept, key=lambda k: k[0].started_at):
             try:
                 self.api.record_break(record)
             except (NetworkError, ServiceUnavailable, AuthenticationRequired, ProtocolError):
-                raise  # kept, and sent again at the next pass
+                raise  # kept, and sent again at the next pass (or the next start)
             except ApiError as err:
                 log.warning("the service refused a break record: %s", err)
-            with self._shared.lock:
-                if self._shared.breaks and self._shared.breaks[0] is record:
-                    self._shared.breaks.pop(0)
+            self.store.break_sent(key, text)
 
     def _deliver(self) -> None:
         assert self.store is not None

@@ -100,7 +100,8 @@ class SyncEngine(Delivery):
     def take_break(self, record: BreakRecord) -> None:
         """The reviewer takes a break: every item held here and not decided is given back
         (decided ones are still sent once their undo window has passed), nothing is leased
-        ahead or renewed until ``end_break``; the service is told of the break."""
+        ahead or renewed until ``end_break``; the service is told of the break (kept in
+        the store until it has it: one taken offline is sent at the next start too)."""
         with self._shared.lock:
             self._shared.on_break = True
             self._shared.breaks.append(record)
@@ -153,6 +154,7 @@ class SyncEngine(Delivery):
             self.api.close()
         if self.store is not None:
             self._save_last_sync(force=True)
+            self._keep_breaks()  # a break ended on the way out, offline: sent next start
             self.store.close()
         self.api = None
         self.store = None
@@ -163,6 +165,7 @@ class SyncEngine(Delivery):
         now = self.clock()
         self._write_through()
         self._purge()
+        self._keep_breaks()  # into the store at once, online or not
         with self._shared.lock:
             token = self._shared.token
         if token != self.api.token:

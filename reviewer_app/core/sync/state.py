@@ -51,7 +51,8 @@ class _Shared:
     offline: list[_OfflineRequest] = field(default_factory=list)
     #: the reviewer is on a break: nothing held, nothing leased ahead, nothing renewed
     on_break: bool = False
-    #: breaks (their start or end) for the service, oldest first
+    #: breaks (their start or end) the window reported, oldest first: into the store at the
+    #: engine's next pass, where they wait until the service has them (``_keep_breaks``)
     breaks: list[BreakRecord] = field(default_factory=list)
     #: queues to claim one item more in at the next pass, whatever is held there (a lead
     #: picked an escalation: assigned to them, so that claim takes it)
