@@ -48,25 +48,48 @@ class ActionConfig(WireModel):
 
 
 class StatementCategory(StrEnum):
-    """The DSA Transparency Database's statement categories (API v1, ``category`` without
-    its ``STATEMENT_CATEGORY_`` prefix, lower case): what kind of problem a policy is."""
+    """The DSA Transparency Database's statement categories (``category`` without its
+    ``STATEMENT_CATEGORY_`` prefix, lower case): what kind of problem a policy is. The
+    database's list since its 1 July 2025 schema (``app/Models/Statement.php``).
+
+    The four categories it removed are still read (queue files and stored configurations
+    name them), as their nearest new category (``RENAMED_CATEGORIES``)."""
 
     animal_welfare = "animal_welfare"
+    consumer_information = "consumer_information"
+    cyber_violence = "cyber_violence"
+    cyber_violence_against_women = "cyber_violence_against_women"
     data_protection_and_privacy_violations = "data_protection_and_privacy_violations"
     illegal_or_harmful_speech = "illegal_or_harmful_speech"
     intellectual_property_infringements = "intellectual_property_infringements"
     negative_effects_on_civic_discourse_or_elections = (
         "negative_effects_on_civic_discourse_or_elections"
     )
-    non_consensual_behaviour = "non_consensual_behaviour"
-    pornography_or_sexualized_content = "pornography_or_sexualized_content"
+    not_specified_notice = "not_specified_notice"
+    other_violation_tc = "other_violation_tc"
     protection_of_minors = "protection_of_minors"
     risk_for_public_security = "risk_for_public_security"
     scams_and_fraud = "scams_and_fraud"
     self_harm = "self_harm"
-    scope_of_platform_service = "scope_of_platform_service"
-    unsafe_and_illegal_products = "unsafe_and_illegal_products"
+    unsafe_and_prohibited_products = "unsafe_and_prohibited_products"
     violence = "violence"
+
+    @classmethod
+    def _missing_(cls, value: object) -> StatementCategory | None:
+        renamed = RENAMED_CATEGORIES.get(value) if isinstance(value, str) else None
+        return cls(renamed) if renamed is not None else None
+
+
+RENAMED_CATEGORIES: dict[str, str] = {
+    "pornography_or_sexualized_content": "other_violation_tc",
+    "non_consensual_behaviour": "cyber_violence",
+    "scope_of_platform_service": "other_violation_tc",
+    "unsafe_and_illegal_products": "unsafe_and_prohibited_products",
+}
+"""The categories the Transparency Database removed (1 July 2025) and the category each is
+read as: adult sexual material and nudity are now keywords of "other violation of the
+provider's terms and conditions", non-consensual image sharing, bullying and stalking of
+"cyber violence"; the other two were renamed."""
 
 
 class PolicyConfig(WireModel):

@@ -173,7 +173,7 @@ def _ground_of(policy: PolicyConfig) -> GroundCited | None:
 
 # A restrictive decision whose queue maps none of the policies it cites (a queue file from
 # before statements, applied in code): its ground is the terms as a whole.
-_FALLBACK_CATEGORY = StatementCategory.scope_of_platform_service
+_FALLBACK_CATEGORY = StatementCategory.other_violation_tc
 
 
 def draft_statement(

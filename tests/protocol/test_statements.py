@@ -96,7 +96,7 @@ def test_without_a_policy_the_default_policy_or_the_terms() -> None:
     assert bare is not None
     assert (bare.grounds[0].reference, bare.category) == (
         "Terms of service",
-        "scope_of_platform_service",
+        "other_violation_tc",
     )
 
 
