@@ -7,10 +7,11 @@ reviewer at once, with no network, when the queue's ``BreakRule`` says a break i
 It follows the shift the service documents: a run of the reviewer's activity (decisions,
 breaks) with no gap of ``SHIFT_GAP_SECONDS`` or more. A gap that long starts a new shift
 (the counts and the break clock from zero), whether the app stayed open or not. Minutes of
-work count from the shift's first decision, or the first after a break: an app left open
-with nothing decided is not work. The window keeps the tally in the local store
-(``snapshot``, given back as ``saved``), so a restart of the app goes on with the shift.
-Qt-free.
+work are the time between the decisions since the shift began or the last break, and
+since the latest one, leaving out every gap of ``IDLE_SECONDS`` or more: an app left open
+with nothing decided is not work, before the first decision or after the last. The window
+keeps the tally in the local store (``snapshot``, given back as ``saved``), so a restart
+of the app goes on with the shift. Qt-free.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ log = logging.getLogger("wellbeing")
 #: after a restart): the longest undo window, and a minute to spare
 _UNDOABLE_SECONDS = (UNDO_WINDOW.maximum or 0.0) + 60.0
 
+#: a gap this long or longer between decisions (or since the last one) is not work: the
+#: reviewer was away from the desk, break key or not (the minutes a break rule counts)
+IDLE_SECONDS = 15 * 60.0
+
 
 class Due(StrEnum):
     """Why a break is due."""
@@ -75,6 +80,11 @@ class _Saved(BaseModel):
     on_break_since: float | None
     #: the verdicts that may still be undone: key, kinds, high harm, when
     recent: list[tuple[str, list[HarmKind], bool, float]]
+    #: seconds worked since the break up to the last decision, that decision's time, and
+    #: the seconds worked when a reminder was put off (None: kept by an earlier release)
+    worked: float | None = None
+    work_at: float | None = None
+    later_worked: float | None = None
 
 
 class ShiftTally:
@@ -109,9 +119,13 @@ class ShiftTally:
         #: since the last break: high-harm items, and when work began (the first decision)
         self.high_since_break = 0
         self.since_break_at: float | None = None
+        #: seconds worked since the break up to the latest decision (``_work_at``)
+        self._worked = 0.0
+        self._work_at: float | None = None
         # a reminder put off: the next one comes a rule's worth of work later
         self._later_high = 0
         self._later_at: float | None = None
+        self._later_worked = 0.0
         self.breaks = 0
 
     def _roll(self, now: float) -> None:
@@ -156,7 +170,17 @@ class ShiftTally:
         self._active(now)
         if self.since_break_at is None:  # the first decision of the shift, or after a break
             self.since_break_at = now
+        self._worked = self._worked_until(now)
+        self._work_at = now
         self._kept()
+
+    def _worked_until(self, now: float) -> float:
+        """Seconds of work since the break: up to the latest decision, and the time since
+        it unless that is ``IDLE_SECONDS`` or more (away from the desk)."""
+        if self._work_at is None:
+            return 0.0
+        since = now - self._work_at
+        return self._worked + (since if 0 <= since < IDLE_SECONDS else 0.0)
 
     def undone(self, key: str) -> None:
         counted = self._counted.pop(key, None)
@@ -165,7 +189,9 @@ class ShiftTally:
         self.items -= 1
         self.kinds.subtract(counted.kinds)
         self.kinds += Counter()  # drop the kinds back at zero
-        self.high_since_break = max(0, self.high_since_break - counted.high)
+        if self.since_break_at is not None and counted.at >= self.since_break_at:
+            # decided since the break: a verdict from before it was never in this count
+            self.high_since_break = max(0, self.high_since_break - counted.high)
         self._later_high = min(self._later_high, self.high_since_break)
         self._kept()
 
@@ -180,16 +206,15 @@ class ShiftTally:
             return Due.high_harm
         if rule.after_minutes is None or self.since_break_at is None:
             return None  # no work yet this shift, or since the break
-        worked = now - max(self.since_break_at, self._later_at or self.since_break_at)
+        worked = self._worked_until(now) - self._later_worked
         return Due.minutes if worked >= rule.after_minutes * 60 else None
 
     def minutes_worked(self) -> int:
-        """Whole minutes since work began this shift or after the last break (0: none)."""
+        """Whole minutes of work this shift or since the last break (0: none), gaps of
+        ``IDLE_SECONDS`` or more left out."""
         now = self.clock()
         self._roll(now)
-        if self.since_break_at is None:
-            return 0
-        return max(0, int((now - self.since_break_at) // 60))
+        return max(0, int(self._worked_until(now) // 60))
 
     def put_off(self) -> None:
         """The reviewer dismissed a reminder: the next comes after as much work again."""
@@ -197,6 +222,7 @@ class ShiftTally:
         self._roll(now)
         self._later_high = self.high_since_break
         self._later_at = now
+        self._later_worked = self._worked_until(now)
         self._kept()
 
     def start_break(self, *, prompted: bool, key: UUID | None = None) -> BreakRecord:
@@ -232,7 +258,8 @@ class ShiftTally:
         else:
             self.breaks += 1
         self.high_since_break = self._later_high = 0
-        self.since_break_at = self._later_at = None
+        self.since_break_at = self._later_at = self._work_at = None
+        self._worked = self._later_worked = 0.0
 
     # --- kept in the store ------------------------------------------------------------
 
@@ -256,6 +283,9 @@ class ShiftTally:
                 for key, c in self._counted.items()
                 if c.at >= now - _UNDOABLE_SECONDS
             ],
+            worked=self._worked,
+            work_at=self._work_at,
+            later_worked=self._later_worked,
         ).model_dump_json()
 
     def _restore(self, text: str) -> None:
@@ -276,9 +306,22 @@ class ShiftTally:
         self.high_since_break = saved.high_since_break
         self.since_break_at = saved.since_break_at
         self._later_high, self._later_at = saved.later_high, saved.later_at
+        self._restore_work(saved)
         self.breaks = saved.breaks
         self._counted = {
             key: _Counted(frozenset(kinds), high, at) for key, kinds, high, at in saved.recent
         }
         if saved.on_break_since is not None:
             self._break_over(now)
+
+    def _restore_work(self, saved: _Saved) -> None:
+        """The work clock kept; one an earlier release kept (no ``worked``) counted from
+        the first decision since the break, to its last activity."""
+        if saved.worked is not None:
+            self._worked, self._work_at = saved.worked, saved.work_at
+            self._later_worked = saved.later_worked or 0.0
+        elif saved.since_break_at is not None and saved.last_at is not None:
+            self._work_at = saved.last_at
+            self._worked = max(0.0, saved.last_at - saved.since_break_at)
+            if saved.later_at is not None:
+                self._later_worked = max(0.0, saved.later_at - saved.since_break_at)

@@ -2,7 +2,8 @@
 undone verdict taken back out, a reminder put off comes a rule's worth of work later, and
 a break starts the count again. It follows the service's shift: a gap of 4 h or more
 starts a new one, minutes of work count from the first decision (not from the app's
-start), and the tally kept in the store goes on after a restart within the shift."""
+start) and leave out time away from the desk (gaps of 15 minutes or more), and the tally
+kept in the store goes on after a restart within the shift."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import os
 from pathlib import Path
 
 from reviewer_app.core.store import Store
-from reviewer_app.core.wellbeing import SHIFT_GAP_SECONDS, Due, ShiftTally
+from reviewer_app.core.wellbeing import IDLE_SECONDS, SHIFT_GAP_SECONDS, Due, ShiftTally
 from reviewer_app.protocol import (
     ActionConfig,
     ActionKind,
@@ -39,6 +40,15 @@ CONFIG = QueueConfig(
 )
 
 
+def _work(tally: ShiftTally, clock: ManualClock, seconds: float, step: float = 300.0) -> None:
+    """``seconds`` of work: a decision (not high-harm) every ``step`` seconds."""
+    done = 0.0
+    while done < seconds:
+        clock.advance(min(step, seconds - done))
+        done += min(step, seconds - done)
+        tally.decided(f"work-{clock()}", CONFIG, [])
+
+
 def test_high_harm_items_bring_a_reminder_and_an_undo_takes_one_back() -> None:
     clock = ManualClock(1_800_000_000.0)
     tally = ShiftTally(clock)
@@ -59,13 +69,13 @@ def test_put_off_and_a_break_start_the_count_again() -> None:
     clock = ManualClock(1_800_000_000.0)
     tally = ShiftTally(clock)
     tally.decided("first", CONFIG, [])  # work counts from the first decision
-    clock.advance(59 * 60)
+    _work(tally, clock, 59 * 60)
     assert tally.due(CONFIG.breaks) is None
     clock.advance(60)
     assert tally.due(CONFIG.breaks) is Due.minutes
     tally.put_off()
     assert tally.due(CONFIG.breaks) is None
-    clock.advance(60 * 60)
+    _work(tally, clock, 60 * 60)
     assert tally.due(CONFIG.breaks) is Due.minutes
     record = tally.start_break(prompted=True)
     assert tally.due(CONFIG.breaks) is None  # never while on a break
@@ -185,7 +195,7 @@ def test_a_restart_keeps_what_can_be_undone_put_off_and_a_break() -> None:
     again.undone("old")  # long past its undo window: not kept by key, nothing changes
     assert again.items == 2
     assert again.due(GORE.breaks) is None
-    clock.advance(89 * 60)
+    _work(again, clock, 89 * 60)
     assert again.due(GORE.breaks) is None
     clock.advance(60)
     assert again.due(GORE.breaks) is Due.minutes  # 90 minutes of work since put off
@@ -195,7 +205,52 @@ def test_a_restart_keeps_what_can_be_undone_put_off_and_a_break() -> None:
     clock.advance(600)
     back = ShiftTally(clock, saved=again.snapshot())
     assert back.on_break is None and back.breaks == 1
-    assert (back.high_since_break, back.minutes_worked(), back.items) == (0, 0, 2)
+    assert (back.high_since_break, back.minutes_worked(), back.items) == (0, 0, 2 + 18)
+
+
+def test_time_away_from_the_desk_is_not_work() -> None:
+    """10 minutes of work, then 3 h 50 with nothing decided (no break key): one more post
+    is not "4 hours of work"; the minutes go on only while the reviewer decides."""
+    rule = BreakRule(after_minutes=60)
+    clock = ManualClock(1_800_000_000.0)
+    tally = ShiftTally(clock)
+    tally.decided("a", CONFIG, [])
+    _work(tally, clock, 10 * 60)
+    clock.advance(3 * 3600 + 50 * 60)
+    assert tally.due(rule) is None and tally.minutes_worked() == 10
+    tally.decided("b", CONFIG, [])
+    assert tally.due(rule) is None and tally.minutes_worked() == 10
+    clock.advance(IDLE_SECONDS - 1)  # a long look at one post is still work
+    assert tally.minutes_worked() == 10 + int((IDLE_SECONDS - 1) // 60)
+    clock.advance(1)  # away: the open gap counts no more
+    assert tally.minutes_worked() == 10
+    tally.decided("c", CONFIG, [])  # back at the desk
+    _work(tally, clock, 50 * 60)
+    assert tally.due(rule) is Due.minutes and tally.minutes_worked() == 60
+    # kept and restarted: the same clock
+    again = ShiftTally(clock, saved=tally.snapshot())
+    assert again.minutes_worked() == 60 and again.due(rule) is Due.minutes
+
+
+def test_undoing_a_verdict_from_before_the_break_leaves_the_count_since_it() -> None:
+    """Two high-harm posts, a break, one more, then the undo of one from before the
+    break (still in its undo window): the count since the break stays at one."""
+    rule = BreakRule(after_high_harm=3)
+    clock = ManualClock(1_800_000_000.0)
+    tally = ShiftTally(clock)
+    tally.decided("x1", GORE, [])
+    tally.decided("x2", GORE, [])
+    tally.start_break(prompted=False)
+    clock.advance(60)
+    tally.end_break()
+    tally.decided("y1", GORE, [])
+    tally.undone("x2")
+    assert (tally.high_since_break, tally.items) == (1, 2)
+    tally.decided("y2", GORE, [])
+    tally.decided("y3", GORE, [])
+    assert tally.due(rule) is Due.high_harm
+    tally.undone("y3")  # one from since the break still comes off
+    assert tally.high_since_break == 2 and tally.due(rule) is None
 
 
 def test_a_tally_that_cannot_be_read_starts_a_new_shift() -> None:
