@@ -158,3 +158,17 @@ class ExposureReport(WireModel):
     generated_at: Timestamp
     shift_gap_hours: float = Field(gt=0)
     reviewers: list[ReviewerExposure] = Field(max_length=10_000)
+    # as the other lead reports say it (``stats.STALENESS``, ``stats.FROM_REPLICA``; not
+    # imported: ``stats`` imports the queue models, which import this module)
+    staleness_seconds: float = Field(
+        default=0.0,
+        ge=0,
+        description="how far behind the primary database the figures may be, in seconds: 0 "
+        "when read from the primary or from a read replica that had caught up with it; else "
+        "the age of the last transaction the replica had replayed (at most the service's "
+        "read_max_staleness_seconds)",
+    )
+    from_replica: bool = Field(
+        default=False,
+        description="read from the service's read replica (REVIEWER_SERVER_READ_DATABASE_URL)",
+    )

@@ -129,6 +129,8 @@ def test_a_replica_behind_is_shown_or_passed_over(databases: tuple[str, str]) ->
             assert report["from_replica"] is True, report
             assert report["staleness_seconds"] > 2, report
             assert report["queues"][0]["decided"] == 5, "as the replica has it"
+            exposure = lead.get("/stats/exposure").json()  # the Wellbeing page says it too
+            assert exposure["from_replica"] is True and exposure["staleness_seconds"] > 2
             report = _queue_figures(other_lead)  # past this one's: the primary answers
             assert (report["from_replica"], report["staleness_seconds"]) == (False, 0.0)
             assert report["queues"][0]["decided"] == 8

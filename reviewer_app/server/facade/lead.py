@@ -266,11 +266,13 @@ class LeadFacade(ServiceBase):
     def exposure(self) -> ExposureReport:
         """Each reviewer's exposure to harm this shift and in the last 7 days (wellbeing.py)."""
         now = self.clock()
-        found = self.reads.run(lambda conn, _source: wellbeing.exposure(conn, now))
+        found, source = self.reads.run(lambda conn, source: (wellbeing.exposure(conn, now), source))
         return ExposureReport(
             generated_at=to_dt(now),
             shift_gap_hours=wellbeing.SHIFT_GAP_SECONDS / 3600,
             reviewers=found,
+            staleness_seconds=round(source.staleness, 3),
+            from_replica=source.replica,
         )
 
     def record_break(self, user: Principal, record: BreakRecord) -> BreakRecord:

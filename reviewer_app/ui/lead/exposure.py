@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from reviewer_app.core.api import ApiClient
@@ -20,7 +20,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table, two_lines
 from ..plain import fit_columns, isolate, label, local_day, named, set_text, tooltip, whole
-from .stats_views import SORT, sortable, table_view
+from .stats_views import REFRESH_MS, SORT, sortable, table_view
 
 HARM_WORDS: dict[HarmKind, str] = {
     HarmKind.graphic_violence: QT_TRANSLATE_NOOP("Exposure", "Graphic violence"),
@@ -112,7 +112,7 @@ class ExposureModel(_Table):
             return None
         since = r.shift_started_at
         values: tuple[Any, ...] = (
-            r.reviewer,
+            f"{isolate(r.display_name)} ({r.reviewer})".casefold(),  # sorted as shown
             since.timestamp() if since else -1.0,
             r.shift_items,
             r.week_items,
@@ -124,7 +124,7 @@ class ExposureModel(_Table):
         if role == SORT:
             return values[column]
         if role == Qt.ItemDataRole.ToolTipRole and column == 0:
-            return tooltip(f"{r.display_name} ({r.reviewer})")
+            return tooltip(f"{isolate(r.display_name)} ({r.reviewer})")  # what it shows
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             if column == 0:
                 return f"{isolate(r.display_name)} ({r.reviewer})"
@@ -183,6 +183,10 @@ class ExposureView(QWidget):
             )
         )
         layout.addWidget(self.view, 1)
+        #: fetched again every REFRESH_MS while the page is shown, as the Queues page is
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
 
     def row_of(self, reviewer: str) -> int:
         """The model row of ``reviewer`` (-1 when not listed)."""
@@ -206,10 +210,12 @@ class ExposureView(QWidget):
         self.loaded_at = time.time()
         self.model.set_report(report)
         fit_columns(self.view)
-        set_text(
-            self.status,
-            translate("Exposure", "Updated {time}").format(time=f"{datetime.now():%H:%M:%S}"),
-        )
+        status = translate("Exposure", "Updated {time}").format(time=f"{datetime.now():%H:%M:%S}")
+        if report.staleness_seconds >= 1:  # read from the service's replica while it was behind
+            status += " " + translate("LeadStats", "(figures as of {n} s ago)").format(
+                n=round(report.staleness_seconds)
+            )
+        set_text(self.status, status)
 
     def _failed(self, err: BaseException) -> None:
         self.loading = False
@@ -219,4 +225,9 @@ class ExposureView(QWidget):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
+        self.timer.start()
         self.refresh()
+
+    def hideEvent(self, event: Any) -> None:
+        super().hideEvent(event)
+        self.timer.stop()

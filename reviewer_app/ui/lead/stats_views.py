@@ -9,9 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from PySide6.QtCharts import (
-    QLineSeries,
-)
+from PySide6.QtCharts import QLineSeries
 from PySide6.QtCore import (
     QDateTime,
     QModelIndex,
@@ -141,7 +139,7 @@ class QueueStatsModel(_Table):
         if role == Qt.ItemDataRole.BackgroundRole:
             return QBrush(BREACH) if q.sla_breached else None
         if role == Qt.ItemDataRole.ToolTipRole and column == 0:  # a long name is elided
-            return tooltip(q.name)
+            return tooltip(isolate(q.name))
         if role == Qt.ItemDataRole.ToolTipRole and q.sla_breached:
             return translate("LeadStats", "The oldest waiting post is older than this queue's SLA.")
         values = (
@@ -221,7 +219,7 @@ class ReviewerStatsModel(_Table):
         column = index.column()
         missing = -1.0
         values = (
-            r.reviewer,
+            f"{isolate(r.display_name)} ({r.reviewer})".casefold(),  # sorted as shown
             r.decisions,
             r.handle_time_median_ms if r.handle_time_median_ms is not None else missing,
             r.handle_time_p90_ms if r.handle_time_p90_ms is not None else missing,
@@ -242,7 +240,7 @@ class ReviewerStatsModel(_Table):
         if role == Qt.ItemDataRole.ToolTipRole and column == self.FLAGS and flagged:
             return tooltip(flagged)
         if role == Qt.ItemDataRole.ToolTipRole and column == 0:  # a long name is elided
-            return tooltip(f"{r.display_name} ({r.reviewer})")
+            return tooltip(f"{isolate(r.display_name)} ({r.reviewer})")  # what it shows
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
             if column == 0:
                 return f"{isolate(r.display_name)} ({r.reviewer})"
@@ -269,6 +267,7 @@ def sortable(model: _Table, parent: QWidget) -> QSortFilterProxyModel:
     proxy = QSortFilterProxyModel(parent)
     proxy.setSourceModel(model)
     proxy.setSortRole(SORT)
+    proxy.setSortLocaleAware(True)  # text in the user's language's order
     return proxy
 
 
