@@ -1115,6 +1115,7 @@
     </message>
     <message>
         <source>Loading…</source>
+        <extracomment>fetched again every REFRESH_MS while the page is shown, as the Queues page is</extracomment>
         <translation>Wird geladen…</translation>
     </message>
     <message>
@@ -4836,7 +4837,7 @@
     <name>MyDecisions</name>
     <message>
         <source>today {time}</source>
-        <extracomment>pages of 500 asked for at most (a shift&apos;s or a week&apos;s decisions of one reviewer)</extracomment>
+        <extracomment>pages of 500 asked for at most (a shift&apos;s or a week&apos;s decisions of one reviewer) the periods, narrowest first, and how many days back the wider ones reach made this much earlier than it reached the service: offline work, said so</extracomment>
         <translation>heute {time}</translation>
     </message>
     <message>
@@ -4904,8 +4905,20 @@
         <translation>Der Beitrag: {text}</translation>
     </message>
     <message>
+        <source>Escalated — the lead decided: {action}</source>
+        <translation>Eskaliert – die Teamleitung entschied: {action}</translation>
+    </message>
+    <message>
+        <source>Escalated, waiting for a lead</source>
+        <translation>Eskaliert, wartet auf die Teamleitung</translation>
+    </message>
+    <message>
         <source>{time}, {queue}: you decided {action}.</source>
         <translation>{time}, {queue}: eigene Entscheidung {action}.</translation>
+    </message>
+    <message>
+        <source>Sent later: it reached the service {time}.</source>
+        <translation>Später gesendet: beim Dienst eingegangen {time}.</translation>
     </message>
     <message>
         <source>Conflict: another decision counts</source>
@@ -4914,6 +4927,14 @@
     <message>
         <source>{time}, {queue}: you decided {mine}, but {who} had decided {theirs} first; theirs counts.</source>
         <translation>{time}, {queue}: eigene Entscheidung {mine}, aber {who} hatte zuvor {theirs} entschieden; diese zählt.</translation>
+    </message>
+    <message>
+        <source>Not sent yet</source>
+        <translation>Noch nicht gesendet</translation>
+    </message>
+    <message>
+        <source>Refused: {why}</source>
+        <translation>Abgelehnt: {why}</translation>
     </message>
     <message>
         <source>Decided</source>
@@ -4948,12 +4969,12 @@
         <translation>Welche Entscheidungen</translation>
     </message>
     <message>
-        <source>This shift (since {time})</source>
-        <translation>Diese Schicht (seit {time})</translation>
+        <source>The last {n} days</source>
+        <translation>Die letzten {n} Tage</translation>
     </message>
     <message>
-        <source>The last 7 days</source>
-        <translation>Die letzten 7 Tage</translation>
+        <source>This shift (since {time})</source>
+        <translation>Diese Schicht (seit {time})</translation>
     </message>
     <message>
         <source>Refresh</source>
@@ -4990,6 +5011,14 @@
     <message>
         <source>loading your decisions</source>
         <translation>Laden der eigenen Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Your decisions on the service could not be read: {why} Shown: what this computer holds (conflicts, verdicts not sent yet or refused).</source>
+        <translation>Ihre Entscheidungen beim Dienst konnten nicht gelesen werden: {why} Angezeigt wird, was dieser Computer hat (Konflikte, noch nicht gesendete oder abgelehnte Urteile).</translation>
+    </message>
+    <message>
+        <source>Feedback on earlier decisions is not in this list: choose a longer period to read it.</source>
+        <translation>Rückmeldungen zu früheren Entscheidungen sind nicht in dieser Liste: Wählen Sie einen längeren Zeitraum, um sie zu lesen.</translation>
     </message>
     <message>
         <source>1 of your decisions was overturned</source>

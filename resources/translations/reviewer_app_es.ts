@@ -1115,6 +1115,7 @@
     </message>
     <message>
         <source>Loading…</source>
+        <extracomment>fetched again every REFRESH_MS while the page is shown, as the Queues page is</extracomment>
         <translation>Cargando…</translation>
     </message>
     <message>
@@ -4836,7 +4837,7 @@
     <name>MyDecisions</name>
     <message>
         <source>today {time}</source>
-        <extracomment>pages of 500 asked for at most (a shift&apos;s or a week&apos;s decisions of one reviewer)</extracomment>
+        <extracomment>pages of 500 asked for at most (a shift&apos;s or a week&apos;s decisions of one reviewer) the periods, narrowest first, and how many days back the wider ones reach made this much earlier than it reached the service: offline work, said so</extracomment>
         <translation>hoy {time}</translation>
     </message>
     <message>
@@ -4904,8 +4905,20 @@
         <translation>La publicación: {text}</translation>
     </message>
     <message>
+        <source>Escalated — the lead decided: {action}</source>
+        <translation>Escalada: la responsable decidió: {action}</translation>
+    </message>
+    <message>
+        <source>Escalated, waiting for a lead</source>
+        <translation>Escalada, a la espera de una responsable</translation>
+    </message>
+    <message>
         <source>{time}, {queue}: you decided {action}.</source>
         <translation>{time}, {queue}: decisión propia: {action}.</translation>
+    </message>
+    <message>
+        <source>Sent later: it reached the service {time}.</source>
+        <translation>Enviada más tarde: llegó al servicio {time}.</translation>
     </message>
     <message>
         <source>Conflict: another decision counts</source>
@@ -4914,6 +4927,14 @@
     <message>
         <source>{time}, {queue}: you decided {mine}, but {who} had decided {theirs} first; theirs counts.</source>
         <translation>{time}, {queue}: decisión propia: {mine}, pero {who} había decidido antes {theirs}; cuenta la suya.</translation>
+    </message>
+    <message>
+        <source>Not sent yet</source>
+        <translation>Aún no enviada</translation>
+    </message>
+    <message>
+        <source>Refused: {why}</source>
+        <translation>Rechazada: {why}</translation>
     </message>
     <message>
         <source>Decided</source>
@@ -4948,12 +4969,12 @@
         <translation>Qué decisiones</translation>
     </message>
     <message>
-        <source>This shift (since {time})</source>
-        <translation>Este turno (desde {time})</translation>
+        <source>The last {n} days</source>
+        <translation>Los últimos {n} días</translation>
     </message>
     <message>
-        <source>The last 7 days</source>
-        <translation>Los últimos 7 días</translation>
+        <source>This shift (since {time})</source>
+        <translation>Este turno (desde {time})</translation>
     </message>
     <message>
         <source>Refresh</source>
@@ -4990,6 +5011,14 @@
     <message>
         <source>loading your decisions</source>
         <translation>cargando las decisiones propias</translation>
+    </message>
+    <message>
+        <source>Your decisions on the service could not be read: {why} Shown: what this computer holds (conflicts, verdicts not sent yet or refused).</source>
+        <translation>No se pudieron leer tus decisiones en el servicio: {why} Se muestra lo que guarda este ordenador (conflictos, veredictos aún no enviados o rechazados).</translation>
+    </message>
+    <message>
+        <source>Feedback on earlier decisions is not in this list: choose a longer period to read it.</source>
+        <translation>Los comentarios sobre decisiones anteriores no están en esta lista: elige un periodo más largo para leerlos.</translation>
     </message>
     <message>
         <source>1 of your decisions was overturned</source>

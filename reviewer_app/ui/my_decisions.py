@@ -30,9 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.core.store import Conflict
+from reviewer_app.core.errors import StoreError
+from reviewer_app.core.store import Conflict, JournalEntry
 from reviewer_app.protocol import (
+    ESCALATION_QUEUE,
     EXCERPT_CHARS,
+    ActionKind,
     DecisionOutcome,
     Feedback,
     FeedbackKind,
@@ -40,6 +43,7 @@ from reviewer_app.protocol import (
     MyDecision,
     Queue,
 )
+from reviewer_app.protocol.feedback import FEEDBACK_REACH_DAYS
 
 from .background import run_op
 from .i18n import QT_TRANSLATE_NOOP, translate
@@ -54,8 +58,11 @@ ClientFactory = Callable[[], ApiClient]
 
 #: pages of 500 asked for at most (a shift's or a week's decisions of one reviewer)
 MAX_PAGES = 8
-
-SHIFT, WEEK = "shift", "week"
+SHIFT, WEEK, MONTH = "shift", "week", "month"
+#: the periods, narrowest first, and how many days back the wider ones reach
+SPANS = {WEEK: 7, MONTH: FEEDBACK_REACH_DAYS}
+#: made this much earlier than it reached the service: offline work, said so
+LATE = timedelta(minutes=5)
 
 
 def when(moment: datetime, now: datetime | None = None) -> str:
@@ -88,6 +95,10 @@ class Names:
         self.queues = {q.id: q.name for q in queues}
         self.actions = {(q.id, a.id): a.label for q in queues for a in q.config.actions}
         self.any_action = {a.id: a.label for q in queues for a in q.config.actions}
+        self.kinds = {(q.id, a.id): a.kind for q in queues for a in q.config.actions}
+
+    def escalates(self, queue_id: str, action: str) -> bool:
+        return self.kinds.get((queue_id, action)) is ActionKind.escalate
 
     def queue(self, queue_id: str) -> str:
         return isolate(self.queues.get(queue_id, queue_id))
@@ -154,24 +165,38 @@ def _one_line(text: str, limit: int = 80) -> str:
     return first[:limit] + ("…" if len(first) > limit or "\n" in text.strip() else "")
 
 
+def _outcome(d: MyDecision, names: Names) -> str:
+    """What became of it in words; an escalation says what the lead then decided."""
+    if d.lead_action is not None:
+        lead = translate("MyDecisions", "Escalated — the lead decided: {action}")
+        return lead.format(action=names.action(ESCALATION_QUEUE, d.lead_action))
+    if d.outcome is DecisionOutcome.accepted and names.escalates(d.queue_id, d.action):
+        return translate("MyDecisions", "Escalated, waiting for a lead")
+    return outcome_words(d.outcome)
+
+
 def decision_row(d: MyDecision, names: Names) -> Row:
     action = names.action(d.queue_id, d.action)
     if d.policies:
         action += " (" + ", ".join(d.policies) + ")"
     notes = [f for f in d.feedback if f.note]
     latest = isolate(_one_line(notes[-1].note or "")) if notes else ""
+    made = d.made_at or d.decided_at  # when the reviewer made it, not when it was sent
     head = translate("MyDecisions", "{time}, {queue}: you decided {action}.").format(
-        time=when(d.decided_at), queue=names.queue(d.queue_id), action=action
+        time=when(made), queue=names.queue(d.queue_id), action=action
     )
     post = post_words(d.excerpt)
-    lines = [head, *_post_line(post), outcome_words(d.outcome) + "."]
+    outcome = _outcome(d, names)
+    lines = [head, *_post_line(post), outcome + "."]
+    late = translate("MyDecisions", "Sent later: it reached the service {time}.")
+    lines[1:1] = [late.format(time=when(d.decided_at))] if d.decided_at - made > LATE else []
     lines += [feedback_line(f, d.queue_id, names) for f in d.feedback]
     return Row(
         post=post,
-        decided=when(d.decided_at),
+        decided=when(made),
         queue=names.queue(d.queue_id),
         action=action,
-        outcome=outcome_words(d.outcome),
+        outcome=outcome,
         feedback=latest,
         detail="\n".join(lines),
         attention=d.outcome in (DecisionOutcome.overturned, DecisionOutcome.appeal_reversed)
@@ -200,21 +225,52 @@ def conflict_row(c: Conflict, names: Names) -> Row:
     return Row(when(at), names.queue(queue_id), mine, outcome, "", detail, False, post)
 
 
-def fetch_rows(
-    factory: ClientFactory, since: datetime, names: Names
-) -> tuple[list[tuple[datetime, Row]], bool]:
-    """The caller's decisions since ``since`` as rows, newest first (on a pool thread);
-    and whether there were more than MAX_PAGES pages."""
+def local_row(entry: JournalEntry, names: Names) -> Row:
+    """A verdict here the service has not taken: not sent yet, or refused (its reason)."""
+    at = datetime.fromtimestamp(entry.recorded_at, tz=UTC)
+    action = names.action(entry.queue_id, entry.action)
+    outcome = translate("MyDecisions", "Not sent yet")
+    if entry.status != "pending":
+        reason = entry.result.reason if entry.result is not None else None
+        why = isolate(reason.message) if reason is not None else ""
+        outcome = translate("MyDecisions", "Refused: {why}").format(why=why)
+    detail = translate("MyDecisions", "{time}, {queue}: you decided {action}.").format(
+        time=when(at), queue=names.queue(entry.queue_id), action=action
+    )
+    detail += "\n" + outcome + "."
+    return Row(when(at), names.queue(entry.queue_id), action, outcome, "", detail, True)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The service's rows, newest first; whether more were left out; the notice before
+    the load, and whether the rows hold every decision its feedback is on."""
+
+    rows: list[tuple[datetime, Row]]
+    more: bool
+    notice: FeedbackNotice
+    covers: bool
+    item_ids: frozenset[str]
+
+
+def fetch_rows(factory: ClientFactory, since: datetime, names: Names) -> Loaded:
+    """The notice, then the caller's decisions since ``since`` as rows (a pool thread)."""
     found: list[tuple[datetime, Row]] = []
+    ids: set[str] = set()
     cursor: str | None = None
     with factory() as api:
+        notice = api.feedback_notice()
         for _ in range(MAX_PAGES):
             page = api.my_decisions(since=since, cursor=cursor, limit=500)
             found += [(d.decided_at, decision_row(d, names)) for d in page.decisions]
+            ids |= {d.item_id for d in page.decisions}
             cursor = page.next_cursor
             if cursor is None:
-                return found, False
-    return found, True
+                break
+    # cut short: only decisions after the oldest listed are surely all there
+    covered = found[-1][0] + timedelta(microseconds=1) if cursor and found else since
+    covers = notice.oldest is None or notice.oldest >= covered
+    return Loaded(found, cursor is not None, notice, covers, frozenset(ids))
 
 
 class MyDecisionsModel(RowsTable):
@@ -246,8 +302,27 @@ class MyDecisionsModel(RowsTable):
         return super().data(index, role)
 
 
+Conflicts = Sequence[Conflict] | Callable[[], Sequence[Conflict]]  # read at each load
+
+
+def _table(model: MyDecisionsModel) -> QTableView:
+    table = read_only_table(
+        QTableView(), "myDecisionsTable", translate("MyDecisions", "My decisions")
+    )
+    table.setModel(model)
+    table.setWordWrap(False)
+    table.verticalHeader().hide()
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    for column, width in enumerate((110, 0, 130, 160, 170, 150)):
+        header.resizeSection(column, width)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the post: the rest
+    return table
+
+
 class MyDecisionsView(QDialog):
-    """The reviewer's own decisions; opening it marks their feedback seen."""
+    """The reviewer's own decisions, with this computer's verdicts the service has not
+    taken; opening it marks seen the feedback it showed."""
 
     loaded = Signal(int)  # rows shown
     seen = Signal()
@@ -256,49 +331,40 @@ class MyDecisionsView(QDialog):
         self,
         client_factory: ClientFactory,
         queues: Sequence[Queue],
-        conflicts: Sequence[Conflict],
+        conflicts: Conflicts,
         shift_start: datetime,
         parent: QWidget | None = None,
         *,
         period: str = SHIFT,
         server_offset: Callable[[], float] = lambda: 0.0,
+        journal: Callable[[], Sequence[JournalEntry]] = lambda: (),
     ) -> None:
         """``shift_start``: a time on this computer's clock; ``server_offset``: how far that
         clock is ahead of the service's (the store's), which the windows asked for are
-        measured by."""
+        measured by. ``journal``: verdicts here not sent yet or refused, read at each load."""
         super().__init__(parent)
         self.setWindowTitle(translate("MyDecisions", "My decisions"))
         named(self, "myDecisions", translate("MyDecisions", "My decisions"))
         self.resize(1000, 600)
         self.factory = client_factory
         self.names = Names(queues)
-        self.conflicts = list(conflicts)
+        self.conflicts = conflicts if callable(conflicts) else (lambda: list(conflicts))
+        self.journal = journal
         self.shift_start = shift_start
         self.server_offset = server_offset
         self.busy = False
         self.period = QComboBox()
         named(self.period, "myDecisionsPeriod", translate("MyDecisions", "Which decisions"))
-        self.period.addItem(
-            translate("MyDecisions", "This shift (since {time})").format(time=when(shift_start)),
-            SHIFT,
-        )
-        self.period.addItem(translate("MyDecisions", "The last 7 days"), WEEK)
+        self.period.addItem("", SHIFT)  # its words: _shift_label
+        for data, n in SPANS.items():
+            self.period.addItem(translate("MyDecisions", "The last {n} days").format(n=n), data)
+        self._shift_label()
         self.period.setCurrentIndex(max(0, self.period.findData(period)))
         self.period.currentIndexChanged.connect(lambda _i: self.reload())
         refresh = QPushButton(translate("MyDecisions", "Refresh"))
         refresh.clicked.connect(self.reload)
         self.model = MyDecisionsModel()
-        self.table = read_only_table(
-            QTableView(), "myDecisionsTable", translate("MyDecisions", "My decisions")
-        )
-        self.table.setModel(self.model)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((110, 0, 130, 160, 170, 150)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the post: the rest
+        self.table = _table(self.model)
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
         named(self.detail, "myDecisionDetail", translate("MyDecisions", "What became of it"))
@@ -331,61 +397,117 @@ class MyDecisionsView(QDialog):
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.reload()
 
-    def since(self) -> datetime:
+    def _shift_label(self) -> None:
+        shift = translate("MyDecisions", "This shift (since {time})")
+        self.period.setItemText(0, shift.format(time=when(self.shift_start)))
+
+    def reopen(
+        self, shift_start: datetime, period: str | None = None, reach: datetime | None = None
+    ) -> None:
+        """Shown again, loaded afresh: the shift as it is now, the period asked for (else the
+        one shown) widened to reach ``reach`` (the notice's oldest, the service's clock)."""
+        self.shift_start = shift_start
+        self._shift_label()
+        wanted = period or str(self.period.currentData())
+        if reach is not None:
+            wanted = self.period_reaching(reach, wanted)
+        self.period.blockSignals(True)
+        self.period.setCurrentIndex(max(0, self.period.findData(wanted)))
+        self.period.blockSignals(False)
+        self.reload()
+        for step in (self.show, self.raise_, self.activateWindow):
+            step()
+
+    def period_reaching(self, reach: datetime, at_least: str = SHIFT) -> str:
+        """The narrowest period from ``at_least`` on that reaches back to ``reach``."""
+        order = [SHIFT, WEEK, MONTH]
+        fits = [p for p in order[order.index(at_least) :] if self.since(p) <= reach]
+        return fits[0] if fits else MONTH
+
+    def since(self, period: str | None = None) -> datetime:
         """The window's start on the service's clock (it compares it with its own decision
         times), never in its future: a shift's start on a clock 7 minutes fast was refused
         for 7 minutes, then left out the shift's first 7 minutes."""
         offset = timedelta(seconds=self.server_offset())
         now = datetime.now(UTC) - offset
-        if self.period.currentData() == WEEK:
-            return now - timedelta(days=7)
+        days = SPANS.get(period or str(self.period.currentData()))
+        if days is not None:
+            return now - timedelta(days=days)
         return min(self.shift_start - offset, now)
 
+    def _local(self, since: datetime, offset: float) -> Callable[[frozenset[str]], list[Any]]:
+        """This computer's rows of the window: conflicts, verdicts refused or not sent (less
+        those the service's rows name: sent meanwhile). Indexed reads of this thread's store."""
+        start = since.timestamp() + offset
+        try:
+            conflicts, entries = list(self.conflicts()), list(self.journal())
+        except StoreError as err:  # closed with the window: the service's rows only
+            log.info("My decisions without this computer's rows: %s", type(err).__name__)
+            conflicts, entries = [], []
+        found = [
+            (datetime.fromtimestamp(c.found_at, tz=UTC), conflict_row(c, self.names))
+            for c in conflicts
+            if c.found_at >= start
+        ]
+        return lambda sent: (
+            found
+            + [
+                (datetime.fromtimestamp(e.recorded_at, tz=UTC), local_row(e, self.names))
+                for e in entries
+                if e.recorded_at >= start and not (e.status == "pending" and e.item_id in sent)
+            ]
+        )
+
     def reload(self) -> None:
-        if self.busy:
-            return
+        """Load the period shown; a load under way is dropped (the newest asked wins)."""
         self.busy = True
         set_text(self.status, translate("MyDecisions", "Loading your decisions…"))
         since, names, factory = self.since(), self.names, self.factory
-        offset = self.server_offset()
-        asked_at = datetime.now(UTC) - timedelta(seconds=offset)  # on the service's clock
-        conflicts = [  # found on this computer's clock
-            (datetime.fromtimestamp(c.found_at, tz=UTC), conflict_row(c, names))
-            for c in self.conflicts
-            if c.found_at >= since.timestamp() + offset
-        ]
+        local = self._local(since, self.server_offset())
 
-        def work() -> tuple[list[tuple[datetime, Row]], bool]:
-            return fetch_rows(factory, since, names)
-
-        def done(result: tuple[list[tuple[datetime, Row]], bool]) -> None:
+        def done(result: Loaded) -> None:
             self.busy = False
-            rows, more = result
-            merged = sorted(rows + conflicts, key=lambda pair: pair[0], reverse=True)
-            self.model.set_rows([row for _, row in merged])
-            words = (
-                translate("MyDecisions", "1 decision.")
-                if len(merged) == 1
-                else translate("MyDecisions", "{n} decisions.").format(n=len(merged))
-            )
-            if more:
-                words += " " + translate("MyDecisions", "Only the newest are shown.")
-            set_text(self.status, words)
-            if merged:
-                self.table.selectRow(0)
-            self.loaded.emit(len(merged))
-            self._mark_seen(asked_at)
+            self._show(result.rows + local(result.item_ids), result)
+            if result.covers:
+                self._mark_seen(result.notice.as_of)
 
         def failed(err: BaseException) -> None:
             self.busy = False
+            self._show(local(frozenset()), None)
+            words = describe(err, during=translate("MyDecisions", "loading your decisions"))
             set_text(
                 self.status,
-                describe(err, during=translate("MyDecisions", "loading your decisions")).text(),
+                translate(
+                    "MyDecisions",
+                    "Your decisions on the service could not be read: {why} Shown: what this "
+                    "computer holds (conflicts, verdicts not sent yet or refused).",
+                ).format(why=words.text()),
             )
 
-        run_op(self, work, done, failed, key="load")
+        run_op(self, lambda: fetch_rows(factory, since, names), done, failed, key="load")
+
+    def _show(self, rows: list[tuple[datetime, Row]], result: Loaded | None) -> None:
+        merged = sorted(rows, key=lambda pair: pair[0], reverse=True)
+        self.model.set_rows([row for _, row in merged])
+        n = len(merged)
+        words = translate("MyDecisions", "{n} decisions.").format(n=n)
+        if n == 1:
+            words = translate("MyDecisions", "1 decision.")
+        if result is not None and result.more:
+            words += " " + translate("MyDecisions", "Only the newest are shown.")
+        if result is not None and not result.covers:
+            words += " " + translate(
+                "MyDecisions",
+                "Feedback on earlier decisions is not in this list: choose a longer period "
+                "to read it.",
+            )
+        set_text(self.status, words)
+        if merged:
+            self.table.selectRow(0)
+        self.loaded.emit(len(merged))
 
     def _mark_seen(self, until: datetime) -> None:
+        """Seen up to the ``as_of`` of the notice the rows were loaded after."""
         factory = self.factory
 
         def work() -> FeedbackNotice:
@@ -398,10 +520,8 @@ class MyDecisionsView(QDialog):
         run_op(self, work, lambda _n: self.seen.emit(), failed)
 
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if not current.isValid():
-            return
-        detail = self.model.data(current, Qt.ItemDataRole.UserRole)
-        self.detail.setPlainText(detail or "")
+        if current.isValid():  # the row's whole story in the pane below
+            self.detail.setPlainText(self.model.data(current, Qt.ItemDataRole.UserRole) or "")
 
 
 def notice_words(notice: FeedbackNotice, keys: str = "Ctrl+Shift+D") -> str:
@@ -438,6 +558,7 @@ class FeedbackBar(QWidget):
         super().__init__(parent)
         #: the key that opens My decisions now (the reviewer may have changed it)
         self.keys = keys
+        self.notice: FeedbackNotice | None = None
         named(self, "feedbackNotice", translate("MyDecisions", "Feedback on your decisions"))
         self.text = label("")
         named(self.text, "feedbackNoticeText", translate("MyDecisions", "Feedback notice"))
@@ -458,6 +579,7 @@ class FeedbackBar(QWidget):
         self.hide()
 
     def show_notice(self, notice: FeedbackNotice) -> None:
+        self.notice = notice  # its oldest: how far back the view opened from it reaches
         if not notice.overturned and not notice.notes:
             self.hide()
             return

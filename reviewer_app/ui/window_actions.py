@@ -193,28 +193,27 @@ class WindowActions(WindowParts):
 
     def show_my_decisions(self, *, week: bool = False) -> None:
         """The reviewer's own decisions and what became of each (Ctrl+Shift+D): this
-        shift's, or with ``week`` the last 7 days'."""
-        self.feedback_bar.hide()
-        view = self.my_decisions_view
-        if view is not None and view.isVisible():
-            view.reload()
-            view.raise_()
-            view.activateWindow()
-            return
-        self.my_decisions_view = MyDecisionsView(
-            self.session.client,
-            self.store.queues(),
-            self.store.conflicts(open_only=False),
-            # the shift the break reminders count (kept across restarts), else this window's
-            datetime.fromtimestamp(started, UTC)
-            if (started := self.tally.started_at) is not None
-            else self.shift_start,
-            self,
-            period="week" if week else "shift",
-            # its windows are asked on the service's clock
-            server_offset=lambda: self.store.server_offset,
-        )
-        self.my_decisions_view.show()
+        shift's, or with ``week`` the last 7 days'; opened while the notice is up, a
+        window that reaches the feedback it counts. One view, loaded afresh each time."""
+        bar = self.feedback_bar
+        reach = bar.notice.oldest if bar.isVisible() and bar.notice is not None else None
+        bar.hide()
+        # the shift the break reminders count (kept across restarts), else this window's
+        started = self.tally.started_at
+        shift = datetime.fromtimestamp(started, UTC) if started is not None else self.shift_start
+        store = self.store
+        if self.my_decisions_view is None:
+            self.my_decisions_view = MyDecisionsView(
+                self.session.client,
+                store.queues(),
+                lambda: store.conflicts(open_only=False),
+                shift,
+                self,
+                # its windows are asked on the service's clock
+                server_offset=lambda: store.server_offset,
+                journal=lambda: store.journal(status="pending") + store.journal(status="rejected"),
+            )
+        self.my_decisions_view.reopen(shift, "week" if week else None, reach)
 
     def log_out(self, *, keep_unsent: bool = True) -> None:
         """Send what was decided and revoke the token off the GUI thread (a server that
