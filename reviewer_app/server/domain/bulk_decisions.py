@@ -4,7 +4,12 @@ A bulk decision is the verdict path run for each item: the lead gets a lease of 
 on every item that needs one (an internal lease, token ``bulk-<key>``, ended by the verdict
 at once; no ``claimed`` event), and the items go through ``VerdictRecorder`` as one batch,
 so each is its own decision with its own idempotency key, ``decided`` event, statement and
-enforcement action, exactly as a single verdict would make them.
+enforcement action, exactly as a single verdict would make them. The account part is one
+per author, as one verdict makes it: a post action with an account part (remove and
+restrict author) carries it on the author's first item only (``_BulkRecorder``); an
+account action (mark inauthentic, suspend) decides the author's first item, and the
+author's other items of the request are closed by it (``resolved``), their result that
+decision, kept under their keys.
 
 Before any write every item is checked: decided meanwhile, leased to someone else under a
 live lease, assigned to another lead (an escalation: only ever leased to its assignee),
@@ -25,11 +30,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from reviewer_app.protocol import (
+    ActionKind,
+    EventKind,
     ProblemDetail,
     QueueConfig,
     Verdict,
@@ -49,8 +57,14 @@ from reviewer_app.protocol.bulk_decisions import (
 )
 from reviewer_app.server.domain import account_links, accounts
 from reviewer_app.server.domain.assembly import decisions_by_id
-from reviewer_app.server.domain.records import Principal, excerpt, to_dt
-from reviewer_app.server.domain.verdicts import VerdictRecorder, item_problems
+from reviewer_app.server.domain.records import (
+    Principal,
+    append_events,
+    event_row,
+    excerpt,
+    to_dt,
+)
+from reviewer_app.server.domain.verdicts import VerdictRecorder, body_hash, item_problems
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.bulk import InsertMany, any_of
 from reviewer_app.server.storage.tables import authors, items, leases, verdict_keys
@@ -128,9 +142,16 @@ def decide(
     check.raise_refused(conn)
     if check.own_leases:
         conn.execute(_END_OWN_LEASES[postgres], {"ids": check.own_leases, "b_now": now})
+
+    # an account action (mark inauthentic, suspend) is one per author, as a single verdict
+    # makes it: the author's first item carries it, the others it closes
+    followers = _followers(request, found, configs, stored)
+    if followers:
+        tokens = {lease_token(keys[i]) for i in followers}
+        check.new_leases = [lease for lease in check.new_leases if lease["token"] not in tokens]
     _INSERT_LEASES(conn, check.new_leases, postgres)
 
-    recorder = VerdictRecorder(
+    recorder = _BulkRecorder(
         conn,
         lead,
         configs,
@@ -154,17 +175,129 @@ def decide(
         )
         for wanted, key in zip(request.items, keys, strict=True)
     ]
+    leaders = [v for i, v in enumerate(verdicts) if i not in followers]
     # the items as read above: locked (PostgreSQL), and unchanged since (only leases were)
-    results = recorder.record(verdicts, known_items=found)
+    recorded = iter(recorder.record(leaders, known_items=found))
+    results = [next(recorded) if i not in followers else None for i in range(len(verdicts))]
     turned_down = [
         _refusal(index, r.item_id, *_why(r))
         for index, r in enumerate(results)
-        if r.status not in (VerdictStatus.accepted, VerdictStatus.duplicate)
+        if r is not None and r.status not in (VerdictStatus.accepted, VerdictStatus.duplicate)
     ]
     if turned_down:
         raise _refused(turned_down, len(request.items))  # rolls the transaction back
-    queue_ids = sorted({r.decision.queue_id for r in results if r.decision is not None})
-    return BulkDecisionResults(results=results, queue_ids=queue_ids[:64])
+    for index, leader in followers.items():
+        results[index] = _closed_with(conn, lead, verdicts[index], results[leader], found, now)
+    done = [r for r in results if r is not None]
+    queue_ids = sorted({r.decision.queue_id for r in done if r.decision is not None})
+    return BulkDecisionResults(results=done, queue_ids=queue_ids[:64])
+
+
+class _BulkRecorder(VerdictRecorder):
+    """The verdict path for a bulk decision: a post action with an account part (remove
+    and restrict author) keeps its post part on every item, but the account part (the
+    account action, its words in the statement, the platform's action on the account) is
+    carried by the author's first item only, as one verdict would carry it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._acted_on: set[str] = set()
+
+    def _insert_pending(self) -> None:
+        kept = []
+        for p in self._pending:
+            if p.author_action is not None and not p.escalate:
+                if p.author_id in self._acted_on:
+                    p = replace(p, author_action=None)
+                else:
+                    self._acted_on.add(p.author_id)
+            kept.append(p)
+        self._pending = kept
+        super()._insert_pending()
+
+
+def _followers(
+    request: BulkDecisionRequest,
+    found: Mapping[str, Mapping[Any, Any]],
+    configs: Mapping[str, QueueConfig],
+    stored: set[str],
+) -> dict[int, int]:
+    """The items an account action of the request reaches through an earlier item of the
+    same author (index -> that item's index): not decided each, closed by that action."""
+    first: dict[str, int] = {}
+    followers: dict[int, int] = {}
+    for index, wanted in enumerate(request.items):
+        row = found.get(wanted.item_id)
+        if str(wanted.idempotency_key) in stored or row is None or row["state"] == "decided":
+            continue
+        config = configs.get(row["queue_id"])
+        action = config.action(request.action) if config is not None else None
+        if action is None or action.kind is not ActionKind.author:
+            continue
+        author_id = row["author_id"]
+        if author_id in first:
+            followers[index] = first[author_id]
+        else:
+            first[author_id] = index
+    return followers
+
+
+_RESOLVE_OPEN = (
+    update(items)
+    .where(items.c.id == bindparam("b_id"), items.c.state.in_(accounts.OPEN_STATES))
+    .values(state=accounts.RESOLVED, lease_token=None, lease_user_id=None, lease_expires_at=None)
+)
+
+
+def _closed_with(
+    conn: Connection,
+    lead: Principal,
+    verdict: Verdict,
+    leader: VerdictResult | None,
+    found: Mapping[str, Mapping[Any, Any]],
+    now: float,
+) -> VerdictResult:
+    """An item of an author the request's account action was taken on through another of
+    their items: closed by it (the account action closes it already when it suspends or
+    marks inauthentic; a warning or restriction closes it here), its result that decision,
+    kept under its key so a retry gets it again."""
+    assert leader is not None and leader.decision is not None
+    decision = leader.decision
+    row = found[verdict.item_id]
+    if conn.execute(_RESOLVE_OPEN, {"b_id": verdict.item_id}).rowcount:
+        append_events(
+            conn,
+            [
+                event_row(
+                    now,
+                    EventKind.resolved,
+                    lead.username,
+                    item_id=verdict.item_id,
+                    queue_id=row["queue_id"],
+                    author_action=decision.author_action.value if decision.author_action else None,
+                    decision_id=decision.id,
+                    lease_ended=False,
+                )
+            ],
+        )
+    result = VerdictResult(
+        idempotency_key=verdict.idempotency_key,
+        item_id=verdict.item_id,
+        status=leader.status,
+        decision=decision,
+    )
+    conn.execute(
+        insert(verdict_keys),
+        {
+            "key": str(verdict.idempotency_key),
+            "user_id": lead.id,
+            "body_hash": body_hash(lead.id, verdict),
+            "result": result.model_dump_json(),
+            "created_at": now,
+            "status": result.status.value,
+        },
+    )
+    return result
 
 
 class _Check:
