@@ -33,7 +33,7 @@ from reviewer_app.core import settings as core_settings
 from reviewer_app.core.session import ReviewSession
 from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.core.wellbeing import ShiftTally
-from reviewer_app.protocol import Queue, Role
+from reviewer_app.protocol import Queue, QueueConfig, Role
 
 from . import preferences as P
 from .bridge import SyncBridge
@@ -302,6 +302,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             self.lead.bulk_requested.connect(self._on_lead_bulk_requested)
             self.lead.auth_required.connect(self._on_sync_auth_required)  # the same login
             self.lead.set_keys(self.keymap)
+            self.lead.audits.desk.judged.connect(self._on_audit_judged)
             self.modes = QTabWidget()
             named(self.modes, "modes", translate("MainWindow", "Review or lead workspace"))
             self.modes.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -518,6 +519,14 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._later(self._say_saved)
         self._later(self._count_pending)
         self._later(self._refresh_worklist)
+
+    def _on_audit_judged(
+        self, key: str, config: QueueConfig, policies: list[str], origin: QueueConfig | None
+    ) -> None:
+        """A post a lead judged on the blind audit desk: they saw it (the tally counts it as
+        a verdict of theirs; the service counts it in their exposure too)."""
+        self.tally.decided(key, config, policies, origin)
+        self._check_break_due()
 
     def _on_review_item_skipped(self, _item_id: str) -> None:
         self.say(translate("MainWindow", "Skipped: that post goes back to the queue for others."))

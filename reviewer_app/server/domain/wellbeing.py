@@ -9,7 +9,10 @@ with the same rule, for its own break reminders only.
 
 A decision counts for the harm of the queue it was decided in; in a queue that names no
 harm (the escalation queue, an appeals queue) for that of the queue its item came from
-(``items.origin_queue_id``): a lead deciding an escalated hate post saw a hate post.
+(``items.origin_queue_id``): a lead deciding an escalated hate post saw a hate post. A
+blind audit's judgement counts for its auditor too, at the time it was recorded, with the
+audited decision's queue and policies (``_audited``): the lead saw the post whether they
+agreed or not (an overturn is a decision of its own, counted as one, not twice).
 
 A shift is a run of a reviewer's activity (decisions, breaks) with no gap of
 ``SHIFT_GAP_SECONDS`` or more, still going now. Qt-free.
@@ -60,7 +63,15 @@ from reviewer_app.protocol import (
 from reviewer_app.server.domain.mix_rollups import mix_counts, mix_counts_per_user
 from reviewer_app.server.domain.records import Principal, to_dt, to_epoch
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.storage.tables import breaks, decisions, events, items, queues, users
+from reviewer_app.server.storage.tables import (
+    audit_items,
+    breaks,
+    decisions,
+    events,
+    items,
+    queues,
+    users,
+)
 
 WEEK_SECONDS = 7 * 24 * 3600.0
 #: how far back the start of a shift is looked for first (then the week)
@@ -121,6 +132,8 @@ class _Reviewer:
     high_harm_shift: int = 0
     # (started_at, ended_at or None)
     breaks: list[tuple[float, float | None]] = field(default_factory=list)
+    # when each blind audit judgement of theirs in the week was recorded
+    audits: list[float] = field(default_factory=list)
 
 
 def shift_start(
@@ -231,10 +244,16 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
                 users.c.role == Role.reviewer.value,
                 users.c.id.in_(select(decisions.c.user_id).where(decisions.c.decided_at >= week)),
                 users.c.id.in_(select(breaks.c.user_id).where(breaks.c.started_at >= week)),
+                users.c.id.in_(
+                    select(audit_items.c.auditor_id).where(audit_items.c.recorded_at >= week)
+                ),
             )
         )
     ):
         people[r.id] = _Reviewer(r.username, r.display_name)
+    audited = _audited(conn, week, now)
+    for a in audited:
+        people[a.user_id].audits.append(a.at)
     for b in conn.execute(
         select(breaks.c.user_id, breaks.c.started_at, breaks.c.ended_at).where(
             breaks.c.started_at >= week, breaks.c.started_at <= now
@@ -254,7 +273,7 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
     on_shift: dict[int, list[float]] = {}
     for user_id, person in people.items():
         person.breaks = [(s, _break_end(conn, user_id, s, e, now)) for s, e in person.breaks]
-        times = [t for s, e in person.breaks for t in (s, e) if t is not None]
+        times = [t for s, e in person.breaks for t in (s, e) if t is not None] + person.audits
         if user_id in active or any(recent <= t <= now for t in times):
             on_shift[user_id] = [t for t in times if week <= t <= now]
     # the last day first: enough for a shift with a gap before it in that day (most of
@@ -271,6 +290,7 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
             if (start := people[u].shift_start) is not None and start - SHIFT_GAP_SECONDS < since
         }
     _count_all(conn, people, configs, week, now)
+    _count_audited(people, configs, audited)
     return sorted((_figures(p, now) for p in people.values()), key=lambda e: e.reviewer)
 
 
@@ -309,6 +329,51 @@ def _count_all(
     for r in _sent_late(conn, starts, others, now):
         if r.decided_at >= starts[r.user_id] > r.at:
             _count(people[r.user_id], configs.get(r.queue_id), None, r.policies, -1, shift=True)
+
+
+def _audited(conn: Connection, week: float, now: float) -> list[Any]:
+    """The blind audit judgements recorded in [week, now] that made no decision of their
+    own (an agreement; an overturn is a decision, counted with the others): the auditor
+    (``user_id``), when (``at``), the audited decision's queue and policies, and the queue
+    its item came from (``origin``). Over the (recorded_at) of audit_items: a few."""
+    a = audit_items.c
+    return list(
+        conn.execute(
+            select(
+                a.auditor_id.label("user_id"),
+                a.recorded_at.label("at"),
+                a.queue_id,
+                decisions.c.policies,
+                items.c.origin_queue_id.label("origin"),
+            )
+            .select_from(
+                audit_items.join(decisions, decisions.c.id == a.decision_id).outerjoin(
+                    items, items.c.id == a.item_id
+                )
+            )
+            .where(
+                a.result.is_not(None),
+                a.auditor_id.is_not(None),
+                a.overturn_decision_id.is_(None),
+                a.recorded_at >= week,
+                a.recorded_at <= now,
+            )
+        )
+    )
+
+
+def _count_audited(
+    people: dict[int, _Reviewer], configs: dict[str, QueueConfig], audited: list[Any]
+) -> None:
+    """Each audited post in its auditor's week, and shift when judged in it."""
+    others = _from_other_queues(configs)
+    for r in audited:
+        person = people.get(r.user_id)
+        origin = configs.get(r.origin) if r.queue_id in others and r.origin else None
+        found = (person, configs.get(r.queue_id), origin)
+        _count(*found, r.policies, 1, shift=False)
+        if person is not None and person.shift_start is not None and r.at >= person.shift_start:
+            _count(*found, r.policies, 1, shift=True)
 
 
 def _from_other_queues(configs: dict[str, QueueConfig]) -> set[str]:

@@ -26,6 +26,7 @@ from reviewer_app.protocol import (
     AuditTaskGrant,
     MediaKind,
     Queue,
+    counts_origin_harm,
 )
 
 from ..background import run_in_background
@@ -142,6 +143,10 @@ class AuditDesk(QWidget):
 
     finished = Signal(int)  # sample id: nothing left to judge
     message_posted = Signal(str)
+    #: a post judged (the lead saw it): a key, its queue's config, the policies of the
+    #: decision of record, the config of the queue it came from (when that harm counts)
+    #: — for the window's shift tally, as a verdict of the review flow is
+    judged = Signal(str, object, object, object)
 
     def __init__(
         self,
@@ -380,4 +385,19 @@ class AuditDesk(QWidget):
             )
         set_text(self.outcome, words)
         self.message_posted.emit(words)
+        self._count_seen(result)
         self._next()
+
+    def _count_seen(self, result: AuditResult) -> None:
+        """``judged``: the post counts in the auditor's shift (the service counts it too)."""
+        queues = {q.id: q for q in self.queues()}
+        queue = queues.get(result.original.queue_id)
+        if queue is None:
+            return
+        decided = result.corrected or result.original
+        task = self.task if self.task is not None and self.task.item.id == result.item_id else None
+        came_from = queues.get(task.item.origin_queue_id or "") if task is not None else None
+        origin = (
+            came_from.config if came_from and counts_origin_harm(queue.id, queue.config) else None
+        )
+        self.judged.emit(f"audit:{result.audit_id}", queue.config, list(decided.policies), origin)
