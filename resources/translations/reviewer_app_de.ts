@@ -340,6 +340,10 @@
         <translation>Richtlinien (die jede Warteschlange hat)</translation>
     </message>
     <message>
+        <source>At most {max} posts can be decided together: {n} are checked. Uncheck {over} of them, or decide them in parts.</source>
+        <translation>Höchstens {max} Beiträge können gemeinsam entschieden werden: {n} sind angehakt. Entfernen Sie bei {over} davon den Haken oder entscheiden Sie sie in Teilen.</translation>
+    </message>
+    <message>
         <source>Check at least one policy for this action.</source>
         <translation>Mindestens eine Richtlinie für diese Aktion markieren.</translation>
     </message>
@@ -358,6 +362,10 @@
     <message>
         <source>{action}: {posts} in {queues} ({names})?</source>
         <translation>{action}: {posts} in {queues} ({names})?</translation>
+    </message>
+    <message>
+        <source>Nothing was decided: the request is not valid ({what}).</source>
+        <translation>Nichts wurde entschieden: Die Anfrage ist ungültig ({what}).</translation>
     </message>
     <message>
         <source>Sending %Ln decision(s) in {s} s… (Undo takes them back)</source>
@@ -1676,6 +1684,7 @@
     </message>
     <message>
         <source>Blind audit</source>
+        <extracomment>a post judged (the lead saw it): a key, its queue&apos;s config, the policies of the decision of record, the config of the queue it came from (when that harm counts) — for the window&apos;s shift tally, as a verdict of the review flow is</extracomment>
         <translation>Blindes Audit</translation>
     </message>
     <message>
@@ -3126,6 +3135,10 @@
     <message>
         <source>%Ln item(s) found, newest first.</source>
         <translation>%Ln Eintrag gefunden, neueste zuerst.|%Ln Einträge gefunden, neueste zuerst.</translation>
+    </message>
+    <message>
+        <source>At most {max} posts can be decided together: {n} open posts are selected. Select fewer (narrow the search, or select a part of the results) and decide the rest afterwards.</source>
+        <translation>Höchstens {max} Beiträge können gemeinsam entschieden werden: {n} offene Beiträge sind ausgewählt. Wählen Sie weniger aus (engen Sie die Suche ein oder wählen Sie einen Teil der Ergebnisse) und entscheiden Sie den Rest danach.</translation>
     </message>
     <message>
         <source>%Ln selected post(s) decided already: left out.</source>

@@ -340,6 +340,10 @@
         <translation>Políticas (las que tiene cada cola)</translation>
     </message>
     <message>
+        <source>At most {max} posts can be decided together: {n} are checked. Uncheck {over} of them, or decide them in parts.</source>
+        <translation>Como máximo se pueden decidir {max} publicaciones juntas: hay {n} marcadas. Desmarque {over} de ellas o decídalas por partes.</translation>
+    </message>
+    <message>
         <source>Check at least one policy for this action.</source>
         <translation>Marcar al menos una política para esta acción.</translation>
     </message>
@@ -358,6 +362,10 @@
     <message>
         <source>{action}: {posts} in {queues} ({names})?</source>
         <translation>¿{action}: {posts} en {queues} ({names})?</translation>
+    </message>
+    <message>
+        <source>Nothing was decided: the request is not valid ({what}).</source>
+        <translation>No se decidió nada: la solicitud no es válida ({what}).</translation>
     </message>
     <message>
         <source>Sending %Ln decision(s) in {s} s… (Undo takes them back)</source>
@@ -1676,6 +1684,7 @@
     </message>
     <message>
         <source>Blind audit</source>
+        <extracomment>a post judged (the lead saw it): a key, its queue&apos;s config, the policies of the decision of record, the config of the queue it came from (when that harm counts) — for the window&apos;s shift tally, as a verdict of the review flow is</extracomment>
         <translation>Auditoría a ciegas</translation>
     </message>
     <message>
@@ -3126,6 +3135,10 @@
     <message>
         <source>%Ln item(s) found, newest first.</source>
         <translation>%Ln elemento encontrado, los más recientes primero.|%Ln elementos encontrados, los más recientes primero.</translation>
+    </message>
+    <message>
+        <source>At most {max} posts can be decided together: {n} open posts are selected. Select fewer (narrow the search, or select a part of the results) and decide the rest afterwards.</source>
+        <translation>Como máximo se pueden decidir {max} publicaciones juntas: hay {n} publicaciones abiertas seleccionadas. Seleccione menos (acote la búsqueda o seleccione una parte de los resultados) y decida el resto después.</translation>
     </message>
     <message>
         <source>%Ln selected post(s) decided already: left out.</source>

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
+from pydantic import ValidationError
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -34,7 +35,11 @@ from PySide6.QtWidgets import (
 from reviewer_app.core.bulk import Candidate, Refusal, new_request
 from reviewer_app.core.settings import UNDO_WINDOW
 from reviewer_app.protocol import ActionKind, Queue
-from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
+from reviewer_app.protocol.bulk_decisions import (
+    MAX_BULK_ITEMS,
+    BulkDecisionRequest,
+    BulkDecisionResults,
+)
 
 from ..background import run_op
 from ..confirm import ask_first
@@ -111,6 +116,7 @@ class BulkDecisionDialog(QDialog):
         self.bulk_id: str | None = None
         self.last_request: BulkDecisionRequest | None = None
         self.refused_ids: set[str] = set()
+        self._said_too_many = ""
 
         self.intro = label(title)
         named(self.intro, "bulkIntro", translate("Bulk", "What this list is"))
@@ -219,6 +225,7 @@ class BulkDecisionDialog(QDialog):
     def set_checked(self, item_ids: Sequence[str]) -> None:
         """Check exactly these posts (what a lead's clicks do; for tests and tools)."""
         wanted = set(item_ids)
+        self.table.blockSignals(True)  # one refill for them all, not one a row
         for row in range(self.table.rowCount()):
             cell = self._cell(row, 0)
             cell.setCheckState(
@@ -226,6 +233,8 @@ class BulkDecisionDialog(QDialog):
                 if cell.data(Qt.ItemDataRole.UserRole) in wanted
                 else Qt.CheckState.Unchecked
             )
+        self.table.blockSignals(False)
+        self._refill_choices()
 
     def checked(self) -> list[Candidate]:
         return [
@@ -283,7 +292,15 @@ class BulkDecisionDialog(QDialog):
         self._update_buttons()
 
     def missing(self) -> str:
-        """What the chosen action still needs ('' when nothing): a policy, a note."""
+        """What the chosen action still needs ('' when nothing): fewer posts, a policy, a
+        note."""
+        count = len(self.checked())
+        if count > MAX_BULK_ITEMS:
+            return translate(
+                "Bulk",
+                "At most {max} posts can be decided together: {n} are checked. Uncheck "
+                "{over} of them, or decide them in parts.",
+            ).format(max=f"{MAX_BULK_ITEMS:,}", n=f"{count:,}", over=f"{count - MAX_BULK_ITEMS:,}")
         queues = self.checked_queues()
         action_id = self.action.currentData()
         actions = [q.config.action(action_id) for q in queues]
@@ -297,9 +314,16 @@ class BulkDecisionDialog(QDialog):
 
     def _update_buttons(self) -> None:
         idle = self.bulk_id is None
-        self.decide.setEnabled(
-            idle and bool(self.checked()) and self.action.count() > 0 and not self.missing()
-        )
+        missing = self.missing()
+        ready = idle and bool(self.checked()) and self.action.count() > 0
+        self.decide.setEnabled(ready and not missing)
+        self.decide.setToolTip(missing)
+        too_many = missing if idle and len(self.checked()) > MAX_BULK_ITEMS else ""
+        if too_many:  # said where the lead looks, not only in a tooltip
+            set_text(self.status, too_many)
+        elif self._said_too_many and self.status.text() == self._said_too_many:
+            set_text(self.status, "")
+        self._said_too_many = too_many
         for widget in (self.table, self.action, self.policies, self.note):
             widget.setEnabled(idle)
         self.undo_button.setVisible(self.bulk_id is not None)
@@ -340,13 +364,22 @@ class BulkDecisionDialog(QDialog):
         )
 
     def _decide(self) -> None:
-        request = new_request(
-            self.checked(),
-            str(self.action.currentData()),
-            policies=self.chosen_policies(),
-            note=self.note.text().strip() or None,
-            at=time.time(),
-        )
+        try:
+            request = new_request(
+                self.checked(),
+                str(self.action.currentData()),
+                policies=self.chosen_policies(),
+                note=self.note.text().strip() or None,
+                at=time.time(),
+            )
+        except ValidationError as err:  # said, never lost in a Qt callback
+            log.info("bulk decision not made: %s", err)
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            what = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
+            words = translate("Bulk", "Nothing was decided: the request is not valid ({what}).")
+            set_text(self.status, words.format(what=isolate(what)))
+            return
         self.last_request = request
         held = self.bulk_sender.hold(request)
         self.bulk_id = held.id
@@ -394,12 +427,18 @@ class BulkDecisionDialog(QDialog):
         self.bulk_id = None
         self.undo_button.setEnabled(True)
         done = {r.item_id for r in results.results}
+        decided_now = translate("Bulk", "decided now")
+        # without signals: each row's change would refill the choices, rescanning every
+        # row (1,000 posts froze the window for most of a minute); one refill after
+        self.table.blockSignals(True)
         for row, c in enumerate(self.candidates):
             if c.item_id in done:
                 cell = self._cell(row, 0)
                 cell.setCheckState(Qt.CheckState.Unchecked)
                 cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                self._cell(row, 3).setText(translate("Bulk", "decided now"))
+                self._cell(row, 3).setText(decided_now)
+        self.table.blockSignals(False)
+        self._refill_choices()
         names = ", ".join(
             isolate(self.queues[q].name if q in self.queues else q) for q in results.queue_ids
         )

@@ -38,6 +38,7 @@ from reviewer_app.protocol import (
     SearchQuery,
     SearchView,
 )
+from reviewer_app.protocol.bulk_decisions import MAX_BULK_ITEMS
 from reviewer_app.protocol.search import MAX_QUERY, MAX_VIEW_NAME
 
 from ..background import run_op
@@ -415,6 +416,17 @@ class SearchPane(QWidget):
                     "Select open posts first (Ctrl or Shift and click): decided posts are "
                     "changed by an audit, not decided again.",
                 ),
+            )
+            return
+        if len(found) > MAX_BULK_ITEMS:
+            set_text(
+                self.status,
+                translate(
+                    "LeadSearch",
+                    "At most {max} posts can be decided together: {n} open posts are "
+                    "selected. Select fewer (narrow the search, or select a part of the "
+                    "results) and decide the rest afterwards.",
+                ).format(max=f"{MAX_BULK_ITEMS:,}", n=f"{len(found):,}"),
             )
             return
         if closed:
