@@ -251,6 +251,7 @@ class Loaded:
     notice: FeedbackNotice
     covers: bool
     item_ids: frozenset[str]
+    covered: datetime  # every decision received from here on is in ``rows``
 
 
 def fetch_rows(factory: ClientFactory, since: datetime, names: Names) -> Loaded:
@@ -270,7 +271,7 @@ def fetch_rows(factory: ClientFactory, since: datetime, names: Names) -> Loaded:
     # cut short: only decisions after the oldest listed are surely all there
     covered = found[-1][0] + timedelta(microseconds=1) if cursor and found else since
     covers = notice.oldest is None or notice.oldest >= covered
-    return Loaded(found, cursor is not None, notice, covers, frozenset(ids))
+    return Loaded(found, cursor is not None, notice, covers, frozenset(ids), covered)
 
 
 class MyDecisionsModel(RowsTable):
@@ -468,8 +469,8 @@ class MyDecisionsView(QDialog):
         def done(result: Loaded) -> None:
             self.busy = False
             self._show(result.rows + local(result.item_ids), result)
-            if result.covers:
-                self._mark_seen(result.notice.as_of)
+            # feedback on decisions before those listed stays unseen (``covered``)
+            self._mark_seen(result.notice.as_of, None if result.covers else result.covered)
 
         def failed(err: BaseException) -> None:
             self.busy = False
@@ -506,13 +507,13 @@ class MyDecisionsView(QDialog):
             self.table.selectRow(0)
         self.loaded.emit(len(merged))
 
-    def _mark_seen(self, until: datetime) -> None:
-        """Seen up to the ``as_of`` of the notice the rows were loaded after."""
+    def _mark_seen(self, until: datetime, shown_since: datetime | None) -> None:
+        """Seen up to the notice's ``as_of``, on decisions from ``shown_since`` (None: all)."""
         factory = self.factory
 
         def work() -> FeedbackNotice:
             with factory() as api:
-                return api.mark_feedback_seen(until)
+                return api.mark_feedback_seen(until, shown_since=shown_since)
 
         def failed(err: BaseException) -> None:
             log.info("could not mark the feedback seen: %s", type(err).__name__)

@@ -130,6 +130,39 @@ def test_feedback_is_seen_only_once_shown(clocked: Any, qtbot: QtBot) -> None:
     assert view.period_reaching(datetime.now(UTC) - timedelta(minutes=5)) == SHIFT
 
 
+def test_feedback_on_the_decisions_shown_is_seen_and_on_earlier_ones_not(
+    clocked: Any, qtbot: QtBot
+) -> None:
+    """A list that does not reach all the notice's feedback still marks seen what it showed
+    (``shown_since``): today's overturn, recorded before yesterday's, is seen; yesterday's
+    stays counted."""
+    server, clock = clocked
+    server.add_user("rita")
+    rita = ApiSession.login(server.url, "rita", PASSWORD)
+    started = datetime.now(UTC) - timedelta(seconds=5)
+    (leased,) = claim(rita, SPAM, 1)
+    rita.decide([verdict(leased, "remove", policies=["SPAM.SCAM"])])
+    with ApiClient(server.url) as lead:
+        lead.login(*LEAD)
+        sample = lead.create_sample(
+            AuditSampleCreate(size=5, since=started, until=datetime.now(UTC), queue_id=SPAM)
+        )
+        while (task := lead.next_audit(sample.id).task) is not None:
+            lead.record_audit(
+                task.audit_id,
+                AuditOverturn(result=AuditOutcome.overturn, action="not-spam", note="today"),
+            )
+    overturn_yesterdays(server, clock, rita)
+    assert rita.get("/me/feedback").json()["overturned"] == 2
+
+    shift = datetime.now(UTC) - timedelta(hours=1)
+    view = MyDecisionsView(factory_for(server.url, "rita"), [], [], shift, period=SHIFT)
+    qtbot.addWidget(view)
+    settled(qtbot, view)
+    assert view.model.rowCount() == 1 and "longer period" in view.status.text()
+    qtbot.waitUntil(lambda: rita.get("/me/feedback").json()["overturned"] == 1, timeout=10_000)
+
+
 def test_the_newest_period_asked_wins(clocked: Any, qtbot: QtBot) -> None:
     server, clock = clocked
     server.add_user("rita")

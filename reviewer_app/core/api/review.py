@@ -203,9 +203,11 @@ class ReviewCalls(HttpClient):
         """Overturns and leads' notes on the caller's decisions since they last looked."""
         return self._call("GET", "/me/feedback", reply=FeedbackNotice)
 
-    def mark_feedback_seen(self, until: datetime) -> FeedbackNotice:
-        """The caller saw their feedback up to ``until`` (a notice's ``as_of``). Repeating
-        it is harmless, but like every POST it is retried only when it surely never
-        arrived."""
-        body = FeedbackSeen(until=until)
+    def mark_feedback_seen(
+        self, until: datetime, *, shown_since: datetime | None = None
+    ) -> FeedbackNotice:
+        """The caller saw their feedback up to ``until`` (a notice's ``as_of``), on their
+        decisions received from ``shown_since`` on (None: on all). Repeating it is
+        harmless, but like every POST it is retried only when it surely never arrived."""
+        body = FeedbackSeen(until=until, shown_since=shown_since)
         return self._call("POST", "/me/feedback/seen", body=body, reply=FeedbackNotice)
