@@ -80,6 +80,8 @@ def test_results_are_plain_isolated_text_and_open_on_the_decisions_tab(
         assert "\n" not in post_cell and "⟦U+202E⟧" in post_cell
         tip = model.index(row, 4).data(Qt.ItemDataRole.ToolTipRole)
         assert "&lt;img" in tip and "<img" not in tip  # the tooltip shows the HTML as text
+        author_tip = model.index(row, 3).data(Qt.ItemDataRole.ToolTipRole)
+        assert "\u202e" not in author_tip and "⟦U+202E⟧" in author_tip  # marked, as the cell
     assert [h.post_id for h in model.hits] == ["post-2", "post-1", "post-0"]
     # the queue by its name (the Decisions tab's queue list), not its id "misinfo"
     lead = desk.window.lead

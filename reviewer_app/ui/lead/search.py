@@ -152,7 +152,8 @@ class SearchResultsModel(_Table):
             if column == 4:
                 return tooltip(h.excerpt)
             if column == 3:
-                return tooltip(f"{h.author_handle}\n{h.author_name}\n{h.author_id}")
+                parts = (h.author_handle, h.author_name, h.author_id)
+                return tooltip("\n".join(isolate(part) for part in parts if part))
             text = self._cells[index.row()][column]
             return tooltip(text) if text else None
         if role == Qt.ItemDataRole.UserRole:
