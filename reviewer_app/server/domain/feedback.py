@@ -455,13 +455,20 @@ def shown_until(conn: Connection, user: Principal, until: float, shown_since: fl
 
 
 def mark_seen(
-    conn: Connection, user: Principal, until: float, clock: Callable[[], float]
+    conn: Connection,
+    user: Principal,
+    until: float,
+    clock: Callable[[], float],
+    shown_since: float | None = None,
 ) -> FeedbackNotice:
     """The caller saw their feedback up to ``until`` (the ``as_of`` of the notice they saw;
-    never later than now, never back), now taken under their feedback lock."""
+    never later than now, never back), now taken under their feedback lock; with
+    ``shown_since``, only what ``shown_until`` allows."""
     hold(conn, user.id)
     now = clock()
     until = min(until, now)
+    if shown_since is not None:
+        until = shown_until(conn, user, until, shown_since)
     seen = _seen_at(conn, user.id)
     if seen is None:
         conn.execute(insert(feedback_seen).values(user_id=user.id, seen_at=until))

@@ -260,8 +260,12 @@ class LeadFacade(ServiceBase):
             feedback.wait_for_writers(conn, user.id)
             return feedback.notice(conn, user, self.clock())
 
-    def mark_feedback_seen(self, user: Principal, until: float) -> FeedbackNotice:
-        return self._write_retrying(lambda conn: feedback.mark_seen(conn, user, until, self.clock))
+    def mark_feedback_seen(
+        self, user: Principal, until: float, shown_since: float | None = None
+    ) -> FeedbackNotice:
+        return self._write_retrying(
+            lambda conn: feedback.mark_seen(conn, user, until, self.clock, shown_since)
+        )
 
     def exposure(self) -> ExposureReport:
         """Each reviewer's exposure to harm this shift and in the last 7 days (wellbeing.py)."""

@@ -18,7 +18,6 @@ from reviewer_app.protocol import (
     FeedbackSeen,
     MyDecisionPage,
 )
-from reviewer_app.server.domain import feedback
 from reviewer_app.server.domain.records import to_epoch
 from reviewer_app.server.http.auth import LeadDep, ServiceDep, UserDep
 from reviewer_app.server.http.common import (
@@ -78,13 +77,8 @@ def post_my_feedback_seen(body: FeedbackSeen, svc: ServiceDep, user: UserDep) ->
     """The caller saw their feedback up to ``until`` (the notice's ``as_of``); with
     ``shown_since``, only what is on decisions received from then on (feedback on earlier
     ones stays unseen: it is marked up to just before the first of it)."""
-    until = to_epoch(body.until)
-    if body.shown_since is not None:
-        # Everything recorded up to ``until`` (a notice's as_of) has committed (feedback.py),
-        # so this read sees all of it: nothing at or before the mark can come later.
-        with svc.db.read() as conn:
-            until = feedback.shown_until(conn, user, until, to_epoch(body.shown_since))
-    return svc.mark_feedback_seen(user, until)
+    since = None if body.shown_since is None else to_epoch(body.shown_since)
+    return svc.mark_feedback_seen(user, to_epoch(body.until), since)
 
 
 @router.post(
