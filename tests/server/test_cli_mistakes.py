@@ -237,7 +237,11 @@ def test_a_read_only_command_reads_a_current_database(
     capsys: pytest.CaptureFixture[str], templates: dict[str, Path], here: Path
 ) -> None:
     url = copy(templates, "current", here)
-    assert server(capsys, "--database-url", url, *SOR) == (0, "Wrote 0 statements to out.jsonl.\n")
+    written = (
+        "Wrote 0 statements decided in [2025-01-01T00:00:00+00:00, 2026-01-01T00:00:00+00:00) "
+        "to out.jsonl. The next window starts at --since 2026-01-01T00:00:00+00:00.\n"
+    )
+    assert server(capsys, "--database-url", url, *SOR) == (0, written)
     code, output = server(capsys, "--database-url", url, "queues", "versions")
     assert (code, output) == (0, "No configuration version yet (apply a queue file).\n")
 

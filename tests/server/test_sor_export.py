@@ -143,6 +143,8 @@ def test_every_restrictive_decision_is_exported_valid_and_keep_is_not(
         "2020-01-01",
         "--until",
         "2999-01-01",
+        "--margin",
+        "0",  # the statements were just decided: the window reaches now
         "-o",
         str(out),
     )
@@ -213,14 +215,15 @@ def test_the_window_takes_what_was_decided_in_it(live_server: LiveServer, tmp_pa
 
     def exported(*window: str) -> set[str]:
         out = tmp_path / "window.jsonl"
-        done = export(live_server.settings.database_url, *window, "-o", str(out))
+        # the statements were just decided: the window may reach now
+        done = export(live_server.settings.database_url, *window, "--margin", "0", "-o", str(out))
         assert done.returncode == 0, done.stderr
         return {line["puid"] for line in read_lines(out)}
 
     restrictive_a = {puid_of[d] for n, d in first.items() if not n.endswith("keep")}
     restrictive_b = {puid_of[d] for n, d in second.items() if not n.endswith("keep")}
     assert exported("--since", "2020-01-01", "--until", iso(between)) == restrictive_a
-    assert exported("--since", iso(between), "--until", "2999-01-01") == restrictive_b
+    assert exported("--since", iso(between), "--margin", "0") == restrictive_b
     assert exported("--since", "2020-01-01", "--until", "2020-01-02") == set()
 
 
@@ -264,6 +267,8 @@ def test_a_statement_the_schema_refuses_stops_the_export_and_writes_nothing(
         "2020-01-01",
         "--until",
         "2999-01-01",
+        "--margin",
+        "0",  # the statements were just decided: the window reaches now
         "-o",
         str(out),
     )

@@ -8,6 +8,13 @@ the documentation version). Statements are read a chunk at a time and written as
 come, so memory stays flat however many there are; the file appears only when every
 statement passed (written to a temporary file beside it, renamed at the end).
 
+A statement is stamped with its decision's time when the decision's transaction starts,
+and is visible only once it commits: a window ending "now" would miss one stamped before
+its end and committed after the export read, and the next window (from that end on)
+would miss it too. So the window ends at the latest ``--margin`` seconds ago (5 minutes,
+longer than a decision's transaction takes), which is also the default for ``--until``;
+the output names the window written, and the next run's ``--since`` is its end.
+
 Exit codes: 0 written (none is fine: an empty file); 1 a statement failed the schema
 (nothing written; stderr names it and the problem); 2 bad arguments or an output that
 cannot be written.
@@ -21,6 +28,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from functools import cache
@@ -36,6 +44,9 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import statements
 
 SCHEMA_FILE = "dsa_statement.schema.json"
+#: seconds before now the window ends at the latest (the default --margin): longer than a
+#: decision's transaction takes, between its stamp (``created_at``) and its commit
+SETTLE_SECONDS = 300.0
 
 EU = [
     "AT",
@@ -266,7 +277,21 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
     export.add_argument(
         "--since", required=True, help="from this time on (ISO 8601; a date means 00:00 UTC)"
     )
-    export.add_argument("--until", required=True, help="up to, not including, this time")
+    export.add_argument(
+        "--until",
+        default=None,
+        help="up to, not including, this time (default and latest: --margin seconds ago; "
+        "the output names the window's end: the next run's --since)",
+    )
+    export.add_argument(
+        "--margin",
+        type=float,
+        default=SETTLE_SECONDS,
+        metavar="SECONDS",
+        help="how long before now the window ends at the latest (default 300: longer than "
+        "a decision's transaction takes, so a statement stamped before the window's end and "
+        "committed after the export read is not missed by this window and the next)",
+    )
     export.add_argument("-o", "--output", type=Path, required=True, help="the .jsonl file")
     export.add_argument(
         "--territorial-scope",
@@ -294,14 +319,43 @@ def _scope(text: str) -> list[str]:
     return list(dict.fromkeys(codes))
 
 
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, tz=UTC).isoformat()
+
+
+def window(
+    since_text: str, until_text: str | None, margin: float, now: float
+) -> tuple[float, float]:
+    """The export's [since, until): ``until`` at the latest ``margin`` seconds before ``now``
+    (a whole second, so it reads back exactly as the next ``--since``); ValueError says
+    what is wrong."""
+    if not margin >= 0:
+        raise ValueError("--margin must be 0 or more seconds")
+    since = _when(since_text)
+    latest = float(int(now - margin))
+    until = latest if until_text is None else min(_when(until_text), latest)
+    if until <= since:
+        if until_text is not None and until == _when(until_text):
+            raise ValueError("--until must be after --since")
+        raise ValueError(
+            f"--since is less than {margin:g} s ago: statements decided since may still be "
+            f"committing. Export that window after {_iso(since + margin)}."
+        )
+    if until_text is not None and until < _when(until_text):
+        print(
+            f"--until {until_text} is less than {margin:g} s ago (--margin): the window "
+            f"ends at {_iso(until)} instead, as statements decided after it may still be "
+            "committing.",
+            file=sys.stderr,
+        )
+    return since, until
+
+
 def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     try:
-        since, until = _when(args.since), _when(args.until)
+        since, until = window(args.since, args.until, args.margin, time.time())
     except ValueError as exc:
         print(f"--since/--until: {exc}", file=sys.stderr)
-        return 2
-    if until <= since:
-        print("--until must be after --since", file=sys.stderr)
         return 2
     try:
         scope = _scope(args.territorial_scope)
@@ -346,5 +400,9 @@ def _export(db: Any, since: float, until: float, output: Path, scope: list[str])
         if not done:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-    print(f"Wrote {count} statement{'s' if count != 1 else ''} to {output}.", file=sys.stderr)
+    print(
+        f"Wrote {count} statement{'s' if count != 1 else ''} decided in [{_iso(since)}, "
+        f"{_iso(until)}) to {output}. The next window starts at --since {_iso(until)}.",
+        file=sys.stderr,
+    )
     return 0

@@ -287,7 +287,9 @@ def documents_for_posts(
 
 def rows_between(conn: Connection, since: float, until: float) -> Iterator[Mapping[Any, Any]]:
     """The statements decided in [since, until), in id order, ``_CHUNK`` rows at a time
-    (keyset paging: memory stays flat however many there are)."""
+    (keyset paging: memory stays flat however many there are). ``created_at`` is taken at
+    the decision's transaction start, so one may still commit into a window that ends
+    now: ``sor export`` ends its windows a margin before now."""
     after = 0
     while True:
         chunk = (
