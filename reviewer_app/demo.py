@@ -8,10 +8,11 @@ background thread (``DemoServer``). The service's modules are imported only wher
 
 from __future__ import annotations
 
-import socket
+import os
 import subprocess
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -19,11 +20,21 @@ from typing import TYPE_CHECKING
 
 from reviewer_app.core.paths import data_dir as client_data_dir
 from reviewer_app.core.paths import private_folder
+from reviewer_app.demo_state import (
+    DEMO_ACCOUNTS,
+    demo_port,
+    demo_url,
+    failure_reason,
+    free_port,
+    listening_socket,
+    plan_start,
+    port_is_free,
+)
 
 if TYPE_CHECKING:
     from reviewer_app.ui.main_window import MainWindow
 
-DEMO_ACCOUNTS = {"reviewer": ("reviewer", "review-desk-demo"), "lead": ("lead", "review-desk-lead")}
+__all__ = ["DEMO_ACCOUNTS", "demo_port", "free_port", "port_is_free"]
 
 
 def demo_folder() -> Path:
@@ -43,12 +54,6 @@ def demo_client_root(data_dir: Path | None = None) -> Path:
     return (data_dir or demo_folder()) / "client"
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
-
-
 class DemoServer:
     """The demo service on a background thread (127.0.0.1 only)."""
 
@@ -60,18 +65,29 @@ class DemoServer:
         from reviewer_app.server.service import Service
 
         self.settings = demo_settings(database)
-        self.port = port or free_port()
-        with seed_lock(database):  # another demo's first start may be seeding it now
-            if not seeded(database):
-                seed_whole(database)
-        self.service = Service(self.settings)
-        self.service.start()
+        # the port first: one taken (another demo starting on it) is said before any seed
+        self._socket = listening_socket(port)
+        self.port = int(self._socket.getsockname()[1])
+        try:
+            with seed_lock(database):  # another demo's first start may be seeding it now
+                if not seeded(database):
+                    seed_whole(database)
+            self.service = Service(self.settings)
+            self.service.start()
+        except BaseException:
+            self._socket.close()
+            raise
         app = create_app(self.settings, service=self.service)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False
         )
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="demo-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run,
+            kwargs={"sockets": [self._socket]},
+            name="demo-server",
+            daemon=True,
+        )
 
     @property
     def url(self) -> str:
@@ -91,54 +107,31 @@ class DemoServer:
 
     def stop(self) -> None:
         self._server.should_exit = True
-        self._thread.join(10)
+        if self._thread.is_alive():
+            self._thread.join(10)
+        self._socket.close()
 
 
-def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
-    with socket.socket() as sock:
-        if sys.platform != "win32":
-            # as the server will (uvicorn): connections of a demo that just ended, still
-            # in TIME_WAIT, do not make the port busy (on Windows the option means more)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-def demo_port(folder: Path, asked: int = 0) -> tuple[int, bool]:
-    """The demo's port and whether it is the one the last demo used. The client keeps its
-    store per server address, so the same port each time is what lets a demo pick up
-    where the last one stopped (its cached posts, leases and any verdicts it had not sent
-    yet); a new port starts a new store. ``asked``: the port given with ``--port``."""
-    remembered = folder / "demo-port"
-    try:
-        last = int(remembered.read_text(encoding="ascii").strip())
-    except (OSError, ValueError):
-        last = 0
-    port = asked or (last if last and port_is_free(last) else free_port())
-    if port != last:
-        remembered.write_text(f"{port}\n", encoding="ascii")
-    return port, port == last
-
-
-def start_demo_server(database: Path, port: int = 0) -> DemoServer:
-    """The demo service on the port the last demo used when it is free. On another port
-    the client opens another store, so what the last demo left leased (a killed demo does
-    not give its prefetched posts back) is released first: it would show as "being
-    reviewed" by nobody until the leases ran out."""
-    port, same = demo_port(database.parent, port)
-    server = DemoServer(database, port)
-    if not same:
-        _release_held(server)
+def start_demo_server(database: Path, port: int = 0, role: str = "reviewer") -> DemoServer:
+    """The demo service of ``role`` on the port its last demo used when it is free, else on
+    another, where its account's store is carried (``demo_state.plan_start``); what that
+    account held is given back only when its store could not be carried (a killed demo
+    does not give its prefetched posts back: they would show as "being reviewed" by
+    nobody until the leases ran out)."""
+    start = plan_start(database.parent, role, port)
+    if start.running:
+        raise RuntimeError(f"a demo runs as {role} on {demo_url(start.port)}")
+    server = DemoServer(database, start.port)
+    if start.release:
+        _release_held(server, role)
     server.start()
     return server
 
 
-def _release_held(server: DemoServer) -> None:
-    for user, _ in DEMO_ACCOUNTS.values():
-        server.service.release_everything_held(user)
+def _release_held(server: DemoServer, role: str) -> None:
+    """What ``role``'s account holds, given back: that account's only (another role's demo
+    may be running)."""
+    server.service.release_everything_held(DEMO_ACCOUNTS[role][0])
 
 
 #: the first argument of ``reviewer-app`` that makes it the demo's service process (started
@@ -150,15 +143,23 @@ READY = "ready"
 READY_TIMEOUT_SECONDS = 180.0
 
 
-def service_command(database: Path, port: int, *, release_held: bool) -> list[str]:
+#: how the service process's last line on stderr begins when it stops on a failure (the
+#: rest is the reason, which the app's message shows)
+STOPPED = "The demo's service stopped: "
+
+
+def service_command(
+    database: Path, port: int, *, release_held: bool, role: str = "reviewer"
+) -> list[str]:
     """The command that runs the demo's service process, from a checkout, a wheel or the
     bundle (whose executable is the app itself). ``-P``: not the working folder's
-    ``reviewer_app`` (another checkout there) but this one (``service_env``)."""
+    ``reviewer_app`` (another checkout there) but this one (``service_env``).
+    ``release_held``: give back what ``role``'s account holds (no other account's)."""
     program = [sys.executable]
     if not getattr(sys, "frozen", False):
         program += ["-P", "-m", "reviewer_app"]
     held = "release" if release_held else "keep"
-    return [*program, SERVICE_PROCESS, str(database), str(port), held]
+    return [*program, SERVICE_PROCESS, str(database), str(port), held, role]
 
 
 def service_env() -> dict[str, str]:
@@ -183,20 +184,28 @@ class DemoProcess:
     shows its first window. It prints ``READY`` once it serves, and ends when its input
     closes: when the app stops it, and when the app dies."""
 
-    def __init__(self, database: Path, port: int, *, release_held: bool) -> None:
+    def __init__(
+        self, database: Path, port: int, *, release_held: bool, role: str = "reviewer"
+    ) -> None:
         self.port = port
         self._said_ready = False
         self._answered = threading.Event()  # it said it serves, or its output ended
+        self._said: deque[str] = deque(maxlen=20)  # its last lines on stderr
         self._proc = subprocess.Popen(  # noqa: S603 (this program, its own arguments)
-            service_command(database, port, release_held=release_held),
+            service_command(database, port, release_held=release_held, role=role),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             env=service_env(),
             text=True,
             encoding="utf-8",
             errors="replace",
         )
         threading.Thread(target=self._read, name="demo-service-output", daemon=True).start()
+        self._errors = threading.Thread(
+            target=self._read_errors, name="demo-service-errors", daemon=True
+        )
+        self._errors.start()
 
     @property
     def url(self) -> str:
@@ -227,6 +236,25 @@ class DemoProcess:
                 self._proc.stdout.close()
             self._answered.set()  # its output ended: it did too
 
+    def _read_errors(self) -> None:
+        """Its messages, to the terminal as they come, the last ones kept (``reason``)."""
+        assert self._proc.stderr is not None
+        try:
+            for line in self._proc.stderr:
+                self._said.append(line.rstrip("\r\n"))
+                with suppress(OSError, ValueError, AttributeError):  # no terminal
+                    sys.stderr.write(line)
+                    sys.stderr.flush()
+        finally:
+            with suppress(OSError):
+                self._proc.stderr.close()
+
+    @property
+    def reason(self) -> str | None:
+        """Why it stopped, in its own last words (None when it did not say)."""
+        said = [line for line in self._said if line.startswith(STOPPED)]
+        return said[-1].removeprefix(STOPPED).strip() or None if said else None
+
     def wait_ready(self, timeout: float = READY_TIMEOUT_SECONDS) -> None:
         """Block until the service serves (a worker thread's wait); ``LocalServiceFailed``
         when it ended first or took longer than ``timeout``."""
@@ -238,7 +266,8 @@ class DemoProcess:
         if not self._said_ready or self._proc.poll() is not None:
             with suppress(subprocess.TimeoutExpired):
                 self._proc.wait(5)
-            raise LocalServiceFailed(exit_code=self._proc.returncode)
+            self._errors.join(5)  # its last words, read
+            raise LocalServiceFailed(exit_code=self._proc.returncode, reason=self.reason)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Close its input and wait for it to end; killed after ``timeout``, or after
@@ -255,8 +284,9 @@ class DemoProcess:
 
 
 def serve_process(argv: list[str]) -> int:
-    """``reviewer-app --demo-service-process DATABASE PORT release|keep``: the demo's
-    service on 127.0.0.1:PORT (``DemoProcess``), until its input closes."""
+    """``reviewer-app --demo-service-process DATABASE PORT release|keep ROLE``: the demo's
+    service on 127.0.0.1:PORT (``DemoProcess``), until its input closes. A failure ends it
+    with code 1 and one line on stderr that says why (``STOPPED``), never an abort."""
     import logging
     import signal
 
@@ -264,24 +294,45 @@ def serve_process(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     database, port, held = Path(argv[0]), int(argv[1]), argv[2]
+    role = argv[3] if len(argv) > 3 else "reviewer"
     app_gone = threading.Event()
     started: list[DemoServer] = []
 
     def watch_the_app() -> None:
-        while sys.stdin.buffer.read(4096):
-            pass  # the app writes nothing: the read ends when it closes its end or dies
+        # os.read, not sys.stdin's buffer: a thread blocked in the buffer's read makes the
+        # interpreter abort when it ends ("could not acquire lock ... at interpreter
+        # shutdown") once the main thread stops on a failure
+        with suppress(OSError):
+            while os.read(0, 4096):
+                pass  # the app writes nothing: the read ends when it closes its end or dies
         app_gone.set()
         if started:
             started[0].stop()
 
     # watched from the start: an app gone while this one seeds or starts ends it too
     threading.Thread(target=watch_the_app, name="demo-app-watch", daemon=True).start()
+    try:
+        _serve(database, port, role if held == "release" else None, app_gone, started)
+    except Exception as err:  # said in one line: the app's message shows it
+        with suppress(OSError, ValueError):
+            print(f"{STOPPED}{failure_reason(err)}", file=sys.stderr, flush=True)
+        return 1
+    return 0
+
+
+def _serve(
+    database: Path,
+    port: int,
+    release: str | None,
+    app_gone: threading.Event,
+    started: list[DemoServer],
+) -> None:
     server = DemoServer(database, port)
     try:
-        if held == "release":
-            _release_held(server)
+        if release is not None:
+            _release_held(server, release)
         if app_gone.is_set():
-            return 0
+            return
         server.start()
         started.append(server)
         if app_gone.is_set():
@@ -293,20 +344,41 @@ def serve_process(argv: list[str]) -> int:
                 server.stop()
         server.wait()
     finally:
+        server.stop()
         server.service.close()
-    return 0
 
 
 def run_demo(role: str = "reviewer", port: int = 0) -> int:
     """Start the seeded demo service on 127.0.0.1 in its own process and open the review
-    window on it; the app's imports run while the service's do."""
-    database = demo_database()
-    port, same = demo_port(database.parent, port)
-    service = DemoProcess(database, port, release_held=not same)
+    window on it; the app's imports run while the service's do. A demo of ``role`` already
+    running starts no service: the login on its address says that copy has the store."""
+    try:
+        database = demo_database()
+        start = plan_start(database.parent, role, port, demo_client_root())
+    except OSError as err:  # before any window: one line, not a traceback
+        print(
+            f"reviewer-app: the demo cannot keep its data in {demo_folder()}: "
+            f"{failure_reason(err)}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 1
+    user, password = DEMO_ACCOUNTS[role]
+    if start.running:
+        from reviewer_app.ui.app import run_with_login
+
+        print(
+            f"A demo runs as {user} already, on {demo_url(start.port)}: use its window.",
+            file=sys.stderr,
+            flush=True,
+        )
+        return run_with_login(
+            demo_url(start.port), user, password, demo=True, data_root=demo_client_root()
+        )
+    service = DemoProcess(database, start.port, release_held=start.release, role=role)
     try:
         from reviewer_app.ui.app import run_with_login
 
-        user, password = DEMO_ACCOUNTS[role]
         print(
             f"Demo queue service on {service.url}/api/v1 (database {database}); "
             f"logging in as {user}",

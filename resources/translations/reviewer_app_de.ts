@@ -4459,6 +4459,14 @@
         <translation>Ändern Sie, was abgelehnt wurde, und versuchen Sie es erneut, oder fragen Sie Ihre Administration.</translation>
     </message>
     <message>
+        <source>The demo&apos;s service stopped: {reason}</source>
+        <translation>Der Dienst der Demo wurde beendet: {reason}</translation>
+    </message>
+    <message>
+        <source>Put right what it names, then start the demo again.</source>
+        <translation>Beheben Sie, was dort genannt wird, und starten Sie die Demo erneut.</translation>
+    </message>
+    <message>
         <source>The demo&apos;s service did not start.</source>
         <translation>Der Dienst der Demo ist nicht gestartet.</translation>
     </message>

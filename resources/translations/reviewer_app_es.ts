@@ -4459,6 +4459,14 @@
         <translation>Cambie lo que rechazó e inténtelo de nuevo, o pregunte a su administrador.</translation>
     </message>
     <message>
+        <source>The demo&apos;s service stopped: {reason}</source>
+        <translation>El servicio de la demo se ha detenido: {reason}</translation>
+    </message>
+    <message>
+        <source>Put right what it names, then start the demo again.</source>
+        <translation>Corrija lo que indica y vuelva a iniciar la demo.</translation>
+    </message>
+    <message>
         <source>The demo&apos;s service did not start.</source>
         <translation>El servicio de la demo no se ha iniciado.</translation>
     </message>

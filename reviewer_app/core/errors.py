@@ -159,11 +159,20 @@ class UnsentVerdicts(CoreError):
 
 class LocalServiceFailed(CoreError, RuntimeError):
     """The service this app started on this computer (the demo's) did not serve: it ended
-    first (``exit_code``) or did not answer within ``timeout`` seconds."""
+    first (``exit_code``, and ``reason``, its own last words, when it said why) or did not
+    answer within ``timeout`` seconds."""
 
-    def __init__(self, *, exit_code: int | None = None, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        exit_code: int | None = None,
+        timeout: float | None = None,
+        reason: str | None = None,
+    ) -> None:
         if timeout is not None:
             said = f"The demo service did not start within {timeout:g} s."
+        elif reason:
+            said = f"The demo service stopped (exit code {exit_code}) before it served: {reason}"
         else:
             said = (
                 f"The demo service stopped (exit code {exit_code}) before it served; its "
@@ -172,3 +181,4 @@ class LocalServiceFailed(CoreError, RuntimeError):
         super().__init__(said)
         self.exit_code = exit_code
         self.timeout = timeout
+        self.reason = reason

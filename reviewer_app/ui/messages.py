@@ -205,7 +205,11 @@ def _from_network(err: BaseException, where: str) -> Message | None:
 
 
 def _local_service_failed(err: LocalServiceFailed) -> Message:
-    """The demo's service, started by this app, did not serve."""
+    """The demo's service, started by this app, did not serve (``reason``: its own words)."""
+    if err.reason and err.timeout is None:
+        stopped = translate("Messages", "The demo's service stopped: {reason}")
+        again = translate("Messages", "Put right what it names, then start the demo again.")
+        return Message(stopped.format(reason=err.reason), "", again)
     return Message(
         translate("Messages", "The demo's service did not start.")
         if err.timeout is not None

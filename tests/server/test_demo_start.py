@@ -293,3 +293,81 @@ def test_the_demo_hashes_its_published_passwords_at_the_least_cost(tmp_path: Pat
             server.service.login(SessionCreate(username=user, password=password + "x"))
     finally:
         server.service.close()
+
+
+def test_a_port_taken_is_said_and_the_service_ends_cleanly(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Two demos started at once could both pick one port: the one that could not listen
+    printed a traceback, then aborted ("Fatal Python error", exit -6), and the window said
+    only its exit code. It says the port is taken, before any seed, and ends with code 1."""
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        service = DemoProcess(tmp_path / "demo-server.db", port, release_held=False)
+        try:
+            with pytest.raises(LocalServiceFailed) as failed:
+                service.wait_ready(120)
+        finally:
+            service.stop()
+    assert service.exit_code == 1
+    assert f"port {port} on 127.0.0.1 is in use" in (failed.value.reason or "")
+    assert (failed.value.reason or "-") in str(failed.value)
+    said = capfd.readouterr().err  # forwarded to the terminal as well
+    assert f"port {port} on 127.0.0.1 is in use" in said
+    assert "Fatal Python error" not in said and "Traceback" not in said
+    assert not (tmp_path / "demo-server.db").exists()
+
+
+def test_a_service_that_fails_says_why_in_one_line_and_does_not_abort(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A data folder it cannot write (here a file where a folder should be; a read-only
+    one, a full disk alike): the service's last line says why, the app's error carries it."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    service = DemoProcess(blocker / "demo-server.db", free_port(), release_held=False)
+    try:
+        with pytest.raises(LocalServiceFailed) as failed:
+            service.wait_ready(120)
+    finally:
+        service.stop()
+    assert service.exit_code == 1
+    assert str(blocker) in (failed.value.reason or ""), failed.value  # "File exists: ..."
+    said = capfd.readouterr().err
+    assert "Fatal Python error" not in said and "Traceback" not in said
+
+
+def test_a_database_failure_is_told_in_the_databases_words() -> None:
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from reviewer_app.demo_state import failure_reason
+
+    full = OperationalError(
+        "INSERT INTO x", {}, sqlite3.OperationalError("database or disk is full")
+    )
+    assert failure_reason(full) == "database or disk is full"
+    assert failure_reason(PermissionError(13, "Permission denied", "/x")) == "Permission denied: /x"
+
+
+def test_a_demo_folder_that_cannot_be_made_is_said_in_one_line(tmp_path: Path) -> None:
+    """A read-only home with no data folder yet: a traceback, and no window at all."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = {**os.environ, "REVIEWER_APP_DATA_DIR": str(blocker / "data"), "DISPLAY": ":99"}
+    for name in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-m", "reviewer_app", "--demo"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "the demo cannot keep its data in" in done.stderr and "Not a directory" in done.stderr
+    assert "Traceback" not in done.stderr
