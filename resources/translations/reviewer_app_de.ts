@@ -258,6 +258,14 @@
 <context>
     <name>Bulk</name>
     <message>
+        <source>Decided or taken by someone else meanwhile: %Ln post(s).</source>
+        <translation>Inzwischen von jemand anderem entschieden oder übernommen: %Ln Beitrag.|Inzwischen von jemand anderem entschieden oder übernommen: %Ln Beiträge.</translation>
+    </message>
+    <message>
+        <source>The service refused the request itself: {why}</source>
+        <translation>Der Dienst hat die Anfrage selbst abgelehnt: {why}</translation>
+    </message>
+    <message>
         <source>sending the bulk decision</source>
         <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
         <translation>Senden der gemeinsamen Entscheidung</translation>
@@ -372,6 +380,18 @@
         <translation>%Ln Entscheidung wird in {s} s gesendet… (Rückgängig nimmt sie zurück)|%Ln Entscheidungen werden in {s} s gesendet… (Rückgängig nimmt sie zurück)</translation>
     </message>
     <message>
+        <source>Those posts are marked below and unchecked.</source>
+        <translation>Diese Beiträge sind unten markiert und abgewählt.</translation>
+    </message>
+    <message>
+        <source>The posts it names are marked below and stay checked: change the action, policies or note as it says (or uncheck them), and decide again.</source>
+        <translation>Die genannten Beiträge sind unten markiert und bleiben ausgewählt: Ändern Sie Aktion, Richtlinien oder Notiz wie angegeben (oder wählen Sie sie ab) und entscheiden Sie erneut.</translation>
+    </message>
+    <message>
+        <source>Decide again to decide the rest.</source>
+        <translation>Entscheiden Sie erneut, um den Rest zu entscheiden.</translation>
+    </message>
+    <message>
         <source>Each post becomes its own decision, with its own action sent to the platform. They are sent in {seconds} s; until then you can undo. If any of them was decided or taken by someone else meanwhile, none is decided.</source>
         <translation>Jeder Beitrag wird zu einer eigenen Entscheidung, deren Aktion einzeln an die Plattform gesendet wird. Sie werden in {seconds} s gesendet; bis dahin lässt sich alles rückgängig machen. Wurde einer davon inzwischen von jemand anderem entschieden oder übernommen, wird keiner entschieden.</translation>
     </message>
@@ -402,10 +422,6 @@
     <message>
         <source>Done: %Ln decision(s) recorded ({names}).</source>
         <translation>Fertig: %Ln Entscheidung gespeichert ({names}).|Fertig: %Ln Entscheidungen gespeichert ({names}).</translation>
-    </message>
-    <message>
-        <source>Nothing was decided: {n} of these posts were decided or taken by someone else meanwhile (marked below and unchecked). Decide again to decide the rest.</source>
-        <translation>Nichts wurde entschieden: {n} dieser Beiträge wurden inzwischen von jemand anderem entschieden oder übernommen (unten markiert und abgewählt). Erneut entscheiden, um die übrigen zu entscheiden.</translation>
     </message>
     <message>
         <source>Nothing was decided.</source>

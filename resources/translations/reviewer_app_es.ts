@@ -258,6 +258,14 @@
 <context>
     <name>Bulk</name>
     <message>
+        <source>Decided or taken by someone else meanwhile: %Ln post(s).</source>
+        <translation>Decidida o tomada por otra persona mientras tanto: %Ln publicación.|Decididas o tomadas por otra persona mientras tanto: %Ln publicaciones.</translation>
+    </message>
+    <message>
+        <source>The service refused the request itself: {why}</source>
+        <translation>El servicio rechazó la solicitud en sí: {why}</translation>
+    </message>
+    <message>
         <source>sending the bulk decision</source>
         <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
         <translation>enviando la decisión en bloque</translation>
@@ -372,6 +380,18 @@
         <translation>Enviando %Ln decisión en {s} s… (Deshacer la retira)|Enviando %Ln decisiones en {s} s… (Deshacer las retira)</translation>
     </message>
     <message>
+        <source>Those posts are marked below and unchecked.</source>
+        <translation>Esas publicaciones están marcadas abajo y desmarcadas.</translation>
+    </message>
+    <message>
+        <source>The posts it names are marked below and stay checked: change the action, policies or note as it says (or uncheck them), and decide again.</source>
+        <translation>Las publicaciones que nombra están marcadas abajo y siguen seleccionadas: cambie la acción, las políticas o la nota como indica (o desmárquelas) y vuelva a decidir.</translation>
+    </message>
+    <message>
+        <source>Decide again to decide the rest.</source>
+        <translation>Vuelva a decidir para decidir el resto.</translation>
+    </message>
+    <message>
         <source>Each post becomes its own decision, with its own action sent to the platform. They are sent in {seconds} s; until then you can undo. If any of them was decided or taken by someone else meanwhile, none is decided.</source>
         <translation>Cada publicación se convierte en su propia decisión, con su propia acción enviada a la plataforma. Se envían en {seconds} s; hasta entonces se puede deshacer. Si mientras tanto otra persona decidió o tomó alguna de ellas, no se decide ninguna.</translation>
     </message>
@@ -402,10 +422,6 @@
     <message>
         <source>Done: %Ln decision(s) recorded ({names}).</source>
         <translation>Hecho: %Ln decisión registrada ({names}).|Hecho: %Ln decisiones registradas ({names}).</translation>
-    </message>
-    <message>
-        <source>Nothing was decided: {n} of these posts were decided or taken by someone else meanwhile (marked below and unchecked). Decide again to decide the rest.</source>
-        <translation>No se decidió nada: mientras tanto, otra persona decidió o tomó {n} de estas publicaciones (marcadas abajo y desmarcadas). Decidir de nuevo para decidir el resto.</translation>
     </message>
     <message>
         <source>Nothing was decided.</source>

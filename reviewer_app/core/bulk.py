@@ -87,6 +87,22 @@ class RefusedItem:
     message: str
 
 
+#: why a post refused a bulk decision because of what happened to it meanwhile (decided,
+#: held or assigned by someone else, moved, withdrawn, closed by an account action): left
+#: out of the next try. Any other reason (an action, policy or note the post's queue no
+#: longer takes, a retired queue, ...) is the request's: the lead changes it.
+TAKEN_MEANWHILE = frozenset(
+    {
+        "already_decided",
+        "leased_to_other",
+        "assigned_to_other",
+        "moved",
+        "withdrawn",
+        "author_actioned",
+    }
+)
+
+
 @dataclass(frozen=True)
 class Refusal:
     """The service refused the whole bulk decision: nothing of it was recorded."""
@@ -94,6 +110,16 @@ class Refusal:
     code: str
     detail: str
     items: tuple[RefusedItem, ...]
+
+    @property
+    def taken(self) -> tuple[RefusedItem, ...]:
+        """The posts decided or taken by someone else meanwhile."""
+        return tuple(i for i in self.items if i.code in TAKEN_MEANWHILE)
+
+    @property
+    def not_fitting(self) -> tuple[RefusedItem, ...]:
+        """The posts that refused the request itself (its action, policies, note, ...)."""
+        return tuple(i for i in self.items if i.code not in TAKEN_MEANWHILE)
 
 
 def answered(err: BaseException) -> bool:
@@ -122,6 +148,7 @@ def refusal(err: BaseException) -> Refusal | None:
 
 
 __all__ = [
+    "TAKEN_MEANWHILE",
     "Candidate",
     "Refusal",
     "RefusedItem",

@@ -145,7 +145,7 @@ def test_decide_together_confirms_undoes_refuses_and_records(
     assert taken["item"]["post"]["id"] == "w-3"
     assert reviewer.decide([verdict(taken, "keep")])[0]["status"] == "accepted"
     desk.wait(lambda: dialog.status.text().startswith("Nothing was decided"), timeout=15_000)
-    assert "1 of these posts" in dialog.status.text()
+    assert "someone else meanwhile: 1 post." in dialog.status.text()
     row = next(r for r, c in enumerate(dialog.candidates) if c.item_id == taken["item"]["id"])
     assert dialog.table.item(row, 3).text() == isolate(f"Decided meanwhile by {REVIEWER[0]}: keep.")
     assert dialog.table.item(row, 0).checkState() == Qt.CheckState.Unchecked

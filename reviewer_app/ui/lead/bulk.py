@@ -5,7 +5,8 @@ action (those every post's queue has), policies and a note, and asks for a confi
 that says how many posts in which queues. The request is then held in the local store for
 the undo window, with a countdown and Undo (as a verdict is), and sent by ``BulkSender``
 off the GUI thread (bulk_sender.py). The service records every decision or none: a
-refusal names the posts decided (or taken) meanwhile, which the dialog marks and unchecks.
+refusal names the posts decided (or taken) meanwhile, which the dialog marks and unchecks,
+or the posts whose queue refuses the request itself, which it marks and leaves checked.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..plain import bounded, isolate, label, named, read_only_table, set_text
 from ..words import plural
-from .bulk_sender import RETRY_SECONDS, BulkSender, ClientFactory
+from .bulk_sender import RETRY_SECONDS, BulkSender, ClientFactory, refusal_words
 
 log = logging.getLogger("ui")
 
@@ -458,35 +459,38 @@ class BulkDecisionDialog(QDialog):
             return
         self.bulk_id = None
         self.undo_button.setEnabled(True)
+        self.show_refusal(said)
+
+    def show_refusal(self, said: Refusal) -> None:
+        """Mark each post the service named with its words; uncheck those decided or taken
+        by someone else meanwhile, and leave checked those that refused the request itself
+        (a note now required, an action or policy gone: the lead changes the request)."""
         why = {r.item_id: r.message or r.code for r in said.items}
-        self.refused_ids = set(why)
+        taken = {r.item_id for r in said.taken}
+        self.refused_ids = taken
         self.table.blockSignals(True)
         for row, c in enumerate(self.candidates):
-            reason = self._cell(row, 3)
-            if c.item_id in why:
+            if c.item_id in taken:
                 self._cell(row, 0).setCheckState(Qt.CheckState.Unchecked)
-                reason.setText(isolate(why[c.item_id]))  # the service's words
-            else:
-                reason.setText("")
+            self._cell(row, 3).setText(isolate(why[c.item_id]) if c.item_id in why else "")
         self.table.blockSignals(False)
-        if said.items:
-            text = translate(
-                "Bulk",
-                "Nothing was decided: {n} of these posts were decided or taken by someone else "
-                "meanwhile (marked below and unchecked). Decide again to decide the rest.",
-            ).format(n=len(said.items))
-        else:
-            text = translate("Bulk", "Nothing was decided.") + " " + isolate(said.detail)
-        set_text(self.status, text)
-        self._refill_choices()
-        if self.refused_ids:
-            self.table.scrollToItem(
-                next(
-                    self._cell(r, 0)
-                    for r, c in enumerate(self.candidates)
-                    if c.item_id in self.refused_ids
+        words = [refusal_words(said)]
+        if taken:
+            words.append(translate("Bulk", "Those posts are marked below and unchecked."))
+        if said.not_fitting:
+            words.append(
+                translate(
+                    "Bulk",
+                    "The posts it names are marked below and stay checked: change the action, "
+                    "policies or note as it says (or uncheck them), and decide again.",
                 )
             )
+        elif taken:
+            words.append(translate("Bulk", "Decide again to decide the rest."))
+        set_text(self.status, " ".join(words))
+        self._refill_choices()
+        if marked := [r for r, c in enumerate(self.candidates) if c.item_id in why]:
+            self.table.scrollToItem(self._cell(marked[0], 0))
 
     def _on_sender_failed(self, bulk_id: str, why: str) -> None:
         if self._mine(bulk_id):

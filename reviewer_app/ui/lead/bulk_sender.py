@@ -15,10 +15,10 @@ import logging
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.core.bulk import answered, refusal
+from reviewer_app.core.bulk import Refusal, answered, refusal
 from reviewer_app.core.store import HeldBulk, NothingToUndo, Store
 from reviewer_app.core.store.records import CLOCK_SLACK
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
@@ -26,6 +26,8 @@ from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisi
 from ..background import run_op
 from ..i18n import translate
 from ..messages import describe
+from ..plain import isolate
+from ..words import plural
 
 log = logging.getLogger("ui")
 
@@ -167,3 +169,29 @@ class BulkSender(QObject):
         self._sending.discard(bulk_id)
         self._forget(bulk_id)
         self.store.settle_bulk(bulk_id)
+
+
+def refusal_words(said: Refusal) -> str:
+    """Why nothing of a refused bulk decision was decided: how many posts were decided or
+    taken by someone else meanwhile, and the service's own words when it refused the
+    request itself (a note now required, an action or policy no longer there, ...)."""
+    words = [translate("Bulk", "Nothing was decided.")]
+    taken, other = len(said.taken), said.not_fitting
+    if taken:
+        words.append(
+            plural(
+                QCoreApplication.translate(
+                    "Bulk", "Decided or taken by someone else meanwhile: %Ln post(s)."
+                ),
+                taken,
+            )
+        )
+    if other or not said.items:
+        reasons = list(dict.fromkeys(i.message or i.code for i in other))[:3]
+        why = " ".join(r.strip() for r in (said.detail, *reasons) if r.strip())
+        words.append(
+            translate("Bulk", "The service refused the request itself: {why}").format(
+                why=isolate(why)
+            )
+        )
+    return " ".join(words)
