@@ -55,6 +55,7 @@ STORED: tuple[type[BaseModel], ...] = (
 FINGERPRINTS: dict[int, str] = {
     8: "231cb466a773c16fca745ef5",
     9: "53a043b35b44bc4e869dd1a5",
+    10: "e9c2c316cade66293bd5263f",
 }
 
 

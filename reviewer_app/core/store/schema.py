@@ -225,6 +225,14 @@ def _v9(conn: sqlite3.Connection) -> None:
     document needs such a migration (tests/core/test_store_documents.py checks)."""
 
 
+def _v10(conn: sqlite3.Connection) -> None:
+    """No table changes: the documents kept gained values and fields a release of schema 9
+    cannot parse: the DSA statement categories of the Transparency Database's 2025 schema
+    in a queue's policies (``other_violation_tc``, ``cyber_violence``…), and a decision's
+    ``made_at`` and escalation outcome. Such a release refuses this store as a newer
+    release's (see ``_v9``)."""
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v1,
@@ -236,6 +244,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v7,
     _v8,
     _v9,
+    _v10,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: the content type kept for a media file the service no longer has (404 or 410): its tile
