@@ -71,20 +71,20 @@ def overturn_yesterdays(server: LiveServer, clock: Clock, rita: ApiSession) -> N
     (leased,) = claim(rita, SPAM, 1)
     rita.decide([verdict(leased, "remove", policies=["SPAM.SCAM"])])
     clock.skew = 0.0
+    overturn_between(server, started, datetime.now(UTC) - timedelta(hours=20), "context")
+
+
+def overturn_between(server: LiveServer, since: datetime, until: datetime, note: str) -> None:
+    """A lead's audit overturns every spam decision made between ``since`` and ``until``."""
     with ApiClient(server.url) as lead:
         lead.login(*LEAD)
         sample = lead.create_sample(
-            AuditSampleCreate(
-                size=5,
-                since=started,
-                until=datetime.now(UTC) - timedelta(hours=20),
-                queue_id=SPAM,
-            )
+            AuditSampleCreate(size=5, since=since, until=until, queue_id=SPAM)
         )
         while (task := lead.next_audit(sample.id).task) is not None:
             lead.record_audit(
                 task.audit_id,
-                AuditOverturn(result=AuditOutcome.overturn, action="not-spam", note="context"),
+                AuditOverturn(result=AuditOutcome.overturn, action="not-spam", note=note),
             )
 
 
@@ -142,16 +142,7 @@ def test_feedback_on_the_decisions_shown_is_seen_and_on_earlier_ones_not(
     started = datetime.now(UTC) - timedelta(seconds=5)
     (leased,) = claim(rita, SPAM, 1)
     rita.decide([verdict(leased, "remove", policies=["SPAM.SCAM"])])
-    with ApiClient(server.url) as lead:
-        lead.login(*LEAD)
-        sample = lead.create_sample(
-            AuditSampleCreate(size=5, since=started, until=datetime.now(UTC), queue_id=SPAM)
-        )
-        while (task := lead.next_audit(sample.id).task) is not None:
-            lead.record_audit(
-                task.audit_id,
-                AuditOverturn(result=AuditOutcome.overturn, action="not-spam", note="today"),
-            )
+    overturn_between(server, started, datetime.now(UTC), "today")
     overturn_yesterdays(server, clock, rita)
     assert rita.get("/me/feedback").json()["overturned"] == 2
 
