@@ -348,6 +348,18 @@
         <translation>Richtlinien (die jede Warteschlange hat)</translation>
     </message>
     <message>
+        <source>Who reads the note</source>
+        <translation>Wer die Notiz liest</translation>
+    </message>
+    <message>
+        <source>What the author will read (statement of reasons)</source>
+        <translation>Was die Autorin oder der Autor lesen wird (Begründung)</translation>
+    </message>
+    <message>
+        <source>The note is shared in {queues}: it is sent to the author of every post in the statement of reasons, and published in the DSA Transparency Database. What each author will read:</source>
+        <translation>Die Notiz wird in {queues} geteilt: Sie geht in der Begründung an die Autorin oder den Autor jedes Beitrags und wird in der DSA-Transparenzdatenbank veröffentlicht. Was jede Autorin und jeder Autor lesen wird:</translation>
+    </message>
+    <message>
         <source>At most {max} posts can be decided together: {n} are checked. Uncheck {over} of them, or decide them in parts.</source>
         <translation>Höchstens {max} Beiträge können gemeinsam entschieden werden: {n} sind angehakt. Entfernen Sie bei {over} davon den Haken oder entscheiden Sie sie in Teilen.</translation>
     </message>

@@ -348,6 +348,18 @@
         <translation>Políticas (las que tiene cada cola)</translation>
     </message>
     <message>
+        <source>Who reads the note</source>
+        <translation>Quién lee la nota</translation>
+    </message>
+    <message>
+        <source>What the author will read (statement of reasons)</source>
+        <translation>Lo que leerá el autor (exposición de motivos)</translation>
+    </message>
+    <message>
+        <source>The note is shared in {queues}: it is sent to the author of every post in the statement of reasons, and published in the DSA Transparency Database. What each author will read:</source>
+        <translation>La nota se comparte en {queues}: se envía al autor de cada publicación en la exposición de motivos y se publica en la base de datos de transparencia de la DSA. Lo que leerá cada autor:</translation>
+    </message>
+    <message>
         <source>At most {max} posts can be decided together: {n} are checked. Uncheck {over} of them, or decide them in parts.</source>
         <translation>Como máximo se pueden decidir {max} publicaciones juntas: hay {n} marcadas. Desmarque {over} de ellas o decídalas por partes.</translation>
     </message>

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from pydantic import ValidationError
-from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -35,19 +36,23 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core.bulk import Candidate, Refusal, new_request
 from reviewer_app.core.settings import UNDO_WINDOW
-from reviewer_app.protocol import ActionKind, Queue
+from reviewer_app.protocol import ActionKind, Queue, draft_statement, restrictive
 from reviewer_app.protocol.bulk_decisions import (
     MAX_BULK_ITEMS,
     BulkDecisionRequest,
     BulkDecisionResults,
 )
 
-from ..background import run_op
 from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..plain import bounded, isolate, label, named, read_only_table, set_text
+from ..plain import bounded, clean, isolate, label, named, read_only_table, set_text
 from ..words import plural
-from .bulk_sender import RETRY_SECONDS, BulkSender, ClientFactory, refusal_words
+from .bulk_sender import (
+    RETRY_SECONDS,
+    BulkSender,
+    load_author_posts,
+    refusal_words,
+)
 
 log = logging.getLogger("ui")
 
@@ -135,6 +140,7 @@ class BulkDecisionDialog(QDialog):
         self.note.setPlaceholderText(translate("Bulk", "Note (why these posts go together)"))
         self.note.setMaxLength(2_000)
         self.note.textChanged.connect(lambda _text: self._update_buttons())
+        self._build_statement()
         self.decide = QPushButton(translate("Bulk", "Decide…"))
         named(self.decide, "bulkDecide", translate("Bulk", "Decide the checked posts"))
         self.decide.clicked.connect(self._on_decide_clicked)
@@ -162,6 +168,8 @@ class BulkDecisionDialog(QDialog):
         layout.addLayout(controls)
         layout.addWidget(label(translate("Bulk", "Policies (those every queue has)")))
         layout.addWidget(self.policies)
+        layout.addWidget(self.shared)
+        layout.addWidget(self.statement)
         layout.addLayout(buttons)
 
         self._follow(sender)
@@ -200,6 +208,55 @@ class BulkDecisionDialog(QDialog):
                 self.table.setItem(row, column, cell)
         self.table.blockSignals(False)
         self.table.itemChanged.connect(self._on_table_item_changed)
+
+    def _build_statement(self) -> None:
+        """Where the chosen queue shares notes: that the note is published, and what the
+        author will read (shown by ``_show_statement``)."""
+        self.shared = label("")
+        named(self.shared, "bulkNoteShared", translate("Bulk", "Who reads the note"))
+        self.statement = QPlainTextEdit()
+        named(
+            self.statement,
+            "bulkStatementPreview",
+            translate("Bulk", "What the author will read (statement of reasons)"),
+        )
+        self.statement.setReadOnly(True)
+        lines = self.statement.fontMetrics().lineSpacing() * 5
+        self.statement.setMaximumHeight(lines + 2 * self.statement.frameWidth() + 8)
+        self.shared.hide()
+        self.statement.hide()
+
+    def _show_statement(self) -> None:
+        """In a queue with ``notes_shareable`` the note of a restrictive action goes into
+        every author's statement of reasons and the public DSA export: said, with the
+        statement (the first such queue's) as protocol.draft_statement makes it."""
+        action_id = self.action.currentData()
+        sharing = [q for q in self.checked_queues() if q.config.notes_shareable]
+        action = sharing[0].config.action(action_id) if sharing and action_id else None
+        shown = action is not None and restrictive(action.kind, action.author_action)
+        self.shared.setVisible(shown)
+        self.statement.setVisible(shown)
+        if action is None or not shown:
+            return
+        set_text(self.shared, self.shared_words(sharing))
+        made = draft_statement(
+            sharing[0].config,
+            action.kind,
+            policies=self.chosen_policies(),
+            note=self.note.text().strip() or None,
+            author_action=action.author_action,
+        )
+        text = clean(made.text) if made is not None else ""
+        if self.statement.toPlainText() != text:
+            self.statement.setPlainText(text)
+
+    def shared_words(self, sharing: Sequence[Queue]) -> str:
+        return translate(
+            "Bulk",
+            "The note is shared in {queues}: it is sent to the author of every post in the "
+            "statement of reasons, and published in the DSA Transparency Database. What "
+            "each author will read:",
+        ).format(queues=", ".join(isolate(q.name) for q in sharing))
 
     def _follow(self, sender: BulkSender) -> None:
         """What the sender says of a bulk (this dialog's, see ``_mine``)."""
@@ -328,6 +385,7 @@ class BulkDecisionDialog(QDialog):
         for widget in (self.table, self.action, self.policies, self.note):
             widget.setEnabled(idle)
         self.undo_button.setVisible(self.bulk_id is not None)
+        self._show_statement()
 
     # --- confirming and holding --------------------------------------------------------
 
@@ -358,7 +416,8 @@ class BulkDecisionDialog(QDialog):
                 "Each post becomes its own decision, with its own action sent to the platform. "
                 "They are sent in {seconds} s; until then you can undo. If any of them was "
                 "decided or taken by someone else meanwhile, none is decided.",
-            ).format(seconds=f"{window:g}"),
+            ).format(seconds=f"{window:g}")
+            + ("\n\n" + self.shared.text() if not self.shared.isHidden() else ""),
             yes=translate("Bulk", "Decide"),
             cancel=translate("Bulk", "Cancel"),
             on_yes=self._decide,
@@ -505,29 +564,6 @@ class BulkDecisionDialog(QDialog):
     @property
     def holding(self) -> bool:
         return self.bulk_id is not None
-
-
-def load_author_posts(
-    parent: QObject,
-    client_factory: ClientFactory,
-    author_id: str,
-    *,
-    linked: bool,
-    on_loaded: Callable[[list[Candidate], int], None],
-    on_failed: Callable[[BaseException], None],
-) -> None:
-    """The author's open posts in every queue (and their linked accounts' with ``linked``),
-    fetched off the GUI thread: ``on_loaded(candidates, left_out)``."""
-
-    def fetch() -> tuple[list[Candidate], int]:
-        with client_factory() as api:
-            found = api.open_items(author_id, linked=linked)
-        return (
-            [Candidate(i.item_id, i.queue_id, i.excerpt, i.handle) for i in found.items],
-            found.more,
-        )
-
-    run_op(parent, fetch, lambda got: on_loaded(*got), on_failed)
 
 
 __all__ = [

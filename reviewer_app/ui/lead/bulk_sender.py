@@ -18,7 +18,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.core.bulk import Refusal, answered, refusal
+from reviewer_app.core.bulk import Candidate, Refusal, answered, refusal
 from reviewer_app.core.store import HeldBulk, NothingToUndo, Store
 from reviewer_app.core.store.records import CLOCK_SLACK
 from reviewer_app.protocol.bulk_decisions import BulkDecisionRequest, BulkDecisionResults
@@ -195,3 +195,26 @@ def refusal_words(said: Refusal) -> str:
             )
         )
     return " ".join(words)
+
+
+def load_author_posts(
+    parent: QObject,
+    client_factory: ClientFactory,
+    author_id: str,
+    *,
+    linked: bool,
+    on_loaded: Callable[[list[Candidate], int], None],
+    on_failed: Callable[[BaseException], None],
+) -> None:
+    """The author's open posts in every queue (and their linked accounts' with ``linked``),
+    fetched off the GUI thread: ``on_loaded(candidates, left_out)``."""
+
+    def fetch() -> tuple[list[Candidate], int]:
+        with client_factory() as api:
+            found = api.open_items(author_id, linked=linked)
+        return (
+            [Candidate(i.item_id, i.queue_id, i.excerpt, i.handle) for i in found.items],
+            found.more,
+        )
+
+    run_op(parent, fetch, lambda got: on_loaded(*got), on_failed)
