@@ -266,8 +266,24 @@
         <translation>Der Dienst hat die Anfrage selbst abgelehnt: {why}</translation>
     </message>
     <message>
+        <source>Bulk decision refused</source>
+        <translation>Gemeinsame Entscheidung abgelehnt</translation>
+    </message>
+    <message>
+        <source>A bulk decision on %Ln post(s) was refused.</source>
+        <translation>Eine gemeinsame Entscheidung über %Ln Beitrag wurde abgelehnt.|Eine gemeinsame Entscheidung über %Ln Beiträge wurde abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Open them again to decide together with the same action, policies and note: the posts taken meanwhile are unchecked, the rest can be decided.</source>
+        <translation>Öffnen Sie sie erneut, um mit derselben Aktion, denselben Richtlinien und derselben Notiz gemeinsam zu entscheiden: Die inzwischen übernommenen Beiträge sind abgewählt, der Rest kann entschieden werden.</translation>
+    </message>
+    <message>
+        <source>Open them again…</source>
+        <translation>Erneut öffnen…</translation>
+    </message>
+    <message>
         <source>sending the bulk decision</source>
-        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
+        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again bulk id, its posts, why: its first failure in a row (said once, not every retry) held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
         <translation>Senden der gemeinsamen Entscheidung</translation>
     </message>
     <message>
@@ -3871,6 +3887,18 @@
         <translation>In der Suche ausgewählte Beiträge: {posts} in {queues}.</translation>
     </message>
     <message>
+        <source>The bulk decision not sent before is recorded now.</source>
+        <translation>Die zuvor nicht gesendete gemeinsame Entscheidung ist jetzt gespeichert.</translation>
+    </message>
+    <message>
+        <source>A bulk decision on %Ln post(s) is not sent yet: {why} It is kept on this computer and tried again every {s} s.</source>
+        <translation>Eine gemeinsame Entscheidung über %Ln Beitrag ist noch nicht gesendet: {why} Sie bleibt auf diesem Computer und wird alle {s} s erneut versucht.|Eine gemeinsame Entscheidung über %Ln Beiträge ist noch nicht gesendet: {why} Sie bleibt auf diesem Computer und wird alle {s} s erneut versucht.</translation>
+    </message>
+    <message>
+        <source>A refused bulk decision: {posts} in {queues}.</source>
+        <translation>Eine abgelehnte gemeinsame Entscheidung: {posts} in {queues}.</translation>
+    </message>
+    <message>
         <source>On a break: your posts were given back.</source>
         <translation>Pause: Die reservierten Beiträge wurden zurückgegeben.</translation>
     </message>
@@ -4094,10 +4122,6 @@
     <message>
         <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
         <translation>Beim letzten Schließen der App zurückgehaltene gemeinsame Entscheidungen werden gesendet: {n}.</translation>
-    </message>
-    <message>
-        <source>A bulk decision was refused: nothing was decided.</source>
-        <translation>Eine gemeinsame Entscheidung wurde abgelehnt: Nichts wurde entschieden.</translation>
     </message>
     <message>
         <source>Offline batch: {done} of {total}</source>

@@ -266,8 +266,24 @@
         <translation>El servicio rechazó la solicitud en sí: {why}</translation>
     </message>
     <message>
+        <source>Bulk decision refused</source>
+        <translation>Decisión en bloque rechazada</translation>
+    </message>
+    <message>
+        <source>A bulk decision on %Ln post(s) was refused.</source>
+        <translation>Se rechazó una decisión en bloque sobre %Ln publicación.|Se rechazó una decisión en bloque sobre %Ln publicaciones.</translation>
+    </message>
+    <message>
+        <source>Open them again to decide together with the same action, policies and note: the posts taken meanwhile are unchecked, the rest can be decided.</source>
+        <translation>Ábralas de nuevo para decidir en bloque con la misma acción, políticas y nota: las publicaciones tomadas mientras tanto quedan desmarcadas y el resto se puede decidir.</translation>
+    </message>
+    <message>
+        <source>Open them again…</source>
+        <translation>Abrirlas de nuevo…</translation>
+    </message>
+    <message>
         <source>sending the bulk decision</source>
-        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
+        <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again bulk id, its posts, why: its first failure in a row (said once, not every retry) held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
         <translation>enviando la decisión en bloque</translation>
     </message>
     <message>
@@ -3871,6 +3887,18 @@
         <translation>Publicaciones seleccionadas en la búsqueda: {posts} en {queues}.</translation>
     </message>
     <message>
+        <source>The bulk decision not sent before is recorded now.</source>
+        <translation>La decisión en bloque que no se había enviado ya está registrada.</translation>
+    </message>
+    <message>
+        <source>A bulk decision on %Ln post(s) is not sent yet: {why} It is kept on this computer and tried again every {s} s.</source>
+        <translation>Una decisión en bloque sobre %Ln publicación aún no se ha enviado: {why} Se conserva en este equipo y se reintenta cada {s} s.|Una decisión en bloque sobre %Ln publicaciones aún no se ha enviado: {why} Se conserva en este equipo y se reintenta cada {s} s.</translation>
+    </message>
+    <message>
+        <source>A refused bulk decision: {posts} in {queues}.</source>
+        <translation>Una decisión en bloque rechazada: {posts} en {queues}.</translation>
+    </message>
+    <message>
         <source>On a break: your posts were given back.</source>
         <translation>En pausa: las publicaciones reservadas se devolvieron.</translation>
     </message>
@@ -4094,10 +4122,6 @@
     <message>
         <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
         <translation>Enviando decisiones en bloque retenidas al cerrar la aplicación por última vez: {n}.</translation>
-    </message>
-    <message>
-        <source>A bulk decision was refused: nothing was decided.</source>
-        <translation>Se rechazó una decisión en bloque: no se decidió nada.</translation>
     </message>
     <message>
         <source>Offline batch: {done} of {total}</source>

@@ -105,11 +105,13 @@ TAKEN_MEANWHILE = frozenset(
 
 @dataclass(frozen=True)
 class Refusal:
-    """The service refused the whole bulk decision: nothing of it was recorded."""
+    """The service refused the whole bulk decision: nothing of it was recorded.
+    ``request``: what was refused (the sender adds it: to be opened again)."""
 
     code: str
     detail: str
     items: tuple[RefusedItem, ...]
+    request: BulkDecisionRequest | None = None
 
     @property
     def taken(self) -> tuple[RefusedItem, ...]:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core import settings as core_settings
-from reviewer_app.core.bulk import Candidate
+from reviewer_app.core.bulk import Candidate, Refusal
 from reviewer_app.core.errors import StoreError
 from reviewer_app.protocol import (
     ActionConfig,
@@ -32,7 +32,7 @@ from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
 from .escalation import EscalationDialog
 from .i18n import translate
 from .keys import Command, shortcut_rows
-from .lead.bulk import BulkDecisionDialog, load_author_posts
+from .lead.bulk import RETRY_SECONDS, BulkDecisionDialog, load_author_posts, refused_box
 from .messages import (
     describe,
 )
@@ -378,6 +378,8 @@ class WindowActions(WindowParts):
         dialog.show()
 
     def _resume_bulk_decisions(self) -> None:
+        if self.bulk_sender is not None:  # (recorded and refused: connected with it)
+            self.bulk_sender.stuck.connect(self._on_bulk_sender_stuck)
         if self.bulk_sender is not None and self.is_open and (found := self.bulk_sender.resume()):
             self.say(
                 translate(
@@ -390,10 +392,44 @@ class WindowActions(WindowParts):
         """A bulk decision went through: items held here may be among them, so the engine
         renews every lease now (as after an account action)."""
         self.session.engine.renew_now()
+        if self._banner_kind == "bulk_unsent":
+            self.notify("")
+            self.say(translate("MainWindow", "The bulk decision not sent before is recorded now."))
 
-    def _on_bulk_sender_refused(self, _bulk_id: str, said: object) -> None:
-        if self.bulk_dialog is None or not self.bulk_dialog.isVisible():
-            self.say(translate("MainWindow", "A bulk decision was refused: nothing was decided."))
+    @while_open
+    def _on_bulk_sender_stuck(self, _bulk_id: str, posts: int, why: str) -> None:
+        """A bulk that could not be sent: said once (it is tried again every 30 s)."""
+        words = QCoreApplication.translate(
+            "MainWindow",
+            "A bulk decision on %Ln post(s) is not sent yet: {why} It is kept on this computer "
+            "and tried again every {s} s.",
+        )
+        self.notify(plural(words, posts).format(why=why, s=int(RETRY_SECONDS)), kind="bulk_unsent")
+
+    @while_open
+    def _on_bulk_sender_refused(self, bulk_id: str, said: Refusal) -> None:
+        """Said here, with the posts and Open them again, unless the dialog that holds it
+        is open (it says it there)."""
+        if self._banner_kind == "bulk_unsent":
+            self.notify("")
+        dialogs = self.findChildren(BulkDecisionDialog)
+        if any(d.isVisible() and d.bulk_id == bulk_id for d in dialogs):
+            return
+        box = refused_box(self, said, lambda: self._redo_bulk(said))
+        self.say(box.text())
+
+    def _redo_bulk(self, said: Refusal) -> None:
+        """A refused bulk's posts in the Decide together dialog, as they were chosen."""
+        if said.request is None:
+            return
+        posts = [Candidate(i.item_id, i.queue_id or "") for i in said.request.items]
+        queues = len({c.queue_id for c in posts})
+        title = translate("MainWindow", "A refused bulk decision: {posts} in {queues}.").format(
+            **posts_in_queues(len(posts), queues)
+        )
+        self.open_bulk_dialog(posts, title)
+        if self.bulk_dialog is not None:
+            self.bulk_dialog.redo(said)
 
     def _on_accounts_actioned(self, _results: object) -> None:
         """A lead's account action went through: items of those accounts held here may have

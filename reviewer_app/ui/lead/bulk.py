@@ -52,6 +52,7 @@ from .bulk_sender import (
     BulkSender,
     load_author_posts,
     refusal_words,
+    refused_box,
 )
 
 log = logging.getLogger("ui")
@@ -551,6 +552,13 @@ class BulkDecisionDialog(QDialog):
         if marked := [r for r, c in enumerate(self.candidates) if c.item_id in why]:
             self.table.scrollToItem(self._cell(marked[0], 0))
 
+    def redo(self, said: Refusal) -> None:
+        """A refused bulk opened again: its action, policies and note chosen, the refusal
+        marked (the posts taken meanwhile unchecked)."""
+        if (request := said.request) is not None:
+            self.choose(request.action, request.policies, request.note or "")
+        self.show_refusal(said)
+
     def _on_sender_failed(self, bulk_id: str, why: str) -> None:
         if self._mine(bulk_id):
             set_text(
@@ -567,9 +575,11 @@ class BulkDecisionDialog(QDialog):
 
 
 __all__ = [
+    "RETRY_SECONDS",
     "BulkDecisionDialog",
     "BulkSender",
     "common_actions",
     "common_policies",
     "load_author_posts",
+    "refused_box",
 ]

@@ -11,11 +11,13 @@ a retry's) was set before this computer's clock was set back: it is re-based
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.bulk import Candidate, Refusal, answered, refusal
@@ -48,6 +50,8 @@ class BulkSender(QObject):
     recorded = Signal(str, object)  # bulk id, BulkDecisionResults
     refused = Signal(str, object)  # bulk id, Refusal (nothing of it was recorded)
     failed = Signal(str, str)  # bulk id, why it was not sent yet (it stays held)
+    #: bulk id, its posts, why: its first failure in a row (said once, not every retry)
+    stuck = Signal(str, int, str)
 
     def __init__(
         self,
@@ -65,6 +69,7 @@ class BulkSender(QObject):
         #: held bulks: id -> the furthest ahead its due time can be (its window, a retry's)
         self._longest: dict[str, float] = {}
         self._sending: set[str] = set()
+        self._stuck: set[str] = set()  # bulks whose last attempt failed (said once)
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._on_timer_timeout)
@@ -154,19 +159,22 @@ class BulkSender(QObject):
                 self._settle(bulk_id)
                 said = refusal(err)
                 assert said is not None
-                self.refused.emit(bulk_id, said)
+                # what was refused goes with it: the store forgets it, the lead may redo it
+                self.refused.emit(bulk_id, dataclasses.replace(said, request=request))
                 return
             self._due[bulk_id] = self.clock() + RETRY_SECONDS
             self.timer.start()
-            self.failed.emit(
-                bulk_id,
-                describe(err, during=translate("Bulk", "sending the bulk decision")).line(),
-            )
+            why = describe(err, during=translate("Bulk", "sending the bulk decision")).line()
+            if bulk_id not in self._stuck:
+                self._stuck.add(bulk_id)
+                self.stuck.emit(bulk_id, len(request.items), why)
+            self.failed.emit(bulk_id, why)
 
         run_op(self, send, done, failed)
 
     def _settle(self, bulk_id: str) -> None:
         self._sending.discard(bulk_id)
+        self._stuck.discard(bulk_id)
         self._forget(bulk_id)
         self.store.settle_bulk(bulk_id)
 
@@ -218,3 +226,49 @@ def load_author_posts(
         )
 
     run_op(parent, fetch, lambda got: on_loaded(*got), on_failed)
+
+
+def refused_box(parent: QWidget, said: Refusal, on_redo: Callable[[], None]) -> QMessageBox:
+    """A refused bulk said where no dialog shows it (sent after a restart, or after its
+    dialog closed): why, how many posts and which (the details), and **Open them again**
+    (``on_redo``: the Decide together dialog on them). Opened, never ``exec``."""
+    request = said.request
+    n = len(request.items) if request is not None else len(said.items)
+    box = QMessageBox(parent)
+    box.setObjectName("bulkRefused")
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(translate("Bulk", "Bulk decision refused"))
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    words = QCoreApplication.translate("Bulk", "A bulk decision on %Ln post(s) was refused.")
+    box.setText(plural(words, n) + " " + refusal_words(said))
+    why = {r.item_id: r.message or r.code for r in said.items}
+    posts = [(i.item_id, i.queue_id or "") for i in request.items] if request else []
+    posts = posts or [(i, "") for i in why]
+    box.setDetailedText(
+        "\n".join(
+            " ".join(p for p in (item, f"({queue})" if queue else "", why.get(item, "")) if p)
+            for item, queue in posts
+        )
+    )
+    redo = None
+    if request is not None:
+        box.setInformativeText(
+            translate(
+                "Bulk",
+                "Open them again to decide together with the same action, policies and "
+                "note: the posts taken meanwhile are unchecked, the rest can be decided.",
+            )
+        )
+        redo = box.addButton(
+            translate("Bulk", "Open them again…"), QMessageBox.ButtonRole.AcceptRole
+        )
+    box.addButton(translate("Bulk", "Close"), QMessageBox.ButtonRole.RejectRole)
+
+    def clicked(button: QAbstractButton) -> None:
+        if redo is not None and button is redo:
+            on_redo()
+
+    box.buttonClicked.connect(clicked)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
