@@ -145,15 +145,28 @@ def test_a_note_past_the_cap_is_refused(live_server: LiveServer) -> None:
     assert len(lead.get(path).json()["notes"]) == NOTES_PER_DECISION
 
 
-def test_my_decisions_say_when_a_decision_was_made(live_server: LiveServer) -> None:
-    seed_load_queue(live_server.service, 5)
-    rita = live_server.login("rita")
-    made = datetime.now(UTC) - timedelta(hours=2)  # decided offline, sent now
-    decision = decide_one(rita, decided_at=made.isoformat())
-    (row,) = mine(rita)["decisions"]
-    assert row["id"] == decision["id"]
-    assert abs(when(row["made_at"]) - made.timestamp()) < 1.0
-    assert when(row["decided_at"]) - made.timestamp() > 3600
+def test_my_decisions_say_when_a_decision_was_made(clocked: Any) -> None:
+    """When the reviewer made it, as the exposure figures place it (``wellbeing.made_at``):
+    the device's time for a verdict sent late, but never before the reviewer claimed the
+    post nor after it arrived (a device clock that is wrong is not shown as such)."""
+    server, clock = clocked
+    seed_load_queue(server.service, 5)
+    rita = server.login("rita")
+    clock.skew = -600.0  # claimed ten minutes ago (the service's time), for 15 minutes
+    (leased,) = claim(rita, LOAD_QUEUE.id, 1, lease_seconds=900)
+    clock.skew = 0.0
+    made = datetime.now(UTC) - timedelta(seconds=420)  # decided offline, sent 7 min later
+    (result,) = rita.decide([verdict(leased, "keep", decided_at=made.isoformat())])
+    assert result["status"] == "accepted", result
+
+    slow = datetime.now(UTC) - timedelta(hours=2)  # a device clock two hours slow
+    decide_one(rita, decided_at=slow.isoformat())
+    fast = datetime.now(UTC) + timedelta(hours=1)  # and one an hour fast
+    decide_one(rita, decided_at=fast.isoformat())
+    fast_row, slow_row, late_row = mine(rita)["decisions"]
+    assert abs(when(late_row["made_at"]) - made.timestamp()) < 1.0  # sent late: its time
+    for row in (slow_row, fast_row):
+        assert when(row["decided_at"]) - 60 < when(row["made_at"]) <= when(row["decided_at"])
 
 
 def test_an_escalation_says_what_the_lead_decided(live_server: LiveServer) -> None:

@@ -29,6 +29,7 @@ from reviewer_app.protocol.feedback import (
 )
 from reviewer_app.server.domain.appeals import REVERSED, WITHDRAWN
 from reviewer_app.server.domain.records import Principal, encode_cursor, excerpt, to_dt
+from reviewer_app.server.domain.wellbeing import made_at
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.tables import (
     appeals,
@@ -60,7 +61,7 @@ def my_decisions(
 ) -> MyDecisionPage:
     """The caller's decisions in [since, until), newest first, by keyset on the id."""
     d = decisions.c
-    query = select(decisions).where(
+    query = select(decisions, made_at(conn).label("made")).where(
         d.user_id == user.id, d.decided_at >= since, d.decided_at < until
     )
     if before is not None:
@@ -85,7 +86,7 @@ def my_decisions(
                 rating=r["rating"],
                 time_spent_ms=r["time_spent_ms"],
                 decided_at=to_dt(r["decided_at"]),
-                made_at=to_dt(r["client_decided_at"]),
+                made_at=to_dt(r["made"]),  # the device's time, within what the service knows
                 outcome=outcome.get(r["id"], DecisionOutcome.accepted),
                 # the newest when there are more than a page holds (notes are capped at
                 # NOTES_PER_DECISION, but audits and appeals come on top)

@@ -17,7 +17,7 @@ agreed or not (an overturn is a decision of its own, counted as one, not twice).
 A shift is a run of a reviewer's activity (decisions, breaks) with no gap of
 ``SHIFT_GAP_SECONDS`` or more, still going now. Qt-free.
 
-The time of a decision here is when the reviewer made it (``_made_at``), not when it
+The time of a decision here is when the reviewer made it (``made_at``), not when it
 reached the service: a verdict sent at once (within ``SENT_LATE_SECONDS``) at its arrival
 (``decided_at``); one sent later (made offline) at the client's time
 (``client_decided_at``), never trusted blindly: not after its arrival, and not before the
@@ -109,7 +109,7 @@ def record_break(conn: Connection, user: Principal, record: BreakRecord, now: fl
 
 def placed(started: float, ended: float | None, now: float) -> tuple[float, float | None]:
     """A break's times as the service places them when it first hears of it (``now``), the
-    way a verdict's time is placed (``_made_at``): a record sent as it happened (its
+    way a verdict's time is placed (``made_at``): a record sent as it happened (its
     latest time within ``SENT_LATE_SECONDS`` before its arrival, or after it: a clock
     ahead) ends that time at its arrival; one sent later (kept while offline) keeps the
     client's times, already before its arrival. Either way the break keeps its length:
@@ -154,7 +154,7 @@ def shift_start(
     return start
 
 
-def _made_at(conn: Connection) -> ColumnElement[float]:
+def made_at(conn: Connection) -> ColumnElement[float]:
     """When the reviewer made the decision (a column of ``decisions``' rows): its arrival
     (``decided_at``) for a verdict sent at once; the client's time for one sent late,
     clamped into what the service knows: not after its arrival, not before the reviewer's
@@ -183,13 +183,13 @@ def _made_at(conn: Connection) -> ColumnElement[float]:
 def _runs(
     conn: Connection, user_ids: list[int], week: float, now: float
 ) -> dict[int, list[tuple[float, float]]]:
-    """Each user's runs of decisions made (``_made_at``) in [week, now] (first, last; oldest
+    """Each user's runs of decisions made (``made_at``) in [week, now] (first, last; oldest
     first: no gap of ``SHIFT_GAP_SECONDS`` or more inside one). One statement over the
     (user_id, decided_at) index (a decision made in the window arrived in it or later);
     the database finds the gaps (LAG/LEAD) and returns only the decisions that start or
     end a run, not every decision of a week-long shift."""
     made = (
-        select(decisions.c.user_id, _made_at(conn).label("at"))
+        select(decisions.c.user_id, made_at(conn).label("at"))
         .where(
             decisions.c.user_id.in_(user_ids),
             decisions.c.decided_at >= week,
@@ -394,7 +394,7 @@ def _from_others(conn: Connection, queue_ids: list[str], week: float, now: float
                 decisions.c.user_id,
                 decisions.c.queue_id,
                 decisions.c.policies,
-                _made_at(conn).label("at"),
+                made_at(conn).label("at"),
                 items.c.origin_queue_id.label("origin"),
             )
             .select_from(decisions.outerjoin(items, items.c.id == decisions.c.item_id))
@@ -427,7 +427,7 @@ def _sent_late(conn: Connection, starts: dict[int, float], skip: set[str], now: 
                 decisions.c.queue_id,
                 decisions.c.policies,
                 decisions.c.decided_at,
-                _made_at(conn).label("at"),
+                made_at(conn).label("at"),
             ).where(
                 decisions.c.user_id.in_(sorted(group)),
                 decisions.c.decided_at >= min(group.values()),
@@ -447,7 +447,7 @@ def _break_end(
     still on it)."""
     if ended is not None:
         return ended
-    made = _made_at(conn)
+    made = made_at(conn)
     found = conn.execute(
         select(func.min(made)).where(
             decisions.c.user_id == user_id,
