@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select
 
-from reviewer_app.protocol import Role
+from reviewer_app.protocol import ESCALATION_QUEUE, Role
 from reviewer_app.protocol.feedback import FEEDBACK_PER_DECISION, NOTES_PER_DECISION
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_demo, seed_load_queue
-from reviewer_app.server.storage.tables import decision_notes, users
+from reviewer_app.server.storage.tables import decision_notes, decisions, users
 from tests.server.test_feedback import mine
 from tests.support.api import ApiSession, claim, expect_problem, verdict
 from tests.support.servers import LiveServer
@@ -194,3 +194,22 @@ def test_an_escalation_says_what_the_lead_decided(live_server: LiveServer) -> No
     assert decided["status"] == "accepted", decided
     (row,) = mine(rita)["decisions"]
     assert row["lead_action"] == "remove" and row["lead_decided_at"] is not None
+
+
+def test_only_an_escalation_gains_the_leads_decision(live_server: LiveServer) -> None:
+    """A decision that did not escalate (a keep) reads as itself even when the next
+    decision on its post was made in the escalation queue (the post came back and was
+    routed there)."""
+    seed_load_queue(live_server.service, 5)
+    rita = live_server.login("rita")
+    kept = decide_one(rita)
+    with live_server.service.db.write() as conn:
+        row = dict(
+            conn.execute(select(decisions).where(decisions.c.id == kept["id"])).one()._mapping
+        )
+        row.pop("id")
+        row.update(epoch=row["epoch"] + 1, queue_id=ESCALATION_QUEUE, action="remove")
+        conn.execute(insert(decisions).values(**row))
+    (mine_row,) = mine(rita)["decisions"][-1:]
+    assert mine_row["id"] == kept["id"] and mine_row["action"] == "keep"
+    assert mine_row["lead_action"] is None

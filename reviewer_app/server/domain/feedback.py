@@ -16,6 +16,7 @@ from reviewer_app.protocol import (
     ESCALATION_QUEUE,
     DecisionNote,
     DecisionOutcome,
+    EventKind,
     Feedback,
     FeedbackKind,
     FeedbackNotice,
@@ -36,6 +37,7 @@ from reviewer_app.server.storage.tables import (
     audit_items,
     decision_notes,
     decisions,
+    events,
     feedback_seen,
     items,
     users,
@@ -106,6 +108,18 @@ def _lead_decisions(conn: Connection, rows: Sequence[Any]) -> dict[int, tuple[st
     """What a lead decided on the posts the caller escalated, by the caller's decision's id:
     the decision on the same item that came next, made in the escalation queue."""
     mine = [r for r in rows if r["queue_id"] != ESCALATION_QUEUE]
+    if not mine:
+        return {}
+    escalated = {  # the caller's decisions that escalated (the log's ``escalated`` entries)
+        json.loads(e.data).get("decision_id")
+        for e in conn.execute(
+            select(events.c.data).where(
+                events.c.item_id.in_(sorted({r["item_id"] for r in mine})),
+                events.c.kind == EventKind.escalated.value,
+            )
+        )
+    }
+    mine = [r for r in mine if r["id"] in escalated]
     if not mine:
         return {}
     d = decisions.c
