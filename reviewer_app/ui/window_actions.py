@@ -392,9 +392,13 @@ class WindowActions(WindowParts):
         """A bulk decision went through: items held here may be among them, so the engine
         renews every lease now (as after an account action)."""
         self.session.engine.renew_now()
-        if self._banner_kind == "bulk_unsent":
+        if self._banner_kind == "bulk_unsent" and not self._bulks_stuck():
             self.notify("")
             self.say(translate("MainWindow", "The bulk decision not sent before is recorded now."))
+
+    def _bulks_stuck(self) -> int:
+        """Bulks held here that could not be sent (the banner stays while there is one)."""
+        return self.bulk_sender.stuck_count if self.bulk_sender is not None else 0
 
     @while_open
     def _on_bulk_sender_stuck(self, _bulk_id: str, posts: int, why: str) -> None:
@@ -410,7 +414,7 @@ class WindowActions(WindowParts):
     def _on_bulk_sender_refused(self, bulk_id: str, said: Refusal) -> None:
         """Said here, with the posts and Open them again, unless the dialog that holds it
         is open (it says it there)."""
-        if self._banner_kind == "bulk_unsent":
+        if self._banner_kind == "bulk_unsent" and not self._bulks_stuck():
             self.notify("")
         dialogs = self.findChildren(BulkDecisionDialog)
         if any(d.isVisible() and d.bulk_id == bulk_id for d in dialogs):

@@ -142,8 +142,13 @@ def test_a_bulk_that_cannot_be_sent_is_said_once_until_it_goes_through(
     assert window.banner.isVisible() and "is not sent yet" in window.banner.text()
 
     sender.client_factory = working
+    sender._stuck.add("another bulk")  # another bulk held here, still not sent
     for bulk_id in list(sender._due):
         sender._due[bulk_id] = time.time() - 1
+    desk.wait(lambda: not sender._due and not sender._sending, timeout=15_000)
+    assert window.banner.isVisible()  # the banner stays for the bulk still not sent
+    sender._stuck.discard("another bulk")  # which is recorded in turn
+    window._on_bulk_sender_recorded("another bulk", None)
     desk.wait(lambda: not window.banner.isVisible(), timeout=15_000)
     assert "recorded now" in window.message.text()
     assert len(lead_decisions(ApiSession.login(server.url, *LEAD))) == 3

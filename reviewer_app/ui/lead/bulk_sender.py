@@ -172,6 +172,11 @@ class BulkSender(QObject):
 
         run_op(self, send, done, failed)
 
+    @property
+    def stuck_count(self) -> int:
+        """Bulks whose last attempt to be sent failed (each said once by ``stuck``)."""
+        return len(self._stuck)
+
     def _settle(self, bulk_id: str) -> None:
         self._sending.discard(bulk_id)
         self._stuck.discard(bulk_id)
