@@ -6,9 +6,12 @@ of its own)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from reviewer_app.server.domain.wellbeing import audited_query
+from reviewer_app.server.storage.db import Database
 from tests.server.test_exposure import _decide, _exposure, exposure_server
 from tests.support.clock import ManualClock
 from tests.support.servers import LiveServer
@@ -52,3 +55,20 @@ def test_every_audited_post_counts_for_its_auditor(
     assert lead["shift_started_at"] is not None
     ana = figures["ana"]
     assert (ana["shift_items"], ana["week_items"]) == (4, 4)  # the reviewer's, unchanged
+
+
+def test_a_weeks_audits_are_read_by_their_index(tmp_path: Path) -> None:
+    """The exposure report's read of the week's audits (every 30 s while a lead's Wellbeing
+    page is shown) goes by audit_items' index on recorded_at, not through the whole table."""
+    db = Database(f"sqlite:///{tmp_path / 'plan.db'}")
+    try:
+        db.migrate()
+        statement = audited_query(1_000.0, 2_000.0)
+        compiled = str(
+            statement.compile(dialect=db.engine.dialect, compile_kwargs={"literal_binds": True})
+        )
+        with db.read() as conn:
+            plan = " | ".join(r[-1] for r in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + compiled))
+        assert "ix_audit_items_recorded_at" in plan, plan
+    finally:
+        db.dispose()

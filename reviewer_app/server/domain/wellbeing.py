@@ -44,7 +44,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, case, func, insert, or_, select, update
+from sqlalchemy import Connection, Select, case, func, insert, or_, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from reviewer_app.protocol import (
@@ -253,7 +253,8 @@ def exposure(conn: Connection, now: float) -> list[ReviewerExposure]:
         people[r.id] = _Reviewer(r.username, r.display_name)
     audited = _audited(conn, week, now)
     for a in audited:
-        people[a.user_id].audits.append(a.at)
+        if a.user_id in people:  # (an auditor whose account is gone: not a row here)
+            people[a.user_id].audits.append(a.at)
     for b in conn.execute(
         select(breaks.c.user_id, breaks.c.started_at, breaks.c.ended_at).where(
             breaks.c.started_at >= week, breaks.c.started_at <= now
@@ -335,29 +336,32 @@ def _audited(conn: Connection, week: float, now: float) -> list[Any]:
     """The blind audit judgements recorded in [week, now] that made no decision of their
     own (an agreement; an overturn is a decision, counted with the others): the auditor
     (``user_id``), when (``at``), the audited decision's queue and policies, and the queue
-    its item came from (``origin``). Over the (recorded_at) of audit_items: a few."""
+    its item came from (``origin``). By audit_items' index on recorded_at."""
+    return list(conn.execute(audited_query(week, now)))
+
+
+def audited_query(week: float, now: float) -> Select[Any]:
+    """``_audited``'s statement."""
     a = audit_items.c
-    return list(
-        conn.execute(
-            select(
-                a.auditor_id.label("user_id"),
-                a.recorded_at.label("at"),
-                a.queue_id,
-                decisions.c.policies,
-                items.c.origin_queue_id.label("origin"),
+    return (
+        select(
+            a.auditor_id.label("user_id"),
+            a.recorded_at.label("at"),
+            a.queue_id,
+            decisions.c.policies,
+            items.c.origin_queue_id.label("origin"),
+        )
+        .select_from(
+            audit_items.join(decisions, decisions.c.id == a.decision_id).outerjoin(
+                items, items.c.id == a.item_id
             )
-            .select_from(
-                audit_items.join(decisions, decisions.c.id == a.decision_id).outerjoin(
-                    items, items.c.id == a.item_id
-                )
-            )
-            .where(
-                a.result.is_not(None),
-                a.auditor_id.is_not(None),
-                a.overturn_decision_id.is_(None),
-                a.recorded_at >= week,
-                a.recorded_at <= now,
-            )
+        )
+        .where(
+            a.result.is_not(None),
+            a.auditor_id.is_not(None),
+            a.overturn_decision_id.is_(None),
+            a.recorded_at >= week,
+            a.recorded_at <= now,
         )
     )
 

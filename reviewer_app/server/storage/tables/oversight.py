@@ -89,6 +89,7 @@ audit_items = Table(
     Index("ix_audit_items_decision", "decision_id", unique=True),
     Index("ix_audit_items_reviewer", "reviewer_id", "decided_at"),
     Index("ix_audit_items_recorded", "reviewer_id", "recorded_at"),
+    Index("ix_audit_items_recorded_at", "recorded_at"),  # a week's, whoever (migration 0026)
 )
 
 # -- feedback to reviewers (see feedback.py) ----------------------------------------------------
