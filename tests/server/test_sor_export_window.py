@@ -100,4 +100,18 @@ def test_the_window_is_said_and_until_defaults_to_the_margin_before_now(
         conn.execute(update(table).values(created_at=now - 301))
     written, said = export_at(now, "--since", "2020-01-01", "--until", "2999-01-01")
     assert len(written) == 10
-    assert "the window ends at" in said and iso(now - 300) in said, said
+    # a future --until is not "less than 300 s ago": the sentence names the window's end
+    assert (
+        f"--until 2999-01-01 is after {iso(now - 300)} (300 s ago, --margin): "
+        "the window ends there instead"
+    ) in said, said
+
+
+def test_a_since_within_the_margin_or_ahead_names_the_latest_end() -> None:
+    now = 1_800_000_000.0
+    for since in (now - 10, now + 86_400):  # ten seconds ago, and tomorrow
+        with pytest.raises(ValueError) as refused:
+            sor_export.window(iso(since), None, 300, now)
+        assert f"--since {iso(since)} is after {iso(now - 300)} (300 s ago, --margin)" in str(
+            refused.value
+        ), refused.value

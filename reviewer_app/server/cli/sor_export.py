@@ -338,13 +338,14 @@ def window(
         if until_text is not None and until == _when(until_text):
             raise ValueError("--until must be after --since")
         raise ValueError(
-            f"--since is less than {margin:g} s ago: statements decided since may still be "
-            f"committing. Export that window after {_iso(since + margin)}."
+            f"--since {since_text} is after {_iso(latest)} ({margin:g} s ago, --margin): "
+            "statements decided since may still be committing. Export that window after "
+            f"{_iso(since + margin)}."
         )
     if until_text is not None and until < _when(until_text):
         print(
-            f"--until {until_text} is less than {margin:g} s ago (--margin): the window "
-            f"ends at {_iso(until)} instead, as statements decided after it may still be "
+            f"--until {until_text} is after {_iso(until)} ({margin:g} s ago, --margin): the "
+            "window ends there instead, as statements decided after it may still be "
             "committing.",
             file=sys.stderr,
         )
