@@ -1,6 +1,7 @@
-"""My decisions: a reviewer's own decisions of the shift or the last 7 days with what became
-of each (accepted, confirmed or overturned in an audit with the auditor's note, appealed,
-a conflict, a lead's note), and the notice at login of what came since they last looked.
+"""My decisions: a reviewer's own decisions of the shift or the last 7 or 30 days with what
+became of each (accepted, confirmed or overturned in an audit with the auditor's note,
+appealed, a conflict, a lead's note), and the notice at login of what came since they last
+looked.
 
 Notes are untrusted text: shown as plain text, each isolated (FSI…PDI, bidi controls as
 markers) where it sits inside the app's own sentences. The service is asked on a pool
@@ -16,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -53,7 +55,6 @@ from .plain import clean, isolate, label, local_day, named, read_only_table, set
 from .theme import Tone, set_tone, space
 
 log = logging.getLogger("ui")
-
 ClientFactory = Callable[[], ApiClient]
 
 #: pages of 500 asked for at most (a shift's or a week's decisions of one reviewer)
@@ -295,8 +296,6 @@ class MyDecisionsModel(RowsTable):
         if role == Qt.ItemDataRole.FontRole and index.isValid():
             row = self.rows[index.row()]
             if row.attention:
-                from PySide6.QtGui import QFont
-
                 font = QFont()
                 font.setBold(True)
                 return font
@@ -307,9 +306,8 @@ Conflicts = Sequence[Conflict] | Callable[[], Sequence[Conflict]]  # read at eac
 
 
 def _table(model: MyDecisionsModel) -> QTableView:
-    table = read_only_table(
-        QTableView(), "myDecisionsTable", translate("MyDecisions", "My decisions")
-    )
+    name = translate("MyDecisions", "My decisions")
+    table = read_only_table(QTableView(), "myDecisionsTable", name)
     table.setModel(model)
     table.setWordWrap(False)
     table.verticalHeader().hide()
@@ -339,10 +337,11 @@ class MyDecisionsView(QDialog):
         period: str = SHIFT,
         server_offset: Callable[[], float] = lambda: 0.0,
         journal: Callable[[], Sequence[JournalEntry]] = lambda: (),
+        load: bool = True,
     ) -> None:
-        """``shift_start``: a time on this computer's clock; ``server_offset``: how far that
-        clock is ahead of the service's (the store's), which the windows asked for are
-        measured by. ``journal``: verdicts here not sent yet or refused, read at each load."""
+        """``shift_start``: on this computer's clock; ``server_offset``: how far that clock is
+        ahead of the service's (the store's), the windows' measure. ``journal``: verdicts
+        here not sent yet or refused, read at each load. ``load``: now (else at reopen)."""
         super().__init__(parent)
         self.setWindowTitle(translate("MyDecisions", "My decisions"))
         named(self, "myDecisions", translate("MyDecisions", "My decisions"))
@@ -396,7 +395,8 @@ class MyDecisionsView(QDialog):
         layout.addWidget(split, 1)
         layout.addWidget(self.status)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
-        self.reload()
+        if load:
+            self.reload()
 
     def _shift_label(self) -> None:
         shift = translate("MyDecisions", "This shift (since {time})")

@@ -212,6 +212,7 @@ class WindowActions(WindowParts):
                 # its windows are asked on the service's clock
                 server_offset=lambda: store.server_offset,
                 journal=lambda: store.journal(status="pending") + store.journal(status="rejected"),
+                load=False,  # reopen loads it
             )
         self.my_decisions_view.reopen(shift, "week" if week else None, reach)
 

@@ -257,3 +257,29 @@ def test_offline_the_list_shows_this_computers_verdicts(qtbot: QtBot) -> None:
     assert "Not sent yet" in outcomes
     assert any(o.startswith("Refused: ") and "withdrawn by the platform" in o for o in outcomes)
     assert "could not be read" in view.status.text()
+
+
+def test_the_window_asks_the_service_once_per_open(
+    clocked: Any, qtbot: QtBot, desk_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opened from the review window, the view is loaded by its reopen only: it used to ask
+    the service twice at its first open (once as it was made)."""
+    from reviewer_app.ui import my_decisions
+
+    server, _clock = clocked
+    asked: list[datetime] = []
+    real = my_decisions.fetch_rows
+
+    def counted(factory: Any, since: datetime, names: Any) -> Any:
+        asked.append(since)
+        return real(factory, since, names)
+
+    monkeypatch.setattr(my_decisions, "fetch_rows", counted)
+    window = desk_factory(server.url).window
+    for opened in (1, 2):
+        window.show_my_decisions()
+        view = window.my_decisions_view
+        assert view is not None
+        settled(qtbot, view)
+        assert len(asked) == opened, asked
+        view.close()
