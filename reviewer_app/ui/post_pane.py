@@ -36,7 +36,6 @@ from .plain import (
     ReadingBox,
     SelectableLabel,
     ago,
-    clean,
     count,
     hidden_count,
     isolate,
@@ -310,12 +309,14 @@ def appeal_text(appeal: ItemAppeal, statements: Sequence[Statement] = ()) -> str
             time=local_time(appeal.submitted_at)
         )
     )
-    lines.append(clean(appeal.statement))
+    # the user's words, each line isolated: a direction override or an invisible character
+    # is shown as a marker (it reversed the line it was on, unseen)
+    lines += [isolate(line) for line in appeal.statement.split("\n")]
     given = next((s for s in statements if s.decision_id == d.id), None)
     if given is not None:
         lines.append("")
         lines.append(translate("PostPane", "The statement of reasons the user was given:"))
-        lines.append(clean(given.text))
+        lines += [isolate(line) for line in given.text.split("\n")]
     return "\n".join(lines)
 
 

@@ -23,7 +23,10 @@ from tests.support.servers import PASSWORD, LiveServer
 from tests.ui.conftest import LEAD, REVIEWER, Desk
 
 ALL_TIME = {"since": "2000-01-01T00:00:00Z", "until": "2999-01-01T00:00:00Z"}
-STATEMENT = "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>\nSecond line."
+STATEMENT = (
+    "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>\nSecond line.\n"
+    "\u202eThis is reversed\u202c"
+)
 
 
 @pytest.fixture
@@ -63,6 +66,8 @@ def test_the_reviewer_reads_the_appeal_above_the_post_and_reverses_it(
     assert f"Reviewer's note: {isolate('Wrong polling date.')}" in shown
     assert "<b>Not bold</b> &amp; <a href='https://evil.example'>not a link</a>" in shown
     assert "Second line." in shown
+    # a direction override in the user's words is a marker, not a line reversed unseen
+    assert "⟦U+202E⟧This is reversed⟦U+202C⟧" in shown and "\u202e" not in shown
     assert "Polls close at noon" in window.post.text.toPlainText()
     # the statement of reasons rita's removal gave the user, as the platform received it
     [given] = [
