@@ -8,16 +8,22 @@ import json
 import os
 import re
 import sys
+import traceback
 from pathlib import Path
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from reviewer_app.server.cli.database import check, close_sealed
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.bulk_import import (
     DEFAULT_SOURCE,
     EXIT_BAD_FILE,
+    EXIT_FAILED,
     PAUSE_ENV,
     ImportFileError,
+    ImportOutcome,
     import_file,
+    rejects_path,
     state_path,
 )
 from reviewer_app.server.feeds.intake_lines import DEFAULT_BATCH, MAX_BATCH
@@ -38,8 +44,10 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
         "where it stopped (FILE.import-state) and never stores anything twice (after a kill, "
         "the batch in progress may be counted again as unchanged). Rejected "
         "lines are written with their line numbers and reasons to FILE.rejected.jsonl. "
-        "Exit codes: 0 all imported, 1 some lines rejected, 2 the file or the command "
-        "cannot be used.",
+        "Exit codes: 0 all imported (a last line without its line end, still being "
+        "written, is left for the next run), 1 some lines rejected, 2 the file or the "
+        "command cannot be used (or another run is importing it), 3 the import stopped on "
+        "an unexpected error (run it again to go on).",
     )
     command.add_argument("file", type=Path, metavar="FILE.jsonl")
     command.add_argument(
@@ -116,20 +124,48 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
     except ApiError as exc:
         print(f"Cannot import: {exc.detail}", file=sys.stderr)
         return EXIT_BAD_FILE
+    except OSError as exc:  # a full disk, a read-only folder, a failing drive
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(
+            f"Cannot import: {exc.strerror or exc}{where}, reading {file} or writing "
+            f"{state_path(file).name} or {args.rejects or rejects_path(file)}",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_FILE
+    except SQLAlchemyError:
+        raise  # said as the other commands say it (cli/main.py)
+    except Exception:  # never exit code 1, which says some lines were rejected
+        traceback.print_exc()
+        print(
+            "The import stopped on an unexpected error (above). What it committed is kept "
+            f"({state_path(file).name}): the same command goes on from there (if it stops "
+            "there again, report the error).",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
     finally:
         close_sealed(service)
+    _summary(file, args.source, outcome)
+    return outcome.exit_code
+
+
+def _summary(file: Path, source: str, outcome: ImportOutcome) -> None:
     tally = outcome.tally
     if outcome.resumed_at:
         print(f"Resumed after line {outcome.resumed_at:,} ({state_path(file).name}).")
-    print(f"Read {outcome.lines:,} lines as {args.source}: {json.dumps(tally.as_json())}")
+    print(f"Read {outcome.lines:,} lines as {source}: {json.dumps(tally.as_json())}")
     if outcome.unfinished:
-        print("The file ends in part of a line (no line end yet): run again when it is whole.")
+        last = outcome.resumed_at + outcome.lines + 1
+        print(
+            f"Line {last:,} was left for the next run: the file ends in part of a line (no "
+            "line end, not JSON yet), as while it is still being written. Run the import "
+            "again once the line is whole; until then it is neither imported nor rejected."
+        )
     if tally.rejected:
         print(
             f"{tally.rejected:,} lines rejected: see {outcome.rejects} (line numbers and reasons).",
             file=sys.stderr,
         )
-    return outcome.exit_code
 
 
 __all__ = ["add_parser", "run"]

@@ -20,7 +20,8 @@ post, a reused signal id, ...) do not stop it: each goes to ``FILE.rejected.json
 ``--rejects``) as ``{"line": N, "code": ..., "reason": ..., "external_id": ...}`` and the
 exit code is 1. Only a rejects file the state names (device, inode) is cut back or
 appended to on a resume; another one must be empty, and never FILE or its state. A file
-that cannot be read or does not match its state is exit code 2.
+that cannot be read or does not match its state is exit code 2, as is a second run of a
+file while one goes (it holds an OS lock on ``FILE.import-state.lock``: ``one_run``).
 
 On a terminal, a progress line on stderr: lines, bytes, rate and time left.
 """
@@ -31,8 +32,10 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -55,19 +58,23 @@ from reviewer_app.server.feeds.intake_lines import (
     Sender,
     Tally,
     parse_line,
+    still_written,
 )
 from reviewer_app.server.service import Service
 
 STATE_SUFFIX = ".import-state"
 REJECTS_SUFFIX = ".rejected.jsonl"
+LOCK_SUFFIX = ".import-state.lock"
 STATE_VERSION = 1
-EXIT_OK, EXIT_REJECTED, EXIT_BAD_FILE = 0, 1, 2
+EXIT_OK, EXIT_REJECTED, EXIT_BAD_FILE, EXIT_FAILED = 0, 1, 2, 3
+MAX_HELD_BYTES = 32 * 1024 * 1024
+"""read, not yet committed: past this a batch is sent early (refused lines: 920 MB held)"""
 DEFAULT_SOURCE = "bulk-import"
 PROGRESS_SECONDS = 0.25
 PAUSE_ENV = "REVIEWER_APP_IMPORT_TEST_PAUSE"
+"""Tests only: seconds to wait after each committed batch (so a test can kill it mid-way)."""
 ANALYZE_FIRST = 10_000
 """lines read before the first refresh of SQLite's statistics (then at each doubling)"""
-"""Tests only: seconds to wait after each committed batch (so a test can kill it mid-way)."""
 
 
 @dataclass
@@ -129,13 +136,22 @@ def rejects_path(file: Path) -> Path:
     return file.with_name(file.name + REJECTS_SUFFIX)
 
 
+def lock_path(file: Path) -> Path:
+    return file.with_name(file.name + LOCK_SUFFIX)
+
+
 def read_state(path: Path) -> ImportState | None:
     try:
-        text = path.read_text("utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
+    except OSError as exc:  # a folder of that name (a traceback), or unreadable
+        raise ImportFileError(
+            f"cannot read the import state {path}: {exc.strerror or exc} (it must be a file"
+            " an import wrote: remove or rename it to import from the start)"
+        ) from None
     try:
-        return ImportState.from_json(json.loads(text))
+        return ImportState.from_json(json.loads(data.decode("utf-8")))
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise ImportFileError(
             f"{path} is not an import state ({exc}); remove it to import from the start"
@@ -145,9 +161,47 @@ def read_state(path: Path) -> ImportState | None:
 def write_state(path: Path, state: ImportState) -> None:
     """Replace the state file atomically: a kill leaves the old one or the new one. (Not
     synced to disk: a state older than the database is safe, intake being idempotent.)"""
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = _temporary(path)
     temporary.write_text(json.dumps(state.to_json()), encoding="utf-8")
     os.replace(temporary, path)
+
+
+def _temporary(path: Path) -> Path:
+    """The state's next version, named for this process (two runs renamed one name away)."""
+    return path.with_name(f"{path.name}.{os.getpid()}.tmp")
+
+
+@contextmanager
+def one_run(file: Path) -> Iterator[None]:
+    """An OS lock on ``FILE.import-state.lock`` (left in place), released with the process
+    however it ends: two runs at once sent the same lines to one state and rejects file."""
+    path = lock_path(file)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise ImportFileError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        try:
+            _lock(fd)
+        except (BlockingIOError, PermissionError):
+            raise ImportFileError(f"{file.name} is being imported by another run") from None
+        except OSError as exc:
+            raise ImportFileError(f"cannot lock {path}: {exc.strerror or exc}") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int) -> None:
+    """Without waiting: ``OSError`` if another process holds it."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def _hash_prefix(stream: IO[bytes], length: int, digest: Any) -> str:
@@ -171,7 +225,6 @@ class Progress:
         self.start_offset = start_offset
         self.started = time.monotonic()
         self.shown = 0.0
-        self.lines = 0
 
     def update(self, offset: int, lines: int, force: bool = False) -> None:
         if self.out is None:
@@ -259,6 +312,7 @@ class _Run:
         self.number = state.line
         self.held: list[tuple[int, bytes]] = []
         """lines read since ``state.offset`` (start offset, bytes), not yet in the hash"""
+        self.held_bytes = 0
         self.pending_from: tuple[int, int] | None = None
         """(offset, lines before it) of the first line the sender holds unsent"""
         self.found: list[Rejection] = []
@@ -272,7 +326,7 @@ class _Run:
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                 self._skip_long_line(raw)
                 continue
-            if not raw.endswith(b"\n") and _still_written(raw, self.number + 1):
+            if not raw.endswith(b"\n") and still_written(raw, self.number + 1):
                 self.unfinished = True  # read again, whole, by the next run
                 break
             start = self.offset
@@ -280,17 +334,17 @@ class _Run:
             self.number += 1
             self.read += 1
             self.held.append((start, raw))
+            self.held_bytes += len(raw)
             if raw.strip():
                 parsed = parse_line(raw, self.number)
                 if isinstance(parsed, Rejection):
                     self.found.append(parsed)
                 else:
                     self._send(parsed, start)
-            if not sender.pending and (
-                len(self.held) >= self.MAX_HELD_LINES or len(self.found) >= 1_000
-            ):
+            full = len(self.held) >= self.MAX_HELD_LINES or self.held_bytes >= MAX_HELD_BYTES
+            if not sender.pending and (full or len(self.found) >= 1_000):
                 self.checkpoint()
-            elif len(self.held) >= self.MAX_HELD_LINES:
+            elif full:
                 self.found += sender.flush()
                 self.pending_from = None
                 self.checkpoint()
@@ -341,6 +395,7 @@ class _Run:
             else:
                 keep.append((start, raw))
         self.held = keep
+        self.held_bytes = sum(len(raw) for _, raw in keep)
         ready = sorted((r for r in self.found if r.number <= line), key=lambda r: r.number)
         self.found = [r for r in self.found if r.number > line]
         self.rejects.write(ready)
@@ -375,16 +430,16 @@ def import_file(
     """Import ``file`` (see the module); ``ImportFileError`` when it cannot be."""
     state_file = state_path(file)
     rejects = rejects or rejects_path(file)
+    for own in (file, state_file, _temporary(state_file), lock_path(file)):
+        if same_file(rejects, own):
+            raise ImportFileError(
+                f"--rejects {rejects} is the file being imported or its state file: "
+                "give the rejected lines another path"
+            )
     stream = open_input(file)
-    with stream:
+    with stream, one_run(file):
         size = os.fstat(stream.fileno()).st_size
         refuse_other_encodings(stream, file)
-        for own in (file, state_file, state_file.with_name(state_file.name + ".tmp")):
-            if same_file(rejects, own):
-                raise ImportFileError(
-                    f"--rejects {rejects} is the file being imported or its state file: "
-                    "give the rejected lines another path"
-                )
         state = read_state(state_file) or ImportState(source=source)
         if state.source != source:
             raise ImportFileError(
@@ -427,14 +482,6 @@ def import_file(
                 run.progress.end()
         sender.tally.rejected = state.rejected
         return ImportOutcome(run.read, sender.tally, rejects, resumed_at, run.unfinished)
-
-
-def _still_written(last: bytes, number: int) -> bool:
-    """Whether the file's last line, which has no line end, is a line still being written
-    (not JSON yet): it is left where it is, not rejected (its end, written later, was then
-    rejected too, and its post never imported)."""
-    found = parse_line(last, number)
-    return isinstance(found, Rejection) and found.code == "not_json"
 
 
 class _Rejects:

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -44,6 +44,7 @@ from reviewer_app.protocol import (
     Withdrawal,
     describe_errors,
 )
+from reviewer_app.protocol.common import MediaId
 from reviewer_app.server.domain.records import Principal
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
@@ -56,6 +57,9 @@ MAX_LINE_BYTES = 4 * 1024 * 1024
 
 _SIGNAL: TypeAdapter[Signal] = TypeAdapter(Signal)
 _TIME: TypeAdapter[datetime] = TypeAdapter(datetime)
+_MEDIA_REF: TypeAdapter[str] = TypeAdapter(MediaId)
+MEDIA_REF_PATTERN: str = get_args(MediaId)[1].pattern
+"""what a media line's ``ref`` must match: a post names it as its ``media_id``"""
 
 
 @dataclass(frozen=True)
@@ -85,10 +89,26 @@ class Rejection:
     external_id: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"line": self.number, "code": self.code, "reason": self.message}
+        """As the rejects file lists it: text UTF-8 can hold (see ``readable``)."""
+        found: dict[str, Any] = {
+            "line": self.number,
+            "code": self.code,
+            "reason": readable(self.message),
+        }
         if self.external_id is not None:
-            found["external_id"] = self.external_id
+            found["external_id"] = readable(self.external_id)
         return found
+
+
+def readable(text: str) -> str:
+    """``text``, with a lone surrogate (``"bad\\udc80id"`` in a line's JSON: half of a
+    character, which UTF-8 cannot hold) written as its escape, ``\\udc80``: a refusal
+    naming it could not be written, and the import stopped there on every run."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def parse_object(obj: Any, number: int) -> Line | Rejection:
@@ -135,6 +155,14 @@ def parse_line(raw: bytes, number: int) -> Line | Rejection:
     return parse_object(obj, number)
 
 
+def still_written(last: bytes, number: int) -> bool:
+    """Whether a file's last line, which has no line end, is a line still being written
+    (not JSON yet): it is left where it is, not rejected (its end, written later, was then
+    rejected too, and its post never imported)."""
+    found = parse_line(last, number)
+    return isinstance(found, Rejection) and found.code == "not_json"
+
+
 def _media_line(body: dict[str, Any]) -> MediaLine:
     ref, path, mime = body.get("ref"), body.get("file"), body.get("mime_type")
     unknown = set(body) - {"ref", "file", "mime_type"}
@@ -144,6 +172,14 @@ def _media_line(body: dict[str, Any]) -> MediaLine:
         raise ValueError("a media line names its 'ref' and its 'file'")
     if mime is not None and not isinstance(mime, str):
         raise ValueError("'mime_type' must be a string")
+    try:
+        _MEDIA_REF.validate_python(ref)
+    except ValidationError:
+        # no post could name it (its media_id has this pattern): uploaded for nothing
+        raise ValueError(
+            f"'ref' must match {MEDIA_REF_PATTERN} (a post names it as its media_id), "
+            f"not {ref[:80]!r}"
+        ) from None
     return MediaLine(ref, path, mime)
 
 
@@ -151,7 +187,7 @@ def _external_id(body: dict[str, Any]) -> str | None:
     for key in ("external_id", "id", "post_external_id", "ref"):
         value = body.get(key)
         if isinstance(value, str):
-            return value[:200]
+            return readable(value[:200])
     return None
 
 
@@ -363,4 +399,6 @@ __all__ = [
     "Tally",
     "parse_line",
     "parse_object",
+    "readable",
+    "still_written",
 ]
