@@ -190,3 +190,32 @@ def test_a_conflict_is_a_row_of_my_decisions_in_words(tmp_path: Path) -> None:
     assert conflict.item is not None and row.post
     assert row.post.startswith(isolate(" ".join(conflict.item.post.text.split())[:20])[:-1])
     assert f"The post: {row.post}" in row.detail
+
+
+def test_ctrl_enter_twice_sends_the_note_once(demo_server: LiveServer, qtbot: QtBot) -> None:
+    """The keys called send() itself: only OK and Cancel were disabled while it went, so a
+    second Ctrl+Enter before the reply wrote the note twice."""
+    from PySide6.QtGui import QShortcut
+
+    from reviewer_app.ui.lead.decision_note import DecisionNoteDialog
+
+    demo_server.add_user("rita")
+    rita = ApiSession.login(demo_server.url, "rita", PASSWORD)
+    [decided] = rita.decide([verdict(claim(rita, SPAM, 1)[0], "not-spam")])
+    decision_id = decided["decision"]["id"]
+    factory = lead_factory(demo_server.url)
+    dialog = DecisionNoteDialog(factory, decision_id, "rita")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.text.setPlainText(LEAD_NOTE)
+    keys = dialog.findChildren(QShortcut)
+    assert {k.key().toString() for k in keys} >= {"Ctrl+Return", "Ctrl+Enter"}
+    with qtbot.waitSignal(dialog.sent, timeout=20_000):
+        for key in (*keys, *keys):  # pressed again before the service answers
+            key.activated.emit()
+    for key in keys:  # and again once it went, as the dialog closes
+        key.activated.emit()
+    settle()
+    qtbot.wait(200)
+    notes = factory().decision_notes(decision_id).notes
+    assert [n.note for n in notes] == [LEAD_NOTE]

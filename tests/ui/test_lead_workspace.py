@@ -303,3 +303,52 @@ def test_a_chart_legend_never_makes_the_window_taller_with_more_queues(qtbot) ->
         beside = chart.legend().alignment() == Qt.AlignmentFlag.AlignRight
         assert beside == (queues <= COLUMN_ROWS), queues
     assert heights[3] <= heights[6] and heights[7] == heights[40] <= heights[6], heights
+
+
+def test_the_results_follow_the_sample_moved_to_with_the_arrow_keys(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    """Only a click showed a sample's results: the arrow keys moved the current row and the
+    results below stayed the other sample's."""
+    from datetime import UTC, datetime, timedelta
+
+    from PySide6.QtTest import QTest
+
+    from reviewer_app.protocol import AuditSampleCreate
+
+    started = datetime.now(UTC) - timedelta(seconds=1)
+    reviewer_decides(demo_server, 6)  # a decision is in one sample only: 1 + 2 + 3
+    until = datetime.now(UTC) + timedelta(seconds=1)
+    with ApiClient(demo_server.url) as lead:
+        lead.login(*LEAD)
+        made = [
+            lead.create_sample(
+                AuditSampleCreate(size=size, since=started, until=until, queue_id=QUEUE)
+            )
+            for size in (1, 2, 3)
+        ]
+    desk: Desk = desk_factory(demo_server.url, user=LEAD)
+    window = desk.window
+    assert window.lead is not None
+    window.show_mode(1)
+    audits = window.lead.audits
+    window.lead.setCurrentWidget(audits)
+    qtbot.waitUntil(lambda: audits.samples.rowCount() == 3, timeout=20_000)
+    view = audits.samples_view
+    view.setFocus()
+
+    def shown_after(key: Qt.Key) -> str:
+        QTest.keyClick(view, key)
+        sample_id = audits.selected_sample()
+        sample = next(s for s in made if s.id == sample_id)
+        qtbot.waitUntil(
+            lambda: f"sample #{sample_id}:" in audits.results_status.text(), timeout=20_000
+        )
+        assert f"0 of {sample.size} judged" in audits.results_status.text()
+        return audits.results_status.text()
+
+    first = audits.selected_sample()
+    qtbot.waitUntil(lambda: f"sample #{first}:" in audits.results_status.text(), timeout=20_000)
+    seen = {audits.results_status.text(), shown_after(K.Key_Down), shown_after(K.Key_Down)}
+    assert len(seen) == 3  # each sample's own results
+    shown_after(K.Key_Up)

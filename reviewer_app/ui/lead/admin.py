@@ -50,8 +50,11 @@ class AdminView(QTabWidget):
         self.addTab(self.users, translate("LeadAdmin", "Users and roles"))
         self.addTab(self.keys, translate("LeadAdmin", "API keys"))
         self.addTab(self.queue_config, translate("LeadAdmin", "Queue configuration"))
-        self.closed = False  # this admin made themselves something else
+        # no longer an admin: this one made themselves something else, or another admin
+        # did (a call refused with 403)
+        self.closed = False
         self.users.no_longer_admin.connect(self.close_pages)
+        self.keys.no_longer_admin.connect(self.close_pages)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -67,9 +70,14 @@ class AdminView(QTabWidget):
         self.queue_config.refresh()
 
     def close_pages(self, words: str) -> None:
-        """This account is no longer an admin: every page disabled but its status line,
-        which says so, and a new key still on screen (the tab goes at the next login)."""
+        """This account is no longer an admin: the lists of users and keys cleared (no
+        longer this account's to see), every page disabled but its status line, which says
+        so, and a new key still on screen (the tab goes at the next login)."""
+        if self.closed:  # the first words stay: a later refusal says no more
+            return
         self.closed = True
+        self.users.clear()
+        self.keys.clear()
         stay = _StayDisabled(self)
         for page in (self.users, self.keys, self.queue_config):
             for child in page.findChildren(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import Forbidden
 from reviewer_app.protocol import Role
 from reviewer_app.protocol.intake import ApiKeyCreate, ApiKeyCreated, ApiKeyInfo, ApiKeyList
 
@@ -28,13 +29,29 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import fit_columns, isolate, label, named, set_text, stretch_column, tooltip
-from .admin_users import KEY_ROLES, USERNAME, moment, reselect, role_words, selected_value
+from .admin_users import (
+    KEY_ROLES,
+    USERNAME,
+    moment,
+    refused_words,
+    reselect,
+    role_words,
+    selected_value,
+)
 from .stats_views import SORT, Index, sortable, table_view
+
+CREATED = 4  # the column of the key's creation time; the other times follow it
+
+
+def shown_prefix(key: ApiKeyInfo) -> str:
+    """The key's first characters (the service keeps them to tell keys apart), then "…"."""
+    return isolate(f"{key.prefix}…")
 
 
 class KeysModel(_Table):
     HEADERS = (
         QT_TRANSLATE_NOOP("LeadAdmin", "Name"),
+        QT_TRANSLATE_NOOP("LeadAdmin", "Key starts"),
         QT_TRANSLATE_NOOP("LeadAdmin", "Account"),
         QT_TRANSLATE_NOOP("LeadAdmin", "Role"),
         QT_TRANSLATE_NOOP("LeadAdmin", "Created"),
@@ -63,19 +80,20 @@ class KeysModel(_Table):
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
             texts = (
                 isolate(k.name),
+                shown_prefix(k),  # a rotated key's two rows: the same name, two keys
                 isolate(k.account),
                 role_words(k.role),
-                moment(k.created_at),
-                moment(k.last_used_at) or translate("LeadAdmin", "never"),
-                moment(k.revoked_at) or translate("LeadAdmin", "live"),
+                moment(k.created_at, seconds=True),
+                moment(k.last_used_at, seconds=True) or translate("LeadAdmin", "never"),
+                moment(k.revoked_at, seconds=True) or translate("LeadAdmin", "live"),
             )
             return tooltip(texts[column]) if role == Qt.ItemDataRole.ToolTipRole else texts[column]
         if role == SORT:
             stamps = (k.created_at, k.last_used_at, k.revoked_at)
-            if column >= 3:
-                stamp = stamps[column - 3]
+            if column >= CREATED:
+                stamp = stamps[column - CREATED]
                 return stamp.timestamp() if stamp else 0.0
-            return (k.name.casefold(), k.account, k.role)[column]
+            return (k.name.casefold(), k.prefix, k.account, k.role)[column]
         if role == Qt.ItemDataRole.UserRole:
             return k.id
         return None
@@ -84,6 +102,9 @@ class KeysModel(_Table):
 class KeysPage(QWidget):
     """Platforms' and fact-checkers' API keys: never the key, except once when made."""
 
+    #: a call refused with 403 (this account no longer an admin): the words that say so
+    no_longer_admin = Signal(str)
+
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "adminKeys", translate("LeadAdmin", "API keys"))
@@ -91,8 +112,8 @@ class KeysPage(QWidget):
         self.model = KeysModel()
         self.table = table_view("adminKeyTable", translate("LeadAdmin", "API keys"))
         self.table.setModel(sortable(self.model, self))
-        self.table.sortByColumn(3, Qt.SortOrder.DescendingOrder)  # the newest first, as shown
-        stretch_column(self.table, 1)  # the account; the times fit their text
+        self.table.sortByColumn(CREATED, Qt.SortOrder.DescendingOrder)  # the newest first
+        stretch_column(self.table, 2)  # the account; the times fit their text
         self.table.selectionModel().selectionChanged.connect(self._selection)
         self.status = label("")
         named(self.status, "adminKeysStatus", translate("LeadAdmin", "API keys status"))
@@ -169,11 +190,20 @@ class KeysPage(QWidget):
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
             self.busy = False
+            said = describe(err, during=translate("LeadAdmin", during)).line()
+            if isinstance(err, Forbidden):  # another admin demoted this one meanwhile
+                self.no_longer_admin.emit(refused_words(said))
+                return
             self._may_create()
             self._selection()
-            set_text(self.status, describe(err, during=translate("LeadAdmin", during)).line())
+            set_text(self.status, said)
 
         return failed
+
+    def clear(self) -> None:
+        """No key listed (this account may no longer see them), and none selected."""
+        self.model.set_keys(ApiKeyList(keys=[]))
+        self._selection()
 
     def _selected_key(self) -> ApiKeyInfo | None:
         key_id = selected_value(self.table, self.model)
@@ -261,9 +291,15 @@ class KeysPage(QWidget):
             title=translate("LeadAdmin", "Revoke API key"),
             text=translate(
                 "LeadAdmin",
-                "Revoke the key {name} of {account}? Every request with it is refused from "
-                "now on; this cannot be undone (make a new key instead).",
-            ).format(name=isolate(key.name), account=isolate(key.account)),
+                "Revoke the key {name} of {account} that starts {prefix}, made {created}? "
+                "Every request with it is refused from now on; this cannot be undone (make a "
+                "new key instead).",
+            ).format(
+                name=isolate(key.name),
+                account=isolate(key.account),
+                prefix=shown_prefix(key),
+                created=moment(key.created_at, seconds=True),
+            ),
             yes=translate("LeadAdmin", "Revoke"),
             cancel=translate("LeadAdmin", "Cancel"),
             on_yes=lambda: self._revoke(key),

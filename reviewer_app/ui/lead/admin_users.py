@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import Forbidden
 from reviewer_app.protocol import Role, User
 from reviewer_app.protocol.meta import PasswordSet, RoleChange, UserCreate, UserList
 
@@ -54,9 +55,10 @@ def role_words(role: str) -> str:
         return clean(role)
 
 
-def moment(value: datetime | None) -> str:
-    """A time from the wire in local time, to the minute ("" for none)."""
-    return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else ""
+def moment(value: datetime | None, *, seconds: bool = False) -> str:
+    """A time from the wire in local time, to the minute, or the second ("" for none)."""
+    pattern = "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M"
+    return value.astimezone().strftime(pattern) if value else ""
 
 
 def selected_value(view: Any, model: _Table) -> Any:
@@ -76,6 +78,21 @@ def reselect(view: Any, value: Any) -> bool:
             view.selectRow(row)
             return True
     return False
+
+
+def refused_words(said: str) -> str:
+    """A page's call refused with 403: the account may no longer administer (another admin
+    made it something else); ``said``: the refusal in words."""
+    return (
+        translate(
+            "LeadAdmin",
+            "The service no longer lets this account administer (another admin may have "
+            "made it a lead or a reviewer), so the lists were cleared and the actions "
+            "disabled.",
+        )
+        + " "
+        + said
+    )
 
 
 def access_words(user: User) -> str:
@@ -135,7 +152,8 @@ class UsersPage(QWidget):
     or end their access (each asked first, with a word more when it is the admin's own
     account)."""
 
-    #: this admin made themselves something else: the words that say so
+    #: this admin made themselves something else, or a call was refused with 403 (another
+    #: admin did): the words that say so
     no_longer_admin = Signal(str)
 
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
@@ -259,11 +277,20 @@ class UsersPage(QWidget):
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
             self.busy = False
+            said = describe(err, during=translate("LeadAdmin", during)).line()
+            if isinstance(err, Forbidden):  # another admin demoted this one meanwhile
+                self.no_longer_admin.emit(refused_words(said))
+                return
             self._selection()
             self.add_button.setEnabled(True)
-            set_text(self.status, describe(err, during=translate("LeadAdmin", during)).line())
+            set_text(self.status, said)
 
         return failed
+
+    def clear(self) -> None:
+        """No one listed (this account may no longer see them), and no one selected."""
+        self.model.set_users(UserList(users=[]))
+        self._selection()
 
     def _picked(self, *_: Any) -> None:
         """Another row selected: the role offered is that person's own."""

@@ -216,7 +216,10 @@ class AuditsView(QWidget):
         self.samples_view.setSortingEnabled(False)
         self.samples_view.setModel(self.samples)
         self.samples_view.activated.connect(lambda _i: self.start_selected())
-        self.samples_view.clicked.connect(lambda _i: self.show_results())
+        # the results follow the current sample, however it moved (a click, the arrow keys)
+        self.samples_view.selectionModel().currentRowChanged.connect(
+            lambda _now, _before: self.show_results()
+        )
         self.start_button = QPushButton(translate("LeadAudits", "Audit this sample (blind)"))
         self.start_button.clicked.connect(self.start_selected)
         self.results_button = QPushButton(translate("LeadAudits", "Show results"))
@@ -300,8 +303,7 @@ class AuditsView(QWidget):
             self.samples.set_rows(samples)
             row = next((i for i, s in enumerate(samples) if s.id == select), 0 if samples else -1)
             if row >= 0:
-                self.samples_view.selectRow(row)
-                self.show_results()
+                self.samples_view.selectRow(row)  # the current row: its results follow
             elif not samples:
                 self._say(translate("LeadAudits", "No samples yet: draw one above."))
 

@@ -75,10 +75,15 @@ class DecisionNoteDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
         self.resize(520, 300)
+        self.sending = False  # a send under way, or done: the keys send nothing more
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, self.send)
 
     def send(self) -> None:
+        """Post the note once: Ctrl+Enter again (the keys are not the disabled buttons)
+        while it is under way, or after it went, sends nothing."""
+        if self.sending:
+            return
         note = self.text.toPlainText().strip()
         if not note:
             set_text(self.status, translate("LeadDecisions", "Write the note first."))
@@ -91,6 +96,7 @@ class DecisionNoteDialog(QDialog):
                 ),
             )
             return
+        self.sending = True
         self.buttons.setEnabled(False)
         set_text(self.status, translate("LeadDecisions", "Sending…"))
         factory, decision_id = self.factory, self.decision_id
@@ -104,6 +110,7 @@ class DecisionNoteDialog(QDialog):
             self.accept()
 
         def failed(err: BaseException) -> None:
+            self.sending = False  # the text stays: send it again
             self.buttons.setEnabled(True)
             set_text(
                 self.status,

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -29,6 +30,7 @@ from reviewer_app.core.bulk import Candidate
 from reviewer_app.protocol import (
     DecisionQuery,
     DecisionsView,
+    Role,
     SavedView,
     SavedViewCreate,
     SavedViewList,
@@ -37,11 +39,13 @@ from reviewer_app.protocol import (
     SearchPage,
     SearchQuery,
     SearchView,
+    User,
 )
 from reviewer_app.protocol.bulk_decisions import MAX_BULK_ITEMS
 from reviewer_app.protocol.search import MAX_QUERY, MAX_VIEW_NAME
 
 from ..background import run_op
+from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
@@ -211,13 +215,14 @@ class SearchPane(QWidget):
         self.next_cursor: str | None = None
         self.loading = False
         self.views: list[SavedView] = []
+        self.me: User | None = None  # who asked for the views (read with them): may delete
+        self.views_loading = False
+        self.confirmation: QMessageBox | None = None
 
-        row = self._build_query_row()
-        views_row = self._build_views_row()
-        bottom = self._build_results()
         layout = QVBoxLayout(self)
-        layout.addLayout(row)
-        layout.addLayout(views_row)
+        layout.addLayout(self._build_query_row())
+        layout.addLayout(self._build_views_row())
+        bottom = self._build_results()  # (and the table)
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
         self._views_loaded_once = False
@@ -250,6 +255,7 @@ class SearchPane(QWidget):
         """The saved views: pick, open, save this search or the Decisions filter, delete."""
         self.picker = bounded(QComboBox())
         named(self.picker, "savedViews", translate("LeadSearch", "Saved views"))
+        self.picker.currentIndexChanged.connect(lambda _i: self._may_delete())
         self.open_button = QPushButton(translate("LeadSearch", "Open"))
         named(self.open_button, "openView", translate("LeadSearch", "Open the saved view"))
         self.open_button.clicked.connect(lambda: self.open_view(self.picker.currentIndex()))
@@ -316,7 +322,9 @@ class SearchPane(QWidget):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        self.load_views_once()
+        if not self.views_loading:  # each time shown: a colleague may have shared one since
+            self._views_loaded_once = True
+            self.refresh_views()
 
     def load_views_once(self) -> None:
         if not self._views_loaded_once:
@@ -325,16 +333,17 @@ class SearchPane(QWidget):
 
     # --- searching ---------------------------------------------------------------------
 
+    def _say(self, text: str) -> None:
+        set_text(self.status, text)
+
     def current_query(self) -> SearchQuery | None:
         text = self.query.text().strip()
-        if not text:
-            return None
-        return SearchQuery(kind=self.kind.currentData(), q=text)
+        return SearchQuery(kind=self.kind.currentData(), q=text) if text else None
 
     def search(self) -> None:
         query = self.current_query()
         if query is None:
-            set_text(self.status, translate("LeadSearch", "Type something to search for."))
+            self._say(translate("LeadSearch", "Type something to search for."))
             return
         self.run(query)
 
@@ -357,7 +366,7 @@ class SearchPane(QWidget):
         query = self.searching
         assert query is not None
         self.loading = True
-        set_text(self.status, translate("LeadSearch", "Searching…"))
+        self._say(translate("LeadSearch", "Searching…"))
         factory = self.client_factory
 
         def work() -> SearchPage:
@@ -370,26 +379,21 @@ class SearchPane(QWidget):
             self.next_cursor = page.next_cursor
             self.more.setVisible(page.next_cursor is not None)
             shown = len(self.model.hits)
-            if not shown:
-                words = translate("LeadSearch", "Nothing found.")
-            elif page.next_cursor:
-                words = plural(
-                    QCoreApplication.translate(
-                        "LeadSearch", "%Ln item(s) shown, newest first; more below."
-                    ),
-                    shown,
+            counted = (
+                QCoreApplication.translate(
+                    "LeadSearch", "%Ln item(s) shown, newest first; more below."
                 )
-            else:
-                words = plural(
-                    QCoreApplication.translate("LeadSearch", "%Ln item(s) found, newest first."),
-                    shown,
-                )
-            set_text(self.status, words)
+                if page.next_cursor
+                else QCoreApplication.translate("LeadSearch", "%Ln item(s) found, newest first.")
+            )
+            self._say(
+                plural(counted, shown) if shown else translate("LeadSearch", "Nothing found.")
+            )
             self.results_loaded.emit(shown)
 
         def failed(err: BaseException) -> None:
             self.loading = False
-            set_text(self.status, describe(err, during=translate("LeadSearch", "searching")).line())
+            self._say(describe(err, during=translate("LeadSearch", "searching")).line())
 
         # a newer search (or page) drops this one's result: one key for both
         run_op(self, work, arrived, failed, key="search")
@@ -410,60 +414,63 @@ class SearchPane(QWidget):
     def _on_bulk_clicked(self) -> None:
         found, closed = self.selected_candidates()
         if not found:
-            set_text(
-                self.status,
+            self._say(
                 translate(
                     "LeadSearch",
                     "Select open posts first (Ctrl or Shift and click): decided posts are "
                     "changed by an audit, not decided again.",
-                ),
+                )
             )
             return
         if len(found) > MAX_BULK_ITEMS:
-            set_text(
-                self.status,
+            self._say(
                 translate(
                     "LeadSearch",
                     "At most {max} posts can be decided together: {n} open posts are "
                     "selected. Select fewer (narrow the search, or select a part of the "
                     "results) and decide the rest afterwards.",
-                ).format(max=f"{MAX_BULK_ITEMS:,}", n=f"{len(found):,}"),
+                ).format(max=f"{MAX_BULK_ITEMS:,}", n=f"{len(found):,}")
             )
             return
         if closed:
-            set_text(
-                self.status,
+            self._say(
                 plural(
                     QCoreApplication.translate(
                         "LeadSearch",
                         "%Ln selected post(s) decided already: left out.",
                     ),
                     closed,
-                ),
+                )
             )
         self.bulk_requested.emit(found)
 
     # --- saved views -------------------------------------------------------------------
 
     def refresh_views(self) -> None:
+        """The views again, and who asks (their own views, or an admin: Delete)."""
         factory = self.client_factory
+        self.views_loading = True
 
-        def work() -> SavedViewList:
+        def work() -> tuple[User, SavedViewList]:
             api = factory()
-            return api.saved_views()
+            return api.me(), api.saved_views()
 
         def failed(err: BaseException) -> None:
-            message = describe(err, during=translate("LeadSearch", "loading the saved views"))
-            set_text(self.status, message.line())
+            self.views_loading = False
+            self._say(
+                describe(err, during=translate("LeadSearch", "loading the saved views")).line()
+            )
 
         run_op(self, work, self._on_views_arrived, failed, key="views")
 
-    def _on_views_arrived(self, found: SavedViewList) -> None:
-        self.views = list(found.views)
+    def _on_views_arrived(self, found: tuple[User, SavedViewList]) -> None:
+        self.views_loading = False
+        self.me, self.views = found[0], list(found[1].views)
         self._show_views()
         self.views_loaded.emit(len(self.views))
 
     def _show_views(self) -> None:
+        kept = self.picker.currentData()  # still picked after a reload
         self.picker.clear()
         for n, view in enumerate(self.views, start=1):
             key = f"Ctrl+Shift+{n}: " if n <= VIEW_KEYS else ""
@@ -483,18 +490,25 @@ class SearchPane(QWidget):
             )
         if not self.views:
             self.picker.addItem(translate("LeadSearch", "No saved views yet"), None)
-        has = bool(self.views)
-        self.open_button.setEnabled(has)
-        self.delete_button.setEnabled(has)
+        self.picker.setCurrentIndex(max(0, self.picker.findData(kept)))
+        self.open_button.setEnabled(bool(self.views))
+        self._may_delete()
+
+    def deletable(self) -> SavedView | None:
+        """The picked view if the service lets this lead delete it: theirs (an admin: any)."""
+        view = next((v for v in self.views if v.id == self.picker.currentData()), None)
+        if view is None or self.me is None:
+            return None
+        return view if self.me.role is Role.admin or view.owner == self.me.username else None
+
+    def _may_delete(self) -> None:
+        self.delete_button.setEnabled(self.deletable() is not None)
 
     def open_view(self, position: int) -> None:
         """Open the saved view at ``position`` in the picker (a search here; a decisions
         filter on the Decisions tab)."""
         if not 0 <= position < len(self.views):
-            set_text(
-                self.status,
-                translate("LeadSearch", "No saved view {n}.").format(n=position + 1),
-            )
+            self._say(translate("LeadSearch", "No saved view {n}.").format(n=position + 1))
             return
         self.picker.setCurrentIndex(position)
         view = self.views[position].view
@@ -509,45 +523,34 @@ class SearchPane(QWidget):
         try:
             body = SavedViewCreate(name=name, shared=shared, view=view)
         except ValueError:
-            set_text(
-                self.status,
+            self._say(
                 translate(
                     "LeadSearch",
                     "A view's name is one line of up to {n} characters, with no control "
                     "characters. Nothing was saved.",
-                ).format(n=MAX_VIEW_NAME),
+                ).format(n=MAX_VIEW_NAME)
             )
             return
 
-        def work() -> SavedView:
-            api = factory()
-            return api.save_view(body)
-
         def saved(made: SavedView) -> None:
-            set_text(
-                self.status,
-                translate("LeadSearch", "Saved the view {name}.").format(name=isolate(made.name)),
+            self._say(
+                translate("LeadSearch", "Saved the view {name}.").format(name=isolate(made.name))
             )
             self.refresh_views()
 
         def failed(err: BaseException) -> None:
-            message = describe(err, during=translate("LeadSearch", "saving the view"))
-            set_text(self.status, message.line())
+            self._say(describe(err, during=translate("LeadSearch", "saving the view")).line())
 
-        run_op(self, work, saved, failed)
+        run_op(self, lambda: factory().save_view(body), saved, failed)
 
     def delete_view(self, view_id: int) -> None:
         factory = self.client_factory
 
-        def work() -> None:
-            api = factory()
-            api.delete_view(view_id)
-
         def failed(err: BaseException) -> None:
-            message = describe(err, during=translate("LeadSearch", "deleting the view"))
-            set_text(self.status, message.line())
+            self._say(describe(err, during=translate("LeadSearch", "deleting the view")).line())
+            self.refresh_views()  # (gone already, or not this lead's: the list says so)
 
-        run_op(self, work, lambda _none: self.refresh_views(), failed)
+        run_op(self, lambda: factory().delete_view(view_id), lambda _: self.refresh_views(), failed)
 
     def _ask_and_save(self, what: str, view: SearchView | DecisionsView) -> None:
         dialog = SaveViewDialog(what, self)
@@ -557,7 +560,7 @@ class SearchPane(QWidget):
     def _on_save_search_clicked(self) -> None:
         query = self.current_query()
         if query is None:
-            set_text(self.status, translate("LeadSearch", "Type a search to save first."))
+            self._say(translate("LeadSearch", "Type a search to save first."))
             return
         what = translate("LeadSearch", "Save the search for {q} as a view.").format(
             q=isolate(query.q)
@@ -567,17 +570,31 @@ class SearchPane(QWidget):
     def _on_save_filter_clicked(self) -> None:
         filters = self.decision_filters()
         if filters is None:
-            set_text(
-                self.status, translate("LeadSearch", "The Decisions tab's filter is not valid.")
-            )
+            self._say(translate("LeadSearch", "The Decisions tab's filter is not valid."))
             return
         what = translate("LeadSearch", "Save the Decisions tab's current filter as a view.")
         self._ask_and_save(what, DecisionsView(filter=filters))
 
     def _on_delete_clicked(self) -> None:
-        view_id = self.picker.currentData()
-        if view_id is not None:
-            self.delete_view(int(view_id))
+        """Delete the picked view; one shared with the team asked first (every lead has it)."""
+        view = self.deletable()
+        if view is not None and not view.shared:
+            self.delete_view(view.id)
+        elif view is not None:
+            ask_first(
+                self,
+                self,
+                name="confirmDeleteView",
+                title=translate("LeadSearch", "Delete saved view"),
+                text=translate(
+                    "LeadSearch",
+                    "Delete the view {name}, shared by {owner} with every lead? It is gone for "
+                    "all of them; this cannot be undone.",
+                ).format(name=isolate(view.name), owner=isolate(view.owner)),
+                yes=translate("LeadSearch", "Delete"),
+                cancel=translate("LeadSearch", "Cancel"),
+                on_yes=lambda: self.delete_view(view.id),
+            )
 
 
 __all__ = ["KIND_WORDS", "SaveViewDialog", "SearchPane", "SearchResultsModel"]
