@@ -55,6 +55,11 @@ class AuditSample(WireModel):
     created_at: Timestamp
     created_by: Username
     recorded: Count = Field(description="results recorded so far")
+    set_aside: Count = Field(
+        default=0,
+        description="items left out of the sample because they could no longer be audited "
+        "(appealed or back in review after the sample was drawn; see ``AuditSetAside``)",
+    )
 
 
 class AuditSampleList(Page):
@@ -70,10 +75,26 @@ class AuditTask(WireModel):
     item: Item
 
 
+class AuditSetAside(WireModel):
+    """A task the auditor left because it could no longer be overturned (its decision was
+    appealed, or its post is back in review, after the sample was drawn): drawing again
+    while holding it leaves it out of the sample, with the reason, and hands the next."""
+
+    audit_id: int = Field(ge=1)
+    item_id: ItemId
+    reason: NoteText
+
+
 class AuditTaskGrant(WireModel):
     sample_id: int = Field(ge=1)
     remaining: Count = Field(description="items of the sample still without a result")
     task: AuditTask | None = Field(default=None, description="None when nothing is left to judge")
+    set_aside: list[AuditSetAside] = Field(
+        default_factory=list,
+        max_length=MAX_SAMPLE,
+        description="tasks of the caller this draw left out of the sample (no longer "
+        "auditable), with why",
+    )
 
 
 class AuditAgree(WireModel):

@@ -54,8 +54,22 @@ class EscalationPage(Page):
     total: Count = Field(description="open escalations in all (every page)")
 
 
+class AssigneeNow(WireModel):
+    """Whom an escalation is assigned to now, as the client last saw it (None: nobody)."""
+
+    assignee: Username | None
+
+
 class EscalationAssignment(WireModel):
     """Assign an open escalation to a lead (``assignee`` None: to nobody). Only that lead's
     "review now" takes it; leases already held are not taken away."""
 
     assignee: Username | None
+    expected: AssigneeNow | None = Field(
+        default=None,
+        description="the assignment this one replaces, as the client last saw it: when the "
+        "escalation is assigned otherwise now (another lead changed it meanwhile), nothing "
+        "changes and the service answers 409 (``assigned_to_other``: a lead holds it now, "
+        "named in the detail and in ``errors``; ``assignment_changed``: nobody does). "
+        "Absent: no check (whatever it is assigned to is replaced)",
+    )

@@ -73,11 +73,29 @@ class BreakRule(WireModel):
         return self
 
 
+class BreakRuleSeen(WireModel):
+    """A queue's break rule as a client read it (``breaks`` null: it had none)."""
+
+    breaks: BreakRule | None
+
+
 class BreakRuleChange(WireModel):
     """A lead's break reminders for one queue (``PUT /queues/{id}/breaks``): a new
     configuration version with this rule, or with none (``breaks`` null: no reminders)."""
 
     breaks: BreakRule | None
+    based_on: BreakRuleSeen | None = Field(
+        default=None,
+        description="the queue's rule this change was made from, as the client read it: "
+        "when the queue's rule is another now (someone changed it meanwhile), nothing is "
+        "saved and the service answers 409 ``breaks_changed``. Absent: no check",
+    )
+    keep_high_harm: bool = Field(
+        default=False,
+        description="true: the rule's ``high_harm`` is not changed: the queue's own kinds "
+        "stay, those of its rule now or, with reminders off, of the last rule it had (the "
+        "defaults for a queue that never had one); the reply says which were kept",
+    )
 
 
 class BreakRuleChanged(WireModel):

@@ -108,6 +108,7 @@ def test_blind_review_then_overturn_becomes_the_decision_of_record(server: LiveS
         "sample_id": sample["id"],
         "remaining": 0,
         "task": None,
+        "set_aside": [],
     }
     assert lead.get(f"/audits/samples/{sample['id']}").json()["recorded"] == 1
     # The overturned decision is not the decision of record any more: never sampled again.

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import requests
 
 from reviewer_app.protocol import (
+    AssigneeNow,
     AuditAgree,
     AuditJudgement,
     AuditOverturn,
@@ -27,6 +28,7 @@ from reviewer_app.protocol import (
     BreakRule,
     BreakRuleChange,
     BreakRuleChanged,
+    BreakRuleSeen,
     DecisionNote,
     DecisionNoteCreate,
     DecisionNoteList,
@@ -299,17 +301,28 @@ class LeadCalls(HttpClient):
             if cursor is None:
                 return found
 
-    def assign_escalation(self, item_id: str, assignee: str | None) -> EscalationEntry:
-        """Assign an open escalation to a lead (None: to nobody). Safe to repeat."""
+    def assign_escalation(
+        self, item_id: str, assignee: str | None, *, expected: AssigneeNow | None = None
+    ) -> EscalationEntry:
+        """Assign an open escalation to a lead (None: to nobody). Safe to repeat. With
+        ``expected`` (its assignment as last seen), refused (409) when it is another now."""
         path = f"/escalations/{quote(item_id, safe='')}/assignee"
-        body = EscalationAssignment(assignee=assignee)
+        body = EscalationAssignment(assignee=assignee, expected=expected)
         return self._call("PUT", path, body=body, reply=EscalationEntry)
 
-    def set_breaks(self, queue_id: str, breaks: BreakRule | None) -> BreakRuleChanged:
+    def set_breaks(
+        self,
+        queue_id: str,
+        breaks: BreakRule | None,
+        *,
+        based_on: BreakRuleSeen | None = None,
+        keep_high_harm: bool = False,
+    ) -> BreakRuleChanged:
         """A queue's break reminders (None: none), as a new configuration version (leads).
-        Safe to repeat."""
+        Safe to repeat. ``based_on``: the rule as read (another now: 409 ``breaks_changed``);
+        ``keep_high_harm``: the queue's own high-harm kinds stay."""
         path = f"/queues/{quote(queue_id, safe='')}/breaks"
-        body = BreakRuleChange(breaks=breaks)
+        body = BreakRuleChange(breaks=breaks, based_on=based_on, keep_high_harm=keep_high_harm)
         return self._call("PUT", path, body=body, reply=BreakRuleChanged)
 
     def webhooks(self) -> WebhookList:

@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, literal, or_, select, update
+from sqlalchemy import Connection, case, func, insert, literal, or_, select, update
 
 from reviewer_app.protocol import (
     AuditAgree,
@@ -33,6 +33,7 @@ from reviewer_app.protocol import (
     AuditResults,
     AuditSample,
     AuditSampleCreate,
+    AuditSetAside,
     AuditTask,
     AuditTaskGrant,
     Decision,
@@ -230,13 +231,19 @@ def samples(conn: Connection, sample_ids: Sequence[int]) -> list[AuditSample]:
         .mappings()
         .all()
     )
-    recorded: dict[int, int] = dict(
-        conn.execute(
-            select(audit_items.c.sample_id, func.count())
-            .where(audit_items.c.sample_id.in_(sample_ids), audit_items.c.result.is_not(None))
+    # a result has a time; a task set aside has a time and no result (``_set_aside``)
+    counted = {
+        r.sample_id: (r.results, r.timed - r.results)
+        for r in conn.execute(
+            select(
+                audit_items.c.sample_id,
+                func.count(audit_items.c.result).label("results"),
+                func.count(audit_items.c.recorded_at).label("timed"),
+            )
+            .where(audit_items.c.sample_id.in_(sample_ids))
             .group_by(audit_items.c.sample_id)
-        ).all()
-    )
+        )
+    }
     names = reviewer_names(conn, {r["created_by"] for r in rows})
     by_id = {
         r["id"]: AuditSample(
@@ -249,7 +256,8 @@ def samples(conn: Connection, sample_ids: Sequence[int]) -> list[AuditSample]:
             queue_id=r["queue_id"],
             created_at=to_dt(r["created_at"]),
             created_by=names.get(r["created_by"], "unknown"),
-            recorded=recorded.get(r["id"], 0),
+            recorded=counted.get(r["id"], (0, 0))[0],
+            set_aside=counted.get(r["id"], (0, 0))[1],
         )
         for r in rows
     }
@@ -260,38 +268,63 @@ def samples(conn: Connection, sample_ids: Sequence[int]) -> list[AuditSample]:
 
 
 def next_task(conn: Connection, lead: Principal, sample_id: int, now: float) -> AuditTaskGrant:
-    """The caller's next item of the sample (the same one again until they record it)."""
+    """The caller's next item of the sample (the same one again until they record it, unless
+    it can no longer be overturned: drawing again then sets it aside, see ``_set_aside``)."""
     if (
         conn.execute(select(audit_samples.c.id).where(audit_samples.c.id == sample_id)).first()
         is None
     ):
         raise _unknown_sample(sample_id)
     a = audit_items.c
+    set_aside = _set_aside(conn, lead, sample_id, now)
     open_items = select(a.id, a.item_id, a.decision_id, a.queue_id, a.assigned_to).where(
-        a.sample_id == sample_id, a.result.is_(None)
+        a.sample_id == sample_id, a.result.is_(None), a.recorded_at.is_(None)
     )
     remaining = conn.execute(select(func.count()).select_from(open_items.subquery())).scalar_one()
     free = (a.assigned_to.is_(None)) | (a.assigned_to == lead.id) | (a.assigned_until < now)
-    query = open_items.where(free).order_by((a.assigned_to == lead.id).desc(), a.position).limit(1)
+    mine_first = case((a.assigned_to == lead.id, 0), else_=1)  # not "= desc": NULLs on PG
+    query = open_items.where(free).order_by(mine_first, a.position).limit(1)
     if conn.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
     row = conn.execute(query).first()
-    if row is None:
-        return AuditTaskGrant(sample_id=sample_id, remaining=remaining, task=None)
-    conn.execute(
-        update(audit_items)
-        .where(a.id == row.id)
-        .values(assigned_to=lead.id, assigned_until=now + ASSIGNMENT_SECONDS)
-    )
-    return AuditTaskGrant(
-        sample_id=sample_id,
-        remaining=remaining,
-        task=AuditTask(
-            audit_id=row.id,
-            sample_id=sample_id,
-            item=blind_item(conn, row.item_id, row.decision_id, row.queue_id),
-        ),
-    )
+    task = None
+    if row is not None:
+        conn.execute(
+            update(audit_items)
+            .where(a.id == row.id)
+            .values(assigned_to=lead.id, assigned_until=now + ASSIGNMENT_SECONDS)
+        )
+        item = blind_item(conn, row.item_id, row.decision_id, row.queue_id)
+        task = AuditTask(audit_id=row.id, sample_id=sample_id, item=item)
+    return AuditTaskGrant(sample_id=sample_id, remaining=remaining, task=task, set_aside=set_aside)
+
+
+def _set_aside(
+    conn: Connection, lead: Principal, sample_id: int, now: float
+) -> list[AuditSetAside]:
+    """The caller's held tasks that can no longer be overturned (appealed or back in review
+    since the draw), left out of the sample (a blind auditor who disagrees has nothing to
+    record): no result; ``recorded_at``, ``auditor_id`` and ``note`` (why) say so."""
+    a = audit_items.c
+    mine = (a.sample_id == sample_id) & (a.assigned_to == lead.id) & a.recorded_at.is_(None)
+    query = select(audit_items).where(mine)  # no time: no result, not set aside
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    left = []
+    for audit in conn.execute(query.order_by(a.position)).mappings().all():
+        try:
+            still_of_record(conn, {**audit, "id": audit["decision_id"]}, sample_id)
+        except ApiError as refused:
+            reason = refused.detail.split("; record an agreement")[0]
+            conn.execute(
+                update(audit_items)
+                .where(a.id == audit["id"])
+                .values(auditor_id=lead.id, note=reason, recorded_at=now)
+            )
+            left.append(
+                AuditSetAside(audit_id=audit["id"], item_id=audit["item_id"], reason=reason)
+            )
+    return left
 
 
 def blind_item(conn: Connection, item_id: str, decision_id: int, queue_id: str) -> Item:
@@ -389,6 +422,8 @@ def record_result(
         raise ApiError(404, "unknown_audit", f"No audit {audit_id}.")
     if audit["result"] is not None:
         raise ApiError(409, "audit_already_recorded", "This audit already has a result.")
+    if audit["recorded_at"] is not None:
+        raise ApiError(409, "audit_set_aside", f"This task left its sample: {audit['note']}")
     _check_assignee(audit, lead, now)
     original = (
         conn.execute(select(decisions).where(decisions.c.id == audit["decision_id"]))

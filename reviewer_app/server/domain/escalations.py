@@ -24,14 +24,17 @@ from sqlalchemy import Connection, and_, func, or_, select, update
 
 from reviewer_app.protocol import (
     ESCALATION_QUEUE,
+    AssigneeNow,
     EscalationEntry,
     EscalationPage,
     EscalationState,
     EventKind,
     ItemEscalation,
+    ProblemDetail,
     QueueConfig,
     Role,
 )
+from reviewer_app.server.domain import access
 from reviewer_app.server.domain.records import (
     Principal,
     append_events,
@@ -315,6 +318,57 @@ def _not_open(conn: Connection, row: Mapping[Any, Any]) -> ApiError:
     )
 
 
+def _lead_to_assign(conn: Connection, assignee: str, *, postgres: bool) -> int:
+    """The id of the lead ``assignee`` names, refused when there is no such person, they
+    are not a lead, or their access was ended (no one can log in as them to claim it). On
+    PostgreSQL their row is held (``FOR SHARE``) until the assignment commits: an admin
+    ending their access meanwhile waits, then gives the escalation back to nobody."""
+    query = select(users.c.id, users.c.role, users.c.password_hash).where(
+        users.c.username == assignee
+    )
+    found = conn.execute(query.with_for_update(read=True) if postgres else query).first()
+    if found is None:
+        raise ApiError(422, "unknown_user", f"No user {assignee!r}.")
+    if found.role not in LEAD_ROLES:
+        raise ApiError(
+            422,
+            "assignee_not_lead",
+            f"{assignee!r} is not a lead: escalations are assigned to leads and admins.",
+        )
+    if found.password_hash == access.NO_PASSWORD:
+        raise ApiError(
+            422,
+            "assignee_access_ended",
+            f"{assignee!r} can no longer log in (an admin ended their access): an escalation "
+            "assigned to them would wait for nobody. Assign it to another lead.",
+        )
+    return int(found.id)
+
+
+def _check_expected(conn: Connection, row: Mapping[Any, Any], expected: AssigneeNow) -> None:
+    """Refuse (409) an assignment based on a stale view: the escalation is assigned to
+    someone other than ``expected`` says (another lead changed it meanwhile)."""
+    now_id = row["assigned_user_id"]
+    holder = _names(conn, {now_id}).get(now_id) if now_id is not None else None
+    if holder == expected.assignee:
+        return
+    if holder is None:
+        raise ApiError(
+            409,
+            "assignment_changed",
+            f"Someone changed this escalation meanwhile: it is assigned to nobody now, not "
+            f"to {expected.assignee}. Nothing was changed; look again and assign it anew.",
+            errors=[ProblemDetail(loc=["assignee"], message="", code="assignment_changed")],
+        )
+    raise ApiError(
+        409,
+        "assigned_to_other",
+        f"This escalation is assigned to {holder} now (changed meanwhile). Nothing was "
+        "changed; look again and assign it anew if it should still move.",
+        errors=[ProblemDetail(loc=["assignee"], message=holder, code="assigned_to_other")],
+    )
+
+
 def assign(
     conn: Connection,
     lead: Principal,
@@ -324,29 +378,22 @@ def assign(
     now: float,
     *,
     postgres: bool,
+    expected: AssigneeNow | None = None,
 ) -> EscalationEntry:
     """Assign an open escalation to a lead (``assignee`` None: to nobody), logged as
-    ``escalation_assigned``."""
+    ``escalation_assigned``; with ``expected``, only when it is assigned as that says (the
+    item's row is locked first, so two leads assigning at once are checked in turn)."""
     query = select(*_COLUMNS).where(items.c.id == item_id)
     row = conn.execute(query.with_for_update() if postgres else query).mappings().first()
     if row is None:
         raise ApiError(404, "unknown_item", f"No item {item_id!r}.")
     if row["queue_id"] != ESCALATION_QUEUE or row["state"] not in OPEN_STATES:
         raise _not_open(conn, row)
+    if expected is not None:
+        _check_expected(conn, row, expected)
     assignee_id: int | None = None
     if assignee is not None:
-        found = conn.execute(
-            select(users.c.id, users.c.role).where(users.c.username == assignee)
-        ).first()
-        if found is None:
-            raise ApiError(422, "unknown_user", f"No user {assignee!r}.")
-        if found.role not in LEAD_ROLES:
-            raise ApiError(
-                422,
-                "assignee_not_lead",
-                f"{assignee!r} is not a lead: escalations are assigned to leads and admins.",
-            )
-        assignee_id = int(found.id)
+        assignee_id = _lead_to_assign(conn, assignee, postgres=postgres)
     conn.execute(
         update(items)
         .where(items.c.id == item_id)

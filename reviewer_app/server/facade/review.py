@@ -9,7 +9,10 @@ from sqlalchemy.exc import DBAPIError
 
 from reviewer_app.protocol import (
     ESCALATION_QUEUE,
+    AssigneeNow,
     BreakRule,
+    BreakRuleSeen,
+    EscalationEntry,
     EventPage,
     Item,
     LeaseClaim,
@@ -24,6 +27,7 @@ from reviewer_app.protocol import (
 )
 from reviewer_app.server.domain import (
     claims,
+    escalations,
     history,
     leasing,
     media,
@@ -79,22 +83,42 @@ class ReviewFacade(ServiceBase):
             )
         return result
 
-    def set_breaks(self, queue_id: str, breaks: BreakRule | None, lead: Principal) -> int:
+    def set_breaks(
+        self,
+        queue_id: str,
+        breaks: BreakRule | None,
+        lead: Principal,
+        *,
+        based_on: BreakRuleSeen | None = None,
+        keep_high_harm: bool = False,
+    ) -> tuple[int, BreakRule | None]:
         """A lead's break reminders for one queue: the running configuration with that
         queue's rule changed, applied as a new version by the lead (read and applied in one
         write transaction, holding the configuration lock from before the read: a change
-        made meanwhile, another lead's or an admin's file, is not undone). The version
-        in force after it (the same when the rule was already this one)."""
+        made meanwhile, another lead's or an admin's file, is not undone). ``based_on``:
+        the rule the lead's change was made from; when the queue's rule is another now, 409
+        ``breaks_changed`` and nothing saved. ``keep_high_harm``: the queue's own high-harm
+        kinds stay (see ``_kept_kinds``). The version in force after it (the same when the
+        rule was already this one) and the rule saved."""
         now = self.clock()
 
-        def change(conn: Connection) -> int:
+        def change(conn: Connection) -> tuple[int, BreakRule | None]:
             queueapply.lock_versions(conn)  # before reading: another change waits for this
             running = queueapply.running_file(conn)
             found = [q for q in running.queues if q.id == queue_id] if running else []
             if running is None or not found:
                 raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
+            current = found[0].config.breaks
+            if based_on is not None and based_on.breaks != current:
+                raise _breaks_changed(queue_id, current)
+            rule = breaks
+            if rule is not None and keep_high_harm:
+                kinds = _kept_kinds(conn, queue_id, current)
+                rule = rule.model_copy(
+                    update={"high_harm": kinds if kinds is not None else rule.high_harm}
+                )
             queues = [
-                q.model_copy(update={"config": q.config.model_copy(update={"breaks": breaks})})
+                q.model_copy(update={"config": q.config.model_copy(update={"breaks": rule})})
                 if q.id == queue_id
                 else q
                 for q in running.queues
@@ -103,12 +127,32 @@ class ReviewFacade(ServiceBase):
             # are the running configuration's own, checked when it was applied
             changed = QueueFile.model_validate({"queues": [q.model_dump() for q in queues]})
             result = queueapply.apply(conn, changed, actor=lead.username, now=now)
-            return result.version
+            return result.version, rule
 
-        version = self._write_retrying(change)
+        version, rule = self._write_retrying(change)
         self.forget_configs()
         log.info("break reminders of %s set by %s (version %d)", queue_id, lead.username, version)
-        return version
+        return version, rule
+
+    def assign_escalation_expecting(
+        self, lead: Principal, item_id: str, assignee: str | None, expected: AssigneeNow | None
+    ) -> EscalationEntry:
+        """Assign an open escalation (the route's call): with ``expected``, only when it is
+        assigned as the lead last saw it (409 otherwise, see escalations.assign). It sits
+        here beside the break rules, the other lead change that must not undo another's."""
+        configs = self.configs()
+        return self._write_retrying(
+            lambda conn: escalations.assign(
+                conn,
+                lead,
+                item_id,
+                assignee,
+                configs,
+                self.clock(),
+                postgres=self.postgres,
+                expected=expected,
+            )
+        )
 
     def running_queue_file(self) -> QueueFile | None:
         """The running configuration as a queue file (``queues export``)."""
@@ -294,3 +338,43 @@ class ReviewFacade(ServiceBase):
             return VerdictResults(results=recorder.record(batch))
 
         return self._write_retrying(record)
+
+
+#: how many earlier configuration versions ``_kept_kinds`` reads back, at most
+KINDS_LOOKBACK = 200
+
+
+def _kept_kinds(conn: Connection, queue_id: str, current: BreakRule | None) -> list[Any] | None:
+    """The high-harm kinds a queue keeps when a lead sets only its numbers: those of its
+    rule now, else (reminders turned off) those of the newest earlier version in which it
+    had a rule; None when it never had one (the kinds sent, the defaults, stand)."""
+    if current is not None:
+        return list(current.high_harm)
+    newest, _ = queueapply.current_version(conn)
+    for version in range(newest, max(0, newest - KINDS_LOOKBACK), -1):
+        earlier = queueapply.version_file(conn, version)
+        if earlier is None:
+            continue
+        rule = next((q.config.breaks for q in earlier.queues if q.id == queue_id), None)
+        if rule is not None:
+            return list(rule.high_harm)
+    return None
+
+
+def _breaks_changed(queue_id: str, now: BreakRule | None) -> ApiError:
+    """The refusal of a change made from a rule the queue no longer has."""
+    if now is None:
+        said = "no reminders"
+    else:
+        limits = [
+            f"{now.after_minutes} minutes" if now.after_minutes else "",
+            f"{now.after_high_harm} high-harm posts" if now.after_high_harm else "",
+        ]
+        kinds = ", ".join(k.value for k in now.high_harm) or "no kind"
+        said = " or ".join(x for x in limits if x) + f" (high harm: {kinds})"
+    return ApiError(
+        409,
+        "breaks_changed",
+        f"Someone changed the break reminders of {queue_id} meanwhile (now: {said}). "
+        "Nothing was saved: look at them again and make your change anew.",
+    )

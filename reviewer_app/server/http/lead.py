@@ -81,22 +81,26 @@ def get_escalations(
     "/escalations/{item_id}/assignee",
     response_model=EscalationEntry,
     tags=["lead"],
-    responses=problems(*AUTHED, 403, 404, 409),
+    responses=problems(*AUTHED, 403, 404, 409, 422),
 )
 def assign_escalation(
     item_id: Annotated[ItemId, Path()], body: EscalationAssignment, svc: ServiceDep, lead: LeadDep
 ) -> Response:
     """Assign an open escalation to a lead, or to nobody (``assignee`` null): only that
     lead's claims in the escalation queue take it, before the rest. A lease someone holds
-    on it is not taken away."""
-    return json_response(svc.assign_escalation(lead, item_id, body.assignee))
+    on it is not taken away. With ``expected`` (the assignment the lead saw), an escalation
+    assigned otherwise now is refused (409 ``assigned_to_other`` naming who has it, or
+    ``assignment_changed``: nobody); a lead whose access was ended is refused (422
+    ``assignee_access_ended``)."""
+    entry = svc.assign_escalation_expecting(lead, item_id, body.assignee, body.expected)
+    return json_response(entry)
 
 
 @router.put(
     "/queues/{queue_id}/breaks",
     response_model=BreakRuleChanged,
     tags=["lead"],
-    responses=problems(*AUTHED, 403, 404, 422),
+    responses=problems(*AUTHED, 403, 404, 409, 422),
 )
 def put_breaks(
     queue_id: Annotated[Slug, Path()], body: BreakRuleChange, svc: ServiceDep, lead: LeadDep
@@ -105,11 +109,16 @@ def put_breaks(
     or how many high-harm items, the review window reminds its reviewers to take a break;
     ``breaks`` null for none. A new configuration version, by this lead, which the
     reviewers' windows pick up without a restart; each reviewer may still turn reminders
-    off for themselves."""
-    version = svc.set_breaks(queue_id, body.breaks, lead)
-    return json_response(
-        BreakRuleChanged(queue_id=queue_id, breaks=body.breaks, config_version=version)
+    off for themselves. ``based_on``: the rule the change was made from (another now: 409
+    ``breaks_changed``, nothing saved); ``keep_high_harm``: the queue's kinds stay."""
+    version, rule = svc.set_breaks(
+        queue_id,
+        body.breaks,
+        lead,
+        based_on=body.based_on,
+        keep_high_harm=body.keep_high_harm,
     )
+    return json_response(BreakRuleChanged(queue_id=queue_id, breaks=rule, config_version=version))
 
 
 @router.get(

@@ -15,7 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from reviewer_app.core.api import ApiClient
-from reviewer_app.core.errors import ApiError
+from reviewer_app.core.errors import ApiError, ProblemError
 from reviewer_app.core.store import JournalEntry, StoredItem
 from reviewer_app.protocol import (
     ActionConfig,
@@ -32,7 +32,7 @@ from reviewer_app.protocol import (
 from ..background import run_in_background
 from ..i18n import translate
 from ..keys import Binding, Command
-from ..messages import describe
+from ..messages import describe, server_words
 from ..plain import isolate, label, named, set_text
 from ..review import NotRecorded, ReviewController, Selection
 from ..review_pane import ReviewPane
@@ -166,6 +166,9 @@ class AuditDesk(QWidget):
         #: fetching the next task or recording a judgement
         self.busy = False
         self.task_media: dict[str, tuple[bytes, str]] = {}
+        #: the audit id of the task shown that the service refused to overturn (appealed
+        #: or back in review since the draw): S (or Leave) sets it aside and goes on
+        self.unauditable: int | None = None
         self.sink = AuditSink(client_factory, self)
         self.sink.recorded.connect(self._recorded)
         self.sink.failed.connect(self._judgement_failed)
@@ -198,8 +201,14 @@ class AuditDesk(QWidget):
         self.stop_button.setShortcut(QKeySequence("Alt+S"))
         self.stop_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stop_button.clicked.connect(self.stop)
+        self.leave_button = QPushButton(translate("LeadAudits", "Leave this post (S)"))
+        named(self.leave_button, "auditLeave", self.leave_button.text())
+        self.leave_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.leave_button.clicked.connect(self.leave)
+        self.leave_button.hide()  # only for a post that can no longer be overturned
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
+        top.addWidget(self.leave_button)
         top.addWidget(self.stop_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -228,6 +237,7 @@ class AuditDesk(QWidget):
         self._next()
 
     def stop(self) -> None:
+        self._mark_unauditable(None)
         sample_id, self.sample_id = self.sample_id, None
         self._show(None)
         if sample_id is not None:
@@ -262,6 +272,7 @@ class AuditDesk(QWidget):
         self.busy = False
         if grant.sample_id != self.sample_id:
             return  # the lead moved on meanwhile
+        self._said_set_aside(grant)
         if grant.task is None:
             set_text(
                 self.heading,
@@ -288,6 +299,31 @@ class AuditDesk(QWidget):
             ).format(id=grant.sample_id, item=grant.task.item.id),
         )
         self._show(grant.task)
+
+    def _said_set_aside(self, grant: AuditTaskGrant) -> None:
+        """The posts this draw left out of the sample (no longer auditable), in words."""
+        self._mark_unauditable(None)
+        for left in grant.set_aside:
+            words = translate(
+                "LeadAudits",
+                "Post {item} left the sample without a result: it can no longer be audited "
+                "({reason}).",
+            ).format(item=isolate(left.item_id), reason=isolate(left.reason))
+            set_text(self.outcome, words)
+            self.message_posted.emit(words)
+
+    def _mark_unauditable(self, audit_id: int | None) -> None:
+        self.unauditable = audit_id
+        self.leave_button.setVisible(audit_id is not None)
+
+    def leave(self) -> None:
+        """Leave the post the service refused to overturn: the next draw sets it aside
+        (out of the sample, with why) and hands the next post. Nothing for another post."""
+        task = self.task
+        if task is None or self.busy or self.unauditable != task.audit_id:
+            self.message_posted.emit(UNDECIDED())
+            return
+        self._next()
 
     def _failed(self, err: BaseException) -> None:
         self.busy = False
@@ -337,6 +373,8 @@ class AuditDesk(QWidget):
             self.review.cancel()
             self.verdicts.mark(None)
             self.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif command is Command.SKIP and self.unauditable is not None:
+            self.leave()
         elif command in (Command.ESCALATE, Command.SKIP, Command.UNDO):
             self.message_posted.emit(UNDECIDED())
         else:
@@ -359,10 +397,22 @@ class AuditDesk(QWidget):
         set_text(self.outcome, translate("LeadAudits", "Recording your judgement…"))
 
     def _judgement_failed(self, err: BaseException) -> None:
-        """Not recorded: the same post again, to judge once more (or stop)."""
+        """Not recorded: the same post again, to judge once more (or stop); a post the
+        service can no longer let be overturned may be left (S) instead."""
         self._failed(err)
-        if self.task is not None and self.sample_id is not None:
-            self._show(self.task)
+        task = self.task
+        if task is not None and self.sample_id is not None:
+            self._show(task)
+            if isinstance(err, ProblemError) and err.code == "not_decision_of_record":
+                self._mark_unauditable(task.audit_id)
+                words = translate(
+                    "LeadAudits",
+                    "Your judgement differs from the original, but this post can no longer "
+                    "be overturned ({reason}). Press S (or Leave this post) to leave it out "
+                    "of the sample and go on to the next post.",
+                ).format(reason=isolate(server_words(err)))
+                set_text(self.outcome, words)
+                self.message_posted.emit(words)
 
     def _recorded(self, result: AuditResult) -> None:
         self.busy = False

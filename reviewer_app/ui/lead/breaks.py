@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import ProblemError
 from reviewer_app.protocol import (
     DEFAULT_HIGH_HARM,
     BreakRule,
     BreakRuleChanged,
+    BreakRuleSeen,
     HarmKind,
     Queue,
     QueueStats,
@@ -128,6 +130,7 @@ class BreaksDialog(QDialog):
     def _queues_read(self, queues: list[Queue]) -> None:
         self.queues = list(queues)
         self.picker.blockSignals(True)
+        self.picker.clear()  # read again after a refused save: the same queue stays picked
         for queue in self.queues:
             self.picker.addItem(queue.name, queue.id)  # combo items are plain text
         at = self.picker.findData(self.wanted) if self.wanted else 0
@@ -152,15 +155,19 @@ class BreaksDialog(QDialog):
         queue = self.current()
         if queue is None or self.busy:
             return
-        # the queue's own high-harm kinds stay: only the numbers are edited here
+        # the queue's own high-harm kinds stay: only the numbers are edited here (the
+        # service keeps the kinds, also those of a rule turned off before); the change is
+        # made from the rule read when the dialog opened: another lead's since is refused
         kinds = queue.config.breaks.high_harm if queue.config.breaks is not None else None
         rule = rule_of(self.minutes.value(), self.items.value(), kinds)
+        seen = BreakRuleSeen(breaks=queue.config.breaks)
         self._set_busy(True)
         set_text(self.status, translate("LeadBreaks", "Saving…"))
         factory, queue_id = self.client_factory, queue.id
+        self.wanted = queue_id
 
         def work() -> BreakRuleChanged:
-            return factory().set_breaks(queue_id, rule)
+            return factory().set_breaks(queue_id, rule, based_on=seen, keep_high_harm=True)
 
         run_op(self, work, self._saved, self._failed)
 
@@ -177,8 +184,29 @@ class BreaksDialog(QDialog):
 
     def _failed(self, err: BaseException) -> None:
         self._set_busy(False)
+        if isinstance(err, ProblemError) and err.code == "breaks_changed":
+            self._read_again()
+            return
         message = describe(err, during=translate("LeadBreaks", "saving the break reminders"))
         set_text(self.status, message.line())
+
+    def _read_again(self) -> None:
+        """Another lead changed this queue's reminders while the dialog was open: nothing
+        was saved; the queues are read again and the dialog shows the rule as it is now."""
+        self._set_busy(True)
+        words = translate(
+            "LeadBreaks",
+            "Someone else changed this queue's break reminders while this dialog was open: "
+            "nothing was saved. Shown now as they are; change them again and save.",
+        )
+        set_text(self.status, words)
+        factory = self.client_factory
+
+        def read(queues: list[Queue]) -> None:
+            self._queues_read(queues)
+            set_text(self.status, words)
+
+        run_op(self, lambda: factory().queues().queues, read, self._read_failed, key="reread")
 
 
 def open_breaks(

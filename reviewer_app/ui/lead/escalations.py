@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.errors import Forbidden, ProblemError
-from reviewer_app.protocol import ESCALATION_QUEUE, EscalationEntry, QueueStatsReport
+from reviewer_app.protocol import ESCALATION_QUEUE, AssigneeNow, EscalationEntry, QueueStatsReport
 
 from ..background import run_op
 from ..i18n import QT_TRANSLATE_NOOP, translate
@@ -89,7 +89,29 @@ def queue_name(names: dict[str, str], queue_id: str) -> tuple[str, str]:
 
 def assign_refused(err: BaseException) -> str:
     """Why an assignment failed, in a line: another lead deciding it first (the server's
-    words name them, when one did) said as that, not as a refusal to change something."""
+    words name them, when one did) said as that, not as a refusal to change something;
+    another lead assigning it meanwhile said with who has it now."""
+    if isinstance(err, ProblemError) and err.code in ("assigned_to_other", "assignment_changed"):
+        found = [e.message for e in err.problem.errors or [] if e.loc == ["assignee"]]
+        holder = found[0] if found else ""
+        return Message(
+            translate("LeadEscalations", "Not changed: {lead} has this escalation now.").format(
+                lead=isolate(holder)
+            )
+            if holder
+            else translate(
+                "LeadEscalations", "Not changed: this escalation is assigned to nobody now."
+            ),
+            translate(
+                "LeadEscalations",
+                "Another lead changed its assignment after your list was read.",
+            ),
+            translate(
+                "LeadEscalations",
+                "The list was read again: assign it anew if it should still move.",
+            ),
+            server_words(err),
+        ).line()
     if isinstance(err, ProblemError) and err.code == "escalation_decided":
         return Message(  # (the server's words name who: another lead, or this one elsewhere)
             translate("LeadEscalations", "This escalation was decided already."),
@@ -447,7 +469,7 @@ class EscalationsView(QWidget):
         entry = self.selected()
         if entry is None or not self.me:
             return
-        self._assign(entry.item_id, self.me, then_review=True)
+        self._assign(entry, self.me, then_review=True)
 
     def assign_selected(self, assignee: str | None) -> None:
         entry = self.selected()
@@ -456,16 +478,20 @@ class EscalationsView(QWidget):
         if assignee == "":
             self._say(translate("LeadEscalations", "Type or pick the lead to assign it to."))
             return
-        self._assign(entry.item_id, assignee)
+        self._assign(entry, assignee)
 
-    def _assign(self, item_id: str, assignee: str | None, *, then_review: bool = False) -> None:
+    def _assign(
+        self, entry: EscalationEntry, assignee: str | None, *, then_review: bool = False
+    ) -> None:
         """Assign it (``then_review``: to me, then review it now, unless the reply says
-        another lead holds it: then it waits for them to let it go)."""
-        factory = self.client_factory
+        another lead holds it: then it waits for them to let it go), replacing the
+        assignment the list shows: another lead's change since is refused, not undone."""
+        factory, item_id = self.client_factory, entry.item_id
+        seen = AssigneeNow(assignee=entry.escalation.assigned_to)
 
         def work() -> EscalationEntry:
             api = factory()
-            return api.assign_escalation(item_id, assignee)
+            return api.assign_escalation(item_id, assignee, expected=seen)
 
         def done(entry: EscalationEntry) -> None:
             lead = entry.escalation.assigned_to
