@@ -1218,6 +1218,10 @@
         <translation>Name</translation>
     </message>
     <message>
+        <source>Key starts</source>
+        <translation>Schlüssel beginnt mit</translation>
+    </message>
+    <message>
         <source>Account</source>
         <translation>Konto</translation>
     </message>
@@ -1263,7 +1267,7 @@
     </message>
     <message>
         <source>Users and roles</source>
-        <extracomment>this admin made themselves something else: the words that say so</extracomment>
+        <extracomment>this admin made themselves something else, or a call was refused with 403 (another admin did): the words that say so</extracomment>
         <translation>Benutzer und Rollen</translation>
     </message>
     <message>
@@ -1313,6 +1317,10 @@
     <message>
         <source>End access…</source>
         <translation>Zugang beenden…</translation>
+    </message>
+    <message>
+        <source>The service no longer lets this account administer (another admin may have made it a lead or a reviewer), so the lists were cleared and the actions disabled.</source>
+        <translation>Der Dienst lässt dieses Konto nicht mehr verwalten (ein anderer Admin hat es vielleicht zur Teamleitung oder zum Prüfer gemacht); die Listen wurden deshalb geleert und die Aktionen abgeschaltet.</translation>
     </message>
     <message>
         <source>ended</source>
@@ -1432,6 +1440,7 @@
     </message>
     <message>
         <source>API keys</source>
+        <extracomment>a call refused with 403 (this account no longer an admin): the words that say so</extracomment>
         <translation>API-Schlüssel</translation>
     </message>
     <message>
@@ -1495,8 +1504,8 @@
         <translation>API-Schlüssel widerrufen</translation>
     </message>
     <message>
-        <source>Revoke the key {name} of {account}? Every request with it is refused from now on; this cannot be undone (make a new key instead).</source>
-        <translation>Schlüssel {name} von {account} widerrufen? Jede Anfrage damit wird ab sofort abgelehnt; dies kann nicht rückgängig gemacht werden (stattdessen einen neuen Schlüssel erstellen).</translation>
+        <source>Revoke the key {name} of {account} that starts {prefix}, made {created}? Every request with it is refused from now on; this cannot be undone (make a new key instead).</source>
+        <translation>Den Schlüssel {name} von {account}, der mit {prefix} beginnt und am {created} erstellt wurde, widerrufen? Jede Anfrage damit wird ab jetzt abgelehnt; das lässt sich nicht rückgängig machen (legen Sie stattdessen einen neuen Schlüssel an).</translation>
     </message>
     <message>
         <source>Revoke</source>
@@ -1733,7 +1742,7 @@
     </message>
     <message>
         <source>Audit progress</source>
-        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``) fetching the next task or recording a judgement</extracomment>
+        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``) fetching the next task or recording a judgement the audit id of the task shown that the service refused to overturn (appealed or back in review since the draw): S (or Leave) sets it aside and goes on</extracomment>
         <translation>Fortschritt des Audits</translation>
     </message>
     <message>
@@ -1743,6 +1752,10 @@
     <message>
         <source>Stop auditing (Alt+S)</source>
         <translation>Audit beenden (Alt+S)</translation>
+    </message>
+    <message>
+        <source>Leave this post (S)</source>
+        <translation>Diesen Beitrag auslassen (S)</translation>
     </message>
     <message>
         <source>Decide each post as a reviewer would (same keys). The original decision is hidden until you have decided; the same decision records agreement, another one overturns it and becomes the decision of record.</source>
@@ -1763,6 +1776,10 @@
     <message>
         <source>Sample #{id}: %Ln post(s) left to judge (item {item})</source>
         <translation>Stichprobe #{id}: noch %Ln Beitrag zu beurteilen (Eintrag {item})|Stichprobe #{id}: noch %Ln Beiträge zu beurteilen (Eintrag {item})</translation>
+    </message>
+    <message>
+        <source>Post {item} left the sample without a result: it can no longer be audited ({reason}).</source>
+        <translation>Beitrag {item} hat die Stichprobe ohne Ergebnis verlassen: Er kann nicht mehr geprüft werden ({reason}).</translation>
     </message>
     <message>
         <source>auditing</source>
@@ -1788,6 +1805,10 @@
     <message>
         <source>Recording your judgement…</source>
         <translation>Ihr Urteil wird erfasst…</translation>
+    </message>
+    <message>
+        <source>Your judgement differs from the original, but this post can no longer be overturned ({reason}). Press S (or Leave this post) to leave it out of the sample and go on to the next post.</source>
+        <translation>Ihr Urteil weicht vom ursprünglichen ab, aber dieser Beitrag kann nicht mehr aufgehoben werden ({reason}). Drücken Sie S (oder „Diesen Beitrag auslassen“), um ihn aus der Stichprobe zu nehmen und zum nächsten Beitrag zu gehen.</translation>
     </message>
     <message>
         <source>Agreed on {item}: the original was {original}.</source>
@@ -1959,6 +1980,10 @@
     <message>
         <source>saving the break reminders</source>
         <translation>beim Speichern der Pausenerinnerungen</translation>
+    </message>
+    <message>
+        <source>Someone else changed this queue&apos;s break reminders while this dialog was open: nothing was saved. Shown now as they are; change them again and save.</source>
+        <translation>Jemand anderes hat die Pausenerinnerungen dieser Warteschlange geändert, während dieser Dialog offen war: Nichts wurde gespeichert. Sie werden jetzt so angezeigt, wie sie sind; ändern Sie sie erneut und speichern Sie.</translation>
     </message>
     <message>
         <source>Break reminders of {queue} saved (configuration {n}).</source>
@@ -2784,6 +2809,22 @@
         <translation>{queue} (eine inzwischen entfernte Warteschlange)</translation>
     </message>
     <message>
+        <source>Not changed: {lead} has this escalation now.</source>
+        <translation>Nicht geändert: {lead} hat diese Eskalation jetzt.</translation>
+    </message>
+    <message>
+        <source>Not changed: this escalation is assigned to nobody now.</source>
+        <translation>Nicht geändert: Diese Eskalation ist jetzt niemandem zugewiesen.</translation>
+    </message>
+    <message>
+        <source>Another lead changed its assignment after your list was read.</source>
+        <translation>Eine andere Teamleitung hat die Zuweisung geändert, nachdem Ihre Liste gelesen wurde.</translation>
+    </message>
+    <message>
+        <source>The list was read again: assign it anew if it should still move.</source>
+        <translation>Die Liste wurde neu gelesen: Weisen Sie sie neu zu, falls sie trotzdem wechseln soll.</translation>
+    </message>
+    <message>
         <source>It no longer waits in the escalation queue: nothing to assign.</source>
         <translation>Sie wartet nicht mehr in der Eskalations-Warteschlange: nichts zuzuweisen.</translation>
     </message>
@@ -3171,6 +3212,18 @@
     <message>
         <source>Nothing found.</source>
         <translation>Nichts gefunden.</translation>
+    </message>
+    <message>
+        <source>Delete saved view</source>
+        <translation>Gespeicherte Ansicht löschen</translation>
+    </message>
+    <message>
+        <source>Delete the view {name}, shared by {owner} with every lead? It is gone for all of them; this cannot be undone.</source>
+        <translation>Die Ansicht {name} löschen, die {owner} mit jeder Teamleitung teilt? Sie ist dann für alle weg; das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>%Ln item(s) shown, newest first; more below.</source>

@@ -1218,6 +1218,10 @@
         <translation>Nombre</translation>
     </message>
     <message>
+        <source>Key starts</source>
+        <translation>La clave empieza por</translation>
+    </message>
+    <message>
         <source>Account</source>
         <translation>Cuenta</translation>
     </message>
@@ -1263,7 +1267,7 @@
     </message>
     <message>
         <source>Users and roles</source>
-        <extracomment>this admin made themselves something else: the words that say so</extracomment>
+        <extracomment>this admin made themselves something else, or a call was refused with 403 (another admin did): the words that say so</extracomment>
         <translation>Usuarios y roles</translation>
     </message>
     <message>
@@ -1313,6 +1317,10 @@
     <message>
         <source>End access…</source>
         <translation>Retirar el acceso…</translation>
+    </message>
+    <message>
+        <source>The service no longer lets this account administer (another admin may have made it a lead or a reviewer), so the lists were cleared and the actions disabled.</source>
+        <translation>El servicio ya no deja administrar a esta cuenta (otro administrador puede haberla hecho responsable o revisora), así que las listas se vaciaron y las acciones se desactivaron.</translation>
     </message>
     <message>
         <source>ended</source>
@@ -1432,6 +1440,7 @@
     </message>
     <message>
         <source>API keys</source>
+        <extracomment>a call refused with 403 (this account no longer an admin): the words that say so</extracomment>
         <translation>Claves de API</translation>
     </message>
     <message>
@@ -1495,8 +1504,8 @@
         <translation>Revocar clave de API</translation>
     </message>
     <message>
-        <source>Revoke the key {name} of {account}? Every request with it is refused from now on; this cannot be undone (make a new key instead).</source>
-        <translation>¿Revocar la clave {name} de {account}? Toda solicitud con ella se rechazará a partir de ahora; esto no se puede deshacer (crear una nueva clave en su lugar).</translation>
+        <source>Revoke the key {name} of {account} that starts {prefix}, made {created}? Every request with it is refused from now on; this cannot be undone (make a new key instead).</source>
+        <translation>¿Revocar la clave {name} de {account} que empieza por {prefix}, creada el {created}? Toda petición con ella se rechaza desde ahora; no se puede deshacer (cree una clave nueva en su lugar).</translation>
     </message>
     <message>
         <source>Revoke</source>
@@ -1733,7 +1742,7 @@
     </message>
     <message>
         <source>Audit progress</source>
-        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``) fetching the next task or recording a judgement</extracomment>
+        <extracomment>each action&apos;s key in a queue, the reviewer&apos;s own where set (``ui.keys``) fetching the next task or recording a judgement the audit id of the task shown that the service refused to overturn (appealed or back in review since the draw): S (or Leave) sets it aside and goes on</extracomment>
         <translation>Progreso de la auditoría</translation>
     </message>
     <message>
@@ -1743,6 +1752,10 @@
     <message>
         <source>Stop auditing (Alt+S)</source>
         <translation>Dejar de auditar (Alt+S)</translation>
+    </message>
+    <message>
+        <source>Leave this post (S)</source>
+        <translation>Dejar esta publicación (S)</translation>
     </message>
     <message>
         <source>Decide each post as a reviewer would (same keys). The original decision is hidden until you have decided; the same decision records agreement, another one overturns it and becomes the decision of record.</source>
@@ -1763,6 +1776,10 @@
     <message>
         <source>Sample #{id}: %Ln post(s) left to judge (item {item})</source>
         <translation>Muestra #{id}: queda %Ln publicación por evaluar (elemento {item})|Muestra #{id}: quedan %Ln publicaciones por evaluar (elemento {item})</translation>
+    </message>
+    <message>
+        <source>Post {item} left the sample without a result: it can no longer be audited ({reason}).</source>
+        <translation>La publicación {item} salió de la muestra sin resultado: ya no se puede auditar ({reason}).</translation>
     </message>
     <message>
         <source>auditing</source>
@@ -1788,6 +1805,10 @@
     <message>
         <source>Recording your judgement…</source>
         <translation>Registrando su evaluación…</translation>
+    </message>
+    <message>
+        <source>Your judgement differs from the original, but this post can no longer be overturned ({reason}). Press S (or Leave this post) to leave it out of the sample and go on to the next post.</source>
+        <translation>Su juicio difiere del original, pero esta publicación ya no se puede revocar ({reason}). Pulse S (o «Dejar esta publicación») para sacarla de la muestra y pasar a la siguiente.</translation>
     </message>
     <message>
         <source>Agreed on {item}: the original was {original}.</source>
@@ -1959,6 +1980,10 @@
     <message>
         <source>saving the break reminders</source>
         <translation>al guardar los recordatorios de pausa</translation>
+    </message>
+    <message>
+        <source>Someone else changed this queue&apos;s break reminders while this dialog was open: nothing was saved. Shown now as they are; change them again and save.</source>
+        <translation>Otra persona cambió los recordatorios de pausa de esta cola mientras este diálogo estaba abierto: no se guardó nada. Se muestran ahora como están; cámbielos de nuevo y guarde.</translation>
     </message>
     <message>
         <source>Break reminders of {queue} saved (configuration {n}).</source>
@@ -2784,6 +2809,22 @@
         <translation>{queue} (una cola ya eliminada)</translation>
     </message>
     <message>
+        <source>Not changed: {lead} has this escalation now.</source>
+        <translation>Sin cambios: {lead} tiene ahora esta escalada.</translation>
+    </message>
+    <message>
+        <source>Not changed: this escalation is assigned to nobody now.</source>
+        <translation>Sin cambios: esta escalada no está asignada a nadie ahora.</translation>
+    </message>
+    <message>
+        <source>Another lead changed its assignment after your list was read.</source>
+        <translation>Otro responsable cambió su asignación después de leerse su lista.</translation>
+    </message>
+    <message>
+        <source>The list was read again: assign it anew if it should still move.</source>
+        <translation>La lista se leyó de nuevo: asígnela otra vez si aún debe cambiar.</translation>
+    </message>
+    <message>
         <source>It no longer waits in the escalation queue: nothing to assign.</source>
         <translation>Ya no espera en la cola de escalaciones: no hay nada que asignar.</translation>
     </message>
@@ -3171,6 +3212,18 @@
     <message>
         <source>Nothing found.</source>
         <translation>No se encontró nada.</translation>
+    </message>
+    <message>
+        <source>Delete saved view</source>
+        <translation>Eliminar la vista guardada</translation>
+    </message>
+    <message>
+        <source>Delete the view {name}, shared by {owner} with every lead? It is gone for all of them; this cannot be undone.</source>
+        <translation>¿Eliminar la vista {name}, que {owner} comparte con todos los responsables? Desaparece para todos; no se puede deshacer.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
     </message>
     <message>
         <source>%Ln item(s) shown, newest first; more below.</source>
