@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from reviewer_app.core.api import ApiClient
 from reviewer_app.protocol import DEFAULT_HIGH_HARM, BreakRule, HarmKind
 from reviewer_app.ui.lead.breaks import BreaksDialog, rule_of
+from reviewer_app.ui.plain import isolate
 from tests.support.servers import LiveServer
 from tests.ui.conftest import LEAD, Desk
 from tests.ui.fit import text_problems
@@ -67,6 +68,8 @@ def test_a_lead_sets_a_queues_break_reminders_from_the_queues_page(
     assert save.isDefault() or save.autoDefault()
     QTest.keyClick(dialog.minutes, Qt.Key.Key_Return)
     desk.wait(lambda: "saved" in page.status.text())
+    shown = next(q.name for q in dialog.queues if q.id == QUEUE)
+    assert f"Break reminders of {isolate(shown)} saved" in page.status.text(), "its name"
 
     with desk.lead() as api:
         queue = next(q for q in api.queues().queues if q.id == QUEUE)

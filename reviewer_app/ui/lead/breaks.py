@@ -227,7 +227,8 @@ def open_breaks(
 
     def saved(queue: str, version: int) -> None:
         words = translate("LeadBreaks", "Break reminders of {queue} saved (configuration {n}).")
-        set_text(status, words.format(queue=isolate(queue), n=version))
+        name = next((q.name for q in dialog.queues if q.id == queue), queue)  # not its id
+        set_text(status, words.format(queue=isolate(name), n=version))
 
     dialog.saved.connect(saved)
     dialog.open()
