@@ -334,6 +334,9 @@ def test_the_results_follow_the_sample_moved_to_with_the_arrow_keys(
     audits = window.lead.audits
     window.lead.setCurrentWidget(audits)
     qtbot.waitUntil(lambda: audits.samples.rowCount() == 3, timeout=20_000)
+    # the sample's queue by its name, as everywhere, not its id
+    name = next(q.name for q in window.store.queues() if q.id == QUEUE)
+    assert audits.samples.index(0, 6).data() == isolate(name) != isolate(QUEUE)
     view = audits.samples_view
     view.setFocus()
 

@@ -82,6 +82,8 @@ class SamplesModel(RowsTable):
         QT_TRANSLATE_NOOP("LeadAudits", "Queue"),
     )
     TR_CONTEXT = "LeadAudits"
+    #: queue names by id (the page's queues): a sample's queue is shown by its name
+    names: dict[str, str] = {}
 
     def cells(self, s: AuditSample) -> tuple[object, ...]:
         return (
@@ -91,7 +93,9 @@ class SamplesModel(RowsTable):
             translate("LeadAudits", "{n} of {total}").format(n=s.size, total=s.requested_size),
             translate("LeadAudits", "{n} of {total}").format(n=s.recorded, total=s.size),
             method_words(s.method),
-            s.queue_id or translate("LeadAudits", "all queues"),
+            isolate(self.names.get(s.queue_id, s.queue_id))
+            if s.queue_id
+            else translate("LeadAudits", "all queues"),
         )
 
     def key(self, s: AuditSample) -> int:
@@ -280,7 +284,9 @@ class AuditsView(QWidget):
         current = self.queue_picker.currentData()
         self.queue_picker.clear()
         self.queue_picker.addItem(translate("LeadAudits", "all queues"), None)
-        for queue in self.queues():
+        queues = list(self.queues())
+        self.samples.names = {q.id: q.name for q in queues}
+        for queue in queues:
             if queue.id != ESCALATION_QUEUE:
                 self.queue_picker.addItem(isolate(queue.name), queue.id)
         self.queue_picker.setCurrentIndex(max(0, self.queue_picker.findData(current)))
