@@ -42,6 +42,22 @@ REDRESS = (
     "decision. You may also turn to a certified out-of-court dispute settlement body or "
     "seek redress in court."
 )
+"""What a person affected may do about a decision: appeal it here first (DSA Art. 20)."""
+APPEALED_REDRESS = (
+    "Your appeal of this decision through the platform's appeal process (internal "
+    "complaint handling) has been decided, and the decision cannot be appealed there "
+    "again. You may turn to a certified out-of-court dispute settlement body or seek "
+    "redress in court."
+)
+"""The redress of an upheld appeal's statement (``restate``): the appeal process is used,
+what is left is out-of-court dispute settlement and the courts (DSA Art. 21)."""
+NO_APPEAL_REDRESS = (
+    "This decision was taken outside the platform's appeal process (internal complaint "
+    "handling) and cannot be appealed through it. You may turn to a certified out-of-court "
+    "dispute settlement body or seek redress in court."
+)
+"""The redress of a decision outside any queue (a lead's account action, which names no
+item for an appeal reviewer to look at): out-of-court dispute settlement and the courts."""
 
 
 class VisibilityRestriction(StrEnum):
@@ -192,7 +208,8 @@ def draft_statement(
     action). ``policies``: the codes the decision cites (none: the queue's
     ``default_policy``); ``known_policies``: more policies to look codes up in (a lead's
     account action names codes of any queue). The note is part of it only when the
-    queue's ``notes_shareable`` says so."""
+    queue's ``notes_shareable`` says so. A decision outside any queue cannot be appealed
+    through the service (``NO_APPEAL_REDRESS``); any other offers the appeal (``REDRESS``)."""
     if not restrictive(kind, author_action):
         return None
     visibility = list(_VISIBILITY.get(kind, ()))
@@ -230,7 +247,7 @@ def draft_statement(
         category=cited[0].category,
         automated_detection=automated_detection,
         automated_decision=False,
-        redress=REDRESS,
+        redress=REDRESS if config is not None else NO_APPEAL_REDRESS,
         text="",
     )
     return statement.model_copy(update={"text": render_text(statement)})
@@ -243,13 +260,14 @@ UPHELD = "Your appeal was decided by a reviewer who did not take the decision: t
 def restate(statement: Statement, preface: str, note: str | None = None) -> Statement:
     """The statement of a decision that stands again (an upheld appeal): the same
     restriction, grounds and detection, facts that start with ``preface`` and ``note`` (the
-    appeal reviewer's reason, when the appeals queue shares notes), no id yet."""
+    appeal reviewer's reason, when the appeals queue shares notes), the redress left once
+    appealed (``APPEALED_REDRESS``: one appeal per decision), no id yet."""
     lines = [clean_text(preface)]
     if note and clean_text(note):
         lines.append(f"The reviewer's reason: {clean_text(note)}")
     facts = _cap("\n".join([*lines, statement.facts]), MAX_FACTS)
     fresh = statement.model_copy(update={"id": None, "puid": None, "decision_id": None})
-    fresh = fresh.model_copy(update={"facts": facts})
+    fresh = fresh.model_copy(update={"facts": facts, "redress": APPEALED_REDRESS})
     return fresh.model_copy(update={"text": render_text(fresh)})
 
 

@@ -17,6 +17,12 @@ verdict for it is ``rejected`` with reason ``author_actioned`` (verdicts.py), bo
 author's status, so their window says why. Intake holds their new posts back
 (``hold_back``): the post is stored, it opens no item, ``held_posts`` counts it.
 
+**Going back**: an audit overturn or a reversed appeal of a decision that acted on the
+account leaves the author with what the account actions still standing impose
+(``standing``: the author actions of decisions nothing overturned, and leads' account
+actions; the strongest, else active) when that is less than the status now
+(``reinstatement``; a ``reinstate`` row), in whatever order the decisions are overturned.
+
 **Locks** (PostgreSQL): the author rows are locked ``FOR UPDATE`` (in id order) before their
 items; intake reads an author's status ``FOR SHARE`` before it opens an item, so a post
 routed while the author is being suspended either commits first (and its item is closed
@@ -30,11 +36,21 @@ authors that name it, on the same platform (source).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, exists, insert, select, update
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    and_,
+    bindparam,
+    exists,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.sql.expression import ColumnElement, Select
 
 from reviewer_app.protocol import EventKind, ProblemDetail
@@ -57,6 +73,7 @@ from reviewer_app.server.storage.tables import (
     appeals,
     author_links,
     authors,
+    enforcement_actions,
     items,
     leases,
 )
@@ -263,61 +280,119 @@ _REINSTATED_BY = select(account_actions.c.id).where(
     account_actions.c.action == REINSTATE,
 )
 _BY_DECISION = (
-    select(account_actions)
+    select(account_actions.c.id)
     .where(account_actions.c.decision_id == bindparam("b_decision"))
     .order_by(account_actions.c.id.desc())
     .limit(1)
 )
+_AUTHOR_ACTIONS = frozenset(a.value for a in STATUS_OF_ACTION)
+_D = decisions_table.c
+# The author's decisions that acted on the account, and those that overturn a decision (an
+# overturn or a reversed appeal is decided on the overturned decision's item: same author).
+# Acted: it was a decision of record (it has its enforcement action; an escalation carrying
+# an author action has none and did nothing) or it raised the status (an account action).
+_ACCOUNT_DECISIONS = select(
+    _D.id, _D.item_id, _D.author_action, _D.overturns_id, _D.decided_at
+).where(
+    _D.author_id == bindparam("b_author"),
+    or_(
+        _D.overturns_id.is_not(None),
+        and_(
+            _D.author_action.is_not(None),
+            or_(
+                exists().where(enforcement_actions.c.decision_id == _D.id),
+                exists().where(
+                    account_actions.c.author_id == _D.author_id,
+                    account_actions.c.decision_id == _D.id,
+                ),
+            ),
+        ),
+    ),
+)
+_LEAD_ACTIONS = select(account_actions.c.action, account_actions.c.decided_at).where(
+    account_actions.c.author_id == bindparam("b_author"),
+    account_actions.c.decision_id.is_(None),
+    account_actions.c.action != REINSTATE,
+)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An account action that stands on an author: what it imposes, and where from."""
+
+    status: AuthorStatus
+    decided_at: float
+    decision_id: int | None = None  # None: a lead's account action, made on no item
+    item_id: str | None = None
+
+
+def standing(conn: Connection, author_id: str, *, leaving_out: int | None = None) -> list[Standing]:
+    """The account actions that stand on the author: the author action of every decision no
+    later decision overturned (an audit overturn, a reversed appeal), whether or not it
+    raised the status when it was made (a second restriction on another post), and every
+    lead's account action. ``leaving_out``: a decision being overturned now; the decision
+    overturning it is left out too (its own author action is applied after the reversal).
+    The platform can tell the same from the actions it received: those that acted on the
+    account (an ``author_action`` or an ``author:*`` kind) that no later action reversed."""
+    rows = conn.execute(_ACCOUNT_DECISIONS, {"b_author": author_id}).all()
+    overturned = {r.overturns_id for r in rows if r.overturns_id is not None}
+    found = [
+        Standing(STATUS_OF_ACTION[AuthorAction(r.author_action)], r.decided_at, r.id, r.item_id)
+        for r in rows
+        if r.author_action in _AUTHOR_ACTIONS
+        and r.id not in overturned
+        and (leaving_out is None or leaving_out not in (r.id, r.overturns_id))
+    ]
+    found += [
+        Standing(STATUS_OF_ACTION[AuthorAction(r.action)], r.decided_at)
+        for r in conn.execute(_LEAD_ACTIONS, {"b_author": author_id})
+        if r.action in _AUTHOR_ACTIONS
+    ]
+    return found
+
+
+def strongest(found: Iterable[Standing]) -> AuthorStatus:
+    """The status these standing account actions impose together (none: active)."""
+    return max((s.status for s in found), key=STATUS_RANK.__getitem__, default=AuthorStatus.active)
+
+
+@dataclass(frozen=True)
+class Reinstatement:
+    """An overturn that puts its author's status back (``reinstatement``)."""
+
+    author: Any  # the author's row, locked
+    status: AuthorStatus  # what the account actions still standing impose
+    reverses: int | None  # the overturned decision's account action (None: it raised nothing)
 
 
 def reinstatement(
     conn: Connection, overturned_decision_id: int, *, postgres: bool
-) -> tuple[Mapping[Any, Any], Any] | None:
-    """Whether overturning a decision puts its author's status back: (the account action
-    it made, the author's row, locked) when it does, None when the status stays. It stays
-    when the decision raised nothing (the author was already so or beyond), when another
-    account action changed the status since (that later decision stands), and when another
-    standing decision of record, on another item, imposes that status or a stronger one
-    (two reviewers restricted the author on two posts: overturning one leaves the other's
-    restriction). ``reverse_for_overturn`` acts on it; ``enforcement.derive`` asks it too,
-    in the same transaction, so the platform's reversal undoes the account part exactly
-    when the service does."""
-    earlier = conn.execute(_BY_DECISION, {"b_decision": overturned_decision_id}).mappings().first()
-    if earlier is None:
+) -> Reinstatement | None:
+    """Whether overturning a decision puts its author's status back, and to what: None when
+    the status stays. A decision that acted on the account (its author action) leaves the
+    author with what the account actions still standing impose (``standing``: the strongest,
+    else active), when that is less than the status now. So the status stays while another
+    standing decision or a lead's account action imposes it (two reviewers restricted the
+    author on two posts: overturning one leaves the other's restriction), and goes back once
+    nothing standing does, whatever order the decisions are overturned in (a restriction
+    overturned while a later suspension stood, then the suspension: the author is active).
+    ``reverse_for_overturn`` acts on it; ``enforcement.derive`` asks it too, in the same
+    transaction, so the platform's reversal undoes the account part exactly when the
+    service does."""
+    overturned = conn.execute(
+        select(_D.author_id, _D.author_action).where(_D.id == overturned_decision_id)
+    ).first()
+    if overturned is None or overturned.author_action is None:
         return None
-    row = lock_authors(conn, [earlier["author_id"]], postgres=postgres).get(earlier["author_id"])
-    if row is None or row.status != earlier["status_after"]:
+    author_id = str(overturned.author_id)
+    row = lock_authors(conn, [author_id], postgres=postgres).get(author_id)
+    if row is None:
         return None
-    others = _imposed_by_others(conn, earlier["author_id"], earlier["item_id"])
-    if others is not None and STATUS_RANK[others] >= STATUS_RANK[AuthorStatus(row.status)]:
+    status = strongest(standing(conn, author_id, leaving_out=overturned_decision_id))
+    if STATUS_RANK[status] >= STATUS_RANK[AuthorStatus(row.status)]:
         return None
-    return earlier, row
-
-
-def _imposed_by_others(
-    conn: Connection, author_id: str, item_id: str | None
-) -> AuthorStatus | None:
-    """The strongest status a decision of record of another item of the author imposes by
-    its author action (None: none does). The overturned item's own new decision is left
-    out: its author action, if any, is applied after the reversal."""
-    d = decisions_table.c
-    query = (
-        select(d.author_action)
-        .distinct()
-        .join(items, items.c.decision_id == d.id)
-        .where(d.author_id == author_id, d.author_action.is_not(None))
-    )
-    if item_id is not None:
-        query = query.where(items.c.id != item_id)
-    imposed = [
-        STATUS_OF_ACTION[AuthorAction(a)]
-        for a in conn.execute(query).scalars()
-        if a in _AUTHOR_ACTIONS
-    ]
-    return max(imposed, key=lambda s: STATUS_RANK[s], default=None)
-
-
-_AUTHOR_ACTIONS = frozenset(a.value for a in STATUS_OF_ACTION)
+    reverses = conn.execute(_BY_DECISION, {"b_decision": overturned_decision_id}).scalar()
+    return Reinstatement(row, status, reverses)
 
 
 def reverse_for_overturn(
@@ -331,23 +406,22 @@ def reverse_for_overturn(
     *,
     postgres: bool,
 ) -> list[dict[str, Any]]:
-    """An audit (or a reversed appeal) overturned a decision that raised its author's
-    status: the status goes back to what it was before (the overturn's own author action,
-    if any, is applied after this), unless ``reinstatement`` says it stays. Items that
-    decision closed stay closed (their posts come back to review only through new
-    signals). The events to append."""
+    """An audit (or a reversed appeal) overturned a decision that acted on its author's
+    account: the status goes back to what the account actions still standing impose (the
+    overturn's own author action, if any, is applied after this), unless ``reinstatement``
+    says it stays. Items that decision closed stay closed (their posts come back to review
+    only through new signals). The events to append."""
     found = reinstatement(conn, overturned_decision_id, postgres=postgres)
     if found is None:
         return []
-    earlier, row = found
-    before = AuthorStatus(earlier["status_before"])
+    row = found.author
     action_id = conn.execute(
         _INSERT_ACTION,
         {
-            "author_id": earlier["author_id"],
+            "author_id": row.id,
             "action": REINSTATE,
             "status_before": row.status,
-            "status_after": before.value,
+            "status_after": found.status.value,
             "user_id": auditor.id,
             "decision_id": new_decision_id,
             "item_id": item_id,
@@ -357,9 +431,8 @@ def reverse_for_overturn(
             "closed_items": 0,
         },
     ).scalar_one()
-    conn.execute(
-        _SET_STATUS, {"b_id": earlier["author_id"], "b_status": before.value, "b_now": now}
-    )
+    conn.execute(_SET_STATUS, {"b_id": row.id, "b_status": found.status.value, "b_now": now})
+    reverses = {} if found.reverses is None else {"reverses_account_action_id": found.reverses}
     return [
         event_row(
             now,
@@ -368,13 +441,13 @@ def reverse_for_overturn(
             item_id=item_id,
             queue_id=queue_id,
             author=row.handle,
-            author_id=earlier["author_id"],
+            author_id=row.id,
             author_action=REINSTATE,
             status_before=row.status,
-            status=before.value,
+            status=found.status.value,
             account_action_id=action_id,
             decision_id=new_decision_id,
-            reverses_account_action_id=earlier["id"],
+            **reverses,
         )
     ]
 

@@ -6,19 +6,27 @@ appeal of the decision on their post (``post_external_id``) or on their account
 ``unchanged``, with another ``rejected``: ``id_reused``). The service attaches it to the
 decision of record it contests:
 
-- a post: the newest decision of record of the post's decided items, which must be
-  restrictive (its enforcement action did something: not ``keep``, not a ``restore``);
-- an account: the author's newest account action, which must have left the account
-  restricted, suspended or inauthentic, and must have come from a decision on an item (a
-  verdict or an overturn; a lead's account action made on no item has no item to review).
+- a post: the newest of the decisions of record of the post's items that still restricts
+  it (its enforcement action did something: not ``keep``, not a ``restore``), so a later
+  "no violation" in another queue leaves an earlier queue's restriction appealable;
+- an account: the newest standing decision that imposes the account's status (restricted,
+  suspended or inauthentic; ``accounts.standing``), which must be its item's decision of
+  record; a lead's account action imposing it (made on no item) has no item to review.
 
 The contested decision's item (the same item: its post, context and history, everything
 the original reviewer saw) goes to the **appeals queue** (the queue file's queue with
-``appeals = true``): state ``pending``, a new epoch, an ``appealed`` entry in its history.
-Each element is answered on its own; the reasons one is refused: ``no_appeals_queue``,
-``unknown_post``, ``unknown_author``, ``no_decision``, ``not_restrictive``,
-``not_appealable``, ``in_review`` (the post is being reviewed now), ``already_appealed``
-(one appeal per decision).
+``appeals = true``): state ``pending``, a new epoch, an ``appealed`` entry in its history,
+queued as of the appeal's ``submitted_at`` (never later than now), so its wait, the SLA and
+the queue's order count from when the user appealed. Each element is answered on its own;
+the reasons one is refused: ``no_appeals_queue``, ``submitted_in_future`` (more than
+``SUBMITTED_AHEAD_SECONDS`` ahead of the service's clock), ``unknown_post``,
+``unknown_author``, ``no_decision``, ``not_restrictive``, ``not_appealable``, ``in_review``
+(the post is being reviewed now), ``already_appealed`` (one appeal per decision; one that
+ended ``withdrawn`` was never decided and does not count).
+
+**Withdrawals** (intake): withdrawing the post ends a waiting appeal of its decision
+undecided (``end_withdrawn``), not an appeal of the account (``outliving_withdrawal``): the
+account action stands whatever became of the post, and that appeal is still decided.
 
 **Four eyes**: whoever decided the item before (any decision of any epoch on it, the
 contested one included) is recused from its appeal. Their claims in an appeals queue skip
@@ -45,7 +53,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, func, insert, or_, select, update
 
 from reviewer_app.protocol import (
     Appeal,
@@ -81,6 +89,12 @@ UPHELD = "upheld"
 REVERSED = "reversed"
 #: the post was withdrawn upstream while its appeal waited: the appeal ended undecided
 WITHDRAWN = "withdrawn"
+#: an appeal's subject: the decision on a post, or an account action
+POST = "post"
+ACCOUNT = "account"
+#: how far ahead of the service's clock an appeal's ``submitted_at`` may be (clock skew)
+SUBMITTED_AHEAD_SECONDS = 300
+SUBMITTED_IN_FUTURE = "submitted_in_future"
 RESTRICTED_STATUSES = frozenset(
     {AuthorStatus.restricted, AuthorStatus.suspended, AuthorStatus.inauthentic}
 )
@@ -163,6 +177,14 @@ def _intake_one(ctx: Context, appeal: Appeal, queue_id: str | None) -> IntakeRes
         return rejected_result(
             appeal.id, "no_appeals_queue", "This service has no appeals queue (appeals = true)."
         )
+    ahead = appeal.submitted_at.timestamp() - ctx.now
+    if ahead > SUBMITTED_AHEAD_SECONDS:
+        return rejected_result(
+            appeal.id,
+            SUBMITTED_IN_FUTURE,
+            f"submitted_at is {ahead:.0f} s ahead of this service's clock (at most "
+            f"{SUBMITTED_AHEAD_SECONDS} s are taken): send when the user made the appeal.",
+        )
     try:
         contested = (
             _contested_post(ctx, appeal.post_external_id, queue_id)
@@ -202,13 +224,24 @@ def _contested_post(ctx: Context, external_id: str, queue_id: str) -> _Contested
         raise _Refused("unknown_post", "No post with this id was sent by this account.")
     found = _lock_items(ctx, items.c.post_id == post_id)
     _refuse_if_open(found, queue_id)
-    decided = [i for i in found if i["state"] == "decided" and i["decision_id"] is not None]
+    # each item's decision of record stands (an item whose appeal ended withdrawn included)
+    decided = [i for i in found if i["decision_id"] is not None]
     if not decided:
         raise _Refused("no_decision", "The post has no decision to appeal.")
-    item = max(decided, key=lambda i: int(i["decision_id"]))
+    kinds = _action_kinds(ctx.conn, [int(i["decision_id"]) for i in decided])
+    # the newest that still restricts the post: a later "no violation" in another queue
+    # leaves an earlier queue's restriction standing
+    restricting = [i for i in decided if _restricts(kinds[int(i["decision_id"])])]
+    if not restricting:
+        newest = _decision(ctx.conn, max(int(i["decision_id"]) for i in decided))
+        raise _Refused(
+            "not_restrictive",
+            f"The post's decision ({newest['action']}) restricted nothing: nothing to appeal.",
+        )
+    item = max(restricting, key=lambda i: int(i["decision_id"]))
     decision = _decision(ctx.conn, int(item["decision_id"]))
-    _check_restrictive(ctx.conn, decision)
-    return _Contested(decision, item, "post")
+    _check_not_appealed(ctx.conn, decision)
+    return _Contested(decision, item, POST)
 
 
 def _contested_account(ctx: Context, external_id: str, queue_id: str) -> _Contested:
@@ -216,7 +249,8 @@ def _contested_account(ctx: Context, external_id: str, queue_id: str) -> _Contes
     author = accounts.lock_authors(ctx.conn, [author_id], postgres=ctx.postgres).get(author_id)
     if author is None:
         raise _Refused("unknown_author", "No author with this id was sent by this account.")
-    if AuthorStatus(author.status) not in RESTRICTED_STATUSES:
+    status = AuthorStatus(author.status)
+    if status not in RESTRICTED_STATUSES:
         taken = ctx.conn.execute(
             select(account_actions.c.id).where(account_actions.c.author_id == author_id).limit(1)
         ).first()
@@ -225,62 +259,59 @@ def _contested_account(ctx: Context, external_id: str, queue_id: str) -> _Contes
         raise _Refused(
             "not_restrictive", f"The account is {author.status}: no restriction to appeal."
         )
-    # the action the account's status stands on: the newest that raised it to what it is
-    # (an audit's or an appeal's reinstatement restricted nothing: the one it went back to)
-    latest = (
-        ctx.conn.execute(
-            select(account_actions)
-            .where(
-                account_actions.c.author_id == author_id,
-                account_actions.c.action != accounts.REINSTATE,
-                account_actions.c.status_after == author.status,
-            )
-            .order_by(account_actions.c.id.desc())
-            .limit(1)
-        )
-        .mappings()
-        .first()
-    )
-    if latest is None:
-        raise _Refused("no_decision", "No account action gave the author their status.")
-    if latest["decision_id"] is None or latest["item_id"] is None:
+    # what the status stands on: the account actions still standing that impose it (an
+    # audit's or an appeal's reinstatement imposes nothing; a reversed decision stands no
+    # more; a second restriction on another post stands though it raised nothing)
+    imposing = [s for s in accounts.standing(ctx.conn, author_id) if s.status is status]
+    if any(s.decision_id is None for s in imposing):
         raise _Refused(
             "not_appealable",
             "The account action was a lead's, made on no item: there is no item to review.",
         )
-    found = _lock_items(ctx, items.c.id == latest["item_id"])
+    if not imposing:
+        raise _Refused(
+            "not_restrictive", "No decision standing gives the account its status: all reversed."
+        )
+    latest = max(imposing, key=lambda s: (s.decided_at, s.decision_id or 0))
+    found = _lock_items(ctx, items.c.id == latest.item_id)
     _refuse_if_open(found, queue_id)
-    if not found or found[0]["decision_id"] != latest["decision_id"]:
+    if not found or found[0]["decision_id"] != latest.decision_id:
         raise _Refused(
             "not_restrictive", "The decision behind the account action was replaced since."
         )
-    decision = _decision(ctx.conn, int(latest["decision_id"]))
+    decision = _decision(ctx.conn, int(found[0]["decision_id"]))
     _check_not_appealed(ctx.conn, decision)
-    return _Contested(decision, found[0], "account")
+    return _Contested(decision, found[0], ACCOUNT)
 
 
 def _decision(conn: Connection, decision_id: int) -> Mapping[Any, Any]:
     return conn.execute(select(decisions).where(decisions.c.id == decision_id)).mappings().one()
 
 
-def _check_restrictive(conn: Connection, decision: Mapping[Any, Any]) -> None:
-    kind = conn.execute(
-        select(enforcement_actions.c.kind).where(
-            enforcement_actions.c.decision_id == decision["id"]
+def _restricts(kind: str | None) -> bool:
+    """A decision whose enforcement action is of this kind restricts something (None: it
+    has no action, from before actions began)."""
+    return kind is not None and kind not in _NOT_RESTRICTIVE
+
+
+def _action_kinds(conn: Connection, decision_ids: Sequence[int]) -> dict[int, str | None]:
+    """The enforcement action kind of each decision (None: it has none)."""
+    found: dict[int, str | None] = dict.fromkeys(decision_ids)
+    for r in conn.execute(
+        select(enforcement_actions.c.decision_id, enforcement_actions.c.kind).where(
+            enforcement_actions.c.decision_id.in_(sorted(set(decision_ids)))
         )
-    ).scalar()
-    if kind is None or kind in _NOT_RESTRICTIVE:
-        raise _Refused(
-            "not_restrictive",
-            f"The post's decision ({decision['action']}) restricted nothing: nothing to appeal.",
-        )
-    _check_not_appealed(conn, decision)
+    ):
+        found[int(r.decision_id)] = str(r.kind)
+    return found
 
 
 def _check_not_appealed(conn: Connection, decision: Mapping[Any, Any]) -> None:
+    # an appeal that ended withdrawn (its post withdrawn while it waited) was never decided
     earlier = conn.execute(
         select(appeals.c.external_id, appeals.c.outcome).where(
-            appeals.c.decision_id == decision["id"]
+            appeals.c.decision_id == decision["id"],
+            or_(appeals.c.outcome.is_(None), appeals.c.outcome != WITHDRAWN),
         )
     ).first()
     if earlier is not None:
@@ -301,13 +332,16 @@ def _open_appeal(
     reason = {"kind": "appeal", "detail": detail[:200]}
     payload["reasons"] = [reason, *[r for r in payload["reasons"] if r.get("kind") != "appeal"]][:8]
     config = ctx.configs[queue_id]
+    # queued as of when the user made the appeal (its wait and the SLA count from then), never
+    # later than now
+    enqueued_at = min(appeal.submitted_at.timestamp(), ctx.now)
     top = max((float(s["score"]) for s in payload.get("scores") or ()), default=0.0)
     priority = priority_value(
         config.priority,
         top,
         int(payload["reports"]["total"]),
         int(payload["reach"]["views"]),
-        ctx.now,
+        enqueued_at,
     )
     ctx.conn.execute(
         update(items)
@@ -316,7 +350,7 @@ def _open_appeal(
             queue_id=queue_id,
             state="pending",
             epoch=item["epoch"] + 1,
-            enqueued_at=ctx.now,
+            enqueued_at=enqueued_at,
             priority=priority,
             payload=dumps(payload),
             lease_token=None,
@@ -383,6 +417,13 @@ def open_appeals(conn: Connection, item_ids: Sequence[str]) -> dict[str, Mapping
             )
         ).mappings()
     }
+
+
+def outliving_withdrawal(conn: Connection, item_ids: Sequence[str]) -> set[str]:
+    """The items among these (open items of posts being withdrawn) whose waiting appeal is of
+    the account: the account action stands whatever became of the post, so the appeal stays
+    in its queue to be decided (its outcome still reaches the platform)."""
+    return {i for i, r in open_appeals(conn, item_ids).items() if r["subject"] == ACCOUNT}
 
 
 def end_withdrawn(conn: Connection, item_ids: Sequence[str], now: float) -> dict[str, str]:
@@ -479,6 +520,7 @@ __all__ = [
     "intake_appeals",
     "open_appeals",
     "outcomes_by_reviewer",
+    "outliving_withdrawal",
     "recused",
     "settle",
 ]

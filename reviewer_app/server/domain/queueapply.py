@@ -12,7 +12,9 @@ file that names it again brings it back. A removed queue with open items is refu
 unless they are drained into a queue of the new file: pending items move there and are
 ordered by its weights; leased items move too but keep their lease, so the reviewer's
 verdict is judged by the configuration the item was leased under (``leases.config_version``)
-and, once released or expired, the item is pending in the new queue.
+and, once released or expired, the item is pending in the new queue. An appeals queue's
+items take their waiting appeals along, and their leases name the new queue (an appeal is
+decided under a lease of the appeals queue it waits in).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
@@ -37,7 +40,7 @@ from reviewer_app.server.domain.priority import priority_value
 from reviewer_app.server.domain.queuefile.text import canonical_json
 from reviewer_app.server.domain.records import append_events, chunks, event_row
 from reviewer_app.server.problems import ApiError
-from reviewer_app.server.storage.tables import config_versions, items, queues
+from reviewer_app.server.storage.tables import appeals, config_versions, items, leases, queues
 
 ROW_CHUNK = 2_000
 
@@ -486,7 +489,7 @@ def _retired_with_open_items(conn: Connection) -> list[str]:
 
 def _open_items(conn: Connection, queue_id: str) -> list[Any]:
     query = (
-        select(items.c.id, items.c.state, items.c.payload, items.c.enqueued_at)
+        select(items.c.id, items.c.state, items.c.payload, items.c.enqueued_at, items.c.lease_token)
         .where(items.c.queue_id == queue_id, items.c.state.in_(("pending", "leased")))
         .order_by(items.c.id)  # the lock order of verdict batches: no deadlocks
     )
@@ -535,23 +538,25 @@ def _drain(
     ]
     for batch in chunks(moves, ROW_CHUNK):
         conn.execute(_MOVE, [{**m, "b_queue": drain_to} for m in batch])
-    append_events(
-        conn,
-        [
-            event_row(
-                now,
-                EventKind.moved,
-                actor,
-                item_id=r.id,
-                queue_id=drain_to,
-                from_queue=queue_id,
-                state=r.state,
-            )
-            for r in found
-        ],
-    )
+    if was_appeals:
+        _move_appeals(conn, found, drain_to)
+    moved = partial(event_row, now, EventKind.moved, actor, queue_id=drain_to, from_queue=queue_id)
+    append_events(conn, [moved(item_id=r.id, state=r.state) for r in found])
     leased = sum(1 for r in found if r.state == "leased")
     return Drain(queue_id, drain_to, len(found) - leased, leased)
+
+
+def _move_appeals(conn: Connection, found: Sequence[Any], drain_to: str) -> None:
+    """Appeals move with their items, and so do the leases held on them: an appeal is
+    decided under a lease of the queue it waits in (verdicts.py)."""
+    for batch in chunks([r.id for r in found], ROW_CHUNK):
+        conn.execute(
+            update(appeals)
+            .where(appeals.c.item_id.in_(batch), appeals.c.outcome.is_(None))
+            .values(queue_id=drain_to)
+        )
+    for batch in chunks([r.lease_token for r in found if r.lease_token], ROW_CHUNK):
+        conn.execute(update(leases).where(leases.c.token.in_(batch)).values(queue_id=drain_to))
 
 
 _MOVE = (

@@ -256,6 +256,9 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
         [{"b_id": pid, "b_state": state, "b_now": ctx.now} for pid, state in withdrawn.items()],
     )
     open_items = conn.execute(OPEN_ITEMS[ctx.postgres], {"ids": sorted(withdrawn)}).all()
+    # a waiting appeal of the account outlives its post: its item stays in the appeals queue
+    outliving = appeals.outliving_withdrawal(conn, [r.id for r in open_items])
+    open_items = [r for r in open_items if r.id not in outliving]
     if open_items:
         conn.execute(WITHDRAW_ITEMS, {"ids": [r.id for r in open_items]})
         tokens = [r.lease_token for r in open_items if r.lease_token]
@@ -274,7 +277,7 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
             )
             for r in open_items
         ]
-        # review ended without a decision (an appeal's too): the platform is told so
+        # review ended without a decision (an appeal's of the post too): the platform is told
         ended = appeals.end_withdrawn(conn, [r.id for r in open_items], ctx.now)
         enforcement.withdrawn(
             conn,

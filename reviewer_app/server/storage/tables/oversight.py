@@ -11,6 +11,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 from ._base import metadata
@@ -20,7 +21,9 @@ from ._base import metadata
 # A user's appeal of a decision of record, relayed by the platform (``source``) and idempotent
 # by its id there. The contested decision's item went to the appeals queue; ``reviewer_id`` and
 # ``contested_at`` are the contested decision's (the reviewer figures need no join). One appeal
-# per decision. ``outcome`` (upheld / reversed) and its decision once a reviewer decided it.
+# per decision, not counting one that ended ``withdrawn`` (its post withdrawn while it waited:
+# never decided). ``outcome`` (upheld / reversed) and its decision once a reviewer decided it.
+_NOT_WITHDRAWN = text("outcome IS NULL OR outcome <> 'withdrawn'")
 appeals = Table(
     "appeals",
     metadata,
@@ -41,7 +44,15 @@ appeals = Table(
     Column("outcome_decision_id", Integer, nullable=True),
     Column("decided_at", Float, nullable=True),
     Index("ix_appeals_external", "source", "external_id", unique=True),
-    Index("ix_appeals_decision", "decision_id", unique=True),
+    Index("ix_appeals_decision", "decision_id"),
+    # one appeal per decision, an appeal that ended withdrawn aside (migration 0027)
+    Index(
+        "ix_appeals_decision_once",
+        "decision_id",
+        unique=True,
+        sqlite_where=_NOT_WITHDRAWN,
+        postgresql_where=_NOT_WITHDRAWN,
+    ),
     Index("ix_appeals_item", "item_id", "id"),
     Index("ix_appeals_reviewer", "reviewer_id", "contested_at"),
 )
