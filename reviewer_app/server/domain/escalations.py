@@ -345,12 +345,16 @@ def _lead_to_assign(conn: Connection, assignee: str, *, postgres: bool) -> int:
     return int(found.id)
 
 
-def _check_expected(conn: Connection, row: Mapping[Any, Any], expected: AssigneeNow) -> None:
+def _check_expected(
+    conn: Connection, row: Mapping[Any, Any], expected: AssigneeNow, assignee: str | None
+) -> None:
     """Refuse (409) an assignment based on a stale view: the escalation is assigned to
-    someone other than ``expected`` says (another lead changed it meanwhile)."""
+    someone other than ``expected`` says (another lead changed it meanwhile). Assigned as
+    asked already is no conflict: the same request again (a retry whose first reply was
+    lost) succeeds."""
     now_id = row["assigned_user_id"]
     holder = _names(conn, {now_id}).get(now_id) if now_id is not None else None
-    if holder == expected.assignee:
+    if holder in (expected.assignee, assignee):
         return
     if holder is None:
         raise ApiError(
@@ -390,7 +394,7 @@ def assign(
     if row["queue_id"] != ESCALATION_QUEUE or row["state"] not in OPEN_STATES:
         raise _not_open(conn, row)
     if expected is not None:
-        _check_expected(conn, row, expected)
+        _check_expected(conn, row, expected, assignee)
     assignee_id: int | None = None
     if assignee is not None:
         assignee_id = _lead_to_assign(conn, assignee, postgres=postgres)

@@ -109,14 +109,16 @@ class ReviewFacade(ServiceBase):
             if running is None or not found:
                 raise ApiError(404, "unknown_queue", f"No queue {queue_id!r}.")
             current = found[0].config.breaks
-            if based_on is not None and based_on.breaks != current:
-                raise _breaks_changed(queue_id, current)
             rule = breaks
             if rule is not None and keep_high_harm:
                 kinds = _kept_kinds(conn, queue_id, current)
                 rule = rule.model_copy(
                     update={"high_harm": kinds if kinds is not None else rule.high_harm}
                 )
+            # the rule in force already this one is no conflict: the same save again (a
+            # retry whose first reply was lost) succeeds
+            if based_on is not None and based_on.breaks != current and rule != current:
+                raise _breaks_changed(queue_id, current)
             queues = [
                 q.model_copy(update={"config": q.config.model_copy(update={"breaks": rule})})
                 if q.id == queue_id
