@@ -67,6 +67,7 @@ def test_an_appeal_waits_and_is_ordered_from_when_the_user_made_it(
 ) -> None:
     platform = platform_of(server)
     removed(server, platform, ["p-recent", "p-old"])
+    clock.advance(4 * 24 * HOUR)  # the removals were four days ago
     [recent] = send(platform, "appeals", [made_at(clock, -HOUR, "p-recent")])
     assert recent["status"] == "created", recent
     clock.advance(60)  # the older appeal reaches the service later (a platform's backlog)
@@ -107,3 +108,23 @@ def test_a_submitted_at_ahead_of_the_clock_is_refused_beyond_a_few_minutes(
     # refused, it was not stored: sent again with a true time it is taken
     [fixed] = send(platform, "appeals", [made_at(clock, -60, "p-future")])
     assert fixed["status"] == "created", fixed
+
+
+def test_an_appeal_made_before_its_decision_waits_from_the_decision(
+    server: LiveServer, clock: ManualClock
+) -> None:
+    """A ``submitted_at`` before the contested decision (the post's time, or 1971, sent by
+    mistake) would put the appeal decades over its SLA and first in the queue for good."""
+    platform = platform_of(server)
+    removed(server, platform, ["p-early"])
+    decided = clock.now
+    clock.advance(HOUR)
+    body = appeal("p-early", appeal_id="ap-early")
+    body["submitted_at"] = "1971-01-01T00:00:00+00:00"
+    [taken] = send(platform, "appeals", [body])
+    assert taken["status"] == "created", taken
+    figures = appeals_figures(server.login("lena", Role.lead))
+    assert abs(figures["oldest_pending_age_seconds"] - HOUR) <= 1, figures
+    [held] = claim(server.login("sam"), APPEALS, 1)
+    enqueued = datetime.fromisoformat(held["item"]["enqueued_at"]).timestamp()
+    assert enqueued == pytest.approx(decided, abs=1)

@@ -16,7 +16,8 @@ decision of record it contests:
 The contested decision's item (the same item: its post, context and history, everything
 the original reviewer saw) goes to the **appeals queue** (the queue file's queue with
 ``appeals = true``): state ``pending``, a new epoch, an ``appealed`` entry in its history,
-queued as of the appeal's ``submitted_at`` (never later than now), so its wait, the SLA and
+queued as of the appeal's ``submitted_at`` (never later than now nor before the contested
+decision), so its wait, the SLA and
 the queue's order count from when the user appealed. Each element is answered on its own;
 the reasons one is refused: ``no_appeals_queue``, ``submitted_in_future`` (more than
 ``SUBMITTED_AHEAD_SECONDS`` ahead of the service's clock), ``unknown_post``,
@@ -333,8 +334,10 @@ def _open_appeal(
     payload["reasons"] = [reason, *[r for r in payload["reasons"] if r.get("kind") != "appeal"]][:8]
     config = ctx.configs[queue_id]
     # queued as of when the user made the appeal (its wait and the SLA count from then), never
-    # later than now
-    enqueued_at = min(appeal.submitted_at.timestamp(), ctx.now)
+    # later than now nor before the decision it contests (a platform sending the post's time,
+    # or 1971, put it decades over the SLA and first in the queue for good)
+    made = max(appeal.submitted_at.timestamp(), float(decision["decided_at"]))
+    enqueued_at = min(made, ctx.now)
     top = max((float(s["score"]) for s in payload.get("scores") or ()), default=0.0)
     priority = priority_value(
         config.priority,
