@@ -322,3 +322,30 @@ def test_an_unexpected_error_is_exit_code_3(
     code, out, err = run_import(file)
     assert code == 0 and "Resumed after line 1" in out, err
     assert count(service, posts) == 3
+
+
+def test_a_database_failure_mid_run_is_exit_code_3(
+    service: Service, tmp_path: Path, run_import: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database failure during the run (planted: a lock held past SQLite's 30 s busy
+    timeout, or a connection reset, takes too long to make here) says to run it again,
+    exit code 3; it was exit code 2, which says the file or command cannot be used."""
+    from sqlalchemy.exc import OperationalError
+
+    real = bulk_import.parse_line
+
+    def failing(raw: bytes, number: int) -> Any:
+        if number == 2:
+            raise OperationalError("INSERT INTO posts", {}, Exception("database is locked"))
+        return real(raw, number)
+
+    monkeypatch.setattr(bulk_import, "parse_line", failing)
+    file = write(tmp_path / "feed.jsonl", [line("post", post(f"p-{n}")) for n in range(3)])
+    code, _, err = run_import(file, "--batch", "1")
+    assert code == 3, err
+    (message,) = said(err)
+    assert message.startswith("The database failed the import: ") and "goes on" in message
+    monkeypatch.setattr(bulk_import, "parse_line", real)
+    code, out, err = run_import(file)
+    assert code == 0 and "Resumed after line 1" in out, err
+    assert count(service, posts) == 3

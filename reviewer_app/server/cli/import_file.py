@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from reviewer_app.server.cli.database import check, close_sealed
+from reviewer_app.server.cli.database import check, close_sealed, database_failure
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.bulk_import import (
     DEFAULT_SOURCE,
@@ -47,7 +47,7 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
         "Exit codes: 0 all imported (a last line without its line end, still being "
         "written, is left for the next run), 1 some lines rejected, 2 the file or the "
         "command cannot be used (or another run is importing it), 3 the import stopped on "
-        "an unexpected error (run it again to go on).",
+        "a database failure or an unexpected error (run it again to go on).",
     )
     command.add_argument("file", type=Path, metavar="FILE.jsonl")
     command.add_argument(
@@ -132,8 +132,13 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_FILE
-    except SQLAlchemyError:
-        raise  # said as the other commands say it (cli/main.py)
+    except SQLAlchemyError as exc:  # mid-run (a lock held too long, a connection reset)
+        print(
+            f"The database failed the import: {database_failure(exc)}. What it committed "
+            f"is kept ({state_path(file).name}): the same command goes on from there.",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
     except Exception:  # never exit code 1, which says some lines were rejected
         traceback.print_exc()
         print(
