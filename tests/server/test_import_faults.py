@@ -349,3 +349,19 @@ def test_a_database_failure_mid_run_is_exit_code_3(
     code, out, err = run_import(file)
     assert code == 0 and "Resumed after line 1" in out, err
     assert count(service, posts) == 3
+
+
+def test_a_killed_runs_state_left_unrenamed_is_removed_by_the_next_run(
+    service: Service, tmp_path: Path, run_import: Run
+) -> None:
+    """Each run names its state's next version for its process: a run killed between
+    writing and renaming it left that file beside the data, one more at every kill."""
+    file = write(tmp_path / "feed.jsonl", [line("post", post("p-1"))])
+    stale = tmp_path / "feed.jsonl.import-state.99999.tmp"
+    stale.write_text("{}", encoding="utf-8")
+    other = tmp_path / "other.jsonl.import-state.99999.tmp"  # another file's: left alone
+    other.write_text("{}", encoding="utf-8")
+    code, _, err = run_import(file)
+    assert code == 0, err
+    assert not stale.exists() and other.exists()
+    assert not list(tmp_path.glob("feed.jsonl.import-state.*.tmp"))

@@ -28,6 +28,7 @@ On a terminal, a progress line on stderr: lines, bytes, rate and time left.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -187,6 +188,8 @@ def one_run(file: Path) -> Iterator[None]:
             raise ImportFileError(f"{file.name} is being imported by another run") from None
         except OSError as exc:
             raise ImportFileError(f"cannot lock {path}: {exc.strerror or exc}") from None
+        for stale in path.parent.glob(glob.escape(state_path(file).name) + ".*.tmp"):
+            stale.unlink(missing_ok=True)  # a killed run's next state, never renamed
         yield
     finally:
         os.close(fd)
