@@ -68,3 +68,25 @@ def test_the_keys_page_refused_closes_the_tab_too(demo_server: LiveServer, desk_
     assert admin.users.status.text() == keys.status.text()
     assert not keys.create_button.isEnabled() and not admin.users.add_button.isEnabled()
     assert not any(k.name == "feed-new" for k in demo_server.service.api_keys())
+
+
+def test_the_queue_file_page_refused_closes_the_tab_and_late_lists_stay_empty(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    """The queue configuration page's 403 said only its generic line; and a list read
+    before the demotion, arriving after the tab closed, filled its table again."""
+    demo_server.add_user("other-admin", Role.admin)
+    demo_server.service.create_api_key(Role.platform, "feed-bridge")
+    desk, admin = open_admin(demo_server, desk_factory)
+    desk.wait(lambda: admin.keys.model.rowCount() > 0 and admin.users.model.rowCount() > 0)
+    with ApiClient(demo_server.url) as before:  # answered while still an admin
+        before.login(*ADMIN)
+        late_keys, late_users = before.api_keys(), (before.me(), before.users())
+    demote(demo_server, ADMIN[0])
+    admin.queue_config.refresh()  # refused: 403
+    desk.wait(lambda: "no longer lets this account administer" in admin.users.status.text())
+    assert admin.queue_config.status.text() == admin.users.status.text()
+    assert admin.users.model.rowCount() == 0 and admin.keys.model.rowCount() == 0
+    admin.keys._show(late_keys)  # the replies of loads under way, arriving now
+    admin.users._show(late_users)
+    assert admin.users.model.rowCount() == 0 and admin.keys.model.rowCount() == 0

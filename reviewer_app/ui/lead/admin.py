@@ -53,8 +53,8 @@ class AdminView(QTabWidget):
         # no longer an admin: this one made themselves something else, or another admin
         # did (a call refused with 403)
         self.closed = False
-        self.users.no_longer_admin.connect(self.close_pages)
-        self.keys.no_longer_admin.connect(self.close_pages)
+        for page in (self.users, self.keys, self.queue_config):
+            page.no_longer_admin.connect(self.close_pages)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -76,6 +76,7 @@ class AdminView(QTabWidget):
         if self.closed:  # the first words stay: a later refusal says no more
             return
         self.closed = True
+        self.users.closed = self.keys.closed = self.queue_config.closed = True
         self.users.clear()
         self.keys.clear()
         stay = _StayDisabled(self)

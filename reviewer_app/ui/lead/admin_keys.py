@@ -104,6 +104,7 @@ class KeysPage(QWidget):
 
     #: a call refused with 403 (this account no longer an admin): the words that say so
     no_longer_admin = Signal(str)
+    closed = False  # (the tab's pages closed: see AdminView.close_pages)
 
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(parent)
@@ -181,6 +182,8 @@ class KeysPage(QWidget):
         run_op(self, work, self._show, self._failed("loading the API keys"), key="load")
 
     def _show(self, found: ApiKeyList) -> None:
+        if self.closed:  # a load under way when the tab closed: its list stays empty
+            return
         kept = selected_value(self.table, self.model)  # the same key, after the reload
         self.model.set_keys(found)
         if kept is None or not reselect(self.table, kept):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer_app.core.api import ApiClient
+from reviewer_app.core.errors import Forbidden
 from reviewer_app.protocol import QueueFileHistory, RunningQueueFile
 from reviewer_app.protocol.meta import QueueFileVersion
 
@@ -31,7 +32,7 @@ from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import clean, isolate, label, named, set_text, tooltip
 from ..words import plural
-from .admin_users import moment
+from .admin_users import moment, refused_words
 from .stats_views import SORT, Index, sortable, table_view
 
 # the largest local queue file "Compare with a file…" reads
@@ -152,6 +153,10 @@ class HistoryModel(_Table):
 class QueueConfigPage(QWidget):
     """The running queue file (read-only), its versions, and a diff against a local file."""
 
+    #: a call refused with 403 (this account no longer an admin): the words that say so
+    no_longer_admin = Signal(str)
+    closed = False  # (the tab's pages closed: a load still under way shows nothing)
+
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(parent)
         named(self, "adminQueues", translate("LeadAdmin", "Queue configuration"))
@@ -221,6 +226,8 @@ class QueueConfigPage(QWidget):
         run_op(self, work, self._show, self._failed("loading the queue file"), key="load")
 
     def _show(self, found: tuple[RunningQueueFile, QueueFileHistory]) -> None:
+        if self.closed:
+            return
         running, history = found
         same = self.running is not None and self.running.toml == running.toml
         self.running = running
@@ -250,7 +257,11 @@ class QueueConfigPage(QWidget):
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
             self.load_failed = True
-            set_text(self.status, describe(err, during=translate("LeadAdmin", during)).line())
+            said = describe(err, during=translate("LeadAdmin", during)).line()
+            if isinstance(err, Forbidden):  # another admin demoted this one meanwhile
+                self.no_longer_admin.emit(refused_words(said))
+                return
+            set_text(self.status, said)
 
         return failed
 

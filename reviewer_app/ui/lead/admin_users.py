@@ -155,6 +155,7 @@ class UsersPage(QWidget):
     #: this admin made themselves something else, or a call was refused with 403 (another
     #: admin did): the words that say so
     no_longer_admin = Signal(str)
+    closed = False  # (the tab's pages closed: see AdminView.close_pages)
 
     def __init__(self, client_factory: Callable[[], ApiClient], parent: QWidget | None = None):
         super().__init__(parent)
@@ -266,6 +267,8 @@ class UsersPage(QWidget):
         run_op(self, work, self._show, self._failed("loading the users"), key="load")
 
     def _show(self, found: tuple[User, UserList]) -> None:
+        if self.closed:  # a load under way when the tab closed: its list stays empty
+            return
         me, users = found
         self.me = me.username
         kept = selected_value(self.table, self.model)  # the same person, after the reload
