@@ -401,11 +401,11 @@ def test_a_key_revoked_during_a_long_poll_reads_nothing_more(server: LiveServer)
 
     # and when nothing comes while it waits: the wait's end says the key is gone too
     quiet = server.service.create_api_key(Role.platform, "feed-bridge")
+    server.service.seal_now()
+    end = read_feed(server.url, quiet.key)["next_cursor"]  # past p1: nothing more comes
     waiting = threading.Thread(
         target=lambda: answers.append(
-            ApiSession(server.url, quiet.key).get(
-                "/enforcement", params={"after": 10**6, "wait": 2}
-            )
+            ApiSession(server.url, quiet.key).get("/enforcement", params={"after": end, "wait": 2})
         )
     )
     waiting.start()

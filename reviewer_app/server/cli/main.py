@@ -566,18 +566,16 @@ def serve(
             )
         os.environ.update(settings.to_env())
         with metrics_directory():
-            uvicorn.run(
-                "reviewer_app.server.http.app:create_app_from_env",
-                factory=True,
-                workers=workers,
-                **common,
-            )
+            # the workers' factory ends long polls when told to stop (as StoppingServer)
+            factory = "reviewer_app.server.http.shutdown:worker_app"
+            uvicorn.run(factory, factory=True, workers=workers, **common)
     else:
         from reviewer_app.server.http.app import create_app, tune_server_process
+        from reviewer_app.server.http.shutdown import serve as serve_one
 
         app = create_app(settings)
         tune_server_process()
-        uvicorn.run(app, **common)
+        serve_one(app, **common)  # uvicorn.run, with a server that ends long polls at a stop
     return 0
 
 

@@ -5,7 +5,13 @@ sealing); ``wire_action`` makes a stored row the wire's ``EnforcementAction`` (t
 send the same). **Long polls** (``FeedWatch``): a reader with nothing new waits on the
 process's view of the sealed head (the largest seq), which one task per process refreshes
 every ``POLL_SECONDS`` (actions sealed by another process) and at once when this process's
-sequencer seals actions. Waiting holds no thread.
+sequencer seals actions. Waiting holds no thread. When the process is told to stop
+(``FeedWatch.stop``), waiting readers answer at once.
+
+**A cursor past the head** (``Feed.page``, 409 ``cursor_ahead``): no reader was ever given
+a cursor past the sealed head, so one means the service's data went back (restored from a
+backup) or the reader made it up. Echoing it back would skip every action numbered up to
+it for good; the check reads the primary, never a replica that may be behind.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from reviewer_app.server.domain.enforcement import (
     sealed_head,
 )
 from reviewer_app.server.domain.records import to_dt
+from reviewer_app.server.problems import ApiError
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.tables import enforcement_actions
 
@@ -120,16 +127,29 @@ def page(conn: Connection, source: str, after: int, limit: int) -> tuple[Enforce
     return EnforcementPage(actions=actions, next_cursor=actions[-1].seq if actions else after), head
 
 
+def cursor_ahead(after: int, head: int) -> ApiError:
+    """409 for a cursor past the sealed head ``head`` (read on the primary)."""
+    return ApiError(
+        409,
+        "cursor_ahead",
+        f"The feed's last action is seq {head}; cursor {after} is past it, and no page ever "
+        "gave a cursor past the last action. The service's data may have been restored from "
+        "a backup: read again from the last cursor you know to be good (or 0) and "
+        "de-duplicate by id.",
+    )
+
+
 @dataclass
 class FeedWatch:
     """Long-polling readers of one process wait here for the sealed head to pass the one
     they saw. One task refreshes the head while anyone waits: every ``poll`` seconds
     (actions another process sealed) and at once when ``poke`` says this process sealed
-    some. Readers hold no thread while they wait."""
+    some. Readers hold no thread while they wait. ``stop`` ends every wait at once."""
 
     read_head: Callable[[], int]  # blocking: run on a worker thread
     poll: float = POLL_SECONDS
     head: int = 0
+    stopped: bool = False
     _waiting: int = 0
     _loop: asyncio.AbstractEventLoop | None = None
     _changed: asyncio.Event | None = None
@@ -143,8 +163,23 @@ class FeedWatch:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 loop.call_soon_threadsafe(poked.set)
 
+    def stop(self) -> None:
+        """The process is stopping (any thread, or a signal handler: it only sets a flag and
+        asks the loop to wake the readers): waits end now, and later ones at once."""
+        self.stopped = True
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        changed, self._changed = self._changed, asyncio.Event()
+        if changed is not None:
+            changed.set()
+
     async def wait_beyond(self, seen: int, timeout: float) -> bool:
-        """Wait until the sealed head is past ``seen`` (True) or ``timeout`` runs out."""
+        """Wait until the sealed head is past ``seen`` (True), ``timeout`` runs out or the
+        process is stopping (``stopped``: then False unless the head moved)."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop:
             self._loop, self._changed, self._poked, self._task = (
@@ -158,7 +193,7 @@ class FeedWatch:
         try:
             if self._task is None or self._task.done():
                 self._task = loop.create_task(self._refresh())
-            while self.head <= seen:
+            while self.head <= seen and not self.stopped:
                 remaining = deadline - loop.time()
                 if remaining <= 0:
                     return False
@@ -168,7 +203,7 @@ class FeedWatch:
                     await asyncio.wait_for(changed.wait(), remaining)
                 except TimeoutError:
                     return self.head > seen
-            return True
+            return self.head > seen
         finally:
             self._waiting -= 1
 
@@ -208,8 +243,13 @@ class Feed:
             return sealed_head(conn)
 
     def page(self, source: str, after: int, limit: int) -> tuple[EnforcementPage, int]:
+        """``page`` on the primary; a cursor past its sealed head is refused (409
+        ``cursor_ahead``): a replica may be behind, the primary has every cursor given out."""
         with self.db.read() as conn:
-            return page(conn, source, after, limit)
+            found, head = page(conn, source, after, limit)
+        if after > head:
+            raise cursor_ahead(after, head)
+        return found, head
 
 
 def _listen(engine: Engine, poke: Callable[[], None]) -> None:
