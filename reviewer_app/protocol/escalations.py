@@ -4,8 +4,9 @@ why, how long it waits against the SLA, who holds it and to whom it is assigned.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from .common import (
     EXCERPT_CHARS,
@@ -73,3 +74,12 @@ class EscalationAssignment(WireModel):
         "named in the detail and in ``errors``; ``assignment_changed``: nobody does). "
         "Absent: no check (whatever it is assigned to is replaced)",
     )
+
+    @model_serializer(mode="wrap")
+    def _unused_left_out(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Without ``expected`` when None: a service of an earlier release (which refuses
+        fields it does not know) takes an assignment from a newer desktop."""
+        data = handler(self)
+        if self.expected is None and isinstance(data, dict):
+            data.pop("expected", None)
+        return data

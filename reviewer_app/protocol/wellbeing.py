@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-from pydantic import Field, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 from pydantic_core import PydanticCustomError
 
 from .common import ESCALATION_QUEUE, Count, JsonBool, Label, Timestamp, Username, WireModel
@@ -96,6 +96,18 @@ class BreakRuleChange(WireModel):
         "stay, those of its rule now or, with reminders off, of the last rule it had (the "
         "defaults for a queue that never had one); the reply says which were kept",
     )
+
+    @model_serializer(mode="wrap")
+    def _unused_left_out(self, handler: SerializerFunctionWrapHandler) -> object:
+        """Without ``based_on`` (None) and ``keep_high_harm`` (false) when unused: a service
+        of an earlier release (which refuses fields it does not know) takes the change."""
+        data = handler(self)
+        if isinstance(data, dict):
+            if self.based_on is None:
+                data.pop("based_on", None)
+            if not self.keep_high_harm:
+                data.pop("keep_high_harm", None)
+        return data
 
 
 class BreakRuleChanged(WireModel):

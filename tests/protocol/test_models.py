@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime
 
@@ -168,3 +169,29 @@ def test_a_services_limits_are_whole_numbers_from_one(limit: object) -> None:
     for name in fine:
         with pytest.raises(ValidationError):
             Limits.model_validate({**fine, name: limit})
+
+
+def test_requests_leave_out_the_fields_an_earlier_service_does_not_know() -> None:
+    """A desktop newer than its service (upgraded first, as docs/platform.md asks for new
+    categories) sent ``"expected": null`` and ``"based_on": null, "keep_high_harm":
+    false`` with every assignment and break save; a service of the release before refuses
+    fields it does not know (422). Unused, they are left out; used, they are sent."""
+    from reviewer_app.protocol import (
+        AssigneeNow,
+        BreakRuleChange,
+        BreakRuleSeen,
+        EscalationAssignment,
+    )
+
+    assert json.loads(EscalationAssignment(assignee=None).model_dump_json()) == {"assignee": None}
+    assert json.loads(BreakRuleChange(breaks=None).model_dump_json()) == {"breaks": None}
+    used = EscalationAssignment(assignee="lena", expected=AssigneeNow(assignee=None))
+    assert json.loads(used.model_dump_json())["expected"] == {"assignee": None}
+    change = BreakRuleChange(breaks=None, based_on=BreakRuleSeen(breaks=None), keep_high_harm=True)
+    assert json.loads(change.model_dump_json()) == {
+        "breaks": None,
+        "based_on": {"breaks": None},
+        "keep_high_harm": True,
+    }
+    # read back by this service: the same request
+    assert EscalationAssignment.model_validate_json(used.model_dump_json()) == used
