@@ -209,7 +209,7 @@ def _local_service_failed(err: LocalServiceFailed) -> Message:
     if err.reason and err.timeout is None:
         stopped = translate("Messages", "The demo's service stopped: {reason}")
         again = translate("Messages", "Put right what it names, then start the demo again.")
-        return Message(stopped.format(reason=err.reason), "", again)
+        return Message(stopped.format(reason=isolate(err.reason)), "", again)
     return Message(
         translate("Messages", "The demo's service did not start.")
         if err.timeout is not None

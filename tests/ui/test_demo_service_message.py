@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from reviewer_app.core.errors import LocalServiceFailed
 from reviewer_app.ui import messages as M
+from reviewer_app.ui.plain import isolate
 
 
 def test_the_reason_the_demos_service_gave_is_shown() -> None:
     failed = LocalServiceFailed(exit_code=1, reason="database or disk is full")
     text = M.describe(failed).text()
-    assert "The demo's service stopped: database or disk is full" in text
+    # in its own words, isolated as every string from outside the app (a path in it may
+    # hold direction controls)
+    assert f"The demo's service stopped: {isolate('database or disk is full')}" in text
     assert "exit code" not in text
 
 
