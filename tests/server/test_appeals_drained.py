@@ -9,27 +9,22 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import pytest
-
 from reviewer_app.protocol import QueueFile
 from tests.support.api import claim, verdict
-from tests.support.appeals import APPEALS, appeal, appeals_server, feed, platform_of, queue_file
-from tests.support.clock import ManualClock
+from tests.support.appeals import (
+    APPEALS,
+    appeal,
+    appeals_on_a_manual_clock,  # noqa: F401 - the server fixture
+    feed,
+    platform_of,
+    queue_file,
+)
 from tests.support.enforcement import queue_posts
 from tests.support.intake import MISINFO, send
 from tests.support.servers import LiveServer
 
 V2 = "appeals-v2"
 POSTS = ["p-pending", "p-held", "p-released"]
-
-
-@pytest.fixture
-def server(database_url: str) -> Any:
-    srv = appeals_server(database_url, ManualClock())
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def renamed() -> QueueFile:

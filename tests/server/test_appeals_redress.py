@@ -6,30 +6,23 @@ the appeal."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
 from reviewer_app.protocol import Role, Statement
 from reviewer_app.protocol.statements import REDRESS
 from reviewer_app.server.domain.intake.rows import author_id_for
 from tests.support.api import claim, verdict
-from tests.support.appeals import APPEALS, SOURCE, appeal, appeals_server, feed, platform_of
-from tests.support.clock import ManualClock
+from tests.support.appeals import (
+    APPEALS,
+    SOURCE,
+    appeal,
+    appeals_on_a_manual_clock,  # noqa: F401 - the server fixture
+    feed,
+    platform_of,
+)
 from tests.support.enforcement import queue_posts
 from tests.support.intake import MISINFO, send
 from tests.support.servers import LiveServer
 
 CIVIC = ["MISINFO.CIVIC"]
-
-
-@pytest.fixture
-def server(database_url: str) -> Any:
-    srv = appeals_server(database_url, ManualClock())
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def assert_no_appeal_offered(statement: Statement) -> None:

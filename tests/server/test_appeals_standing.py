@@ -6,25 +6,17 @@ nothing)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
 from tests.support.api import claim, verdict
-from tests.support.appeals import APPEALS, appeal, appeals_server, feed, platform_of
-from tests.support.clock import ManualClock
+from tests.support.appeals import (
+    APPEALS,
+    appeal,
+    appeals_on_a_manual_clock,  # noqa: F401 - the server fixture
+    feed,
+    platform_of,
+)
 from tests.support.enforcement import queue_posts
 from tests.support.intake import HATE, MISINFO, classifier, send
 from tests.support.servers import LiveServer
-
-
-@pytest.fixture
-def server(database_url: str) -> Any:
-    srv = appeals_server(database_url, ManualClock())
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def test_a_reduction_standing_under_a_later_no_violation_is_appealed(server: LiveServer) -> None:

@@ -4,8 +4,10 @@ bodies as a platform sends them."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+import pytest
 
 from reviewer_app.protocol import QueueFile, Role, UserCreate
 
@@ -84,6 +86,17 @@ def appeals_server(
     for username, password, role in people:
         server.service.create_user(UserCreate(username=username, password=password, role=role))
     return server
+
+
+@pytest.fixture(name="server")
+def appeals_on_a_manual_clock(database_url: str) -> Iterator[LiveServer]:
+    """The ``server`` fixture of a test module that imports it: ``appeals_server`` on a
+    clock of its own, stopped after the test."""
+    server = appeals_server(database_url, ManualClock())
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def platform_of(server: LiveServer) -> ApiSession:
