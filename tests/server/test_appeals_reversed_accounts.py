@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from sqlalchemy import select
 
-from reviewer_app.protocol import QueueFile
 from reviewer_app.server.storage.tables import authors
 from tests.support.api import ApiSession, claim, verdict
-from tests.support.appeals import APPEALS, appeal, appeals_server, feed, platform_of, queue_file
-from tests.support.clock import ManualClock
+from tests.support.appeals import (
+    APPEALS,
+    appeal,
+    feed,
+    platform_of,
+    suspending_appeals_on_a_manual_clock,  # noqa: F401 - the server fixture
+)
 from tests.support.enforcement import queue_posts
 from tests.support.intake import MISINFO, send
 from tests.support.servers import LiveServer
@@ -31,34 +34,6 @@ STATUS_OF = {
     "mark_inauthentic": "inauthentic",
 }
 RANK = list(STATUS_OF)
-
-
-def suspending_queues() -> dict[str, Any]:
-    """The appeals tests' queues, misinformation also with remove and suspend author."""
-    document = queue_file()
-    misinfo = next(q for q in document["queues"] if q["id"] == MISINFO)
-    misinfo["config"]["actions"].append(
-        {
-            "id": "remove-suspend",
-            "label": "Remove and suspend author",
-            "kind": "remove",
-            "key": "8",
-            "requires_policy": True,
-            "author_action": "suspend",
-        }
-    )
-    misinfo["config"]["author_actions"] = ["restrict", "suspend"]
-    return document
-
-
-@pytest.fixture
-def server(database_url: str) -> Any:
-    srv = appeals_server(database_url, ManualClock())
-    srv.service.apply_queue_file(QueueFile.model_validate(suspending_queues()), actor=None)
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def decide_each(reviewer: ApiSession, actions: dict[str, str]) -> None:

@@ -5,34 +5,25 @@ ended withdrawn does not count as the decision's one appeal."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
-from reviewer_app.protocol import QueueFile
 from reviewer_app.server.storage.tables import appeals, authors
-from tests.server.test_appeals_reversed_accounts import suspending_queues
 from tests.support.api import ApiSession, claim, verdict
-from tests.support.appeals import APPEALS, appeal, appeals_server, feed, platform_of
-from tests.support.clock import ManualClock
+from tests.support.appeals import (
+    APPEALS,
+    appeal,
+    feed,
+    platform_of,
+    suspending_appeals_on_a_manual_clock,  # noqa: F401 - the server fixture
+)
 from tests.support.enforcement import queue_posts
 from tests.support.intake import MISINFO, send
 from tests.support.servers import LiveServer
 
 AUTHOR = "author-1"  # every post's author (tests.support.intake)
 GONE = {"post_external_id": "p-1", "reason": "deleted"}
-
-
-@pytest.fixture
-def server(database_url: str) -> Any:
-    srv = appeals_server(database_url, ManualClock())
-    srv.service.apply_queue_file(QueueFile.model_validate(suspending_queues()), actor=None)
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def suspended_on_p1(server: LiveServer, platform: ApiSession) -> str:

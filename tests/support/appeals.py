@@ -15,7 +15,7 @@ from .api import ApiSession
 from .clock import ManualClock
 from .enforcement import queue_file as enforcement_queues
 from .enforcement import read_all
-from .intake import INAUTH, NOW, QUEUES
+from .intake import INAUTH, MISINFO, NOW, QUEUES
 from .servers import LiveServer
 
 APPEALS = "appeals"
@@ -93,6 +93,35 @@ def appeals_on_a_manual_clock(database_url: str) -> Iterator[LiveServer]:
     """The ``server`` fixture of a test module that imports it: ``appeals_server`` on a
     clock of its own, stopped after the test."""
     server = appeals_server(database_url, ManualClock())
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def suspending_queues() -> dict[str, Any]:
+    """``queue_file``, its misinformation queue also with remove and suspend the author."""
+    document = queue_file()
+    misinfo = next(q for q in document["queues"] if q["id"] == MISINFO)
+    misinfo["config"]["actions"].append(
+        {
+            "id": "remove-suspend",
+            "label": "Remove and suspend author",
+            "kind": "remove",
+            "key": "8",
+            "requires_policy": True,
+            "author_action": "suspend",
+        }
+    )
+    misinfo["config"]["author_actions"] = ["restrict", "suspend"]
+    return document
+
+
+@pytest.fixture(name="server")
+def suspending_appeals_on_a_manual_clock(database_url: str) -> Iterator[LiveServer]:
+    """As ``appeals_on_a_manual_clock``, with ``suspending_queues``."""
+    server = appeals_server(database_url, ManualClock())
+    server.service.apply_queue_file(QueueFile.model_validate(suspending_queues()), actor=None)
     try:
         yield server
     finally:
