@@ -156,3 +156,24 @@ def test_an_answer_trickled_a_byte_at_a_time_ends_at_the_timeout(
     spans = sorted((r.began, r.ended if r.ended is not None else float("inf")) for r in requests)
     for (_began, ended_at), (next_began, _ended) in pairwise(spans):
         assert next_began > ended_at - 0.25, "two requests to one endpoint at once"
+
+
+def test_a_refused_connection_is_said_as_one_not_as_a_timeout(database_url: str) -> None:
+    """Nothing listening: the endpoint's last error says the connection was refused. urllib3
+    2 derives its refused-connection error from its connect-timeout error, and the
+    operators read "no answer within 0.5 s", looking for a slow receiver, not a dead one."""
+    closed = socket.create_server(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # the port is free: connecting to it is refused
+    with running(database_url, **SETTINGS) as server:  # type: ignore[arg-type]
+        server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+        session, _key = platform(server)
+        added, _secret = server.service.add_webhook(
+            f"http://127.0.0.1:{port}/hook", PLATFORM, None, "ops"
+        )
+        decide(server, session, ["p-1"])
+        wait_until(lambda: endpoint(server, added.id).consecutive_failures >= 1)
+        health = endpoint(server, added.id)
+    assert health.last_error is not None
+    assert "connection failed (Connection refused)" in health.last_error
+    assert "no answer" not in health.last_error

@@ -339,7 +339,7 @@ def post(
                 "POST", url, body=body, headers=headers, redirect=False, preload_content=False
             )
         except (urllib3.exceptions.HTTPError, OSError, ValueError) as exc:
-            if isinstance(exc, urllib3.exceptions.TimeoutError) or time.monotonic() >= until:
+            if timed_out(exc) or time.monotonic() >= until:
                 return Outcome(False, error=f"no answer within {timeout:g} s")
             if isinstance(exc, urllib3.exceptions.HTTPError):
                 return Outcome(False, error=f"connection failed ({cause(exc)})")
@@ -361,6 +361,15 @@ def post(
         status,
         error=f"HTTP {status}" + (f" {reason[:100]}" if reason else ""),
         retry_after=retry_after(response.headers.get("retry-after"), clock()),
+    )
+
+
+def timed_out(exc: BaseException) -> bool:
+    """Whether the attempt failed for time: a connection refused or a name that does not
+    resolve is not a timeout, though urllib3 2 derives its errors for them
+    (``NewConnectionError``, ``NameResolutionError``) from ``ConnectTimeoutError``."""
+    return isinstance(exc, urllib3.exceptions.TimeoutError) and not isinstance(
+        exc, urllib3.exceptions.NewConnectionError
     )
 
 
