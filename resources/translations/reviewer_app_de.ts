@@ -1521,6 +1521,7 @@
     </message>
     <message>
         <source>Queue configuration</source>
+        <extracomment>a call refused with 403 (this account no longer an admin): the words that say so</extracomment>
         <translation>Warteschlangenkonfiguration</translation>
     </message>
     <message>
@@ -1681,6 +1682,7 @@
     </message>
     <message>
         <source>{n} of {total}</source>
+        <extracomment>queue names by id (the page&apos;s queues): a sample&apos;s queue is shown by its name</extracomment>
         <translation>{n} von {total}</translation>
     </message>
     <message>
@@ -5801,6 +5803,14 @@
     <message>
         <source>{rating} ratings are labelled and reduced: choose another rating.</source>
         <translation>Bewertungen „{rating}“ werden gekennzeichnet und in der Verbreitung reduziert: Wählen Sie eine andere Bewertung.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled, not reduced: use {action} (key {key}) or choose a rating that reduces.</source>
+        <translation>Bewertungen „{rating}“ werden nur gekennzeichnet, nicht in der Verbreitung reduziert: Nehmen Sie {action} (Taste {key}) oder wählen Sie eine Bewertung, die die Verbreitung reduziert.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled, not reduced: choose a rating that reduces.</source>
+        <translation>Bewertungen „{rating}“ werden nur gekennzeichnet, nicht in der Verbreitung reduziert: Wählen Sie eine Bewertung, die die Verbreitung reduziert.</translation>
     </message>
     <message>
         <source>No fact-checker gave this post the rating {rating}: keep theirs, or say in a note why yours differs.</source>

@@ -1521,6 +1521,7 @@
     </message>
     <message>
         <source>Queue configuration</source>
+        <extracomment>a call refused with 403 (this account no longer an admin): the words that say so</extracomment>
         <translation>Configuración de colas</translation>
     </message>
     <message>
@@ -1681,6 +1682,7 @@
     </message>
     <message>
         <source>{n} of {total}</source>
+        <extracomment>queue names by id (the page&apos;s queues): a sample&apos;s queue is shown by its name</extracomment>
         <translation>{n} de {total}</translation>
     </message>
     <message>
@@ -5801,6 +5803,14 @@
     <message>
         <source>{rating} ratings are labelled and reduced: choose another rating.</source>
         <translation>Las calificaciones «{rating}» se etiquetan y se reduce su difusión: elija otra calificación.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled, not reduced: use {action} (key {key}) or choose a rating that reduces.</source>
+        <translation>Las calificaciones «{rating}» solo se etiquetan, sin reducir su difusión: use {action} (tecla {key}) o elija una calificación que reduzca la difusión.</translation>
+    </message>
+    <message>
+        <source>{rating} ratings are labelled, not reduced: choose a rating that reduces.</source>
+        <translation>Las calificaciones «{rating}» solo se etiquetan, sin reducir su difusión: elija una calificación que reduzca la difusión.</translation>
     </message>
     <message>
         <source>No fact-checker gave this post the rating {rating}: keep theirs, or say in a note why yours differs.</source>

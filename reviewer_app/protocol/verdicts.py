@@ -297,7 +297,7 @@ def verdict_problems(
                 f"Author action {verdict.author_action.value!r} is not allowed in this queue.",
             )
         )
-    found += _label_problems(action, verdict, rating, fact_checks, noted)
+    found += _label_problems(config, action, verdict, rating, fact_checks, noted)
     return found
 
 
@@ -345,14 +345,17 @@ def _rating_problems(
 
 
 def _label_problems(
+    config: QueueConfig,
     action: ActionConfig,
     verdict: DecisionFields,
     rating: RatingConfig | None,
     fact_checks: Collection[str] | None,
     noted: bool,
 ) -> list[VerdictProblem]:
-    """A label does not carry a rating that reduces distribution; with the item's
-    fact-checks known, a label needs one, and a rating none of them gave needs a note."""
+    """A label alone does not carry a rating that reduces distribution, and a label that
+    reduces does not carry one that does not (the scale's ``reduces`` decides, both ways);
+    with the item's fact-checks known, a label needs one, and a rating none of them gave
+    needs a note."""
     found: list[VerdictProblem] = []
     if action.kind is ActionKind.label and rating is not None and rating.reduces:
         found.append(
@@ -361,6 +364,17 @@ def _label_problems(
                 "rating_needs_reduce",
                 f"{rating.label} ratings are labelled and reduced: {action.label} does not "
                 "reduce distribution.",
+            )
+        )
+    if action.kind is ActionKind.label_and_reduce and rating is not None and not rating.reduces:
+        alone = next((a for a in config.actions if a.kind is ActionKind.label), None)
+        found.append(
+            VerdictProblem(
+                "rating",
+                "rating_does_not_reduce",
+                f"{rating.label} ratings are labelled, not reduced: {action.label} reduces "
+                "distribution; "
+                + (f"use {alone.label} instead." if alone else "choose a rating that reduces."),
             )
         )
     if fact_checks is None or action.kind not in LABEL_KINDS:

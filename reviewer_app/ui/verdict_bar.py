@@ -59,6 +59,7 @@ NEED_OF = {
     "rating_required": "rating",
     "unknown_rating": "rating",
     "rating_needs_reduce": "rating",
+    "rating_does_not_reduce": "rating",
     "note_required": "note",
     "rating_not_given": "note",
 }
@@ -471,6 +472,24 @@ class VerdictBar(QWidget):
                     else translate(
                         "VerdictBar",
                         "{rating} ratings are labelled and reduced: choose another rating.",
+                    ).format(rating=names[rating])
+                )
+            elif problem.code == "rating_does_not_reduce" and rating:
+                alone = next((a for a in self.config.actions if a.kind is ActionKind.label), None)
+                found.append(
+                    translate(
+                        "VerdictBar",
+                        "{rating} ratings are labelled, not reduced: use {action} (key {key}) "
+                        "or choose a rating that reduces.",
+                    ).format(
+                        rating=names[rating],
+                        action=isolate(alone.label),
+                        key=alone.key or translate("VerdictBar", "none"),
+                    )
+                    if alone is not None
+                    else translate(
+                        "VerdictBar",
+                        "{rating} ratings are labelled, not reduced: choose a rating that reduces.",
                     ).format(rating=names[rating])
                 )
             elif problem.code == "rating_not_given" and rating:

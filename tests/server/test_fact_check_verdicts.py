@@ -54,10 +54,10 @@ CASES = [
     Case("label and reduce, false", ("false",), "label-reduce", "false", None, "accepted"),
     Case("label and reduce, one of two ratings", ("false", "partly_false"), "label-reduce",
          "partly_false", None, "accepted"),
-    Case("label and reduce, a rating not given", ("false",), "label-reduce", "missing_context",
+    Case("label and reduce, a rating not given", ("false",), "label-reduce", "partly_false",
          None, "rejected", "rating_not_given"),
     Case("label and reduce, a rating not given, a note", ("false",), "label-reduce",
-         "missing_context", "Only the photo is out of context", "accepted"),
+         "partly_false", "Only part of the claim is false", "accepted"),
     Case("label without a rating", ("false",), "label-reduce", None, None, "422",
          "rating_required"),
     Case("reduce alone, no fact-check", (), "reduce", None, None, "accepted"),
@@ -162,14 +162,14 @@ def test_an_overturn_follows_the_same_rules(server: LiveServer) -> None:
         else:
             # a blind judgement labelling with a rating no fact-checker gave needs the
             # auditor's own note (the note the service writes for an overturn does not count)
-            judge = {"result": "judge", "action": "label-reduce", "rating": "missing_context"}
+            judge = {"result": "judge", "action": "label-reduce", "rating": "partly_false"}
             problem = expect_problem(lead.post(path, json=judge), 422, "overturn_invalid")
             assert [e["code"] for e in problem["errors"]] == ["rating_not_given"]
-            response = lead.post(path, json={**judge, "note": "only the photo is out of context"})
+            response = lead.post(path, json={**judge, "note": "only part of the claim is false"})
         assert response.status_code == 201, response.text
     assert seen == {"fc-14", "fc-15"}
     corrected = {d["item_id"]: d for d in _decisions(lead) if d["kind"] == "overturn"}
-    assert corrected["fc-15"]["rating"] == "missing_context"
+    assert corrected["fc-15"]["rating"] == "partly_false"
     assert corrected["fc-14"]["action"] == "no-violation"
 
 
