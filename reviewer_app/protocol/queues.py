@@ -124,7 +124,8 @@ class RatingConfig(WireModel):
     reduces: bool = Field(
         default=False,
         description="applying this rating also reduces distribution: it is given with a "
-        "label_and_reduce action, not a label alone (false, partly false)",
+        "label_and_reduce action, not a label alone (false, partly false); a rating that "
+        "does not reduce is given with a label alone, never with label_and_reduce",
     )
 
 
