@@ -11,7 +11,8 @@ matches when any one of its conditions holds, and the first match takes the post
 reasons of the new item are the conditions of that rule that hold.
 
 Re-review (``rereview_reasons``): a post decided ``keep`` in a queue comes back to that
-queue when the queue's re-review rule is met by what came in after the decision.
+queue when the queue's re-review rule is met by what came in after the reviewer's copy of
+the item was served (what the decision did not see).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ MAX_REASONS_KEPT = 64
 OTHER_REASON = "other"
 MAX_ITEM_REASONS = 8
 DETAIL_LENGTH = 200
+OWN = "own"
+"""A fact-check entry's mark: the organisation's own key sent it (not a platform's relay)."""
 
 
 def _detail(text: str) -> str:
@@ -56,8 +59,9 @@ class Summary:
     notes: list[dict[str, Any]] = field(default_factory=list)
     """``ReporterNote`` documents, newest first."""
     fact_checks: list[dict[str, Any]] = field(default_factory=list)
-    """``FactCheck`` documents without ``rating_label``, with ``received_at`` (epoch), the
-    newest per (organisation, url), oldest first."""
+    """``FactCheck`` documents without ``rating_label``, with ``received_at`` (epoch) and
+    ``own`` (true when the organisation's own key sent it; absent: relayed, or stored before
+    it was recorded), the newest per (organisation, url), oldest first."""
 
     @classmethod
     def load(cls, text: str | None) -> Summary:
@@ -109,11 +113,46 @@ class Summary:
             self.notes.insert(0, {"reason": reason_id, "note": note, "created_at": created_at})
             del self.notes[MAX_NOTES:]
 
-    def add_fact_check(self, check: dict[str, Any], received_at: float) -> None:
+    def add_fact_check(
+        self, check: dict[str, Any], received_at: float, *, own: bool = False
+    ) -> None:
+        """Add a rating (``check``: a ``FactCheck`` document without ``rating_label``), the
+        organisation's own (``own``: sent with its fact-checker key) or relayed by a
+        platform. It replaces the entry of the same organisation and article, except that a
+        relay never replaces the organisation's own rating: a platform cannot speak over the
+        fact-checker (a relay showed "true" on an item its fact-checker had rated false).
+        The same rating again keeps its entry and the time it first came (nothing new came:
+        a re-sent rating brought a kept post back to review as "new")."""
         key = (check["organisation"], check["url"])
-        self.fact_checks = [f for f in self.fact_checks if (f["organisation"], f["url"]) != key]
-        self.fact_checks.append({**check, "received_at": received_at})
-        del self.fact_checks[:-MAX_FACT_CHECKS]
+        entry = {**check, "received_at": received_at}
+        if own:
+            entry[OWN] = True
+        for n, f in enumerate(self.fact_checks):
+            if (f["organisation"], f["url"]) != key:
+                continue
+            if f.get(OWN) and not own:
+                return
+            if all(f.get(k) == v for k, v in check.items()):
+                self.fact_checks[n] = {**f, **({OWN: True} if own else {})}
+                return
+            del self.fact_checks[n]
+            break
+        self.fact_checks.append(entry)
+        while len(self.fact_checks) > MAX_FACT_CHECKS:
+            self._evict_fact_check()
+
+    def _evict_fact_check(self) -> None:
+        """Drop the oldest entry of the organisation with the most: one organisation's many
+        articles cannot push another's rating off the item (sixteen ratings from one left
+        none of another's, whose reason the item still gave)."""
+        held: dict[str, int] = {}
+        for f in self.fact_checks:
+            held[f["organisation"]] = held.get(f["organisation"], 0) + 1
+        most = max(held.values())
+        for n, f in enumerate(self.fact_checks):
+            if held[f["organisation"]] == most:
+                del self.fact_checks[n]
+                return
 
     # -- as an item shows it ---------------------------------------------------------------
 
@@ -159,7 +198,17 @@ class Earlier:
     """The decision of record was of kind ``keep``: the only one that may come back."""
     decided_at: float
     reports_then: int
-    """Reports the item showed when decided (the post's total then)."""
+    """Reports the reviewer's copy of the item showed (the post's total then)."""
+    seen_at: float | None = None
+    """When the reviewer's copy of the item was served (the claim of the lease the decision
+    came by); None: not known, the decision's arrival. A rating that came after it is new
+    though it came before the decision: the reviewer did not see it (a client holds a
+    lease for minutes before its verdict arrives)."""
+
+    @property
+    def basis_at(self) -> float:
+        """What came after this time is new to the decision."""
+        return self.decided_at if self.seen_at is None else min(self.seen_at, self.decided_at)
 
 
 @dataclass(frozen=True)
@@ -240,8 +289,9 @@ def route(
     """Where a post with no open item goes, if anywhere: queues are tried in ``order``.
 
     A queue that decided the post before (``earlier``) takes it again only by its re-review
-    rule, after a ``keep``, with what came in since the decision; any other queue by its
-    routing rules (the first rule that matches). The first queue that takes it wins.
+    rule, after a ``keep``, with what came in since the reviewer's copy was served; any
+    other queue by its routing rules (the first rule that matches). The first queue that
+    takes it wins.
     """
     earlier = earlier or {}
     for queue_id in order:
@@ -251,9 +301,7 @@ def route(
         before = earlier.get(queue_id)
         if before is not None:
             if before.kept and config.rereview is not None:
-                new_ratings = [
-                    f for f in summary.fact_checks if f["received_at"] > before.decided_at
-                ]
+                new_ratings = [f for f in summary.fact_checks if f["received_at"] > before.basis_at]
                 reasons = rereview_reasons(
                     config.rereview,
                     summary.reports_total - before.reports_then,
@@ -277,7 +325,7 @@ def rereview_reasons(
     ratings: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Why a post decided ``keep`` comes back (empty: it does not): ``new_reports`` reports
-    and the fact-checks ``new_ratings`` came in after the decision."""
+    and the fact-checks ``new_ratings`` came in after the reviewer's copy was served."""
     if rule is None:
         return []
     found: list[dict[str, Any]] = []

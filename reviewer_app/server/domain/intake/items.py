@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection
+from sqlalchemy import Connection, and_, bindparam, func, select
 
 from reviewer_app.protocol import (
     ActionKind,
@@ -41,6 +41,8 @@ from reviewer_app.server.domain.intake.rows import (
 from reviewer_app.server.domain.priority import priority_value
 from reviewer_app.server.domain.records import event_row
 from reviewer_app.server.domain.routing import Earlier, Match, Summary, route
+from reviewer_app.server.storage.bulk import any_of
+from reviewer_app.server.storage.tables import decisions, events, users
 
 
 @dataclass
@@ -311,10 +313,10 @@ def _action_kind(ctx: Context, queue_id: str, action: str) -> ActionKind | None:
 
 def _decided_before(
     ctx: Context, post_ids: list[str]
-) -> tuple[set[str], dict[str, dict[str, Any]], dict[str, int]]:
+) -> tuple[set[str], dict[str, dict[str, Any]], dict[str, int], dict[str, float]]:
     """What the posts' decided items say: the posts removed (never routed again), each
-    post's newest decided item per queue, and the reports a kept item showed when decided
-    (for "new reports since")."""
+    post's newest decided item per queue, and for a kept item the reports its reviewer's
+    copy showed (for "new reports since") and when that copy was served (``_served``)."""
     conn = ctx.conn
     removed: set[str] = set()
     latest: dict[str, dict[str, Any]] = {}  # post -> queue -> its newest decided item
@@ -337,10 +339,79 @@ def _decided_before(
         if d["kind"] is ActionKind.keep and q in ctx.configs and ctx.configs[q].rereview
     ]
     reports_then: dict[str, int] = {}
+    served: dict[str, float] = {}
     if kept_ids:
         for kept in conn.execute(ITEM_PAYLOADS[ctx.postgres], {"ids": kept_ids}):
             reports_then[kept.id] = int(orjson.loads(kept.payload)["reports"]["total"])
-    return removed, latest, reports_then
+        decided = {
+            d["decision_id"]: d
+            for per_queue in latest.values()
+            for d in per_queue.values()
+            if d["id"] in reports_then
+        }
+        served, unseen = _served(ctx, decided)
+        for item_id, count in unseen.items():
+            reports_then[item_id] -= count
+    return removed, latest, reports_then, served
+
+
+_CLAIMED = EventKind.claimed.value
+_SIGNAL_ADDED = EventKind.signal_added.value
+# the newest claim of each decision's item by the person who decided it, before the decision
+# (the log's ``claimed`` entries, by the item's index; a lead's bulk decision logs none)
+_CLAIMS_OF_DECISIONS = {
+    pg: select(decisions.c.id, func.max(events.c.at).label("claimed_at"))
+    .select_from(
+        decisions.join(users, users.c.id == decisions.c.user_id).join(
+            events,
+            and_(events.c.item_id == decisions.c.item_id, events.c.actor == users.c.username),
+        )
+    )
+    .where(
+        any_of(decisions.c.id, pg),
+        events.c.kind == _CLAIMED,
+        events.c.at <= decisions.c.decided_at,
+    )
+    .group_by(decisions.c.id)
+    for pg in (False, True)
+}
+_SIGNALS_ADDED_AFTER = {
+    pg: select(events.c.item_id, events.c.at, events.c.data).where(
+        any_of(events.c.item_id, pg),
+        events.c.kind == _SIGNAL_ADDED,
+        events.c.at > bindparam("after"),
+    )
+    for pg in (False, True)
+}
+
+
+def _served(
+    ctx: Context, decided: Mapping[int, Mapping[str, Any]]
+) -> tuple[dict[str, float], dict[str, int]]:
+    """When the reviewer's copy of each decided item (``decided``: by decision id) was
+    served, the claim of their lease (an item without one is left out), and the reports
+    that reached the item between then and the decision. A client leases ahead and sends a
+    verdict after an undo window: what came meanwhile was not in the copy decided on (a
+    false rating that came then was never re-reviewed after a keep)."""
+    served: dict[str, float] = {}
+    if not decided:
+        return served, {}
+    claims = ctx.conn.execute(_CLAIMS_OF_DECISIONS[ctx.postgres], {"ids": sorted(decided)})
+    for claim in claims:
+        served[decided[claim.id]["id"]] = float(claim.claimed_at)
+    unseen: dict[str, int] = {}
+    if not served:
+        return served, unseen
+    decided_at = {d["id"]: float(d["decided_at"]) for d in decided.values()}
+    found = ctx.conn.execute(
+        _SIGNALS_ADDED_AFTER[ctx.postgres],
+        {"ids": sorted(served), "after": min(served.values())},
+    )
+    for r in found:
+        during = served[r.item_id] < r.at <= decided_at[r.item_id]
+        if during and orjson.loads(r.data).get("signal_kind") == "report":
+            unseen[r.item_id] = unseen.get(r.item_id, 0) + 1
+    return served, unseen
 
 
 def _route(
@@ -348,7 +419,7 @@ def _route(
 ) -> dict[str, tuple[list[str], list[str]]]:
     """Open an item for each post a routing or re-review rule takes (none is open)."""
     conn = ctx.conn
-    removed, latest, reports_then = _decided_before(ctx, post_ids)
+    removed, latest, reports_then, served = _decided_before(ctx, post_ids)
     candidates = [pid for pid in post_ids if pid not in removed]
     # The authors are read for the rules on their accounts (when a queue has one) and for
     # the posts a rule takes (their status): most signals route nothing new.
@@ -369,6 +440,7 @@ def _route(
                 kept=d["kind"] is ActionKind.keep,
                 decided_at=d["decided_at"],
                 reports_then=reports_then.get(d["id"], post.summary.reports_total),
+                seen_at=served.get(d["id"]),
             )
             for q, d in latest.get(pid, {}).items()
         }

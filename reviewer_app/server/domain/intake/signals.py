@@ -110,6 +110,8 @@ def _apply_signal(post: PostRow, s: PreparedSignal, now: float) -> dict[str, Any
                 "published_at": p["published_at"],
             },
             now,
+            # a fact-checker key's own rating (a platform's relay of it carries no id)
+            own="fact_check_id" in p,
         )
         data.update(rating=p["rating"], organisation=p["organisation"])
     return data
