@@ -187,7 +187,8 @@ class FactCheckRating(WireModel):
     account when ``source`` is not given (a fact-checker knows the platform's post ids,
     not which of the platform's feeds brought a post in). A named post the service does
     not have yet gets it when it arrives. A rating whose ``rating`` is not on any queue's
-    scale is rejected.
+    scale is rejected, and so is one whose ``published_at`` is more than 300 s after the
+    service's clock (``published_in_future``; a platform's relay alike).
     """
 
     id: ExternalId

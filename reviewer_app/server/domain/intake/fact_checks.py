@@ -4,7 +4,7 @@ fact-checker's own ratings read back a page at a time."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, select
@@ -28,21 +28,39 @@ from reviewer_app.server.domain.intake.rows import (
     INSERT_RATING_TARGETS,
     INSERT_RATINGS,
     LIVE,
+    LOCK_EXTERNAL_IDS,
+    POST_IDS_BY_EXTERNAL_ID,
     POSTS_BY_EXTERNAL_ID,
+    POSTS_BY_EXTERNAL_ID_NOWAIT,
     RATINGS_OF_EXTERNAL_IDS,
     SHARE_AUTHORS_OF_EXTERNAL_IDS,
+    SHARE_AUTHORS_OF_EXTERNAL_IDS_NOWAIT,
     STORED_RATINGS,
+    TARGET_LOCK,
     canonical_hash,
     compact_json,
+    external_id_lock_key,
     rating_signal_id,
 )
 from reviewer_app.server.domain.intake.signals import (
+    PUBLISHED_IN_FUTURE,
     PreparedSignal,
     id_reused_result,
+    published_ahead,
     store_signals,
 )
 from reviewer_app.server.domain.records import Principal, decode_cursor, encode_cursor, iso
 from reviewer_app.server.storage.tables import fact_check_ratings
+
+
+def _hold_external_ids(ctx: Context, external_ids: Iterable[str], *, shared: bool) -> None:
+    """Hold these platform post ids until this transaction ends (rows.LOCK_EXTERNAL_IDS),
+    first waiting for the batches that hold any of them in a mode that conflicts: a post
+    batch holds them ``shared``, a rating batch exclusive. PostgreSQL only: SQLite has one
+    writer at a time already."""
+    keys = sorted({external_id_lock_key(x) for x in external_ids})
+    if ctx.postgres and keys:
+        ctx.conn.execute(LOCK_EXTERNAL_IDS[shared], {"space": TARGET_LOCK, "keys": keys}).all()
 
 
 def _rating_signal(index: int, document: dict[str, Any], post: PostRow) -> PreparedSignal:
@@ -70,6 +88,44 @@ def _rating_signal(index: int, document: dict[str, Any], post: PostRow) -> Prepa
     )
 
 
+def _lock_named(ctx: Context, named: list[str], *, nowait: bool = False) -> dict[str, PostRow]:
+    """The posts of these platform ids, locked (their authors first on PostgreSQL: see
+    SHARE_AUTHORS_OF_POSTS); with ``nowait``, a row another transaction holds fails the
+    transaction (PostgreSQL), which is run again."""
+    conn = ctx.conn
+    params = {"ids": named}
+    if not ctx.postgres:
+        return {
+            r.id: PostRow.from_row(r) for r in conn.execute(POSTS_BY_EXTERNAL_ID[False], params)
+        }
+    conn.execute(
+        SHARE_AUTHORS_OF_EXTERNAL_IDS_NOWAIT if nowait else SHARE_AUTHORS_OF_EXTERNAL_IDS, params
+    ).all()
+    query = POSTS_BY_EXTERNAL_ID_NOWAIT if nowait else POSTS_BY_EXTERNAL_ID[True]
+    return {r.id: PostRow.from_row(r) for r in conn.execute(query, params)}
+
+
+def _named_posts(ctx: Context, named: list[str]) -> dict[str, PostRow]:
+    """The posts the new ratings name (``named``: platform ids, sorted), locked, with those
+    that a post batch holding their ids committed meanwhile (rows.LOCK_EXTERNAL_IDS).
+
+    The ids are held after the posts are locked, not before: a post batch takes them last,
+    holding its authors and posts, so a batch that held them and then waited for one of
+    those would wait in a circle with it. For the same reason the posts that came meanwhile
+    (read again only then) are locked without waiting: when another batch holds one (a post
+    batch that changes it and waits for these ids, say), this transaction fails and is run
+    again, and then waits for that batch before it holds the ids."""
+    if not named:
+        return {}
+    rows = _lock_named(ctx, named)
+    if ctx.postgres:
+        _hold_external_ids(ctx, named, shared=False)
+        found = ctx.conn.execute(POST_IDS_BY_EXTERNAL_ID, {"ids": named}).scalars()
+        if any(post_id not in rows for post_id in found):
+            rows = _lock_named(ctx, named, nowait=True)
+    return rows
+
+
 def _rating_signals(
     ctx: Context,
     batch: Sequence[FactCheckRating],
@@ -77,17 +133,10 @@ def _rating_signals(
     documents: list[dict[str, Any]],
 ) -> tuple[list[PreparedSignal], dict[str, PostRow]]:
     """The fact-check signal each new rating becomes on each live post it names (of the
-    rating's source, when it names one), and those posts' rows."""
-    conn = ctx.conn
-    named = sorted({pid for i in new for pid in batch[i].post_external_ids})
-    rows: dict[str, PostRow] = {}
-    if named:
-        if ctx.postgres:  # authors before posts (see SHARE_AUTHORS_OF_POSTS)
-            conn.execute(SHARE_AUTHORS_OF_EXTERNAL_IDS, {"ids": named}).all()
-        rows = {
-            r.id: PostRow.from_row(r)
-            for r in conn.execute(POSTS_BY_EXTERNAL_ID[ctx.postgres], {"ids": named})
-        }
+    rating's source, when it names one), and those posts' rows. The ratings' targets are
+    written before (``_keep_targets``), so a post batch that reads them after this batch
+    commits finds the ratings."""
+    rows = _named_posts(ctx, sorted({pid for i in new for pid in batch[i].post_external_ids}))
     by_external: dict[str, list[PostRow]] = {}
     for post in rows.values():
         by_external.setdefault(post.external_id, []).append(post)
@@ -126,9 +175,14 @@ def rate_arrivals(
     """Put on posts just received (``arrived``: post id -> the platform's id, all of
     ``ctx.actor``) the ratings sent before them that name them: a fact-check signal of each
     rating's fact-checker, as when a rating names a post the service has. What settling
-    touched, per post id."""
+    touched, per post id.
+
+    The posts' ids are held first (rows.LOCK_EXTERNAL_IDS): a rating batch naming one of
+    them that is under way commits its targets before they are read here, or looks for
+    these posts after this batch commits."""
     if not arrived:
         return {}
+    _hold_external_ids(ctx, arrived.values(), shared=True)
     found = ctx.conn.execute(RATINGS_OF_EXTERNAL_IDS, {"ids": sorted(set(arrived.values()))}).all()
     wanted = [r for r in found if (r.source is None or r.source == ctx.actor)]
     if not wanted:
@@ -152,6 +206,43 @@ def rate_arrivals(
     return touched
 
 
+def _published_ahead(ctx: Context, rating: FactCheckRating) -> IntakeResult | None:
+    """The refusal of a rating published too far after the service's clock, or None."""
+    why = published_ahead(rating.published_at, ctx.now)
+    return None if why is None else rejected_result(rating.id, PUBLISHED_IN_FUTURE, why)
+
+
+def _insert_ratings(
+    ctx: Context,
+    caller: Principal,
+    batch: Sequence[FactCheckRating],
+    candidates: list[int],
+    documents: list[dict[str, Any]],
+    hashes: list[str],
+) -> set[str]:
+    """Store the ratings ``candidates`` (places in ``batch``); the ids of those new (one
+    stored already is a replay, or its id reused)."""
+    if not candidates:
+        return set()
+    return set(
+        ctx.conn.execute(
+            INSERT_RATINGS[ctx.postgres],
+            [
+                {
+                    "user_id": caller.id,
+                    "external_id": batch[i].id,
+                    "body_hash": hashes[i],
+                    "payload": compact_json(documents[i]),
+                    "received_at": ctx.now,
+                }
+                # in the ids' order: two batches of one fact-checker naming the same ids
+                # in other orders would each wait for the other's row (a deadlock)
+                for i in sorted(candidates, key=lambda i: batch[i].id)
+            ],
+        ).scalars()
+    )
+
+
 def intake_fact_checks(
     ctx: Context, caller: Principal, batch: Sequence[FactCheckRating]
 ) -> list[IntakeResult]:
@@ -170,26 +261,15 @@ def intake_fact_checks(
             copy_of[i] = j
         else:
             fresh.append(i)
+    results: dict[int, IntakeResult] = {}
+    for i in fresh:
+        refused = _published_ahead(ctx, batch[i])
+        if refused is not None:  # neither stored nor compared with one stored
+            results[i] = refused
     known_ratings = ctx.known_ratings
-    candidates = [i for i in fresh if batch[i].rating in known_ratings]
-    inserted: set[str] = set()
-    if candidates:
-        inserted = set(
-            conn.execute(
-                INSERT_RATINGS[ctx.postgres],
-                [
-                    {
-                        "user_id": caller.id,
-                        "external_id": batch[i].id,
-                        "body_hash": hashes[i],
-                        "payload": compact_json(documents[i]),
-                        "received_at": ctx.now,
-                    }
-                    for i in candidates
-                ],
-            ).scalars()
-        )
-    others = [batch[i].id for i in fresh if batch[i].id not in inserted]
+    candidates = [i for i in fresh if i not in results and batch[i].rating in known_ratings]
+    inserted = _insert_ratings(ctx, caller, batch, candidates, documents, hashes)
+    others = [batch[i].id for i in fresh if i not in results and batch[i].id not in inserted]
     stored = (
         {
             r.external_id: r.body_hash
@@ -208,9 +288,10 @@ def intake_fact_checks(
         have = touched.setdefault(s.index, ([], []))
         have[0].extend(x for x in item_ids if x not in have[0])
         have[1].extend(queue_ids)
-    results: dict[int, IntakeResult] = {}
     for i in fresh:
         rating = batch[i]
+        if i in results:
+            continue
         if rating.id in inserted:
             results[i] = element_result(rating.id, IntakeStatus.created, touched.get(i))
         elif rating.id in stored:

@@ -87,6 +87,20 @@ def rating_signal_id(rating_id: str, post_id: str) -> str:
     return "fc-" + _digest("rating", rating_id, post_id)[:40]
 
 
+TARGET_LOCK = 7_304_225
+"""The first key of the advisory locks on platform post ids (see LOCK_EXTERNAL_IDS)."""
+TARGET_BUCKETS = 1024
+"""How many such locks there are: ids share them by their hash, so a batch that names
+thousands of posts takes at most this many (each takes a slot of PostgreSQL's lock table,
+max_locks_per_transaction x max_connections in all); two batches of ids that share one
+only take turns where they need not."""
+
+
+def external_id_lock_key(external_id: str) -> int:
+    """The second key of the advisory lock on a platform post id (the first: TARGET_LOCK)."""
+    return int(_digest("target", external_id)[:8], 16) % TARGET_BUCKETS
+
+
 def new_item_id() -> str:
     return "i-" + secrets.token_hex(10)
 
@@ -258,6 +272,31 @@ RATINGS_OF_EXTERNAL_IDS = (
     .where(fact_check_targets.c.post_external_id.in_(_ids))
     .order_by(fact_check_ratings.c.id)
 )
+# PostgreSQL: a transaction-scoped advisory lock on (TARGET_LOCK, external_id_lock_key(x))
+# for each platform post id x, in key order (so two batches that lock several never wait in
+# a circle). A rating batch takes it exclusive, for the ids its ratings name, after writing
+# where the ratings wait (fact_check_targets) and locking the posts named, and before
+# looking for those posts again; a post batch takes it shared, for the posts it created,
+# after writing them and before reading the waiting ratings. So of a rating batch and a
+# post batch on one id, the one that takes it second reads what the first wrote and
+# committed (READ COMMITTED: each statement sees what has committed by its start): without
+# it, a rating and its post sent at the same moment each missed the other and the rating
+# was never applied. Post batches (the busy path) do not wait for each other. SQLite: one
+# writer at a time, nothing to take. (The key space of two 32-bit keys is apart from that
+# of the single 64-bit keys of the sealers, the roller and migrations.)
+_HELD_KEYS = " FROM (SELECT DISTINCT unnest(CAST(:keys AS integer[])) AS k ORDER BY k) AS held"
+LOCK_EXTERNAL_IDS = {
+    False: text("SELECT pg_advisory_xact_lock(:space, k)" + _HELD_KEYS),
+    True: text("SELECT pg_advisory_xact_lock_shared(:space, k)" + _HELD_KEYS),
+}
+POST_IDS_BY_EXTERNAL_ID = select(posts.c.id).where(posts.c.external_id.in_(_ids))
+# The same locks as SHARE_AUTHORS_OF_EXTERNAL_IDS and POSTS_BY_EXTERNAL_ID, refused at once
+# (lock_not_available: the transaction is run again) instead of waited for: for a batch
+# that holds LOCK_EXTERNAL_IDS, which a batch holding these rows may be waiting for.
+SHARE_AUTHORS_OF_EXTERNAL_IDS_NOWAIT = SHARE_AUTHORS_OF_EXTERNAL_IDS.with_for_update(
+    read=True, of=authors, nowait=True
+)
+POSTS_BY_EXTERNAL_ID_NOWAIT = POSTS_BY_EXTERNAL_ID[True].with_for_update(nowait=True)
 STORED_RATINGS = select(fact_check_ratings.c.external_id, fact_check_ratings.c.body_hash).where(
     fact_check_ratings.c.user_id == bindparam("user"), fact_check_ratings.c.external_id.in_(_ids)
 )

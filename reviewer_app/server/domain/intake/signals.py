@@ -7,6 +7,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from reviewer_app.protocol import (
@@ -54,13 +55,34 @@ class PreparedSignal:
     payload: dict[str, Any]
     body_hash: str
     rating: str | None = None
+    published_at: datetime | None = None
+    """a fact-check's (a platform's relay of one)"""
+
+
+#: how far ahead of the service's clock a fact-check's ``published_at`` may be (clock skew;
+#: as an appeal's ``submitted_at``, appeals.SUBMITTED_AHEAD_SECONDS)
+PUBLISHED_AHEAD_SECONDS = 300
+PUBLISHED_IN_FUTURE = "published_in_future"
+
+
+def published_ahead(published_at: datetime, now: float) -> str | None:
+    """Why a fact-check published more than ``PUBLISHED_AHEAD_SECONDS`` after the service's
+    clock ``now`` is refused (a year 8999 was taken, shown, and sorted as the newest
+    fact-check), or None: a fact-checker's own rating or a platform's relay of one."""
+    ahead = published_at.timestamp() - now
+    if ahead <= PUBLISHED_AHEAD_SECONDS:
+        return None
+    return (
+        f"published_at is {ahead:.0f} s ahead of this service's clock (at most "
+        f"{PUBLISHED_AHEAD_SECONDS} s are taken): send when the fact-check was published."
+    )
 
 
 def _prepare_signal(
     index: int, signal: Signal, source: str, reporter_key: bytes | None
 ) -> PreparedSignal:
     payload = signal.model_dump(mode="json")
-    rating = None
+    rating, published_at = None, None
     if isinstance(signal, ReportSignal):
         reporter = payload.pop("reporter_id")
         if reporter is not None:
@@ -69,7 +91,7 @@ def _prepare_signal(
                 reporter_key, f"{source}\x00{reporter}".encode(), hashlib.sha256
             ).hexdigest()
     elif isinstance(signal, FactCheckSignal):
-        rating = signal.rating
+        rating, published_at = signal.rating, signal.published_at
     return PreparedSignal(
         index,
         signal.id,
@@ -78,6 +100,7 @@ def _prepare_signal(
         payload,
         canonical_hash(payload),
         rating,
+        published_at,
     )
 
 
@@ -184,6 +207,8 @@ def intake_signals(ctx: Context, prepared: Sequence[PreparedSignal]) -> dict[int
             return "post_withdrawn", f"The post was withdrawn upstream ({post.state})."
         if s.rating is not None and s.rating not in known_ratings:
             return "unknown_rating", f"Rating {s.rating!r} is not on any queue's scale."
+        if s.published_at is not None and (ahead := published_ahead(s.published_at, ctx.now)):
+            return PUBLISHED_IN_FUTURE, ahead
         return None
 
     refused = {s.index: why for s in fresh if (why := refusal(s)) is not None}
