@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, Connection, and_, exists, func, literal_column, select
 
@@ -17,7 +18,6 @@ from reviewer_app.protocol.csvsafe import writer as csv_writer
 from reviewer_app.server.domain import accounts
 from reviewer_app.server.domain.assembly import reviewer_names
 from reviewer_app.server.domain.records import decision_from_row, encode_cursor, iso
-from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.tables import (
     audit_items,
     authors,
@@ -29,6 +29,7 @@ from reviewer_app.server.storage.tables import (
 )
 
 EXPORT_CHUNK = 5_000
+_T = TypeVar("_T")
 
 
 class Order(StrEnum):
@@ -181,43 +182,82 @@ _EXPORT_COLUMNS = (
 )
 
 
-def export_csv(db: Database, found: DecisionFilter) -> Iterator[str]:
+class PageReads(Protocol):
+    """Runs one read of a long job in a short transaction of its own (replica.Pages)."""
+
+    def __call__(self, work: Callable[[Connection], _T], /) -> _T: ...
+
+
+def export_csv(read: PageReads, found: DecisionFilter) -> Iterator[str]:
     """The matching decisions as CSV, oldest first, a chunk of rows per string.
 
     Each chunk is read in its own short transaction by keyset (id > last), so neither the
     rows nor a database connection are held while the client reads; decisions recorded
-    after the export began are left out.
+    after the export began are left out. The first chunk is read before this returns,
+    before the response starts: a database that fails it fails the request with its
+    status. One that fails a later chunk (``read`` having no other database to go to)
+    ends the iterator with the error, never early as if the rows had run out, so the
+    client sees the transfer broken off.
     """
+    conditions, last = read(lambda conn: (found.conditions(conn), _last_id(conn)))
+    names: dict[int, str] = {}
+    first = read(partial(_chunk, conditions=conditions, after=0, last=last, names=names))
+    return _chunks(read, first, conditions, last, names)
+
+
+def _last_id(conn: Connection) -> int:
+    return int(conn.execute(select(func.max(decisions.c.id))).scalar() or 0)
+
+
+def _chunk(
+    conn: Connection,
+    *,
+    conditions: list[ColumnElement[bool]],
+    after: int,
+    last: int,
+    names: dict[int, str],
+) -> tuple[Sequence[Any], dict[int, str]]:
+    """Up to ``EXPORT_CHUNK`` rows after ``after``, with their audit results; the names of
+    their reviewers are added to ``names``."""
+    platform, joined = _platform_ids(conn)
+    rows = conn.execute(
+        select(*_EXPORT_COLUMNS, *platform)
+        .select_from(joined)
+        .where(*conditions, decisions.c.id > after, decisions.c.id <= last)
+        .order_by(decisions.c.id)
+        .limit(EXPORT_CHUNK)
+    ).all()
+    missing = {r.user_id for r in rows} - names.keys()
+    if missing:
+        names.update(reviewer_names(conn, missing))
+    return rows, _audit_results(conn, [r.id for r in rows])
+
+
+def _chunks(
+    read: PageReads,
+    first: tuple[Sequence[Any], dict[int, str]],
+    conditions: list[ColumnElement[bool]],
+    last: int,
+    names: dict[int, str],
+) -> Iterator[str]:
+    """The header, ``first``'s rows, and the chunks after them, each read as it is due."""
     buffer = io.StringIO()
     writer = csv_writer(buffer)
     writer.writerow(DECISION_COLUMNS)
     yield buffer.getvalue()
-    with db.read() as conn:
-        conditions = found.conditions(conn)
-        last = conn.execute(select(func.max(decisions.c.id))).scalar() or 0
-    names: dict[int, str] = {}
-    after = 0
-    while after < last:
-        with db.read() as conn:
-            platform, joined = _platform_ids(conn)
-            rows = conn.execute(
-                select(*_EXPORT_COLUMNS, *platform)
-                .select_from(joined)
-                .where(*conditions, decisions.c.id > after, decisions.c.id <= last)
-                .order_by(decisions.c.id)
-                .limit(EXPORT_CHUNK)
-            ).all()
-            if not rows:
-                return
-            missing = {r.user_id for r in rows} - names.keys()
-            if missing:
-                names.update(reviewer_names(conn, missing))
-            judged = _audit_results(conn, [r.id for r in rows])
+    rows, judged = first
+    del first  # one chunk's rows held at a time
+    while rows:
         buffer.seek(0)
         buffer.truncate()
         writer.writerows(_cells(r, names, judged) for r in rows)
-        after = rows[-1].id
         yield buffer.getvalue()
+        after = rows[-1].id
+        if after >= last:
+            return
+        rows, judged = read(
+            partial(_chunk, conditions=conditions, after=after, last=last, names=names)
+        )
 
 
 def _cells(row: Any, names: dict[int, str], judged: dict[int, str]) -> list[str]:

@@ -100,8 +100,10 @@ class LeadFacade(ServiceBase):
 
     def export_decisions(self, found: DecisionFilter) -> Iterator[str]:
         """The matching decisions as CSV chunks (see search.export_csv; from the replica
-        when there is one)."""
-        return search.export_csv(self.reads.choose()[0], found)
+        when there is one). The first chunk is read here, before the response starts; a
+        replica lost midway hands the rest of the export to the primary (Reads.pages),
+        which goes on from the last row sent."""
+        return search.export_csv(self.reads.pages(), found)
 
     def search_items(self, kind: SearchKind, q: str, cursor: str | None, limit: int) -> SearchPage:
         """Items matching a lead's search with their decisions, newest first (see

@@ -2,10 +2,13 @@
 little behind (lead statistics, decision search, CSV export, the enforcement feed's
 catch-up pages), with a bounded staleness.
 
-Before a read goes to the replica the primary's WAL position is read
-(``pg_current_wal_lsn()``, no lock) and the replica is given up to ``CATCH_UP_SECONDS`` to
-replay past it: then it holds everything committed before the request, and the read is
-as fresh as one on the primary (staleness 0). Otherwise the staleness is the age of the
+Before a read goes to the replica the primary's WAL insert position is read
+(``pg_current_wal_insert_lsn()``, no lock) and the replica is given up to
+``CATCH_UP_SECONDS`` to replay past it: then it holds everything committed before the
+request, and the read is as fresh as one on the primary (staleness 0). The insert
+position, not the write position (``pg_current_wal_lsn()``): a claim commits
+asynchronously (claims.py), visible on the primary while its commit record may still be
+in the WAL buffers, past the write position. Otherwise the staleness is the age of the
 last transaction it replayed (``pg_last_xact_replay_timestamp()``): within
 ``read_max_staleness_seconds`` the read goes to the replica and says how far behind it
 is; beyond it, or when the replica cannot be reached, to the primary. Nothing is ever
@@ -19,11 +22,24 @@ probe runs on a thread of its own, so a replica that accepts and never answers c
 one read at most ``PROBE_TIMEOUT_SECONDS``. A read the replica fails after the probe
 passed it (the replica went away meanwhile, or cancelled the query for a conflict with
 its replay) is done again on the primary (``Reads.run``).
+
+A replica that stops answering in the middle of a read (its host frozen, a partition, a
+backend stopped) would hold the read, its worker thread and its connection until TCP
+gives up, hours later: a statement timeout cannot end it (the replica is not running it)
+and keepalives do not while the replica's kernel still acknowledges. So every
+connection checked out of the replica's pool (a read, a probe, a page of the export) is
+watched: once it has been out ``READ_DEADLINE_SECONDS`` its socket is shut down from a
+timer thread, the read blocked on it fails as a lost connection, and that counts as an
+outage (the back-off; the primary does the read again). Lead reads take well under a
+second; the deadline is generous so that a slow read is not mistaken for a dead replica.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -54,7 +70,16 @@ PROBE_STATEMENT_TIMEOUT_MS = 1000
 # After a failed probe the replica is left alone this long, doubling up to the cap.
 BACKOFF_SECONDS = 30.0
 BACKOFF_MAX_SECONDS = 300.0
-_PRIMARY_LSN = text("SELECT pg_current_wal_lsn()::text")
+# A replica connection out of the pool this long is cut off (see the module doc); TCP to
+# the replica gives up on unacknowledged data as soon, and probes idle connections.
+READ_DEADLINE_SECONDS = 10.0
+_KEEPALIVE = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+}
+_PRIMARY_LSN = text("SELECT pg_current_wal_insert_lsn()::text")
 _REPLAYED = text(
     "SELECT pg_is_in_recovery() AS standby, "
     "COALESCE(pg_last_wal_replay_lsn() >= CAST(:lsn AS pg_lsn), true) AS caught_up, "
@@ -88,10 +113,12 @@ class Reads:
             raise ValueError("read_database_url must be a PostgreSQL replica (postgresql://...)")
         if self.replica is not None:
             _short_connect(self.replica)
+            self._watch(self.replica)
         self.max_staleness = max_staleness
         self.backoff = BACKOFF_SECONDS
         self.backoff_max = BACKOFF_MAX_SECONDS
         self.probe_timeout = PROBE_TIMEOUT_SECONDS
+        self.read_deadline = READ_DEADLINE_SECONDS
         self._lock = threading.Lock()
         self._down_until = 0.0  # time.monotonic() before which the replica is left alone
         self._next_backoff = self.backoff
@@ -148,26 +175,60 @@ class Reads:
         own way)."""
         db, source = self.choose()
         if source.replica:
+            began = time.monotonic()
             try:
                 with db.snapshot() as conn:
                     return work(conn, source)
             except DBAPIError as exc:
-                fault = _replica_fault(exc)
-                if fault is None:
-                    raise
-                if fault == "outage":
-                    self._failed(self._reason(exc))
-                else:
-                    log.info(
-                        "read replica %s: %s; read again on the primary",
-                        self._shown(),
-                        self._reason(exc),
-                    )
+                self._lost(exc, began)
             source = ReadSource(False)
         if replica_only:
             return None
         with self.primary.snapshot() as conn:
             return work(conn, source)
+
+    def pages(self) -> Pages:
+        """The reads of one long job, a page at a time (``Pages``)."""
+        return Pages(self)
+
+    def _lost(self, exc: DBAPIError, began: float) -> None:
+        """A read the replica failed after the probe passed it (begun at ``began``, by
+        ``time.monotonic()``): ``exc`` again when it is the query's own failure (the
+        primary's to give too); otherwise counted as an outage, or logged as a conflict,
+        and the caller reads the primary."""
+        fault = _replica_fault(exc)
+        if fault is None:
+            raise exc
+        if fault == "conflict":
+            log.info(
+                "read replica %s: %s; read again on the primary", self._shown(), self._reason(exc)
+            )
+        elif time.monotonic() - began >= self.read_deadline:  # cut off by the watch
+            self._failed(f"it did not finish a read within {self.read_deadline:g} s")
+        else:
+            self._failed(self._reason(exc))
+
+    def _watch(self, replica: Database) -> None:
+        """Each connection checked out of the replica's pool is watched (``_Watch``) until
+        it is back; one cut off is closed when it comes back, never handed out again."""
+        engine = replica.engine
+
+        # first among the checkout listeners: the idle ping (db.py) is watched too
+        @event.listens_for(engine, "checkout", insert=True)
+        def _out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+            record.info[_WATCH] = _Watch(dbapi_connection, self.read_deadline)
+
+        def _back(_dbapi_connection: Any, record: Any, *_rest: Any) -> bool:
+            watch = record.info.pop(_WATCH, None)
+            return watch is not None and watch.stop()
+
+        @event.listens_for(engine, "checkin")
+        def _in(dbapi_connection: Any, record: Any) -> None:
+            if _back(dbapi_connection, record) and dbapi_connection is not None:
+                record.invalidate()
+
+        event.listen(engine, "invalidate", _back)
+        event.listen(engine, "close", _back)
 
     def _probe(self, lsn: Any) -> Any:
         """``_staleness`` on a daemon thread of its own, given ``probe_timeout``
@@ -253,6 +314,72 @@ class Reads:
             time.sleep(_POLL_SECONDS)
 
 
+class Pages:
+    """The reads of one long job (the CSV export), each its own short transaction: on the
+    database ``Reads.choose`` picks for the first, and once the replica fails one (as in
+    ``Reads.run``), that read and every later one on the primary. A replica lost midway
+    costs no page, and the job does not go back to it (its pages may then be a little
+    fresher: never fewer rows)."""
+
+    def __init__(self, reads: Reads) -> None:
+        self._reads = reads
+        self._db: Database | None = None
+
+    def __call__(self, work: Callable[[Connection], T]) -> T:
+        reads = self._reads
+        if self._db is None:
+            self._db = reads.choose()[0]
+        if self._db is not reads.primary:
+            began = time.monotonic()
+            try:
+                with self._db.read() as conn:
+                    return work(conn)
+            except DBAPIError as exc:
+                reads._lost(exc, began)
+            self._db = reads.primary
+        with self._db.read() as conn:
+            return work(conn)
+
+
+class _Watch:
+    """One replica connection out of the pool: ``seconds`` from now its socket is shut down
+    (both ways), unless ``stop`` came first. The socket is held as a duplicate of libpq's,
+    so the shutdown reaches this connection even if libpq closed its own descriptor
+    meanwhile (a number the system may have given to another socket)."""
+
+    def __init__(self, dbapi_connection: Any, seconds: float) -> None:
+        self._lock = threading.Lock()
+        self._fired = self._stopped = False
+        self._sock: socket.socket | None = None
+        try:
+            self._sock = socket.socket(fileno=os.dup(dbapi_connection.pgconn.socket))
+        except Exception:  # no socket (a broken connection): nothing to watch
+            return
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.name = "replica-watch"
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._stopped or self._sock is None:
+                return
+            self._fired = True
+            with contextlib.suppress(OSError):  # already closed by the replica
+                self._sock.shutdown(socket.SHUT_RDWR)
+
+    def stop(self) -> bool:
+        """Done with the connection; True when it had been cut off."""
+        if self._sock is None:
+            return False
+        self._timer.cancel()
+        with self._lock:
+            self._stopped = True
+            self._sock.close()
+            return self._fired
+
+
+_WATCH = "replica_watch"
 _NOT_STANDBY = object()
 # SQLSTATEs of a replica query lost to the replica itself: a conflict with recovery (the
 # replay needed rows the query read, or its database was dropped), the replica shutting
@@ -275,8 +402,11 @@ def _replica_fault(exc: DBAPIError) -> str | None:
 
 
 def _short_connect(replica: Database) -> None:
-    """Connections to the replica give up after ``REPLICA_CONNECT_TIMEOUT_SECONDS``."""
+    """Connections to the replica give up after ``REPLICA_CONNECT_TIMEOUT_SECONDS``; on
+    one that is open, TCP gives up on data the replica's host has not acknowledged within
+    ``READ_DEADLINE_SECONDS`` (a partition) and probes an idle one (a host gone)."""
 
     @event.listens_for(replica.engine, "do_connect")
     def _connect(_dialect: Any, _record: Any, _cargs: Any, cparams: dict[str, Any]) -> None:
         cparams["connect_timeout"] = REPLICA_CONNECT_TIMEOUT_SECONDS
+        cparams.update(_KEEPALIVE, tcp_user_timeout=int(READ_DEADLINE_SECONDS * 1000))
