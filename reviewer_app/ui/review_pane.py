@@ -32,6 +32,17 @@ NEED_KEYS = {
     Command.FOCUS_RATING: "rating",
     Command.FOCUS_NOTE: "note",
 }
+#: the keys that focus a pane, and its place: the side (the worklist), the post, the
+#: context, the verdict bar
+PANE_KEYS = {
+    Command.FOCUS_WORKLIST: 0,
+    Command.FOCUS_POST: 1,
+    Command.FOCUS_CONTEXT: 2,
+    Command.FOCUS_VERDICTS: 3,
+}
+#: the keys that step through the panes (F6) and through the context tabs ("]")
+STEP_KEYS = {Command.NEXT_PANE: 1, Command.PREVIOUS_PANE: -1}
+TAB_KEYS = {Command.NEXT_TAB: 1, Command.PREVIOUS_TAB: -1}
 
 
 def _nothing() -> None:
@@ -55,6 +66,7 @@ class ReviewPane(QWidget):
         super().__init__(parent)
         self.review = review
         self.says_cancel = says_cancel
+        self.side = side
         self.post = PostPane()
         self.scores = ScoresPanel()
         # a lead's Author tab asks for the linked accounts afresh and may act on them
@@ -214,10 +226,26 @@ class ReviewPane(QWidget):
         if action is not None:
             self.verdicts.choose(action.id)
 
-    def run_command(self, binding: Binding) -> bool | None:
-        """The keys of the review flow both desks share. Returns whether the key was used,
-        or None when it is not one of them (the desk's own)."""
+    def run_command(
+        self, binding: Binding, side: Callable[[], QWidget] | None = None
+    ) -> bool | None:
+        """The keys of the review flow both desks share: the verdict's, the media's, the
+        panes' and the context tabs'. Returns whether the key was used, or None when it is
+        not one of them (the desk's own). ``side``: the widget of the side pane (the
+        worklist) to focus, made ready; without it the panes are the post, the context and
+        the verdict bar (the blind audit desk's)."""
         command = binding.command
+        if command in STEP_KEYS:
+            return self._step_pane(STEP_KEYS[command], side)
+        if command in PANE_KEYS:
+            return self._focus_pane(PANE_KEYS[command], side)
+        if command in TAB_KEYS:
+            count = self.context.count()
+            self.context.setCurrentIndex((self.context.currentIndex() + TAB_KEYS[command]) % count)
+            return True
+        if command is Command.ENLARGE:
+            self.post.enlarge_media()
+            return True
         if command is Command.ACTION:
             if binding.action_id is not None:
                 self.verdicts.choose(binding.action_id)
@@ -236,3 +264,41 @@ class ReviewPane(QWidget):
             self.post.media.toggle_reveal()
             return True
         return None
+
+    def _pane_widgets(self, side: Callable[[], QWidget] | None) -> list[QWidget | None]:
+        """Where each pane takes the focus: the side (None without one), the post's text,
+        the open context tab, the verdict bar's first part."""
+        box = self.context.boxes[self.context.TABS[max(0, self.context.currentIndex())][0]]
+        bar = self.verdicts
+        verdict = next((w for w in (bar.policies, bar.rating) if w.isVisibleTo(self)), bar.note)
+        return [side() if side is not None else None, self.post.text, box, verdict]
+
+    def _focus_pane(self, index: int, side: Callable[[], QWidget] | None) -> bool:
+        if index == 0 and side is None:
+            return False  # no worklist on this desk
+        widget = self._pane_widgets(side if index == 0 else None)[index]
+        assert widget is not None
+        widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
+    def _step_pane(self, step: int, side: Callable[[], QWidget] | None) -> bool:
+        """F6 (``step`` 1) and Shift+F6 (-1): the next (previous) pane from the one with
+        the focus, round."""
+        focus = self.window().focusWidget()  # not this pane's: its last may be stale
+        holders = (self.side if side is not None else None, self.post, self.context, self.verdicts)
+        at = next(
+            (
+                i
+                for i, pane in enumerate(holders)
+                if pane is not None
+                and focus is not None
+                and (pane is focus or pane.isAncestorOf(focus))
+            ),
+            -1,
+        )
+        places = [i for i, pane in enumerate(holders) if pane is not None]
+        if at < 0:
+            to = places[0] if step > 0 else places[-1]
+        else:
+            to = places[(places.index(at) + step) % len(places)]
+        return self._focus_pane(to, side)

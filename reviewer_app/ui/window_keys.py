@@ -151,6 +151,8 @@ class KeyFilter(QObject):
         if not isinstance(watched, QWidget) or watched.window() is not self.window:
             return False
         focus = self.window.focusWidget()
+        if _opens_list(focus, event):
+            return False  # a drop-down's own key: Alt+Down opens its list (not the next queue)
         typing = _typing(focus, event)
         spec = binding.spec
         if typing and not (spec is not None and spec.while_typing and safe_key):
@@ -192,6 +194,19 @@ def _uses_keys(focus: QWidget | None, event: QKeyEvent) -> bool:
     if isinstance(focus, QAbstractItemView | QComboBox):
         return key in _MOVES or key in _BUTTON_KEYS or event.text().isalpha()
     return False
+
+
+def _opens_list(focus: QWidget | None, event: QKeyEvent) -> bool:
+    """Whether the key is the focused drop-down's own: Alt+Down opens its list, as
+    everywhere, and Alt+Up is its Up (they switched the queue, which left the lead
+    workspace and claimed posts, and the list never opened)."""
+    if not isinstance(focus, QComboBox):
+        return False
+    mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    return mods == Qt.KeyboardModifier.AltModifier and event.key() in _LIST_KEYS
+
+
+_LIST_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down})
 
 
 def _typing(focus: QWidget | None, event: QKeyEvent) -> bool:
@@ -242,46 +257,38 @@ class WindowKeys(WindowParts):
         if isinstance(binding, Command):
             binding = Binding(binding)
         command = binding.command
+        lead = self.lead if self.lead is not None and self.on_lead_page() else None
         if self.tally.on_break is not None:
             # on a break only the break key (back to work) and the list of keys do anything
+            # of the review; the lead workspace's own keys (its tabs) still move through it
             if command is Command.BREAK:
                 self.end_break()
             elif command is Command.HELP:
                 self.show_help()
+            elif lead is not None and not lead.auditing and command.queue_row is None:
+                return lead.run_command(binding)
             return True
         row = command.queue_row
         if row is not None:  # from the lead workspace too
             return self.review_queue_at(row)
+        if command is Command.HELP:
+            self.show_help()
+            return True
+        if lead is not None:  # the next and previous queue are the Review page's keys
+            return lead.run_command(binding)
         if command in (Command.NEXT_QUEUE, Command.PREVIOUS_QUEUE):
             step = 1 if command is Command.NEXT_QUEUE else -1
             count = self.queues.rowCount()
             return count > 0 and self.review_queue_at(
                 (self.queue_picker.currentIndex() + step) % count
             )
-        if command is Command.HELP:
-            self.show_help()
-            return True
-        if self.lead is not None and self.modes is not None and self.on_lead_page():
-            return self.lead.run_command(binding)
-        used = self.pane.run_command(binding)  # the keys the audit desk shares
+        # the keys the audit desk shares: the verdict's, the panes' and the context tabs'
+        used = self.pane.run_command(binding, side=self._worklist_focus)
         if used is not None:
             return used
-        if command in (Command.NEXT_PANE, Command.PREVIOUS_PANE):
-            return self._step_pane(1 if command is Command.NEXT_PANE else -1)
-        panes = {
-            Command.FOCUS_WORKLIST: 0,
-            Command.FOCUS_POST: 1,
-            Command.FOCUS_CONTEXT: 2,
-            Command.FOCUS_VERDICTS: 3,
-        }
-        if command in panes:
-            return self._focus_pane(panes[command])
-        if command in (Command.NEXT_TAB, Command.PREVIOUS_TAB):
-            return self._step_context_tab(1 if command is Command.NEXT_TAB else -1)
         handlers: dict[Command, Callable[[], object]] = {
             Command.ESCALATE: self.pane.escalate,
             Command.SKIP: self.review.skip,
-            Command.ENLARGE: self.post.enlarge_media,
             Command.CANCEL: self._cancel,
             Command.UNDO: self.review.undo,
             Command.BREAK: lambda: self.take_break(prompted=self.break_reminder.isVisible()),
@@ -301,43 +308,12 @@ class WindowKeys(WindowParts):
             return self.lead.keyed_queue()
         return self.review.queue
 
-    def _pane_widgets(self) -> list[QWidget]:
-        """Where each pane takes the focus: worklist, post, context, verdict bar."""
-        tab = self.context.currentIndex()
-        box = self.context.boxes[self.context.TABS[max(0, tab)][0]]
-        bar = self.verdicts
-        verdict = next((w for w in (bar.policies, bar.rating) if w.isVisibleTo(self)), bar.note)
-        return [self.worklist_view, self.post.text, box, verdict]
-
-    def _focus_pane(self, index: int) -> bool:
-        if index == 0:
-            row = self.worklist.row_of(self.review.current.item.id) if self.review.current else -1
-            if row >= 0:
-                self.worklist_view.setCurrentIndex(self.worklist.index(row, 0))
-        self._pane_widgets()[index].setFocus(Qt.FocusReason.ShortcutFocusReason)
-        return True
-
-    def _step_pane(self, step: int) -> bool:
-        widgets = self._pane_widgets()
-        focus = self.focusWidget()
-        at = next(
-            (i for i, w in enumerate(widgets) if focus is w or (focus and w.isAncestorOf(focus))),
-            next(
-                (
-                    i
-                    for i, pane in enumerate((self.worklist_view, self.post, self.context))
-                    if focus is not None and pane.isAncestorOf(focus)
-                ),
-                3 if focus is not None and self.verdicts.isAncestorOf(focus) else -1,
-            ),
-        )
-        start = at if at >= 0 else (-1 if step > 0 else 0)
-        return self._focus_pane((start + step) % len(widgets))
-
-    def _step_context_tab(self, step: int) -> bool:
-        count = self.context.count()
-        self.context.setCurrentIndex((self.context.currentIndex() + step) % count)
-        return True
+    def _worklist_focus(self) -> QWidget:
+        """The worklist, the post on screen its current row, to take the focus (W, F6)."""
+        row = self.worklist.row_of(self.review.current.item.id) if self.review.current else -1
+        if row >= 0:
+            self.worklist_view.setCurrentIndex(self.worklist.index(row, 0))
+        return self.worklist_view
 
     def _on_worklist_row_chosen(self, row: int) -> None:
         """A post chosen in the worklist opens (the ones still waiting for a verdict)."""

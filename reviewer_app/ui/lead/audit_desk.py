@@ -364,7 +364,8 @@ class AuditDesk(QWidget):
     # --- judging ------------------------------------------------------------------------------
 
     def run_command(self, binding: Binding) -> bool:
-        """A key of the review flow while this desk is on screen."""
+        """A key of the review flow while this desk is on screen: the reviewers' keys, the
+        panes' (T, C, D, F6) and the context tabs' ("]" and "[") too; no worklist here."""
         used = self.pane.run_command(binding)
         if used is not None:
             return used

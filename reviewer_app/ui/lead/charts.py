@@ -62,6 +62,9 @@ def new_chart(object_name: str, title: str) -> tuple[QChart, QChartView]:
     chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight)
     chart.legend().setShowToolTips(True)  # a name the legend had to shorten, in full
     view = TimeChartView(chart)
+    # no keys of its own (the queue health table has the figures): no Tab stop, where it
+    # showed no focus frame
+    view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     view.setRenderHint(QPainter.RenderHint.Antialiasing)
     view.setMinimumHeight(MIN_HEIGHT)
     named(view, object_name, title)

@@ -173,12 +173,13 @@ class LeadWorkspace(QTabWidget):
         return self.currentWidget() is self.audits and self.audits.auditing
 
     def run_command(self, binding: Binding) -> bool:
-        """A key while the workspace is on screen: the next or previous tab; the review keys
-        only on the blind audit's desk."""
-        if binding.command in (Command.NEXT_TAB, Command.PREVIOUS_TAB):
-            return self.step_tab(1 if binding.command is Command.NEXT_TAB else -1)
+        """A key while the workspace is on screen: the next or previous tab; on the blind
+        audit's desk the review keys instead ("]" and "[" its context tabs, as on the Review
+        page: the workspace's other tabs are closed during the audit)."""
         if self.auditing:
             return self.audits.desk.run_command(binding)
+        if binding.command in (Command.NEXT_TAB, Command.PREVIOUS_TAB):
+            return self.step_tab(1 if binding.command is Command.NEXT_TAB else -1)
         return False
 
     def keyed_queue(self) -> Queue | None:
@@ -219,19 +220,31 @@ class LeadWorkspace(QTabWidget):
         return True
 
     def focus_page(self) -> None:
-        """The focus on the open tab's first control (Tab goes on from there)."""
+        """The focus on the open tab's first control (Tab goes on from there), with its
+        focus frame: a key moved it."""
         page = self.currentWidget()
         if page is None:
             return
-        widget = page.nextInFocusChain()
-        while widget is not None and widget is not page:
-            if (
-                page.isAncestorOf(widget)
-                and widget.isVisibleTo(page)
-                and widget.isEnabled()
-                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
-            ):
-                widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
-                return
-            widget = widget.nextInFocusChain()
-        page.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        target = _first_control(page) or page
+        if target.hasFocus():
+            # the page took it as it opened (Qt's own move, for no keyboard reason): its
+            # focus frame showed only after the next Tab
+            self.window().setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange, True)
+            target.update()
+        else:
+            target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+def _first_control(page: QWidget) -> QWidget | None:
+    """The first control of ``page`` Tab reaches."""
+    widget = page.nextInFocusChain()
+    while widget is not None and widget is not page:
+        if (
+            page.isAncestorOf(widget)
+            and widget.isVisibleTo(page)
+            and widget.isEnabled()
+            and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+        ):
+            return widget
+        widget = widget.nextInFocusChain()
+    return None
