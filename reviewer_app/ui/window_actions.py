@@ -585,5 +585,7 @@ class WindowActions(WindowParts):
                 self._timer.start()
                 self.key_filter.attach()
                 return
+        if self.is_open:  # quitting, not logging out: the clean exit keeps an offline batch
+            self.session.engine.keep_offline_batch()
         self.prefs.set_window_geometry(self.saveGeometry())  # opens there next time
         super().closeEvent(event)

@@ -105,8 +105,12 @@ class StoreFile:
         self.recovery_message: str | None = None
         self.moved_aside_to: Path | None = None
         if not in_memory:
-            private_folder(self.path.parent)
-            private_file(self.path)  # 0600 before SQLite opens it (its WAL and SHM follow)
+            try:
+                private_folder(self.path.parent)
+                private_file(self.path)  # 0600 before SQLite opens it (its WAL and SHM follow)
+            except OSError as err:  # read-only, full, or another user's
+                where = self.path.parent
+                raise StoreError(f"The app's data folder {where} cannot be written: {err}") from err
         verify = check and not in_memory
         try:
             # a file that cannot be used is moved aside (else the open fails, leaving it)
@@ -457,21 +461,32 @@ class StoreFile:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction (``BEGIN IMMEDIATE``): all of it commits, or none of it."""
+        """A write transaction (``BEGIN IMMEDIATE``): all of it commits, or none of it. The
+        disk failing a statement or the commit (full, read-only…) is a ``StoreError`` saying
+        so, the transaction rolled back if SQLite did not already (a full disk does)."""
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
             raise StoreError(f"The local store is busy or unwritable: {err}") from err
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+        except BaseException as err:
+            self._rollback()
+            if (why := _trouble(err)) is None:
+                raise
+            raise StoreError(f"The local store could not save: {why}") from err
         try:
             self.conn.execute("COMMIT")
         except sqlite3.OperationalError as err:
-            self.conn.execute("ROLLBACK")
-            raise StoreError(f"The local store could not save: {err}") from err
+            self._rollback()
+            raise StoreError(f"The local store could not save: {_trouble(err) or err}") from err
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:  # never an error in place of the one that ended it
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error as err:
+                log.warning("a transaction of the local store was not rolled back: %s", err)
 
     def _read(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[sqlite3.Row]:
         try:
@@ -560,6 +575,19 @@ class StoreFile:
         except StoreError as err:  # written before the store was sealed: a new shift
             log.warning("the shift tally kept here cannot be read: %s", err)
             return None
+
+
+#: SQLite's primary result codes of the environment (not of the SQL), in words
+_TROUBLE = {5: "it is busy", 6: "it is locked", 7: "memory ran out", 8: "it is read-only"}
+_TROUBLE |= {10: "the disk could not be written; it may be full", 11: "it is damaged"}
+_TROUBLE |= {13: "the disk is full", 14: "its file cannot be opened"}
+
+
+def _trouble(err: BaseException) -> str | None:
+    """The environment's error that failed a write, in words; None for another (a bug)."""
+    code = getattr(err, "sqlite_errorcode", 0) if isinstance(err, sqlite3.Error) else 0
+    words = _TROUBLE.get((code or 0) & 0xFF)
+    return None if words is None else f"{words} ({err})"
 
 
 def _kind(value: object) -> str:

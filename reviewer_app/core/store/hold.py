@@ -8,29 +8,39 @@ leaves nothing that holds the next one out."""
 
 from __future__ import annotations
 
+import errno
 import logging
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from ..errors import StoreInUse
-from ..paths import private_folder
+from ..errors import StoreError, StoreInUse
+from ..paths import FILE_MODE, narrow_file, private_folder
 
 log = logging.getLogger("store")
 
+#: the lock file cannot be made: the folder is read-only or not the user's
+_UNWRITABLE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+
 
 def hold(path: Path) -> FileLock | None:
-    """The lock on the store at ``path`` (``StoreInUse`` when another copy holds it); None
-    where the file system has no locks to take (the store opens unguarded, as before)."""
-    private_folder(path.parent)
-    lock = FileLock(f"{path}.lock", timeout=0, thread_local=False)
+    """The lock on the store at ``path`` (``StoreInUse`` when another copy holds it;
+    ``StoreError`` when its folder cannot be written), in a 0600 file; None where the file
+    system has no locks to take (the store opens unguarded, as before)."""
+    lock = FileLock(f"{path}.lock", timeout=0, mode=FILE_MODE, thread_local=False)
     try:
+        private_folder(path.parent)
         lock.acquire()
     except Timeout:
         raise StoreInUse(path) from None
-    except OSError as exc:  # a file system without locks (some network shares)
+    except OSError as exc:
+        if exc.errno in _UNWRITABLE:  # a read-only data folder (or not the user's)
+            folder = path.parent
+            raise StoreError(f"The app's data folder {folder} cannot be written: {exc}") from exc
+        # a file system without locks (some network shares)
         log.warning("the local store cannot be locked (%s): opened without the guard", exc)
         return None
+    narrow_file(Path(lock.lock_file))  # one an older release made with the umask's mode
     return lock
 
 

@@ -395,9 +395,14 @@ class ItemStore(StoreFile):
         keep = set(listed)
         return [(r[0], r[1]) for r in rows if r[2] not in keep][:limit]
 
-    def ready_leases(self) -> list[tuple[str, str]]:
+    def ready_leases(self, max_lease_seconds: int | None = None) -> list[tuple[str, str]]:
+        """(item id, lease token) of every item held here and not decided; with
+        ``max_lease_seconds``, an offline batch's items (leased for longer, as in
+        ``untouched_leases``) are left out: a clean quit keeps them."""
         rows = self._read(
-            "SELECT id, lease_token FROM items WHERE state = 'ready' AND lease_lost = 0"
+            "SELECT id, lease_token FROM items WHERE state = 'ready' AND lease_lost = 0 "
+            "AND (:most IS NULL OR lease_seconds <= :most)",
+            {"most": max_lease_seconds},
         )
         return [(r[0], r[1]) for r in rows]
 

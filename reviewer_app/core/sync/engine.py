@@ -18,7 +18,7 @@ from ..errors import (
     ServiceUnavailable,
     StoreError,
 )
-from ..settings import BACKOFF_CAP, QUEUE_REFRESH
+from ..settings import BACKOFF_CAP, LEASE_SECONDS, QUEUE_REFRESH
 from ..store import Store
 from .delivery import Delivery
 from .state import (
@@ -34,6 +34,9 @@ from .state import (
 class SyncEngine(Delivery):
     """A background thread with its own store connection and HTTP session (see the
     package's docstring)."""
+
+    #: the clean exit ahead is the reviewer quitting (``keep_offline_batch``), not a logout
+    _keep_offline = False
 
     # --- the UI side ------------------------------------------------------------------
 
@@ -56,6 +59,13 @@ class SyncEngine(Delivery):
         if self._thread.is_alive():
             log.warning("the sync thread did not stop within %.0f s", timeout)
         self._thread = None
+
+    def keep_offline_batch(self) -> None:
+        """The reviewer quits (the window closes, not a logout): the clean exit ahead still
+        sends what was decided and gives back the prefetch, but keeps a "work offline"
+        batch leased and cached, as asked, for a start with no network (until its lease
+        ends or it is decided). A store kept in memory only keeps nothing: all given back."""
+        self._keep_offline = True
 
     @property
     def running(self) -> bool:
@@ -234,7 +244,8 @@ class SyncEngine(Delivery):
         return IDLE_WAIT
 
     def shutdown_pass(self) -> None:
-        """On a clean exit: send everything decided, give back what was not, if we can."""
+        """On a clean exit: send everything decided, give back what was not (but an
+        offline batch when the reviewer quits: ``keep_offline_batch``), if we can."""
         assert self.store is not None and self.api is not None
         if self.paused or not self.api.token or self.online is False:
             return  # nothing can be sent now; it all stays for the next start
@@ -243,7 +254,11 @@ class SyncEngine(Delivery):
             self._deliver()
             self._send_breaks()
             self._release(self.store.to_release(), skipped=True)
-            self._release(self.store.ready_leases())
+            kept = self._keep_offline and not self._store_in_memory
+            # an offline batch is leased longer than the prefetch (as ``_release_left``
+            # tells them apart): kept on a quit, given back at a logout
+            longest = self._lease_seconds(LEASE_SECONDS) if kept else None
+            self._release(self.store.ready_leases(longest))
         except (ApiError, StoreError) as err:
             log.info("left for the next start: %s", err)
 

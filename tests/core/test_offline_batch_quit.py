@@ -1,0 +1,114 @@
+"""A clean exit when the reviewer quits keeps a "work offline" batch (Ctrl+O) leased on the
+service and cached here, for a start with no network; the prefetch of ordinary work is
+still given back. A logout (and a store kept in memory only) gives back everything.
+Against the real service over HTTP and a real store file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from reviewer_app.core import events as ev
+from reviewer_app.core.store import Store
+from reviewer_app.core.sync import SyncEngine
+from reviewer_app.server.feeds.seed import LOAD_QUEUE
+from reviewer_app.server.storage.tables import items
+from tests.support.client import EventLog, engine_for, fast_settings, login
+from tests.support.servers import LiveServer
+
+QUEUE = LOAD_QUEUE.id
+BATCH = 10
+
+
+def _leased_on_service(server: LiveServer) -> set[str]:
+    with server.service.db.read() as conn:
+        rows = conn.execute(select(items.c.id).where(items.c.state == "leased")).all()
+    return {r.id for r in rows}
+
+
+def _batch_then_prefetch(server: LiveServer, tmp_path: Path) -> tuple[SyncEngine, set[str]]:
+    """Ctrl+O (a batch leased for an hour), then work online: the queue on screen is topped
+    up with ordinary leases (ten minutes). Returns the engine and the batch's items."""
+    client = login(server, "olga")
+    path = tmp_path / "olga.sqlite3"
+    fast_settings(
+        path,
+        prefetch_target=30,
+        lease_seconds=600,
+        offline_lease_seconds=3_600,
+        offline_batch_size=BATCH,
+    )
+    log = EventLog()
+    engine = engine_for(server.url, path, client.token, log)
+    engine.open()
+    assert engine.store is not None
+    engine.work_offline(QUEUE)
+    engine.run_once()
+    finished = [p for p in log.of(ev.Progress) if p.finished]
+    assert finished and finished[-1].done == BATCH
+    batch = {r.item_id for r in engine.store.worklist(QUEUE)}
+    assert len(batch) == BATCH
+    engine.set_active_queues([QUEUE])
+    engine.run_once()
+    held = {r.item_id for r in engine.store.worklist(QUEUE)}
+    assert len(held) == 30 and batch < held, "the prefetch came on top of the batch"
+    assert _leased_on_service(server) == held
+    return engine, batch
+
+
+def test_quitting_keeps_the_offline_batch_and_gives_back_the_prefetch(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    engine, batch = _batch_then_prefetch(server, tmp_path)
+    try:
+        engine.keep_offline_batch()  # the window closes: the reviewer quits
+        engine.shutdown_pass()
+    finally:
+        engine.close()
+    assert _leased_on_service(server) == batch, "the batch stays leased, the prefetch went back"
+    # the next start with no network finds the batch here, ready to decide
+    with Store(tmp_path / "olga.sqlite3") as store:
+        assert {r.item_id for r in store.worklist(QUEUE)} == batch
+        assert store.next_item(QUEUE) is not None
+
+
+def test_a_logout_gives_back_the_offline_batch_too(server: LiveServer, tmp_path: Path) -> None:
+    engine, _batch = _batch_then_prefetch(server, tmp_path)
+    try:
+        engine.shutdown_pass()  # a logout's clean exit: its cache is wiped next
+    finally:
+        engine.close()
+    assert _leased_on_service(server) == set()
+    with Store(tmp_path / "olga.sqlite3") as store:
+        assert store.worklist(QUEUE) == []
+
+
+@pytest.mark.parametrize("quits", [True, False], ids=["quit", "logout"])
+def test_a_store_in_memory_keeps_nothing_so_gives_back_everything(
+    server: LiveServer, quits: bool
+) -> None:
+    client = login(server, "mona")
+    name = f"olga-memory-{quits}"
+    with Store(name, in_memory=True) as settings_side:  # the memory store lives while open
+        for setting, value in {
+            "undo_window_seconds": 0.0,
+            "prefetch_target": 5,
+            "offline_batch_size": BATCH,
+        }.items():
+            settings_side.settings.set(setting, value)
+        engine = SyncEngine(
+            server.url, name, token=client.token, listener=EventLog(), store_in_memory=True
+        )
+        engine.open()
+        try:
+            engine.work_offline(QUEUE)
+            engine.run_once()
+            assert len(_leased_on_service(server)) == BATCH
+            if quits:
+                engine.keep_offline_batch()
+            engine.shutdown_pass()
+        finally:
+            engine.close()
+    assert _leased_on_service(server) == set()
