@@ -235,6 +235,10 @@
         <translation>der Anmeldung</translation>
     </message>
     <message>
+        <source>Your saved work was left as it is; log in again to open it.</source>
+        <translation>Ihre gespeicherte Arbeit wurde unverändert gelassen; melden Sie sich erneut an, um sie zu öffnen.</translation>
+    </message>
+    <message>
         <source>Starting the review desk</source>
         <translation>Die Prüfstelle startet</translation>
     </message>
@@ -845,6 +849,58 @@
     <message>
         <source>A new language applies the next time you start the app.</source>
         <translation>Eine neue Sprache gilt ab dem nächsten Start der App.</translation>
+    </message>
+    <message>
+        <source>Your password was changed since this computer last saved your work.</source>
+        <translation>Ihr Passwort wurde geändert, seit dieser Computer Ihre Arbeit zuletzt gespeichert hat.</translation>
+    </message>
+    <message>
+        <source>Enter your previous password to open that work and go on with it; from then on your new password opens it.</source>
+        <translation>Geben Sie Ihr bisheriges Passwort ein, um diese Arbeit zu öffnen und damit weiterzumachen; danach öffnet Ihr neues Passwort sie.</translation>
+    </message>
+    <message>
+        <source>Your password was changed since this computer last saved your work, which holds {n} decisions not sent yet.</source>
+        <translation>Ihr Passwort wurde geändert, seit dieser Computer Ihre Arbeit zuletzt gespeichert hat; darin sind {n} Entscheidungen, die noch nicht gesendet wurden.</translation>
+    </message>
+    <message>
+        <source>Your password was changed since this computer last saved your work, which holds 1 decision not sent yet.</source>
+        <translation>Ihr Passwort wurde geändert, seit dieser Computer Ihre Arbeit zuletzt gespeichert hat; darin ist 1 Entscheidung, die noch nicht gesendet wurde.</translation>
+    </message>
+    <message>
+        <source>Enter your previous password to open that work and send what is waiting; from then on your new password opens it.</source>
+        <translation>Geben Sie Ihr bisheriges Passwort ein, um diese Arbeit zu öffnen und das Wartende zu senden; danach öffnet Ihr neues Passwort sie.</translation>
+    </message>
+    <message>
+        <source>If you do not know it, start afresh: the work is then moved aside unopened, and kept for support.</source>
+        <translation>Wenn Sie es nicht kennen, fangen Sie neu an: Die Arbeit wird dann ungeöffnet beiseitegelegt und für den Support aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>That is not your previous password: it does not open the work saved here. Try again, or start afresh.</source>
+        <translation>Das ist nicht Ihr bisheriges Passwort: Es öffnet die hier gespeicherte Arbeit nicht. Versuchen Sie es erneut, oder fangen Sie neu an.</translation>
+    </message>
+    <message>
+        <source>You started afresh: your password was changed and the previous one was not given, so the work saved on this computer could not be opened. It was moved aside, unopened, to {path}; your previous password still opens it, and decisions in it that were not sent are still there. Ask support before deleting it.</source>
+        <translation>Sie haben neu angefangen: Ihr Passwort wurde geändert und das bisherige nicht angegeben, daher konnte die auf diesem Computer gespeicherte Arbeit nicht geöffnet werden. Sie wurde ungeöffnet nach {path} verschoben; Ihr bisheriges Passwort öffnet sie weiterhin, und noch nicht gesendete Entscheidungen sind weiterhin darin. Fragen Sie den Support, bevor Sie sie löschen.</translation>
+    </message>
+    <message>
+        <source>Your password was changed</source>
+        <translation>Ihr Passwort wurde geändert</translation>
+    </message>
+    <message>
+        <source>Previous password</source>
+        <translation>Bisheriges Passwort</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <source>Open my work</source>
+        <translation>Meine Arbeit öffnen</translation>
+    </message>
+    <message>
+        <source>Start afresh</source>
+        <translation>Neu anfangen</translation>
     </message>
     <message>
         <source>Server (next login)</source>
@@ -3830,7 +3886,7 @@
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
-        <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s) the reviewer moved a handle: the split keeps their sizes from then on</extracomment>
+        <extracomment>the keys that focus a part of the verdict, and the part the keys that focus a pane, and its place: the side (the worklist), the post, the context, the verdict bar the keys that step through the panes (F6) and through the context tabs (&quot;]&quot;) the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s) the reviewer moved a handle: the split keeps their sizes from then on</extracomment>
         <translation>Klassifikatorwerte (Balken: Wert; Linie: Schwelle)</translation>
     </message>
     <message>

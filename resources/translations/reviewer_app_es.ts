@@ -235,6 +235,10 @@
         <translation>iniciar sesión</translation>
     </message>
     <message>
+        <source>Your saved work was left as it is; log in again to open it.</source>
+        <translation>Su trabajo guardado se dejó tal como estaba; inicie sesión de nuevo para abrirlo.</translation>
+    </message>
+    <message>
         <source>Starting the review desk</source>
         <translation>Iniciando la mesa de revisión</translation>
     </message>
@@ -845,6 +849,58 @@
     <message>
         <source>A new language applies the next time you start the app.</source>
         <translation>Un idioma nuevo se aplica la próxima vez que inicie la aplicación.</translation>
+    </message>
+    <message>
+        <source>Your password was changed since this computer last saved your work.</source>
+        <translation>Su contraseña se cambió después de que este equipo guardara su trabajo por última vez.</translation>
+    </message>
+    <message>
+        <source>Enter your previous password to open that work and go on with it; from then on your new password opens it.</source>
+        <translation>Escriba su contraseña anterior para abrir ese trabajo y continuar con él; a partir de entonces lo abrirá su contraseña nueva.</translation>
+    </message>
+    <message>
+        <source>Your password was changed since this computer last saved your work, which holds {n} decisions not sent yet.</source>
+        <translation>Su contraseña se cambió después de que este equipo guardara su trabajo por última vez; contiene {n} decisiones que aún no se han enviado.</translation>
+    </message>
+    <message>
+        <source>Your password was changed since this computer last saved your work, which holds 1 decision not sent yet.</source>
+        <translation>Su contraseña se cambió después de que este equipo guardara su trabajo por última vez; contiene 1 decisión que aún no se ha enviado.</translation>
+    </message>
+    <message>
+        <source>Enter your previous password to open that work and send what is waiting; from then on your new password opens it.</source>
+        <translation>Escriba su contraseña anterior para abrir ese trabajo y enviar lo que espera; a partir de entonces lo abrirá su contraseña nueva.</translation>
+    </message>
+    <message>
+        <source>If you do not know it, start afresh: the work is then moved aside unopened, and kept for support.</source>
+        <translation>Si no la conoce, empiece de cero: el trabajo se aparta entonces sin abrir y se conserva para el soporte.</translation>
+    </message>
+    <message>
+        <source>That is not your previous password: it does not open the work saved here. Try again, or start afresh.</source>
+        <translation>Esa no es su contraseña anterior: no abre el trabajo guardado aquí. Inténtelo de nuevo o empiece de cero.</translation>
+    </message>
+    <message>
+        <source>You started afresh: your password was changed and the previous one was not given, so the work saved on this computer could not be opened. It was moved aside, unopened, to {path}; your previous password still opens it, and decisions in it that were not sent are still there. Ask support before deleting it.</source>
+        <translation>Ha empezado de cero: su contraseña se cambió y no se indicó la anterior, así que no se pudo abrir el trabajo guardado en este equipo. Se movió, sin abrir, a {path}; su contraseña anterior sigue abriéndolo, y las decisiones que no se enviaron siguen en él. Consulte al soporte antes de borrarlo.</translation>
+    </message>
+    <message>
+        <source>Your password was changed</source>
+        <translation>Su contraseña se cambió</translation>
+    </message>
+    <message>
+        <source>Previous password</source>
+        <translation>Contraseña anterior</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problema</translation>
+    </message>
+    <message>
+        <source>Open my work</source>
+        <translation>Abrir mi trabajo</translation>
+    </message>
+    <message>
+        <source>Start afresh</source>
+        <translation>Empezar de cero</translation>
     </message>
     <message>
         <source>Server (next login)</source>
@@ -3830,7 +3886,7 @@
     </message>
     <message>
         <source>Classifier scores (bar: score; line: threshold)</source>
-        <extracomment>the keys that focus a part of the verdict, and the part the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s) the reviewer moved a handle: the split keeps their sizes from then on</extracomment>
+        <extracomment>the keys that focus a part of the verdict, and the part the keys that focus a pane, and its place: the side (the worklist), the post, the context, the verdict bar the keys that step through the panes (F6) and through the context tabs (&quot;]&quot;) the next post&apos;s display work, done after this one was painted (``_prepare_next``) what reads a medium from the local store (``show_item``&apos;s) the reviewer moved a handle: the split keeps their sizes from then on</extracomment>
         <translation>Puntuaciones de clasificadores (barra: puntuación; línea: umbral)</translation>
     </message>
     <message>

@@ -23,10 +23,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import logging
 import os
 import secrets
-from contextlib import suppress
+import sqlite3
+from contextlib import closing, suppress
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from argon2.low_level import Type, hash_secret_raw
@@ -43,6 +46,8 @@ SALT_BYTES = 16
 NONCE_BYTES = 12
 SUFFIX = ".key"
 _AD_CONTEXT = b"reviewer-app store key v1|"
+
+log = logging.getLogger("net")
 
 
 @dataclass(frozen=True)
@@ -217,5 +222,78 @@ def rewrap(path: Path, key: bytes, password: str, server_url: str, username: str
     create(path, password, server_url, username, key=key)
 
 
+def reopen(path: Path, previous: str, password: str, server_url: str, username: str) -> bytes:
+    """The store key in ``path``, opened with the ``previous`` password and wrapped under
+    ``password`` in its place (the password changed on the server while no session held
+    the key), with a fresh salt and the file's own costs. The file is replaced atomically:
+    there is never a moment without one, and a crash leaves the old or the new.
+    ``WrongPassword`` when ``previous`` does not open it: nothing is changed. Two KDF runs:
+    never on the GUI thread."""
+    key = unlock(path, previous, server_url, username)
+    _write(path, _wrap(key, password, server_url, username, _read(path)[0]))
+    log.info("the password changed: the local store key is wrapped under the new one")
+    return key
+
+
+def keep_under(path: Path, key: bytes, password: str, server_url: str, username: str) -> None:
+    """The open ``key`` kept in ``path`` under ``password``: wrapped anew (``rewrap``) when
+    the file does not open with it (the password changed while a session held the key)."""
+    try:
+        unlock(path, password, server_url, username)
+    except (WrongPassword, KeyFileUnusable, OSError):
+        log.info("the password changed: the local store key is wrapped under the new one")
+        rewrap(path, key, password, server_url, username)
+
+
+def has_store(store: Path) -> bool:
+    """A store file is kept at ``store`` (not a new, empty one)."""
+    return store.is_file() and store.stat().st_size > 0
+
+
 def exists(path: Path) -> bool:
     return Path(path).is_file()
+
+
+def stores_moved_aside(store: Path) -> list[Path]:
+    """The stores of the profile whose store is at ``store`` that were moved aside
+    (``<store>.unusable-<time>``, without their -wal, -shm or .key companions)."""
+    if not store.parent.is_dir():
+        return []
+    found = store.parent.glob(f"{store.name}.unusable-*")
+    return sorted(p for p in found if p.is_file() and p.name.endswith("Z"))
+
+
+def move_aside(store: Path) -> Path:
+    """A store and its key file that cannot be opened now, moved aside together (named as
+    the store moves a damaged file aside) so support can open them with the old password.
+    Where the store went."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    aside = store.with_name(f"{store.name}.unusable-{stamp}")
+    for suffix in ("", "-wal", "-shm", SUFFIX):
+        source = Path(str(store) + suffix)
+        if source.exists():
+            source.replace(Path(str(aside) + suffix))
+    log.error("the saved work at %s was moved aside to %s", store, aside)
+    return aside
+
+
+def unsent_unopened(store: Path) -> int | None:
+    """What the store at ``store`` holds not yet sent (its outbox, the posts of its held bulk
+    decisions: counts kept in plain text), read without its key (a key file that does not
+    open with the password given) and changing nothing; None when it cannot be read so."""
+    companions = [Path(f"{store}{suffix}") for suffix in ("-wal", "-shm")]
+    absent = [p for p in companions if not p.exists()]
+    try:
+        with closing(sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            row = conn.execute(
+                "SELECT (SELECT COUNT(*) FROM outbox), "
+                "(SELECT COALESCE(SUM(item_count), 0) FROM held_bulk)"
+            ).fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        wal, shm = companions
+        if len(absent) == 2 and (not wal.exists() or not wal.stat().st_size):
+            wal.unlink(missing_ok=True)  # the empty WAL and SHM a read-only look left
+            shm.unlink(missing_ok=True)
+    return int(row[0]) + int(row[1])

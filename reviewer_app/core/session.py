@@ -14,7 +14,8 @@ skip, reading the worklist) is local and quick.
   derived from the reviewer's password (argon2id, a salt per profile) in a file beside
   the store (``keyfile``). The token stays in memory for the session; a start with no
   network opens the store with the password typed, checked against that file, not the
-  server, and asks for a login when the server is back.
+  server, and asks for a login when the server is back. A login whose password does not
+  open the file (changed since) leaves the store for the previous one (``reopen``).
 - ``memory``: no key at all (a session made without a password and no keyring): the store
   lives in memory, nothing of it is written to disk.
 
@@ -30,7 +31,6 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
@@ -65,16 +65,20 @@ class KeyMode(StrEnum):
 
 @dataclass(frozen=True)
 class ProfileKey:
-    """The store's key for one session and where it comes from; ``moved_aside`` names a
-    store (and its key file) that a password the server accepted could not open, moved
-    aside for support."""
+    """The store's key for one session and where it comes from; ``moved_aside``: a store
+    and its key file moved aside for support (damaged, or ``afresh``: ``start_afresh``)."""
 
     key: bytes | None
     mode: KeyMode
     moved_aside: Path | None = None
-    #: a store kept here under the keyring's key, which the keyring could not give now:
-    #: left as it is (with its unsent verdicts) for a login when it can, and this session
-    #: keeps nothing on disk
+    afresh: bool = False
+    #: a store kept here that the password the server just accepted does not open (it
+    #: changed since): left as it is, with no key, for ``reopen`` (the previous password)
+    #: or ``start_afresh``; ``unsent``: what it holds not sent yet (None: not counted)
+    locked: Path | None = None
+    unsent: int | None = None
+    #: a store kept under the keyring's key, which the keyring could not give now: left as
+    #: it is (with its unsent verdicts) for a login when it can; this session keeps nothing
     waiting: Path | None = None
     #: the key was made at this login for a store found here unencrypted (written by a
     #: release before encryption): only then may that store's content be sealed in place
@@ -272,9 +276,9 @@ class ReviewSession:
         """The store's key for a login the server just accepted: the one wrapped under the
         password beside the store when this profile has such a file; else the keyring's;
         else (no usable keyring) a new one wrapped under the password (with the costs
-        ``kdf``). A key file the accepted password does not open (the password changed
-        since it was made) is moved aside with its store, and a new one made. Runs a KDF:
-        not on the GUI thread."""
+        ``kdf``). A key file the password does not open (changed since) leaves a store kept
+        here as it is (``locked``: ``reopen`` or ``start_afresh``); a damaged one, or one with
+        no store, is moved aside with its store and a new one made. KDF: not on the GUI thread."""
         url = normalise_server_url(server_url)
         path = store_path(url, username, data_root)
         wrapped = keyfile.key_file_path(path)
@@ -284,8 +288,11 @@ class ReviewSession:
                     keyfile.unlock(wrapped, password, url, username), KeyMode.password
                 )
             except (keyfile.WrongPassword, keyfile.KeyFileUnusable) as err:
+                if isinstance(err, keyfile.WrongPassword) and keyfile.has_store(path):
+                    unsent = keyfile.unsent_unopened(path)  # (the password's changed since)
+                    return ProfileKey(None, KeyMode.password, locked=path, unsent=unsent)
                 log.warning("the saved work here does not open with this login: %s", err)
-                aside = _move_profile_aside(path)
+                aside = keyfile.move_aside(path)
                 fresh = keyfile.create(wrapped, password, url, username, params=kdf)
                 return ProfileKey(fresh, KeyMode.password, moved_aside=aside)
         kept = _keyring_key(credentials, url, username, path)
@@ -296,8 +303,33 @@ class ReviewSession:
         return ProfileKey(
             keyfile.create(wrapped, password, url, username, params=kdf),
             KeyMode.password,
-            fresh=_has_store(path),  # written before encryption (else it would wait)
+            fresh=keyfile.has_store(path),  # written before encryption (else it would wait)
         )
+
+    @staticmethod
+    def reopen(
+        server_url: str, username: str, previous: str, password: str, *, data_root: Path | None
+    ) -> ProfileKey:
+        """The key of a store ``profile_key`` found ``locked``, opened with ``previous`` and
+        wrapped under ``password`` (the one the server accepted) in one atomic replacement
+        (``keyfile.reopen``; ``WrongPassword`` changes nothing). KDF: not on the GUI thread."""
+        url = normalise_server_url(server_url)
+        wrapped = keyfile.key_file_path(store_path(url, username, data_root))
+        return ProfileKey(
+            keyfile.reopen(wrapped, previous, password, url, username), KeyMode.password
+        )
+
+    @staticmethod
+    def start_afresh(
+        server_url: str, username: str, password: str, *, data_root: Path | None
+    ) -> ProfileKey:
+        """A ``locked`` store moved aside unopened with its key file (the previous password
+        opens it) for a new one with a new key. KDF: not on the GUI thread."""
+        url = normalise_server_url(server_url)
+        path = store_path(url, username, data_root)
+        aside = keyfile.move_aside(path)
+        fresh = keyfile.create(keyfile.key_file_path(path), password, url, username)
+        return ProfileKey(fresh, KeyMode.password, moved_aside=aside, afresh=True)
 
     @staticmethod
     def open_offline(
@@ -373,11 +405,7 @@ class ReviewSession:
         )
         if self.key_mode is KeyMode.password and self.key.key is not None:
             wrapped = keyfile.key_file_path(self.path)
-            try:
-                keyfile.unlock(wrapped, password, self.server_url, self.user.username)
-            except (keyfile.WrongPassword, keyfile.KeyFileUnusable, OSError):
-                log.info("the password changed: the local store key is wrapped under the new one")
-                keyfile.rewrap(wrapped, self.key.key, password, self.server_url, self.user.username)
+            keyfile.keep_under(wrapped, self.key.key, password, self.server_url, self.user.username)
         return result, token
 
     @staticmethod
@@ -464,7 +492,7 @@ class ReviewSession:
     def moved_aside(self) -> list[Path]:
         """This profile's stores moved aside as unusable (``*.unusable-*``), which may hold
         verdicts never sent: logging out and clearing leave them, and their keys, alone."""
-        return moved_aside_stores(self.path)
+        return keyfile.stores_moved_aside(self.path)
 
     def log_out(self, *, keep_unsent: bool = True) -> int:
         """Send what can be sent, revoke the token on the server, forget it here, and wipe
@@ -548,7 +576,7 @@ def _keyring_key(credentials: Credentials, url: str, username: str, path: Path) 
     that cannot be read now: never a new key for it); else a new one (``fresh`` when a store
     written before encryption is here: it is sealed with it). A memory key with no
     ``waiting`` when the keyring can keep nothing."""
-    found_store = _has_store(path)
+    found_store = keyfile.has_store(path)
     if found_store:  # kept under the keyring's key
         found = credentials.store_key(url, username, create=False)
         if found is not None:
@@ -570,30 +598,3 @@ def _keyring_key(credentials: Credentials, url: str, username: str, path: Path) 
     if kept is None:
         return ProfileKey(None, KeyMode.memory)
     return ProfileKey(kept, KeyMode.keyring, fresh=found_store)
-
-
-def _has_store(path: Path) -> bool:
-    """A store file is kept here for this profile (not a new, empty one)."""
-    return path.is_file() and path.stat().st_size > 0
-
-
-def moved_aside_stores(path: Path) -> list[Path]:
-    """The stores of the profile whose store is at ``path`` that were moved aside
-    (``<store>.unusable-<time>``, without their -wal, -shm or .key companions)."""
-    if not path.parent.is_dir():
-        return []
-    found = path.parent.glob(f"{path.name}.unusable-*")
-    return sorted(p for p in found if p.is_file() and p.name.endswith("Z"))
-
-
-def _move_profile_aside(path: Path) -> Path:
-    """A store and its key file that cannot be opened now, moved aside together (named as
-    the store moves a damaged file aside) so support can open them with the old password."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    aside = path.with_name(f"{path.name}.unusable-{stamp}")
-    for suffix in ("", "-wal", "-shm", keyfile.SUFFIX):
-        source = Path(str(path) + suffix)
-        if source.exists():
-            source.replace(Path(str(aside) + suffix))
-    log.error("the saved work at %s was moved aside to %s", path, aside)
-    return aside

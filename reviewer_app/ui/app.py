@@ -14,6 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, Qt, QTimer
@@ -41,7 +42,12 @@ from reviewer_app.core.session import (
 from . import preferences as P
 from .background import run_in_background
 from .bridge import SyncBridge
-from .dialogs import LoginDialog
+from .dialogs import (
+    LoginDialog,
+    PreviousPasswordDialog,
+    previous_password_wrong,
+    started_afresh,
+)
 from .i18n import install_translators, language_for, translate
 from .main_window import MainWindow
 from .messages import (
@@ -207,20 +213,16 @@ def open_window(
         key = offline.key
     if session.memory_only and note is None and not quiet:
         note = memory_only_note()  # the keyring keeps the login but would not keep the store key
-    # with the store under a key the password opens, nothing is at risk: a plain sentence in
-    # the status line, not the banner (which is for what the reviewer must not miss)
-    plain = session.key_mode is KeyMode.password
-    banner = None if quiet or plain else note
-    window = MainWindow(session, bridge, prefs, keyring_note=banner)
-    if note and plain and not quiet:
-        window.say(note)
-    bridge.setParent(window)
+    said = None  # what became of the work here, then the note: the banner stays (not the status)
     if session.store.moved_aside_to is not None:
-        window.notify(store_moved_aside(session.store.moved_aside_to))
+        said = store_moved_aside(session.store.moved_aside_to)
     elif key is not None and key.moved_aside is not None:
-        window.notify(store_moved_aside(key.moved_aside))
+        said = (started_afresh if key.afresh else store_moved_aside)(key.moved_aside)
     elif key is not None and key.waiting is not None:
-        window.notify(saved_work_waits(keyring_reason(credentials.problem, credentials.culprit)))
+        said = saved_work_waits(keyring_reason(credentials.problem, credentials.culprit))
+    banner = " ".join(text for text in (said, None if quiet else note) if text)
+    window = MainWindow(session, bridge, prefs, keyring_note=banner or None)
+    bridge.setParent(window)
     if offline is not None:
         window.started_offline(offline_start(offline.summary.unsent, offline.summary.posts))
     session.start()
@@ -336,6 +338,52 @@ def start_offline(
     run_in_background(dialog, work, done, failed)
 
 
+def ask_previous_password(
+    dialog: LoginDialog,
+    login: tuple[str, str, str],
+    key: ProfileKey,
+    then: Callable[[ProfileKey], None],
+    data_root: Path | None,
+) -> None:
+    """The ``login``'s password (server, user, password) does not open the work kept here
+    (``key.locked``): the previous one opens it, or it is moved aside; then ``then``."""
+    server, user, password = login
+    ask = PreviousPasswordDialog(key.unsent, dialog)
+
+    def run(work: Callable[[], ProfileKey]) -> None:
+        def done(found: ProfileKey) -> None:
+            ask.accept()
+            then(found)
+
+        def failed(err: BaseException) -> None:
+            wrong = isinstance(err, WrongPassword)
+            ask.show_error(previous_password_wrong() if wrong else describe(err).line())
+
+        run_in_background(ask, work, done, failed)
+
+    reopen = partial(ReviewSession.reopen, server, user, data_root=data_root)
+    afresh = partial(ReviewSession.start_afresh, server, user, data_root=data_root)
+    ask.unlock_requested.connect(lambda old: run(lambda: reopen(old, password)))
+    ask.afresh_requested.connect(lambda: run(lambda: afresh(password)))
+    left = translate("App", "Your saved work was left as it is; log in again to open it.")
+    ask.rejected.connect(lambda: dialog.show_error(left))
+    ask.open()
+
+
+def _login_failed(dialog: LoginDialog, server: str, err: BaseException) -> None:
+    if isinstance(err, ValueError):  # the address (normalise_server_url)
+        dialog.show_error(
+            bad_address(server)
+            + " "
+            + translate("App", "Write it like {example}").format(
+                example="https://review.example.org"
+            )
+        )
+        return
+    message = describe(err, during=translate("App", "logging in"))
+    dialog.show_error(message.line())
+
+
 def run_login(
     prefs: P.Preferences,
     credentials: Credentials,
@@ -373,6 +421,13 @@ def run_login(
                 )
                 return
             result, token, key = value
+            if key.locked is not None:  # the password changed since the work here was saved
+                login = (server, result.user.username, password)
+                ask_previous_password(dialog, login, key, partial(go_on, result, token), data_root)
+                return
+            go_on(result, token, key)
+
+        def go_on(result: LoginResult, token: str, key: ProfileKey) -> None:
             try:  # the store opens before the dialog closes: a failure is said there
                 opened = open_session(
                     server, result, token, credentials=credentials, data_root=data_root, key=key
@@ -395,20 +450,7 @@ def run_login(
             )
             on_window(window)
 
-        def failed(err: BaseException) -> None:
-            if isinstance(err, ValueError):  # the address (normalise_server_url)
-                dialog.show_error(
-                    bad_address(server)
-                    + " "
-                    + translate("App", "Write it like {example}").format(
-                        example="https://review.example.org"
-                    )
-                )
-                return
-            message = describe(err, during=translate("App", "logging in"))
-            dialog.show_error(message.line())
-
-        run_in_background(dialog, work, done, failed)
+        run_in_background(dialog, work, done, partial(_login_failed, dialog, server))
 
     dialog = LoginDialog(prefs, attempt)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

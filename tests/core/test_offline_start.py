@@ -293,21 +293,32 @@ def test_a_password_changed_on_the_server_rewraps_the_key_or_moves_the_old_work_
         keyfile.unlock(wrapped, PASSWORD, session.server_url, "pim")
     session.close()
 
-    # changed elsewhere while the app was closed: the old work is kept aside, not lost
+    # changed elsewhere while the app was closed: the work waits for the previous password
+    # (nothing moved); given it, the key is wrapped under the new one; else it goes aside
     change_password("another one")
     key = ReviewSession.profile_key(
         service.url, "pim", "another one", credentials=credentials, data_root=data
     )
-    assert key.mode is KeyMode.password and key.moved_aside is not None
-    assert key.key != session.key.key
-    aside = key.moved_aside
+    assert key.key is None and key.locked == session.path and key.moved_aside is None
+    assert session.path.exists()
+    with pytest.raises(WrongPassword):
+        ReviewSession.reopen(service.url, "pim", "not it", "another one", data_root=data)
+    reopened = ReviewSession.reopen(
+        service.url, "pim", "a brand new password", "another one", data_root=data
+    )
+    assert reopened.key == session.key.key
+    assert keyfile.unlock(wrapped, "another one", session.server_url, "pim") == session.key.key
+
+    change_password("a third one")
+    afresh = ReviewSession.start_afresh(service.url, "pim", "a third one", data_root=data)
+    assert afresh.mode is KeyMode.password and afresh.moved_aside is not None
+    assert afresh.key != session.key.key
+    aside = afresh.moved_aside
     assert Path(str(aside) + keyfile.SUFFIX).exists() and aside.exists()
     assert (
-        keyfile.unlock(
-            Path(str(aside) + keyfile.SUFFIX), "a brand new password", session.server_url, "pim"
-        )
+        keyfile.unlock(Path(str(aside) + keyfile.SUFFIX), "another one", session.server_url, "pim")
         == session.key.key
-    ), "the work moved aside still opens with the password it was made with"
+    ), "the work moved aside still opens with the password it was last wrapped under"
     assert store_path(session.server_url, "pim", data) == session.path
 
 
