@@ -132,6 +132,7 @@ class KeysPage(QWidget):
             self.key_role.addItem(role_words(r), r.value)
         self.create_button = QPushButton(translate("LeadAdmin", "Create key"))
         self.create_button.clicked.connect(self.create_key)
+        self.name.returnPressed.connect(self.create_button.click)  # (not while it is disabled)
         make_row = QHBoxLayout()
         make_row.addWidget(label(translate("LeadAdmin", "New key:"), wrap=False))
         make_row.addWidget(self.name, 1)
@@ -143,13 +144,13 @@ class KeysPage(QWidget):
         self.made.setObjectName("adminNewKey")
         self.key_field = named(QLineEdit(), "adminKeyValue", translate("LeadAdmin", "The new key"))
         self.key_field.setReadOnly(True)
-        copy = QPushButton(translate("LeadAdmin", "Copy"))
-        copy.clicked.connect(self.copy_key)
+        self.copy_button = QPushButton(translate("LeadAdmin", "Copy"))
+        self.copy_button.clicked.connect(self.copy_key)
         done = QPushButton(translate("LeadAdmin", "Done"))
         done.clicked.connect(self.forget_key)
         key_row = QHBoxLayout()
         key_row.addWidget(self.key_field, 1)
-        key_row.addWidget(copy)
+        key_row.addWidget(self.copy_button)
         key_row.addWidget(done)
         made_layout = QVBoxLayout(self.made)
         made_layout.addWidget(
@@ -249,6 +250,8 @@ class KeysPage(QWidget):
             return
         body = ApiKeyCreate(role=Role(self.key_role.currentData()), name=name)
         self.busy = True
+        if self.create_button.hasFocus():  # disabled below: the focus stays on this page
+            self.name.setFocus()
         self.create_button.setEnabled(False)
         factory = self.client_factory
 
@@ -262,6 +265,8 @@ class KeysPage(QWidget):
             self.key_field.setText(made.key)
             self.key_field.setCursorPosition(0)
             self.made.show()
+            if self.made.isVisible():  # (this page on screen) the key shown once: Copy it
+                self.copy_button.setFocus()
             self._may_create()
             set_text(
                 self.status,
@@ -282,6 +287,7 @@ class KeysPage(QWidget):
         self.key_field.clear()
         self.made.hide()
         self._may_create()
+        self.name.setFocus()  # Done had it, hidden now: the next key's name, not the tab bar
 
     def ask_revoke(self) -> None:
         key = self._selected_key()

@@ -202,6 +202,8 @@ class UsersPage(QWidget):
             field.setMaxLength(1_024)
         self.add_button = QPushButton(translate("LeadAdmin", "Add user"))
         self.add_button.clicked.connect(self.add_user)
+        for field in (self.username, self.display_name, self.password, self.password_again):
+            field.returnPressed.connect(self.add_button.click)  # (not while one is added)
         form = QFormLayout()
         form.addRow(translate("LeadAdmin", "Username"), self.username)
         form.addRow(translate("LeadAdmin", "Display name"), self.display_name)

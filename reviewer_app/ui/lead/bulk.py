@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QDialog,
     QHBoxLayout,
@@ -100,6 +101,18 @@ def common_policies(queues: Sequence[Queue]) -> list[tuple[str, str]]:
     ]
 
 
+def offered_while_selected(button: QPushButton, view: QAbstractItemView) -> None:
+    """``button`` (Decide these together…) enabled only while rows of ``view`` are selected;
+    new rows too (a model's reset clears the selection without a word)."""
+
+    def offer(*_args: object) -> None:
+        button.setEnabled(view.selectionModel().hasSelection())
+
+    view.selectionModel().selectionChanged.connect(offer)
+    view.model().modelReset.connect(offer)
+    offer()
+
+
 class BulkDecisionDialog(QDialog):
     """Decide together: one action on the checked posts, each its own decision."""
 
@@ -147,8 +160,7 @@ class BulkDecisionDialog(QDialog):
         self.decide.clicked.connect(self._on_decide_clicked)
         self.undo_button = QPushButton(translate("Bulk", "Undo"))
         named(self.undo_button, "bulkUndo", translate("Bulk", "Undo the bulk decision"))
-        self.undo_button.clicked.connect(self._on_undo_clicked)
-        self.undo_button.hide()
+        self.undo_button.clicked.connect(self._on_undo_clicked)  # (hidden until one is held)
         self.status = label("")
         named(self.status, "bulkStatus", translate("Bulk", "Bulk decision status"))
         close = QPushButton(translate("Bulk", "Close"))
@@ -160,9 +172,8 @@ class BulkDecisionDialog(QDialog):
         controls.addWidget(self.note, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
-        buttons.addWidget(self.undo_button)
-        buttons.addWidget(self.decide)
-        buttons.addWidget(close)
+        for button in (self.undo_button, self.decide, close):
+            buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
         layout.addWidget(self.table, 1)
@@ -208,7 +219,7 @@ class BulkDecisionDialog(QDialog):
                     cell.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 self.table.setItem(row, column, cell)
         self.table.blockSignals(False)
-        self.table.itemChanged.connect(self._on_table_item_changed)
+        self.table.itemChanged.connect(lambda _item: self._refill_choices())
 
     def _build_statement(self) -> None:
         """Where the chosen queue shares notes: that the note is published, and what the
@@ -326,9 +337,6 @@ class BulkDecisionDialog(QDialog):
             if self._policy(row).checkState() == Qt.CheckState.Checked
         ]
 
-    def _on_table_item_changed(self, _item: QTableWidgetItem) -> None:
-        self._refill_choices()
-
     def _refill_choices(self) -> None:
         queues = self.checked_queues()
         current = self.action.currentData()
@@ -373,6 +381,9 @@ class BulkDecisionDialog(QDialog):
 
     def _update_buttons(self) -> None:
         idle = self.bulk_id is None
+        # Undo shown before Decide is disabled (focus moves on to it, not Close); Enter undoes
+        self.undo_button.setVisible(not idle)
+        self.undo_button.setDefault(not idle)
         missing = self.missing()
         ready = idle and bool(self.checked()) and self.action.count() > 0
         self.decide.setEnabled(ready and not missing)
@@ -385,7 +396,6 @@ class BulkDecisionDialog(QDialog):
         self._said_too_many = too_many
         for widget in (self.table, self.action, self.policies, self.note):
             widget.setEnabled(idle)
-        self.undo_button.setVisible(self.bulk_id is not None)
         self._show_statement()
 
     # --- confirming and holding --------------------------------------------------------
@@ -445,6 +455,7 @@ class BulkDecisionDialog(QDialog):
         held = self.bulk_sender.hold(request)
         self.bulk_id = held.id
         self._update_buttons()
+        self.undo_button.setFocus()  # (the dialog's focus once the confirmation closes)
 
     def _on_undo_clicked(self) -> None:
         if self.bulk_id is not None and not self.bulk_sender.undo(self.bulk_id):
@@ -475,7 +486,10 @@ class BulkDecisionDialog(QDialog):
         if self._mine(bulk_id):
             self.bulk_id = None
             set_text(self.status, translate("Bulk", "Undone: nothing was sent."))
+            undoing = self.focusWidget() is self.undo_button
             self._update_buttons()
+            if undoing:  # back on Decide (not on Close, where the hidden Undo left it)
+                self.decide.setFocus()
 
     def _on_sender_sending(self, bulk_id: str) -> None:
         if self._mine(bulk_id):
@@ -581,5 +595,6 @@ __all__ = [
     "common_actions",
     "common_policies",
     "load_author_posts",
+    "offered_while_selected",
     "refused_box",
 ]

@@ -282,12 +282,15 @@ class EscalationsView(QWidget):
         self.mine_button.clicked.connect(lambda: self.assign_selected(self.me))
         self.lead_picker = bounded(QComboBox(self))
         self.lead_picker.setEditable(True)
+        self.lead_picker.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)  # a typo never listed
         named(self.lead_picker, "assignee", translate("LeadEscalations", "Lead to assign to"))
         self.assign_button = QPushButton(translate("LeadEscalations", "Assign to this lead"))
         named(self.assign_button, "assignToLead", self.assign_button.text())
         self.assign_button.clicked.connect(
             lambda: self.assign_selected(self.lead_picker.currentText().strip())
         )
+        if (line := self.lead_picker.lineEdit()) is not None:  # Enter assigns, as the button
+            line.returnPressed.connect(self.assign_button.click)
         self.unassign_button = QPushButton(translate("LeadEscalations", "Assign to nobody"))
         named(self.unassign_button, "unassign", self.unassign_button.text())
         self.unassign_button.clicked.connect(lambda: self.assign_selected(None))

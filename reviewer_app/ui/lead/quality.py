@@ -9,12 +9,15 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from PySide6.QtCore import QDateTime, QLocale, QTimeZone, Signal
+from PySide6.QtCore import QDateTime, QLocale, QPoint, QRect, QSize, Qt, QTimeZone, Signal
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
     QHeaderView,
+    QLayout,
+    QLayoutItem,
     QSpinBox,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -82,6 +85,77 @@ def thresholds_from(settings: Settings | None) -> QualityThresholds:
     )
 
 
+class WrappingRow(QLayout):
+    """Widgets left to right at their preferred sizes, a line wrapping where the width ends:
+    its minimum width is its widest item's, not their sum."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._place(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._place(rect, move=True)
+
+    def sizeHint(self) -> QSize:  # every item on one line
+        hints = [item.sizeHint() for item in self._items]
+        width = sum(h.width() for h in hints) + self._gaps()[0] * max(0, len(hints) - 1)
+        height = max((h.height() for h in hints), default=0)
+        return QSize(width, height).grownBy(self.contentsMargins())
+
+    def minimumSize(self) -> QSize:
+        size = QSize(0, 0)
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size.grownBy(self.contentsMargins())
+
+    def _gaps(self) -> tuple[int, int]:
+        """Between two items on a line, and between lines: the style's."""
+        widget = self.parentWidget()
+        style = widget.style() if widget is not None else None
+        if style is None:
+            return 6, 6
+        across = style.pixelMetric(QStyle.PixelMetric.PM_LayoutHorizontalSpacing)
+        down = style.pixelMetric(QStyle.PixelMetric.PM_LayoutVerticalSpacing)
+        return max(across, 0), max(down, 0)
+
+    def _place(self, rect: QRect, *, move: bool) -> int:
+        """Lay the items out in ``rect`` (``move``: else only measure); the height used."""
+        area = rect.marginsRemoved(self.contentsMargins())
+        across, down = self._gaps()
+        x, y, line = area.x(), area.y(), 0
+        for item in self._items:
+            hint = item.sizeHint()
+            if x > area.x() and x + hint.width() > area.x() + area.width():
+                x, y, line = area.x(), y + line + down, 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + across
+            line = max(line, hint.height())
+        return y + line + self.contentsMargins().bottom() - rect.y()
+
+
 class ThresholdsBar(QWidget):
     """The lead's thresholds; a change is saved in their settings and asks for new flags."""
 
@@ -118,7 +192,9 @@ class ThresholdsBar(QWidget):
         self.minimum.setRange(1, 1_000_000)
         self.minimum.setValue(t.min_decisions)
         named(self.minimum, "minDecisions", translate("LeadQuality", "with at least decisions"))
-        row = QHBoxLayout(self)
+        # each threshold beside its words, the pairs wrapping where the width ends: on one
+        # line their words (long in Spanish and German) set the window's minimum width
+        row = WrappingRow(self)
         row.setContentsMargins(0, 0, 0, 0)
         for words, box in (
             (translate("LeadQuality", "Flag: median under"), self.median),
@@ -126,11 +202,15 @@ class ThresholdsBar(QWidget):
             (translate("LeadQuality", "overturns up by"), self.jump),
             (translate("LeadQuality", "with at least"), self.minimum),
         ):
-            row.addWidget(label(words, wrap=False))
-            row.addWidget(box)
+            pair = QWidget(self)
+            beside = QHBoxLayout(pair)
+            beside.setContentsMargins(0, 0, 0, 0)
+            beside.addWidget(label(words, wrap=False))
+            beside.addWidget(box)
+            if box is self.minimum:
+                beside.addWidget(label(translate("LeadQuality", "decisions"), wrap=False))
+            row.addWidget(pair)
             box.editingFinished.connect(self._save)
-        row.addWidget(label(translate("LeadQuality", "decisions"), wrap=False))
-        row.addStretch(1)
 
     def thresholds(self) -> QualityThresholds:
         return QualityThresholds(

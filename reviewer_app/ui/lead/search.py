@@ -62,6 +62,7 @@ from ..plain import (
     tooltip,
 )
 from ..words import plural
+from .bulk import offered_while_selected
 from .decisions_model import QueueWords, coded
 from .stats_views import Index, table_view
 
@@ -314,6 +315,7 @@ class SearchPane(QWidget):
             translate("LeadSearch", "Decide the selected open posts together"),
         )
         self.bulk_button.clicked.connect(self._on_bulk_clicked)
+        offered_while_selected(self.bulk_button, self.table)
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
         bottom.addWidget(self.bulk_button)
@@ -485,9 +487,7 @@ class SearchPane(QWidget):
                 else translate("LeadSearch", "private")
             )
             self.picker.addItem(f"{key}{isolate(view.name)} ({what}, {whose})", view.id)
-            self.picker.setItemData(
-                self.picker.count() - 1, tooltip(view.name), Qt.ItemDataRole.ToolTipRole
-            )
+            self.picker.setItemData(n - 1, tooltip(view.name), Qt.ItemDataRole.ToolTipRole)
         if not self.views:
             self.picker.addItem(translate("LeadSearch", "No saved views yet"), None)
         self.picker.setCurrentIndex(max(0, self.picker.findData(kept)))

@@ -405,6 +405,7 @@ class QueuesOverview(_Figures):
         report: QueueStatsReport
         report, self.model.labels = result
         self.model.set_report(report)
+        self.view.setCurrentIndex(QModelIndex())  # Tab sets no unseen current: Down selects row 0
         fit_columns(self.view)  # a few rows: cheap; long names elided
         breached = [q for q in report.queues if q.sla_breached]
         set_text(
