@@ -593,3 +593,10 @@ class PreviousPasswordDialog(QDialog):
         self.adjustSize()
         self.buttons.setEnabled(True)
         self.password.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def reject(self) -> None:
+        """Closed (Esc, the window's button, Cancel): not while a request runs, which goes
+        on regardless (the key wrapped anew, the work moved aside) and opens the window
+        ("left as it is" was said over work already moved)."""
+        if self.buttons.isEnabled():
+            super().reject()
