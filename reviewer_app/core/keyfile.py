@@ -266,13 +266,21 @@ def stores_moved_aside(store: Path) -> list[Path]:
 def move_aside(store: Path) -> Path:
     """A store and its key file that cannot be opened now, moved aside together (named as
     the store moves a damaged file aside) so support can open them with the old password.
-    Where the store went."""
+    Where the store went. Under the store's lock (``StoreInUse`` while another copy of the
+    app has it open: its live files are never renamed from under it)."""
+    from .store.hold import hold  # here: the store package reads this module's SUFFIX
+
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     aside = store.with_name(f"{store.name}.unusable-{stamp}")
-    for suffix in ("", "-wal", "-shm", SUFFIX):
-        source = Path(str(store) + suffix)
-        if source.exists():
-            source.replace(Path(str(aside) + suffix))
+    lock = hold(store)
+    try:
+        for suffix in ("", "-wal", "-shm", SUFFIX):
+            source = Path(str(store) + suffix)
+            if source.exists():
+                source.replace(Path(str(aside) + suffix))
+    finally:
+        if lock is not None:
+            lock.release()
     log.error("the saved work at %s was moved aside to %s", store, aside)
     return aside
 

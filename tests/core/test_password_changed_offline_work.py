@@ -17,8 +17,10 @@ from sqlalchemy import update
 
 from reviewer_app.core import keyfile
 from reviewer_app.core.credentials import Credentials
+from reviewer_app.core.errors import StoreInUse
 from reviewer_app.core.keyfile import WrongPassword
 from reviewer_app.core.session import KeyMode, ReviewSession
+from reviewer_app.core.store import hold
 from reviewer_app.server.storage.tables import users
 from tests.core.test_offline_start import QUEUE, Service, _decide, _files, _online_session
 from tests.support.client import EventLog, wait_until
@@ -120,6 +122,16 @@ def test_password_changed_starting_afresh_keeps_the_old_work_aside(
         service.url, "rhea", NEW, credentials=Credentials(fail.Keyring()), data_root=data
     )
     assert key.locked == old.path
+    # another copy of the app opened the work meanwhile (offline, with the old password):
+    # its live files are not renamed from under it
+    other = hold(old.path)
+    assert other is not None
+    try:
+        with pytest.raises(StoreInUse):
+            ReviewSession.start_afresh(service.url, "rhea", NEW, data_root=data)
+    finally:
+        other.release()
+    assert old.path.exists() and not keyfile.stores_moved_aside(old.path)
     fresh = ReviewSession.start_afresh(service.url, "rhea", NEW, data_root=data)
     assert fresh.afresh and fresh.moved_aside is not None and fresh.key != old.key.key
     aside = fresh.moved_aside

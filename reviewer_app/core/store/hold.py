@@ -19,8 +19,9 @@ from ..paths import FILE_MODE, narrow_file, private_folder
 
 log = logging.getLogger("store")
 
-#: the lock file cannot be made: the folder is read-only or not the user's
-_UNWRITABLE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+#: the lock file cannot be made: the folder is read-only or not the user's, or the disk (or
+#: the user's quota) is full
+_UNWRITABLE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT})
 
 
 def hold(path: Path) -> FileLock | None:
@@ -34,7 +35,7 @@ def hold(path: Path) -> FileLock | None:
     except Timeout:
         raise StoreInUse(path) from None
     except OSError as exc:
-        if exc.errno in _UNWRITABLE:  # a read-only data folder (or not the user's)
+        if exc.errno in _UNWRITABLE:  # a read-only or full data folder (or not the user's)
             folder = path.parent
             raise StoreError(f"The app's data folder {folder} cannot be written: {exc}") from exc
         # a file system without locks (some network shares)
