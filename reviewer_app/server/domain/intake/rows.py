@@ -89,10 +89,12 @@ def rating_signal_id(rating_id: str, post_id: str) -> str:
 
 TARGET_LOCK = 7_304_225
 """The first key of the advisory locks on platform post ids (see LOCK_EXTERNAL_IDS)."""
-TARGET_BUCKETS = 1024
+TARGET_BUCKETS = 128
 """How many such locks there are: ids share them by their hash, so a batch that names
-thousands of posts takes at most this many (each takes a slot of PostgreSQL's lock table,
-max_locks_per_transaction x max_connections in all); two batches of ids that share one
+thousands of posts takes at most this many. Each takes a slot of PostgreSQL's shared lock
+table (max_locks_per_transaction x max_connections in all: 6,400 by default), which every
+transaction's locks share: with 1,024, eight rating batches at once could fill it, and a
+full table fails any statement that needs a lock then. Two batches of ids that share one
 only take turns where they need not."""
 
 
