@@ -42,12 +42,7 @@ from reviewer_app.core.session import (
 from . import preferences as P
 from .background import run_in_background
 from .bridge import SyncBridge
-from .dialogs import (
-    LoginDialog,
-    PreviousPasswordDialog,
-    previous_password_wrong,
-    started_afresh,
-)
+from .dialogs import LoginDialog
 from .i18n import install_translators, language_for, translate
 from .main_window import MainWindow
 from .messages import (
@@ -62,6 +57,7 @@ from .messages import (
     store_moved_aside,
 )
 from .plain import isolate, label, named
+from .previous_password import PreviousPasswordDialog, previous_password_wrong, started_afresh
 
 log = logging.getLogger("ui")
 

@@ -28,8 +28,9 @@ from reviewer_app.server.feeds.seed import seed_load_queue
 from reviewer_app.server.storage.tables import users
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, run_login
-from reviewer_app.ui.dialogs import LoginDialog, PreviousPasswordDialog, previous_password_wrong
+from reviewer_app.ui.dialogs import LoginDialog
 from reviewer_app.ui.main_window import MainWindow
+from reviewer_app.ui.previous_password import PreviousPasswordDialog, previous_password_wrong
 from tests.support.client import all_decisions
 from tests.support.servers import PASSWORD, LiveServer
 
