@@ -454,43 +454,37 @@ class VerdictBar(QWidget):
         rating = self.selected_rating()
         for problem in self.problems(action) if problems is None else problems:
             if problem.code == "rating_needs_reduce" and rating:
-                both = next(
-                    (a for a in self.config.actions if a.kind is ActionKind.label_and_reduce),
-                    None,
-                )
                 found.append(
-                    translate(
-                        "VerdictBar",
-                        "{rating} ratings are labelled and reduced: use {action} (key {key}) "
-                        "or choose another rating.",
-                    ).format(
-                        rating=names[rating],
-                        action=isolate(both.label),
-                        key=both.key or translate("VerdictBar", "none"),
+                    self._use_instead(
+                        ActionKind.label_and_reduce,
+                        translate(
+                            "VerdictBar",
+                            "{rating} ratings are labelled and reduced: use {action} (key {key}) "
+                            "or choose another rating.",
+                        ),
+                        translate(
+                            "VerdictBar",
+                            "{rating} ratings are labelled and reduced: choose another rating.",
+                        ),
+                        names[rating],
                     )
-                    if both is not None
-                    else translate(
-                        "VerdictBar",
-                        "{rating} ratings are labelled and reduced: choose another rating.",
-                    ).format(rating=names[rating])
                 )
             elif problem.code == "rating_does_not_reduce" and rating:
-                alone = next((a for a in self.config.actions if a.kind is ActionKind.label), None)
                 found.append(
-                    translate(
-                        "VerdictBar",
-                        "{rating} ratings are labelled, not reduced: use {action} (key {key}) "
-                        "or choose a rating that reduces.",
-                    ).format(
-                        rating=names[rating],
-                        action=isolate(alone.label),
-                        key=alone.key or translate("VerdictBar", "none"),
+                    self._use_instead(
+                        ActionKind.label,
+                        translate(
+                            "VerdictBar",
+                            "{rating} ratings are labelled, not reduced: use {action} (key {key}) "
+                            "or choose a rating that reduces.",
+                        ),
+                        translate(
+                            "VerdictBar",
+                            "{rating} ratings are labelled, not reduced: choose a rating "
+                            "that reduces.",
+                        ),
+                        names[rating],
                     )
-                    if alone is not None
-                    else translate(
-                        "VerdictBar",
-                        "{rating} ratings are labelled, not reduced: choose a rating that reduces.",
-                    ).format(rating=names[rating])
                 )
             elif problem.code == "rating_not_given" and rating:
                 found.append(
@@ -501,6 +495,16 @@ class VerdictBar(QWidget):
                     ).format(rating=names.get(rating, rating))
                 )
         return found
+
+    def _use_instead(self, kind: ActionKind, use: str, otherwise: str, rating: str) -> str:
+        """``use`` naming the queue's action of ``kind`` (its label and key) for ``rating``;
+        ``otherwise`` when the queue has no such action."""
+        actions = self.config.actions if self.config is not None else []
+        other = next((a for a in actions if a.kind is kind), None)
+        if other is None:
+            return otherwise.format(rating=rating)
+        key = other.key or translate("VerdictBar", "none")
+        return use.format(rating=rating, action=isolate(other.label), key=key)
 
     def selection(self, action: ActionConfig) -> Selection:
         """The bar's draft verdict for ``action``, with what it still needs (the draft made
