@@ -25,8 +25,9 @@ from reviewer_app.server.feeds.seed import seed_load_queue
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.replica import ReadSource
 from tests.server.test_read_replica import QUEUE, _decide, databases  # noqa: F401
-from tests.server.test_replica_hang import DEADLINE, Relay, relayed, within  # noqa: F401
+from tests.server.test_replica_hang import DEADLINE, relayed, within  # noqa: F401
 from tests.support.api import ApiSession
+from tests.support.relay import Relay
 from tests.support.servers import LiveServer, running
 
 ROWS = 5

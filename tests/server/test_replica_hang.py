@@ -7,9 +7,7 @@ the test can tell to stop forwarding without closing anything."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,58 +22,12 @@ from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.replica import MAX_PROBING, Reads, ReadSource
 from tests.server.test_read_replica import databases  # noqa: F401 (a fixture)
+from tests.support.relay import Relay
 from tests.support.servers import running
 
 T = TypeVar("T")
 #: the read deadline the tests give the service (its own is 10 s)
 DEADLINE = 2.0
-
-
-class Relay:
-    """A TCP relay to ``port`` on 127.0.0.1. ``hold`` makes every connection open at that
-    moment stop forwarding, for good, without closing it: the relay's kernel still
-    acknowledges what is sent, and nothing comes back (a frozen replica); connections made
-    afterwards pass. ``cut`` drops every connection and refuses new ones."""
-
-    def __init__(self, port: int) -> None:
-        self.upstream = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self.listener.getsockname()[1])
-        self.sockets: list[socket.socket] = []
-        self.held: set[int] = set()  # connections (by number) held
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-                upstream = socket.create_connection(("127.0.0.1", self.upstream))
-            except OSError:
-                return
-            with self.lock:
-                number = len(self.sockets) // 2
-                self.sockets += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(number, a, b), daemon=True).start()
-
-    def _pipe(self, number: int, src: socket.socket, dst: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := src.recv(65536):
-                if number not in self.held:  # a held connection's bytes are dropped
-                    dst.sendall(data)
-
-    def hold(self) -> None:
-        with self.lock:
-            self.held.update(range(len(self.sockets) // 2))
-
-    def cut(self) -> None:
-        self.listener.close()
-        with self.lock:
-            for sock in self.sockets:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-                sock.close()
 
 
 @pytest.fixture

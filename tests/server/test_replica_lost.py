@@ -5,10 +5,7 @@ streaming replica (``.ci/replica``), reached through a relay the test can cut.""
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,45 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from reviewer_app.server.storage.db import Database
 from reviewer_app.server.storage.replica import Reads, ReadSource
 from tests.server.test_read_replica import databases  # noqa: F401 (a fixture)
-
-
-class Relay:
-    """A TCP relay to ``port`` on 127.0.0.1; ``cut`` drops every connection and refuses
-    new ones, as a replica host that went away."""
-
-    def __init__(self, port: int) -> None:
-        self.upstream = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self.listener.getsockname()[1])
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-                upstream = socket.create_connection(("127.0.0.1", self.upstream))
-            except OSError:
-                return
-            with self.lock:
-                self.sockets += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := src.recv(65536):
-                dst.sendall(data)
-
-    def cut(self) -> None:
-        self.listener.close()
-        with self.lock:
-            for sock in self.sockets:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-                sock.close()
+from tests.support.relay import Relay
 
 
 @pytest.fixture
