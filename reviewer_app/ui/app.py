@@ -326,8 +326,10 @@ def start_offline(
         if isinstance(err, WrongPassword):
             dialog.show_error(offline_wrong_password())
         elif isinstance(err, NothingSaved):
-            unreachable = describe(why, during=translate("App", "logging in")).title
-            dialog.show_error(f"{unreachable} {offline_nothing_saved(err)}")
+            said = offline_nothing_saved(err)
+            if err.before_encryption or err.key_missing:  # words that leave the server out
+                said = f"{describe(why, during=translate('App', 'logging in')).title} {said}"
+            dialog.show_error(said)  # the others begin "The server cannot be reached"
         else:
             dialog.show_error(describe(err).line())
 
