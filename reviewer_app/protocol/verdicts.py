@@ -39,7 +39,11 @@ class Verdict(WireModel):
     policies: PolicyCodes = Field(default_factory=list)
     rating: Slug | None = None
     note: NoteText | None = None
-    author_action: AuthorAction | None = None
+    author_action: AuthorAction | None = Field(
+        default=None,
+        description="the action's own author action (its config's), which applies whether "
+        "sent or left out; any other is refused (author_action_not_of_action)",
+    )
     time_spent_ms: JsonInt = Field(ge=0, le=86_400_000)
     decided_at: Timestamp = Field(description="the client's clock when the reviewer decided")
     escalation_reason: Slug | None = Field(
@@ -295,6 +299,19 @@ def verdict_problems(
                 "author_action",
                 "author_action_not_allowed",
                 f"Author action {verdict.author_action.value!r} is not allowed in this queue.",
+            )
+        )
+    elif verdict.author_action is not None and verdict.author_action is not action.author_action:
+        # the action's own only: "No violation" with "suspend" restricted an account with no
+        # statement of reasons, and a restricting button's action became a warning
+        own = action.author_action.value if action.author_action else None
+        found.append(
+            VerdictProblem(
+                "author_action",
+                "author_action_not_of_action",
+                f"{action.label} does not take author action {verdict.author_action.value!r} "
+                + (f"(its own is {own!r})" if own else "(it takes none)")
+                + ": leave author_action out, and the action's own applies.",
             )
         )
     found += _label_problems(config, action, verdict, rating, fact_checks, noted)
