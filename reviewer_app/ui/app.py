@@ -328,7 +328,8 @@ def start_offline(
         elif isinstance(err, NothingSaved):
             said = offline_nothing_saved(err)
             if err.before_encryption or err.key_missing:  # words that leave the server out
-                said = f"{describe(why, during=translate('App', 'logging in')).title} {said}"
+                unreachable = describe(why, during=translate("App", "logging in")).title
+                said = f"{unreachable} {said}"
             dialog.show_error(said)  # the others begin "The server cannot be reached"
         else:
             dialog.show_error(describe(err).line())
