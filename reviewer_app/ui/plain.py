@@ -111,9 +111,14 @@ def hidden_count(text: str) -> int:
     return len(_HIDDEN_CHARS.findall(text))
 
 
+#: bidi marks, embeddings and overrides (a tooltip keeps the isolates ``isolate`` adds)
+_REORDERING = regex.compile(r"[\u061C\u200E\u200F\u202A-\u202E]")
+
+
 def tooltip(text: str) -> str:
-    """A tooltip that shows ``text`` literally (tooltips would otherwise render HTML)."""
-    body = clean(text)
+    """A tooltip that shows ``text`` literally (tooltips would otherwise render HTML), its
+    reordering bidi controls as markers: "login\u202egnp.exe" read "loginexe.png"."""
+    body = _REORDERING.sub(lambda m: marker(m.group()), clean(text))
     if len(body) > TOOLTIP_LIMIT:
         body = body[:TOOLTIP_LIMIT] + "…"
     return f'<p style="white-space:pre-wrap">{html.escape(body)}</p>'
