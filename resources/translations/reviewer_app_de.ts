@@ -180,7 +180,7 @@
     </message>
     <message>
         <source>loading the linked accounts</source>
-        <translation>beim Laden der verknüpften Konten</translation>
+        <translation>Laden der verknüpften Konten</translation>
     </message>
     <message>
         <source>Nothing was applied: {accounts} already {status} or beyond. Uncheck them and try again.</source>
@@ -200,7 +200,7 @@
     </message>
     <message>
         <source>applying the account action</source>
-        <translation>beim Anwenden der Kontomaßnahme</translation>
+        <translation>Anwenden der Kontomaßnahme</translation>
     </message>
     <message>
         <source>Account status: {status}</source>
@@ -232,7 +232,7 @@
     </message>
     <message>
         <source>logging in</source>
-        <translation>der Anmeldung</translation>
+        <translation>Anmelden</translation>
     </message>
     <message>
         <source>Your saved work was left as it is; log in again to open it.</source>
@@ -256,7 +256,7 @@
     </message>
     <message>
         <source>logging in to the demo server</source>
-        <translation>der Anmeldung am Demo-Server</translation>
+        <translation>Anmelden am Demo-Server</translation>
     </message>
 </context>
 <context>
@@ -1403,6 +1403,10 @@
         <translation>Passwort setzen…</translation>
     </message>
     <message>
+        <source>loading the users</source>
+        <translation>Laden der Benutzer</translation>
+    </message>
+    <message>
         <source>No one selected: pick a user above.</source>
         <translation>Niemand ausgewählt: Wählen Sie oben einen Benutzer.</translation>
     </message>
@@ -1443,6 +1447,10 @@
         <translation>{user} ({name}) als {role} hinzugefügt.</translation>
     </message>
     <message>
+        <source>adding the user</source>
+        <translation>Hinzufügen des Benutzers</translation>
+    </message>
+    <message>
         <source>Make {user} ({name}) {role} instead of {old}?</source>
         <translation>{user} ({name}) zu {role} statt {old} machen?</translation>
     </message>
@@ -1463,6 +1471,10 @@
         <translation>{user} ist jetzt {role}.</translation>
     </message>
     <message>
+        <source>changing the role</source>
+        <translation>Ändern der Rolle</translation>
+    </message>
+    <message>
         <source>Set a new password for {user} ({name})? Every session of theirs ends at once; they log in with the new one.</source>
         <translation>Ein neues Passwort für {user} ({name}) setzen? Alle Sitzungen der Person enden sofort; sie meldet sich mit dem neuen an.</translation>
     </message>
@@ -1479,12 +1491,20 @@
         <translation>Das Passwort von {user} ist gesetzt: Alle Sitzungen wurden beendet, die Anmeldung geht mit dem neuen.</translation>
     </message>
     <message>
+        <source>setting the password</source>
+        <translation>Setzen des Passworts</translation>
+    </message>
+    <message>
         <source>This is your own account: this session ends at once, and you cannot log in again until another admin sets you a password.</source>
         <translation>Das ist Ihr eigenes Konto: Diese Sitzung endet sofort, und Sie können sich erst wieder anmelden, wenn ein anderer Admin Ihnen ein Passwort setzt.</translation>
     </message>
     <message>
         <source>End access</source>
         <translation>Zugang beenden</translation>
+    </message>
+    <message>
+        <source>ending the access</source>
+        <translation>Beenden des Zugangs</translation>
     </message>
     <message>
         <source>End {user}&apos;s access? No password opens their account from now on, every session of theirs ends at once, and the posts they hold and the escalations assigned to them go back. Setting a password gives access back.</source>
@@ -1544,6 +1564,10 @@
         <translation>Diesen Schlüssel jetzt kopieren und an die Plattform weitergeben: Er wird nicht erneut angezeigt. Der Dienst speichert nur seinen Hash.</translation>
     </message>
     <message>
+        <source>loading the API keys</source>
+        <translation>Laden der API-Schlüssel</translation>
+    </message>
+    <message>
         <source>Copy the new key below and press Done before making another.</source>
         <translation>Kopieren Sie den neuen Schlüssel unten und drücken Sie Fertig, bevor Sie einen weiteren anlegen.</translation>
     </message>
@@ -1554,6 +1578,10 @@
     <message>
         <source>Made the key {name} for {account}. Copy it and press Done before making another.</source>
         <translation>Schlüssel {name} für {account} angelegt. Kopieren Sie ihn und drücken Sie Fertig, bevor Sie einen weiteren anlegen.</translation>
+    </message>
+    <message>
+        <source>creating the API key</source>
+        <translation>Erstellen des API-Schlüssels</translation>
     </message>
     <message>
         <source>Revoke API key</source>
@@ -1574,6 +1602,10 @@
     <message>
         <source>Revoked the key {name}.</source>
         <translation>Schlüssel {name} widerrufen.</translation>
+    </message>
+    <message>
+        <source>revoking the API key</source>
+        <translation>Widerrufen des API-Schlüssels</translation>
     </message>
     <message>
         <source>Queue configuration</source>
@@ -1639,6 +1671,10 @@
     <message>
         <source>The queues as they run, as a queue file. Change them with reviewer-app server queues apply FILE on the service&apos;s machine; every applied file is a version below.</source>
         <translation>Die Warteschlangen, wie sie laufen, als Warteschlangendatei. Ändern mit reviewer-app server queues apply FILE auf dem Rechner des Dienstes; jede angewendete Datei ist unten eine Version.</translation>
+    </message>
+    <message>
+        <source>loading the queue file</source>
+        <translation>Laden der Warteschlangendatei</translation>
     </message>
     <message>
         <source>No configuration version yet.</source>
@@ -1841,7 +1877,7 @@
     </message>
     <message>
         <source>auditing</source>
-        <translation>des Audits</translation>
+        <translation>Auditieren</translation>
     </message>
     <message>
         <source>No audit in progress.</source>
@@ -2033,11 +2069,11 @@
     </message>
     <message>
         <source>reading the queues</source>
-        <translation>beim Lesen der Warteschlangen</translation>
+        <translation>Lesen der Warteschlangen</translation>
     </message>
     <message>
         <source>saving the break reminders</source>
-        <translation>beim Speichern der Pausenerinnerungen</translation>
+        <translation>Speichern der Pausenerinnerungen</translation>
     </message>
     <message>
         <source>Someone else changed this queue&apos;s break reminders while this dialog was open: nothing was saved. Shown now as they are; change them again and save.</source>
@@ -2511,7 +2547,7 @@
     <message>
         <source>loading decisions</source>
         <extracomment>the page being fetched; a newer one (filters changed) drops its result the words of the queues the lead sees (``set_queues``), by queue id</extracomment>
-        <translation>des Ladens der Entscheidungen</translation>
+        <translation>Laden der Entscheidungen</translation>
     </message>
     <message>
         <source>by {actor}</source>
@@ -2540,7 +2576,7 @@
     </message>
     <message>
         <source>exporting decisions</source>
-        <translation>des Exports der Entscheidungen</translation>
+        <translation>Exportieren der Entscheidungen</translation>
     </message>
     <message>
         <source>No file was written.</source>
@@ -2753,7 +2789,7 @@
     </message>
     <message>
         <source>loading the history</source>
-        <translation>des Ladens des Verlaufs</translation>
+        <translation>Laden des Verlaufs</translation>
     </message>
     <message>
         <source>only the first {n} events are shown.</source>
@@ -2972,7 +3008,7 @@
     </message>
     <message>
         <source>assigning the escalation</source>
-        <translation>beim Zuweisen der Eskalation</translation>
+        <translation>Zuweisen der Eskalation</translation>
     </message>
 </context>
 <context>
@@ -3527,7 +3563,7 @@
     </message>
     <message>
         <source>loading the figures</source>
-        <translation>des Ladens der Kennzahlen</translation>
+        <translation>Laden der Kennzahlen</translation>
     </message>
     <message>
         <source>Queues overview</source>
@@ -3662,7 +3698,7 @@
     </message>
     <message>
         <source>loading the webhooks</source>
-        <translation>beim Laden der Webhooks</translation>
+        <translation>Laden der Webhooks</translation>
     </message>
 </context>
 <context>
@@ -3697,7 +3733,7 @@
     </message>
     <message>
         <source>loading the escalations</source>
-        <translation>des Ladens der Eskalationen</translation>
+        <translation>Laden der Eskalationen</translation>
     </message>
     <message>
         <source>Lead workspace</source>
@@ -4047,7 +4083,7 @@
     </message>
     <message>
         <source>logging in</source>
-        <translation>der Anmeldung</translation>
+        <translation>Anmelden</translation>
     </message>
     <message>
         <source>Work offline is unavailable in this session: with no keyring to protect it, nothing you review is kept on this computer.</source>
@@ -4515,7 +4551,7 @@
     </message>
     <message>
         <source>while {during}</source>
-        <translation>während {during}</translation>
+        <translation>beim {during}</translation>
     </message>
     <message>
         <source>Wrong user name or password.</source>
@@ -5194,7 +5230,7 @@
     </message>
     <message>
         <source>loading your decisions</source>
-        <translation>Laden der eigenen Entscheidungen</translation>
+        <translation>Laden Ihrer Entscheidungen</translation>
     </message>
     <message>
         <source>Your decisions on the service could not be read: {why} Shown: what this computer holds (conflicts, verdicts not sent yet or refused).</source>
@@ -5254,7 +5290,7 @@
     <name>Plain</name>
     <message>
         <source>{n} d ago</source>
-        <extracomment>Characters that change the direction of text or hide themselves, by Unicode property: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors, tags...) and every bidi control. A zero-width joiner between two pictographs and a variation selector after an emoji are spared: they make one emoji (&quot;👩‍💻&quot;, &quot;❤️&quot;). What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the app&apos;s words around it (numbers after a Hebrew queue name, &quot;waiting&quot; after an override). the widest a text from the wire (an action&apos;s label, a queue&apos;s name) makes a button, a combo or a table column: longer ones are elided, the whole text in the tooltip. A window&apos;s minimum size never depends on data. how many characters of a name a combo box is sized for, whatever its items the widths ``fit_columns`` gave a header&apos;s columns that only a reader resizes (not the last, which may stretch, nor one that takes the spare width: ``stretch_column``)</extracomment>
+        <extracomment>Characters that change the direction of text or hide themselves, by Unicode property: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors, tags...) and every bidi control. A zero-width joiner between two pictographs and a variation selector after an emoji are spared: they make one emoji (&quot;👩‍💻&quot;, &quot;❤️&quot;). What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the app&apos;s words around it (numbers after a Hebrew queue name, &quot;waiting&quot; after an override). bidi marks, embeddings and overrides (a tooltip keeps the isolates ``isolate`` adds) the widest a text from the wire (an action&apos;s label, a queue&apos;s name) makes a button, a combo or a table column: longer ones are elided, the whole text in the tooltip. A window&apos;s minimum size never depends on data. how many characters of a name a combo box is sized for, whatever its items the widths ``fit_columns`` gave a header&apos;s columns that only a reader resizes (not the last, which may stretch, nor one that takes the spare width: ``stretch_column``)</extracomment>
         <translation>vor {n} T</translation>
     </message>
     <message>

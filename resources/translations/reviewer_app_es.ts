@@ -180,7 +180,7 @@
     </message>
     <message>
         <source>loading the linked accounts</source>
-        <translation>al cargar las cuentas vinculadas</translation>
+        <translation>cargar las cuentas vinculadas</translation>
     </message>
     <message>
         <source>Nothing was applied: {accounts} already {status} or beyond. Uncheck them and try again.</source>
@@ -200,7 +200,7 @@
     </message>
     <message>
         <source>applying the account action</source>
-        <translation>al aplicar la acción sobre la cuenta</translation>
+        <translation>aplicar la acción sobre la cuenta</translation>
     </message>
     <message>
         <source>Account status: {status}</source>
@@ -288,7 +288,7 @@
     <message>
         <source>sending the bulk decision</source>
         <extracomment>seconds before a bulk that could not be sent (network, busy service) is tried again bulk id, its posts, why: its first failure in a row (said once, not every retry) held bulks: id -&gt; the furthest ahead its due time can be (its window, a retry&apos;s)</extracomment>
-        <translation>enviando la decisión en bloque</translation>
+        <translation>enviar la decisión en bloque</translation>
     </message>
     <message>
         <source>Post</source>
@@ -1232,7 +1232,7 @@
     </message>
     <message>
         <source>loading the figures</source>
-        <translation>cargando las cifras</translation>
+        <translation>cargar las cifras</translation>
     </message>
 </context>
 <context>
@@ -1403,6 +1403,10 @@
         <translation>Establecer contraseña…</translation>
     </message>
     <message>
+        <source>loading the users</source>
+        <translation>cargar los usuarios</translation>
+    </message>
+    <message>
         <source>No one selected: pick a user above.</source>
         <translation>Nadie seleccionado: elija un usuario arriba.</translation>
     </message>
@@ -1443,6 +1447,10 @@
         <translation>Se añadió a {user} ({name}) como {role}.</translation>
     </message>
     <message>
+        <source>adding the user</source>
+        <translation>añadir el usuario</translation>
+    </message>
+    <message>
         <source>Make {user} ({name}) {role} instead of {old}?</source>
         <translation>¿Hacer a {user} ({name}) {role} en lugar de {old}?</translation>
     </message>
@@ -1463,6 +1471,10 @@
         <translation>{user} ahora es {role}.</translation>
     </message>
     <message>
+        <source>changing the role</source>
+        <translation>cambiar el rol</translation>
+    </message>
+    <message>
         <source>Set a new password for {user} ({name})? Every session of theirs ends at once; they log in with the new one.</source>
         <translation>¿Establecer una contraseña nueva para {user} ({name})? Todas sus sesiones terminan al momento; inicia sesión con la nueva.</translation>
     </message>
@@ -1479,12 +1491,20 @@
         <translation>La contraseña de {user} está establecida: todas sus sesiones han terminado y entra con la nueva.</translation>
     </message>
     <message>
+        <source>setting the password</source>
+        <translation>establecer la contraseña</translation>
+    </message>
+    <message>
         <source>This is your own account: this session ends at once, and you cannot log in again until another admin sets you a password.</source>
         <translation>Esta es su propia cuenta: esta sesión termina al momento y no podrá volver a entrar hasta que otro administrador le establezca una contraseña.</translation>
     </message>
     <message>
         <source>End access</source>
         <translation>Retirar el acceso</translation>
+    </message>
+    <message>
+        <source>ending the access</source>
+        <translation>retirar el acceso</translation>
     </message>
     <message>
         <source>End {user}&apos;s access? No password opens their account from now on, every session of theirs ends at once, and the posts they hold and the escalations assigned to them go back. Setting a password gives access back.</source>
@@ -1544,6 +1564,10 @@
         <translation>Copiar esta clave ahora y entregarla a la plataforma: no se vuelve a mostrar. El servicio solo guarda su hash.</translation>
     </message>
     <message>
+        <source>loading the API keys</source>
+        <translation>cargar las claves de API</translation>
+    </message>
+    <message>
         <source>Copy the new key below and press Done before making another.</source>
         <translation>Copie la clave nueva de abajo y pulse Hecho antes de crear otra.</translation>
     </message>
@@ -1554,6 +1578,10 @@
     <message>
         <source>Made the key {name} for {account}. Copy it and press Done before making another.</source>
         <translation>Clave {name} creada para {account}. Cópiela y pulse Hecho antes de crear otra.</translation>
+    </message>
+    <message>
+        <source>creating the API key</source>
+        <translation>crear la clave de API</translation>
     </message>
     <message>
         <source>Revoke API key</source>
@@ -1574,6 +1602,10 @@
     <message>
         <source>Revoked the key {name}.</source>
         <translation>Se revocó la clave {name}.</translation>
+    </message>
+    <message>
+        <source>revoking the API key</source>
+        <translation>revocar la clave de API</translation>
     </message>
     <message>
         <source>Queue configuration</source>
@@ -1641,6 +1673,10 @@
         <translation>Las colas tal como se ejecutan, como archivo de colas. Se cambian con reviewer-app server queues apply FILE en la máquina del servicio; cada archivo aplicado figura abajo como una versión.</translation>
     </message>
     <message>
+        <source>loading the queue file</source>
+        <translation>cargar el archivo de colas</translation>
+    </message>
+    <message>
         <source>No configuration version yet.</source>
         <translation>Aún no hay ninguna versión de configuración.</translation>
     </message>
@@ -1678,7 +1714,7 @@
     </message>
     <message>
         <source>comparing</source>
-        <translation>comparando</translation>
+        <translation>comparar</translation>
     </message>
 </context>
 <context>
@@ -2033,11 +2069,11 @@
     </message>
     <message>
         <source>reading the queues</source>
-        <translation>al leer las colas</translation>
+        <translation>leer las colas</translation>
     </message>
     <message>
         <source>saving the break reminders</source>
-        <translation>al guardar los recordatorios de pausa</translation>
+        <translation>guardar los recordatorios de pausa</translation>
     </message>
     <message>
         <source>Someone else changed this queue&apos;s break reminders while this dialog was open: nothing was saved. Shown now as they are; change them again and save.</source>
@@ -2817,7 +2853,7 @@
     </message>
     <message>
         <source>sending the note</source>
-        <translation>enviando la nota</translation>
+        <translation>enviar la nota</translation>
     </message>
 </context>
 <context>
@@ -2972,7 +3008,7 @@
     </message>
     <message>
         <source>assigning the escalation</source>
-        <translation>al asignar la escalación</translation>
+        <translation>asignar la escalación</translation>
     </message>
 </context>
 <context>
@@ -3076,7 +3112,7 @@
     </message>
     <message>
         <source>loading the trend</source>
-        <translation>cargando la tendencia</translation>
+        <translation>cargar la tendencia</translation>
     </message>
 </context>
 <context>
@@ -3301,7 +3337,7 @@
     </message>
     <message>
         <source>searching</source>
-        <translation>buscando</translation>
+        <translation>buscar</translation>
     </message>
     <message>
         <source>Select open posts first (Ctrl or Shift and click): decided posts are changed by an audit, not decided again.</source>
@@ -3309,7 +3345,7 @@
     </message>
     <message>
         <source>loading the saved views</source>
-        <translation>cargando las vistas guardadas</translation>
+        <translation>cargar las vistas guardadas</translation>
     </message>
     <message>
         <source>search</source>
@@ -3345,11 +3381,11 @@
     </message>
     <message>
         <source>saving the view</source>
-        <translation>guardando la vista</translation>
+        <translation>guardar la vista</translation>
     </message>
     <message>
         <source>deleting the view</source>
-        <translation>eliminando la vista</translation>
+        <translation>eliminar la vista</translation>
     </message>
     <message>
         <source>Type a search to save first.</source>
@@ -3662,7 +3698,7 @@
     </message>
     <message>
         <source>loading the webhooks</source>
-        <translation>al cargar los webhooks</translation>
+        <translation>cargar los webhooks</translation>
     </message>
 </context>
 <context>
@@ -4228,7 +4264,7 @@
     </message>
     <message>
         <source>looking up the author&apos;s open posts</source>
-        <translation>buscando las publicaciones abiertas del autor</translation>
+        <translation>buscar las publicaciones abiertas del autor</translation>
     </message>
     <message>
         <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
@@ -5194,7 +5230,7 @@
     </message>
     <message>
         <source>loading your decisions</source>
-        <translation>cargando las decisiones propias</translation>
+        <translation>cargar sus decisiones</translation>
     </message>
     <message>
         <source>Your decisions on the service could not be read: {why} Shown: what this computer holds (conflicts, verdicts not sent yet or refused).</source>
@@ -5254,7 +5290,7 @@
     <name>Plain</name>
     <message>
         <source>{n} d ago</source>
-        <extracomment>Characters that change the direction of text or hide themselves, by Unicode property: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors, tags...) and every bidi control. A zero-width joiner between two pictographs and a variation selector after an emoji are spared: they make one emoji (&quot;👩‍💻&quot;, &quot;❤️&quot;). What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the app&apos;s words around it (numbers after a Hebrew queue name, &quot;waiting&quot; after an override). the widest a text from the wire (an action&apos;s label, a queue&apos;s name) makes a button, a combo or a table column: longer ones are elided, the whole text in the tooltip. A window&apos;s minimum size never depends on data. how many characters of a name a combo box is sized for, whatever its items the widths ``fit_columns`` gave a header&apos;s columns that only a reader resizes (not the last, which may stretch, nor one that takes the spare width: ``stretch_column``)</extracomment>
+        <extracomment>Characters that change the direction of text or hide themselves, by Unicode property: every default-ignorable code point (soft hyphen, joiners, fillers, variation selectors, tags...) and every bidi control. A zero-width joiner between two pictographs and a variation selector after an emoji are spared: they make one emoji (&quot;👩‍💻&quot;, &quot;❤️&quot;). What ``isolate`` puts around every untrusted string it embeds: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so the string takes its own direction and cannot reorder the app&apos;s words around it (numbers after a Hebrew queue name, &quot;waiting&quot; after an override). bidi marks, embeddings and overrides (a tooltip keeps the isolates ``isolate`` adds) the widest a text from the wire (an action&apos;s label, a queue&apos;s name) makes a button, a combo or a table column: longer ones are elided, the whole text in the tooltip. A window&apos;s minimum size never depends on data. how many characters of a name a combo box is sized for, whatever its items the widths ``fit_columns`` gave a header&apos;s columns that only a reader resizes (not the last, which may stretch, nor one that takes the spare width: ``stretch_column``)</extracomment>
         <translation>hace {n} d</translation>
     </message>
     <message>

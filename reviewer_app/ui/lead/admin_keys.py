@@ -180,7 +180,8 @@ class KeysPage(QWidget):
             api = factory()
             return api.api_keys()
 
-        run_op(self, work, self._show, self._failed("loading the API keys"), key="load")
+        failed = self._failed(translate("LeadAdmin", "loading the API keys"))
+        run_op(self, work, self._show, failed, key="load")
 
     def _show(self, found: ApiKeyList) -> None:
         if self.closed:  # a load under way when the tab closed: its list stays empty
@@ -194,7 +195,7 @@ class KeysPage(QWidget):
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
             self.busy = False
-            said = describe(err, during=translate("LeadAdmin", during)).line()
+            said = describe(err, during=during).line()
             if isinstance(err, Forbidden):  # another admin demoted this one meanwhile
                 self.no_longer_admin.emit(refused_words(said))
                 return
@@ -278,7 +279,7 @@ class KeysPage(QWidget):
             )
             self.refresh()
 
-        run_op(self, work, done, self._failed("creating the API key"))
+        run_op(self, work, done, self._failed(translate("LeadAdmin", "creating the API key")))
 
     def copy_key(self) -> None:
         QGuiApplication.clipboard().setText(self.key_field.text())
@@ -331,4 +332,4 @@ class KeysPage(QWidget):
             )
             self.refresh()
 
-        run_op(self, work, done, self._failed("revoking the API key"))
+        run_op(self, work, done, self._failed(translate("LeadAdmin", "revoking the API key")))

@@ -223,7 +223,8 @@ class QueueConfigPage(QWidget):
             api = factory()
             return api.queue_file(), api.queue_file_history()
 
-        run_op(self, work, self._show, self._failed("loading the queue file"), key="load")
+        failed = self._failed(translate("LeadAdmin", "loading the queue file"))
+        run_op(self, work, self._show, failed, key="load")
 
     def _show(self, found: tuple[RunningQueueFile, QueueFileHistory]) -> None:
         if self.closed:
@@ -257,7 +258,7 @@ class QueueConfigPage(QWidget):
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
             self.load_failed = True
-            said = describe(err, during=translate("LeadAdmin", during)).line()
+            said = describe(err, during=during).line()
             if isinstance(err, Forbidden):  # another admin demoted this one meanwhile
                 self.no_longer_admin.emit(refused_words(said))
                 return

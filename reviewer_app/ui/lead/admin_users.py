@@ -266,7 +266,8 @@ class UsersPage(QWidget):
             api = factory()
             return api.me(), api.users()
 
-        run_op(self, work, self._show, self._failed("loading the users"), key="load")
+        failed = self._failed(translate("LeadAdmin", "loading the users"))
+        run_op(self, work, self._show, failed, key="load")
 
     def _show(self, found: tuple[User, UserList]) -> None:
         if self.closed:  # a load under way when the tab closed: its list stays empty
@@ -282,7 +283,7 @@ class UsersPage(QWidget):
     def _failed(self, during: str) -> Callable[[BaseException], None]:
         def failed(err: BaseException) -> None:
             self.busy = False
-            said = describe(err, during=translate("LeadAdmin", during)).line()
+            said = describe(err, during=during).line()
             if isinstance(err, Forbidden):  # another admin demoted this one meanwhile
                 self.no_longer_admin.emit(refused_words(said))
                 return
@@ -390,7 +391,7 @@ class UsersPage(QWidget):
             )
             self.refresh()
 
-        run_op(self, work, done, self._failed("adding the user"))
+        run_op(self, work, done, self._failed(translate("LeadAdmin", "adding the user")))
 
     def _ask(self, name: str, title: str, text: str, yes: str, on_yes: Callable[[], None]) -> None:
         """Ask first (Cancel the default), as End access and Revoke do."""
@@ -465,7 +466,7 @@ class UsersPage(QWidget):
             )
             self.refresh()
 
-        run_op(self, work, done, self._failed("changing the role"))
+        run_op(self, work, done, self._failed(translate("LeadAdmin", "changing the role")))
 
     def set_password(self) -> None:
         """The selected person's new password, typed twice, asked first: every session of
@@ -530,7 +531,7 @@ class UsersPage(QWidget):
             if username != self.me:  # (this session ended: the next call asks to log in)
                 self.refresh()  # an ended access is back
 
-        run_op(self, work, done, self._failed("setting the password"))
+        run_op(self, work, done, self._failed(translate("LeadAdmin", "setting the password")))
 
     def ask_end_access(self) -> None:
         user = self.selected_user()
@@ -577,4 +578,4 @@ class UsersPage(QWidget):
             if username != self.me:  # (this session ended: the next call asks to log in)
                 self.refresh()  # the list says so
 
-        run_op(self, work, done, self._failed("ending the access"))
+        run_op(self, work, done, self._failed(translate("LeadAdmin", "ending the access")))
