@@ -55,6 +55,15 @@ class Service:
     def start(self) -> None:
         self.live = LiveServer(self.database, port=self.port).start()
 
+    def set_password(self, user: str, password: str) -> None:  # an admin's set-password
+        assert self.live is not None
+        with self.live.service.db.write() as conn:
+            conn.execute(
+                update(users)
+                .where(users.c.username == user)
+                .values(password_hash=self.live.service.hasher.hash(password))
+            )
+
     def decisions(self, reviewer: str) -> Counter[str]:
         lead = login(self.url, "lead")
         try:
@@ -271,16 +280,9 @@ def test_a_password_changed_on_the_server_rewraps_the_key_or_moves_the_old_work_
     credentials = Credentials(fail.Keyring())
     session, _log, _token = _online_session(service, "pim", credentials, data)
     wrapped = keyfile.key_file_path(session.path)
-    assert service.live is not None
-    live = service.live
 
     def change_password(new: str) -> None:
-        with live.service.db.write() as conn:
-            conn.execute(
-                update(users)
-                .where(users.c.username == "pim")
-                .values(password_hash=live.service.hasher.hash(new))
-            )
+        service.set_password("pim", new)
 
     # changed while the session runs: the next login wraps the same key under the new one
     change_password("a brand new password")

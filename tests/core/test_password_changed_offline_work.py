@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from keyring.backends import fail
-from sqlalchemy import update
 
 from reviewer_app.core import keyfile
 from reviewer_app.core.credentials import Credentials
@@ -21,7 +20,6 @@ from reviewer_app.core.errors import StoreInUse
 from reviewer_app.core.keyfile import WrongPassword
 from reviewer_app.core.session import KeyMode, ReviewSession
 from reviewer_app.core.store import hold
-from reviewer_app.server.storage.tables import users
 from tests.core.test_offline_start import QUEUE, Service, _decide, _files, _online_session
 from tests.support.client import EventLog, wait_until
 from tests.support.servers import PASSWORD
@@ -38,17 +36,6 @@ def service(tmp_path: Path) -> Iterator[Service]:
         running.stop()
 
 
-def _set_password(service: Service, user: str, password: str) -> None:
-    live = service.live
-    assert live is not None
-    with live.service.db.write() as conn:
-        conn.execute(
-            update(users)
-            .where(users.c.username == user)
-            .values(password_hash=live.service.hasher.hash(password))
-        )
-
-
 def _offline_work(service: Service, user: str, data: Path) -> tuple[ReviewSession, list[str], int]:
     """Leases taken online, then 3 verdicts decided with no network, then the app killed
     and the password changed on the service. The session, what it decided, what it held."""
@@ -59,7 +46,7 @@ def _offline_work(service: Service, user: str, data: Path) -> tuple[ReviewSessio
     session.engine.stop(release=False)  # killed: nothing sent, nothing given back
     session.store.close()
     service.start()
-    _set_password(service, user, NEW)
+    service.set_password(user, NEW)
     return session, decided, held
 
 

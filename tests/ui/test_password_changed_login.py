@@ -17,68 +17,27 @@ from keyring.backends import fail
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
-from sqlalchemy import update
 
 from reviewer_app.core import keyfile
-from reviewer_app.core.api import ApiClient
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.paths import DATA_ENV
-from reviewer_app.protocol import Role
-from reviewer_app.server.feeds.seed import seed_load_queue
-from reviewer_app.server.storage.tables import users
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, run_login
 from reviewer_app.ui.dialogs import LoginDialog
 from reviewer_app.ui.main_window import MainWindow
 from reviewer_app.ui.previous_password import PreviousPasswordDialog, previous_password_wrong
-from tests.support.client import all_decisions
-from tests.support.servers import PASSWORD, LiveServer
+from tests.core.test_offline_start import Service
+from tests.support.servers import PASSWORD
 
 REVIEWER = ("rev", PASSWORD)
 
 NEW = "changed by an admin"
 
 
-class Service:
-    """The service on one database, stopped and started again on the same port."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        self.database = f"sqlite:///{tmp_path / 'demo.db'}"
-        self.live: LiveServer | None = LiveServer(self.database).start()
-        seed_load_queue(self.live.service, 60)
-        self.live.add_user("lead", Role.lead)
-        self.live.add_user(REVIEWER[0])
-        self.port, self.url = self.live.port, self.live.url
-
-    def stop(self) -> None:
-        if self.live is not None:
-            self.live.stop()
-            self.live = None
-
-    def start(self) -> None:
-        self.live = LiveServer(self.database, port=self.port).start()
-
-    def set_password(self, user: str, password: str) -> None:  # an admin's set-password
-        assert self.live is not None
-        with self.live.service.db.write() as conn:
-            conn.execute(
-                update(users)
-                .where(users.c.username == user)
-                .values(password_hash=self.live.service.hasher.hash(password))
-            )
-
-    def decisions(self, reviewer: str) -> Counter[str]:
-        lead = ApiClient(self.url)
-        lead.login("lead", PASSWORD)
-        try:
-            return Counter(d.item_id for d in all_decisions(lead, reviewer))
-        finally:
-            lead.close()
-
-
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Service]:
     running = Service(tmp_path)
+    running.add_user(REVIEWER[0])
     try:
         yield running
     finally:
