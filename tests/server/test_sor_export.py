@@ -38,6 +38,12 @@ def iso(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, tz=UTC).isoformat()
 
 
+def settle() -> None:
+    """Wait out the current second: an export's window ends on a whole second, now at the
+    latest (--margin 0), so what was decided in this second belongs to the next window."""
+    time.sleep(1.01 - time.time() % 1)
+
+
 def export(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
@@ -137,6 +143,7 @@ def test_every_restrictive_decision_is_exported_valid_and_keep_is_not(
         assert answer.status_code == 200, answer.text
 
     out = tmp_path / "sor.jsonl"
+    settle()
     done = export(
         live_server.settings.database_url,
         "--since",
@@ -207,6 +214,7 @@ def test_the_window_takes_what_was_decided_in_it(live_server: LiveServer, tmp_pa
     between = time.time()
     time.sleep(0.05)
     second = decide_batch(live_server, "b", session, rita)
+    settle()
     with live_server.service.db.read() as conn:
         puid_of = {
             s.decision_id: s.puid
@@ -261,6 +269,7 @@ def test_a_statement_the_schema_refuses_stops_the_export_and_writes_nothing(
     folder = tmp_path / "export"
     folder.mkdir()
     out = folder / "sor.jsonl"
+    settle()
     done = export(
         live_server.settings.database_url,
         "--since",
