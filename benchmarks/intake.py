@@ -15,6 +15,14 @@ process(es) on 127.0.0.1, then runs three phases over real HTTP:
    same reviewers alone for ``--alone-seconds`` (what intake adds to their claims, on the
    same server and machine a moment apart).
 
+Before the reviewers' measured phases they work for ``--warmup`` seconds unmeasured, then
+the database is analysed (``ANALYZE``): the tables they fill (decisions, leases, verdict
+keys) start empty, and on PostgreSQL the plans made while the planner believes them empty
+(a scan of the whole table is then the cheapest) stay in use until autovacuum analyses
+them, which in a deployment in use happens within its first minute. Without it, a claim's
+context read the whole decisions table once per author (auto_explain) and the claim p99
+grew with the run, to seconds: the figure of a database's first minute, not of a shift.
+
 It prints the figures and asserts nothing. ``--markdown`` keeps the run as the latest for
 its database and process count in benchmarks/results/intake.json and rewrites the intake
 section of benchmarks/README.md from it.
@@ -70,6 +78,7 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
+from reviewer_app.server.storage.db import Database
 
 API = "/api/v1"
 PASSWORD = "bench-password-not-secret"
@@ -298,6 +307,24 @@ async def mixed_phase(
     return {f"{prefix}_{k}": v for k, v in figures.items()}
 
 
+def warm_up(
+    server: ServerProcess, key: str, names: list[str], args: Any, run: str, url: str
+) -> None:
+    """The reviewers alone for ``--warmup`` seconds, unmeasured, then ANALYZE (see the
+    module's docstring)."""
+    print(f"warming up for {args.warmup:g} s, then ANALYZE ...", flush=True)
+    asyncio.run(
+        mixed_phase(
+            server, key, names, args, run, intake=False, seconds=args.warmup, prefix="warmup"
+        )
+    )
+    db = Database(url)
+    try:
+        db.analyze()
+    finally:
+        db.dispose()
+
+
 # -- main ---------------------------------------------------------------------------------------
 
 
@@ -324,6 +351,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=float,
         default=20.0,
         help="before phase 3, the reviewers alone for this long (0: not)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=10.0,
+        help="before the reviewers' measured phases, they work this long unmeasured, then "
+        "ANALYZE (0: neither)",
     )
     parser.add_argument("--keep-db", action="store_true")
     parser.add_argument(
@@ -378,7 +412,8 @@ def write_markdown() -> None:
         "intake",
         "## Intake\n\n`benchmarks/intake.py`: batches of 200 over HTTP from 4 platform clients; "
         "the reviewers (200, claim 10, 180 ms per item) decide from another queue while "
-        "intake runs flat out (and, for comparison, alone for 20 s just before). The latest "
+        "intake runs flat out (and, for comparison, alone for 20 s just before; both after "
+        "10 s of the reviewers alone, unmeasured, and ANALYZE). The latest "
         "run per database and process count; the machine (2 cores) is shared with other "
         "work, its load beside each run.\n\n" + table,
     )
@@ -425,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"  signals: {signals.elements} in {signals_wall:.1f} s {signals.statuses}",
                 flush=True,
             )
+            if not args.no_mixed and args.warmup > 0:
+                warm_up(server, key, names, args, run, url)
             alone: dict[str, Any] = {}
             if not args.no_mixed and args.alone_seconds > 0:
                 # the same reviewers without intake first: what intake adds to their claims
@@ -457,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {
         "backend": backend,
         "api_processes": args.workers,
+        "warmup_seconds": args.warmup,
         "code": code,
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "batch": args.batch,
