@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
 from .common import (
@@ -34,14 +34,27 @@ from .common import (
     WireModel,
 )
 from .items import AccountSignals, LinkPreview, Reach, Span, Thread
+from .statements import clean_text
 
 MAX_INTAKE_BATCH = 500
 MAX_MEDIA_BYTES = 8 * 1024 * 1024
 
+
+def _visible(claim: str) -> str:
+    """A claim of bidi controls or zero-width characters alone reads as blank (and its
+    statement of reasons would cite nothing): refused as spaces are."""
+    if not clean_text(claim):
+        raise PydanticCustomError(
+            "blank_claim", "the claim is blank: only spaces or invisible characters"
+        )
+    return claim
+
+
 Claim = Annotated[
     str,
     StringConstraints(min_length=1, max_length=MAX_LABEL, pattern=r"^[^\x00]*[^\s\x00][^\x00]*$"),
-    Field(description="the claim the rating reviewed (not blank)"),
+    AfterValidator(_visible),
+    Field(description="the claim the rating reviewed (not blank, nor invisible characters only)"),
 ]
 
 ExternalId = Annotated[

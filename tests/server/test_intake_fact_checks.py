@@ -167,7 +167,11 @@ def test_fact_checkers_and_platforms_keep_to_their_routes(
     expect_problem(
         checker.post("/intake/posts", json={"posts": [post("p1")]}), 403, "platform_only"
     )
-    bad = rating("x")
-    bad["claim"] = "   "
-    body = expect_problem(checker.post("/intake/fact-checks", json={"ratings": [bad]}), 422)
-    assert body["errors"][0]["loc"][:3] == ["body", "ratings", 0], body
+    for blank in ("   ", "\u200b\u200b", "\u202e\u2066 \u2069"):  # spaces, or invisible only
+        bad = rating("x")
+        bad["claim"] = blank
+        body = expect_problem(checker.post("/intake/fact-checks", json={"ratings": [bad]}), 422)
+        assert body["errors"][0]["loc"][:3] == ["body", "ratings", 0], body
+    shown = rating("y")
+    shown["claim"] = "\u2066Ballots\u2069 are counted"  # isolated, yet words
+    assert send(checker, "fact-checks", [shown])[0]["status"] == "created"
