@@ -481,6 +481,15 @@ async def run_reviewers(
     return figures, wall, {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
 
 
+def analyze(url: str) -> None:
+    """Refresh the planner's statistics of the database at ``url``."""
+    db = Database(url)
+    try:
+        db.analyze()
+    finally:
+        db.dispose()
+
+
 def warm_up(server: ServerProcess, url: str, usernames: list[str], args: argparse.Namespace) -> int:
     """The same reviewers for ``--warmup`` seconds, not measured, then ANALYZE: the tables a
     run fills (decisions, leases, verdict keys, enforcement actions) start empty, and the
@@ -491,11 +500,7 @@ def warm_up(server: ServerProcess, url: str, usernames: list[str], args: argpars
     print(f"warming up for {args.warmup:g} s, then ANALYZE ...", flush=True)
     warm = argparse.Namespace(**{**vars(args), "duration": args.warmup})
     figures, _wall, _cpu = asyncio.run(run_reviewers(server, usernames, warm))
-    db = Database(url)
-    try:
-        db.analyze()
-    finally:
-        db.dispose()
+    analyze(url)
     accepted = figures.statuses["accepted"]
     print(f"  warm-up: {accepted} verdicts accepted", flush=True)
     if figures.empty_claims:

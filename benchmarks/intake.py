@@ -53,6 +53,7 @@ import aiohttp
 from claim_decide import Figures as ReviewerFigures
 from claim_decide import (  # benchmarks/claim_decide.py
     ServerProcess,
+    analyze,
     backend_name,
     cpu_percentages,
     cpu_snapshot,
@@ -78,7 +79,6 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, insert_queues, seed_load_queue
 from reviewer_app.server.feeds.seed_types import SeedQueue
 from reviewer_app.server.service import Service
-from reviewer_app.server.storage.db import Database
 
 API = "/api/v1"
 PASSWORD = "bench-password-not-secret"
@@ -318,11 +318,7 @@ def warm_up(
             server, key, names, args, run, intake=False, seconds=args.warmup, prefix="warmup"
         )
     )
-    db = Database(url)
-    try:
-        db.analyze()
-    finally:
-        db.dispose()
+    analyze(url)
 
 
 # -- main ---------------------------------------------------------------------------------------
