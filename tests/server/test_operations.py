@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,11 +21,15 @@ from starlette.requests import Request
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import Role, UserCreate
-from reviewer_app.server.cli.main import metrics_directory
 from reviewer_app.server.config import ServerSettings, SettingsError
 from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.ops.logs import JsonFormatter
-from reviewer_app.server.ops.metrics import GAUGE_TTL_SECONDS, MULTIPROC_ENV, Metrics
+from reviewer_app.server.ops.metrics import (
+    GAUGE_TTL_SECONDS,
+    MULTIPROC_ENV,
+    Metrics,
+    metrics_directory,
+)
 from reviewer_app.server.ops.operations import check_metrics_access
 from reviewer_app.server.problems import ApiError
 from reviewer_app.server.service import Service
@@ -398,6 +403,40 @@ def test_workers_get_a_fresh_metrics_directory_removed_on_exit(
         (folder / "counter_1.db").write_bytes(b"")
     assert not folder.exists()
     assert MULTIPROC_ENV not in os.environ
+
+
+def test_a_killed_servers_metrics_directory_is_removed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server killed with SIGKILL leaves its folder behind; the next one to start removes
+    it, and only it: a running server's folder and folders of other names stay."""
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()  # reaped: its pid runs nothing now
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    dead = tmp_path / f"reviewer-metrics-{ended.pid}-abcd1234"
+    kept = [
+        tmp_path / f"reviewer-metrics-{os.getpid()}-efgh5678",
+        tmp_path / f"reviewer-metrics-{running.pid}-mnop3456",
+        tmp_path / "reviewer-metrics-ijkl9012",  # from before the pid was in the name
+        tmp_path / "someone-elses-folder",
+    ]
+    for folder in (dead, *kept):
+        folder.mkdir()
+        (folder / "counter_1.db").write_bytes(b"")
+    monkeypatch.setenv(MULTIPROC_ENV, "/where/it/was")
+    try:
+        with metrics_directory(tmp_path) as folder:
+            assert not dead.exists()
+            assert all(k.is_dir() for k in kept)
+            assert folder.parent == tmp_path and folder.is_dir()
+            assert folder.name.startswith(f"reviewer-metrics-{os.getpid()}-")
+            assert os.environ[MULTIPROC_ENV] == str(folder)
+    finally:
+        running.kill()
+        running.wait()
+    assert not folder.exists()
+    assert all(k.is_dir() for k in kept)
+    assert os.environ[MULTIPROC_ENV] == "/where/it/was"
 
 
 def test_metrics_count_the_statements_sent_to_the_database(sqlite_url: str) -> None:

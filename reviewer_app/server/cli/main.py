@@ -8,9 +8,7 @@ import logging
 import logging.config
 import logging.handlers
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from datetime import datetime
@@ -524,6 +522,7 @@ def serve(
     import uvicorn
 
     from reviewer_app.server.ops.logs import logging_config
+    from reviewer_app.server.ops.metrics import metrics_directory
 
     try:
         log_config = logging_config(settings.log_format, log_level)
@@ -577,22 +576,3 @@ def serve(
         tune_server_process()
         serve_one(app, **common)  # uvicorn.run, with a server that ends long polls at a stop
     return 0
-
-
-@contextmanager
-def metrics_directory() -> Iterator[Path]:
-    """A fresh ``PROMETHEUS_MULTIPROC_DIR`` for the workers about to start (each keeps its
-    counters in files there; ``/metrics`` in any of them adds them up), removed on exit."""
-    from reviewer_app.server.ops.metrics import MULTIPROC_ENV
-
-    folder = Path(tempfile.mkdtemp(prefix="reviewer-metrics-"))
-    previous = os.environ.get(MULTIPROC_ENV)
-    os.environ[MULTIPROC_ENV] = str(folder)
-    try:
-        yield folder
-    finally:
-        if previous is None:
-            os.environ.pop(MULTIPROC_ENV, None)
-        else:
-            os.environ[MULTIPROC_ENV] = previous
-        shutil.rmtree(folder, ignore_errors=True)

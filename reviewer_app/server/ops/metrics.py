@@ -43,20 +43,27 @@ scrape storm costs at most one set of queries per process and period):
   The URL is no label (it may carry a token of the receiver's).
 
 Several processes (``--workers N``): the CLI sets ``PROMETHEUS_MULTIPROC_DIR`` to a fresh
-directory before the workers start, prometheus_client keeps each process's counters in a
-file there, and ``/metrics`` from any worker adds up all of them. A worker that was killed
-(SIGKILL, OOM) never marks itself dead: at each worker's start and each scrape the live
-gauges' files of pids that no longer run are dropped (``drop_dead_processes``), so
-``reviewdesk_api_processes`` and ``reviewdesk_background_leaders`` count live processes.
+directory before the workers start (``metrics_directory``), prometheus_client keeps each
+process's counters in a file there, and ``/metrics`` from any worker adds up all of them.
+The directory's name carries the server's pid, so one left behind by a killed server is
+removed when the next server starts. A worker that was killed (SIGKILL, OOM) never marks
+itself dead: at each worker's start and each scrape the live gauges' files of pids that no
+longer run are dropped (``drop_dead_processes``), so ``reviewdesk_api_processes`` and
+``reviewdesk_background_leaders`` count live processes.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import stat
+import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -117,6 +124,86 @@ def drop_dead_processes(path: str) -> list[int]:
     for pid in dead:
         multiprocess.mark_process_dead(pid, path)
     return dead
+
+
+#: the start of a multi-process directory's name; the creating server's pid follows
+FOLDER_PREFIX = "reviewer-metrics-"
+# mkdtemp's random part has no "-", so a name from before the pid was added never matches
+_FOLDER_NAME = re.compile(rf"^{re.escape(FOLDER_PREFIX)}(\d+)-[^-]+$")
+
+
+@contextmanager
+def metrics_directory(parent: str | os.PathLike[str] | None = None) -> Iterator[Path]:
+    """A fresh ``PROMETHEUS_MULTIPROC_DIR`` for the workers about to start (each keeps its
+    counters in files there; ``/metrics`` in any of them adds them up), removed on exit.
+
+    A server killed with SIGKILL never reaches the removal, so the folder is named for this
+    process (``reviewer-metrics-<pid>-<random>``) and the ones left behind by servers that
+    no longer run are removed first (``remove_stale_metrics_directories``). ``parent`` is
+    where the folder goes: the system's temporary directory unless a test says otherwise.
+    """
+    where = Path(tempfile.gettempdir() if parent is None else parent)
+    remove_stale_metrics_directories(where)
+    folder = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=where))
+    previous = os.environ.get(MULTIPROC_ENV)
+    os.environ[MULTIPROC_ENV] = str(folder)
+    try:
+        yield folder
+    finally:
+        if previous is None:
+            os.environ.pop(MULTIPROC_ENV, None)
+        else:
+            os.environ[MULTIPROC_ENV] = previous
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def remove_stale_metrics_directories(parent: Path) -> list[Path]:
+    """Remove the multi-process directories in ``parent`` whose server no longer runs; the
+    ones removed.
+
+    Only a folder that is plainly ours and plainly abandoned goes: a real directory (not a
+    link) owned by this user, named ``reviewer-metrics-<pid>-...`` for a pid that is not
+    running. A live pid keeps its folder even when the pid was reused by another program:
+    keeping a dead server's folder a while longer costs a little disk, removing a live
+    server's would break its ``/metrics``. Names from before the pid was added
+    (``reviewer-metrics-<random>``) are left alone: nothing says whether an older server
+    still running uses one, and their number stopped growing with the upgrade. Another
+    server starting at the same moment may remove the same folder, so failures are ignored.
+    Off POSIX (no uids, and ``os.kill`` there ends the process) nothing is removed.
+    """
+    if not hasattr(os, "getuid"):
+        return []
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return []
+    removed: list[Path] = []
+    for name in names:
+        match = _FOLDER_NAME.match(name)
+        if match is None or not _abandoned(int(match.group(1))):
+            continue
+        path = parent / name
+        try:
+            info = path.lstat()
+        except OSError:
+            continue  # already gone
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        if not path.exists():
+            removed.append(path)
+    return removed
+
+
+def _abandoned(pid: int) -> bool:
+    """Whether ``pid`` surely runs no process (a pid no system can have counts as running,
+    so its folder is kept: the name did not come from ``metrics_directory``)."""
+    if pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        return not _alive(pid)
+    except OverflowError:
+        return False
 
 
 class Metrics:
