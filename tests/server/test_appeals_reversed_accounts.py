@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from reviewer_app.protocol import statements
 from reviewer_app.server.storage.tables import authors
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.appeals import (
@@ -96,11 +97,20 @@ def test_a_restriction_reversed_under_a_suspension_then_the_suspension_leave_it_
     restore = last_restore(server, platform)
     assert (restore["appeal_id"], restore["undo_author_action"]) == ("ap-post", False)
     assert status(server) == "suspended", "the suspension stands"
+    # the user reads that the post's part is undone and the account's stays, not that the
+    # restriction is lifted
+    words = restore["statement"]
+    assert words["lifted"] is True and words["account"] is None, words
+    assert words["text"].count(statements.REVERSED_ACCOUNT_KEPT) == 1, words["text"]
+    assert statements.LIFTED_REDRESS not in words["text"]
 
     reverse_the_appeal(server, sam, appeal(author_id=AUTHOR, appeal_id="ap-account"))
     restore = last_restore(server, platform)
     assert (restore["appeal_id"], restore["undo_author_action"]) == ("ap-account", True)
     assert status(server) == "active", "nothing that acted on the account stands"
+    words = restore["statement"]
+    assert (words["lifted"], words["account"]) == (True, "suspended"), words
+    assert statements.REVERSED in words["text"] and statements.LIFTED_REDRESS in words["text"]
     [again] = send(platform, "appeals", [appeal(author_id=AUTHOR, appeal_id="ap-again")])
     assert again["reason"]["code"] == "not_restrictive", again
     assert "active" in again["reason"]["message"]

@@ -247,13 +247,16 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
             kind = EnforcementKind.restore
         document = statements.document_of(d.item_payload)  # parsed once for all that read it
         ids = _ids_of(d.post_id, d.author_id, found)
-        draft = drafter.draft(d, kind, document, ids)
+        # whether a reversal puts the account back (None: the reversed action did nothing
+        # to it); a reversed appeal's statement says so too
+        undo = _undoes_account_part(conn, d) if reverses is not None and reverses[2] else None
+        draft = drafter.draft(d, kind, document, ids, account_kept=undo is False)
         if draft is not None:
             owners.append(len(rows))
             drafts.append(draft)
         details = _details(d, kind, document)
-        if reverses is not None and reverses[2]:
-            details[UNDO_AUTHOR_ACTION] = _undoes_account_part(conn, d)
+        if undo is not None:
+            details[UNDO_AUTHOR_ACTION] = undo
         rows.append(_action_row(d, kind, ids, reverses, now, details))
     for index, stored in zip(owners, statements.record_documents(conn, drafts), strict=True):
         rows[index]["details"]["statement"] = stored
@@ -348,16 +351,25 @@ class _Drafter:
         self._drafted: dict[tuple[Any, ...], Statement | None] = {}
 
     def draft(
-        self, d: Decided, kind: EnforcementKind, document: Mapping[str, Any], ids: _Ids
+        self,
+        d: Decided,
+        kind: EnforcementKind,
+        document: Mapping[str, Any],
+        ids: _Ids,
+        *,
+        account_kept: bool = False,
     ) -> statements.Draft | None:
-        """The statement the action of ``d`` gives (None: it restricts nothing)."""
+        """The statement the action of ``d`` gives (None: it restricts nothing);
+        ``account_kept``: a reversal that leaves the account as it is (the statement lifts
+        the post's part only)."""
         standing = self.contested.get(d.contests) if d.contests is not None else None
         shared = d.note if d.config.notes_shareable else None
         if kind is EnforcementKind.appeal_upheld and standing is not None:
             restated = restate(standing.statement, UPHELD, shared)
             return standing.draft(restated, d.decision_id, d.decided_at)
         if kind is EnforcementKind.restore and standing is not None:
-            return standing.draft(lift(standing.statement, shared), d.decision_id, d.decided_at)
+            lifted = lift(standing.statement, shared, account_kept=account_kept)
+            return standing.draft(lifted, d.decision_id, d.decided_at)
         if kind in _NO_STATEMENT:
             return None
         statement = self._words(d, statements.automated_detection(document))
