@@ -124,3 +124,40 @@ def test_a_relayed_rating_published_in_the_future_is_refused(server: LiveServer)
     [item_id] = results[1]["item_ids"]
     item = lead.get(f"/items/{item_id}").json()
     assert [f["url"] for f in item["fact_checks"]] == ["https://fullfact.example/fc-r-skew"]
+
+
+def test_a_relayed_rating_of_no_claim_is_refused_on_its_own(server: LiveServer) -> None:
+    """A relayed claim of spaces, zero-width or bidi characters alone would show as an empty
+    claim: refused with its own reason while the rest of the batch is taken."""
+    feed = key_session(server, "feed-bridge")
+    send(feed, "posts", [post("p3")])
+
+    def relayed(signal_id: str, claim: str) -> dict[str, Any]:
+        return {
+            "kind": "fact_check",
+            "id": signal_id,
+            "post_external_id": "p3",
+            "organisation": "Full Fact",
+            "rating": "false",
+            "claim": claim,
+            "url": f"https://fullfact.example/{signal_id}",
+            "published_at": NOW.isoformat(),
+        }
+
+    blank = ["", "   ", "\u200b\u200b", "\u202e\u2066 \u2069"]
+    results = send(
+        feed,
+        "signals",
+        [relayed(f"fc-blank-{i}", c) for i, c in enumerate(blank)]
+        + [relayed("fc-said", "Ballots posted after Friday are not counted")],
+    )
+    assert [r["status"] for r in results] == ["rejected"] * len(blank) + ["created"]
+    for refused in results[:-1]:
+        assert refused["reason"]["code"] == "blank_claim", refused
+        assert "names no claim" in refused["reason"]["message"]
+    lead = server.login("lena", Role.lead)
+    [item_id] = results[-1]["item_ids"]
+    item = lead.get(f"/items/{item_id}").json()
+    assert [f["claim"] for f in item["fact_checks"]] == [
+        "Ballots posted after Friday are not counted"
+    ]

@@ -19,6 +19,7 @@ from reviewer_app.protocol import (
     Signal,
     Withdrawal,
 )
+from reviewer_app.protocol.statements import clean_text
 from reviewer_app.server.domain import appeals, enforcement
 from reviewer_app.server.domain.intake.items import (
     Context,
@@ -57,12 +58,17 @@ class PreparedSignal:
     rating: str | None = None
     published_at: datetime | None = None
     """a fact-check's (a platform's relay of one)"""
+    blank_claim: bool = False
+    """a relayed fact-check whose claim is empty or invisible characters only"""
 
 
 #: how far ahead of the service's clock a fact-check's ``published_at`` may be (clock skew;
 #: as an appeal's ``submitted_at``, appeals.SUBMITTED_AHEAD_SECONDS)
 PUBLISHED_AHEAD_SECONDS = 300
 PUBLISHED_IN_FUTURE = "published_in_future"
+#: a relayed fact-check naming no claim: refused on its own (the rest of the batch is
+#: taken), as a fact-checker's own rating of a blank claim is refused (``Claim``: 422)
+BLANK_CLAIM = "blank_claim"
 
 
 def published_ahead(published_at: datetime, now: float) -> str | None:
@@ -101,6 +107,7 @@ def _prepare_signal(
         canonical_hash(payload),
         rating,
         published_at,
+        blank_claim=isinstance(signal, FactCheckSignal) and not clean_text(signal.claim),
     )
 
 
@@ -205,6 +212,11 @@ def intake_signals(ctx: Context, prepared: Sequence[PreparedSignal]) -> dict[int
             return "unknown_post", "No post with this id was sent by this account."
         if post.state != LIVE:
             return "post_withdrawn", f"The post was withdrawn upstream ({post.state})."
+        if s.blank_claim:
+            return BLANK_CLAIM, (
+                "The fact-check names no claim (only spaces or invisible characters): send "
+                "the claim it reviewed."
+            )
         if s.rating is not None and s.rating not in known_ratings:
             return "unknown_rating", f"Rating {s.rating!r} is not on any queue's scale."
         if s.published_at is not None and (ahead := published_ahead(s.published_at, ctx.now)):
