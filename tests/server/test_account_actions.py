@@ -18,7 +18,14 @@ from sqlalchemy import func, select, text
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.domain.intake.rows import author_id_for, post_id_for
-from reviewer_app.server.storage.tables import account_actions, held_posts, items, leases, posts
+from reviewer_app.server.storage.tables import (
+    account_actions,
+    authors,
+    held_posts,
+    items,
+    leases,
+    posts,
+)
 from tests.support.api import ApiSession, verdict
 from tests.support.intake import (
     ESCALATIONS,
@@ -430,3 +437,31 @@ def test_suspending_an_author_of_a_spam_wave_closes_more_than_ten_thousand_items
     assert done.status_code == 200, done.text
     [result] = done.json()["results"]
     assert result["closed_items"] == 10_050 and len(result["closed_item_ids"]) == 10_000
+
+
+def test_a_lead_account_action_citing_a_policy_no_queue_has_is_refused(
+    server: LiveServer, platform: ApiSession
+) -> None:
+    """Its statement of reasons would cite a bare "terms of service": no label, no clause."""
+    queue_post(platform, "lone-a", shady("lone"), score=0.9)
+    lead = server.login("lena", Role.lead)
+    refused = lead.post(
+        "/authors/actions",
+        json={
+            "author_ids": [author_id("lone")],
+            "action": "suspend",
+            "policies": ["SPAM.NETWORK", "SPAM.MADE_UP"],
+        },
+    )
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["code"] == "unknown_policy"
+    assert "'SPAM.MADE_UP'" in refused.json()["detail"]
+    assert "SPAM.NETWORK" not in refused.json()["detail"]
+    with server.service.db.read() as conn:
+        status = select(authors.c.status).where(authors.c.id == author_id("lone"))
+        assert conn.execute(status).scalar() == "active", "nothing changed"
+    done = lead.post(
+        "/authors/actions",
+        json={"author_ids": [author_id("lone")], "action": "suspend", "policies": ["SPAM.NETWORK"]},
+    )
+    assert done.status_code == 200, done.text

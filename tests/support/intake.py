@@ -260,6 +260,16 @@ def account_queues() -> dict[str, Any]:
         }
     )
     configs[INAUTH]["author_actions"] = ["mark_inauthentic", "suspend"]
+    # the policies leads cite on account actions (a code no queue has is refused)
+    configs[INAUTH].setdefault("policies", []).extend(
+        {
+            "code": code,
+            "label": label,
+            "terms_clause": "Community Guidelines 7.1",
+            "category": "scams_and_fraud",
+        }
+        for code, label in (("SPAM.NETWORK", "Spam networks"), ("SPAM.SCAM", "Scams"))
+    )
     configs[MISINFO]["actions"].append({"id": "escalate", "label": "Escalate", "kind": "escalate"})
     document["queues"].insert(
         0,

@@ -22,6 +22,7 @@ from reviewer_app.protocol.accounts import (
 from reviewer_app.server.domain import access, account_links, accounts, apikeys, users
 from reviewer_app.server.domain.records import Principal, append_events
 from reviewer_app.server.facade.base import ServiceBase
+from reviewer_app.server.problems import ApiError
 
 
 class AccountsFacade(ServiceBase):
@@ -106,8 +107,17 @@ class AccountsFacade(ServiceBase):
     ) -> AccountActionResults:
         """One account action on each of the accounts, all in one transaction or none."""
 
-        # the policies the statements of reasons cite: a lead names codes of any queue
+        # the policies the statements of reasons cite: a lead names codes of any queue, and
+        # a code of none would be cited as bare "terms of service" (no label, no clause)
         known = [p for config in self.configs().values() for p in config.policies]
+        unknown = sorted(set(request.policies) - {p.code for p in known})
+        if unknown:
+            raise ApiError(
+                422,
+                "unknown_policy",
+                f"No queue has the policy {', '.join(map(repr, unknown))}: name a policy "
+                "of the queue configuration.",
+            )
 
         def work(conn: Connection) -> AccountActionResults:
             results, events = accounts.lead_action(
