@@ -621,8 +621,20 @@
         <translation>vom Nutzer angefochten</translation>
     </message>
     <message>
-        <source>… ({n} more characters: Show the whole text)</source>
-        <translation>… ({n} weitere Zeichen: Den ganzen Text zeigen)</translation>
+        <source>… (%Ln more character(s): Show the whole text)</source>
+        <translation>… (%Ln weiteres Zeichen: Den ganzen Text zeigen)|… (%Ln weitere Zeichen: Den ganzen Text zeigen)</translation>
+    </message>
+    <message>
+        <source>{followers} follower(s) · follows {following}</source>
+        <translation>{followers} Follower · folgt {following}|{followers} Follower · folgt {following}</translation>
+    </message>
+    <message>
+        <source>Account signals: {posts} post(s) a day · inauthenticity score {score}</source>
+        <translation>Kontosignale: {posts} Beitrag pro Tag · Unechtheitswert {score}|Kontosignale: {posts} Beiträge pro Tag · Unechtheitswert {score}</translation>
+    </message>
+    <message>
+        <source>Show the whole text (%Ln more character(s))</source>
+        <translation>Den ganzen Text zeigen (%Ln weiteres Zeichen)|Den ganzen Text zeigen (%Ln weitere Zeichen)</translation>
     </message>
     <message>
         <source>Queue: {queue}</source>
@@ -639,10 +651,6 @@
     <message>
         <source>Account created {date} ({ago})</source>
         <translation>Konto erstellt am {date} ({ago})</translation>
-    </message>
-    <message>
-        <source>{followers} followers · follows {following}</source>
-        <translation>{followers} Follower · folgt {following}</translation>
     </message>
     <message>
         <source>Bio: {bio}</source>
@@ -663,10 +671,6 @@
     <message>
         <source>Recent decisions on this author&apos;s posts:</source>
         <translation>Letzte Entscheidungen zu Beiträgen dieses Autors:</translation>
-    </message>
-    <message>
-        <source>Account signals: {posts} posts a day · inauthenticity score {score}</source>
-        <translation>Kontosignale: {posts} Beiträge pro Tag · Unechtheitswert {score}</translation>
     </message>
     <message>
         <source>signal: {signal}</source>
@@ -774,10 +778,6 @@
         <source>Author: {status}</source>
         <extracomment>a queue&apos;s name by its id (&quot;Why queued&quot;): the window&apos;s queue list, when it has one ``prepare``&apos;s work: (item, tab index, its text as the box takes it, its cuts) the tab whose whole text is being added to its box, batch by batch runs work once the post is painted and returns what cancels it (the review pane&apos;s ``PostText.after_paint``); None: at once</extracomment>
         <translation>Autor: {status}</translation>
-    </message>
-    <message>
-        <source>Show the whole text ({n} more characters)</source>
-        <translation>Den ganzen Text zeigen ({n} weitere Zeichen)</translation>
     </message>
 </context>
 <context>
@@ -1830,6 +1830,10 @@
         <translation>Kappa</translation>
     </message>
     <message>
+        <source>Sample #{id}: %n decision(s) drawn (fewer than {requested}: the window has no more).</source>
+        <translation>Stichprobe #{id}: %n Entscheidung gezogen (weniger als {requested}: der Zeitraum hat nicht mehr).|Stichprobe #{id}: %n Entscheidungen gezogen (weniger als {requested}: der Zeitraum hat nicht mehr).</translation>
+    </message>
+    <message>
         <source>Blind audit</source>
         <extracomment>a post judged (the lead saw it): a key, its queue&apos;s config, the policies of the decision of record, the config of the queue it came from (when that harm counts) — for the window&apos;s shift tally, as a verdict of the review flow is</extracomment>
         <translation>Blindes Audit</translation>
@@ -1995,10 +1999,6 @@
     <message>
         <source>Drawing the sample…</source>
         <translation>Stichprobe wird gezogen…</translation>
-    </message>
-    <message>
-        <source>Sample #{id}: {n} decisions drawn (fewer than {requested}: the window has no more).</source>
-        <translation>Stichprobe #{id}: {n} Entscheidungen gezogen (weniger als {requested}: der Zeitraum hat nicht mehr).</translation>
     </message>
     <message>
         <source>Sample #{id}: %n decision(s) drawn.</source>
@@ -2567,10 +2567,6 @@
         <translation>nein</translation>
     </message>
     <message>
-        <source>Export cancelled after {n} decisions; no file was written.</source>
-        <translation>Export nach {n} Entscheidungen abgebrochen; es wurde keine Datei geschrieben.</translation>
-    </message>
-    <message>
         <source>Could not write {path}: {reason}. No file was written; choose another folder or free some disk space.</source>
         <translation>{path} konnte nicht geschrieben werden: {reason}. Es wurde keine Datei geschrieben; wählen Sie einen anderen Ordner oder schaffen Sie Speicherplatz.</translation>
     </message>
@@ -2710,6 +2706,10 @@
     <message>
         <source>Audit</source>
         <translation>Audit</translation>
+    </message>
+    <message>
+        <source>Export cancelled after %Ln decision(s); no file was written.</source>
+        <translation>Export nach %Ln Entscheidung abgebrochen; es wurde keine Datei geschrieben.|Export nach %Ln Entscheidungen abgebrochen; es wurde keine Datei geschrieben.</translation>
     </message>
     <message>
         <source>Export CSV…</source>
@@ -3554,6 +3554,10 @@
         <translation>Pausenerinnerungen…</translation>
     </message>
     <message>
+        <source>{queue} (oldest {oldest}, SLA {sla}, %Ln post(s) over)</source>
+        <translation>{queue} (ältester {oldest}, SLA {sla}, %Ln Beitrag darüber)|{queue} (ältester {oldest}, SLA {sla}, %Ln Beiträge darüber)</translation>
+    </message>
+    <message>
         <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions. Flags: a median handle time under your threshold, an action mix far from the other reviewers&apos; in a queue (total variation distance), or an overturn rate up against the window before; each only with enough decisions. Select a reviewer for their days.</source>
         <translation>Übereinstimmung und Kappa vergleichen jeden Prüfer mit den Auditoren bei auditierten Entscheidungen; die Aufhebungsquote ist die Zahl aufgehobener Entscheidungen (durch ein Audit oder einen stattgegebenen Einspruch) pro Entscheidung. Doppelklick auf einen Prüfer (oder Enter) zeigt seine Entscheidungen. Markierungen: eine mediane Bearbeitungszeit unter dem eigenen Schwellenwert, eine Aktionsverteilung in einer Warteschlange weit von der der anderen Prüfer (Totalvariationsabstand) oder eine gegenüber dem vorherigen Zeitraum gestiegene Aufhebungsquote; jeweils nur bei genügend Entscheidungen. Einen Prüfer auswählen, um seine Tage zu sehen.</translation>
     </message>
@@ -3594,16 +3598,8 @@
         <translation>Über SLA: {queues}</translation>
     </message>
     <message>
-        <source>{queue} (oldest {oldest}, SLA {sla}, {n} posts over)</source>
-        <translation>{queue} (ältester {oldest}, SLA {sla}, {n} Beiträge darüber)</translation>
-    </message>
-    <message>
         <source>Every queue is within its SLA.</source>
         <translation>Jede Warteschlange liegt innerhalb ihres SLA.</translation>
-    </message>
-    <message>
-        <source>Held back: {n} posts of suspended or inauthentic accounts, not queued ({window} in this window; {accounts} accounts actioned).</source>
-        <translation>Zurückgehalten: {n} Beiträge gesperrter oder unechter Konten, nicht eingereiht ({window} in diesem Zeitraum; {accounts} Konten betroffen).</translation>
     </message>
     <message>
         <source>Decided per day</source>
@@ -3620,6 +3616,18 @@
     <message>
         <source>Show this reviewer&apos;s decisions</source>
         <translation>Entscheidungen dieses Prüfers zeigen</translation>
+    </message>
+    <message>
+        <source>Held back: {posts} of suspended or inauthentic accounts, not queued ({window} in this window; {accounts}).</source>
+        <translation>Zurückgehalten: {posts} gesperrter oder unechter Konten, nicht eingereiht ({window} in diesem Zeitraum; {accounts}).</translation>
+    </message>
+    <message>
+        <source>%Ln post(s)</source>
+        <translation>%Ln Beitrag|%Ln Beiträge</translation>
+    </message>
+    <message>
+        <source>%Ln account(s) actioned</source>
+        <translation>%Ln Konto betroffen|%Ln Konten betroffen</translation>
     </message>
 </context>
 <context>
@@ -3693,8 +3701,8 @@
         <translation>Keine Webhook-Endpunkte.</translation>
     </message>
     <message>
-        <source>{n} endpoints, {troubled} failing or disabled; {backlog} to send.</source>
-        <translation>{n} Endpunkte, {troubled} fehlschlagend oder deaktiviert; {backlog} zu senden.</translation>
+        <source>%Ln endpoint(s), {troubled} failing or disabled; {backlog} to send.</source>
+        <translation>%Ln Endpunkt, {troubled} fehlschlagend oder deaktiviert; {backlog} zu senden.|%Ln Endpunkte, {troubled} fehlschlagend oder deaktiviert; {backlog} zu senden.</translation>
     </message>
     <message>
         <source>loading the webhooks</source>
@@ -3720,8 +3728,8 @@
         <translation>Dieser Dienst hat keine Eskalationswarteschlange.</translation>
     </message>
     <message>
-        <source>{waiting} escalated posts waiting, {leased} being decided by leads; oldest waiting {oldest} (SLA {sla}).</source>
-        <translation>{waiting} eskalierte Beiträge warten, {leased} werden von Leitungen entschieden; am längsten wartend {oldest} (SLA {sla}).</translation>
+        <source>%Ln escalated post(s) waiting, {leased} being decided by leads; oldest waiting {oldest} (SLA {sla}).</source>
+        <translation>%Ln eskalierter Beitrag wartet, {leased} werden von Leitungen entschieden; am längsten wartend {oldest} (SLA {sla}).|%Ln eskalierte Beiträge warten, {leased} werden von Leitungen entschieden; am längsten wartend {oldest} (SLA {sla}).</translation>
     </message>
     <message>
         <source>{queue}: {n} open</source>
@@ -4034,6 +4042,10 @@
         <translation>In der Suche ausgewählte Beiträge: {posts} in {queues}.</translation>
     </message>
     <message>
+        <source>Sending %Ln bulk decision(s) held when the app last closed.</source>
+        <translation>%Ln beim letzten Schließen der App zurückgehaltene gemeinsame Entscheidung wird gesendet.|%Ln beim letzten Schließen der App zurückgehaltene gemeinsame Entscheidungen werden gesendet.</translation>
+    </message>
+    <message>
         <source>The bulk decision not sent before is recorded now.</source>
         <translation>Die zuvor nicht gesendete gemeinsame Entscheidung ist jetzt gespeichert.</translation>
     </message>
@@ -4060,6 +4072,14 @@
     <message>
         <source>Welcome back. The queue {queue} was removed on the server during your break; you have no queue left to review.</source>
         <translation>Willkommen zurück. Die Warteschlange {queue} wurde während Ihrer Pause auf dem Server entfernt; Ihnen bleibt keine Warteschlange zum Prüfen.</translation>
+    </message>
+    <message>
+        <source>Not sent yet: %Ln verdict(s), kept in memory only in this session and lost if you quit now. Quit anyway?</source>
+        <translation>Noch nicht gesendet: %Ln Entscheidung, in dieser Sitzung nur im Speicher gehalten und verloren, wenn Sie jetzt beenden. Trotzdem beenden?|Noch nicht gesendet: %Ln Entscheidungen, in dieser Sitzung nur im Speicher gehalten und verloren, wenn Sie jetzt beenden. Trotzdem beenden?</translation>
+    </message>
+    <message>
+        <source>Saved on this computer but not sent yet: %Ln verdict(s), sent the next time you start the app. Quit now?</source>
+        <translation>Auf diesem Computer gespeichert, aber noch nicht gesendet: %Ln Entscheidung, die beim nächsten Start der App gesendet wird. Jetzt beenden?|Auf diesem Computer gespeichert, aber noch nicht gesendet: %Ln Entscheidungen, die beim nächsten Start der App gesendet werden. Jetzt beenden?</translation>
     </message>
     <message>
         <source>Nothing was escalated: the post changed while the reasons were open.</source>
@@ -4171,6 +4191,10 @@
         <translation>Keine offenen Konflikte mehr.</translation>
     </message>
     <message>
+        <source>1 of your verdicts conflicts with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
+        <translation>1 Ihrer Entscheidungen steht im Konflikt mit der Entscheidung einer anderen Person. Öffnen Sie Konflikte (Strg+K), um beide zu sehen.</translation>
+    </message>
+    <message>
         <source>{n} posts in your worklist were withdrawn by the platform (deleted or made private upstream); they left it without a verdict.</source>
         <translation>{n} Beiträge Ihrer Arbeitsliste wurden von der Plattform zurückgezogen (dort gelöscht oder privat gemacht); sie haben die Liste ohne Entscheidung verlassen.</translation>
     </message>
@@ -4267,10 +4291,6 @@
         <translation>Suchen der offenen Beiträge des Autors</translation>
     </message>
     <message>
-        <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
-        <translation>Beim letzten Schließen der App zurückgehaltene gemeinsame Entscheidungen werden gesendet: {n}.</translation>
-    </message>
-    <message>
         <source>Offline batch: {done} of {total}</source>
         <translation>Offline-Paket: {done} von {total}</translation>
     </message>
@@ -4325,14 +4345,6 @@
     <message>
         <source>Verdicts not sent yet</source>
         <translation>Entscheidungen noch nicht gesendet</translation>
-    </message>
-    <message>
-        <source>{n} verdicts are not sent yet and, in this session, are kept in memory only: they are lost if you quit now. Quit anyway?</source>
-        <translation>{n} Entscheidungen sind noch nicht gesendet und werden in dieser Sitzung nur im Speicher gehalten: Sie gehen verloren, wenn Sie jetzt beenden. Trotzdem beenden?</translation>
-    </message>
-    <message>
-        <source>{n} verdicts are saved on this computer but not sent yet. They will be sent the next time you start the app. Quit now?</source>
-        <translation>{n} Entscheidungen sind auf diesem Computer gespeichert, aber noch nicht gesendet. Sie werden beim nächsten Start der App gesendet. Jetzt beenden?</translation>
     </message>
     <message>
         <source>added {actions}</source>
@@ -5405,8 +5417,12 @@
         <translation>✓ verifiziert</translation>
     </message>
     <message>
-        <source>The text holds {n} invisible or direction-changing characters.</source>
-        <translation>Der Text enthält {n} unsichtbare oder richtungsändernde Zeichen.</translation>
+        <source>Show the whole text (%Ln more character(s))</source>
+        <translation>Den ganzen Text zeigen (%Ln weiteres Zeichen)|Den ganzen Text zeigen (%Ln weitere Zeichen)</translation>
+    </message>
+    <message>
+        <source>The text holds %Ln invisible or direction-changing character(s).</source>
+        <translation>Der Text enthält %Ln unsichtbares oder richtungsänderndes Zeichen.|Der Text enthält %Ln unsichtbare oder richtungsändernde Zeichen.</translation>
     </message>
     <message>
         <source>Language: {language} · {views} views · {shares} shares · {recent} views in the last hour ({growth}/h)</source>
@@ -5423,10 +5439,6 @@
     <message>
         <source>posted {ago} ({time})</source>
         <translation>gepostet {ago} ({time})</translation>
-    </message>
-    <message>
-        <source>Show the whole text ({n} more characters)</source>
-        <translation>Den ganzen Text zeigen ({n} weitere Zeichen)</translation>
     </message>
     <message>
         <source>Link: {domain} — {title}</source>
@@ -5932,12 +5944,12 @@
         <translation>Später</translation>
     </message>
     <message>
-        <source>You have reviewed {n} posts with graphic or distressing content since your last break. Time for a short break?</source>
-        <translation>Seit der letzten Pause wurden {n} Beiträge mit drastischen oder belastenden Inhalten geprüft. Zeit für eine kurze Pause?</translation>
+        <source>You have reviewed %Ln post(s) with graphic or distressing content since your last break. Time for a short break?</source>
+        <translation>Seit der letzten Pause wurde %Ln Beitrag mit drastischen oder belastenden Inhalten geprüft. Zeit für eine kurze Pause?|Seit der letzten Pause wurden %Ln Beiträge mit drastischen oder belastenden Inhalten geprüft. Zeit für eine kurze Pause?</translation>
     </message>
     <message>
-        <source>You have been reviewing for {n} minutes. Time for a short break?</source>
-        <translation>Seit {n} Minuten wird geprüft. Zeit für eine kurze Pause?</translation>
+        <source>You have been reviewing for %Ln minute(s). Time for a short break?</source>
+        <translation>Seit %Ln Minute wird geprüft. Zeit für eine kurze Pause?|Seit %Ln Minuten wird geprüft. Zeit für eine kurze Pause?</translation>
     </message>
     <message>
         <source>Take a break ({key})</source>

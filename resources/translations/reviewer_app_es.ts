@@ -621,8 +621,20 @@
         <translation>recurrido por el usuario</translation>
     </message>
     <message>
-        <source>… ({n} more characters: Show the whole text)</source>
-        <translation>… ({n} caracteres más: Mostrar el texto completo)</translation>
+        <source>… (%Ln more character(s): Show the whole text)</source>
+        <translation>… (%Ln carácter más: Mostrar el texto completo)|… (%Ln caracteres más: Mostrar el texto completo)</translation>
+    </message>
+    <message>
+        <source>{followers} follower(s) · follows {following}</source>
+        <translation>{followers} seguidor · sigue a {following}|{followers} seguidores · sigue a {following}</translation>
+    </message>
+    <message>
+        <source>Account signals: {posts} post(s) a day · inauthenticity score {score}</source>
+        <translation>Señales de la cuenta: {posts} publicación al día · puntuación de inautenticidad {score}|Señales de la cuenta: {posts} publicaciones al día · puntuación de inautenticidad {score}</translation>
+    </message>
+    <message>
+        <source>Show the whole text (%Ln more character(s))</source>
+        <translation>Mostrar el texto completo (%Ln carácter más)|Mostrar el texto completo (%Ln caracteres más)</translation>
     </message>
     <message>
         <source>Queue: {queue}</source>
@@ -639,10 +651,6 @@
     <message>
         <source>Account created {date} ({ago})</source>
         <translation>Cuenta creada el {date} ({ago})</translation>
-    </message>
-    <message>
-        <source>{followers} followers · follows {following}</source>
-        <translation>{followers} seguidores · sigue a {following}</translation>
     </message>
     <message>
         <source>Bio: {bio}</source>
@@ -663,10 +671,6 @@
     <message>
         <source>Recent decisions on this author&apos;s posts:</source>
         <translation>Decisiones recientes sobre publicaciones de este autor:</translation>
-    </message>
-    <message>
-        <source>Account signals: {posts} posts a day · inauthenticity score {score}</source>
-        <translation>Señales de la cuenta: {posts} publicaciones al día · puntuación de inautenticidad {score}</translation>
     </message>
     <message>
         <source>signal: {signal}</source>
@@ -774,10 +778,6 @@
         <source>Author: {status}</source>
         <extracomment>a queue&apos;s name by its id (&quot;Why queued&quot;): the window&apos;s queue list, when it has one ``prepare``&apos;s work: (item, tab index, its text as the box takes it, its cuts) the tab whose whole text is being added to its box, batch by batch runs work once the post is painted and returns what cancels it (the review pane&apos;s ``PostText.after_paint``); None: at once</extracomment>
         <translation>Autor: {status}</translation>
-    </message>
-    <message>
-        <source>Show the whole text ({n} more characters)</source>
-        <translation>Mostrar el texto completo ({n} caracteres más)</translation>
     </message>
 </context>
 <context>
@@ -1830,6 +1830,10 @@
         <translation>Kappa</translation>
     </message>
     <message>
+        <source>Sample #{id}: %n decision(s) drawn (fewer than {requested}: the window has no more).</source>
+        <translation>Muestra #{id}: %n decisión extraída (menos de {requested}: el periodo no tiene más).|Muestra #{id}: %n decisiones extraídas (menos de {requested}: el periodo no tiene más).</translation>
+    </message>
+    <message>
         <source>Blind audit</source>
         <extracomment>a post judged (the lead saw it): a key, its queue&apos;s config, the policies of the decision of record, the config of the queue it came from (when that harm counts) — for the window&apos;s shift tally, as a verdict of the review flow is</extracomment>
         <translation>Auditoría a ciegas</translation>
@@ -1995,10 +1999,6 @@
     <message>
         <source>Drawing the sample…</source>
         <translation>Extrayendo la muestra…</translation>
-    </message>
-    <message>
-        <source>Sample #{id}: {n} decisions drawn (fewer than {requested}: the window has no more).</source>
-        <translation>Muestra #{id}: {n} decisiones extraídas (menos de {requested}: el periodo no tiene más).</translation>
     </message>
     <message>
         <source>Sample #{id}: %n decision(s) drawn.</source>
@@ -2567,10 +2567,6 @@
         <translation>no</translation>
     </message>
     <message>
-        <source>Export cancelled after {n} decisions; no file was written.</source>
-        <translation>Exportación cancelada tras {n} decisiones; no se escribió ningún archivo.</translation>
-    </message>
-    <message>
         <source>Could not write {path}: {reason}. No file was written; choose another folder or free some disk space.</source>
         <translation>No se pudo escribir {path}: {reason}. No se escribió ningún archivo; elija otra carpeta o libere espacio en disco.</translation>
     </message>
@@ -2710,6 +2706,10 @@
     <message>
         <source>Audit</source>
         <translation>Auditoría</translation>
+    </message>
+    <message>
+        <source>Export cancelled after %Ln decision(s); no file was written.</source>
+        <translation>Exportación cancelada tras %Ln decisión; no se escribió ningún archivo.|Exportación cancelada tras %Ln decisiones; no se escribió ningún archivo.</translation>
     </message>
     <message>
         <source>Export CSV…</source>
@@ -3554,6 +3554,10 @@
         <translation>Recordatorios de pausa…</translation>
     </message>
     <message>
+        <source>{queue} (oldest {oldest}, SLA {sla}, %Ln post(s) over)</source>
+        <translation>{queue} (más antigua {oldest}, SLA {sla}, %Ln publicación fuera)|{queue} (más antigua {oldest}, SLA {sla}, %Ln publicaciones fuera)</translation>
+    </message>
+    <message>
         <source>Agreement and kappa compare each reviewer with the auditors on audited decisions; overturn rate is overturned decisions (by an audit or a reversed appeal) per decision. Double-click a reviewer (or press Enter) for their decisions. Flags: a median handle time under your threshold, an action mix far from the other reviewers&apos; in a queue (total variation distance), or an overturn rate up against the window before; each only with enough decisions. Select a reviewer for their days.</source>
         <translation>La concordancia y el kappa comparan a cada revisor con los auditores en las decisiones auditadas; la tasa de revocación son las decisiones revocadas (por una auditoría o una apelación estimada) por decisión. Doble clic en un revisor (o Enter) para ver sus decisiones. Alertas: un tiempo de gestión mediano inferior al umbral fijado, una combinación de acciones alejada de la de los demás revisores en una cola (distancia de variación total) o una tasa de revocación al alza respecto al periodo anterior; cada una solo con suficientes decisiones. Seleccionar un revisor para ver sus días.</translation>
     </message>
@@ -3594,16 +3598,8 @@
         <translation>Fuera de SLA: {queues}</translation>
     </message>
     <message>
-        <source>{queue} (oldest {oldest}, SLA {sla}, {n} posts over)</source>
-        <translation>{queue} (más antigua {oldest}, SLA {sla}, {n} publicaciones fuera)</translation>
-    </message>
-    <message>
         <source>Every queue is within its SLA.</source>
         <translation>Todas las colas están dentro de su SLA.</translation>
-    </message>
-    <message>
-        <source>Held back: {n} posts of suspended or inauthentic accounts, not queued ({window} in this window; {accounts} accounts actioned).</source>
-        <translation>Retenidas: {n} publicaciones de cuentas suspendidas o no auténticas, sin encolar ({window} en este periodo; {accounts} cuentas afectadas).</translation>
     </message>
     <message>
         <source>Decided per day</source>
@@ -3620,6 +3616,18 @@
     <message>
         <source>Show this reviewer&apos;s decisions</source>
         <translation>Mostrar las decisiones de este revisor</translation>
+    </message>
+    <message>
+        <source>Held back: {posts} of suspended or inauthentic accounts, not queued ({window} in this window; {accounts}).</source>
+        <translation>Retenidas: {posts} de cuentas suspendidas o no auténticas, sin encolar ({window} en este periodo; {accounts}).</translation>
+    </message>
+    <message>
+        <source>%Ln post(s)</source>
+        <translation>%Ln publicación|%Ln publicaciones</translation>
+    </message>
+    <message>
+        <source>%Ln account(s) actioned</source>
+        <translation>%Ln cuenta afectada|%Ln cuentas afectadas</translation>
     </message>
 </context>
 <context>
@@ -3693,8 +3701,8 @@
         <translation>No hay puntos de webhook.</translation>
     </message>
     <message>
-        <source>{n} endpoints, {troubled} failing or disabled; {backlog} to send.</source>
-        <translation>{n} puntos, {troubled} fallando o desactivados; {backlog} por enviar.</translation>
+        <source>%Ln endpoint(s), {troubled} failing or disabled; {backlog} to send.</source>
+        <translation>%Ln punto, {troubled} fallando o desactivados; {backlog} por enviar.|%Ln puntos, {troubled} fallando o desactivados; {backlog} por enviar.</translation>
     </message>
     <message>
         <source>loading the webhooks</source>
@@ -3720,8 +3728,8 @@
         <translation>Este servicio no tiene cola de escalados.</translation>
     </message>
     <message>
-        <source>{waiting} escalated posts waiting, {leased} being decided by leads; oldest waiting {oldest} (SLA {sla}).</source>
-        <translation>{waiting} publicaciones escaladas en espera, {leased} en decisión por responsables; la más antigua espera {oldest} (SLA {sla}).</translation>
+        <source>%Ln escalated post(s) waiting, {leased} being decided by leads; oldest waiting {oldest} (SLA {sla}).</source>
+        <translation>%Ln publicación escalada en espera, {leased} en decisión por responsables; la más antigua espera {oldest} (SLA {sla}).|%Ln publicaciones escaladas en espera, {leased} en decisión por responsables; la más antigua espera {oldest} (SLA {sla}).</translation>
     </message>
     <message>
         <source>{queue}: {n} open</source>
@@ -4034,6 +4042,10 @@
         <translation>Publicaciones seleccionadas en la búsqueda: {posts} en {queues}.</translation>
     </message>
     <message>
+        <source>Sending %Ln bulk decision(s) held when the app last closed.</source>
+        <translation>Enviando %Ln decisión en bloque retenida al cerrar la aplicación por última vez.|Enviando %Ln decisiones en bloque retenidas al cerrar la aplicación por última vez.</translation>
+    </message>
+    <message>
         <source>The bulk decision not sent before is recorded now.</source>
         <translation>La decisión en bloque que no se había enviado ya está registrada.</translation>
     </message>
@@ -4060,6 +4072,14 @@
     <message>
         <source>Welcome back. The queue {queue} was removed on the server during your break; you have no queue left to review.</source>
         <translation>Bienvenido de nuevo. La cola {queue} se eliminó en el servidor durante su pausa; no le queda ninguna cola que revisar.</translation>
+    </message>
+    <message>
+        <source>Not sent yet: %Ln verdict(s), kept in memory only in this session and lost if you quit now. Quit anyway?</source>
+        <translation>Aún sin enviar: %Ln veredicto, guardado solo en memoria en esta sesión y perdido si sale ahora. ¿Salir de todos modos?|Aún sin enviar: %Ln veredictos, guardados solo en memoria en esta sesión y perdidos si sale ahora. ¿Salir de todos modos?</translation>
+    </message>
+    <message>
+        <source>Saved on this computer but not sent yet: %Ln verdict(s), sent the next time you start the app. Quit now?</source>
+        <translation>Guardado en este equipo pero aún sin enviar: %Ln veredicto, que se enviará la próxima vez que inicie la aplicación. ¿Salir ahora?|Guardados en este equipo pero aún sin enviar: %Ln veredictos, que se enviarán la próxima vez que inicie la aplicación. ¿Salir ahora?</translation>
     </message>
     <message>
         <source>Nothing was escalated: the post changed while the reasons were open.</source>
@@ -4171,6 +4191,10 @@
         <translation>Ya no quedan conflictos abiertos.</translation>
     </message>
     <message>
+        <source>1 of your verdicts conflicts with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
+        <translation>1 de sus veredictos entra en conflicto con una decisión de otra persona. Abra Conflictos (Ctrl+K) para ver ambos.</translation>
+    </message>
+    <message>
         <source>{n} posts in your worklist were withdrawn by the platform (deleted or made private upstream); they left it without a verdict.</source>
         <translation>La plataforma retiró {n} publicaciones de su lista de trabajo (borradas o hechas privadas en origen); salieron de ella sin veredicto.</translation>
     </message>
@@ -4267,10 +4291,6 @@
         <translation>buscar las publicaciones abiertas del autor</translation>
     </message>
     <message>
-        <source>{n} bulk decision(s) held when the app last closed are being sent.</source>
-        <translation>Enviando decisiones en bloque retenidas al cerrar la aplicación por última vez: {n}.</translation>
-    </message>
-    <message>
         <source>Offline batch: {done} of {total}</source>
         <translation>Lote sin conexión: {done} de {total}</translation>
     </message>
@@ -4325,14 +4345,6 @@
     <message>
         <source>Verdicts not sent yet</source>
         <translation>Veredictos aún no enviados</translation>
-    </message>
-    <message>
-        <source>{n} verdicts are not sent yet and, in this session, are kept in memory only: they are lost if you quit now. Quit anyway?</source>
-        <translation>{n} veredictos aún no se han enviado y, en esta sesión, solo se guardan en memoria: se pierden si sale ahora. ¿Salir de todos modos?</translation>
-    </message>
-    <message>
-        <source>{n} verdicts are saved on this computer but not sent yet. They will be sent the next time you start the app. Quit now?</source>
-        <translation>{n} veredictos están guardados en este equipo pero aún no se han enviado. Se enviarán la próxima vez que inicie la aplicación. ¿Salir ahora?</translation>
     </message>
     <message>
         <source>added {actions}</source>
@@ -5405,8 +5417,12 @@
         <translation>✓ verificado</translation>
     </message>
     <message>
-        <source>The text holds {n} invisible or direction-changing characters.</source>
-        <translation>El texto contiene {n} caracteres invisibles o que cambian la dirección.</translation>
+        <source>Show the whole text (%Ln more character(s))</source>
+        <translation>Mostrar todo el texto (%Ln carácter más)|Mostrar todo el texto (%Ln caracteres más)</translation>
+    </message>
+    <message>
+        <source>The text holds %Ln invisible or direction-changing character(s).</source>
+        <translation>El texto contiene %Ln carácter invisible o que cambia la dirección.|El texto contiene %Ln caracteres invisibles o que cambian la dirección.</translation>
     </message>
     <message>
         <source>Language: {language} · {views} views · {shares} shares · {recent} views in the last hour ({growth}/h)</source>
@@ -5423,10 +5439,6 @@
     <message>
         <source>posted {ago} ({time})</source>
         <translation>publicado {ago} ({time})</translation>
-    </message>
-    <message>
-        <source>Show the whole text ({n} more characters)</source>
-        <translation>Mostrar todo el texto ({n} caracteres más)</translation>
     </message>
     <message>
         <source>Link: {domain} — {title}</source>
@@ -5932,12 +5944,12 @@
         <translation>Más tarde</translation>
     </message>
     <message>
-        <source>You have reviewed {n} posts with graphic or distressing content since your last break. Time for a short break?</source>
-        <translation>Desde la última pausa se han revisado {n} publicaciones con contenido gráfico o perturbador. ¿Es hora de una breve pausa?</translation>
+        <source>You have reviewed %Ln post(s) with graphic or distressing content since your last break. Time for a short break?</source>
+        <translation>Desde la última pausa se ha revisado %Ln publicación con contenido gráfico o perturbador. ¿Es hora de una breve pausa?|Desde la última pausa se han revisado %Ln publicaciones con contenido gráfico o perturbador. ¿Es hora de una breve pausa?</translation>
     </message>
     <message>
-        <source>You have been reviewing for {n} minutes. Time for a short break?</source>
-        <translation>{n} minutos de revisión seguidos. ¿Es hora de una breve pausa?</translation>
+        <source>You have been reviewing for %Ln minute(s). Time for a short break?</source>
+        <translation>%Ln minuto de revisión seguido. ¿Es hora de una breve pausa?|%Ln minutos de revisión seguidos. ¿Es hora de una breve pausa?</translation>
     </message>
     <message>
         <source>Take a break ({key})</source>

@@ -24,7 +24,7 @@ from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_w
 from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
-from .plain import ReadingBox, ago, clean, count, isolate, named, scrolled, whole
+from .plain import ReadingBox, ago, clean, count, isolate, named, scrolled
 from .words import code_words, local_time, plural
 
 #: a post, note, bio or claim in a tab shows this much; the rest on request (a
@@ -103,8 +103,8 @@ def long(text: str, limit: int | None, cuts: Cuts | None) -> str:
         return isolate(shown)
     if cuts is not None:
         cuts.append(rest)
-    more = translate("ContextPanels", "… ({n} more characters: Show the whole text)")
-    return isolate(shown) + more.format(n=whole(rest))
+    more = translate("ContextPanels", "… (%Ln more character(s): Show the whole text)")
+    return isolate(shown) + plural(more, rest)
 
 
 def why_text(
@@ -147,9 +147,10 @@ def author_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None =
         translate("ContextPanels", "Account created {date} ({ago})").format(
             date=f"{a.account_created_at:%Y-%m-%d}", ago=ago(a.account_created_at)
         ),
-        translate("ContextPanels", "{followers} followers · follows {following}").format(
-            followers=count(a.followers), following=count(a.following)
-        ),
+        plural(
+            translate("ContextPanels", "{followers} follower(s) · follows {following}"),
+            a.followers,
+        ).format(followers=count(a.followers), following=count(a.following)),
     ]
     if a.bio:
         lines.append(translate("ContextPanels", "Bio: {bio}").format(bio=long(a.bio, limit, cuts)))
@@ -170,8 +171,12 @@ def author_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None =
         ]
     s = a.signals
     lines.append(
-        translate(
-            "ContextPanels", "Account signals: {posts} posts a day · inauthenticity score {score}"
+        plural(
+            translate(
+                "ContextPanels",
+                "Account signals: {posts} post(s) a day · inauthenticity score {score}",
+            ),
+            1 if s.posts_per_day == 1 else 0,
         ).format(posts=f"{s.posts_per_day:g}", score=f"{s.inauthenticity_score:.2f}")
     )
     signal = translate("ContextPanels", "signal: {signal}")
@@ -530,11 +535,8 @@ class ContextPanels(QTabWidget):
         self.boxes[title].setPlainText(text)
         self.more[title].setVisible(bool(cuts))
         if cuts:
-            self.more[title].setText(
-                translate("ContextPanels", "Show the whole text ({n} more characters)").format(
-                    n=whole(sum(cuts))
-                )
-            )
+            more = translate("ContextPanels", "Show the whole text (%Ln more character(s))")
+            self.more[title].setText(plural(more, sum(cuts)))
         if title == "Author":
             self.linked.show_author(self.item.author if self.item is not None else None)
 

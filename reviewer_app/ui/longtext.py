@@ -16,6 +16,7 @@ one turn of the event loop each, so the window keeps answering.
 from __future__ import annotations
 
 import contextlib
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import accumulate
@@ -35,6 +36,30 @@ BATCH = 20_000
 _ASTRAL = regex.compile(r"[\U00010000-\U0010FFFF]")
 _BREAK = regex.compile(r"\r\n|[\n\r\u2029\ufdd0\ufdd1]")
 _LAST_SPACE = regex.compile(r"\s", flags=regex.REVERSE)
+#: the characters Unicode's rule for a text's direction looks at: strong letters (L, R,
+#: AL), and the isolates whose insides it skips (LRI, RLI, FSI ... PDI)
+_STRONG = regex.compile(
+    r"[\p{Bidi_Class=L}\p{Bidi_Class=R}\p{Bidi_Class=AL}"
+    r"\p{Bidi_Class=LRI}\p{Bidi_Class=RLI}\p{Bidi_Class=FSI}\p{Bidi_Class=PDI}]"
+)
+_ISOLATES = ("\u2066", "\u2067", "\u2068")
+
+
+def reads_rtl(text: str) -> bool | None:
+    """Whether ``text`` reads right to left by Unicode's rule (UAX #9, P2-P3), as Qt's
+    ``QString::isRightToLeft`` and ``Qt.LayoutDirectionAuto`` read it: its first strong
+    letter outside isolates is Hebrew, Arabic, ... (True) or Latin, Greek, CJK, ... (False);
+    None when it has none (digits, punctuation, emoji only)."""
+    depth = 0
+    for match in _STRONG.finditer(text):
+        char = match.group()
+        if char in _ISOLATES:
+            depth += 1
+        elif char == "\u2069":
+            depth = max(0, depth - 1)
+        elif not depth:
+            return unicodedata.bidirectional(char) in ("R", "AL")
+    return None
 
 
 def cut(text: str, limit: int) -> tuple[str, int]:

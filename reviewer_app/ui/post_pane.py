@@ -29,7 +29,7 @@ from .accounts import banner_words
 from .escalation import escalation_lines
 from .i18n import translate
 from .links import LinkDialog, examine
-from .longtext import BATCH, QtText, cut, fill
+from .longtext import BATCH, QtText, cut, fill, reads_rtl
 from .media import MediaStrip
 from .media_viewer import MediaViewer
 from .plain import (
@@ -43,10 +43,9 @@ from .plain import (
     named,
     set_text,
     tooltip,
-    whole,
 )
 from .theme import Tone, set_tone
-from .words import code_words, language_words, local_time
+from .words import code_words, language_words, local_time, plural
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
 #: Longer texts show this much first; the rest on request (layout of a huge block is slow).
@@ -128,18 +127,26 @@ class PostText(ReadingBox):
         self, text: QtText, spans: list[tuple[int, int, str]], rtl: bool | None, *, whole: int = 0
     ) -> None:
         """Show ``text`` with ``spans`` (the service's code-point offsets into the text as
-        sent) highlighted; ``whole``: the source length when the text is a cut of it."""
+        sent) highlighted; ``whole``: the source length when the text is a cut of it;
+        ``rtl``: the post's language is written right to left (for a text of no letters).
+        Each paragraph takes its direction from its first strong letter; the text is
+        aligned to the side its own first strong letter starts from (Unicode's rule)."""
         self._painted = False
         self._stop_filling()
         self.filling = False
         document = self.document()
         option = document.defaultTextOption()
-        if rtl is None:  # each paragraph takes its direction from its first strong letter
-            direction = Qt.LayoutDirection.LayoutDirectionAuto
-        else:
-            direction = Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
-        if option.textDirection() != direction:  # before the text: one layout, not two
-            option.setTextDirection(direction)
+        leftward = reads_rtl(text.text)
+        direction = Qt.LayoutDirection.LayoutDirectionAuto
+        if leftward is None:  # no letter to go by: the language's direction
+            leftward = bool(rtl)
+            direction = Qt.LayoutDirection.RightToLeft if rtl else direction
+        # the plain box's layout takes AlignLeft literally (a QTextEdit mirrors it for a
+        # right-to-left paragraph): an Arabic post stood at the left edge
+        alignment = Qt.AlignmentFlag.AlignRight if leftward else Qt.AlignmentFlag.AlignLeft
+        if option.textDirection() != direction or option.alignment() != alignment:
+            option.setTextDirection(direction)  # before the text: one layout, not two
+            option.setAlignment(alignment)
             document.setDefaultTextOption(option)
         if len(text.text) > BATCH:  # a whole long text: in batches, highlights at the end
             self.filling = True
@@ -503,11 +510,8 @@ class PostPane(QWidget):
         self.text.show_text(text, self._spans, self._rtl)
         self.more.setVisible(rest > 0)
         if rest > 0:
-            self.more.setText(
-                translate("PostPane", "Show the whole text ({n} more characters)").format(
-                    n=whole(rest)
-                )
-            )
+            more = translate("PostPane", "Show the whole text (%Ln more character(s))")
+            self.more.setText(plural(more, rest))
         preview = post.link_preview
         if preview is not None:
             set_text(
@@ -535,9 +539,12 @@ class PostPane(QWidget):
     def _warn_hidden(self, facts: str, hidden: int) -> None:
         self._stop_warning = _nothing
         if hidden:
-            warning = translate(
-                "PostPane", "The text holds {n} invisible or direction-changing characters."
-            ).format(n=hidden)
+            warning = plural(
+                translate(
+                    "PostPane", "The text holds %Ln invisible or direction-changing character(s)."
+                ),
+                hidden,
+            )
             set_text(self.facts, f"{facts}\n⚠ {warning}")
 
     def _fit_preview(self) -> None:

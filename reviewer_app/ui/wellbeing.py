@@ -14,6 +14,7 @@ from reviewer_app.core.wellbeing import Due
 
 from .plain import label, named, set_text
 from .theme import Tone, TypeRole, set_tone, set_type, space
+from .words import plural
 
 translate = QCoreApplication.translate
 
@@ -53,15 +54,22 @@ class BreakReminder(QFrame):
 
     def remind(self, due: Due, minutes: int, high_harm: int) -> None:
         if due is Due.high_harm:
-            text = translate(
-                "Wellbeing",
-                "You have reviewed {n} posts with graphic or distressing content since your "
-                "last break. Time for a short break?",
-            ).format(n=high_harm)
+            text = plural(
+                translate(
+                    "Wellbeing",
+                    "You have reviewed %Ln post(s) with graphic or distressing content since "
+                    "your last break. Time for a short break?",
+                ),
+                high_harm,
+            )
         else:
-            text = translate(
-                "Wellbeing", "You have been reviewing for {n} minutes. Time for a short break?"
-            ).format(n=minutes)
+            text = plural(
+                translate(
+                    "Wellbeing",
+                    "You have been reviewing for %Ln minute(s). Time for a short break?",
+                ),
+                minutes,
+            )
         set_text(self.text, text)
         self.take.setText(translate("Wellbeing", "Take a break ({key})").format(key=self.key()))
         self.setVisible(True)

@@ -383,10 +383,12 @@ class WindowActions(WindowParts):
             self.bulk_sender.stuck.connect(self._on_bulk_sender_stuck)
         if self.bulk_sender is not None and self.is_open and (found := self.bulk_sender.resume()):
             self.say(
-                translate(
-                    "MainWindow",
-                    "{n} bulk decision(s) held when the app last closed are being sent.",
-                ).format(n=found)
+                plural(
+                    translate(
+                        "MainWindow", "Sending %Ln bulk decision(s) held when the app last closed."
+                    ),
+                    found,
+                )
             )
 
     def _on_bulk_sender_recorded(self, _bulk_id: str, results: object) -> None:
@@ -564,19 +566,20 @@ class WindowActions(WindowParts):
             answer = QMessageBox.question(
                 self,
                 translate("MainWindow", "Verdicts not sent yet"),
-                (
+                plural(
                     translate(
                         "MainWindow",
-                        "{n} verdicts are not sent yet and, in this session, are kept "
-                        "in memory only: they are lost if you quit now. Quit anyway?",
+                        "Not sent yet: %Ln verdict(s), kept in memory only in this session "
+                        "and lost if you quit now. Quit anyway?",
                     )
                     if self.session.memory_only
                     else translate(
                         "MainWindow",
-                        "{n} verdicts are saved on this computer but not sent yet. "
-                        "They will be sent the next time you start the app. Quit now?",
-                    )
-                ).format(n=self.pending),
+                        "Saved on this computer but not sent yet: %Ln verdict(s), sent the "
+                        "next time you start the app. Quit now?",
+                    ),
+                    self.pending,
+                ),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                 QMessageBox.StandardButton.No,  # Enter keeps the window (and the verdicts)
             )

@@ -201,6 +201,12 @@ class SyncEvents(WindowParts):
 
     @staticmethod
     def _conflicts_text(count: int) -> str:
+        if count == 1:
+            return translate(
+                "MainWindow",
+                "1 of your verdicts conflicts with a decision made by someone else. "
+                "Open Conflicts (Ctrl+K) to see both.",
+            )
         return translate(
             "MainWindow",
             "{n} of your verdicts conflict with a decision made by someone else. "

@@ -53,3 +53,25 @@ def test_webhook_health_is_shown_to_leads(demo_server: LiveServer, desk_factory,
         shown = every_text(window) + "\n".join(model_texts(view.model))
         for secret in (broken_secret, working_secret):
             assert secret not in shown and secret[6:] not in shown
+
+
+def test_one_endpoint_is_counted_in_the_singular(
+    demo_server: LiveServer, desk_factory, qtbot
+) -> None:
+    """'1 endpoint, …' (it read '1 endpoints'), '2 endpoints, …'."""
+    svc = demo_server.service
+    with Receiver() as first, Receiver() as second:
+        svc.add_webhook(first.url("/one"), DEMO_PLATFORM, None, "ops")
+        desk: Desk = desk_factory(demo_server.url, user=LEAD)
+        window = desk.window
+        assert window.lead is not None
+        window.show_mode(1)
+        lead = window.lead
+        lead.setCurrentWidget(lead.webhooks)
+        view = lead.webhooks
+        qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=20_000)
+        assert view.status.text() == "1 endpoint, 0 failing or disabled; 0 to send."
+        svc.add_webhook(second.url("/two"), DEMO_PLATFORM, None, "ops")
+        view.refresh()
+        qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=20_000)
+        assert view.status.text() == "2 endpoints, 0 failing or disabled; 0 to send."

@@ -341,10 +341,13 @@ class AuditsView(QWidget):
             drawn = sample.size  # a name: lupdate reads no attribute as the count
             self._say(
                 (
-                    translate(
-                        "LeadAudits",
-                        "Sample #{id}: {n} decisions drawn (fewer than {requested}: the window "
-                        "has no more).",
+                    plural(
+                        translate(
+                            "LeadAudits",
+                            "Sample #{id}: %n decision(s) drawn (fewer than {requested}: the "
+                            "window has no more).",
+                        ),
+                        drawn,
                     )
                     if sample.size < sample.requested_size
                     else plural(

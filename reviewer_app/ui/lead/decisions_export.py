@@ -29,7 +29,7 @@ from reviewer_app.protocol import DecisionQuery
 from ..background import Op
 from ..i18n import translate
 from ..messages import describe
-from ..plain import label, named, set_text, whole
+from ..plain import label, named, set_text
 from ..words import plural
 
 log = logging.getLogger("ui")
@@ -50,9 +50,12 @@ def export_to_file(
 
 def export_failure_words(err: BaseException, path: Path) -> str:
     if isinstance(err, ExportCancelled):
-        return translate(
-            "LeadDecisions", "Export cancelled after {n} decisions; no file was written."
-        ).format(n=whole(err.rows))
+        return plural(
+            translate(
+                "LeadDecisions", "Export cancelled after %Ln decision(s); no file was written."
+            ),
+            err.rows,
+        )
     if isinstance(err, OSError):
         return translate(
             "LeadDecisions",

@@ -45,6 +45,7 @@ from ..plain import (
     stretch_column,
     tooltip,
 )
+from ..words import plural
 from .stats_views import duration
 
 COLUMNS = (
@@ -342,12 +343,14 @@ class EscalationsView(QWidget):
             self.review_button.setEnabled(True)
             set_text(
                 self.summary,
-                translate(
-                    "LeadWorkspace",
-                    "{waiting} escalated posts waiting, {leased} being decided by leads; "
-                    "oldest waiting {oldest} (SLA {sla}).",
+                plural(
+                    translate(
+                        "LeadWorkspace",
+                        "%Ln escalated post(s) waiting, {leased} being decided by leads; "
+                        "oldest waiting {oldest} (SLA {sla}).",
+                    ),
+                    own.backlog,
                 ).format(
-                    waiting=own.backlog,
                     leased=own.leased,
                     oldest=duration(own.oldest_pending_age_seconds),
                     sla=duration(own.sla_seconds),

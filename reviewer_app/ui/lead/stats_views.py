@@ -60,10 +60,11 @@ from ..plain import (
     whole,
 )
 from ..theme import Tone, set_tone
-from ..words import code_words, decimal
+from ..words import code_words, decimal, plural
 from .breaks import open_breaks
 from .charts import colour_series, fit_legend, fit_time_ticks, new_chart, nice_top, time_axes
 from .quality import ThresholdsBar, TrendPanel, flag_words, lead_zone
+from .stats_words import held_back_words
 
 Index = QModelIndex | QPersistentModelIndex
 SORT = Qt.ItemDataRole.UserRole + 1
@@ -413,13 +414,15 @@ class QueuesOverview(_Figures):
             "⚠ "
             + translate("LeadStats", "Over SLA: {queues}").format(
                 queues="; ".join(
-                    translate(
-                        "LeadStats", "{queue} (oldest {oldest}, SLA {sla}, {n} posts over)"
+                    plural(
+                        translate(
+                            "LeadStats", "{queue} (oldest {oldest}, SLA {sla}, %Ln post(s) over)"
+                        ),
+                        q.pending_over_sla,
                     ).format(
                         queue=isolate(q.name),
                         oldest=duration(q.oldest_pending_age_seconds),
                         sla=duration(q.sla_seconds),
-                        n=q.pending_over_sla,
                     )
                     for q in breached
                 )
@@ -428,15 +431,7 @@ class QueuesOverview(_Figures):
             else translate("LeadStats", "Every queue is within its SLA."),
         )
         set_tone(self.breaches, Tone.alarm if breached else None)
-        held = report.held_back
-        set_text(
-            self.held_back,
-            translate(
-                "LeadStats",
-                "Held back: {n} posts of suspended or inauthentic accounts, not queued "
-                "({window} in this window; {accounts} accounts actioned).",
-            ).format(n=held.posts, window=held.posts_in_window, accounts=held.accounts),
-        )
+        set_text(self.held_back, held_back_words(report.held_back))
         self._chart_throughput(report)
         now = time.time()
         for q in report.queues:

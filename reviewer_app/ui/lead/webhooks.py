@@ -20,6 +20,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import DISPLAY, _Table
 from ..plain import ago, clean, isolate, label, named, set_text, tooltip, whole
+from ..words import plural
 from .stats_views import SORT, Index, sortable, table_view
 
 REFRESH_MS = 30_000
@@ -164,12 +165,15 @@ class WebhooksView(QWidget):
         if not found.endpoints:
             text = translate("LeadWebhooks", "No webhook endpoints.")
         else:
-            text = translate(
-                "LeadWebhooks", "{n} endpoints, {troubled} failing or disabled; {backlog} to send."
+            endpoints = len(found.endpoints)  # a name: lupdate reads no call as the count
+            text = plural(
+                translate(
+                    "LeadWebhooks",
+                    "%Ln endpoint(s), {troubled} failing or disabled; {backlog} to send.",
+                ),
+                endpoints,
             ).format(
-                n=len(found.endpoints),
-                troubled=troubled,
-                backlog=whole(sum(e.backlog for e in found.endpoints)),
+                troubled=whole(troubled), backlog=whole(sum(e.backlog for e in found.endpoints))
             )
         set_text(self.status, text)
 
