@@ -56,6 +56,26 @@ def rating(rating_id: str, *post_ids: str, published_at: str) -> dict[str, Any]:
     }
 
 
+def relayed(
+    signal_id: str,
+    post_id: str,
+    *,
+    published_at: str = NOW.isoformat(),
+    claim: str = "Ballots posted after Friday are not counted",
+) -> dict[str, Any]:
+    """A fact-check relayed by the platform (a signal)."""
+    return {
+        "kind": "fact_check",
+        "id": signal_id,
+        "post_external_id": post_id,
+        "organisation": "Full Fact",
+        "rating": "false",
+        "claim": claim,
+        "url": f"https://fullfact.example/{signal_id}",
+        "published_at": published_at,
+    }
+
+
 def test_a_rating_published_in_the_future_is_refused(
     server: LiveServer, checker: ApiSession, clock: ManualClock
 ) -> None:
@@ -98,24 +118,12 @@ def test_a_relayed_rating_published_in_the_future_is_refused(server: LiveServer)
     feed = key_session(server, "feed-bridge")
     send(feed, "posts", [post("p2")])
 
-    def relayed(signal_id: str, published_at: str) -> dict[str, Any]:
-        return {
-            "kind": "fact_check",
-            "id": signal_id,
-            "post_external_id": "p2",
-            "organisation": "Full Fact",
-            "rating": "false",
-            "claim": "Ballots posted after Friday are not counted",
-            "url": f"https://fullfact.example/{signal_id}",
-            "published_at": published_at,
-        }
-
     results = send(
         feed,
         "signals",
         [
-            relayed("fc-r-8999", "8999-01-01T00:00:00Z"),
-            relayed("fc-r-skew", (NOW + timedelta(seconds=300)).isoformat()),
+            relayed("fc-r-8999", "p2", published_at="8999-01-01T00:00:00Z"),
+            relayed("fc-r-skew", "p2", published_at=(NOW + timedelta(seconds=300)).isoformat()),
         ],
     )
     assert [r["status"] for r in results] == ["rejected", "created"]
@@ -132,24 +140,12 @@ def test_a_relayed_rating_of_no_claim_is_refused_on_its_own(server: LiveServer) 
     feed = key_session(server, "feed-bridge")
     send(feed, "posts", [post("p3")])
 
-    def relayed(signal_id: str, claim: str) -> dict[str, Any]:
-        return {
-            "kind": "fact_check",
-            "id": signal_id,
-            "post_external_id": "p3",
-            "organisation": "Full Fact",
-            "rating": "false",
-            "claim": claim,
-            "url": f"https://fullfact.example/{signal_id}",
-            "published_at": NOW.isoformat(),
-        }
-
     blank = ["", "   ", "\u200b\u200b", "\u202e\u2066 \u2069"]
     results = send(
         feed,
         "signals",
-        [relayed(f"fc-blank-{i}", c) for i, c in enumerate(blank)]
-        + [relayed("fc-said", "Ballots posted after Friday are not counted")],
+        [relayed(f"fc-blank-{i}", "p3", claim=c) for i, c in enumerate(blank)]
+        + [relayed("fc-said", "p3")],
     )
     assert [r["status"] for r in results] == ["rejected"] * len(blank) + ["created"]
     for refused in results[:-1]:

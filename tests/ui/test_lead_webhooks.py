@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reviewer_app.protocol.webhooks import WebhookStatus
 from reviewer_app.ui.plain import FSI, isolate
 from tests.support.servers import LiveServer
@@ -11,6 +13,15 @@ from tests.ui.conftest import LEAD, Desk
 from tests.ui.test_lead_workspace import every_text, model_texts, reviewer_decides
 
 DEMO_PLATFORM = "demo-platform"
+
+
+def open_webhooks(desk: Desk) -> tuple[Any, Any]:
+    """The lead workspace's webhooks page of ``desk``: its window and the page."""
+    window = desk.window
+    assert window.lead is not None
+    window.show_mode(1)
+    window.lead.setCurrentWidget(window.lead.webhooks)
+    return window, window.lead.webhooks
 
 
 def test_webhook_health_is_shown_to_leads(demo_server: LiveServer, desk_factory, qtbot) -> None:
@@ -27,13 +38,7 @@ def test_webhook_health_is_shown_to_leads(demo_server: LiveServer, desk_factory,
         )
         qtbot.waitUntil(lambda: svc.webhook(working.id).delivered_total == 3, timeout=30_000)
 
-        desk: Desk = desk_factory(demo_server.url, user=LEAD)
-        window = desk.window
-        assert window.lead is not None
-        window.show_mode(1)
-        lead = window.lead
-        lead.setCurrentWidget(lead.webhooks)
-        view = lead.webhooks
+        window, view = open_webhooks(desk_factory(demo_server.url, user=LEAD))
         qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=20_000)
         rows = {
             view.model.endpoints[r].id: [
@@ -62,13 +67,7 @@ def test_one_endpoint_is_counted_in_the_singular(
     svc = demo_server.service
     with Receiver() as first, Receiver() as second:
         svc.add_webhook(first.url("/one"), DEMO_PLATFORM, None, "ops")
-        desk: Desk = desk_factory(demo_server.url, user=LEAD)
-        window = desk.window
-        assert window.lead is not None
-        window.show_mode(1)
-        lead = window.lead
-        lead.setCurrentWidget(lead.webhooks)
-        view = lead.webhooks
+        _window, view = open_webhooks(desk_factory(demo_server.url, user=LEAD))
         qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=20_000)
         assert view.status.text() == "1 endpoint, 0 failing or disabled; 0 to send."
         svc.add_webhook(second.url("/two"), DEMO_PLATFORM, None, "ops")
