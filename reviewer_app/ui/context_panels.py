@@ -25,7 +25,7 @@ from .escalation import escalation_lines
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .longtext import QtText, cut, fill
 from .plain import ReadingBox, ago, clean, count, isolate, named, scrolled
-from .words import code_words, local_time, plural
+from .words import code_words, decimal, local_time, plural, shortest
 
 #: a post, note, bio or claim in a tab shows this much; the rest on request (a
 #: 100,000-character thread reply held the window for over a second as one paragraph)
@@ -177,7 +177,7 @@ def author_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None =
                 "Account signals: {posts} post(s) a day · inauthenticity score {score}",
             ),
             1 if s.posts_per_day == 1 else 0,
-        ).format(posts=f"{s.posts_per_day:g}", score=f"{s.inauthenticity_score:.2f}")
+        ).format(posts=shortest(s.posts_per_day), score=decimal(s.inauthenticity_score, 2))
     )
     signal = translate("ContextPanels", "signal: {signal}")
     lines += ["  " + signal.format(signal=isolate(x)) for x in s.signals]

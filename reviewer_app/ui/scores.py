@@ -12,7 +12,7 @@ from reviewer_app.protocol import ClassifierScore
 from .i18n import translate
 from .plain import ElidedLabel, isolate, label, named, set_text, tooltip
 from .theme import Tone, TypeRole, plain_type, set_colour, set_type
-from .words import code_words
+from .words import code_words, decimal
 
 OVER = QColor("#c62828")
 UNDER = QColor("#5c7cfa")
@@ -73,7 +73,7 @@ class ScoresPanel(QWidget):
             set_text(name, f"{code_words(score.label)} ({isolate(score.model)})")
             set_text(
                 figure,
-                f"{score.score:.2f} / {score.threshold:.2f}"
+                f"{decimal(score.score, 2)} / {decimal(score.threshold, 2)}"
                 + ("  " + translate("Scores", "OVER") if over else ""),
             )
             set_text(version, f"v{isolate(score.model_version)}")
@@ -102,8 +102,8 @@ class ScoresPanel(QWidget):
                 label=code_words(score.label),
                 model=isolate(score.model),
                 version=isolate(score.model_version),
-                score=f"{score.score:.3f}",
-                threshold=f"{score.threshold:.3f}",
+                score=decimal(score.score, 3),
+                threshold=decimal(score.threshold, 3),
             )
             bar.setAccessibleName(words)
             bar.setToolTip(tooltip(words))

@@ -22,6 +22,7 @@ from PySide6.QtGui import QImage
 
 from .i18n import translate
 from .plain import whole
+from .words import decimal
 
 log = logging.getLogger("ui")
 
@@ -54,7 +55,7 @@ def duration_words(seconds: float | None, *, tenths: bool = False) -> str:
         return "-:--"
     if tenths and seconds < 600:
         minutes, secs = divmod(max(0.0, seconds), 60)
-        return f"{int(minutes)}:{secs:04.1f}"
+        return f"{int(minutes)}:{decimal(secs, 1).rjust(4, '0')}"
     whole = max(0, round(seconds))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)

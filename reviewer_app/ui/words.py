@@ -79,6 +79,12 @@ def decimal(value: float, places: int = 1) -> str:
     return QLocale().toString(float(value), "f", places)
 
 
+def shortest(value: float) -> str:
+    """A number in as few digits as say it (up to six), in the user's locale: "3,5" and
+    "12" in German, as Python's ``:g`` gives "3.5" and "12"."""
+    return QLocale().toString(float(value), "g", 6)
+
+
 def plural(shown: str, n: int) -> str:
     """A counted string in the form ``n`` takes, with ``n`` written in: ``plural(
     QCoreApplication.translate("Ctx", "%Ln decision(s)"), n)`` ("%Ln": the count in the

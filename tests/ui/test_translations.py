@@ -755,3 +755,51 @@ def test_decimals_follow_the_users_locale(qapp: QApplication) -> None:
         assert decimal(29.44) == "29.4"
     finally:
         QLocale.setDefault(before)
+
+
+def test_scores_are_written_the_locales_way(qapp: QApplication, qtbot) -> None:
+    """A German reviewer read "0.77 / 0.75" beside "29,4 h": the scores panel writes its
+    figures, and their spoken words, with the locale's decimal mark."""
+    from PySide6.QtCore import QLocale
+
+    from reviewer_app.protocol import ClassifierScore
+    from reviewer_app.ui.scores import ScoresPanel
+
+    before = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
+        panel = ScoresPanel()
+        qtbot.addWidget(panel)
+        score = ClassifierScore(
+            model="civic-bert", model_version="3", label="civic_claim", score=0.7712, threshold=0.75
+        )
+        panel.show_scores([score])
+        _name, bar, figure, _version = panel.rows[0]
+        assert figure.text().startswith("0,77 / 0,75"), figure.text()
+        assert "score 0,771, threshold 0,750" in bar.accessibleName()
+    finally:
+        QLocale.setDefault(before)
+
+
+#: figures written for programs, not people (the first-paint time ``--exit-after-first-post``
+#: prints for benchmarks/ui_latency.py)
+MACHINE_FIGURES = {("reviewer_app/ui/app.py", ".6f")}
+
+
+def test_no_figure_is_formatted_the_python_way() -> None:
+    """``f"{x:.2f}"`` writes "0.77" whatever the locale: the desk's figures go through
+    ``words.decimal`` (or ``shortest``, ``whole``) instead."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "reviewer_app" / "ui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FormattedValue) and isinstance(node.format_spec, ast.JoinedStr):
+                spec = "".join(
+                    str(v.value) for v in node.format_spec.values if isinstance(v, ast.Constant)
+                )
+                source = path.relative_to(ROOT).as_posix()
+                decimals = re.search(r"\.[1-9]\d*[fFeE%]$|[gG]$", spec)
+                if decimals and (source, spec) not in MACHINE_FIGURES:
+                    found.append(f"{source}:{node.lineno} :{spec}")
+    assert not found, "figures formatted by Python, not the locale:\n" + "\n".join(found)

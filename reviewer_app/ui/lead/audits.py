@@ -45,7 +45,7 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
 from ..plain import bounded, clean, isolate, label, named, set_text
-from ..words import local_time, plural
+from ..words import decimal, local_time, plural
 from .audit_desk import AuditDesk, decision_words
 from .stats_views import WINDOWS, share, table_view
 
@@ -139,7 +139,7 @@ class AgreementModel(RowsTable):
     TR_CONTEXT = "LeadAudits"
 
     def cells(self, r: ReviewerAgreement) -> tuple[object, ...]:
-        kappa = "—" if r.kappa is None else f"{r.kappa:.2f}"
+        kappa = "—" if r.kappa is None else decimal(r.kappa, 2)
         return (
             r.reviewer,
             str(r.audited),

@@ -47,7 +47,7 @@ from reviewer_app.protocol.bulk_decisions import (
 from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..plain import bounded, clean, isolate, label, named, read_only_table, set_text
-from ..words import plural
+from ..words import plural, shortest
 from .bulk_sender import (
     RETRY_SECONDS,
     BulkSender,
@@ -427,7 +427,7 @@ class BulkDecisionDialog(QDialog):
                 "Each post becomes its own decision, with its own action sent to the platform. "
                 "They are sent in {seconds} s; until then you can undo. If any of them was "
                 "decided or taken by someone else meanwhile, none is decided.",
-            ).format(seconds=f"{window:g}")
+            ).format(seconds=shortest(window))
             + ("\n\n" + self.shared.text() if not self.shared.isHidden() else ""),
             yes=translate("Bulk", "Decide"),
             cancel=translate("Bulk", "Cancel"),

@@ -62,7 +62,7 @@ def flag_words(q: ReviewerQuality, queue_names: dict[str, str] | None = None) ->
         queue = (queue_names or {}).get(q.mix_queue_id or "", q.mix_queue_id or "")
         parts.append(
             translate("LeadQuality", "action mix far from the others' in {queue} ({d})").format(
-                queue=isolate(queue), d=f"{q.mix_distance:.2f}"
+                queue=isolate(queue), d=decimal(q.mix_distance, 2)
             )
         )
     if QualityFlag.overturns in q.flags:

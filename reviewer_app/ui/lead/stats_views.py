@@ -251,7 +251,7 @@ class ReviewerStatsModel(_Table):
             if column in (5, 6):
                 return share(None if values[column] == missing else float(values[column]))
             if column == 7:
-                return "—" if r.kappa is None else f"{r.kappa:.2f}"
+                return "—" if r.kappa is None else decimal(r.kappa, 2)
             if column == 9:
                 return f"{whole(r.appeals_upheld)} / {whole(r.appeals_reversed)}"
             if column == 10:
