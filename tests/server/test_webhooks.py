@@ -297,6 +297,43 @@ def test_a_fault_in_the_sender_itself_backs_off_and_is_said(
         assert len(receiver.snapshot()) == 1
 
 
+def test_a_fault_in_the_sender_that_keeps_coming_marks_the_endpoint_failing(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault inside every attempt (an action the service cannot turn into a message)
+    delivers nothing, as a receiver that keeps failing does: after ``failing_after`` in a
+    row the endpoint reads ``failing`` (it stayed ``active`` for ever), and a delivery
+    that goes through again makes it ``active``."""
+    from reviewer_app.server.domain.webhooks import dispatcher
+
+    real = dispatcher.message_body
+    broken = {"on": True}
+
+    def failing(row: Any) -> bytes:
+        if broken["on"]:
+            raise RuntimeError("a bug")
+        return real(row)
+
+    monkeypatch.setattr(dispatcher, "message_body", failing)
+    with (
+        Receiver(lambda _p, _h, _b: OK) as receiver,
+        running(database_url, webhook_failing_after=3, **FAST) as server,
+    ):
+        server.service.apply_queue_file(QueueFile.model_validate(queue_file()), actor=None)
+        session, _key = platform(server)
+        added, _secret = server.service.add_webhook(receiver.url(), PLATFORM, None, "ops")
+        decide(server, session, ["p-1"])
+        wait_until(lambda: endpoint(server, added.id).status is WebhookStatus.failing, 20)
+        health = endpoint(server, added.id)
+        assert health.consecutive_failures >= 3 and health.backlog == 1
+        assert health.last_error == "the service failed delivering (RuntimeError)"
+        assert receiver.snapshot() == []
+        broken["on"] = False
+        wait_until(lambda: endpoint(server, added.id).backlog == 0)
+        wait_until(lambda: endpoint(server, added.id).status is WebhookStatus.active)
+        assert len(receiver.snapshot()) == 1
+
+
 def test_an_action_sealed_while_an_endpoint_looks_is_not_passed_over(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

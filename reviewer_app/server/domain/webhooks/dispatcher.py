@@ -265,7 +265,8 @@ class Dispatcher:
         """Delivering failed in this process, not at the receiver (a bug, the database):
         the next attempt is put off as after a failed one, so a fault that comes back at
         every try costs a try per backoff, not a loop at full speed; and it is said in the
-        endpoint's health."""
+        endpoint's health: after ``failing_after`` of them in a row the endpoint is
+        ``failing``, as after failed attempts (nothing reaches the platform either way)."""
         ws = webhook_state.c
         now = self.clock()
         held = and_(ws.endpoint_id == endpoint_id, ws.lease_owner == self.owner)
@@ -274,19 +275,37 @@ class Dispatcher:
                 failures = conn.execute(select(ws.consecutive_failures).where(held)).scalar()
                 if failures is None:
                     return
+                failures += 1
                 delay = max(
-                    self.backoff_base,
-                    full_jitter(failures + 1, self.backoff_base, self.backoff_max),
+                    self.backoff_base, full_jitter(failures, self.backoff_base, self.backoff_max)
                 )
                 conn.execute(
                     update(webhook_state)
                     .where(held)
                     .values(
-                        consecutive_failures=failures + 1,
+                        consecutive_failures=failures,
                         last_error=f"the service failed delivering ({type(exc).__name__})",
                         last_attempt_at=now,
                         next_attempt_at=now + delay,
                     )
+                )
+                marked = (
+                    failures >= self.failing_after
+                    and conn.execute(
+                        update(webhook_endpoints)
+                        .where(
+                            webhook_endpoints.c.id == endpoint_id,
+                            webhook_endpoints.c.status == WebhookStatus.active.value,
+                        )
+                        .values(status=WebhookStatus.failing.value)
+                    ).rowcount
+                )
+            if marked:
+                log.warning(
+                    "webhook %d is failing: the service failed delivering %d times in a row (%s)",
+                    endpoint_id,
+                    failures,
+                    type(exc).__name__,
                 )
         except Exception:
             log.warning("putting off webhook %d's next attempt failed", endpoint_id)
