@@ -432,3 +432,59 @@ def test_keys_hashed_at_rest_with_an_in_process_server(
         if path.is_file():
             content = path.read_bytes()
             assert not [n for n in forms(secret) if n in content], f"the key is in {path.name}"
+
+
+def test_a_fact_checkers_organisation_is_named_when_its_key_is_made(
+    live_server: LiveServer, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fact-checker's ratings carry its organisation's name ("Full Fact"); it was the
+    account's slug ("full-fact"), with nothing but the database to change it."""
+    from tests.support.intake import apply_queues, key_session, post, send
+
+    apply_queues(live_server)
+    feed = key_session(live_server, "feed-bridge")
+    send(feed, "posts", [post("p1"), post("p2")])
+    made = ("--role", "fact_checker", "--account", "full-fact")
+    first = create_key(capsys, database_url, *made, "--name", "k1", "--display-name", "Full Fact")
+    lead = live_server.login("lena", Role.lead)
+
+    def organisations(item_id: str) -> list[str]:
+        return [f["organisation"] for f in lead.get(f"/items/{item_id}").json()["fact_checks"]]
+
+    def rate(key: str, rating_id: str, post_id: str) -> str:
+        """The item the rating went on."""
+        body = {
+            "id": rating_id,
+            "post_external_ids": [post_id],
+            "rating": "false",
+            "claim": "Ballots posted after Friday are not counted",
+            "url": f"https://fullfact.example/{rating_id}",
+            "published_at": "2026-01-01T00:00:00Z",
+        }
+        [result] = send(ApiSession(live_server.url, key), "fact-checks", [body])
+        [item_id] = result["item_ids"]
+        return str(item_id)
+
+    one = rate(first, "fc-1", "p1")
+    assert organisations(one) == ["Full Fact"]
+    # a new key naming the account anew renames it: its ratings from now on say so
+    second = create_key(
+        capsys, database_url, *made, "--name", "k2", "--display-name", "Full Fact UK"
+    )
+    assert organisations(rate(second, "fc-2", "p2")) == ["Full Fact UK"]
+    assert organisations(one) == ["Full Fact"], "a rating keeps the name it came with"
+    with live_server.service.db.read() as conn:
+        data = [
+            json.loads(r.data)
+            for r in conn.execute(
+                text("SELECT data FROM events WHERE kind = :k ORDER BY id"),
+                {"k": EventKind.api_key_created.value},
+            )
+        ]
+    named = [d["display_name"] for d in data if d["account"] == "full-fact"]
+    assert named == ["Full Fact", "Full Fact UK"]
+
+    code, _out, err = cli(
+        capsys, database_url, "create", *made, "--name", "k3", "--display-name", "\u200b \u2066"
+    )
+    assert code != 0 and "display name" in err, err

@@ -370,6 +370,13 @@ def _add_api_key_parser(actions: argparse._SubParsersAction) -> None:
     create.add_argument(
         "--account", default=None, help="the service account (default: the key's name)"
     )
+    create.add_argument(
+        "--display-name",
+        default=None,
+        help="the account's name as people read it, e.g. a fact-checker's organisation "
+        "('Full Fact'), shown on the ratings it sends from now on (default: the account's "
+        "name; given again, it renames the account)",
+    )
     listing = commands.add_parser("list", parents=[database], help="list keys (never the key)")
     listing.add_argument("--json", action="store_true", help="one JSON document")
     revoke = commands.add_parser(
@@ -419,7 +426,9 @@ def _api_key(service: Service, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 0
-    made = service.create_api_key(Role(args.role), args.name, args.account)
+    made = service.create_api_key(
+        Role(args.role), args.name, args.account, display_name=args.display_name
+    )
     _print_new_key(made)
     return 0
 

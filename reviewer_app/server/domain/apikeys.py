@@ -22,6 +22,7 @@ from sqlalchemy import Connection, and_, insert, or_, select, update
 
 from reviewer_app.protocol import KEY_ROLES, ApiKeyCreated, ApiKeyInfo, EventKind, Role
 from reviewer_app.protocol.common import Label, Username
+from reviewer_app.protocol.statements import clean_text
 from reviewer_app.server.domain.records import Principal, append_events, event_row, to_dt
 from reviewer_app.server.domain.security import (
     API_KEY_SHOWN,
@@ -83,6 +84,22 @@ def check_key_name(name: str) -> str:
         ) from exc
 
 
+def check_display_name(display_name: str) -> str:
+    """An account's name as people read it: 1 to 200 characters, some of them visible."""
+    try:
+        named = _LABEL.validate_python(display_name)
+    except ValidationError:
+        named = ""
+    if not clean_text(named):
+        raise ApiError(
+            422,
+            "invalid_display_name",
+            "A display name is 1 to 200 characters of text, not only spaces or invisible "
+            "characters.",
+        )
+    return named
+
+
 def service_account(
     conn: Connection, username: str, role: Role, now: float, actor: str | None
 ) -> Principal:
@@ -104,7 +121,11 @@ def _account(
     now: float,
     actor: str | None,
     events: list[dict[str, Any]],
+    display_name: str | None = None,
 ) -> Principal:
+    """The service account ``username``, made if missing; ``display_name``: its name as
+    people read it (a fact-checker's organisation, on every rating it sends from now on),
+    set on a new account and on an existing one (the key's event names it)."""
     check_key_role(role)
     check_account_name(username)
     row = conn.execute(
@@ -119,12 +140,17 @@ def _account(
                 "account_role_differs",
                 f"{username!r} exists as a {row.role} account, not {role.value}.",
             )
+        if display_name is not None and display_name != row.display_name:
+            conn.execute(
+                update(users).where(users.c.id == row.id).values(display_name=display_name)
+            )
+            return Principal(row.id, row.username, display_name, role)
         return Principal(row.id, row.username, row.display_name, role)
     user_id = conn.execute(
         insert(users)
         .values(
             username=username,
-            display_name=username,
+            display_name=display_name or username,
             password_hash=UNUSABLE_PASSWORD,
             role=role.value,
             created_at=now,
@@ -141,7 +167,7 @@ def _account(
             service_account=True,
         )
     )
-    return Principal(user_id, username, username, role)
+    return Principal(user_id, username, display_name or username, role)
 
 
 def create(
@@ -151,13 +177,17 @@ def create(
     account: str | None,
     now: float,
     actor: str | None,
+    display_name: str | None = None,
 ) -> ApiKeyCreated:
     """A new key named ``name`` for the service account ``account`` (``name`` when not
-    given), the account made if missing. The key is in the answer and nowhere else."""
+    given), the account made if missing (``display_name``: see ``_account``). The key is
+    in the answer and nowhere else."""
     check_key_role(role)
     name = check_key_name(name)
+    if display_name is not None:
+        display_name = check_display_name(display_name)
     events: list[dict[str, Any]] = []
-    owner = _account(conn, account or name, role, now, actor, events)
+    owner = _account(conn, account or name, role, now, actor, events, display_name)
     return _add_key(conn, owner, name, now, actor, events)
 
 
@@ -288,6 +318,7 @@ def _add_key(
             key_id=key_id,
             name=name,
             account=owner.username,
+            display_name=owner.display_name,
             role=owner.role.value,
             prefix=prefix,
         )

@@ -73,12 +73,20 @@ class AccountsFacade(ServiceBase):
         )
 
     def create_api_key(
-        self, role: Role, name: str, account: str | None = None, actor: str | None = None
+        self,
+        role: Role,
+        name: str,
+        account: str | None = None,
+        actor: str | None = None,
+        display_name: str | None = None,
     ) -> ApiKeyCreated:
         """A new key for the service account ``account`` (default: ``name``), made if
-        missing. The answer is the only place the key ever is."""
+        missing; ``display_name``: the account's name as people read it (a fact-checker's
+        organisation). The answer is the only place the key ever is."""
         return self._write_retrying(
-            lambda conn: apikeys.create(conn, role, name, account, self.clock(), actor)
+            lambda conn: apikeys.create(
+                conn, role, name, account, self.clock(), actor, display_name
+            )
         )
 
     def rotate_api_key(self, name: str, actor: str | None = None) -> ApiKeyCreated:
