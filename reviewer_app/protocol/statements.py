@@ -193,6 +193,11 @@ def _ground_of(policy: PolicyConfig) -> GroundCited | None:
 _FALLBACK_CATEGORY = StatementCategory.other_violation_tc
 
 
+NO_POLICY = "TERMS"
+"""The policy a ground names when the decision cited none (and its queue has no default)."""
+NO_CLAUSE = "the decision cited no particular policy or clause"
+
+
 def draft_statement(
     config: QueueConfig | None,
     kind: ActionKind,
@@ -225,7 +230,7 @@ def draft_statement(
         label = by_code[codes[0]].label if codes and codes[0] in by_code else "Terms of service"
         cited = [
             GroundCited(
-                policy=codes[0] if codes else "TERMS",
+                policy=codes[0] if codes else NO_POLICY,
                 label=label,
                 ground=StatementGround.terms,
                 reference="Terms of service",
@@ -363,6 +368,10 @@ def render_text(statement: Statement) -> str:
     for g in statement.grounds:
         if g.ground is StatementGround.illegal:
             grounds.append(f"{g.label}: the content is illegal under {g.reference}.")
+        elif g.policy == NO_POLICY:
+            # the terms as a whole ("Terms of service: our terms of service, Terms of
+            # service." had said nothing three times)
+            grounds.append(f"Our terms of service as a whole: {NO_CLAUSE}.")
         else:
             grounds.append(f"{g.label}: our terms of service, {g.reference}.")
     detected = (

@@ -98,6 +98,13 @@ def test_without_a_policy_the_default_policy_or_the_terms() -> None:
         "Terms of service",
         "other_violation_tc",
     )
+    # said once, and that no clause was cited (it read "Terms of service: our terms of
+    # service, Terms of service.")
+    assert (
+        "Our terms of service as a whole: the decision cited no particular policy or clause."
+        in bare.text
+    )
+    assert bare.text.lower().count("terms of service") == 1, bare.text
 
 
 def test_an_account_action_outside_a_queue_and_a_preface() -> None:

@@ -60,7 +60,7 @@ def test_the_reviewer_reads_the_statement_before_submitting_and_the_platform_get
 
     desk.press(K.Key_4)  # remove: needs a policy code
     desk.wait(lambda: "We removed your post." in shown())
-    assert "Terms of service" in shown(), "no policy chosen yet: the terms as a whole"
+    assert "Our terms of service as a whole" in shown(), "no policy chosen yet"
     assert "Automated means (a classifier) flagged the content" in shown()
 
     bar.policies.item(0).setCheckState(Qt.CheckState.Checked)  # MISINFO.CIVIC
