@@ -454,9 +454,12 @@ def test_a_lead_account_action_citing_a_policy_no_queue_has_is_refused(
         },
     )
     assert refused.status_code == 422, refused.text
-    assert refused.json()["code"] == "unknown_policy"
-    assert "'SPAM.MADE_UP'" in refused.json()["detail"]
-    assert "SPAM.NETWORK" not in refused.json()["detail"]
+    problem = refused.json()
+    assert problem["code"] == "unknown_policy" and "no account action" in problem["detail"]
+    assert [(e["loc"], e["code"]) for e in problem["errors"]] == [
+        (["policies", 1], "unknown_policy")
+    ], problem
+    assert "'SPAM.MADE_UP'" in problem["errors"][0]["message"]
     with server.service.db.read() as conn:
         status = select(authors.c.status).where(authors.c.id == author_id("lone"))
         assert conn.execute(status).scalar() == "active", "nothing changed"

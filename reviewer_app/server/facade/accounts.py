@@ -7,6 +7,7 @@ from sqlalchemy import Connection
 from reviewer_app.protocol import (
     ApiKeyCreated,
     ApiKeyInfo,
+    ProblemDetail,
     Role,
     SessionCreate,
     SessionInfo,
@@ -118,13 +119,21 @@ class AccountsFacade(ServiceBase):
         # the policies the statements of reasons cite: a lead names codes of any queue, and
         # a code of none would be cited as bare "terms of service" (no label, no clause)
         known = [p for config in self.configs().values() for p in config.policies]
-        unknown = sorted(set(request.policies) - {p.code for p in known})
+        codes = {p.code for p in known}
+        unknown = [(i, code) for i, code in enumerate(request.policies) if code not in codes]
         if unknown:
             raise ApiError(
                 422,
                 "unknown_policy",
-                f"No queue has the policy {', '.join(map(repr, unknown))}: name a policy "
-                "of the queue configuration.",
+                "Some policy codes are in no queue's configuration; no account action was applied.",
+                errors=[
+                    ProblemDetail(
+                        loc=["policies", i],
+                        code="unknown_policy",
+                        message=f"Policy {code!r} is not one of any queue's.",
+                    )
+                    for i, code in unknown
+                ],
             )
 
         def work(conn: Connection) -> AccountActionResults:

@@ -40,7 +40,7 @@ def get_linked_accounts(
 @router.post(
     "/actions",
     response_model=AccountActionResults,
-    responses=problems(*AUTHED, 404, 409),
+    responses=problems(*AUTHED, 404, 409, 422),
 )
 def post_account_actions(
     body: AccountActionRequest, svc: ServiceDep, lead: LeadDep
@@ -48,8 +48,10 @@ def post_account_actions(
     """One account action on each named account: one account-level decision per account and
     one ``author:*`` enforcement action each; suspend and mark_inauthentic close every open
     item of the account in every queue (resolved by account action). All in one
-    transaction or none: an unknown account (404 ``unknown_author``) or one the action would
-    not change (409 ``already_actioned``: already so, or beyond) applies nothing."""
+    transaction or none: an unknown account (404 ``unknown_author``), one the action would
+    not change (409 ``already_actioned``: already so, or beyond) or a policy code no queue
+    has (422 ``unknown_policy``: the statements of reasons would cite no clause) applies
+    nothing."""
     return svc.account_action(lead, body)
 
 
