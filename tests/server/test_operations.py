@@ -409,20 +409,25 @@ def test_a_killed_servers_metrics_directory_is_removed_by_the_next(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A server killed with SIGKILL leaves its folder behind; the next one to start removes
-    it, and only it: a running server's folder and folders of other names stay."""
+    it, and only it: a running server's folder, one a running worker of a killed server
+    still writes to, and folders of other names stay."""
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()  # reaped: its pid runs nothing now
     running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     dead = tmp_path / f"reviewer-metrics-{ended.pid}-abcd1234"
+    orphaned = tmp_path / f"reviewer-metrics-{ended.pid}-qrst7890"  # its workers run on
     kept = [
         tmp_path / f"reviewer-metrics-{os.getpid()}-efgh5678",
         tmp_path / f"reviewer-metrics-{running.pid}-mnop3456",
+        orphaned,
         tmp_path / "reviewer-metrics-ijkl9012",  # from before the pid was in the name
         tmp_path / "someone-elses-folder",
     ]
     for folder in (dead, *kept):
         folder.mkdir()
-        (folder / "counter_1.db").write_bytes(b"")
+        (folder / f"counter_{ended.pid}.db").write_bytes(b"")  # a dead process's counts
+    # a worker of the killed server still counts there (workers outlive a killed supervisor)
+    (orphaned / f"counter_{running.pid}.db").write_bytes(b"")
     monkeypatch.setenv(MULTIPROC_ENV, "/where/it/was")
     try:
         with metrics_directory(tmp_path) as folder:

@@ -183,6 +183,8 @@ def remove_stale_metrics_directories(parent: Path) -> list[Path]:
         if match is None or not _abandoned(int(match.group(1))):
             continue
         path = parent / name
+        if _workers_alive(path):
+            continue
         try:
             info = path.lstat()
         except OSError:
@@ -193,6 +195,18 @@ def remove_stale_metrics_directories(parent: Path) -> list[Path]:
         if not path.exists():
             removed.append(path)
     return removed
+
+
+def _workers_alive(path: Path) -> bool:
+    """Whether a process that keeps its counters in ``path`` still runs: the workers of a
+    server whose supervisor was killed outlive it (and keep its port), so the folder is
+    theirs as long as one of them runs."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return False
+    pids = {int(m.group(1)) for m in map(_PID_FILE.search, names) if m}
+    return any(not _abandoned(pid) for pid in pids)
 
 
 def _abandoned(pid: int) -> bool:
