@@ -302,7 +302,8 @@ class Dispatcher:
                 )
             if marked:
                 log.warning(
-                    "webhook %d is failing: the service failed delivering %d times in a row (%s)",
+                    "webhook %d is failing: %d failed attempts in a row, the last in the "
+                    "service itself (%s)",
                     endpoint_id,
                     failures,
                     type(exc).__name__,
