@@ -14,8 +14,8 @@ The API of this module, for the service and the client alike:
 - ``Statement.text``: the words the affected user reads, rendered from the statement's own
   fields (``render_text``), the same on both sides;
 - ``restrictive(kind, author_action)``: whether a decision of this kind gets a statement;
-- ``lift(statement, note, account_kept=...)``: the statement of a reversed appeal (the
-  restriction lifted; with ``account_kept``, the post's part only).
+- ``lift(statement, note, account_stays=...)``: the statement of a reversed appeal (the
+  restriction lifted; with ``account_stays``, what another decision keeps on the account).
 - ``restate(statement, UPHELD, note)``: the statement of an upheld appeal (the contested
   decision's restriction stands, said so first).
 
@@ -282,34 +282,57 @@ REVERSED = (
     "reversed and the restriction described below is lifted."
 )
 """The preface of a reversed appeal's statement (``lift``)."""
-REVERSED_ACCOUNT_KEPT = (
-    "Your appeal was decided by a reviewer who did not take the decision: the decision is "
-    "reversed and what it did to your post is undone. What it did to your account stays: "
-    "another decision of ours still imposes it."
-)
-"""The preface when the reversal leaves the account as it is (``lift`` with
-``account_kept``): another standing decision imposes the same restriction or a stronger
-one, so only the post's part is lifted."""
 LIFTED_REDRESS = "Nothing more is needed from you: the restriction no longer applies."
 ACCOUNT_KEPT_REDRESS = (
-    "Nothing more is needed from you for this post. The decision that keeps your account "
-    "restricted has its own statement of reasons, with its own options."
+    "Nothing more is needed from you for this decision. The decision that keeps your "
+    "account restricted has its own statement of reasons, with its own options."
 )
+_STAYS_WORDS = {
+    "warned": "under a formal warning",
+    "restricted": "restricted",
+    "suspended": "suspended",
+    "inauthentic": "closed as inauthentic",
+}
 
 
-def lift(statement: Statement, note: str | None = None, *, account_kept: bool = False) -> Statement:
+def _reversed_preface(statement: Statement, account_stays: str | None) -> str:
+    """What a reversal undoes, said first: the post's part, the account's part, and what
+    the account is left with when another decision of ours still restricts it."""
+    if account_stays is None or statement.account is None:
+        return REVERSED
+    said = (
+        "Your appeal was decided by a reviewer who did not take the decision: the decision "
+        "is reversed"
+    )
+    if statement.visibility:
+        said += " and what it did to your post is undone"
+    if not account_stays:
+        return (
+            f"{said}. What it did to your account stays: another decision of ours still imposes it."
+        )
+    stays = _STAYS_WORDS.get(account_stays, account_stays)
+    return (
+        f"{said}. What it did to your account is undone as far as it can be: your account "
+        f"stays {stays}, as another decision of ours imposes."
+    )
+
+
+def lift(
+    statement: Statement, note: str | None = None, *, account_stays: str | None = None
+) -> Statement:
     """The statement of a reversed appeal: the contested decision's restriction and grounds,
     said to be lifted (``REVERSED`` and the reviewer's reason first), ``lifted`` set; no
-    id yet. ``account_kept``: the reversal does not put the account back (the service's
-    ``undo_author_action`` false), so the statement says its account part stays and names
-    no account restriction as lifted."""
-    kept = account_kept and statement.account is not None
-    fresh = restate(statement, REVERSED_ACCOUNT_KEPT if kept else REVERSED, note)
+    id yet. ``account_stays``: the reversal leaves the account restricted by another
+    decision: "" when it stays as it is (the service's ``undo_author_action`` false: the
+    statement names no account restriction as lifted), else the status it is left with
+    ("restricted" after a suspension is reversed, say)."""
+    kept = account_stays is not None and statement.account is not None
+    fresh = restate(statement, _reversed_preface(statement, account_stays), note)
     update: dict[str, object] = {
         "lifted": True,
         "redress": ACCOUNT_KEPT_REDRESS if kept else LIFTED_REDRESS,
     }
-    if kept:
+    if kept and not account_stays:
         update["account"] = None
     fresh = fresh.model_copy(update=update)
     return fresh.model_copy(update={"text": render_text(fresh)})

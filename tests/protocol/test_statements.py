@@ -122,3 +122,26 @@ def test_an_account_action_outside_a_queue_and_a_preface() -> None:
     assert made.facts.startswith("Your appeal was decided by another reviewer")
     assert "We closed your account as inauthentic." in made.facts
     assert "not shared" not in made.text
+
+
+def test_a_reversal_says_what_the_account_is_left_with() -> None:
+    """A reversed account-only decision names no post; one another decision keeps the
+    account under says so, and what the account stays."""
+    from reviewer_app.protocol.statements import LIFTED_REDRESS, REVERSED, lift
+
+    suspended = draft_statement(
+        None,
+        ActionKind.author,
+        policies=["HATE.SLUR"],
+        author_action=AuthorAction.suspend,
+        known_policies=[HATE],
+    )
+    assert suspended is not None and suspended.visibility == []
+    whole = lift(suspended)
+    assert REVERSED in whole.text and LIFTED_REDRESS in whole.text
+    kept = lift(suspended, account_stays="")
+    assert "post" not in kept.facts.split("\n")[0], kept.facts
+    assert "What it did to your account stays" in kept.text and kept.account is None
+    partly = lift(suspended, account_stays="restricted")
+    assert "your account stays restricted" in partly.text
+    assert partly.account == "suspended" and LIFTED_REDRESS not in partly.text

@@ -101,8 +101,11 @@ def test_a_restriction_reversed_under_a_suspension_then_the_suspension_leave_it_
     # restriction is lifted
     words = restore["statement"]
     assert words["lifted"] is True and words["account"] is None, words
-    assert words["text"].count(statements.REVERSED_ACCOUNT_KEPT) == 1, words["text"]
+    assert (
+        "what it did to your post is undone. What it did to your account stays" in (words["text"])
+    )
     assert statements.LIFTED_REDRESS not in words["text"]
+    assert statements.REVERSED not in words["text"]
 
     reverse_the_appeal(server, sam, appeal(author_id=AUTHOR, appeal_id="ap-account"))
     restore = last_restore(server, platform)
@@ -127,8 +130,15 @@ def test_the_suspension_reversed_first_leaves_the_restriction_then_nothing(
     sam = server.login("sam")
 
     reverse_the_appeal(server, sam, appeal(author_id=AUTHOR, appeal_id="ap-account"))
-    assert last_restore(server, platform)["undo_author_action"] is True
+    restore = last_restore(server, platform)
+    assert restore["undo_author_action"] is True
     assert status(server) == "restricted", "the restriction on the other post stands"
+    # the user reads that the suspension is undone and that the account stays restricted,
+    # not that "the restriction no longer applies"
+    words = restore["statement"]
+    assert (words["lifted"], words["account"]) == (True, "suspended"), words
+    assert "your account stays restricted, as another decision of ours imposes" in words["text"]
+    assert statements.LIFTED_REDRESS not in words["text"]
 
     reverse_the_appeal(server, sam, appeal(author_id=AUTHOR, appeal_id="ap-account-2"))
     assert last_restore(server, platform)["undo_author_action"] is True

@@ -249,8 +249,11 @@ def derive(conn: Connection, decided: Sequence[Decided], now: float) -> None:
         ids = _ids_of(d.post_id, d.author_id, found)
         # whether a reversal puts the account back (None: the reversed action did nothing
         # to it); a reversed appeal's statement says so too
-        undo = _undoes_account_part(conn, d) if reverses is not None and reverses[2] else None
-        draft = drafter.draft(d, kind, document, ids, account_kept=undo is False)
+        undo, left = (
+            _undoes_account_part(conn, d) if reverses is not None and reverses[2] else (None, None)
+        )
+        kept = "" if undo is False else (left if left not in (None, "active") else None)
+        draft = drafter.draft(d, kind, document, ids, account_stays=kept)
         if draft is not None:
             owners.append(len(rows))
             drafts.append(draft)
@@ -286,18 +289,21 @@ def _earlier_actions(conn: Connection, overturned: set[int]) -> dict[int, tuple[
     }
 
 
-def _undoes_account_part(conn: Connection, d: Decided) -> bool:
+def _undoes_account_part(conn: Connection, d: Decided) -> tuple[bool, str | None]:
     """Whether the reversal ``d`` makes puts the author's account back, as the service does
     (accounts.reinstatement: not when the status changed since or another standing decision
-    of record still imposes it). Asked before the overturn reverses the account (audit
-    overturns) or after it did (reversed appeals): either way the same answer."""
+    of record still imposes it), and the status it leaves the account with (None when it
+    does not put it back). Asked before the overturn reverses the account (audit overturns)
+    or after it did (reversed appeals): either way the same answer."""
     from reviewer_app.server.domain import accounts  # accounts imports this module
 
     if accounts.reinstated_by(conn, d.decision_id):
-        return True
+        now = conn.execute(select(authors.c.status).where(authors.c.id == d.author_id))
+        return True, now.scalar()
     assert d.overturns is not None
     postgres = conn.dialect.name == "postgresql"
-    return accounts.reinstatement(conn, d.overturns, postgres=postgres) is not None
+    back = accounts.reinstatement(conn, d.overturns, postgres=postgres)
+    return (False, None) if back is None else (True, back.status.value)
 
 
 def _details(d: Decided, kind: EnforcementKind, document: Mapping[str, Any]) -> dict[str, Any]:
@@ -357,18 +363,17 @@ class _Drafter:
         document: Mapping[str, Any],
         ids: _Ids,
         *,
-        account_kept: bool = False,
+        account_stays: str | None = None,
     ) -> statements.Draft | None:
         """The statement the action of ``d`` gives (None: it restricts nothing);
-        ``account_kept``: a reversal that leaves the account as it is (the statement lifts
-        the post's part only)."""
+        ``account_stays``: a reversal that leaves the account restricted (``lift``)."""
         standing = self.contested.get(d.contests) if d.contests is not None else None
         shared = d.note if d.config.notes_shareable else None
         if kind is EnforcementKind.appeal_upheld and standing is not None:
             restated = restate(standing.statement, UPHELD, shared)
             return standing.draft(restated, d.decision_id, d.decided_at)
         if kind is EnforcementKind.restore and standing is not None:
-            lifted = lift(standing.statement, shared, account_kept=account_kept)
+            lifted = lift(standing.statement, shared, account_stays=account_stays)
             return standing.draft(lifted, d.decision_id, d.decided_at)
         if kind in _NO_STATEMENT:
             return None
