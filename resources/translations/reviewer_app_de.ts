@@ -5456,6 +5456,14 @@
         <translation>{pending} wartend, {others} wartend für andere, {leased} in Prüfung, {decided} heute entschieden</translation>
     </message>
     <message>
+        <source>last known counts</source>
+        <translation>zuletzt bekannte Zahlen</translation>
+    </message>
+    <message>
+        <source>counts as of {time}</source>
+        <translation>Stand: {time}</translation>
+    </message>
+    <message>
         <source>Waiting in {queue} for someone else: %Ln post(s). An appeal never goes to whoever decided or escalated the post before.</source>
         <translation>In {queue} wartend für andere: %Ln Beitrag/Beiträge. Ein Einspruch geht nie an jemanden, der den Beitrag vorher entschieden oder eskaliert hat.</translation>
     </message>

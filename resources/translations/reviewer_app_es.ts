@@ -5456,6 +5456,14 @@
         <translation>{pending} en espera, {others} en espera para otra persona, {leased} en revisión, {decided} decididas hoy</translation>
     </message>
     <message>
+        <source>last known counts</source>
+        <translation>últimas cifras conocidas</translation>
+    </message>
+    <message>
+        <source>counts as of {time}</source>
+        <translation>cifras actualizadas: {time}</translation>
+    </message>
+    <message>
         <source>Waiting in {queue} for someone else: %Ln post(s). An appeal never goes to whoever decided or escalated the post before.</source>
         <translation>En espera en {queue} para otra persona: %Ln publicación(es). Una apelación nunca va a quien decidió o escaló la publicación antes.</translation>
     </message>

@@ -407,6 +407,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         decides whether a verdict counts), and the engine syncs when the server is back."""
         self.online = False
         self.review.online = False
+        self.queues.set_live(False)
         self.say(text)
         self.review.refresh_if_empty()
         self._update_status()

@@ -25,7 +25,7 @@ from reviewer_app.protocol import Queue, QueueCounts
 
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .plain import isolate, tooltip
-from .words import code_words, decimal
+from .words import clock_time, code_words, decimal
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -303,9 +303,10 @@ def _oldest(counts: QueueCounts) -> str:
     return translate("Models", ", oldest {n} min").format(n=age // 60)
 
 
-def picker_row(queue: Queue) -> str:
+def picker_row(queue: Queue, as_of: str = "") -> str:
     """A queue's row: name, what waits for the reviewer, for someone else (when any), being
-    reviewed, decided today, the oldest's age."""
+    reviewed, decided today, the oldest's age; ``as_of``: how old the counts are, when they
+    are not live ("counts as of 10:42", "last known counts")."""
     c = queue.counts
     if c.not_for_you:
         counts = translate(
@@ -317,15 +318,29 @@ def picker_row(queue: Queue) -> str:
         counts = translate(
             "Models", "{pending} waiting, {leased} being reviewed, {decided} decided today"
         ).format(pending=c.pending, leased=c.leased, decided=c.decided_today)
-    return f"{isolate(queue.name)} — {counts}{_oldest(c)}"
+    row = f"{isolate(queue.name)} — {counts}{_oldest(c)}"
+    return f"{row} ({as_of})" if as_of else row
+
+
+def counts_age(counted_at: float | None) -> str:
+    """How old counts no longer kept up to date are: the time the service gave them, or
+    "last known" when they came from an earlier start (kept on this computer)."""
+    if counted_at is None:
+        return translate("QueuePicker", "last known counts")
+    return translate("QueuePicker", "counts as of {time}").format(time=clock_time(counted_at))
 
 
 class QueueListModel(QAbstractListModel):
-    """Queues with their live counts, for the queue picker (``picker_row``)."""
+    """Queues with their live counts, for the queue picker (``picker_row``); while the desk
+    is offline (``set_live``) each row says how old its counts are."""
 
     def __init__(self) -> None:
         super().__init__()
         self.queues: list[Queue] = []
+        # when the service last gave the counts (None: kept from an earlier start)
+        self.counted_at: float | None = None
+        # whether the counts are kept up to date (the desk reaches the service)
+        self.live = True
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.queues)
@@ -335,7 +350,7 @@ class QueueListModel(QAbstractListModel):
             return None
         queue = self.queues[index.row()]
         if role in (DISPLAY, Qt.ItemDataRole.AccessibleTextRole):
-            return picker_row(queue)
+            return picker_row(queue, "" if self.live else counts_age(self.counted_at))
         if role == Qt.ItemDataRole.ToolTipRole:  # tooltips guess HTML: escaped
             return tooltip(queue.description) if queue.description else None
         if role == Qt.ItemDataRole.UserRole:
@@ -347,7 +362,17 @@ class QueueListModel(QAbstractListModel):
         queue = next((q for q in self.queues if q.id == queue_id), None)
         return queue.config.action_labels() if queue is not None else None
 
-    def set_queues(self, queues: Sequence[Queue]) -> None:
+    def set_live(self, live: bool) -> None:
+        """The desk reaches the service (the counts are live) or not (they are old)."""
+        if live != self.live:
+            self.live = live
+            if self.queues:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self.queues) - 1, 0))
+
+    def set_queues(self, queues: Sequence[Queue], *, counted_at: float | None = None) -> None:
+        """The queues and their counts; ``counted_at``: when the service gave them (None:
+        kept on this computer from an earlier start)."""
+        self.counted_at = counted_at
         new = list(queues)
         if [q.id for q in new] == [q.id for q in self.queues]:
             self.queues = new

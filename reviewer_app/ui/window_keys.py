@@ -106,6 +106,42 @@ class KeyFilter(QObject):
                     return True
         return False
 
+    def _workspace_at_hand(self) -> bool:
+        """The Lead workspace is shown and no blind audit in it (no post to judge): on a
+        break it works by keyboard as it does by mouse, its own keys included; the review
+        keys stay held (``WindowKeys.run_command``)."""
+        window = self.window
+        lead = window.lead
+        return lead is not None and window.on_lead_page() and not lead.auditing
+
+    def _on_break(self, event: QKeyEvent) -> bool:
+        """On a break, where the review is (the Review page, a blind audit), only the
+        break's own keys do anything: the break key ends it, the help key lists the keys,
+        the break screen's button takes its own keys (Tab on the Review page reaches it),
+        and the menu's keys (the pages, Quit) stay. No other key reaches the focused
+        control: the queue list, focused before the break, chose another queue and took up
+        its posts. Returns True (the key is used, or held)."""
+        window = self.window
+        if event.type() == QEvent.Type.ShortcutOverride:
+            pressed = event_chords(event)
+            menu = (seq for a in window.menu_actions.values() for seq in a.shortcuts())
+            if any(chord(seq) in pressed for seq in menu):
+                return False  # the menu's key: its action
+            event.accept()  # no other shortcut fires: the key comes as a key press, held
+            return True
+        found = window.keymap.lookup(event, None)
+        if found is not None and found[0].command in (Command.BREAK, Command.HELP):
+            if not event.isAutoRepeat():
+                window.run_command(found[0])
+            return True
+        screen = window.break_screen
+        focus = window.focusWidget()
+        if focus is not None and screen.isAncestorOf(focus):
+            return False  # the Resume button's Space and Enter, Tab among its controls
+        if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and screen.isVisible():
+            screen.resume.setFocus(Qt.FocusReason.TabFocusReason)
+        return True
+
     def attach(self) -> None:
         """Start watching the window's keys (again)."""
         if self._attached:
@@ -139,9 +175,19 @@ class KeyFilter(QObject):
             new.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() != QEvent.Type.KeyPress or not self.window.isActiveWindow():
+        kind = event.type()
+        if kind not in _KEY_EVENTS or not self.window.isActiveWindow():
             return False
         assert isinstance(event, QKeyEvent)
+        if (
+            self.window.tally.on_break is not None
+            and isinstance(watched, QWidget)
+            and watched.window() is self.window
+            and not self._workspace_at_hand()
+        ):
+            return self._on_break(event)
+        if kind != QEvent.Type.KeyPress:
+            return False
         found = self.window.keymap.lookup(event, self.window.keyed_queue())
         if found is None:
             return self._no_action(watched, event)
@@ -207,6 +253,8 @@ def _opens_list(focus: QWidget | None, event: QKeyEvent) -> bool:
 
 
 _LIST_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down})
+#: the key events the filter looks at: a shortcut's override (sent first) and the press
+_KEY_EVENTS = frozenset({QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride})
 
 
 def _typing(focus: QWidget | None, event: QKeyEvent) -> bool:
@@ -260,7 +308,8 @@ class WindowKeys(WindowParts):
         lead = self.lead if self.lead is not None and self.on_lead_page() else None
         if self.tally.on_break is not None:
             # on a break only the break key (back to work) and the list of keys do anything
-            # of the review; the lead workspace's own keys (its tabs) still move through it
+            # of the review; the lead workspace's own keys (its tabs) still move through it,
+            # as its mouse does (``KeyFilter._workspace_at_hand``)
             if command is Command.BREAK:
                 self.end_break()
             elif command is Command.HELP:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -141,6 +142,7 @@ class SyncEvents(WindowParts):
     def _on_sync_online_changed(self, online: bool, kind: str, retry_in: float) -> None:
         self.online = online
         self.review.online = online
+        self.queues.set_live(online)  # offline, the picker says how old its counts are
         if online:
             self.say(translate("MainWindow", "Connected to the server."))
         else:
@@ -281,7 +283,7 @@ class SyncEvents(WindowParts):
     def _on_sync_queues_changed(self, queues: tuple[Queue, ...]) -> None:
         shown = self.review.queue
         current = shown.id if shown else None
-        self.queues.set_queues(queues)
+        self.queues.set_queues(queues, counted_at=time.time())  # the service's counts
         if self.tally.on_break is not None:
             return  # no queue is reviewed on a break; the one left is taken up on resume
         if shown is not None and all(q.id != shown.id for q in queues):

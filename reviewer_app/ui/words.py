@@ -47,6 +47,15 @@ def local_time(moment: datetime | str) -> str:
     return moment.astimezone().strftime(TIME_FORMAT)
 
 
+def clock_time(at: float) -> str:
+    """A moment (seconds since the epoch) in local time: the time alone today ("10:42"),
+    with the date on another day ("2026-12-01 10:42")."""
+    moment = datetime.fromtimestamp(at)
+    if moment.date() == datetime.now().date():
+        return f"{moment:%H:%M}"
+    return moment.strftime(TIME_FORMAT)
+
+
 def code_words(code: str, labels: Mapping[str, str] | None = None) -> str:
     """A code in words: its label from the queue's configuration when there is one,
     otherwise the code humanised ("false_information" -> "false information")."""
