@@ -4192,7 +4192,7 @@
     </message>
     <message>
         <source>1 of your verdicts conflicts with a decision made by someone else. Open Conflicts (Ctrl+K) to see both.</source>
-        <translation>1 Ihrer Entscheidungen steht im Konflikt mit der Entscheidung einer anderen Person. Öffnen Sie Konflikte (Strg+K), um beide zu sehen.</translation>
+        <translation>Eine Ihrer Entscheidungen steht im Konflikt mit der Entscheidung einer anderen Person. Öffnen Sie Konflikte (Strg+K), um beide zu sehen.</translation>
     </message>
     <message>
         <source>{n} posts in your worklist were withdrawn by the platform (deleted or made private upstream); they left it without a verdict.</source>

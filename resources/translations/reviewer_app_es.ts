@@ -5957,7 +5957,7 @@
     </message>
     <message>
         <source>You have been reviewing for %Ln minute(s). Time for a short break?</source>
-        <translation>%Ln minuto de revisión seguido. ¿Es hora de una breve pausa?|%Ln minutos de revisión seguidos. ¿Es hora de una breve pausa?</translation>
+        <translation>Lleva %Ln minuto revisando. ¿Es hora de una breve pausa?|Lleva %Ln minutos revisando. ¿Es hora de una breve pausa?</translation>
     </message>
     <message>
         <source>Take a break ({key})</source>

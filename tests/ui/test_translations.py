@@ -787,8 +787,8 @@ MACHINE_FIGURES = {("reviewer_app/ui/app.py", ".6f")}
 
 
 def test_no_figure_is_formatted_the_python_way() -> None:
-    """``f"{x:.2f}"`` writes "0.77" whatever the locale: the desk's figures go through
-    ``words.decimal`` (or ``shortest``, ``whole``) instead."""
+    """An f-string's ``{x:.2f}`` writes "0.77" and ``{n:,}`` "1,000" whatever the locale:
+    the desk's figures go through ``words.decimal`` (or ``shortest``, ``plain.whole``)."""
     import ast
 
     found = []
@@ -799,7 +799,8 @@ def test_no_figure_is_formatted_the_python_way() -> None:
                     str(v.value) for v in node.format_spec.values if isinstance(v, ast.Constant)
                 )
                 source = path.relative_to(ROOT).as_posix()
-                decimals = re.search(r"\.[1-9]\d*[fFeE%]$|[gG]$", spec)
+                # a decimal mark, or a thousands separator ("1,000" is about one in German)
+                decimals = re.search(r"\.[1-9]\d*[fFeE%]$|[gG]$|[,_]", spec)
                 if decimals and (source, spec) not in MACHINE_FIGURES:
                     found.append(f"{source}:{node.lineno} :{spec}")
     assert not found, "figures formatted by Python, not the locale:\n" + "\n".join(found)

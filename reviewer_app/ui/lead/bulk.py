@@ -46,7 +46,7 @@ from reviewer_app.protocol.bulk_decisions import (
 
 from ..confirm import ask_first
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..plain import bounded, clean, isolate, label, named, read_only_table, set_text
+from ..plain import bounded, clean, isolate, label, named, read_only_table, set_text, whole
 from ..words import plural, shortest
 from .bulk_sender import (
     RETRY_SECONDS,
@@ -367,7 +367,7 @@ class BulkDecisionDialog(QDialog):
                 "Bulk",
                 "At most {max} posts can be decided together: {n} are checked. Uncheck "
                 "{over} of them, or decide them in parts.",
-            ).format(max=f"{MAX_BULK_ITEMS:,}", n=f"{count:,}", over=f"{count - MAX_BULK_ITEMS:,}")
+            ).format(max=whole(MAX_BULK_ITEMS), n=whole(count), over=whole(count - MAX_BULK_ITEMS))
         queues = self.checked_queues()
         action_id = self.action.currentData()
         actions = [q.config.action(action_id) for q in queues]

@@ -61,7 +61,7 @@ from ..plain import (
     stretch_column,
     tooltip,
 )
-from ..words import plural
+from ..words import decimal, plural
 from .bulk import offered_while_selected
 from .decisions_model import QueueWords, coded
 from .stats_views import Index, table_view
@@ -431,7 +431,7 @@ class SearchPane(QWidget):
                     "At most {max} posts can be decided together: {n} open posts are "
                     "selected. Select fewer (narrow the search, or select a part of the "
                     "results) and decide the rest afterwards.",
-                ).format(max=f"{MAX_BULK_ITEMS:,}", n=f"{len(found):,}")
+                ).format(max=decimal(MAX_BULK_ITEMS, 0), n=decimal(len(found), 0))
             )
             return
         if closed:
