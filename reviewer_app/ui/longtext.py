@@ -22,7 +22,7 @@ from collections.abc import Callable
 from itertools import accumulate
 
 import regex
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -43,6 +43,14 @@ _STRONG = regex.compile(
     r"\p{Bidi_Class=LRI}\p{Bidi_Class=RLI}\p{Bidi_Class=FSI}\p{Bidi_Class=PDI}]"
 )
 _ISOLATES = ("\u2066", "\u2067", "\u2068")
+
+
+_RTL_LETTER = regex.compile(r"[\p{Bidi_Class=R}\p{Bidi_Class=AL}]")
+
+
+def has_rtl_letter(text: str) -> bool:
+    """Whether ``text`` holds a letter of a right-to-left script (Hebrew, Arabic, ...)."""
+    return _RTL_LETTER.search(text) is not None
 
 
 def reads_rtl(text: str) -> bool | None:
@@ -87,6 +95,8 @@ class QtText:
             events += [(at - prefix, 1) for at in inserted]
         events.sort()
         self.text = body.replace("\r\n", "\n").replace("\r", "\n")
+        self.chunked = chunked
+        """lines cut into pieces (each its own paragraph to Qt)"""
         self._at = [offset for offset, _ in events]
         self._shift = list(accumulate(change for _, change in events))
 
@@ -169,3 +179,20 @@ def _batch_end(text: str, ends: list[int], begin: int) -> int:
     index = bisect_right(ends, goal)
     end = ends[index - 1] if index else 0
     return end if end > begin else len(text)
+
+
+def post_direction(text: QtText, rtl: bool | None) -> tuple[bool, Qt.LayoutDirection]:
+    """Whether the post reads right to left, and the direction its paragraphs take. A post
+    in a right-to-left language holding a letter of such a script (or none at all) reads so
+    whole: an Arabic post opens with "@handle", a link or "iPhone" as often as not. Any
+    other reads as its first strong letter says (Unicode's rule), its paragraphs each their
+    own way, but the pieces of a long text cut for Qt one way (one piece that opened with a
+    link was laid out left to right in an Arabic post)."""
+    if rtl and (has_rtl_letter(text.text) or reads_rtl(text.text) is None):
+        return True, Qt.LayoutDirection.RightToLeft
+    leftward = bool(reads_rtl(text.text))
+    if text.chunked:
+        return leftward, (
+            Qt.LayoutDirection.RightToLeft if leftward else Qt.LayoutDirection.LeftToRight
+        )
+    return leftward, Qt.LayoutDirection.LayoutDirectionAuto

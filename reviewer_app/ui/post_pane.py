@@ -29,7 +29,7 @@ from .accounts import banner_words
 from .escalation import escalation_lines
 from .i18n import translate
 from .links import LinkDialog, examine
-from .longtext import BATCH, QtText, cut, fill, reads_rtl
+from .longtext import BATCH, QtText, cut, fill, post_direction
 from .media import MediaStrip
 from .media_viewer import MediaViewer
 from .plain import (
@@ -128,19 +128,18 @@ class PostText(ReadingBox):
     ) -> None:
         """Show ``text`` with ``spans`` (the service's code-point offsets into the text as
         sent) highlighted; ``whole``: the source length when the text is a cut of it;
-        ``rtl``: the post's language is written right to left (for a text of no letters).
-        Each paragraph takes its direction from its first strong letter; the text is
-        aligned to the side its own first strong letter starts from (Unicode's rule)."""
+        ``rtl``: the post's language is written right to left.
+
+        The whole post is aligned to one side (``post_direction``); each paragraph takes its
+        direction from its first strong letter, unless the post's language reads right to
+        left or the text is cut into pieces (the whole text of a long post), where one
+        direction holds for all."""
         self._painted = False
         self._stop_filling()
         self.filling = False
         document = self.document()
         option = document.defaultTextOption()
-        leftward = reads_rtl(text.text)
-        direction = Qt.LayoutDirection.LayoutDirectionAuto
-        if leftward is None:  # no letter to go by: the language's direction
-            leftward = bool(rtl)
-            direction = Qt.LayoutDirection.RightToLeft if rtl else direction
+        leftward, direction = post_direction(text, rtl)
         # the plain box's layout takes AlignLeft literally (a QTextEdit mirrors it for a
         # right-to-left paragraph): an Arabic post stood at the left edge
         alignment = Qt.AlignmentFlag.AlignRight if leftward else Qt.AlignmentFlag.AlignLeft

@@ -1,8 +1,8 @@
 """A post's text reads in its own direction, against the real service (intake posts over
-HTTP, offscreen): an Arabic or Hebrew post stands right-aligned, right to left; an English one
-left-aligned; a mixed one follows its first strong letter (Unicode's rule, as Qt's
-``LayoutDirectionAuto``); the app's own layout direction never changes, and the text stays
-plain."""
+HTTP, offscreen): an Arabic or Hebrew post stands right-aligned, right to left (an Arabic
+one that opens with a Latin word too); an English one left-aligned; one in no right-to-left
+language follows its first strong letter (Unicode's rule, as Qt's ``LayoutDirectionAuto``);
+the app's own layout direction never changes, and the text stays plain."""
 
 from __future__ import annotations
 
@@ -93,9 +93,9 @@ def test_a_post_reads_in_its_own_direction_and_the_next_post_resets_it(
     assert x < width / 4
     align, direction, _x = open_post(HEBREW_FIRST)
     assert (align, direction) == (RIGHT, Qt.LayoutDirection.RightToLeft)
-    # a Latin first letter: left to right, whatever language the platform says
+    # an Arabic post that opens with a Latin word reads right to left all the same
     align, direction, _x = open_post(LATIN_FIRST)
-    assert (align, direction) == (LEFT, Qt.LayoutDirection.LeftToRight)
+    assert (align, direction) == (RIGHT, Qt.LayoutDirection.RightToLeft)
     align, direction, _x = open_post(ARABIC)
     assert (align, direction) == (RIGHT, Qt.LayoutDirection.RightToLeft)
     # the window's own layout is not turned around, and the text is plain
@@ -113,3 +113,22 @@ def test_a_post_of_no_letters_takes_its_languages_direction(qtbot) -> None:
     assert box.document().defaultTextOption().alignment() == RIGHT
     box.show_text(QtText("123 !!"), [], None)
     assert box.document().defaultTextOption().alignment() == LEFT
+
+
+def test_the_pieces_of_a_long_text_keep_one_direction() -> None:
+    """"Show the whole text" cuts long lines into pieces, each a paragraph to Qt: in an
+    Arabic post a piece that opened with a link or a Latin word was laid out left to right
+    on its own. Cut pieces take the post's one direction."""
+    from reviewer_app.ui.longtext import CHUNK, QtText, post_direction
+
+    arabic = ("هذا منشور " * 150 + "https://example.com iPhone ") * 20
+    cut = QtText(arabic, chunked=True)
+    assert cut.text.count("\n") > 10, "cut into pieces"
+    assert post_direction(cut, True) == (True, Qt.LayoutDirection.RightToLeft)
+    assert post_direction(cut, None) == (True, Qt.LayoutDirection.RightToLeft)
+    assert post_direction(QtText(arabic[: CHUNK // 2]), None) == (
+        True,
+        Qt.LayoutDirection.LayoutDirectionAuto,  # each paragraph its own way
+    )
+    english = QtText("A post in English, tagged Arabic by mistake")
+    assert post_direction(english, True) == (False, Qt.LayoutDirection.LayoutDirectionAuto)
