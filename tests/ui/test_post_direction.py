@@ -116,7 +116,7 @@ def test_a_post_of_no_letters_takes_its_languages_direction(qtbot) -> None:
 
 
 def test_the_pieces_of_a_long_text_keep_one_direction() -> None:
-    """"Show the whole text" cuts long lines into pieces, each a paragraph to Qt: in an
+    """ "Show the whole text" cuts long lines into pieces, each a paragraph to Qt: in an
     Arabic post a piece that opened with a link or a Latin word was laid out left to right
     on its own. Cut pieces take the post's one direction."""
     from reviewer_app.ui.longtext import CHUNK, QtText, post_direction
