@@ -57,6 +57,8 @@ STATE_DEPENDENT_REFUSALS = {
     # Actions, policy codes, ratings and author actions are valid per queue (its
     # decision config from GET /queues), not per schema.
     (422, "verdict_invalid"),
+    # A lead's account action cites policy codes of the queue configuration.
+    (422, "unknown_policy"),
     # The same idempotency key with another body is a 422 by design, and the generator
     # reuses UUIDs (it shrinks towards the same few) once a verdict has been stored.
     (422, "idempotency_key_reused"),
