@@ -341,6 +341,12 @@ class ApiKeyCreate(WireModel):
     account: Username | None = Field(
         default=None, description="the service account (default: the key's name)"
     )
+    display_name: Label | None = Field(
+        default=None,
+        description="the account's name as people read it, e.g. a fact-checker's "
+        "organisation (default: the account's username); given for an existing account, "
+        "renames it: earlier ratings keep the name they came with",
+    )
 
 
 class ApiKeyList(WireModel):

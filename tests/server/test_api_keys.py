@@ -488,3 +488,17 @@ def test_a_fact_checkers_organisation_is_named_when_its_key_is_made(
         capsys, database_url, "create", *made, "--name", "k3", "--display-name", "\u200b \u2066"
     )
     assert code != 0 and "display name" in err, err
+
+    # the admin route names the account as the command does
+    admin = live_server.login("key-admin", Role.admin)
+    third = admin.post(
+        "/admin/api-keys",
+        json={"role": "fact_checker", "name": "k4", "account": "full-fact", "display_name": "FF"},
+    )
+    assert third.status_code == 201, third.text
+    assert organisations(rate(third.json()["key"], "fc-3", "p2")) == ["Full Fact UK", "FF"]
+    blank = admin.post(
+        "/admin/api-keys",
+        json={"role": "fact_checker", "name": "k5", "display_name": "\u200b \u2066"},
+    )
+    assert blank.status_code == 422 and blank.json()["code"] == "invalid_display_name", blank.text

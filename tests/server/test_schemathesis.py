@@ -83,6 +83,9 @@ STATE_DEPENDENT_REFUSALS = {
     # An API key's account defaults to the key's name, which must then be an account name
     # (a constraint between two fields).
     (422, "invalid_account"),
+    # An account's display name needs a visible character: a Unicode property (default
+    # ignorable code points, white space) that no schema pattern states.
+    (422, "invalid_display_name"),
     # A media upload is any bytes to the schema; the service takes only the image and
     # video formats it can read from the bytes, and only when the Content-Type agrees.
     (415, "unsupported_media"),

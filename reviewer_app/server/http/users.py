@@ -119,7 +119,9 @@ def create_api_key(body: ApiKeyCreate, svc: ServiceDep, admin: AdminDep) -> Resp
     """A new API key for a platform or fact-checker account (made if missing). The answer
     is the only time the key is shown. A second key for the same account rotates: both
     are live until the old one is revoked."""
-    made = svc.create_api_key(body.role, body.name, body.account, admin.username)
+    made = svc.create_api_key(
+        body.role, body.name, body.account, admin.username, display_name=body.display_name
+    )
     return json_response(made, status=201)  # never cached: see app.NoStore
 
 
