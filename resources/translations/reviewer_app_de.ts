@@ -5980,4 +5980,12 @@
         <translation>Prüfen fortsetzen ({key})</translation>
     </message>
 </context>
+<context>
+    <name>Words</name>
+    <message>
+        <source>%1%</source>
+        <extracomment>a percentage: %1 is the figure; put the percent sign where the language does (&quot;%1 %&quot; with a no-break space in German and Spanish)</extracomment>
+        <translation>%1 %</translation>
+    </message>
+</context>
 </TS>

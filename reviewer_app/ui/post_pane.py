@@ -45,7 +45,7 @@ from .plain import (
     tooltip,
 )
 from .theme import Tone, set_tone
-from .words import code_words, language_words, local_time, plural
+from .words import code_words, language_words, local_time, percent, plural
 
 RTL_LANGUAGES = {"ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ku"}
 #: Longer texts show this much first; the rest on request (layout of a huge block is slow).
@@ -486,7 +486,7 @@ class PostPane(QWidget):
             views=count(reach.views),
             shares=count(reach.shares),
             recent=count(reach.views_last_hour),
-            growth=f"{reach.growth_per_hour:+.0%}",
+            growth=percent(reach.growth_per_hour, signed=True),
         )
         set_text(self.facts, facts)
         self._stop_warning()

@@ -12,16 +12,17 @@ from datetime import datetime
 
 from PySide6.QtCore import QLocale
 
+from .i18n import translate
 from .plain import isolate
 
-#: a time as every table, timeline and pane shows it: local, to the minute
+# a time as every table, timeline and pane shows it: local, to the minute
 TIME_FORMAT = "%Y-%m-%d %H:%M"
-#: an ISO 8601 time as the service writes it into event details (``...T13:14:21.89+00:00``)
+# an ISO 8601 time as the service writes it into event details (``...T13:14:21.89+00:00``)
 ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")
-#: a machine code: lower-case words joined by "_" or "-" (``false_information``)
+# a machine code: lower-case words joined by "_" or "-" (``false_information``)
 CODE = re.compile(r"^[a-z][a-z0-9]*([_-][a-z0-9]+)+$")
-#: ... and a code among other values (an event's details): words of letters joined by "_"
-#: only, so an id ("p-1", "it-7f3") is never mistaken for one
+# ... and a code among other values (an event's details): words of letters joined by "_"
+# only, so an id ("p-1", "it-7f3") is never mistaken for one
 SNAKE_CODE = re.compile(r"^[a-z]+(_[a-z]+)+$")
 
 
@@ -92,6 +93,17 @@ def shortest(value: float) -> str:
     """A number in as few digits as say it (up to six), in the user's locale: "3,5" and
     "12" in German, as Python's ``:g`` gives "3.5" and "12"."""
     return QLocale().toString(float(value), "g", 6)
+
+
+def percent(share: float, *, signed: bool = False) -> str:
+    """A share (0.77) as a whole percentage the locale's way: "77%" in English, "77 %" in
+    German and Spanish (the sign's place is the catalogue's); ``signed``: "+12%" and "-3%"."""
+    figure = QLocale().toString(round(share * 100))
+    if signed and round(share * 100) > 0:
+        figure = QLocale().positiveSign() + figure
+    #: a percentage: %1 is the figure; put the percent sign where the language does ("%1 %"
+    #: with a no-break space in German and Spanish)
+    return translate("Words", "%1%").replace("%1", figure)
 
 
 def plural(shown: str, n: int) -> str:

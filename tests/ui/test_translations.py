@@ -757,6 +757,32 @@ def test_decimals_follow_the_users_locale(qapp: QApplication) -> None:
         QLocale.setDefault(before)
 
 
+def test_percentages_are_written_the_languages_way(qapp: QApplication) -> None:
+    """A German lead read "77%" beside "29,4 h": a share is written with the sign where the
+    language puts it ("77 %", a no-break space before the sign) and the locale's digits."""
+    from PySide6.QtCore import QLocale
+
+    from reviewer_app.ui.lead.quality import share
+    from reviewer_app.ui.words import percent
+
+    before = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        assert (percent(0.771), percent(0.124, signed=True), share(None)) == ("77%", "+12%", "—")
+        assert percent(-0.03, signed=True) == "-3%"
+        for language in ("de", "es"):
+            QLocale.setDefault(QLocale(language))
+            installed = i18n.install_translators(qapp, language)
+            try:
+                assert percent(0.771) == "77\u00a0%", (language, percent(0.771))
+                assert percent(0.124, signed=True) == "+12\u00a0%"
+            finally:
+                for translator in installed:
+                    qapp.removeTranslator(translator)
+    finally:
+        QLocale.setDefault(before)
+
+
 def test_scores_are_written_the_locales_way(qapp: QApplication, qtbot) -> None:
     """A German reviewer read "0.77 / 0.75" beside "29,4 h": the scores panel writes its
     figures, and their spoken words, with the locale's decimal mark."""
@@ -799,8 +825,18 @@ def test_no_figure_is_formatted_the_python_way() -> None:
                     str(v.value) for v in node.format_spec.values if isinstance(v, ast.Constant)
                 )
                 source = path.relative_to(ROOT).as_posix()
-                # a decimal mark, or a thousands separator ("1,000" is about one in German)
-                decimals = re.search(r"\.[1-9]\d*[fFeE%]$|[gG]$|[,_]", spec)
+                # a decimal mark, a thousands separator ("1,000" is about one in German),
+                # or a percentage ("77%" is "77 %" in German)
+                decimals = re.search(r"\.[1-9]\d*[fFeE%]$|[gG%]$|[,_]", spec)
                 if decimals and (source, spec) not in MACHINE_FIGURES:
                     found.append(f"{source}:{node.lineno} :{spec}")
+            if isinstance(node, ast.JoinedStr):
+                # "{value * 100:.0f}%": a percent sign written after a figure
+                for before, after in zip(node.values, node.values[1:], strict=False):
+                    if (
+                        isinstance(before, ast.FormattedValue)
+                        and isinstance(after, ast.Constant)
+                        and str(after.value).startswith("%")
+                    ):
+                        found.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno} %")
     assert not found, "figures formatted by Python, not the locale:\n" + "\n".join(found)

@@ -47,7 +47,8 @@ from ..models import RowsTable
 from ..plain import bounded, clean, isolate, label, named, set_text
 from ..words import decimal, local_time, plural
 from .audit_desk import AuditDesk, decision_words
-from .stats_views import WINDOWS, share, table_view
+from .quality import share
+from .stats_views import WINDOWS, table_view
 
 Index = QModelIndex | QPersistentModelIndex
 METHODS = (

@@ -40,13 +40,13 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import describe
 from ..models import RowsTable
 from ..plain import isolate, label, local_day, named, read_only_table, set_text, whole
-from ..words import decimal
+from ..words import decimal, percent
 
 log = logging.getLogger("ui")
 
 
-def percent(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:.0f}%"
+def share(value: float | None) -> str:
+    return "—" if value is None else percent(value)
 
 
 def flag_words(q: ReviewerQuality, queue_names: dict[str, str] | None = None) -> str:
@@ -68,7 +68,7 @@ def flag_words(q: ReviewerQuality, queue_names: dict[str, str] | None = None) ->
     if QualityFlag.overturns in q.flags:
         parts.append(
             translate("LeadQuality", "overturns up: {before} → {now}").format(
-                before=percent(q.previous_overturn_rate), now=percent(q.overturn_rate)
+                before=share(q.previous_overturn_rate), now=share(q.overturn_rate)
             )
         )
     return "; ".join(parts)

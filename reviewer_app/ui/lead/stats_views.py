@@ -60,10 +60,10 @@ from ..plain import (
     whole,
 )
 from ..theme import Tone, set_tone
-from ..words import code_words, decimal, plural
+from ..words import code_words, decimal, percent, plural
 from .breaks import open_breaks
 from .charts import colour_series, fit_legend, fit_time_ticks, new_chart, nice_top, time_axes
-from .quality import ThresholdsBar, TrendPanel, flag_words, lead_zone
+from .quality import ThresholdsBar, TrendPanel, flag_words, lead_zone, share
 from .stats_words import held_back_words
 
 Index = QModelIndex | QPersistentModelIndex
@@ -91,14 +91,12 @@ def duration(seconds: float | None) -> str:
     return translate("LeadStats", "{n} min").format(n=int(seconds // 60))
 
 
-def share(value: float | None) -> str:
-    return "—" if value is None else f"{value:.0%}"
-
-
 def mix(counts: Sequence[Any], labels: Mapping[str, str] | None = None) -> str:
     """The leading actions' shares, each by its label in the queue's configuration."""
     total = sum(c.count for c in counts) or 1
-    return ", ".join(f"{code_words(c.action, labels)} {c.count / total:.0%}" for c in counts[:4])
+    return ", ".join(
+        f"{code_words(c.action, labels)} {percent(c.count / total)}" for c in counts[:4]
+    )
 
 
 class QueueStatsModel(_Table):
