@@ -5985,7 +5985,7 @@
     <message>
         <source>%1%</source>
         <extracomment>a percentage: %1 is the figure; put the percent sign where the language does (&quot;%1 %&quot; with a no-break space in German and Spanish)</extracomment>
-        <translation>%1 %</translation>
+        <translation>%1&#xa0;%</translation>
     </message>
 </context>
 </TS>

@@ -204,6 +204,8 @@ class QualityReport(WireModel):
     thresholds: QualityThresholds
     generated_at: Timestamp
     reviewers: list[ReviewerQuality] = Field(max_length=10_000)
+    staleness_seconds: float = Field(default=0.0, ge=0, description=STALENESS)
+    from_replica: bool = Field(default=False, description=FROM_REPLICA)
 
 
 class TrendDay(WireModel):
@@ -231,3 +233,5 @@ class ReviewerTrend(WireModel):
         description="the IANA time zone whose days these are (the one asked for; UTC "
         "without, and from a service that buckets by UTC days only)",
     )
+    staleness_seconds: float = Field(default=0.0, ge=0, description=STALENESS)
+    from_replica: bool = Field(default=False, description=FROM_REPLICA)

@@ -131,6 +131,12 @@ def test_a_replica_behind_is_shown_or_passed_over(databases: tuple[str, str]) ->
             assert report["queues"][0]["decided"] == 5, "as the replica has it"
             exposure = lead.get("/stats/exposure").json()  # the Wellbeing page says it too
             assert exposure["from_replica"] is True and exposure["staleness_seconds"] > 2
+            # ... as do the quality signals and a reviewer's trend (they said nothing)
+            quality = lead.get("/stats/quality").json()
+            assert quality["from_replica"] is True and quality["staleness_seconds"] > 2, quality
+            assert [r["decisions"] for r in quality["reviewers"]] == [5]
+            trend = lead.get("/stats/reviewers/rita/trend").json()
+            assert trend["from_replica"] is True and trend["staleness_seconds"] > 2, trend
             report = _queue_figures(other_lead)  # past this one's: the primary answers
             assert (report["from_replica"], report["staleness_seconds"]) == (False, 0.0)
             assert report["queues"][0]["decided"] == 8

@@ -16,9 +16,17 @@ from pytestqt.qtbot import QtBot
 
 from reviewer_app.protocol import QueueStatsReport
 from reviewer_app.protocol.queues import Queue, QueueCounts, QueueList
-from reviewer_app.protocol.stats import QueueStats, StatsBucket
+from reviewer_app.protocol.stats import (
+    QualityReport,
+    QualityThresholds,
+    QueueStats,
+    ReviewerStatsReport,
+    ReviewerTrend,
+    StatsBucket,
+)
 from reviewer_app.server.feeds.seed import LOAD_QUEUE
-from reviewer_app.ui.lead.stats_views import QueuesOverview
+from reviewer_app.ui.lead.quality import TrendPanel
+from reviewer_app.ui.lead.stats_views import QueuesOverview, ReviewersView
 
 STALE_WORDS = "figures as of"
 
@@ -128,3 +136,73 @@ def test_fresher_figures_drop_the_staleness_words(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not overview.loading, timeout=10_000)
     assert overview.status.text().startswith("Updated "), overview.status.text()
     assert STALE_WORDS not in overview.status.text(), overview.status.text()
+
+
+class ReviewerFiguresClient(FiguresClient):
+    """What ``ReviewersView.fetch`` asks: the reviewers' figures, then their quality
+    signals, each read on its own (one from the primary, one from a replica behind)."""
+
+    def __init__(self, quality_staleness: float) -> None:
+        super().__init__(report(from_replica=False, staleness=0.0))
+        self.quality_staleness = quality_staleness
+
+    def reviewer_stats(self, since: datetime, until: datetime) -> ReviewerStatsReport:
+        self.asked.append("reviewer_stats")
+        return ReviewerStatsReport(since=since, until=until, generated_at=until, reviewers=[])
+
+    def quality(
+        self, since: datetime, until: datetime, thresholds: QualityThresholds
+    ) -> QualityReport:
+        self.asked.append("quality")
+        return QualityReport(
+            since=since,
+            until=until,
+            previous_since=since - (until - since),
+            thresholds=thresholds,
+            generated_at=until,
+            reviewers=[],
+            staleness_seconds=self.quality_staleness,
+            from_replica=True,
+        )
+
+
+def test_the_reviewers_page_says_the_age_of_its_oldest_figures(qtbot: QtBot) -> None:
+    """The reviewers' figures came from the primary and their quality signals from a
+    replica 12 s behind: the page says 12 s (it said nothing, reading the first alone)."""
+    client = ReviewerFiguresClient(quality_staleness=12.2)
+    view = ReviewersView(lambda: client)  # type: ignore[arg-type, return-value]
+    qtbot.addWidget(view)
+    view.refresh()
+    qtbot.waitUntil(lambda: not view.loading, timeout=10_000)
+    assert client.asked == ["reviewer_stats", "quality", "queues"]
+    assert "(figures as of 12 s ago)" in view.status.text(), view.status.text()
+    client.quality_staleness = 0.0
+    view.refresh()
+    qtbot.waitUntil(lambda: not view.loading, timeout=10_000)
+    assert STALE_WORDS not in view.status.text(), view.status.text()
+
+
+@pytest.mark.parametrize(("staleness", "said"), [(6.6, True), (0.0, False)])
+def test_a_reviewers_trend_says_how_old_it_is(qtbot: QtBot, staleness: float, said: bool) -> None:
+    """The trend under the reviewers' figures is read on its own: its title says its age."""
+
+    class TrendClient:
+        def reviewer_trend(
+            self, reviewer: str, since: datetime, until: datetime, tz: str | None = None
+        ) -> ReviewerTrend:
+            return ReviewerTrend(
+                reviewer=reviewer,
+                since=since,
+                until=until,
+                days=[],
+                staleness_seconds=staleness,
+                from_replica=True,
+            )
+
+    panel = TrendPanel(lambda: TrendClient())  # type: ignore[arg-type, return-value]
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.loaded, timeout=10_000):
+        until = datetime.now(UTC)
+        panel.show_trend("rita", until - timedelta(days=7), until)
+    assert ", day by day" in panel.title.text(), panel.title.text()
+    assert ("(figures as of 7 s ago)" in panel.title.text()) is said, panel.title.text()

@@ -188,7 +188,9 @@ class LeadFacade(ServiceBase):
         """Quality signals over the window against the one before it (quality.py)."""
         start, end = self.window(since, until)
         stats.check_window(start, end)
-        found = self.reads.run(lambda conn, _source: quality.quality(conn, start, end, thresholds))
+        found, source = self.reads.run(
+            lambda conn, source: (quality.quality(conn, start, end, thresholds), source)
+        )
         return QualityReport(
             since=to_dt(start),
             until=to_dt(end),
@@ -196,6 +198,8 @@ class LeadFacade(ServiceBase):
             thresholds=thresholds,
             generated_at=to_dt(self.clock()),
             reviewers=found,
+            staleness_seconds=round(source.staleness, 3),
+            from_replica=source.replica,
         )
 
     def reviewer_trend(
@@ -209,9 +213,10 @@ class LeadFacade(ServiceBase):
         if end - start > MAX_TREND_DAYS * DAY_SECONDS:
             raise ApiError(422, "window_too_long", f"A trend spans at most {MAX_TREND_DAYS} days.")
         zone = local_days.zone(tz)
-        days = self.reads.run(
-            lambda conn, _source: quality.trend(
-                conn, users.user_id(conn, username), start, end, zone
+        days, source = self.reads.run(
+            lambda conn, source: (
+                quality.trend(conn, users.user_id(conn, username), start, end, zone),
+                source,
             )
         )
         return ReviewerTrend(
@@ -220,6 +225,8 @@ class LeadFacade(ServiceBase):
             until=to_dt(end),
             days=days,
             time_zone=tz if tz is not None else "UTC",
+            staleness_seconds=round(source.staleness, 3),
+            from_replica=source.replica,
         )
 
     def my_decisions(

@@ -327,10 +327,12 @@ class TrendPanel(QWidget):
 
         def done(trend: ReviewerTrend) -> None:
             self.model.set_trend(trend)
-            set_text(
-                self.title,
-                translate("LeadQuality", "{name}, day by day").format(name=isolate(reviewer)),
-            )
+            title = translate("LeadQuality", "{name}, day by day").format(name=isolate(reviewer))
+            if trend.staleness_seconds >= 1:  # read from the service's replica while behind
+                title += " " + translate("LeadStats", "(figures as of {n} s ago)").format(
+                    n=round(trend.staleness_seconds)
+                )
+            set_text(self.title, title)
             self.loaded.emit(reviewer)
 
         def failed(err: BaseException) -> None:

@@ -336,10 +336,10 @@ class _Figures(QWidget):
         self.loaded_at = time.time()
         self.show_figures(result)
         status = translate("LeadStats", "Updated {time}").format(time=f"{datetime.now():%H:%M:%S}")
-        # the report comes first in what ``fetch`` gives (with the names it shows it by): the
-        # tuple itself has no staleness, and the words never showed
-        report = result[0] if isinstance(result, tuple) and result else result
-        behind = float(getattr(report, "staleness_seconds", 0.0) or 0.0)
+        # the oldest of the reports ``fetch`` gives (with the names it shows them by): each
+        # was read on its own, from the primary or the replica
+        reports = result if isinstance(result, tuple) else (result,)
+        behind = max(float(getattr(r, "staleness_seconds", 0.0) or 0.0) for r in reports)
         if behind >= 1:  # read from the service's replica while it was behind
             status += " " + translate("LeadStats", "(figures as of {n} s ago)").format(
                 n=round(behind)
