@@ -70,12 +70,19 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
-def token_invalid() -> ApiError:
-    """401 for a bearer token or API key that stands for nobody (now)."""
+def token_invalid(*, api_key: bool = False) -> ApiError:
+    """401 for a bearer token or API key that stands for nobody (now); ``api_key``: the
+    caller sent an API key, which no login gives back."""
+    detail = (
+        "The API key is unknown or revoked; an admin makes a new one "
+        "(reviewer-app server api-key create, or POST /admin/api-keys)."
+        if api_key
+        else "The token is unknown, expired or revoked; log in again."
+    )
     return ApiError(
         401,
         "token_invalid",
-        "The token is unknown, expired or revoked; log in again.",
+        detail,
         headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
     )
 

@@ -76,6 +76,8 @@ def known(base_url: str, key: str) -> bool:
     if response.status_code == 403 and code == "service_account_forbidden":
         return True
     if response.status_code == 401 and code == "token_invalid":
+        # a service account cannot log in: the answer speaks of the key, not of a login
+        assert "API key is unknown or revoked" in response.json()["detail"], response.text
         return False
     raise AssertionError(f"unexpected answer to a key: {response.status_code} {response.text}")
 

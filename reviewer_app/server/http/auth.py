@@ -17,6 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from reviewer_app.protocol import Role
 from reviewer_app.server.domain.records import Principal
+from reviewer_app.server.domain.security import API_KEY_PREFIX
 from reviewer_app.server.problems import ApiError, token_invalid
 from reviewer_app.server.service import Service
 
@@ -58,11 +59,12 @@ TokenDep = Annotated[str, Depends(bearer_token)]
 def authenticated(svc: Service, token: str) -> Principal:
     """The caller the token or API key stands for, whatever its role, or 401 (blocking:
     runs on a worker thread)."""
+    api_key = token.startswith(API_KEY_PREFIX)
     if len(token) > MAX_TOKEN_LENGTH:
-        raise token_invalid()
+        raise token_invalid(api_key=api_key)
     if (user := svc.authenticate(token)) is None:
         svc.known_tokens.discard(token)
-        raise token_invalid()
+        raise token_invalid(api_key=api_key)
     svc.known_tokens.add(token)  # a bucket of its own from now on (ops/ratelimit.py)
     return user
 
