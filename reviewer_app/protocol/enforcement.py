@@ -88,7 +88,10 @@ class EnforcementAction(WireModel):
     )
     queue_id: Slug | None = None
     config_version: int = Field(
-        default=0, ge=0, description="the queue configuration version it was decided under"
+        default=0,
+        ge=0,
+        description="the queue configuration version it was decided under; 0 when none was "
+        "(a withdrawal, which the platform made, or an account action outside any queue)",
     )
     decided_at: Timestamp = Field(
         description="when the decision was recorded (withdrawn: when the withdrawal came in)"

@@ -64,6 +64,20 @@ def test_wait_nan_is_told_the_range(server: LiveServer) -> None:
     }
 
 
+def test_a_limit_out_of_range_is_told_the_range(server: LiveServer) -> None:
+    """``limit=501`` was told "less_than_equal" where ``after`` and ``wait`` name their
+    range: every query value of the feed names its range alike."""
+    platform = ApiSession(
+        server.url, server.service.create_api_key(Role.platform, "feed-bridge").key
+    )
+    for limit in ("0", "501", "-1", "nan", "x"):
+        body = expect_problem(platform.get("/enforcement", params={"limit": limit}), 422)
+        [error] = body["errors"]
+        assert error["loc"] == ["query", "limit"]
+        assert error["message"] == "limit must be from 1 to 500", error
+    assert platform.get("/enforcement", params={"limit": 500}).status_code == 200
+
+
 def test_a_cursor_past_the_last_action_is_refused(server: LiveServer) -> None:
     key = server.service.create_api_key(Role.platform, "feed-bridge").key
     platform = ApiSession(server.url, key)

@@ -87,7 +87,11 @@ async def get_enforcement(
         ),
         _in_range("after", 0, MAX_SEQ, f"a seq from 0 to {MAX_SEQ}"),
     ] = 0,
-    limit: Annotated[int, Query(ge=1, le=MAX_ENFORCEMENT_PAGE)] = 100,
+    limit: Annotated[
+        int,
+        Query(ge=1, le=MAX_ENFORCEMENT_PAGE, description="the most actions a page holds"),
+        _in_range("limit", 1, MAX_ENFORCEMENT_PAGE, f"from 1 to {MAX_ENFORCEMENT_PAGE}"),
+    ] = 100,
     wait: Annotated[
         float,
         Query(
