@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import io
+import json
 from typing import Any
 
 import pytest
@@ -284,8 +285,12 @@ def test_an_upheld_appeal_restates_the_statement_and_a_reversed_one_lifts_it(
     assert "The reviewer's reason: The post names the wrong date." in now.facts
     assert was.facts in now.facts
     assert stored_count(live_server) == 4  # two removals, the upheld and the reversed appeal
-    # the Transparency Database takes restrictions only: the lifted statement stays out
+    # the Transparency Database takes restrictions, each once: the lifted statement stays
+    # out, and so does the upheld one (the removal it restates went in as its own)
     with live_server.service.db.read() as conn:
         exported = io.StringIO()
-        assert sor_export.write(stored_statements.rows_between(conn, 0, 1e12), exported) == 3
-    assert all('"decision_ground"' in line for line in exported.getvalue().splitlines())
+        assert sor_export.write(stored_statements.rows_between(conn, 0, 1e12), exported) == 2
+    lines = [json.loads(line) for line in exported.getvalue().splitlines()]
+    assert sorted(line["puid"] for line in lines) == sorted(
+        Statement.model_validate(first[p]["statement"]).puid for p in ("p-up", "p-down")
+    )

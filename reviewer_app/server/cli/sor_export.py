@@ -6,7 +6,9 @@ as the API's fields and enumerations (``to_dsa``), checked against the JSON Sche
 from the API's documentation (``dsa_statement.schema.json`` beside this file, which names
 the documentation version). Statements are read a chunk at a time and written as they
 come, so memory stays flat however many there are; the file appears only when every
-statement passed (written to a temporary file beside it, renamed at the end).
+statement passed (written to a temporary file beside it, renamed at the end). The
+statements of appeals' outcomes stay out: a reversed appeal's lifts a restriction, and an
+upheld appeal's restates one whose own statement was exported when it was decided.
 
 A statement is stamped with its decision's time when the decision's transaction starts,
 and is visible only once it commits: a window ending "now" would miss one stamped before
@@ -39,6 +41,7 @@ from typing import IO, Any
 import jsonschema
 
 from reviewer_app.protocol import Statement, StatementGround
+from reviewer_app.protocol.statements import APPEALED_REDRESS
 from reviewer_app.server.cli.database import check
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.domain import statements
@@ -239,7 +242,11 @@ def write(
     scope = list(territorial_scope)
     count = 0
     for row in rows:
-        if statements.from_row(row).lifted:  # a reversed appeal's: it restricts nothing
+        statement = statements.from_row(row)
+        # the database counts restrictions, one statement each: a reversed appeal's restricts
+        # nothing, and an upheld appeal's restates a restriction already sent (its own
+        # statement, exported when it was decided): sent again, one removal counted twice
+        if statement.lifted or statement.redress == APPEALED_REDRESS:
             continue
         body = to_dsa(row, scope)
         found = problems(body)
