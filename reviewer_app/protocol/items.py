@@ -231,6 +231,14 @@ class ItemAppeal(WireModel):
     contested: Decision = Field(description="the decision the user contests")
     outcome: AppealOutcome | None = Field(default=None, description="None while undecided")
     outcome_decision_id: int | None = Field(default=None, ge=1)
+    account_stays: Literal["", "warned", "restricted", "suspended", "inauthentic"] | None = Field(
+        default=None,
+        description="what reversing the contested decision would leave its author's account "
+        "with, when it was read (for the statement's preview; ``statements.lift`` takes it): "
+        "None when the reversal puts the account back (or the decision did not act on it); "
+        "an empty string when the account stays as it is (other decisions impose as much); "
+        "a status when the account goes back to what another decision imposes",
+    )
 
 
 class ItemEscalation(WireModel):

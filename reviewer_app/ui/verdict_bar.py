@@ -561,7 +561,8 @@ class VerdictBar(QWidget):
         if action.kind is ActionKind.reverse and self.item is not None and self.item.statements:
             # the restriction is lifted: the contested statement again, saying so first
             note = self.note_text() if config.notes_shareable else None
-            return clean(lift(self.item.statements[-1], note or None).text)
+            stays = self.item.appeal.account_stays if self.item.appeal is not None else None
+            return clean(lift(self.item.statements[-1], note or None, account_stays=stays).text)
         if not restrictive(action.kind, action.author_action):
             return translate(
                 "VerdictBar", "{action} restricts nothing: the author gets no statement of reasons."

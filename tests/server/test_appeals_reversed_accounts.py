@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from reviewer_app.protocol import statements
+from reviewer_app.protocol import Item, statements
 from reviewer_app.server.storage.tables import authors
 from tests.support.api import ApiSession, claim, verdict
 from tests.support.appeals import (
@@ -66,12 +66,19 @@ def as_the_platform_keeps_it(actions: list[dict[str, Any]]) -> str:
 
 
 def reverse_the_appeal(server: LiveServer, reviewer: ApiSession, body: dict[str, Any]) -> None:
+    """Claim the appeal and reverse it; the reviewer's preview of the statement (what the
+    desk's verdict bar shows, from the item) must read as the one the author then gets."""
     platform = platform_of(server)
     [sent] = send(platform, "appeals", [body])
     assert sent["status"] == "created", sent
     [held] = claim(reviewer, APPEALS, 1)
+    item = Item.model_validate(held["item"])
+    assert item.appeal is not None and item.statements
+    preview = statements.lift(item.statements[-1], account_stays=item.appeal.account_stays)
     [reversed_] = reviewer.decide([verdict(held, "reverse")])
     assert reversed_["status"] == "accepted", reversed_
+    given = last_restore(server, platform)["statement"]
+    assert preview.text == given["text"], (item.appeal.account_stays, preview.text)
 
 
 def last_restore(server: LiveServer, platform: ApiSession) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.sql.expression import ColumnElement, Join, Select
 
 from reviewer_app.protocol import Decision, Item
+from reviewer_app.protocol.accounts import STATUS_RANK, AuthorStatus
 from reviewer_app.server.domain import account_links, accounts, escalations
 from reviewer_app.server.domain.records import decision_from_row, event_documents, iso
 from reviewer_app.server.domain.statements import documents_for_posts, documents_query
@@ -268,6 +269,26 @@ def decisions_by_id(conn: Connection, decision_ids: set[int]) -> dict[int, Decis
     return {r["id"]: decision_from_row(r, names.get(r["user_id"], "unknown")) for r in rows}
 
 
+def reversal_leaves(conn: Connection, decision_id: int) -> str | None:
+    """What overturning the decision would leave its author's account with, as
+    ``statements.lift`` takes it (``account_stays``), read as ``reinstatement`` decides it
+    but without locks (a preview): None, put back (or not acted on); "", it stays; else
+    the status another standing decision imposes."""
+    overturned = conn.execute(
+        select(decisions.c.author_id, decisions.c.author_action, authors.c.status)
+        .join(authors, authors.c.id == decisions.c.author_id)
+        .where(decisions.c.id == decision_id)
+    ).first()
+    if overturned is None or overturned.author_action is None:
+        return None
+    left = accounts.strongest(
+        accounts.standing(conn, str(overturned.author_id), leaving_out=decision_id)
+    )
+    if STATUS_RANK[left] >= STATUS_RANK[AuthorStatus(overturned.status)]:
+        return ""
+    return None if left is AuthorStatus.active else left.value
+
+
 def item_appeals(
     conn: Connection, item_ids: Sequence[str], rows: Sequence[Mapping[Any, Any]] | None = None
 ) -> dict[str, dict[str, Any]]:
@@ -291,6 +312,7 @@ def item_appeals(
             "contested": contested[int(r["decision_id"])].model_dump(mode="json"),
             "outcome": r["outcome"],
             "outcome_decision_id": r["outcome_decision_id"],
+            "account_stays": reversal_leaves(conn, int(r["decision_id"])),
         }
         for r in rows
         if int(r["decision_id"]) in contested
