@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import traceback
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -42,12 +43,14 @@ def add_parser(actions: argparse._SubParsersAction) -> None:
         '"signal" | "withdrawal" | "media", ...the intake API\'s shape}) through intake as '
         "the platform account --source. Run it again after an interruption: it goes on "
         "where it stopped (FILE.import-state) and never stores anything twice (after a kill, "
-        "the batch in progress may be counted again as unchanged). Rejected "
-        "lines are written with their line numbers and reasons to FILE.rejected.jsonl. "
-        "Exit codes: 0 all imported (a last line without its line end, still being "
-        "written, is left for the next run), 1 some lines rejected, 2 the file or the "
-        "command cannot be used (or another run is importing it), 3 the import stopped on "
-        "a database failure or an unexpected error (run it again to go on).",
+        "the batch in progress may be counted again as unchanged); into another database "
+        "than the state's, it starts again from the first line. Rejected lines are appended "
+        "with their line numbers and reasons to FILE.rejected.jsonl. The summary and the "
+        "exit code are the run's own. Exit codes: 0 all imported or nothing new (a last "
+        "line without its line end, still being written, is left for the next run), 1 some "
+        "lines rejected by this run, 2 the file or the command cannot be used (or another "
+        "run is importing it), 3 the import stopped on a database failure or an unexpected "
+        "error (run it again to go on).",
     )
     command.add_argument("file", type=Path, metavar="FILE.jsonl")
     command.add_argument(
@@ -111,6 +114,7 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
             rejects=args.rejects,
             progress=sys.stderr if sys.stderr.isatty() else None,
             pause=pause,
+            notify=partial(print, file=sys.stderr),
         )
     except ImportFileError as exc:
         print(f"Cannot import: {exc}", file=sys.stderr)
@@ -155,10 +159,11 @@ def run(settings: ServerSettings, args: argparse.Namespace) -> int:
 
 
 def _summary(file: Path, source: str, outcome: ImportOutcome) -> None:
-    tally = outcome.tally
+    """This run's lines, results and rejects; since the first run's, apart and said so."""
+    tally, total = outcome.tally, outcome.total
     if outcome.resumed_at:
         print(f"Resumed after line {outcome.resumed_at:,} ({state_path(file).name}).")
-    print(f"Read {outcome.lines:,} lines as {source}: {json.dumps(tally.as_json())}")
+    print(f"Read {outcome.lines:,} lines this run as {source}: {json.dumps(tally.as_json())}")
     if outcome.unfinished:
         last = outcome.resumed_at + outcome.lines + 1
         print(
@@ -166,11 +171,23 @@ def _summary(file: Path, source: str, outcome: ImportOutcome) -> None:
             "line end, not JSON yet), as while it is still being written. Run the import "
             "again once the line is whole; until then it is neither imported nor rejected."
         )
-    if tally.rejected:
+    elif outcome.resumed_at and not outcome.lines:
         print(
-            f"{tally.rejected:,} lines rejected: see {outcome.rejects} (line numbers and reasons).",
+            f"Nothing was left to import: the {outcome.resumed_at:,} lines of {file.name} "
+            "were imported by earlier runs."
+        )
+    if outcome.resumed_at:
+        print(f"Since the first run (into this database): {json.dumps(total.as_json())}")
+    earlier = total.rejected - tally.rejected
+    if tally.rejected:
+        more = f", after the {earlier:,} listed by earlier runs" if earlier else ""
+        print(
+            f"{tally.rejected:,} lines rejected by this run: see {outcome.rejects} (line "
+            f"numbers and reasons{more}).",
             file=sys.stderr,
         )
+    elif earlier:
+        print(f"No line rejected by this run ({earlier:,} by earlier runs: see {outcome.rejects}).")
 
 
 __all__ = ["add_parser", "run"]

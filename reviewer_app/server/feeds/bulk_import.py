@@ -9,34 +9,40 @@ id), so running the import again never stores anything twice. (Its tally is exac
 without a kill: a batch the service committed before the state after it was written -- a
 flush is up to three transactions -- is sent again and counted ``unchanged``.) FILE must
 be a regular UTF-8 file (import_files.py). To skip quickly what was done,
-``FILE.import-state`` records, after each batch the service committed, the byte offset
-the next batch starts at, with the SHA-256 of the file up to there: a re-run checks that
+``FILE.import-state`` (import_state.py) records, after each batch the service committed,
+the byte offset the next batch starts at, with the SHA-256 of the file up to there, the
+source and the database: a re-run into the same database as the same source checks that
 this part of the file is unchanged (refusing a changed file), seeks past it and goes on.
-A finished import leaves the state behind, so running it again imports nothing (and lines
-added to the end since are imported).
+A state for another database (or one naming none) is not resumed: the import starts from
+the first line and says so. A finished import leaves the state behind, so running it again
+imports nothing (and lines added to the end since are imported).
+
+**Each run's own.** The summary and the exit code are this run's: the lines it read, the
+results of its batches and the lines it rejected (``ImportOutcome.total``: since the first
+run). A re-run with nothing new exits 0.
 
 **Rejected lines** (not JSON, not an intake shape, or refused by the service: an unknown
 post, a reused signal id, ...) do not stop it: each goes to ``FILE.rejected.jsonl`` (or
 ``--rejects``) as ``{"line": N, "code": ..., "reason": ..., "external_id": ...}`` and the
-exit code is 1. Only a rejects file the state names (device, inode) is cut back or
-appended to on a resume; another one must be empty, and never FILE or its state. A file
-that cannot be read or does not match its state is exit code 2, as is a second run of a
-file while one goes (it holds an OS lock on ``FILE.import-state.lock``: ``one_run``).
+exit code is 1. The file lists every run's: each run appends its own (a run that rejects
+nothing leaves it as it is). Only a rejects file the state names (device, inode) is cut
+back (to what its state had: the lines after are redone) or appended to on a resume;
+another one must be empty, and never FILE or its state. A file that cannot be read or
+does not match its state is exit code 2, as is a second run of a file while one goes (it
+holds an OS lock on ``FILE.import-state.lock``: ``one_run``).
 
 On a terminal, a progress line on stderr: lines, bytes, rate and time left.
 """
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
 import os
 import stat
-import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -50,6 +56,20 @@ from reviewer_app.server.feeds.import_files import (
     refuse_other_encodings,
     same_file,
 )
+from reviewer_app.server.feeds.import_state import (
+    DEFAULT_SOURCE,
+    ImportState,
+    database_id,
+    hash_prefix,
+    lock_path,
+    one_run,
+    read_state,
+    rejects_path,
+    starting_state,
+    state_path,
+    write_state,
+)
+from reviewer_app.server.feeds.import_state import temporary_path as _temporary
 from reviewer_app.server.feeds.intake_lines import (
     DEFAULT_BATCH,
     MAX_LINE_BYTES,
@@ -63,160 +83,14 @@ from reviewer_app.server.feeds.intake_lines import (
 )
 from reviewer_app.server.service import Service
 
-STATE_SUFFIX = ".import-state"
-REJECTS_SUFFIX = ".rejected.jsonl"
-LOCK_SUFFIX = ".import-state.lock"
-STATE_VERSION = 1
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_FILE, EXIT_FAILED = 0, 1, 2, 3
 MAX_HELD_BYTES = 32 * 1024 * 1024
 """read, not yet committed: past this a batch is sent early (refused lines: 920 MB held)"""
-DEFAULT_SOURCE = "bulk-import"
 PROGRESS_SECONDS = 0.25
 PAUSE_ENV = "REVIEWER_APP_IMPORT_TEST_PAUSE"
 """Tests only: seconds to wait after each committed batch (so a test can kill it mid-way)."""
 ANALYZE_FIRST = 10_000
 """lines read before the first refresh of SQLite's statistics (then at each doubling)"""
-
-
-@dataclass
-class ImportState:
-    """Where a run got to: ``FILE.import-state``."""
-
-    offset: int = 0
-    """the byte offset of the first line not yet committed"""
-    line: int = 0
-    """lines before ``offset``"""
-    prefix_sha256: str = hashlib.sha256().hexdigest()
-    """of the file's first ``offset`` bytes"""
-    rejects_size: int = 0
-    """the rejects file's length when the state was written (lines past it are redone)"""
-    source: str = DEFAULT_SOURCE
-    media: dict[str, str] = field(default_factory=dict)
-    tally: dict[str, int] = field(default_factory=dict)
-    rejected: int = 0
-    """lines in the rejects file"""
-    done: bool = False
-    rejects_file: list[int] | None = None
-    """the rejects file this import writes (device, inode): recorded before its first line,
-    so a run only ever cuts back a file of its own (never another one given as --rejects)"""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"version": STATE_VERSION, **self.__dict__}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ImportState:
-        if data.get("version") != STATE_VERSION:
-            raise ValueError("unknown state version")
-        return cls(
-            offset=int(data["offset"]),
-            line=int(data["line"]),
-            prefix_sha256=str(data["prefix_sha256"]),
-            rejects_size=int(data["rejects_size"]),
-            source=str(data["source"]),
-            media={str(k): str(v) for k, v in data.get("media", {}).items()},
-            tally={str(k): int(v) for k, v in data.get("tally", {}).items()},
-            rejected=int(data.get("rejected", 0)),
-            done=bool(data.get("done", False)),
-            rejects_file=_identity(data.get("rejects_file")),
-        )
-
-
-def _identity(value: Any) -> list[int] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list) or len(value) != 2:
-        raise ValueError("'rejects_file' is not (device, inode)")
-    return [int(value[0]), int(value[1])]
-
-
-def state_path(file: Path) -> Path:
-    return file.with_name(file.name + STATE_SUFFIX)
-
-
-def rejects_path(file: Path) -> Path:
-    return file.with_name(file.name + REJECTS_SUFFIX)
-
-
-def lock_path(file: Path) -> Path:
-    return file.with_name(file.name + LOCK_SUFFIX)
-
-
-def read_state(path: Path) -> ImportState | None:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:  # a folder of that name (a traceback), or unreadable
-        raise ImportFileError(
-            f"cannot read the import state {path}: {exc.strerror or exc} (it must be a file"
-            " an import wrote: remove or rename it to import from the start)"
-        ) from None
-    try:
-        return ImportState.from_json(json.loads(data.decode("utf-8")))
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        raise ImportFileError(
-            f"{path} is not an import state ({exc}); remove it to import from the start"
-        ) from None
-
-
-def write_state(path: Path, state: ImportState) -> None:
-    """Replace the state file atomically: a kill leaves the old one or the new one. (Not
-    synced to disk: a state older than the database is safe, intake being idempotent.)"""
-    temporary = _temporary(path)
-    temporary.write_text(json.dumps(state.to_json()), encoding="utf-8")
-    os.replace(temporary, path)
-
-
-def _temporary(path: Path) -> Path:
-    """The state's next version, named for this process (two runs renamed one name away)."""
-    return path.with_name(f"{path.name}.{os.getpid()}.tmp")
-
-
-@contextmanager
-def one_run(file: Path) -> Iterator[None]:
-    """An OS lock on ``FILE.import-state.lock`` (left in place), released with the process
-    however it ends: two runs at once sent the same lines to one state and rejects file."""
-    path = lock_path(file)
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError as exc:
-        raise ImportFileError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        try:
-            _lock(fd)
-        except (BlockingIOError, PermissionError):
-            raise ImportFileError(f"{file.name} is being imported by another run") from None
-        except OSError as exc:
-            raise ImportFileError(f"cannot lock {path}: {exc.strerror or exc}") from None
-        for stale in path.parent.glob(glob.escape(state_path(file).name) + ".*.tmp"):
-            stale.unlink(missing_ok=True)  # a killed run's next state, never renamed
-        yield
-    finally:
-        os.close(fd)
-
-
-def _lock(fd: int) -> None:
-    """Without waiting: ``OSError`` if another process holds it."""
-    if sys.platform == "win32":
-        import msvcrt
-
-        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    else:
-        import fcntl
-
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def _hash_prefix(stream: IO[bytes], length: int, digest: Any) -> str:
-    """Feed the file's first ``length`` bytes to ``digest``; leaves the stream after them."""
-    left = length
-    while left > 0:
-        chunk = stream.read(min(left, 1 << 20))
-        if not chunk:
-            raise ImportFileError("the file is shorter than when it was imported")
-        digest.update(chunk)
-        left -= len(chunk)
-    return str(digest.hexdigest())
 
 
 class Progress:
@@ -266,12 +140,16 @@ class ImportOutcome:
     lines: int
     """lines read by this run"""
     tally: Tally
-    """results of the whole import (this run and those it resumed)"""
+    """results of this run (its ``rejected``: the lines this run rejected)"""
     rejects: Path
     resumed_at: int
     """the line this run started after (0: from the start)"""
     unfinished: bool = False
     """the file ends in part of a line (no line end, not JSON yet): left for the next run"""
+    total: Tally = field(default_factory=Tally)
+    """results since the import's first run into this database (this run's included)"""
+    started_over: str | None = None
+    """why a state found beside the file was not resumed (it was for another database)"""
 
     @property
     def exit_code(self) -> int:
@@ -322,6 +200,8 @@ class _Run:
         """rejections not yet written (their lines are not all committed yet)"""
         self.read = 0
         self.unfinished = False
+        self.earlier = Counter(state.tally)
+        """results of the runs before this one (the sender's tally is this run's)"""
 
     def run(self) -> None:
         sender = self.sender
@@ -407,7 +287,7 @@ class _Run:
         state.prefix_sha256 = self.hasher.hexdigest()
         state.rejects_size = self.rejects.size()
         state.rejected += len(ready)
-        state.tally = dict(self.sender.tally.counts)
+        state.tally = dict(self.earlier + self.sender.tally.counts)
         state.media = dict(self.sender.media)
         state.done = done
         write_state(self.state_file, state)
@@ -429,8 +309,10 @@ def import_file(
     rejects: Path | None = None,
     progress: IO[str] | None = None,
     pause: float = 0.0,
+    notify: Callable[[str], None] | None = None,
 ) -> ImportOutcome:
-    """Import ``file`` (see the module); ``ImportFileError`` when it cannot be."""
+    """Import ``file`` (see the module); ``ImportFileError`` when it cannot be. ``notify``
+    is told, before any line is read, why a state beside the file is not resumed."""
     state_file = state_path(file)
     rejects = rejects or rejects_path(file)
     for own in (file, state_file, _temporary(state_file), lock_path(file)):
@@ -443,19 +325,14 @@ def import_file(
     with stream, one_run(file):
         size = os.fstat(stream.fileno()).st_size
         refuse_other_encodings(stream, file)
-        state = read_state(state_file) or ImportState(source=source)
-        if state.source != source:
-            raise ImportFileError(
-                f"{file.name} was being imported as {state.source!r}, not {source!r}: give "
-                f"--source {state.source} (or remove {state_file.name} to start over)"
-            )
-        hasher = hashlib.sha256()
-        if _hash_prefix(stream, state.offset, hasher) != state.prefix_sha256:
-            raise ImportFileError(
-                f"{file.name} changed since it was imported up to line {state.line}: remove "
-                f"{state_file.name} (and {rejects.name}, if there) to import it from the "
-                "start (nothing is stored twice)"
-            )
+        said: list[str] = []
+
+        def tell(text: str) -> None:
+            said.append(text)
+            if notify is not None:
+                notify(text)
+
+        state, hasher = _resume(service, stream, file, source, rejects, tell)
         caller = service.service_account(source, Role.platform)
         sender = Sender(
             IntakeTarget(service, caller),
@@ -463,8 +340,7 @@ def import_file(
             batch_size=batch_size,
             media=dict(state.media),
         )
-        sender.tally.counts.update(state.tally)
-        resumed_at = state.line
+        resumed_at, rejected_before = state.line, state.rejected
         record = partial(write_state, state_file, state)
         with _Rejects(rejects, state, record, default=rejects_path(file)) as out:
             run = _Run(
@@ -483,8 +359,38 @@ def import_file(
                 run.run()
             finally:
                 run.progress.end()
-        sender.tally.rejected = state.rejected
-        return ImportOutcome(run.read, sender.tally, rejects, resumed_at, run.unfinished)
+        sender.tally.rejected = state.rejected - rejected_before
+        return ImportOutcome(
+            run.read,
+            sender.tally,
+            rejects,
+            resumed_at,
+            run.unfinished,
+            total=Tally(Counter(state.tally), state.rejected),
+            started_over=said[0] if said else None,
+        )
+
+
+def _resume(
+    service: Service,
+    stream: IO[bytes],
+    file: Path,
+    source: str,
+    rejects: Path,
+    notify: Callable[[str], None],
+) -> tuple[ImportState, Any]:
+    """The state this run goes on from (import_state.starting_state), and the SHA-256 of
+    the file up to it; the stream left there. A file changed in that part is refused."""
+    state_file = state_path(file)
+    state = starting_state(read_state(state_file), database_id(service), source, state_file, notify)
+    hasher = hashlib.sha256()
+    if hash_prefix(stream, state.offset, hasher) != state.prefix_sha256:
+        raise ImportFileError(
+            f"{file.name} changed since it was imported up to line {state.line}: remove "
+            f"{state_file.name} (and {rejects.name}, if there) to import it from the "
+            "start (nothing is stored twice)"
+        )
+    return state, hasher
 
 
 class _Rejects:
@@ -590,6 +496,7 @@ __all__ = [
     "EXIT_BAD_FILE",
     "EXIT_OK",
     "EXIT_REJECTED",
+    "PAUSE_ENV",
     "ImportFileError",
     "ImportOutcome",
     "ImportState",
