@@ -625,6 +625,18 @@
         <translation>… (%Ln weiteres Zeichen: Den ganzen Text zeigen)|… (%Ln weitere Zeichen: Den ganzen Text zeigen)</translation>
     </message>
     <message>
+        <source>account inauthenticity {score} (rule: {rule})</source>
+        <translation>Unechtheit des Kontos {score} (Regel: {rule})</translation>
+    </message>
+    <message>
+        <source>{subject} {score} (rule: {rule})</source>
+        <translation>{subject} {score} (Regel: {rule})</translation>
+    </message>
+    <message>
+        <source>%Ln report(s) of {reason}</source>
+        <translation>%Ln Meldung wegen {reason}|%Ln Meldungen wegen {reason}</translation>
+    </message>
+    <message>
         <source>{followers} follower(s) · follows {following}</source>
         <translation>{followers} Follower · folgt {following}|{followers} Follower · folgt {following}</translation>
     </message>

@@ -625,6 +625,18 @@
         <translation>… (%Ln carácter más: Mostrar el texto completo)|… (%Ln caracteres más: Mostrar el texto completo)</translation>
     </message>
     <message>
+        <source>account inauthenticity {score} (rule: {rule})</source>
+        <translation>inautenticidad de la cuenta {score} (regla: {rule})</translation>
+    </message>
+    <message>
+        <source>{subject} {score} (rule: {rule})</source>
+        <translation>{subject} {score} (regla: {rule})</translation>
+    </message>
+    <message>
+        <source>%Ln report(s) of {reason}</source>
+        <translation>%Ln denuncia por {reason}|%Ln denuncias por {reason}</translation>
+    </message>
+    <message>
         <source>{followers} follower(s) · follows {following}</source>
         <translation>{followers} seguidor · sigue a {following}|{followers} seguidores · sigue a {following}</translation>
     </message>

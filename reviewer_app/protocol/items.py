@@ -162,8 +162,20 @@ class QueueReasonKind(StrEnum):
 
 
 class QueueReason(WireModel):
+    """Why the item is queued: ``detail`` in English words; for a classifier's score or a
+    count of reports the parts too, for a client to say it in its user's language."""
+
     kind: QueueReasonKind
     detail: ShortText = ""
+    subject: ShortText | None = Field(
+        default=None,
+        description="the names the reason is about, as data: a classifier's model, version "
+        "and label; the reports' reason (None: reports of any reason, or an account's "
+        "inauthenticity score)",
+    )
+    score: Fraction | None = Field(default=None, description="the score that met the rule")
+    threshold: Fraction | None = Field(default=None, description="the rule's least score")
+    count: Count | None = Field(default=None, description="the reports that met the rule")
 
 
 class Span(WireModel):

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer_app.protocol import Event, EventKind, Item, ItemEscalation
+from reviewer_app.protocol import Event, EventKind, Item, ItemEscalation, QueueReason
 from reviewer_app.protocol.accounts import AuthorStatus
 
 from .accounts import ClientFactory, LinkedAccountsPanel, account_line, status_words
@@ -131,11 +131,32 @@ def why_text(
         )
     ]
     lines += [
-        f"• {words_for(REASON_WORDS, r.kind.value)}: {long(r.detail, limit, cuts)}"
+        f"• {words_for(REASON_WORDS, r.kind.value)}: {long(reason_words(r), limit, cuts)}"
         for r in item.reasons
     ]
     lines += [f"• {line}" for line in escalation_lines(item.escalation, name_of)]
     return "\n".join(lines)
+
+
+def reason_words(reason: QueueReason) -> str:
+    """A reason in the user's language where the service gave its parts (a score against
+    its rule, a count of reports), its ``detail`` as it came otherwise."""
+    if reason.score is not None and reason.threshold is not None:
+        figures = {"score": decimal(reason.score, 2), "rule": decimal(reason.threshold, 2)}
+        if reason.subject is None:
+            return translate(
+                "ContextPanels", "account inauthenticity {score} (rule: {rule})"
+            ).format(**figures)
+        return translate("ContextPanels", "{subject} {score} (rule: {rule})").format(
+            subject=isolate(reason.subject), **figures
+        )
+    if reason.count is not None:
+        if reason.subject is None:
+            return plural(translate("ContextPanels", "%Ln report(s)"), reason.count)
+        return plural(translate("ContextPanels", "%Ln report(s) of {reason}"), reason.count).format(
+            reason=isolate(reason.subject)
+        )
+    return reason.detail
 
 
 def author_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:

@@ -783,6 +783,61 @@ def test_percentages_are_written_the_languages_way(qapp: QApplication) -> None:
         QLocale.setDefault(before)
 
 
+def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> None:
+    """A German reviewer read "health claim 0.80 (rule: 0.75)" and "52 hate reports" under
+    "Grund": the service's English words. A reason that carries its parts (score, rule,
+    count) is worded by the desk; one without (an item stored before) shows its detail."""
+    from PySide6.QtCore import QLocale
+
+    from reviewer_app.protocol import QueueReason, QueueReasonKind
+    from reviewer_app.ui.context_panels import reason_words
+
+    scored = QueueReason(
+        kind=QueueReasonKind.classifier,
+        detail="claims 3.2.1: health claim 0.80 (rule: 0.75)",
+        subject="claims 3.2.1: health claim",
+        score=0.8,
+        threshold=0.75,
+    )
+    account = QueueReason(
+        kind=QueueReasonKind.classifier,
+        detail="account inauthenticity 0.91 (rule: 0.80)",
+        score=0.91,
+        threshold=0.8,
+    )
+    reported = QueueReason(
+        kind=QueueReasonKind.user_reports, detail="52 hate reports", subject="hate", count=52
+    )
+    one = QueueReason(kind=QueueReasonKind.user_reports, detail="1 reports", count=1)
+    old = QueueReason(kind=QueueReasonKind.user_reports, detail="3 hate reports")
+    reasons = (scored, account, reported, one, old)
+    before = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        assert [reason_words(r) for r in reasons] == [
+            "\u2068claims 3.2.1: health claim\u2069 0.80 (rule: 0.75)",
+            "account inauthenticity 0.91 (rule: 0.80)",
+            "52 reports of \u2068hate\u2069",
+            "1 report",
+            "3 hate reports",
+        ]
+        QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
+        installed = i18n.install_translators(qapp, "de")
+        try:
+            assert [reason_words(r) for r in reasons] == [
+                "\u2068claims 3.2.1: health claim\u2069 0,80 (Regel: 0,75)",
+                "Unechtheit des Kontos 0,91 (Regel: 0,80)",
+                "52 Meldungen wegen \u2068hate\u2069",
+                "1 Meldung",
+                "3 hate reports",
+            ]
+        finally:
+            for translator in installed:
+                qapp.removeTranslator(translator)
+    finally:
+        QLocale.setDefault(before)
+
+
 def test_scores_are_written_the_locales_way(qapp: QApplication, qtbot) -> None:
     """A German reviewer read "0.77 / 0.75" beside "29,4 h": the scores panel writes its
     figures, and their spoken words, with the locale's decimal mark."""

@@ -43,9 +43,13 @@ def _detail(text: str) -> str:
     return text if len(text) <= DETAIL_LENGTH else text[: DETAIL_LENGTH - 1] + "…"
 
 
-def reason(kind: QueueReasonKind, detail: str) -> dict[str, Any]:
-    """A ``QueueReason`` as the item stores it."""
-    return {"kind": kind.value, "detail": _detail(detail)}
+def reason(kind: QueueReasonKind, detail: str, **parts: Any) -> dict[str, Any]:
+    """A ``QueueReason`` as the item stores it; ``parts``: its ``subject``, ``score``,
+    ``threshold`` or ``count`` (the figures and names a client words itself)."""
+    found = {"kind": kind.value, "detail": _detail(detail)}
+    if "subject" in parts and parts["subject"] is not None:
+        parts["subject"] = _detail(parts["subject"])
+    return found | parts
 
 
 @dataclass
@@ -246,11 +250,14 @@ def rule_reasons(
             if s["score"] >= condition.min_score and (best is None or s["score"] > best["score"]):
                 best = s
         if best is not None:
+            subject = f"{best['model']} {best['model_version']}: {words(best['label'])}"
             found.append(
                 reason(
                     QueueReasonKind.classifier,
-                    f"{best['model']} {best['model_version']}: {words(best['label'])} "
-                    f"{best['score']:.2f} (rule: {condition.min_score:.2f})",
+                    f"{subject} {best['score']:.2f} (rule: {condition.min_score:.2f})",
+                    subject=subject,
+                    score=best["score"],
+                    threshold=condition.min_score,
                 )
             )
     for reports in rule.reports:
@@ -261,7 +268,14 @@ def rule_reasons(
         )
         if count >= reports.min_count:
             what = f"{words(reports.reason)} " if reports.reason else ""
-            found.append(reason(QueueReasonKind.user_reports, f"{count} {what}reports"))
+            found.append(
+                reason(
+                    QueueReasonKind.user_reports,
+                    f"{count} {what}reports",
+                    subject=words(reports.reason) if reports.reason else None,
+                    count=count,
+                )
+            )
     if rule.fact_check is not None:
         wanted = set(rule.fact_check.ratings)
         for f in summary.fact_checks:
@@ -274,6 +288,8 @@ def rule_reasons(
             reason(
                 QueueReasonKind.classifier,
                 f"account inauthenticity {inauthenticity:.2f} (rule: {rule.account.min_score:.2f})",
+                score=inauthenticity,
+                threshold=rule.account.min_score,
             )
         )
     return found[:MAX_ITEM_REASONS]
