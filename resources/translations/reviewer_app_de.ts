@@ -633,6 +633,14 @@
         <translation>{subject} {score} (Regel: {rule})</translation>
     </message>
     <message>
+        <source>%Ln new report(s) since it was kept</source>
+        <translation>%Ln neue Meldung, seit er behalten wurde|%Ln neue Meldungen, seit er behalten wurde</translation>
+    </message>
+    <message>
+        <source>new rating {rating} since it was kept</source>
+        <translation>neue Bewertung {rating}, seit er behalten wurde</translation>
+    </message>
+    <message>
         <source>%Ln report(s) of {reason}</source>
         <translation>%Ln Meldung wegen {reason}|%Ln Meldungen wegen {reason}</translation>
     </message>

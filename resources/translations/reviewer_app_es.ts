@@ -633,6 +633,14 @@
         <translation>{subject} {score} (regla: {rule})</translation>
     </message>
     <message>
+        <source>%Ln new report(s) since it was kept</source>
+        <translation>%Ln denuncia nueva desde que se mantuvo|%Ln denuncias nuevas desde que se mantuvo</translation>
+    </message>
+    <message>
+        <source>new rating {rating} since it was kept</source>
+        <translation>nueva calificación {rating} desde que se mantuvo</translation>
+    </message>
+    <message>
         <source>%Ln report(s) of {reason}</source>
         <translation>%Ln denuncia por {reason}|%Ln denuncias por {reason}</translation>
     </message>

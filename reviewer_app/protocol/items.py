@@ -176,6 +176,11 @@ class QueueReason(WireModel):
     score: Fraction | None = Field(default=None, description="the score that met the rule")
     threshold: Fraction | None = Field(default=None, description="the rule's least score")
     count: Count | None = Field(default=None, description="the reports that met the rule")
+    since_kept: bool = Field(
+        default=False,
+        description="the post was decided keep and came back: ``count`` reports or the "
+        "rating ``subject`` came in since",
+    )
 
 
 class Span(WireModel):

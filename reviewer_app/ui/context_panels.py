@@ -150,6 +150,14 @@ def reason_words(reason: QueueReason) -> str:
         return translate("ContextPanels", "{subject} {score} (rule: {rule})").format(
             subject=isolate(reason.subject), **figures
         )
+    if reason.since_kept and reason.count is not None:
+        return plural(
+            translate("ContextPanels", "%Ln new report(s) since it was kept"), reason.count
+        )
+    if reason.since_kept and reason.subject is not None:
+        return translate("ContextPanels", "new rating {rating} since it was kept").format(
+            rating=isolate(reason.subject)
+        )
     if reason.count is not None:
         if reason.subject is None:
             return plural(translate("ContextPanels", "%Ln report(s)"), reason.count)

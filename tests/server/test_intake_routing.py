@@ -276,8 +276,9 @@ def test_no_re_review_rule_means_a_kept_post_stays_kept(
 
 
 def given(reason: dict[str, Any]) -> dict[str, Any]:
-    """A reason's fields that say something (the parts a reason has not are null)."""
-    return {k: v for k, v in reason.items() if v is not None}
+    """A reason's fields that say something (the parts a reason has not are null, and
+    ``since_kept`` false)."""
+    return {k: v for k, v in reason.items() if v is not None and v is not False}
 
 
 def test_the_reasons_name_ratings_and_report_reasons_in_words(
@@ -311,7 +312,12 @@ def test_the_reasons_name_ratings_and_report_reasons_in_words(
     [again] = send(platform, "signals", [fact_check("rated", "false", url="https://f.example/9")])
     [second] = again["item_ids"]
     assert [given(r) for r in lead.get(f"/items/{second}").json()["reasons"]] == [
-        {"kind": "fact_check", "detail": "new rating False (Check Desk) since kept"}
+        {
+            "kind": "fact_check",
+            "detail": "new rating False (Check Desk) since kept",
+            "subject": "False (Check Desk)",
+            "since_kept": True,
+        }
     ]
 
 

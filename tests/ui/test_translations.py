@@ -810,7 +810,19 @@ def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> Non
     )
     one = QueueReason(kind=QueueReasonKind.user_reports, detail="1 reports", count=1)
     old = QueueReason(kind=QueueReasonKind.user_reports, detail="3 hate reports")
-    reasons = (scored, account, reported, one, old)
+    again = QueueReason(
+        kind=QueueReasonKind.user_reports,
+        detail="12 new reports since kept",
+        count=12,
+        since_kept=True,
+    )
+    rated = QueueReason(
+        kind=QueueReasonKind.fact_check,
+        detail="new rating False (Desk) since kept",
+        subject="False (Desk)",
+        since_kept=True,
+    )
+    reasons = (scored, account, reported, one, old, again, rated)
     before = QLocale()
     try:
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
@@ -820,6 +832,8 @@ def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> Non
             "52 reports of \u2068hate\u2069",
             "1 report",
             "3 hate reports",
+            "12 new reports since it was kept",
+            "new rating \u2068False (Desk)\u2069 since it was kept",
         ]
         QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
         installed = i18n.install_translators(qapp, "de")
@@ -830,6 +844,8 @@ def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> Non
                 "52 Meldungen wegen \u2068hate\u2069",
                 "1 Meldung",
                 "3 hate reports",
+                "12 neue Meldungen, seit er behalten wurde",
+                "neue Bewertung \u2068False (Desk)\u2069, seit er behalten wurde",
             ]
         finally:
             for translator in installed:

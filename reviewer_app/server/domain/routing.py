@@ -346,14 +346,24 @@ def rereview_reasons(
         return []
     found: list[dict[str, Any]] = []
     if rule.new_reports is not None and new_reports >= rule.new_reports:
-        found.append(reason(QueueReasonKind.user_reports, f"{new_reports} new reports since kept"))
+        found.append(
+            reason(
+                QueueReasonKind.user_reports,
+                f"{new_reports} new reports since kept",
+                count=new_reports,
+                since_kept=True,
+            )
+        )
     wanted = set(rule.new_ratings)
     for f in new_ratings:
         if f["rating"] in wanted:
+            rated = f"{words(f['rating'], ratings)} ({f['organisation']})"
             found.append(
                 reason(
                     QueueReasonKind.fact_check,
-                    f"new rating {words(f['rating'], ratings)} ({f['organisation']}) since kept",
+                    f"new rating {rated} since kept",
+                    subject=rated,
+                    since_kept=True,
                 )
             )
             break
