@@ -93,7 +93,14 @@ class IntakeMedia(WireModel):
 
 
 class IntakePost(WireModel):
-    """A post, new or a new version of one already sent (edited upstream)."""
+    """A post, new or a new version of one already sent (edited upstream).
+
+    A post withdrawn upstream (``POST /intake/withdrawals``) is not revived by a replay: a
+    post ``deleted`` never comes back (sent again with the same content it is
+    ``unchanged``, with other content ``rejected``, code ``post_deleted``); a post made
+    ``private`` comes back only when sent with an ``updated_at`` later than its withdrawal
+    (the withdrawal's ``at``, or when the service received it), else it is ``unchanged``.
+    """
 
     external_id: ExternalId
     text: LongText
@@ -105,6 +112,11 @@ class IntakePost(WireModel):
     thread: Thread = Thread()
     reach: Reach = Reach(views=0, shares=0)
     media: list[IntakeMedia] = Field(default_factory=list, max_length=16)
+    updated_at: Timestamp | None = Field(
+        default=None,
+        description="when the platform last changed the post: edited, or made public again "
+        "(a post made private comes back only with one later than its withdrawal)",
+    )
 
 
 class PostBatch(WireModel):

@@ -7,6 +7,7 @@ after the lease ran out is answered the same; a decision made before stands.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -148,18 +149,21 @@ def test_withdrawn_after_a_decision(server: LiveServer, platform: ApiSession) ->
 
 
 def test_a_withdrawn_post_takes_no_signals_until_it_is_sent_again(
-    server: LiveServer, platform: ApiSession
+    server: LiveServer, platform: ApiSession, clock: ManualClock
 ) -> None:
     first = queued(platform, "p1")
     sent_before = report("p1", signal_id="before")
     send(platform, "signals", [sent_before])
-    withdraw(platform, "p1")
+    withdraw(platform, "p1", "private")
     results = send(platform, "signals", [report("p1"), sent_before])
     assert statuses(results) == ["rejected", "unchanged"]
     assert results[0]["reason"]["code"] == "post_withdrawn"
 
-    # made public again: the post is live, its signals route it to a new item
-    [back] = send(platform, "posts", [post("p1")])
+    # made public again (a change after the withdrawal): the post is live, its signals
+    # route it to a new item
+    clock.advance(60)
+    again = post("p1") | {"updated_at": datetime.fromtimestamp(clock.now, UTC).isoformat()}
+    [back] = send(platform, "posts", [again])
     assert back["status"] == "updated" and back["queue_ids"] == [MISINFO], back
     assert back["item_ids"] != [first]
     lead = server.login("lena", Role.lead)

@@ -257,7 +257,8 @@ def demo_lines(
                 item, signals, author.signals.inauthenticity_score, order, configs
             )
             at = _time(item.enqueued_at)
-            post = intake_post(item, author).model_dump(mode="json")
+            # the demo's posts are never changed upstream: no updated_at on the line
+            post = intake_post(item, author).model_dump(mode="json", exclude={"updated_at"})
             posts.append({"type": "post", "received_at": at, **post})
             routing += [
                 {"type": "signal", "received_at": at, **s.model_dump(mode="json")}

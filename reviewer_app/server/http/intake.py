@@ -47,7 +47,7 @@ _DESCRIPTIONS = {
     401: "Missing, expired or revoked key",
     403: "Not a key of the account kind this route is for (platform or fact-checker)",
     413: "The request body is over the size cap",
-    415: "The uploaded bytes are not PNG, JPEG, GIF, WebP or MP4, or not what the "
+    415: "The uploaded bytes are not PNG, JPEG, GIF, WebP, MP4 or WebM, or not what the "
     "Content-Type says",
     422: "The batch does not match the contract (nothing of it was applied)",
     429: "Too many requests from this caller; see Retry-After",

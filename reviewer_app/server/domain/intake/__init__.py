@@ -34,8 +34,16 @@ another queue whose rules it meets may still take it. A post removed (an action 
 **Withdrawals** (the post was deleted or made private upstream) end review of its open
 items: state ``withdrawn``, lease cleared and ended, ``withdrawn`` in the history. A verdict
 for it later is ``rejected`` with reason ``withdrawn`` (verdicts.py); decided items stay
-decided. The post gets no more signals until the platform sends it again (made public
-again), which makes it live once more.
+decided. The post gets no more signals (``post_withdrawn``) while it is withdrawn, and
+sending it again is not enough to revive it: a batch of posts may be a replay, which must
+change nothing. A post **deleted** never comes back: sent again with the same content it is
+``unchanged``, with other content ``rejected`` (``post_deleted``). A post made **private**
+comes back only when the platform says it changed after the withdrawal: sent with an
+``updated_at`` later than the withdrawal's time (its ``at`` when it gave one, else when the
+service received it; kept as the post's ``updated_at`` while it is withdrawn), it is live
+once more (a new version if its content differs, routed by its signals again); without
+one, or with one not later, it is ``unchanged``. A live post's ``updated_at`` changes
+nothing (it is in neither the stored document nor the content hash).
 
 **Concurrency**: each batch locks its posts (PostgreSQL: ``FOR UPDATE`` in id order) before
 anything else touches them, so two batches on one post take turns; inserts of posts,

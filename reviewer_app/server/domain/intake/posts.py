@@ -4,18 +4,24 @@ by the content hash, authors merged (see the package's docstring)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reviewer_app.protocol import IntakeAuthor, IntakePost, IntakeResult, IntakeStatus
+from reviewer_app.protocol import (
+    IntakeAuthor,
+    IntakePost,
+    IntakeResult,
+    IntakeStatus,
+    WithdrawalReason,
+)
 from reviewer_app.server.domain import account_links, search_index
 from reviewer_app.server.domain.intake.fact_checks import rate_arrivals
 from reviewer_app.server.domain.intake.items import (
     Context,
+    PostRow,
     Touch,
     element_result,
-    lock_posts,
     rejected_result,
     settle,
 )
@@ -30,7 +36,9 @@ from reviewer_app.server.domain.intake.rows import (
     LIVE,
     MEDIA_OF_SOURCE,
     NO_ACCOUNT_SIGNALS,
+    POSTS_WITH_TIMES_BY_ID,
     PRIOR_STRIKES,
+    SHARE_AUTHORS_OF_POSTS,
     UPDATE_AUTHOR,
     UPDATE_POST,
     author_id_for,
@@ -38,6 +46,9 @@ from reviewer_app.server.domain.intake.rows import (
     compact_json,
     post_id_for,
 )
+
+POST_DELETED = "post_deleted"
+"""The code of a deleted post sent again with other content (the same is ``unchanged``)."""
 
 
 @dataclass
@@ -52,8 +63,10 @@ class _PreparedPost:
 
 def post_document(post: IntakePost) -> tuple[dict[str, Any], str]:
     """A post as stored (its author's platform id in, the author's fields out) and its
-    content hash (before the uploads' details are added)."""
-    payload = post.model_dump(mode="json", exclude={"author"})
+    content hash (before the uploads' details are added). ``updated_at`` is left out of
+    both: it says when the post changed, not what it is (a live post sent again with
+    another is a replay, and earlier hashes stay comparable)."""
+    payload = post.model_dump(mode="json", exclude={"author", "updated_at"})
     payload["author_external_id"] = post.author.external_id
     return payload, canonical_hash(payload)
 
@@ -162,7 +175,7 @@ def _posts_round(
         for p in sorted(prepared, key=lambda p: p.id)
     ]
     created = set(INSERT_POSTS(conn, new_rows, ctx.postgres))
-    stored = lock_posts(ctx, [p.id for p in prepared if p.id not in created])
+    stored, changed_at = _lock_posts(ctx, [p.id for p in prepared if p.id not in created])
     changed: list[dict[str, Any]] = []
     touched: dict[str, Touch] = {}
     linked: list[dict[str, str]] = []
@@ -172,8 +185,8 @@ def _posts_round(
             linked += [{"post_id": p.id, "media_id": m.media_id} for m in p.post.media]
             continue
         row = stored[p.id]
-        if row.content_hash == p.content_hash and row.state == LIVE:
-            results[p.index] = element_result(p.post.external_id, IntakeStatus.unchanged)
+        if (kept := _kept(row, p, changed_at[p.id])) is not None:
+            results[p.index] = kept
             continue
         bumped = row.content_hash != p.content_hash
         new_version = row.version + 1 if bumped else row.version
@@ -209,6 +222,41 @@ def _posts_round(
                 p.post.external_id, IntakeStatus.updated, settled.get(p.id)
             )
     return results
+
+
+def _kept(row: PostRow, p: _PreparedPost, changed_at: float) -> IntakeResult | None:
+    """The answer for a stored post sent again that stays as it is, or None when the post
+    changes (a new version, or live again). A live post stays when its content is the
+    same. A withdrawn post comes back only when it was made private and the platform says
+    it changed after the withdrawal (``changed_at``): else it is a replay (``unchanged``),
+    but a deleted post sent with other content is refused (``post_deleted``)."""
+    if row.state == LIVE:
+        same = row.content_hash == p.content_hash
+        return element_result(p.post.external_id, IntakeStatus.unchanged) if same else None
+    sent_at = p.post.updated_at
+    if row.state == WithdrawalReason.private and sent_at and sent_at.timestamp() > changed_at:
+        return None
+    if row.state == WithdrawalReason.deleted and row.content_hash != p.content_hash:
+        return rejected_result(
+            p.post.external_id,
+            POST_DELETED,
+            "The post was deleted upstream: it does not come back (a new post needs a new id).",
+        )
+    return element_result(p.post.external_id, IntakeStatus.unchanged)
+
+
+def _lock_posts(
+    ctx: Context, post_ids: Iterable[str]
+) -> tuple[dict[str, PostRow], dict[str, float]]:
+    """``items.lock_posts`` (the same statements), with when each post last changed here:
+    for a withdrawn post, its withdrawal's time (rows.WITHDRAW_POST)."""
+    ids = sorted(set(post_ids))
+    if not ids:
+        return {}, {}
+    if ctx.postgres:
+        ctx.conn.execute(SHARE_AUTHORS_OF_POSTS, {"ids": ids}).all()
+    found = ctx.conn.execute(POSTS_WITH_TIMES_BY_ID[ctx.postgres], {"ids": ids}).all()
+    return {r.id: PostRow.from_row(r) for r in found}, {r.id: r.updated_at for r in found}
 
 
 def _author_document(author_id: str, author: IntakeAuthor) -> dict[str, Any]:

@@ -183,6 +183,18 @@ POSTS_BY_ID = {
     pg: _locking(select(*_POST_COLUMNS).where(any_of(posts.c.id, pg)).order_by(posts.c.id), pg)
     for pg in _PG
 }
+# The same, with when each post last changed here (``updated_at``: for a withdrawn post, its
+# withdrawal's time, see WITHDRAW_POST), for a post batch: a withdrawn post sent again comes
+# back only when the platform says it changed after that (posts.py).
+POSTS_WITH_TIMES_BY_ID = {
+    pg: _locking(
+        select(*_POST_COLUMNS, posts.c.updated_at)
+        .where(any_of(posts.c.id, pg))
+        .order_by(posts.c.id),
+        pg,
+    )
+    for pg in _PG
+}
 # The posts' authors, locked FOR SHARE in id order before the posts (PostgreSQL): every path
 # takes an author before the author's posts (a post batch locks its authors FOR UPDATE
 # first, an account action locks them FOR UPDATE before closing their items), so a signal
@@ -209,6 +221,8 @@ UPDATE_POST = UpdateMany(
     posts, "id", ("version", "content_hash", "payload", "author_id", "state", "updated_at")
 )
 UPDATE_SUMMARY = UpdateMany(posts, "id", ("signal_summary",))
+# A post withdrawn: ``b_now`` is when (the withdrawal's ``at`` when it gave one, else when
+# the service received it), kept as the post's ``updated_at`` until it is live again.
 WITHDRAW_POST = (
     update(posts)
     .where(posts.c.id == bindparam("b_id"))

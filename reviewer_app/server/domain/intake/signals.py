@@ -267,11 +267,21 @@ def id_reused_result(external_id: str) -> IntakeResult:
     )
 
 
+def _withdrawal_row(ctx: Context, post_id: str, w: Withdrawal) -> dict[str, Any]:
+    """WITHDRAW_POST's parameters: the post withdrawn at the withdrawal's ``at`` when it
+    gives one, else when the service received it (a post batch compares with that); an
+    ``at`` ahead of the service's clock counts as now (else a private post could not come
+    back until then)."""
+    at = ctx.now if w.at is None else min(w.at.timestamp(), ctx.now)
+    return {"b_id": post_id, "b_state": w.reason.value, "b_now": at}
+
+
 def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[IntakeResult]:
     conn = ctx.conn
     rows = lock_posts(ctx, [post_id_for(ctx.actor, w.post_external_id) for w in batch])
     results: list[IntakeResult] = []
     withdrawn: dict[str, str] = {}
+    changes: list[dict[str, Any]] = []
     for w in batch:
         post = rows.get(post_id_for(ctx.actor, w.post_external_id))
         if post is None:
@@ -287,13 +297,11 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
         else:
             post.state = w.reason.value
             withdrawn[post.id] = w.reason.value
+            changes.append(_withdrawal_row(ctx, post.id, w))
             results.append(element_result(w.post_external_id, IntakeStatus.updated))
     if not withdrawn:
         return results
-    conn.execute(
-        WITHDRAW_POST,
-        [{"b_id": pid, "b_state": state, "b_now": ctx.now} for pid, state in withdrawn.items()],
-    )
+    conn.execute(WITHDRAW_POST, changes)
     open_items = conn.execute(OPEN_ITEMS[ctx.postgres], {"ids": sorted(withdrawn)}).all()
     # a waiting appeal of the account outlives its post: its item stays in the appeals queue
     outliving = appeals.outliving_withdrawal(conn, [r.id for r in open_items])
