@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from reviewer_app.__main__ import main
 from reviewer_app.protocol import QueueFile
@@ -22,6 +21,7 @@ from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.feeds.bulk_import import read_state, rejects_path, state_path
 from reviewer_app.server.service import Service
 from reviewer_app.server.storage.tables import posts, signals
+from tests.server.test_bulk_import import count, line, write
 from tests.support.intake import QUEUES, classifier, post
 
 
@@ -78,20 +78,6 @@ def other(tmp_path: Path) -> Iterator[tuple[str, Service]]:
         yield url, svc
     finally:
         svc.close()
-
-
-def line(kind: str, body: dict[str, Any]) -> str:
-    return json.dumps({"type": kind, **body})
-
-
-def write(path: Path, lines: list[str]) -> Path:
-    path.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
-    return path
-
-
-def count(service: Service, table: Any) -> int:
-    with service.db.read() as conn:
-        return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
 
 
 def feed(folder: Path) -> Path:
