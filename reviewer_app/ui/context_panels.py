@@ -131,16 +131,19 @@ def why_text(
         )
     ]
     lines += [
-        f"• {words_for(REASON_WORDS, r.kind.value)}: {long(reason_words(r), limit, cuts)}"
+        f"• {words_for(REASON_WORDS, r.kind.value)}: {reason_words(r, limit, cuts)}"
         for r in item.reasons
     ]
     lines += [f"• {line}" for line in escalation_lines(item.escalation, name_of)]
     return "\n".join(lines)
 
 
-def reason_words(reason: QueueReason) -> str:
+def reason_words(
+    reason: QueueReason, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None
+) -> str:
     """A reason in the user's language where the service gave its parts (a score against
-    its rule, a count of reports), its ``detail`` as it came otherwise."""
+    its rule, a count of reports), its ``detail`` as it came otherwise; what came from the
+    service isolated once (``long``), the desk's own words not."""
     if reason.score is not None and reason.threshold is not None:
         figures = {"score": decimal(reason.score, 2), "rule": decimal(reason.threshold, 2)}
         if reason.subject is None:
@@ -148,7 +151,7 @@ def reason_words(reason: QueueReason) -> str:
                 "ContextPanels", "account inauthenticity {score} (rule: {rule})"
             ).format(**figures)
         return translate("ContextPanels", "{subject} {score} (rule: {rule})").format(
-            subject=isolate(reason.subject), **figures
+            subject=long(reason.subject, limit, cuts), **figures
         )
     if reason.since_kept and reason.count is not None:
         return plural(
@@ -156,15 +159,15 @@ def reason_words(reason: QueueReason) -> str:
         )
     if reason.since_kept and reason.subject is not None:
         return translate("ContextPanels", "new rating {rating} since it was kept").format(
-            rating=isolate(reason.subject)
+            rating=long(reason.subject, limit, cuts)
         )
     if reason.count is not None:
         if reason.subject is None:
             return plural(translate("ContextPanels", "%Ln report(s)"), reason.count)
         return plural(translate("ContextPanels", "%Ln report(s) of {reason}"), reason.count).format(
-            reason=isolate(reason.subject)
+            reason=long(reason.subject, limit, cuts)
         )
-    return reason.detail
+    return long(reason.detail, limit, cuts)
 
 
 def author_text(item: Item, limit: int | None = FIELD_LIMIT, cuts: Cuts | None = None) -> str:

@@ -789,8 +789,8 @@ def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> Non
     count) is worded by the desk; one without (an item stored before) shows its detail."""
     from PySide6.QtCore import QLocale
 
-    from reviewer_app.protocol import QueueReason, QueueReasonKind
-    from reviewer_app.ui.context_panels import reason_words
+    from reviewer_app.protocol import Item, QueueReason, QueueReasonKind
+    from reviewer_app.ui.context_panels import reason_words, why_text
 
     scored = QueueReason(
         kind=QueueReasonKind.classifier,
@@ -823,6 +823,14 @@ def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> Non
         since_kept=True,
     )
     reasons = (scored, account, reported, one, old, again, rated)
+    # the tab's lines isolate what came from the service once: a second isolate would show
+    # the first's marks as visible markers
+    # (what ``why_text`` reads of an item)
+    item = Item.model_construct(
+        queue_id="q", origin_queue_id="q", reasons=list(reasons), escalation=None
+    )
+    tab = why_text(item)
+    assert tab.count("\u2068") == 4 and "U+2068" not in tab, tab
     before = QLocale()
     try:
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
@@ -831,7 +839,7 @@ def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> Non
             "account inauthenticity 0.91 (rule: 0.80)",
             "52 reports of \u2068hate\u2069",
             "1 report",
-            "3 hate reports",
+            "\u20683 hate reports\u2069",
             "12 new reports since it was kept",
             "new rating \u2068False (Desk)\u2069 since it was kept",
         ]
@@ -843,7 +851,7 @@ def test_why_queued_is_said_in_the_reviewers_language(qapp: QApplication) -> Non
                 "Unechtheit des Kontos 0,91 (Regel: 0,80)",
                 "52 Meldungen wegen \u2068hate\u2069",
                 "1 Meldung",
-                "3 hate reports",
+                "\u20683 hate reports\u2069",
                 "12 neue Meldungen, seit er behalten wurde",
                 "neue Bewertung \u2068False (Desk)\u2069, seit er behalten wurde",
             ]
