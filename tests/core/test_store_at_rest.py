@@ -269,7 +269,7 @@ def test_a_plaintext_store_of_schema_2_is_encrypted_in_place_keeping_unsent_verd
     # sealed in place only with a key made for it now (``ProfileKey.fresh``): see
     # test_store_tamper for a store whose key check was removed
     with Store(path, key=key, seal_plaintext=True) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 10
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 11
         assert store.encrypted and store.recovery_message is None
         # nothing lost: the unsent verdicts go out with their notes, under their keys
         out = store.take_due(now + 1, 10)

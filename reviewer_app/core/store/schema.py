@@ -233,6 +233,14 @@ def _v10(conn: sqlite3.Connection) -> None:
     release's (see ``_v9``)."""
 
 
+def _v11(conn: sqlite3.Connection) -> None:
+    """No table changes: the items kept gained fields a release of schema 10 cannot parse:
+    a reason's parts (``QueueReason.subject``, ``score``, ``threshold``, ``count``,
+    ``since_kept``) and what reversing an appeal would leave the account with
+    (``ItemAppeal.account_stays``). Such a release refuses this store as a newer release's
+    (see ``_v9``)."""
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v1,
@@ -245,6 +253,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v8,
     _v9,
     _v10,
+    _v11,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: the content type kept for a media file the service no longer has (404 or 410): its tile
