@@ -6,9 +6,10 @@ for another database (a ``./reviewer-server.db`` made by mistake, a staging SQLi
 the move to PostgreSQL) says nothing of what this one holds. The database is named by a
 digest of a row it makes once and keeps (the intake's reporter key in ``server_secrets``):
 one-way, so the state file never holds the secret, and the same for every URL that reaches
-the database. A state for another database, or one that names none (written by a release
-before this one), is not resumed: the import starts from the first line, which is safe since
-intake is idempotent (everything already there is counted ``unchanged``), and says so.
+the database. A state for another database is not resumed: the import starts from the first
+line, which is safe since intake is idempotent (everything already there is counted
+``unchanged``), and says so. One that names none (written by a release before this one) is
+taken as this database's, as that release did, and the run says so and how to start over.
 """
 
 from __future__ import annotations
@@ -123,11 +124,18 @@ def starting_state(
         )
     if found.database == database:
         return found
-    why = (
-        "was for another database"
-        if found.database is not None
-        else "does not say which database it was for (an earlier release wrote it)"
-    )
+    if found.database is None:
+        # an earlier release's state, as this source: most likely this very database (the
+        # one its run was given), which holds the lines before its offset; started over
+        # there, a file that withdraws a post and brings it back would do both again
+        notify(
+            f"The progress in {state_file} does not say which database it was for (an "
+            "earlier release wrote it): taken as this database's. If it was another's, "
+            f"remove {state_file.name} and run the import again to start from the first line."
+        )
+        found.database = database
+        return found
+    why = "was for another database"
     kept = " Its rejected lines are appended to those listed before." if found.rejected else ""
     notify(
         f"The progress in {state_file} {why}; importing from the first line (what this "
