@@ -213,6 +213,21 @@ def test_a_withdrawal_dated_ahead_of_the_clock_counts_as_now(
     assert back["status"] == "updated" and back["queue_ids"] == [HATE], back
 
 
+def test_a_private_post_deleted_later_never_comes_back(
+    server: LiveServer, platform: ApiSession, clock: ManualClock
+) -> None:
+    """Made private, then deleted: the deletion counts (it was answered unchanged, and the
+    post came back on a later updated_at as a private one does)."""
+    queued(platform, "p-1")
+    withdraw(platform, "p-1", "private")
+    [deleted] = send(platform, "withdrawals", [{"post_external_id": "p-1", "reason": "deleted"}])
+    assert deleted["status"] == "updated", deleted
+    clock.advance(60)
+    [again] = send(platform, "posts", [post("p-1", updated_at=iso(clock.now))])
+    assert unchanged(again), again
+    assert post_state(server, "p-1")[0] == "deleted"
+
+
 def test_a_live_posts_updated_at_changes_nothing(
     server: LiveServer, platform: ApiSession, clock: ManualClock
 ) -> None:

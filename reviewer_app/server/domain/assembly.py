@@ -312,7 +312,10 @@ def item_appeals(
             "contested": contested[int(r["decision_id"])].model_dump(mode="json"),
             "outcome": r["outcome"],
             "outcome_decision_id": r["outcome_decision_id"],
-            "account_stays": reversal_leaves(conn, int(r["decision_id"])),
+            # for the preview of a reversal: an appeal decided already has no more
+            "account_stays": (
+                reversal_leaves(conn, int(r["decision_id"])) if r["outcome"] is None else None
+            ),
         }
         for r in rows
         if int(r["decision_id"]) in contested

@@ -292,9 +292,9 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
                     "No post with this id was sent by this account.",
                 )
             )
-        elif post.state != LIVE:
+        elif post.state != LIVE and (post.state, w.reason.value) != ("private", "deleted"):
             results.append(element_result(w.post_external_id, IntakeStatus.unchanged))
-        else:
+        else:  # live, or private and now deleted (which never comes back)
             post.state = w.reason.value
             withdrawn[post.id] = w.reason.value
             changes.append(_withdrawal_row(ctx, post.id, w))
