@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,6 +91,50 @@ def test_prefetch_keeps_the_target_leased_and_skip_releases(
         engine.run_once()
         assert store.ready_counts() == {QUEUE: 7}  # refilled in one claim at half
         assert _leased_count(client) == 7  # and the three decided were delivered
+    finally:
+        engine.close()
+
+
+def test_a_claim_that_brings_as_many_as_the_reviewer_just_decided_is_told(
+    timed: tuple[LiveServer, ManualClock], tmp_path: Path
+) -> None:
+    """A claim leaves the worklist's count as the window was last told (4 ready when the
+    pass starts, those 4 decided while it runs, 4 claimed): the window, empty since the
+    last of them, is told all the same. (It was not: a long shift's window waited a minute
+    with 12 posts held and nothing on screen.)"""
+    server, clock = timed
+    client = login(server, "pia")
+    engine, log = _engine(server.url, tmp_path, client, clock, prefetch_target=8)
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        store = engine.store
+        assert store is not None and store.ready_counts() == {QUEUE: 8}
+
+        def decide(count: int) -> None:
+            for _ in range(count):
+                shown = store.next_item(QUEUE)
+                assert shown is not None
+                store.record_verdict(shown.item.id, action="keep", time_spent_ms=1)
+
+        decide(4)  # half left: the next pass claims 4
+        api = engine.api
+        assert api is not None
+        claim = api.claim
+
+        def reviewer_decides_the_rest_then_claim(*args: Any, **kwargs: Any) -> Any:
+            api.claim = claim  # type: ignore[method-assign]
+            decide(4)  # while the pass runs, the reviewer decides the 4 left: none is shown
+            told[:] = log.of(ev.WorklistChanged)
+            return claim(*args, **kwargs)
+
+        told: list[ev.WorklistChanged] = []
+        api.claim = reviewer_decides_the_rest_then_claim  # type: ignore[method-assign]
+        engine.run_once()
+        assert told[-1] == ev.WorklistChanged({QUEUE: 4})  # as told when the pass began
+        # the 4 claimed are told as they are stored (not only once the pass has topped up
+        # again: a pass can end with the count it began with)
+        assert log.of(ev.WorklistChanged)[len(told)] == ev.WorklistChanged({QUEUE: 4})
     finally:
         engine.close()
 

@@ -161,7 +161,7 @@ class LeaseWork(SyncState):
         if added:
             # the reviewer's next post now, not after this pass has fetched every media
             # file of the claim and refreshed the queues (a round trip each)
-            self._report_local()
+            self._report_local(items_added=True)
         return added
 
     def _top_up(self) -> None:
