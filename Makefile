@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PG_URL ?= $(REVIEWER_APP_TEST_PG_URL)
+# pytest's processes (pytest-xdist): one per core; TEST_WORKERS=0 runs the tests in one
+TEST_WORKERS ?= auto
 
 .PHONY: demo test lint typecheck imports openapi bench soak package package-check wheel-check clean
 
@@ -22,7 +24,7 @@ demo: $(VENV)/.app
 
 ## Set up and run the whole test suite with lint, type and boundary checks.
 test: $(VENV)/.dev lint imports typecheck
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

@@ -11,7 +11,13 @@ import pytest
 from reviewer_app.server.storage.db import Database
 from tests.support.keyring_memory import MemoryKeyring, installed
 from tests.support.pg_cluster import Cluster, throwaway_cluster
-from tests.support.servers import PG_ENV, LiveServer, fresh_pg_database, pg_admin_url
+from tests.support.servers import (
+    PG_ENV,
+    LiveServer,
+    drop_migrated_templates,
+    fresh_pg_database,
+    pg_admin_url,
+)
 
 #: the offscreen platform's screen: a workstation's 1920 x 1200 (its own default, 800 x 800,
 #: would bound the review window's first size; the layout tests size the window themselves)
@@ -33,6 +39,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    drop_migrated_templates()
     if _cluster is not None:
         _cluster.stop()
 
@@ -55,14 +62,22 @@ def _skip_without_pg() -> None:
         )
 
 
+def _migrated(request: pytest.FixtureRequest) -> bool:
+    """A fresh PostgreSQL database comes at the newest migration (a copy of one migrated
+    once) unless the test is marked ``empty_database``: the service, and ``Database.migrate``,
+    find nothing to do in it, as in an empty one they would have done it all."""
+    return request.node.get_closest_marker("empty_database") is None
+
+
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: a SQLite file, and (when available) a PostgreSQL database."""
+    """A fresh database: a SQLite file (not there yet), and (when available) a PostgreSQL
+    database (see ``_migrated``)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'service.db'}"
         return
     _skip_without_pg()
-    with fresh_pg_database() as url:
+    with fresh_pg_database(migrated=_migrated(request)) as url:
         yield url
 
 
@@ -72,9 +87,9 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
+def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
     _skip_without_pg()
-    with fresh_pg_database() as url:
+    with fresh_pg_database(migrated=_migrated(request)) as url:
         yield url
 
 

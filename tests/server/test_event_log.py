@@ -205,6 +205,7 @@ def test_concurrent_writers_form_one_chain(database_url: str) -> None:
         db.dispose()
 
 
+@pytest.mark.empty_database
 def test_migration_chains_the_entries_written_before_it(database_url: str) -> None:
     db = Database(database_url)
     config = Config()
@@ -234,6 +235,7 @@ def test_migration_chains_the_entries_written_before_it(database_url: str) -> No
         db.dispose()
 
 
+@pytest.mark.empty_database
 def test_a_log_written_by_the_locking_chain_upgrades_and_goes_on(database_url: str) -> None:
     """Up to schema 0008 every append gave its entries their ids itself (the head's last id
     + 1), so on PostgreSQL the id sequence never moved: after the upgrade, appends that take

@@ -8,6 +8,7 @@ import json
 import uuid
 from datetime import UTC, datetime
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, Table, func, insert, select
@@ -37,6 +38,9 @@ from reviewer_app.server.storage.tables import (
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 DECIDED = 40  # items decided at the first schema (so the rollups and the chain have work)
+
+#: the migrations run here, from an empty database
+pytestmark = pytest.mark.empty_database
 
 
 def _at_first_schema(url: str) -> None:

@@ -20,6 +20,9 @@ from reviewer_app.server.storage.db import MIGRATIONS, Database
 from reviewer_app.server.storage.migrations import HEAD
 from reviewer_app.server.storage.tables import SEARCH_INDEX_OBJECTS, metadata
 
+#: the migrations run here, from an empty database
+pytestmark = pytest.mark.empty_database
+
 
 def test_migrated_schema_matches_the_declared_tables(database_url: str) -> None:
     db = Database(database_url)

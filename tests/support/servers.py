@@ -18,13 +18,14 @@ from typing import Any
 
 import requests
 import uvicorn
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from reviewer_app.protocol import Role, UserCreate
 from reviewer_app.server.config import ServerSettings
 from reviewer_app.server.http.app import create_app
 from reviewer_app.server.service import Service
+from reviewer_app.server.storage.db import Database
 
 from .api import ApiSession
 
@@ -36,17 +37,54 @@ def pg_admin_url() -> str | None:
     return os.environ.get(PG_ENV) or None
 
 
+#: per test process: the database at the newest migration that fresh databases are copied
+#: from, by admin URL (see ``fresh_pg_database``)
+_migrated_templates: dict[str, str] = {}
+
+
+def _admin_engine(admin: str) -> Engine:
+    return create_engine(
+        admin.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
+    )
+
+
+def _migrated_template(engine: Engine, admin: str) -> str:
+    """This process's database at the newest migration, made on first use: copying it
+    (``CREATE DATABASE ... TEMPLATE``) takes 0.2-0.3 s, migrating an empty one 1.7-2 s."""
+    if admin not in _migrated_templates:
+        name = "rd_test_migrated_" + secrets.token_hex(6)
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        database = Database(make_url(admin).set(database=name).render_as_string(False))
+        try:
+            database.migrate()
+        finally:
+            database.dispose()  # a template takes no connections while it is copied
+        _migrated_templates[admin] = name
+    return _migrated_templates[admin]
+
+
+def drop_migrated_templates() -> None:
+    """Drop this process's migrated templates (at the end of the test session)."""
+    for admin, name in list(_migrated_templates.items()):
+        engine = _admin_engine(admin)
+        with suppress(Exception), engine.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        engine.dispose()
+        del _migrated_templates[admin]
+
+
 @contextmanager
-def fresh_pg_database() -> Iterator[str]:
-    """A new, empty PostgreSQL database on the test server; dropped afterwards."""
+def fresh_pg_database(*, migrated: bool = False) -> Iterator[str]:
+    """A new PostgreSQL database on the test server, dropped afterwards: empty, or
+    (``migrated``) at the newest migration, as the service's start would leave it."""
     admin = pg_admin_url()
     assert admin, f"{PG_ENV} is not set"
     name = "rd_test_" + secrets.token_hex(6)
-    engine = create_engine(
-        admin.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
-    )
+    engine = _admin_engine(admin)
+    template = f' TEMPLATE "{_migrated_template(engine, admin)}"' if migrated else ""
     with engine.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"{template}'))
     try:
         yield make_url(admin).set(database=name).render_as_string(hide_password=False)
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -17,10 +19,11 @@ from pytestqt.qtbot import QtBot
 from reviewer_app.core.api import ApiClient
 from reviewer_app.core.credentials import Credentials
 from reviewer_app.core.session import ReviewSession
-from reviewer_app.server.feeds.seed import seed_demo
+from reviewer_app.server.demo.whole import seed_whole
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, open_window
 from reviewer_app.ui.main_window import MainWindow
+from reviewer_app.ui.style import make_style, style_name
 from tests.support.keyring_memory import MemoryKeyring
 from tests.support.servers import LiveServer
 
@@ -28,10 +31,40 @@ REVIEWER = ("reviewer", "review-desk-demo")
 LEAD = ("lead", "review-desk-lead")
 
 
+#: how old the seeded demo database that tests copy may be before it is seeded again: the
+#: demo's times (waiting, over SLA, decided today) are set relative to its seeding
+DEMO_COPY_MAX_AGE = 240.0
+
+
+@dataclass
+class _Seeded:
+    database: Path
+    at: float
+
+
+@pytest.fixture(scope="session")
+def _demo_seeded(tmp_path_factory: pytest.TempPathFactory) -> Callable[[], Path]:
+    """The demo seeded whole into a file once for a few minutes of tests (seeding takes
+    5-6 s, copying the file milliseconds; as ``reviewer-app --demo`` seeds it)."""
+    seeded: list[_Seeded] = []
+
+    def latest() -> Path:
+        if not seeded or time.monotonic() - seeded[-1].at > DEMO_COPY_MAX_AGE:
+            database = tmp_path_factory.mktemp("demo-seeded") / "demo.db"
+            started = time.monotonic()
+            seed_whole(database)
+            seeded.append(_Seeded(database, started))
+        return seeded[-1].database
+
+    return latest
+
+
 @pytest.fixture
-def demo_server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(f"sqlite:///{tmp_path / 'demo.db'}").start()
-    seed_demo(server.service)
+def demo_server(tmp_path: Path, _demo_seeded: Callable[[], Path]) -> Iterator[LiveServer]:
+    """The service over a copy of the seeded demo database (see ``_demo_seeded``)."""
+    database = tmp_path / "demo.db"
+    shutil.copyfile(_demo_seeded(), database)
+    server = LiveServer(f"sqlite:///{database}").start()
     try:
         yield server
     finally:
@@ -179,3 +212,26 @@ def _english_ui(qapp: QApplication) -> None:
     from PySide6.QtCore import QLocale
 
     QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+
+
+@pytest.fixture(scope="session")
+def _qt_own_look(qapp: QApplication) -> tuple[QFont, QPalette, str]:
+    """The application's font, palette and style before any test changed them."""
+    return QFont(qapp.font()), QPalette(qapp.palette()), style_name(qapp.style())
+
+
+@pytest.fixture(autouse=True)
+def _each_test_starts_with_qt_own_look(
+    qapp: QApplication, _qt_own_look: tuple[QFont, QPalette, str]
+) -> Iterator[None]:
+    """A test that applies the app's look (its 11-point text, a theme) leaves it behind
+    for the next test in the process otherwise (which tests share a process depends on how
+    the run is split)."""
+    yield
+    font, palette, style = _qt_own_look
+    if style_name(qapp.style()) != style:
+        qapp.setStyle(make_style(style) or style)
+    if qapp.font() != font:
+        qapp.setFont(font)
+    if qapp.palette() != palette:
+        qapp.setPalette(palette)
