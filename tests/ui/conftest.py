@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QStyle, QStyleFactory
 from pytestqt.qtbot import QtBot
 
 from reviewer_app.core.api import ApiClient
@@ -23,7 +23,7 @@ from reviewer_app.server.demo.whole import seed_whole
 from reviewer_app.ui import preferences as P
 from reviewer_app.ui.app import close_session, open_window
 from reviewer_app.ui.main_window import MainWindow
-from reviewer_app.ui.style import make_style, style_name
+from reviewer_app.ui.style import style_name
 from tests.support.keyring_memory import MemoryKeyring
 from tests.support.servers import LiveServer
 
@@ -215,22 +215,25 @@ def _english_ui(qapp: QApplication) -> None:
 
 
 @pytest.fixture(scope="session")
-def _qt_own_look(qapp: QApplication) -> tuple[QFont, QPalette, str]:
-    """The application's font, palette and style before any test changed them."""
-    return QFont(qapp.font()), QPalette(qapp.palette()), style_name(qapp.style())
+def _qt_own_look(qapp: QApplication) -> tuple[QFont, QPalette, str, type[QStyle]]:
+    """The application's font, palette and style (its name and kind: the app's own look
+    draws Fusion through a proxy) before any test changed them."""
+    style = qapp.style()
+    return QFont(qapp.font()), QPalette(qapp.palette()), style_name(style), type(style)
 
 
 @pytest.fixture(autouse=True)
 def _each_test_starts_with_qt_own_look(
-    qapp: QApplication, _qt_own_look: tuple[QFont, QPalette, str]
+    qapp: QApplication, _qt_own_look: tuple[QFont, QPalette, str, type[QStyle]]
 ) -> Iterator[None]:
-    """A test that applies the app's look (its 11-point text, a theme) leaves it behind
-    for the next test in the process otherwise (which tests share a process depends on how
-    the run is split)."""
+    """A test that applies the app's look (its 11-point text, a theme, its scroll bars)
+    leaves it behind for the next test in the process otherwise (which tests share a
+    process depends on how the run is split)."""
     yield
-    font, palette, style = _qt_own_look
-    if style_name(qapp.style()) != style:
-        qapp.setStyle(make_style(style) or style)
+    font, palette, name, kind = _qt_own_look
+    style = qapp.style()
+    if type(style) is not kind or style_name(style) != name:
+        qapp.setStyle(QStyleFactory.create(name))
     if qapp.font() != font:
         qapp.setFont(font)
     if qapp.palette() != palette:

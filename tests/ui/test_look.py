@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QStyleOptionTab,
     QTabBar,
 )
+from pytestqt.exceptions import TimeoutError as QtBotTimeout
 
 import reviewer_app.ui
 from reviewer_app.ui import preferences as P
@@ -100,8 +102,13 @@ def test_a_leads_tables_keep_their_titles_whole_at_a_new_text_size(
         cut: list[str] = []
         for tab in range(lead.count()):
             lead.setCurrentIndex(tab)
-            qtbot.wait(150)
-            QApplication.processEvents()
+
+            def titles_whole() -> bool:  # a tab's rows may come in after it is shown
+                QApplication.processEvents()
+                return not [p for p in text_problems(lead.currentWidget()) if "header" in p]
+
+            with suppress(QtBotTimeout):
+                qtbot.waitUntil(titles_whole, timeout=3_000)
             cut += [p for p in text_problems(lead.currentWidget()) if "header" in p]
         assert not cut, f"at {size} points: {cut}"
     window.show_mode(0)

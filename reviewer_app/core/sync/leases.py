@@ -161,7 +161,8 @@ class LeaseWork(SyncState):
         if added:
             # the reviewer's next post now, not after this pass has fetched every media
             # file of the claim and refreshed the queues (a round trip each)
-            self._report_local(items_added=True)
+            self._worklist_changed()
+            self._report_local()
         return added
 
     def _top_up(self) -> None:

@@ -128,11 +128,15 @@ class SyncState:
         wanted = asked if asked is not None else self._setting(setting)
         return int(max(30, min(wanted, cap, MAX_LEASE_SECONDS)))
 
-    def _report_local(self, *, items_added: bool = False) -> None:
-        """Tell the listener about local state that changed since it was last told;
-        ``items_added``: items were just stored, so the worklist is told even when its
-        counts are those it was last told (the reviewer decided as many as came in, and a
-        window showing nothing would wait for a change of count that never comes)."""
+    def _worklist_changed(self) -> None:
+        """Items became ready here (a claim stored them): the next report tells the
+        worklist even at the counts it was last told. The reviewer may have decided as
+        many meanwhile, and a window showing nothing would wait for a change of count
+        that never comes."""
+        self._last.pop("ready", None)
+
+    def _report_local(self) -> None:
+        """Tell the listener about local state that changed since it was last told."""
         if self.store is None:
             return
         try:
@@ -147,8 +151,6 @@ class SyncState:
             "pending", ev.PendingChanged(counts.pending, counts.in_flight, counts.held)
         )
         self._emit_changed("conflicts", ev.ConflictsChanged(counts.conflicts_open))
-        if items_added:
-            self._last.pop("ready", None)
         self._emit_changed("ready", ev.WorklistChanged(counts.ready))
         if expiring:
             self._emit_changed("expiring", ev.LeasesExpiring(expiring))
