@@ -6,7 +6,6 @@ actions that take a post down or act on its author are marked unlike "no violati
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
 
@@ -37,14 +36,9 @@ UI = Path(reviewer_app.ui.__file__).parent
 
 
 @pytest.fixture
-def restore_look() -> Iterator[None]:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    font, palette, style = app.font(), app.palette(), style_name(app.style())
-    yield
-    app.setFont(font)
-    app.setStyle(make_style(style) or style)
-    app.setPalette(palette)
+def restore_look(_each_test_starts_with_qt_own_look: None) -> None:
+    """The test changes the app's look: conftest's fixture (every UI test's) puts Qt's own
+    font, palette and style back after it."""
 
 
 def test_text_size_grows_banner_scores_and_rows(
