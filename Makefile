@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PG_URL ?= $(REVIEWER_APP_TEST_PG_URL)
-# pytest's processes (pytest-xdist): one per core; TEST_WORKERS=0 runs the tests in one
+# pytest's processes (pytest-xdist): one per core, at most TEST_MAX_WORKERS (each may run a
+# test's multi-process server on PostgreSQL, whose connections are 100 by default);
+# TEST_WORKERS=0 runs the tests in one
 TEST_WORKERS ?= auto
+TEST_MAX_WORKERS ?= 4
 
 .PHONY: demo test lint typecheck imports openapi bench soak package package-check wheel-check clean
 
@@ -24,7 +27,7 @@ demo: $(VENV)/.app
 
 ## Set up and run the whole test suite with lint, type and boundary checks.
 test: $(VENV)/.dev lint imports typecheck
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
+	$(PY) -m pytest -n $(TEST_WORKERS) --maxprocesses $(TEST_MAX_WORKERS) --dist worksteal
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

@@ -25,7 +25,7 @@ from reviewer_app.core.errors import (
 from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.support.client import login
 from tests.support.proxy import FaultProxy, Rule, http_response
-from tests.support.servers import PASSWORD, LiveServer, free_port
+from tests.support.servers import PASSWORD, LiveServer, dead_address
 
 QUEUES = "/api/v1/queues"
 
@@ -71,7 +71,7 @@ def test_a_server_of_another_major_version_is_refused_with_both_versions(
 
 
 def test_unreachable_server_is_a_network_error_that_surely_did_not_apply() -> None:
-    with ApiClient(f"http://127.0.0.1:{free_port()}") as api:
+    with dead_address() as dead, ApiClient(dead) as api:
         started = time.monotonic()
         with pytest.raises(NetworkError) as caught:
             api.meta()

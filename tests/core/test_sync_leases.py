@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_demo, seed_load_queu
 from tests.support.client import EventLog, engine_for, fast_settings, login
 from tests.support.clock import ManualClock
 from tests.support.proxy import FaultProxy
-from tests.support.servers import LiveServer, free_port
+from tests.support.servers import LiveServer, dead_address
 
 QUEUE = LOAD_QUEUE.id
 
@@ -135,6 +136,43 @@ def test_a_claim_that_brings_as_many_as_the_reviewer_just_decided_is_told(
         # the 4 claimed are told as they are stored (not only once the pass has topped up
         # again: a pass can end with the count it began with)
         assert log.of(ev.WorklistChanged)[len(told)] == ev.WorklistChanged({QUEUE: 4})
+    finally:
+        engine.close()
+
+
+def test_leases_that_ran_out_during_a_pass_and_are_renewed_are_told(
+    timed: tuple[LiveServer, ManualClock], tmp_path: Path
+) -> None:
+    """The leases run out while a pass runs (a slow network, a machine asleep): the window,
+    asking for its next post then, finds none. The renewal revives them (nobody took the
+    items), which puts the count back where the window was last told: it is told all the
+    same, or it would wait with posts held and nothing on screen."""
+    server, clock = timed
+    client = login(server, "una")
+    engine, log = _engine(server.url, tmp_path, client, clock, prefetch_target=4, lease_seconds=90)
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        store = engine.store
+        api = engine.api
+        assert store is not None and api is not None
+        assert log.last(ev.WorklistChanged) == ev.WorklistChanged({QUEUE: 4})
+        renew = api.renew
+        found: list[object] = []
+
+        def leases_run_out_then_renew(*args: Any, **kwargs: Any) -> Any:
+            api.renew = renew  # type: ignore[method-assign]
+            clock.advance(60)  # 91 s after the claim: past the 90 s lease
+            found.append(store.next_item(QUEUE))  # the window looks: nothing to show
+            return renew(*args, **kwargs)
+
+        clock.advance(31)  # past a third of the lease: this pass renews
+        api.renew = leases_run_out_then_renew  # type: ignore[method-assign]
+        told = len(log.of(ev.WorklistChanged))
+        engine.run_once()
+        assert found == [None]
+        assert store.ready_counts() == {QUEUE: 4}  # renewed: all four back
+        assert log.of(ev.WorklistChanged)[told:] == [ev.WorklistChanged({QUEUE: 4})]
     finally:
         engine.close()
 
@@ -278,11 +316,12 @@ def test_backoff_is_exponential_with_full_jitter_capped_and_resets(
     server: LiveServer, tmp_path: Path
 ) -> None:
     client = login(server, "uma")
-    dead = f"http://127.0.0.1:{free_port()}"
     path = tmp_path / "uma.sqlite3"
     fast_settings(path, backoff_cap_seconds=8.0)
     clock = ManualClock()
     log = EventLog()
+    closing = ExitStack()
+    dead = closing.enter_context(dead_address())
     engine = SyncEngine(
         dead, path, token=client.token, listener=log, clock=clock, rng=random.Random(7)
     )
@@ -305,6 +344,7 @@ def test_backoff_is_exponential_with_full_jitter_capped_and_resets(
         assert engine.failures == 0 and log.last(ev.OnlineChanged).online is True
     finally:
         engine.close()
+        closing.close()
 
 
 @pytest.mark.parametrize("ahead", [700.0, -700.0])

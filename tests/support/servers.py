@@ -103,6 +103,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@contextmanager
+def dead_address() -> Iterator[str]:
+    """A URL on 127.0.0.1 where nothing listens, for as long as the block runs: its port
+    stays bound (never listened on, so a connection is refused at once), and no other
+    test's server, in this process or another, can take it meanwhile (a port from
+    ``free_port`` is free only until someone binds it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
 class LiveServer:
     """The reference service in this process, on a real socket on 127.0.0.1."""
 

@@ -395,6 +395,17 @@ class ItemStore(StoreFile):
         keep = set(listed)
         return [(r[0], r[1]) for r in rows if r[2] not in keep][:limit]
 
+    def any_ran_out(self, tokens: Sequence[str]) -> bool:
+        """Whether any item of these leases waits here (ready) with its lease run out on
+        this computer's clock: renewing it puts it back in the worklist."""
+        marks = ", ".join("?" * len(tokens))
+        rows = self._read(
+            f"SELECT 1 FROM items WHERE lease_token IN ({marks}) AND state = 'ready' "  # noqa: S608
+            "AND lease_lost = 0 AND lease_expires_at <= ? LIMIT 1",
+            (*tokens, self.clock()),
+        )
+        return bool(rows)
+
     def ready_leases(self, max_lease_seconds: int | None = None) -> list[tuple[str, str]]:
         """(item id, lease token) of every item held here and not decided; with
         ``max_lease_seconds``, an offline batch's items (leased for longer, as in

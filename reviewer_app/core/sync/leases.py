@@ -111,6 +111,11 @@ class LeaseWork(SyncState):
                 # those leases will not be renewed, so they are lost as a refused one is
                 log.warning("the service refused to renew %d leases: %s", len(chunk), err)
                 results = [LeaseStatus(token=token, status="lost") for _, token in chunk]
+            renewed = [r.token for r in results if r.status == "renewed"]
+            if renewed and self.store.any_ran_out(renewed):
+                # back in the worklist at the count it had before its lease ran out: told
+                # all the same (a window that found nothing meanwhile waits for the news)
+                self._worklist_changed()
             lost += self.store.apply_lease_results(results, asked=seconds)
             gone = {r.token for r in results if r.status == "withdrawn"}
             withdrawn.update(item_id for item_id, token in chunk if token in gone)
