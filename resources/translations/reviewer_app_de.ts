@@ -4038,6 +4038,10 @@
         <translation>Beenden</translation>
     </message>
     <message>
+        <source>On a break: resume first, then work offline.</source>
+        <translation>Pause: Setzen Sie die Arbeit zuerst fort, dann können Sie offline arbeiten.</translation>
+    </message>
+    <message>
         <source>Logging out: sending what you decided…</source>
         <translation>Abmelden: was Sie entschieden haben, wird gesendet…</translation>
     </message>

@@ -4038,6 +4038,10 @@
         <translation>Salir</translation>
     </message>
     <message>
+        <source>On a break: resume first, then work offline.</source>
+        <translation>En pausa: reanude primero y luego trabaje sin conexión.</translation>
+    </message>
+    <message>
         <source>Logging out: sending what you decided…</source>
         <translation>Cerrando sesión: enviando lo que ha decidido…</translation>
     </message>

@@ -157,6 +157,9 @@ class WindowActions(WindowParts):
                 )
             )
             return
+        if self.tally.on_break is not None:  # a break holds no posts: none leased ahead
+            self.say(translate("MainWindow", "On a break: resume first, then work offline."))
+            return
         queue = self.review.queue
         if queue is None:
             self.say(translate("MainWindow", "Choose a queue first."))

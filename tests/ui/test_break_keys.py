@@ -78,3 +78,19 @@ def test_on_a_break_the_review_page_takes_only_the_breaks_keys(
     desk.press(K.Key_Space)
     assert window.tally.on_break is None
     desk.wait(lambda: window.review.queue is not None)
+
+
+def test_work_offline_on_a_break_leases_nothing_and_says_to_resume(
+    demo_server: LiveServer, desk_factory
+) -> None:
+    """Work offline's key is the menu's, so it works on a break: it leases no batch then
+    (a break holds no posts) and says why, instead of asking for a queue."""
+    desk: Desk = desk_factory(demo_server.url)
+    window = desk.window
+    on_break(desk)
+    desk.wait(lambda: not window.store.ready_counts())  # the break gave the posts back
+    desk.press(K.Key_O, CTRL)
+    desk.qtbot.wait(300)
+    assert "resume first" in window.message.text()
+    assert not window.progress.isVisible()
+    assert not window.store.ready_counts(), "posts were leased on a break"
