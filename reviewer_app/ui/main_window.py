@@ -157,6 +157,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._build_menu()
         if keyring_note:
             self.notify(keyring_note)
+        self._standing_note = keyring_note or ""
         self._tab_chain()
 
     def _init_state(self) -> None:
@@ -172,6 +173,8 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self.conflict_count = 0
         #: what the banner shows ("conflicts" while it counts them; "" otherwise)
         self._banner_kind = ""
+        #: what the banner shows when no notice is up (``notify``)
+        self._standing_note = ""
         # the last good sync, from before this start if there was one
         self.last_sync: float | None = self.store.last_sync()
         self.paint_started: float | None = None

@@ -196,6 +196,7 @@ class WindowParts(QMainWindow):
     last_sync: float | None
     drained: set[str]
     _banner_kind: str
+    _standing_note: str
     # the open dialogs
     relogin: LoginDialog | None
     conflicts_view: ConflictsView | None

@@ -567,11 +567,15 @@ class SyncEvents(WindowParts):
 
     def notify(self, text: str, *, kind: str = "") -> None:
         """A notice that stays until the next one (errors the reviewer must not miss);
-        ``kind`` names a notice that follows a count (``"conflicts"``)."""
+        ``kind`` names a notice that follows a count (``"conflicts"``). A notice cleared
+        ("") gives the banner back to the standing note, if the window has one (a login
+        the keyring does not keep: what that means stays in sight all session)."""
         self._banner_kind = kind if text else ""
-        set_text(self.banner, text)
-        announce(self.banner, self.banner.text(), assertive=True)  # at once, again too
-        self.banner.setVisible(bool(text))
+        shown = text or self._standing_note
+        set_text(self.banner, shown)
+        if text:
+            announce(self.banner, self.banner.text(), assertive=True)  # at once, again too
+        self.banner.setVisible(bool(shown))
         self._saying = None
         set_text(self.message, text)  # (said as the banner: once)
 

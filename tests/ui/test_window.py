@@ -151,6 +151,11 @@ def test_a_memory_only_login_is_told_in_the_window(
     )
     try:
         assert window.banner.isVisibleTo(window) and window.banner.text() == note
+        # a later notice takes the banner; once it is cleared, the note is back
+        window.notify("2 of your verdicts conflict ...", kind="conflicts")
+        assert window.banner.text().startswith("2 of your verdicts")
+        window.notify("")
+        assert window.banner.isVisibleTo(window) and window.banner.text() == note
     finally:
         window.shutdown()
         window.close()
