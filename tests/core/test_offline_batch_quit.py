@@ -112,3 +112,37 @@ def test_a_store_in_memory_keeps_nothing_so_gives_back_everything(
         finally:
             engine.close()
     assert _leased_on_service(server) == set()
+
+
+def test_the_clean_exit_claims_nothing_on_its_way_out(server: LiveServer, tmp_path: Path) -> None:
+    """Quitting with verdicts in their undo window sends them: it claims no new posts
+    between the batches (it would give them straight back, within the stop's budget)."""
+    client = login(server, "olaf")
+    path = tmp_path / "olaf.sqlite3"
+    fast_settings(path, prefetch_target=10, undo_window_seconds=5.0, verdict_batch_size=2)
+    engine = engine_for(server.url, path, client.token, EventLog())
+    engine.open()
+    store, api = engine.store, engine.api
+    assert store is not None and api is not None
+    try:
+        engine.set_active_queues([QUEUE])
+        engine.run_once()
+        for _ in range(6):  # more than half the prefetch decided: a pass would claim
+            shown = store.next_item(QUEUE)
+            assert shown is not None
+            store.record_verdict(shown.item.id, action="keep", time_spent_ms=1)
+        claims: list[object] = []
+        claim = api.claim
+
+        def counted(*args: object, **kwargs: object) -> object:
+            claims.append(args)
+            return claim(*args, **kwargs)  # type: ignore[arg-type]
+
+        api.claim = counted  # type: ignore[method-assign]
+        engine.keep_offline_batch()
+        engine.shutdown_pass()
+        assert claims == [], "the clean exit claimed posts"
+        assert store.counts().pending == 0, "the six verdicts were sent"
+    finally:
+        engine.close()
+    assert _leased_on_service(server) == set()

@@ -80,7 +80,9 @@ class Delivery(LeaseWork):
                 log.warning("the service refused a break record: %s", err)
             self.store.break_sent(key, text)
 
-    def _deliver(self) -> None:
+    def _deliver(self, *, top_up: bool = True) -> None:
+        """Send what is due, in batches; ``top_up``: claim between them (not on the way
+        out: what a clean exit claimed it gave straight back)."""
         assert self.store is not None
         cap = self.limits.max_verdicts_per_batch if self.limits else MAX_VERDICTS_PER_BATCH
         size = int(min(self._setting(BATCH_SIZE), cap))
@@ -93,7 +95,8 @@ class Delivery(LeaseWork):
             self._send(batch)
             # a long backlog on a slow link: keep the reviewer's next posts coming between
             # batches (a claim only when half the prefetch is used)
-            self._top_up()
+            if top_up:
+                self._top_up()
 
     def _send(self, batch: list[Outgoing]) -> None:
         """Send one batch and settle what the server said about each verdict."""

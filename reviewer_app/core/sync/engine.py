@@ -251,7 +251,7 @@ class SyncEngine(Delivery):
             return  # nothing can be sent now; it all stays for the next start
         try:
             self.store.flush_all(self.clock())
-            self._deliver()
+            self._deliver(top_up=False)
             self._send_breaks()
             self._release(self.store.to_release(), skipped=True)
             kept = self._keep_offline and not self._store_in_memory
