@@ -565,7 +565,10 @@ class WindowActions(WindowParts):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._timer.stop()
         self.key_filter.detach()
-        if self.is_open and self.pending and self.online is False:
+        # offline, nothing can be sent on the way out; online, verdicts held for another
+        # reviewer's lease are not sent either: lost with a store kept in memory only
+        unsendable = self.online is False or (self.session.memory_only and self.held > 0)
+        if self.is_open and self.pending and unsendable:
             answer = QMessageBox.question(
                 self,
                 translate("MainWindow", "Verdicts not sent yet"),

@@ -125,6 +125,38 @@ def test_enter_at_verdicts_not_sent_keeps_the_window(
     window.online = True  # the fixture closes it without asking
 
 
+def test_quitting_online_asks_when_held_verdicts_would_be_lost_from_memory(
+    demo_server: LiveServer, desk_factory: Callable[..., Desk]
+) -> None:
+    """Online, a verdict held for another reviewer's lease is not sent on the way out:
+    with a store kept in memory only (no keyring) it would be lost, so quitting asks; with
+    a store on disk it is sent at the next start, so quitting does not."""
+    desk = desk_factory(demo_server.url, queue=QUEUE, undo=60.0)
+    desk.wait(lambda: desk.current_id() is not None)
+    window = desk.window
+    desk.press(K.Key_1)
+    desk.wait(lambda: window.pending > 0)
+    window.online, window.held = True, 1
+    asked: list[str] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        asked.append(box.text())
+        box.reject()
+
+    window.session.memory_only = True  # as a login the keyring did not keep
+    QTimer.singleShot(20, answer)
+    window.close()
+    assert asked and "lost if you quit now" in asked[0]
+    assert window.isVisible(), "it quit without asking"
+    window.session.memory_only = False
+    window.close()
+    assert len(asked) == 1 and not window.isVisible(), "a store on disk keeps it: no question"
+
+
 def test_the_reminders_buttons_are_in_tabs_reach(qtbot) -> None:
     reminder = BreakReminder(lambda: "B")
     notice = FeedbackBar()
