@@ -6,6 +6,7 @@ holds open stop counting as open in the queue figures."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from tests.support.api import ApiSession, claim, verdict
 from tests.support.appeals import APPEALS, SOURCE, appeal, appeals_server, feed, platform_of
 from tests.support.clock import ManualClock
 from tests.support.enforcement import queue_posts
-from tests.support.intake import MISINFO, send
+from tests.support.intake import MISINFO, classifier, post, send
 from tests.support.servers import LiveServer
 
 CIVIC = ["MISINFO.CIVIC"]
@@ -98,6 +99,28 @@ def test_a_withdrawal_ends_a_waiting_appeal_and_names_it(
     [mine] = rita.get("/me/decisions").json()["decisions"]
     assert mine["outcome"] == "accepted", "no appeal waits on it any more"
     assert claim(server.login("sam"), APPEALS, 5, exactly=False) == []
+
+
+def test_a_post_back_after_its_appeal_ended_withdrawn_is_not_reviewed_again(
+    server: LiveServer, clock: ManualClock
+) -> None:
+    """Removed, appealed, made private (which ends the appeal: the removal stands), then
+    public again: the post is not routed for review anew, as a removed post never is
+    (it was: a second removal struck its author twice for one post)."""
+    platform = platform_of(server)
+    item_id, rita = _removed_and_appealed(server, platform)
+    [gone] = send(platform, "withdrawals", [{"post_external_id": "p-1", "reason": "private"}])
+    assert gone["item_ids"] == [item_id], gone
+    clock.advance(60)
+    back_at = datetime.fromtimestamp(clock.now, UTC).isoformat()
+    [back] = send(platform, "posts", [post("p-1", updated_at=back_at)])
+    assert back["status"] == "updated" and back["item_ids"] == [], back
+    [signal] = send(platform, "signals", [classifier("p-1", 0.95)])
+    assert signal["item_ids"] == [], signal
+    assert claim(server.login("otto"), MISINFO, 5, exactly=False) == []
+    assert [a["kind"] for a in feed(server, platform)] == ["remove", "withdrawn"]
+    item = rita.get(f"/items/{item_id}").json()
+    assert item["decision"]["action"] == "remove", "the appealed decision stands"
 
 
 def _escalated_open(lead: ApiSession) -> int:

@@ -344,7 +344,10 @@ DECIDED_ITEMS = {
         decisions.c.decided_at,
     )
     .join(decisions, decisions.c.id == items.c.decision_id)
-    .where(any_of(items.c.post_id, pg), items.c.state == "decided")
+    # and a withdrawn item with a decision (the join): a withdrawal of its post ended its
+    # waiting appeal, and the decision stands (left out, the post sent again was routed
+    # anew, and a second removal struck its author twice for one post)
+    .where(any_of(items.c.post_id, pg), items.c.state.in_(("decided", "withdrawn")))
     for pg in _PG
 }
 ITEM_PAYLOADS = {
