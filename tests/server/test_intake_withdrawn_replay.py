@@ -3,7 +3,8 @@
 A post deleted upstream never comes back (the same content is ``unchanged``, other content
 ``rejected`` with ``post_deleted``); a post made private comes back only when sent with an
 ``updated_at`` later than its withdrawal (the withdrawal's ``at``, else when the service
-received it). A live post's ``updated_at`` changes nothing.
+received it), and a withdrawal no later than the one it came back from is a replay too. A
+live post's ``updated_at`` changes nothing.
 """
 
 from __future__ import annotations
@@ -180,6 +181,30 @@ def test_a_private_post_changed_after_its_withdrawal_is_live_again(
     assert open_items(server, "p-1") == back["item_ids"]
     [signal] = send(platform, "signals", [hate_signal("p-1")])
     assert signal["status"] == "created" and signal["item_ids"] == back["item_ids"], signal
+
+
+def test_a_withdrawal_sent_again_after_its_post_came_back_leaves_it_live(
+    server: LiveServer, platform: ApiSession, clock: ManualClock
+) -> None:
+    """Made private, public again, then the platform retries the withdrawal's batch (its
+    answer was lost): the post stays live and its new item in review; a withdrawal dated
+    later than the first one takes it down again."""
+    queued(platform, "p-1")
+    made_private = clock.now
+    withdraw(platform, "p-1", "private", at=made_private)
+    clock.advance(60)
+    [back] = send(platform, "posts", [post("p-1", updated_at=iso(clock.now))])
+    assert back["status"] == "updated" and back["queue_ids"] == [HATE], back
+    clock.advance(60)
+    body = {"post_external_id": "p-1", "reason": "private", "at": iso(made_private)}
+    [again] = send(platform, "withdrawals", [body])
+    assert unchanged(again), again
+    assert post_state(server, "p-1") == ("live", 1)
+    assert open_items(server, "p-1") == back["item_ids"]
+
+    gone = withdraw(platform, "p-1", "private", at=clock.now)  # made private once more
+    assert gone["item_ids"] == back["item_ids"], gone
+    assert post_state(server, "p-1")[0] == "private" and open_items(server, "p-1") == []
 
 
 def test_the_withdrawals_own_time_is_the_one_compared(

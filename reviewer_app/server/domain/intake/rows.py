@@ -222,12 +222,16 @@ UPDATE_POST = UpdateMany(
 )
 UPDATE_SUMMARY = UpdateMany(posts, "id", ("signal_summary",))
 # A post withdrawn: ``b_now`` is when (the withdrawal's ``at`` when it gave one, else when
-# the service received it), kept as the post's ``updated_at`` until it is live again.
+# the service received it), kept as the post's ``updated_at`` until it is live again, and
+# as its ``withdrawn_at`` after that too (a withdrawal no later than it is a replay).
 WITHDRAW_POST = (
     update(posts)
     .where(posts.c.id == bindparam("b_id"))
-    .values(state=bindparam("b_state"), updated_at=bindparam("b_now"))
+    .values(
+        state=bindparam("b_state"), updated_at=bindparam("b_now"), withdrawn_at=bindparam("b_now")
+    )
 )
+WITHDRAWN_AT = select(posts.c.id, posts.c.withdrawn_at).where(posts.c.id.in_(_ids))
 AUTHORS_BY_ID = {
     pg: _locking(
         select(authors.c.id, authors.c.payload)

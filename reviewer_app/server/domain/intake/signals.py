@@ -40,6 +40,7 @@ from reviewer_app.server.domain.intake.rows import (
     STORED_SIGNALS,
     WITHDRAW_ITEMS,
     WITHDRAW_POST,
+    WITHDRAWN_AT,
     canonical_hash,
     compact_json,
     post_id_for,
@@ -272,18 +273,27 @@ def _withdrawal_row(ctx: Context, post_id: str, w: Withdrawal) -> dict[str, Any]
     gives one, else when the service received it (a post batch compares with that); an
     ``at`` ahead of the service's clock counts as now (else a private post could not come
     back until then)."""
-    at = ctx.now if w.at is None else min(w.at.timestamp(), ctx.now)
-    return {"b_id": post_id, "b_state": w.reason.value, "b_now": at}
+    return {"b_id": post_id, "b_state": w.reason.value, "b_now": _withdrawal_at(ctx, w)}
+
+
+def _withdrawal_at(ctx: Context, w: Withdrawal) -> float:
+    """When the withdrawal happened: its ``at``, no later than now; else now."""
+    return ctx.now if w.at is None else min(w.at.timestamp(), ctx.now)
 
 
 def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[IntakeResult]:
     conn = ctx.conn
     rows = lock_posts(ctx, [post_id_for(ctx.actor, w.post_external_id) for w in batch])
+    # when each post was last withdrawn (it may be live again since)
+    last_withdrawn = {
+        r.id: r.withdrawn_at for r in conn.execute(WITHDRAWN_AT, {"ids": sorted(rows)})
+    }
     results: list[IntakeResult] = []
     withdrawn: dict[str, str] = {}
     changes: list[dict[str, Any]] = []
     for w in batch:
         post = rows.get(post_id_for(ctx.actor, w.post_external_id))
+        before = last_withdrawn.get(post.id) if post is not None else None
         if post is None:
             results.append(
                 rejected_result(
@@ -293,6 +303,10 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
                 )
             )
         elif post.state != LIVE and (post.state, w.reason.value) != ("private", "deleted"):
+            results.append(element_result(w.post_external_id, IntakeStatus.unchanged))
+        elif post.state == LIVE and before is not None and _withdrawal_at(ctx, w) <= before:
+            # a withdrawal the post came back from, sent again (a retried batch): the post
+            # stays live
             results.append(element_result(w.post_external_id, IntakeStatus.unchanged))
         else:  # live, or private and now deleted (which never comes back)
             post.state = w.reason.value

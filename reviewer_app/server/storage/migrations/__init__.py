@@ -3,4 +3,4 @@
 #: the newest revision in ``versions/``: a service whose database is already there starts
 #: without loading alembic and the scripts (tests/server/test_migrations.py holds it to
 #: alembic's own answer; a new migration moves it)
-HEAD = "0027"
+HEAD = "0028"

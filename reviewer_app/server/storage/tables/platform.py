@@ -29,6 +29,9 @@ posts = Table(
     Column("state", String(16), nullable=False),
     Column("received_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # the ``at`` of its last withdrawal, kept when it comes back (a withdrawal no later than
+    # it is a replay: intake/signals.py); None: never withdrawn
+    Column("withdrawn_at", Float, nullable=True),
     # what the post's signals add up to (see intake.Summary), kept on write
     Column("signal_summary", Text, nullable=False, server_default="{}"),
     Index("ix_posts_external", "source", "external_id", unique=True),
