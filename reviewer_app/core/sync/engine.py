@@ -187,19 +187,19 @@ class SyncEngine(Delivery):
             self.api.token = token
             self.paused = False
             self._told_reachable = False
-        if not token and not self.paused:
+        if not token or self.paused:
+            self._refuse_offline("no login: log in again first", FailureKind.login_required)
             self._report_local()
-            return self._probe(now)
-        if self.paused or not token:
-            self._report_local()
-            return IDLE_WAIT
+            return IDLE_WAIT if self.paused or token else self._probe(now)
         if now < self.retry_at:
+            self._refuse_offline("the service cannot be reached now", FailureKind.network)
             self._report_local()
             return self.retry_at - now
         self._report_local()  # what was decided since the last pass, before sending it
         try:
             self._pass()
         except AuthenticationRequired as err:
+            self._refuse_offline(str(err), FailureKind.login_required)
             self.paused = True
             self._emit(ev.AuthRequired(f"The server asks you to log in again ({err})."))
             self._report_local()
@@ -355,6 +355,7 @@ class SyncEngine(Delivery):
             log.info("the last sync time was not saved: %s", err)
 
     def _failed(self, reason: str, retry_after: float | None, kind: FailureKind) -> None:
+        self._refuse_offline(reason, kind)
         self.failures += 1
         cap = float(self._setting(BACKOFF_CAP)) if self.store else 60.0
         wait = self.rng.uniform(0, min(cap, BACKOFF_BASE * 2**self.failures))

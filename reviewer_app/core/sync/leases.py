@@ -241,17 +241,30 @@ class LeaseWork(SyncState):
                 raise
             with self._shared.lock:
                 self._shared.offline.remove(request)
-            # the items leased ahead before the batch last as long as it, and stay first
-            longer = self.store.lengthen_leases(request.queue_id, seconds)
-            if longer:
-                self._renew(longer)
             short = (
                 None
                 if done >= total
                 else f"Only {done} of {total} items could be leased: the queue has no more "
                 "for you, or you reached the server's limit of items held at once."
             )
+            # told before the renewal below, which may fail: the batch is leased already
             self._emit(ev.Progress("offline", done, total, finished=True, error=short))
+            # the items leased ahead before the batch last as long as it, and stay first
+            # (lengthened here at once; a renewal that fails is made again when due)
+            longer = self.store.lengthen_leases(request.queue_id, seconds)
+            if longer:
+                self._renew(longer)
+
+    def _refuse_offline(self, reason: str, kind: FailureKind) -> None:
+        """Batches asked for (Ctrl+O) that cannot be leased now: the service cannot be
+        reached, or wants a login. Each is answered as stopped, none kept for later (the
+        reviewer, told, asks again; by then they may be working elsewhere)."""
+        with self._shared.lock:
+            asked = list(self._shared.offline)
+            self._shared.offline.clear()
+        for request in asked:
+            total = request.count or int(self._setting(OFFLINE_BATCH))
+            self._emit(ev.Progress("offline", 0, total, True, error=reason, kind=kind))
 
     def _fetch_media(self, limit: int | None = 20) -> None:
         assert self.store is not None and self.api is not None
