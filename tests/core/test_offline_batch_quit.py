@@ -5,6 +5,7 @@ Against the real service over HTTP and a real store file."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy import select
 from reviewer_app.core import events as ev
 from reviewer_app.core.store import Store
 from reviewer_app.core.sync import SyncEngine
-from reviewer_app.server.feeds.seed import LOAD_QUEUE
+from reviewer_app.server.feeds.seed import LOAD_QUEUE, seed_load_queue
 from reviewer_app.server.storage.tables import items
 from tests.support.client import EventLog, engine_for, fast_settings, login
 from tests.support.servers import LiveServer
@@ -146,3 +147,78 @@ def test_the_clean_exit_claims_nothing_on_its_way_out(server: LiveServer, tmp_pa
     finally:
         engine.close()
     assert _leased_on_service(server) == set()
+
+
+@pytest.mark.parametrize(
+    ("cap", "lease", "leaves"),
+    [(600, 600, False), (600, 600, True), (3_600, 3_600, False)],
+    ids=["service-caps-at-the-prefetch-lease-quit", "the-same-queue-left", "hour-prefetch-quit"],
+)
+def test_the_batch_is_kept_when_its_leases_are_as_long_as_the_prefetchs(
+    tmp_path: Path, cap: int, lease: int, leaves: bool
+) -> None:
+    """A service that caps leases at ten minutes (or a prefetch leased for an hour) gives
+    the batch leases as long as the prefetch's: the batch, and what was leased ahead in its
+    queue, is still kept on a quit and when the reviewer leaves the queue (it was given
+    back: it had been told apart by a longer lease)."""
+    server = LiveServer(f"sqlite:///{tmp_path / 'capped.db'}", max_lease_seconds=cap).start()
+    try:
+        seed_load_queue(server.service, 60)
+        client = login(server, "olga")
+        path = tmp_path / "olga.sqlite3"
+        fast_settings(
+            path,
+            prefetch_target=5,
+            lease_seconds=lease,
+            offline_lease_seconds=3_600,
+            offline_batch_size=BATCH,
+        )
+        engine = engine_for(server.url, path, client.token, EventLog())
+        engine.open()
+        store = engine.store
+        assert store is not None
+        try:
+            engine.set_active_queues([QUEUE])
+            engine.run_once()  # five leased ahead
+            engine.work_offline(QUEUE)
+            engine.run_once()
+            held = {r.item_id for r in store.worklist(QUEUE)}
+            assert len(held) == 5 + BATCH
+            if leaves:
+                engine.set_active_queues([])  # another page, another queue
+                engine.run_once()
+                assert {r.item_id for r in store.worklist(QUEUE)} == held
+            else:
+                engine.keep_offline_batch()
+                engine.shutdown_pass()
+        finally:
+            engine.close()
+        assert _leased_on_service(server) == held
+        if not leaves:
+            with Store(path) as kept:
+                assert {r.item_id for r in kept.worklist(QUEUE)} == held
+    finally:
+        server.stop()
+
+
+def test_a_batch_kept_by_a_store_of_schema_11_is_still_the_batch(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """A store from before the batch's mark (schema 11) holds a batch kept at a quit: its
+    items, leased for longer than the default prefetch lease, are the batch after the
+    upgrade, and the next quit keeps them."""
+    engine, batch = _batch_then_prefetch(server, tmp_path)
+    try:
+        engine.keep_offline_batch()
+        engine.shutdown_pass()
+    finally:
+        engine.close()
+    path = tmp_path / "olga.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("ALTER TABLE items DROP COLUMN offline")
+    conn.execute("PRAGMA user_version=11")
+    conn.close()
+    with Store(path) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 12
+        assert {item_id for item_id, _ in store.ready_leases()} == batch
+        assert store.ready_leases(keep_offline=True) == []

@@ -216,7 +216,7 @@ def test_a_store_of_an_older_schema_is_migrated_in_place(tmp_path: Path) -> None
     conn.close()
     with Store(path) as store:
         assert store.recovery_message is None
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 11
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 12
         indexes = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
         assert {"items_token", "journal_status"} <= indexes
         columns = {r[1] for r in store.conn.execute("PRAGMA table_info(items)")}

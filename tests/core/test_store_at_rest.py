@@ -190,7 +190,7 @@ def test_a_wrong_or_missing_key_is_refused_and_a_stray_file_moved_aside(
 
 
 def _as_schema_2(path: Path) -> None:
-    """Undo what schemas 3, 5, 6, 7 and 8 added, leaving the plaintext rows as release 2
+    """Undo what schemas 3, 5, 6, 7, 8 and 12 added, leaving the plaintext rows as release 2
     wrote them."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
@@ -207,6 +207,7 @@ def _as_schema_2(path: Path) -> None:
     conn.execute("ALTER TABLE media_v4 RENAME TO media")
     conn.execute("CREATE INDEX media_item ON media (item_id)")
     conn.execute("DROP TABLE held_bulk")
+    conn.execute("ALTER TABLE items DROP COLUMN offline")
     conn.execute("ALTER TABLE items DROP COLUMN opened")
     conn.execute("ALTER TABLE items DROP COLUMN lease_seconds")
     conn.execute("ALTER TABLE outbox DROP COLUMN retry_reason")
@@ -269,7 +270,7 @@ def test_a_plaintext_store_of_schema_2_is_encrypted_in_place_keeping_unsent_verd
     # sealed in place only with a key made for it now (``ProfileKey.fresh``): see
     # test_store_tamper for a store whose key check was removed
     with Store(path, key=key, seal_plaintext=True) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 11
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 12
         assert store.encrypted and store.recovery_message is None
         # nothing lost: the unsent verdicts go out with their notes, under their keys
         out = store.take_due(now + 1, 10)

@@ -65,9 +65,12 @@ class ItemStore(StoreFile):
 
     # --- items: what the sync engine leases ------------------------------------------
 
-    def add_leased(self, grant: LeaseGrant, *, asked: int | None = None) -> int:
+    def add_leased(
+        self, grant: LeaseGrant, *, asked: int | None = None, offline: bool = False
+    ) -> int:
         """Keep the items of a claim (replacing older copies of the same items). ``asked``:
-        the lease length the claim asked for (a grant of less says the service's cap)."""
+        the lease length the claim asked for (a grant of less says the service's cap);
+        ``offline``: a "work offline" batch's (kept on a quit and when its queue is left)."""
         now = self.clock()
         # serialised before the write lock is taken: the GUI thread's verdicts wait for it
         # (and sealed there too: the cipher is quick, but the lock is shared)
@@ -97,6 +100,7 @@ class ItemStore(StoreFile):
                     1 if leased.item.post.media else 0,
                     document,
                     now,
+                    int(offline),
                 )
                 for offset, (leased, document) in enumerate(
                     zip(grant.items, documents, strict=True), start=1
@@ -105,14 +109,14 @@ class ItemStore(StoreFile):
             # an item we still hold a verdict for keeps its row (and its decided state)
             conn.executemany(
                 "INSERT INTO items (id, queue_id, seq, state, lease_token, lease_granted_at, "
-                "lease_expires_at, lease_seconds, media_wanted, document, cached_at) "
-                "VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?, ?)"
+                "lease_expires_at, lease_seconds, media_wanted, document, cached_at, offline) "
+                "VALUES (?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET queue_id = excluded.queue_id, "
                 "lease_token = excluded.lease_token, lease_lost = 0, "
                 "lease_granted_at = excluded.lease_granted_at, "
                 "lease_expires_at = excluded.lease_expires_at, "
                 "lease_seconds = excluded.lease_seconds, document = excluded.document, "
-                "cached_at = excluded.cached_at, "
+                "cached_at = excluded.cached_at, offline = excluded.offline, "
                 "state = CASE WHEN items.state = 'decided' THEN 'decided' ELSE 'ready' END",
                 rows,
             )
@@ -251,21 +255,24 @@ class ItemStore(StoreFile):
 
     def lengthen_leases(self, queue_id: str, seconds: int) -> list[Renewal]:
         """Items of ``queue_id`` held here (ready, or decided with the verdict not yet
-        delivered) whose lease is shorter than ``seconds`` now have that length: an offline
-        batch's items leased ahead before it are kept as long as the batch. Returns them,
-        to renew now."""
+        delivered) join the offline batch just leased there: kept with it on a quit, and
+        those leased for less than ``seconds`` now have that length. Returns those, to
+        renew now."""
+        held = (
+            "FROM items i WHERE i.queue_id = ? AND i.lease_lost = 0 "
+            "AND (i.state = 'ready' OR (i.state = 'decided' AND EXISTS (SELECT 1 FROM "
+            "     journal j WHERE j.item_id = i.id AND j.status = 'pending')))"
+        )
         with self.transaction() as conn:
             rows = conn.execute(
-                "SELECT i.id, i.lease_token FROM items i WHERE i.queue_id = ? "
-                "AND i.lease_lost = 0 AND i.lease_seconds < ? "
-                "AND (i.state = 'ready' OR (i.state = 'decided' AND EXISTS (SELECT 1 FROM "
-                "     journal j WHERE j.item_id = i.id AND j.status = 'pending')))",
-                (queue_id, seconds),
+                f"SELECT i.id, i.lease_token, i.lease_seconds < ? {held}",
+                (seconds, queue_id),
             ).fetchall()
             conn.executemany(
-                "UPDATE items SET lease_seconds = ? WHERE id = ?", [(seconds, r[0]) for r in rows]
+                "UPDATE items SET lease_seconds = MAX(lease_seconds, ?), offline = 1 WHERE id = ?",
+                [(seconds, r[0]) for r in rows],
             )
-        return [Renewal(r[0], r[1], seconds) for r in rows]
+        return [Renewal(r[0], r[1], seconds) for r in rows if r[2]]
 
     def next_renewal_at(self) -> float | None:
         """When ``leases_to_renew`` next has a lease to renew (now for one set down before
@@ -369,16 +376,15 @@ class ItemStore(StoreFile):
             )
 
     def untouched_leases(
-        self, keep_queues: Sequence[str], max_lease_seconds: int, limit: int = 500
+        self, keep_queues: Sequence[str], limit: int = 500
     ) -> list[tuple[str, str]]:
         """(item id, lease token) of items leased ahead in queues other than
         ``keep_queues`` that the reviewer never opened nor decided: the prefetch of a queue
-        left, to give back. An offline batch's items (leased for longer than
-        ``max_lease_seconds``) stay: they were asked for to work with no network."""
+        left, to give back. An offline batch's items stay: they were asked for to work
+        with no network."""
         rows = self._read(
             "SELECT id, lease_token, queue_id FROM items WHERE state = 'ready' "
-            "AND lease_lost = 0 AND opened = 0 AND lease_seconds <= ? ORDER BY seq",
-            (max_lease_seconds,),
+            "AND lease_lost = 0 AND opened = 0 AND offline = 0 ORDER BY seq"
         )
         keep = set(keep_queues)
         return [(r[0], r[1]) for r in rows if r[2] not in keep][:limit]
@@ -406,14 +412,13 @@ class ItemStore(StoreFile):
         )
         return bool(rows)
 
-    def ready_leases(self, max_lease_seconds: int | None = None) -> list[tuple[str, str]]:
+    def ready_leases(self, *, keep_offline: bool = False) -> list[tuple[str, str]]:
         """(item id, lease token) of every item held here and not decided; with
-        ``max_lease_seconds``, an offline batch's items (leased for longer, as in
-        ``untouched_leases``) are left out: a clean quit keeps them."""
+        ``keep_offline``, an offline batch's items are left out: a clean quit keeps them."""
         rows = self._read(
             "SELECT id, lease_token FROM items WHERE state = 'ready' AND lease_lost = 0 "
-            "AND (:most IS NULL OR lease_seconds <= :most)",
-            {"most": max_lease_seconds},
+            "AND (:keep = 0 OR offline = 0)",
+            {"keep": int(keep_offline)},
         )
         return [(r[0], r[1]) for r in rows]
 

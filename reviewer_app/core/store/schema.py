@@ -241,6 +241,21 @@ def _v11(conn: sqlite3.Connection) -> None:
     (see ``_v9``)."""
 
 
+def _v12(conn: sqlite3.Connection) -> None:
+    """Which held items belong to a "work offline" batch (``offline``): a clean quit and a
+    queue left keep them. They were told apart by a lease longer than the prefetch's, which
+    a service capping leases at the prefetch's length (or a prefetch lease set to an hour)
+    made the same: the batch was given back at the quit. Items leased for longer than the
+    default prefetch lease (ten minutes) are taken as a batch's."""
+    _run_script(
+        conn,
+        """
+        ALTER TABLE items ADD COLUMN offline INTEGER NOT NULL DEFAULT 0;
+        UPDATE items SET offline = 1 WHERE lease_seconds > 600
+        """,
+    )
+
+
 #: Migrations in order; the store's schema version is the number of them applied.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v1,
@@ -254,6 +269,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _v9,
     _v10,
     _v11,
+    _v12,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: the content type kept for a media file the service no longer has (404 or 410): its tile

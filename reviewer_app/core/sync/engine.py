@@ -18,7 +18,7 @@ from ..errors import (
     ServiceUnavailable,
     StoreError,
 )
-from ..settings import BACKOFF_CAP, LEASE_SECONDS, QUEUE_REFRESH
+from ..settings import BACKOFF_CAP, QUEUE_REFRESH
 from ..store import Store
 from .delivery import Delivery
 from .state import (
@@ -254,11 +254,9 @@ class SyncEngine(Delivery):
             self._deliver(top_up=False)
             self._send_breaks()
             self._release(self.store.to_release(), skipped=True)
+            # an offline batch is kept on a quit, given back at a logout
             kept = self._keep_offline and not self._store_in_memory
-            # an offline batch is leased longer than the prefetch (as ``_release_left``
-            # tells them apart): kept on a quit, given back at a logout
-            longest = self._lease_seconds(LEASE_SECONDS) if kept else None
-            self._release(self.store.ready_leases(longest))
+            self._release(self.store.ready_leases(keep_offline=kept))
         except (ApiError, StoreError) as err:
             log.info("left for the next start: %s", err)
 

@@ -46,7 +46,7 @@ class LeaseWork(SyncState):
             with self._shared.lock:
                 self._shared.opened |= opened
             raise
-        left = self.store.untouched_leases(active, self._lease_seconds(LEASE_SECONDS))
+        left = self.store.untouched_leases(active)
         if left:
             log.info("giving back %d items leased ahead in queues left", len(left))
             self._release(left)
@@ -137,8 +137,11 @@ class LeaseWork(SyncState):
                 ev.LeasesLost(tuple(i for i in lost if i not in withdrawn and i not in resolved))
             )
 
-    def _claim(self, queue_id: str, count: int, lease_seconds: int) -> int:
-        """Lease up to ``count`` items; 0 when the queue (or our lease cap) gave none."""
+    def _claim(
+        self, queue_id: str, count: int, lease_seconds: int, *, offline: bool = False
+    ) -> int:
+        """Lease up to ``count`` items (``offline``: for a "work offline" batch); 0 when the
+        queue (or our lease cap) gave none."""
         assert self.store is not None and self.api is not None
         cap = self.limits.max_claim if self.limits else MAX_CLAIM
         try:
@@ -162,7 +165,7 @@ class LeaseWork(SyncState):
                     queue_id=queue_id,
                 )
             )
-        added = self.store.add_leased(grant, asked=lease_seconds)
+        added = self.store.add_leased(grant, asked=lease_seconds, offline=offline)
         if added:
             # the reviewer's next post now, not after this pass has fetched every media
             # file of the claim and refreshed the queues (a round trip each)
@@ -228,7 +231,7 @@ class LeaseWork(SyncState):
             try:
                 self._emit(ev.Progress("offline", 0, total))
                 while done < total and not self._stopping.is_set():
-                    got = self._claim(request.queue_id, total - done, seconds)
+                    got = self._claim(request.queue_id, total - done, seconds, offline=True)
                     if got == 0:
                         break
                     done += got
