@@ -281,12 +281,14 @@ def _withdrawal_at(ctx: Context, w: Withdrawal) -> float:
     return ctx.now if w.at is None else min(w.at.timestamp(), ctx.now)
 
 
-def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[IntakeResult]:
-    conn = ctx.conn
-    rows = lock_posts(ctx, [post_id_for(ctx.actor, w.post_external_id) for w in batch])
+def _withdrawals_to_apply(
+    ctx: Context, batch: Sequence[Withdrawal], rows: Mapping[str, PostRow]
+) -> tuple[list[IntakeResult], dict[str, str], list[dict[str, Any]]]:
+    """Each withdrawal's answer, the posts it withdraws (their reason) and their rows'
+    changes (WITHDRAW_POST's parameters)."""
     # when each post was last withdrawn (it may be live again since)
     last_withdrawn = {
-        r.id: r.withdrawn_at for r in conn.execute(WITHDRAWN_AT, {"ids": sorted(rows)})
+        r.id: r.withdrawn_at for r in ctx.conn.execute(WITHDRAWN_AT, {"ids": sorted(rows)})
     }
     results: list[IntakeResult] = []
     withdrawn: dict[str, str] = {}
@@ -313,6 +315,13 @@ def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[Intake
             withdrawn[post.id] = w.reason.value
             changes.append(_withdrawal_row(ctx, post.id, w))
             results.append(element_result(w.post_external_id, IntakeStatus.updated))
+    return results, withdrawn, changes
+
+
+def intake_withdrawals(ctx: Context, batch: Sequence[Withdrawal]) -> list[IntakeResult]:
+    conn = ctx.conn
+    rows = lock_posts(ctx, [post_id_for(ctx.actor, w.post_external_id) for w in batch])
+    results, withdrawn, changes = _withdrawals_to_apply(ctx, batch, rows)
     if not withdrawn:
         return results
     conn.execute(WITHDRAW_POST, changes)
