@@ -123,6 +123,24 @@ def test_a_post_back_after_its_appeal_ended_withdrawn_is_not_reviewed_again(
     assert item["decision"]["action"] == "remove", "the appealed decision stands"
 
 
+def test_an_appeal_shows_what_was_decided_not_what_came_in_since(server: LiveServer) -> None:
+    """A new version of the post (edited upstream) while its appeal waits: the appeal
+    reviewer sees the text that was removed, and the decided item keeps it after the
+    appeal (the edit had rewritten the decision's record for good)."""
+    platform = platform_of(server)
+    item_id, rita = _removed_and_appealed(server, platform)
+    decided = rita.get(f"/items/{item_id}").json()["post"]["text"]
+    edited = post("p-1", "Edited after the removal: harmless now.")
+    [v2] = send(platform, "posts", [edited])
+    assert v2["status"] == "updated", v2
+    sam = server.login("sam")
+    [held] = claim(sam, APPEALS, 5, exactly=False)
+    assert held["item"]["id"] == item_id and held["item"]["post"]["text"] == decided
+    [upheld] = sam.decide([verdict(held, "uphold", note="The removal stands.")])
+    assert upheld["status"] == "accepted", upheld
+    assert rita.get(f"/items/{item_id}").json()["post"]["text"] == decided
+
+
 def _escalated_open(lead: ApiSession) -> int:
     response = lead.get("/stats/queues")
     assert response.status_code == 200, response.text

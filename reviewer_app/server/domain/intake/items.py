@@ -226,6 +226,12 @@ def settle(
     updates = []
     searched_same: set[str] = set()  # items whose search document cannot have changed
     for item in open_items:
+        config = ctx.configs.get(item.queue_id)
+        if config is not None and config.appeals:
+            # an appeal waits on the decided item: it keeps what was decided (the post and
+            # signals its reviewer saw), not what came in since (the post stays in review)
+            out[item.post_id] = ([item.id], [item.queue_id])
+            continue
         post = rows[item.post_id]
         touch = touched[item.post_id]
         before = orjson.loads(item.payload)
