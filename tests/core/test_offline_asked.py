@@ -9,6 +9,8 @@ from pathlib import Path
 
 from reviewer_app.core import events as ev
 from reviewer_app.core.errors import FailureKind
+from reviewer_app.core.store import Store
+from reviewer_app.core.sync import SyncEngine
 from reviewer_app.server.feeds.seed import LOAD_QUEUE
 from tests.support.client import EventLog, engine_for, fast_settings, login
 from tests.support.proxy import FaultProxy, Rule, http_response
@@ -21,20 +23,27 @@ def _finished(log: EventLog) -> list[ev.Progress]:
     return [p for p in log.of(ev.Progress) if p.finished]
 
 
-def test_work_offline_asked_with_the_service_out_of_reach_is_answered_and_dropped(
-    server: LiveServer, proxy: FaultProxy, tmp_path: Path
-) -> None:
-    client = login(server, "olga")
-    path = tmp_path / "olga.sqlite3"
-    fast_settings(path, prefetch_target=5, offline_batch_size=10, undo_window_seconds=0.0)
+def _engine(
+    server: LiveServer, proxy: FaultProxy, tmp_path: Path, name: str, **settings: object
+) -> tuple[SyncEngine, Store, EventLog]:
+    """An engine through the proxy that has worked the load-test queue once."""
+    client = login(server, name)
+    path = tmp_path / f"{name}.sqlite3"
+    fast_settings(path, prefetch_target=5, offline_batch_size=10, **settings)
     log = EventLog()
     engine = engine_for(proxy.url, path, client.token, log)
     engine.open()
-    store = engine.store
-    assert store is not None
+    assert engine.store is not None
+    engine.set_active_queues([QUEUE])
+    engine.run_once()
+    return engine, engine.store, log
+
+
+def test_work_offline_asked_with_the_service_out_of_reach_is_answered_and_dropped(
+    server: LiveServer, proxy: FaultProxy, tmp_path: Path
+) -> None:
+    engine, store, log = _engine(server, proxy, tmp_path, "olga", undo_window_seconds=0.0)
     try:
-        engine.set_active_queues([QUEUE])
-        engine.run_once()
         proxy.offline()  # the network goes; a verdict waits to be sent
         shown = store.next_item(QUEUE)
         assert shown is not None
@@ -63,17 +72,9 @@ def test_work_offline_asked_with_the_service_out_of_reach_is_answered_and_droppe
 def test_a_batch_leased_whose_renewal_fails_is_told_ready(
     server: LiveServer, proxy: FaultProxy, tmp_path: Path
 ) -> None:
-    client = login(server, "otto")
-    path = tmp_path / "otto.sqlite3"
-    fast_settings(path, prefetch_target=5, offline_batch_size=10, lease_seconds=600)
-    log = EventLog()
-    engine = engine_for(proxy.url, path, client.token, log)
-    engine.open()
-    store = engine.store
-    assert store is not None
+    # five leased ahead: the batch lengthens them with a renewal
+    engine, store, log = _engine(server, proxy, tmp_path, "otto", lease_seconds=600)
     try:
-        engine.set_active_queues([QUEUE])
-        engine.run_once()  # five leased ahead: the batch lengthens them with a renewal
         busy = http_response(503, b"", {"Retry-After": "1"})
         proxy.add(Rule("POST", "/api/v1/leases/renew", "respond", payload=busy, times=5))
         engine.work_offline(QUEUE)
