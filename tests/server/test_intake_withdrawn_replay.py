@@ -183,14 +183,16 @@ def test_a_private_post_changed_after_its_withdrawal_is_live_again(
     assert signal["status"] == "created" and signal["item_ids"] == back["item_ids"], signal
 
 
+@pytest.mark.parametrize("ahead", [0.0, 5.0], ids=["clocks-agree", "platform-clock-ahead"])
 def test_a_withdrawal_sent_again_after_its_post_came_back_leaves_it_live(
-    server: LiveServer, platform: ApiSession, clock: ManualClock
+    server: LiveServer, platform: ApiSession, clock: ManualClock, ahead: float
 ) -> None:
     """Made private, public again, then the platform retries the withdrawal's batch (its
-    answer was lost): the post stays live and its new item in review; a withdrawal dated
-    later than the first one takes it down again."""
+    answer was lost): the post stays live and its new item in review, also when the
+    platform's clock runs ahead of the service's; a withdrawal dated later than the first
+    one takes it down again."""
     queued(platform, "p-1")
-    made_private = clock.now
+    made_private = clock.now + ahead
     withdraw(platform, "p-1", "private", at=made_private)
     clock.advance(60)
     [back] = send(platform, "posts", [post("p-1", updated_at=iso(clock.now))])
@@ -202,7 +204,7 @@ def test_a_withdrawal_sent_again_after_its_post_came_back_leaves_it_live(
     assert post_state(server, "p-1") == ("live", 1)
     assert open_items(server, "p-1") == back["item_ids"]
 
-    gone = withdraw(platform, "p-1", "private", at=clock.now)  # made private once more
+    gone = withdraw(platform, "p-1", "private", at=clock.now + ahead)  # private once more
     assert gone["item_ids"] == back["item_ids"], gone
     assert post_state(server, "p-1")[0] == "private" and open_items(server, "p-1") == []
 

@@ -246,12 +246,14 @@ def _v12(conn: sqlite3.Connection) -> None:
     queue left keep them. They were told apart by a lease longer than the prefetch's, which
     a service capping leases at the prefetch's length (or a prefetch lease set to an hour)
     made the same: the batch was given back at the quit. Items leased for longer than the
-    default prefetch lease (ten minutes) are taken as a batch's."""
+    prefetch lease (the reviewer's setting, ten minutes by default) are taken as a batch's,
+    as they were told apart until now."""
     _run_script(
         conn,
         """
         ALTER TABLE items ADD COLUMN offline INTEGER NOT NULL DEFAULT 0;
-        UPDATE items SET offline = 1 WHERE lease_seconds > 600
+        UPDATE items SET offline = 1 WHERE lease_seconds > COALESCE(
+            (SELECT CAST(value AS INTEGER) FROM settings WHERE name = 'lease_seconds'), 600)
         """,
     )
 

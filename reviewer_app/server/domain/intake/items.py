@@ -231,6 +231,7 @@ def settle(
             # an appeal waits on the decided item: it keeps what was decided (the post and
             # signals its reviewer saw), not what came in since (the post stays in review)
             out[item.post_id] = ([item.id], [item.queue_id])
+            searched_same.add(item.id)
             continue
         post = rows[item.post_id]
         touch = touched[item.post_id]

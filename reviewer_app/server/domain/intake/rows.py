@@ -221,16 +221,19 @@ UPDATE_POST = UpdateMany(
     posts, "id", ("version", "content_hash", "payload", "author_id", "state", "updated_at")
 )
 UPDATE_SUMMARY = UpdateMany(posts, "id", ("signal_summary",))
-# A post withdrawn: ``b_now`` is when (the withdrawal's ``at`` when it gave one, else when
-# the service received it), kept as the post's ``updated_at`` until it is live again, and
-# as its ``withdrawn_at`` after that too (a withdrawal no later than it is a replay).
+# A post withdrawn: ``b_now`` is when (the withdrawal's ``at`` when it gave one, no later
+# than now, else when the service received it), kept as the post's ``updated_at`` until it
+# is live again; ``b_at`` is the withdrawal's own ``at``, kept as ``withdrawn_at`` after
+# that too (the same withdrawal sent again is a replay: signals.py).
 WITHDRAW_POST = (
     update(posts)
     .where(posts.c.id == bindparam("b_id"))
     .values(
-        state=bindparam("b_state"), updated_at=bindparam("b_now"), withdrawn_at=bindparam("b_now")
+        state=bindparam("b_state"), updated_at=bindparam("b_now"), withdrawn_at=bindparam("b_at")
     )
 )
+# How far ahead of the service's clock a withdrawal's ``at`` is kept as ``withdrawn_at``.
+WITHDRAWN_AHEAD = 86_400.0
 WITHDRAWN_AT = select(posts.c.id, posts.c.withdrawn_at).where(posts.c.id.in_(_ids))
 AUTHORS_BY_ID = {
     pg: _locking(

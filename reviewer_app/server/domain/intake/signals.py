@@ -40,6 +40,7 @@ from reviewer_app.server.domain.intake.rows import (
     STORED_SIGNALS,
     WITHDRAW_ITEMS,
     WITHDRAW_POST,
+    WITHDRAWN_AHEAD,
     WITHDRAWN_AT,
     canonical_hash,
     compact_json,
@@ -273,12 +274,25 @@ def _withdrawal_row(ctx: Context, post_id: str, w: Withdrawal) -> dict[str, Any]
     gives one, else when the service received it (a post batch compares with that); an
     ``at`` ahead of the service's clock counts as now (else a private post could not come
     back until then)."""
-    return {"b_id": post_id, "b_state": w.reason.value, "b_now": _withdrawal_at(ctx, w)}
+    return {
+        "b_id": post_id,
+        "b_state": w.reason.value,
+        "b_now": _withdrawal_at(ctx, w),
+        "b_at": _own_at(ctx, w),
+    }
 
 
 def _withdrawal_at(ctx: Context, w: Withdrawal) -> float:
     """When the withdrawal happened: its ``at``, no later than now; else now."""
     return ctx.now if w.at is None else min(w.at.timestamp(), ctx.now)
+
+
+def _own_at(ctx: Context, w: Withdrawal) -> float:
+    """What tells a withdrawal sent again: its own ``at`` (as the platform's clock gave it,
+    so the same one sent later compares equal), at most ``WITHDRAWN_AHEAD`` ahead of now
+    (a bogus date does not hold off the post's later withdrawals for long); without one,
+    now (never a replay)."""
+    return ctx.now if w.at is None else min(w.at.timestamp(), ctx.now + WITHDRAWN_AHEAD)
 
 
 def _withdrawals_to_apply(
@@ -306,7 +320,7 @@ def _withdrawals_to_apply(
             )
         elif post.state != LIVE and (post.state, w.reason.value) != ("private", "deleted"):
             results.append(element_result(w.post_external_id, IntakeStatus.unchanged))
-        elif post.state == LIVE and before is not None and _withdrawal_at(ctx, w) <= before:
+        elif post.state == LIVE and before is not None and _own_at(ctx, w) <= before:
             # a withdrawal the post came back from, sent again (a retried batch): the post
             # stays live
             results.append(element_result(w.post_external_id, IntakeStatus.unchanged))
