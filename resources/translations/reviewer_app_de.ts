@@ -3921,7 +3921,7 @@
     </message>
     <message>
         <source>Queue</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees), kept in the store within a second of a change (off the keypress): a restart goes on with it the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) what the banner shows when no notice is up (``notify``) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees), kept in the store within a second of a change (off the keypress): a restart goes on with it the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Warteschlange</translation>
     </message>
     <message>
@@ -4104,6 +4104,10 @@
     <message>
         <source>Saved on this computer but not sent yet: %Ln verdict(s), sent the next time you start the app. Quit now?</source>
         <translation>Auf diesem Computer gespeichert, aber noch nicht gesendet: %Ln Entscheidung, die beim nächsten Start der App gesendet wird. Jetzt beenden?|Auf diesem Computer gespeichert, aber noch nicht gesendet: %Ln Entscheidungen, die beim nächsten Start der App gesendet werden. Jetzt beenden?</translation>
+    </message>
+    <message>
+        <source>Not sent yet: %Ln verdict(s) waiting while another reviewer holds the post, kept in memory only in this session and lost if you quit now. Quit anyway?</source>
+        <translation>Noch nicht gesendet: %Ln Entscheidung, die wartet, solange eine andere Person den Beitrag hält, in dieser Sitzung nur im Speicher gehalten und verloren, wenn Sie jetzt beenden. Trotzdem beenden?|Noch nicht gesendet: %Ln Entscheidungen, die warten, solange andere Personen die Beiträge halten, in dieser Sitzung nur im Speicher gehalten und verloren, wenn Sie jetzt beenden. Trotzdem beenden?</translation>
     </message>
     <message>
         <source>Nothing was escalated: the post changed while the reasons were open.</source>

@@ -3921,7 +3921,7 @@
     </message>
     <message>
         <source>Queue</source>
-        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees), kept in the store within a second of a change (off the keypress): a restart goes on with it the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
+        <extracomment>of the pending verdicts, those waiting because another reviewer holds the post the service wants a login (a 401, or it is back for a session that has none) what the banner shows (&quot;conflicts&quot; while it counts them; &quot;&quot; otherwise) what the banner shows when no notice is up (``notify``) &quot;this shift&quot; in My decisions: since this window opened the open escalation reason picker (E), if any queues being worked that have nothing for this reviewer (the engine&apos;s word) every key in force (the table&apos;s, the queues&apos;, and the user&apos;s own) this shift&apos;s items by kind of harm, for break reminders (the service keeps the record the lead sees), kept in the store within a second of a change (off the keypress): a restart goes on with it the reviewer&apos;s own setting (read again after Settings) the queue on screen when the break began (reviewed again on resume)</extracomment>
         <translation>Cola</translation>
     </message>
     <message>
@@ -4104,6 +4104,10 @@
     <message>
         <source>Saved on this computer but not sent yet: %Ln verdict(s), sent the next time you start the app. Quit now?</source>
         <translation>Guardado en este equipo pero aún sin enviar: %Ln veredicto, que se enviará la próxima vez que inicie la aplicación. ¿Salir ahora?|Guardados en este equipo pero aún sin enviar: %Ln veredictos, que se enviarán la próxima vez que inicie la aplicación. ¿Salir ahora?</translation>
+    </message>
+    <message>
+        <source>Not sent yet: %Ln verdict(s) waiting while another reviewer holds the post, kept in memory only in this session and lost if you quit now. Quit anyway?</source>
+        <translation>Aún sin enviar: %Ln veredicto en espera mientras otra persona revisora tiene la publicación, guardado solo en memoria en esta sesión y perdido si sale ahora. ¿Salir de todos modos?|Aún sin enviar: %Ln veredictos en espera mientras otras personas revisoras tienen las publicaciones, guardados solo en memoria en esta sesión y perdidos si sale ahora. ¿Salir de todos modos?</translation>
     </message>
     <message>
         <source>Nothing was escalated: the post changed while the reasons were open.</source>

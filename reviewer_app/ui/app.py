@@ -216,8 +216,9 @@ def open_window(
         said = (started_afresh if key.afresh else store_moved_aside)(key.moved_aside)
     elif key is not None and key.waiting is not None:
         said = saved_work_waits(keyring_reason(credentials.problem, credentials.culprit))
-    banner = " ".join(text for text in (said, None if quiet else note) if text)
-    window = MainWindow(session, bridge, prefs, keyring_note=banner or None)
+    note = None if quiet else note
+    banner = " ".join(text for text in (said, note) if text)
+    window = MainWindow(session, bridge, prefs, keyring_note=banner or None, standing_note=note)
     bridge.setParent(window)
     if offline is not None:
         window.started_offline(offline_start(offline.summary.unsent, offline.summary.posts))

@@ -11,6 +11,9 @@ from typing import Protocol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from .i18n import translate
+from .words import plural
+
 
 class Confirming(Protocol):
     """A widget that asks first: its open question, or None."""
@@ -57,3 +60,37 @@ def ask_first(
     owner.confirmation = box
     box.open()
     return box
+
+
+def unsent_at_quit(
+    pending: int, held: int, *, online: bool | None, memory_only: bool
+) -> str | None:
+    """What quitting now would leave unsent, as the question to ask (None: nothing, ask
+    nothing). Offline, nothing goes on the way out: every verdict not sent waits for the next
+    start, or is lost with a store kept in memory only. Online, the exit sends them, but a
+    verdict held for another reviewer's lease is refused again: lost in memory only."""
+    if online is False and pending:
+        return plural(
+            translate(
+                "MainWindow",
+                "Not sent yet: %Ln verdict(s), kept in memory only in this session "
+                "and lost if you quit now. Quit anyway?",
+            )
+            if memory_only
+            else translate(
+                "MainWindow",
+                "Saved on this computer but not sent yet: %Ln verdict(s), sent the "
+                "next time you start the app. Quit now?",
+            ),
+            pending,
+        )
+    if memory_only and held:
+        return plural(
+            translate(
+                "MainWindow",
+                "Not sent yet: %Ln verdict(s) waiting while another reviewer holds the post, "
+                "kept in memory only in this session and lost if you quit now. Quit anyway?",
+            ),
+            held,
+        )
+    return None

@@ -90,7 +90,11 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         prefs: P.Preferences,
         *,
         keyring_note: str | None = None,
+        standing_note: str | None = None,
     ) -> None:
+        """``keyring_note``: the start's word for the banner (what became of the work here,
+        what the keyring keeps); ``standing_note``: the part of it the banner comes back to
+        when a later notice is cleared (a login the keyring does not keep)."""
         super().__init__()
         self.session = session
         self.store = session.store
@@ -112,6 +116,7 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
             StoreSink(self.store, nudge=lambda: self._later(session.engine.nudge))
         )
         self._build(keyring_note)
+        self._standing_note = standing_note or ""
         self._connect()
         self.key_filter = KeyFilter(self)
         self.key_filter.attach()  # sees keys before the focused widget does
@@ -157,7 +162,6 @@ class MainWindow(WindowKeys, WindowActions, SyncEvents):
         self._build_menu()
         if keyring_note:
             self.notify(keyring_note)
-        self._standing_note = keyring_note or ""
         self._tab_chain()
 
     def _init_state(self) -> None:

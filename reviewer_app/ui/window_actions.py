@@ -28,6 +28,7 @@ from reviewer_app.protocol import (
 )
 
 from .background import run_op
+from .confirm import unsent_at_quit
 from .dialogs import ConflictsView, LoginDialog, SettingsDialog, ShortcutsDialog
 from .escalation import EscalationDialog
 from .i18n import translate
@@ -565,27 +566,14 @@ class WindowActions(WindowParts):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._timer.stop()
         self.key_filter.detach()
-        # offline, nothing can be sent on the way out; online, verdicts held for another
-        # reviewer's lease are not sent either: lost with a store kept in memory only
-        unsendable = self.online is False or (self.session.memory_only and self.held > 0)
-        if self.is_open and self.pending and unsendable:
+        at_risk = unsent_at_quit(
+            self.pending, self.held, online=self.online, memory_only=self.session.memory_only
+        )
+        if self.is_open and at_risk is not None:
             answer = QMessageBox.question(
                 self,
                 translate("MainWindow", "Verdicts not sent yet"),
-                plural(
-                    translate(
-                        "MainWindow",
-                        "Not sent yet: %Ln verdict(s), kept in memory only in this session "
-                        "and lost if you quit now. Quit anyway?",
-                    )
-                    if self.session.memory_only
-                    else translate(
-                        "MainWindow",
-                        "Saved on this computer but not sent yet: %Ln verdict(s), sent the "
-                        "next time you start the app. Quit now?",
-                    ),
-                    self.pending,
-                ),
+                at_risk,
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                 QMessageBox.StandardButton.No,  # Enter keeps the window (and the verdicts)
             )

@@ -212,6 +212,33 @@ def replayed_result(first: IntakeResult) -> IntakeResult:
     return first.model_copy(update={"status": IntakeStatus.unchanged})
 
 
+def _log_touch(ctx: Context, item: Any, post: PostRow, touch: Touch) -> None:
+    """The open item's history: the post's new version, the signals that came in."""
+    if touch.new_version is not None:
+        ctx.events.append(
+            event_row(
+                ctx.now,
+                EventKind.post_updated,
+                ctx.actor,
+                item_id=item.id,
+                queue_id=item.queue_id,
+                post=post.external_id,
+                version=touch.new_version,
+            )
+        )
+    ctx.events += [
+        event_row(
+            ctx.now,
+            EventKind.signal_added,
+            ctx.actor,
+            item_id=item.id,
+            queue_id=item.queue_id,
+            **data,
+        )
+        for data in touch.signals
+    ]
+
+
 def settle(
     ctx: Context, rows: Mapping[str, PostRow], touched: Mapping[str, Touch]
 ) -> dict[str, tuple[list[str], list[str]]]:
@@ -246,29 +273,7 @@ def settle(
                 "priority": _priority(ctx, item.queue_id, post, item.enqueued_at),
             }
         )
-        if touch.new_version is not None:
-            ctx.events.append(
-                event_row(
-                    ctx.now,
-                    EventKind.post_updated,
-                    ctx.actor,
-                    item_id=item.id,
-                    queue_id=item.queue_id,
-                    post=post.external_id,
-                    version=touch.new_version,
-                )
-            )
-        ctx.events += [
-            event_row(
-                ctx.now,
-                EventKind.signal_added,
-                ctx.actor,
-                item_id=item.id,
-                queue_id=item.queue_id,
-                **data,
-            )
-            for data in touch.signals
-        ]
+        _log_touch(ctx, item, post, touch)
         out[item.post_id] = ([item.id], [item.queue_id])
     UPDATE_ITEM(conn, updates, ctx.postgres)
     wanted = [
