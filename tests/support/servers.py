@@ -16,6 +16,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+import psutil
 import requests
 import uvicorn
 from sqlalchemy import Engine, create_engine, text
@@ -200,8 +201,22 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        """Start it and wait until it answers on its port. A port from ``free_port`` is free
+        only until someone binds it: when another test process's server took it first,
+        this one cannot listen there (and that server answered in its place, with another
+        database), so it starts again on another port."""
+        for attempt in range(3):
+            if attempt:
+                self.port = free_port()
+            if self._started():
+                return self
+        raise RuntimeError(f"server process could not listen (port {self.port} taken)")
+
+    def _started(self) -> bool:
+        """Launched, and answering on its port (True); or it could not listen there (False,
+        stopped)."""
         env = {**os.environ, "REVIEWER_SERVER_PASSWORD_HASH_PROFILE": "fast", **self.env}
-        out = open(self.log, "wb") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -226,14 +241,39 @@ class ServerProcess:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if self._port_taken():
+                    return False
                 raise RuntimeError(f"server process exited with {self.proc.returncode}")
             try:
-                if requests.get(self.url + "/api/v1/meta", timeout=5).ok:
-                    return self
+                if requests.get(self.url + "/api/v1/meta", timeout=5).ok and self._listening():
+                    return True
             except (requests.ConnectionError, requests.Timeout):
                 pass  # not listening yet, or still starting on a busy machine
             time.sleep(0.1)
         raise RuntimeError("server process did not answer in 60 s")
+
+    def _listening(self) -> bool:
+        """Whether this server (its main process or a worker) listens on its port, not
+        another that answers there."""
+        assert self.proc is not None
+        try:
+            main = psutil.Process(self.proc.pid)
+            family = [main, *main.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return False
+        for process in family:
+            try:
+                sockets = process.net_connections(kind="tcp")
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            if any(c.status == psutil.CONN_LISTEN and c.laddr.port == self.port for c in sockets):
+                return True
+        return False
+
+    def _port_taken(self) -> bool:
+        """Someone else listens on this server's port."""
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) == 0
 
     def kill(self) -> None:
         """SIGKILL the server and every worker process it started (its process group), as a
